@@ -1,0 +1,41 @@
+// Lint: typescript-eslint's recommended rules, and the dependency rule of
+// ARCHITECTURE.md: src/core imports only src/core and Node's standard library.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'data/**', '.tmp/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!node:|\\.{1,2}/).*',
+              message: 'src/core imports only src/core and the standard library (node:*): no framework, driver or SDK.',
+            },
+            {
+              regex: '(^|/)(http|adapters)(/|$)',
+              message: 'src/core must not import src/http or src/adapters (http → core ← adapters).',
+            },
+            { regex: '\\.\\./\\.\\./\\.\\./', message: 'src/core must not reach outside src/core.' },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,71 @@
+import type { AuthorizationCodeRecord, OAuthRepo, RefreshTokenRecord } from '../../../core/ports/repositories.ts';
+import type { Sql } from '../sql.ts';
+
+const VALID = 'consumed_at IS NULL AND revoked_at IS NULL AND expires_at > $2';
+
+export function oauthRepo(sql: Sql): OAuthRepo {
+  return {
+    async insertCode(c, now) {
+      await sql.query(
+        `INSERT INTO authorization_codes (code_hash, user_id, redirect_uri, code_challenge, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [c.codeHash, c.userId, c.redirectUri, c.codeChallenge, now, c.expiresAt],
+      );
+    },
+    async consumeCode(codeHash, now) {
+      const rows = await sql.query<AuthorizationCodeRecord>(
+        `UPDATE authorization_codes SET used_at = $2
+         WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2
+         RETURNING code_hash AS "codeHash", user_id AS "userId", redirect_uri AS "redirectUri",
+           code_challenge AS "codeChallenge", expires_at AS "expiresAt"`,
+        [codeHash, now],
+      );
+      return rows[0] ?? null;
+    },
+    async insertRefreshToken(t, now) {
+      await sql.query(
+        `INSERT INTO refresh_tokens (id, token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
+        [t.id, t.tokenHash, t.userId, now, t.expiresAt],
+      );
+    },
+    async refreshTokenOwner(tokenHash) {
+      const rows = await sql.query<{ userId: string }>(
+        'SELECT user_id AS "userId" FROM refresh_tokens WHERE token_hash = $1',
+        [tokenHash],
+      );
+      return rows[0]?.userId ?? null;
+    },
+    async consumeRefreshToken(tokenHash, now) {
+      const rows = await sql.query<RefreshTokenRecord>(
+        `UPDATE refresh_tokens SET consumed_at = $2 WHERE token_hash = $1 AND ${VALID}
+         RETURNING id, user_id AS "userId", expires_at AS "expiresAt"`,
+        [tokenHash, now],
+      );
+      return rows[0] ?? null;
+    },
+    async revokeExcessRefreshTokens(userId, keep, now) {
+      const rows = await sql.query(
+        `UPDATE refresh_tokens SET revoked_at = $2 WHERE id IN (
+           SELECT id FROM refresh_tokens WHERE user_id = $1 AND ${VALID}
+           ORDER BY created_at DESC, id DESC OFFSET $3)
+         RETURNING id`,
+        [userId, now, keep],
+      );
+      return rows.length;
+    },
+    async revokeRefreshToken(tokenHash, now) {
+      const rows = await sql.query(
+        `UPDATE refresh_tokens SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL RETURNING id`,
+        [tokenHash, now],
+      );
+      return rows.length > 0;
+    },
+    async countValidRefreshTokens(userId, now) {
+      const rows = await sql.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM refresh_tokens WHERE user_id = $1 AND ${VALID}`,
+        [userId, now],
+      );
+      return rows[0]!.n;
+    },
+  };
+}

@@ -1,0 +1,11 @@
+// The small SQL interface every repository is written against: one dialect
+// (the PostgreSQL 15 subset), two engines (PGlite, node-postgres).
+export interface Sql {
+  readonly engine: 'pglite' | 'postgres';
+  query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+  /** Runs several statements (migrations); no parameters. */
+  exec(text: string): Promise<void>;
+  /** Runs fn in a transaction; inside it, use only `tx` (on PGlite the outer handle would wait for ever). */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,98 @@
+// Wires adapters into the core by hand: no container, no module-level side effects.
+import fs from 'node:fs/promises';
+import type { Config } from './config.ts';
+import { openDatabase } from './adapters/postgres/open.ts';
+import { migrate } from './adapters/postgres/migrate.ts';
+import { createStore } from './adapters/postgres/store.ts';
+import type { Sql } from './adapters/postgres/sql.ts';
+import { OffsetClock } from './adapters/clock/offset-clock.ts';
+import { randomIds } from './adapters/ids/random-ids.ts';
+import { argon2Hasher } from './adapters/crypto/argon2-hasher.ts';
+import { createEs256Signer } from './adapters/jwt/es256-signer.ts';
+import { createTokenService } from './core/oauth/token-service.ts';
+import { createWebSessions } from './core/oauth/web-sessions.ts';
+import { createSignIn } from './core/users/sign-in.ts';
+import { createSeeder, type SeedDocument } from './core/operator/seed.ts';
+import { createOperator } from './core/operator/operator.ts';
+import { createSandboxClock } from './core/operator/sandbox-clock.ts';
+import { createSendMail } from './core/mail/send-mail.ts';
+import type { Ids } from './core/ports/ids.ts';
+import type { PasswordHasher } from './core/ports/crypto.ts';
+import { invalidInput } from './core/errors.ts';
+import { VERSION } from './version.ts';
+
+export interface ComposeOptions {
+  /** An already-open database (tests share one engine across apps). */
+  sql?: Sql;
+  ids?: Ids;
+  hasher?: PasswordHasher;
+}
+
+export async function compose(config: Config, opts: ComposeOptions = {}) {
+  const sql = opts.sql ?? (await openDatabase(config.database));
+  const ownsSql = !opts.sql;
+  await migrate(sql);
+
+  const clock = new OffsetClock();
+  const ids = opts.ids ?? randomIds;
+  const hasher = opts.hasher ?? argon2Hasher;
+  const store = createStore(sql);
+  const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
+  const tokens = createTokenService({ store, clock, ids, signer, urnNamespace: config.urnNamespace });
+  const webSessions = createWebSessions({ store, clock, ids });
+  const signIn = createSignIn({ store, clock, hasher });
+  const sendMail = createSendMail(ids, clock);
+  const applySeed = createSeeder({ store, clock, ids, hasher });
+  const sandboxClock = createSandboxClock({ store, clock });
+
+  const loadSeedFile = async (): Promise<SeedDocument | null> => {
+    if (!config.seedFile) return null;
+    const text = await fs.readFile(config.seedFile, 'utf8');
+    try {
+      return JSON.parse(text) as SeedDocument;
+    } catch {
+      throw invalidInput(`SEED_FILE ${config.seedFile} is not valid JSON`);
+    }
+  };
+  const operator = createOperator({ store, tokens, applySeed, loadSeedFile });
+
+  const timers: NodeJS.Timeout[] = [];
+  if (config.sandbox) {
+    await sandboxClock.load();
+    // Other nodes may move the shared clock: follow it.
+    const t = setInterval(() => sandboxClock.load().catch(() => {}), 2000);
+    t.unref();
+    timers.push(t);
+  }
+
+  return {
+    config,
+    version: VERSION,
+    clock,
+    ids,
+    store,
+    signer,
+    tokens,
+    webSessions,
+    signIn,
+    sendMail,
+    applySeed,
+    loadSeedFile,
+    sandboxClock,
+    operator,
+    async health(): Promise<boolean> {
+      try {
+        await store.ping();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close(): Promise<void> {
+      for (const t of timers) clearInterval(t);
+      if (ownsSql) await sql.close();
+    },
+  };
+}
+
+export type Core = Awaited<ReturnType<typeof compose>>;

@@ -1,0 +1,116 @@
+// The only reader of process.env (CONTRACT §1). Every value is validated at start;
+// a bad value stops the service with a message naming the variable.
+import path from 'node:path';
+
+export type DatabaseConfig =
+  | { kind: 'pglite-file'; dir: string }
+  | { kind: 'pglite-memory' }
+  | { kind: 'postgres'; url: string };
+
+export interface Config {
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  seedFile: string | undefined;
+  operatorToken: string | undefined;
+  sandbox: boolean;
+  urnNamespace: string;
+  logLevel: string;
+  uploadTtlSeconds: number;
+  uploadUrlTtlSeconds: number;
+  storageUrl: string | undefined;
+  storagePublicUrl: string | undefined;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function fail(variable: string, value: string, expected: string): never {
+  throw new ConfigError(`${variable}=${JSON.stringify(value)} is invalid: expected ${expected}`);
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) fail(name, raw, `an integer from ${min} to ${max}`);
+  const n = Number(raw);
+  if (n < min || n > max) fail(name, raw, `an integer from ${min} to ${max}`);
+  return n;
+}
+
+function bool(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return false;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  return fail(name, raw, '1/true/yes/on or 0/false/no/off');
+}
+
+function httpUrl(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return fail(name, raw, 'an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(name, raw, 'an absolute http(s) URL');
+  if (url.search || url.hash) fail(name, raw, 'a URL without query or fragment');
+  return url.toString().replace(/\/+$/, '');
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const publicUrl = httpUrl('PUBLIC_URL', env.PUBLIC_URL || 'http://localhost:8080');
+
+  const dbRaw = env.DATABASE_URL;
+  let database: DatabaseConfig;
+  if (!dbRaw) database = { kind: 'pglite-file', dir: path.join(dataDir, 'pglite') };
+  else if (dbRaw === 'memory:') database = { kind: 'pglite-memory' };
+  else if (/^postgres(ql)?:\/\/[^\s]+$/.test(dbRaw)) {
+    try {
+      new URL(dbRaw);
+    } catch {
+      fail('DATABASE_URL', dbRaw, 'postgres://user@host:port/db or memory:');
+    }
+    database = { kind: 'postgres', url: dbRaw };
+  } else fail('DATABASE_URL', dbRaw, 'postgres://user@host:port/db or memory:');
+
+  const operatorToken = env.OPERATOR_TOKEN || undefined;
+  if (operatorToken !== undefined && operatorToken.length < 8) {
+    throw new ConfigError('OPERATOR_TOKEN is invalid: expected at least 8 characters');
+  }
+  const urnNamespace = env.URN_NAMESPACE || 'svc';
+  if (!/^[a-z0-9][a-z0-9-]{0,31}$/.test(urnNamespace)) {
+    fail('URN_NAMESPACE', urnNamespace, 'lower-case letters, digits and hyphens (1-32 characters)');
+  }
+  const seedFile = env.SEED_FILE ? path.resolve(env.SEED_FILE) : undefined;
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    fail('LOG_LEVEL', logLevel, 'one of fatal, error, warn, info, debug, trace, silent');
+  }
+  const storagePublicUrl = env.STORAGE_PUBLIC_URL ? httpUrl('STORAGE_PUBLIC_URL', env.STORAGE_PUBLIC_URL) : undefined;
+
+  return {
+    host,
+    port,
+    publicUrl,
+    dataDir,
+    database,
+    seedFile,
+    operatorToken,
+    sandbox: bool(env, 'SANDBOX'),
+    urnNamespace,
+    logLevel,
+    uploadTtlSeconds: integer(env, 'UPLOAD_TTL', 24 * 3600, 60, 365 * 24 * 3600),
+    uploadUrlTtlSeconds: integer(env, 'UPLOAD_URL_TTL', 3600, 10, 7 * 24 * 3600),
+    storageUrl: env.STORAGE_URL || undefined,
+    storagePublicUrl,
+  };
+}

@@ -1,0 +1,67 @@
+// The rules of GET /oauth/authorize (CONTRACT §4): the redirect address must be an
+// http(s) address on localhost or 127.0.0.1 (any port, any path) or "/"; state is
+// [a-z0-9]+; PKCE S256 only. A failing request is never redirected.
+import { DomainError } from '../errors.ts';
+import { isValidChallenge, normaliseChallengeMethod } from './pkce.ts';
+
+export interface AuthorizeRequest {
+  redirectUri: string;
+  state: string;
+  codeChallenge: string | null;
+}
+
+const STATE_RE = /^[a-z0-9]{1,512}$/;
+
+export function isAllowedRedirectUri(uri: string): boolean {
+  if (uri === '/') return true;
+  if (uri.length > 2048) return false;
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (url.username || url.password) return false;
+  return url.hostname === 'localhost' || url.hostname === '127.0.0.1';
+}
+
+const bad = (message: string) => new DomainError('invalid', 'invalid_request', message);
+
+export function parseAuthorizeRequest(q: Record<string, unknown>): AuthorizeRequest {
+  const str = (k: string): string | undefined => {
+    const v = q[k];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string') throw bad(`${k} must be given once`);
+    return v;
+  };
+  const redirectUri = str('redirect_uri');
+  if (!redirectUri) throw bad('redirect_uri is required');
+  if (!isAllowedRedirectUri(redirectUri)) {
+    throw bad('redirect_uri must be an http(s) address on localhost or 127.0.0.1, or "/"');
+  }
+  const state = str('state');
+  if (!state) throw bad('state is required');
+  if (!STATE_RE.test(state)) throw bad('state must match [a-z0-9]+');
+  const challenge = str('code_challenge');
+  const method = str('code_challenge_method');
+  if (challenge === undefined || challenge === '') {
+    if (method) throw bad('code_challenge_method given without code_challenge');
+    return { redirectUri, state, codeChallenge: null };
+  }
+  if (!method) throw bad('code_challenge_method is required with code_challenge');
+  if (!normaliseChallengeMethod(method)) {
+    throw bad('code_challenge_method must be S256 (also spelled SHA256 or SHA-256); plain is not supported');
+  }
+  if (!isValidChallenge(challenge)) throw bad('code_challenge must be the base64url SHA-256 of the verifier (43 characters)');
+  const type = str('response_type');
+  if (type !== undefined && type !== 'code') throw bad('response_type must be code');
+  return { redirectUri, state, codeChallenge: challenge };
+}
+
+/** The address approval (or denial) sends the browser to. */
+export function redirectWith(redirectUri: string, params: Record<string, string>): string {
+  const base = redirectUri === '/' ? new URL('http://placeholder/') : new URL(redirectUri);
+  for (const [k, v] of Object.entries(params)) base.searchParams.set(k, v);
+  return redirectUri === '/' ? `/${base.search}` : base.toString();
+}

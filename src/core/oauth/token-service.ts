@@ -1,0 +1,165 @@
+// The token service (spec "Authentication", CONTRACT §4): single-use 5-minute codes
+// bound to user, redirect and challenge; 3-hour ES256 access tokens; 21-day opaque
+// refresh tokens, single use, at most 10 valid per user.
+import { DomainError } from '../errors.ts';
+import { sha256Hex } from '../crypto/digest.ts';
+import { formatUrn, uuidOfUrn } from '../ids/urn.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { TokenSigner } from '../ports/crypto.ts';
+import type { Repos, Store } from '../ports/repositories.ts';
+import { verifyS256 } from './pkce.ts';
+
+export const ACCESS_TOKEN_SECONDS = 3 * 3600;
+export const REFRESH_TOKEN_SECONDS = 21 * 24 * 3600;
+export const CODE_SECONDS = 5 * 60;
+export const MAX_VALID_REFRESH_TOKENS = 10;
+
+export interface TokenResponse {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  user_id: string;
+}
+
+export interface Principal {
+  userId: string;
+  /** Seconds since the epoch at which the access token expires. */
+  exp: number;
+}
+
+const invalidGrant = (message: string) => new DomainError('invalid', 'invalid_grant', message);
+
+/** Refresh-token failures answer 401 with both errorCode and the RFC 6749 error (CONTRACT §4). */
+const refreshRejected = () =>
+  new DomainError('unauthorized', 'unauthorized', 'The refresh token is expired, used or unknown', {
+    oauthError: 'invalid_grant',
+  });
+
+export interface TokenServiceDeps {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  signer: TokenSigner;
+  urnNamespace: string;
+  /** Bound on the verified-token cache (entries). */
+  cacheSize?: number;
+}
+
+export function createTokenService(deps: TokenServiceDeps) {
+  const { store, clock, ids, signer, urnNamespace: ns } = deps;
+  const cacheSize = deps.cacheSize ?? 10_000;
+  // Verified access tokens → principal, until expiry: a signature is checked once per node.
+  const verified = new Map<string, Principal>();
+
+  async function issuePair(repos: Repos, userId: string): Promise<TokenResponse> {
+    const now = clock.now();
+    const iat = Math.floor(now.getTime() / 1000);
+    const sub = formatUrn(ns, 'user', userId);
+    const access = await signer.sign({ sub, jti: ids.uuid(), iat, exp: iat + ACCESS_TOKEN_SECONDS });
+    const refresh = ids.secret(32);
+    // Serialise issuance per user so the "at most 10 valid" rule holds under concurrency
+    // (a no-op when the caller already holds the lock).
+    await repos.users.lock(userId);
+    await repos.oauth.insertRefreshToken(
+      {
+        id: ids.uuid(),
+        tokenHash: sha256Hex(refresh),
+        userId,
+        expiresAt: new Date(now.getTime() + REFRESH_TOKEN_SECONDS * 1000),
+      },
+      now,
+    );
+    await repos.oauth.revokeExcessRefreshTokens(userId, MAX_VALID_REFRESH_TOKENS, now);
+    return {
+      access_token: access,
+      refresh_token: refresh,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_SECONDS,
+      user_id: sub,
+    };
+  }
+
+  return {
+    /** Records a code for an approved authorization; answers the code (only its hash is kept). */
+    async issueCode(userId: string, redirectUri: string, codeChallenge: string | null): Promise<string> {
+      const code = ids.secret(32);
+      const now = clock.now();
+      await store.repos.oauth.insertCode(
+        {
+          codeHash: sha256Hex(code),
+          userId,
+          redirectUri,
+          codeChallenge,
+          expiresAt: new Date(now.getTime() + CODE_SECONDS * 1000),
+        },
+        now,
+      );
+      return code;
+    },
+
+    /** authorization_code grant: the code is consumed first, so a failed check still burns it. */
+    exchangeCode(input: { code: string; redirectUri: string | undefined; codeVerifier: string | undefined }) {
+      return store.transaction(async (repos) => {
+        const rec = await repos.oauth.consumeCode(sha256Hex(input.code), clock.now());
+        if (!rec) throw invalidGrant('The authorization code is invalid, expired or already used');
+        if (input.redirectUri === undefined || input.redirectUri !== rec.redirectUri) {
+          throw invalidGrant('The redirect address does not match the one the code was issued for');
+        }
+        if (rec.codeChallenge !== null) {
+          if (input.codeVerifier === undefined) throw invalidGrant('code_verifier is required');
+          if (!verifyS256(input.codeVerifier, rec.codeChallenge)) throw invalidGrant('code_verifier does not match');
+        }
+        return issuePair(repos, rec.userId);
+      });
+    },
+
+    /** refresh_token grant: one conditional UPDATE consumes it, so of N concurrent uses one wins. */
+    refresh(refreshToken: string) {
+      return store.transaction(async (repos) => {
+        const hash = sha256Hex(refreshToken);
+        // Lock the owner before touching token rows: every writer of a user's tokens
+        // takes the user lock first, so concurrent refreshes cannot deadlock.
+        const owner = await repos.oauth.refreshTokenOwner(hash);
+        if (!owner) throw refreshRejected();
+        await repos.users.lock(owner);
+        const rec = await repos.oauth.consumeRefreshToken(hash, clock.now());
+        if (!rec) throw refreshRejected();
+        return issuePair(repos, rec.userId);
+      });
+    },
+
+    /** RFC 7009: revoking an unknown token is not an error. */
+    async revoke(token: string): Promise<void> {
+      await store.repos.oauth.revokeRefreshToken(sha256Hex(token), clock.now());
+    },
+
+    /** Operator shortcut (CONTRACT §3): a pair without the browser step. */
+    issueForUser(userId: string) {
+      return store.transaction((repos) => issuePair(repos, userId));
+    },
+
+    /** Verifies a bearer access token; null when missing, malformed, expired or not ours. */
+    async authenticate(token: string): Promise<Principal | null> {
+      const nowSeconds = Math.floor(clock.nowMs() / 1000);
+      const hit = verified.get(token);
+      if (hit) {
+        if (hit.exp > nowSeconds) return hit;
+        verified.delete(token);
+        return null;
+      }
+      if (token.length > 4096) return null;
+      const claims = await signer.verify(token, nowSeconds);
+      if (!claims) return null;
+      const userId = uuidOfUrn(ns, 'user', claims.sub);
+      if (!userId) return null;
+      const principal = { userId, exp: claims.exp };
+      if (verified.size >= cacheSize) verified.delete(verified.keys().next().value!);
+      verified.set(token, principal);
+      return principal;
+    },
+  };
+}
+
+export type TokenService = ReturnType<typeof createTokenService>;

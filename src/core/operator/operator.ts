@@ -1,0 +1,42 @@
+// The operator surface's use cases (CONTRACT §3): reset, outbox, tokens without a browser.
+import { DomainError } from '../errors.ts';
+import type { Store } from '../ports/repositories.ts';
+import type { TokenService } from '../oauth/token-service.ts';
+import type { ApplySeed, SeedDocument, SeedResult } from './seed.ts';
+
+export function createOperator(deps: {
+  store: Store;
+  tokens: TokenService;
+  applySeed: ApplySeed;
+  /** The SEED_FILE document, re-applied after a reset. */
+  loadSeedFile: () => Promise<SeedDocument | null>;
+  /** Other stores to empty on reset (object storage, caches). */
+  onReset?: (() => Promise<void>)[];
+}) {
+  const { store, tokens, applySeed } = deps;
+  return {
+    async reset(): Promise<{ seeded: SeedResult | null }> {
+      await store.transaction((repos) => repos.admin.deleteAllData());
+      for (const fn of deps.onReset ?? []) await fn();
+      const doc = await deps.loadSeedFile();
+      return { seeded: doc ? await applySeed(doc) : null };
+    },
+    async outbox() {
+      const mails = await store.repos.outbox.list(1000);
+      return mails.map((m) => ({
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+        links: m.links,
+        sentAt: m.sentAt.toISOString(),
+      }));
+    },
+    async issueTokens(email: string) {
+      const user = await store.repos.users.byEmail(email);
+      if (!user) throw new DomainError('not-found', 'user-email-not-found', `No user with e-mail ${email}`, { email });
+      return tokens.issueForUser(user.id);
+    },
+  };
+}
+
+export type Operator = ReturnType<typeof createOperator>;

@@ -1,0 +1,217 @@
+// The seed document (CONTRACT §3): users, accounts with owners and account roles,
+// subscriptions. Idempotent: objects are matched by fixed id, e-mail or name, and
+// applying the same document twice changes nothing.
+import { DomainError, invalidInput } from '../errors.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { PasswordHasher } from '../ports/crypto.ts';
+import type { AccountRole, Repos, Store } from '../ports/repositories.ts';
+
+export interface SeedUser {
+  id?: string;
+  email: string;
+  password?: string;
+  firstName?: string;
+  lastName?: string;
+  company?: string;
+  title?: string;
+}
+
+export interface SeedSubscription {
+  id?: string;
+  name: string;
+  isTrial?: boolean;
+  isVa?: boolean;
+  isActive?: boolean;
+  scanCapacity?: number;
+  tagCapacity?: number;
+  geoImageCapacity?: number;
+  start?: string | null;
+  end?: string | null;
+  inviteAccountOwnerInNewProjects?: boolean;
+}
+
+export interface SeedAccount {
+  id?: string;
+  name: string;
+  owner: string;
+  administrators?: string[];
+  projectManagers?: string[];
+  projectListers?: string[];
+  members?: string[];
+  subscriptions?: SeedSubscription[];
+  roles?: unknown[];
+  groups?: unknown[];
+}
+
+export interface SeedDocument {
+  users?: SeedUser[];
+  accounts?: SeedAccount[];
+}
+
+export interface SeedResult {
+  users: { email: string; id: string }[];
+  accounts: { name: string; id: string; subscriptions: { name: string; id: string }[] }[];
+}
+
+/** Extension point: later modules (roles, groups, projects…) apply their part of an account. */
+export type SeedAccountExtension = (
+  repos: Repos,
+  account: { id: string; seed: SeedAccount; userIdOf: (email: string) => Promise<string> },
+) => Promise<Record<string, unknown>>;
+
+export function createSeeder(deps: {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  hasher: PasswordHasher;
+  extensions?: SeedAccountExtension[];
+}) {
+  const { store, clock, ids, hasher } = deps;
+  const extensions = deps.extensions ?? [];
+
+  return async function applySeed(doc: SeedDocument): Promise<SeedResult> {
+    const now = clock.now();
+    const users = doc.users ?? [];
+    const emails = new Set<string>();
+    for (const u of users) {
+      const key = u.email.toLowerCase();
+      if (emails.has(key)) throw invalidInput(`The user ${u.email} appears twice`, { email: u.email });
+      emails.add(key);
+    }
+
+    return store.transaction(async (repos) => {
+      const result: SeedResult = { users: [], accounts: [] };
+      for (const u of users) {
+        const existing = (u.id ? await repos.users.byId(u.id) : null) ?? (await repos.users.byEmail(u.email));
+        let passwordHash = existing?.passwordHash ?? null;
+        if (u.password !== undefined && !(passwordHash && (await hasher.verify(passwordHash, u.password)))) {
+          passwordHash = await hasher.hash(u.password);
+        }
+        if (existing) {
+          if (u.id && existing.id !== u.id) {
+            throw invalidInput(`The user ${u.email} already exists with another id`, { email: u.email });
+          }
+          const patch = { firstName: u.firstName, lastName: u.lastName, company: u.company, title: u.title, passwordHash };
+          if (differs(existing, patch)) await repos.users.update(existing.id, patch, now);
+          result.users.push({ email: existing.email, id: existing.id });
+        } else {
+          const created = await repos.users.insert(
+            {
+              id: u.id ?? ids.uuid(),
+              api1Id: ids.api1Id(),
+              email: u.email,
+              firstName: u.firstName ?? '',
+              lastName: u.lastName ?? '',
+              company: u.company ?? '',
+              title: u.title ?? '',
+              passwordHash,
+              invitedBy: null,
+              invitedAt: null,
+            },
+            now,
+          );
+          result.users.push({ email: created.email, id: created.id });
+        }
+      }
+
+      const userIdOf = async (email: string): Promise<string> => {
+        const u = await repos.users.byEmail(email);
+        if (!u) throw new DomainError('not-found', 'user-email-not-found', `No user with e-mail ${email}`, { email });
+        return u.id;
+      };
+
+      for (const a of doc.accounts ?? []) {
+        const ownerId = await userIdOf(a.owner);
+        const existing = (a.id ? await repos.accounts.byId(a.id) : null) ?? (await repos.accounts.byName(a.name));
+        let accountId: string;
+        if (existing) {
+          accountId = existing.id;
+          if (differs(existing, { name: a.name, ownerId })) await repos.accounts.update(accountId, { name: a.name, ownerId }, now);
+        } else {
+          const created = await repos.accounts.insert(
+            { id: a.id ?? ids.uuid(), api1Id: ids.api1Id(), name: a.name, ownerId, createdBy: ownerId },
+            now,
+          );
+          accountId = created.id;
+        }
+
+        // Account roles: the union of the lists each e-mail appears in.
+        const roles = new Map<string, Set<AccountRole>>();
+        const add = (email: string, role?: AccountRole) => {
+          const key = email.toLowerCase();
+          if (!roles.has(key)) roles.set(key, new Set());
+          if (role) roles.get(key)!.add(role);
+        };
+        add(a.owner);
+        for (const e of a.administrators ?? []) add(e, 'administrator');
+        for (const e of a.projectManagers ?? []) add(e, 'projectManager');
+        for (const e of a.projectListers ?? []) add(e, 'projectLister');
+        for (const e of a.members ?? []) add(e);
+        for (const [email, set] of roles) {
+          const userId = await userIdOf(email);
+          const current = await repos.accounts.member(accountId, userId);
+          if (current && current.roles.length === set.size && current.roles.every((r) => set.has(r))) continue;
+          await repos.accounts.upsertMember({
+            accountId,
+            userId,
+            roles: [...set],
+            invitedBy: current?.invitedBy ?? (userId === ownerId ? null : ownerId),
+            invitedAt: current?.invitedAt ?? now,
+          });
+        }
+
+        const subs: { name: string; id: string }[] = [];
+        const existingSubs = await repos.subscriptions.listByAccount(accountId);
+        for (const s of a.subscriptions ?? []) {
+          const fields = {
+            name: s.name,
+            isTrial: s.isTrial ?? false,
+            isVa: s.isVa ?? false,
+            isActive: s.isActive ?? true,
+            scanCapacity: s.scanCapacity ?? 500,
+            tagCapacity: s.tagCapacity ?? 100_000,
+            geoImageCapacity: s.geoImageCapacity ?? 500,
+            start: s.start ? new Date(s.start) : null,
+            end: s.end ? new Date(s.end) : null,
+            inviteAccountOwnerInNewProjects: s.inviteAccountOwnerInNewProjects ?? false,
+          };
+          const match = existingSubs.find((e) => (s.id ? e.id === s.id : e.name === s.name));
+          if (match) {
+            if (differs(match, fields)) await repos.subscriptions.update(match.id, fields, now);
+            subs.push({ name: s.name, id: match.id });
+          } else {
+            if (s.id && (await repos.subscriptions.byId(s.id))) {
+              throw invalidInput(`The subscription id ${s.id} belongs to another account`, { subscriptionId: s.id });
+            }
+            const created = await repos.subscriptions.insert(
+              { id: s.id ?? ids.uuid(), api1Id: ids.api1Id(), accountId, ...fields },
+              now,
+            );
+            subs.push({ name: s.name, id: created.id });
+          }
+        }
+
+        const extra: Record<string, unknown> = {};
+        for (const ext of extensions) Object.assign(extra, await ext(repos, { id: accountId, seed: a, userIdOf }));
+        result.accounts.push({ name: a.name, id: accountId, subscriptions: subs, ...extra });
+      }
+      return result;
+    });
+  };
+}
+
+export type ApplySeed = ReturnType<typeof createSeeder>;
+
+/** True when a defined field of `patch` differs from `current` (dates by instant). */
+function differs(current: object, patch: Record<string, unknown>): boolean {
+  const cur = current as Record<string, unknown>;
+  return Object.entries(patch).some(([k, v]) => {
+    if (v === undefined) return false;
+    const c = cur[k];
+    if (v instanceof Date || c instanceof Date) {
+      return !(v instanceof Date && c instanceof Date && v.getTime() === c.getTime());
+    }
+    return c !== v;
+  });
+}

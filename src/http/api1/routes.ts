@@ -1,0 +1,25 @@
+// API 1 (under /api): {code, message} errors, API 1 ids.
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Core } from '../../compose.ts';
+import { requireAuthentication } from '../auth.ts';
+
+export const api1Routes =
+  (core: Core): FastifyPluginAsync =>
+  async (root) => {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
+    requireAuthentication(app, core);
+
+    app.get(
+      '/isLogged',
+      {
+        schema: {
+          summary: 'Health check: answers 200 when the access token is recognised',
+          operationId: 'isLogged',
+          response: { 200: Type.Object({ success: Type.Literal(true) }) },
+        },
+      },
+      async () => ({ success: true as const }),
+    );
+  };

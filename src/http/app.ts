@@ -1,0 +1,71 @@
+// Builds the HTTP app from a Core without listening: tests use app.inject(),
+// main.ts and the benchmarks listen on a real port.
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import formbody from '@fastify/formbody';
+import cookie from '@fastify/cookie';
+import type { Core } from '../compose.ts';
+import { errorHandler, notFoundHandler } from './errors.ts';
+import { registerOpenApi } from './openapi.ts';
+import { healthRoutes } from './health.ts';
+import { oauthRoutes } from './oauth/routes.ts';
+import { operatorRoutes } from './operator/routes.ts';
+import { api1Routes } from './api1/routes.ts';
+import { api2Routes } from './api2/routes.ts';
+
+export type App = FastifyInstance;
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Never logs secrets: tokens, codes, cookies, passwords (CONTRACT §1). */
+export const LOG_REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+];
+
+export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: 1000 },
+    return503OnClosing: true,
+    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorateRequest('principal', null);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+
+  // One JSON line per request, path only: query strings may hold codes and state.
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info(
+      {
+        method: req.method,
+        path: req.url.split('?')[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        user: req.principal?.userId,
+      },
+      'request',
+    );
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('x-scanbase-version', core.version);
+    return payload;
+  });
+
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await app.register(cookie);
+  await registerOpenApi(app, core);
+
+  await app.register(healthRoutes(core));
+  await app.register(oauthRoutes(core));
+  await app.register(operatorRoutes(core), { prefix: '/_operator' });
+  await app.register(api1Routes(core), { prefix: '/api' });
+  await app.register(api2Routes(core), { prefix: '/api/2' });
+  return app;
+}

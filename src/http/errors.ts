@@ -1,0 +1,141 @@
+// The three error renderers, the only places that know an error wire format:
+// RFC 9457 problem+json (API 2 and our own surfaces), API 1 {code, message},
+// RFC 6749 for the token endpoints. No error ever leaves as a 5xx with a stack.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from '../core/errors.ts';
+
+export type Surface = 'api2' | 'api1' | 'oauth' | 'other';
+
+export function surfaceOf(url: string): Surface {
+  if (url === '/api/2' || url.startsWith('/api/2/') || url.startsWith('/api/2?')) return 'api2';
+  if (url === '/api' || url.startsWith('/api/') || url.startsWith('/api?')) return 'api1';
+  if (url.startsWith('/oauth/')) return 'oauth';
+  return 'other';
+}
+
+/** A failure normalised from whatever was thrown. */
+interface Failure {
+  status: number;
+  code: string;
+  message: string;
+  values?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  validation?: boolean;
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+const FASTIFY_CODES: Record<string, { status: number; code: string; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload-too-large', message: 'The request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'unsupported-media-type',
+    message: 'Unsupported Content-Type for this operation',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: 'invalid-input',
+    message: 'Content-Length does not match the body',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid-input', message: 'The JSON body is empty' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid-input', message: 'The body is not valid JSON' },
+};
+
+export function toFailure(err: unknown): Failure {
+  if (err instanceof DomainError) {
+    return { status: err.status, code: err.code, message: err.message, values: err.values, headers: err.headers };
+  }
+  const fe = err as FastifyError & { validation?: { instancePath?: string; params?: Record<string, unknown>; message?: string }[]; validationContext?: string };
+  if (fe && Array.isArray(fe.validation)) {
+    const first = fe.validation[0];
+    const missing = first?.params?.missingProperty as string | undefined;
+    const additional = first?.params?.additionalProperty as string | undefined;
+    const pathPart = (first?.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+    const field = [fe.validationContext, pathPart, missing ?? additional].filter(Boolean).join('.');
+    return {
+      status: 400,
+      code: 'invalid-input',
+      message: `Invalid ${field || 'input'}: ${first?.message ?? 'does not match the schema'}`,
+      values: { field: field || undefined, reason: first?.message },
+      validation: true,
+    };
+  }
+  const known = fe?.code ? FASTIFY_CODES[fe.code] : undefined;
+  if (known) return { ...known };
+  if (err instanceof SyntaxError || fe?.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return { status: 400, code: 'invalid-input', message: 'The body is not valid JSON' };
+  }
+  const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    return { status, code: status === 404 ? 'not-found' : 'invalid-input', message: fe.message || 'Bad request' };
+  }
+  return { status: 500, code: 'internal-error', message: 'Internal error' };
+}
+
+const OAUTH_CODES = new Set([
+  'invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type',
+  'invalid_scope', 'unsupported_token_type', 'access_denied', 'server_error',
+]);
+
+export function renderFailure(surface: Surface, f: Failure, reply: FastifyReply): FastifyReply {
+  if (f.headers) reply.headers(f.headers);
+  reply.code(f.status);
+  switch (surface) {
+    case 'api1':
+      return reply.type('application/json; charset=utf-8').send({ code: f.code, message: f.message });
+    case 'oauth': {
+      if (f.status === 401) {
+        return reply.type('application/json; charset=utf-8').send({
+          errorCode: 'unauthorized',
+          error: (f.values?.oauthError as string | undefined) ?? 'invalid_token',
+          error_description: f.message,
+        });
+      }
+      const error = OAUTH_CODES.has(f.code) ? f.code : f.status >= 500 ? 'server_error' : f.status === 404 ? 'not_found' : 'invalid_request';
+      return reply.type('application/json; charset=utf-8').send({ error, error_description: f.message });
+    }
+    default: {
+      const body: Record<string, unknown> = {
+        type: 'about:blank',
+        status: f.status,
+        title: TITLES[f.status] ?? 'Error',
+        detail: f.message,
+        errorCode: f.code,
+      };
+      if (f.values) {
+        const values = Object.fromEntries(Object.entries(f.values).filter(([, v]) => v !== undefined));
+        if (Object.keys(values).length) body.errorValues = values;
+      }
+      return reply.type('application/problem+json; charset=utf-8').send(body);
+    }
+  }
+}
+
+export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply) {
+  const f = toFailure(err);
+  if (f.status >= 500) req.log.error({ err }, 'unhandled error');
+  return renderFailure(surfaceOf(req.url), f, reply);
+}
+
+export function notFoundHandler(req: FastifyRequest, reply: FastifyReply) {
+  const path = req.url.split('?')[0]!.slice(0, 200);
+  return renderFailure(
+    surfaceOf(req.url),
+    { status: 404, code: 'route-not-found', message: `No route ${req.method} ${path}` },
+    reply,
+  );
+}
+

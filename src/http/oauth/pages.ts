@@ -1,0 +1,95 @@
+// Server-rendered pages of the authorize flow. Every interpolated value is escaped.
+export const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export interface PageContext {
+  sandbox: boolean;
+}
+
+const STYLE = `
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f4f6f8;margin:0;color:#1c2430}
+.banner{background:#b35900;color:#fff;text-align:center;padding:.4rem;font-weight:600;letter-spacing:.05em}
+main{max-width:26rem;margin:4rem auto;background:#fff;border-radius:8px;box-shadow:0 1px 4px #0002;padding:2rem}
+h1{font-size:1.3rem;margin:0 0 1rem}
+label{display:block;margin:.8rem 0 .3rem;font-weight:600}
+input[type=email],input[type=password],input[type=text]{width:100%;box-sizing:border-box;padding:.55rem;border:1px solid #aab4c0;border-radius:4px;font-size:1rem}
+button{padding:.6rem 1.2rem;border-radius:4px;border:0;font-size:1rem;cursor:pointer;margin-top:1.2rem}
+.primary{background:#0b5cad;color:#fff}.secondary{background:#e3e7ec;color:#1c2430}
+.error{background:#fde8e8;color:#8a1111;padding:.6rem;border-radius:4px}
+.row{display:flex;gap:.6rem}
+code{display:block;word-break:break-all;background:#eef1f4;padding:.8rem;border-radius:4px;font-size:.95rem}
+`;
+
+export function layout(ctx: PageContext, title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)} · Scanbase</title><style>${STYLE}</style></head>
+<body>${ctx.sandbox ? '<div class="banner" role="status">SANDBOX</div>' : ''}
+<main>${body}</main></body></html>`;
+}
+
+export const hiddenFields = (fields: Record<string, string | null | undefined>): string =>
+  Object.entries(fields)
+    .filter(([, v]) => v !== null && v !== undefined)
+    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v!)}">`)
+    .join('');
+
+export function signInPage(
+  ctx: PageContext,
+  p: { fields: Record<string, string | null>; csrf: string; email?: string; error?: string },
+): string {
+  return layout(
+    ctx,
+    'Sign in',
+    `<h1>Sign in to Scanbase</h1>
+${p.error ? `<p class="error" role="alert">${escapeHtml(p.error)}</p>` : ''}
+<form method="post" action="/oauth/login">
+${hiddenFields({ ...p.fields, csrf: p.csrf })}
+<label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(p.email ?? '')}">
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button class="primary" type="submit">Sign in</button>
+</form>`,
+  );
+}
+
+export function approvePage(
+  ctx: PageContext,
+  p: { email: string; redirectUri: string; fields: Record<string, string | null>; csrf: string },
+): string {
+  const target = p.redirectUri === '/' ? 'this page (the code is shown for copy and paste)' : p.redirectUri;
+  return layout(
+    ctx,
+    'Authorize access',
+    `<h1>Authorize access</h1>
+<p>Signed in as <strong>${escapeHtml(p.email)}</strong>.</p>
+<p>An application asks to act on your behalf. On approval it receives a code at
+<strong>${escapeHtml(target)}</strong>.</p>
+<form method="post" action="/oauth/authorize">
+${hiddenFields({ ...p.fields, csrf: p.csrf })}
+<div class="row"><button class="primary" type="submit" name="decision" value="allow">Allow</button>
+<button class="secondary" type="submit" name="decision" value="deny">Deny</button></div>
+</form>`,
+  );
+}
+
+export function errorPage(ctx: PageContext, title: string, message: string): string {
+  return layout(ctx, title, `<h1>${escapeHtml(title)}</h1><p class="error" role="alert">${escapeHtml(message)}</p>`);
+}
+
+export function codePage(ctx: PageContext, code: string, state: string | undefined): string {
+  return layout(
+    ctx,
+    'Authorization code',
+    `<h1>Authorization code</h1><p>Copy this code into your application. It is valid for 5 minutes and can be used once.</p>
+<code id="code">${escapeHtml(code)}</code>${state ? `<p>State: <span id="state">${escapeHtml(state)}</span></p>` : ''}`,
+  );
+}
+
+export function homePage(ctx: PageContext): string {
+  return layout(
+    ctx,
+    'Scanbase',
+    `<h1>Scanbase</h1><p>Reality-capture project service.</p>
+<p><a href="/api/2/docs">API 2 reference</a> · <a href="/api/2/openapi.json">API 2 OpenAPI</a> · <a href="/api/openapi.json">API 1 OpenAPI</a></p>`,
+  );
+}

@@ -1,0 +1,266 @@
+// The token service's HTTP side (spec "Token endpoints", CONTRACT §4): the authorize
+// pages (sign in, approve with Allow/Deny, CSRF-protected posts), the copy-the-code
+// page at "/", the token and revocation endpoints, JWKS and RFC 8414 metadata.
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Core } from '../../compose.ts';
+import { DomainError } from '../../core/errors.ts';
+import { parseAuthorizeRequest, redirectWith, type AuthorizeRequest } from '../../core/oauth/authorize-request.ts';
+import type { WebSession } from '../../core/oauth/web-sessions.ts';
+import { approvePage, codePage, errorPage, homePage, signInPage, type PageContext } from './pages.ts';
+
+const COOKIE = 'sb_session';
+
+const TokenResponse = Type.Object({
+  access_token: Type.String(),
+  refresh_token: Type.String(),
+  token_type: Type.Literal('Bearer'),
+  expires_in: Type.Integer(),
+  user_id: Type.String({ description: 'The user URN' }),
+});
+
+const OAuthError = Type.Object({
+  error: Type.String(),
+  error_description: Type.Optional(Type.String()),
+  errorCode: Type.Optional(Type.String()),
+});
+
+const TokenRequest = Type.Object(
+  {
+    grant_type: Type.String({ maxLength: 64 }),
+    code: Type.Optional(Type.String({ maxLength: 512 })),
+    authorization_code: Type.Optional(Type.String({ maxLength: 2048, description: 'The redirect address' })),
+    redirect_uri: Type.Optional(Type.String({ maxLength: 2048 })),
+    code_verifier: Type.Optional(Type.String({ maxLength: 256 })),
+    refresh_token: Type.Optional(Type.String({ maxLength: 512 })),
+    client_id: Type.Optional(Type.String({ maxLength: 256 })),
+  },
+  { additionalProperties: true },
+);
+
+const invalidRequest = (message: string) => new DomainError('invalid', 'invalid_request', message);
+
+function securityHeaders(reply: FastifyReply): FastifyReply {
+  return reply
+    .header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; " +
+        "form-action 'self' http://localhost:* https://localhost:* http://127.0.0.1:* https://127.0.0.1:*",
+    )
+    .header('x-frame-options', 'DENY')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'no-store');
+}
+
+const html = (reply: FastifyReply, status: number, body: string) =>
+  securityHeaders(reply).code(status).type('text/html; charset=utf-8').send(body);
+
+/** The authorize parameters carried through the forms as hidden fields. */
+const authorizeFields = (a: AuthorizeRequest, method: string | undefined) => ({
+  redirect_uri: a.redirectUri,
+  state: a.state,
+  code_challenge: a.codeChallenge,
+  code_challenge_method: a.codeChallenge ? (method ?? 'S256') : null,
+});
+
+export const oauthRoutes =
+  (core: Core): FastifyPluginAsync =>
+  async (root) => {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
+    const ctx: PageContext = { sandbox: core.config.sandbox };
+    const secure = core.config.publicUrl.startsWith('https:');
+
+    const setSessionCookie = (reply: FastifyReply, s: WebSession) =>
+      reply.setCookie(COOKIE, s.cookie, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
+
+    async function session(req: FastifyRequest, reply: FastifyReply): Promise<WebSession> {
+      const s = await core.webSessions.resume(req.cookies[COOKIE]);
+      if (s.cookie !== req.cookies[COOKIE]) setSessionCookie(reply, s);
+      return s;
+    }
+
+    /** Parses the authorize parameters; a bad request gets an error page and is never redirected. */
+    function authorizeRequestOr400(q: Record<string, unknown>, reply: FastifyReply): AuthorizeRequest | null {
+      try {
+        return parseAuthorizeRequest(q);
+      } catch (e) {
+        if (e instanceof DomainError) {
+          html(reply, 400, errorPage(ctx, 'Invalid authorization request', e.message));
+          return null;
+        }
+        throw e;
+      }
+    }
+
+    async function showAuthorize(req: FastifyRequest, reply: FastifyReply, a: AuthorizeRequest, method?: string) {
+      const s = await session(req, reply);
+      const fields = authorizeFields(a, method);
+      const user = s.userId ? await core.store.repos.users.byId(s.userId) : null;
+      if (!user) return html(reply, 200, signInPage(ctx, { fields, csrf: s.csrf }));
+      return html(reply, 200, approvePage(ctx, { email: user.email, redirectUri: a.redirectUri, fields, csrf: s.csrf }));
+    }
+
+    const FormAny = Type.Record(Type.String(), Type.Unknown());
+    const page = { hide: true };
+
+    app.get('/oauth/authorize', { schema: { ...page, querystring: FormAny } }, async (req, reply) => {
+      const q = req.query as Record<string, unknown>;
+      const a = authorizeRequestOr400(q, reply);
+      if (!a) return reply;
+      return showAuthorize(req, reply, a, q.code_challenge_method as string | undefined);
+    });
+
+    app.post('/oauth/login', { schema: { ...page, body: FormAny } }, async (req, reply) => {
+      const b = (req.body ?? {}) as Record<string, unknown>;
+      const a = authorizeRequestOr400(b, reply);
+      if (!a) return reply;
+      const s = await session(req, reply);
+      const fields = authorizeFields(a, b.code_challenge_method as string | undefined);
+      if (!core.webSessions.checkCsrf(s, b.csrf)) {
+        return html(reply, 403, errorPage(ctx, 'Expired form', 'The form expired; open the authorization link again.'));
+      }
+      const email = typeof b.email === 'string' ? b.email.trim() : '';
+      const password = typeof b.password === 'string' ? b.password : '';
+      if (!email || !password || password.length > 1024) {
+        return html(reply, 400, signInPage(ctx, { fields, csrf: s.csrf, email, error: 'Enter your e-mail and password.' }));
+      }
+      try {
+        const user = await core.signIn(email, password, req.ip);
+        const next = await core.webSessions.signedIn(s, user.id);
+        setSessionCookie(reply, next);
+        const qs = new URLSearchParams(
+          Object.entries(fields).filter((e): e is [string, string] => typeof e[1] === 'string'),
+        );
+        return reply.code(303).header('cache-control', 'no-store').redirect(`/oauth/authorize?${qs}`, 303);
+      } catch (e) {
+        if (e instanceof DomainError && (e.kind === 'unauthorized' || e.kind === 'too-many')) {
+          if (e.headers) reply.headers(e.headers);
+          return html(reply, e.status, signInPage(ctx, { fields, csrf: s.csrf, email, error: e.message }));
+        }
+        throw e;
+      }
+    });
+
+    app.post('/oauth/authorize', { schema: { ...page, body: FormAny } }, async (req, reply) => {
+      const b = (req.body ?? {}) as Record<string, unknown>;
+      const a = authorizeRequestOr400(b, reply);
+      if (!a) return reply;
+      const s = await core.webSessions.resume(req.cookies[COOKIE]);
+      if (!s.userId || !core.webSessions.checkCsrf(s, b.csrf)) {
+        return html(reply, 403, errorPage(ctx, 'Expired form', 'The form expired; open the authorization link again.'));
+      }
+      securityHeaders(reply);
+      if (b.decision === 'deny') {
+        return reply.redirect(redirectWith(a.redirectUri, { error: 'access_denied', state: a.state }), 303);
+      }
+      if (b.decision !== 'allow') return html(reply, 400, errorPage(ctx, 'Invalid request', 'Choose Allow or Deny.'));
+      const code = await core.tokens.issueCode(s.userId, a.redirectUri, a.codeChallenge);
+      return reply.redirect(redirectWith(a.redirectUri, { code, state: a.state }), 303);
+    });
+
+    app.get('/', { schema: { ...page, querystring: FormAny } }, async (req, reply) => {
+      const q = req.query as Record<string, unknown>;
+      if (typeof q.code === 'string' && q.code.length <= 512) {
+        return html(reply, 200, codePage(ctx, q.code, typeof q.state === 'string' ? q.state.slice(0, 512) : undefined));
+      }
+      if (typeof q.error === 'string') {
+        return html(reply, 200, errorPage(ctx, 'Authorization denied', 'The request was denied.'));
+      }
+      return html(reply, 200, homePage(ctx));
+    });
+
+    app.post(
+      '/oauth/token',
+      {
+        schema: {
+          summary: 'Exchange an authorization code (PKCE) or a refresh token for a token pair',
+          operationId: 'token',
+          tags: ['oauth'],
+          security: [],
+          body: TokenRequest,
+          response: { 200: TokenResponse, 400: OAuthError, 401: OAuthError },
+        },
+      },
+      async (req, reply) => {
+        const b = req.body;
+        reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+        if (b.grant_type === 'authorization_code') {
+          if (!b.code) throw invalidRequest('code is required');
+          return core.tokens.exchangeCode({
+            code: b.code,
+            redirectUri: b.authorization_code ?? b.redirect_uri,
+            codeVerifier: b.code_verifier,
+          });
+        }
+        if (b.grant_type === 'refresh_token') {
+          if (!b.refresh_token) throw invalidRequest('refresh_token is required');
+          return core.tokens.refresh(b.refresh_token);
+        }
+        throw new DomainError('invalid', 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+      },
+    );
+
+    app.post(
+      '/oauth/revoke',
+      {
+        schema: {
+          summary: 'Revoke a refresh token (RFC 7009)',
+          operationId: 'revoke',
+          tags: ['oauth'],
+          security: [],
+          body: Type.Object(
+            { token: Type.String({ maxLength: 4096 }), token_type_hint: Type.Optional(Type.String({ maxLength: 64 })) },
+            { additionalProperties: true },
+          ),
+          response: { 200: Type.Object({}) },
+        },
+      },
+      async (req) => {
+        await core.tokens.revoke(req.body.token);
+        return {};
+      },
+    );
+
+    app.get(
+      '/oauth/jwks',
+      {
+        schema: {
+          summary: 'Public keys that verify access tokens',
+          operationId: 'jwks',
+          tags: ['oauth'],
+          security: [],
+          response: { 200: Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) }) },
+        },
+      },
+      async () => core.signer.jwks(),
+    );
+
+    const base = core.config.publicUrl;
+    const metadata = {
+      issuer: base,
+      authorization_endpoint: `${base}/oauth/authorize`,
+      token_endpoint: `${base}/oauth/token`,
+      revocation_endpoint: `${base}/oauth/revoke`,
+      jwks_uri: `${base}/oauth/jwks`,
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none'],
+      revocation_endpoint_auth_methods_supported: ['none'],
+    };
+    app.get(
+      '/.well-known/oauth-authorization-server',
+      {
+        schema: {
+          summary: 'Authorization server metadata (RFC 8414)',
+          operationId: 'authorizationServerMetadata',
+          tags: ['oauth'],
+          security: [],
+          response: { 200: Type.Record(Type.String(), Type.Unknown()) },
+        },
+      },
+      async () => metadata,
+    );
+  };

@@ -1,0 +1,64 @@
+// Request schemas of the operator surface (CONTRACT §3).
+import { Type } from 'typebox';
+
+export const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' });
+const Uuid = Type.String({ format: 'uuid' });
+const Name = Type.String({ minLength: 1, maxLength: 255 });
+const Capacity = Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
+const DateTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+
+export const SeedUser = Type.Object(
+  {
+    id: Type.Optional(Uuid),
+    email: Email,
+    password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+    firstName: Type.Optional(Type.String({ maxLength: 255 })),
+    lastName: Type.Optional(Type.String({ maxLength: 255 })),
+    company: Type.Optional(Type.String({ maxLength: 255 })),
+    title: Type.Optional(Type.String({ maxLength: 255 })),
+  },
+  { additionalProperties: false },
+);
+
+export const SeedSubscription = Type.Object(
+  {
+    id: Type.Optional(Uuid),
+    name: Name,
+    isTrial: Type.Optional(Type.Boolean()),
+    isVa: Type.Optional(Type.Boolean()),
+    isActive: Type.Optional(Type.Boolean()),
+    scanCapacity: Type.Optional(Capacity),
+    tagCapacity: Type.Optional(Capacity),
+    geoImageCapacity: Type.Optional(Capacity),
+    start: Type.Optional(DateTime),
+    end: Type.Optional(DateTime),
+    inviteAccountOwnerInNewProjects: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+const Emails = Type.Array(Email, { maxItems: 10_000 });
+
+export const SeedAccount = Type.Object(
+  {
+    id: Type.Optional(Uuid),
+    name: Name,
+    owner: Email,
+    administrators: Type.Optional(Emails),
+    projectManagers: Type.Optional(Emails),
+    projectListers: Type.Optional(Emails),
+    members: Type.Optional(Emails),
+    subscriptions: Type.Optional(Type.Array(SeedSubscription, { maxItems: 1000 })),
+    roles: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 1000 })),
+    groups: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 1000 })),
+  },
+  { additionalProperties: false },
+);
+
+export const SeedDocument = Type.Object(
+  {
+    users: Type.Optional(Type.Array(SeedUser, { maxItems: 10_000 })),
+    accounts: Type.Optional(Type.Array(SeedAccount, { maxItems: 1000 })),
+  },
+  { additionalProperties: false },
+);
