@@ -99,20 +99,24 @@ export function createTokenService(deps: TokenServiceDeps) {
       return code;
     },
 
-    /** authorization_code grant: the code is consumed first, so a failed check still burns it. */
-    exchangeCode(input: { code: string; redirectUri: string | undefined; codeVerifier: string | undefined }) {
-      return store.transaction(async (repos) => {
-        const rec = await repos.oauth.consumeCode(sha256Hex(input.code), clock.now());
-        if (!rec) throw invalidGrant('The authorization code is invalid, expired or already used');
-        if (input.redirectUri === undefined || input.redirectUri !== rec.redirectUri) {
-          throw invalidGrant('The redirect address does not match the one the code was issued for');
-        }
-        if (rec.codeChallenge !== null) {
-          if (input.codeVerifier === undefined) throw invalidGrant('code_verifier is required');
-          if (!verifyS256(input.codeVerifier, rec.codeChallenge)) throw invalidGrant('code_verifier does not match');
-        }
-        return issuePair(repos, rec.userId);
-      });
+    /**
+     * authorization_code grant: the code is consumed first, in its own statement (outside
+     * the issuing transaction, whose rollback would restore it), so a failed check still burns it.
+     */
+    async exchangeCode(input: { code: string; redirectUri: string | undefined; codeVerifier: string | undefined }) {
+      const rec = await store.repos.oauth.consumeCode(sha256Hex(input.code), clock.now());
+      if (!rec) throw invalidGrant('The authorization code is invalid, expired or already used');
+      if (input.redirectUri === undefined || input.redirectUri !== rec.redirectUri) {
+        throw invalidGrant('The redirect address does not match the one the code was issued for');
+      }
+      if (rec.codeChallenge !== null) {
+        if (input.codeVerifier === undefined) throw invalidGrant('code_verifier is required');
+        if (!verifyS256(input.codeVerifier, rec.codeChallenge)) throw invalidGrant('code_verifier does not match');
+      } else if (input.codeVerifier !== undefined) {
+        // PKCE downgrade (RFC 9700 §2.1.1): a verifier for a code issued without a challenge.
+        throw invalidGrant('code_verifier given for a code issued without code_challenge');
+      }
+      return store.transaction((repos) => issuePair(repos, rec.userId));
     },
 
     /** refresh_token grant: one conditional UPDATE consumes it, so of N concurrent uses one wins. */
