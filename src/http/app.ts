@@ -1,11 +1,13 @@
 // Builds the HTTP app from a Core without listening: tests use app.inject(),
 // main.ts and the benchmarks listen on a real port.
+import { isUtf8 } from 'node:buffer';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
 import type { Core } from '../compose.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
+import { invalidInput } from '../core/errors.ts';
 import { registerOpenApi } from './openapi.ts';
 import { healthRoutes } from './health.ts';
 import { oauthRoutes } from './oauth/routes.ts';
@@ -34,6 +36,9 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     routerOptions: { maxParamLength: 1000 },
     return503OnClosing: true,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
+    // Undecodable URLs and over-long path parameters bypass the hooks: render them like
+    // every other failure, version header included.
+    frameworkErrors: (err, req, reply) => errorHandler(err, req, reply.header('x-scanbase-version', core.version)),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('principal', null);
@@ -58,6 +63,15 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     return payload;
   });
 
+  // JSON text must be UTF-8 (RFC 8259 §8.1): undecodable bytes answer 400 instead of
+  // reaching the core as U+FFFD; __proto__ and constructor keys are refused.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) return done(invalidInput('The body is not valid UTF-8'), undefined);
+    return parseJson(req, bytes.toString('utf8'), done);
+  });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(cookie);
   await registerOpenApi(app, core);

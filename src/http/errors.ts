@@ -54,6 +54,23 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message: str
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid-input', message: 'The body is not valid JSON' },
 };
 
+/**
+ * A database error the request caused rather than the server: a value PostgreSQL
+ * cannot hold (class 22: a NUL byte, an out-of-range date or number, a malformed
+ * uuid), a size limit (class 54) or a constraint a concurrent writer won (class 23).
+ * Both engines raise errors carrying the SQLSTATE in `code` and a `severity`.
+ */
+function databaseFailure(err: unknown): Failure | null {
+  const e = err as { code?: unknown; severity?: unknown } | null;
+  if (!e || typeof e.code !== 'string' || typeof e.severity !== 'string' || !/^[0-9A-Z]{5}$/.test(e.code)) return null;
+  const cls = e.code.slice(0, 2);
+  if (cls === '22' || cls === '54') {
+    return { status: 400, code: 'invalid-input', message: 'A value of the request cannot be stored' };
+  }
+  if (cls === '23') return { status: 409, code: 'conflict', message: 'The request conflicts with the current state' };
+  return null;
+}
+
 export function toFailure(err: unknown): Failure {
   if (err instanceof DomainError) {
     return { status: err.status, code: err.code, message: err.message, values: err.values, headers: err.headers };
@@ -73,6 +90,8 @@ export function toFailure(err: unknown): Failure {
       validation: true,
     };
   }
+  const db = databaseFailure(err);
+  if (db) return db;
   const known = fe?.code ? FASTIFY_CODES[fe.code] : undefined;
   if (known) return { ...known };
   if (err instanceof SyntaxError || fe?.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
