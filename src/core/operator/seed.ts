@@ -83,13 +83,19 @@ export function createSeeder(deps: {
     return store.transaction(async (repos) => {
       const result: SeedResult = { users: [], accounts: [] };
       for (const u of users) {
-        const existing = (u.id ? await repos.users.byId(u.id) : null) ?? (await repos.users.byEmail(u.email));
+        // UUIDs compare case-insensitively in the database: normalise, so re-applying is a no-op.
+        const id = u.id?.toLowerCase();
+        const byId = id ? await repos.users.byId(id) : null;
+        if (byId && byId.email.toLowerCase() !== u.email.toLowerCase()) {
+          throw invalidInput(`The id ${id} belongs to another user than ${u.email}`, { email: u.email, userId: id });
+        }
+        const existing = byId ?? (await repos.users.byEmail(u.email));
         let passwordHash = existing?.passwordHash ?? null;
         if (u.password !== undefined && !(passwordHash && (await hasher.verify(passwordHash, u.password)))) {
           passwordHash = await hasher.hash(u.password);
         }
         if (existing) {
-          if (u.id && existing.id !== u.id) {
+          if (id && existing.id !== id) {
             throw invalidInput(`The user ${u.email} already exists with another id`, { email: u.email });
           }
           const patch = { firstName: u.firstName, lastName: u.lastName, company: u.company, title: u.title, passwordHash };
@@ -98,7 +104,7 @@ export function createSeeder(deps: {
         } else {
           const created = await repos.users.insert(
             {
-              id: u.id ?? ids.uuid(),
+              id: id ?? ids.uuid(),
               api1Id: ids.api1Id(),
               email: u.email,
               firstName: u.firstName ?? '',
@@ -123,14 +129,18 @@ export function createSeeder(deps: {
 
       for (const a of doc.accounts ?? []) {
         const ownerId = await userIdOf(a.owner);
-        const existing = (a.id ? await repos.accounts.byId(a.id) : null) ?? (await repos.accounts.byName(a.name));
+        const fixedId = a.id?.toLowerCase();
+        const existing = (fixedId ? await repos.accounts.byId(fixedId) : null) ?? (await repos.accounts.byName(a.name));
+        if (fixedId && existing && existing.id !== fixedId) {
+          throw invalidInput(`The account ${a.name} already exists with another id`, { accountId: fixedId });
+        }
         let accountId: string;
         if (existing) {
           accountId = existing.id;
           if (differs(existing, { name: a.name, ownerId })) await repos.accounts.update(accountId, { name: a.name, ownerId }, now);
         } else {
           const created = await repos.accounts.insert(
-            { id: a.id ?? ids.uuid(), api1Id: ids.api1Id(), name: a.name, ownerId, createdBy: ownerId },
+            { id: fixedId ?? ids.uuid(), api1Id: ids.api1Id(), name: a.name, ownerId, createdBy: ownerId },
             now,
           );
           accountId = created.id;
@@ -164,6 +174,7 @@ export function createSeeder(deps: {
         const subs: { name: string; id: string }[] = [];
         const existingSubs = await repos.subscriptions.listByAccount(accountId);
         for (const s of a.subscriptions ?? []) {
+          const subId = s.id?.toLowerCase();
           const fields = {
             name: s.name,
             isTrial: s.isTrial ?? false,
@@ -172,20 +183,20 @@ export function createSeeder(deps: {
             scanCapacity: s.scanCapacity ?? 500,
             tagCapacity: s.tagCapacity ?? 100_000,
             geoImageCapacity: s.geoImageCapacity ?? 500,
-            start: s.start ? new Date(s.start) : null,
-            end: s.end ? new Date(s.end) : null,
+            start: s.start ? instant(s.start, 'start') : null,
+            end: s.end ? instant(s.end, 'end') : null,
             inviteAccountOwnerInNewProjects: s.inviteAccountOwnerInNewProjects ?? false,
           };
-          const match = existingSubs.find((e) => (s.id ? e.id === s.id : e.name === s.name));
+          const match = existingSubs.find((e) => (subId ? e.id === subId : e.name === s.name));
           if (match) {
             if (differs(match, fields)) await repos.subscriptions.update(match.id, fields, now);
             subs.push({ name: s.name, id: match.id });
           } else {
-            if (s.id && (await repos.subscriptions.byId(s.id))) {
-              throw invalidInput(`The subscription id ${s.id} belongs to another account`, { subscriptionId: s.id });
+            if (subId && (await repos.subscriptions.byId(subId))) {
+              throw invalidInput(`The subscription id ${subId} belongs to another account`, { subscriptionId: subId });
             }
             const created = await repos.subscriptions.insert(
-              { id: s.id ?? ids.uuid(), api1Id: ids.api1Id(), accountId, ...fields },
+              { id: subId ?? ids.uuid(), api1Id: ids.api1Id(), accountId, ...fields },
               now,
             );
             subs.push({ name: s.name, id: created.id });
@@ -202,6 +213,13 @@ export function createSeeder(deps: {
 }
 
 export type ApplySeed = ReturnType<typeof createSeeder>;
+
+/** A date-time the schema accepted but JavaScript cannot represent (a leap second) is refused. */
+function instant(value: string, field: string): Date {
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) throw invalidInput(`${field} is not a representable date-time`, { field, value });
+  return d;
+}
 
 /** True when a defined field of `patch` differs from `current` (dates by instant). */
 function differs(current: object, patch: Record<string, unknown>): boolean {

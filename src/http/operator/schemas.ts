@@ -2,7 +2,9 @@
 import { Type } from 'typebox';
 
 export const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' });
-const Uuid = Type.String({ format: 'uuid' });
+// The plain 8-4-4-4-12 form only: ajv's "uuid" format also accepts "urn:uuid:…",
+// which the database's uuid type refuses.
+const Uuid = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
 const Name = Type.String({ minLength: 1, maxLength: 255 });
 const Capacity = Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
 const DateTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
