@@ -16,6 +16,13 @@ import { createSeeder, type SeedDocument } from './core/operator/seed.ts';
 import { createOperator } from './core/operator/operator.ts';
 import { createSandboxClock } from './core/operator/sandbox-clock.ts';
 import { createSendMail } from './core/mail/send-mail.ts';
+import { createAuthorizer } from './core/permissions/authorizer.ts';
+import { createAccounts } from './core/accounts/accounts.ts';
+import { createRoles } from './core/roles/roles.ts';
+import { createGroups } from './core/groups/groups.ts';
+import { createAccountUsers } from './core/users/account-users.ts';
+import { createInvitations } from './core/users/invitations.ts';
+import { seedRolesAndGroups } from './core/operator/seed-extensions.ts';
 import type { Ids } from './core/ports/ids.ts';
 import type { PasswordHasher } from './core/ports/crypto.ts';
 import { invalidInput } from './core/errors.ts';
@@ -36,13 +43,19 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const clock = new OffsetClock();
   const ids = opts.ids ?? randomIds;
   const hasher = opts.hasher ?? argon2Hasher;
-  const store = createStore(sql);
+  const store = await createStore(sql);
   const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
   const tokens = createTokenService({ store, clock, ids, signer, urnNamespace: config.urnNamespace });
   const webSessions = createWebSessions({ store, clock, ids });
   const signIn = createSignIn({ store, clock, hasher });
   const sendMail = createSendMail(ids, clock);
-  const applySeed = createSeeder({ store, clock, ids, hasher });
+  const applySeed = createSeeder({ store, clock, ids, hasher, extensions: [seedRolesAndGroups(ids, clock)] });
+  const authorizer = createAuthorizer({ store });
+  const accounts = createAccounts({ store, clock, authorizer });
+  const roles = createRoles({ store, clock, ids, authorizer });
+  const groups = createGroups({ store, clock, ids, authorizer });
+  const accountUsers = createAccountUsers({ store, clock, ids, authorizer, sendMail, publicUrl: config.publicUrl });
+  const invitations = createInvitations({ store, clock, hasher });
   const sandboxClock = createSandboxClock({ store, clock });
 
   const loadSeedFile = async (): Promise<SeedDocument | null> => {
@@ -80,6 +93,12 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     loadSeedFile,
     sandboxClock,
     operator,
+    authorizer,
+    accounts,
+    roles,
+    groups,
+    accountUsers,
+    invitations,
     async health(): Promise<boolean> {
       try {
         await store.ping();
@@ -90,6 +109,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     },
     async close(): Promise<void> {
       for (const t of timers) clearInterval(t);
+      await store.close();
       if (ownsSql) await sql.close();
     },
   };

@@ -4,7 +4,43 @@ import type { Sql } from './sql.ts';
 
 type Client = pg.Pool | pg.PoolClient;
 
-function wrap(c: Client, pool: pg.Pool, inTx: boolean): Sql {
+/**
+ * LISTEN on a dedicated connection. When the connection drops it reconnects and
+ * delivers '*' (messages may have been missed: listeners should drop what they cached).
+ */
+async function listen(url: string, channel: string, onMessage: (payload: string) => void) {
+  let client: pg.Client | null = null;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url });
+    c.on('notification', (m) => {
+      if (m.channel === channel && m.payload !== undefined) onMessage(m.payload);
+    });
+    c.on('error', () => {
+      if (closed) return;
+      client = null;
+      c.end().catch(() => {});
+      retry = setTimeout(() => {
+        connect()
+          .then(() => onMessage('*'))
+          .catch(() => {});
+      }, 500);
+      retry.unref();
+    });
+    await c.connect();
+    await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+    client = c;
+  };
+  await connect();
+  return async () => {
+    closed = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
+  };
+}
+
+function wrap(c: Client, pool: pg.Pool, inTx: boolean, url: string): Sql {
   return {
     engine: 'postgres',
     async query<R>(text: string, params?: unknown[]) {
@@ -19,7 +55,7 @@ function wrap(c: Client, pool: pg.Pool, inTx: boolean): Sql {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await fn(wrap(client, pool, true));
+        const result = await fn(wrap(client, pool, true, url));
         await client.query('COMMIT');
         return result;
       } catch (e) {
@@ -29,6 +65,7 @@ function wrap(c: Client, pool: pg.Pool, inTx: boolean): Sql {
         client.release();
       }
     },
+    listen: (channel, onMessage) => listen(url, channel, onMessage),
     async close() {
       await pool.end();
     },
@@ -39,5 +76,5 @@ export function openPostgres(url: string, max = 10): Sql {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client losing its server must not crash the process.
   pool.on('error', () => {});
-  return wrap(pool, pool, false);
+  return wrap(pool, pool, false, url);
 }

@@ -22,6 +22,10 @@ function wrap(q: Queryable, root: PGlite, release: () => void): Sql {
       if (q !== root) return fn(this);
       return root.transaction((tx) => fn(wrap(tx, root, release)));
     },
+    async listen(channel, onMessage) {
+      const unsub = await root.listen(channel, onMessage);
+      return async () => unsub();
+    },
     async close() {
       await root.close();
       release();

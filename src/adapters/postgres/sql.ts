@@ -7,5 +7,7 @@ export interface Sql {
   exec(text: string): Promise<void>;
   /** Runs fn in a transaction; inside it, use only `tx` (on PGlite the outer handle would wait for ever). */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /** LISTEN on a channel (PostgreSQL: a dedicated connection that reconnects). Answers an unlisten function. */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }

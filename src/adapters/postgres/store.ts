@@ -1,14 +1,31 @@
-// The Store adapter: binds every repository to one executor (pool or transaction).
+// The Store adapter: binds every repository to one executor (pool or transaction), and
+// delivers published scope changes after commit: to this node directly, to other nodes
+// through LISTEN/NOTIFY (NOTIFY inside a transaction is sent when it commits).
 import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { Sql } from './sql.ts';
 import { usersRepo } from './repos/users.ts';
 import { accountsRepo } from './repos/accounts.ts';
 import { subscriptionsRepo } from './repos/subscriptions.ts';
 import { oauthRepo } from './repos/oauth.ts';
+import { accessRepo } from './repos/access.ts';
+import { rolesRepo } from './repos/roles.ts';
+import { groupsRepo, invitationsRepo } from './repos/groups.ts';
 import { adminRepo, outboxRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 
-export function createRepos(sql: Sql): Repos {
+export const CHANGES_CHANNEL = 'scanbase_changes';
+
+export function createRepos(sql: Sql, published: (scope: string) => void): Repos {
   return {
+    roles: rolesRepo(sql),
+    groups: groupsRepo(sql),
+    invitations: invitationsRepo(sql),
+    access: accessRepo(sql),
+    changes: {
+      async publish(scope) {
+        if (sql.engine === 'postgres') await sql.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, scope]);
+        published(scope);
+      },
+    },
     users: usersRepo(sql),
     accounts: accountsRepo(sql),
     subscriptions: subscriptionsRepo(sql),
@@ -21,12 +38,27 @@ export function createRepos(sql: Sql): Repos {
   };
 }
 
-export function createStore(sql: Sql): Store {
+export async function createStore(sql: Sql): Promise<Store & { close(): Promise<void> }> {
+  const listeners: ((scope: string) => void)[] = [];
+  const emit = (scope: string) => {
+    for (const l of listeners) l(scope);
+  };
+  // Other nodes' changes (PGlite is single-process: its own emits suffice).
+  const unlisten = sql.engine === 'postgres' ? await sql.listen(CHANGES_CHANNEL, emit) : async () => {};
   return {
-    repos: createRepos(sql),
-    transaction: (fn) => sql.transaction((tx) => fn(createRepos(tx))),
+    repos: createRepos(sql, emit),
+    async transaction(fn) {
+      const pending: string[] = [];
+      const result = await sql.transaction((tx) => fn(createRepos(tx, (s) => pending.push(s))));
+      for (const s of new Set(pending)) emit(s);
+      return result;
+    },
     async ping() {
       await sql.query('SELECT 1');
     },
+    onChange(listener) {
+      listeners.push(listener);
+    },
+    close: unlisten,
   };
 }

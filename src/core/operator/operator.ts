@@ -16,7 +16,10 @@ export function createOperator(deps: {
   const { store, tokens, applySeed } = deps;
   return {
     async reset(): Promise<{ seeded: SeedResult | null }> {
-      await store.transaction((repos) => repos.admin.deleteAllData());
+      await store.transaction(async (repos) => {
+        await repos.admin.deleteAllData();
+        await repos.changes.publish('*'); // every cache on every node
+      });
       for (const fn of deps.onReset ?? []) await fn();
       const doc = await deps.loadSeedFile();
       return { seeded: doc ? await applySeed(doc) : null };

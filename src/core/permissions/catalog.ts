@@ -81,3 +81,11 @@ export type Permission = (typeof PERMISSIONS)[number];
 
 const SET: ReadonlySet<string> = new Set(PERMISSIONS);
 export const isPermission = (s: string): s is Permission => SET.has(s);
+
+/**
+ * Permissions the spec's list omits but its rules use: `account:groups:write`
+ * (CONTRACT §5) and `account:subscriptions:read-sensitive-infos` (Subscription.end).
+ */
+export const INTERNAL_PERMISSIONS = ['account:groups:write', 'account:subscriptions:read-sensitive-infos'] as const;
+
+export type AnyPermission = Permission | (typeof INTERNAL_PERMISSIONS)[number];

@@ -1,8 +1,6 @@
 // Ids port: UUIDs, API 1 ids and random secrets, injected so tests can fix them.
 export interface Ids {
   uuid(): string;
-  /** A short API 1 id: 1-50 chars of [a-zA-Z0-9_-]. */
-  api1Id(): string;
   /** A URL-safe random secret of `bytes` random bytes (base64url). */
   secret(bytes?: number): string;
 }

@@ -1,6 +1,7 @@
 // Repository ports: what the core needs from persistence, free of SQL. A `Repos`
 // value is bound to one executor (the pool, or one transaction): inside
 // `store.transaction(fn)`, use only the `repos` that fn receives.
+import type { AccountFacts } from '../permissions/evaluate.ts';
 export interface UserRecord {
   id: string;
   api1Id: string;
@@ -16,7 +17,7 @@ export interface UserRecord {
   updatedAt: Date;
 }
 
-export type NewUser = Omit<UserRecord, 'createdAt' | 'updatedAt'>;
+export type NewUser = Omit<UserRecord, 'api1Id' | 'createdAt' | 'updatedAt'>;
 
 export interface UsersRepo {
   byId(id: string): Promise<UserRecord | null>;
@@ -56,7 +57,7 @@ export interface AccountsRepo {
   byId(id: string): Promise<AccountRecord | null>;
   byApi1Id(api1Id: string): Promise<AccountRecord | null>;
   byName(name: string): Promise<AccountRecord | null>;
-  insert(account: Omit<AccountRecord, 'createdAt' | 'updatedAt'>, now: Date): Promise<AccountRecord>;
+  insert(account: Omit<AccountRecord, 'api1Id' | 'createdAt' | 'updatedAt'>, now: Date): Promise<AccountRecord>;
   update(id: string, patch: Partial<Pick<AccountRecord, 'name' | 'ownerId'>>, now: Date): Promise<void>;
   /** Accounts the user belongs to (as owner or member). */
   listForUser(userId: string): Promise<AccountRecord[]>;
@@ -89,7 +90,7 @@ export interface SubscriptionsRepo {
   byId(id: string): Promise<SubscriptionRecord | null>;
   byApi1Id(api1Id: string): Promise<SubscriptionRecord | null>;
   listByAccount(accountId: string): Promise<SubscriptionRecord[]>;
-  insert(s: Omit<SubscriptionRecord, 'createdAt' | 'updatedAt'>, now: Date): Promise<SubscriptionRecord>;
+  insert(s: Omit<SubscriptionRecord, 'api1Id' | 'createdAt' | 'updatedAt'>, now: Date): Promise<SubscriptionRecord>;
   update(
     id: string,
     patch: Partial<Omit<SubscriptionRecord, 'id' | 'api1Id' | 'accountId' | 'createdAt' | 'updatedAt'>>,
@@ -173,7 +174,96 @@ export interface AdminRepo {
   deleteAllData(): Promise<void>;
 }
 
+export interface RoleRecord {
+  id: string;
+  api1Id: string;
+  accountId: string;
+  name: string;
+  description: string;
+  color: string | null;
+  permissions: string[];
+  legacyPermissions: string[];
+  isBase: boolean;
+  createdBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type RoleFields = Pick<RoleRecord, 'name' | 'description' | 'color' | 'permissions' | 'legacyPermissions'>;
+
+export interface RolesRepo {
+  byRef(accountId: string, ref: { uuid: string } | { api1Id: string }): Promise<RoleRecord | null>;
+  listByAccount(accountId: string): Promise<RoleRecord[]>;
+  insert(r: Omit<RoleRecord, 'api1Id' | 'createdAt' | 'updatedAt'>, now: Date): Promise<RoleRecord>;
+  update(id: string, fields: RoleFields, now: Date): Promise<RoleRecord>;
+  remove(id: string): Promise<void>;
+  /** Ids of the projects where the role is held by a member (none until projects exist). */
+  usage(roleId: string): Promise<string[]>;
+}
+
+export interface GroupRecord {
+  id: string;
+  api1Id: string;
+  accountId: string;
+  name: string;
+  description: string;
+  color: string | null;
+  createdBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  userIds: string[];
+}
+
+export type GroupFields = Pick<GroupRecord, 'name' | 'description' | 'color'>;
+
+export interface GroupsRepo {
+  byRef(accountId: string, ref: { uuid: string } | { api1Id: string }): Promise<GroupRecord | null>;
+  byName(accountId: string, name: string): Promise<GroupRecord | null>;
+  listByAccount(accountId: string): Promise<GroupRecord[]>;
+  insert(g: Omit<GroupRecord, 'api1Id' | 'createdAt' | 'updatedAt' | 'userIds'>, now: Date): Promise<GroupRecord>;
+  update(id: string, fields: GroupFields, now: Date): Promise<void>;
+  remove(id: string): Promise<void>;
+  addMembers(groupId: string, userIds: string[], now: Date): Promise<void>;
+  removeMembers(groupId: string, userIds: string[]): Promise<void>;
+  /** Removes the user from every group of the account. */
+  removeUserFromAccountGroups(accountId: string, userId: string): Promise<void>;
+  touch(groupId: string, now: Date): Promise<void>;
+}
+
+export interface InvitationRecord {
+  tokenHash: string;
+  userId: string;
+  accountId: string | null;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+export interface InvitationsRepo {
+  insert(i: Omit<InvitationRecord, 'usedAt'>, now: Date): Promise<void>;
+  byTokenHash(tokenHash: string): Promise<InvitationRecord | null>;
+  /** Marks it used in one conditional statement; null when unknown, used or expired. */
+  consume(tokenHash: string, now: Date): Promise<InvitationRecord | null>;
+}
+
+/** Access facts, loaded in one indexed query per scope. */
+export interface AccessRepo {
+  accountAccess(
+    userId: string,
+    ref: { uuid: string } | { api1Id: string },
+  ): Promise<{ account: AccountRecord; facts: AccountFacts } | null>;
+}
+
+/** Announces that a scope's access facts or cached objects changed; delivered after commit, on every node. */
+export interface ChangesRepo {
+  publish(scope: string): Promise<void>;
+}
+
 export interface Repos {
+  roles: RolesRepo;
+  groups: GroupsRepo;
+  invitations: InvitationsRepo;
+  access: AccessRepo;
+  changes: ChangesRepo;
   users: UsersRepo;
   accounts: AccountsRepo;
   subscriptions: SubscriptionsRepo;
@@ -190,4 +280,11 @@ export interface Store {
   transaction<T>(fn: (repos: Repos) => Promise<T>): Promise<T>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
+  /** Listens to published scope changes (this node's after commit, other nodes' through the database). */
+  onChange(listener: (scope: string) => void): void;
+}
+
+/** Thrown by repositories when a unique constraint refuses a write (the use case decides the 409). */
+export class UniqueViolation extends Error {
+  override name = 'UniqueViolation';
 }

@@ -2,6 +2,7 @@ import type {
   AccountMemberRecord, AccountRecord, AccountRole, AccountsRepo,
 } from '../../../core/ports/repositories.ts';
 import type { Sql } from '../sql.ts';
+import { api1IdOf } from '../../../core/ids/api1-id.ts';
 
 const COLS = `a.id, a.api1_id AS "api1Id", a.name, a.owner_id AS "ownerId", a.created_by AS "createdBy",
   a.created_at AS "createdAt", a.updated_at AS "updatedAt"`;
@@ -38,7 +39,7 @@ export function accountsRepo(sql: Sql): AccountsRepo {
       const rows = await sql.query<AccountRecord>(
         `INSERT INTO accounts AS a (id, api1_id, name, owner_id, created_by, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING ${COLS}`,
-        [a.id, a.api1Id, a.name, a.ownerId, a.createdBy, now],
+        [a.id, api1IdOf(a.id), a.name, a.ownerId, a.createdBy, now],
       );
       return rows[0]!;
     },

@@ -1,5 +1,6 @@
 import type { SubscriptionRecord, SubscriptionsRepo } from '../../../core/ports/repositories.ts';
 import type { Sql } from '../sql.ts';
+import { api1IdOf } from '../../../core/ids/api1-id.ts';
 
 const COLS = `id, api1_id AS "api1Id", account_id AS "accountId", name, is_trial AS "isTrial", is_va AS "isVa",
   is_active AS "isActive", scan_capacity AS "scanCapacity", tag_capacity AS "tagCapacity",
@@ -29,7 +30,7 @@ export function subscriptionsRepo(sql: Sql): SubscriptionsRepo {
            tag_capacity, geo_image_capacity, start_at, end_at, invite_account_owner_in_new_projects, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14) RETURNING ${COLS}`,
         [
-          s.id, s.api1Id, s.accountId, s.name, s.isTrial, s.isVa, s.isActive, s.scanCapacity, s.tagCapacity,
+          s.id, api1IdOf(s.id), s.accountId, s.name, s.isTrial, s.isVa, s.isActive, s.scanCapacity, s.tagCapacity,
           s.geoImageCapacity, s.start, s.end, s.inviteAccountOwnerInNewProjects, now,
         ],
       );

@@ -1,5 +1,6 @@
 import type { NewUser, UserRecord, UsersRepo } from '../../../core/ports/repositories.ts';
 import type { Sql } from '../sql.ts';
+import { api1IdOf } from '../../../core/ids/api1-id.ts';
 
 const COLS = `id, api1_id AS "api1Id", email, first_name AS "firstName", last_name AS "lastName", company, title,
   password_hash AS "passwordHash", invited_by AS "invitedBy", invited_at AS "invitedAt",
@@ -19,7 +20,7 @@ export function usersRepo(sql: Sql): UsersRepo {
         `INSERT INTO users (id, api1_id, email, first_name, last_name, company, title, password_hash,
            invited_by, invited_at, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING ${COLS}`,
-        [u.id, u.api1Id, u.email, u.firstName, u.lastName, u.company, u.title, u.passwordHash, u.invitedBy, u.invitedAt, now],
+        [u.id, api1IdOf(u.id), u.email, u.firstName, u.lastName, u.company, u.title, u.passwordHash, u.invitedBy, u.invitedAt, now],
       );
       return rows[0]!;
     },

@@ -1,0 +1,50 @@
+import type { RoleRecord, RolesRepo } from '../../../core/ports/repositories.ts';
+import type { Sql } from '../sql.ts';
+import { api1IdOf } from '../../../core/ids/api1-id.ts';
+import { byRefClause } from './ref.ts';
+
+const COLS = `id, api1_id AS "api1Id", account_id AS "accountId", name, description, color, permissions,
+  legacy_permissions AS "legacyPermissions", is_base AS "isBase", created_by AS "createdBy",
+  created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+export function rolesRepo(sql: Sql): RolesRepo {
+  return {
+    async byRef(accountId, ref) {
+      const [where, v] = byRefClause(ref);
+      const rows = await sql.query<RoleRecord>(`SELECT ${COLS} FROM roles WHERE account_id = $1 AND ${where}`, [accountId, v]);
+      return rows[0] ?? null;
+    },
+    listByAccount: (accountId) =>
+      sql.query<RoleRecord>(`SELECT ${COLS} FROM roles WHERE account_id = $1 ORDER BY is_base DESC, created_at, id`, [accountId]),
+    async insert(r, now) {
+      const rows = await sql.query<RoleRecord>(
+        `INSERT INTO roles (id, api1_id, account_id, name, description, color, permissions, legacy_permissions, is_base,
+           created_by, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING ${COLS}`,
+        [r.id, api1IdOf(r.id), r.accountId, r.name, r.description, r.color, r.permissions, r.legacyPermissions, r.isBase, r.createdBy, now],
+      );
+      return rows[0]!;
+    },
+    async update(id, f, now) {
+      const rows = await sql.query<RoleRecord>(
+        `UPDATE roles SET name = $2, description = $3, color = $4, permissions = $5, legacy_permissions = $6, updated_at = $7
+         WHERE id = $1 RETURNING ${COLS}`,
+        [id, f.name, f.description, f.color, f.permissions, f.legacyPermissions, now],
+      );
+      return rows[0]!;
+    },
+    async remove(id) {
+      await sql.query('DELETE FROM roles WHERE id = $1', [id]);
+    },
+    async usage(roleId) {
+      // Project membership arrives with the projects module; until its table exists no role is in use.
+      const exists = await sql.query(`SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'project_members'`);
+      if (!exists.length) return [];
+      const rows = await sql.query<{ projectId: string }>(
+        'SELECT DISTINCT project_id AS "projectId" FROM project_members WHERE role_id = $1 ORDER BY 1',
+        [roleId],
+      );
+      return rows.map((r) => r.projectId);
+    },
+  };
+}

@@ -1,0 +1,123 @@
+// Accounts and their subscriptions (spec "Account", "Subscription"): what the caller
+// may see of them is decided here, so both API generations show the same thing.
+import { DomainError, invalidInput, notFound } from '../errors.ts';
+import type { EntityRef } from '../ids/urn.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { AccountRecord, Store, SubscriptionRecord } from '../ports/repositories.ts';
+import { accountPermissions, type AccountFacts } from '../permissions/evaluate.ts';
+import { forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import type { AnyPermission } from '../permissions/catalog.ts';
+
+export interface AccountFlags {
+  isOwner: boolean;
+  isAdmin: boolean;
+  isManager: boolean;
+  isProjectLister: boolean;
+  /** Sees every project of the account (`account:projects:list`). */
+  listsAllProjects: boolean;
+}
+
+/** A subscription as the caller may see it: `end` and the invite flag only when allowed. */
+export type SubscriptionView = Omit<SubscriptionRecord, 'end' | 'inviteAccountOwnerInNewProjects'> & {
+  end?: Date | null;
+  inviteAccountOwnerInNewProjects?: boolean;
+};
+
+export interface AccountView {
+  account: AccountRecord;
+  flags: AccountFlags;
+  subscriptions: SubscriptionView[];
+}
+
+export function flagsOf(facts: AccountFacts, perms: ReadonlySet<AnyPermission>): AccountFlags {
+  return {
+    isOwner: facts.isOwner,
+    isAdmin: facts.roles.includes('administrator'),
+    isManager: facts.roles.includes('projectManager'),
+    isProjectLister: facts.roles.includes('projectLister'),
+    listsAllProjects: perms.has('account:projects:list'),
+  };
+}
+
+export function subscriptionView(s: SubscriptionRecord, scope: AccountScope): SubscriptionView {
+  const { end, inviteAccountOwnerInNewProjects, ...rest } = s;
+  const view: SubscriptionView = { ...rest };
+  if (scope.permissions.has('account:subscriptions:read-sensitive-infos')) view.end = end;
+  if (scope.facts.isOwner) view.inviteAccountOwnerInNewProjects = inviteAccountOwnerInNewProjects;
+  return view;
+}
+
+export interface SubscriptionPatch {
+  name?: string;
+  inviteAccountOwnerInNewProjects?: boolean;
+}
+
+export function createAccounts(deps: { store: Store; clock: Clock; authorizer: Authorizer }) {
+  const { store, clock, authorizer } = deps;
+
+  async function subscriptionIn(scope: AccountScope, ref: EntityRef): Promise<SubscriptionRecord> {
+    const s = 'uuid' in ref ? await store.repos.subscriptions.byId(ref.uuid) : await store.repos.subscriptions.byApi1Id(ref.api1Id);
+    if (!s || s.accountId !== scope.account.id) throw notFound('subscription', 'uuid' in ref ? ref.uuid : ref.api1Id);
+    return s;
+  }
+
+  async function view(scope: AccountScope): Promise<AccountView> {
+    const subscriptions = scope.permissions.has('account:subscriptions:read')
+      ? (await store.repos.subscriptions.listByAccount(scope.account.id)).map((s) => subscriptionView(s, scope))
+      : [];
+    return { account: scope.account, flags: flagsOf(scope.facts, scope.permissions), subscriptions };
+  }
+
+  return {
+    /** The caller's accounts (owner or member), each with what the caller may see. */
+    async listAccounts(actor: Actor): Promise<AccountView[]> {
+      const accounts = await store.repos.accounts.listForUser(actor.userId);
+      const out: AccountView[] = [];
+      for (const a of accounts) out.push(await view(await authorizer.account(actor, { type: 'account', uuid: a.id })));
+      return out;
+    },
+
+    async getAccount(actor: Actor, ref: EntityRef): Promise<AccountView> {
+      const scope = await authorizer.account(actor, ref);
+      authorizer.require(scope.permissions, 'account:account:read', 'view-account-forbidden');
+      return view(scope);
+    },
+
+    async listSubscriptions(actor: Actor, ref: EntityRef): Promise<SubscriptionView[]> {
+      const scope = await authorizer.account(actor, ref);
+      authorizer.require(scope.permissions, 'account:subscriptions:read', 'list-subscriptions-forbidden');
+      return (await store.repos.subscriptions.listByAccount(scope.account.id)).map((s) => subscriptionView(s, scope));
+    },
+
+    async getSubscription(actor: Actor, ref: EntityRef, subRef: EntityRef): Promise<SubscriptionView> {
+      const scope = await authorizer.account(actor, ref);
+      authorizer.require(scope.permissions, 'account:subscriptions:read', 'view-subscription-forbidden');
+      return subscriptionView(await subscriptionIn(scope, subRef), scope);
+    },
+
+    /** PATCH: the name needs `account:subscriptions:update-name`; the invite flag, the account owner. */
+    async updateSubscription(actor: Actor, ref: EntityRef, subRef: EntityRef, patch: SubscriptionPatch) {
+      const scope = await authorizer.account(actor, ref);
+      if (patch.name === undefined && patch.inviteAccountOwnerInNewProjects === undefined) {
+        throw invalidInput('Nothing to update: give name or inviteAccountOwnerInNewProjects');
+      }
+      if (patch.name !== undefined) {
+        authorizer.require(scope.permissions, 'account:subscriptions:update-name', 'update-subscription-forbidden');
+      }
+      if (patch.inviteAccountOwnerInNewProjects !== undefined && !scope.facts.isOwner) {
+        throw forbidden('update-subscription-forbidden', ['account:account:update-owner'], 'Only the account owner may change inviteAccountOwnerInNewProjects');
+      }
+      const sub = await subscriptionIn(scope, subRef);
+      await store.transaction(async (repos) => {
+        await repos.subscriptions.update(sub.id, patch, clock.now());
+        await repos.changes.publish(scopeKey.account(scope.account.id));
+      });
+      const updated = await store.repos.subscriptions.byId(sub.id);
+      if (!updated) throw new DomainError('not-found', 'subscription-not-found', 'The subscription disappeared');
+      return subscriptionView(updated, scope);
+    },
+  };
+}
+
+export type Accounts = ReturnType<typeof createAccounts>;
+export { accountPermissions };

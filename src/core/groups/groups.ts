@@ -1,0 +1,127 @@
+// Groups of an account (vendor "Group"; CONTRACT §6): a name unique per account
+// (case-insensitive, 409), members who must belong to the account.
+import { DomainError, invalidInput, notFound } from '../errors.ts';
+import type { EntityRef } from '../ids/urn.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import { UniqueViolation, type GroupRecord, type Repos, type Store } from '../ports/repositories.ts';
+import { scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { resolveAccountUsers } from '../users/resolve-users.ts';
+
+export interface GroupInput {
+  name?: string | null;
+  description?: string | null;
+  color?: string | null;
+}
+
+const duplicate = (name: string) =>
+  new DomainError('conflict', 'group-already-exists', `Group name '${name}' already exists`, { name });
+
+const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
+
+function groupFields(input: GroupInput) {
+  const name = input.name?.trim();
+  if (!name) throw invalidInput('name is required', { field: 'name' });
+  return { name, description: input.description ?? '', color: input.color ?? null };
+}
+
+export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; authorizer: Authorizer }) {
+  const { store, clock, ids, authorizer } = deps;
+
+  async function groupIn(repos: Repos, accountId: string, ref: EntityRef): Promise<GroupRecord> {
+    const g = await repos.groups.byRef(accountId, ref);
+    if (!g) throw notFound('group', refValue(ref));
+    return g;
+  }
+
+  async function writeScope(actor: Actor, accountRef: EntityRef, code: string): Promise<AccountScope> {
+    const scope = await authorizer.account(actor, accountRef);
+    authorizer.require(scope.permissions, 'account:groups:write', code);
+    return scope;
+  }
+
+  /** Runs a group change; a unique-name clash answers 409, and caches learn of it after commit. */
+  async function change<T>(scope: AccountScope, name: string, fn: (repos: Repos) => Promise<T>): Promise<T> {
+    try {
+      return await store.transaction(async (repos) => {
+        const result = await fn(repos);
+        await repos.changes.publish(scopeKey.account(scope.account.id));
+        return result;
+      });
+    } catch (e) {
+      if (e instanceof UniqueViolation) throw duplicate(name);
+      throw e;
+    }
+  }
+
+  return {
+    async listGroups(actor: Actor, accountRef: EntityRef): Promise<GroupRecord[]> {
+      const scope = await authorizer.account(actor, accountRef);
+      authorizer.require(scope.permissions, 'account:groups:read', 'list-groups-forbidden');
+      return store.repos.groups.listByAccount(scope.account.id);
+    },
+
+    async getGroup(actor: Actor, accountRef: EntityRef, groupRef: EntityRef): Promise<GroupRecord> {
+      const scope = await authorizer.account(actor, accountRef);
+      authorizer.require(scope.permissions, 'account:groups:read', 'view-group-forbidden');
+      return groupIn(store.repos, scope.account.id, groupRef);
+    },
+
+    async createGroup(actor: Actor, accountRef: EntityRef, input: GroupInput): Promise<GroupRecord> {
+      const scope = await writeScope(actor, accountRef, 'create-group-forbidden');
+      const fields = groupFields(input);
+      return change(scope, fields.name, async (repos) => {
+        if (await repos.groups.byName(scope.account.id, fields.name)) throw duplicate(fields.name);
+        return repos.groups.insert(
+          { id: ids.uuid(), accountId: scope.account.id, ...fields, createdBy: actor.userId },
+          clock.now(),
+        );
+      });
+    },
+
+    /** PUT overwrites: a missing description or colour is erased. */
+    async updateGroup(actor: Actor, accountRef: EntityRef, groupRef: EntityRef, input: GroupInput): Promise<GroupRecord> {
+      const scope = await writeScope(actor, accountRef, 'update-group-forbidden');
+      const fields = groupFields(input);
+      return change(scope, fields.name, async (repos) => {
+        const g = await groupIn(repos, scope.account.id, groupRef);
+        const clash = await repos.groups.byName(scope.account.id, fields.name);
+        if (clash && clash.id !== g.id) throw duplicate(fields.name);
+        await repos.groups.update(g.id, fields, clock.now());
+        return (await repos.groups.byRef(scope.account.id, { uuid: g.id }))!;
+      });
+    },
+
+    async deleteGroup(actor: Actor, accountRef: EntityRef, groupRef: EntityRef): Promise<void> {
+      const scope = await writeScope(actor, accountRef, 'delete-group-forbidden');
+      await change(scope, '', async (repos) => {
+        const g = await groupIn(repos, scope.account.id, groupRef);
+        await repos.groups.remove(g.id);
+      });
+    },
+
+    async addGroupMembers(actor: Actor, accountRef: EntityRef, groupRef: EntityRef, userRefs: EntityRef[]) {
+      const scope = await writeScope(actor, accountRef, 'update-group-forbidden');
+      return change(scope, '', async (repos) => {
+        const g = await groupIn(repos, scope.account.id, groupRef);
+        const users = await resolveAccountUsers(repos, scope.account.id, userRefs);
+        await repos.groups.addMembers(g.id, users.map((u) => u.id), clock.now());
+        await repos.groups.touch(g.id, clock.now());
+        return (await repos.groups.byRef(scope.account.id, { uuid: g.id }))!;
+      });
+    },
+
+    async removeGroupMembers(actor: Actor, accountRef: EntityRef, groupRef: EntityRef, userRefs: EntityRef[]) {
+      const scope = await writeScope(actor, accountRef, 'update-group-forbidden');
+      return change(scope, '', async (repos) => {
+        const g = await groupIn(repos, scope.account.id, groupRef);
+        const users = await resolveAccountUsers(repos, scope.account.id, userRefs);
+        await repos.groups.removeMembers(g.id, users.map((u) => u.id));
+        await repos.groups.touch(g.id, clock.now());
+        return (await repos.groups.byRef(scope.account.id, { uuid: g.id }))!;
+      });
+    },
+  };
+}
+
+export type Groups = ReturnType<typeof createGroups>;

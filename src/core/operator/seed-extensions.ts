@@ -1,0 +1,85 @@
+// The seed document's roles and groups (CONTRACT §3): every account gets its base roles;
+// roles and groups are matched by fixed id or name, and re-applying changes nothing.
+import { invalidInput } from '../errors.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { SeedAccountExtension } from './seed.ts';
+import { createBaseRoles, roleFields, type RoleInput } from '../roles/roles.ts';
+import { scopeKey } from '../permissions/authorizer.ts';
+
+interface SeedRole extends RoleInput {
+  id?: string;
+}
+
+interface SeedGroup {
+  id?: string;
+  name: string;
+  description?: string;
+  color?: string;
+  users?: string[];
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+export function seedRolesAndGroups(ids: Ids, clock: Clock): SeedAccountExtension {
+  return async (repos, { id: accountId, seed, userIdOf }) => {
+    const now = clock.now();
+    const owner = await repos.accounts.byId(accountId);
+    await createBaseRoles(repos, ids, accountId, owner?.ownerId ?? null, now);
+
+    const roles: { name: string; id: string }[] = [];
+    const existingRoles = await repos.roles.listByAccount(accountId);
+    for (const raw of (seed.roles ?? []) as SeedRole[]) {
+      const fields = roleFields(raw);
+      const match = existingRoles.find((r) => (raw.id ? r.id === raw.id : r.name === fields.name));
+      if (match?.isBase) throw invalidInput(`The base role ${match.name} cannot be changed`, { role: match.name });
+      if (match) {
+        const differs =
+          match.name !== fields.name || match.description !== fields.description || match.color !== fields.color ||
+          !sameList(match.permissions, fields.permissions) || !sameList(match.legacyPermissions, fields.legacyPermissions);
+        if (differs) await repos.roles.update(match.id, fields, now);
+        roles.push({ name: fields.name, id: match.id });
+      } else {
+        const created = await repos.roles.insert(
+          { id: raw.id ?? ids.uuid(), accountId, ...fields, isBase: false, createdBy: owner?.ownerId ?? null },
+          now,
+        );
+        roles.push({ name: fields.name, id: created.id });
+      }
+    }
+
+    const groups: { name: string; id: string }[] = [];
+    for (const g of (seed.groups ?? []) as SeedGroup[]) {
+      if (typeof g.name !== 'string' || !g.name.trim()) throw invalidInput('Every seeded group needs a name', { field: 'groups.name' });
+      const match = (g.id ? await repos.groups.byRef(accountId, { uuid: g.id }) : null) ?? (await repos.groups.byName(accountId, g.name));
+      const fields = { name: g.name.trim(), description: g.description ?? '', color: g.color ?? null };
+      let groupId: string;
+      if (match) {
+        groupId = match.id;
+        if (match.name !== fields.name || match.description !== fields.description || match.color !== fields.color) {
+          await repos.groups.update(groupId, fields, now);
+        }
+      } else {
+        groupId = (
+          await repos.groups.insert({ id: g.id ?? ids.uuid(), accountId, ...fields, createdBy: owner?.ownerId ?? null }, now)
+        ).id;
+      }
+      const wanted: string[] = [];
+      for (const email of g.users ?? []) {
+        const userId = await userIdOf(email);
+        if (!(await repos.accounts.member(accountId, userId))) {
+          throw invalidInput(`${email} must be a member of the account to join the group ${fields.name}`, { email });
+        }
+        wanted.push(userId);
+      }
+      const current = match?.userIds ?? [];
+      const toAdd = wanted.filter((u) => !current.includes(u));
+      const toRemove = current.filter((u) => !wanted.includes(u));
+      if (toAdd.length) await repos.groups.addMembers(groupId, toAdd, now);
+      if (toRemove.length) await repos.groups.removeMembers(groupId, toRemove);
+      groups.push({ name: fields.name, id: groupId });
+    }
+    await repos.changes.publish(scopeKey.account(accountId));
+    return { roles, groups };
+  };
+}

@@ -1,0 +1,133 @@
+// Roles of an account (spec "Role", CONTRACT §5): list, get, create, overwrite, delete;
+// base roles are protected; permissions and legacy permissions stay equivalent.
+import { DomainError, invalidInput, notFound } from '../errors.ts';
+import type { EntityRef } from '../ids/urn.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { Repos, RoleRecord, Store } from '../ports/repositories.ts';
+import type { Actor, Authorizer } from '../permissions/authorizer.ts';
+import { scopeKey } from '../permissions/authorizer.ts';
+import {
+  BASE_ROLES, basePermissions, resolveRolePermissions, type LegacyPermission, type RolePermission,
+} from '../permissions/role-rules.ts';
+
+export interface RoleInput {
+  name?: string | null;
+  description?: string | null;
+  color?: string | null;
+  permissions?: RolePermission[] | null;
+  legacyPermissions?: LegacyPermission[] | null;
+}
+
+const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
+
+/** Creates the base roles of a new account (in the caller's transaction). */
+export async function createBaseRoles(repos: Repos, ids: Ids, accountId: string, createdBy: string | null, now: Date) {
+  const existing = new Set((await repos.roles.listByAccount(accountId)).filter((r) => r.isBase).map((r) => r.name));
+  for (const base of BASE_ROLES) {
+    if (existing.has(base.name)) continue;
+    await repos.roles.insert(
+      {
+        id: ids.uuid(),
+       
+        accountId,
+        name: base.name,
+        description: base.description,
+        color: base.color,
+        ...basePermissions(base.legacy),
+        isBase: true,
+        createdBy,
+      },
+      now,
+    );
+  }
+}
+
+/** Validates a role body into stored fields; 400 invalid-input naming the rule it breaks. */
+export function roleFields(input: RoleInput) {
+  const name = input.name?.trim();
+  if (!name) throw invalidInput('name is required', { field: 'name' });
+  const resolved = resolveRolePermissions(input.permissions, input.legacyPermissions);
+  if ('rule' in resolved) {
+    throw invalidInput(resolved.message, {
+      field: resolved.rule === 'missing' ? 'permissions' : resolved.rule === 'mismatch' ? 'legacyPermissions' : 'permissions',
+      ...(resolved.rule === 'mismatch' ? { expectedPermissions: resolved.expected } : {}),
+    });
+  }
+  return {
+    name,
+    description: input.description ?? '',
+    color: input.color ?? null,
+    permissions: resolved.permissions as string[],
+    legacyPermissions: resolved.legacyPermissions as string[],
+  };
+}
+
+export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; authorizer: Authorizer }) {
+  const { store, clock, ids, authorizer } = deps;
+
+  async function roleIn(accountId: string, ref: EntityRef): Promise<RoleRecord> {
+    const role = await store.repos.roles.byRef(accountId, ref);
+    if (!role) throw notFound('role', refValue(ref));
+    return role;
+  }
+
+  return {
+    async listRoles(actor: Actor, accountRef: EntityRef): Promise<RoleRecord[]> {
+      const scope = await authorizer.account(actor, accountRef);
+      authorizer.require(scope.permissions, 'account:roles:read', 'list-roles-forbidden');
+      return store.repos.roles.listByAccount(scope.account.id);
+    },
+
+    async getRole(actor: Actor, accountRef: EntityRef, roleRef: EntityRef): Promise<RoleRecord> {
+      const scope = await authorizer.account(actor, accountRef);
+      authorizer.require(scope.permissions, 'account:roles:read', 'view-role-forbidden');
+      return roleIn(scope.account.id, roleRef);
+    },
+
+    async createRole(actor: Actor, accountRef: EntityRef, input: RoleInput): Promise<RoleRecord> {
+      const scope = await authorizer.account(actor, accountRef);
+      authorizer.require(scope.permissions, 'account:roles:write', 'create-role-forbidden');
+      const fields = roleFields(input);
+      return store.repos.roles.insert(
+        { id: ids.uuid(), accountId: scope.account.id, ...fields, isBase: false, createdBy: actor.userId },
+        clock.now(),
+      );
+    },
+
+    /** PUT overwrites every field: a missing field is erased (spec "Update role"). */
+    async updateRole(actor: Actor, accountRef: EntityRef, roleRef: EntityRef, input: RoleInput): Promise<RoleRecord> {
+      const scope = await authorizer.account(actor, accountRef);
+      authorizer.require(scope.permissions, 'account:roles:write', 'update-role-forbidden');
+      const role = await roleIn(scope.account.id, roleRef);
+      if (role.isBase) throw new DomainError('invalid', 'cannot-update-base-role', "Base roles can't be updated");
+      const fields = roleFields(input);
+      return store.transaction(async (repos) => {
+        const updated = await repos.roles.update(role.id, fields, clock.now());
+        // Members holding the role see new permissions at once.
+        await repos.changes.publish(`role:${role.id}`);
+        return updated;
+      });
+    },
+
+    async deleteRole(actor: Actor, accountRef: EntityRef, roleRef: EntityRef): Promise<void> {
+      const scope = await authorizer.account(actor, accountRef);
+      authorizer.require(scope.permissions, 'account:roles:write', 'delete-role-forbidden');
+      const role = await roleIn(scope.account.id, roleRef);
+      if (role.isBase) throw new DomainError('invalid', 'cannot-delete-base-role', "Base roles can't be deleted");
+      await store.transaction(async (repos) => {
+        const projectIds = await repos.roles.usage(role.id);
+        if (projectIds.length) {
+          throw new DomainError('invalid', 'role-used', `Role ${role.id} is in use in projects ${projectIds.join(', ')}`, {
+            roleId: role.id,
+            projectIds: projectIds.join(', '),
+          });
+        }
+        await repos.roles.remove(role.id);
+      });
+    },
+  };
+}
+
+export type Roles = ReturnType<typeof createRoles>;
+export { scopeKey };

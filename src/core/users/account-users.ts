@@ -1,0 +1,232 @@
+// The users of an account (spec "User", "Invite users", "Remove users", "Update the
+// account roles of a user"): listing with accountRoles visibility, invitations,
+// removal, and account-role changes, each write all-or-nothing.
+import { DomainError, notFound } from '../errors.ts';
+import { sha256Hex } from '../crypto/digest.ts';
+import type { EntityRef } from '../ids/urn.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { AccountMemberRecord, AccountRole, Repos, Store, UserRecord } from '../ports/repositories.ts';
+import type { SendMail } from '../mail/send-mail.ts';
+import { forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { ACCOUNT_ROLES, ROLE_READ_PERMISSION, ROLE_WRITE_PERMISSION } from '../permissions/account-roles.ts';
+import type { AnyPermission } from '../permissions/catalog.ts';
+import { resolveUser } from './resolve-users.ts';
+
+export const INVITATION_SECONDS = 7 * 24 * 3600;
+
+/** A user as seen in one account: membership details, and only the account roles the caller may read. */
+export interface AccountUserView {
+  user: UserRecord;
+  invitedBy: string | null;
+  invitedAt: Date | null;
+  accountRoles?: AccountRole[];
+  accountIds: string[];
+}
+
+export interface InviteEntry {
+  email: string;
+  roles?: AccountRole[];
+}
+
+function visibleRoles(scope: AccountScope, roles: AccountRole[]): AccountRole[] | undefined {
+  const readable = ACCOUNT_ROLES.filter((r) => scope.permissions.has(ROLE_READ_PERMISSION[r]));
+  if (!readable.length) return undefined;
+  return roles.filter((r) => readable.includes(r));
+}
+
+const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
+
+export function createAccountUsers(deps: {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  authorizer: Authorizer;
+  sendMail: SendMail;
+  publicUrl: string;
+  /** True when the caller holds workzone:members:write on some work zone of the account (projects module). */
+  holdsMembersWriteSomewhere?: (repos: Repos, userId: string, accountId: string) => Promise<boolean>;
+  /** Names the projects of the account the user owns (projects module); the owner of one cannot be removed. */
+  ownedProjects?: (repos: Repos, userId: string, accountId: string) => Promise<string[]>;
+}) {
+  const { store, clock, ids, authorizer, sendMail, publicUrl } = deps;
+
+  async function view(repos: Repos, scope: AccountScope, m: AccountMemberRecord, user?: UserRecord): Promise<AccountUserView> {
+    const u = user ?? (await repos.users.byId(m.userId));
+    if (!u) throw notFound('user', m.userId);
+    return {
+      user: u,
+      invitedBy: m.invitedBy,
+      invitedAt: m.invitedAt,
+      accountRoles: visibleRoles(scope, m.roles),
+      accountIds: [scope.account.id],
+    };
+  }
+
+  return {
+    async listUsers(actor: Actor, accountRef: EntityRef): Promise<AccountUserView[]> {
+      const scope = await authorizer.account(actor, accountRef);
+      authorizer.require(scope.permissions, 'account:users:read', 'list-users-forbidden');
+      const members = await store.repos.accounts.members(scope.account.id);
+      const out: AccountUserView[] = [];
+      for (const m of members) out.push(await view(store.repos, scope, m));
+      return out;
+    },
+
+    async getUser(actor: Actor, accountRef: EntityRef, userRef: EntityRef): Promise<AccountUserView> {
+      const scope = await authorizer.account(actor, accountRef);
+      authorizer.require(scope.permissions, 'account:users:read', 'view-user-forbidden');
+      const user = await resolveUser(store.repos, userRef);
+      const m = user && (await store.repos.accounts.member(scope.account.id, user.id));
+      if (!user || !m) throw notFound('user', refValue(userRef));
+      return view(store.repos, scope, m, user);
+    },
+
+    /**
+     * Invites users (idempotent: applies the requested state, granting roles not yet held).
+     * Every role asked for needs its write permission, and a user without account role needs
+     * workzone:members:write; if any entry is not allowed, nothing changes and nothing is sent.
+     */
+    async inviteUsers(actor: Actor, accountRef: EntityRef, entries: InviteEntry[]): Promise<AccountUserView[]> {
+      const scope = await authorizer.account(actor, accountRef);
+      const accountId = scope.account.id;
+      const needed = new Set<AnyPermission>();
+      for (const e of entries) {
+        for (const r of e.roles ?? []) needed.add(ROLE_WRITE_PERMISSION[r]);
+      }
+      const missing = [...needed].filter((p) => !scope.permissions.has(p));
+      if (missing.length) throw forbidden('create-user-forbidden', [...needed]);
+      if (entries.some((e) => !e.roles?.length) && !scope.permissions.has('account:users:write')) {
+        const elsewhere = deps.holdsMembersWriteSomewhere
+          ? await deps.holdsMembersWriteSomewhere(store.repos, actor.userId, accountId)
+          : false;
+        if (!elsewhere) throw forbidden('create-user-forbidden', ['workzone:members:write']);
+      }
+
+      // One entry per address; roles asked for twice are merged.
+      const byEmail = new Map<string, { email: string; roles: Set<AccountRole> }>();
+      for (const e of entries) {
+        const key = e.email.trim().toLowerCase();
+        const cur = byEmail.get(key) ?? { email: e.email.trim(), roles: new Set<AccountRole>() };
+        for (const r of e.roles ?? []) cur.roles.add(r);
+        byEmail.set(key, cur);
+      }
+
+      const now = clock.now();
+      return store.transaction(async (repos) => {
+        const out: AccountUserView[] = [];
+        const inviter = await repos.users.byId(actor.userId);
+        for (const { email, roles } of byEmail.values()) {
+          let user = await repos.users.byEmail(email);
+          if (!user) {
+            user = await repos.users.insert(
+              {
+                id: ids.uuid(), email, firstName: '', lastName: '', company: '', title: '',
+                passwordHash: null, invitedBy: actor.userId, invitedAt: now,
+              },
+              now,
+            );
+          }
+          const current = await repos.accounts.member(accountId, user.id);
+          const next: AccountMemberRecord = {
+            accountId,
+            userId: user.id,
+            roles: ACCOUNT_ROLES.filter((r) => roles.has(r) || current?.roles.includes(r)),
+            invitedBy: current?.invitedBy ?? actor.userId,
+            invitedAt: current?.invitedAt ?? now,
+          };
+          if (!current || next.roles.length !== current.roles.length) await repos.accounts.upsertMember(next);
+          if (!current) {
+            const who = inviter ? `${inviter.firstName} ${inviter.lastName}`.trim() || inviter.email : 'Someone';
+            if (!user.passwordHash) {
+              const token = ids.secret(32);
+              await repos.invitations.insert(
+                {
+                  tokenHash: sha256Hex(token),
+                  userId: user.id,
+                  accountId,
+                  expiresAt: new Date(now.getTime() + INVITATION_SECONDS * 1000),
+                },
+                now,
+              );
+              const link = `${publicUrl}/invitations/${token}`;
+              await sendMail(repos, {
+                to: user.email,
+                subject: `You are invited to ${scope.account.name} on Scanbase`,
+                text: `${who} invited you to the account ${scope.account.name}.\n\nSet your password to sign in: ${link}\n\nThe link is valid for 7 days.`,
+                links: [link],
+              });
+            } else {
+              await sendMail(repos, {
+                to: user.email,
+                subject: `You were added to ${scope.account.name} on Scanbase`,
+                text: `${who} added you to the account ${scope.account.name}.\n\n${publicUrl}/`,
+                links: [`${publicUrl}/`],
+              });
+            }
+          }
+          out.push(await view(repos, scope, next, user));
+        }
+        await repos.changes.publish(scopeKey.account(accountId));
+        return out;
+      });
+    },
+
+    /** Removes users from the account; the owner and project owners stay (403), all or nothing. */
+    async removeUsers(actor: Actor, accountRef: EntityRef, userRefs: EntityRef[]): Promise<void> {
+      const scope = await authorizer.account(actor, accountRef);
+      const accountId = scope.account.id;
+      authorizer.require(scope.permissions, 'account:users:write', 'remove-user-from-account-forbidden');
+      await store.transaction(async (repos) => {
+        for (const ref of userRefs) {
+          const user = await resolveUser(repos, ref);
+          const m = user && (await repos.accounts.member(accountId, user.id));
+          if (!user || !m) throw notFound('user', refValue(ref));
+          if (user.id === scope.account.ownerId) {
+            throw new DomainError(
+              'forbidden',
+              'delete-account-owner-forbidden',
+              'The account owner cannot be removed from the account: an account always has an owner',
+              { user: user.id, requiredPermissions: ['account:account:update-owner'] },
+            );
+          }
+          const owned = deps.ownedProjects ? await deps.ownedProjects(repos, user.id, accountId) : [];
+          if (owned.length) {
+            throw new DomainError(
+              'forbidden',
+              'remove-user-from-account-forbidden',
+              `The user owns projects of the account (${owned.join(', ')}); transfer them first`,
+              { user: user.id, projectIds: owned.join(', '), requiredPermissions: ['account:users:write'] },
+            );
+          }
+          await repos.groups.removeUserFromAccountGroups(accountId, user.id);
+          await repos.accounts.removeMember(accountId, user.id);
+        }
+        await repos.changes.publish(scopeKey.account(accountId));
+      });
+    },
+
+    /** Sets a member's account roles; granting or revoking each role needs its write permission. */
+    async updateAccountRoles(actor: Actor, accountRef: EntityRef, userRef: EntityRef, roles: AccountRole[]): Promise<void> {
+      const scope = await authorizer.account(actor, accountRef);
+      const accountId = scope.account.id;
+      if (!scope.permissions.has('account:users:write')) {
+        throw forbidden('update-user-account-roles-forbidden', ['account:users:write']);
+      }
+      await store.transaction(async (repos) => {
+        const user = await resolveUser(repos, userRef);
+        const m = user && (await repos.accounts.member(accountId, user.id));
+        if (!user || !m) throw notFound('user', refValue(userRef));
+        const target = new Set(roles);
+        const changed = ACCOUNT_ROLES.filter((r) => target.has(r) !== m.roles.includes(r));
+        const needed = changed.map((r) => ROLE_WRITE_PERMISSION[r]);
+        if (!needed.every((p) => scope.permissions.has(p))) throw forbidden('update-user-account-roles-forbidden', needed);
+        if (!changed.length) return;
+        await repos.accounts.upsertMember({ ...m, roles: ACCOUNT_ROLES.filter((r) => target.has(r)) });
+        await repos.changes.publish(scopeKey.account(accountId));
+      });
+    },
+  };
+}
+
+export type AccountUsers = ReturnType<typeof createAccountUsers>;

@@ -1,0 +1,52 @@
+// Accepting an invitation: the link in the e-mail lets a new user set a password
+// (single use, 7 days), after which he signs in through the OAuth flow.
+import { DomainError, invalidInput } from '../errors.ts';
+import { sha256Hex } from '../crypto/digest.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { PasswordHasher } from '../ports/crypto.ts';
+import type { Store } from '../ports/repositories.ts';
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 1024;
+
+const invalidLink = () =>
+  new DomainError('not-found', 'invitation-not-found', 'This invitation link is invalid, expired or already used');
+
+export function createInvitations(deps: { store: Store; clock: Clock; hasher: PasswordHasher }) {
+  const { store, clock, hasher } = deps;
+  return {
+    /** The e-mail the invitation is for; 404 when the link is not usable. */
+    async pending(token: string): Promise<{ email: string }> {
+      const inv = token.length <= 128 ? await store.repos.invitations.byTokenHash(sha256Hex(token)) : null;
+      if (!inv || inv.usedAt || inv.expiresAt.getTime() <= clock.nowMs()) throw invalidLink();
+      const user = await store.repos.users.byId(inv.userId);
+      if (!user) throw invalidLink();
+      return { email: user.email };
+    },
+
+    async accept(token: string, input: { password: string; firstName?: string; lastName?: string }) {
+      if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX) {
+        throw invalidInput(`The password must have ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, { field: 'password' });
+      }
+      if (token.length > 128) throw invalidLink();
+      const passwordHash = await hasher.hash(input.password);
+      return store.transaction(async (repos) => {
+        const inv = await repos.invitations.consume(sha256Hex(token), clock.now());
+        if (!inv) throw invalidLink();
+        await repos.users.update(
+          inv.userId,
+          {
+            passwordHash,
+            firstName: input.firstName?.trim() || undefined,
+            lastName: input.lastName?.trim() || undefined,
+          },
+          clock.now(),
+        );
+        const user = await repos.users.byId(inv.userId);
+        return { email: user!.email };
+      });
+    },
+  };
+}
+
+export type Invitations = ReturnType<typeof createInvitations>;

@@ -1,0 +1,19 @@
+// Resolves user references that must name members of an account (404 user-not-found otherwise).
+import { notFound } from '../errors.ts';
+import type { EntityRef } from '../ids/urn.ts';
+import type { Repos, UserRecord } from '../ports/repositories.ts';
+
+export async function resolveUser(repos: Repos, ref: EntityRef): Promise<UserRecord | null> {
+  return 'uuid' in ref ? repos.users.byId(ref.uuid) : repos.users.byApi1Id(ref.api1Id);
+}
+
+export async function resolveAccountUsers(repos: Repos, accountId: string, refs: EntityRef[]): Promise<UserRecord[]> {
+  const out = new Map<string, UserRecord>();
+  for (const ref of refs) {
+    const user = await resolveUser(repos, ref);
+    const member = user && (await repos.accounts.member(accountId, user.id));
+    if (!user || !member) throw notFound('user', 'uuid' in ref ? ref.uuid : ref.api1Id);
+    out.set(user.id, user);
+  }
+  return [...out.values()];
+}
