@@ -105,7 +105,6 @@ export function createSeeder(deps: {
           const created = await repos.users.insert(
             {
               id: id ?? ids.uuid(),
-              api1Id: ids.api1Id(),
               email: u.email,
               firstName: u.firstName ?? '',
               lastName: u.lastName ?? '',
@@ -140,7 +139,7 @@ export function createSeeder(deps: {
           if (differs(existing, { name: a.name, ownerId })) await repos.accounts.update(accountId, { name: a.name, ownerId }, now);
         } else {
           const created = await repos.accounts.insert(
-            { id: fixedId ?? ids.uuid(), api1Id: ids.api1Id(), name: a.name, ownerId, createdBy: ownerId },
+            { id: fixedId ?? ids.uuid(), name: a.name, ownerId, createdBy: ownerId },
             now,
           );
           accountId = created.id;
@@ -196,7 +195,7 @@ export function createSeeder(deps: {
               throw invalidInput(`The subscription id ${subId} belongs to another account`, { subscriptionId: subId });
             }
             const created = await repos.subscriptions.insert(
-              { id: subId ?? ids.uuid(), api1Id: ids.api1Id(), accountId, ...fields },
+              { id: subId ?? ids.uuid(), accountId, ...fields },
               now,
             );
             subs.push({ name: s.name, id: created.id });
