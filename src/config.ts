@@ -31,7 +31,9 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 function fail(variable: string, value: string, expected: string): never {
-  throw new ConfigError(`${variable}=${JSON.stringify(value)} is invalid: expected ${expected}`);
+  // The message is printed: never echo a password given in a URL's user-info.
+  const shown = value.replace(/(\/\/[^:/@\s]*:)[^@/\s]*@/, '$1***@');
+  throw new ConfigError(`${variable}=${JSON.stringify(shown)} is invalid: expected ${expected}`);
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -95,6 +97,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     fail('LOG_LEVEL', logLevel, 'one of fatal, error, warn, info, debug, trace, silent');
   }
+  const storageUrl = env.STORAGE_URL || undefined;
+  if (storageUrl !== undefined && !/^(s3|azure):\/\/[^/?#\s]+([/?][^\s]*)?$/.test(storageUrl)) {
+    fail('STORAGE_URL', storageUrl, 's3://BUCKET?endpoint=…&region=… or azure://CONTAINER');
+  }
   const storagePublicUrl = env.STORAGE_PUBLIC_URL ? httpUrl('STORAGE_PUBLIC_URL', env.STORAGE_PUBLIC_URL) : undefined;
 
   return {
@@ -110,7 +116,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     uploadTtlSeconds: integer(env, 'UPLOAD_TTL', 24 * 3600, 60, 365 * 24 * 3600),
     uploadUrlTtlSeconds: integer(env, 'UPLOAD_URL_TTL', 3600, 10, 7 * 24 * 3600),
-    storageUrl: env.STORAGE_URL || undefined,
+    storageUrl,
     storagePublicUrl,
   };
 }

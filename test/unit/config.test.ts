@@ -1,0 +1,140 @@
+// CONTRACT §1: every variable has a default or is validated at start; a bad value
+// is a ConfigError naming the variable.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+/** Asserts that env makes loadConfig throw a ConfigError naming `variable`. */
+function refuses(env: Record<string, string>, variable: string) {
+  assert.throws(
+    () => loadConfig(env),
+    (e: unknown) => e instanceof ConfigError && e.message.startsWith(variable),
+    `${JSON.stringify(env)} should be refused naming ${variable}`,
+  );
+}
+
+test('defaults: 127.0.0.1:8080, PUBLIC_URL http://localhost:8080, embedded PGlite under ./data', () => {
+  const c = loadConfig({});
+  assert.equal(c.host, '127.0.0.1');
+  assert.equal(c.port, 8080);
+  assert.equal(c.publicUrl, 'http://localhost:8080');
+  assert.equal(c.dataDir, path.resolve('./data'));
+  assert.deepEqual(c.database, { kind: 'pglite-file', dir: path.join(path.resolve('./data'), 'pglite') });
+  assert.equal(c.seedFile, undefined);
+  assert.equal(c.operatorToken, undefined);
+  assert.equal(c.sandbox, false);
+  assert.equal(c.urnNamespace, 'svc');
+  assert.equal(c.logLevel, 'info');
+  assert.equal(c.uploadTtlSeconds, 24 * 3600);
+  assert.equal(c.uploadUrlTtlSeconds, 3600);
+  assert.equal(c.storageUrl, undefined);
+  assert.equal(c.storagePublicUrl, undefined);
+});
+
+test('empty values count as unset', () => {
+  const c = loadConfig({
+    HOST: '', PORT: '', PUBLIC_URL: '', DATA_DIR: '', DATABASE_URL: '', SEED_FILE: '', OPERATOR_TOKEN: '',
+    SANDBOX: '', URN_NAMESPACE: '', LOG_LEVEL: '', UPLOAD_TTL: '', UPLOAD_URL_TTL: '', STORAGE_URL: '',
+    STORAGE_PUBLIC_URL: '',
+  });
+  assert.deepEqual(c, loadConfig({}));
+});
+
+test('every variable is read', () => {
+  const c = loadConfig({
+    HOST: '0.0.0.0',
+    PORT: '9000',
+    PUBLIC_URL: 'https://scan.example.com/base/',
+    DATA_DIR: '/tmp/sb-data',
+    SEED_FILE: 'seed.json',
+    OPERATOR_TOKEN: 'operator-secret',
+    SANDBOX: '1',
+    URN_NAMESPACE: 'acme-1',
+    LOG_LEVEL: 'warn',
+    UPLOAD_TTL: '600',
+    UPLOAD_URL_TTL: '120',
+    STORAGE_URL: 's3://bucket?endpoint=http://127.0.0.1:9000&region=us-east-1&forcePathStyle=true',
+    STORAGE_PUBLIC_URL: 'http://files.example.com',
+  });
+  assert.equal(c.host, '0.0.0.0');
+  assert.equal(c.port, 9000);
+  assert.equal(c.publicUrl, 'https://scan.example.com/base', 'trailing slash removed');
+  assert.equal(c.dataDir, '/tmp/sb-data');
+  assert.deepEqual(c.database, { kind: 'pglite-file', dir: '/tmp/sb-data/pglite' });
+  assert.equal(c.seedFile, path.resolve('seed.json'));
+  assert.equal(c.operatorToken, 'operator-secret');
+  assert.equal(c.sandbox, true);
+  assert.equal(c.urnNamespace, 'acme-1');
+  assert.equal(c.logLevel, 'warn');
+  assert.equal(c.uploadTtlSeconds, 600);
+  assert.equal(c.uploadUrlTtlSeconds, 120);
+  assert.match(c.storageUrl!, /^s3:\/\/bucket\?/);
+  assert.equal(c.storagePublicUrl, 'http://files.example.com');
+  assert.equal(loadConfig({ STORAGE_URL: 'azure://scans' }).storageUrl, 'azure://scans');
+});
+
+test('DATABASE_URL selects the engine: postgres:// a server, memory: in-memory PGlite', () => {
+  assert.deepEqual(loadConfig({ DATABASE_URL: 'memory:' }).database, { kind: 'pglite-memory' });
+  assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://u@db:5432/x' }).database, {
+    kind: 'postgres',
+    url: 'postgres://u@db:5432/x',
+  });
+  assert.deepEqual(loadConfig({ DATABASE_URL: 'postgresql://db/x' }).database, {
+    kind: 'postgres',
+    url: 'postgresql://db/x',
+  });
+});
+
+test('PORT must be an integer from 0 to 65535', () => {
+  for (const bad of ['abc', '-1', '65536', '80.5', ' 80', '+80', '1e3', '99999999999999999999']) refuses({ PORT: bad }, 'PORT');
+  assert.equal(loadConfig({ PORT: '0' }).port, 0);
+  assert.equal(loadConfig({ PORT: '65535' }).port, 65535);
+});
+
+test('PUBLIC_URL must be an absolute http(s) URL without query or fragment', () => {
+  for (const bad of ['localhost:8080', 'ftp://x.test', 'not a url', 'http://x.test/?a=1', 'http://x.test/#f', '/relative']) {
+    refuses({ PUBLIC_URL: bad }, 'PUBLIC_URL');
+  }
+});
+
+test('DATABASE_URL must be postgres://… or memory:', () => {
+  for (const bad of ['mysql://u@h/db', 'memory', 'postgres://', 'postgres://u@h:notaport/db', 'sqlite:x.db', 'postgres://h/ db']) {
+    refuses({ DATABASE_URL: bad }, 'DATABASE_URL');
+  }
+});
+
+test('a refused DATABASE_URL is named without echoing its password', () => {
+  assert.throws(
+    () => loadConfig({ DATABASE_URL: 'postgres://scan:s3cr3t-pass@db:notaport/x' }),
+    (e: unknown) => e instanceof ConfigError && /^DATABASE_URL/.test(e.message) && !e.message.includes('s3cr3t-pass'),
+  );
+});
+
+test('SANDBOX takes 1/true/yes/on or 0/false/no/off', () => {
+  for (const v of ['1', 'true', 'YES', 'on']) assert.equal(loadConfig({ SANDBOX: v }).sandbox, true, v);
+  for (const v of ['0', 'false', 'No', 'off']) assert.equal(loadConfig({ SANDBOX: v }).sandbox, false, v);
+  for (const bad of ['2', 'maybe', 'enabled']) refuses({ SANDBOX: bad }, 'SANDBOX');
+});
+
+test('URN_NAMESPACE is 1-32 lower-case letters, digits and hyphens', () => {
+  for (const bad of ['Svc', 'a:b', '-svc', 'a'.repeat(33), 'sv c', 'svc/x']) refuses({ URN_NAMESPACE: bad }, 'URN_NAMESPACE');
+  assert.equal(loadConfig({ URN_NAMESPACE: 'a'.repeat(32) }).urnNamespace, 'a'.repeat(32));
+});
+
+test('OPERATOR_TOKEN needs at least 8 characters, and a refusal does not echo it', () => {
+  assert.throws(
+    () => loadConfig({ OPERATOR_TOKEN: 'short' }),
+    (e: unknown) => e instanceof ConfigError && e.message.startsWith('OPERATOR_TOKEN') && !e.message.includes('short'),
+  );
+});
+
+test('LOG_LEVEL, UPLOAD_TTL, UPLOAD_URL_TTL, STORAGE_URL and STORAGE_PUBLIC_URL are validated', () => {
+  refuses({ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL');
+  refuses({ UPLOAD_TTL: '10' }, 'UPLOAD_TTL');
+  refuses({ UPLOAD_TTL: '1h' }, 'UPLOAD_TTL');
+  refuses({ UPLOAD_URL_TTL: '0' }, 'UPLOAD_URL_TTL');
+  refuses({ UPLOAD_URL_TTL: '99999999' }, 'UPLOAD_URL_TTL');
+  for (const bad of ['ftp://bucket', 's3://', 'bucket', 'gs://bucket', 'azure:///x']) refuses({ STORAGE_URL: bad }, 'STORAGE_URL');
+  refuses({ STORAGE_PUBLIC_URL: 'files.example.com' }, 'STORAGE_PUBLIC_URL');
+});
