@@ -3,6 +3,9 @@
 // and the code exchange. One Transport interface, two implementations: fetch against
 // a real server, and app.inject() against an in-process app.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { startServer, type RunningServer } from './server.ts';
+import { TEST_DATABASE_URL, freshPostgresUrl } from './database.ts';
 
 export interface HttpResponse {
   status: number;
@@ -250,3 +253,70 @@ export async function obtainTokens(
 /** GET with a bearer token. */
 export const bearerGet = (transport: Transport, path: string, token: string) =>
   transport({ method: 'GET', path, headers: { authorization: `Bearer ${token}` } });
+
+// ---------------------------------------------------------------------------------
+// A real server for the e2e tests: SANDBOX=1, an operator token, a fresh database
+// (PostgreSQL from TEST_DATABASE_URL when set, else PGlite under a temp DATA_DIR).
+
+export const E2E_OPERATOR_TOKEN = 'e2e-operator-token';
+
+export interface OAuthServer {
+  url: string;
+  http: Transport;
+  server: RunningServer;
+  /** The PostgreSQL database of this server (undefined on PGlite). */
+  databaseUrl: string | undefined;
+  /** An operator call; throws unless it answers 200. */
+  operator<T = any>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T>;
+  /** POST /_operator/seed; answers {users: [{email, id}], ...}. */
+  seed(doc: unknown): Promise<any>;
+  /** POST /_operator/clock {advanceSeconds}. */
+  advanceClock(seconds: number): Promise<{ now: string; offsetSeconds: number }>;
+  stop(): Promise<void>;
+}
+
+export async function startOAuthServer(opts: { postgres?: boolean } = {}): Promise<OAuthServer> {
+  const usePostgres = opts.postgres ?? Boolean(TEST_DATABASE_URL);
+  if (usePostgres && !TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
+  const db = usePostgres ? await freshPostgresUrl(TEST_DATABASE_URL!) : undefined;
+  const env: Record<string, string> = { OPERATOR_TOKEN: E2E_OPERATOR_TOKEN, SANDBOX: '1' };
+  if (db) env.DATABASE_URL = db.url;
+  let server: RunningServer;
+  try {
+    server = await startServer(env);
+  } catch (e) {
+    await db?.drop();
+    throw e;
+  }
+  const http = fetchTransport(server.url);
+  const operator = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+    const res = await http({
+      method,
+      path: `/_operator${path}`,
+      headers: {
+        authorization: `Bearer ${E2E_OPERATOR_TOKEN}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (res.status !== 200) throw new Error(`${method} /_operator${path}: ${res.status} ${res.body}`);
+    return JSON.parse(res.body);
+  };
+  return {
+    url: server.url,
+    http,
+    server,
+    databaseUrl: db?.url,
+    operator,
+    seed: (doc) => operator('POST', '/seed', doc),
+    advanceClock: (seconds) => operator('POST', '/clock', { advanceSeconds: seconds }),
+    async stop() {
+      try {
+        await server.stop();
+      } finally {
+        await db?.drop();
+        fs.rmSync(server.dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
