@@ -1,0 +1,113 @@
+// autocannon measurements. Latencies are recorded from autocannon's per-response
+// event at sub-millisecond resolution (its own histogram keeps whole milliseconds).
+import autocannon from 'autocannon';
+import type { BenchRequest } from './scenarios.ts';
+
+export interface LoadOptions {
+  connections: number;
+  /** Measured seconds per scenario, split evenly over the rounds. */
+  durationSeconds: number;
+  warmupSeconds: number;
+  rounds: number;
+}
+
+export interface Measurement {
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  latencyMaxMs: number;
+  requests: number;
+  seconds: number;
+  /** Responses whose status was not the expected one (they are not in the latencies). */
+  unexpectedStatus: number;
+  errors: number;
+  timeouts: number;
+  /** Requests per second of each round, to show the noise. */
+  rounds: number[];
+}
+
+/** Samples of one scenario, accumulated over its rounds. */
+export class Samples {
+  private latencies = new Float64Array(1 << 16);
+  private count = 0;
+  requests = 0;
+  seconds = 0;
+  unexpectedStatus = 0;
+  errors = 0;
+  timeouts = 0;
+  readonly rounds: number[] = [];
+
+  record(ms: number): void {
+    if (this.count === this.latencies.length) {
+      const next = new Float64Array(this.latencies.length * 2);
+      next.set(this.latencies);
+      this.latencies = next;
+    }
+    this.latencies[this.count++] = ms;
+  }
+
+  summary(): Measurement {
+    const sorted = this.latencies.slice(0, this.count).sort();
+    const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : 0);
+    return {
+      requestsPerSecond: this.seconds ? this.requests / this.seconds : 0,
+      latencyP50Ms: at(0.5),
+      latencyP99Ms: at(0.99),
+      latencyMaxMs: sorted.length ? sorted[sorted.length - 1]! : 0,
+      requests: this.requests,
+      seconds: this.seconds,
+      unexpectedStatus: this.unexpectedStatus,
+      errors: this.errors,
+      timeouts: this.timeouts,
+      rounds: this.rounds,
+    };
+  }
+}
+
+/** One request first, so a broken setup fails with its answer rather than a table of errors. */
+export async function probe(url: string, req: BenchRequest): Promise<void> {
+  const expect = req.expectStatus ?? 200;
+  const res = await fetch(`${url}${req.path}`, { method: req.method ?? 'GET', headers: req.headers, body: req.body });
+  const text = await res.text();
+  if (res.status !== expect) {
+    throw new Error(`${req.method ?? 'GET'} ${req.path} answered ${res.status} (expected ${expect}): ${text.slice(0, 300)}`);
+  }
+}
+
+/** Fires the request for `seconds` on `connections` connections; records into `samples` when given. */
+export function fire(url: string, req: BenchRequest, connections: number, seconds: number, samples?: Samples): Promise<void> {
+  const expect = req.expectStatus ?? 200;
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    let requests = 0;
+    const instance = autocannon(
+      {
+        url: `${url}${req.path}`,
+        method: req.method ?? 'GET',
+        headers: req.headers,
+        body: req.body,
+        connections,
+        duration: seconds,
+      },
+      (err, result) => {
+        if (err) return reject(err);
+        if (samples) {
+          const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+          samples.requests += requests;
+          samples.seconds += elapsed;
+          samples.errors += result.errors;
+          samples.timeouts += result.timeouts;
+          samples.rounds.push(requests / elapsed);
+        }
+        resolve();
+      },
+    );
+    if (samples) {
+      instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+        requests++;
+        if (statusCode === expect) samples.record(responseTime);
+        else samples.unexpectedStatus++;
+      });
+    }
+  });
+}

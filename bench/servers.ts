@@ -1,0 +1,165 @@
+// The servers a scenario can target. Each is started once per run, in its own child
+// process, and stopped when the scenarios that use it are done.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, registerCleanup, startChild, type Child } from './children.ts';
+import { benchServerUrl, createTempDatabase, redactUrl, type TempDatabase } from './postgres.ts';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface RunningServer {
+  kind: ServerKind;
+  url: string;
+  /** Where the data lives, for the report. */
+  description: string;
+  stop(): Promise<void>;
+}
+
+/** A running Scanbase server with its operator API at hand. */
+export interface ScanbaseServer extends RunningServer {
+  operatorToken: string;
+  /** Calls the operator API; throws unless it answers 2xx. */
+  operator<T = unknown>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T>;
+  /** A fresh access token for a seeded user (POST /_operator/tokens). */
+  accessTokenFor(email: string): Promise<string>;
+}
+
+export type ServerKind = 'bare' | 'scanbase-pglite' | 'scanbase-postgres';
+
+/** The user every Scanbase server is seeded with. */
+export const BENCH_USER = { email: 'bench@scanbase.test', password: 'bench-password-1', firstName: 'Bench', lastName: 'User' };
+export const BENCH_SEED = {
+  users: [BENCH_USER],
+  accounts: [
+    {
+      name: 'Bench',
+      owner: BENCH_USER.email,
+      subscriptions: [{ name: 'Bench subscription', scanCapacity: 500, tagCapacity: 100000, geoImageCapacity: 500 }],
+    },
+  ],
+};
+
+async function httpOk(url: string): Promise<boolean> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+  await res.arrayBuffer();
+  return res.ok;
+}
+
+export async function startBare(): Promise<RunningServer> {
+  const port = await freePort();
+  const child = await startChild({
+    name: 'bare node:http server',
+    args: ['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts')],
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port) },
+    cwd: ROOT,
+    port,
+    ready: (url) => httpOk(`${url}/`),
+    timeoutMs: 20_000,
+  });
+  return { kind: 'bare', url: child.url, description: `node:http, pid ${child.pid}`, stop: child.stop };
+}
+
+async function startScanbase(kind: 'scanbase-pglite' | 'scanbase-postgres'): Promise<ScanbaseServer> {
+  const port = await freePort();
+  const operatorToken = crypto.randomBytes(24).toString('base64url');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-bench-'));
+  let db: TempDatabase | undefined;
+  const cleanup = registerCleanup(async () => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await db?.drop();
+  });
+  let databaseUrl = 'memory:';
+  let description = 'in-memory PGlite';
+  if (kind === 'scanbase-postgres') {
+    const serverUrl = benchServerUrl();
+    try {
+      if (!serverUrl) throw new Error('BENCH_DATABASE_URL (or TEST_DATABASE_URL) is not set');
+      db = await createTempDatabase(serverUrl);
+    } catch (e) {
+      await cleanup();
+      throw e;
+    }
+    databaseUrl = db.url;
+    description = `PostgreSQL ${redactUrl(db.url)}`;
+  }
+
+  let child: Child;
+  try {
+    child = await startChild({
+      name: `Scanbase (${description})`,
+      args: ['--import', 'tsx', path.join(ROOT, 'src/main.ts')],
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        OPERATOR_TOKEN: operatorToken,
+        LOG_LEVEL: 'warn',
+      },
+      cwd: ROOT,
+      port,
+      ready: (url) => httpOk(`${url}/healthz`),
+    });
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
+
+  const operator = async <T>(method: 'GET' | 'POST', p: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${child.url}/_operator${p}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${operatorToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} /_operator${p} answered ${res.status}: ${text}`);
+    return JSON.parse(text) as T;
+  };
+
+  const server: ScanbaseServer = {
+    kind,
+    url: child.url,
+    description,
+    operatorToken,
+    operator,
+    async accessTokenFor(email) {
+      const pair = await operator<{ access_token: string }>('POST', '/tokens', { email });
+      return pair.access_token;
+    },
+    async stop() {
+      try {
+        await child.stop();
+      } finally {
+        await cleanup();
+      }
+    },
+  };
+  try {
+    await operator('POST', '/seed', BENCH_SEED);
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
+  return server;
+}
+
+export const startServer = {
+  bare: startBare,
+  'scanbase-pglite': () => startScanbase('scanbase-pglite'),
+  'scanbase-postgres': () => startScanbase('scanbase-postgres'),
+} satisfies Record<ServerKind, () => Promise<RunningServer>>;
+
+/** Why a server cannot run here, or null when it can. */
+export function unavailable(kind: ServerKind): string | null {
+  if (kind === 'scanbase-postgres' && !benchServerUrl()) return 'set BENCH_DATABASE_URL or TEST_DATABASE_URL';
+  return null;
+}
