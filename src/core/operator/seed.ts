@@ -213,10 +213,17 @@ export function createSeeder(deps: {
 
 export type ApplySeed = ReturnType<typeof createSeeder>;
 
-/** A date-time the schema accepted but JavaScript cannot represent (a leap second) is refused. */
+/**
+ * A date-time the schema accepted but JavaScript cannot represent (a leap second) is
+ * refused, and so is a UTC year outside 1-9999, which the two engines store differently
+ * (PGlite refuses year 0, node-postgres writes it as 1 BC).
+ */
 function instant(value: string, field: string): Date {
   const d = new Date(value);
-  if (Number.isNaN(d.getTime())) throw invalidInput(`${field} is not a representable date-time`, { field, value });
+  const year = d.getUTCFullYear();
+  if (Number.isNaN(d.getTime()) || year < 1 || year > 9999) {
+    throw invalidInput(`${field} is not a representable date-time`, { field, value });
+  }
   return d;
 }
 
