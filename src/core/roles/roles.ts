@@ -24,7 +24,7 @@ const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
 /** Creates the base roles of a new account (in the caller's transaction). */
 export async function createBaseRoles(repos: Repos, ids: Ids, accountId: string, createdBy: string | null, now: Date) {
   const existing = new Set((await repos.roles.listByAccount(accountId)).filter((r) => r.isBase).map((r) => r.name));
-  for (const base of BASE_ROLES) {
+  for (const [i, base] of BASE_ROLES.entries()) {
     if (existing.has(base.name)) continue;
     await repos.roles.insert(
       {
@@ -38,7 +38,7 @@ export async function createBaseRoles(repos: Repos, ids: Ids, accountId: string,
         isBase: true,
         createdBy,
       },
-      now,
+      new Date(now.getTime() + i), // keeps the base roles listed in their table's order
     );
   }
 }

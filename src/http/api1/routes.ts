@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { requireAuthentication } from '../auth.ts';
+import { accountRoutes } from './accounts.ts';
 
 export const api1Routes =
   (core: Core): FastifyPluginAsync =>
@@ -22,4 +23,6 @@ export const api1Routes =
       },
       async () => ({ success: true as const }),
     );
+
+    accountRoutes(app, core);
   };

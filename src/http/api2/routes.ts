@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { requireAuthentication } from '../auth.ts';
 import { PERMISSIONS } from '../../core/permissions/catalog.ts';
+import { accountRoutes } from './accounts.ts';
 
 export const api2Routes =
   (core: Core): FastifyPluginAsync =>
@@ -25,4 +26,6 @@ export const api2Routes =
       },
       async () => permissionList,
     );
+
+    accountRoutes(app, core);
   };

@@ -1,0 +1,75 @@
+// API 1 resource schemas (spec "API 1 resources"): API 1 ids, `{code, message}` errors.
+import { Type, type TSchema } from 'typebox';
+
+const DateTime = Type.String({ format: 'date-time' });
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+export const Api1Id = Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-zA-Z0-9_-]+$' });
+
+export const Api1Error = Type.Object({ code: Type.String(), message: Type.String() });
+
+export const Account = Type.Object({
+  id: Type.String(),
+  type: Type.Literal('account'),
+  name: Type.String(),
+  createdAt: DateTime,
+  createdBy: Nullable(Type.String()),
+  ownerId: Type.String(),
+  permissions: Type.Object({ owner: Type.Boolean(), admin: Type.Boolean(), manager: Type.Boolean(), all: Type.Boolean() }),
+});
+
+export const Role = Type.Object({
+  id: Type.String(),
+  type: Type.Literal('role'),
+  name: Type.String(),
+  description: Type.String(),
+  color: Type.String(),
+  createdAt: Nullable(DateTime),
+  updatedAt: Nullable(DateTime),
+  permissions: Type.Array(Type.String()),
+  accountIds: Type.Array(Type.String()),
+});
+
+export const Group = Type.Object({
+  id: Type.String(),
+  type: Type.Literal('group'),
+  name: Type.String(),
+  description: Type.String(),
+  color: Type.String(),
+  createdAt: Nullable(DateTime),
+  createdBy: Nullable(Type.String()),
+  updatedAt: Nullable(DateTime),
+  userIds: Type.Array(Type.String()),
+  accountIds: Type.Array(Type.String()),
+});
+
+export const Subscription = Type.Object({
+  id: Type.String(),
+  type: Type.Literal('subscription'),
+  accountId: Type.String(),
+  isVa: Type.Boolean(),
+  isActive: Type.Boolean(),
+  isTrial: Type.Boolean(),
+  name: Nullable(Type.String()),
+  start: Nullable(DateTime),
+  tagCapacity: Type.Integer(),
+  scanCapacity: Type.Integer(),
+  createdAt: DateTime,
+  UpdatedAt: DateTime,
+});
+
+export const User = Type.Object({
+  id: Type.String(),
+  type: Type.Literal('user'),
+  firstname: Type.String(),
+  lastname: Type.String(),
+  company: Type.String(),
+  title: Type.String(),
+  email: Type.String(),
+  accountIds: Type.Array(Type.String()),
+});
+
+// Path ids are checked by the reference parser, which answers invalid-<type>-urn.
+const PathId = Type.String({ minLength: 1, maxLength: 200, description: 'API 1 id or UUID' });
+export const AccountParams = Type.Object({ accountId: PathId });
+export const withParams = <K extends string>(...names: K[]) =>
+  Type.Object(Object.fromEntries([['accountId', PathId], ...names.map((n) => [n, PathId])]) as Record<'accountId' | K, typeof PathId>);

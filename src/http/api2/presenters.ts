@@ -1,0 +1,110 @@
+// API 2 presenters: pure reshaping of core views into the API 2 shapes (URN ids).
+import { formatUrn, type UrnType } from '../../core/ids/urn.ts';
+import type { AccountView, SubscriptionView } from '../../core/accounts/accounts.ts';
+import type { GroupRecord, RoleRecord } from '../../core/ports/repositories.ts';
+import type { AccountUserView } from '../../core/users/account-users.ts';
+import type { LegacyPermission, RolePermission } from '../../core/permissions/role-rules.ts';
+
+export const DEFAULT_COLOR = '#6b7785';
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+export interface Api2Context {
+  ns: string;
+  publicUrl: string;
+  region: { id: string; name: string; provider: 'azure' | 's3' | 'minio' };
+}
+
+export function presenters(ctx: Api2Context) {
+  const urn = (type: UrnType, id: string) => formatUrn(ctx.ns, type, id);
+  const ids = (type: UrnType, id: string, api1Id: string) => ({ id: urn(type, id), urn: urn(type, id), api1Id });
+  const userUrn = (id: string | null) => (id ? urn('user', id) : null);
+
+  const subscription = (s: SubscriptionView) => ({
+    ...ids('subscription', s.id, s.api1Id),
+    type: 'subscription' as const,
+    accountId: urn('account', s.accountId),
+    isVa: s.isVa,
+    isActive: s.isActive,
+    isTrial: s.isTrial,
+    ...(s.name !== null ? { name: s.name } : {}),
+    ...(s.start ? { start: s.start.toISOString() } : {}),
+    ...(s.end ? { end: s.end.toISOString() } : {}),
+    tagCapacity: s.tagCapacity,
+    geoImageCapacity: s.geoImageCapacity,
+    scanCapacity: s.scanCapacity,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
+    ...(s.inviteAccountOwnerInNewProjects !== undefined
+      ? { inviteAccountOwnerInNewProjects: s.inviteAccountOwnerInNewProjects }
+      : {}),
+  });
+
+  return {
+    urn,
+    subscription,
+    account: (v: AccountView) => ({
+      ...ids('account', v.account.id, v.account.api1Id),
+      type: 'account' as const,
+      name: v.account.name,
+      createdAt: v.account.createdAt.toISOString(),
+      updatedAt: v.account.updatedAt.toISOString(),
+      ownerId: urn('user', v.account.ownerId),
+      permissions: {
+        isOwner: v.flags.isOwner,
+        isAdmin: v.flags.isAdmin,
+        isManager: v.flags.isManager,
+        isProjectLister: v.flags.isProjectLister,
+      },
+      subscriptions: v.subscriptions.map(subscription),
+      regions: [{ ...ctx.region, selected: true, default: true }],
+    }),
+    role: (r: RoleRecord) => ({
+      ...ids('role', r.id, r.api1Id),
+      type: 'role' as const,
+      name: r.name,
+      description: r.description,
+      color: r.color ?? DEFAULT_COLOR,
+      createdBy: userUrn(r.createdBy),
+      createdAt: iso(r.createdAt),
+      updatedAt: iso(r.updatedAt),
+      permissions: r.permissions as RolePermission[],
+      legacyPermissions: r.legacyPermissions as LegacyPermission[],
+      isBase: r.isBase,
+    }),
+    user: (v: AccountUserView) => ({
+      ...ids('user', v.user.id, v.user.api1Id),
+      type: 'user' as const,
+      firstName: v.user.firstName,
+      lastName: v.user.lastName,
+      email: v.user.email,
+      company: v.user.company,
+      title: v.user.title,
+      avatar: `${ctx.publicUrl}/avatars/${v.user.id}.svg`,
+      invitedBy: userUrn(v.invitedBy),
+      invitedAt: iso(v.invitedAt),
+      ...(v.accountRoles ? { accountRoles: v.accountRoles } : {}),
+    }),
+    group: (g: GroupRecord) => ({
+      ...ids('group', g.id, g.api1Id),
+      type: 'group' as const,
+      name: g.name,
+      description: g.description,
+      color: g.color ?? DEFAULT_COLOR,
+      createdAt: iso(g.createdAt),
+      createdBy: userUrn(g.createdBy),
+      updatedAt: iso(g.updatedAt),
+      userIds: g.userIds.map((u) => urn('user', u)),
+      accountIds: [urn('account', g.accountId)],
+    }),
+  };
+}
+
+export type Api2Presenters = ReturnType<typeof presenters>;
+
+/** The storage region an account reports, from STORAGE_URL (local disk reports as minio: self-hosted). */
+export function regionOf(storageUrl: string | undefined): Api2Context['region'] {
+  if (storageUrl?.startsWith('azure://')) return { id: 'default', name: 'Azure Blob storage', provider: 'azure' };
+  if (storageUrl?.startsWith('s3://')) return { id: 'default', name: 'S3 storage', provider: 's3' };
+  return { id: 'default', name: 'Local storage', provider: 'minio' };
+}

@@ -1,0 +1,188 @@
+// API 2 resource schemas (spec "API 2 resources"; vendor field shapes). They drive
+// validation, serialisation and the OpenAPI document.
+import { Type, type TSchema } from 'typebox';
+import {
+  ROLE_PERMISSIONS, LEGACY_PERMISSIONS, type LegacyPermission, type RolePermission,
+} from '../../core/permissions/role-rules.ts';
+import { ACCOUNT_ROLES, type AccountRoleName } from '../../core/permissions/account-roles.ts';
+
+const DateTime = Type.String({ format: 'date-time' });
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+export const Color = Type.String({ pattern: '^#[0-9a-f]{6}$' });
+
+export const Problem = Type.Object(
+  {
+    type: Type.Optional(Type.String()),
+    status: Type.Integer(),
+    title: Type.String(),
+    detail: Type.Optional(Type.String()),
+    errorCode: Type.Optional(Type.String()),
+    errorValues: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { $id: 'Problem', description: 'RFC 9457 problem details' },
+);
+
+export const AccountPermissions = Type.Object({
+  isOwner: Type.Boolean(),
+  isAdmin: Type.Boolean(),
+  isManager: Type.Boolean(),
+  isProjectLister: Type.Boolean(),
+});
+
+export const AccountRegion = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  provider: Type.Union([Type.Literal('azure'), Type.Literal('s3'), Type.Literal('minio')]),
+  selected: Type.Optional(Type.Boolean()),
+  default: Type.Optional(Type.Boolean()),
+});
+
+export const Subscription = Type.Object({
+  id: Type.String(),
+  urn: Type.String(),
+  api1Id: Type.String(),
+  type: Type.Literal('subscription'),
+  accountId: Type.String(),
+  isVa: Type.Boolean(),
+  isActive: Type.Boolean(),
+  isTrial: Type.Boolean(),
+  name: Type.Optional(Type.String()),
+  start: Type.Optional(DateTime),
+  end: Type.Optional(DateTime),
+  tagCapacity: Type.Integer(),
+  geoImageCapacity: Type.Integer(),
+  scanCapacity: Type.Integer(),
+  createdAt: Type.Optional(DateTime),
+  updatedAt: Type.Optional(DateTime),
+  inviteAccountOwnerInNewProjects: Type.Optional(Type.Boolean()),
+});
+
+export const Account = Type.Object({
+  id: Type.String(),
+  urn: Type.String(),
+  api1Id: Type.String(),
+  type: Type.Literal('account'),
+  name: Type.String(),
+  createdAt: Type.Optional(DateTime),
+  updatedAt: Type.Optional(DateTime),
+  ownerId: Type.String(),
+  permissions: AccountPermissions,
+  subscriptions: Type.Array(Subscription),
+  regions: Type.Array(AccountRegion),
+});
+
+/** A string enum (one JSON-schema `enum`, typed as the union of its values). */
+export const StringEnum = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
+
+export const RolePermissionEnum = StringEnum<RolePermission>(ROLE_PERMISSIONS);
+export const LegacyPermissionEnum = StringEnum<LegacyPermission>(LEGACY_PERMISSIONS);
+
+export const Role = Type.Object({
+  id: Type.String(),
+  urn: Type.String(),
+  api1Id: Type.String(),
+  type: Type.Literal('role'),
+  name: Type.String(),
+  description: Type.String(),
+  color: Color,
+  createdBy: Nullable(Type.String()),
+  createdAt: Nullable(DateTime),
+  updatedAt: Nullable(DateTime),
+  permissions: Type.Array(RolePermissionEnum),
+  legacyPermissions: Type.Array(LegacyPermissionEnum),
+  isBase: Type.Boolean(),
+});
+
+const Name = Type.String({ minLength: 1, maxLength: 255 });
+const Description = Type.String({ maxLength: 4096 });
+
+export const RoleCreate = Type.Object(
+  {
+    name: Name,
+    description: Type.Optional(Description),
+    color: Type.Optional(Color),
+    permissions: Type.Optional(Type.Array(RolePermissionEnum, { minItems: 1, maxItems: 64 })),
+    legacyPermissions: Type.Optional(Type.Array(LegacyPermissionEnum, { minItems: 1, maxItems: 32 })),
+  },
+  { additionalProperties: false },
+);
+
+export const RoleUpdate = Type.Object(
+  {
+    name: Type.Optional(Nullable(Name)),
+    description: Type.Optional(Nullable(Description)),
+    color: Type.Optional(Nullable(Color)),
+    permissions: Type.Optional(Nullable(Type.Array(RolePermissionEnum, { maxItems: 64 }))),
+    legacyPermissions: Type.Optional(Nullable(Type.Array(LegacyPermissionEnum, { maxItems: 32 }))),
+  },
+  { additionalProperties: false },
+);
+
+export const AccountRoleEnum = StringEnum<AccountRoleName>(ACCOUNT_ROLES);
+
+export const User = Type.Object({
+  id: Type.String(),
+  urn: Type.String(),
+  api1Id: Type.String(),
+  type: Type.Literal('user'),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  email: Type.String(),
+  company: Type.String(),
+  title: Type.String(),
+  avatar: Type.String(),
+  invitedBy: Nullable(Type.String()),
+  invitedAt: Nullable(DateTime),
+  accountRoles: Type.Optional(Type.Array(AccountRoleEnum)),
+});
+
+export const Group = Type.Object({
+  id: Type.String(),
+  urn: Type.String(),
+  api1Id: Type.String(),
+  type: Type.Literal('group'),
+  name: Type.String(),
+  description: Type.String(),
+  color: Color,
+  createdAt: Nullable(DateTime),
+  createdBy: Nullable(Type.String()),
+  updatedAt: Nullable(DateTime),
+  userIds: Type.Array(Type.String()),
+  accountIds: Type.Array(Type.String()),
+});
+
+const GroupName = Type.String({ minLength: 1, maxLength: 36 });
+
+export const GroupCreate = Type.Object(
+  { name: GroupName, description: Type.Optional(Description), color: Type.Optional(Color) },
+  { additionalProperties: false },
+);
+
+export const GroupUpdate = Type.Object(
+  { name: GroupName, description: Type.Optional(Nullable(Description)), color: Type.Optional(Nullable(Color)) },
+  { additionalProperties: false },
+);
+
+export const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' });
+export const RefString = Type.String({ minLength: 1, maxLength: 200 });
+export const RefList = Type.Array(RefString, { minItems: 1, maxItems: 1000 });
+
+export const InviteBody = Type.Array(
+  Type.Object(
+    { email: Email, roles: Type.Optional(Type.Array(AccountRoleEnum, { uniqueItems: true, maxItems: 3 })) },
+    { additionalProperties: false },
+  ),
+  { minItems: 1, maxItems: 1000 },
+);
+
+export const SubscriptionPatch = Type.Object(
+  { name: Type.Optional(Name), inviteAccountOwnerInNewProjects: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+
+export const AccountParams = Type.Object({ accountRef: RefString });
+export const withParams = <K extends string>(...names: K[]) =>
+  Type.Object(Object.fromEntries([['accountRef', RefString], ...names.map((n) => [n, RefString])]) as Record<
+    'accountRef' | K,
+    typeof RefString
+  >);
