@@ -59,7 +59,24 @@ export function createSignIn(deps: { store: Store; clock: Clock; hasher: Passwor
     });
   }
 
-  return async function signIn(email: string, password: string, address: string): Promise<UserRecord> {
+  // Attempts on one account run one at a time (per process): otherwise concurrent guesses
+  // all pass the lock check while the first ones are still being verified, and a burst
+  // of N parallel attempts gets N guesses instead of maxFailuresPerAccount.
+  const queues = new Map<string, Promise<unknown>>();
+  function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const run = (queues.get(key) ?? Promise.resolve()).then(fn);
+    const tail = run.catch(() => undefined);
+    queues.set(key, tail);
+    void tail.then(() => {
+      if (queues.get(key) === tail) queues.delete(key);
+    });
+    return run;
+  }
+
+  return (email: string, password: string, address: string): Promise<UserRecord> =>
+    oneAtATime(`account:${email.toLowerCase()}`, () => attempt(email, password, address));
+
+  async function attempt(email: string, password: string, address: string): Promise<UserRecord> {
     await assertNotLocked(email, address);
     const user = email.length <= 320 ? await store.repos.users.byEmail(email) : null;
     const ok = user?.passwordHash
@@ -71,7 +88,7 @@ export function createSignIn(deps: { store: Store; clock: Clock; hasher: Passwor
     }
     await store.repos.throttle.clear(`account:${email.toLowerCase()}`);
     return user;
-  };
+  }
 }
 
 export type SignIn = ReturnType<typeof createSignIn>;
