@@ -6,7 +6,10 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { TEST_DATABASE_URL } from '../support/database.ts';
 import {
+  UserAgent,
   authorize,
+  authorizePath,
+  hiddenFieldsOf,
   exchangeCode,
   pkcePair,
   refresh,
@@ -18,6 +21,7 @@ import {
 
 const SKIP = TEST_DATABASE_URL ? false : 'needs TEST_DATABASE_URL (PostgreSQL)';
 const USER = { email: 'rachel@race.test', password: 'rachel-password-1' };
+const GUESSED = { email: 'gus@race.test', password: 'gus-password-1' };
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
 let server: OAuthServer;
@@ -27,7 +31,7 @@ let userId: string;
 before(async () => {
   if (SKIP) return;
   server = await startOAuthServer({ postgres: true });
-  const seeded = await server.seed({ users: [{ ...USER, firstName: 'Rachel', lastName: 'Race' }] });
+  const seeded = await server.seed({ users: [USER, GUESSED].map((u) => ({ ...u, firstName: 'Race', lastName: 'Test' })) });
   userId = seeded.users[0].id;
   db = new pg.Client({ connectionString: server.databaseUrl });
   await db.connect();
@@ -110,4 +114,17 @@ test('concurrent refreshes of 10 distinct tokens of one user all succeed (no dea
   assert.equal(await validRows(), 10);
   // Exactly the new ones are valid.
   for (const r of results) assert.equal((await refresh(server.http, json(r).refresh_token)).status, 200);
+});
+
+test('30 concurrent wrong passwords for one account: at most 5 guesses are checked, the rest answer 429', { skip: SKIP }, async () => {
+  const agent = new UserAgent(server.http);
+  const fields = hiddenFieldsOf((await agent.get(authorizePath({ redirectUri: REDIRECT, state: 'guess' }))).body);
+  const results = await Promise.all(
+    Array.from({ length: 30 }, (_, i) => agent.postForm('/oauth/login', { ...fields, email: GUESSED.email, password: `guess-${i}` })),
+  );
+  const statuses = results.map((r) => r.status);
+  assert.equal(statuses.filter((s) => s === 401).length, 5, statuses.join(','));
+  assert.equal(statuses.filter((s) => s === 429).length, 25, statuses.join(','));
+  const rows = await db.query<{ failures: number }>('SELECT failures FROM login_throttle WHERE key = $1', [`account:${GUESSED.email}`]);
+  assert.equal(rows.rows[0]?.failures, 5);
 });

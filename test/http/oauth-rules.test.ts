@@ -38,6 +38,7 @@ const USERS = {
   rita: { email: 'rita@acme.test', password: 'rita-password-1' },
   tom: { email: 'tom@acme.test', password: 'tom-password-1' },
   vera: { email: 'vera@acme.test', password: 'vera-password-1' },
+  sam: { email: 'sam@acme.test', password: 'sam-password-1' },
 };
 
 let db: TestDatabase;
@@ -685,6 +686,22 @@ describe('sign-in throttling', () => {
     // Another account from the same address still signs in.
     const other = await obtainTokens(http, USERS.mark.email, USERS.mark.password);
     await assertAccepted(other.access_token);
+  });
+});
+
+describe('sign-in throttling under concurrency', () => {
+  test('20 concurrent wrong passwords for one account: at most 5 are checked (401), the rest answer 429', async () => {
+    const agent = new UserAgent(http);
+    const page = await agent.get(authorizePath({ redirectUri: REDIRECT, state: 'abc' }));
+    const fields = hiddenFieldsOf(page.body);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => agent.postForm('/oauth/login', { ...fields, email: USERS.sam.email, password: `wrong-${i}` })),
+    );
+    const statuses = results.map((r) => r.status);
+    assert.equal(statuses.filter((s) => s === 401).length, 5, statuses.join(','));
+    assert.equal(statuses.filter((s) => s === 429).length, 15, statuses.join(','));
+    const right = await agent.postForm('/oauth/login', { ...fields, ...USERS.sam });
+    assert.equal(right.status, 429);
   });
 });
 
