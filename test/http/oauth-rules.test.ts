@@ -254,6 +254,21 @@ describe('GET /oauth/authorize', () => {
     }
   });
 
+  test('a response_type other than code gets an error page, with or without a challenge', async () => {
+    for (const type of ['token', 'id_token', 'code token']) {
+      for (const challenge of [undefined, pkcePair().challenge]) {
+        const path = `${authorizePath({ redirectUri: REDIRECT, state: 'abc', codeChallenge: challenge })}`.replace(
+          'response_type=code',
+          `response_type=${encodeURIComponent(type)}`,
+        );
+        assertErrorPageNoRedirect(await http({ method: 'GET', path }));
+      }
+    }
+    // Omitted (the spec does not require it) or code: accepted.
+    const q = new URLSearchParams({ redirect_uri: REDIRECT, state: 'abc' });
+    assert.equal((await http({ method: 'GET', path: `/oauth/authorize?${q}` })).status, 200);
+  });
+
   test('a missing redirect_uri or state, or one given twice, gets an error page', async () => {
     for (const q of [
       'state=abc',

@@ -43,6 +43,8 @@ export function parseAuthorizeRequest(q: Record<string, unknown>): AuthorizeRequ
   const state = str('state');
   if (!state) throw bad('state is required');
   if (!STATE_RE.test(state)) throw bad('state must match [a-z0-9]+');
+  const type = str('response_type');
+  if (type !== undefined && type !== 'code') throw bad('response_type must be code');
   const challenge = str('code_challenge');
   const method = str('code_challenge_method');
   if (challenge === undefined || challenge === '') {
@@ -54,8 +56,6 @@ export function parseAuthorizeRequest(q: Record<string, unknown>): AuthorizeRequ
     throw bad('code_challenge_method must be S256 (also spelled SHA256 or SHA-256); plain is not supported');
   }
   if (!isValidChallenge(challenge)) throw bad('code_challenge must be the base64url SHA-256 of the verifier (43 characters)');
-  const type = str('response_type');
-  if (type !== undefined && type !== 'code') throw bad('response_type must be code');
   return { redirectUri, state, codeChallenge: challenge };
 }
 
