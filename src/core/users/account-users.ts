@@ -210,16 +210,17 @@ export function createAccountUsers(deps: {
     async updateAccountRoles(actor: Actor, accountRef: EntityRef, userRef: EntityRef, roles: AccountRole[]): Promise<void> {
       const scope = await authorizer.account(actor, accountRef);
       const accountId = scope.account.id;
-      if (!scope.permissions.has('account:users:write')) {
-        throw forbidden('update-user-account-roles-forbidden', ['account:users:write']);
-      }
+      const requested = ACCOUNT_ROLES.filter((r) => roles.includes(r));
+      // Callers who could change none of the asked roles learn nothing about the target.
+      const upfront: AnyPermission[] = ['account:users:write', ...requested.map((r) => ROLE_WRITE_PERMISSION[r])];
+      if (!scope.permissions.has('account:users:write')) throw forbidden('update-user-account-roles-forbidden', upfront);
       await store.transaction(async (repos) => {
         const user = await resolveUser(repos, userRef);
         const m = user && (await repos.accounts.member(accountId, user.id));
         if (!user || !m) throw notFound('user', refValue(userRef));
         const target = new Set(roles);
         const changed = ACCOUNT_ROLES.filter((r) => target.has(r) !== m.roles.includes(r));
-        const needed = changed.map((r) => ROLE_WRITE_PERMISSION[r]);
+        const needed: AnyPermission[] = ['account:users:write', ...changed.map((r) => ROLE_WRITE_PERMISSION[r])];
         if (!needed.every((p) => scope.permissions.has(p))) throw forbidden('update-user-account-roles-forbidden', needed);
         if (!changed.length) return;
         await repos.accounts.upsertMember({ ...m, roles: ACCOUNT_ROLES.filter((r) => target.has(r)) });
