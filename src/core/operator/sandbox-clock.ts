@@ -5,6 +5,7 @@ import type { AdjustableClock } from '../ports/clock.ts';
 import type { Store } from '../ports/repositories.ts';
 
 const KEY = 'clock.offsetSeconds';
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59);
 
 export function createSandboxClock(deps: { store: Store; clock: AdjustableClock }) {
   const { store, clock } = deps;
@@ -23,6 +24,11 @@ export function createSandboxClock(deps: { store: Store; clock: AdjustableClock 
       const next = await store.transaction(async (repos) => {
         const current = (await repos.settings.get<number>(KEY)) ?? 0;
         const value = Math.max(current, clock.offsetMs / 1000) + seconds;
+        // Past year 9999 dates stop being ISO 8601 (and past 275760 JavaScript dates are
+        // invalid): every request would then fail, so the clock stops short of it.
+        if (Date.now() + value * 1000 > LATEST) {
+          throw invalidInput('The clock cannot move past the year 9999', { advanceSeconds: seconds });
+        }
         await repos.settings.set(KEY, value);
         return value;
       });

@@ -51,10 +51,15 @@ export function throttleRepo(sql: Sql): ThrottleRepo {
 
 export function outboxRepo(sql: Sql): OutboxRepo {
   return {
+    // "Newest first" must hold for mails sent in the same millisecond (one transaction
+    // inviting several users): sent_at is kept strictly increasing, one microsecond past
+    // the latest when the clock has not moved (invisible at the millisecond precision shown).
     async insert(id, m, now) {
-      await sql.query('INSERT INTO outbox (id, to_email, subject, body, links, sent_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-        id, m.to, m.subject, m.text, JSON.stringify(m.links), now,
-      ]);
+      await sql.query(
+        `INSERT INTO outbox (id, to_email, subject, body, links, sent_at)
+         VALUES ($1, $2, $3, $4, $5, GREATEST($6::timestamptz, (SELECT max(sent_at) + interval '1 microsecond' FROM outbox)))`,
+        [id, m.to, m.subject, m.text, JSON.stringify(m.links), now],
+      );
     },
     list: (limit) =>
       sql.query(
