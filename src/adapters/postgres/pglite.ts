@@ -37,20 +37,29 @@ export class DataDirLockedError extends Error {
   override name = 'DataDirLockedError';
 }
 
+/** Lock files this process holds: a second open of the same directory here is refused too. */
+const held = new Set<string>();
+
 /** Takes DATA_DIR's lock file; a stale lock (its process gone) is taken over. */
 function acquireLock(dir: string): () => void {
   // Beside the data directory, not in it: initdb wants an empty directory.
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   const lockPath = `${dir}.lock`;
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const inUse = (pid: number) =>
+    new DataDirLockedError(`The database directory ${dir} is in use by process ${pid}; stop it or choose another DATA_DIR`);
+  if (held.has(lockPath)) throw inUse(process.pid);
+  for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = fs.openSync(lockPath, 'wx');
       fs.writeSync(fd, String(process.pid));
       fs.closeSync(fd);
+      held.add(lockPath);
       let released = false;
       const release = () => {
         if (released) return;
         released = true;
+        held.delete(lockPath);
+        process.removeListener('exit', release);
         try {
           if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);
         } catch {
@@ -61,12 +70,15 @@ function acquireLock(dir: string): () => void {
       return release;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const pid = Number(fs.readFileSync(lockPath, 'utf8'));
-      if (pid && pid !== process.pid && isAlive(pid)) {
-        throw new DataDirLockedError(
-          `The database directory ${dir} is in use by process ${pid}; stop it or choose another DATA_DIR`,
-        );
+      let pid: number;
+      try {
+        pid = Number(fs.readFileSync(lockPath, 'utf8'));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // released meanwhile: try again
+        throw err;
       }
+      // Our own pid in a lock we do not hold is stale: a container restarted with the same pid.
+      if (pid && pid !== process.pid && isAlive(pid)) throw inUse(pid);
       fs.rmSync(lockPath, { force: true });
     }
   }
