@@ -34,7 +34,8 @@ export function accountsRepo(sql: Sql): AccountsRepo {
   return {
     byId: (id) => one('a.id = $1', id),
     byApi1Id: (api1Id) => one('a.api1_id = $1', api1Id),
-    byName: (name) => one('lower(a.name) = lower($1)', name),
+    // Names are not unique: the oldest wins, so a seed matching by name is deterministic.
+    byName: (name) => one('lower(a.name) = lower($1) ORDER BY a.created_at, a.id LIMIT 1', name),
     async insert(a, now) {
       const rows = await sql.query<AccountRecord>(
         `INSERT INTO accounts AS a (id, api1_id, name, owner_id, created_by, created_at, updated_at)
