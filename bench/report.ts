@@ -10,6 +10,8 @@ export interface ScenarioResult {
   target?: number;
   /** Throughput relative to the baseline (null when either was not measured). */
   ratio: number | null;
+  /** Median over the rounds of (this round's req/s / the baseline's req/s in the same round): steadier on a busy machine. */
+  medianRoundRatio: number | null;
   measurement?: Measurement;
   skipped?: string;
   error?: string;
@@ -20,7 +22,8 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFracti
 function verdict(r: ScenarioResult): string {
   if (r.error) return `FAILED: ${r.error.split('\n')[0]!.slice(0, 120)}`;
   if (r.skipped) return `skipped: ${r.skipped}`;
-  const m = r.measurement!;
+  const m = r.measurement;
+  if (!m) return 'not measured';
   const problems: string[] = [];
   if (m.unexpectedStatus) problems.push(`${fmt(m.unexpectedStatus)} unexpected status`);
   if (m.errors) problems.push(`${fmt(m.errors)} errors`);
@@ -30,7 +33,7 @@ function verdict(r: ScenarioResult): string {
 }
 
 export function printTable(results: ScenarioResult[], opts: LoadOptions): void {
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'target', 'req/s per round', 'result'];
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'median round ratio', 'target', 'req/s per round', 'result'];
   const rows = results.map((r) => {
     const m = r.measurement;
     return [
@@ -39,20 +42,22 @@ export function printTable(results: ScenarioResult[], opts: LoadOptions): void {
       m ? fmt(m.latencyP50Ms, 2) : '-',
       m ? fmt(m.latencyP99Ms, 2) : '-',
       r.ratio === null ? '-' : `${fmt(r.ratio, 2)}x`,
+      r.medianRoundRatio === null ? '-' : `${fmt(r.medianRoundRatio, 2)}x`,
       r.target === undefined ? '-' : `>= ${fmt(r.target, 2)}x`,
       m ? m.rounds.map((x) => fmt(x)).join(' / ') : '-',
       verdict(r),
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const right = new Set([1, 2, 3, 4, 5]);
+  const right = new Set([1, 2, 3, 4, 5, 6]);
   const line = (cells: string[]) =>
     '| ' + cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ') + ' |';
   console.log('');
   console.log(
     `autocannon on loopback: ${opts.connections} connections, ${opts.durationSeconds} s measured per scenario ` +
       `(${opts.rounds} rounds, visiting every scenario in turn) after a ${opts.warmupSeconds} s warm-up; ` +
-      `ratio = scenario req/s / baseline req/s (reported, not asserted)`,
+      `ratio = scenario req/s / baseline req/s; median round ratio = median over rounds of the same ratio ` +
+      `within one round (steadier on a busy machine); targets are reported, not asserted`,
   );
   console.log(line(header));
   console.log('|' + widths.map((w, i) => (right.has(i) ? '-'.repeat(w + 1) + ':' : '-'.repeat(w + 2))).join('|') + '|');

@@ -37,6 +37,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+const median = (sorted: number[]) =>
+  sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 interface Ready {
@@ -48,7 +51,13 @@ interface Ready {
 }
 
 async function main(): Promise<number> {
-  const results: ScenarioResult[] = scenarios.map((s) => ({ name: s.name, server: s.server, target: s.target, ratio: null }));
+  const results: ScenarioResult[] = scenarios.map((s) => ({
+    name: s.name,
+    server: s.server,
+    target: s.target,
+    ratio: null,
+    medianRoundRatio: null,
+  }));
   const resultOf = (s: Scenario) => results[scenarios.indexOf(s)]!;
   const servers: RunningServer[] = [];
   const ready: Ready[] = [];
@@ -113,7 +122,10 @@ async function main(): Promise<number> {
 
   const base = results.find((r) => r.name === BASELINE)?.measurement;
   for (const r of results) {
-    if (base && r.measurement && base.requestsPerSecond > 0) r.ratio = r.measurement.requestsPerSecond / base.requestsPerSecond;
+    if (!base || !r.measurement || base.requestsPerSecond <= 0) continue;
+    r.ratio = r.measurement.requestsPerSecond / base.requestsPerSecond;
+    const perRound = r.measurement.rounds.map((rps, i) => rps / base.rounds[i]!).sort((a, b) => a - b);
+    if (perRound.length === base.rounds.length) r.medianRoundRatio = median(perRound);
   }
 
   printTable(results, load);
