@@ -1,5 +1,6 @@
 // autocannon measurements. Latencies are recorded from autocannon's per-response
 // event at sub-millisecond resolution (its own histogram keeps whole milliseconds).
+import fs from 'node:fs';
 import autocannon from 'autocannon';
 import type { BenchRequest } from './scenarios.ts';
 
@@ -24,6 +25,22 @@ export interface Measurement {
   timeouts: number;
   /** Requests per second of each round, to show the noise. */
   rounds: number[];
+  /** CPU time the server process used per request (Linux /proc), independent of other load on the machine. */
+  serverCpuMicrosPerRequest: number | null;
+}
+
+const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux architecture Node supports
+
+/** User + system CPU seconds a process has used so far; null where /proc is not available. */
+export function processCpuSeconds(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start at state (field 3).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
 }
 
 /** Samples of one scenario, accumulated over its rounds. */
@@ -35,6 +52,8 @@ export class Samples {
   unexpectedStatus = 0;
   errors = 0;
   timeouts = 0;
+  /** Server CPU seconds over the measured rounds; null once a reading failed. */
+  serverCpuSeconds: number | null = 0;
   readonly rounds: number[] = [];
 
   record(ms: number): void {
@@ -60,6 +79,8 @@ export class Samples {
       errors: this.errors,
       timeouts: this.timeouts,
       rounds: this.rounds,
+      serverCpuMicrosPerRequest:
+        this.serverCpuSeconds !== null && this.requests ? (this.serverCpuSeconds * 1e6) / this.requests : null,
     };
   }
 }
@@ -74,10 +95,21 @@ export async function probe(url: string, req: BenchRequest): Promise<void> {
   }
 }
 
-/** Fires the request for `seconds` on `connections` connections; records into `samples` when given. */
-export function fire(url: string, req: BenchRequest, connections: number, seconds: number, samples?: Samples): Promise<void> {
+/**
+ * Fires the request for `seconds` on `connections` connections; records into `samples`
+ * when given, with the CPU time of the server process `serverPid`.
+ */
+export function fire(
+  url: string,
+  req: BenchRequest,
+  connections: number,
+  seconds: number,
+  samples?: Samples,
+  serverPid?: number,
+): Promise<void> {
   const expect = req.expectStatus ?? 200;
   return new Promise((resolve, reject) => {
+    const cpuBefore = serverPid === undefined ? null : processCpuSeconds(serverPid);
     const started = process.hrtime.bigint();
     let requests = 0;
     const instance = autocannon(
@@ -98,6 +130,11 @@ export function fire(url: string, req: BenchRequest, connections: number, second
           samples.errors += result.errors;
           samples.timeouts += result.timeouts;
           samples.rounds.push(requests / elapsed);
+          const cpuAfter = serverPid === undefined ? null : processCpuSeconds(serverPid);
+          samples.serverCpuSeconds =
+            cpuBefore === null || cpuAfter === null || samples.serverCpuSeconds === null
+              ? null
+              : samples.serverCpuSeconds + (cpuAfter - cpuBefore);
         }
         resolve();
       },

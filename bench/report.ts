@@ -33,7 +33,9 @@ function verdict(r: ScenarioResult): string {
 }
 
 export function printTable(results: ScenarioResult[], opts: LoadOptions): void {
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'median round ratio', 'target', 'req/s per round', 'result'];
+  const header = [
+    'scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'median round ratio', 'target', 'server CPU µs/req', 'req/s per round', 'result',
+  ];
   const rows = results.map((r) => {
     const m = r.measurement;
     return [
@@ -44,12 +46,13 @@ export function printTable(results: ScenarioResult[], opts: LoadOptions): void {
       r.ratio === null ? '-' : `${fmt(r.ratio, 2)}x`,
       r.medianRoundRatio === null ? '-' : `${fmt(r.medianRoundRatio, 2)}x`,
       r.target === undefined ? '-' : `>= ${fmt(r.target, 2)}x`,
+      m?.serverCpuMicrosPerRequest != null ? fmt(m.serverCpuMicrosPerRequest, 1) : '-',
       m ? m.rounds.map((x) => fmt(x)).join(' / ') : '-',
       verdict(r),
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const right = new Set([1, 2, 3, 4, 5, 6]);
+  const right = new Set([1, 2, 3, 4, 5, 6, 7]);
   const line = (cells: string[]) =>
     '| ' + cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ') + ' |';
   console.log('');
@@ -57,7 +60,8 @@ export function printTable(results: ScenarioResult[], opts: LoadOptions): void {
     `autocannon on loopback: ${opts.connections} connections, ${opts.durationSeconds} s measured per scenario ` +
       `(${opts.rounds} rounds, visiting every scenario in turn) after a ${opts.warmupSeconds} s warm-up; ` +
       `ratio = scenario req/s / baseline req/s; median round ratio = median over rounds of the same ratio ` +
-      `within one round (steadier on a busy machine); targets are reported, not asserted`,
+      `within one round (steadier on a busy machine); server CPU µs/req = CPU time of the server process per ` +
+      `request (not affected by other load); targets are reported, not asserted`,
   );
   console.log(line(header));
   console.log('|' + widths.map((w, i) => (right.has(i) ? '-'.repeat(w + 1) + ':' : '-'.repeat(w + 2))).join('|') + '|');

@@ -46,6 +46,7 @@ interface Ready {
   scenario: Scenario;
   result: ScenarioResult;
   url: string;
+  pid: number;
   request: BenchRequest;
   samples: Samples;
 }
@@ -88,7 +89,7 @@ async function main(): Promise<number> {
         try {
           const request = await s.setup(server as never);
           await probe(server.url, request);
-          ready.push({ scenario: s, result, url: server.url, request, samples: new Samples() });
+          ready.push({ scenario: s, result, url: server.url, pid: server.pid, request, samples: new Samples() });
         } catch (e) {
           result.error = `setup: ${message(e)}`;
           console.error(`bench: ${s.name}: ${result.error}`);
@@ -107,7 +108,7 @@ async function main(): Promise<number> {
       for (const r of ready) {
         console.log(`bench: round ${round}/${load.rounds} ${r.scenario.name} (${perRound} s)`);
         try {
-          await fire(r.url, r.request, load.connections, perRound, r.samples);
+          await fire(r.url, r.request, load.connections, perRound, r.samples, r.pid);
         } catch (e) {
           r.result.error = message(e);
         }

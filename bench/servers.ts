@@ -13,6 +13,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export interface RunningServer {
   kind: ServerKind;
   url: string;
+  /** The server's own process (its CPU time is measured). */
+  pid: number;
   /** Where the data lives, for the report. */
   description: string;
   stop(): Promise<void>;
@@ -59,7 +61,7 @@ export async function startBare(): Promise<RunningServer> {
     ready: (url) => httpOk(`${url}/`),
     timeoutMs: 20_000,
   });
-  return { kind: 'bare', url: child.url, description: `node:http, pid ${child.pid}`, stop: child.stop };
+  return { kind: 'bare', url: child.url, pid: child.pid, description: `node:http, pid ${child.pid}`, stop: child.stop };
 }
 
 async function startScanbase(kind: 'scanbase-pglite' | 'scanbase-postgres'): Promise<ScanbaseServer> {
@@ -128,6 +130,7 @@ async function startScanbase(kind: 'scanbase-pglite' | 'scanbase-postgres'): Pro
   const server: ScanbaseServer = {
     kind,
     url: child.url,
+    pid: child.pid,
     description,
     operatorToken,
     operator,
