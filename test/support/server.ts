@@ -54,7 +54,7 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 90_000; // generous: a loaded 2-core machine compiles slowly
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
     try {
