@@ -1,6 +1,7 @@
 // Builds the HTTP app from a Core without listening: tests use app.inject(),
 // main.ts and the benchmarks listen on a real port.
 import { isUtf8 } from 'node:buffer';
+import http from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import formbody from '@fastify/formbody';
@@ -40,6 +41,22 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     // Undecodable URLs and over-long path parameters bypass the hooks: render them like
     // every other failure, version header included.
     frameworkErrors: (err, req, reply) => errorHandler(err, req, reply.header('x-scanbase-version', core.version)),
+    // Requests Node's HTTP parser refuses (bad header bytes, headers over 16 KB) never
+    // reach Fastify: answer them as problem+json with the version header too.
+    clientErrorHandler: (err, socket) => {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ECONNRESET' || socket.destroyed) return;
+      const status = code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const title = http.STATUS_CODES[status]!;
+      const body = JSON.stringify({ type: 'about:blank', status, title, detail: 'The request could not be parsed', errorCode: 'invalid-input' });
+      if (socket.writable) {
+        socket.write(
+          `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\nx-scanbase-version: ${core.version}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy(err);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('principal', null);

@@ -4,6 +4,7 @@
 // 5xx. Every response carries x-scanbase-version.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { testApp, BASIC_SEED, OPERATOR_TOKEN, type TestApp } from '../support/app.ts';
 
@@ -283,4 +284,47 @@ test('every response carries x-scanbase-version, successes included', async () =
   assert.equal(ok.statusCode, 200);
   const head = await call({ method: 'HEAD', url: '/healthz' });
   assert.equal(head.statusCode, 200);
+});
+
+// ---- below Fastify: the HTTP parser ---------------------------------------------------
+
+/** Sends raw bytes to a listening app; answers the raw response text. */
+function raw(port: number, request: string | Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let out = '';
+    socket.on('data', (d) => (out += d));
+    socket.on('error', () => resolve(out));
+    socket.on('close', () => resolve(out));
+    socket.on('connect', () => socket.write(request));
+    socket.setTimeout(10_000, () => reject(new Error(`no answer: ${out}`)));
+  });
+}
+
+test('requests the HTTP parser refuses answer 4xx problem+json with x-scanbase-version', async () => {
+  const server = await testApp();
+  const { app, core } = server;
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as net.AddressInfo).port;
+    const cases: [string | Buffer, number][] = [
+      ['GET /healthz HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n', 400],
+      [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+      ['NOT-HTTP\r\n\r\n', 400],
+      [Buffer.from([0x16, 0x03, 0x01, 0x00, 0xa5, 0x01, 0x00]), 400], // a TLS ClientHello on the plain port
+    ];
+    for (const [request, status] of cases) {
+      const res = await raw(port, request);
+      assert.match(res, new RegExp(`^HTTP/1\\.1 ${status} `), res.slice(0, 200));
+      assert.match(res, new RegExp(`\\r\\nx-scanbase-version: ${core.version.replace(/\./g, '\\.')}\\r\\n`, 'i'));
+      assert.match(res, /\r\nContent-Type: application\/problem\+json/i);
+      const body = JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4));
+      assert.equal(body.status, status);
+    }
+    // The server still serves.
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`);
+    assert.equal(ok.status, 200);
+  } finally {
+    await server.close();
+  }
 });
