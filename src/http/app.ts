@@ -2,7 +2,9 @@
 // main.ts and the benchmarks listen on a real port.
 import { isUtf8 } from 'node:buffer';
 import http from 'node:http';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
@@ -30,6 +32,20 @@ export const LOG_REDACT = [
   'res.headers["set-cookie"]',
 ];
 
+/** One JSON line per request, path only (query strings may hold codes and state), capped in length. */
+function logRequest(req: FastifyRequest, reply: FastifyReply): void {
+  req.log.info(
+    {
+      method: req.method,
+      path: req.url.split('?')[0]!.slice(0, 2048),
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      user: req.principal?.userId,
+    },
+    'request',
+  );
+}
+
 export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> {
   const app = Fastify({
     logger: opts.logger ?? false,
@@ -40,7 +56,10 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
     // Undecodable URLs and over-long path parameters bypass the hooks: render them like
     // every other failure, version header included.
-    frameworkErrors: (err, req, reply) => errorHandler(err, req, reply.header('x-scanbase-version', core.version)),
+    frameworkErrors: (err, req, reply) => {
+      reply.raw.once('finish', () => logRequest(req, reply));
+      return errorHandler(err, req, reply.header('x-scanbase-version', core.version));
+    },
     // Requests Node's HTTP parser refuses (bad header bytes, headers over 16 KB) never
     // reach Fastify: answer them as problem+json with the version header too.
     clientErrorHandler: (err, socket) => {
@@ -63,19 +82,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
 
-  // One JSON line per request, path only: query strings may hold codes and state.
-  app.addHook('onResponse', async (req, reply) => {
-    req.log.info(
-      {
-        method: req.method,
-        path: req.url.split('?')[0],
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-        user: req.principal?.userId,
-      },
-      'request',
-    );
-  });
+  app.addHook('onResponse', async (req, reply) => logRequest(req, reply));
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('x-scanbase-version', core.version);
     return payload;
