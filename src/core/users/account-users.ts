@@ -6,7 +6,7 @@ import { sha256Hex } from '../crypto/digest.ts';
 import type { EntityRef } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { AccountMemberRecord, AccountRole, Repos, Store, UserRecord } from '../ports/repositories.ts';
+import type { AccountMemberRecord, AccountRecord, AccountRole, Repos, Store, UserRecord } from '../ports/repositories.ts';
 import type { SendMail } from '../mail/send-mail.ts';
 import { forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { ACCOUNT_ROLES, ROLE_READ_PERMISSION, ROLE_WRITE_PERMISSION } from '../permissions/account-roles.ts';
@@ -36,6 +36,68 @@ function visibleRoles(scope: AccountScope, roles: AccountRole[]): AccountRole[] 
 }
 
 const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
+
+/**
+ * Makes the user (created and invited by e-mail when unknown) a member of the account
+ * with at least the given account roles, in the caller's transaction. Idempotent: an
+ * existing member gets the missing roles only, and no mail.
+ */
+export async function admitToAccount(
+  repos: Repos,
+  deps: { ids: Ids; clock: Clock; sendMail: SendMail; publicUrl: string },
+  account: AccountRecord,
+  inviterId: string,
+  email: string,
+  roles: AccountRole[],
+): Promise<{ user: UserRecord; member: AccountMemberRecord; added: boolean }> {
+  const { ids, clock, sendMail, publicUrl } = deps;
+  const now = clock.now();
+  let user = await repos.users.byEmail(email);
+  if (!user) {
+    user = await repos.users.insert(
+      {
+        id: ids.uuid(), email, firstName: '', lastName: '', company: '', title: '',
+        passwordHash: null, invitedBy: inviterId, invitedAt: now,
+      },
+      now,
+    );
+  }
+  const current = await repos.accounts.member(account.id, user.id);
+  const next: AccountMemberRecord = {
+    accountId: account.id,
+    userId: user.id,
+    roles: ACCOUNT_ROLES.filter((r) => roles.includes(r) || current?.roles.includes(r)),
+    invitedBy: current?.invitedBy ?? inviterId,
+    invitedAt: current?.invitedAt ?? now,
+  };
+  if (!current || next.roles.length !== current.roles.length) await repos.accounts.upsertMember(next);
+  if (!current) {
+    const inviter = await repos.users.byId(inviterId);
+    const who = inviter ? `${inviter.firstName} ${inviter.lastName}`.trim() || inviter.email : 'Someone';
+    if (!user.passwordHash) {
+      const token = ids.secret(32);
+      await repos.invitations.insert(
+        { tokenHash: sha256Hex(token), userId: user.id, accountId: account.id, expiresAt: new Date(now.getTime() + INVITATION_SECONDS * 1000) },
+        now,
+      );
+      const link = `${publicUrl}/invitations/${token}`;
+      await sendMail(repos, {
+        to: user.email,
+        subject: `You are invited to ${account.name} on Scanbase`,
+        text: `${who} invited you to the account ${account.name}.\n\nSet your password to sign in: ${link}\n\nThe link is valid for 7 days.`,
+        links: [link],
+      });
+    } else {
+      await sendMail(repos, {
+        to: user.email,
+        subject: `You were added to ${account.name} on Scanbase`,
+        text: `${who} added you to the account ${account.name}.\n\n${publicUrl}/`,
+        links: [`${publicUrl}/`],
+      });
+    }
+  }
+  return { user, member: next, added: !current };
+}
 
 export function createAccountUsers(deps: {
   store: Store;
@@ -112,60 +174,11 @@ export function createAccountUsers(deps: {
         byEmail.set(key, cur);
       }
 
-      const now = clock.now();
       return store.transaction(async (repos) => {
         const out: AccountUserView[] = [];
-        const inviter = await repos.users.byId(actor.userId);
         for (const { email, roles } of byEmail.values()) {
-          let user = await repos.users.byEmail(email);
-          if (!user) {
-            user = await repos.users.insert(
-              {
-                id: ids.uuid(), email, firstName: '', lastName: '', company: '', title: '',
-                passwordHash: null, invitedBy: actor.userId, invitedAt: now,
-              },
-              now,
-            );
-          }
-          const current = await repos.accounts.member(accountId, user.id);
-          const next: AccountMemberRecord = {
-            accountId,
-            userId: user.id,
-            roles: ACCOUNT_ROLES.filter((r) => roles.has(r) || current?.roles.includes(r)),
-            invitedBy: current?.invitedBy ?? actor.userId,
-            invitedAt: current?.invitedAt ?? now,
-          };
-          if (!current || next.roles.length !== current.roles.length) await repos.accounts.upsertMember(next);
-          if (!current) {
-            const who = inviter ? `${inviter.firstName} ${inviter.lastName}`.trim() || inviter.email : 'Someone';
-            if (!user.passwordHash) {
-              const token = ids.secret(32);
-              await repos.invitations.insert(
-                {
-                  tokenHash: sha256Hex(token),
-                  userId: user.id,
-                  accountId,
-                  expiresAt: new Date(now.getTime() + INVITATION_SECONDS * 1000),
-                },
-                now,
-              );
-              const link = `${publicUrl}/invitations/${token}`;
-              await sendMail(repos, {
-                to: user.email,
-                subject: `You are invited to ${scope.account.name} on Scanbase`,
-                text: `${who} invited you to the account ${scope.account.name}.\n\nSet your password to sign in: ${link}\n\nThe link is valid for 7 days.`,
-                links: [link],
-              });
-            } else {
-              await sendMail(repos, {
-                to: user.email,
-                subject: `You were added to ${scope.account.name} on Scanbase`,
-                text: `${who} added you to the account ${scope.account.name}.\n\n${publicUrl}/`,
-                links: [`${publicUrl}/`],
-              });
-            }
-          }
-          out.push(await view(repos, scope, next, user));
+          const { user, member } = await admitToAccount(repos, { ids, clock, sendMail, publicUrl }, scope.account, actor.userId, email, [...roles]);
+          out.push(await view(repos, scope, member, user));
         }
         await repos.changes.publish(scopeKey.account(accountId));
         return out;
@@ -178,10 +191,14 @@ export function createAccountUsers(deps: {
       const accountId = scope.account.id;
       authorizer.require(scope.permissions, 'account:users:write', 'remove-user-from-account-forbidden');
       await store.transaction(async (repos) => {
+        const done = new Set<string>();
         for (const ref of userRefs) {
           const user = await resolveUser(repos, ref);
+          // The same user named twice (URN and API 1 id) is removed once, not refused as a non-member.
+          if (user && done.has(user.id)) continue;
           const m = user && (await repos.accounts.member(accountId, user.id));
           if (!user || !m) throw notFound('user', refValue(ref));
+          done.add(user.id);
           if (user.id === scope.account.ownerId) {
             throw new DomainError(
               'forbidden',
