@@ -15,6 +15,7 @@ import { createSignIn } from './core/users/sign-in.ts';
 import { createSeeder, type SeedDocument } from './core/operator/seed.ts';
 import { createOperator } from './core/operator/operator.ts';
 import { createSandboxClock } from './core/operator/sandbox-clock.ts';
+import { createJanitor, JANITOR } from './core/maintenance/janitor.ts';
 import { createSendMail } from './core/mail/send-mail.ts';
 import { createAuthorizer } from './core/permissions/authorizer.ts';
 import { createAccounts } from './core/accounts/accounts.ts';
@@ -23,6 +24,14 @@ import { createGroups } from './core/groups/groups.ts';
 import { createAccountUsers } from './core/users/account-users.ts';
 import { createInvitations } from './core/users/invitations.ts';
 import { seedRolesAndGroups } from './core/operator/seed-extensions.ts';
+import { createActivity } from './core/activity/activity.ts';
+import { createProjectAccess } from './core/projects/project-access.ts';
+import { createProjects } from './core/projects/projects.ts';
+import { createWorkzones } from './core/workzones/workzones.ts';
+import { createMembers } from './core/members/members.ts';
+import { createReports } from './core/reports/reports.ts';
+import { createProjectDetails } from './core/projects/project-details.ts';
+import { accountPermissions, workzonePermissions } from './core/permissions/evaluate.ts';
 import type { Ids } from './core/ports/ids.ts';
 import type { PasswordHasher } from './core/ports/crypto.ts';
 import { invalidInput } from './core/errors.ts';
@@ -54,9 +63,38 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const accounts = createAccounts({ store, clock, authorizer });
   const roles = createRoles({ store, clock, ids, authorizer });
   const groups = createGroups({ store, clock, ids, authorizer });
-  const accountUsers = createAccountUsers({ store, clock, ids, authorizer, sendMail, publicUrl: config.publicUrl });
+  const activity = createActivity({ store, clock });
+  const projectAccess = createProjectAccess({ store, clock, authorizer, activity });
+  const projects = createProjects({ store, clock, ids, authorizer, access: projectAccess });
+  const workzones = createWorkzones({ store, clock, ids, access: projectAccess });
+  const members = createMembers({ store, clock, ids, access: projectAccess, sendMail, publicUrl: config.publicUrl });
+  const reports = createReports({ store, authorizer });
+  const projectDetails = createProjectDetails({ store, access: projectAccess });
+  const accountUsers = createAccountUsers({
+    store, clock, ids, authorizer, sendMail, publicUrl: config.publicUrl,
+    ownedProjects: (repos, userId, accountId) => repos.projects.ownedBy(userId, accountId),
+    // bulk-invite without account role: workzone:members:write on some zone of the account.
+    async holdsMembersWriteSomewhere(repos, userId, accountId) {
+      const found = await repos.access.accountAccess(userId, { uuid: accountId });
+      if (!found || !(found.facts.isMember || found.facts.isOwner)) return false;
+      if (accountPermissions(found.facts).has('account:users:write')) return true;
+      for (const projectId of await repos.members.memberProjects(accountId, userId)) {
+        const project = await repos.projects.byRef(accountId, { uuid: projectId });
+        if (!project || project.deletedAt) continue;
+        const grants = await repos.members.grantsOf(projectId, userId);
+        const facts = { projectId, ownerId: project.ownerId, rootWorkzoneId: project.rootWorkzoneId, grants };
+        for (const g of grants) {
+          for (const z of g.workzoneIds) {
+            if (workzonePermissions(userId, found.facts, facts, z, clock.now()).has('workzone:members:write')) return true;
+          }
+        }
+      }
+      return false;
+    },
+  });
   const invitations = createInvitations({ store, clock, hasher });
   const sandboxClock = createSandboxClock({ store, clock });
+  const janitor = createJanitor({ store, clock });
 
   const loadSeedFile = async (): Promise<SeedDocument | null> => {
     if (!config.seedFile) return null;
@@ -77,6 +115,13 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     t.unref();
     timers.push(t);
   }
+  // Housekeeping once at start, then every 10 minutes; one node of the cluster does each pass.
+  let janitorPass: Promise<unknown> = Promise.resolve();
+  const sweep = () => (janitorPass = janitorPass.then(() => janitor.run({ ifDue: true })).catch(() => {}));
+  sweep();
+  const janitorTimer = setInterval(sweep, JANITOR.intervalSeconds * 1000);
+  janitorTimer.unref();
+  timers.push(janitorTimer);
 
   return {
     config,
@@ -92,6 +137,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     applySeed,
     loadSeedFile,
     sandboxClock,
+    janitor,
     operator,
     authorizer,
     accounts,
@@ -99,6 +145,13 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     groups,
     accountUsers,
     invitations,
+    activity,
+    projectAccess,
+    projects,
+    workzones,
+    members,
+    reports,
+    projectDetails,
     async health(): Promise<boolean> {
       try {
         await store.ping();
@@ -109,6 +162,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     },
     async close(): Promise<void> {
       for (const t of timers) clearInterval(t);
+      await janitorPass;
       await store.close();
       if (ownsSql) await sql.close();
     },

@@ -9,6 +9,9 @@ import { subscriptionsRepo } from './repos/subscriptions.ts';
 import { oauthRepo } from './repos/oauth.ts';
 import { accessRepo } from './repos/access.ts';
 import { rolesRepo } from './repos/roles.ts';
+import { projectsRepo, workzonesRepo } from './repos/projects.ts';
+import { membersRepo } from './repos/members.ts';
+import { reportsRepo } from './repos/reports.ts';
 import { groupsRepo, invitationsRepo } from './repos/groups.ts';
 import { adminRepo, outboxRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 
@@ -16,6 +19,10 @@ export const CHANGES_CHANNEL = 'scanbase_changes';
 
 export function createRepos(sql: Sql, published: (scope: string) => void): Repos {
   return {
+    reports: reportsRepo(sql),
+    projects: projectsRepo(sql),
+    workzones: workzonesRepo(sql),
+    members: membersRepo(sql),
     roles: rolesRepo(sql),
     groups: groupsRepo(sql),
     invitations: invitationsRepo(sql),

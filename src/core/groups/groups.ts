@@ -96,6 +96,7 @@ export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; autho
       const scope = await writeScope(actor, accountRef, 'delete-group-forbidden');
       await change(scope, '', async (repos) => {
         const g = await groupIn(repos, scope.account.id, groupRef);
+        await repos.members.removeGroupEverywhere(g.id);
         await repos.groups.remove(g.id);
       });
     },

@@ -40,7 +40,7 @@ const project = (grants: ProjectFacts['grants'], ownerId: string | null = null):
 });
 
 test('rule 5: a member holds workzone:workzones:read on his zones and project:workzones:list / members:list', () => {
-  const p = project([{ workzoneId: 'w1', permissions: ['workzone:tags:read'], expiresAt: null }]);
+  const p = project([{ roleId: 'r', workzoneIds: new Set(['w1']), permissions: ['workzone:tags:read'], expiresAt: null }]);
   const wz = workzonePermissions('u', member, p, 'w1', now);
   assert.ok(wz.has('workzone:workzones:read') && wz.has('workzone:tags:read'));
   assert.equal(workzonePermissions('u', member, p, 'w2', now).size, 0);
@@ -49,17 +49,17 @@ test('rule 5: a member holds workzone:workzones:read on his zones and project:wo
 });
 
 test('expired access grants nothing from its expiration instant', () => {
-  const p = project([{ workzoneId: 'w1', permissions: ['workzone:tags:read'], expiresAt: now }]);
+  const p = project([{ roleId: 'r', workzoneIds: new Set(['w1']), permissions: ['workzone:tags:read'], expiresAt: now }]);
   assert.equal(workzonePermissions('u', member, p, 'w1', now).size, 0);
   assert.ok(!projectPermissions('u', member, p, now).has('project:workzones:list'));
-  const later = project([{ workzoneId: 'w1', permissions: ['workzone:tags:read'], expiresAt: new Date(now.getTime() + 1) }]);
+  const later = project([{ roleId: 'r', workzoneIds: new Set(['w1']), permissions: ['workzone:tags:read'], expiresAt: new Date(now.getTime() + 1) }]);
   assert.ok(workzonePermissions('u', member, later, 'w1', now).has('workzone:tags:read'));
 });
 
 test('rule 1: own role and group roles are united', () => {
   const p = project([
-    { workzoneId: 'w1', permissions: ['workzone:tags:read'], expiresAt: null },
-    { workzoneId: 'w1', permissions: ['workzone:documents:read', 'workzone:documents:write'], expiresAt: null },
+    { roleId: 'r', workzoneIds: new Set(['w1']), permissions: ['workzone:tags:read'], expiresAt: null },
+    { roleId: 'r', workzoneIds: new Set(['w1']), permissions: ['workzone:documents:read', 'workzone:documents:write'], expiresAt: null },
   ]);
   const wz = workzonePermissions('u', member, p, 'w1', now);
   assert.ok(wz.has('workzone:tags:read') && wz.has('workzone:documents:write'));
@@ -79,8 +79,8 @@ test('rule 7: the project owner has every project and work-zone permission', () 
 });
 
 test('rule 8: annotations:write on the root zone gives the integration permissions', () => {
-  const onRoot = project([{ workzoneId: 'root', permissions: ['workzone:annotations:read', 'workzone:annotations:write'], expiresAt: null }]);
-  const onChild = project([{ workzoneId: 'w1', permissions: ['workzone:annotations:read', 'workzone:annotations:write'], expiresAt: null }]);
+  const onRoot = project([{ roleId: 'r', workzoneIds: new Set(['root']), permissions: ['workzone:annotations:read', 'workzone:annotations:write'], expiresAt: null }]);
+  const onChild = project([{ roleId: 'r', workzoneIds: new Set(['w1']), permissions: ['workzone:annotations:read', 'workzone:annotations:write'], expiresAt: null }]);
   assert.ok(projectPermissions('u', member, onRoot, now).has('project:integrations:write'));
   assert.ok(!projectPermissions('u', member, onChild, now).has('project:integrations:write'));
 });

@@ -16,9 +16,10 @@ export interface AccountFacts {
   roles: readonly AccountRoleName[];
 }
 
-/** A role reaching the caller on one work zone (his own, or a group's), materialised per zone. */
+/** A role reaching the caller (his own, or a group's) and the work zones it reaches, materialised. */
 export interface WorkzoneGrant {
-  workzoneId: string;
+  roleId: string;
+  workzoneIds: ReadonlySet<string>;
   permissions: readonly string[];
   expiresAt: Date | null;
 }
@@ -59,7 +60,7 @@ export function workzonePermissions(
   if (project.ownerId === userId) return new Set(WORKZONE_PERMISSIONS); // rule 7
   const out = new Set<Permission>();
   for (const g of project.grants) {
-    if (g.workzoneId !== workzoneId || !active(g, now)) continue;
+    if (!g.workzoneIds.has(workzoneId) || !active(g, now)) continue;
     for (const p of effectiveRolePermissions(g.permissions)) if (p.startsWith('workzone:')) out.add(p);
     out.add('workzone:workzones:read'); // rule 5
   }
@@ -84,7 +85,7 @@ export function projectPermissions(
     for (const g of grants) {
       for (const p of effectiveRolePermissions(g.permissions)) if (p.startsWith('project:')) out.add(p);
       // rule 8
-      if (g.workzoneId === project.rootWorkzoneId && g.permissions.includes('workzone:annotations:write')) {
+      if (g.workzoneIds.has(project.rootWorkzoneId) && g.permissions.includes('workzone:annotations:write')) {
         out.add('project:annotations:create-integration-link');
         out.add('project:integrations:read');
         out.add('project:integrations:write');
@@ -103,4 +104,4 @@ export function projectPermissions(
 
 /** True when the caller is a member of the project (holds an active grant somewhere in it). */
 export const isProjectMember = (project: ProjectFacts, now: Date): boolean =>
-  project.grants.some((g) => active(g, now));
+  project.grants.some((g) => active(g, now) && g.workzoneIds.size > 0);

@@ -2,6 +2,7 @@
 // value is bound to one executor (the pool, or one transaction): inside
 // `store.transaction(fn)`, use only the `repos` that fn receives.
 import type { AccountFacts } from '../permissions/evaluate.ts';
+import type { MembersRepo, ProjectsRepo, WorkzonesRepo } from './project-repositories.ts';
 export interface UserRecord {
   id: string;
   api1Id: string;
@@ -137,6 +138,8 @@ export interface WebSessionsRepo {
   insert(s: WebSessionRecord, now: Date): Promise<void>;
   byIdHash(idHash: string, now: Date): Promise<WebSessionRecord | null>;
   remove(idHash: string): Promise<void>;
+  /** The deployment's key for stateless sign-in form tokens: stores `candidate` unless a key exists (first node wins), answers the stored one. */
+  csrfKey(candidate: string): Promise<string>;
 }
 
 export interface ThrottleRecord {
@@ -146,10 +149,27 @@ export interface ThrottleRecord {
   lockedUntil: Date | null;
 }
 
+export interface ThrottleReservation {
+  /** Attempts counted in the current window, this one included: the attempt may proceed when ≤ max. */
+  failures: number;
+  windowStart: Date;
+  lockedUntil: Date | null;
+}
+
 export interface ThrottleRepo {
   get(key: string): Promise<ThrottleRecord | null>;
   put(r: ThrottleRecord): Promise<void>;
   clear(key: string): Promise<void>;
+  /**
+   * Counts one attempt against the key in one conditional UPSERT (row-locked, so concurrent
+   * callers on any node are counted one after the other). A window is fresh when there is no
+   * row, when its lock has expired, or when it is unlocked and started at or before
+   * `windowCutoff`; a fresh window starts at `now` with this attempt. The attempt that brings
+   * the count to `max` sets `lockedUntil`; an existing unexpired lock is kept, never extended.
+   */
+  reserve(key: string, p: { now: Date; windowCutoff: Date; max: number; lockedUntil: Date }): Promise<ThrottleReservation>;
+  /** Gives back an attempt that turned out not to be a failure (same window only); lifts the lock when the count drops below `max`. */
+  refund(key: string, windowStart: Date, max: number): Promise<void>;
 }
 
 export interface OutboxMail {
@@ -169,9 +189,35 @@ export interface SettingsRepo {
   set(key: string, value: unknown): Promise<void>;
 }
 
+/** What a housekeeping pass deletes (src/core/maintenance/janitor.ts decides the times). */
+export interface PurgeCutoffs {
+  /** Web sessions that expired at or before this. */
+  sessionsExpiredBy: Date;
+  /** Codes, refresh tokens and invitations expired, used, consumed or revoked before this. */
+  spentBefore: Date;
+  /** Sign-in throttle rows: a lock that ended at or before `now`, or no lock and a window that started at or before this. */
+  throttleWindowCutoff: Date;
+  now: Date;
+}
+
+export interface PurgeCounts {
+  webSessions: number;
+  authorizationCodes: number;
+  refreshTokens: number;
+  loginThrottle: number;
+  invitations: number;
+}
+
 export interface AdminRepo {
   /** Deletes every row of tenant data; signing keys and settings (the clock) stay. */
   deleteAllData(): Promise<void>;
+  /**
+   * Takes the cluster-wide maintenance lock for the rest of the transaction if no other
+   * session holds it (pg_try_advisory_xact_lock); false when another node is running a pass.
+   */
+  tryMaintenanceLock(): Promise<boolean>;
+  /** Deletes the rows no rule needs any more; answers how many, per table. */
+  purge(c: PurgeCutoffs): Promise<PurgeCounts>;
 }
 
 export interface RoleRecord {
@@ -197,7 +243,7 @@ export interface RolesRepo {
   insert(r: Omit<RoleRecord, 'api1Id' | 'createdAt' | 'updatedAt'>, now: Date): Promise<RoleRecord>;
   update(id: string, fields: RoleFields, now: Date): Promise<RoleRecord>;
   remove(id: string): Promise<void>;
-  /** Ids of the projects where the role is held by a member (none until projects exist). */
+  /** Ids of the projects where the role is held by a member. */
   usage(roleId: string): Promise<string[]>;
 }
 
@@ -258,7 +304,35 @@ export interface ChangesRepo {
   publish(scope: string): Promise<void>;
 }
 
+export interface ProjectLastAccessRow {
+  accountId: string;
+  subscriptionId: string;
+  projectId: string;
+  projectName: string;
+  lastAccessedDate: string | null;
+}
+
+export interface UserLastActivityRow {
+  userId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  company: string;
+  lastActivityDate: string | null;
+}
+
+/** API 1's reports. */
+export interface ReportsRepo {
+  touchUserActivity(userId: string, date: string): Promise<void>;
+  projectsLastAccessed(accountId: string, filter: { subscriptionId?: string; projectId?: string }): Promise<ProjectLastAccessRow[]>;
+  usersLastActivity(accountId: string): Promise<UserLastActivityRow[]>;
+}
+
 export interface Repos {
+  reports: ReportsRepo;
+  projects: ProjectsRepo;
+  workzones: WorkzonesRepo;
+  members: MembersRepo;
   roles: RolesRepo;
   groups: GroupsRepo;
   invitations: InvitationsRepo;

@@ -217,6 +217,7 @@ export function createAccountUsers(deps: {
             );
           }
           await repos.groups.removeUserFromAccountGroups(accountId, user.id);
+          await repos.members.removeUserFromAccountProjects(accountId, user.id);
           await repos.accounts.removeMember(accountId, user.id);
         }
         await repos.changes.publish(scopeKey.account(accountId));

@@ -6,6 +6,7 @@ import type { Core } from '../../compose.ts';
 import { requireAuthentication } from '../auth.ts';
 import { PERMISSIONS } from '../../core/permissions/catalog.ts';
 import { accountRoutes } from './accounts.ts';
+import { projectRoutes } from './projects.ts';
 
 export const api2Routes =
   (core: Core): FastifyPluginAsync =>
@@ -28,4 +29,5 @@ export const api2Routes =
     );
 
     accountRoutes(app, core);
+    projectRoutes(app, core);
   };

@@ -37,9 +37,6 @@ export function rolesRepo(sql: Sql): RolesRepo {
       await sql.query('DELETE FROM roles WHERE id = $1', [id]);
     },
     async usage(roleId) {
-      // Project membership arrives with the projects module; until its table exists no role is in use.
-      const exists = await sql.query(`SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'project_members'`);
-      if (!exists.length) return [];
       const rows = await sql.query<{ projectId: string }>(
         'SELECT DISTINCT project_id AS "projectId" FROM project_members WHERE role_id = $1 ORDER BY 1',
         [roleId],

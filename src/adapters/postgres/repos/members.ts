@@ -1,0 +1,102 @@
+import type { MemberAccess, MembersRepo, ProjectMemberRecord } from '../../../core/ports/project-repositories.ts';
+import type { Sql } from '../sql.ts';
+
+const M_COLS = `project_id AS "projectId", member_type AS "memberType", member_id AS "memberId", role_id AS "roleId",
+  expires_at AS "expiresAt"`;
+
+export function membersRepo(sql: Sql): MembersRepo {
+  return {
+    async member(projectId, type, id) {
+      const rows = await sql.query<ProjectMemberRecord>(
+        `SELECT ${M_COLS} FROM project_members WHERE project_id = $1 AND member_type = $2 AND member_id = $3`,
+        [projectId, type, id],
+      );
+      return rows[0] ?? null;
+    },
+    async upsertMember(m, addedBy, now) {
+      await sql.query(
+        `INSERT INTO project_members (project_id, member_type, member_id, role_id, expires_at, added_by, added_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (project_id, member_type, member_id) DO UPDATE SET role_id = EXCLUDED.role_id, expires_at = EXCLUDED.expires_at`,
+        [m.projectId, m.memberType, m.memberId, m.roleId, m.expiresAt, addedBy, now],
+      );
+    },
+    async grantAccess(projectId, type, id, zones) {
+      if (!zones.length) return;
+      await sql.query(
+        `INSERT INTO workzone_access (workzone_id, project_id, member_type, member_id)
+         SELECT z, $1, $2, $3 FROM unnest($4::uuid[]) AS z ON CONFLICT DO NOTHING`,
+        [projectId, type, id, zones],
+      );
+    },
+    async revokeAccess(projectId, type, id, zones) {
+      if (!zones.length) return;
+      await sql.query(
+        `DELETE FROM workzone_access WHERE project_id = $1 AND member_type = $2 AND member_id = $3 AND workzone_id = ANY($4::uuid[])`,
+        [projectId, type, id, zones],
+      );
+    },
+    async removeMember(projectId, type, id) {
+      await sql.query('DELETE FROM project_members WHERE project_id = $1 AND member_type = $2 AND member_id = $3', [projectId, type, id]);
+    },
+    async dropMembersWithoutAccess(projectId) {
+      await sql.query(
+        `DELETE FROM project_members pm WHERE pm.project_id = $1 AND NOT EXISTS (
+           SELECT 1 FROM workzone_access wa WHERE wa.project_id = pm.project_id AND wa.member_type = pm.member_type
+             AND wa.member_id = pm.member_id)`,
+        [projectId],
+      );
+    },
+    async inheritAccess(projectId, parentId, childId) {
+      await sql.query(
+        `INSERT INTO workzone_access (workzone_id, project_id, member_type, member_id)
+         SELECT $3, project_id, member_type, member_id FROM workzone_access WHERE project_id = $1 AND workzone_id = $2
+         ON CONFLICT DO NOTHING`,
+        [projectId, parentId, childId],
+      );
+    },
+    accessList: (projectId) =>
+      sql.query<MemberAccess>(
+        `SELECT ${M_COLS.replace(/(project_id|member_type|member_id|role_id|expires_at) AS/g, 'pm.$1 AS')},
+           COALESCE(array_agg(wa.workzone_id ORDER BY wa.workzone_id) FILTER (WHERE wa.workzone_id IS NOT NULL), '{}') AS "workzoneIds"
+         FROM project_members pm
+         LEFT JOIN workzone_access wa ON wa.project_id = pm.project_id AND wa.member_type = pm.member_type AND wa.member_id = pm.member_id
+         WHERE pm.project_id = $1
+         GROUP BY pm.project_id, pm.member_type, pm.member_id, pm.role_id, pm.expires_at, pm.added_at
+         ORDER BY pm.added_at, pm.member_type DESC, pm.member_id`,
+        [projectId],
+      ),
+    async grantsOf(projectId, userId) {
+      const rows = await sql.query<{ roleId: string; permissions: string[]; expiresAt: Date | null; zones: string[] }>(
+        `SELECT pm.role_id AS "roleId", r.permissions, pm.expires_at AS "expiresAt", array_agg(wa.workzone_id) AS zones
+         FROM project_members pm
+         JOIN roles r ON r.id = pm.role_id
+         JOIN workzone_access wa ON wa.project_id = pm.project_id AND wa.member_type = pm.member_type AND wa.member_id = pm.member_id
+         WHERE pm.project_id = $1 AND ((pm.member_type = 'user' AND pm.member_id = $2)
+           OR (pm.member_type = 'group' AND pm.member_id IN (SELECT group_id FROM group_members WHERE user_id = $2)))
+         GROUP BY pm.member_type, pm.member_id, pm.role_id, r.permissions, pm.expires_at`,
+        [projectId, userId],
+      );
+      return rows.map((r) => ({ roleId: r.roleId, permissions: r.permissions, expiresAt: r.expiresAt, workzoneIds: new Set(r.zones) }));
+    },
+    async memberProjects(accountId, userId) {
+      const rows = await sql.query<{ id: string }>(
+        `SELECT DISTINCT pm.project_id AS id FROM project_members pm JOIN projects p ON p.id = pm.project_id
+         WHERE p.account_id = $1 AND ((pm.member_type = 'user' AND pm.member_id = $2)
+           OR (pm.member_type = 'group' AND pm.member_id IN (SELECT group_id FROM group_members WHERE user_id = $2)))`,
+        [accountId, userId],
+      );
+      return rows.map((r) => r.id);
+    },
+    async removeGroupEverywhere(groupId) {
+      await sql.query(`DELETE FROM project_members WHERE member_type = 'group' AND member_id = $1`, [groupId]);
+    },
+    async removeUserFromAccountProjects(accountId, userId) {
+      await sql.query(
+        `DELETE FROM project_members WHERE member_type = 'user' AND member_id = $2
+           AND project_id IN (SELECT id FROM projects WHERE account_id = $1)`,
+        [accountId, userId],
+      );
+    },
+  };
+}

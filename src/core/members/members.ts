@@ -1,0 +1,239 @@
+// Project membership (spec "Membership rules"; vendor addProjectMembers and the remove
+// operations): one role and one expiration date per member per project, granted on work
+// zones and their subtrees, materialised per work zone in the same transaction.
+import { DomainError, invalidInput, notFound } from '../errors.ts';
+import type { EntityRef } from '../ids/urn.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { Repos, Store, UserRecord } from '../ports/repositories.ts';
+import type { MemberAccess, MemberType } from '../ports/project-repositories.ts';
+import type { SendMail } from '../mail/send-mail.ts';
+import type { Permission } from '../permissions/catalog.ts';
+import { effectiveRolePermissions } from '../permissions/role-rules.ts';
+import { forbidden, type Actor } from '../permissions/authorizer.ts';
+import { projectScopeKey, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
+import { admitToAccount } from '../users/account-users.ts';
+import { resolveUser } from '../users/resolve-users.ts';
+
+export interface AddMembersInput {
+  workzoneRefs?: EntityRef[] | null;
+  users?: { email: string; roleRef: EntityRef; expirationDate?: Date | null }[];
+  groups?: { groupRef: EntityRef; roleRef: EntityRef; expirationDate?: Date | null }[];
+}
+
+export interface MemberAccessView {
+  member: { type: 'user'; id: string; email: string } | { type: 'group'; id: string; name: string };
+  roleId: string;
+  expirationDate: Date | null;
+  workzoneIds: string[];
+}
+
+const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
+
+export function createMembers(deps: {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  access: ProjectAccess;
+  sendMail: SendMail;
+  publicUrl: string;
+}) {
+  const { store, clock, access } = deps;
+
+  /** Work-zone writes need workzone:members:write on the zone (root for project-wide removal). */
+  const requireMembersWrite = (scope: ProjectScope, zoneId: string, code: string) =>
+    access.requireOnWorkzone(scope, zoneId, 'workzone:members:write', code);
+
+  async function removeWholeMember(repos: Repos, scope: ProjectScope, type: MemberType, id: string): Promise<void> {
+    if (type === 'user' && id === scope.project.ownerId) {
+      throw new DomainError('invalid', 'cannot-remove-project-owner', 'The project owner cannot be removed from the project', { userId: id });
+    }
+    await repos.members.removeMember(scope.project.id, type, id);
+  }
+
+  return {
+    /**
+     * Adds users (by e-mail; unknown addresses are invited to the account) and groups with
+     * a role on work zones (default: the root). The caller needs workzone:members:write on
+     * every zone and every permission he hands out (account managers hand out any role).
+     */
+    async addMembers(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, input: AddMembersInput): Promise<void> {
+      const scope = await access.project(actor, accountRef, projectRef);
+      const projectId = scope.project.id;
+      const accountId = scope.account.account.id;
+      const now = clock.now();
+      const users = input.users ?? [];
+      const groups = input.groups ?? [];
+      if (!users.length && !groups.length) throw invalidInput('members must name at least one user or group', { field: 'members' });
+      for (const m of [...users, ...groups]) {
+        if (m.expirationDate && m.expirationDate.getTime() <= now.getTime()) {
+          throw new DomainError('invalid', 'expiration-date-in-past', 'An expiration date is in the past', {
+            expirationDate: m.expirationDate.toISOString(),
+          });
+        }
+      }
+      const emails = users.map((u) => u.email.trim().toLowerCase());
+      if (new Set(emails).size !== emails.length) throw invalidInput('Each user may appear once', { field: 'members.users' });
+      const groupKeys = groups.map((g) => refValue(g.groupRef));
+      if (new Set(groupKeys).size !== groupKeys.length) throw invalidInput('Each group may appear once', { field: 'members.groups' });
+
+      await store.transaction(async (repos) => {
+        const zones: string[] = [];
+        for (const ref of input.workzoneRefs?.length ? input.workzoneRefs : [{ type: 'workzone' as const, uuid: scope.project.rootWorkzoneId }]) {
+          const w = await repos.workzones.byRef(projectId, ref);
+          if (!w) throw notFound('workzone', refValue(ref));
+          zones.push(w.id);
+        }
+        const accountManager = scope.account.permissions.has('account:users:write') || scope.project.ownerId === actor.userId;
+        const roleCache = new Map<string, { id: string; permissions: Set<Permission> }>();
+        const roleOf = async (ref: EntityRef) => {
+          const key = refValue(ref);
+          let r = roleCache.get(key);
+          if (!r) {
+            const rec = await repos.roles.byRef(accountId, ref);
+            if (!rec) throw notFound('role', key);
+            roleCache.set(key, (r = { id: rec.id, permissions: effectiveRolePermissions(rec.permissions) }));
+          }
+          return r;
+        };
+        const checkZones = (role: { permissions: Set<Permission> }) => {
+          for (const z of zones) {
+            const held = scope.workzone(z);
+            const needed: Permission[] = ['workzone:members:write', ...(accountManager ? [] : [...role.permissions])];
+            const missing = needed.filter((p) => !held.has(p));
+            if (missing.length) throw forbidden('add-project-members-forbidden', needed, `Requires ${missing.join(', ')} on every work zone`);
+          }
+        };
+        const subtrees = new Set<string>();
+        for (const z of zones) for (const id of await repos.workzones.subtree(z)) subtrees.add(id);
+
+        const place = async (type: MemberType, memberId: string, roleId: string, expiresAt: Date | null) => {
+          const current = await repos.members.member(projectId, type, memberId);
+          if (current && current.roleId !== roleId) {
+            throw new DomainError('invalid', 'member-has-another-role', 'The member already has another role in this project', {
+              memberId, roleId: current.roleId,
+            });
+          }
+          // Same role: extended to the zones, expiration overridden project-wide.
+          await repos.members.upsertMember({ projectId, memberType: type, memberId, roleId, expiresAt }, actor.userId, now);
+          await repos.members.grantAccess(projectId, type, memberId, [...subtrees]);
+        };
+
+        for (const u of users) {
+          const role = await roleOf(u.roleRef);
+          checkZones(role);
+          const { user } = await admitToAccount(repos, deps, scope.account.account, actor.userId, u.email.trim(), []);
+          await place('user', user.id, role.id, u.expirationDate ?? null);
+        }
+        for (const g of groups) {
+          const role = await roleOf(g.roleRef);
+          checkZones(role);
+          const group = await repos.groups.byRef(accountId, g.groupRef);
+          if (!group) throw notFound('group', refValue(g.groupRef));
+          await place('group', group.id, role.id, g.expirationDate ?? null);
+        }
+        await repos.changes.publish(projectScopeKey(projectId));
+      });
+    },
+
+    /** Removes users and groups from the whole project (ignoring non-members). */
+    async removeMembers(
+      actor: Actor,
+      accountRef: EntityRef,
+      projectRef: EntityRef,
+      input: { userRefs?: EntityRef[]; groupRefs?: EntityRef[] },
+    ): Promise<void> {
+      const scope = await access.project(actor, accountRef, projectRef);
+      const onlySelf =
+        !(input.groupRefs?.length) && input.userRefs?.length === 1 && 'uuid' in input.userRefs[0]! && input.userRefs[0].uuid === actor.userId;
+      if (!onlySelf) requireMembersWrite(scope, scope.project.rootWorkzoneId, 'remove-contributor-forbidden');
+      await store.transaction(async (repos) => {
+        for (const ref of input.userRefs ?? []) {
+          const user = await resolveUser(repos, ref);
+          if (user) await removeWholeMember(repos, scope, 'user', user.id);
+        }
+        for (const ref of input.groupRefs ?? []) {
+          const group = await repos.groups.byRef(scope.account.account.id, ref);
+          if (group) await removeWholeMember(repos, scope, 'group', group.id);
+        }
+        await repos.changes.publish(projectScopeKey(scope.project.id));
+      });
+    },
+
+    /**
+     * Removes a user from a work zone and everything below it; when he is also a member of
+     * parent zones, those too, but only with allowRemoveOnParents (rule 3). Anyone may remove himself.
+     */
+    async removeFromWorkzone(
+      actor: Actor,
+      accountRef: EntityRef,
+      projectRef: EntityRef,
+      workzoneRef: EntityRef,
+      userRef: EntityRef,
+      allowRemoveOnParents: boolean,
+    ): Promise<void> {
+      const scope = await access.project(actor, accountRef, projectRef);
+      const projectId = scope.project.id;
+      await store.transaction(async (repos) => {
+        const w = await repos.workzones.byRef(projectId, workzoneRef);
+        if (!w) throw notFound('workzone', refValue(workzoneRef));
+        const user = await resolveUser(repos, userRef);
+        if (!user) throw notFound('user', refValue(userRef));
+        const self = user.id === actor.userId;
+        if (!self) requireMembersWrite(scope, w.id, 'remove-contributor-from-work-zone-forbidden');
+        const mine = (await repos.members.accessList(projectId)).find((m) => m.memberType === 'user' && m.memberId === user.id);
+        if (!mine) return;
+        const zones = new Set(mine.workzoneIds);
+        const parents = (await repos.workzones.ancestors(w.id)).filter((z) => zones.has(z));
+        if (parents.length && !allowRemoveOnParents) {
+          throw invalidInput(
+            "Invalid parameter allowRemoveOnParents: the user is a member of a parent work zone and 'allowRemoveOnParents' is false",
+            { field: 'allowRemoveOnParents', workzoneIds: parents },
+          );
+        }
+        if (!self) for (const z of parents) requireMembersWrite(scope, z, 'remove-contributor-from-work-zone-forbidden');
+        await repos.members.revokeAccess(projectId, 'user', user.id, [...(await repos.workzones.subtree(w.id)), ...parents]);
+        await repos.members.dropMembersWithoutAccess(projectId);
+        await repos.changes.publish(projectScopeKey(projectId));
+      });
+    },
+
+    /** The project's users: direct members and the users of member groups. */
+    async listMembers(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<UserRecord[]> {
+      const scope = await access.project(actor, accountRef, projectRef);
+      if (!scope.permissions.has('project:members:list')) throw forbidden('list-project-members-forbidden', ['project:members:list']);
+      const out = new Map<string, UserRecord>();
+      for (const m of await store.repos.members.accessList(scope.project.id)) {
+        const userIds =
+          m.memberType === 'user' ? [m.memberId] : ((await store.repos.groups.byRef(scope.account.account.id, { uuid: m.memberId }))?.userIds ?? []);
+        for (const id of userIds) {
+          if (out.has(id)) continue;
+          const u = await store.repos.users.byId(id);
+          if (u) out.set(id, u);
+        }
+      }
+      return [...out.values()];
+    },
+
+    /** Every member with every work zone it reaches (rule 4). */
+    async listAccess(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<MemberAccessView[]> {
+      const scope = await access.project(actor, accountRef, projectRef);
+      if (!scope.permissions.has('project:members:list')) throw forbidden('list-project-members-forbidden', ['project:members:list']);
+      const out: MemberAccessView[] = [];
+      for (const m of (await store.repos.members.accessList(scope.project.id)) as MemberAccess[]) {
+        if (m.memberType === 'user') {
+          const u = await store.repos.users.byId(m.memberId);
+          if (!u) continue;
+          out.push({ member: { type: 'user', id: u.id, email: u.email }, roleId: m.roleId, expirationDate: m.expiresAt, workzoneIds: m.workzoneIds });
+        } else {
+          const g = await store.repos.groups.byRef(scope.account.account.id, { uuid: m.memberId });
+          if (!g) continue;
+          out.push({ member: { type: 'group', id: g.id, name: g.name }, roleId: m.roleId, expirationDate: m.expiresAt, workzoneIds: m.workzoneIds });
+        }
+      }
+      return out;
+    },
+  };
+}
+
+export type Members = ReturnType<typeof createMembers>;

@@ -1,0 +1,120 @@
+// The project scope every project, work-zone and member use case opens with: resolves
+// the project in its account, loads the caller's grants (cached per user and project,
+// invalidated when the project, its account, the user or a role held changes), and
+// evaluates project- and work-zone-level permissions (membership rules 1–8).
+import { DomainError, notFound } from '../errors.ts';
+import type { EntityRef } from '../ids/urn.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Store } from '../ports/repositories.ts';
+import type { ProjectRecord } from '../ports/project-repositories.ts';
+import type { Permission } from '../permissions/catalog.ts';
+import { AccessCache } from '../permissions/access-cache.ts';
+import { forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import {
+  isProjectMember, projectPermissions, workzonePermissions, type ProjectFacts, type WorkzoneGrant,
+} from '../permissions/evaluate.ts';
+import type { Activity } from '../activity/activity.ts';
+
+export interface ProjectScope {
+  actor: Actor;
+  account: AccountScope;
+  project: ProjectRecord;
+  facts: ProjectFacts;
+  /** Project-level permissions of the caller. */
+  permissions: ReadonlySet<Permission>;
+  isMember: boolean;
+  workzone(workzoneId: string): ReadonlySet<Permission>;
+}
+
+export const projectScopeKey = (id: string) => `project:${id}`;
+export const roleScopeKey = (id: string) => `role:${id}`;
+
+const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
+
+export const deletedProject = (project: ProjectRecord) =>
+  new DomainError('forbidden', 'deleted-project', 'Access forbidden because the project is deleted', { projectId: project.id });
+
+interface Loaded {
+  project: ProjectRecord;
+  grants: WorkzoneGrant[];
+}
+
+export function createProjectAccess(deps: { store: Store; clock: Clock; authorizer: Authorizer; activity: Activity }) {
+  const { store, clock, authorizer, activity } = deps;
+  const cache = new AccessCache<Loaded | null>();
+  store.onChange((scope) => (scope === '*' ? cache.clear() : cache.invalidate(scope)));
+
+  function scopeOf(actor: Actor, account: AccountScope, loaded: Loaded): ProjectScope {
+    const now = clock.now();
+    const facts: ProjectFacts = {
+      projectId: loaded.project.id,
+      ownerId: loaded.project.ownerId,
+      rootWorkzoneId: loaded.project.rootWorkzoneId,
+      grants: loaded.grants,
+    };
+    const zoneCache = new Map<string, ReadonlySet<Permission>>();
+    return {
+      actor,
+      account,
+      project: loaded.project,
+      facts,
+      permissions: projectPermissions(actor.userId, account.facts, facts, now),
+      isMember: isProjectMember(facts, now) || loaded.project.ownerId === actor.userId,
+      workzone(id) {
+        let p = zoneCache.get(id);
+        if (!p) zoneCache.set(id, (p = workzonePermissions(actor.userId, account.facts, facts, id, now)));
+        return p;
+      },
+    };
+  }
+
+  return {
+    cache,
+    /**
+     * The caller's scope in a project: 404 when there is no such project, 403
+     * not-member-of-project when the caller may not see it, 403 deleted-project when it
+     * is deleted (unless the operation works on deleted projects).
+     */
+    async project(
+      actor: Actor,
+      accountRef: EntityRef,
+      projectRef: EntityRef,
+      opts: { allowDeleted?: boolean } = {},
+    ): Promise<ProjectScope> {
+      const account = await authorizer.account(actor, accountRef);
+      const key = `${actor.userId}|${account.account.id}|${'uuid' in projectRef ? projectRef.uuid : `api1:${projectRef.api1Id}`}`;
+      const loaded = await cache.get(
+        key,
+        async () => {
+          const project = await store.repos.projects.byRef(account.account.id, projectRef);
+          if (!project) return null;
+          return { project, grants: await store.repos.members.grantsOf(project.id, actor.userId) };
+        },
+        (v) => [
+          scopeKey.account(account.account.id),
+          scopeKey.user(actor.userId),
+          ...(v ? [projectScopeKey(v.project.id), ...v.grants.map((g) => roleScopeKey(g.roleId))] : []),
+        ],
+      );
+      if (!loaded) throw notFound('project', refValue(projectRef));
+      const scope = scopeOf(actor, account, loaded);
+      if (!scope.isMember && !scope.permissions.has('project:project:list')) {
+        throw forbidden('not-member-of-project', ['project:project:list'], 'You are not a member of this project');
+      }
+      if (loaded.project.deletedAt && !opts.allowDeleted) throw deletedProject(loaded.project);
+      activity.projectAccessed(loaded.project.id);
+      return scope;
+    },
+
+    /** Throws 403 `code` unless the caller holds every permission on the work zone. */
+    requireOnWorkzone(scope: ProjectScope, workzoneId: string, needed: Permission | Permission[], code: string): void {
+      const list = typeof needed === 'string' ? [needed] : needed;
+      const held = scope.workzone(workzoneId);
+      if (!list.every((p) => held.has(p))) throw forbidden(code, list);
+    },
+
+    scopeOf,
+  };
+}
+
+export type ProjectAccess = ReturnType<typeof createProjectAccess>;

@@ -1,0 +1,56 @@
+// A project with its work zones and members in one read: what API 1's project
+// resource shows (workzones[], userIds, groupIds, roleIds, contributors per zone).
+import type { EntityRef } from '../ids/urn.ts';
+import type { Store } from '../ports/repositories.ts';
+import type { MemberAccess, ProjectRecord, ProjectStats, WorkzoneRecord } from '../ports/project-repositories.ts';
+import type { Actor } from '../permissions/authorizer.ts';
+import type { ProjectAccess, ProjectScope } from './project-access.ts';
+
+export interface ProjectDetails {
+  project: ProjectRecord;
+  stats: ProjectStats;
+  workzones: WorkzoneRecord[];
+  access: MemberAccess[];
+  flags: { administrator: boolean; manager: boolean; contributor: boolean };
+}
+
+export function createProjectDetails(deps: { store: Store; access: ProjectAccess }) {
+  const { store, access } = deps;
+
+  async function details(scope: ProjectScope): Promise<ProjectDetails> {
+    const p = scope.project;
+    const [stats, workzones, members] = [
+      (await store.repos.projects.stats([p.id])).get(p.id)!,
+      await store.repos.workzones.listByProject(p.id),
+      await store.repos.members.accessList(p.id),
+    ];
+    const acc = scope.account;
+    return {
+      project: p,
+      stats,
+      workzones: workzones.filter((w) => scope.workzone(w.id).has('workzone:workzones:read') || scope.permissions.has('project:project:list')),
+      access: members,
+      flags: {
+        administrator: p.ownerId === scope.actor.userId || acc.facts.isOwner || acc.facts.roles.includes('administrator'),
+        manager: scope.workzone(p.rootWorkzoneId).has('workzone:members:write'),
+        contributor: scope.isMember,
+      },
+    };
+  }
+
+  return {
+    async getProjectDetails(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<ProjectDetails> {
+      return details(await access.project(actor, accountRef, projectRef, { allowDeleted: true }));
+    },
+    /** API 1 find: every project the caller sees, or only the one owning `workzoneRef`. */
+    async findProjects(actor: Actor, accountRef: EntityRef, projectIds: string[]): Promise<ProjectDetails[]> {
+      const out: ProjectDetails[] = [];
+      for (const id of projectIds) {
+        out.push(await details(await access.project(actor, accountRef, { type: 'project', uuid: id }, { allowDeleted: true })));
+      }
+      return out;
+    },
+  };
+}
+
+export type ProjectDetailsService = ReturnType<typeof createProjectDetails>;

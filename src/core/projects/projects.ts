@@ -1,0 +1,282 @@
+// Projects (vendor "Project"; spec "States and transitions"): list, create with a root
+// work zone, get, overwrite or patch, soft delete then permanent delete, restore.
+// Owner and subscription changes only by the account owner, an administrator or the
+// project owner, and only to a project manager.
+import { DomainError, invalidInput, notFound } from '../errors.ts';
+import type { EntityRef } from '../ids/urn.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { Repos, Store, SubscriptionRecord } from '../ports/repositories.ts';
+import type { Location, ProjectFields, ProjectRecord, ProjectStats, SpatialReference } from '../ports/project-repositories.ts';
+import type { Permission } from '../permissions/catalog.ts';
+import { forbidden, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { projectPermissions, workzonePermissions } from '../permissions/evaluate.ts';
+import { projectScopeKey, type ProjectAccess, type ProjectScope } from './project-access.ts';
+import { findSpatialReference } from './spatial-references.ts';
+
+export interface ProjectView {
+  project: ProjectRecord;
+  permissions: Permission[];
+  stats: Partial<ProjectStats> | null;
+  bimOnRootWz: boolean;
+}
+
+export interface StatsWanted {
+  scans: boolean;
+  tags: boolean;
+  workzones: boolean;
+}
+
+export interface ProjectInput {
+  name?: string;
+  description?: string | null;
+  subscriptionRef?: EntityRef;
+  ownerRef?: EntityRef;
+  location?: Location | null;
+  spatialReference?: SpatialReference | null;
+  coverBlobName?: string | null;
+}
+
+const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
+
+function pickStats(s: ProjectStats | undefined, want: StatsWanted): Partial<ProjectStats> | null {
+  if (!want.scans && !want.tags && !want.workzones) return null;
+  const v = s ?? { workzoneCount: 0, scanCount: 0, scanSize: 0, tagCount: 0 };
+  return {
+    ...(want.scans ? { scanCount: v.scanCount, scanSize: v.scanSize } : {}),
+    ...(want.tags ? { tagCount: v.tagCount } : {}),
+    ...(want.workzones ? { workzoneCount: v.workzoneCount } : {}),
+  };
+}
+
+export const subscriptionNotActive = (s: SubscriptionRecord) =>
+  new DomainError('invalid', 'subscription-not-active', 'The subscription is not active', { subscriptionId: s.id });
+
+export function createProjects(deps: {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  authorizer: Authorizer;
+  access: ProjectAccess;
+}) {
+  const { store, clock, ids, authorizer, access } = deps;
+
+  async function subscriptionOf(repos: Repos, accountId: string, ref: EntityRef): Promise<SubscriptionRecord> {
+    const s = 'uuid' in ref ? await repos.subscriptions.byId(ref.uuid) : await repos.subscriptions.byApi1Id(ref.api1Id);
+    if (!s || s.accountId !== accountId) throw notFound('subscription', refValue(ref));
+    return s;
+  }
+
+  function checkSpatialReference(sr: SpatialReference | null | undefined): void {
+    if (sr && !findSpatialReference(sr.authName, sr.code)) {
+      throw invalidInput(`Unknown spatial reference ${sr.authName}:${sr.code}`, { field: 'spatialReference' });
+    }
+  }
+
+  async function managerRoleId(repos: Repos, accountId: string): Promise<string> {
+    const manager = (await repos.roles.listByAccount(accountId)).find((r) => r.isBase && r.name === 'Manager');
+    if (!manager) throw new DomainError('conflict', 'role-not-found', 'The account has no Manager base role');
+    return manager.id;
+  }
+
+  async function view(scope: ProjectScope, want: StatsWanted): Promise<ProjectView> {
+    const stats = (await store.repos.projects.stats([scope.project.id])).get(scope.project.id);
+    return {
+      project: scope.project,
+      permissions: [...scope.permissions],
+      stats: pickStats(stats, want),
+      bimOnRootWz: scope.workzone(scope.project.rootWorkzoneId).has('workzone:cad-model:read'),
+    };
+  }
+
+  async function reload(actor: Actor, scope: ProjectScope, want: StatsWanted): Promise<ProjectView> {
+    const fresh = await access.project(actor, { type: 'account', uuid: scope.account.account.id }, { type: 'project', uuid: scope.project.id }, { allowDeleted: true });
+    return view(fresh, want);
+  }
+
+  return {
+    async listProjects(actor: Actor, accountRef: EntityRef, want: StatsWanted): Promise<ProjectView[]> {
+      const account = await authorizer.account(actor, accountRef);
+      authorizer.require(account.permissions, 'account:account:read', 'list-projects-forbidden');
+      const now = clock.now();
+      const all = account.permissions.has('account:projects:list');
+      const projects = await store.repos.projects.list(account.account.id, all ? { all: true } : { memberUserId: actor.userId, now });
+      const stats = await store.repos.projects.stats(projects.map((p) => p.id));
+      const out: ProjectView[] = [];
+      for (const p of projects) {
+        const grants = await store.repos.members.grantsOf(p.id, actor.userId);
+        const facts = { projectId: p.id, ownerId: p.ownerId, rootWorkzoneId: p.rootWorkzoneId, grants };
+        out.push({
+          project: p,
+          permissions: [...projectPermissions(actor.userId, account.facts, facts, now)],
+          stats: pickStats(stats.get(p.id), want),
+          bimOnRootWz: workzonePermissions(actor.userId, account.facts, facts, p.rootWorkzoneId, now).has('workzone:cad-model:read'),
+        });
+      }
+      return out;
+    },
+
+    /** The ids of the projects a caller sees (optionally only the one owning a work zone). */
+    async visibleProjectIds(actor: Actor, accountRef: EntityRef, workzoneRef?: EntityRef): Promise<string[]> {
+      const account = await authorizer.account(actor, accountRef);
+      authorizer.require(account.permissions, 'account:account:read', 'list-projects-forbidden');
+      if (workzoneRef) {
+        const p = await store.repos.projects.byWorkzone(account.account.id, workzoneRef);
+        if (!p) throw notFound('workzone', refValue(workzoneRef));
+        return [p.id];
+      }
+      const all = account.permissions.has('account:projects:list');
+      const list = await store.repos.projects.list(account.account.id, all ? { all: true } : { memberUserId: actor.userId, now: clock.now() });
+      return list.map((p) => p.id);
+    },
+
+    async createProject(
+      actor: Actor,
+      accountRef: EntityRef,
+      input: Required<Pick<ProjectInput, 'name' | 'subscriptionRef'>> & ProjectInput,
+    ): Promise<ProjectView> {
+      const account = await authorizer.account(actor, accountRef);
+      authorizer.require(account.permissions, 'account:projects:create', 'create-project-forbidden');
+      checkSpatialReference(input.spatialReference);
+      const accountId = account.account.id;
+      const id = ids.uuid();
+      const rootId = ids.uuid();
+      const now = clock.now();
+      await store.transaction(async (repos) => {
+        const sub = await subscriptionOf(repos, accountId, input.subscriptionRef);
+        if (!sub.isActive) throw subscriptionNotActive(sub);
+        await repos.projects.insert({
+          id, accountId, subscriptionId: sub.id, name: input.name.trim(), description: input.description ?? '',
+          ownerId: actor.userId, location: input.location ?? null, spatialReference: input.spatialReference ?? null,
+          region: 'default', isDemo: false, rootWorkzoneId: rootId, coverBlobName: null, createdAt: now, createdBy: actor.userId,
+        });
+        await repos.workzones.insert({
+          id: rootId, projectId: id, parentId: null, name: input.name.trim(), description: '', coverBlobName: null,
+          createdAt: now, createdBy: actor.userId,
+        });
+        // The creator (the project owner) and, when the subscription says so, the account owner join as managers.
+        const manager = await managerRoleId(repos, accountId);
+        const joiners = new Set([actor.userId]);
+        if (sub.inviteAccountOwnerInNewProjects) joiners.add(account.account.ownerId);
+        for (const userId of joiners) {
+          await repos.members.upsertMember({ projectId: id, memberType: 'user', memberId: userId, roleId: manager, expiresAt: null }, actor.userId, now);
+          await repos.members.grantAccess(id, 'user', userId, [rootId]);
+        }
+      });
+      const scope = await access.project(actor, accountRef, { type: 'project', uuid: id });
+      return view(scope, { scans: true, tags: true, workzones: true });
+    },
+
+    async getProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, want: StatsWanted): Promise<ProjectView> {
+      const scope = await access.project(actor, accountRef, projectRef, { allowDeleted: true });
+      return view(scope, want);
+    },
+
+    /** PUT (every field; a missing one is erased) or PATCH (only the given fields). */
+    async updateProject(
+      actor: Actor,
+      accountRef: EntityRef,
+      projectRef: EntityRef,
+      input: ProjectInput,
+      mode: 'put' | 'patch',
+      want: StatsWanted,
+    ): Promise<ProjectView> {
+      const scope = await access.project(actor, accountRef, projectRef);
+      const p = scope.project;
+      const accountId = scope.account.account.id;
+      checkSpatialReference(input.spatialReference);
+      const put = mode === 'put';
+      const next: ProjectFields = {
+        name: input.name !== undefined ? input.name.trim() : p.name,
+        description: input.description !== undefined ? (input.description ?? '') : put ? '' : p.description,
+        location: input.location !== undefined ? input.location : put ? null : p.location,
+        spatialReference: input.spatialReference !== undefined ? input.spatialReference : put ? null : p.spatialReference,
+        coverBlobName: input.coverBlobName !== undefined ? input.coverBlobName : put ? null : p.coverBlobName,
+        subscriptionId: p.subscriptionId,
+        ownerId: p.ownerId,
+      };
+      const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+      const detailsChanged = (['name', 'description', 'location', 'spatialReference', 'coverBlobName'] as const).some(
+        (k) => !same(next[k], p[k]),
+      );
+      if (detailsChanged && !scope.permissions.has('project:project:update-details')) {
+        throw forbidden('update-project-forbidden', ['project:project:update-details']);
+      }
+      await store.transaction(async (repos) => {
+        if (input.subscriptionRef) next.subscriptionId = (await subscriptionOf(repos, accountId, input.subscriptionRef)).id;
+        if (input.ownerRef) {
+          const owner = 'uuid' in input.ownerRef ? await repos.users.byId(input.ownerRef.uuid) : await repos.users.byApi1Id(input.ownerRef.api1Id);
+          if (!owner) throw notFound('user', refValue(input.ownerRef));
+          next.ownerId = owner.id;
+        }
+        const ownershipChanged = next.ownerId !== p.ownerId || next.subscriptionId !== p.subscriptionId;
+        if (ownershipChanged) {
+          const needed: Permission[] = ['project:project:update-owner', 'project:project:update-subscription'];
+          if (!needed.every((x) => scope.permissions.has(x))) throw forbidden('update-project-ownership-or-subscription-forbidden', needed);
+        }
+        if (next.subscriptionId !== p.subscriptionId) {
+          const sub = (await repos.subscriptions.byId(next.subscriptionId))!;
+          if (!sub.isActive) throw subscriptionNotActive(sub);
+        }
+        if (next.ownerId !== p.ownerId) {
+          const account = await repos.accounts.byId(accountId);
+          const m = await repos.accounts.member(accountId, next.ownerId);
+          if (!m || (!m.roles.includes('projectManager') && account?.ownerId !== next.ownerId)) {
+            throw new DomainError('forbidden', 'new-project-owner-not-manager', 'The new owner of a project must be a project manager of the account', {
+              userId: next.ownerId,
+              requiredPermissions: ['account:projects:create'],
+            });
+          }
+          if (!(await repos.members.member(p.id, 'user', next.ownerId))) {
+            await repos.members.upsertMember(
+              { projectId: p.id, memberType: 'user', memberId: next.ownerId, roleId: await managerRoleId(repos, accountId), expiresAt: null },
+              actor.userId,
+              clock.now(),
+            );
+            await repos.members.grantAccess(p.id, 'user', next.ownerId, [p.rootWorkzoneId]);
+          }
+        }
+        await repos.projects.update(p.id, next, actor.userId, clock.now());
+        await repos.changes.publish(projectScopeKey(p.id));
+      });
+      return reload(actor, scope, want);
+    },
+
+    /** Soft delete; `permanent` removes a deleted project for good. */
+    async deleteProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, permanent: boolean): Promise<void> {
+      const scope = await access.project(actor, accountRef, projectRef, { allowDeleted: true });
+      const p = scope.project;
+      if (!scope.permissions.has('project:project:delete')) throw forbidden('delete-project-forbidden', ['project:project:delete']);
+      await store.transaction(async (repos) => {
+        if (permanent) {
+          if (!p.deletedAt) {
+            throw new DomainError('invalid', 'project-not-deleted', 'The project is not deleted yet: delete it first', { projectId: p.id });
+          }
+          await repos.projects.remove(p.id);
+        } else {
+          if (p.deletedAt) {
+            throw new DomainError('invalid', 'project-deleted', 'The project is already deleted; add permanent=true to remove it', { projectId: p.id });
+          }
+          await repos.projects.setDeleted(p.id, { at: clock.now(), by: actor.userId }, clock.now());
+        }
+        await repos.changes.publish(projectScopeKey(p.id));
+      });
+    },
+
+    async restoreProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, want: StatsWanted): Promise<ProjectView> {
+      const scope = await access.project(actor, accountRef, projectRef, { allowDeleted: true });
+      const p = scope.project;
+      if (!scope.permissions.has('project:project:delete')) throw forbidden('restore-project-forbidden', ['project:project:delete']);
+      if (!p.deletedAt) throw new DomainError('invalid', 'project-active', 'The project is not deleted', { projectId: p.id });
+      await store.transaction(async (repos) => {
+        const sub = (await repos.subscriptions.byId(p.subscriptionId))!;
+        if (!sub.isActive) throw subscriptionNotActive(sub);
+        await repos.projects.setDeleted(p.id, null, clock.now());
+        await repos.changes.publish(projectScopeKey(p.id));
+      });
+      return reload(actor, scope, want);
+    },
+  };
+}
+
+export type Projects = ReturnType<typeof createProjects>;

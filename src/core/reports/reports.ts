@@ -1,0 +1,28 @@
+// API 1's reports: projects' last access dates and users' last activity dates (UTC days).
+import type { EntityRef } from '../ids/urn.ts';
+import type { ProjectLastAccessRow, Store, UserLastActivityRow } from '../ports/repositories.ts';
+import type { Actor, Authorizer } from '../permissions/authorizer.ts';
+
+export function createReports(deps: { store: Store; authorizer: Authorizer }) {
+  const { store, authorizer } = deps;
+  return {
+    /** Needs account:projects:list (every project of the account is reported). */
+    async projectsLastAccessed(
+      actor: Actor,
+      accountRef: EntityRef,
+      filter: { subscriptionId?: string; projectId?: string },
+    ): Promise<ProjectLastAccessRow[]> {
+      const scope = await authorizer.account(actor, accountRef);
+      authorizer.require(scope.permissions, 'account:projects:list', 'view-report-forbidden');
+      return store.repos.reports.projectsLastAccessed(scope.account.id, filter);
+    },
+    /** Needs account:users:read. */
+    async usersLastActivity(actor: Actor, accountRef: EntityRef): Promise<UserLastActivityRow[]> {
+      const scope = await authorizer.account(actor, accountRef);
+      authorizer.require(scope.permissions, 'account:users:read', 'view-report-forbidden');
+      return store.repos.reports.usersLastActivity(scope.account.id);
+    },
+  };
+}
+
+export type Reports = ReturnType<typeof createReports>;

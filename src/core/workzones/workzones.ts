@@ -1,0 +1,105 @@
+// Work zones (vendor "Workzone"; membership rule 2): a tree under the project's root
+// zone, with its ancestry in a closure table; a new zone inherits its parent's members.
+import { DomainError, notFound } from '../errors.ts';
+import type { EntityRef } from '../ids/urn.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { Repos, Store } from '../ports/repositories.ts';
+import type { WorkzoneRecord } from '../ports/project-repositories.ts';
+import { forbidden, type Actor } from '../permissions/authorizer.ts';
+import { projectScopeKey, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
+
+export interface WorkzoneView {
+  workzone: WorkzoneRecord;
+  rootWorkzoneId: string;
+  roleIds: string[];
+}
+
+const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
+
+export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; access: ProjectAccess }) {
+  const { store, clock, ids, access } = deps;
+
+  async function zoneIn(repos: Repos, scope: ProjectScope, ref: EntityRef): Promise<WorkzoneRecord> {
+    const w = await repos.workzones.byRef(scope.project.id, ref);
+    if (!w) throw notFound('workzone', refValue(ref));
+    return w;
+  }
+
+  async function views(scope: ProjectScope, zones: WorkzoneRecord[]): Promise<WorkzoneView[]> {
+    const roles = await store.repos.workzones.roleIdsByZone(scope.project.id);
+    return zones.map((w) => ({ workzone: w, rootWorkzoneId: scope.project.rootWorkzoneId, roleIds: roles.get(w.id) ?? [] }));
+  }
+
+  const open = (actor: Actor, a: EntityRef, p: EntityRef) => access.project(actor, a, p);
+
+  return {
+    /** The zones of the project the caller may read. */
+    async listWorkzones(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<WorkzoneView[]> {
+      const scope = await open(actor, accountRef, projectRef);
+      if (!scope.permissions.has('project:workzones:list')) throw forbidden('list-workzones-forbidden', ['project:workzones:list']);
+      const zones = await store.repos.workzones.listByProject(scope.project.id);
+      return views(scope, zones.filter((w) => scope.workzone(w.id).has('workzone:workzones:read')));
+    },
+
+    async getWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<WorkzoneView> {
+      const scope = await open(actor, accountRef, projectRef);
+      const w = await zoneIn(store.repos, scope, ref);
+      access.requireOnWorkzone(scope, w.id, 'workzone:workzones:read', 'view-workzone-forbidden');
+      return (await views(scope, [w]))[0]!;
+    },
+
+    async createWorkzone(
+      actor: Actor,
+      accountRef: EntityRef,
+      projectRef: EntityRef,
+      input: { name: string; description?: string | null; parentRef: EntityRef },
+    ): Promise<WorkzoneView> {
+      const scope = await open(actor, accountRef, projectRef);
+      const parent = await zoneIn(store.repos, scope, input.parentRef);
+      access.requireOnWorkzone(scope, parent.id, 'workzone:workzones:write', 'create-workzone-forbidden');
+      const id = ids.uuid();
+      await store.transaction(async (repos) => {
+        await repos.workzones.insert({
+          id, projectId: scope.project.id, parentId: parent.id, name: input.name.trim(), description: input.description ?? '',
+          coverBlobName: null, createdAt: clock.now(), createdBy: actor.userId,
+        });
+        await repos.members.inheritAccess(scope.project.id, parent.id, id); // rule 2
+        await repos.changes.publish(projectScopeKey(scope.project.id));
+      });
+      return (await views(scope, [(await store.repos.workzones.byRef(scope.project.id, { uuid: id }))!]))[0]!;
+    },
+
+    /** PUT overwrites name and description. */
+    async updateWorkzone(
+      actor: Actor,
+      accountRef: EntityRef,
+      projectRef: EntityRef,
+      ref: EntityRef,
+      input: { name: string; description?: string | null },
+    ): Promise<WorkzoneView> {
+      const scope = await open(actor, accountRef, projectRef);
+      const w = await zoneIn(store.repos, scope, ref);
+      access.requireOnWorkzone(scope, w.id, 'workzone:workzones:write', 'update-workzone-forbidden');
+      await store.repos.workzones.update(w.id, { name: input.name.trim(), description: input.description ?? '' }, actor.userId, clock.now());
+      return (await views(scope, [(await store.repos.workzones.byRef(scope.project.id, { uuid: w.id }))!]))[0]!;
+    },
+
+    /** Deletes the zone with its subtree; members left with no zone are members no more. */
+    async deleteWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<void> {
+      const scope = await open(actor, accountRef, projectRef);
+      const w = await zoneIn(store.repos, scope, ref);
+      access.requireOnWorkzone(scope, w.id, 'workzone:workzones:write', 'delete-workzone-forbidden');
+      if (w.id === scope.project.rootWorkzoneId) {
+        throw new DomainError('invalid', 'cannot-delete-root-workzone', "The project's root work zone can't be deleted", { workzoneId: w.id });
+      }
+      await store.transaction(async (repos) => {
+        await repos.workzones.removeSubtree(w.id);
+        await repos.members.dropMembersWithoutAccess(scope.project.id);
+        await repos.changes.publish(projectScopeKey(scope.project.id));
+      });
+    },
+  };
+}
+
+export type Workzones = ReturnType<typeof createWorkzones>;

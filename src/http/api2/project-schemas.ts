@@ -1,0 +1,183 @@
+// API 2 schemas of projects, work zones and members (vendor "Project", "Workzone").
+import { Type, type TSchema } from 'typebox';
+import { RefString } from './schemas.ts';
+
+const DateTime = Type.String({ format: 'date-time' });
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+export const Location = Type.Object(
+  { lat: Type.Number({ minimum: -90, maximum: 90 }), lng: Type.Number({ minimum: -180, maximum: 180 }) },
+  { additionalProperties: false },
+);
+export const SpatialReference = Type.Object(
+  { authName: Type.String({ minLength: 1, maxLength: 128 }), code: Type.String({ minLength: 1, maxLength: 128 }) },
+  { additionalProperties: false },
+);
+
+export const ModificationInfo = Type.Object({
+  createdAt: Type.Optional(DateTime),
+  createdBy: Nullable(Type.String()),
+  updatedAt: Type.Optional(DateTime),
+  updatedBy: Type.Optional(Nullable(Type.String())),
+  deletedAt: Type.Optional(DateTime),
+  deletedBy: Type.Optional(Type.String()),
+  isDeleted: Type.Boolean(),
+});
+
+export const ProjectStatsInfo = Type.Object({
+  scanCount: Type.Optional(Type.Integer()),
+  scanSize: Type.Optional(Type.Integer()),
+  tagCount: Type.Optional(Type.Integer()),
+  workzoneCount: Type.Optional(Type.Integer()),
+});
+
+export const Project = Type.Object({
+  id: Type.String(),
+  urn: Type.String(),
+  api1Id: Type.String(),
+  type: Type.Literal('project'),
+  accountId: Type.String(),
+  subscriptionId: Type.String(),
+  isdemo: Type.Boolean(),
+  region: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  ownerId: Type.String(),
+  location: Nullable(Location),
+  modificationInfo: ModificationInfo,
+  statsInfo: Nullable(ProjectStatsInfo),
+  coverBlobName: Type.Optional(Type.String()),
+  rootWorkzoneId: Type.String(),
+  spatialReference: Type.Optional(SpatialReference),
+  permissions: Type.Array(Type.String()),
+  bimOnRootWz: Type.Boolean(),
+});
+
+export const Workzone = Type.Object({
+  id: Type.String(),
+  urn: Type.String(),
+  api1Id: Type.String(),
+  type: Type.Literal('workzone'),
+  projectId: Type.String(),
+  parentId: Nullable(Type.String()),
+  rootWorkzoneId: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  roleIds: Type.Array(Type.String()),
+  modificationInfo: ModificationInfo,
+  statsInfo: Type.Object({ scanCount: Nullable(Type.Integer()), scanSize: Nullable(Type.Integer()), tagCount: Nullable(Type.Integer()) }),
+});
+
+const Name = Type.String({ minLength: 1, maxLength: 255 });
+const Description = Type.String({ maxLength: 1000 });
+
+export const ProjectCreate = Type.Object(
+  {
+    name: Name,
+    description: Type.Optional(Nullable(Description)),
+    subscriptionId: RefString,
+    region: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+    location: Type.Optional(Nullable(Location)),
+    cover: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+    spatialReference: Type.Optional(Nullable(SpatialReference)),
+  },
+  { additionalProperties: false },
+);
+
+const projectUpdateFields = {
+  name: Name,
+  description: Nullable(Description),
+  subscriptionId: RefString,
+  ownerId: RefString,
+  location: Nullable(Location),
+  coverBlobName: Nullable(Type.String({ minLength: 1, maxLength: 255 })),
+  spatialReference: Nullable(SpatialReference),
+};
+
+export const ProjectPut = Type.Object(
+  {
+    name: projectUpdateFields.name,
+    description: Type.Optional(projectUpdateFields.description),
+    subscriptionId: projectUpdateFields.subscriptionId,
+    ownerId: projectUpdateFields.ownerId,
+    location: Type.Optional(projectUpdateFields.location),
+    coverBlobName: Type.Optional(projectUpdateFields.coverBlobName),
+    spatialReference: Type.Optional(projectUpdateFields.spatialReference),
+  },
+  { additionalProperties: false },
+);
+
+export const ProjectPatch = Type.Object(
+  {
+    name: Type.Optional(projectUpdateFields.name),
+    description: Type.Optional(projectUpdateFields.description),
+    subscriptionId: Type.Optional(projectUpdateFields.subscriptionId),
+    ownerId: Type.Optional(projectUpdateFields.ownerId),
+    location: Type.Optional(projectUpdateFields.location),
+    coverBlobName: Type.Optional(projectUpdateFields.coverBlobName),
+    spatialReference: Type.Optional(projectUpdateFields.spatialReference),
+  },
+  { additionalProperties: false },
+);
+
+export const CountQuery = Type.Object({
+  countScans: Type.Optional(Type.Boolean()),
+  countTags: Type.Optional(Type.Boolean()),
+  countWorkzones: Type.Optional(Type.Boolean()),
+});
+
+export const WorkzoneCreate = Type.Object(
+  { name: Name, parentWorkzoneId: RefString, description: Type.Optional(Nullable(Description)), coverUrl: Type.Optional(Type.String({ maxLength: 2048 })) },
+  { additionalProperties: false },
+);
+export const WorkzoneUpdate = Type.Object(
+  { name: Name, description: Type.Optional(Nullable(Description)) },
+  { additionalProperties: false },
+);
+
+const Expiration = Type.Optional(Nullable(Type.String({ format: 'date-time' })));
+export const AddMembers = Type.Object(
+  {
+    workzones: Type.Optional(Nullable(Type.Array(RefString, { maxItems: 1000 }))),
+    members: Type.Object(
+      {
+        users: Type.Optional(
+          Type.Array(
+            Type.Object({ user: Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' }), role: RefString, expirationDate: Expiration }, { additionalProperties: false }),
+            { maxItems: 1000 },
+          ),
+        ),
+        groups: Type.Optional(
+          Type.Array(Type.Object({ group: RefString, role: RefString, expirationDate: Expiration }, { additionalProperties: false }), { maxItems: 1000 }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const BulkRemove = Type.Object(
+  { users: Type.Optional(Type.Array(RefString, { maxItems: 1000 })), groups: Type.Optional(Type.Array(RefString, { maxItems: 1000 })) },
+  { additionalProperties: false },
+);
+
+export const MemberAccess = Type.Object({
+  member: Type.Object({
+    type: Type.Union([Type.Literal('user'), Type.Literal('group')]),
+    id: Type.String(),
+    email: Type.Optional(Type.String()),
+    name: Type.Optional(Type.String()),
+  }),
+  roleId: Type.String(),
+  expirationDate: Nullable(DateTime),
+  workzoneIds: Type.Array(Type.String()),
+});
+
+export const SpatialReferenceValue = Type.Object({
+  authName: Type.String(),
+  code: Type.String(),
+  deprecated: Type.Boolean(),
+  name: Type.String(),
+  type: Type.String(),
+});
