@@ -7,7 +7,7 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, OPERATOR_TOKEN, PUBLIC_URL, type TestApp } from '../support/app.ts';
-import { ACTORS, ACCOUNT_ID, GROUP_ID, WORLD_SEED, email, type ActorName } from '../support/world.ts';
+import { ACCOUNT_ID, GROUP_ID, WORLD_SEED, email, type ActorName } from '../support/world.ts';
 
 const A2 = `/api/2/accounts/${ACCOUNT_ID}`;
 
