@@ -1,6 +1,7 @@
-// Small repositories: web sessions, login throttling, outbox, settings, reset.
+// Small repositories: web sessions, login throttling, outbox, settings, reset, housekeeping.
 import type {
-  AdminRepo, OutboxRepo, SettingsRepo, ThrottleRecord, ThrottleRepo, WebSessionRecord, WebSessionsRepo,
+  AdminRepo, OutboxRepo, PurgeCounts, SettingsRepo, ThrottleRecord, ThrottleRepo, ThrottleReservation, WebSessionRecord,
+  WebSessionsRepo,
 } from '../../../core/ports/repositories.ts';
 import type { Sql } from '../sql.ts';
 
@@ -23,8 +24,25 @@ export function webSessionsRepo(sql: Sql): WebSessionsRepo {
     async remove(idHash) {
       await sql.query('DELETE FROM web_sessions WHERE id_hash = $1', [idHash]);
     },
+    // Kept in settings, which survive a reset (like the signing keys).
+    async csrfKey(candidate) {
+      await sql.query(
+        `INSERT INTO settings (key, value) VALUES ('web_sessions.csrf_key', to_jsonb($1::text)) ON CONFLICT (key) DO NOTHING`,
+        [candidate],
+      );
+      const rows = await sql.query<{ value: string }>(`SELECT value FROM settings WHERE key = 'web_sessions.csrf_key'`);
+      return rows[0]!.value;
+    },
   };
 }
+
+/**
+ * A throttle row whose window is over: its lock has ended, or it has no lock and its window
+ * started at or before the cutoff. A reservation restarts such a window; housekeeping deletes it.
+ */
+const windowOver = (now: string, cutoff: string) =>
+  `((t.locked_until IS NOT NULL AND t.locked_until <= ${now}) OR (t.locked_until IS NULL AND t.window_start <= ${cutoff}))`;
+const FRESH = windowOver('$2', '$3');
 
 export function throttleRepo(sql: Sql): ThrottleRepo {
   return {
@@ -45,6 +63,33 @@ export function throttleRepo(sql: Sql): ThrottleRepo {
     },
     async clear(key) {
       await sql.query('DELETE FROM login_throttle WHERE key = $1', [key]);
+    },
+    // One statement: ON CONFLICT DO UPDATE locks the row, so concurrent reservations on
+    // every node are applied one after the other and each sees the previous count.
+    async reserve(key, p) {
+      const rows = await sql.query<ThrottleReservation>(
+        `INSERT INTO login_throttle AS t (key, failures, window_start, locked_until)
+         VALUES ($1, 1, $2, CASE WHEN 1 >= $4::int THEN $5::timestamptz END)
+         ON CONFLICT (key) DO UPDATE SET
+           failures = CASE WHEN ${FRESH} THEN 1 ELSE t.failures + 1 END,
+           window_start = CASE WHEN ${FRESH} THEN $2 ELSE t.window_start END,
+           locked_until = CASE
+             WHEN ${FRESH} THEN CASE WHEN 1 >= $4::int THEN $5::timestamptz END
+             WHEN t.locked_until > $2 THEN t.locked_until
+             WHEN t.failures + 1 >= $4::int THEN $5::timestamptz
+             ELSE NULL END
+         RETURNING failures, window_start AS "windowStart", locked_until AS "lockedUntil"`,
+        [key, p.now, p.windowCutoff, p.max, p.lockedUntil],
+      );
+      return rows[0]!;
+    },
+    async refund(key, windowStart, max) {
+      await sql.query(
+        `UPDATE login_throttle SET failures = failures - 1,
+           locked_until = CASE WHEN failures - 1 < $3::int THEN NULL ELSE locked_until END
+         WHERE key = $1 AND window_start = $2 AND failures > 0`,
+        [key, windowStart, max],
+      );
     },
   };
 }
@@ -85,6 +130,9 @@ export function settingsRepo(sql: Sql): SettingsRepo {
   };
 }
 
+/** Held by the node running a housekeeping pass (migrations hold 727274001, key creation 727274002). */
+const MAINTENANCE_LOCK = 727_274_003;
+
 /** Tables that survive a reset; every other table of the schema is emptied. */
 const KEPT = new Set(['schema_migrations', 'signing_keys', 'settings']);
 
@@ -96,6 +144,30 @@ export function adminRepo(sql: Sql): AdminRepo {
       );
       const names = tables.map((r) => r.t).filter((t) => !KEPT.has(t));
       if (names.length) await sql.exec(`TRUNCATE ${names.map((n) => `"${n}"`).join(', ')} CASCADE`);
+    },
+    async tryMaintenanceLock() {
+      const rows = await sql.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [MAINTENANCE_LOCK]);
+      return rows[0]!.locked;
+    },
+    async purge(c) {
+      const count = async (del: string, params: unknown[]) =>
+        (await sql.query<{ n: number }>(`WITH d AS (${del} RETURNING 1) SELECT count(*)::int AS n FROM d`, params))[0]!.n;
+      const counts: PurgeCounts = {
+        webSessions: await count('DELETE FROM web_sessions WHERE expires_at <= $1', [c.sessionsExpiredBy]),
+        authorizationCodes: await count('DELETE FROM authorization_codes WHERE expires_at < $1 OR used_at < $1', [
+          c.spentBefore,
+        ]),
+        refreshTokens: await count(
+          'DELETE FROM refresh_tokens WHERE expires_at < $1 OR consumed_at < $1 OR revoked_at < $1',
+          [c.spentBefore],
+        ),
+        loginThrottle: await count(
+          `DELETE FROM login_throttle t WHERE ${windowOver('$1', '$2')}`,
+          [c.now, c.throttleWindowCutoff],
+        ),
+        invitations: await count('DELETE FROM invitations WHERE expires_at < $1 OR used_at < $1', [c.spentBefore]),
+      };
+      return counts;
     },
   };
 }

@@ -1,0 +1,56 @@
+// Housekeeping: deletes the rows no rule needs any more (expired web sessions; spent
+// authorization codes, refresh tokens and invitations a day after they stopped working,
+// kept that long for forensics; sign-in throttle rows whose window is over). One node of
+// the cluster does each pass, under an advisory lock; nodes that find it held skip.
+import type { Clock } from '../ports/clock.ts';
+import type { PurgeCounts, PurgeCutoffs, Store } from '../ports/repositories.ts';
+import { THROTTLE } from '../users/sign-in.ts';
+
+export const JANITOR = {
+  /** How often each node offers to run a pass. */
+  intervalSeconds: 10 * 60,
+  /** Spent codes, refresh tokens and invitations are kept this long after they stopped working. */
+  forensicsSeconds: 24 * 3600,
+};
+
+/** Records the last pass, so nodes whose timers fire soon after another node's pass skip theirs. */
+const LAST_PASS = 'maintenance.lastPassAt';
+
+/** What a pass at `now` deletes (pure: the times only). */
+export function purgeCutoffs(now: Date): PurgeCutoffs {
+  return {
+    now,
+    sessionsExpiredBy: now,
+    spentBefore: new Date(now.getTime() - JANITOR.forensicsSeconds * 1000),
+    throttleWindowCutoff: new Date(now.getTime() - THROTTLE.windowSeconds * 1000),
+  };
+}
+
+export type JanitorResult = { ran: true; at: Date; deleted: PurgeCounts } | { ran: false; reason: 'busy' | 'not-due' };
+
+export function createJanitor(deps: { store: Store; clock: Clock }) {
+  const { store, clock } = deps;
+  return {
+    /**
+     * One pass, in one transaction holding the cluster-wide maintenance lock; `busy` when
+     * another node holds it. With `ifDue` (the timer), also skips when any node completed a
+     * pass less than half an interval ago.
+     */
+    run(opts: { ifDue?: boolean } = {}): Promise<JanitorResult> {
+      return store.transaction(async (repos): Promise<JanitorResult> => {
+        if (!(await repos.admin.tryMaintenanceLock())) return { ran: false, reason: 'busy' };
+        const now = clock.now();
+        if (opts.ifDue) {
+          const last = await repos.settings.get<string>(LAST_PASS);
+          const since = last ? now.getTime() - Date.parse(last) : Infinity;
+          if (since >= 0 && since < (JANITOR.intervalSeconds * 1000) / 2) return { ran: false, reason: 'not-due' };
+        }
+        const deleted = await repos.admin.purge(purgeCutoffs(now));
+        await repos.settings.set(LAST_PASS, now.toISOString());
+        return { ran: true, at: now, deleted };
+      });
+    },
+  };
+}
+
+export type Janitor = ReturnType<typeof createJanitor>;
