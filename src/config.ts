@@ -1,5 +1,6 @@
 // The only reader of process.env (CONTRACT §1). Every value is validated at start;
 // a bad value stops the service with a message naming the variable.
+import net from 'node:net';
 import path from 'node:path';
 
 export type DatabaseConfig =
@@ -22,6 +23,12 @@ export interface Config {
   uploadUrlTtlSeconds: number;
   storageUrl: string | undefined;
   storagePublicUrl: string | undefined;
+  /**
+   * Which peers may set X-Forwarded-For (Fastify's `trustProxy`): false trusts none
+   * (the client is the socket's peer), true every hop, a number that many hops, a list
+   * those addresses and CIDR ranges (and proxy-addr's names loopback, linklocal, uniquelocal).
+   */
+  trustProxy: boolean | number | string[];
 }
 
 export class ConfigError extends Error {
@@ -63,6 +70,45 @@ function httpUrl(name: string, raw: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(name, raw, 'an absolute http(s) URL');
   if (url.search || url.hash) fail(name, raw, 'a URL without query or fragment');
   return url.toString().replace(/\/+$/, '');
+}
+
+const TRUST_PROXY_EXPECTED =
+  'unset or 0/false (trust no proxy), a number of proxy hops (1 = the one proxy in front), true (every hop), ' +
+  'or a comma-separated list of IP addresses and CIDR ranges (e.g. 10.0.0.0/8,127.0.0.1; also loopback, linklocal, uniquelocal)';
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrCidr(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const slash = entry.indexOf('/');
+  const address = slash < 0 ? entry : entry.slice(0, slash);
+  const family = net.isIP(address);
+  if (family === 0) return false;
+  if (slash < 0) return true;
+  const prefix = entry.slice(slash + 1);
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+function trustProxy(env: Env): Config['trustProxy'] {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '') return false;
+  const lower = raw.toLowerCase();
+  if (['false', 'no', 'off'].includes(lower)) return false;
+  if (['true', 'yes', 'on'].includes(lower)) return true;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 100) fail('TRUST_PROXY', raw, TRUST_PROXY_EXPECTED);
+    return hops === 0 ? false : hops;
+  }
+  const entries = raw.split(',').map((e) => e.trim());
+  for (const e of entries) {
+    if (!isAddressOrCidr(e)) {
+      throw new ConfigError(
+        `TRUST_PROXY=${JSON.stringify(raw)} is invalid: ${JSON.stringify(e)} is not an IP address or CIDR range; expected ${TRUST_PROXY_EXPECTED}`,
+      );
+    }
+  }
+  return entries;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -118,5 +164,6 @@ export function loadConfig(env: Env = process.env): Config {
     uploadUrlTtlSeconds: integer(env, 'UPLOAD_URL_TTL', 3600, 10, 7 * 24 * 3600),
     storageUrl,
     storagePublicUrl,
+    trustProxy: trustProxy(env),
   };
 }

@@ -30,13 +30,14 @@ test('defaults: 127.0.0.1:8080, PUBLIC_URL http://localhost:8080, embedded PGlit
   assert.equal(c.uploadUrlTtlSeconds, 3600);
   assert.equal(c.storageUrl, undefined);
   assert.equal(c.storagePublicUrl, undefined);
+  assert.equal(c.trustProxy, false, 'X-Forwarded-For is not trusted unless told');
 });
 
 test('empty values count as unset', () => {
   const c = loadConfig({
     HOST: '', PORT: '', PUBLIC_URL: '', DATA_DIR: '', DATABASE_URL: '', SEED_FILE: '', OPERATOR_TOKEN: '',
     SANDBOX: '', URN_NAMESPACE: '', LOG_LEVEL: '', UPLOAD_TTL: '', UPLOAD_URL_TTL: '', STORAGE_URL: '',
-    STORAGE_PUBLIC_URL: '',
+    STORAGE_PUBLIC_URL: '', TRUST_PROXY: '',
   });
   assert.deepEqual(c, loadConfig({}));
 });
@@ -137,4 +138,32 @@ test('LOG_LEVEL, UPLOAD_TTL, UPLOAD_URL_TTL, STORAGE_URL and STORAGE_PUBLIC_URL 
   refuses({ UPLOAD_URL_TTL: '99999999' }, 'UPLOAD_URL_TTL');
   for (const bad of ['ftp://bucket', 's3://', 'bucket', 'gs://bucket', 'azure:///x']) refuses({ STORAGE_URL: bad }, 'STORAGE_URL');
   refuses({ STORAGE_PUBLIC_URL: 'files.example.com' }, 'STORAGE_PUBLIC_URL');
+});
+
+test('TRUST_PROXY: unset or 0/false trusts no proxy; a number is that many hops; true trusts every hop', () => {
+  for (const v of ['0', 'false', 'NO', 'off', ' ']) assert.equal(loadConfig({ TRUST_PROXY: v }).trustProxy, false, v);
+  assert.equal(loadConfig({ TRUST_PROXY: '1' }).trustProxy, 1, 'TRUST_PROXY=1: the one proxy in front');
+  assert.equal(loadConfig({ TRUST_PROXY: '3' }).trustProxy, 3);
+  for (const v of ['true', 'Yes', 'on']) assert.equal(loadConfig({ TRUST_PROXY: v }).trustProxy, true, v);
+});
+
+test('TRUST_PROXY: a comma list of IPv4/IPv6 addresses, CIDR ranges and proxy-addr names', () => {
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback' }).trustProxy, [
+    '10.0.0.0/8',
+    '127.0.0.1',
+    '::1',
+    'fd00::/8',
+    'loopback',
+  ]);
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '192.168.1.10' }).trustProxy, ['192.168.1.10']);
+});
+
+test('TRUST_PROXY refuses anything else with a message naming the variable and the bad entry', () => {
+  for (const bad of ['maybe', '10.0.0.0/33', '::1/129', '10.0.0/8', '10.0.0.1,', 'proxy.internal', '1.2.3.4/x', '-1', '101', '10.0.0.0/8;1.2.3.4']) {
+    refuses({ TRUST_PROXY: bad }, 'TRUST_PROXY');
+  }
+  assert.throws(
+    () => loadConfig({ TRUST_PROXY: '10.0.0.1,proxy.internal' }),
+    (e: unknown) => e instanceof ConfigError && e.message.includes('"proxy.internal" is not an IP address or CIDR range'),
+  );
 });
