@@ -6,6 +6,7 @@ import Fastify, {
   LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from 'pino';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
 import type { Core } from '../compose.ts';
@@ -82,11 +83,27 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
 
-  app.addHook('onResponse', async (req, reply) => logRequest(req, reply));
-  app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('x-scanbase-version', core.version);
-    return payload;
+  // Per-request work is kept to what is required, in callback-style hooks (an async hook
+  // costs a promise and a microtask per request). The version header is set when the
+  // request arrives: error and 404 replies keep the headers already set.
+  const version = core.version;
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.header('x-scanbase-version', version);
+    done();
   });
+  // The request line is written at info. The level is fixed at start (LOG_LEVEL): when
+  // info is off there is no hook, and no per-request child logger either (its request id
+  // would tie together lines that are not written). With `logger: false` (tests) Fastify
+  // already skips the child.
+  const log = app.log as Partial<Pick<Logger, 'isLevelEnabled'>>;
+  if (log.isLevelEnabled?.('info')) {
+    app.addHook('onResponse', (req, reply, done) => {
+      logRequest(req, reply);
+      done();
+    });
+  } else if (log.isLevelEnabled) {
+    app.setChildLoggerFactory((logger) => logger);
+  }
 
   // JSON text must be UTF-8 (RFC 8259 §8.1): undecodable bytes answer 400 instead of
   // reaching the core as U+FFFD; __proto__ and constructor keys are refused.
@@ -98,11 +115,15 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     return parseJson(req, bytes.toString('utf8'), done);
   });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
-  await app.register(cookie);
   await registerOpenApi(app, core);
 
   await app.register(healthRoutes(core));
-  await app.register(oauthRoutes(core));
+  // Only the OAuth pages read or set cookies: elsewhere (the APIs above all) no cookie
+  // parsing and no onSend hook.
+  await app.register(async (pages) => {
+    await pages.register(cookie);
+    await pages.register(oauthRoutes(core));
+  });
   await app.register(pageRoutes(core));
   await app.register(operatorRoutes(core), { prefix: '/_operator' });
   await app.register(api1Routes(core), { prefix: '/api' });
