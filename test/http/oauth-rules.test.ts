@@ -254,6 +254,25 @@ describe('GET /oauth/authorize', () => {
     }
   });
 
+  test('a redirect_uri with a fragment (even an empty one) gets an error page and is never redirected to (RFC 6749 §3.1.2)', async () => {
+    const withFragment = ['http://localhost/cb#frag', `${REDIRECT}#`, 'http://127.0.0.1:9/cb?x=1#a=b', 'https://localhost:8443/#'];
+    for (const uri of withFragment) {
+      assertErrorPageNoRedirect(await http({ method: 'GET', path: authorizePath({ redirectUri: uri, state: 'abc' }) }));
+    }
+    // Nor through the forms: sign-in and approval refuse it too, and no code is issued.
+    const agent = new UserAgent(http);
+    const approve = await signIn(agent, authorizePath({ redirectUri: REDIRECT, state: 'frag' }), USERS.olivia.email, USERS.olivia.password);
+    const fields = hiddenFieldsOf(approve.body);
+    const before = await countCodes();
+    for (const uri of withFragment) {
+      for (const decision of ['allow', 'deny']) {
+        assertErrorPageNoRedirect(await agent.postForm('/oauth/authorize', { ...fields, redirect_uri: uri, decision }));
+      }
+      assertErrorPageNoRedirect(await agent.postForm('/oauth/login', { ...fields, redirect_uri: uri, ...USERS.olivia }));
+    }
+    assert.equal(await countCodes(), before);
+  });
+
   test('a response_type other than code gets an error page, with or without a challenge', async () => {
     for (const type of ['token', 'id_token', 'code token']) {
       for (const challenge of [undefined, pkcePair().challenge]) {

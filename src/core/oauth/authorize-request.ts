@@ -1,6 +1,7 @@
 // The rules of GET /oauth/authorize (CONTRACT §4): the redirect address must be an
 // http(s) address on localhost or 127.0.0.1 (any port, any path) or "/"; state is
-// [a-z0-9]+; PKCE S256 only. A failing request is never redirected.
+// [a-z0-9]+; PKCE S256 only; no fragment (RFC 6749 §3.1.2). A failing request is never
+// redirected.
 import { DomainError } from '../errors.ts';
 import { isValidChallenge, normaliseChallengeMethod } from './pkce.ts';
 
@@ -15,6 +16,8 @@ const STATE_RE = /^[a-z0-9]{1,512}$/;
 export function isAllowedRedirectUri(uri: string): boolean {
   if (uri === '/') return true;
   if (uri.length > 2048) return false;
+  // RFC 6749 §3.1.2: the endpoint URI MUST NOT include a fragment (an empty "#" included).
+  if (uri.includes('#')) return false;
   let url: URL;
   try {
     url = new URL(uri);
@@ -38,7 +41,7 @@ export function parseAuthorizeRequest(q: Record<string, unknown>): AuthorizeRequ
   const redirectUri = str('redirect_uri');
   if (!redirectUri) throw bad('redirect_uri is required');
   if (!isAllowedRedirectUri(redirectUri)) {
-    throw bad('redirect_uri must be an http(s) address on localhost or 127.0.0.1, or "/"');
+    throw bad('redirect_uri must be an http(s) address on localhost or 127.0.0.1 without a fragment, or "/"');
   }
   const state = str('state');
   if (!state) throw bad('state is required');
