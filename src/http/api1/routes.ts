@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { requireAuthentication } from '../auth.ts';
 import { accountRoutes } from './accounts.ts';
+import { projectRoutes } from './projects.ts';
 
 export const api1Routes =
   (core: Core): FastifyPluginAsync =>
@@ -25,4 +26,5 @@ export const api1Routes =
     );
 
     accountRoutes(app, core);
+    projectRoutes(app, core);
   };
