@@ -1,6 +1,7 @@
 // The token service (spec "Authentication", CONTRACT §4): single-use 5-minute codes
 // bound to user, redirect and challenge; 3-hour ES256 access tokens; 21-day opaque
-// refresh tokens, single use, at most 10 valid per user.
+// refresh tokens, single use, at most 10 valid per user. An access token of a user who no
+// longer exists (deleted, or every user after a reset) is refused.
 import { DomainError } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import { formatUrn, uuidOfUrn } from '../ids/urn.ts';
@@ -9,6 +10,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { TokenSigner } from '../ports/crypto.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
 import { verifyS256 } from './pkce.ts';
+import { KnownUsers } from './known-users.ts';
 
 export const ACCESS_TOKEN_SECONDS = 3 * 3600;
 export const REFRESH_TOKEN_SECONDS = 21 * 24 * 3600;
@@ -25,6 +27,8 @@ export interface TokenResponse {
 
 export interface Principal {
   userId: string;
+  /** Seconds since the epoch at which the access token was issued. */
+  iat: number;
   /** Seconds since the epoch at which the access token expires. */
   exp: number;
 }
@@ -45,6 +49,10 @@ export interface TokenServiceDeps {
   urnNamespace: string;
   /** Bound on the verified-token cache (entries). */
   cacheSize?: number;
+  /** Bound on the user-existence cache (entries). */
+  knownUsersSize?: number;
+  /** How long a node trusts its answer to "does this user exist" without a published change. */
+  knownUsersTtlMs?: number;
 }
 
 export function createTokenService(deps: TokenServiceDeps) {
@@ -52,6 +60,17 @@ export function createTokenService(deps: TokenServiceDeps) {
   const cacheSize = deps.cacheSize ?? 10_000;
   // Verified access tokens → principal, until expiry: a signature is checked once per node.
   const verified = new Map<string, Principal>();
+  // Does the token's user still exist: one query per user per lifetime, dropped on change.
+  const knownUsers = new KnownUsers(
+    async (userId) => (await store.repos.users.byId(userId)) !== null,
+    () => clock.nowMs(),
+    deps.knownUsersSize ?? 50_000,
+    deps.knownUsersTtlMs ?? 60_000,
+  );
+  store.onChange((scope) => {
+    if (scope === '*') knownUsers.clear();
+    else if (scope.startsWith('user:')) knownUsers.forget(scope.slice('user:'.length));
+  });
 
   async function issuePair(repos: Repos, userId: string): Promise<TokenResponse> {
     const now = clock.now();
@@ -144,26 +163,52 @@ export function createTokenService(deps: TokenServiceDeps) {
       return store.transaction((repos) => issuePair(repos, userId));
     },
 
-    /** Verifies a bearer access token; null when missing, malformed, expired or not ours. */
+    /** Verifies a bearer access token; null when missing, malformed, expired, not ours, or its user is gone. */
     async authenticate(token: string): Promise<Principal | null> {
-      const nowSeconds = Math.floor(clock.nowMs() / 1000);
+      const principal = await verify(token);
+      if (!principal) return null;
+      return (await knownUsers.exists(principal.userId, principal.iat)) ? principal : null;
+    },
+
+    /**
+     * The answer the caches hold, without a promise (the bearer hot path): the principal;
+     * null when the token is known to be refused (expired, or its user gone); undefined
+     * when authenticate() must decide.
+     */
+    cached(token: string): Principal | null | undefined {
       const hit = verified.get(token);
-      if (hit) {
-        if (hit.exp > nowSeconds) return hit;
+      if (!hit) return undefined;
+      if (hit.exp <= Math.floor(clock.nowMs() / 1000)) {
         verified.delete(token);
         return null;
       }
-      if (token.length > 4096) return null;
-      const claims = await signer.verify(token, nowSeconds);
-      if (!claims) return null;
-      const userId = uuidOfUrn(ns, 'user', claims.sub);
-      if (!userId) return null;
-      const principal = { userId, exp: claims.exp };
-      if (verified.size >= cacheSize) verified.delete(verified.keys().next().value!);
-      verified.set(token, principal);
-      return principal;
+      const exists = knownUsers.peek(hit.userId, hit.iat);
+      return exists === undefined ? undefined : exists ? hit : null;
     },
+
+    /** The user-existence cache (for tests and diagnostics). */
+    knownUsers,
   };
+
+  /** Signature and claims, checked once per token per node. */
+  async function verify(token: string): Promise<Principal | null> {
+    const nowSeconds = Math.floor(clock.nowMs() / 1000);
+    const hit = verified.get(token);
+    if (hit) {
+      if (hit.exp > nowSeconds) return hit;
+      verified.delete(token);
+      return null;
+    }
+    if (token.length > 4096) return null;
+    const claims = await signer.verify(token, nowSeconds);
+    if (!claims) return null;
+    const userId = uuidOfUrn(ns, 'user', claims.sub);
+    if (!userId) return null;
+    const principal = { userId, iat: claims.iat, exp: claims.exp };
+    if (verified.size >= cacheSize) verified.delete(verified.keys().next().value!);
+    verified.set(token, principal);
+    return principal;
+  }
 }
 
 export type TokenService = ReturnType<typeof createTokenService>;
