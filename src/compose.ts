@@ -31,6 +31,9 @@ import { createWorkzones } from './core/workzones/workzones.ts';
 import { createMembers } from './core/members/members.ts';
 import { createReports } from './core/reports/reports.ts';
 import { createProjectDetails } from './core/projects/project-details.ts';
+import { createJobRunner, type JobRunner } from './core/jobs/job-runner.ts';
+import { COPY_JOB, createWorkzoneCopy } from './core/workzones/copy.ts';
+import { formatUrn } from './core/ids/urn.ts';
 import { accountPermissions, workzonePermissions } from './core/permissions/evaluate.ts';
 import type { Ids } from './core/ports/ids.ts';
 import type { PasswordHasher } from './core/ports/crypto.ts';
@@ -70,6 +73,13 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const members = createMembers({ store, clock, ids, access: projectAccess, sendMail, publicUrl: config.publicUrl });
   const reports = createReports({ store, authorizer });
   const projectDetails = createProjectDetails({ store, access: projectAccess });
+  let jobRunner: JobRunner | undefined;
+  const workzoneCopy = createWorkzoneCopy({
+    store, clock, ids, authorizer, access: projectAccess, jobs: () => jobRunner!, sendMail, publicUrl: config.publicUrl,
+    urn: (type, id) => formatUrn(config.urnNamespace, type, id),
+  });
+  jobRunner = createJobRunner({ store, clock, ids, handlers: { [COPY_JOB]: workzoneCopy.handler } });
+  jobRunner.start();
   const accountUsers = createAccountUsers({
     store, clock, ids, authorizer, sendMail, publicUrl: config.publicUrl,
     ownedProjects: (repos, userId, accountId) => repos.projects.ownedBy(userId, accountId),
@@ -152,6 +162,8 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     members,
     reports,
     projectDetails,
+    workzoneCopy,
+    jobRunner,
     async health(): Promise<boolean> {
       try {
         await store.ping();
@@ -162,6 +174,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     },
     async close(): Promise<void> {
       for (const t of timers) clearInterval(t);
+      await jobRunner!.stop();
       await janitorPass;
       await store.close();
       if (ownsSql) await sql.close();

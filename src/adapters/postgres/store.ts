@@ -12,6 +12,7 @@ import { rolesRepo } from './repos/roles.ts';
 import { projectsRepo, workzonesRepo } from './repos/projects.ts';
 import { membersRepo } from './repos/members.ts';
 import { reportsRepo } from './repos/reports.ts';
+import { jobsRepo } from './repos/jobs.ts';
 import { groupsRepo, invitationsRepo } from './repos/groups.ts';
 import { adminRepo, outboxRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 
@@ -19,6 +20,7 @@ export const CHANGES_CHANNEL = 'scanbase_changes';
 
 export function createRepos(sql: Sql, published: (scope: string) => void): Repos {
   return {
+    jobs: jobsRepo(sql),
     reports: reportsRepo(sql),
     projects: projectsRepo(sql),
     workzones: workzonesRepo(sql),

@@ -3,6 +3,7 @@
 // `store.transaction(fn)`, use only the `repos` that fn receives.
 import type { AccountFacts } from '../permissions/evaluate.ts';
 import type { MembersRepo, ProjectsRepo, WorkzonesRepo } from './project-repositories.ts';
+import type { JobsRepo } from './jobs.ts';
 export interface UserRecord {
   id: string;
   api1Id: string;
@@ -329,6 +330,7 @@ export interface ReportsRepo {
 }
 
 export interface Repos {
+  jobs: JobsRepo;
   reports: ReportsRepo;
   projects: ProjectsRepo;
   workzones: WorkzonesRepo;

@@ -49,6 +49,40 @@ function pickStats(s: ProjectStats | undefined, want: StatsWanted): Partial<Proj
   };
 }
 
+export async function managerRoleId(repos: Repos, accountId: string): Promise<string> {
+  const manager = (await repos.roles.listByAccount(accountId)).find((r) => r.isBase && r.name === 'Manager');
+  if (!manager) throw new DomainError('conflict', 'role-not-found', 'The account has no Manager base role');
+  return manager.id;
+}
+
+/**
+ * Writes a new project with its root work zone in the caller's transaction. The owner
+ * and, when the subscription says so, the account owner join as managers of the root.
+ */
+export async function insertProjectRows(
+  repos: Repos,
+  p: {
+    id: string; rootId: string; accountId: string; accountOwnerId: string; subscription: SubscriptionRecord; ownerId: string;
+    name: string; description: string; location: Location | null; spatialReference: SpatialReference | null; now: Date;
+  },
+): Promise<void> {
+  await repos.projects.insert({
+    id: p.id, accountId: p.accountId, subscriptionId: p.subscription.id, name: p.name, description: p.description,
+    ownerId: p.ownerId, location: p.location, spatialReference: p.spatialReference, region: 'default', isDemo: false,
+    rootWorkzoneId: p.rootId, coverBlobName: null, createdAt: p.now, createdBy: p.ownerId,
+  });
+  await repos.workzones.insert({
+    id: p.rootId, projectId: p.id, parentId: null, name: p.name, description: '', coverBlobName: null, createdAt: p.now, createdBy: p.ownerId,
+  });
+  const manager = await managerRoleId(repos, p.accountId);
+  const joiners = new Set([p.ownerId]);
+  if (p.subscription.inviteAccountOwnerInNewProjects) joiners.add(p.accountOwnerId);
+  for (const userId of joiners) {
+    await repos.members.upsertMember({ projectId: p.id, memberType: 'user', memberId: userId, roleId: manager, expiresAt: null }, p.ownerId, p.now);
+    await repos.members.grantAccess(p.id, 'user', userId, [p.rootId]);
+  }
+}
+
 export const subscriptionNotActive = (s: SubscriptionRecord) =>
   new DomainError('invalid', 'subscription-not-active', 'The subscription is not active', { subscriptionId: s.id });
 
@@ -71,12 +105,6 @@ export function createProjects(deps: {
     if (sr && !findSpatialReference(sr.authName, sr.code)) {
       throw invalidInput(`Unknown spatial reference ${sr.authName}:${sr.code}`, { field: 'spatialReference' });
     }
-  }
-
-  async function managerRoleId(repos: Repos, accountId: string): Promise<string> {
-    const manager = (await repos.roles.listByAccount(accountId)).find((r) => r.isBase && r.name === 'Manager');
-    if (!manager) throw new DomainError('conflict', 'role-not-found', 'The account has no Manager base role');
-    return manager.id;
   }
 
   async function view(scope: ProjectScope, want: StatsWanted): Promise<ProjectView> {
@@ -145,23 +173,11 @@ export function createProjects(deps: {
       await store.transaction(async (repos) => {
         const sub = await subscriptionOf(repos, accountId, input.subscriptionRef);
         if (!sub.isActive) throw subscriptionNotActive(sub);
-        await repos.projects.insert({
-          id, accountId, subscriptionId: sub.id, name: input.name.trim(), description: input.description ?? '',
-          ownerId: actor.userId, location: input.location ?? null, spatialReference: input.spatialReference ?? null,
-          region: 'default', isDemo: false, rootWorkzoneId: rootId, coverBlobName: null, createdAt: now, createdBy: actor.userId,
+        await insertProjectRows(repos, {
+          id, rootId, accountId, accountOwnerId: account.account.ownerId, subscription: sub, ownerId: actor.userId,
+          name: input.name.trim(), description: input.description ?? '', location: input.location ?? null,
+          spatialReference: input.spatialReference ?? null, now,
         });
-        await repos.workzones.insert({
-          id: rootId, projectId: id, parentId: null, name: input.name.trim(), description: '', coverBlobName: null,
-          createdAt: now, createdBy: actor.userId,
-        });
-        // The creator (the project owner) and, when the subscription says so, the account owner join as managers.
-        const manager = await managerRoleId(repos, accountId);
-        const joiners = new Set([actor.userId]);
-        if (sub.inviteAccountOwnerInNewProjects) joiners.add(account.account.ownerId);
-        for (const userId of joiners) {
-          await repos.members.upsertMember({ projectId: id, memberType: 'user', memberId: userId, roleId: manager, expiresAt: null }, actor.userId, now);
-          await repos.members.grantAccess(id, 'user', userId, [rootId]);
-        }
       });
       const scope = await access.project(actor, accountRef, { type: 'project', uuid: id });
       return view(scope, { scans: true, tags: true, workzones: true });

@@ -181,3 +181,13 @@ export const SpatialReferenceValue = Type.Object({
   name: Type.String(),
   type: Type.String(),
 });
+
+export const WorkzoneCopy = Type.Object(
+  {
+    destinationName: Type.String({ minLength: 1, maxLength: 255 }),
+    destinationProject: Type.Optional(Nullable(RefString)),
+    destinationWorkzone: Type.Optional(Nullable(RefString)),
+    destinationSubscription: Type.Optional(Nullable(RefString)),
+  },
+  { additionalProperties: false },
+);

@@ -171,6 +171,23 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
     return reply.code(204).send(null);
   });
 
+  app.post(`${A}/:projectRef/workzones/:workzoneRef/copy`, {
+    schema: {
+      summary: 'Copy a work zone and its subtree into a new or existing project (asynchronous: 202, then an e-mail)', operationId: 'copyWorkzone',
+      ...beta('Workzone'), params: WP, body: P.WorkzoneCopy,
+      response: { 202: Type.Object({ jobId: Type.String(), state: Type.Literal('queued') }), ...errors },
+    },
+  }, async (req, reply) => {
+    const b = req.body;
+    const jobId = await core.workzoneCopy.requestCopy(actor(req), ...refs(req), ref('workzone', req.params.workzoneRef), {
+      destinationName: b.destinationName,
+      destinationProjectRef: b.destinationProject ? ref('project', b.destinationProject) : null,
+      destinationWorkzoneRef: b.destinationWorkzone ? ref('workzone', b.destinationWorkzone) : null,
+      destinationSubscriptionRef: b.destinationSubscription ? ref('subscription', b.destinationSubscription) : null,
+    });
+    return reply.code(202).send({ jobId, state: 'queued' as const });
+  });
+
   // Members
   app.get(`${A}/:projectRef/members`, {
     schema: { summary: 'Users member of a project', operationId: 'getProjectMembers', ...beta('Members'), params: PP, response: { 200: Type.Array(S.User), ...errors } },

@@ -1,0 +1,102 @@
+// Runs queued jobs on every node: each claim is one conditional UPDATE … FOR UPDATE SKIP
+// LOCKED, so a job runs on one node at a time; a lease that expires (a node died) makes
+// it claimable again. Failures retry with backoff; a DomainError is final.
+import { DomainError } from '../errors.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { JobRecord } from '../ports/jobs.ts';
+import type { Repos, Store } from '../ports/repositories.ts';
+
+export interface JobHandler {
+  run(job: JobRecord): Promise<unknown>;
+  /** Called once when the job has failed for good. */
+  failed?(job: JobRecord, error: string): Promise<void>;
+}
+
+export const LEASE_MS = 5 * 60_000;
+
+export function createJobRunner(deps: {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  handlers: Record<string, JobHandler>;
+  pollMs?: number;
+  onError?: (e: unknown) => void;
+}) {
+  const { store, clock, ids, handlers } = deps;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  async function runOne(): Promise<boolean> {
+    const now = clock.now();
+    const job = await store.repos.jobs.claim(now, new Date(now.getTime() + LEASE_MS));
+    if (!job) return false;
+    const handler = handlers[job.kind];
+    try {
+      if (!handler) throw new DomainError('invalid', 'unknown-job-kind', `No handler for job kind ${job.kind}`);
+      const result = await handler.run(job);
+      await store.repos.jobs.complete(job.id, result, clock.now());
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      const final = e instanceof DomainError || job.attempts >= job.maxAttempts;
+      const retryAt = final ? null : new Date(clock.nowMs() + 1000 * 2 ** job.attempts);
+      await store.repos.jobs.fail(job.id, message, retryAt, clock.now());
+      if (final) await handler?.failed?.(job, message).catch(deps.onError);
+    }
+    return true;
+  }
+
+  /** Works the queue until it is empty (one loop per node at a time). */
+  function drain(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          while (await runOne());
+        } while (again);
+      } catch (e) {
+        deps.onError?.(e);
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  }
+
+  return {
+    /** Queues a job in the caller's transaction; the local runner is kicked after commit by `kick()`. */
+    async enqueue(
+      repos: Repos,
+      job: { kind: string; payload: Record<string, unknown>; subjects?: string[]; createdBy: string | null; maxAttempts?: number },
+    ): Promise<string> {
+      const id = ids.uuid();
+      await repos.jobs.enqueue(
+        { id, kind: job.kind, payload: job.payload, subjects: job.subjects ?? [], createdBy: job.createdBy, maxAttempts: job.maxAttempts ?? 3 },
+        clock.now(),
+      );
+      return id;
+    },
+    kick(): void {
+      setImmediate(() => void drain());
+    },
+    drain,
+    start(): void {
+      if (timer) return;
+      timer = setInterval(() => void drain(), deps.pollMs ?? 1000);
+      timer.unref();
+      void drain();
+    },
+    async stop(): Promise<void> {
+      clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}
+
+export type JobRunner = ReturnType<typeof createJobRunner>;

@@ -1,0 +1,31 @@
+// The job queue port: durable jobs claimed one at a time by any node.
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+export interface JobRecord {
+  id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  state: JobState;
+  attempts: number;
+  maxAttempts: number;
+  lastError: string | null;
+  result: unknown;
+  subjects: string[];
+  createdBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface JobsRepo {
+  enqueue(j: { id: string; kind: string; payload: Record<string, unknown>; subjects: string[]; createdBy: string | null; maxAttempts: number }, now: Date): Promise<void>;
+  /** Serialises, until the transaction ends, every caller naming one of these subjects. */
+  lockSubjects(subjects: string[]): Promise<void>;
+  /** Jobs queued or running that work on any of the subjects. */
+  activeOn(subjects: string[]): Promise<JobRecord[]>;
+  /** Claims the oldest ready job (FOR UPDATE SKIP LOCKED), or a running one whose lease expired. */
+  claim(now: Date, leaseUntil: Date): Promise<JobRecord | null>;
+  complete(id: string, result: unknown, now: Date): Promise<void>;
+  /** Records a failed attempt: back to queued after `retryAt`, or failed for good when attempts are spent. */
+  fail(id: string, error: string, retryAt: Date | null, now: Date): Promise<void>;
+  byId(id: string): Promise<JobRecord | null>;
+}

@@ -1,0 +1,206 @@
+// Copying a work zone (vendor copyWorkzone): 202 at once, then a background job copies
+// the zone's subtree and its members into a new project or under a zone of an existing
+// one, in one transaction, and tells the caller by e-mail when it is done or failed.
+import { DomainError, invalidInput, notFound } from '../errors.ts';
+import type { EntityRef } from '../ids/urn.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { Store } from '../ports/repositories.ts';
+import type { JobRecord } from '../ports/jobs.ts';
+import type { SendMail } from '../mail/send-mail.ts';
+import type { Permission } from '../permissions/catalog.ts';
+import { forbidden, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import type { JobHandler, JobRunner } from '../jobs/job-runner.ts';
+import { projectScopeKey, type ProjectAccess } from '../projects/project-access.ts';
+import { insertProjectRows, subscriptionNotActive } from '../projects/projects.ts';
+
+export const COPY_JOB = 'workzone-copy';
+
+export interface CopyInput {
+  destinationName: string;
+  destinationProjectRef?: EntityRef | null;
+  destinationWorkzoneRef?: EntityRef | null;
+  destinationSubscriptionRef?: EntityRef | null;
+}
+
+interface CopyPayload {
+  userId: string;
+  accountId: string;
+  sourceProjectId: string;
+  sourceWorkzoneId: string;
+  destinationName: string;
+  destinationProjectId: string | null;
+  destinationWorkzoneId: string | null;
+  destinationSubscriptionId: string;
+}
+
+const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
+
+const SOURCE_NEEDS: Permission[] = ['workzone:workzones:read', 'workzone:reality-data:read', 'workzone:cad-model:read'];
+const DESTINATION_NEEDS: Permission[] = ['workzone:workzones:write', 'workzone:reality-data:write', 'workzone:cad-model:write'];
+
+export function createWorkzoneCopy(deps: {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  authorizer: Authorizer;
+  access: ProjectAccess;
+  jobs: () => JobRunner;
+  sendMail: SendMail;
+  publicUrl: string;
+  urn: (type: 'project' | 'workzone', id: string) => string;
+}) {
+  const { store, clock, ids, access, sendMail } = deps;
+
+  async function notify(userId: string, subject: string, text: string) {
+    await store.transaction(async (repos) => {
+      const user = await repos.users.byId(userId);
+      if (user) await sendMail(repos, { to: user.email, subject, text, links: [] });
+    });
+  }
+
+  const handler: JobHandler = {
+    async run(job: JobRecord) {
+      const p = job.payload as unknown as CopyPayload;
+      const now = clock.now();
+      const result = await store.transaction(async (repos) => {
+        const zones = await repos.workzones.listByProject(p.sourceProjectId);
+        const subtree = new Set(await repos.workzones.subtree(p.sourceWorkzoneId));
+        if (!subtree.size) throw new DomainError('not-found', 'workzone-not-found', 'The source work zone no longer exists');
+        const ordered = zones.filter((z) => subtree.has(z.id)); // parents come before children
+        const mapping = new Map<string, string>();
+        let destinationProjectId = p.destinationProjectId;
+        if (!destinationProjectId) {
+          // A new project whose root is the copied zone.
+          const account = await repos.accounts.byId(p.accountId);
+          const subscription = await repos.subscriptions.byId(p.destinationSubscriptionId);
+          if (!account || !subscription) throw new DomainError('not-found', 'subscription-not-found', 'The subscription no longer exists');
+          if (!subscription.isActive) throw subscriptionNotActive(subscription);
+          destinationProjectId = ids.uuid();
+          const rootId = ids.uuid();
+          await insertProjectRows(repos, {
+            id: destinationProjectId, rootId, accountId: p.accountId, accountOwnerId: account.ownerId, subscription,
+            ownerId: p.userId, name: p.destinationName, description: '', location: null, spatialReference: null, now,
+          });
+          mapping.set(p.sourceWorkzoneId, rootId);
+        } else {
+          const parent = await repos.workzones.byRef(destinationProjectId, { uuid: p.destinationWorkzoneId! });
+          if (!parent) throw new DomainError('not-found', 'workzone-not-found', 'The destination work zone no longer exists');
+          const id = ids.uuid();
+          const source = ordered[0]!;
+          await repos.workzones.insert({
+            id, projectId: destinationProjectId, parentId: parent.id, name: p.destinationName, description: source.description,
+            coverBlobName: null, createdAt: now, createdBy: p.userId,
+          });
+          await repos.members.inheritAccess(destinationProjectId, parent.id, id);
+          mapping.set(p.sourceWorkzoneId, id);
+        }
+        for (const z of ordered) {
+          if (mapping.has(z.id)) continue;
+          const id = ids.uuid();
+          const parentId = mapping.get(z.parentId!)!;
+          await repos.workzones.insert({
+            id, projectId: destinationProjectId, parentId, name: z.name, description: z.description, coverBlobName: null,
+            createdAt: now, createdBy: p.userId,
+          });
+          await repos.members.inheritAccess(destinationProjectId, parentId, id);
+          mapping.set(z.id, id);
+        }
+        // Members of the copied zones keep their role on the copies (skipped where they hold another role).
+        const skipped: string[] = [];
+        for (const m of await repos.members.accessList(p.sourceProjectId)) {
+          const reached = m.workzoneIds.filter((z) => subtree.has(z)).map((z) => mapping.get(z)!);
+          if (!reached.length) continue;
+          const existing = await repos.members.member(destinationProjectId, m.memberType, m.memberId);
+          if (existing && existing.roleId !== m.roleId) {
+            skipped.push(`${m.memberType} ${m.memberId}`);
+            continue;
+          }
+          if (!existing) {
+            await repos.members.upsertMember(
+              { projectId: destinationProjectId, memberType: m.memberType, memberId: m.memberId, roleId: m.roleId, expiresAt: m.expiresAt },
+              p.userId,
+              now,
+            );
+          }
+          const below = new Set<string>();
+          for (const z of reached) for (const d of await repos.workzones.subtree(z)) below.add(d);
+          await repos.members.grantAccess(destinationProjectId, m.memberType, m.memberId, [...below]);
+        }
+        await repos.changes.publish(projectScopeKey(destinationProjectId));
+        return { destinationProjectId, workzoneId: mapping.get(p.sourceWorkzoneId)!, copiedWorkzones: mapping.size, skippedMembers: skipped };
+      });
+      await notify(
+        p.userId,
+        `Copy of work zone finished: ${p.destinationName}`,
+        `The copy "${p.destinationName}" is ready (${result.copiedWorkzones} work zones).\n` +
+          `Project: ${deps.urn('project', result.destinationProjectId)}\nWork zone: ${deps.urn('workzone', result.workzoneId)}\n` +
+          (result.skippedMembers.length ? `Members not copied (they hold another role there): ${result.skippedMembers.length}\n` : ''),
+      );
+      return result;
+    },
+    async failed(job, error) {
+      const p = job.payload as unknown as CopyPayload;
+      await notify(p.userId, `Copy of work zone failed: ${p.destinationName}`, `The copy "${p.destinationName}" failed: ${error}`);
+    },
+  };
+
+  return {
+    handler,
+    /** Checks what it can at once (403/404/400), then queues the copy; answers the job id. */
+    async requestCopy(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, workzoneRef: EntityRef, input: CopyInput): Promise<string> {
+      const source = await access.project(actor, accountRef, projectRef);
+      const zone = await store.repos.workzones.byRef(source.project.id, workzoneRef);
+      if (!zone) throw notFound('workzone', refValue(workzoneRef));
+      access.requireOnWorkzone(source, zone.id, SOURCE_NEEDS, 'copy-workzone-forbidden');
+      if (input.destinationWorkzoneRef && !input.destinationProjectRef) {
+        throw invalidInput('destinationWorkzone needs destinationProject', { field: 'destinationWorkzone' });
+      }
+      if (input.destinationSubscriptionRef && input.destinationProjectRef) {
+        throw invalidInput('destinationSubscription is only for a new project', { field: 'destinationSubscription' });
+      }
+      let destinationProjectId: string | null = null;
+      let destinationWorkzoneId: string | null = null;
+      let subscriptionId = source.project.subscriptionId;
+      if (input.destinationProjectRef) {
+        const dest = await access.project(actor, accountRef, input.destinationProjectRef);
+        const destZone = input.destinationWorkzoneRef
+          ? await store.repos.workzones.byRef(dest.project.id, input.destinationWorkzoneRef)
+          : await store.repos.workzones.byRef(dest.project.id, { uuid: dest.project.rootWorkzoneId });
+        if (!destZone) throw notFound('workzone', input.destinationWorkzoneRef ? refValue(input.destinationWorkzoneRef) : dest.project.rootWorkzoneId);
+        access.requireOnWorkzone(dest, destZone.id, DESTINATION_NEEDS, 'copy-workzone-forbidden');
+        destinationProjectId = dest.project.id;
+        destinationWorkzoneId = destZone.id;
+      } else {
+        if (!source.account.permissions.has('account:projects:create')) {
+          throw forbidden('copy-workzone-forbidden', ['account:projects:create']);
+        }
+        if (input.destinationSubscriptionRef) {
+          const ref = input.destinationSubscriptionRef;
+          const s = 'uuid' in ref ? await store.repos.subscriptions.byId(ref.uuid) : await store.repos.subscriptions.byApi1Id(ref.api1Id);
+          if (!s || s.accountId !== source.account.account.id) throw notFound('subscription', refValue(ref));
+          subscriptionId = s.id;
+        }
+        const s = (await store.repos.subscriptions.byId(subscriptionId))!;
+        if (!s.isActive) throw subscriptionNotActive(s);
+      }
+      const subjects = [projectScopeKey(source.project.id), ...(destinationProjectId ? [projectScopeKey(destinationProjectId)] : [])];
+      const runner = deps.jobs();
+      const id = await store.transaction(async (repos) => {
+        await repos.jobs.lockSubjects(subjects);
+        if ((await repos.jobs.activeOn(subjects)).length) {
+          throw new DomainError('conflict', 'copy-in-progress', 'A copy is already in progress on the source or destination project');
+        }
+        const payload: CopyPayload = {
+          userId: actor.userId, accountId: source.account.account.id, sourceProjectId: source.project.id, sourceWorkzoneId: zone.id,
+          destinationName: input.destinationName.trim(), destinationProjectId, destinationWorkzoneId, destinationSubscriptionId: subscriptionId,
+        };
+        return runner.enqueue(repos, { kind: COPY_JOB, payload: payload as unknown as Record<string, unknown>, subjects, createdBy: actor.userId });
+      });
+      runner.kick();
+      return id;
+    },
+  };
+}
+
+export type WorkzoneCopy = ReturnType<typeof createWorkzoneCopy>;
