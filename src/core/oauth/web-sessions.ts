@@ -1,48 +1,91 @@
-// Browser sessions of the authorize pages: an opaque cookie value (only its hash is
-// stored) and a CSRF token every form post must echo.
+// Browser sessions of the authorize pages. A browser gets a random cookie value at once,
+// but a database row only when it signs in: before that its CSRF token is stateless (an
+// HMAC of the cookie value and the time, under a key shared by every node), so
+// unauthenticated clients cannot grow the web_sessions table.
+import crypto from 'node:crypto';
 import { safeEqual, sha256Hex } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Store, WebSessionRecord } from '../ports/repositories.ts';
 
 export const WEB_SESSION_SECONDS = 12 * 3600;
+/** A sign-in form older than this answers "Expired form" (its token is not stored anywhere). */
+export const SIGN_IN_FORM_SECONDS = WEB_SESSION_SECONDS;
+/** Tokens dated this far in the future are refused (nodes' clocks differ a little). */
+const FUTURE_SKEW_SECONDS = 60;
 
 export interface WebSession {
   cookie: string;
+  /** null: an anonymous browser, which has no row. */
   userId: string | null;
+  /** The token the session's forms carry: stored for a signed-in session, derived for an anonymous one. */
   csrf: string;
 }
 
+const COOKIE_MAX = 128;
+
 export function createWebSessions(deps: { store: Store; clock: Clock; ids: Ids }) {
   const { store, clock, ids } = deps;
+
+  // The HMAC key: created once for the deployment (first node wins), kept in the database.
+  let key: Promise<Buffer> | null = null;
+  const csrfKey = (): Promise<Buffer> =>
+    (key ??= store.repos.webSessions.csrfKey(ids.secret(32)).then(
+      (k) => Buffer.from(k, 'utf8'),
+      (e: unknown) => {
+        key = null; // retry on the next request
+        throw e;
+      },
+    ));
+
+  const mac = (k: Buffer, cookie: string, issued: string) =>
+    crypto.createHmac('sha256', k).update(`sign-in|${cookie}|${issued}`).digest('base64url');
+
+  /** A sign-in form token bound to the cookie value and dated, so it needs no row. */
+  async function signInToken(cookie: string): Promise<string> {
+    const issued = Math.floor(clock.nowMs() / 1000).toString(36);
+    return `${issued}.${mac(await csrfKey(), cookie, issued)}`;
+  }
+
+  async function checkSignInToken(cookie: string, submitted: string): Promise<boolean> {
+    const dot = submitted.indexOf('.');
+    if (dot < 1 || dot > 12) return false;
+    const issued = submitted.slice(0, dot);
+    if (!/^[0-9a-z]+$/.test(issued)) return false;
+    const age = Math.floor(clock.nowMs() / 1000) - parseInt(issued, 36);
+    if (age > SIGN_IN_FORM_SECONDS || age < -FUTURE_SKEW_SECONDS) return false;
+    return safeEqual(submitted.slice(dot + 1), mac(await csrfKey(), cookie, issued));
+  }
+
   return {
-    /** The session behind a cookie, or a new anonymous one. */
+    /**
+     * The session behind a cookie: a signed-in one (from its row), or an anonymous one with
+     * a fresh sign-in token. A browser without a usable cookie gets a new random value; no
+     * row is written either way.
+     */
     async resume(cookie: string | undefined): Promise<WebSession> {
-      if (cookie && cookie.length <= 128) {
+      if (cookie && cookie.length <= COOKIE_MAX) {
         const rec: WebSessionRecord | null = await store.repos.webSessions.byIdHash(sha256Hex(cookie), clock.now());
-        if (rec) return { cookie, userId: rec.userId, csrf: rec.csrf };
+        if (rec?.userId) return { cookie, userId: rec.userId, csrf: rec.csrf };
+        return { cookie, userId: null, csrf: await signInToken(cookie) };
       }
-      const fresh = { cookie: ids.secret(32), userId: null, csrf: ids.secret(24) };
-      const now = clock.now();
-      await store.repos.webSessions.insert(
-        {
-          idHash: sha256Hex(fresh.cookie),
-          userId: null,
-          csrf: fresh.csrf,
-          expiresAt: new Date(now.getTime() + WEB_SESSION_SECONDS * 1000),
-        },
-        now,
-      );
-      return fresh;
+      const fresh = ids.secret(32);
+      return { cookie: fresh, userId: null, csrf: await signInToken(fresh) };
     },
-    checkCsrf(session: WebSession, submitted: unknown): boolean {
-      return typeof submitted === 'string' && safeEqual(session.csrf, submitted);
+
+    /** True when a form post carries the session's token (compared in constant time). */
+    async checkCsrf(session: WebSession, submitted: unknown): Promise<boolean> {
+      if (typeof submitted !== 'string' || submitted.length > 256) return false;
+      if (session.userId) return safeEqual(session.csrf, submitted);
+      return checkSignInToken(session.cookie, submitted);
     },
-    /** Replaces the anonymous session by a signed-in one (new cookie, new CSRF token: no fixation). */
+
+    /** Creates the signed-in session (new cookie, new CSRF token: no fixation); its row is the first one. */
     async signedIn(session: WebSession, userId: string): Promise<WebSession> {
       const next = { cookie: ids.secret(32), userId, csrf: ids.secret(24) };
       const now = clock.now();
       await store.transaction(async (repos) => {
+        // A browser that signs in again replaces its previous session.
         await repos.webSessions.remove(sha256Hex(session.cookie));
         await repos.webSessions.insert(
           {
@@ -56,6 +99,7 @@ export function createWebSessions(deps: { store: Store; clock: Clock; ids: Ids }
       });
       return next;
     },
+
     async signOut(session: WebSession): Promise<void> {
       await store.repos.webSessions.remove(sha256Hex(session.cookie));
     },

@@ -75,6 +75,7 @@ export const oauthRoutes =
     const setSessionCookie = (reply: FastifyReply, s: WebSession) =>
       reply.setCookie(COOKIE, s.cookie, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
 
+    /** The browser's session; a new browser gets a cookie value (and no database row until it signs in). */
     async function session(req: FastifyRequest, reply: FastifyReply): Promise<WebSession> {
       const s = await core.webSessions.resume(req.cookies[COOKIE]);
       if (s.cookie !== req.cookies[COOKIE]) setSessionCookie(reply, s);
@@ -118,7 +119,7 @@ export const oauthRoutes =
       if (!a) return reply;
       const s = await session(req, reply);
       const fields = authorizeFields(a, b.code_challenge_method as string | undefined);
-      if (!core.webSessions.checkCsrf(s, b.csrf)) {
+      if (!(await core.webSessions.checkCsrf(s, b.csrf))) {
         return html(reply, 403, errorPage(ctx, 'Expired form', 'The form expired; open the authorization link again.'));
       }
       const email = typeof b.email === 'string' ? b.email.trim() : '';
@@ -148,7 +149,7 @@ export const oauthRoutes =
       const a = authorizeRequestOr400(b, reply);
       if (!a) return reply;
       const s = await core.webSessions.resume(req.cookies[COOKIE]);
-      if (!s.userId || !core.webSessions.checkCsrf(s, b.csrf)) {
+      if (!s.userId || !(await core.webSessions.checkCsrf(s, b.csrf))) {
         return html(reply, 403, errorPage(ctx, 'Expired form', 'The form expired; open the authorization link again.'));
       }
       securityHeaders(reply);
