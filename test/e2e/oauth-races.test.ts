@@ -1,12 +1,17 @@
 // Single-use rules under concurrency, against a real server on PostgreSQL (a real pool
 // of connections, so requests really overlap): of N concurrent uses of one refresh token
-// or one code, exactly one succeeds. Skipped without TEST_DATABASE_URL.
+// or one code, exactly one succeeds; sign-in throttling holds on one node and across
+// three. Skipped without TEST_DATABASE_URL.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import pg from 'pg';
 import { TEST_DATABASE_URL } from '../support/database.ts';
+import { startServer } from '../support/server.ts';
 import {
+  E2E_OPERATOR_TOKEN,
   UserAgent,
+  fetchTransport,
   authorize,
   authorizePath,
   hiddenFieldsOf,
@@ -22,6 +27,7 @@ import {
 const SKIP = TEST_DATABASE_URL ? false : 'needs TEST_DATABASE_URL (PostgreSQL)';
 const USER = { email: 'rachel@race.test', password: 'rachel-password-1' };
 const GUESSED = { email: 'gus@race.test', password: 'gus-password-1' };
+const GUESSED_ON_NODES = { email: 'nina@race.test', password: 'nina-password-1' };
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
 let server: OAuthServer;
@@ -31,7 +37,7 @@ let userId: string;
 before(async () => {
   if (SKIP) return;
   server = await startOAuthServer({ postgres: true });
-  const seeded = await server.seed({ users: [USER, GUESSED].map((u) => ({ ...u, firstName: 'Race', lastName: 'Test' })) });
+  const seeded = await server.seed({ users: [USER, GUESSED, GUESSED_ON_NODES].map((u) => ({ ...u, firstName: 'Race', lastName: 'Test' })) });
   userId = seeded.users[0].id;
   db = new pg.Client({ connectionString: server.databaseUrl });
   await db.connect();
@@ -127,4 +133,35 @@ test('30 concurrent wrong passwords for one account: at most 5 guesses are check
   assert.equal(statuses.filter((s) => s === 429).length, 25, statuses.join(','));
   const rows = await db.query<{ failures: number }>('SELECT failures FROM login_throttle WHERE key = $1', [`account:${GUESSED.email}`]);
   assert.equal(rows.rows[0]?.failures, 5);
+});
+
+test('30 concurrent wrong passwords spread over three nodes (processes): at most 5 are checked, the rest answer 429', { skip: SKIP }, async () => {
+  const env = { DATABASE_URL: server.databaseUrl!, OPERATOR_TOKEN: E2E_OPERATOR_TOKEN, SANDBOX: '1' };
+  const others = await Promise.all([startServer(env), startServer(env)]);
+  try {
+    const nodes = [server.http, ...others.map((o) => fetchTransport(o.url))];
+    // The form comes from one node; its cookie and token are good on every node.
+    const first = new UserAgent(nodes[0]!);
+    const fields = hiddenFieldsOf((await first.get(authorizePath({ redirectUri: REDIRECT, state: 'nodes' }))).body);
+    const agents = nodes.map((n) => {
+      const a = new UserAgent(n);
+      for (const [k, v] of first.cookies) a.cookies.set(k, v);
+      return a;
+    });
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        agents[i % agents.length]!.postForm('/oauth/login', { ...fields, email: GUESSED_ON_NODES.email, password: `guess-${i}` }),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    assert.equal(statuses.filter((s) => s === 401).length, 5, statuses.join(','));
+    assert.equal(statuses.filter((s) => s === 429).length, 25, statuses.join(','));
+    const rows = await db.query<{ failures: number }>('SELECT failures FROM login_throttle WHERE key = $1', [`account:${GUESSED_ON_NODES.email}`]);
+    assert.equal(rows.rows[0]?.failures, 5);
+    // The right password, on any node, is refused while the lock lasts.
+    for (const a of agents) assert.equal((await a.postForm('/oauth/login', { ...fields, ...GUESSED_ON_NODES })).status, 429);
+  } finally {
+    await Promise.all(others.map((o) => o.stop()));
+    for (const o of others) fs.rmSync(o.dataDir, { recursive: true, force: true });
+  }
 });

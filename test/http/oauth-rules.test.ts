@@ -739,6 +739,17 @@ describe('sign-in throttling under concurrency', () => {
   });
 });
 
+describe('sign-in throttling per address', () => {
+  test('successful sign-ins do not count against the address: 25 in a row from one address all succeed', async () => {
+    for (let i = 0; i < 25; i++) {
+      const r = await authorize(http, { ...USERS.mark, redirectUri: REDIRECT });
+      assert.ok(r.code, `sign-in ${i + 1}`);
+    }
+    const row = await core.store.repos.throttle.get('address:127.0.0.1');
+    assert.ok(row && row.failures < 20 && row.lockedUntil === null, JSON.stringify(row));
+  });
+});
+
 describe('discovery documents', () => {
   test('/oauth/jwks lists the public ES256 signing key (no private part)', async () => {
     const res = await http({ method: 'GET', path: '/oauth/jwks' });

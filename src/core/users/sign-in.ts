@@ -1,9 +1,11 @@
 // Password sign-in with throttling per account and per client address: after repeated
-// failures the key is locked for a while and sign-in answers 429 with Retry-After.
+// failures the key is locked for a while and sign-in answers 429 with Retry-After. Every
+// attempt is counted in the database before its password is checked (one conditional
+// UPSERT per key), so the limits hold across concurrent requests on every node.
 import { DomainError } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
-import type { Store, UserRecord } from '../ports/repositories.ts';
+import type { Store, ThrottleReservation, UserRecord } from '../ports/repositories.ts';
 
 export const THROTTLE = {
   windowSeconds: 15 * 60,
@@ -15,80 +17,71 @@ export const THROTTLE = {
 export const invalidCredentials = () =>
   new DomainError('unauthorized', 'invalid-credentials', 'The e-mail address or the password is wrong');
 
+const tooMany = (retryAfter: number) =>
+  new DomainError(
+    'too-many',
+    'too-many-sign-in-attempts',
+    `Too many failed sign-in attempts; try again in ${retryAfter} seconds`,
+    { retryAfter },
+    { 'retry-after': String(retryAfter) },
+  );
+
+interface Limit {
+  key: string;
+  max: number;
+}
+
 export function createSignIn(deps: { store: Store; clock: Clock; hasher: PasswordHasher }) {
   const { store, clock, hasher } = deps;
   // Verified against when the e-mail is unknown, so timing does not reveal which accounts exist.
   const dummyHash = hasher.hash('scanbase-timing-equaliser');
 
-  const keys = (email: string, address: string) => [
-    { key: `account:${email.toLowerCase()}`, max: THROTTLE.maxFailuresPerAccount },
+  const accountKey = (email: string) => `account:${email.toLowerCase()}`;
+  const limits = (email: string, address: string): Limit[] => [
+    { key: accountKey(email), max: THROTTLE.maxFailuresPerAccount },
     { key: `address:${address}`, max: THROTTLE.maxFailuresPerAddress },
   ];
 
-  async function assertNotLocked(email: string, address: string): Promise<void> {
-    const now = clock.nowMs();
-    for (const { key } of keys(email, address)) {
-      const r = await store.repos.throttle.get(key);
-      if (r?.lockedUntil && r.lockedUntil.getTime() > now) {
-        const retryAfter = Math.ceil((r.lockedUntil.getTime() - now) / 1000);
-        throw new DomainError(
-          'too-many',
-          'too-many-sign-in-attempts',
-          `Too many failed sign-in attempts; try again in ${retryAfter} seconds`,
-          { retryAfter },
-          { 'retry-after': String(retryAfter) },
-        );
-      }
-    }
-  }
-
-  async function recordFailure(email: string, address: string): Promise<void> {
+  /**
+   * Counts the attempt as a failure, for every key, before the password is checked: of N
+   * concurrent attempts at most `max` get through. When a key is locked the transaction
+   * rolls back (a refused attempt counts nothing) and sign-in answers 429.
+   */
+  function reserve(email: string, address: string): Promise<(Limit & ThrottleReservation)[]> {
     const now = clock.now();
-    await store.transaction(async (repos) => {
-      for (const { key, max } of keys(email, address)) {
-        const r = await repos.throttle.get(key);
-        const fresh = !r || now.getTime() - r.windowStart.getTime() > THROTTLE.windowSeconds * 1000;
-        const failures = fresh ? 1 : r.failures + 1;
-        await repos.throttle.put({
-          key,
-          failures,
-          windowStart: fresh ? now : r.windowStart,
-          lockedUntil: failures >= max ? new Date(now.getTime() + THROTTLE.lockSeconds * 1000) : null,
-        });
+    const windowCutoff = new Date(now.getTime() - THROTTLE.windowSeconds * 1000);
+    const lockedUntil = new Date(now.getTime() + THROTTLE.lockSeconds * 1000);
+    return store.transaction(async (repos) => {
+      const out: (Limit & ThrottleReservation)[] = [];
+      for (const limit of limits(email, address)) {
+        const r = await repos.throttle.reserve(limit.key, { now, windowCutoff, max: limit.max, lockedUntil });
+        if (r.failures > limit.max) {
+          const until = r.lockedUntil?.getTime() ?? lockedUntil.getTime();
+          throw tooMany(Math.max(1, Math.ceil((until - now.getTime()) / 1000)));
+        }
+        out.push({ ...limit, ...r });
       }
+      return out;
     });
   }
 
-  // Attempts on one account run one at a time (per process): otherwise concurrent guesses
-  // all pass the lock check while the first ones are still being verified, and a burst
-  // of N parallel attempts gets N guesses instead of maxFailuresPerAccount.
-  const queues = new Map<string, Promise<unknown>>();
-  function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const run = (queues.get(key) ?? Promise.resolve()).then(fn);
-    const tail = run.catch(() => undefined);
-    queues.set(key, tail);
-    void tail.then(() => {
-      if (queues.get(key) === tail) queues.delete(key);
-    });
-    return run;
-  }
-
-  return (email: string, password: string, address: string): Promise<UserRecord> =>
-    oneAtATime(`account:${email.toLowerCase()}`, () => attempt(email, password, address));
-
-  async function attempt(email: string, password: string, address: string): Promise<UserRecord> {
-    await assertNotLocked(email, address);
+  return async function signIn(email: string, password: string, address: string): Promise<UserRecord> {
+    const reserved = await reserve(email, address);
     const user = email.length <= 320 ? await store.repos.users.byEmail(email) : null;
     const ok = user?.passwordHash
       ? await hasher.verify(user.passwordHash, password)
       : (await hasher.verify(await dummyHash, password), false);
-    if (!user || !ok) {
-      await recordFailure(email, address);
-      throw invalidCredentials();
-    }
-    await store.repos.throttle.clear(`account:${email.toLowerCase()}`);
+    // A failure is already counted.
+    if (!user || !ok) throw invalidCredentials();
+    // Success clears the e-mail's counter and gives the attempt back to the address.
+    await store.transaction(async (repos) => {
+      for (const r of reserved) {
+        if (r.key.startsWith('account:')) await repos.throttle.clear(r.key);
+        else await repos.throttle.refund(r.key, r.windowStart, r.max);
+      }
+    });
     return user;
-  }
+  };
 }
 
 export type SignIn = ReturnType<typeof createSignIn>;
