@@ -24,12 +24,20 @@ export interface Config {
   storageUrl: string | undefined;
   storagePublicUrl: string | undefined;
   /**
-   * Which peers may set X-Forwarded-For (Fastify's `trustProxy`): false trusts none
-   * (the client is the socket's peer), true every hop, a number that many hops, a list
-   * those addresses and CIDR ranges (and proxy-addr's names loopback, linklocal, uniquelocal).
+   * Which peers may set X-Forwarded-For, in the form Fastify's `trustProxy` takes: false
+   * trusts none (the client is the socket's peer), true every hop, a list those addresses
+   * and CIDR ranges (and proxy-addr's names loopback, linklocal, uniquelocal), a hop count
+   * as a function (Fastify refuses a bare number: it trusts nothing then).
    */
-  trustProxy: boolean | number | string[];
+  trustProxy: TrustProxy;
 }
+
+/** Trusts the first `hops` addresses from the socket's peer backwards, whatever they are. */
+export type TrustProxyHops = ((address: string, hop: number) => boolean) & { readonly hops: number };
+export type TrustProxy = boolean | string[] | TrustProxyHops;
+
+const trustHops = (hops: number): TrustProxyHops =>
+  Object.assign((_address: string, hop: number) => hop < hops, { hops });
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -89,7 +97,7 @@ function isAddressOrCidr(entry: string): boolean {
   return Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
-function trustProxy(env: Env): Config['trustProxy'] {
+function trustProxy(env: Env): TrustProxy {
   const raw = (env.TRUST_PROXY ?? '').trim();
   if (raw === '') return false;
   const lower = raw.toLowerCase();
@@ -98,7 +106,7 @@ function trustProxy(env: Env): Config['trustProxy'] {
   if (/^\d+$/.test(raw)) {
     const hops = Number(raw);
     if (hops > 100) fail('TRUST_PROXY', raw, TRUST_PROXY_EXPECTED);
-    return hops === 0 ? false : hops;
+    return hops === 0 ? false : trustHops(hops);
   }
   const entries = raw.split(',').map((e) => e.trim());
   for (const e of entries) {

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import Fastify from 'fastify';
+import { ConfigError, loadConfig, type TrustProxyHops } from '../../src/config.ts';
 
 /** Asserts that env makes loadConfig throw a ConfigError naming `variable`. */
 function refuses(env: Record<string, string>, variable: string) {
@@ -142,8 +143,10 @@ test('LOG_LEVEL, UPLOAD_TTL, UPLOAD_URL_TTL, STORAGE_URL and STORAGE_PUBLIC_URL 
 
 test('TRUST_PROXY: unset or 0/false trusts no proxy; a number is that many hops; true trusts every hop', () => {
   for (const v of ['0', 'false', 'NO', 'off', ' ']) assert.equal(loadConfig({ TRUST_PROXY: v }).trustProxy, false, v);
-  assert.equal(loadConfig({ TRUST_PROXY: '1' }).trustProxy, 1, 'TRUST_PROXY=1: the one proxy in front');
-  assert.equal(loadConfig({ TRUST_PROXY: '3' }).trustProxy, 3);
+  const one = loadConfig({ TRUST_PROXY: '1' }).trustProxy as TrustProxyHops;
+  assert.equal(one.hops, 1, 'TRUST_PROXY=1: the one proxy in front');
+  assert.deepEqual([one('10.0.0.1', 0), one('10.0.0.2', 1)], [true, false]);
+  assert.equal((loadConfig({ TRUST_PROXY: '3' }).trustProxy as TrustProxyHops).hops, 3);
   for (const v of ['true', 'Yes', 'on']) assert.equal(loadConfig({ TRUST_PROXY: v }).trustProxy, true, v);
 });
 
@@ -166,4 +169,23 @@ test('TRUST_PROXY refuses anything else with a message naming the variable and t
     () => loadConfig({ TRUST_PROXY: '10.0.0.1,proxy.internal' }),
     (e: unknown) => e instanceof ConfigError && e.message.includes('"proxy.internal" is not an IP address or CIDR range'),
   );
+});
+
+test('config.trustProxy, given to Fastify as trustProxy, picks the client address from X-Forwarded-For as documented', async () => {
+  const xff = '6.6.6.6, 203.0.113.9, 10.0.0.7'; // forged by the client, the client, an inner proxy
+  const clientOf = async (value: string) => {
+    const app = Fastify({ trustProxy: loadConfig({ TRUST_PROXY: value }).trustProxy });
+    app.get('/', async (req) => req.ip);
+    try {
+      return (await app.inject({ url: '/', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': xff } })).body;
+    } finally {
+      await app.close();
+    }
+  };
+  assert.equal(await clientOf(''), '127.0.0.1', 'unset: the socket peer');
+  assert.equal(await clientOf('127.0.0.1,10.0.0.0/8'), '203.0.113.9', 'the first untrusted address from the right');
+  assert.equal(await clientOf('loopback'), '10.0.0.7');
+  assert.equal(await clientOf('2'), '203.0.113.9', 'two hops: the peer and the inner proxy');
+  assert.equal(await clientOf('1'), '10.0.0.7');
+  assert.equal(await clientOf('true'), '6.6.6.6', 'every hop: the leftmost, which the client controls');
 });
