@@ -98,8 +98,9 @@ export function createMembers(deps: {
         };
         const checkZones = (role: { permissions: Set<Permission> }) => {
           for (const z of zones) {
-            const held = scope.workzone(z);
-            const needed: Permission[] = ['workzone:members:write', ...(accountManager ? [] : [...role.permissions])];
+            // A role's project-level permissions (create_project) are held at project level, not per zone.
+            const held = new Set([...scope.workzone(z), ...scope.permissions]);
+            const needed = [...new Set<Permission>(['workzone:members:write', ...(accountManager ? [] : role.permissions)])];
             const missing = needed.filter((p) => !held.has(p));
             if (missing.length) throw forbidden('add-project-members-forbidden', needed, `Requires ${missing.join(', ')} on every work zone`);
           }
