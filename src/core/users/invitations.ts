@@ -20,7 +20,9 @@ export function createInvitations(deps: { store: Store; clock: Clock; hasher: Pa
       const inv = token.length <= 128 ? await store.repos.invitations.byTokenHash(sha256Hex(token)) : null;
       if (!inv || inv.usedAt || inv.expiresAt.getTime() <= clock.nowMs()) throw invalidLink();
       const user = await store.repos.users.byId(inv.userId);
-      if (!user) throw invalidLink();
+      // A link only sets a first password: once the user has one (through another
+      // invitation, or the seed), it would reset it without the current one.
+      if (!user || user.passwordHash) throw invalidLink();
       return { email: user.email };
     },
 
@@ -33,6 +35,9 @@ export function createInvitations(deps: { store: Store; clock: Clock; hasher: Pa
       return store.transaction(async (repos) => {
         const inv = await repos.invitations.consume(sha256Hex(token), clock.now());
         if (!inv) throw invalidLink();
+        // Locked, so two links of one user accepted at once cannot both set a password.
+        await repos.users.lock(inv.userId);
+        if ((await repos.users.byId(inv.userId))?.passwordHash) throw invalidLink();
         await repos.users.update(
           inv.userId,
           {
