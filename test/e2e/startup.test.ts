@@ -68,17 +68,17 @@ const SEED = {
   ],
 };
 
+// One server for the start-up and the one-server-per-DATA_DIR checks (each start costs seconds).
+let primary: RunningServer;
+
 test('the entry point starts on embedded PGlite under DATA_DIR and answers /healthz {status: "ok", version}', async () => {
-  const s = await start();
-  const res = await fetch(`${s.url}/healthz`);
+  primary = await start();
+  const res = await fetch(`${primary.url}/healthz`);
   assert.equal(res.status, 200);
   assert.deepEqual(await res.json(), { status: 'ok', version: VERSION });
   assert.equal(res.headers.get('x-scanbase-version'), VERSION);
-  assert.ok(fs.statSync(path.join(s.dataDir, 'pglite')).isDirectory(), 'the database lives in DATA_DIR/pglite');
-  assert.equal(fs.readFileSync(path.join(s.dataDir, 'pglite.lock'), 'utf8'), String(s.child.pid));
-  await s.stop();
-  assert.equal(s.child.exitCode, 0, 'SIGTERM stops it cleanly');
-  assert.equal(fs.existsSync(path.join(s.dataDir, 'pglite.lock')), false, 'and releases DATA_DIR');
+  assert.ok(fs.statSync(path.join(primary.dataDir, 'pglite')).isDirectory(), 'the database lives in DATA_DIR/pglite');
+  assert.equal(fs.readFileSync(path.join(primary.dataDir, 'pglite.lock'), 'utf8'), String(primary.child.pid));
 });
 
 test('a bad environment value stops the process with a non-zero exit and a message naming the variable', async () => {
@@ -100,7 +100,7 @@ test('a bad environment value stops the process with a non-zero exit and a messa
 });
 
 test('a second server on the same DATA_DIR refuses to start with a clear message; the first keeps serving', async () => {
-  const first = await start();
+  const first = primary;
   const { code, output } = await runToExit({ DATA_DIR: first.dataDir, PORT: String(await freePort()) });
   assert.notEqual(code, 0);
   assert.match(output, /scanbase: The database directory .* is in use by process \d+/);
@@ -108,7 +108,12 @@ test('a second server on the same DATA_DIR refuses to start with a clear message
   assert.ok(output.includes(first.dataDir), output);
   assert.equal((await fetch(`${first.url}/healthz`)).status, 200);
   assert.equal(fs.readFileSync(path.join(first.dataDir, 'pglite.lock'), 'utf8'), String(first.child.pid), 'the lock is still the first');
-  await first.stop();
+});
+
+test('SIGTERM stops the server cleanly and releases DATA_DIR', async () => {
+  await primary.stop();
+  assert.equal(primary.child.exitCode, 0);
+  assert.equal(fs.existsSync(path.join(primary.dataDir, 'pglite.lock')), false);
 });
 
 /** The seeded rows, read straight from the data directory (the server must be stopped). */
