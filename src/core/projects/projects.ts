@@ -39,6 +39,13 @@ export interface ProjectInput {
 
 const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
 
+/** A name as stored: trimmed, and not blank (a name of spaces only is 400 invalid-input). */
+export function requiredName(name: string, field = 'name'): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw invalidInput(`${field} must not be blank`, { field });
+  return trimmed;
+}
+
 function pickStats(s: ProjectStats | undefined, want: StatsWanted): Partial<ProjectStats> | null {
   if (!want.scans && !want.tags && !want.workzones) return null;
   const v = s ?? { workzoneCount: 0, scanCount: 0, scanSize: 0, tagCount: 0 };
@@ -166,6 +173,7 @@ export function createProjects(deps: {
       const account = await authorizer.account(actor, accountRef);
       authorizer.require(account.permissions, 'account:projects:create', 'create-project-forbidden');
       checkSpatialReference(input.spatialReference);
+      const name = requiredName(input.name);
       const accountId = account.account.id;
       const id = ids.uuid();
       const rootId = ids.uuid();
@@ -175,7 +183,7 @@ export function createProjects(deps: {
         if (!sub.isActive) throw subscriptionNotActive(sub);
         await insertProjectRows(repos, {
           id, rootId, accountId, accountOwnerId: account.account.ownerId, subscription: sub, ownerId: actor.userId,
-          name: input.name.trim(), description: input.description ?? '', location: input.location ?? null,
+          name, description: input.description ?? '', location: input.location ?? null,
           spatialReference: input.spatialReference ?? null, now,
         });
       });
@@ -203,7 +211,7 @@ export function createProjects(deps: {
       checkSpatialReference(input.spatialReference);
       const put = mode === 'put';
       const next: ProjectFields = {
-        name: input.name !== undefined ? input.name.trim() : p.name,
+        name: input.name !== undefined ? requiredName(input.name) : p.name,
         description: input.description !== undefined ? (input.description ?? '') : put ? '' : p.description,
         location: input.location !== undefined ? input.location : put ? null : p.location,
         spatialReference: input.spatialReference !== undefined ? input.spatialReference : put ? null : p.spatialReference,

@@ -12,7 +12,7 @@ import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import type { JobHandler, JobRunner } from '../jobs/job-runner.ts';
 import { projectScopeKey, type ProjectAccess } from '../projects/project-access.ts';
-import { insertProjectRows, subscriptionNotActive } from '../projects/projects.ts';
+import { insertProjectRows, requiredName, subscriptionNotActive } from '../projects/projects.ts';
 
 export const COPY_JOB = 'workzone-copy';
 
@@ -153,6 +153,7 @@ export function createWorkzoneCopy(deps: {
       const zone = await store.repos.workzones.byRef(source.project.id, workzoneRef);
       if (!zone) throw notFound('workzone', refValue(workzoneRef));
       access.requireOnWorkzone(source, zone.id, SOURCE_NEEDS, 'copy-workzone-forbidden');
+      const destinationName = requiredName(input.destinationName, 'destinationName');
       if (input.destinationWorkzoneRef && !input.destinationProjectRef) {
         throw invalidInput('destinationWorkzone needs destinationProject', { field: 'destinationWorkzone' });
       }
@@ -193,7 +194,7 @@ export function createWorkzoneCopy(deps: {
         }
         const payload: CopyPayload = {
           userId: actor.userId, accountId: source.account.account.id, sourceProjectId: source.project.id, sourceWorkzoneId: zone.id,
-          destinationName: input.destinationName.trim(), destinationProjectId, destinationWorkzoneId, destinationSubscriptionId: subscriptionId,
+          destinationName, destinationProjectId, destinationWorkzoneId, destinationSubscriptionId: subscriptionId,
         };
         return runner.enqueue(repos, { kind: COPY_JOB, payload: payload as unknown as Record<string, unknown>, subjects, createdBy: actor.userId });
       });

@@ -8,6 +8,7 @@ import type { Repos, Store } from '../ports/repositories.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
 import { projectScopeKey, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
+import { requiredName } from '../projects/projects.ts';
 
 export interface WorkzoneView {
   workzone: WorkzoneRecord;
@@ -58,10 +59,11 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
       const scope = await open(actor, accountRef, projectRef);
       const parent = await zoneIn(store.repos, scope, input.parentRef);
       access.requireOnWorkzone(scope, parent.id, 'workzone:workzones:write', 'create-workzone-forbidden');
+      const name = requiredName(input.name);
       const id = ids.uuid();
       await store.transaction(async (repos) => {
         await repos.workzones.insert({
-          id, projectId: scope.project.id, parentId: parent.id, name: input.name.trim(), description: input.description ?? '',
+          id, projectId: scope.project.id, parentId: parent.id, name, description: input.description ?? '',
           coverBlobName: null, createdAt: clock.now(), createdBy: actor.userId,
         });
         await repos.members.inheritAccess(scope.project.id, parent.id, id); // rule 2
@@ -81,7 +83,7 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
       const scope = await open(actor, accountRef, projectRef);
       const w = await zoneIn(store.repos, scope, ref);
       access.requireOnWorkzone(scope, w.id, 'workzone:workzones:write', 'update-workzone-forbidden');
-      await store.repos.workzones.update(w.id, { name: input.name.trim(), description: input.description ?? '' }, actor.userId, clock.now());
+      await store.repos.workzones.update(w.id, { name: requiredName(input.name), description: input.description ?? '' }, actor.userId, clock.now());
       return (await views(scope, [(await store.repos.workzones.byRef(scope.project.id, { uuid: w.id }))!]))[0]!;
     },
 
