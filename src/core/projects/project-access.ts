@@ -79,7 +79,7 @@ export function createProjectAccess(deps: { store: Store; clock: Clock; authoriz
       actor: Actor,
       accountRef: EntityRef,
       projectRef: EntityRef,
-      opts: { allowDeleted?: boolean } = {},
+      opts: { allowDeleted?: boolean; /** false: a listing, which does not move the last-access date */ record?: boolean } = {},
     ): Promise<ProjectScope> {
       const account = await authorizer.account(actor, accountRef);
       const key = `${actor.userId}|${account.account.id}|${'uuid' in projectRef ? projectRef.uuid : `api1:${projectRef.api1Id}`}`;
@@ -102,7 +102,7 @@ export function createProjectAccess(deps: { store: Store; clock: Clock; authoriz
         throw forbidden('not-member-of-project', ['project:project:list'], 'You are not a member of this project');
       }
       if (loaded.project.deletedAt && !opts.allowDeleted) throw deletedProject(loaded.project);
-      activity.projectAccessed(loaded.project.id);
+      if (opts.record !== false) activity.projectAccessed(loaded.project.id);
       return scope;
     },
 

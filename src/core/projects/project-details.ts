@@ -42,11 +42,14 @@ export function createProjectDetails(deps: { store: Store; access: ProjectAccess
     async getProjectDetails(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<ProjectDetails> {
       return details(await access.project(actor, accountRef, projectRef, { allowDeleted: true }));
     },
-    /** API 1 find: every project the caller sees, or only the one owning `workzoneRef`. */
+    /**
+     * API 1 find: every project the caller sees, or only the one owning `workzoneRef`. A
+     * listing, like API 2's: it does not move the projects' last-access dates.
+     */
     async findProjects(actor: Actor, accountRef: EntityRef, projectIds: string[]): Promise<ProjectDetails[]> {
       const out: ProjectDetails[] = [];
       for (const id of projectIds) {
-        out.push(await details(await access.project(actor, accountRef, { type: 'project', uuid: id }, { allowDeleted: true })));
+        out.push(await details(await access.project(actor, accountRef, { type: 'project', uuid: id }, { allowDeleted: true, record: false })));
       }
       return out;
     },

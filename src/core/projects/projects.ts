@@ -151,18 +151,20 @@ export function createProjects(deps: {
       return out;
     },
 
-    /** The ids of the projects a caller sees (optionally only the one owning a work zone). */
+    /**
+     * The ids of the projects a caller sees; with a work zone, only the project owning it
+     * when the caller sees that project (a find never answers 403 for a project it filters out).
+     */
     async visibleProjectIds(actor: Actor, accountRef: EntityRef, workzoneRef?: EntityRef): Promise<string[]> {
       const account = await authorizer.account(actor, accountRef);
       authorizer.require(account.permissions, 'account:account:read', 'list-projects-forbidden');
-      if (workzoneRef) {
-        const p = await store.repos.projects.byWorkzone(account.account.id, workzoneRef);
-        if (!p) throw notFound('workzone', refValue(workzoneRef));
-        return [p.id];
-      }
+      const owning = workzoneRef ? await store.repos.projects.byWorkzone(account.account.id, workzoneRef) : null;
+      if (workzoneRef && !owning) throw notFound('workzone', refValue(workzoneRef));
       const all = account.permissions.has('account:projects:list');
       const list = await store.repos.projects.list(account.account.id, all ? { all: true } : { memberUserId: actor.userId, now: clock.now() });
-      return list.map((p) => p.id);
+      const ids = list.map((p) => p.id);
+      if (owning) return ids.includes(owning.id) || owning.ownerId === actor.userId ? [owning.id] : [];
+      return ids;
     },
 
     async createProject(
