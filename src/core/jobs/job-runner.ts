@@ -25,6 +25,7 @@ export function createJobRunner(deps: {
 }) {
   const { store, clock, ids, handlers } = deps;
   let timer: NodeJS.Timeout | undefined;
+  let started = false;
   let running: Promise<void> | null = null;
   let again = false;
 
@@ -81,17 +82,20 @@ export function createJobRunner(deps: {
       );
       return id;
     },
+    /** Runs the queue soon, unless the runner is stopped (then only drain() or start() run jobs). */
     kick(): void {
-      setImmediate(() => void drain());
+      if (started) setImmediate(() => void drain());
     },
     drain,
     start(): void {
+      started = true;
       if (timer) return;
       timer = setInterval(() => void drain(), deps.pollMs ?? 1000);
       timer.unref();
       void drain();
     },
     async stop(): Promise<void> {
+      started = false;
       clearInterval(timer);
       timer = undefined;
       await running;
