@@ -12,6 +12,7 @@ declare module 'fastify' {
 }
 
 const BEARER_RE = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
+const SCHEME = 'bearer ';
 
 export function bearerToken(req: FastifyRequest): string | null {
   const h = req.headers.authorization;
@@ -19,13 +20,39 @@ export function bearerToken(req: FastifyRequest): string | null {
   return BEARER_RE.exec(h)?.[1] ?? null;
 }
 
-/** Adds an onRequest hook to this (encapsulated) context requiring a valid access token. */
+/** What follows "Bearer " (any case), unchecked; null when the header is not a bearer one. */
+function bearerCandidate(h: string | undefined): string | null {
+  if (typeof h !== 'string' || h.length <= SCHEME.length) return null;
+  if (!h.startsWith('Bearer ') && h.slice(0, SCHEME.length).toLowerCase() !== SCHEME) return null;
+  return h.slice(SCHEME.length);
+}
+
+/**
+ * Adds an onRequest hook to this (encapsulated) context requiring a valid access token.
+ * A token verified before is answered from the token service's cache without a promise;
+ * since only well-formed tokens enter that cache, the header's syntax is checked on a miss only.
+ */
 export function requireAuthentication(app: FastifyInstance, core: Core): void {
-  app.addHook('onRequest', async (req) => {
+  const tokens = core.tokens;
+  app.addHook('onRequest', (req, _reply, done) => {
+    const candidate = bearerCandidate(req.headers.authorization);
+    if (candidate === null) return done(unauthorized());
+    const hit = tokens.cached(candidate);
+    if (hit !== undefined) {
+      if (hit === null) return done(unauthorized());
+      req.principal = hit;
+      return done();
+    }
     const token = bearerToken(req);
-    const principal = token ? await core.tokens.authenticate(token) : null;
-    if (!principal) throw unauthorized();
-    req.principal = principal;
+    if (token === null) return done(unauthorized());
+    tokens.authenticate(token).then(
+      (principal) => {
+        if (!principal) return done(unauthorized());
+        req.principal = principal;
+        done();
+      },
+      (e: unknown) => done(e as Error),
+    );
   });
 }
 
