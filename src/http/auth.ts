@@ -34,6 +34,7 @@ function bearerCandidate(h: string | undefined): string | null {
  */
 export function requireAuthentication(app: FastifyInstance, core: Core): void {
   const tokens = core.tokens;
+  const activity = core.activity; // users-last-activity report: a Map lookup per request
   app.addHook('onRequest', (req, _reply, done) => {
     const candidate = bearerCandidate(req.headers.authorization);
     if (candidate === null) return done(unauthorized());
@@ -41,6 +42,7 @@ export function requireAuthentication(app: FastifyInstance, core: Core): void {
     if (hit !== undefined) {
       if (hit === null) return done(unauthorized());
       req.principal = hit;
+      activity.userActive(hit.userId);
       return done();
     }
     const token = bearerToken(req);
@@ -49,6 +51,7 @@ export function requireAuthentication(app: FastifyInstance, core: Core): void {
       (principal) => {
         if (!principal) return done(unauthorized());
         req.principal = principal;
+        activity.userActive(principal.userId);
         done();
       },
       (e: unknown) => done(e as Error),

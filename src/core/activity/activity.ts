@@ -8,7 +8,17 @@ export function createActivity(deps: { store: Store; clock: Clock; onError?: (e:
   const { store, clock } = deps;
   const projects = new Map<string, string>();
   const users = new Map<string, string>();
-  const today = () => clock.now().toISOString().slice(0, 10);
+  // The UTC day, recomputed only when the clock passes midnight (this runs on every request).
+  let day = '';
+  let dayEnds = 0;
+  const today = () => {
+    const ms = clock.nowMs();
+    if (ms >= dayEnds || ms < dayEnds - 86_400_000) {
+      day = new Date(ms).toISOString().slice(0, 10);
+      dayEnds = Date.parse(`${day}T00:00:00.000Z`) + 86_400_000;
+    }
+    return day;
+  };
 
   function record(seen: Map<string, string>, id: string, write: (date: string) => Promise<void>): void {
     const date = today();
