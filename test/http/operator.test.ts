@@ -178,6 +178,29 @@ test('fixed ids are honoured, in any letter case, and re-applying them changes n
   assert.deepEqual(again.json(), first.json());
 });
 
+test('fixed role and group ids are honoured in any letter case, and re-applying them changes nothing', async () => {
+  const roleId = '3b3c5d8e-1f2a-4b3c-8d4e-5f6a7b8c9d31';
+  const groupId = '3b3c5d8e-1f2a-4b3c-8d4e-5f6a7b8c9d32';
+  const doc = {
+    users: [{ email: 'roles-owner@seed.test' }],
+    accounts: [
+      {
+        name: 'Roles Co',
+        owner: 'roles-owner@seed.test',
+        roles: [{ id: roleId.toUpperCase(), name: 'Surveyor', legacyPermissions: ['view3d', 'upload'] }],
+        groups: [{ id: groupId.toUpperCase(), name: 'Field team', users: ['roles-owner@seed.test'] }],
+      },
+    ],
+  };
+  const first = await op({ method: 'POST', url: '/_operator/seed', payload: doc });
+  assert.equal(first.statusCode, 200, first.body);
+  assert.deepEqual(first.json().accounts[0].roles, [{ name: 'Surveyor', id: roleId }]);
+  assert.equal(first.json().accounts[0].groups[0].id, groupId);
+  const again = await op({ method: 'POST', url: '/_operator/seed', payload: doc });
+  assert.equal(again.statusCode, 200, again.body);
+  assert.deepEqual(again.json(), first.json());
+});
+
 test('seed is idempotent: applying the same document twice changes no row, updatedAt included', async () => {
   const doc = {
     users: [

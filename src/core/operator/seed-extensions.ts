@@ -19,6 +19,9 @@ interface SeedGroup {
   users?: string[];
 }
 
+/** Fixed ids compare in lower case, as the database stores them, so re-applying a seed is a no-op. */
+const fixedId = (id: unknown): string | undefined => (typeof id === 'string' ? id.toLowerCase() : (id as undefined));
+
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 export function seedRolesAndGroups(ids: Ids, clock: Clock): SeedAccountExtension {
@@ -31,7 +34,8 @@ export function seedRolesAndGroups(ids: Ids, clock: Clock): SeedAccountExtension
     const existingRoles = await repos.roles.listByAccount(accountId);
     for (const raw of (seed.roles ?? []) as SeedRole[]) {
       const fields = roleFields(raw);
-      const match = existingRoles.find((r) => (raw.id ? r.id === raw.id : r.name === fields.name));
+      const roleId = fixedId(raw.id);
+      const match = existingRoles.find((r) => (roleId ? r.id === roleId : r.name === fields.name));
       if (match?.isBase) throw invalidInput(`The base role ${match.name} cannot be changed`, { role: match.name });
       if (match) {
         const differs =
@@ -41,7 +45,7 @@ export function seedRolesAndGroups(ids: Ids, clock: Clock): SeedAccountExtension
         roles.push({ name: fields.name, id: match.id });
       } else {
         const created = await repos.roles.insert(
-          { id: raw.id ?? ids.uuid(), accountId, ...fields, isBase: false, createdBy: owner?.ownerId ?? null },
+          { id: roleId ?? ids.uuid(), accountId, ...fields, isBase: false, createdBy: owner?.ownerId ?? null },
           now,
         );
         roles.push({ name: fields.name, id: created.id });
@@ -51,7 +55,10 @@ export function seedRolesAndGroups(ids: Ids, clock: Clock): SeedAccountExtension
     const groups: { name: string; id: string }[] = [];
     for (const g of (seed.groups ?? []) as SeedGroup[]) {
       if (typeof g.name !== 'string' || !g.name.trim()) throw invalidInput('Every seeded group needs a name', { field: 'groups.name' });
-      const match = (g.id ? await repos.groups.byRef(accountId, { uuid: g.id }) : null) ?? (await repos.groups.byName(accountId, g.name));
+      const groupFixedId = fixedId(g.id);
+      const match =
+        (groupFixedId ? await repos.groups.byRef(accountId, { uuid: groupFixedId }) : null) ??
+        (await repos.groups.byName(accountId, g.name));
       const fields = { name: g.name.trim(), description: g.description ?? '', color: g.color ?? null };
       let groupId: string;
       if (match) {
@@ -61,7 +68,7 @@ export function seedRolesAndGroups(ids: Ids, clock: Clock): SeedAccountExtension
         }
       } else {
         groupId = (
-          await repos.groups.insert({ id: g.id ?? ids.uuid(), accountId, ...fields, createdBy: owner?.ownerId ?? null }, now)
+          await repos.groups.insert({ id: groupFixedId ?? ids.uuid(), accountId, ...fields, createdBy: owner?.ownerId ?? null }, now)
         ).id;
       }
       const wanted: string[] = [];
