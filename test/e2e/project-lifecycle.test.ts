@@ -2,11 +2,11 @@
 // operator-issued tokens: create a project, its work zones and members (API 2), read it
 // through API 2 and API 1, soft delete (403 deleted-project), restore, permanent delete
 // (404 on both generations); then the projects-last-accessed report shows the service's
-// current day for a project read that day.
+// current day for a project read that day, and users-last-activity the reader's.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startOAuthServer, type OAuthServer } from '../support/oauth-client.ts';
-import { ACCOUNT_ID, GROUP_ID, PROJECT_SEED, SURVEYOR_ID, emailOf } from '../support/projects.ts';
+import { ACCOUNT_ID, GROUP_ID, PROJECT_SEED, SUB_A, SURVEYOR_ID, emailOf } from '../support/projects.ts';
 
 let server: OAuthServer;
 const A2 = `/api/2/accounts/${ACCOUNT_ID}`;
@@ -59,7 +59,7 @@ test('create, zones, members, read through both APIs, soft delete, restore, perm
   const roles = expect(await api('owner', 'GET', `${A2}/roles`), 200) as any[];
   const role = (n: string) => roles.find((r) => r.name === n).id as string;
 
-  const p = expect(await api('projectOwner', 'POST', `${A2}/projects`, { name: 'Harbour', subscriptionId: PROJECT_SEED.accounts[0]!.subscriptions[0]!.id }), 201);
+  const p = expect(await api('projectOwner', 'POST', `${A2}/projects`, { name: 'Harbour', subscriptionId: SUB_A }), 201);
   const P = `${A2}/projects/${uuidOf(p.id)}`;
   const z1 = expect(await api('projectOwner', 'POST', `${P}/workzones`, { name: 'Quay', parentWorkzoneId: p.rootWorkzoneId }), 201);
   const z1a = expect(await api('projectOwner', 'POST', `${P}/workzones`, { name: 'Crane', parentWorkzoneId: z1.id }), 201);
@@ -112,8 +112,8 @@ test('create, zones, members, read through both APIs, soft delete, restore, perm
   assert.ok(!(expect(await api('owner', 'GET', `${A2}/projects`), 200) as any[]).some((x) => x.id === p.id));
 });
 
-test("the projects-last-accessed report shows the service's current day after a read", async () => {
-  const p = expect(await api('projectOwner', 'POST', `${A2}/projects`, { name: 'Dock', subscriptionId: PROJECT_SEED.accounts[0]!.subscriptions[0]!.id }), 201);
+test("the reports show the service's current day after a read: the project's access and the reader's activity", async () => {
+  const p = expect(await api('projectOwner', 'POST', `${A2}/projects`, { name: 'Dock', subscriptionId: SUB_A }), 201);
   const row = async () =>
     (expect(await api('owner', 'GET', `${A1}/reports/projects-last-accessed?projectId=${p.api1Id}`), 200) as any[])[0];
   const created = (await server.operator<{ now: string }>('GET', '/clock')).now.slice(0, 10);
@@ -135,4 +135,12 @@ test("the projects-last-accessed report shows the service's current day after a 
     if (date === today) break;
   }
   assert.equal(date, today);
+  // The reader's own last activity is that day too.
+  let activity: string | null = null;
+  for (const deadline = Date.now() + 5000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    const rows = expect(await api('owner', 'GET', `${A1}/reports/users-last-activity`), 200) as any[];
+    activity = rows.find((r) => r.userEmail === emailOf('projectLister')).lastActivityDate;
+    if (activity === today) break;
+  }
+  assert.equal(activity, today);
 });

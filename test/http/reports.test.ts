@@ -1,8 +1,8 @@
 // API 1's reports (spec: the report rows; CONTRACT §6): a project's last-access date
 // moves, by the service clock (UTC day), when the project or one of its resources is read
 // or written through either API, not when it is only listed or refused; the writes are
-// coalesced (one per project per day per node). The users' report: its rows' shape (its
-// date is recorded by the authentication hook, tested with it).
+// coalesced (one per project per day per node). A user's date moves with any
+// authenticated API call, coalesced the same way.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
@@ -203,5 +203,46 @@ describe('users-last-activity', () => {
       assert.ok(r.lastActivityDate === null || DATE.test(r.lastActivityDate), r.lastActivityDate);
     }
     assertApi1Error(await (await as('projectLister'))('GET', `${A1}/reports/users-last-activity`), 403, 'view-report-forbidden');
+  });
+
+  test("a user's date: null until his first API call, then the service's day; any call (API 1 or 2, even refused) counts; one write per day", async () => {
+    const activity = async (name: string, expected?: string | null): Promise<string | null> => {
+      const deadline = Date.now() + 3000;
+      for (;;) {
+        const res = await (await as('administrator'))('GET', `${A1}/reports/users-last-activity`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        const v = res.body.find((r: any) => r.userEmail === emailOf(name)).lastActivityDate;
+        if (expected === undefined || v === expected || Date.now() > deadline) return v;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    // grace and heidi have tokens (operator-issued) but have made no call in this file.
+    assert.equal(await activity('grace'), null);
+    assert.equal(await activity('heidi'), null);
+    const d = await today();
+    assert.equal((await (await as('grace'))('GET', '/api/2/accounts')).status, 200);
+    assert.equal(await activity('grace', d), d);
+    assert.equal(await activity('heidi'), null);
+    assert.equal((await (await as('heidi'))('GET', `${A1}/reports/users-last-activity`)).status, 403);
+    assert.equal(await activity('heidi', d), d, 'a refused call is a call');
+
+    await nextDay();
+    const next = await today();
+    const repo = t.core.store.repos.reports;
+    const original = repo.touchUserActivity;
+    const calls: string[] = [];
+    repo.touchUserActivity = async (id, date) => {
+      if (id === w.ids.grace) calls.push(date);
+      return original.call(repo, id, date);
+    };
+    try {
+      assert.equal(await activity('grace'), d, 'unchanged until she calls');
+      const grace = await as('grace');
+      for (const url of ['/api/2/accounts', `${A1}`, '/api/isLogged']) assert.equal((await grace('GET', url)).status, 200, url);
+      assert.equal(await activity('grace', next), next);
+      assert.deepEqual(calls, [next], 'one write for the day');
+    } finally {
+      repo.touchUserActivity = original;
+    }
   });
 });
