@@ -78,6 +78,9 @@ export function createMembers(deps: {
       if (new Set(groupKeys).size !== groupKeys.length) throw invalidInput('Each group may appear once', { field: 'members.groups' });
 
       await store.transaction(async (repos) => {
+        // One membership change per project at a time: two concurrent requests giving one
+        // member two roles would both see "no role yet" and the second would overwrite the first.
+        await repos.jobs.lockSubjects([`project-members:${projectId}`]);
         const zones: string[] = [];
         for (const ref of input.workzoneRefs?.length ? input.workzoneRefs : [{ type: 'workzone' as const, uuid: scope.project.rootWorkzoneId }]) {
           const w = await repos.workzones.byRef(projectId, ref);
