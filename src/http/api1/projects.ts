@@ -117,14 +117,17 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
     const accountRef = ref('account', req.params.accountId);
     const projectRef = ref('project', req.params.projectId);
     const current = await core.projectDetails.getProjectDetails(actor(req), accountRef, projectRef);
+    // Every op is checked before anything changes; each replaces the current subscription,
+    // so the last one decides, and it is applied once (all or nothing).
     for (const o of req.body) {
       const from = ref('subscription', o.path);
       const matches = 'uuid' in from ? from.uuid === current.project.subscriptionId : from.api1Id === api1IdOf(current.project.subscriptionId);
       if (!matches) return reply.code(400).send({ status: 400, type: `path must be the project's current subscription id` });
-      await core.projects.updateProject(actor(req), accountRef, projectRef, { subscriptionRef: ref('subscription', o.value) }, 'patch', {
-        scans: false, tags: false, workzones: false,
-      });
     }
+    const targets = req.body.map((o) => ref('subscription', o.value));
+    await core.projects.updateProject(actor(req), accountRef, projectRef, { subscriptionRef: targets[targets.length - 1]! }, 'patch', {
+      scans: false, tags: false, workzones: false,
+    });
     return present(await core.projectDetails.getProjectDetails(actor(req), accountRef, projectRef));
   });
 
