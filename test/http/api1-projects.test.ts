@@ -186,6 +186,19 @@ describe('modify project subscription (PATCH)', () => {
     assert.equal((await w.as.owner!('GET', url)).body.planId, id1.subs.get('A'));
   });
 
+  test('several ops: every path must name the current subscription, checked before anything changes (all or nothing)', async () => {
+    const url = `${A1}/projects/${Q.api1Id}`;
+    const A = id1.subs.get('A');
+    const B = id1.subs.get('B');
+    const chained = await w.as.owner!('PATCH', url, [{ op: 'replace', path: A, value: B }, { op: 'replace', path: B, value: A }]);
+    assert.equal(chained.status, 400, JSON.stringify(chained.body));
+    assert.deepEqual(Object.keys(chained.body).sort(), ['status', 'type']);
+    assert.equal((await w.as.owner!('GET', url)).body.planId, A, 'the first op was not applied');
+    const second = await w.as.owner!('PATCH', url, [{ op: 'replace', path: A, value: B }, { op: 'replace', path: A, value: id1.subs.get('Inactive') }]);
+    assertApi1Error(second, 400, 'subscription-not-active');
+    assert.equal((await w.as.owner!('GET', url)).body.planId, A, 'nothing applied');
+  });
+
   test('an inactive or unknown target subscription, and malformed bodies, are refused with API 1 errors', async () => {
     const url = `${A1}/projects/${Q.api1Id}`;
     assertApi1Error(await w.as.owner!('PATCH', url, [{ op: 'replace', path: id1.subs.get('A'), value: id1.subs.get('Inactive') }]), 400, 'subscription-not-active');

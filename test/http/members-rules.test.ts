@@ -270,6 +270,23 @@ describe('one role per member per project; expiration dates', () => {
     assertProblem(await postMembers(w.as.projectOwner!, p.id, { groups: [{ group: GROUP_2_ID, role: w.roles.Contributor }] }), 400, 'member-has-another-role');
   });
 
+  test('two concurrent requests giving one user two different roles: one wins, the other is 400 member-has-another-role', async () => {
+    for (let round = 0; round < 10; round++) {
+      const { p, z1, z1a, z2 } = await tree();
+      const [a, b] = await Promise.all([
+        postMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('grace'), role: w.roles.Viewer }] }, [z1]),
+        postMembers(w.as.projectManager!, p.id, { users: [{ user: emailOf('grace'), role: SURVEYOR_ID }] }, [z2]),
+      ]);
+      assert.deepEqual([a.status, b.status].sort(), [204, 400], `${JSON.stringify(a.body)} ${JSON.stringify(b.body)}`);
+      const loser = a.status === 400 ? a : b;
+      assert.equal(loser.body.errorCode, 'member-has-another-role');
+      const e = entryOf(await accessList(w.as.projectOwner!, p.id), 'user', w.ids.grace!);
+      const [role, zones] = a.status === 204 ? [w.roles.Viewer, [z1, z1a]] : [SURVEYOR_ID, [z2]];
+      assert.equal(uuidOf(e.roleId), role);
+      assert.deepEqual(new Set(e.workzoneIds), new Set(zones), 'only the winner\'s zones');
+    }
+  });
+
   test('an expiration date in the past is 400 expiration-date-in-past and nobody of the request is added', async () => {
     const { p } = await tree();
     const past = new Date((await serviceNow(t)).getTime() - 60_000).toISOString();
