@@ -1,7 +1,7 @@
 // Child processes of the benchmark (servers under test) and the temporary resources
 // they use. Every child and every clean-up is registered here, so the run ends with
 // nothing left behind, whether it succeeds, throws or is interrupted.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 
 const running = new Set<ChildProcess>();
@@ -79,6 +79,95 @@ export async function startChild(opts: {
     await new Promise((r) => setTimeout(r, 100));
   }
   return { pid: child.pid!, url, logs: () => out, stop };
+}
+
+/** A child that talks over IPC (structured clone, so typed arrays cross as they are). */
+export interface IpcChild<In, Out> {
+  pid: number;
+  logs(): string;
+  /** Sends a message and answers the next message the child sends back. */
+  request(message: In): Promise<Out>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Forks `node <execArgv> <script>` with an IPC channel and waits for its first message
+ * (answered as `ready`). The child is killed if it does not send it within `timeoutMs`.
+ */
+export async function startIpcChild<In, Out>(opts: {
+  name: string;
+  script: string;
+  execArgv: string[];
+  env: Record<string, string | undefined>;
+  cwd?: string;
+  timeoutMs?: number;
+}): Promise<{ child: IpcChild<In, Out>; ready: Out }> {
+  const child = fork(opts.script, [], {
+    cwd: opts.cwd,
+    env: opts.env,
+    execArgv: opts.execArgv,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    serialization: 'advanced',
+  });
+  running.add(child);
+  let out = '';
+  const keep = (d: Buffer) => {
+    out += d.toString();
+    if (out.length > 64_000) out = out.slice(-32_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      running.delete(child);
+      resolve();
+    }),
+  );
+  const next = (timeoutMs?: number) =>
+    new Promise<Out>((resolve, reject) => {
+      const onMessage = (m: Out) => settle(() => resolve(m));
+      const onExit = (code: number | null) =>
+        settle(() => reject(new Error(`${opts.name} exited (code ${code}):\n${out}`)));
+      const timer = timeoutMs === undefined ? undefined : setTimeout(
+        () => settle(() => reject(new Error(`${opts.name} did not answer within ${timeoutMs} ms:\n${out}`))),
+        timeoutMs,
+      );
+      const settle = (fn: () => void) => {
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        clearTimeout(timer);
+        fn();
+      };
+      child.once('message', onMessage);
+      child.once('exit', onExit);
+    });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  let ready: Out;
+  try {
+    ready = await next(opts.timeoutMs ?? 60_000);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return {
+    ready,
+    child: {
+      pid: child.pid!,
+      logs: () => out,
+      request(message) {
+        const answer = next();
+        child.send(message as object);
+        return answer;
+      },
+      stop,
+    },
+  };
 }
 
 /** Synchronous last resort: SIGKILL every child still running (used on exit). */

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import autocannon from 'autocannon';
 import type { BenchRequest } from './scenarios.ts';
+import type { PointSelectDriver } from './servers.ts';
 
 export interface LoadOptions {
   connections: number;
@@ -147,4 +148,20 @@ export function fire(
       });
     }
   });
+}
+
+/** One round of a point-select driver (its own count, clock and latencies), recorded like a round of autocannon. */
+export async function measureDriver(driver: PointSelectDriver, seconds: number, samples?: Samples): Promise<void> {
+  const cpuBefore = processCpuSeconds(driver.pid);
+  const round = await driver.measure(seconds);
+  if (!samples) return;
+  const cpuAfter = processCpuSeconds(driver.pid);
+  samples.requests += round.queries;
+  samples.seconds += round.seconds;
+  samples.rounds.push(round.queries / round.seconds);
+  for (const ms of round.latenciesMs) samples.record(ms);
+  samples.serverCpuSeconds =
+    cpuBefore === null || cpuAfter === null || samples.serverCpuSeconds === null
+      ? null
+      : samples.serverCpuSeconds + (cpuAfter - cpuBefore);
 }

@@ -4,14 +4,22 @@
 // is split into rounds that visit every scenario in turn, so a burst of noise on the
 // machine spreads over all of them instead of skewing one ratio.
 //
+// Ratios: most scenarios are compared with the bare node:http baseline; a scenario that
+// needs one database query is compared with the combined limit of the two bare parts,
+// 1 / (1/bare_http + 1/bare_point_select), where bare_point_select is the driver's own
+// point-select rate at the same concurrency (bench/point-select.ts), measured in the same run.
+//
 // Environment: BENCH_CONNECTIONS (50), BENCH_DURATION (10 s per scenario), BENCH_ROUNDS
 // (5), BENCH_WARMUP (2 s), BENCH_DATABASE_URL or TEST_DATABASE_URL (adds the PostgreSQL
-// scenarios: a database with a random name is created on that server, dropped after).
+// scenarios: databases with random names are created on that server, dropped after).
 import path from 'node:path';
-import { fire, probe, Samples, type LoadOptions } from './measure.ts';
+import { fire, measureDriver, probe, Samples, type LoadOptions } from './measure.ts';
 import { printTable, writeJson, type ScenarioResult } from './report.ts';
 import { BASELINE, scenarios, type BenchRequest, type Scenario } from './scenarios.ts';
-import { ROOT, startServer, unavailable, type RunningServer, type ServerKind } from './servers.ts';
+import {
+  isPointSelectDriver, ROOT, startServer, unavailable, type PointSelectDriver, type RunningProcess, type RunningServer,
+  type ServerKind,
+} from './servers.ts';
 import { cleanUpEverything, killAllChildren } from './children.ts';
 
 function intEnv(name: string, fallback: number, min: number): number {
@@ -45,22 +53,27 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 interface Ready {
   scenario: Scenario;
   result: ScenarioResult;
-  url: string;
-  pid: number;
-  request: BenchRequest;
+  /** What one round measures: autocannon against an HTTP server, or a driver measuring itself. */
+  run(seconds: number, samples?: Samples): Promise<void>;
   samples: Samples;
 }
+
+const referenceOf = (s: Scenario): readonly string[] => s.reference ?? [BASELINE];
+
+/** 1 / (1/a + 1/b + …): the rate of work that costs one unit of each. */
+const combined = (rates: number[]) => 1 / rates.reduce((sum, r) => sum + 1 / r, 0);
 
 async function main(): Promise<number> {
   const results: ScenarioResult[] = scenarios.map((s) => ({
     name: s.name,
     server: s.server,
     target: s.target,
+    reference: referenceOf(s),
     ratio: null,
     medianRoundRatio: null,
   }));
   const resultOf = (s: Scenario) => results[scenarios.indexOf(s)]!;
-  const servers: RunningServer[] = [];
+  const servers: RunningProcess[] = [];
   const ready: Ready[] = [];
 
   try {
@@ -72,12 +85,12 @@ async function main(): Promise<number> {
         for (const s of group) resultOf(s).skipped = reason;
         continue;
       }
-      let server: RunningServer;
+      let server: RunningProcess;
       try {
         console.log(`bench: starting ${kind}`);
-        server = await startServer[kind]();
+        server = await startServer[kind](load.connections);
         servers.push(server);
-        console.log(`bench: ${kind} ready at ${server.url} (${server.description})`);
+        console.log(`bench: ${kind} ready (${server.description})`);
       } catch (e) {
         console.error(`bench: ${kind} failed to start: ${message(e)}`);
         for (const s of group) resultOf(s).error = `server failed to start: ${message(e)}`;
@@ -87,9 +100,7 @@ async function main(): Promise<number> {
         const result = resultOf(s);
         result.server = `${kind}: ${server.description}`;
         try {
-          const request = await s.setup(server as never);
-          await probe(server.url, request);
-          ready.push({ scenario: s, result, url: server.url, pid: server.pid, request, samples: new Samples() });
+          ready.push({ scenario: s, result, run: await prepare(s, server), samples: new Samples() });
         } catch (e) {
           result.error = `setup: ${message(e)}`;
           console.error(`bench: ${s.name}: ${result.error}`);
@@ -101,14 +112,14 @@ async function main(): Promise<number> {
     for (const r of ready) {
       if (load.warmupSeconds > 0) {
         console.log(`bench: warm-up ${r.scenario.name} (${load.warmupSeconds} s)`);
-        await fire(r.url, r.request, load.connections, load.warmupSeconds);
+        await r.run(load.warmupSeconds);
       }
     }
     for (let round = 1; round <= load.rounds; round++) {
       for (const r of ready) {
         console.log(`bench: round ${round}/${load.rounds} ${r.scenario.name} (${perRound} s)`);
         try {
-          await fire(r.url, r.request, load.connections, perRound, r.samples, r.pid);
+          await r.run(perRound, r.samples);
         } catch (e) {
           r.result.error = message(e);
         }
@@ -121,12 +132,17 @@ async function main(): Promise<number> {
     }
   }
 
-  const base = results.find((r) => r.name === BASELINE)?.measurement;
   for (const r of results) {
-    if (!base || !r.measurement || base.requestsPerSecond <= 0) continue;
-    r.ratio = r.measurement.requestsPerSecond / base.requestsPerSecond;
-    const perRound = r.measurement.rounds.map((rps, i) => rps / base.rounds[i]!).sort((a, b) => a - b);
-    if (perRound.length === base.rounds.length) r.medianRoundRatio = median(perRound);
+    const refs = r.reference.map((name) => results.find((x) => x.name === name)?.measurement);
+    if (!r.measurement || !refs.length || refs.some((m) => !m || m.requestsPerSecond <= 0)) continue;
+    const measured = refs as NonNullable<(typeof refs)[number]>[];
+    r.referenceRequestsPerSecond = combined(measured.map((m) => m.requestsPerSecond));
+    r.ratio = r.measurement.requestsPerSecond / r.referenceRequestsPerSecond;
+    const rounds = r.measurement.rounds;
+    if (measured.every((m) => m.rounds.length === rounds.length)) {
+      const perRound = rounds.map((rps, i) => rps / combined(measured.map((m) => m.rounds[i]!)));
+      r.medianRoundRatio = median(perRound.sort((a, b) => a - b));
+    }
   }
 
   printTable(results, load);
@@ -137,6 +153,19 @@ async function main(): Promise<number> {
     (r) => r.error || (r.measurement && (r.measurement.unexpectedStatus > 0 || r.measurement.errors > 0)),
   );
   return failed.length ? 1 : 0;
+}
+
+/** Checks the scenario once and answers how to measure one round of it. */
+async function prepare(s: Scenario, server: RunningProcess): Promise<Ready['run']> {
+  if (isPointSelectDriver(server)) {
+    const driver: PointSelectDriver = server;
+    return (seconds, samples) => measureDriver(driver, seconds, samples);
+  }
+  if (!s.setup) throw new Error(`scenario ${s.name} has no setup for its HTTP server`);
+  const http = server as RunningServer;
+  const request: BenchRequest = await s.setup(server as never);
+  await probe(http.url, request);
+  return (seconds, samples) => fire(http.url, request, load.connections, seconds, samples, http.pid);
 }
 
 main()

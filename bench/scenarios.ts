@@ -1,6 +1,6 @@
 // The benchmark's scenarios. To measure a new endpoint, add an entry: which server it
-// runs against, how to prepare the request (seed, obtain a token…), and the target
-// ratio of its throughput to the bare node:http baseline (reported, never asserted).
+// runs against, how to prepare the request (seed, obtain a token…), what its throughput
+// is compared with, and the target ratio (reported, never asserted).
 import { BENCH_USER, type RunningServer, type ScanbaseServer, type ServerKind } from './servers.ts';
 
 export interface BenchRequest {
@@ -17,24 +17,61 @@ type ServerOf<K extends ServerKind> = K extends 'bare' ? RunningServer : Scanbas
 export interface Scenario<K extends ServerKind = ServerKind> {
   name: string;
   server: K;
-  /** Target throughput relative to the baseline; omitted for the baseline itself. */
+  /** Target throughput relative to the reference; omitted for the references themselves. */
   target?: number;
-  /** Runs once, after the server started and before the warm-up; answers the request to fire. */
-  setup(server: ServerOf<K>): Promise<BenchRequest>;
+  /**
+   * The scenarios whose throughputs, combined as 1 / (1/a + 1/b + …), are the reference
+   * of this one's ratio: the rate a request costing each of them once would reach.
+   * Default: the bare node:http baseline alone; [] for no ratio.
+   */
+  reference?: readonly string[];
+  /**
+   * HTTP scenarios: runs once, after the server started and before the warm-up; answers
+   * the request to fire. Point-select drivers measure themselves and have none.
+   */
+  setup?(server: ServerOf<K>): Promise<BenchRequest>;
 }
 
 const scenario = <K extends ServerKind>(s: Scenario<K>): Scenario => s as unknown as Scenario;
 
-/** The scenario every ratio is computed against. */
+/** The scenario every ratio is computed against unless it names another reference. */
 export const BASELINE = 'bare node:http JSON';
+const SELECT_PGLITE = 'bare point-select (PGlite)';
+const SELECT_POSTGRES = 'bare point-select (node-postgres)';
 
 const isLogged = async (server: ScanbaseServer): Promise<BenchRequest> => ({
   path: '/api/isLogged',
   headers: { authorization: `Bearer ${await server.accessTokenFor(BENCH_USER.email)}` },
 });
 
+/** The seeded account's roles (three base roles and three of its own), as its owner. */
+const accountRoles = async (server: ScanbaseServer): Promise<BenchRequest> => {
+  const account = server.seeded.accounts[0];
+  if (!account) throw new Error('the seed answered no account');
+  return {
+    path: `/api/2/accounts/${account.id}/roles`,
+    headers: { authorization: `Bearer ${await server.accessTokenFor(BENCH_USER.email)}` },
+  };
+};
+
 export const scenarios: Scenario[] = [
-  scenario({ name: BASELINE, server: 'bare', setup: async () => ({ path: '/' }) }),
+  scenario({ name: BASELINE, server: 'bare', reference: [], setup: async () => ({ path: '/' }) }),
+  scenario({ name: SELECT_PGLITE, server: 'point-select-pglite', reference: [] }),
+  scenario({ name: SELECT_POSTGRES, server: 'point-select-postgres', reference: [] }),
   scenario({ name: 'GET /api/isLogged (PGlite)', server: 'scanbase-pglite', target: 0.8, setup: isLogged }),
   scenario({ name: 'GET /api/isLogged (PostgreSQL)', server: 'scanbase-postgres', target: 0.8, setup: isLogged }),
+  scenario({
+    name: 'GET /api/2/accounts/{a}/roles (PGlite)',
+    server: 'scanbase-pglite',
+    target: 0.7,
+    reference: [BASELINE, SELECT_PGLITE],
+    setup: accountRoles,
+  }),
+  scenario({
+    name: 'GET /api/2/accounts/{a}/roles (PostgreSQL)',
+    server: 'scanbase-postgres',
+    target: 0.7,
+    reference: [BASELINE, SELECT_POSTGRES],
+    setup: accountRoles,
+  }),
 ];

@@ -5,19 +5,30 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, registerCleanup, startChild, type Child } from './children.ts';
+import { freePort, registerCleanup, startChild, startIpcChild, type Child } from './children.ts';
 import { benchServerUrl, createTempDatabase, redactUrl, type TempDatabase } from './postgres.ts';
+import type { FromChild, PointSelectRound, ToChild } from './point-select.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export interface RunningServer {
+/** A child process whose work is measured. */
+export interface RunningProcess {
   kind: ServerKind;
-  url: string;
-  /** The server's own process (its CPU time is measured). */
+  /** The measured process (its CPU time is reported). */
   pid: number;
   /** Where the data lives, for the report. */
   description: string;
   stop(): Promise<void>;
+}
+
+/** An HTTP server, measured with autocannon. */
+export interface RunningServer extends RunningProcess {
+  url: string;
+}
+
+/** A database driver measuring itself (bench/point-select.ts): no HTTP in between. */
+export interface PointSelectDriver extends RunningProcess {
+  measure(seconds: number): Promise<PointSelectRound>;
 }
 
 /** A running Scanbase server with its operator API at hand. */
@@ -27,9 +38,16 @@ export interface ScanbaseServer extends RunningServer {
   operator<T = unknown>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T>;
   /** A fresh access token for a seeded user (POST /_operator/tokens). */
   accessTokenFor(email: string): Promise<string>;
+  /** What POST /_operator/seed answered for BENCH_SEED (the ids it created). */
+  seeded: SeedAnswer;
 }
 
-export type ServerKind = 'bare' | 'scanbase-pglite' | 'scanbase-postgres';
+export interface SeedAnswer {
+  users: { email: string; id: string }[];
+  accounts: { name: string; id: string; roles: { name: string; id: string }[] }[];
+}
+
+export type ServerKind = 'bare' | 'scanbase-pglite' | 'scanbase-postgres' | 'point-select-pglite' | 'point-select-postgres';
 
 /** The user every Scanbase server is seeded with. */
 export const BENCH_USER = { email: 'bench@scanbase.test', password: 'bench-password-1', firstName: 'Bench', lastName: 'User' };
@@ -40,6 +58,12 @@ export const BENCH_SEED = {
       name: 'Bench',
       owner: BENCH_USER.email,
       subscriptions: [{ name: 'Bench subscription', scanCapacity: 500, tagCapacity: 100000, geoImageCapacity: 500 }],
+      // Besides the three base roles every account has.
+      roles: [
+        { name: 'Surveyor', description: 'Captures and uploads', color: '#117a8b', legacyPermissions: ['view3d', 'upload', 'download'] },
+        { name: 'Annotator', legacyPermissions: ['view3d', 'annotate', 'measure', 'view_annotation'] },
+        { name: 'Asset keeper', legacyPermissions: ['view_asset', 'create_asset', 'view_savedview', 'manage_savedview'] },
+      ],
     },
   ],
 };
@@ -134,6 +158,7 @@ async function startScanbase(kind: 'scanbase-pglite' | 'scanbase-postgres'): Pro
     description,
     operatorToken,
     operator,
+    seeded: { users: [], accounts: [] },
     async accessTokenFor(email) {
       const pair = await operator<{ access_token: string }>('POST', '/tokens', { email });
       return pair.access_token;
@@ -147,7 +172,7 @@ async function startScanbase(kind: 'scanbase-pglite' | 'scanbase-postgres'): Pro
     },
   };
   try {
-    await operator('POST', '/seed', BENCH_SEED);
+    server.seeded = await operator<SeedAnswer>('POST', '/seed', BENCH_SEED);
   } catch (e) {
     await server.stop();
     throw e;
@@ -155,14 +180,70 @@ async function startScanbase(kind: 'scanbase-pglite' | 'scanbase-postgres'): Pro
   return server;
 }
 
+/** The point-select driver in its own process, with CONCURRENCY = the autocannon connection count. */
+async function startPointSelect(kind: 'point-select-pglite' | 'point-select-postgres', concurrency: number): Promise<PointSelectDriver> {
+  let db: TempDatabase | undefined;
+  const cleanup = registerCleanup(async () => {
+    await db?.drop();
+  });
+  try {
+    if (kind === 'point-select-postgres') {
+      const serverUrl = benchServerUrl();
+      if (!serverUrl) throw new Error('BENCH_DATABASE_URL (or TEST_DATABASE_URL) is not set');
+      db = await createTempDatabase(serverUrl);
+    }
+    const { child, ready } = await startIpcChild<ToChild, FromChild>({
+      name: `point-select (${kind})`,
+      script: path.join(ROOT, 'bench/point-select.ts'),
+      execArgv: ['--import', 'tsx'],
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        ENGINE: kind === 'point-select-pglite' ? 'pglite' : 'postgres',
+        DATABASE_URL: db?.url,
+        CONCURRENCY: String(concurrency),
+      },
+      cwd: ROOT,
+    });
+    if (ready.type !== 'ready') throw new Error(`point-select (${kind}): ${ready.type === 'error' ? ready.message : 'no ready message'}`);
+    return {
+      kind,
+      pid: child.pid,
+      description: `${ready.description}, ${concurrency} concurrent queries${db ? ` on ${redactUrl(db.url)}` : ''}, pid ${child.pid}`,
+      async measure(seconds) {
+        const answer = await child.request({ type: 'run', seconds });
+        if (answer.type === 'error') throw new Error(answer.message);
+        if (answer.type !== 'result') throw new Error(`point-select (${kind}): unexpected ${answer.type} message`);
+        return answer;
+      },
+      async stop() {
+        try {
+          await child.stop();
+        } finally {
+          await cleanup();
+        }
+      },
+    };
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
+}
+
 export const startServer = {
   bare: startBare,
   'scanbase-pglite': () => startScanbase('scanbase-pglite'),
   'scanbase-postgres': () => startScanbase('scanbase-postgres'),
-} satisfies Record<ServerKind, () => Promise<RunningServer>>;
+  'point-select-pglite': (concurrency: number) => startPointSelect('point-select-pglite', concurrency),
+  'point-select-postgres': (concurrency: number) => startPointSelect('point-select-postgres', concurrency),
+} satisfies Record<ServerKind, (concurrency: number) => Promise<RunningProcess>>;
+
+export const isPointSelectDriver = (p: RunningProcess): p is PointSelectDriver => 'measure' in p;
 
 /** Why a server cannot run here, or null when it can. */
 export function unavailable(kind: ServerKind): string | null {
-  if (kind === 'scanbase-postgres' && !benchServerUrl()) return 'set BENCH_DATABASE_URL or TEST_DATABASE_URL';
+  if ((kind === 'scanbase-postgres' || kind === 'point-select-postgres') && !benchServerUrl()) {
+    return 'set BENCH_DATABASE_URL or TEST_DATABASE_URL';
+  }
   return null;
 }
