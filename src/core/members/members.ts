@@ -11,7 +11,7 @@ import type { SendMail } from '../mail/send-mail.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { effectiveRolePermissions } from '../permissions/role-rules.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import { projectScopeKey, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
+import { lockProjectMembership, projectScopeKey, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { admitToAccount } from '../users/account-users.ts';
 import { resolveUser } from '../users/resolve-users.ts';
 
@@ -80,7 +80,7 @@ export function createMembers(deps: {
       await store.transaction(async (repos) => {
         // One membership change per project at a time: two concurrent requests giving one
         // member two roles would both see "no role yet" and the second would overwrite the first.
-        await repos.jobs.lockSubjects([`project-members:${projectId}`]);
+        await lockProjectMembership(repos, projectId);
         const zones: string[] = [];
         for (const ref of input.workzoneRefs?.length ? input.workzoneRefs : [{ type: 'workzone' as const, uuid: scope.project.rootWorkzoneId }]) {
           const w = await repos.workzones.byRef(projectId, ref);
@@ -152,6 +152,7 @@ export function createMembers(deps: {
         !(input.groupRefs?.length) && input.userRefs?.length === 1 && 'uuid' in input.userRefs[0]! && input.userRefs[0].uuid === actor.userId;
       if (!onlySelf) requireMembersWrite(scope, scope.project.rootWorkzoneId, 'remove-contributor-forbidden');
       await store.transaction(async (repos) => {
+        await lockProjectMembership(repos, scope.project.id);
         for (const ref of input.userRefs ?? []) {
           const user = await resolveUser(repos, ref);
           if (user) await removeWholeMember(repos, scope, 'user', user.id);
@@ -179,6 +180,7 @@ export function createMembers(deps: {
       const scope = await access.project(actor, accountRef, projectRef);
       const projectId = scope.project.id;
       await store.transaction(async (repos) => {
+        await lockProjectMembership(repos, projectId);
         const w = await repos.workzones.byRef(projectId, workzoneRef);
         if (!w) throw notFound('workzone', refValue(workzoneRef));
         const user = await resolveUser(repos, userRef);

@@ -5,7 +5,7 @@
 import { DomainError, notFound } from '../errors.ts';
 import type { EntityRef } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { Repos, Store } from '../ports/repositories.ts';
 import type { ProjectRecord } from '../ports/project-repositories.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { AccessCache } from '../permissions/access-cache.ts';
@@ -30,6 +30,14 @@ export const projectScopeKey = (id: string) => `project:${id}`;
 export const roleScopeKey = (id: string) => `role:${id}`;
 
 const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
+
+/**
+ * Serialises, per project, the transactions that change its membership or its tree: the
+ * materialised access (a grant written for a subtree, a new zone copying its parent's rows,
+ * one role per member) is only right when each sees the others' committed rows.
+ */
+export const lockProjectMembership = (repos: Repos, projectId: string): Promise<void> =>
+  repos.jobs.lockSubjects([`project-members:${projectId}`]);
 
 export const deletedProject = (project: ProjectRecord) =>
   new DomainError('forbidden', 'deleted-project', 'Access forbidden because the project is deleted', { projectId: project.id });

@@ -11,7 +11,7 @@ import type { Location, ProjectFields, ProjectRecord, ProjectStats, SpatialRefer
 import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { projectPermissions, workzonePermissions } from '../permissions/evaluate.ts';
-import { projectScopeKey, type ProjectAccess, type ProjectScope } from './project-access.ts';
+import { lockProjectMembership, projectScopeKey, type ProjectAccess, type ProjectScope } from './project-access.ts';
 import { findSpatialReference } from './spatial-references.ts';
 
 export interface ProjectView {
@@ -253,6 +253,7 @@ export function createProjects(deps: {
               requiredPermissions: ['account:projects:create'],
             });
           }
+          await lockProjectMembership(repos, p.id);
           if (!(await repos.members.member(p.id, 'user', next.ownerId))) {
             await repos.members.upsertMember(
               { projectId: p.id, memberType: 'user', memberId: next.ownerId, roleId: await managerRoleId(repos, accountId), expiresAt: null },

@@ -11,7 +11,7 @@ import type { SendMail } from '../mail/send-mail.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import type { JobHandler, JobRunner } from '../jobs/job-runner.ts';
-import { projectScopeKey, type ProjectAccess } from '../projects/project-access.ts';
+import { lockProjectMembership, projectScopeKey, type ProjectAccess } from '../projects/project-access.ts';
 import { insertProjectRows, requiredName, subscriptionNotActive } from '../projects/projects.ts';
 
 export const COPY_JOB = 'workzone-copy';
@@ -84,6 +84,7 @@ export function createWorkzoneCopy(deps: {
           });
           mapping.set(p.sourceWorkzoneId, rootId);
         } else {
+          await lockProjectMembership(repos, destinationProjectId);
           const parent = await repos.workzones.byRef(destinationProjectId, { uuid: p.destinationWorkzoneId! });
           if (!parent) throw new DomainError('not-found', 'workzone-not-found', 'The destination work zone no longer exists');
           const id = ids.uuid();

@@ -7,7 +7,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import { projectScopeKey, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
+import { lockProjectMembership, projectScopeKey, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { requiredName } from '../projects/projects.ts';
 
 export interface WorkzoneView {
@@ -62,6 +62,7 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
       const name = requiredName(input.name);
       const id = ids.uuid();
       await store.transaction(async (repos) => {
+        await lockProjectMembership(repos, scope.project.id); // rule 2 must see members added concurrently
         await repos.workzones.insert({
           id, projectId: scope.project.id, parentId: parent.id, name, description: input.description ?? '',
           coverBlobName: null, createdAt: clock.now(), createdBy: actor.userId,
@@ -96,6 +97,7 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
         throw new DomainError('invalid', 'cannot-delete-root-workzone', "The project's root work zone can't be deleted", { workzoneId: w.id });
       }
       await store.transaction(async (repos) => {
+        await lockProjectMembership(repos, scope.project.id);
         await repos.workzones.removeSubtree(w.id);
         await repos.members.dropMembersWithoutAccess(scope.project.id);
         await repos.changes.publish(projectScopeKey(scope.project.id));
