@@ -107,6 +107,19 @@ describe('rules 2 and 4: a grant reaches the subtree; new zones inherit; member-
     assert.deepEqual(new Set(listed), new Set([z1, z1a, z1b.id]));
   });
 
+  test('a zone created while a member is being added to its parent inherits him (concurrent requests)', async () => {
+    for (let round = 0; round < 10; round++) {
+      const { p, z1 } = await tree();
+      const [added, created] = await Promise.all([
+        postMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('heidi'), role: w.roles.Viewer }] }, [z1]),
+        w.as.projectOwner!('POST', `${pOf(p)}/workzones`, { name: 'Racing', parentWorkzoneId: z1 }),
+      ]);
+      assert.equal(added.status, 204, JSON.stringify(added.body));
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      assert.ok((await zonesOf(p, 'user', w.ids.heidi!))!.has(created.body.id), `round ${round}: the new zone inherits heidi`);
+    }
+  });
+
   test('a group granted on the root reaches every zone, and every later zone', async () => {
     const { p, root, z1, z1a, z2 } = await tree();
     await addMembers(w.as.projectOwner!, p.id, { groups: [{ group: GROUP_ID, role: w.roles.Viewer }] });
