@@ -265,6 +265,26 @@ describe('DELETE members', () => {
     }
   });
 
+  test('removing a user revokes his account roles, so it needs their write permissions: a project manager cannot remove an administrator or a project lister', async () => {
+    const admin = fresh('admin-kept');
+    const lister = fresh('lister-kept');
+    const pm = fresh('pm-removable');
+    const plain = fresh('plain-removable');
+    await invite('owner', [{ email: admin, roles: ['administrator'] }, { email: lister, roles: ['projectLister'] }, { email: pm, roles: ['projectManager'] }, { email: plain }]);
+    const users = await usersByEmail();
+    for (const [mail, needed] of [[admin, 'account:administrators:write'], [lister, 'account:project-listers:write']] as const) {
+      const state = await usersByEmail();
+      const res = await api('projectManager', 'DELETE', `${A2}/members`, [users.get(plain).id, users.get(mail).id]);
+      assertProblem(res, 403, 'remove-user-from-account-forbidden');
+      assert.ok(res.body.errorValues.requiredPermissions.includes(needed), JSON.stringify(res.body));
+      assert.deepEqual(await usersByEmail(), state, 'nobody removed, not even the plain user listed first');
+    }
+    assert.equal((await api('projectManager', 'DELETE', `${A2}/members`, [users.get(pm).id, users.get(plain).id])).status, 204);
+    assert.equal((await api('administrator', 'DELETE', `${A2}/members`, [users.get(admin).id, users.get(lister).id])).status, 204);
+    const after = await usersByEmail();
+    for (const m of [admin, lister, pm, plain]) assert.ok(!after.has(m), m);
+  });
+
   test('a reference to a non-member answers 404 user-not-found and nobody is removed', async () => {
     const leaver = fresh('stayer');
     await invite('owner', [{ email: leaver }]);

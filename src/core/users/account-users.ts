@@ -207,6 +207,12 @@ export function createAccountUsers(deps: {
               { user: user.id, requiredPermissions: ['account:account:update-owner'] },
             );
           }
+          // Removal revokes every account role the user holds: each needs its write permission,
+          // as PUT members/{u}/roles would (a project manager cannot remove an administrator).
+          const revoking: AnyPermission[] = ['account:users:write', ...m.roles.map((r) => ROLE_WRITE_PERMISSION[r])];
+          if (!revoking.every((p) => scope.permissions.has(p))) {
+            throw forbidden('remove-user-from-account-forbidden', revoking, `Removing ${user.email} revokes account roles the caller may not revoke`);
+          }
           const owned = deps.ownedProjects ? await deps.ownedProjects(repos, user.id, accountId) : [];
           if (owned.length) {
             throw new DomainError(
