@@ -130,6 +130,14 @@ describe('PATCH', () => {
     assertProblem(await api('owner', 'PATCH', SUB, {}), 400, 'invalid-input');
     assertProblem(await api('owner', 'PATCH', SUB, { end: '2030-01-01T00:00:00Z' }), 400, 'invalid-input');
     assertProblem(await api('owner', 'PATCH', SUB, { name: '' }), 400, 'invalid-input');
+    assertProblem(await api('owner', 'PATCH', SUB, { name: '   ' }), 400, 'invalid-input');
+    assert.equal((await api('owner', 'GET', SUB)).body.name, 'Pro', 'unchanged');
+  });
+
+  test('the name is stored trimmed', async () => {
+    const res = await api('owner', 'PATCH', SUB, { name: '  Pro  ' });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.name, 'Pro');
   });
 });
 

@@ -103,6 +103,10 @@ export function createAccounts(deps: { store: Store; clock: Clock; authorizer: A
       }
       if (patch.name !== undefined) {
         authorizer.require(scope.permissions, 'account:subscriptions:update-name', 'update-subscription-forbidden');
+        // Stored trimmed; spaces only would pass the schema's minLength and leave a blank name.
+        const name = patch.name.trim();
+        if (!name) throw invalidInput('name must not be empty', { field: 'name' });
+        patch = { ...patch, name };
       }
       if (patch.inviteAccountOwnerInNewProjects !== undefined && !scope.facts.isOwner) {
         throw forbidden('update-subscription-forbidden', ['account:account:update-owner'], 'Only the account owner may change inviteAccountOwnerInNewProjects');
