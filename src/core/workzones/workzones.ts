@@ -63,6 +63,8 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
       const id = ids.uuid();
       await store.transaction(async (repos) => {
         await lockProjectMembership(repos, scope.project.id); // rule 2 must see members added concurrently
+        // The parent may have been deleted since it was read (a concurrent DELETE of its subtree).
+        if (!(await repos.workzones.byRef(scope.project.id, { uuid: parent.id }))) throw notFound('workzone', refValue(input.parentRef));
         await repos.workzones.insert({
           id, projectId: scope.project.id, parentId: parent.id, name, description: input.description ?? '',
           coverBlobName: null, createdAt: clock.now(), createdBy: actor.userId,
@@ -70,7 +72,9 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
         await repos.members.inheritAccess(scope.project.id, parent.id, id); // rule 2
         await repos.changes.publish(projectScopeKey(scope.project.id));
       });
-      return (await views(scope, [(await store.repos.workzones.byRef(scope.project.id, { uuid: id }))!]))[0]!;
+      const created = await store.repos.workzones.byRef(scope.project.id, { uuid: id });
+      if (!created) throw notFound('workzone', id); // its parent was deleted right after
+      return (await views(scope, [created]))[0]!;
     },
 
     /** PUT overwrites name and description. */
@@ -85,7 +89,9 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
       const w = await zoneIn(store.repos, scope, ref);
       access.requireOnWorkzone(scope, w.id, 'workzone:workzones:write', 'update-workzone-forbidden');
       await store.repos.workzones.update(w.id, { name: requiredName(input.name), description: input.description ?? '' }, actor.userId, clock.now());
-      return (await views(scope, [(await store.repos.workzones.byRef(scope.project.id, { uuid: w.id }))!]))[0]!;
+      const updated = await store.repos.workzones.byRef(scope.project.id, { uuid: w.id });
+      if (!updated) throw notFound('workzone', refValue(ref)); // deleted meanwhile
+      return (await views(scope, [updated]))[0]!;
     },
 
     /** Deletes the zone with its subtree; members left with no zone are members no more. */
