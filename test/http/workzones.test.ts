@@ -98,6 +98,24 @@ describe('DELETE', () => {
     assertProblem(await w.as.projectOwner!('DELETE', zOf(p, z1a.id)), 404, 'workzone-not-found');
   });
 
+  test('racing a delete: creating under the zone or renaming it answers 201/200 or 404, never 5xx', async () => {
+    for (let round = 0; round < 10; round++) {
+      const p = await createProject(w.as.projectOwner!);
+      const z = await createZone(w.as.projectOwner!, p.id, p.rootWorkzoneId, 'Doomed');
+      const [deleted, created, renamed] = await Promise.all([
+        w.as.projectOwner!('DELETE', zOf(p, z.id)),
+        w.as.projectOwner!('POST', `${pOf(p)}/workzones`, { name: 'Child', parentWorkzoneId: z.id }),
+        w.as.projectOwner!('PUT', zOf(p, z.id), { name: 'Renamed' }),
+      ]);
+      assert.equal(deleted.status, 204, JSON.stringify(deleted.body));
+      assert.ok([201, 404].includes(created.status), `create: ${created.status} ${JSON.stringify(created.body)}`);
+      assert.ok([200, 404].includes(renamed.status), `rename: ${renamed.status} ${JSON.stringify(renamed.body)}`);
+      if (created.status === 404) assert.equal(created.body.errorCode, 'workzone-not-found');
+      if (renamed.status === 404) assert.equal(renamed.body.errorCode, 'workzone-not-found');
+      assert.deepEqual([...(await zonesByName(p)).keys()], [p.name], 'the subtree is gone');
+    }
+  });
+
   test('the root work zone cannot be deleted: 400 cannot-delete-root-workzone', async () => {
     const p = await createProject(w.as.projectOwner!);
     assertProblem(await w.as.projectOwner!('DELETE', zOf(p, p.rootWorkzoneId)), 400, 'cannot-delete-root-workzone');
