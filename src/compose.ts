@@ -31,7 +31,7 @@ import { createWorkzones } from './core/workzones/workzones.ts';
 import { createMembers } from './core/members/members.ts';
 import { createReports } from './core/reports/reports.ts';
 import { createProjectDetails } from './core/projects/project-details.ts';
-import { createJobRunner, type JobRunner } from './core/jobs/job-runner.ts';
+import { createJobRunner, type JobHandler } from './core/jobs/job-runner.ts';
 import { COPY_JOB, createWorkzoneCopy } from './core/workzones/copy.ts';
 import { formatUrn } from './core/ids/urn.ts';
 import { accountPermissions, workzonePermissions } from './core/permissions/evaluate.ts';
@@ -73,12 +73,14 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const members = createMembers({ store, clock, ids, access: projectAccess, sendMail, publicUrl: config.publicUrl });
   const reports = createReports({ store, authorizer });
   const projectDetails = createProjectDetails({ store, access: projectAccess });
-  let jobRunner: JobRunner | undefined;
+  // Job kinds register their handlers with the one runner of this node.
+  const jobHandlers: Record<string, JobHandler> = {};
+  const jobRunner = createJobRunner({ store, clock, ids, handlers: jobHandlers });
   const workzoneCopy = createWorkzoneCopy({
-    store, clock, ids, authorizer, access: projectAccess, jobs: () => jobRunner!, sendMail, publicUrl: config.publicUrl,
+    store, clock, ids, authorizer, access: projectAccess, jobs: jobRunner, sendMail, publicUrl: config.publicUrl,
     urn: (type, id) => formatUrn(config.urnNamespace, type, id),
   });
-  jobRunner = createJobRunner({ store, clock, ids, handlers: { [COPY_JOB]: workzoneCopy.handler } });
+  jobHandlers[COPY_JOB] = workzoneCopy.handler;
   jobRunner.start();
   const accountUsers = createAccountUsers({
     store, clock, ids, authorizer, sendMail, publicUrl: config.publicUrl,
@@ -174,7 +176,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     },
     async close(): Promise<void> {
       for (const t of timers) clearInterval(t);
-      await jobRunner!.stop();
+      await jobRunner.stop();
       await janitorPass;
       await store.close();
       if (ownsSql) await sql.close();

@@ -54,6 +54,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 1000 },
     return503OnClosing: true,
+    trustProxy: core.config.trustProxy,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
     // Undecodable URLs and over-long path parameters bypass the hooks: render them like
     // every other failure, version header included.

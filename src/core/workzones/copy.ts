@@ -45,7 +45,7 @@ export function createWorkzoneCopy(deps: {
   ids: Ids;
   authorizer: Authorizer;
   access: ProjectAccess;
-  jobs: () => JobRunner;
+  jobs: JobRunner;
   sendMail: SendMail;
   publicUrl: string;
   urn: (type: 'project' | 'workzone', id: string) => string;
@@ -187,7 +187,7 @@ export function createWorkzoneCopy(deps: {
         if (!s.isActive) throw subscriptionNotActive(s);
       }
       const subjects = [projectScopeKey(source.project.id), ...(destinationProjectId ? [projectScopeKey(destinationProjectId)] : [])];
-      const runner = deps.jobs();
+      const runner = deps.jobs;
       const id = await store.transaction(async (repos) => {
         await repos.jobs.lockSubjects(subjects);
         if ((await repos.jobs.activeOn(subjects)).length) {
