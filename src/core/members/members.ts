@@ -65,6 +65,10 @@ export function createMembers(deps: {
       const users = input.users ?? [];
       const groups = input.groups ?? [];
       if (!users.length && !groups.length) throw invalidInput('members must name at least one user or group', { field: 'members' });
+      // Absent or null means the root (the whole project); an empty list must not silently mean that too.
+      if (input.workzoneRefs && !input.workzoneRefs.length) {
+        throw invalidInput('workzones, when given, must name at least one work zone (omit it or send null for the whole project)', { field: 'workzones' });
+      }
       for (const m of [...users, ...groups]) {
         if (m.expirationDate && m.expirationDate.getTime() <= now.getTime()) {
           throw new DomainError('invalid', 'expiration-date-in-past', 'An expiration date is in the past', {
@@ -82,7 +86,7 @@ export function createMembers(deps: {
         // member two roles would both see "no role yet" and the second would overwrite the first.
         await lockProjectMembership(repos, projectId);
         const zones: string[] = [];
-        for (const ref of input.workzoneRefs?.length ? input.workzoneRefs : [{ type: 'workzone' as const, uuid: scope.project.rootWorkzoneId }]) {
+        for (const ref of input.workzoneRefs ?? [{ type: 'workzone' as const, uuid: scope.project.rootWorkzoneId }]) {
           const w = await repos.workzones.byRef(projectId, ref);
           if (!w) throw notFound('workzone', refValue(ref));
           zones.push(w.id);
