@@ -300,6 +300,15 @@ describe('one role per member per project; expiration dates', () => {
     }
   });
 
+  test('workzones omitted or null: the whole project; an empty list: 400 invalid-input, not the whole project', async () => {
+    const { p, root, z1, z1a, z2 } = await tree();
+    assertProblem(await postMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('grace'), role: w.roles.Viewer }] }, []), 400, 'invalid-input');
+    assert.equal(await zonesOf(p, 'user', w.ids.grace!), null);
+    await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('grace'), role: w.roles.Viewer }] }, null);
+    await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('heidi'), role: w.roles.Viewer }] });
+    for (const u of ['grace', 'heidi']) assert.deepEqual(await zonesOf(p, 'user', w.ids[u]!), new Set([root, z1, z1a, z2]), u);
+  });
+
   test('an expiration date in the past is 400 expiration-date-in-past and nobody of the request is added', async () => {
     const { p } = await tree();
     const past = new Date((await serviceNow(t)).getTime() - 60_000).toISOString();
