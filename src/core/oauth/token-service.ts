@@ -59,7 +59,7 @@ export function createTokenService(deps: TokenServiceDeps) {
   const { store, clock, ids, signer, urnNamespace: ns } = deps;
   const cacheSize = deps.cacheSize ?? 10_000;
   // Verified access tokens → principal, until expiry: a signature is checked once per node.
-  const verified = new Map<string, Principal>();
+  const verified = new VerifiedTokens(cacheSize);
   // Does the token's user still exist: one query per user per lifetime, dropped on change.
   const knownUsers = new KnownUsers(
     async (userId) => (await store.repos.users.byId(userId)) !== null,
@@ -205,9 +205,38 @@ export function createTokenService(deps: TokenServiceDeps) {
     const userId = uuidOfUrn(ns, 'user', claims.sub);
     if (!userId) return null;
     const principal = { userId, iat: claims.iat, exp: claims.exp };
-    if (verified.size >= cacheSize) verified.delete(verified.keys().next().value!);
     verified.set(token, principal);
     return principal;
+  }
+}
+
+/**
+ * The verified-token cache, bounded (the oldest entry goes first). Keyed by the token's
+ * last characters (from its signature) and confirmed by comparing the whole token: the
+ * bearer token arrives as a fresh ~600-character string on every request, and hashing
+ * all of it for a Map lookup cost more than the rest of the lookup.
+ */
+class VerifiedTokens {
+  private static readonly KEY_CHARS = 32;
+  private readonly entries = new Map<string, { token: string; principal: Principal }>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  get(token: string): Principal | undefined {
+    const e = this.entries.get(token.slice(-VerifiedTokens.KEY_CHARS));
+    return e !== undefined && e.token === token ? e.principal : undefined;
+  }
+
+  delete(token: string): void {
+    const key = token.slice(-VerifiedTokens.KEY_CHARS);
+    if (this.entries.get(key)?.token === token) this.entries.delete(key);
+  }
+
+  set(token: string, principal: Principal): void {
+    const key = token.slice(-VerifiedTokens.KEY_CHARS);
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { token, principal });
   }
 }
 
