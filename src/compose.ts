@@ -39,6 +39,8 @@ import type { Ids } from './core/ports/ids.ts';
 import type { PasswordHasher } from './core/ports/crypto.ts';
 import { invalidInput } from './core/errors.ts';
 import { VERSION } from './version.ts';
+import { Value } from 'typebox/value';
+import { SeedDocument as SeedDocumentSchema } from './http/operator/schemas.ts';
 
 export interface ComposeOptions {
   /** An already-open database (tests share one engine across apps). */
@@ -108,14 +110,23 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const sandboxClock = createSandboxClock({ store, clock });
   const janitor = createJanitor({ store, clock });
 
+  // SEED_FILE is checked against the same schema as POST /_operator/seed; every failure names it.
   const loadSeedFile = async (): Promise<SeedDocument | null> => {
     if (!config.seedFile) return null;
-    const text = await fs.readFile(config.seedFile, 'utf8');
+    let doc: unknown;
     try {
-      return JSON.parse(text) as SeedDocument;
-    } catch {
-      throw invalidInput(`SEED_FILE ${config.seedFile} is not valid JSON`);
+      doc = JSON.parse(await fs.readFile(config.seedFile, 'utf8'));
+    } catch (e) {
+      const why = (e as NodeJS.ErrnoException).code ?? 'not valid JSON';
+      throw invalidInput(`SEED_FILE ${config.seedFile} cannot be read: ${why}`);
     }
+    const first = Value.Errors(SeedDocumentSchema, doc)[0];
+    if (first) {
+      throw invalidInput(`SEED_FILE ${config.seedFile} is not a seed document: ${first.instancePath || '/'} ${first.message}`, {
+        field: first.instancePath,
+      });
+    }
+    return doc as SeedDocument;
   };
   const operator = createOperator({ store, tokens, applySeed, loadSeedFile });
 

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { compose } from './compose.ts';
 import { buildApp, LOG_REDACT } from './http/app.ts';
 import { DataDirLockedError } from './adapters/postgres/pglite.ts';
+import { DomainError } from './core/errors.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  if (e instanceof ConfigError || e instanceof DataDirLockedError) {
+  if (e instanceof ConfigError || e instanceof DataDirLockedError || e instanceof DomainError) {
     console.error(`scanbase: ${e.message}`);
   } else {
     console.error('scanbase: failed to start:', e);
