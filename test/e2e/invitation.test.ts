@@ -28,7 +28,13 @@ interface Mail {
 }
 
 before(async () => {
-  [server, browser] = await Promise.all([startOAuthServer(), launchBrowser()]);
+  // Settled one by one, so that `after` can stop whichever started when the other failed
+  // (a browser left open would keep this test process alive for ever).
+  const [s, b] = await Promise.allSettled([startOAuthServer(), launchBrowser()]);
+  if (s.status === 'fulfilled') server = s.value;
+  if (b.status === 'fulfilled') browser = b.value;
+  if (s.status === 'rejected') throw s.reason;
+  if (b.status === 'rejected') throw b.reason;
   await server.seed({
     users: [{ ...OWNER, firstName: 'Olivia', lastName: 'Owner' }],
     accounts: [{ id: ACCOUNT_ID, name: 'Invite Co', owner: OWNER.email, subscriptions: [{ name: 'Pro' }] }],
