@@ -2,6 +2,7 @@
 // runs against, how to prepare the request (seed, obtain a token…), what its throughput
 // is compared with, and the target ratio (reported, never asserted).
 import { BENCH_USER, type RunningServer, type ScanbaseServer, type ServerKind } from './servers.ts';
+import { workzoneAtDepth } from './workzone-depth.ts';
 
 export interface BenchRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -38,6 +39,7 @@ const scenario = <K extends ServerKind>(s: Scenario<K>): Scenario => s as unknow
 export const BASELINE = 'bare node:http JSON';
 const SELECT_PGLITE = 'bare point-select (PGlite)';
 const SELECT_POSTGRES = 'bare point-select (node-postgres)';
+const DEPTH_1 = 'GET work zone at depth 1 (PGlite)';
 
 const isLogged = async (server: ScanbaseServer): Promise<BenchRequest> => ({
   path: '/api/isLogged',
@@ -74,4 +76,7 @@ export const scenarios: Scenario[] = [
     reference: [BASELINE, SELECT_POSTGRES],
     setup: accountRoles,
   }),
+  // Projects issue: a member's authorized read in a project of 1,000 zones, 10 levels deep.
+  scenario({ name: DEPTH_1, server: 'scanbase-pglite', reference: [], setup: workzoneAtDepth(1) }),
+  scenario({ name: 'GET work zone at depth 10 (PGlite)', server: 'scanbase-pglite', target: 0.9, reference: [DEPTH_1], setup: workzoneAtDepth(10) }),
 ];

@@ -89,8 +89,8 @@ export interface WorkzonesRepo {
   subtree(id: string): Promise<string[]>;
   /** The zones above it, nearest first. */
   ancestors(id: string): Promise<string[]>;
-  /** Role ids present on each zone of the project (through materialised access). */
-  roleIdsByZone(projectId: string): Promise<Map<string, string[]>>;
+  /** Role ids present on each zone of the project (through materialised access); only `zoneIds` when given. */
+  roleIdsByZone(projectId: string, zoneIds?: string[]): Promise<Map<string, string[]>>;
 }
 
 export type MemberType = 'user' | 'group';

@@ -28,7 +28,8 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
   }
 
   async function views(scope: ProjectScope, zones: WorkzoneRecord[]): Promise<WorkzoneView[]> {
-    const roles = await store.repos.workzones.roleIdsByZone(scope.project.id);
+    // One zone: its own roles only (a project may have thousands of zones).
+    const roles = await store.repos.workzones.roleIdsByZone(scope.project.id, zones.length === 1 ? [zones[0]!.id] : undefined);
     return zones.map((w) => ({ workzone: w, rootWorkzoneId: scope.project.rootWorkzoneId, roleIds: roles.get(w.id) ?? [] }));
   }
 

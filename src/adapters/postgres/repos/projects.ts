@@ -173,12 +173,12 @@ export function workzonesRepo(sql: Sql): WorkzonesRepo {
       );
       return rows.map((r) => r.id);
     },
-    async roleIdsByZone(projectId) {
+    async roleIdsByZone(projectId, zoneIds) {
       const rows = await sql.query<{ zone: string; roles: string[] }>(
         `SELECT wa.workzone_id AS zone, array_agg(DISTINCT pm.role_id) AS roles
          FROM workzone_access wa JOIN project_members pm USING (project_id, member_type, member_id)
-         WHERE wa.project_id = $1 GROUP BY wa.workzone_id`,
-        [projectId],
+         WHERE wa.project_id = $1 AND ($2::uuid[] IS NULL OR wa.workzone_id = ANY($2::uuid[])) GROUP BY wa.workzone_id`,
+        [projectId, zoneIds ?? null],
       );
       return new Map(rows.map((r) => [r.zone, r.roles]));
     },
