@@ -17,11 +17,12 @@ export interface Api2Context {
 
 export function presenters(ctx: Api2Context) {
   const urn = (type: UrnType, id: string) => formatUrn(ctx.ns, type, id);
-  const ids = (type: UrnType, id: string, api1Id: string) => ({ id: urn(type, id), urn: urn(type, id), api1Id });
   const userUrn = (id: string | null) => (id ? urn('user', id) : null);
 
   const subscription = (s: SubscriptionView) => ({
-    ...ids('subscription', s.id, s.api1Id),
+    id: urn('subscription', s.id),
+      urn: urn('subscription', s.id),
+      api1Id: s.api1Id,
     type: 'subscription' as const,
     accountId: urn('account', s.accountId),
     isVa: s.isVa,
@@ -44,7 +45,9 @@ export function presenters(ctx: Api2Context) {
     urn,
     subscription,
     account: (v: AccountView) => ({
-      ...ids('account', v.account.id, v.account.api1Id),
+      id: urn('account', v.account.id),
+      urn: urn('account', v.account.id),
+      api1Id: v.account.api1Id,
       type: 'account' as const,
       name: v.account.name,
       createdAt: v.account.createdAt.toISOString(),
@@ -60,7 +63,9 @@ export function presenters(ctx: Api2Context) {
       regions: [{ ...ctx.region, selected: true, default: true }],
     }),
     role: (r: RoleRecord) => ({
-      ...ids('role', r.id, r.api1Id),
+      id: urn('role', r.id),
+      urn: urn('role', r.id),
+      api1Id: r.api1Id,
       type: 'role' as const,
       name: r.name,
       description: r.description,
@@ -73,7 +78,9 @@ export function presenters(ctx: Api2Context) {
       isBase: r.isBase,
     }),
     user: (v: AccountUserView) => ({
-      ...ids('user', v.user.id, v.user.api1Id),
+      id: urn('user', v.user.id),
+      urn: urn('user', v.user.id),
+      api1Id: v.user.api1Id,
       type: 'user' as const,
       firstName: v.user.firstName,
       lastName: v.user.lastName,
@@ -86,7 +93,9 @@ export function presenters(ctx: Api2Context) {
       ...(v.accountRoles ? { accountRoles: v.accountRoles } : {}),
     }),
     group: (g: GroupRecord) => ({
-      ...ids('group', g.id, g.api1Id),
+      id: urn('group', g.id),
+      urn: urn('group', g.id),
+      api1Id: g.api1Id,
       type: 'group' as const,
       name: g.name,
       description: g.description,
