@@ -7,6 +7,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { Repos, RoleRecord, Store } from '../ports/repositories.ts';
 import type { Actor, Authorizer } from '../permissions/authorizer.ts';
 import { scopeKey } from '../permissions/authorizer.ts';
+import { AccessCache } from '../permissions/access-cache.ts';
 import {
   BASE_ROLES, basePermissions, resolveRolePermissions, type LegacyPermission, type RolePermission,
 } from '../permissions/role-rules.ts';
@@ -63,8 +64,14 @@ export function roleFields(input: RoleInput) {
   };
 }
 
+export const rolesScopeKey = (accountId: string) => `roles:${accountId}`;
+
 export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; authorizer: Authorizer }) {
   const { store, clock, ids, authorizer } = deps;
+  // The roles of an account, cached per node like access facts: every role write publishes
+  // roles:<account> (delivered after commit on every node); seeds publish account:<id>.
+  const lists = new AccessCache<RoleRecord[]>(10_000);
+  store.onChange((scope) => (scope === '*' ? lists.clear() : lists.invalidate(scope)));
 
   async function roleIn(accountId: string, ref: EntityRef): Promise<RoleRecord> {
     const role = await store.repos.roles.byRef(accountId, ref);
@@ -76,7 +83,11 @@ export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; author
     async listRoles(actor: Actor, accountRef: EntityRef): Promise<RoleRecord[]> {
       const scope = await authorizer.account(actor, accountRef);
       authorizer.require(scope.permissions, 'account:roles:read', 'list-roles-forbidden');
-      return store.repos.roles.listByAccount(scope.account.id);
+      const accountId = scope.account.id;
+      return lists.get(accountId, () => store.repos.roles.listByAccount(accountId), () => [
+        rolesScopeKey(accountId),
+        scopeKey.account(accountId),
+      ]);
     },
 
     async getRole(actor: Actor, accountRef: EntityRef, roleRef: EntityRef): Promise<RoleRecord> {
@@ -89,10 +100,14 @@ export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; author
       const scope = await authorizer.account(actor, accountRef);
       authorizer.require(scope.permissions, 'account:roles:write', 'create-role-forbidden');
       const fields = roleFields(input);
-      return store.repos.roles.insert(
-        { id: ids.uuid(), accountId: scope.account.id, ...fields, isBase: false, createdBy: actor.userId },
-        clock.now(),
-      );
+      return store.transaction(async (repos) => {
+        const role = await repos.roles.insert(
+          { id: ids.uuid(), accountId: scope.account.id, ...fields, isBase: false, createdBy: actor.userId },
+          clock.now(),
+        );
+        await repos.changes.publish(rolesScopeKey(scope.account.id));
+        return role;
+      });
     },
 
     /** PUT overwrites every field: a missing field is erased (spec "Update role"). */
@@ -106,6 +121,7 @@ export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; author
         const updated = await repos.roles.update(role.id, fields, clock.now());
         // Members holding the role see new permissions at once.
         await repos.changes.publish(`role:${role.id}`);
+        await repos.changes.publish(rolesScopeKey(scope.account.id));
         return updated;
       });
     },
@@ -124,6 +140,7 @@ export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; author
           });
         }
         await repos.roles.remove(role.id);
+        await repos.changes.publish(rolesScopeKey(scope.account.id));
       });
     },
   };
