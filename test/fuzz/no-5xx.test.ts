@@ -67,7 +67,10 @@ const body: fc.Arbitrary<string | Buffer | undefined> = fc.oneof(
   anyString(500),
   fc.json({ maxDepth: 4 }),
   formOrJson.map((o) => JSON.stringify(o)),
-  formOrJson.map((o) => new URLSearchParams(Object.entries(o).map(([k, v]) => [k, String(v)])).toString()),
+  // Objects (some with a null prototype) have no String(): encode them as JSON text.
+  formOrJson.map((o) =>
+    new URLSearchParams(Object.entries(o).map(([k, v]) => [k, typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)])).toString(),
+  ),
   fc.uint8Array({ maxLength: 500 }).map((b) => Buffer.from(b)),
   fc.constantFrom('{"__proto__":{"x":1}}', '{"a":1e400}', '[' .repeat(5000), '\u0000', '{"grant_type":"refresh_token","refresh_token":"\\u0000"}'),
 );
@@ -282,7 +285,7 @@ test('random paths under every surface never answer 5xx', () =>
     fc
       .record({
         prefix: fc.constantFrom('/api/2/', '/api/', '/oauth/', '/_operator/', '/', '/api/2/accounts/', '/.well-known/'),
-        rest: fc.oneof(fc.webPath(), printable(300).map((s) => s.replace(/[?#]/g, '')), fc.constantFrom('%', '%zz', '%00', '..', '../..', 'x'.repeat(3000))),
+        rest: fc.oneof(fc.webPath(), printable(300).map((s) => s.replace(/[?#\\]/g, '')) /* a backslash makes the test client's URL invalid before any request */, fc.constantFrom('%', '%zz', '%00', '..', '../..', 'x'.repeat(3000))),
         method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'),
         authorization,
       })
