@@ -394,7 +394,7 @@ describe('what account changes do to project memberships', () => {
 });
 
 describe('expired access grants nothing from its expiration instant (service clock)', () => {
-  test('granted until now + 1 h: allowed 1 s before, refused at the instant; the list and the group follow', async () => {
+  test('granted until now + 1 h: allowed a minute before, refused from the instant; the list and the group follow', async () => {
     const { p, z1 } = await tree();
     const until = new Date((await serviceNow(t)).getTime() + 3600_000);
     await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('frank'), role: ASSISTANT_ID, expirationDate: until.toISOString() }] });
@@ -402,11 +402,12 @@ describe('expired access grants nothing from its expiration instant (service clo
     assert.equal((await w.as.frank!('GET', pOf(p))).status, 200);
     assert.equal((await w.as.alice!('GET', pOf(p))).status, 200);
 
-    await advanceClock(t, 3599);
+    // The real clock keeps running under the offset: leave a minute of margin on a loaded machine.
+    await advanceClock(t, 3540);
     assert.equal((await w.as.frank!('GET', pOf(p))).status, 200);
     assert.ok((await zonePermissions('frank', p, z1)).has('workzone:workzones:write'));
 
-    await advanceClock(t, 1);
+    await advanceClock(t, 60);
     assertProblem(await w.as.frank!('GET', pOf(p)), 403, 'not-member-of-project');
     assertProblem(await w.as.alice!('GET', pOf(p)), 403, 'not-member-of-project');
     assert.ok(!(await w.as.frank!('GET', `${A2}/projects`)).body.some((x: any) => x.id === p.id));
