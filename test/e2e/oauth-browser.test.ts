@@ -74,13 +74,19 @@ let callback: Callback;
 const contexts: BrowserContext[] = [];
 
 before(async () => {
-  [server, browser, callback] = await Promise.all([startOAuthServer(), launchBrowser(), startCallback()]);
+  // Settled one by one, so that `after` can stop whichever started when another failed
+  // (a browser or listener left open would keep this test process alive for ever).
+  const [s, b, c] = await Promise.allSettled([startOAuthServer(), launchBrowser(), startCallback()]);
+  if (s.status === 'fulfilled') server = s.value;
+  if (b.status === 'fulfilled') browser = b.value;
+  if (c.status === 'fulfilled') callback = c.value;
+  for (const r of [s, b, c]) if (r.status === 'rejected') throw r.reason;
   await server.seed({ users: [{ ...USER, firstName: 'Bella', lastName: 'Browser' }] });
 });
 after(async () => {
   for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-  await callback?.close();
+  await browser?.close().catch(() => {});
+  await callback?.close().catch(() => {});
   await server?.stop();
 });
 
