@@ -33,6 +33,9 @@ import { createReports } from './core/reports/reports.ts';
 import { createProjectDetails } from './core/projects/project-details.ts';
 import { createJobRunner, type JobHandler } from './core/jobs/job-runner.ts';
 import { COPY_JOB, createWorkzoneCopy } from './core/workzones/copy.ts';
+import { createTagLists, DETECT_JOB } from './core/tags/tag-lists.ts';
+import { createDetectionJob } from './core/tags/detection.ts';
+import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
 import { formatUrn } from './core/ids/urn.ts';
 import { accountPermissions, workzonePermissions } from './core/permissions/evaluate.ts';
 import type { Ids } from './core/ports/ids.ts';
@@ -47,6 +50,8 @@ export interface ComposeOptions {
   sql?: Sql;
   ids?: Ids;
   hasher?: PasswordHasher;
+  /** The AI detector behind tag-list detection (default: finds nothing). */
+  detector?: TagDetector;
 }
 
 export async function compose(config: Config, opts: ComposeOptions = {}) {
@@ -83,6 +88,8 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     urn: (type, id) => formatUrn(config.urnNamespace, type, id),
   });
   jobHandlers[COPY_JOB] = workzoneCopy.handler;
+  const tagLists = createTagLists({ store, clock, ids, access: projectAccess, jobs: jobRunner });
+  jobHandlers[DETECT_JOB] = createDetectionJob({ store, clock, ids, detector: opts.detector ?? noDetections });
   jobRunner.start();
   const accountUsers = createAccountUsers({
     store, clock, ids, authorizer, sendMail, publicUrl: config.publicUrl,
@@ -176,6 +183,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     reports,
     projectDetails,
     workzoneCopy,
+    tagLists,
     jobRunner,
     async health(): Promise<boolean> {
       try {

@@ -4,6 +4,7 @@
 import type { AccountFacts } from '../permissions/evaluate.ts';
 import type { MembersRepo, ProjectsRepo, WorkzonesRepo } from './project-repositories.ts';
 import type { JobsRepo } from './jobs.ts';
+import type { TagsRepo } from './tags.ts';
 export interface UserRecord {
   id: string;
   api1Id: string;
@@ -331,6 +332,7 @@ export interface ReportsRepo {
 
 export interface Repos {
   jobs: JobsRepo;
+  tags: TagsRepo;
   reports: ReportsRepo;
   projects: ProjectsRepo;
   workzones: WorkzonesRepo;

@@ -1,0 +1,116 @@
+import type { TagListRecord, TagRow, TagsRepo } from '../../../core/ports/tags.ts';
+import type { Sql } from '../sql.ts';
+import { api1IdOf } from '../../../core/ids/api1-id.ts';
+import { byRefClause } from './ref.ts';
+
+const L_COLS = `l.id, l.api1_id AS "api1Id", l.project_id AS "projectId", l.workzone_id AS "workzoneId",
+  l.tag_list_type AS "tagListType", l.name, l.description, l.color, l.metadata_definitions AS "metadataDefinitions",
+  l.attachments, l.pending, l.tags_version AS "tagsVersion", l.tag_count AS "tagCount", l.created_at AS "createdAt",
+  l.created_by AS "createdBy", l.updated_at AS "updatedAt", l.updated_by AS "updatedBy"`;
+
+// data::text: the stored JSON text as is (json keeps the input text), no per-tag parsing.
+const T_COLS = `id, list_id AS "listId", data::text AS data, version, created_at AS "createdAt", created_by AS "createdBy",
+  updated_at AS "updatedAt", updated_by AS "updatedBy", deleted_at AS "deletedAt", deleted_by AS "deletedBy"`;
+
+export function tagsRepo(sql: Sql): TagsRepo {
+  return {
+    async listById(id) {
+      const rows = await sql.query<TagListRecord>(`SELECT ${L_COLS} FROM tag_lists l WHERE l.id = $1`, [id]);
+      return rows[0] ?? null;
+    },
+    async listByRef(projectId, ref) {
+      const [where, v] = byRefClause(ref, 'l');
+      const rows = await sql.query<TagListRecord>(`SELECT ${L_COLS} FROM tag_lists l WHERE l.project_id = $1 AND ${where}`, [projectId, v]);
+      return rows[0] ?? null;
+    },
+    async lockList(id) {
+      const rows = await sql.query<TagListRecord>(`SELECT ${L_COLS} FROM tag_lists l WHERE l.id = $1 FOR UPDATE`, [id]);
+      return rows[0] ?? null;
+    },
+    listsOfProject: (projectId, updatedAfter) =>
+      sql.query<TagListRecord>(
+        `SELECT ${L_COLS} FROM tag_lists l WHERE l.project_id = $1 AND ($2::timestamptz IS NULL OR l.updated_at > $2)
+         ORDER BY l.created_at, l.id`,
+        [projectId, updatedAfter ?? null],
+      ),
+    async insertList(l) {
+      await sql.query(
+        `INSERT INTO tag_lists (id, api1_id, project_id, workzone_id, tag_list_type, name, description, color,
+           metadata_definitions, attachments, created_at, created_by, updated_at, updated_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $11, $12)`,
+        [
+          l.id, api1IdOf(l.id), l.projectId, l.workzoneId, l.tagListType, l.name, l.description, l.color,
+          JSON.stringify(l.metadataDefinitions), l.attachments === null ? null : JSON.stringify(l.attachments), l.createdAt, l.createdBy,
+        ],
+      );
+    },
+    async updateList(id, f, by, now) {
+      await sql.query(
+        `UPDATE tag_lists SET workzone_id = $2, tag_list_type = $3, name = $4, description = $5, color = $6,
+           metadata_definitions = $7, attachments = $8, updated_at = $9, updated_by = $10 WHERE id = $1`,
+        [
+          id, f.workzoneId, f.tagListType, f.name, f.description, f.color, JSON.stringify(f.metadataDefinitions),
+          f.attachments === null ? null : JSON.stringify(f.attachments), now, by,
+        ],
+      );
+    },
+    async touchList(id, p) {
+      await sql.query(
+        `UPDATE tag_lists SET tags_version = $2, tag_count = $3, pending = $4, updated_at = $5, updated_by = COALESCE($6, updated_by)
+         WHERE id = $1`,
+        [id, p.version, p.tagCount, p.pending, p.now, p.by],
+      );
+    },
+    async removeList(id) {
+      await sql.query('DELETE FROM tag_lists WHERE id = $1', [id]);
+    },
+    tags(listId, filter) {
+      if ('all' in filter) {
+        return sql.query<TagRow>(`SELECT ${T_COLS} FROM tags WHERE list_id = $1 AND deleted_at IS NULL ORDER BY seq`, [listId]);
+      }
+      if ('afterVersion' in filter) {
+        return sql.query<TagRow>(`SELECT ${T_COLS} FROM tags WHERE list_id = $1 AND version > $2 ORDER BY seq`, [listId, filter.afterVersion]);
+      }
+      return sql.query<TagRow>(`SELECT ${T_COLS} FROM tags WHERE list_id = $1 AND updated_at > $2 ORDER BY seq`, [listId, filter.since]);
+    },
+    tagsByIds: (listId, ids) =>
+      sql.query<TagRow>(`SELECT ${T_COLS} FROM tags WHERE list_id = $1 AND id = ANY($2::uuid[]) ORDER BY seq`, [listId, ids]),
+    async insertTags(listId, tags, version, by, now) {
+      if (!tags.length) return;
+      await sql.query(
+        `INSERT INTO tags (list_id, id, data, version, created_at, created_by, updated_at, updated_by)
+         SELECT $1, t.id, t.data::json, $4, $5, $6, $5, $6 FROM unnest($2::uuid[], $3::text[]) WITH ORDINALITY AS t(id, data, n) ORDER BY t.n`,
+        [listId, tags.map((t) => t.id), tags.map((t) => t.data), version, now, by],
+      );
+    },
+    async updateTags(listId, tags, version, by, now) {
+      if (!tags.length) return;
+      await sql.query(
+        `UPDATE tags SET data = t.data::json, version = $4, updated_at = $5, updated_by = $6
+         FROM unnest($2::uuid[], $3::text[]) AS t(id, data) WHERE tags.list_id = $1 AND tags.id = t.id`,
+        [listId, tags.map((t) => t.id), tags.map((t) => t.data), version, now, by],
+      );
+    },
+    async deleteTags(listId, ids, version, by, now) {
+      if (!ids.length) return [];
+      const rows = await sql.query<{ id: string }>(
+        `UPDATE tags SET version = $3, updated_at = $4, updated_by = $5, deleted_at = $4, deleted_by = $5
+         WHERE list_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL RETURNING id`,
+        [listId, ids, version, now, by],
+      );
+      return rows.map((r) => r.id);
+    },
+    async purgeTombstones(listId, ids) {
+      if (!ids.length) return;
+      await sql.query('DELETE FROM tags WHERE list_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NOT NULL', [listId, ids]);
+    },
+    async countForSubscription(subscriptionId) {
+      const rows = await sql.query<{ n: number }>(
+        `SELECT COALESCE(sum(l.tag_count), 0)::int AS n FROM tag_lists l JOIN projects p ON p.id = l.project_id
+         WHERE p.subscription_id = $1`,
+        [subscriptionId],
+      );
+      return rows[0]?.n ?? 0;
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// Repository port of tag lists and tags (CONTRACT §8): every change raises the list's
+// tagsVersion, each tag records the version that last changed it, deletions stay as
+// tombstones so that "changes after version N" and "changes since date D" include them.
+
+export interface MetadataDefinition {
+  id: string;
+  name: string;
+}
+
+export interface TagListRecord {
+  id: string;
+  api1Id: string;
+  projectId: string;
+  workzoneId: string;
+  tagListType: string;
+  name: string;
+  description: string;
+  color: string;
+  metadataDefinitions: MetadataDefinition[];
+  attachments: unknown[] | null;
+  pending: boolean;
+  tagsVersion: number;
+  /** Live (not deleted) tags. */
+  tagCount: number;
+  createdAt: Date;
+  createdBy: string | null;
+  updatedAt: Date;
+  updatedBy: string | null;
+}
+
+export type TagListFields = Pick<TagListRecord, 'workzoneId' | 'tagListType' | 'name' | 'description' | 'color' | 'metadataDefinitions' | 'attachments'>;
+
+/** A tag as stored: `data` is the TagData JSON text (kept verbatim, so reads need no per-tag work). */
+export interface TagRow {
+  id: string;
+  listId: string;
+  data: string;
+  version: number;
+  createdAt: Date;
+  createdBy: string | null;
+  updatedAt: Date;
+  updatedBy: string | null;
+  deletedAt: Date | null;
+  deletedBy: string | null;
+}
+
+export interface TagWrite {
+  id: string;
+  /** TagData JSON text. */
+  data: string;
+}
+
+export type TagFilter = { all: true } | { afterVersion: number } | { since: Date };
+
+export interface TagsRepo {
+  listById(id: string): Promise<TagListRecord | null>;
+  listByRef(projectId: string, ref: { uuid: string } | { api1Id: string }): Promise<TagListRecord | null>;
+  /** Takes a row lock on the list for the rest of the transaction (serialises its versions). */
+  lockList(id: string): Promise<TagListRecord | null>;
+  listsOfProject(projectId: string, updatedAfter?: Date): Promise<TagListRecord[]>;
+  insertList(l: Omit<TagListRecord, 'api1Id' | 'tagsVersion' | 'tagCount' | 'updatedAt' | 'updatedBy' | 'pending'>): Promise<void>;
+  updateList(id: string, f: TagListFields, by: string, now: Date): Promise<void>;
+  /** Sets the list's tagsVersion, live tag count, pending flag and updated stamp. */
+  touchList(id: string, p: { version: number; tagCount: number; pending: boolean; by: string | null; now: Date }): Promise<void>;
+  removeList(id: string): Promise<void>;
+  /** Tags (tombstones included except for `all`), ordered by creation. */
+  tags(listId: string, filter: TagFilter): Promise<TagRow[]>;
+  /** The given tags of the list (tombstones included). */
+  tagsByIds(listId: string, ids: string[]): Promise<TagRow[]>;
+  insertTags(listId: string, tags: TagWrite[], version: number, by: string | null, now: Date): Promise<void>;
+  updateTags(listId: string, tags: TagWrite[], version: number, by: string | null, now: Date): Promise<void>;
+  /** Tombstones the live tags among `ids`; answers the ids deleted. */
+  deleteTags(listId: string, ids: string[], version: number, by: string | null, now: Date): Promise<string[]>;
+  /** Removes tombstones with these ids (a tag moved back into a list it left). */
+  purgeTombstones(listId: string, ids: string[]): Promise<void>;
+  /** Live tags of every project on the subscription. */
+  countForSubscription(subscriptionId: string): Promise<number>;
+}

@@ -1,0 +1,57 @@
+// The detection job (CONTRACT §8): runs the TagDetector port for a pending list, adds what
+// it found as AI tags (one version), and clears `pending`; a detection that fails for good
+// clears `pending` too, so the list never stays locked.
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { Store } from '../ports/repositories.ts';
+import type { JobRecord } from '../ports/jobs.ts';
+import type { TagDetector } from '../ports/tag-detector.ts';
+import type { JobHandler } from '../jobs/job-runner.ts';
+import { normaliseTagData, MAX_TAGS_PER_LIST, type TagData } from './tag-data.ts';
+
+interface DetectPayload {
+  tagListId: string;
+  projectId: string;
+  classes: string[];
+  fileIds: string[];
+  userId: string | null;
+}
+
+export function createDetectionJob(deps: { store: Store; clock: Clock; ids: Ids; detector: TagDetector }): JobHandler {
+  const { store, clock, ids, detector } = deps;
+
+  async function finish(p: DetectPayload, found: TagData[]) {
+    await store.transaction(async (repos) => {
+      const list = await repos.tags.lockList(p.tagListId);
+      if (!list) return; // deleted meanwhile
+      const room = Math.max(0, MAX_TAGS_PER_LIST - list.tagCount);
+      const defined = new Set(list.metadataDefinitions.map((d) => d.id));
+      const tags = [];
+      for (const [i, data] of found.slice(0, room).entries()) {
+        try {
+          const id = ids.uuid();
+          const d = normaliseTagData({ ...data, nature: 'AI' }, { index: i }, defined);
+          tags.push({ id, data: JSON.stringify(d.id === undefined ? { ...d, id } : d) });
+        } catch {
+          // a detection the service cannot store is skipped, not fatal
+        }
+      }
+      const now = clock.now();
+      const version = tags.length ? list.tagsVersion + 1 : list.tagsVersion;
+      await repos.tags.insertTags(list.id, tags, version, p.userId, now);
+      await repos.tags.touchList(list.id, { version, tagCount: list.tagCount + tags.length, pending: false, by: null, now });
+    });
+  }
+
+  return {
+    async run(job: JobRecord) {
+      const p = job.payload as unknown as DetectPayload;
+      const found = (await detector.detect({ tagListId: p.tagListId, projectId: p.projectId, classes: p.classes, fileIds: p.fileIds })) as TagData[];
+      await finish(p, found);
+      return { detected: found.length };
+    },
+    async failed(job) {
+      await finish(job.payload as unknown as DetectPayload, []);
+    },
+  };
+}

@@ -1,0 +1,227 @@
+// API 2: tag lists and tags (vendor "Tag List", "Tag"; CONTRACT §6 "tag lists", §8). BETA.
+// Tag bodies are written as JSON text from the stored TagData text (no per-tag parse or
+// schema serialisation), so a 50,000-tag list costs little more than its bytes.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type Static } from 'typebox';
+import type { Core } from '../../compose.ts';
+import { formatUrn, type EntityRef, type UrnType } from '../../core/ids/urn.ts';
+import { api1IdOf } from '../../core/ids/api1-id.ts';
+import type { TagListRecord, TagRow } from '../../core/ports/tags.ts';
+import type { ChangeResult, TagListInput } from '../../core/tags/tag-lists.ts';
+import type { TagData as CoreTagData } from '../../core/tags/tag-data.ts';
+import { AI_DETECTION_CLASSES } from '../../core/tags/ai-detection-classes.ts';
+import { principalOf } from '../auth.ts';
+import { api2RefParser } from '../refs.ts';
+import * as S from './schemas.ts';
+import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TagData } from '../tag-schemas.ts';
+
+const DateTime = Type.String({ format: 'date-time' });
+
+const AttachmentPage = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 255 }), index: Type.Optional(Nullable(Type.Integer())), scale: Type.Optional(Nullable(Type.Number())),
+  width: Type.Optional(Nullable(Type.Number())), height: Type.Optional(Nullable(Type.Number())),
+  name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))), hidden: Type.Optional(Nullable(Type.Boolean())),
+}, { additionalProperties: false });
+const AttachmentInput = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 255 }), name: Type.String({ minLength: 1, maxLength: 255 }),
+  blob: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))), pages: Type.Array(AttachmentPage, { maxItems: 10000 }),
+}, { additionalProperties: false });
+
+export const TagList = Type.Object({
+  id: Type.String(), urn: Type.String(), api1Id: Type.String(), type: Type.Literal('tag-list'), projectId: Type.String(),
+  workzoneId: Type.String(), tagListType: Type.String(), name: Type.String(), description: Type.String(), color: Type.String(),
+  metadataDefinition: Type.Array(MetadataDefinition), attachments: Nullable(Type.Array(Type.Unknown())), pending: Type.Boolean(),
+  createdBy: Nullable(Type.String()), createdAt: DateTime, updatedBy: Nullable(Type.String()), updatedAt: DateTime, tagsVersion: Type.Integer(),
+});
+
+/** For the OpenAPI document: the shape of the tags written as text below. */
+export const Tag = Type.Object({
+  id: Type.String(), urn: Type.String(), api1Id: Type.String(), type: Type.Literal('tag'), tagListId: Type.String(), tagListType: Type.String(),
+  createdBy: Nullable(Type.String()), createdAt: DateTime, updatedBy: Nullable(Type.String()), updatedAt: DateTime,
+  isDeleted: Type.Boolean(), deletedBy: Nullable(Type.String()), deletedAt: Nullable(DateTime), tagsVersion: Type.Integer(), data: TagData,
+});
+
+const TagListBody = Type.Object({
+  workzoneId: S.RefString,
+  tagListType: Type.String({ minLength: 1, maxLength: 36 }),
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+  color: Type.Optional(Nullable(Type.String({ maxLength: 20 }))),
+  metadataDefinition: Type.Optional(Nullable(Type.Array(MetadataDefinition, { maxItems: 1000 }))),
+  attachments: Type.Optional(Nullable(Type.Array(AttachmentInput, { maxItems: 1000 }))),
+});
+
+const BulkTags = Type.Object({
+  create: Type.Optional(Nullable(Type.Array(Type.Object({ data: TagData }), { maxItems: 100_000 }))),
+  update: Type.Optional(Nullable(Type.Array(Type.Object({ id: S.RefString, data: TagData }), { maxItems: 100_000 }))),
+  delete: Type.Optional(Nullable(Type.Array(S.RefString, { maxItems: 100_000 }))),
+});
+
+const BulkMove = Type.Array(Type.Object({
+  sourceTagListId: S.RefString,
+  tagsIds: Type.Array(S.RefString, { maxItems: 100_000 }),
+  metadataIdMapping: Type.Optional(Nullable(Type.Array(Type.Object({
+    sourceId: Type.String({ minLength: 1, maxLength: 255 }), targetId: Type.String({ minLength: 1, maxLength: 255 }),
+  }), { maxItems: 1000 }))),
+}), { maxItems: 1000 });
+
+type AttachmentIn = { id: string; name: string; blob?: string | null; pages: Record<string, unknown>[] };
+/** Attachments as the vendor answers them: blob present (null when none), null page fields left out. */
+const attachmentsOf = (a: AttachmentIn[] | null | undefined): unknown[] | null =>
+  a ? a.map((x) => ({
+    id: x.id, name: x.name, blob: x.blob ?? null,
+    pages: x.pages.map((p) => Object.fromEntries(Object.entries({ ...p, index: p.index ?? 0 }).filter(([, v]) => v !== null))),
+  })) : null;
+
+/** Writes tags as JSON text; the per-list and per-user parts are built once. */
+export function tagWriter(ns: string, list: TagListRecord) {
+  const str = JSON.stringify;
+  const tagPrefix = str(`urn:${ns}:tag:`).slice(0, -1);
+  const head = `{"type":"tag","tagListId":${str(formatUrn(ns, 'tag-list', list.id))},"tagListType":${str(list.tagListType)},"id":${tagPrefix}`;
+  const users = new Map<string | null, string>();
+  const user = (id: string | null) => {
+    let s = users.get(id);
+    if (s === undefined) users.set(id, (s = id ? str(formatUrn(ns, 'user', id)) : 'null'));
+    return s;
+  };
+  return (t: TagRow): string =>
+    `${head}${t.id}","urn":${tagPrefix}${t.id}","api1Id":"${api1IdOf(t.id)}","createdBy":${user(t.createdBy)},"createdAt":"${t.createdAt.toISOString()}","updatedBy":${user(t.updatedBy)},"updatedAt":"${t.updatedAt.toISOString()}","isDeleted":${t.deletedAt ? `true,"deletedBy":${user(t.deletedBy)},"deletedAt":"${t.deletedAt.toISOString()}"` : 'false,"deletedBy":null,"deletedAt":null'},"tagsVersion":${t.version},"data":${t.data}}`;
+}
+
+export const tagArray = (ns: string, list: TagListRecord, rows: readonly TagRow[]): string => {
+  const w = tagWriter(ns, list);
+  const parts = new Array<string>(rows.length);
+  for (let i = 0; i < rows.length; i++) parts[i] = w(rows[i]!);
+  return `[${parts.join(',')}]`;
+};
+
+const sendJson = (reply: FastifyReply, text: string, code = 200) => reply.code(code).type('application/json; charset=utf-8').send(text);
+
+export function tagRoutes(root: FastifyInstance, core: Core): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const ns = core.config.urnNamespace;
+  const ref = api2RefParser(ns);
+  const urn = (type: UrnType, id: string) => formatUrn(ns, type, id);
+  const opt = (type: UrnType, id: string | null) => (id ? urn(type, id) : null);
+  const actor = (req: Parameters<typeof principalOf>[0]) => ({ userId: principalOf(req).userId });
+  const errors = { '4xx': S.Problem };
+  const beta = (t: string) => ({ tags: ['BETA', t] });
+
+  const tagList = (l: TagListRecord) => ({
+    id: urn('tag-list', l.id), urn: urn('tag-list', l.id), api1Id: l.api1Id, type: 'tag-list' as const, projectId: urn('project', l.projectId),
+    workzoneId: urn('workzone', l.workzoneId), tagListType: l.tagListType, name: l.name, description: l.description, color: l.color,
+    metadataDefinition: l.metadataDefinitions, attachments: l.attachments, pending: l.pending, createdBy: opt('user', l.createdBy),
+    createdAt: l.createdAt.toISOString(), updatedBy: opt('user', l.updatedBy), updatedAt: l.updatedAt.toISOString(), tagsVersion: l.tagsVersion,
+  });
+  const input = (b: Static<typeof TagListBody>): TagListInput => ({
+    workzoneRef: ref('workzone', b.workzoneId), tagListType: b.tagListType, name: b.name, description: b.description ?? null,
+    color: b.color ?? null, metadataDefinitions: b.metadataDefinition ?? null, attachments: attachmentsOf(b.attachments as AttachmentIn[] | null | undefined),
+  });
+  const bulkAnswer = (r: ChangeResult) => {
+    const w = tagWriter(ns, r.list);
+    return `{"tagsVersion":${r.list.tagsVersion},"created":[${r.created.map(w).join(',')}],"updated":[${r.updated.map(w).join(',')}],"deleted":${JSON.stringify(r.deleted.map((id) => urn('tag', id)))}}`;
+  };
+
+  const A = '/accounts/:accountRef/projects/:projectRef/tag-lists';
+  const PP = S.withParams('projectRef');
+  const LP = S.withParams('projectRef', 'tagListRef');
+  const refs = (req: { params: { accountRef: string; projectRef: string } }) =>
+    [ref('account', req.params.accountRef), ref('project', req.params.projectRef)] as const;
+  const listRef = (req: { params: { tagListRef: string } }): EntityRef => ref('tag-list', req.params.tagListRef);
+
+  const classes = AI_DETECTION_CLASSES.map((c) => ({ ...c }));
+  app.get('/values/ai-detection-classes', {
+    schema: { summary: 'Classes an AI detection may look for', operationId: 'listAIDetectionClasses', ...beta('Tag List'), response: { 200: Type.Array(Type.Object({ name: Type.String(), category: Type.String() })), ...errors } },
+  }, async () => classes);
+
+  app.get(A, {
+    schema: { summary: 'Tag lists of the project on the work zones where the caller may read tags', operationId: 'getTagsOnProject', ...beta('Tag List'), params: PP, response: { 200: Type.Array(TagList), ...errors } },
+  }, async (req) => (await core.tagLists.listTagLists(actor(req), ...refs(req))).map(tagList));
+
+  app.post(A, {
+    schema: { summary: 'Create a tag list', operationId: 'createTagList', ...beta('Tag List'), params: PP, body: TagListBody, response: { 201: TagList, ...errors } },
+  }, async (req, reply) => {
+    const r = await core.tagLists.createTagList(actor(req), ...refs(req), input(req.body));
+    return reply.code(201).send(tagList(r.list));
+  });
+
+  app.post(`${A}/bulk-update`, {
+    schema: {
+      summary: 'Overwrite several tag lists (all or nothing)', operationId: 'bulkUpdateTagLists', ...beta('Tag List'), params: PP,
+      body: Type.Array(Type.Intersect([Type.Object({ id: S.RefString }), TagListBody]), { maxItems: 1000 }), response: { 200: Type.Array(TagList), ...errors },
+    },
+  }, async (req) => {
+    const items = (req.body as (Static<typeof TagListBody> & { id: string })[]).map((b) => ({ ref: ref('tag-list', b.id), input: input(b) }));
+    return (await core.tagLists.bulkUpdateTagLists(actor(req), ...refs(req), items)).map(tagList);
+  });
+
+  app.post(`${A}/bulk-delete`, {
+    schema: { summary: 'Delete several tag lists (all or nothing)', operationId: 'bulkDeleteTagLists', ...beta('Tag List'), params: PP, body: Type.Object({ ids: Type.Array(S.RefString, { maxItems: 1000 }) }), response: { 204: Type.Null(), ...errors } },
+  }, async (req, reply) => {
+    await core.tagLists.deleteTagLists(actor(req), ...refs(req), req.body.ids.map((id) => ref('tag-list', id)));
+    return reply.code(204).send(null);
+  });
+
+  app.get(`${A}/:tagListRef`, {
+    schema: { summary: 'A tag list', operationId: 'getTagList', ...beta('Tag List'), params: LP, response: { 200: TagList, ...errors } },
+  }, async (req) => tagList(await core.tagLists.getTagList(actor(req), ...refs(req), listRef(req))));
+
+  app.put(`${A}/:tagListRef`, {
+    schema: { summary: 'Overwrite a tag list (a missing field is erased)', operationId: 'updateTagList', ...beta('Tag List'), params: LP, body: TagListBody, response: { 200: TagList, ...errors } },
+  }, async (req) => tagList((await core.tagLists.updateTagList(actor(req), ...refs(req), listRef(req), input(req.body), {}, 'put')).list));
+
+  app.delete(`${A}/:tagListRef`, {
+    schema: { summary: 'Delete a tag list and its tags', operationId: 'deleteTagList', ...beta('Tag List'), params: LP, response: { 204: Type.Null(), ...errors } },
+  }, async (req, reply) => {
+    await core.tagLists.deleteTagLists(actor(req), ...refs(req), [listRef(req)]);
+    return reply.code(204).send(null);
+  });
+
+  app.post(`${A}/:tagListRef/ai-detection`, {
+    schema: {
+      summary: 'Launch an AI detection: the list is pending until it ends', operationId: 'tagListAiDetection', ...beta('Tag List'), params: LP,
+      body: Type.Object({ classes: Detect.properties.classes, filesIds: Detect.properties.fileIds }), response: { 200: TagList, ...errors },
+    },
+  }, async (req) => tagList(await core.tagLists.requestDetection(actor(req), ...refs(req), listRef(req), { classes: req.body.classes, fileIds: req.body.filesIds })));
+
+  app.get(`${A}/:tagListRef/tags`, {
+    schema: {
+      summary: 'Tags of a list; with afterVersion > 0, every change after that version (deleted tags with isDeleted)', operationId: 'getTagsOnList',
+      ...beta('Tag'), params: LP, querystring: Type.Object({ afterVersion: Type.Optional(Type.Integer()) }), response: { 200: Type.Array(Tag), ...errors },
+    },
+  }, async (req, reply) => {
+    const after = req.query.afterVersion ?? 0;
+    const v = await core.tagLists.getTags(actor(req), ...refs(req), listRef(req), after > 0 ? { afterVersion: after } : { all: true });
+    return sendJson(reply, tagArray(ns, v.list, v.rows));
+  });
+
+  app.post(`${A}/:tagListRef/tags/bulk`, {
+    bodyLimit: TAG_BODY_LIMIT,
+    schema: {
+      summary: 'Create, update and delete tags (all or nothing)', operationId: 'bulkTags', ...beta('Tag'), params: LP, body: BulkTags,
+      response: { 200: Type.Object({ tagsVersion: Type.Integer(), created: Type.Array(Tag), updated: Type.Array(Tag), deleted: Type.Array(Type.String()) }), ...errors },
+    },
+  }, async (req, reply) => {
+    const b = req.body;
+    const r = await core.tagLists.bulkTags(actor(req), ...refs(req), listRef(req), {
+      insert: (b.create ?? []).map((c) => c.data as CoreTagData),
+      update: (b.update ?? []).map((u) => ({ ref: ref('tag', u.id), data: u.data as CoreTagData })),
+      delete: (b.delete ?? []).map((d) => ref('tag', d)),
+    });
+    return sendJson(reply, bulkAnswer(r));
+  });
+
+  app.post(`${A}/:tagListRef/tags/bulk-move`, {
+    bodyLimit: TAG_BODY_LIMIT,
+    schema: {
+      summary: 'Move tags from source lists into this one (sources keep them as deleted)', operationId: 'bulkMoveTags', ...beta('Tag'), params: LP, body: BulkMove,
+      response: { 200: Type.Array(Type.Object({ tagList: TagList, updatedTags: Type.Array(Tag) })), ...errors },
+    },
+  }, async (req, reply) => {
+    const views = await core.tagLists.moveTags(actor(req), ...refs(req), listRef(req), req.body.map((it) => ({
+      sourceRef: ref('tag-list', it.sourceTagListId), tagRefs: it.tagsIds.map((t) => ref('tag', t)), metadataIdMapping: it.metadataIdMapping,
+    })));
+    return sendJson(reply, `[${views.map((v) => `{"tagList":${JSON.stringify(tagList(v.list))},"updatedTags":${tagArray(ns, v.list, v.rows)}}`).join(',')}]`);
+  });
+}

@@ -1,0 +1,318 @@
+// API 2 tag lists and tags (CONTRACT §6 "tag lists", §8; vendor TagList, Tag, bulkTags,
+// bulkMoveTags, tagListAiDetection): versions and tombstones through afterVersion, all or
+// nothing bulk writes, limits and the subscription's tag capacity, pending lists, who may
+// read and write, and the answers against the vendor's schemas.
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { testApp, type TestApp } from '../support/app.ts';
+import {
+  A2, ACCOUNT_ID, TAGGER_ID, addMembers, assertProblem, createProject, createZone, emailOf, projectWorld, uuidOf, type World,
+} from '../support/projects.ts';
+import { describeErrors, loadVendorValidator, vendorSpecAvailable, type VendorValidator } from '../support/vendor-schema.ts';
+
+const SUB_TINY = 'b5555555-5555-4555-8555-555555555555';
+
+let t: TestApp;
+let w: World;
+let P: any;
+let Z: any;
+let vendor: VendorValidator | null = null;
+let n = 0;
+const unique = (p: string) => `${p} ${++n}`;
+const lists = (p: any) => `${A2}/projects/${uuidOf(p.id)}/tag-lists`;
+
+const box = (i = 0) => [i, 0, 0, i + 1, 2, 3];
+const obb = [10, 10, 10, 0, 0, Math.SQRT1_2, Math.SQRT1_2, 2, 4, 6];
+
+function conforms(operationId: string, status: number, body: unknown) {
+  if (!vendor) return;
+  const errors = vendor.validate(operationId, status, body);
+  assert.deepEqual(errors, [], `${operationId} ${status} does not match the vendor schema:\n${describeErrors(errors)}\n${JSON.stringify(body).slice(0, 600)}`);
+}
+
+async function createList(call = w.as.manager!, project = P, fields: Record<string, unknown> = {}): Promise<any> {
+  const res = await call('POST', lists(project), { workzoneId: project.rootWorkzoneId, tagListType: '3d', name: unique('List'), ...fields });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  conforms('createTagList', 201, res.body);
+  return res.body;
+}
+
+const bulk = (list: any, body: unknown, call = w.as.manager!, project = P) => call('POST', `${lists(project)}/${uuidOf(list.id)}/tags/bulk`, body);
+const tagsOf = async (list: any, afterVersion?: number, call = w.as.manager!, project = P) => {
+  const res = await call('GET', `${lists(project)}/${uuidOf(list.id)}/tags${afterVersion !== undefined ? `?afterVersion=${afterVersion}` : ''}`);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  conforms('getTagsOnList', 200, res.body);
+  return res.body as any[];
+};
+
+before(async () => {
+  t = await testApp();
+  w = await projectWorld(t);
+  await t.seed({ accounts: [{ id: ACCOUNT_ID, name: 'Proj', owner: emailOf('owner'), subscriptions: [{ id: SUB_TINY, name: 'Tiny', tagCapacity: 3 }] }] });
+  // The vendor's URN patterns spell its own namespace; ours is `svc` (CONTRACT §2): only the namespace is relaxed.
+  if (vendorSpecAvailable()) {
+    vendor = loadVendorValidator({
+      patch: (defs) => {
+        for (const d of Object.values(defs)) {
+          if (typeof d.pattern === 'string') d.pattern = d.pattern.replace('^urn:cintoo:', '^urn:svc:');
+        }
+      },
+    });
+  }
+  P = await createProject(w.as.projectOwner!, { name: 'Tags P' });
+  Z = await createZone(w.as.projectOwner!, P.id, P.rootWorkzoneId, 'Zone Z');
+  await addMembers(w.as.projectOwner!, P.id, {
+    users: [{ user: emailOf('viewer'), role: w.roles.Viewer }, { user: emailOf('manager'), role: w.roles.Manager }],
+  });
+  await addMembers(w.as.projectOwner!, P.id, { users: [{ user: emailOf('alice'), role: TAGGER_ID }] }, [Z.id]);
+});
+after(() => t?.close());
+
+describe('tag lists', () => {
+  test('create, get, list, overwrite and delete a tag list', async () => {
+    const l = await createList(w.as.manager!, P, { description: 'Pumps', color: '#112233', metadataDefinition: [{ id: 'm1', name: 'Floor' }] });
+    assert.equal(l.type, 'tag-list');
+    assert.equal(l.tagsVersion, 0);
+    assert.equal(l.pending, false);
+    assert.deepEqual(l.metadataDefinition, [{ id: 'm1', name: 'Floor' }]);
+    const got = await w.as.viewer!('GET', `${lists(P)}/${uuidOf(l.id)}`);
+    assert.equal(got.status, 200);
+    assert.equal(got.body.name, l.name);
+    const all = await w.as.viewer!('GET', lists(P));
+    assert.equal(all.status, 200);
+    conforms('getTagsOnProject', 200, all.body);
+    assert.ok(all.body.some((x: any) => x.id === l.id));
+    const put = await w.as.manager!('PUT', `${lists(P)}/${uuidOf(l.id)}`, { workzoneId: Z.id, tagListType: '3d', name: 'Renamed' });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    conforms('updateTagList', 200, put.body);
+    assert.equal(put.body.name, 'Renamed');
+    assert.equal(put.body.description, '', 'PUT erases a missing field');
+    assert.deepEqual(put.body.metadataDefinition, []);
+    assert.equal(put.body.workzoneId, Z.id);
+    const del = await w.as.manager!('DELETE', `${lists(P)}/${uuidOf(l.id)}`);
+    assert.equal(del.status, 204);
+    assertProblem(await w.as.manager!('GET', `${lists(P)}/${uuidOf(l.id)}`), 404, 'tag-list-not-found');
+  });
+
+  test('bulk-update and bulk-delete are all or nothing', async () => {
+    const a = await createList();
+    const b = await createList();
+    const bad = await w.as.manager!('POST', `${lists(P)}/bulk-update`, [
+      { id: a.id, workzoneId: P.rootWorkzoneId, tagListType: '3d', name: 'A2' },
+      { id: b.id, workzoneId: P.rootWorkzoneId, tagListType: '3d', name: 'B2', metadataDefinition: [{ id: 'x', name: 'nature' }] },
+    ]);
+    assertProblem(bad, 400, 'invalid-input');
+    assert.equal((await w.as.manager!('GET', `${lists(P)}/${uuidOf(a.id)}`)).body.name, a.name, 'nothing was written');
+    const ok = await w.as.manager!('POST', `${lists(P)}/bulk-update`, [
+      { id: a.id, workzoneId: P.rootWorkzoneId, tagListType: '3d', name: 'A2' },
+      { id: b.id, workzoneId: P.rootWorkzoneId, tagListType: '3d', name: 'B2' },
+    ]);
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    conforms('bulkUpdateTagLists', 200, ok.body);
+    assert.deepEqual(ok.body.map((x: any) => x.name), ['A2', 'B2']);
+    const missing = await w.as.manager!('POST', `${lists(P)}/bulk-delete`, { ids: [a.id, '00000000-0000-4000-8000-000000000000'] });
+    assertProblem(missing, 404, 'tag-list-not-found');
+    assert.equal((await w.as.manager!('GET', `${lists(P)}/${uuidOf(a.id)}`)).status, 200, 'nothing was deleted');
+    assert.equal((await w.as.manager!('POST', `${lists(P)}/bulk-delete`, { ids: [a.id, b.id] })).status, 204);
+    assert.equal((await w.as.manager!('GET', `${lists(P)}/${uuidOf(b.id)}`)).status, 404);
+  });
+
+  test('metadata definitions: at most 50, reserved names refused', async () => {
+    const defs = (k: number) => Array.from({ length: k }, (_, i) => ({ id: `m${i}`, name: `Field ${i}` }));
+    await createList(w.as.manager!, P, { metadataDefinition: defs(50) });
+    assertProblem(await w.as.manager!('POST', lists(P), { workzoneId: P.rootWorkzoneId, tagListType: '3d', name: 'x', metadataDefinition: defs(51) }), 400, 'invalid-input');
+    const reserved = await w.as.manager!('POST', lists(P), { workzoneId: P.rootWorkzoneId, tagListType: '3d', name: 'x', metadataDefinition: [{ id: 'a', name: 'confidence' }] });
+    assert.equal(assertProblem(reserved, 400, 'invalid-input').errorValues.field, 'metadataDefinitions[0].name');
+  });
+});
+
+describe('tags: versions, tombstones, bulk', () => {
+  test('create, update and delete round trip through afterVersion, deletions included', async () => {
+    const l = await createList(w.as.manager!, P, { metadataDefinition: [{ id: 'm1', name: 'Floor' }] });
+    const created = await bulk(l, { create: [
+      { data: { id: 'P-1', boundingBox: box(0), metadata: [{ id: 'm1', value: 'L1' }] } },
+      { data: { id: 'P-2', orientedBoundingBox: obb } },
+      { data: { id: 'P-3', model: { type: 'AxisAlignedList', list: [box(0), box(5)] } } },
+    ] });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    conforms('bulkTags', 200, created.body);
+    assert.equal(created.body.tagsVersion, 1);
+    const [t1, t2, t3] = created.body.created;
+    assert.deepEqual(t2.data.boundingBox.map((v: number) => Math.round(v * 1e6) / 1e6), [8, 9, 7, 12, 11, 13], 'computed from the oriented box (90° about z swaps the x and y sizes)');
+    assert.deepEqual(t3.data.boundingBox, [0, 0, 0, 6, 2, 3], 'computed from the model');
+    assert.equal(t1.tagsVersion, 1);
+
+    const v1 = await bulk(l, { update: [{ id: t1.id, data: { id: 'P-1b', boundingBox: box(1) } }], delete: [t2.id] });
+    assert.equal(v1.status, 200, JSON.stringify(v1.body));
+    assert.equal(v1.body.tagsVersion, 2);
+    assert.deepEqual(v1.body.deleted, [t2.id]);
+
+    const live = await tagsOf(l);
+    assert.deepEqual(live.map((x) => x.data.id).sort(), ['P-1b', 'P-3']);
+    const changes = await tagsOf(l, 1);
+    assert.deepEqual(changes.map((x) => [x.id, x.isDeleted, x.tagsVersion]).sort(), [[t1.id, false, 2], [t2.id, true, 2]].sort());
+    assert.ok(changes.find((x) => x.isDeleted).deletedAt);
+    assert.deepEqual(await tagsOf(l, 2), []);
+    assert.equal((await tagsOf(l, 0)).length, 2, 'afterVersion 0 is the full list');
+    const list = await w.as.manager!('GET', `${lists(P)}/${uuidOf(l.id)}`);
+    assert.equal(list.body.tagsVersion, 2);
+  });
+
+  test('a bulk with one invalid tag writes nothing and names the tag and the field', async () => {
+    const l = await createList();
+    const res = await bulk(l, { create: [
+      { data: { id: 'ok', boundingBox: box(0) } },
+      { data: { id: 'bad', orientedBoundingBox: [0, 0, 0, 0, 0, 0, 2, 1, 1, 1] } },
+    ] });
+    const p = assertProblem(res, 400, 'invalid-input');
+    assert.equal(p.errorValues.tagIndex, 1);
+    assert.equal(p.errorValues.tagId, 'bad');
+    assert.equal(p.errorValues.field, 'orientedBoundingBox[3..6]');
+    assert.deepEqual(await tagsOf(l), []);
+    assert.equal((await w.as.manager!('GET', `${lists(P)}/${uuidOf(l.id)}`)).body.tagsVersion, 0);
+    const minMax = await bulk(l, { create: [{ data: { id: 'inv', boundingBox: [1, 0, 0, 0, 1, 1] } }] });
+    assert.equal(assertProblem(minMax, 400, 'invalid-input').errorValues.field, 'boundingBox[0]');
+    const notEnclosing = await bulk(l, { create: [{ data: { id: 'e', orientedBoundingBox: obb, boundingBox: [0, 0, 0, 1, 1, 1] } }] });
+    assert.equal(assertProblem(notEnclosing, 400, 'invalid-input').errorValues.field, 'boundingBox');
+    // A deleted tag cannot be updated: the whole bulk fails.
+    const c = await bulk(l, { create: [{ data: { id: 'a', boundingBox: box(0) } }] });
+    const id = c.body.created[0].id;
+    assert.equal((await bulk(l, { delete: [id] })).status, 200);
+    assertProblem(await bulk(l, { create: [{ data: { id: 'b' } }], update: [{ id, data: { id: 'a2' } }] }), 404, 'tag-not-found');
+    assert.deepEqual(await tagsOf(l), []);
+  });
+
+  test('limits: 10 custom fields, 1,000 boxes per AxisAlignedList, 50 metadata values of defined ids', async () => {
+    const l = await createList();
+    const fields = (k: number) => Array.from({ length: k }, (_, i) => ({ name: `f${i}`, value: 'v' }));
+    assert.equal((await bulk(l, { create: [{ data: { id: 'c', customFields: fields(10) } }] })).status, 200);
+    assert.equal(assertProblem(await bulk(l, { create: [{ data: { id: 'c', customFields: fields(11) } }] }), 400, 'invalid-input').errorValues.field, 'customFields');
+    const boxes = (k: number) => Array.from({ length: k }, (_, i) => box(i));
+    assert.equal((await bulk(l, { create: [{ data: { id: 'm', model: { type: 'AxisAlignedList', list: boxes(1000) } } }] })).status, 200);
+    assertProblem(await bulk(l, { create: [{ data: { id: 'm', model: { type: 'AxisAlignedList', list: boxes(1001) } } }] }), 400, 'invalid-input');
+    assert.equal(assertProblem(await bulk(l, { create: [{ data: { id: 'u', metadata: [{ id: 'nope', value: '' }] } }] }), 400, 'invalid-input').errorValues.field, 'metadata[0].id');
+  });
+
+  test('a list holds at most 50,000 tags', async () => {
+    const l = await createList();
+    const many = Array.from({ length: 50_000 }, (_, i) => ({ data: { id: `t${i}` } }));
+    const res = await bulk(l, { create: many });
+    assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+    assert.equal(res.body.created.length, 50_000);
+    assertProblem(await bulk(l, { create: [{ data: { id: 'one more' } }] }), 400, 'too-many-tags');
+    assert.equal((await tagsOf(l)).length, 50_000);
+    await w.as.manager!('DELETE', `${lists(P)}/${uuidOf(l.id)}`);
+  });
+
+  test('bulk-move: tombstones in the source, new tags in the target, metadata ids mapped', async () => {
+    const src = await createList(w.as.manager!, P, { metadataDefinition: [{ id: 's1', name: 'Floor' }, { id: 's2', name: 'Room' }] });
+    const dst = await createList(w.as.manager!, P, { metadataDefinition: [{ id: 'd1', name: 'Level' }] });
+    const c = await bulk(src, { create: [
+      { data: { id: 'A', boundingBox: box(0), metadata: [{ id: 's1', value: 'L1' }, { id: 's2', value: 'R9' }] } },
+      { data: { id: 'B', boundingBox: box(1) } },
+    ] });
+    const [a] = c.body.created;
+    const res = await w.as.manager!('POST', `${lists(P)}/${uuidOf(dst.id)}/tags/bulk-move`, [
+      { sourceTagListId: src.id, tagsIds: [a.id], metadataIdMapping: [{ sourceId: 's1', targetId: 'd1' }] },
+    ]);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    conforms('bulkMoveTags', 200, res.body);
+    const [fromSrc, toDst] = res.body;
+    assert.equal(fromSrc.tagList.id, src.id);
+    assert.equal(fromSrc.updatedTags[0].isDeleted, true);
+    assert.equal(toDst.tagList.tagsVersion, 1);
+    assert.deepEqual(toDst.updatedTags[0].data.metadata, [{ id: 'd1', value: 'L1' }]);
+    assert.deepEqual((await tagsOf(src)).map((x) => x.data.id), ['B']);
+    assert.deepEqual((await tagsOf(src, 1)).map((x) => [x.id, x.isDeleted]), [[a.id, true]]);
+    assert.deepEqual((await tagsOf(dst)).map((x) => x.id), [a.id]);
+  });
+});
+
+describe('capacity and pending', () => {
+  test("the subscription's tag capacity answers 400 capacity-exceeded-tag with the subscription id", async () => {
+    const tiny = await createProject(w.as.projectOwner!, { name: 'Tiny P', subscriptionId: SUB_TINY });
+    const l = await createList(w.as.projectOwner!, tiny);
+    const call = w.as.projectOwner!;
+    assert.equal((await bulk(l, { create: [{ data: { id: '1' } }, { data: { id: '2' } }] }, call, tiny)).status, 200);
+    const over = await bulk(l, { create: [{ data: { id: '3' } }, { data: { id: '4' } }] }, call, tiny);
+    assert.equal(assertProblem(over, 400, 'capacity-exceeded-tag').errorValues.subscriptionId, SUB_TINY);
+    // Concurrent creations never exceed it.
+    const results = await Promise.all([1, 2, 3].map((i) => bulk(l, { create: [{ data: { id: `c${i}` } }] }, call, tiny)));
+    assert.equal(results.filter((r) => r.status === 200).length, 1, JSON.stringify(results.map((r) => r.status)));
+    assert.equal((await tagsOf(l, undefined, call, tiny)).length, 3);
+    // Deleting frees room.
+    const first = (await tagsOf(l, undefined, call, tiny))[0];
+    assert.equal((await bulk(l, { delete: [first.id], create: [{ data: { id: 'swap' } }] }, call, tiny)).status, 200);
+  });
+
+  test('ai-detection marks the list pending; a pending list refuses changes until the detection ends', async () => {
+    const classes = await w.as.viewer!('GET', '/api/2/values/ai-detection-classes');
+    assert.equal(classes.status, 200);
+    conforms('listAIDetectionClasses', 200, classes.body);
+    const l = await createList();
+    await t.core.jobRunner.stop(); // the job waits until drained below
+    try {
+      const res = await w.as.manager!('POST', `${lists(P)}/${uuidOf(l.id)}/ai-detection`, { classes: [classes.body[0].name], filesIds: ['00000000-0000-4000-8000-000000000001'] });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      conforms('tagListAiDetection', 200, res.body);
+      assert.equal(res.body.pending, true);
+      assertProblem(await bulk(l, { create: [{ data: { id: 'x' } }] }), 409, 'tag-list-pending');
+      assertProblem(await w.as.manager!('PUT', `${lists(P)}/${uuidOf(l.id)}`, { workzoneId: P.rootWorkzoneId, tagListType: '3d', name: 'n' }), 409, 'tag-list-pending');
+      assertProblem(await w.as.manager!('DELETE', `${lists(P)}/${uuidOf(l.id)}`), 409, 'tag-list-pending');
+      assert.equal((await tagsOf(l)).length, 0, 'reads still work');
+      await t.core.jobRunner.drain();
+    } finally {
+      t.core.jobRunner.start();
+    }
+    const after = await w.as.manager!('GET', `${lists(P)}/${uuidOf(l.id)}`);
+    assert.equal(after.body.pending, false);
+    assert.equal((await bulk(l, { create: [{ data: { id: 'x' } }] })).status, 200);
+    assertProblem(await w.as.manager!('POST', `${lists(P)}/${uuidOf(l.id)}/ai-detection`, { classes: ['no-such-class'], filesIds: ['f'] }), 400, 'invalid-input');
+  });
+});
+
+describe('permissions: workzone:tags:read / workzone:tags:write on the list’s zone', () => {
+  test('a viewer reads but may not write', async () => {
+    const l = await createList();
+    assert.equal((await tagsOf(l, undefined, w.as.viewer!)).length, 0);
+    const denied = assertProblem(await bulk(l, { create: [{ data: { id: 'v' } }] }, w.as.viewer!), 403, 'update-tag-list-forbidden');
+    assert.deepEqual(denied.errorValues.requiredPermissions, ['workzone:tags:write']);
+    assertProblem(await w.as.viewer!('POST', lists(P), { workzoneId: P.rootWorkzoneId, tagListType: '3d', name: 'v' }), 403, 'create-tag-list-forbidden');
+    assertProblem(await w.as.viewer!('DELETE', `${lists(P)}/${uuidOf(l.id)}`), 403, 'delete-tag-list-forbidden');
+    assertProblem(await w.as.viewer!('POST', `${lists(P)}/${uuidOf(l.id)}/ai-detection`, { classes: ['pipe'], filesIds: ['f'] }), 403, 'update-tag-list-forbidden');
+  });
+
+  test('a member of a child zone works on its lists only and lists only them', async () => {
+    const inZ = await createList(w.as.alice!, P, { workzoneId: Z.id });
+    const inRoot = await createList();
+    assert.equal((await bulk(inZ, { create: [{ data: { id: 'z' } }] }, w.as.alice!)).status, 200);
+    const seen = await w.as.alice!('GET', lists(P));
+    assert.equal(seen.status, 200);
+    const ids = seen.body.map((x: any) => x.id);
+    assert.ok(ids.includes(inZ.id));
+    assert.ok(!ids.includes(inRoot.id));
+    assertProblem(await w.as.alice!('GET', `${lists(P)}/${uuidOf(inRoot.id)}/tags`), 403, 'view-tag-list-forbidden');
+    assertProblem(await w.as.alice!('POST', lists(P), { workzoneId: P.rootWorkzoneId, tagListType: '3d', name: 'r' }), 403, 'create-tag-list-forbidden');
+    // Moving a list into a zone where the caller may not write tags.
+    assertProblem(await w.as.alice!('PUT', `${lists(P)}/${uuidOf(inZ.id)}`, { workzoneId: P.rootWorkzoneId, tagListType: '3d', name: 'moved' }), 403, 'update-tag-list-forbidden');
+    // Moving tags out of a list he may not write.
+    assertProblem(await w.as.alice!('POST', `${lists(P)}/${uuidOf(inZ.id)}/tags/bulk-move`, [{ sourceTagListId: inRoot.id, tagsIds: [] }]), 403, 'update-tag-list-forbidden');
+  });
+
+  test('callers outside the project, or without any tag permission, are refused', async () => {
+    assertProblem(await w.as.member!('GET', lists(P)), 403, 'not-member-of-project');
+    assertProblem(await w.as.outsider!('GET', lists(P)), 403, 'not-member-of-project');
+    const lister = assertProblem(await w.as.projectLister!('GET', lists(P)), 403, 'list-tag-lists-forbidden');
+    assert.deepEqual(lister.errorValues.requiredPermissions, ['workzone:tags:read']);
+  });
+
+  test('bad references answer 400 or 404, never 5xx', async () => {
+    assertProblem(await w.as.manager!('GET', `${lists(P)}/urn:svc:project:${uuidOf(P.id)}`), 400, 'invalid-tag-list-urn');
+    assertProblem(await w.as.manager!('GET', `${lists(P)}/00000000-0000-4000-8000-000000000000/tags`), 404, 'tag-list-not-found');
+    const l = await createList();
+    assertProblem(await bulk(l, { delete: ['urn:svc:tag-list:00000000-0000-4000-8000-000000000000'] }), 400, 'invalid-tag-urn');
+    assertProblem(await bulk(l, { delete: ['00000000-0000-4000-8000-000000000000'] }), 404, 'tag-not-found');
+    assertProblem(await bulk(l, { delete: ['not-a-derived-id'] }), 404, 'tag-not-found');
+    assertProblem(await bulk(l, { create: [{ data: { id: 'x', model: { type: 'BinarizedAxisAlignedList' } } }] }), 400, 'invalid-input');
+  });
+});
