@@ -7,6 +7,7 @@ import { requireAuthentication } from '../auth.ts';
 import { PERMISSIONS } from '../../core/permissions/catalog.ts';
 import { accountRoutes } from './accounts.ts';
 import { projectRoutes } from './projects.ts';
+import { tagRoutes } from './tags.ts';
 
 export const api2Routes =
   (core: Core): FastifyPluginAsync =>
@@ -30,4 +31,5 @@ export const api2Routes =
 
     accountRoutes(app, core);
     projectRoutes(app, core);
+    tagRoutes(app, core);
   };
