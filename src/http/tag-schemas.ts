@@ -61,6 +61,9 @@ const tagDataFields = {
 
 /** API 2 TagData: `id` required (vendor). */
 export const TagData = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }), ...tagDataFields }, { additionalProperties: false });
+/** API 1 update values: TagData without metadata (the stored metadata stays). */
+const { metadata: _metadata, ...withoutMetadata } = tagDataFields;
+export const TagDataApi1Update = Type.Object({ id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })), ...withoutMetadata }, { additionalProperties: false });
 /** API 1 TagData: `id` optional (the tag's own id when absent). */
 export const TagDataApi1 = Type.Object({ id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })), ...tagDataFields }, { additionalProperties: false });
 

@@ -6,6 +6,7 @@ import type { Core } from '../../compose.ts';
 import { requireAuthentication } from '../auth.ts';
 import { accountRoutes } from './accounts.ts';
 import { projectRoutes } from './projects.ts';
+import { tagRoutes } from './tags.ts';
 
 export const api1Routes =
   (core: Core): FastifyPluginAsync =>
@@ -27,4 +28,5 @@ export const api1Routes =
 
     accountRoutes(app, core);
     projectRoutes(app, core);
+    tagRoutes(app, core);
   };

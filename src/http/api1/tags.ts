@@ -1,0 +1,166 @@
+// API 1: tag lists and tags (spec "API 1 operations": list, create, get, update, delete tag
+// list; CONTRACT §6 paths, §8). Same use cases as API 2; `since` (a date or a date-time)
+// returns changes after it, deletions as deleted-tag markers {id, isDeleted}.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Core } from '../../compose.ts';
+import { api1IdOf } from '../../core/ids/api1-id.ts';
+import { invalidInput } from '../../core/errors.ts';
+import type { TagListRecord, TagRow } from '../../core/ports/tags.ts';
+import type { ChangeResult, TagChanges, TagListInput } from '../../core/tags/tag-lists.ts';
+import type { TagData as CoreTagData } from '../../core/tags/tag-data.ts';
+import { principalOf } from '../auth.ts';
+import { api1RefParser as ref } from '../refs.ts';
+import * as S from './schemas.ts';
+import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TagDataApi1, TagDataApi1Update } from '../tag-schemas.ts';
+
+const DateTime = Type.String({ format: 'date-time' });
+const id1 = (uuid: string | null) => (uuid ? api1IdOf(uuid) : null);
+
+const TagListData = Type.Object({
+  name: Type.String(), description: Type.String(), color: Type.String(), pending: Type.Boolean(), metadataDefinitions: Type.Array(MetadataDefinition),
+});
+const TagList = Type.Object({
+  projectId: Type.String(), parentId: Type.String(), parentUuid: Type.String(), id: Type.String(), type: Type.Literal('tagList'),
+  createdAt: DateTime, createdBy: Nullable(Type.String()), updatedAt: DateTime, updatedBy: Nullable(Type.String()),
+  data: TagListData, tagsVersion: Type.Integer(),
+});
+const Tag = Type.Object({
+  id: Type.String(), type: Type.Literal('tag'), parentId: Type.String(), createdAt: DateTime, createdBy: Nullable(Type.String()),
+  updatedAt: DateTime, updatedBy: Nullable(Type.String()), data: TagDataApi1,
+});
+const DeletedTag = Type.Object({ id: Type.String(), isDeleted: Type.Literal(true) });
+
+const TagListDataInput = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+  color: Type.Optional(Nullable(Type.String({ maxLength: 20 }))),
+  pending: Type.Optional(Type.Boolean()), // read-only: ignored
+  metadataDefinitions: Type.Optional(Nullable(Type.Array(MetadataDefinition, { maxItems: 1000 }))),
+}, { additionalProperties: false });
+
+const changeFields = {
+  insert: Type.Optional(Nullable(Type.Array(TagDataApi1, { maxItems: 100_000 }))),
+  detect: Type.Optional(Nullable(Detect)),
+  cleanRemovedMetadataIds: Type.Optional(Nullable(Type.Boolean())),
+};
+const CreateBody = Type.Object({ parentId: Type.String({ minLength: 1, maxLength: 200 }), data: Type.Intersect([TagListDataInput, Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }) })]), ...changeFields });
+const UpdateBody = Type.Object({
+  data: Type.Optional(Nullable(TagListDataInput)),
+  update: Type.Optional(Nullable(Type.Record(Type.String({ maxLength: 200 }), TagDataApi1Update))),
+  delete: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100_000 }))),
+  ...changeFields,
+});
+const SinceQuery = Type.Object({ since: Type.Optional(Type.String({ maxLength: 64 })) });
+
+/** `since`: a date (midnight UTC) or an RFC 3339 date-time. */
+export function parseSince(v: string | undefined): Date | undefined {
+  if (v === undefined || v === '') return undefined;
+  const ok = /^\d{4}-\d{2}-\d{2}$/.test(v) || /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/.test(v);
+  const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
+  if (!ok || Number.isNaN(d.getTime())) throw invalidInput('since must be a date (YYYY-MM-DD) or a date-time (RFC 3339)', { field: 'since' });
+  return d;
+}
+
+/** API 1 tags as JSON text (deleted ones as markers), per-list parts built once. */
+function tagWriter(list: TagListRecord) {
+  const str = JSON.stringify;
+  const users = new Map<string | null, string>();
+  const user = (id: string | null) => {
+    let s = users.get(id);
+    if (s === undefined) users.set(id, (s = id ? `"${api1IdOf(id)}"` : 'null'));
+    return s;
+  };
+  const parent = str(list.api1Id);
+  return (t: TagRow): string =>
+    t.deletedAt
+      ? `{"id":"${api1IdOf(t.id)}","isDeleted":true}`
+      : `{"id":"${api1IdOf(t.id)}","type":"tag","parentId":${parent},"createdAt":"${t.createdAt.toISOString()}","createdBy":${user(t.createdBy)},"updatedAt":"${t.updatedAt.toISOString()}","updatedBy":${user(t.updatedBy)},"data":${t.data}}`;
+}
+
+const tagArray = (list: TagListRecord, rows: readonly TagRow[]) => {
+  const w = tagWriter(list);
+  const parts = new Array<string>(rows.length);
+  for (let i = 0; i < rows.length; i++) parts[i] = w(rows[i]!);
+  return `[${parts.join(',')}]`;
+};
+
+const sendJson = (reply: FastifyReply, text: string) => reply.code(200).type('application/json; charset=utf-8').send(text);
+
+export function tagRoutes(root: FastifyInstance, core: Core): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const actor = (req: Parameters<typeof principalOf>[0]) => ({ userId: principalOf(req).userId });
+  const errors = { '4xx': S.Api1Error };
+
+  const tagList = (l: TagListRecord) => ({
+    projectId: api1IdOf(l.projectId), parentId: api1IdOf(l.workzoneId), parentUuid: l.workzoneId, id: l.api1Id, type: 'tagList' as const,
+    createdAt: l.createdAt.toISOString(), createdBy: id1(l.createdBy), updatedAt: l.updatedAt.toISOString(), updatedBy: id1(l.updatedBy),
+    data: { name: l.name, description: l.description, color: l.color, pending: l.pending, metadataDefinitions: l.metadataDefinitions },
+    tagsVersion: l.tagsVersion,
+  });
+  /** The TagList with the tags this request changed: created and updated ones, then deleted-tag markers. */
+  const withTags = (r: ChangeResult) => {
+    const w = tagWriter(r.list);
+    const tags = [...r.created.map(w), ...r.updated.map(w), ...r.deleted.map((id) => `{"id":"${api1IdOf(id)}","isDeleted":true}`)];
+    const head = JSON.stringify(tagList(r.list));
+    return `${head.slice(0, -1)},"tags":[${tags.join(',')}]}`;
+  };
+  const changes = (b: { insert?: unknown[] | null; detect?: { classes: string[]; fileIds: string[] } | null; cleanRemovedMetadataIds?: boolean | null }): TagChanges => ({
+    insert: (b.insert ?? []) as CoreTagData[],
+    detect: b.detect ?? null,
+    cleanRemovedMetadataIds: b.cleanRemovedMetadataIds ?? false,
+  });
+  const listFields = (d: { name?: string; description?: string | null; color?: string | null; metadataDefinitions?: { id: string; name: string }[] | null }): TagListInput => ({
+    name: d.name, description: d.description, color: d.color, metadataDefinitions: d.metadataDefinitions,
+  });
+
+  const A = '/accounts/:accountId/projects/:projectId/tag-lists';
+  const PP = S.withParams('projectId');
+  const LP = S.withParams('projectId', 'tagListId');
+  const refs = (req: { params: { accountId: string; projectId: string } }) => [ref('account', req.params.accountId), ref('project', req.params.projectId)] as const;
+  const WithTags = Type.Intersect([TagList, Type.Object({ tags: Type.Array(Type.Union([Tag, DeletedTag])) })]);
+
+  app.get(A, {
+    schema: { summary: 'List tag lists (since: only those updated after it)', operationId: 'listTagLists', tags: ['tag lists'], params: PP, querystring: SinceQuery, response: { 200: Type.Array(TagList), ...errors } },
+  }, async (req) => (await core.tagLists.listTagLists(actor(req), ...refs(req), parseSince(req.query.since))).map(tagList));
+
+  app.post(A, {
+    bodyLimit: TAG_BODY_LIMIT,
+    schema: { summary: 'Create tag list', operationId: 'createTagList', tags: ['tag lists'], params: PP, body: CreateBody, response: { 200: WithTags, ...errors } },
+  }, async (req, reply) => {
+    const b = req.body;
+    const r = await core.tagLists.createTagList(actor(req), ...refs(req), { ...listFields(b.data), workzoneRef: ref('workzone', b.parentId) }, changes(b));
+    return sendJson(reply, withTags(r));
+  });
+
+  app.get(`${A}/:tagListId`, {
+    schema: {
+      summary: 'Get tag list: its tags (since: the changes after it, deletions as deleted-tag markers)', operationId: 'getTagList', tags: ['tag lists'],
+      params: LP, querystring: SinceQuery, response: { 200: Type.Array(Type.Union([Tag, DeletedTag])), ...errors },
+    },
+  }, async (req, reply) => {
+    const since = parseSince(req.query.since);
+    const v = await core.tagLists.getTags(actor(req), ...refs(req), ref('tag-list', req.params.tagListId), since ? { since } : { all: true });
+    return sendJson(reply, tagArray(v.list, v.rows));
+  });
+
+  app.put(`${A}/:tagListId`, {
+    bodyLimit: TAG_BODY_LIMIT,
+    schema: { summary: 'Update tag list: its data, and tags inserted, updated and deleted (one transaction)', operationId: 'updateTagList', tags: ['tag lists'], params: LP, body: UpdateBody, response: { 200: WithTags, ...errors } },
+  }, async (req, reply) => {
+    const b = req.body;
+    const update = Object.entries(b.update ?? {}).map(([id, data]) => ({ ref: ref('tag', id), data: data as CoreTagData, keepMetadata: true }));
+    const r = await core.tagLists.updateTagList(actor(req), ...refs(req), ref('tag-list', req.params.tagListId), b.data ? listFields(b.data) : null, {
+      ...changes(b), update, delete: (b.delete ?? []).map((id) => ref('tag', id)),
+    }, 'patch');
+    return sendJson(reply, withTags(r));
+  });
+
+  app.delete(`${A}/:tagListId`, {
+    schema: { summary: 'Delete tag list: answers a deleted-tag marker per tag it held', operationId: 'deleteTagList', tags: ['tag lists'], params: LP, response: { 200: Type.Array(DeletedTag), ...errors } },
+  }, async (req, reply) => {
+    const ids = await core.tagLists.deleteTagLists(actor(req), ...refs(req), [ref('tag-list', req.params.tagListId)]);
+    return sendJson(reply, `[${ids.map((id) => `{"id":"${api1IdOf(id)}","isDeleted":true}`).join(',')}]`);
+  });
+}
