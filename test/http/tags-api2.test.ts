@@ -228,6 +228,18 @@ describe('tags: versions, tombstones, bulk', () => {
   });
 });
 
+describe('project statistics', () => {
+  test("the project's tagCount counts live tags (countTags)", async () => {
+    const q = await createProject(w.as.projectOwner!, { name: 'Counted' });
+    const l = await createList(w.as.projectOwner!, q);
+    const c = await bulk(l, { create: [{ data: { id: 'a' } }, { data: { id: 'b' } }, { data: { id: 'c' } }] }, w.as.projectOwner!, q);
+    assert.equal((await bulk(l, { delete: [c.body.created[0].id] }, w.as.projectOwner!, q)).status, 200);
+    const got = await w.as.projectOwner!('GET', `${A2}/projects/${uuidOf(q.id)}?countTags=true`);
+    assert.equal(got.status, 200);
+    assert.equal(got.body.statsInfo.tagCount, 2);
+  });
+});
+
 describe('capacity and pending', () => {
   test("the subscription's tag capacity answers 400 capacity-exceeded-tag with the subscription id", async () => {
     const tiny = await createProject(w.as.projectOwner!, { name: 'Tiny P', subscriptionId: SUB_TINY });

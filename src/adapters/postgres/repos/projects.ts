@@ -102,6 +102,12 @@ export function projectsRepo(sql: Sql): ProjectsRepo {
       );
       for (const id of projectIds) out.set(id, { workzoneCount: 0, scanCount: 0, scanSize: 0, tagCount: 0 });
       for (const r of rows) out.get(r.id)!.workzoneCount = r.n;
+      // Live tags: tag_lists.tag_count is kept in the transaction of every tag change.
+      const tags = await sql.query<{ id: string; n: number }>(
+        'SELECT project_id AS id, sum(tag_count)::int AS n FROM tag_lists WHERE project_id = ANY($1::uuid[]) GROUP BY project_id',
+        [projectIds],
+      );
+      for (const r of tags) out.get(r.id)!.tagCount = r.n;
       return out;
     },
     async ownedBy(userId, accountId) {
