@@ -12,6 +12,7 @@
 // Environment: BENCH_CONNECTIONS (50), BENCH_DURATION (10 s per scenario), BENCH_ROUNDS
 // (5), BENCH_WARMUP (2 s), BENCH_DATABASE_URL or TEST_DATABASE_URL (adds the PostgreSQL
 // scenarios: databases with random names are created on that server, dropped after).
+// BENCH_ONLY=tags runs only the tag measurements (bench/tags.ts), which otherwise follow.
 import path from 'node:path';
 import { fire, measureDriver, probe, Samples, type LoadOptions } from './measure.ts';
 import { printTable, writeJson, type ScenarioResult } from './report.ts';
@@ -21,6 +22,8 @@ import {
   type ServerKind,
 } from './servers.ts';
 import { cleanUpEverything, killAllChildren } from './children.ts';
+import { printTagTable, runTagBench } from './tags.ts';
+import fs from 'node:fs';
 
 function intEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
@@ -64,6 +67,7 @@ const referenceOf = (s: Scenario): readonly string[] => s.reference ?? [BASELINE
 const combined = (rates: number[]) => 1 / rates.reduce((sum, r) => sum + 1 / r, 0);
 
 async function main(): Promise<number> {
+  if (process.env.BENCH_ONLY === 'tags') return tagPhase();
   const results: ScenarioResult[] = scenarios.map((s) => ({
     name: s.name,
     server: s.server,
@@ -152,7 +156,17 @@ async function main(): Promise<number> {
   const failed = results.filter(
     (r) => r.error || (r.measurement && (r.measurement.unexpectedStatus > 0 || r.measurement.errors > 0)),
   );
-  return failed.length ? 1 : 0;
+  return (await tagPhase()) || (failed.length ? 1 : 0);
+}
+
+/** The tags issue's measurements (bench/tags.ts), written to bench/results/tags.json. */
+async function tagPhase(): Promise<number> {
+  const tags = await runTagBench();
+  printTagTable(tags);
+  const file = path.join(ROOT, 'bench/results/tags.json');
+  fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), results: tags }, null, 2));
+  console.log(`bench: tag results written to ${path.relative(process.cwd(), file)}`);
+  return tags.some((r) => r.error) ? 1 : 0;
 }
 
 /** Checks the scenario once and answers how to measure one round of it. */

@@ -141,6 +141,8 @@ describe('tags: versions, tombstones, bulk', () => {
     assert.deepEqual(t2.data.boundingBox.map((v: number) => Math.round(v * 1e6) / 1e6), [8, 9, 7, 12, 11, 13], 'computed from the oriented box (90° about z swaps the x and y sizes)');
     assert.deepEqual(t3.data.boundingBox, [0, 0, 0, 6, 2, 3], 'computed from the model');
     assert.equal(t1.tagsVersion, 1);
+    // The full list (written by the store) and the bulk answer (written by the route) are the same text.
+    assert.deepEqual(await tagsOf(l), created.body.created);
 
     const v1 = await bulk(l, { update: [{ id: t1.id, data: { id: 'P-1b', boundingBox: box(1) } }], delete: [t2.id] });
     assert.equal(v1.status, 200, JSON.stringify(v1.body));
@@ -156,6 +158,18 @@ describe('tags: versions, tombstones, bulk', () => {
     assert.equal((await tagsOf(l, 0)).length, 2, 'afterVersion 0 is the full list');
     const list = await w.as.manager!('GET', `${lists(P)}/${uuidOf(l.id)}`);
     assert.equal(list.body.tagsVersion, 2);
+  });
+
+  test('a whole list read twice is the same; any change (tags or tagListType) shows at once', async () => {
+    const l = await createList();
+    await bulk(l, { create: [{ data: { id: 'a' } }, { data: { id: 'b' } }] });
+    const first = await tagsOf(l);
+    assert.deepEqual(await tagsOf(l), first);
+    const put = await w.as.manager!('PUT', `${lists(P)}/${uuidOf(l.id)}`, { workzoneId: P.rootWorkzoneId, tagListType: '2d', name: 'typed' });
+    assert.equal(put.status, 200);
+    assert.deepEqual((await tagsOf(l)).map((x) => x.tagListType), ['2d', '2d']);
+    await bulk(l, { delete: [first[0].id] });
+    assert.deepEqual((await tagsOf(l)).map((x) => x.data.id), ['b']);
   });
 
   test('a bulk with one invalid tag writes nothing and names the tag and the field', async () => {

@@ -52,7 +52,35 @@ export interface TagWrite {
 
 export type TagFilter = { all: true } | { afterVersion: number } | { since: Date };
 
+/**
+ * How to write a tag as JSON text, piece by piece, so that a store can build a whole list's
+ * text itself (one query, no per-tag work in the process). `text` pieces are literal JSON
+ * text; the others are JSON values of the tag's fields (null when the field is null).
+ */
+export type TagJsonPiece =
+  | { text: string }
+  /** "<prefix><uuid>": the prefix is JSON string content (already escaped). */
+  | { uuid: 'id' | 'createdBy' | 'updatedBy' | 'deletedBy'; prefix: string }
+  /** The API 1 id derived from the UUID (base64url of its 16 bytes). */
+  | { api1: 'id' | 'createdBy' | 'updatedBy' | 'deletedBy' }
+  /** RFC 3339 UTC with milliseconds, as Date.toISOString writes it. */
+  | { time: 'createdAt' | 'updatedAt' | 'deletedAt' }
+  | { int: 'version' }
+  | { bool: 'isDeleted' }
+  | { json: 'data' };
+
+export interface TagJsonShape {
+  live: TagJsonPiece[];
+  /** For tombstones (default: `live`). */
+  deleted?: TagJsonPiece[];
+}
+
 export interface TagsRepo {
+  /**
+   * The tags `tags(listId, filter)` answers, written as `shape` and joined with commas (no
+   * brackets), with the list's tagsVersion read in the same statement (the text is that version's).
+   */
+  renderTags(listId: string, filter: TagFilter, shape: TagJsonShape): Promise<{ version: number; json: string }>;
   listById(id: string): Promise<TagListRecord | null>;
   listByRef(projectId: string, ref: { uuid: string } | { api1Id: string }): Promise<TagListRecord | null>;
   /** Takes a row lock on the list for the rest of the transaction (serialises its versions). */

@@ -8,7 +8,7 @@ import { uuidOfApi1Id } from '../ids/api1-id.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
-import type { MetadataDefinition, TagFilter, TagListRecord, TagRow, TagWrite } from '../ports/tags.ts';
+import type { MetadataDefinition, TagFilter, TagJsonShape, TagListRecord, TagRow, TagWrite } from '../ports/tags.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from '../projects/project-access.ts';
@@ -283,6 +283,19 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
       const list = await listIn(store.repos, scope, ref);
       access.requireOnWorkzone(scope, list.workzoneId, READ, 'view-tag-list-forbidden');
       return { list, rows: await store.repos.tags.tags(list.id, filter) };
+    },
+
+    /**
+     * getTags written as JSON text by the store in one query (`shape` is the presentation's),
+     * so a 50,000-tag list costs no per-tag work here: the comma-joined tags, no brackets.
+     */
+    async getTagsJson(
+      actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, filter: TagFilter, shape: (list: TagListRecord) => TagJsonShape,
+    ): Promise<{ list: TagListRecord; version: number; json: string }> {
+      const scope = await access.project(actor, accountRef, projectRef);
+      const list = await listIn(store.repos, scope, ref);
+      access.requireOnWorkzone(scope, list.workzoneId, READ, 'view-tag-list-forbidden');
+      return { list, ...(await store.repos.tags.renderTags(list.id, filter, shape(list))) };
     },
 
     async createTagList(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, input: TagListInput, changes: TagChanges = {}): Promise<ChangeResult> {

@@ -7,13 +7,14 @@ import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { api1IdOf } from '../../core/ids/api1-id.ts';
 import { invalidInput } from '../../core/errors.ts';
-import type { TagListRecord, TagRow } from '../../core/ports/tags.ts';
+import type { TagJsonShape, TagListRecord, TagRow } from '../../core/ports/tags.ts';
 import type { ChangeResult, TagChanges, TagListInput } from '../../core/tags/tag-lists.ts';
 import type { TagData as CoreTagData } from '../../core/tags/tag-data.ts';
 import { principalOf } from '../auth.ts';
 import { api1RefParser as ref } from '../refs.ts';
 import * as S from './schemas.ts';
-import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TagDataApi1, TagDataApi1Update } from '../tag-schemas.ts';
+import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TAG_TEXT_CACHE_BYTES, TagDataApi1, TagDataApi1Update } from '../tag-schemas.ts';
+import { TagTextCache } from '../tag-text-cache.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 const id1 = (uuid: string | null) => (uuid ? api1IdOf(uuid) : null);
@@ -79,19 +80,25 @@ function tagWriter(list: TagListRecord) {
       : `{"id":"${api1IdOf(t.id)}","type":"tag","parentId":${parent},"createdAt":"${t.createdAt.toISOString()}","createdBy":${user(t.createdBy)},"updatedAt":"${t.updatedAt.toISOString()}","updatedBy":${user(t.updatedBy)},"data":${t.data}}`;
 }
 
-const tagArray = (list: TagListRecord, rows: readonly TagRow[]) => {
-  const w = tagWriter(list);
-  const parts = new Array<string>(rows.length);
-  for (let i = 0; i < rows.length; i++) parts[i] = w(rows[i]!);
-  return `[${parts.join(',')}]`;
-};
+/** The same text as tagWriter, as a shape the store writes itself (full-list reads). */
+function tagShape(list: TagListRecord): TagJsonShape {
+  return {
+    live: [
+      { text: '{"id":' }, { api1: 'id' }, { text: `,"type":"tag","parentId":${JSON.stringify(list.api1Id)},"createdAt":` }, { time: 'createdAt' },
+      { text: ',"createdBy":' }, { api1: 'createdBy' }, { text: ',"updatedAt":' }, { time: 'updatedAt' }, { text: ',"updatedBy":' }, { api1: 'updatedBy' },
+      { text: ',"data":' }, { json: 'data' }, { text: '}' },
+    ],
+    deleted: [{ text: '{"id":' }, { api1: 'id' }, { text: ',"isDeleted":true}' }],
+  };
+}
 
-const sendJson = (reply: FastifyReply, text: string) => reply.code(200).type('application/json; charset=utf-8').send(text);
+const sendJson = (reply: FastifyReply, text: string | Buffer) => reply.code(200).type('application/json; charset=utf-8').send(text);
 
 export function tagRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const actor = (req: Parameters<typeof principalOf>[0]) => ({ userId: principalOf(req).userId });
   const errors = { '4xx': S.Api1Error };
+  const wholeLists = new TagTextCache(TAG_TEXT_CACHE_BYTES);
 
   const tagList = (l: TagListRecord) => ({
     projectId: api1IdOf(l.projectId), parentId: api1IdOf(l.workzoneId), parentUuid: l.workzoneId, id: l.api1Id, type: 'tagList' as const,
@@ -141,8 +148,16 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
     },
   }, async (req, reply) => {
     const since = parseSince(req.query.since);
-    const v = await core.tagLists.getTags(actor(req), ...refs(req), ref('tag-list', req.params.tagListId), since ? { since } : { all: true });
-    return sendJson(reply, tagArray(v.list, v.rows));
+    const listRef = ref('tag-list', req.params.tagListId);
+    if (since) return sendJson(reply, `[${(await core.tagLists.getTagsJson(actor(req), ...refs(req), listRef, { since }, tagShape)).json}]`);
+    // The whole list: from the cache when this version was already written.
+    const list = await core.tagLists.getTagList(actor(req), ...refs(req), listRef);
+    const hit = wholeLists.get(list.id, list.tagsVersion);
+    if (hit) return sendJson(reply, hit);
+    const v = await core.tagLists.getTagsJson(actor(req), ...refs(req), listRef, { all: true }, tagShape);
+    const body = Buffer.from(`[${v.json}]`);
+    wholeLists.set(v.list.id, v.version, body);
+    return sendJson(reply, body);
   });
 
   app.put(`${A}/:tagListId`, {

@@ -7,14 +7,15 @@ import { Type, type Static } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { formatUrn, type EntityRef, type UrnType } from '../../core/ids/urn.ts';
 import { api1IdOf } from '../../core/ids/api1-id.ts';
-import type { TagListRecord, TagRow } from '../../core/ports/tags.ts';
+import type { TagJsonShape, TagListRecord, TagRow } from '../../core/ports/tags.ts';
 import type { ChangeResult, TagListInput } from '../../core/tags/tag-lists.ts';
 import type { TagData as CoreTagData } from '../../core/tags/tag-data.ts';
 import { AI_DETECTION_CLASSES } from '../../core/tags/ai-detection-classes.ts';
 import { principalOf } from '../auth.ts';
 import { api2RefParser } from '../refs.ts';
 import * as S from './schemas.ts';
-import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TagData } from '../tag-schemas.ts';
+import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TAG_TEXT_CACHE_BYTES, TagData } from '../tag-schemas.ts';
+import { TagTextCache } from '../tag-text-cache.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 
@@ -89,6 +90,24 @@ export function tagWriter(ns: string, list: TagListRecord) {
     `${head}${t.id}","urn":${tagPrefix}${t.id}","api1Id":"${api1IdOf(t.id)}","createdBy":${user(t.createdBy)},"createdAt":"${t.createdAt.toISOString()}","updatedBy":${user(t.updatedBy)},"updatedAt":"${t.updatedAt.toISOString()}","isDeleted":${t.deletedAt ? `true,"deletedBy":${user(t.deletedBy)},"deletedAt":"${t.deletedAt.toISOString()}"` : 'false,"deletedBy":null,"deletedAt":null'},"tagsVersion":${t.version},"data":${t.data}}`;
 }
 
+/** The same text as tagWriter, as a shape the store writes itself (full-list reads). */
+export function tagShape(ns: string, list: TagListRecord): TagJsonShape {
+  const str = JSON.stringify;
+  const tag = str(`urn:${ns}:tag:`).slice(1, -1);
+  const user = str(`urn:${ns}:user:`).slice(1, -1);
+  return {
+    live: [
+      { text: `{"type":"tag","tagListId":${str(formatUrn(ns, 'tag-list', list.id))},"tagListType":${str(list.tagListType)},"id":` },
+      { uuid: 'id', prefix: tag }, { text: ',"urn":' }, { uuid: 'id', prefix: tag }, { text: ',"api1Id":' }, { api1: 'id' },
+      { text: ',"createdBy":' }, { uuid: 'createdBy', prefix: user }, { text: ',"createdAt":' }, { time: 'createdAt' },
+      { text: ',"updatedBy":' }, { uuid: 'updatedBy', prefix: user }, { text: ',"updatedAt":' }, { time: 'updatedAt' },
+      { text: ',"isDeleted":' }, { bool: 'isDeleted' }, { text: ',"deletedBy":' }, { uuid: 'deletedBy', prefix: user },
+      { text: ',"deletedAt":' }, { time: 'deletedAt' }, { text: ',"tagsVersion":' }, { int: 'version' }, { text: ',"data":' }, { json: 'data' },
+      { text: '}' },
+    ],
+  };
+}
+
 export const tagArray = (ns: string, list: TagListRecord, rows: readonly TagRow[]): string => {
   const w = tagWriter(ns, list);
   const parts = new Array<string>(rows.length);
@@ -96,7 +115,7 @@ export const tagArray = (ns: string, list: TagListRecord, rows: readonly TagRow[
   return `[${parts.join(',')}]`;
 };
 
-const sendJson = (reply: FastifyReply, text: string, code = 200) => reply.code(code).type('application/json; charset=utf-8').send(text);
+const sendJson = (reply: FastifyReply, text: string | Buffer, code = 200) => reply.code(code).type('application/json; charset=utf-8').send(text);
 
 export function tagRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -107,6 +126,7 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
   const actor = (req: Parameters<typeof principalOf>[0]) => ({ userId: principalOf(req).userId });
   const errors = { '4xx': S.Problem };
   const beta = (t: string) => ({ tags: ['BETA', t] });
+  const wholeLists = new TagTextCache(TAG_TEXT_CACHE_BYTES);
 
   const tagList = (l: TagListRecord) => ({
     id: urn('tag-list', l.id), urn: urn('tag-list', l.id), api1Id: l.api1Id, type: 'tag-list' as const, projectId: urn('project', l.projectId),
@@ -192,8 +212,18 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
     },
   }, async (req, reply) => {
     const after = req.query.afterVersion ?? 0;
-    const v = await core.tagLists.getTags(actor(req), ...refs(req), listRef(req), after > 0 ? { afterVersion: after } : { all: true });
-    return sendJson(reply, tagArray(ns, v.list, v.rows));
+    if (after > 0) {
+      const v = await core.tagLists.getTagsJson(actor(req), ...refs(req), listRef(req), { afterVersion: after }, (l) => tagShape(ns, l));
+      return sendJson(reply, `[${v.json}]`);
+    }
+    // The whole list: from the cache when this version was already written.
+    const list = await core.tagLists.getTagList(actor(req), ...refs(req), listRef(req));
+    const hit = wholeLists.get(list.id, list.tagsVersion, list.tagListType);
+    if (hit) return sendJson(reply, hit);
+    const v = await core.tagLists.getTagsJson(actor(req), ...refs(req), listRef(req), { all: true }, (l) => tagShape(ns, l));
+    const body = Buffer.from(`[${v.json}]`);
+    wholeLists.set(v.list.id, v.version, body, v.list.tagListType);
+    return sendJson(reply, body);
   });
 
   app.post(`${A}/:tagListRef/tags/bulk`, {

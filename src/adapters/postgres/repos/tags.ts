@@ -1,4 +1,4 @@
-import type { TagListRecord, TagRow, TagsRepo } from '../../../core/ports/tags.ts';
+import type { TagFilter, TagJsonPiece, TagListRecord, TagRow, TagsRepo } from '../../../core/ports/tags.ts';
 import type { Sql } from '../sql.ts';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
 import { byRefClause } from './ref.ts';
@@ -12,8 +12,60 @@ const L_COLS = `l.id, l.api1_id AS "api1Id", l.project_id AS "projectId", l.work
 const T_COLS = `id, list_id AS "listId", data::text AS data, version, created_at AS "createdAt", created_by AS "createdBy",
   updated_at AS "updatedAt", updated_by AS "updatedBy", deleted_at AS "deletedAt", deleted_by AS "deletedBy"`;
 
+const COLUMN = {
+  id: 'id', createdBy: 'created_by', updatedBy: 'updated_by', deletedBy: 'deleted_by',
+  createdAt: 'created_at', updatedAt: 'updated_at', deletedAt: 'deleted_at', version: 'version',
+} as const;
+
+/** One piece as a SQL text expression; literals become parameters (pushed onto `params`). */
+function pieceSql(p: TagJsonPiece, params: unknown[]): string {
+  const param = (v: string) => {
+    params.push(v);
+    return `$${params.length}::text`;
+  };
+  if ('text' in p) return param(p.text);
+  if ('uuid' in p) {
+    const c = COLUMN[p.uuid];
+    return `CASE WHEN ${c} IS NULL THEN 'null' ELSE '"' || ${param(p.prefix)} || ${c}::text || '"' END`;
+  }
+  if ('api1' in p) {
+    const c = COLUMN[p.api1];
+    return `CASE WHEN ${c} IS NULL THEN 'null' ELSE '"' || rtrim(translate(encode(uuid_send(${c}), 'base64'), '+/', '-_'), '=') || '"' END`;
+  }
+  if ('time' in p) {
+    const c = COLUMN[p.time];
+    return `CASE WHEN ${c} IS NULL THEN 'null' ELSE '"' || to_char(${c} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"' END`;
+  }
+  if ('int' in p) return `${COLUMN[p.int]}::text`;
+  if ('bool' in p) return `CASE WHEN deleted_at IS NULL THEN 'false' ELSE 'true' END`;
+  return 'data::text';
+}
+
+function filterSql(filter: TagFilter, params: unknown[]): string {
+  if ('all' in filter) return 'deleted_at IS NULL';
+  if ('afterVersion' in filter) {
+    params.push(filter.afterVersion);
+    return `version > $${params.length}`;
+  }
+  params.push(filter.since);
+  return `updated_at > $${params.length}`;
+}
+
 export function tagsRepo(sql: Sql): TagsRepo {
   return {
+    async renderTags(listId, filter, shape) {
+      const params: unknown[] = [listId];
+      const live = shape.live.map((p) => pieceSql(p, params)).join(' || ');
+      const expr = shape.deleted ? `CASE WHEN deleted_at IS NULL THEN ${live} ELSE ${shape.deleted.map((p) => pieceSql(p, params)).join(' || ')} END` : live;
+      const where = filterSql(filter, params);
+      // One statement, one snapshot: the text is exactly the returned version's.
+      const rows = await sql.query<{ v: number | null; j: string | null }>(
+        `SELECT (SELECT tags_version FROM tag_lists WHERE id = $1) AS v, string_agg(${expr}, ',' ORDER BY seq) AS j
+         FROM tags WHERE list_id = $1 AND ${where}`,
+        params,
+      );
+      return { version: rows[0]?.v ?? 0, json: rows[0]?.j ?? '' };
+    },
     async listById(id) {
       const rows = await sql.query<TagListRecord>(`SELECT ${L_COLS} FROM tag_lists l WHERE l.id = $1`, [id]);
       return rows[0] ?? null;

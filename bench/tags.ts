@@ -1,0 +1,154 @@
+// The tags issue's measurements, per engine (PGlite; PostgreSQL when BENCH_DATABASE_URL or
+// TEST_DATABASE_URL is set), each on a fresh server:
+//  - the rate of bulk creates of 10,000 tags (POST …/tags/bulk, five of them: 50,000 tags);
+//  - the time of GET …/tags of that 50,000-tag list, as a ratio to JSON.stringify of the
+//    same tags (the parsed answer) in this process, in the same run (target ≤ 2): the median
+//    of repeated reads, and apart the first read after the change (no cached text yet);
+//  - the server's peak RSS (VmHWM of its process).
+import fs from 'node:fs';
+import { startServer, unavailable, BENCH_USER, type ScanbaseServer } from './servers.ts';
+
+export const TAG_LIST_SIZE = 50_000;
+export const BULK_SIZE = 10_000;
+const GET_RUNS = 7;
+
+export interface TagBenchResult {
+  engine: string;
+  skipped?: string;
+  error?: string;
+  bulkCreateTagsPerSecond?: number;
+  bulkCreateMs?: number[];
+  /** Median of the reads after the first (this version's text is then cached per node). */
+  getMs?: number;
+  /** The first read after the bulk creates: the store writes the whole list's text. */
+  coldGetMs?: number;
+  coldRatio?: number;
+  stringifyMs?: number;
+  ratio?: number;
+  target: number;
+  responseBytes?: number;
+  peakRssMb?: number;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+function peakRssMb(pid: number): number | undefined {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A tag like a scanner's: an oriented box (its boundingBox computed by the server), a class, two metadata values. */
+const tagData = (i: number) => ({
+  id: `T-${i}`,
+  name: `Tag ${i}`,
+  class: 'valve',
+  orientedBoundingBox: [i % 500, Math.floor(i / 500), 1.5, 0, 0, Math.SQRT1_2, Math.SQRT1_2, 0.4, 0.6, 0.8],
+  nature: 'manual',
+  metadata: [{ id: 'floor', value: String(i % 7) }, { id: 'system', value: 'HVAC' }],
+  customFields: [{ name: 'Inspected', value: i % 2 ? 'yes' : 'no' }],
+});
+
+async function call(server: ScanbaseServer, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+async function measure(server: ScanbaseServer, engine: string): Promise<TagBenchResult> {
+  const out: TagBenchResult = { engine, target: 2 };
+  // Only project managers create projects: make the bench user one.
+  const account = server.seeded.accounts[0]!;
+  await server.operator('POST', '/seed', { accounts: [{ name: account.name, owner: BENCH_USER.email, projectManagers: [BENCH_USER.email] }] });
+  const token = await server.accessTokenFor(BENCH_USER.email);
+  const A = `/api/2/accounts/${account.id}`;
+  const subs = JSON.parse((await call(server, token, 'GET', `${A}/subscriptions`)).text) as { id: string }[];
+  const p = await call(server, token, 'POST', `${A}/projects`, { name: 'Tag bench', subscriptionId: subs[0]!.id });
+  if (p.status !== 201) throw new Error(`create project: ${p.status} ${p.text}`);
+  const project = JSON.parse(p.text) as { id: string; rootWorkzoneId: string };
+  const L = `${A}/projects/${project.id}/tag-lists`;
+  const l = await call(server, token, 'POST', L, {
+    workzoneId: project.rootWorkzoneId, tagListType: '3d', name: 'Bench list',
+    metadataDefinition: [{ id: 'floor', name: 'Floor' }, { id: 'system', name: 'System' }],
+  });
+  if (l.status !== 201) throw new Error(`create tag list: ${l.status} ${l.text}`);
+  const list = JSON.parse(l.text) as { id: string };
+
+  out.bulkCreateMs = [];
+  for (let k = 0; k < TAG_LIST_SIZE / BULK_SIZE; k++) {
+    const body = { create: Array.from({ length: BULK_SIZE }, (_, i) => ({ data: tagData(k * BULK_SIZE + i) })) };
+    const t0 = performance.now();
+    const r = await call(server, token, 'POST', `${L}/${list.id}/tags/bulk`, body);
+    out.bulkCreateMs.push(Math.round(performance.now() - t0));
+    if (r.status !== 200) throw new Error(`bulk create: ${r.status} ${r.text.slice(0, 300)}`);
+  }
+  out.bulkCreateTagsPerSecond = Math.round(BULK_SIZE / (median(out.bulkCreateMs) / 1000));
+
+  const gets: number[] = [];
+  const stringifies: number[] = [];
+  let tags: unknown[] = [];
+  for (let i = 0; i < GET_RUNS; i++) {
+    const t0 = performance.now();
+    const r = await call(server, token, 'GET', `${L}/${list.id}/tags`);
+    gets.push(performance.now() - t0);
+    if (r.status !== 200) throw new Error(`GET tags: ${r.status} ${r.text.slice(0, 300)}`);
+    out.responseBytes = Buffer.byteLength(r.text);
+    tags = JSON.parse(r.text) as unknown[];
+    if (tags.length !== TAG_LIST_SIZE) throw new Error(`GET tags answered ${tags.length} tags`);
+    const s0 = performance.now();
+    JSON.stringify(tags);
+    stringifies.push(performance.now() - s0);
+  }
+  out.getMs = Math.round(median(gets.slice(1)) * 10) / 10; // the first GET warms the route up
+  out.stringifyMs = Math.round(median(stringifies.slice(1)) * 10) / 10;
+  out.ratio = Math.round((out.getMs / out.stringifyMs) * 100) / 100;
+  out.coldGetMs = Math.round(gets[0]! * 10) / 10;
+  out.coldRatio = Math.round((out.coldGetMs / out.stringifyMs) * 100) / 100;
+  out.peakRssMb = peakRssMb(server.pid);
+  return out;
+}
+
+export async function runTagBench(): Promise<TagBenchResult[]> {
+  const results: TagBenchResult[] = [];
+  for (const [kind, engine] of [['scanbase-pglite', 'PGlite'], ['scanbase-postgres', 'PostgreSQL']] as const) {
+    const reason = unavailable(kind);
+    if (reason) {
+      results.push({ engine, target: 2, skipped: reason });
+      continue;
+    }
+    console.log(`bench: tags on ${engine}: starting a fresh server`);
+    const server = await startServer[kind]();
+    try {
+      results.push(await measure(server, engine));
+    } catch (e) {
+      results.push({ engine, target: 2, error: e instanceof Error ? e.message : String(e) });
+    } finally {
+      await server.stop();
+    }
+  }
+  return results;
+}
+
+export function printTagTable(results: TagBenchResult[]): void {
+  console.log(`\nTags: a ${TAG_LIST_SIZE.toLocaleString('en')}-tag list (bulk creates of ${BULK_SIZE.toLocaleString('en')} tags; GET of the whole list vs JSON.stringify of the same tags, target ≤ 2)`);
+  console.log(['engine', 'bulk create (tags/s)', 'GET (ms)', 'stringify (ms)', 'ratio', 'first GET after a change (ms, ratio)', 'body (MB)', 'peak RSS (MB)'].join(' | '));
+  for (const r of results) {
+    if (r.skipped || r.error) {
+      console.log(`${r.engine} | ${r.skipped ? `skipped: ${r.skipped}` : `error: ${r.error}`}`);
+      continue;
+    }
+    console.log([
+      r.engine, r.bulkCreateTagsPerSecond, r.getMs, r.stringifyMs, `${r.ratio}${r.ratio! <= r.target ? '' : ' (above target)'}`, `${r.coldGetMs}, ${r.coldRatio}`,
+      ((r.responseBytes ?? 0) / 1e6).toFixed(1), r.peakRssMb ?? '?',
+    ].join(' | '));
+  }
+}
