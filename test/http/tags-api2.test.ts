@@ -4,6 +4,7 @@
 // read and write, and the answers against the vendor's schemas.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { testApp, type TestApp } from '../support/app.ts';
 import {
   A2, ACCOUNT_ID, TAGGER_ID, addMembers, assertProblem, createProject, createZone, emailOf, projectWorld, uuidOf, type World,
@@ -340,5 +341,34 @@ describe('permissions: workzone:tags:read / workzone:tags:write on the list’s 
     assertProblem(await bulk(l, { delete: ['00000000-0000-4000-8000-000000000000'] }), 404, 'tag-not-found');
     assertProblem(await bulk(l, { delete: ['not-a-derived-id'] }), 404, 'tag-not-found');
     assertProblem(await bulk(l, { create: [{ data: { id: 'x', model: { type: 'BinarizedAxisAlignedList' } } }] }), 400, 'invalid-input');
+  });
+});
+
+describe('no 5xx', () => {
+  test('random bodies and queries on the tag routes answer < 500', async () => {
+    const l = await createList();
+    const base = `${lists(P)}/${uuidOf(l.id)}`;
+    const num = fc.oneof(fc.double(), fc.integer(), fc.constant(1e308), fc.constant(-0));
+    const geometry = fc.record({
+      boundingBox: fc.array(num, { maxLength: 8 }), orientedBoundingBox: fc.array(num, { maxLength: 12 }),
+      model: fc.record({ type: fc.constantFrom('AxisAlignedList', 'OrientedList', 'x'), list: fc.array(fc.array(num, { maxLength: 7 }), { maxLength: 3 }), groupedOBBList: fc.array(fc.array(num, { maxLength: 17 }), { maxLength: 2 }) }, { requiredKeys: ['type'] }),
+      id: fc.string({ maxLength: 5 }), metadata: fc.array(fc.record({ id: fc.string({ maxLength: 3 }), value: fc.string({ maxLength: 3 }) }), { maxLength: 2 }),
+    }, { requiredKeys: [] });
+    const body = fc.oneof(fc.jsonValue(), fc.record({ create: fc.array(fc.record({ data: geometry }), { maxLength: 3 }), delete: fc.array(fc.oneof(fc.uuid(), fc.string()), { maxLength: 2 }) }));
+    const target = fc.constantFrom(
+      ['POST', `${base}/tags/bulk`], ['POST', `${base}/tags/bulk-move`], ['POST', `${base}/ai-detection`], ['PUT', base], ['POST', lists(P)],
+      ['POST', `${lists(P)}/bulk-update`], ['POST', `${lists(P)}/bulk-delete`], ['PUT', `${A2.replace('/api/2', '/api')}/projects/${P.api1Id}/tag-lists/${l.api1Id}`],
+      ['POST', `${A2.replace('/api/2', '/api')}/projects/${P.api1Id}/tag-lists`],
+    );
+    await fc.assert(fc.asyncProperty(target, body, async ([method, url], payload) => {
+      const res = await w.as.manager!(method as 'POST', url, payload);
+      assert.ok(res.status < 500, `${method} ${url} ${JSON.stringify(payload).slice(0, 300)} → ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+    }), { numRuns: 150 });
+    for (const q of ['afterVersion=99999999999', 'afterVersion=-5', 'afterVersion=abc', 'afterVersion=1.5']) {
+      assert.ok((await w.as.manager!('GET', `${base}/tags?${q}`)).status < 500, q);
+    }
+    for (const q of ['since=2026-13-45', 'since=99999-01-01', 'since=2026-01-01T25:00:00Z', 'since=%00']) {
+      assert.ok((await w.as.manager!('GET', `${A2.replace('/api/2', '/api')}/projects/${P.api1Id}/tag-lists/${l.api1Id}?${q}`)).status < 500, q);
+    }
   });
 });

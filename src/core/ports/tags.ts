@@ -101,6 +101,8 @@ export interface TagsRepo {
   deleteTags(listId: string, ids: string[], version: number, by: string | null, now: Date): Promise<string[]>;
   /** Removes tombstones with these ids (a tag moved back into a list it left). */
   purgeTombstones(listId: string, ids: string[]): Promise<void>;
+  /** The subscription of the list's project (detection jobs check its capacity). */
+  subscriptionOfList(listId: string): Promise<{ id: string; tagCapacity: number } | null>;
   /** Live tags of every project on the subscription. */
   countForSubscription(subscriptionId: string): Promise<number>;
 }

@@ -1,5 +1,6 @@
 // The detection job (CONTRACT §8): runs the TagDetector port for a pending list, adds what
-// it found as AI tags (one version), and clears `pending`; a detection that fails for good
+// it found as AI tags (one version; as many as the list limit and the subscription's tag
+// capacity leave room for), and clears `pending`; a detection that fails for good
 // clears `pending` too, so the list never stays locked.
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
@@ -22,12 +23,18 @@ export function createDetectionJob(deps: { store: Store; clock: Clock; ids: Ids;
 
   async function finish(p: DetectPayload, found: TagData[]) {
     await store.transaction(async (repos) => {
+      // The same lock order as every tag write: the subscription's counter, then the list.
+      const sub = await repos.tags.subscriptionOfList(p.tagListId);
+      if (!sub) return; // deleted meanwhile
+      await repos.jobs.lockSubjects([`subscription-tags:${sub.id}`]);
       const list = await repos.tags.lockList(p.tagListId);
-      if (!list) return; // deleted meanwhile
-      const room = Math.max(0, MAX_TAGS_PER_LIST - list.tagCount);
+      if (!list) return;
+      const free = sub.tagCapacity - (await repos.tags.countForSubscription(sub.id));
+      const room = Math.max(0, Math.min(MAX_TAGS_PER_LIST - list.tagCount, free));
       const defined = new Set(list.metadataDefinitions.map((d) => d.id));
       const tags = [];
-      for (const [i, data] of found.slice(0, room).entries()) {
+      for (const [i, data] of found.entries()) {
+        if (tags.length >= room) break;
         try {
           const id = ids.uuid();
           const d = normaliseTagData({ ...data, nature: 'AI' }, { index: i }, defined);

@@ -156,6 +156,14 @@ export function tagsRepo(sql: Sql): TagsRepo {
       if (!ids.length) return;
       await sql.query('DELETE FROM tags WHERE list_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NOT NULL', [listId, ids]);
     },
+    async subscriptionOfList(listId) {
+      const rows = await sql.query<{ id: string; tagCapacity: number }>(
+        `SELECT s.id, s.tag_capacity AS "tagCapacity" FROM tag_lists l JOIN projects p ON p.id = l.project_id
+         JOIN subscriptions s ON s.id = p.subscription_id WHERE l.id = $1`,
+        [listId],
+      );
+      return rows[0] ?? null;
+    },
     async countForSubscription(subscriptionId) {
       const rows = await sql.query<{ n: number }>(
         `SELECT COALESCE(sum(l.tag_count), 0)::int AS n FROM tag_lists l JOIN projects p ON p.id = l.project_id
