@@ -173,7 +173,10 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
       for (const t of await repos.tags.tags(list.id, { all: true })) {
         if (skip.has(t.id)) continue;
         const cleaned = cleanMetadata(JSON.parse(t.data) as TagData, defined);
-        if (cleaned) updates.push({ id: t.id, data: JSON.stringify(cleaned) });
+        if (cleaned) {
+          updates.push({ id: t.id, data: JSON.stringify(cleaned) });
+          existing.set(t.id, t);
+        }
       }
     }
     const count = list.tagCount + inserts.length - deleteIds.length;
@@ -199,12 +202,18 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
         createdBy: actor.userId,
       });
     }
-    const rows = changed ? await repos.tags.tagsByIds(list.id, [...inserts.map((t) => t.id), ...updates.map((t) => t.id), ...deleteIds]) : [];
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    // The written rows as the store now holds them (no read back of thousands of tags).
+    const row = (t: TagWrite, created: { at: Date; by: string | null }): TagRow => ({
+      id: t.id, listId: list.id, data: t.data, version, createdAt: created.at, createdBy: created.by, updatedAt: now, updatedBy: actor.userId,
+      deletedAt: null, deletedBy: null,
+    });
     return {
       list: (await repos.tags.listById(list.id))!,
-      created: inserts.map((t) => byId.get(t.id)!),
-      updated: updates.map((t) => byId.get(t.id)!),
+      created: inserts.map((t) => row(t, { at: now, by: actor.userId })),
+      updated: updates.map((t) => {
+        const old = existing.get(t.id)!;
+        return row(t, { at: old.createdAt, by: old.createdBy });
+      }),
       deleted: deleteIds,
     };
   }

@@ -17,29 +17,35 @@ const COLUMN = {
   createdAt: 'created_at', updatedAt: 'updated_at', deletedAt: 'deleted_at', version: 'version',
 } as const;
 
-/** One piece as a SQL text expression; literals become parameters (pushed onto `params`). */
+/** One piece as an argument of concat() (one allocation per tag); literals become parameters. */
 function pieceSql(p: TagJsonPiece, params: unknown[]): string {
   const param = (v: string) => {
     params.push(v);
     return `$${params.length}::text`;
   };
+  // A null column makes the quoted value null, hence 'null'.
+  const quoted = (inner: string) => `coalesce('"' || ${inner} || '"', 'null')`;
   if ('text' in p) return param(p.text);
-  if ('uuid' in p) {
-    const c = COLUMN[p.uuid];
-    return `CASE WHEN ${c} IS NULL THEN 'null' ELSE '"' || ${param(p.prefix)} || ${c}::text || '"' END`;
-  }
-  if ('api1' in p) {
-    const c = COLUMN[p.api1];
-    return `CASE WHEN ${c} IS NULL THEN 'null' ELSE '"' || rtrim(translate(encode(uuid_send(${c}), 'base64'), '+/', '-_'), '=') || '"' END`;
-  }
-  if ('time' in p) {
-    const c = COLUMN[p.time];
-    return `CASE WHEN ${c} IS NULL THEN 'null' ELSE '"' || to_char(${c} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"' END`;
-  }
-  if ('int' in p) return `${COLUMN[p.int]}::text`;
+  if ('uuid' in p) return quoted(`${param(p.prefix)} || ${COLUMN[p.uuid]}`);
+  if ('api1' in p) return quoted(`rtrim(translate(encode(uuid_send(${COLUMN[p.api1]}), 'base64'), '+/', '-_'), '=')`);
+  if ('time' in p) return quoted(`to_char(${COLUMN[p.time]} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+  if ('int' in p) return COLUMN[p.int];
   if ('bool' in p) return `CASE WHEN deleted_at IS NULL THEN 'false' ELSE 'true' END`;
-  return 'data::text';
+  return 'data';
 }
+
+/** Adjacent literal pieces joined, so concat() gets few arguments. */
+function merged(pieces: TagJsonPiece[]): TagJsonPiece[] {
+  const out: TagJsonPiece[] = [];
+  for (const p of pieces) {
+    const last = out[out.length - 1];
+    if ('text' in p && last && 'text' in last) out[out.length - 1] = { text: last.text + p.text };
+    else out.push(p);
+  }
+  return out;
+}
+
+const concatSql = (pieces: TagJsonPiece[], params: unknown[]) => `concat(${merged(pieces).map((p) => pieceSql(p, params)).join(', ')})`;
 
 function filterSql(filter: TagFilter, params: unknown[]): string {
   if ('all' in filter) return 'deleted_at IS NULL';
@@ -55,8 +61,8 @@ export function tagsRepo(sql: Sql): TagsRepo {
   return {
     async renderTags(listId, filter, shape) {
       const params: unknown[] = [listId];
-      const live = shape.live.map((p) => pieceSql(p, params)).join(' || ');
-      const expr = shape.deleted ? `CASE WHEN deleted_at IS NULL THEN ${live} ELSE ${shape.deleted.map((p) => pieceSql(p, params)).join(' || ')} END` : live;
+      const live = concatSql(shape.live, params);
+      const expr = shape.deleted ? `CASE WHEN deleted_at IS NULL THEN ${live} ELSE ${concatSql(shape.deleted, params)} END` : live;
       const where = filterSql(filter, params);
       // One statement, one snapshot: the text is exactly the returned version's.
       const rows = await sql.query<{ v: number | null; j: string | null }>(
