@@ -344,6 +344,35 @@ describe('permissions: workzone:tags:read / workzone:tags:write on the list’s 
   });
 });
 
+describe('concurrency', () => {
+  test('concurrent bulk writes on one list get distinct consecutive versions', async () => {
+    const l = await createList();
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => bulk(l, { create: [{ data: { id: `c${i}` } }] })));
+    assert.deepEqual(results.map((r) => r.status), [200, 200, 200, 200, 200, 200]);
+    assert.deepEqual(results.map((r) => r.body.tagsVersion).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6]);
+    const changes = await tagsOf(l, 3);
+    assert.equal(changes.length, 3);
+  });
+
+  test('creating or moving a list into a zone while it is deleted answers 201/200 or 404, never 5xx (10 rounds)', async () => {
+    for (let round = 0; round < 10; round++) {
+      const zone = await createZone(w.as.projectOwner!, P.id, P.rootWorkzoneId, `Doomed ${round}`);
+      const l = await createList();
+      const [created, moved, deleted] = await Promise.all([
+        w.as.manager!('POST', lists(P), { workzoneId: zone.id, tagListType: '3d', name: `In doomed ${round}` }),
+        w.as.manager!('PUT', `${lists(P)}/${uuidOf(l.id)}`, { workzoneId: zone.id, tagListType: '3d', name: `Moved ${round}` }),
+        w.as.projectOwner!('DELETE', `${A2}/projects/${uuidOf(P.id)}/workzones/${uuidOf(zone.id)}`),
+      ]);
+      assert.equal(deleted.status, 204, JSON.stringify(deleted.body));
+      assert.ok([201, 404].includes(created.status), `create: ${created.status} ${JSON.stringify(created.body)}`);
+      assert.ok([200, 404].includes(moved.status), `move: ${moved.status} ${JSON.stringify(moved.body)}`);
+      // Whatever won, no list is left in the deleted zone.
+      const left = (await w.as.manager!('GET', lists(P))).body.filter((x: any) => x.workzoneId === zone.id);
+      assert.deepEqual(left, []);
+    }
+  });
+});
+
 describe('no 5xx', () => {
   test('random bodies and queries on the tag routes answer < 500', async () => {
     const l = await createList();

@@ -11,7 +11,7 @@ import type { Repos, Store } from '../ports/repositories.ts';
 import type { MetadataDefinition, TagFilter, TagJsonShape, TagListRecord, TagRow, TagWrite } from '../ports/tags.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import type { ProjectAccess, ProjectScope } from '../projects/project-access.ts';
+import { lockProjectMembership, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { requiredName, subscriptionNotActive } from '../projects/projects.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import { AI_DETECTION_CLASS_NAMES } from './ai-detection-classes.ts';
@@ -252,6 +252,9 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
   ): Promise<ChangeResult> {
     const found = await listIn(repos, scope, ref);
     access.requireOnWorkzone(scope, found.workzoneId, WRITE, 'update-tag-list-forbidden');
+    // A work zone named by the fields cannot be deleted until this commits (zone deletions take
+    // this lock); taken before the list's row lock, as a zone deletion takes them in that order.
+    if (input) await lockProjectMembership(repos, scope.project.id);
     let list = await lockForChange(repos, scope, found.id, ref);
     let definitionsChanged = false;
     if (input) {
@@ -314,6 +317,7 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
       access.requireOnWorkzone(scope, zoneId, WRITE, 'create-tag-list-forbidden');
       const result = await store.transaction(async (repos) => {
         const sub = await lockSubscription(repos, scope);
+        await lockProjectMembership(repos, scope.project.id); // the zone stays until this commits
         const f = await nextFields(repos, scope, null, input, 'put');
         const id = ids.uuid();
         await repos.tags.insertList({
