@@ -13,6 +13,7 @@ import { projectsRepo, workzonesRepo } from './repos/projects.ts';
 import { membersRepo } from './repos/members.ts';
 import { reportsRepo } from './repos/reports.ts';
 import { jobsRepo } from './repos/jobs.ts';
+import { cropsRepo, filesRepo, uploadsRepo } from './repos/files.ts';
 import { tagsRepo } from './repos/tags.ts';
 import { groupsRepo, invitationsRepo } from './repos/groups.ts';
 import { adminRepo, outboxRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
@@ -22,6 +23,9 @@ export const CHANGES_CHANNEL = 'scanbase_changes';
 export function createRepos(sql: Sql, published: (scope: string) => void): Repos {
   return {
     jobs: jobsRepo(sql),
+    files: filesRepo(sql),
+    uploads: uploadsRepo(sql),
+    crops: cropsRepo(sql),
     tags: tagsRepo(sql),
     reports: reportsRepo(sql),
     projects: projectsRepo(sql),

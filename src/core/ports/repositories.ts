@@ -4,6 +4,7 @@
 import type { AccountFacts } from '../permissions/evaluate.ts';
 import type { MembersRepo, ProjectsRepo, WorkzonesRepo } from './project-repositories.ts';
 import type { JobsRepo } from './jobs.ts';
+import type { CropsRepo, FilesRepo, UploadsRepo } from './file-repositories.ts';
 import type { TagsRepo } from './tags.ts';
 export interface UserRecord {
   id: string;
@@ -332,6 +333,9 @@ export interface ReportsRepo {
 
 export interface Repos {
   jobs: JobsRepo;
+  files: FilesRepo;
+  uploads: UploadsRepo;
+  crops: CropsRepo;
   tags: TagsRepo;
   reports: ReportsRepo;
   projects: ProjectsRepo;

@@ -6,6 +6,7 @@ import type { Core } from '../../compose.ts';
 import { requireAuthentication } from '../auth.ts';
 import { accountRoutes } from './accounts.ts';
 import { projectRoutes } from './projects.ts';
+import { fileRoutes } from './files.ts';
 import { tagRoutes } from './tags.ts';
 
 export const api1Routes =
@@ -28,5 +29,6 @@ export const api1Routes =
 
     accountRoutes(app, core);
     projectRoutes(app, core);
+    fileRoutes(app, core);
     tagRoutes(app, core);
   };

@@ -7,6 +7,7 @@ import { requireAuthentication } from '../auth.ts';
 import { PERMISSIONS } from '../../core/permissions/catalog.ts';
 import { accountRoutes } from './accounts.ts';
 import { projectRoutes } from './projects.ts';
+import { fileRoutes } from './files.ts';
 import { tagRoutes } from './tags.ts';
 
 export const api2Routes =
@@ -31,5 +32,6 @@ export const api2Routes =
 
     accountRoutes(app, core);
     projectRoutes(app, core);
+    fileRoutes(app, core);
     tagRoutes(app, core);
   };

@@ -102,6 +102,12 @@ export function projectsRepo(sql: Sql): ProjectsRepo {
       );
       for (const id of projectIds) out.set(id, { workzoneCount: 0, scanCount: 0, scanSize: 0, tagCount: 0 });
       for (const r of rows) out.get(r.id)!.workzoneCount = r.n;
+      const scans = await sql.query<{ id: string; n: number; size: number }>(
+        `SELECT project_id AS id, count(*)::int AS n, coalesce(sum(size), 0)::float8 AS size FROM files
+         WHERE project_id = ANY($1::uuid[]) AND category = 'scan' GROUP BY project_id`,
+        [projectIds],
+      );
+      for (const r of scans) Object.assign(out.get(r.id)!, { scanCount: r.n, scanSize: r.size });
       // Live tags: tag_lists.tag_count is kept in the transaction of every tag change.
       const tags = await sql.query<{ id: string; n: number }>(
         'SELECT project_id AS id, sum(tag_count)::int AS n FROM tag_lists WHERE project_id = ANY($1::uuid[]) GROUP BY project_id',

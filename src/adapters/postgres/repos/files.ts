@@ -1,0 +1,179 @@
+import type {
+  CropRecord, CropsRepo, FileRecord, FilesRepo, PendingUploadRecord, UploadsRepo,
+} from '../../../core/ports/file-repositories.ts';
+import type { Sql } from '../sql.ts';
+import { api1IdOf } from '../../../core/ids/api1-id.ts';
+import { byRefClause } from './ref.ts';
+
+export const F_COLS = `id, api1_id AS "api1Id", project_id AS "projectId", workzone_id AS "workzoneId", category,
+  format_id AS "formatId", name, extension, size::float8 AS size, md5, blob_name AS "blobName", translation, rotation, scale,
+  created_at AS "createdAt", created_by AS "createdBy", updated_at AS "updatedAt", updated_by AS "updatedBy",
+  imported_at AS "importedAt"`;
+
+const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+export function filesRepo(sql: Sql): FilesRepo {
+  return {
+    async byRef(projectId, ref) {
+      const [where, v] = byRefClause(ref);
+      const rows = await sql.query<FileRecord>(`SELECT ${F_COLS} FROM files WHERE project_id = $1 AND ${where}`, [projectId, v]);
+      return rows[0] ?? null;
+    },
+    async byBlobName(projectId, blobName) {
+      const rows = await sql.query<FileRecord>(`SELECT ${F_COLS} FROM files WHERE project_id = $1 AND blob_name = $2`, [projectId, blobName]);
+      return rows[0] ?? null;
+    },
+    list: (projectId, categories) =>
+      sql.query<FileRecord>(
+        `SELECT ${F_COLS} FROM files WHERE project_id = $1 AND ($2::text[] IS NULL OR category = ANY($2::text[]))
+         ORDER BY created_at, id`,
+        [projectId, categories ?? null],
+      ),
+    async insert(f) {
+      await sql.query(
+        `INSERT INTO files (id, api1_id, project_id, workzone_id, category, format_id, name, extension, size, md5, blob_name,
+           translation, rotation, scale, created_at, created_by, imported_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+        [
+          f.id, api1IdOf(f.id), f.projectId, f.workzoneId, f.category, f.formatId, f.name, f.extension, f.size, f.md5, f.blobName,
+          json(f.translation), json(f.rotation), json(f.scale), f.createdAt, f.createdBy, f.importedAt,
+        ],
+      );
+    },
+    async rename(id, name, by, now) {
+      await sql.query('UPDATE files SET name = $2, updated_at = $3, updated_by = $4 WHERE id = $1', [id, name, now, by]);
+    },
+    async setTransformation(id, t, by, now) {
+      await sql.query('UPDATE files SET translation = $2, rotation = $3, scale = $4, updated_at = $5, updated_by = $6 WHERE id = $1', [
+        id, json(t.translation), json(t.rotation), json(t.scale), now, by,
+      ]);
+    },
+    async remove(id) {
+      await sql.query('DELETE FROM files WHERE id = $1', [id]);
+    },
+    async countInSubscription(subscriptionId, category, now) {
+      const rows = await sql.query<{ registered: number; pending: number }>(
+        `SELECT
+           (SELECT count(*)::int FROM files f JOIN projects p ON p.id = f.project_id
+             WHERE p.subscription_id = $1 AND f.category = $2) AS registered,
+           (SELECT count(*)::int FROM pending_uploads u JOIN projects p ON p.id = u.project_id
+             WHERE p.subscription_id = $1 AND u.kind = 'file' AND u.category = $2 AND u.expires_at > $3) AS pending`,
+        [subscriptionId, category, now],
+      );
+      return rows[0]!;
+    },
+    async countByUser(userId, category, now) {
+      const rows = await sql.query<{ registered: number; pending: number }>(
+        `SELECT
+           (SELECT count(*)::int FROM files WHERE created_by = $1 AND category = $2) AS registered,
+           (SELECT count(*)::int FROM pending_uploads WHERE user_id = $1 AND kind = 'file' AND category = $2 AND expires_at > $3) AS pending`,
+        [userId, category, now],
+      );
+      return rows[0]!;
+    },
+    async lockSubscription(subscriptionId) {
+      await sql.query('SELECT 1 FROM subscriptions WHERE id = $1 FOR UPDATE', [subscriptionId]);
+    },
+    async scanStatsByZone(projectId) {
+      const rows = await sql.query<{ zone: string; n: number; size: number }>(
+        `SELECT workzone_id AS zone, count(*)::int AS n, coalesce(sum(size), 0)::float8 AS size
+         FROM files WHERE project_id = $1 AND category = 'scan' GROUP BY workzone_id`,
+        [projectId],
+      );
+      return new Map(rows.map((r) => [r.zone, { scanCount: r.n, scanSize: r.size }]));
+    },
+  };
+}
+
+const U_COLS = `id, blob_name AS "blobName", project_id AS "projectId", workzone_id AS "workzoneId", crop_id AS "cropId", kind,
+  category, name, extension, size::float8 AS size, md5, user_id AS "userId", created_at AS "createdAt", expires_at AS "expiresAt"`;
+
+/** Held by the node sweeping expired uploads (the janitor holds 727274003). */
+const SWEEPER_LOCK = 727_274_004;
+
+export function uploadsRepo(sql: Sql): UploadsRepo {
+  return {
+    async insert(u) {
+      await sql.query(
+        `INSERT INTO pending_uploads (id, blob_name, project_id, workzone_id, crop_id, kind, category, name, extension, size, md5,
+           user_id, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+        [
+          u.id, u.blobName, u.projectId, u.workzoneId, u.cropId, u.kind, u.category, u.name, u.extension, u.size, u.md5, u.userId,
+          u.createdAt, u.expiresAt,
+        ],
+      );
+    },
+    async byBlobNameForUpdate(projectId, blobName) {
+      const rows = await sql.query<PendingUploadRecord>(
+        `SELECT ${U_COLS} FROM pending_uploads WHERE project_id = $1 AND blob_name = $2 FOR UPDATE`,
+        [projectId, blobName],
+      );
+      return rows[0] ?? null;
+    },
+    listLive: (projectId, kind, now) =>
+      sql.query<PendingUploadRecord>(
+        `SELECT ${U_COLS} FROM pending_uploads WHERE project_id = $1 AND kind = $2 AND expires_at > $3 ORDER BY created_at DESC, id`,
+        [projectId, kind, now],
+      ),
+    async remove(id) {
+      await sql.query('DELETE FROM pending_uploads WHERE id = $1', [id]);
+    },
+    async trySweeperLock() {
+      const rows = await sql.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [SWEEPER_LOCK]);
+      return rows[0]!.locked;
+    },
+    claimExpired: (now, limit) =>
+      sql.query<PendingUploadRecord>(
+        `SELECT ${U_COLS} FROM pending_uploads WHERE expires_at <= $1 ORDER BY expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [now, limit],
+      ),
+  };
+}
+
+const C_COLS = `id, api1_id AS "api1Id", project_id AS "projectId", workzone_id AS "workzoneId", name, crop,
+  actual_crop AS "actualCrop", rotation, layers, camera_type AS "cameraType", camera_state AS "cameraState", scan,
+  thumbnail_blob_name AS "thumbnailBlobName", oview, settings, created_at AS "createdAt", created_by AS "createdBy",
+  updated_at AS "updatedAt", updated_by AS "updatedBy"`;
+
+export function cropsRepo(sql: Sql): CropsRepo {
+  return {
+    async byRef(projectId, ref) {
+      const [where, v] = byRefClause(ref);
+      const rows = await sql.query<CropRecord>(`SELECT ${C_COLS} FROM crops WHERE project_id = $1 AND ${where}`, [projectId, v]);
+      return rows[0] ?? null;
+    },
+    list: (projectId) => sql.query<CropRecord>(`SELECT ${C_COLS} FROM crops WHERE project_id = $1 ORDER BY created_at, id`, [projectId]),
+    async insert(c) {
+      await sql.query(
+        `INSERT INTO crops (id, api1_id, project_id, workzone_id, name, crop, actual_crop, rotation, layers, camera_type,
+           camera_state, scan, thumbnail_blob_name, oview, settings, created_at, created_by, updated_at, updated_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $16, $17)`,
+        [
+          c.id, api1IdOf(c.id), c.projectId, c.workzoneId, c.name, c.crop, c.actualCrop, c.rotation, c.layers, c.cameraType,
+          c.cameraState, c.scan, c.thumbnailBlobName, c.oview, c.settings, c.createdAt, c.createdBy,
+        ],
+      );
+    },
+    async update(id, c, by, now) {
+      await sql.query(
+        `UPDATE crops SET workzone_id = $2, name = $3, crop = $4, actual_crop = $5, rotation = $6, layers = $7, camera_type = $8,
+           camera_state = $9, scan = $10, thumbnail_blob_name = $11, oview = $12, settings = $13, updated_at = $14, updated_by = $15
+         WHERE id = $1`,
+        [
+          id, c.workzoneId, c.name, c.crop, c.actualCrop, c.rotation, c.layers, c.cameraType, c.cameraState, c.scan,
+          c.thumbnailBlobName, c.oview, c.settings, now, by,
+        ],
+      );
+    },
+    async remove(id) {
+      await sql.query('DELETE FROM crops WHERE id = $1', [id]);
+    },
+    async byThumbnail(projectId, blobName) {
+      const rows = await sql.query<CropRecord>(`SELECT ${C_COLS} FROM crops WHERE project_id = $1 AND thumbnail_blob_name = $2 LIMIT 1`, [
+        projectId, blobName,
+      ]);
+      return rows[0] ?? null;
+    },
+  };
+}

@@ -1,0 +1,38 @@
+// The upload sweeper (CONTRACT §7): pending uploads never registered are deleted, object
+// and row, once their time (UPLOAD_TTL after signing) is over. One node of the cluster
+// sweeps at a time (a transaction-scoped advisory lock, which PGlite has too); rows being
+// registered are locked by the registration and skipped. The object goes first: a pass
+// cut short leaves a row whose object is gone, which the next pass deletes; never the
+// reverse (an object no row names).
+import type { Clock } from '../ports/clock.ts';
+import type { Store } from '../ports/repositories.ts';
+import { blobKey, type ObjectStore } from '../ports/object-store.ts';
+
+export type SweepResult = { ran: true; deleted: number } | { ran: false; reason: 'busy' };
+
+export function createUploadSweeper(deps: { store: Store; clock: Clock; objectStore: ObjectStore; batch?: number }) {
+  const { store, clock, objectStore } = deps;
+  const batch = deps.batch ?? 500;
+  return {
+    /** One pass; loops in batches until nothing expired is left. */
+    async run(): Promise<SweepResult> {
+      let deleted = 0;
+      for (;;) {
+        const r = await store.transaction(async (repos) => {
+          if (!(await repos.uploads.trySweeperLock())) return null;
+          const expired = await repos.uploads.claimExpired(clock.now(), batch);
+          for (const u of expired) {
+            await objectStore.delete(blobKey(u.projectId, u.blobName));
+            await repos.uploads.remove(u.id);
+          }
+          return expired.length;
+        });
+        if (r === null) return deleted ? { ran: true, deleted } : { ran: false, reason: 'busy' };
+        deleted += r;
+        if (r < batch) return { ran: true, deleted };
+      }
+    },
+  };
+}
+
+export type UploadSweeper = ReturnType<typeof createUploadSweeper>;

@@ -1,0 +1,133 @@
+// Repository ports of files, pending uploads and crops (docs/files.md).
+import type { Ref } from './project-repositories.ts';
+
+export interface Vector3 {
+  x: number;
+  y: number;
+  z: number;
+}
+
+export interface Quaternion {
+  x: number;
+  y: number;
+  z: number;
+  w: number;
+}
+
+export interface FileRecord {
+  id: string;
+  api1Id: string;
+  projectId: string;
+  workzoneId: string;
+  category: string;
+  formatId: number;
+  name: string;
+  extension: string;
+  size: number;
+  md5: string;
+  blobName: string;
+  translation: Vector3 | null;
+  rotation: Quaternion | null;
+  scale: Vector3 | null;
+  createdAt: Date;
+  createdBy: string | null;
+  updatedAt: Date | null;
+  updatedBy: string | null;
+  importedAt: Date | null;
+}
+
+export type UploadKind = 'file' | 'project-cover' | 'crop-cover';
+
+export interface PendingUploadRecord {
+  id: string;
+  blobName: string;
+  projectId: string;
+  workzoneId: string | null;
+  cropId: string | null;
+  kind: UploadKind;
+  /** The file category (kind `file`), else null. */
+  category: string | null;
+  name: string;
+  extension: string;
+  size: number;
+  md5: string;
+  userId: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** What counts against a capacity: registered files plus live pending uploads. */
+export interface CapacityCount {
+  registered: number;
+  pending: number;
+}
+
+export interface FilesRepo {
+  byRef(projectId: string, ref: Ref): Promise<FileRecord | null>;
+  byBlobName(projectId: string, blobName: string): Promise<FileRecord | null>;
+  /** The project's files, optionally of some categories only, oldest first. */
+  list(projectId: string, categories?: string[]): Promise<FileRecord[]>;
+  insert(f: Omit<FileRecord, 'api1Id' | 'updatedAt' | 'updatedBy'>): Promise<void>;
+  rename(id: string, name: string, by: string, now: Date): Promise<void>;
+  setTransformation(
+    id: string,
+    t: { translation: Vector3 | null; rotation: Quaternion | null; scale: Vector3 | null },
+    by: string,
+    now: Date,
+  ): Promise<void>;
+  remove(id: string): Promise<void>;
+  /** Files of a category in every project of the subscription, registered and pending (live at `now`). */
+  countInSubscription(subscriptionId: string, category: string, now: Date): Promise<CapacityCount>;
+  /** Files of a category the user created anywhere in the deployment, registered and pending (live at `now`). */
+  countByUser(userId: string, category: string, now: Date): Promise<CapacityCount>;
+  /** Takes a row lock on the subscription for the rest of the transaction (serialises capacity checks). */
+  lockSubscription(subscriptionId: string): Promise<void>;
+  /** Per work zone of the project: scan count and total scan size. */
+  scanStatsByZone(projectId: string): Promise<Map<string, { scanCount: number; scanSize: number }>>;
+}
+
+export interface UploadsRepo {
+  insert(u: PendingUploadRecord): Promise<void>;
+  /** The pending upload of that blob, locked for the rest of the transaction. */
+  byBlobNameForUpdate(projectId: string, blobName: string): Promise<PendingUploadRecord | null>;
+  /** Live pending uploads of a kind in a project (newest first). */
+  listLive(projectId: string, kind: UploadKind, now: Date): Promise<PendingUploadRecord[]>;
+  remove(id: string): Promise<void>;
+  /** Takes the cluster-wide sweeper lock for the rest of the transaction when free. */
+  trySweeperLock(): Promise<boolean>;
+  /** Expired pending uploads, locked (rows being registered are skipped). */
+  claimExpired(now: Date, limit: number): Promise<PendingUploadRecord[]>;
+}
+
+export interface CropRecord {
+  id: string;
+  api1Id: string;
+  projectId: string;
+  workzoneId: string;
+  name: string;
+  crop: string;
+  actualCrop: string;
+  rotation: string;
+  layers: string | null;
+  cameraType: string;
+  cameraState: string;
+  scan: string;
+  thumbnailBlobName: string | null;
+  oview: number | null;
+  settings: string | null;
+  createdAt: Date;
+  createdBy: string | null;
+  updatedAt: Date;
+  updatedBy: string | null;
+}
+
+export type CropFields = Omit<CropRecord, 'id' | 'api1Id' | 'projectId' | 'createdAt' | 'createdBy' | 'updatedAt' | 'updatedBy'>;
+
+export interface CropsRepo {
+  byRef(projectId: string, ref: Ref): Promise<CropRecord | null>;
+  list(projectId: string): Promise<CropRecord[]>;
+  insert(c: Omit<CropRecord, 'api1Id' | 'updatedAt' | 'updatedBy'>): Promise<void>;
+  update(id: string, f: CropFields, by: string, now: Date): Promise<void>;
+  remove(id: string): Promise<void>;
+  byThumbnail(projectId: string, blobName: string): Promise<CropRecord | null>;
+}

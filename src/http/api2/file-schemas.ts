@@ -1,0 +1,145 @@
+// API 2 schemas of files, uploads, blobs and crops (vendor "File" per category, "bulk-files",
+// "FileFormat", "Crop", "cropCreate", "cropUpdate", "filesTransformationUpdate").
+import { Type, type TSchema } from 'typebox';
+import { CATEGORIES } from '../../core/files/formats.ts';
+import { RefString, StringEnum } from './schemas.ts';
+
+const DateTime = Type.String({ format: 'date-time' });
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const Size = Type.Integer({ minimum: 0, maximum: 5 * 1024 ** 4 });
+
+const Vector3D = Type.Object({ x: Type.Number(), y: Type.Number(), z: Type.Number() }, { additionalProperties: false });
+const QuaternionT = Type.Object({ x: Type.Number(), y: Type.Number(), z: Type.Number(), w: Type.Number() }, { additionalProperties: false });
+
+/** One file of a sign or register call; the sign answer's fields (url, blobName) may be sent back as they are. */
+export const UploadItem = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  extension: Type.String({ minLength: 1, maxLength: 17 }),
+  size: Size,
+  md5: Type.String({ minLength: 1, maxLength: 64 }),
+  blobName: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  url: Type.Optional(Type.String({ maxLength: 8192 })),
+});
+export const UploadItems = Type.Array(UploadItem, { minItems: 1, maxItems: 1000 });
+
+export const CoverItem = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  extension: StringEnum(['png', 'jpg', 'jpeg']),
+  size: Type.Integer({ minimum: 1, maximum: 10 * 1024 * 1024 }),
+  md5: Type.String({ minLength: 1, maxLength: 64 }),
+  blobName: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  url: Type.Optional(Type.String({ maxLength: 8192 })),
+});
+
+const Signed = Type.Object({
+  name: Type.String(), extension: Type.String(), size: Type.Integer(), md5: Type.String(), url: Type.String(), blobName: Type.String(),
+});
+export const SignAnswer = Type.Object({ provider: Type.String(), expiresIn: Type.Integer(), files: Type.Array(Signed) });
+export const CoverSignAnswer = Type.Object({ provider: Type.String(), expiresIn: Type.Integer(), file: Signed });
+
+export const Registered = Type.Object({
+  name: Type.String(), extension: Type.String(), size: Type.Integer(), md5: Type.String(), id: Type.String(), blobName: Type.String(),
+});
+
+export const FileFormat = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  description: Type.String(),
+  extension: Type.String(),
+  icon: Type.String(),
+  canBeUploaded: Type.Boolean(),
+  shareUrlType: Type.String(),
+  categoryName: Type.String(),
+  categoryDescription: Type.String(),
+  categoryType: StringEnum(CATEGORIES),
+});
+
+/** Every category's fields in one object: `type` says which ones are present (vendor File oneOf). */
+export const File = Type.Object({
+  id: Type.String(),
+  urn: Type.String(),
+  api1Id: Type.String(),
+  type: StringEnum(CATEGORIES),
+  projectId: Type.String(),
+  workzoneId: Type.String(),
+  name: Type.String(),
+  extension: Type.String(),
+  formatId: Type.String(),
+  size: Type.Integer(),
+  md5: Type.String(),
+  createdAt: DateTime,
+  createdBy: Type.String(),
+  updatedAt: Nullable(DateTime),
+  updatedBy: Nullable(Type.String()),
+  blob: Type.String(),
+  blobName: Type.String(),
+  url: Type.String(),
+  importedAt: Type.Optional(Nullable(DateTime)),
+  translation: Type.Optional(Nullable(Vector3D)),
+  rotation: Type.Optional(Nullable(QuaternionT)),
+  scale: Type.Optional(Nullable(Vector3D)),
+  contentId: Type.Optional(Type.String()),
+  resolution: Type.Optional(Type.Object({ w: Type.Integer(), h: Type.Integer() })),
+  urlPreview: Type.Optional(Type.String()),
+  panoramaWidth: Type.Optional(Type.Number()),
+  panoramaHeight: Type.Optional(Type.Number()),
+});
+
+export const FileUpdate = Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }) }, { additionalProperties: false });
+
+export const Transformation = Type.Array(
+  Type.Object(
+    {
+      id: RefString,
+      translation: Type.Optional(Nullable(Vector3D)),
+      rotation: Type.Optional(Nullable(QuaternionT)),
+      scale: Type.Optional(Nullable(Vector3D)),
+    },
+    { additionalProperties: false },
+  ),
+  { minItems: 1, maxItems: 1000 },
+);
+
+export const BlobNames = Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 1000 });
+export const BlobUrls = Type.Object({ expiresIn: Type.Integer(), urls: Type.Record(Type.String(), Type.String()) });
+
+const Text = Type.String({ maxLength: 100_000 });
+const cropFields = {
+  workzoneId: RefString,
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  crop: Text,
+  actualCrop: Text,
+  rotation: Text,
+  layers: Type.Optional(Nullable(Text)),
+  cameraType: Type.String({ maxLength: 64 }),
+  cameraState: Text,
+  scan: Type.String({ maxLength: 1000 }),
+  thumbnailBlobName: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+  oview: Type.Optional(Nullable(Type.Integer({ minimum: -2147483648, maximum: 2147483647 }))),
+  settings: Type.Optional(Nullable(Text)),
+};
+export const CropWrite = Type.Object(cropFields, { additionalProperties: false });
+
+export const Crop = Type.Object({
+  id: Type.String(),
+  urn: Type.String(),
+  api1Id: Type.String(),
+  type: Type.Literal('crop'),
+  workzoneId: Type.String(),
+  name: Type.String(),
+  crop: Type.String(),
+  actualCrop: Type.String(),
+  rotation: Type.String(),
+  layers: Nullable(Type.String()),
+  cameraType: Type.String(),
+  cameraState: Type.String(),
+  scan: Type.String(),
+  thumbnailBlobName: Nullable(Type.String()),
+  thumbnailUrl: Nullable(Type.String()),
+  oview: Nullable(Type.Integer()),
+  settings: Nullable(Type.String()),
+  createdBy: Type.String(),
+  createdAt: DateTime,
+  updatedBy: Type.String(),
+  updatedAt: DateTime,
+});
