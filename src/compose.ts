@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import { openDatabase } from './adapters/postgres/open.ts';
 import { migrate } from './adapters/postgres/migrate.ts';
 import { createStore } from './adapters/postgres/store.ts';
+import { openObjectStore } from './adapters/storage/open.ts';
 import type { Sql } from './adapters/postgres/sql.ts';
 import { OffsetClock } from './adapters/clock/offset-clock.ts';
 import { randomIds } from './adapters/ids/random-ids.ts';
@@ -63,6 +64,15 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const ids = opts.ids ?? randomIds;
   const hasher = opts.hasher ?? argon2Hasher;
   const store = await createStore(sql);
+  // The local-disk store's URL key is created by migration 0008, shared by every node.
+  const objectStore = await openObjectStore(config, {
+    clock,
+    async signingKey() {
+      const key = await store.repos.settings.get<string>('storage.signing_key');
+      if (!key) throw new Error('storage.signing_key is missing (migration 0008)');
+      return Buffer.from(key, 'utf8');
+    },
+  });
   const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
   const tokens = createTokenService({ store, clock, ids, signer, urnNamespace: config.urnNamespace });
   const webSessions = createWebSessions({ store, clock, ids });
@@ -159,6 +169,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     clock,
     ids,
     store,
+    objectStore,
     signer,
     tokens,
     webSessions,
@@ -188,6 +199,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     async health(): Promise<boolean> {
       try {
         await store.ping();
+        await objectStore.ping?.();
         return true;
       } catch {
         return false;
@@ -197,6 +209,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
       for (const t of timers) clearInterval(t);
       await jobRunner.stop();
       await janitorPass;
+      await objectStore.close?.();
       await store.close();
       if (ownsSql) await sql.close();
     },

@@ -49,6 +49,10 @@ export interface ObjectStore {
   delete(key: string): Promise<void>;
   /** Server-side copy (work-zone copy, connect jobs); optional for now. */
   copy?(fromKey: string, toKey: string): Promise<void>;
+  /** Throws when the store does not answer (GET /healthz). */
+  ping?(): Promise<void>;
+  /** Deletes every object of the deployment (POST /_operator/reset). */
+  deleteAll?(): Promise<void>;
   close?(): Promise<void>;
 }
 

@@ -1,0 +1,387 @@
+// Local-disk object store (CONTRACT §1, §7): objects are files under a root directory and
+// the service itself receives and serves the signed URLs (src/http/blobs.ts). Uploads
+// stream to a temporary file beside the target with a running MD5, are fsynced and
+// renamed into place only when complete and verified; nothing else is ever kept.
+//
+// Signed URL format (docs/storage.md):
+//   PUT  {PUBLIC_URL}/_blobs/{key}?expires={unix s}&size={bytes}&md5={hex}&sig={base64url}
+//   GET  {PUBLIC_URL}/_blobs/{key}?expires={unix s}[&name={file name}]&sig={base64url}
+// sig = HMAC-SHA256 under a key kept in the database (shared by every node) over
+// "v1\n{method}\n{key}\n{expires}\n{size}\n{md5}" (PUT) or "v1\nGET\n{key}\n{expires}\n{name}".
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { once } from 'node:events';
+import { DomainError } from '../../core/errors.ts';
+import { safeEqual } from '../../core/crypto/digest.ts';
+import type { Clock } from '../../core/ports/clock.ts';
+import type {
+  ObjectInfo, ObjectStore, SignDownloadInput, SignedUpload, SignUploadInput,
+} from '../../core/ports/object-store.ts';
+
+export const BLOB_ROUTE_PREFIX = '/_blobs/';
+export const UPLOAD_CACHE_CONTROL = 'max-age=2592000';
+
+/**
+ * A key is 1 to 8 segments joined by "/", each 1-255 characters of [A-Za-z0-9._~=-] that
+ * does not start with "." (so no "..", no hidden names: temporary and metadata files start
+ * with "."), 1,024 characters at most. Anything else is refused before touching the disk.
+ */
+const SEGMENT = /^[A-Za-z0-9_~=-][A-Za-z0-9._~=-]{0,254}$/;
+
+export function isValidKey(key: string): boolean {
+  if (typeof key !== 'string' || key.length === 0 || key.length > 1024) return false;
+  const parts = key.split('/');
+  return parts.length <= 8 && parts.every((p) => SEGMENT.test(p));
+}
+
+const MD5_HEX = /^[0-9a-f]{32}$/;
+
+/** Metadata kept beside each object (`.{name}.meta`): `ino` ties it to one version of the file. */
+interface Meta {
+  size: number;
+  md5: string;
+  ino: number;
+  cacheControl?: string;
+  contentType?: string;
+}
+
+export interface LocalDiskOptions {
+  /** Directory holding the objects (created if missing). */
+  root: string;
+  /** The service's PUBLIC_URL (or STORAGE_PUBLIC_URL): the base of every signed URL. */
+  publicUrl: string;
+  /** The HMAC key, shared by every node (kept in the database). */
+  signingKey: () => Promise<Buffer>;
+  /** The service clock: URL expiry follows the sandbox clock. */
+  clock: Clock;
+  /** Remove the root on close (a temporary root of an in-memory deployment). */
+  removeRootOnClose?: boolean;
+}
+
+export interface UploadRequest {
+  key: string;
+  query: Record<string, string | undefined>;
+  contentLength: string | undefined;
+  contentMd5: string | undefined;
+  cacheControl: string | undefined;
+  contentType: string | undefined;
+  /** true when the request body is chunked (no Content-Length). */
+  chunked: boolean;
+}
+
+export interface VerifiedUpload {
+  key: string;
+  size: number;
+  md5Hex: string;
+  cacheControl: string | undefined;
+  contentType: string | undefined;
+}
+
+export interface DownloadTarget {
+  path: string;
+  size: number;
+  md5Hex: string;
+  cacheControl: string;
+  contentType: string;
+  fileName: string | undefined;
+}
+
+const forbidden = (code: string, message: string) => new DomainError('forbidden', code, message);
+const invalid = (code: string, message: string) => new DomainError('invalid', code, message);
+
+const SIGNATURE_INVALID = () => forbidden('signature-invalid', 'The URL signature does not match');
+
+export class LocalDiskStore implements ObjectStore {
+  readonly provider = 'local' as const;
+  readonly root: string;
+  private readonly base: string;
+  private key: Promise<Buffer> | null = null;
+  private ready: Promise<void> | null = null;
+
+  constructor(private readonly opts: LocalDiskOptions) {
+    this.root = path.resolve(opts.root);
+    this.base = opts.publicUrl.replace(/\/+$/, '') + BLOB_ROUTE_PREFIX.slice(0, -1);
+  }
+
+  /** Creates the root directory; called once at start. */
+  async init(): Promise<void> {
+    await (this.ready ??= fsp.mkdir(this.root, { recursive: true }).then(() => undefined));
+  }
+
+  private signingKey(): Promise<Buffer> {
+    return (this.key ??= this.opts.signingKey().catch((e: unknown) => {
+      this.key = null; // retry on the next call
+      throw e;
+    }));
+  }
+
+  private async mac(text: string): Promise<string> {
+    return crypto.createHmac('sha256', await this.signingKey()).update(text, 'utf8').digest('base64url');
+  }
+
+  /** The file of a key, resolved inside the root; throws on a key that is not ours. */
+  pathOf(key: string): string {
+    if (!isValidKey(key)) throw invalid('invalid-blob-key', 'Invalid object key');
+    const p = path.resolve(this.root, ...key.split('/'));
+    if (!p.startsWith(this.root + path.sep)) throw invalid('invalid-blob-key', 'Invalid object key');
+    return p;
+  }
+
+  private metaPathOf(file: string): string {
+    return path.join(path.dirname(file), `.${path.basename(file)}.meta`);
+  }
+
+  private urlOf(key: string, params: Record<string, string>): string {
+    const encoded = key.split('/').map(encodeURIComponent).join('/');
+    return `${this.base}/${encoded}?${new URLSearchParams(params).toString()}`;
+  }
+
+  async signUpload(input: SignUploadInput, now: Date): Promise<SignedUpload> {
+    this.pathOf(input.key);
+    if (!Number.isSafeInteger(input.size) || input.size < 0) throw invalidInputSize();
+    const md5 = input.md5Hex.toLowerCase();
+    if (!MD5_HEX.test(md5)) throw invalid('invalid-input', 'md5 must be 32 hexadecimal digits');
+    const expires = Math.floor(now.getTime() / 1000) + input.expiresInSeconds;
+    const sig = await this.mac(`v1\nPUT\n${input.key}\n${expires}\n${input.size}\n${md5}`);
+    const headers: Record<string, string> = {
+      'Content-MD5': Buffer.from(md5, 'hex').toString('base64'),
+      'Cache-Control': UPLOAD_CACHE_CONTROL,
+      'x-ms-blob-type': 'BlockBlob',
+    };
+    if (input.contentType) headers['Content-Type'] = input.contentType;
+    return {
+      url: this.urlOf(input.key, { expires: String(expires), size: String(input.size), md5, sig }),
+      headers,
+      expiresAt: new Date(expires * 1000),
+    };
+  }
+
+  async signDownload(input: SignDownloadInput, now: Date): Promise<string> {
+    this.pathOf(input.key);
+    const expires = Math.floor(now.getTime() / 1000) + input.expiresInSeconds;
+    const name = input.fileName ?? '';
+    const sig = await this.mac(`v1\nGET\n${input.key}\n${expires}\n${name}`);
+    const params: Record<string, string> = { expires: String(expires) };
+    if (name) params.name = name;
+    params.sig = sig;
+    return this.urlOf(input.key, params);
+  }
+
+  /** Checks a signed URL's signature, then its expiry (a tampered expiry is a bad signature). */
+  private async checkSignature(text: string, query: Record<string, string | undefined>): Promise<number> {
+    const { expires, sig } = query;
+    if (!expires || !sig || !/^\d{1,12}$/.test(expires)) throw SIGNATURE_INVALID();
+    if (!safeEqual(sig, await this.mac(text))) throw SIGNATURE_INVALID();
+    const exp = Number(expires);
+    if (this.opts.clock.nowMs() > exp * 1000) throw forbidden('url-expired', 'The signed URL has expired');
+    return exp;
+  }
+
+  /** Verifies a PUT's URL and headers before a byte of the body is read. */
+  async verifyUpload(req: UploadRequest): Promise<VerifiedUpload> {
+    if (!isValidKey(req.key)) throw SIGNATURE_INVALID();
+    const { size, md5 } = req.query;
+    if (!size || !md5 || !/^\d{1,16}$/.test(size) || !MD5_HEX.test(md5)) throw SIGNATURE_INVALID();
+    await this.checkSignature(`v1\nPUT\n${req.key}\n${req.query.expires}\n${size}\n${md5}`, req.query);
+    if (req.contentLength === undefined || req.chunked) {
+      throw invalid('length-required', 'The upload needs a Content-Length header');
+    }
+    if (req.contentLength !== size) {
+      throw invalid('content-length-mismatch', `Content-Length must be the signed size (${size} bytes)`);
+    }
+    const declared = req.contentMd5 === undefined ? undefined : base64Md5ToHex(req.contentMd5);
+    if (declared === undefined) throw invalid('content-md5-missing', 'The upload needs a Content-MD5 header (base64 of the MD5)');
+    if (declared !== md5) throw invalid('content-md5-mismatch', 'Content-MD5 does not match the signed MD5');
+    return {
+      key: req.key,
+      size: Number(size),
+      md5Hex: md5,
+      cacheControl: req.cacheControl?.slice(0, 256),
+      contentType: req.contentType?.slice(0, 256),
+    };
+  }
+
+  /**
+   * Streams a verified upload to disk: a temporary file beside the target, a running MD5,
+   * fsync, then rename. Any failure (a cut connection, too many or too few bytes, another
+   * digest) deletes the temporary file and keeps the previous object, if any.
+   */
+  async receive(upload: VerifiedUpload, body: Readable): Promise<{ size: number; md5Hex: string }> {
+    await this.init();
+    const file = this.pathOf(upload.key);
+    const dir = path.dirname(file);
+    await fsp.mkdir(dir, { recursive: true });
+    const tag = crypto.randomBytes(6).toString('hex');
+    const tmp = path.join(dir, `.${path.basename(file)}.${tag}.part`);
+    const tmpMeta = path.join(dir, `.${path.basename(file)}.${tag}.meta-part`);
+    const hash = crypto.createHash('md5');
+    let received = 0;
+    // flush: fsync before the descriptor is closed, so the rename publishes durable bytes.
+    const out = fs.createWriteStream(tmp, { flags: 'wx', mode: 0o640, flush: true, highWaterMark: 1024 * 1024 });
+    try {
+      try {
+        await pipeline(
+          body,
+          async function* (source: AsyncIterable<Buffer>) {
+            for await (const chunk of source) {
+              received += chunk.length;
+              if (received > upload.size) throw invalid('content-length-mismatch', 'The body is longer than the signed size');
+              hash.update(chunk);
+              yield chunk;
+            }
+          },
+          out,
+        );
+        if (!out.closed) await once(out, 'close');
+      } catch (e) {
+        if (e instanceof DomainError) throw e;
+        throw invalid('upload-incomplete', 'The upload was interrupted');
+      }
+      if (received !== upload.size) throw invalid('content-length-mismatch', 'The body is shorter than the signed size');
+      const digest = hash.digest('hex');
+      if (digest !== upload.md5Hex) throw invalid('bad-digest', 'The MD5 of the body does not match Content-MD5');
+      const { ino } = await fsp.stat(tmp);
+      const meta: Meta = { size: received, md5: digest, ino, cacheControl: upload.cacheControl, contentType: upload.contentType };
+      await writeDurably(tmpMeta, JSON.stringify(meta));
+      await fsp.rename(tmpMeta, this.metaPathOf(file));
+      await fsp.rename(tmp, file);
+      await syncDir(dir);
+      return { size: received, md5Hex: digest };
+    } catch (e) {
+      out.destroy();
+      if (!out.closed) await once(out, 'close').catch(() => {});
+      await fsp.rm(tmp, { force: true }).catch(() => {});
+      await fsp.rm(tmpMeta, { force: true }).catch(() => {});
+      throw e;
+    }
+  }
+
+  /** Verifies a GET/HEAD URL; answers the file to serve. */
+  async verifyDownload(key: string, query: Record<string, string | undefined>): Promise<DownloadTarget> {
+    if (!isValidKey(key)) throw SIGNATURE_INVALID();
+    const name = query.name ?? '';
+    await this.checkSignature(`v1\nGET\n${key}\n${query.expires}\n${name}`, query);
+    const file = this.pathOf(key);
+    const found = await this.read(file);
+    if (!found) throw new DomainError('not-found', 'blob-not-found', 'No object at this address');
+    return {
+      path: file,
+      size: found.size,
+      md5Hex: found.md5,
+      cacheControl: found.cacheControl || UPLOAD_CACHE_CONTROL,
+      contentType: found.contentType || 'application/octet-stream',
+      fileName: name || undefined,
+    };
+  }
+
+  /** The object's metadata; the MD5 is recomputed (not stored) when the metadata file is stale. */
+  private async read(file: string): Promise<Meta | null> {
+    let st: fs.Stats;
+    try {
+      st = await fsp.stat(file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+      throw e;
+    }
+    if (!st.isFile()) return null;
+    let meta: Partial<Meta> | null = null;
+    try {
+      meta = JSON.parse(await fsp.readFile(this.metaPathOf(file), 'utf8')) as Partial<Meta>;
+    } catch {
+      meta = null;
+    }
+    if (meta && meta.ino === st.ino && meta.size === st.size && typeof meta.md5 === 'string' && MD5_HEX.test(meta.md5)) {
+      return meta as Meta;
+    }
+    const hash = crypto.createHash('md5');
+    await pipeline(fs.createReadStream(file, { highWaterMark: 1024 * 1024 }), hash);
+    return { size: st.size, md5: hash.digest('hex'), ino: st.ino };
+  }
+
+  async stat(key: string): Promise<ObjectInfo | null> {
+    const found = await this.read(this.pathOf(key));
+    return found ? { size: found.size, md5Hex: found.md5 } : null;
+  }
+
+  async delete(key: string): Promise<void> {
+    const file = this.pathOf(key);
+    await fsp.rm(file, { force: true });
+    await fsp.rm(this.metaPathOf(file), { force: true });
+  }
+
+  async copy(fromKey: string, toKey: string): Promise<void> {
+    const from = this.pathOf(fromKey);
+    const to = this.pathOf(toKey);
+    const found = await this.read(from);
+    if (!found) throw new DomainError('not-found', 'blob-not-found', `No object ${fromKey}`);
+    const dir = path.dirname(to);
+    await fsp.mkdir(dir, { recursive: true });
+    const tag = crypto.randomBytes(6).toString('hex');
+    const tmp = path.join(dir, `.${path.basename(to)}.${tag}.part`);
+    const tmpMeta = path.join(dir, `.${path.basename(to)}.${tag}.meta-part`);
+    try {
+      await fsp.copyFile(from, tmp, fs.constants.COPYFILE_FICLONE);
+      const fh = await fsp.open(tmp, 'r+');
+      const { ino } = await fh.stat();
+      await fh.sync();
+      await fh.close();
+      await writeDurably(tmpMeta, JSON.stringify({ ...found, ino }));
+      await fsp.rename(tmpMeta, this.metaPathOf(to));
+      await fsp.rename(tmp, to);
+    } catch (e) {
+      await fsp.rm(tmp, { force: true }).catch(() => {});
+      await fsp.rm(tmpMeta, { force: true }).catch(() => {});
+      throw e;
+    }
+  }
+
+  async ping(): Promise<void> {
+    await fsp.access(this.root, fs.constants.W_OK);
+  }
+
+  /** Deletes every object (operator reset). */
+  async deleteAll(): Promise<void> {
+    const entries = await fsp.readdir(this.root).catch(() => [] as string[]);
+    for (const e of entries) await fsp.rm(path.join(this.root, e), { recursive: true, force: true });
+  }
+
+  async close(): Promise<void> {
+    if (this.opts.removeRootOnClose) await fsp.rm(this.root, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+const invalidInputSize = () => invalid('invalid-input', 'size must be a non-negative integer');
+
+/** Content-MD5 is the base64 of the 16-byte digest (RFC 1864); anything else answers undefined-as-mismatch. */
+function base64Md5ToHex(value: string): string {
+  const v = value.trim();
+  if (!/^[A-Za-z0-9+/]{22}==$/.test(v)) return 'malformed';
+  return Buffer.from(v, 'base64').toString('hex');
+}
+
+async function writeDurably(file: string, text: string): Promise<void> {
+  const fh = await fsp.open(file, 'wx', 0o640);
+  try {
+    await fh.writeFile(text, 'utf8');
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const fh = await fsp.open(dir, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    /* some filesystems refuse fsync on a directory: the rename is still atomic */
+  }
+}

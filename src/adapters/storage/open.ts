@@ -1,0 +1,37 @@
+// Chooses the object store from the configuration (CONTRACT §1): no STORAGE_URL is the
+// local disk under DATA_DIR/blobs (a temporary directory for an in-memory database),
+// s3://BUCKET?… an S3-type store, azure://CONTAINER an Azure-type one. The bucket or
+// container is created at start when missing.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../core/ports/clock.ts';
+import type { ObjectStore } from '../../core/ports/object-store.ts';
+import { LocalDiskStore } from './local-disk.ts';
+
+export interface ObjectStoreDeps {
+  clock: Clock;
+  /** The local-disk store's HMAC key, shared by every node (kept in the database). */
+  signingKey: () => Promise<Buffer>;
+}
+
+export async function openObjectStore(config: Config, deps: ObjectStoreDeps): Promise<ObjectStore> {
+  const url = config.storageUrl;
+  if (!url) {
+    const memory = config.database.kind === 'pglite-memory';
+    const root = memory
+      ? await fs.mkdtemp(path.join(os.tmpdir(), 'scanbase-blobs-'))
+      : path.join(config.dataDir, 'blobs');
+    const store = new LocalDiskStore({
+      root,
+      publicUrl: config.storagePublicUrl ?? config.publicUrl,
+      signingKey: deps.signingKey,
+      clock: deps.clock,
+      removeRootOnClose: memory,
+    });
+    await store.init();
+    return store;
+  }
+  throw new Error(`STORAGE_URL scheme not supported yet: ${url.split(':')[0]}`);
+}

@@ -1,0 +1,156 @@
+// The local-disk store's signed URLs (docs/storage.md): PUT receives an upload (streamed,
+// no body limit), GET and HEAD serve an object with Range support. Registered only when
+// the store is the local disk; failures are RFC 9457 problem+json like every surface.
+import fs from 'node:fs';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Core } from '../compose.ts';
+import { DomainError } from '../core/errors.ts';
+import { BLOB_ROUTE_PREFIX, LocalDiskStore, type DownloadTarget } from '../adapters/storage/local-disk.ts';
+import { renderFailure, toFailure } from './errors.ts';
+
+/** The key and query of a /_blobs/… URL, decoded; null when undecodable. */
+function parseUrl(url: string): { key: string; query: Record<string, string | undefined> } | null {
+  const q = url.indexOf('?');
+  const rawPath = (q < 0 ? url : url.slice(0, q)).slice(BLOB_ROUTE_PREFIX.length);
+  let key: string;
+  try {
+    key = rawPath.split('/').map(decodeURIComponent).join('/');
+  } catch {
+    return null;
+  }
+  const query: Record<string, string | undefined> = {};
+  if (q >= 0) {
+    for (const [k, v] of new URLSearchParams(url.slice(q + 1))) {
+      if (k in query) return null; // a repeated parameter is never ours
+      query[k] = v;
+    }
+  }
+  return { key, query };
+}
+
+const header = (req: FastifyRequest, name: string): string | undefined => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(',') : v;
+};
+
+function fail(reply: FastifyReply, err: unknown, closeConnection: boolean) {
+  const f = toFailure(err);
+  if (f.status >= 500) reply.log.error({ err }, 'blob request failed');
+  // The rest of a refused body is not read: close the connection instead of draining it.
+  if (closeConnection) reply.header('connection', 'close');
+  return renderFailure('other', f, reply);
+}
+
+const badUrl = () => new DomainError('forbidden', 'signature-invalid', 'The URL signature does not match');
+
+/** A single byte range (RFC 9110 §14.1.2); null: serve the whole object; 'unsatisfiable': 416. */
+function parseRange(value: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+  if (!value) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(value.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null; // other units, lists: ignored (RFC 9110 allows it)
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (m[2] !== '' && Number(m[2]) < start) return null; // invalid: ignored
+  if (start >= size) return 'unsatisfiable';
+  return { start, end };
+}
+
+function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+function serve(req: FastifyRequest, reply: FastifyReply, t: DownloadTarget) {
+  const etag = `"${t.md5Hex}"`;
+  reply.header('accept-ranges', 'bytes');
+  reply.header('etag', etag);
+  reply.header('cache-control', t.cacheControl);
+  reply.header('content-type', t.contentType);
+  if (t.fileName) reply.header('content-disposition', contentDisposition(t.fileName));
+  const ifNoneMatch = header(req, 'if-none-match');
+  if (ifNoneMatch && ifNoneMatch.split(',').some((v) => v.trim() === etag || v.trim() === '*')) {
+    return reply.code(304).send();
+  }
+  // If-Range with another ETag: the object changed, send all of it.
+  const ifRange = header(req, 'if-range');
+  const range = ifRange && ifRange !== etag ? null : parseRange(header(req, 'range'), t.size);
+  if (range === 'unsatisfiable') {
+    reply.header('content-range', `bytes */${t.size}`);
+    return renderFailure('other', { status: 416, code: 'range-not-satisfiable', message: 'The range is outside the object' }, reply);
+  }
+  const start = range ? range.start : 0;
+  const end = range ? range.end : t.size - 1;
+  const length = t.size === 0 ? 0 : end - start + 1;
+  if (range) {
+    reply.code(206);
+    reply.header('content-range', `bytes ${start}-${end}/${t.size}`);
+  } else {
+    reply.header('content-md5', Buffer.from(t.md5Hex, 'hex').toString('base64'));
+  }
+  reply.header('content-length', String(length));
+  if (req.method === 'HEAD' || length === 0) return reply.send();
+  return reply.send(fs.createReadStream(t.path, { start, end, highWaterMark: 1024 * 1024 }));
+}
+
+export const blobRoutes =
+  (core: Core): FastifyPluginAsync =>
+  async (app) => {
+    const store = core.objectStore;
+    if (!(store instanceof LocalDiskStore)) return;
+
+    // The PUT body is the raw request stream, read by the handler: no parser, no body limit.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+
+    app.put(`${BLOB_ROUTE_PREFIX}*`, { schema: { hide: true } }, async (req, reply) => {
+      const parsed = parseUrl(req.url);
+      let verified;
+      try {
+        if (!parsed) throw badUrl();
+        verified = await store.verifyUpload({
+          key: parsed.key,
+          query: parsed.query,
+          contentLength: header(req, 'content-length'),
+          contentMd5: header(req, 'content-md5'),
+          cacheControl: header(req, 'cache-control'),
+          contentType: header(req, 'content-type'),
+          chunked: header(req, 'transfer-encoding') !== undefined,
+        });
+      } catch (e) {
+        return fail(reply, e, true);
+      }
+      try {
+        const info = await store.receive(verified, req.raw);
+        reply.header('etag', `"${info.md5Hex}"`);
+        reply.header('content-md5', Buffer.from(info.md5Hex, 'hex').toString('base64'));
+        return reply.code(201).send();
+      } catch (e) {
+        if (req.raw.socket?.destroyed) {
+          reply.hijack(); // the client is gone: nobody to answer
+          return;
+        }
+        return fail(reply, e, !req.raw.readableEnded);
+      }
+    });
+
+    app.route({
+      method: ['GET', 'HEAD'],
+      url: `${BLOB_ROUTE_PREFIX}*`,
+      schema: { hide: true },
+      handler: async (req, reply) => {
+        try {
+          const parsed = parseUrl(req.url);
+          if (!parsed) throw badUrl();
+          const target = await store.verifyDownload(parsed.key, parsed.query);
+          return serve(req, reply, target);
+        } catch (e) {
+          return fail(reply, e, false);
+        }
+      },
+    });
+  };
