@@ -1,0 +1,57 @@
+// The upload sweeper (CONTRACT §7): uploads signed and never registered are deleted,
+// object and row, once UPLOAD_TTL has passed on the service clock; younger ones and
+// registered files stay; concurrent passes delete each upload once.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { testApp, type TestApp } from '../support/app.ts';
+import { advanceClock, assertProblem, createProject, projectWorld, type World } from '../support/projects.ts';
+import { bulkUrl, bytes, fileRowsOf, item, pendingOf, putSigned, sign, storedObject, upload } from '../support/files.ts';
+
+let t: TestApp;
+let w: World;
+
+before(async () => {
+  t = await testApp({ UPLOAD_TTL: '60', UPLOAD_URL_TTL: '10' });
+  w = await projectWorld(t);
+});
+after(() => t.close());
+
+test('expired pending uploads lose their object and row; fresh ones, and registered files, stay', async () => {
+  const p = await createProject(w.as.projectOwner!);
+  const root = p.rootWorkzoneId;
+  const kept = { name: 'Kept', extension: 'pdf', content: bytes(100, 1) };
+  const uploaded = { name: 'Uploaded', extension: 'pdf', content: bytes(100, 2) };
+  const never = { name: 'Never', extension: 'e57', content: bytes(100, 3) };
+  const [registered] = await upload(t, w.as.projectOwner!, p.id, root, [kept]);
+  const signed = await sign(w.as.projectOwner!, p.id, root, [uploaded, never]);
+  assert.ok((await putSigned(t, signed.files[0]!.url, uploaded.content)).statusCode < 300);
+  assert.notEqual(await storedObject(t, p.id, signed.files[0]!.blobName), null);
+
+  // Not yet due: nothing is deleted.
+  assert.deepEqual(await t.core.uploadSweeper.run(), { ran: true, deleted: 0 });
+  assert.equal((await pendingOf(t, p.id)).length, 2);
+
+  await advanceClock(t, 61);
+  const fresh = await sign(w.as.projectOwner!, p.id, root, [{ name: 'Fresh', extension: 'pdf', content: bytes(10, 4) }]);
+  const [a, b] = await Promise.all([t.core.uploadSweeper.run(), t.core.uploadSweeper.run()]);
+  const deleted = (r: typeof a) => (r.ran ? r.deleted : 0);
+  assert.equal(deleted(a) + deleted(b), 2, 'each expired upload is deleted once');
+
+  assert.equal(await storedObject(t, p.id, signed.files[0]!.blobName), null, 'the uploaded object is gone');
+  assert.deepEqual((await pendingOf(t, p.id)).map((u) => u.blobName), [fresh.files[0]!.blobName]);
+  assert.notEqual(await storedObject(t, p.id, registered!.blobName), null, 'registered files keep their object');
+  assert.equal((await fileRowsOf(t, p.id)).length, 1);
+
+  const late = await w.as.projectOwner!('PUT', bulkUrl(p.id, root), [{ ...item(uploaded), blobName: signed.files[0]!.blobName }]);
+  assertProblem(late, 400, 'unknown-blob-name');
+});
+
+test('an upload past its time but not yet swept cannot be registered (400 upload-expired)', async () => {
+  const p = await createProject(w.as.projectOwner!);
+  const s = { name: 'Late', extension: 'pdf', content: bytes(50, 5) };
+  const signed = await sign(w.as.projectOwner!, p.id, p.rootWorkzoneId, [s]);
+  assert.ok((await putSigned(t, signed.files[0]!.url, s.content)).statusCode < 300);
+  await advanceClock(t, 61);
+  assertProblem(await w.as.projectOwner!('PUT', bulkUrl(p.id, p.rootWorkzoneId), [{ ...item(s), blobName: signed.files[0]!.blobName }]), 400, 'upload-expired');
+  assert.equal((await fileRowsOf(t, p.id)).length, 0);
+});
