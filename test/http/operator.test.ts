@@ -424,6 +424,16 @@ test('the clock never moves back: a negative advance answers 400 and changes not
   assert.equal((await op({ method: 'GET', url: '/_operator/clock' })).json().offsetSeconds, offsetSeconds);
 });
 
+test('concurrent clock advances all count (each reads and writes the shared offset under a lock)', async () => {
+  const before = (await t.app.inject({ method: 'GET', url: '/_operator/clock', headers: OP })).json().offsetSeconds;
+  const results = await Promise.all(
+    Array.from({ length: 8 }, () => t.app.inject({ method: 'POST', url: '/_operator/clock', headers: OP, payload: { advanceSeconds: 60 } })),
+  );
+  for (const r of results) assert.equal(r.statusCode, 200, r.body);
+  const after = (await t.app.inject({ method: 'GET', url: '/_operator/clock', headers: OP })).json().offsetSeconds;
+  assert.equal(after - before, 8 * 60);
+});
+
 test('the clock refuses to move past the year 9999 (dates would stop being valid)', async () => {
   const { offsetSeconds } = (await op({ method: 'GET', url: '/_operator/clock' })).json();
   const century = 100 * 365 * 24 * 3600;
