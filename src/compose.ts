@@ -37,6 +37,9 @@ import { COPY_JOB, createWorkzoneCopy } from './core/workzones/copy.ts';
 import { createTagLists, DETECT_JOB } from './core/tags/tag-lists.ts';
 import { createDetectionJob } from './core/tags/detection.ts';
 import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
+import { createFiles } from './core/files/files.ts';
+import { createCrops } from './core/crops/crops.ts';
+import { createUploadSweeper } from './core/files/upload-sweeper.ts';
 import { formatUrn } from './core/ids/urn.ts';
 import { accountPermissions, workzonePermissions } from './core/permissions/evaluate.ts';
 import type { Ids } from './core/ports/ids.ts';
@@ -89,6 +92,12 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const workzones = createWorkzones({ store, clock, ids, access: projectAccess });
   const members = createMembers({ store, clock, ids, access: projectAccess, sendMail, publicUrl: config.publicUrl });
   const reports = createReports({ store, authorizer });
+  const files = createFiles({
+    store, clock, ids, access: projectAccess, objectStore, sandbox: config.sandbox,
+    uploadTtlSeconds: config.uploadTtlSeconds, uploadUrlTtlSeconds: config.uploadUrlTtlSeconds,
+  });
+  const crops = createCrops({ store, clock, ids, access: projectAccess, files });
+  const uploadSweeper = createUploadSweeper({ store, clock, objectStore });
   const projectDetails = createProjectDetails({ store, access: projectAccess });
   // Job kinds register their handlers with the one runner of this node.
   const jobHandlers: Record<string, JobHandler> = {};
@@ -157,7 +166,12 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   }
   // Housekeeping once at start, then every 10 minutes; one node of the cluster does each pass.
   let janitorPass: Promise<unknown> = Promise.resolve();
-  const sweep = () => (janitorPass = janitorPass.then(() => janitor.run({ ifDue: true })).catch(() => {}));
+  const sweep = () =>
+    (janitorPass = janitorPass
+      .then(() => janitor.run({ ifDue: true }))
+      .catch(() => {})
+      .then(() => uploadSweeper.run()) // unregistered uploads past UPLOAD_TTL (docs/files.md)
+      .catch(() => {}));
   sweep();
   const janitorTimer = setInterval(sweep, JANITOR.intervalSeconds * 1000);
   janitorTimer.unref();
@@ -193,6 +207,9 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     members,
     reports,
     projectDetails,
+    files,
+    crops,
+    uploadSweeper,
     workzoneCopy,
     tagLists,
     jobRunner,
