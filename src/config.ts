@@ -23,6 +23,8 @@ export interface Config {
   uploadUrlTtlSeconds: number;
   storageUrl: string | undefined;
   storagePublicUrl: string | undefined;
+  /** AZURE_STORAGE_CONNECTION_STRING (required with STORAGE_URL=azure://…; never printed). */
+  azureConnectionString: string | undefined;
   /**
    * Which peers may set X-Forwarded-For, in the form Fastify's `trustProxy` takes: false
    * trusts none (the client is the socket's peer), true every hop, a list those addresses
@@ -156,6 +158,16 @@ export function loadConfig(env: Env = process.env): Config {
     fail('STORAGE_URL', storageUrl, 's3://BUCKET?endpoint=…&region=… or azure://CONTAINER');
   }
   const storagePublicUrl = env.STORAGE_PUBLIC_URL ? httpUrl('STORAGE_PUBLIC_URL', env.STORAGE_PUBLIC_URL) : undefined;
+  if (storageUrl?.startsWith('s3://')) {
+    const endpoint = new URL(storageUrl.replace(/^s3:/, 'http:')).searchParams.get('endpoint');
+    if (endpoint !== null && !/^https?:\/\/[^\s/?#]+(\/[^\s]*)?$/.test(endpoint)) {
+      fail('STORAGE_URL', storageUrl, 's3://BUCKET?endpoint=http(s)://host:port&region=…&forcePathStyle=true');
+    }
+  }
+  const azureConnectionString = env.AZURE_STORAGE_CONNECTION_STRING || undefined;
+  if (storageUrl?.startsWith('azure://') && !azureConnectionString) {
+    throw new ConfigError('AZURE_STORAGE_CONNECTION_STRING is required with STORAGE_URL=azure://CONTAINER');
+  }
 
   return {
     host,
@@ -172,6 +184,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadUrlTtlSeconds: integer(env, 'UPLOAD_URL_TTL', 3600, 10, 7 * 24 * 3600),
     storageUrl,
     storagePublicUrl,
+    azureConnectionString,
     trustProxy: trustProxy(env),
   };
 }

@@ -9,6 +9,8 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
 import { LocalDiskStore } from './local-disk.ts';
+import { parseS3Url, S3Store } from './s3.ts';
+import { AzureStore, parseAzureUrl } from './azure.ts';
 
 export interface ObjectStoreDeps {
   clock: Clock;
@@ -33,5 +35,19 @@ export async function openObjectStore(config: Config, deps: ObjectStoreDeps): Pr
     await store.init();
     return store;
   }
-  throw new Error(`STORAGE_URL scheme not supported yet: ${url.split(':')[0]}`);
+  if (url.startsWith('s3://')) {
+    const store = new S3Store({ ...parseS3Url(url), publicUrl: config.storagePublicUrl });
+    await store.init();
+    return store;
+  }
+  if (url.startsWith('azure://')) {
+    const store = new AzureStore({
+      ...parseAzureUrl(url),
+      connectionString: config.azureConnectionString ?? '',
+      publicUrl: config.storagePublicUrl,
+    });
+    await store.init();
+    return store;
+  }
+  throw new Error('STORAGE_URL: expected s3://BUCKET?… or azure://CONTAINER');
 }

@@ -1,0 +1,181 @@
+// S3-type object store (CONTRACT §1, §7): presigned PutObject and GetObject URLs; the bytes
+// go straight from the client to the storage. The PUT's URL signs Content-MD5, Cache-Control
+// and Content-Length, so S3 refuses another body, length or cache header; checksums are
+// computed only when an operation requires them (requestChecksumCalculation WHEN_REQUIRED),
+// so the URL carries no empty-body CRC that a real upload would contradict.
+//
+// STORAGE_URL=s3://BUCKET?endpoint=http://host:port&region=eu-west-1&forcePathStyle=true;
+// credentials from the standard AWS chain (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, …).
+// STORAGE_PUBLIC_URL: the scheme, host and port clients see; URLs are signed for that host.
+import {
+  CopyObjectCommand, CreateBucketCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand,
+  HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type {
+  ObjectInfo, ObjectStore, SignDownloadInput, SignedUpload, SignUploadInput,
+} from '../../core/ports/object-store.ts';
+import { UPLOAD_CACHE_CONTROL } from './local-disk.ts';
+
+export interface S3Location {
+  bucket: string;
+  endpoint: string | undefined;
+  region: string;
+  forcePathStyle: boolean;
+}
+
+/** s3://BUCKET?endpoint=…&region=…&forcePathStyle=true */
+export function parseS3Url(raw: string): S3Location {
+  const url = new URL(raw);
+  if (url.protocol !== 's3:' || !url.hostname) throw new Error('STORAGE_URL: expected s3://BUCKET?endpoint=…&region=…');
+  const q = url.searchParams;
+  const endpoint = q.get('endpoint') || undefined;
+  if (endpoint && !/^https?:\/\/[^\s/]+/.test(endpoint)) throw new Error('STORAGE_URL: endpoint must be an http(s) URL');
+  return {
+    bucket: decodeURIComponent(url.hostname),
+    endpoint,
+    region: q.get('region') || 'us-east-1',
+    forcePathStyle: ['1', 'true', 'yes'].includes((q.get('forcePathStyle') ?? '').toLowerCase()),
+  };
+}
+
+export interface S3Options extends S3Location {
+  /** The base clients see (STORAGE_PUBLIC_URL); URLs are signed for its host. */
+  publicUrl?: string;
+  /** Explicit credentials (tests); otherwise the SDK's default chain. */
+  credentials?: S3ClientConfig['credentials'];
+}
+
+const isNotFound = (e: unknown) => {
+  const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return err?.name === 'NotFound' || err?.name === 'NoSuchKey' || err?.$metadata?.httpStatusCode === 404;
+};
+
+export class S3Store implements ObjectStore {
+  readonly provider = 's3' as const;
+  readonly client: S3Client;
+  /** Signs the URLs clients use: the same client unless STORAGE_PUBLIC_URL names another host. */
+  private readonly signer: S3Client;
+  readonly bucket: string;
+
+  constructor(opts: S3Options) {
+    const common: S3ClientConfig = {
+      region: opts.region,
+      forcePathStyle: opts.forcePathStyle,
+      credentials: opts.credentials,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    };
+    this.bucket = opts.bucket;
+    this.client = new S3Client({ ...common, endpoint: opts.endpoint });
+    this.signer = opts.publicUrl ? new S3Client({ ...common, endpoint: opts.publicUrl }) : this.client;
+  }
+
+  /** Creates the bucket when missing. */
+  async init(): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+      await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }));
+    }
+  }
+
+  async signUpload(input: SignUploadInput, now: Date): Promise<SignedUpload> {
+    const contentMd5 = Buffer.from(input.md5Hex, 'hex').toString('base64');
+    const command = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: input.key,
+      ContentLength: input.size,
+      ContentMD5: contentMd5,
+      CacheControl: UPLOAD_CACHE_CONTROL,
+      ContentType: input.contentType,
+    });
+    // The SDK would add a default Content-Type and sign it: a client sending none (CONTRACT §7
+    // names three headers) would then fail. Sign one only when the caller chose it.
+    if (!input.contentType) {
+      command.middlewareStack.add(
+        (next) => async (args) => {
+          const request = args.request as { headers?: Record<string, string> };
+          if (request.headers) delete request.headers['content-type'];
+          return next(args);
+        },
+        { step: 'build', name: 'scanbaseNoDefaultContentType' },
+      );
+    }
+    const url = await getSignedUrl(this.signer, command, {
+      expiresIn: input.expiresInSeconds,
+      signingDate: now,
+      // cache-control is unsignable by default: sign it, so the stored object serves it.
+      signableHeaders: new Set(['content-md5', 'cache-control', 'content-length', 'content-type']),
+    });
+    const headers: Record<string, string> = {
+      'Content-MD5': contentMd5,
+      'Cache-Control': UPLOAD_CACHE_CONTROL,
+      'x-ms-blob-type': 'BlockBlob',
+    };
+    if (input.contentType) headers['Content-Type'] = input.contentType;
+    return { url, headers, expiresAt: new Date(now.getTime() + input.expiresInSeconds * 1000) };
+  }
+
+  async signDownload(input: SignDownloadInput, now: Date): Promise<string> {
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: input.key,
+      ResponseContentDisposition: input.fileName ? contentDisposition(input.fileName) : undefined,
+    });
+    return getSignedUrl(this.signer, command, { expiresIn: input.expiresInSeconds, signingDate: now });
+  }
+
+  async stat(key: string): Promise<ObjectInfo | null> {
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      // A single-part upload's ETag is the hex MD5 of its bytes; a multipart one's is not ("…-N").
+      const etag = (head.ETag ?? '').replace(/"/g, '').toLowerCase();
+      return { size: head.ContentLength ?? 0, md5Hex: /^[0-9a-f]{32}$/.test(etag) ? etag : null };
+    } catch (e) {
+      if (isNotFound(e)) return null;
+      throw e;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  async copy(fromKey: string, toKey: string): Promise<void> {
+    await this.client.send(
+      new CopyObjectCommand({
+        Bucket: this.bucket,
+        Key: toKey,
+        CopySource: `${this.bucket}/${fromKey.split('/').map(encodeURIComponent).join('/')}`,
+      }),
+    );
+  }
+
+  async ping(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+  }
+
+  async deleteAll(): Promise<void> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken: token }));
+      const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
+      if (keys.length) {
+        await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }));
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  async close(): Promise<void> {
+    this.client.destroy();
+    if (this.signer !== this.client) this.signer.destroy();
+  }
+}
+
+export function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
