@@ -40,6 +40,7 @@ import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
 import { createFiles } from './core/files/files.ts';
 import { createCrops } from './core/crops/crops.ts';
 import { createUploadSweeper } from './core/files/upload-sweeper.ts';
+import { createConnectJobs } from './core/connect/connect-jobs.ts';
 import { formatUrn } from './core/ids/urn.ts';
 import { accountPermissions, workzonePermissions } from './core/permissions/evaluate.ts';
 import type { Ids } from './core/ports/ids.ts';
@@ -97,6 +98,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     uploadTtlSeconds: config.uploadTtlSeconds, uploadUrlTtlSeconds: config.uploadUrlTtlSeconds,
   });
   const crops = createCrops({ store, clock, ids, access: projectAccess, files });
+  const connectJobs = createConnectJobs({ store, clock, ids, access: projectAccess, files, objectStore, publicUrl: config.publicUrl });
   const uploadSweeper = createUploadSweeper({ store, clock, objectStore });
   const projectDetails = createProjectDetails({ store, access: projectAccess });
   // Job kinds register their handlers with the one runner of this node.
@@ -211,6 +213,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     crops,
     uploadSweeper,
     workzoneCopy,
+    connectJobs,
     tagLists,
     jobRunner,
     async health(): Promise<boolean> {

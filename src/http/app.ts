@@ -19,6 +19,7 @@ import { operatorRoutes } from './operator/routes.ts';
 import { api1Routes } from './api1/routes.ts';
 import { api2Routes } from './api2/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
+import { connectJobRoutes } from './connect.ts';
 import { blobRoutes } from './blobs.ts';
 
 export type App = FastifyInstance;
@@ -128,6 +129,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   });
   await app.register(pageRoutes(core));
   await app.register(blobRoutes(core));
+  await app.register(connectJobRoutes(core));
   await app.register(operatorRoutes(core), { prefix: '/_operator' });
   await app.register(api1Routes(core), { prefix: '/api' });
   await app.register(api2Routes(core), { prefix: '/api/2' });

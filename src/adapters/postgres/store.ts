@@ -13,8 +13,9 @@ import { projectsRepo, workzonesRepo } from './repos/projects.ts';
 import { membersRepo } from './repos/members.ts';
 import { reportsRepo } from './repos/reports.ts';
 import { jobsRepo } from './repos/jobs.ts';
-import { cropsRepo, filesRepo, uploadsRepo } from './repos/files.ts';
+import { connectRepo } from './repos/connect.ts';
 import { tagsRepo } from './repos/tags.ts';
+import { cropsRepo, filesRepo, uploadsRepo } from './repos/files.ts';
 import { groupsRepo, invitationsRepo } from './repos/groups.ts';
 import { adminRepo, outboxRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 
@@ -23,10 +24,11 @@ export const CHANGES_CHANNEL = 'scanbase_changes';
 export function createRepos(sql: Sql, published: (scope: string) => void): Repos {
   return {
     jobs: jobsRepo(sql),
+    connect: connectRepo(sql),
+    tags: tagsRepo(sql),
     files: filesRepo(sql),
     uploads: uploadsRepo(sql),
     crops: cropsRepo(sql),
-    tags: tagsRepo(sql),
     reports: reportsRepo(sql),
     projects: projectsRepo(sql),
     workzones: workzonesRepo(sql),

@@ -4,8 +4,9 @@
 import type { AccountFacts } from '../permissions/evaluate.ts';
 import type { MembersRepo, ProjectsRepo, WorkzonesRepo } from './project-repositories.ts';
 import type { JobsRepo } from './jobs.ts';
-import type { CropsRepo, FilesRepo, UploadsRepo } from './file-repositories.ts';
+import type { ConnectRepo } from './connect.ts';
 import type { TagsRepo } from './tags.ts';
+import type { CropsRepo, FilesRepo, UploadsRepo } from './file-repositories.ts';
 export interface UserRecord {
   id: string;
   api1Id: string;
@@ -333,10 +334,11 @@ export interface ReportsRepo {
 
 export interface Repos {
   jobs: JobsRepo;
+  connect: ConnectRepo;
+  tags: TagsRepo;
   files: FilesRepo;
   uploads: UploadsRepo;
   crops: CropsRepo;
-  tags: TagsRepo;
   reports: ReportsRepo;
   projects: ProjectsRepo;
   workzones: WorkzonesRepo;

@@ -6,8 +6,9 @@ import type { Core } from '../../compose.ts';
 import { requireAuthentication } from '../auth.ts';
 import { accountRoutes } from './accounts.ts';
 import { projectRoutes } from './projects.ts';
-import { fileRoutes } from './files.ts';
 import { tagRoutes } from './tags.ts';
+import { fileRoutes } from './files.ts';
+import { connectRoutes } from './connect.ts';
 
 export const api1Routes =
   (core: Core): FastifyPluginAsync =>
@@ -29,6 +30,7 @@ export const api1Routes =
 
     accountRoutes(app, core);
     projectRoutes(app, core);
-    fileRoutes(app, core);
     tagRoutes(app, core);
+    fileRoutes(app, core);
+    connectRoutes(app, core);
   };

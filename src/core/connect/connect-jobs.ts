@@ -1,0 +1,165 @@
+// Connect import/export jobs (API 1 "Start connect import/export", CONTRACT §6,
+// docs/connect.md). A job is a handle the connect tool works with: an export job fixes
+// the chosen scans when it starts and hands out signed download URLs for them; an import
+// job takes the sign → PUT → register upload flow into its work zone and lists what arrived.
+import { invalidInput, notFound } from '../errors.ts';
+import type { EntityRef } from '../ids/urn.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { Store } from '../ports/repositories.ts';
+import type { ConnectJobRecord, ConnectKind } from '../ports/connect.ts';
+import type { FileRecord } from '../ports/file-repositories.ts';
+import { blobKey, type ObjectStore } from '../ports/object-store.ts';
+import type { Permission } from '../permissions/catalog.ts';
+import type { Actor } from '../permissions/authorizer.ts';
+import type { ProjectAccess, ProjectScope } from '../projects/project-access.ts';
+import { FILES, type Files, type RegisteredFile, type SignResult, type UploadItem } from '../files/files.ts';
+import { formatOf } from '../files/formats.ts';
+
+const IMPORT: Permission[] = ['workzone:reality-data:write', 'workzone:import-jobs-reality-data:write'];
+const EXPORT: Permission[] = ['workzone:export-jobs-reality-data:write', 'workzone:reality-data:read'];
+const VIEW: Record<ConnectKind, Permission[]> = {
+  import: ['workzone:import-jobs-reality-data:write'],
+  export: ['workzone:export-jobs-reality-data:read', 'workzone:reality-data:read'],
+};
+
+/** Slugs: 16 random bytes, base64url (22 characters). */
+const SLUG_RE = /^[A-Za-z0-9_-]{22}$/;
+
+export interface ConnectJobView {
+  job: ConnectJobRecord;
+  files: { file: FileRecord; url: string }[];
+}
+
+const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
+
+export function createConnectJobs(deps: {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  access: ProjectAccess;
+  files: Files;
+  objectStore: ObjectStore;
+  publicUrl: string;
+}) {
+  const { store, clock, ids, access, files, objectStore } = deps;
+
+  async function zoneOf(scope: ProjectScope, ref: EntityRef) {
+    const w = await store.repos.workzones.byRef(scope.project.id, ref);
+    if (!w) throw notFound('workzone', refValue(ref));
+    return w;
+  }
+
+  async function start(scope: ProjectScope, actor: Actor, kind: ConnectKind, workzoneId: string, fileIds: string[]) {
+    const now = clock.now();
+    const job: ConnectJobRecord = {
+      id: ids.uuid(), slug: ids.secret(16), kind, state: kind === 'export' ? 'ready' : 'waiting', accountId: scope.account.account.id,
+      projectId: scope.project.id, workzoneId, createdBy: actor.userId, createdAt: now, updatedAt: now,
+    };
+    await store.transaction(async (repos) => {
+      await repos.connect.insert(job);
+      await repos.connect.addFiles(job.id, fileIds);
+    });
+    return { slug: job.slug, url: `${deps.publicUrl}/connect/${job.slug}` };
+  }
+
+  /** The job by slug, with the caller's scope in its project (403/404 as the project rules say). */
+  async function openJob(actor: Actor, slug: string): Promise<{ job: ConnectJobRecord; scope: ProjectScope }> {
+    const job = SLUG_RE.test(slug) ? await store.repos.connect.bySlug(slug) : null;
+    if (!job) throw notFound('connect-job', slug.slice(0, 64));
+    const scope = await access.project(actor, { type: 'account', uuid: job.accountId }, { type: 'project', uuid: job.projectId });
+    access.requireOnWorkzone(scope, job.workzoneId, VIEW[job.kind], 'view-connect-job-forbidden');
+    return { job, scope };
+  }
+
+  async function openImport(actor: Actor, slug: string) {
+    const opened = await openJob(actor, slug);
+    if (opened.job.kind !== 'import') throw invalidInput('Files can be uploaded through import jobs only', { field: 'slug' });
+    access.requireOnWorkzone(opened.scope, opened.job.workzoneId, IMPORT, 'create-file-forbidden');
+    return opened;
+  }
+
+  /** Connect imports laser scans: every item must have a scan format. */
+  function onlyScans(items: UploadItem[]): void {
+    items.forEach((item, i) => {
+      if (formatOf(String(item.extension ?? '').replace(/^\./, '').toLowerCase()).category !== 'scan') {
+        throw invalidInput(`A connect import takes laser scans only; .${item.extension} is not a scan format`, { field: `/${i}/extension` });
+      }
+    });
+  }
+
+  const refsOf = (job: ConnectJobRecord) =>
+    [{ type: 'account', uuid: job.accountId }, { type: 'project', uuid: job.projectId }, { type: 'workzone', uuid: job.workzoneId }] as const;
+
+  return {
+    /** POST …/workzones/{w}/connect/import: needs the scan upload permissions on the zone. */
+    async startImport(actor: Actor, a: EntityRef, p: EntityRef, w: EntityRef) {
+      const scope = await access.project(actor, a, p);
+      const zone = await zoneOf(scope, w);
+      access.requireOnWorkzone(scope, zone.id, IMPORT, 'create-connect-import-forbidden');
+      return start(scope, actor, 'import', zone.id, []);
+    },
+
+    /**
+     * POST …/workzones/{w}/connect/export: the scans named by `scanIds`, and every scan of
+     * the `workzoneIds` subtrees; neither given: the scans of the path zone's subtree. The
+     * caller needs the export permissions on the path zone and on every chosen scan's zone.
+     */
+    async startExport(actor: Actor, a: EntityRef, p: EntityRef, w: EntityRef, input: { scanRefs?: EntityRef[]; workzoneRefs?: EntityRef[] }) {
+      const scope = await access.project(actor, a, p);
+      const zone = await zoneOf(scope, w);
+      access.requireOnWorkzone(scope, zone.id, EXPORT, 'create-connect-export-forbidden');
+      const chosen = new Map<string, FileRecord>();
+      for (const [i, ref] of (input.scanRefs ?? []).entries()) {
+        const f = await store.repos.files.byRef(scope.project.id, ref);
+        if (!f) throw notFound('file', refValue(ref));
+        if (f.category !== 'scan') throw invalidInput(`${refValue(ref)} is not a scan`, { field: `/scanIds/${i}` });
+        chosen.set(f.id, f);
+      }
+      const zoneRefs = input.workzoneRefs ?? [];
+      const roots = !zoneRefs.length && !(input.scanRefs ?? []).length ? [zone.id] : [];
+      for (const ref of zoneRefs) roots.push((await zoneOf(scope, ref)).id);
+      if (roots.length) {
+        const inZones = new Set<string>();
+        for (const r of roots) for (const id of await store.repos.workzones.subtree(r)) inZones.add(id);
+        for (const f of await store.repos.files.list(scope.project.id, ['scan'])) if (inZones.has(f.workzoneId)) chosen.set(f.id, f);
+      }
+      for (const f of chosen.values()) access.requireOnWorkzone(scope, f.workzoneId, EXPORT, 'create-connect-export-forbidden');
+      return start(scope, actor, 'export', zone.id, [...chosen.keys()]);
+    },
+
+    /** GET /connect/{slug}: the job, its files with 3-hour download URLs. */
+    async get(actor: Actor, slug: string): Promise<ConnectJobView> {
+      const { job } = await openJob(actor, slug);
+      const now = clock.now();
+      const out: ConnectJobView['files'] = [];
+      for (const file of await store.repos.connect.files(job.id)) {
+        const name = file.name.toLowerCase().endsWith(`.${file.extension}`) ? file.name : `${file.name}.${file.extension}`;
+        const url = await objectStore.signDownload(
+          { key: blobKey(job.projectId, file.blobName), expiresInSeconds: FILES.downloadTtlSeconds, fileName: name }, now,
+        );
+        out.push({ file, url });
+      }
+      return { job, files: out };
+    },
+
+    /** POST /connect/{slug}/files: signs scan uploads into the import job's work zone. */
+    async signImport(actor: Actor, slug: string, items: UploadItem[]): Promise<SignResult> {
+      const { job } = await openImport(actor, slug);
+      onlyScans(items);
+      return files.signBulkFiles(actor, ...refsOf(job), items);
+    },
+
+    /** PUT /connect/{slug}/files: registers them (as bulk-files does) and adds them to the job, in one transaction. */
+    async registerImport(actor: Actor, slug: string, items: (UploadItem & { blobName?: string })[]): Promise<RegisteredFile[]> {
+      const { job } = await openImport(actor, slug);
+      onlyScans(items);
+      return files.registerBulkFiles(actor, ...refsOf(job), items, async (repos, registered) => {
+        await repos.connect.addFiles(job.id, registered.map((f) => f.id));
+        if (job.state !== 'received') await repos.connect.setState(job.id, 'received', clock.now());
+      });
+    },
+  };
+}
+
+export type ConnectJobs = ReturnType<typeof createConnectJobs>;

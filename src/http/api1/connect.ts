@@ -1,0 +1,41 @@
+// API 1: start connect import and export jobs (CONTRACT §6 "connect"); the jobs
+// themselves are served at /connect/{slug} (src/http/connect.ts).
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Core } from '../../compose.ts';
+import { principalOf } from '../auth.ts';
+import { api1RefParser as ref } from '../refs.ts';
+import * as S from './schemas.ts';
+
+const Handle = Type.Object({ url: Type.String(), slug: Type.String() });
+const Ids = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 10_000 });
+
+export function connectRoutes(app: FastifyInstance, core: Core): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const actor = (req: Parameters<typeof principalOf>[0]) => ({ userId: principalOf(req).userId });
+  const errors = { '4xx': S.Api1Error };
+  const WP = S.withParams('projectId', 'workzoneId');
+  const path = '/accounts/:accountId/projects/:projectId/workzones/:workzoneId/connect';
+  const refs = (p: { accountId: string; projectId: string; workzoneId: string }) =>
+    [ref('account', p.accountId), ref('project', p.projectId), ref('workzone', p.workzoneId)] as const;
+
+  r.post(`${path}/import`, {
+    schema: {
+      summary: 'Start a connect import into the work zone', operationId: 'startConnectImport', tags: ['connect'], params: WP,
+      response: { 200: Handle, ...errors },
+    },
+  }, async (req) => core.connectJobs.startImport(actor(req), ...refs(req.params)));
+
+  r.post(`${path}/export`, {
+    schema: {
+      summary: 'Start a connect export of scans (by id, or every scan of work zones)', operationId: 'startConnectExport', tags: ['connect'],
+      params: WP, body: Type.Object({ scanIds: Type.Optional(Ids), workzoneIds: Type.Optional(Ids) }, { additionalProperties: false }),
+      response: { 200: Handle, ...errors },
+    },
+  }, async (req) =>
+    core.connectJobs.startExport(actor(req), ...refs(req.params), {
+      scanRefs: req.body.scanIds?.map((id) => ref('file', id)),
+      workzoneRefs: req.body.workzoneIds?.map((id) => ref('workzone', id)),
+    }));
+}
