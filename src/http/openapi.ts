@@ -8,7 +8,8 @@ import type { Core } from '../compose.ts';
 type Doc = Record<string, unknown> & { paths?: Record<string, unknown>; info?: Record<string, unknown> };
 
 const isApi2Path = (p: string) => p.startsWith('/api/2/') || p.startsWith('/oauth/') || p.startsWith('/.well-known/');
-const isApi1Path = (p: string) => p.startsWith('/api/') && !p.startsWith('/api/2/');
+// The connect jobs' own paths belong with API 1, which starts them.
+const isApi1Path = (p: string) => (p.startsWith('/api/') && !p.startsWith('/api/2/')) || p.startsWith('/connect/');
 
 function select(doc: Doc, keep: (p: string) => boolean, info: Record<string, unknown>): Doc {
   const paths = Object.fromEntries(Object.entries(doc.paths ?? {}).filter(([p]) => keep(p)));

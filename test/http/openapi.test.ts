@@ -60,10 +60,11 @@ test('API 2 is version 2.0.0 and describes its paths and the token endpoint, not
   assert.match(oauth2.flows.authorizationCode.tokenUrl, /\/oauth\/token$/);
 });
 
-test('API 1 describes /api/isLogged and no API 2 path', () => {
+test('API 1 describes /api/isLogged and the connect jobs, and no API 2 path', () => {
   assert.ok(api1.paths['/api/isLogged']?.get, '/api/isLogged');
+  assert.ok(api1.paths['/connect/{slug}']?.get, '/connect/{slug}');
   for (const p of Object.keys(api1.paths)) {
-    assert.ok(p.startsWith('/api/') && !p.startsWith('/api/2/') && p !== '/api/2', p);
+    assert.ok((p.startsWith('/api/') && !p.startsWith('/api/2/') && p !== '/api/2') || p.startsWith('/connect/'), p);
   }
   assert.notEqual(api1.info.version, '2.0.0');
 });
