@@ -23,6 +23,7 @@ import {
 } from './servers.ts';
 import { cleanUpEverything, killAllChildren } from './children.ts';
 import { printTagTable, runTagBench } from './tags.ts';
+import { printUploadTable, runUploadBench } from './upload.ts';
 import fs from 'node:fs';
 
 function intEnv(name: string, fallback: number, min: number): number {
@@ -156,7 +157,20 @@ async function main(): Promise<number> {
   const failed = results.filter(
     (r) => r.error || (r.measurement && (r.measurement.unexpectedStatus > 0 || r.measurement.errors > 0)),
   );
-  return (await tagPhase()) || (failed.length ? 1 : 0);
+  const tagCode = await tagPhase();
+  const uploadCode = await uploadPhase();
+  return tagCode || uploadCode || (failed.length ? 1 : 0);
+}
+
+/** The files issue's 1 GiB upload and download through the local signed URL (bench/upload.ts). */
+async function uploadPhase(): Promise<number> {
+  console.log('bench: upload and download through the local-disk signed URL');
+  const upload = await runUploadBench();
+  printUploadTable(upload);
+  const file = path.join(ROOT, 'bench/results/upload.json');
+  fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), result: upload }, null, 2));
+  console.log(`bench: upload results written to ${path.relative(process.cwd(), file)}`);
+  return upload.error ? 1 : 0;
 }
 
 /** The tags issue's measurements (bench/tags.ts), written to bench/results/tags.json. */

@@ -1,0 +1,223 @@
+// The files issue's storage measurement: a large upload and download through the local
+// disk store's signed URL, against the real server (a child process), compared with a raw
+// write of the same bytes to the same disk in the same run (write + fsync, like the
+// server's). Also the server's peak RSS growth while it streams (sampled from /proc).
+// Targets are reported, never asserted: upload and download ≥ 0.8 of the raw write,
+// RSS growth < 64 MiB.
+//
+// The bench signs the URLs itself with the deployment's key: it creates the database
+// (migrations make the key) before starting the server on it, and reads the key back.
+//
+// Environment: BENCH_UPLOAD_MIB (1024), BENCH_UPLOAD=0 to skip.
+// Alone: `npx tsx bench/upload.ts`.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, registerCleanup, startChild, cleanUpEverything } from './children.ts';
+import { ROOT } from './servers.ts';
+import { openPglite } from '../src/adapters/postgres/pglite.ts';
+import { migrate } from '../src/adapters/postgres/migrate.ts';
+import { LocalDiskStore } from '../src/adapters/storage/local-disk.ts';
+
+export const UPLOAD_TARGET_RATIO = 0.8;
+export const RSS_TARGET_MIB = 64;
+
+export interface UploadBenchResult {
+  bytes: number;
+  rawWriteMiBps?: number;
+  uploadMiBps?: number;
+  downloadMiBps?: number;
+  uploadRatio?: number;
+  downloadRatio?: number;
+  rssBaselineMiB?: number;
+  rssPeakGrowthMiB?: number;
+  error?: string;
+  skipped?: string;
+}
+
+const MiB = 1024 * 1024;
+const CHUNK = 8 * MiB;
+
+/** The server's resident set (VmRSS), in bytes; null where /proc is not there. */
+function rssOf(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Samples a process's RSS every 20 ms until stopped; answers the peak. */
+function sampleRss(pid: number) {
+  let peak = rssOf(pid) ?? 0;
+  const timer = setInterval(() => {
+    const v = rssOf(pid);
+    if (v !== null && v > peak) peak = v;
+  }, 20);
+  return () => {
+    clearInterval(timer);
+    const v = rssOf(pid);
+    return Math.max(peak, v ?? 0);
+  };
+}
+
+export async function runUploadBench(): Promise<UploadBenchResult> {
+  const mib = Number(process.env.BENCH_UPLOAD_MIB || 1024);
+  const bytes = mib * MiB;
+  if (process.env.BENCH_UPLOAD === '0') return { bytes, skipped: 'BENCH_UPLOAD=0' };
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-bench-upload-'));
+  const cleanup = registerCleanup(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const result: UploadBenchResult = { bytes };
+  try {
+    // The database first: its migrations create the URL key the bench signs with.
+    const sql = await openPglite(path.join(dataDir, 'pglite'));
+    let key: string;
+    try {
+      await migrate(sql);
+      const rows = await sql.query<{ value: string }>(`SELECT value FROM settings WHERE key = 'storage.signing_key'`);
+      key = rows[0]!.value;
+    } finally {
+      await sql.close();
+    }
+
+    // The payload, and the raw write of it to the same disk (write + fsync).
+    const block = crypto.randomBytes(CHUNK);
+    const hash = crypto.createHash('md5');
+    for (let n = 0; n < bytes; n += CHUNK) hash.update(block.subarray(0, Math.min(CHUNK, bytes - n)));
+    const md5Hex = hash.digest('hex');
+    const rawFile = path.join(dataDir, 'raw-write.bin');
+    const t0 = process.hrtime.bigint();
+    const fh = await fsp.open(rawFile, 'w');
+    for (let n = 0; n < bytes; n += CHUNK) await fh.write(block, 0, Math.min(CHUNK, bytes - n));
+    await fh.sync();
+    await fh.close();
+    const rawSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    result.rawWriteMiBps = mib / rawSeconds;
+
+    const port = await freePort();
+    const publicUrl = `http://127.0.0.1:${port}`;
+    const child = await startChild({
+      name: 'Scanbase (upload bench, PGlite file, local disk)',
+      args: ['--import', 'tsx', path.join(ROOT, 'src/main.ts')],
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        PUBLIC_URL: publicUrl,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+      },
+      cwd: ROOT,
+      port,
+      ready: async (url) => {
+        const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+        await res.arrayBuffer();
+        return res.ok;
+      },
+      timeoutMs: 120_000,
+    });
+    try {
+      const signer = new LocalDiskStore({
+        root: path.join(dataDir, 'bench-signer-unused'),
+        publicUrl,
+        clock: { now: () => new Date(), nowMs: () => Date.now() },
+        signingKey: async () => Buffer.from(key, 'utf8'),
+      });
+      const blob = `${crypto.randomUUID()}/bench-${mib}MiB.bin`;
+      const signed = await signer.signUpload({ key: blob, size: bytes, md5Hex, expiresInSeconds: 3600 }, new Date());
+
+      // Let the server settle, then measure its RSS growth over the transfers.
+      await new Promise((r) => setTimeout(r, 1000));
+      const baseline = rssOf(child.pid);
+      const stopSampling = sampleRss(child.pid);
+
+      const u0 = process.hrtime.bigint();
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = http.request(signed.url, { method: 'PUT', headers: { ...signed.headers, 'content-length': String(bytes) } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        });
+        req.on('error', reject);
+        const src = fs.createReadStream(rawFile, { highWaterMark: MiB });
+        src.on('error', reject);
+        src.pipe(req);
+      });
+      const uploadSeconds = Number(process.hrtime.bigint() - u0) / 1e9;
+      if (status !== 201) throw new Error(`the upload answered ${status}`);
+      result.uploadMiBps = mib / uploadSeconds;
+
+      const url = await signer.signDownload({ key: blob, expiresInSeconds: 3600 }, new Date());
+      const d0 = process.hrtime.bigint();
+      const received = await new Promise<number>((resolve, reject) => {
+        http
+          .get(url, (res) => {
+            if (res.statusCode !== 200) reject(new Error(`the download answered ${res.statusCode}`));
+            let n = 0;
+            res.on('data', (c: Buffer) => (n += c.length));
+            res.on('end', () => resolve(n));
+            res.on('error', reject);
+          })
+          .on('error', reject);
+      });
+      const downloadSeconds = Number(process.hrtime.bigint() - d0) / 1e9;
+      if (received !== bytes) throw new Error(`the download answered ${received} bytes of ${bytes}`);
+      result.downloadMiBps = mib / downloadSeconds;
+
+      const peak = stopSampling();
+      if (baseline !== null) {
+        result.rssBaselineMiB = baseline / MiB;
+        result.rssPeakGrowthMiB = Math.max(0, peak - baseline) / MiB;
+      }
+      result.uploadRatio = result.uploadMiBps / result.rawWriteMiBps;
+      result.downloadRatio = result.downloadMiBps / result.rawWriteMiBps;
+    } finally {
+      await child.stop();
+    }
+  } catch (e) {
+    result.error = e instanceof Error ? e.message : String(e);
+  } finally {
+    await cleanup();
+  }
+  return result;
+}
+
+export function printUploadTable(r: UploadBenchResult): void {
+  const f = (n: number | undefined, d = 0) => (n === undefined ? '-' : n.toFixed(d));
+  const mark = (ok: boolean | undefined) => (ok === undefined ? '' : ok ? '  ok' : '  BELOW TARGET');
+  console.log(`\nLocal-disk signed URL, ${f(r.bytes / MiB)} MiB through the real server (targets reported, not asserted)`);
+  if (r.skipped) return void console.log(`  skipped: ${r.skipped}`);
+  if (r.error) console.log(`  error: ${r.error}`);
+  console.log(`  raw write + fsync, same disk : ${f(r.rawWriteMiBps)} MiB/s`);
+  console.log(
+    `  upload (PUT, MD5, fsync)     : ${f(r.uploadMiBps)} MiB/s  ratio ${f(r.uploadRatio, 2)} (target >= ${UPLOAD_TARGET_RATIO})` +
+      mark(r.uploadRatio === undefined ? undefined : r.uploadRatio >= UPLOAD_TARGET_RATIO),
+  );
+  console.log(
+    `  download (GET)               : ${f(r.downloadMiBps)} MiB/s  ratio ${f(r.downloadRatio, 2)} (target >= ${UPLOAD_TARGET_RATIO})` +
+      mark(r.downloadRatio === undefined ? undefined : r.downloadRatio >= UPLOAD_TARGET_RATIO),
+  );
+  console.log(
+    `  server peak RSS growth       : ${f(r.rssPeakGrowthMiB, 1)} MiB over ${f(r.rssBaselineMiB)} MiB (target < ${RSS_TARGET_MIB} MiB)` +
+      mark(r.rssPeakGrowthMiB === undefined ? undefined : r.rssPeakGrowthMiB < RSS_TARGET_MIB),
+  );
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runUploadBench()
+    .then(async (r) => {
+      printUploadTable(r);
+      await cleanUpEverything();
+      process.exit(r.error ? 1 : 0);
+    })
+    .catch(async (e: unknown) => {
+      console.error('bench: upload failed:', e);
+      await cleanUpEverything();
+      process.exit(1);
+    });
+}
