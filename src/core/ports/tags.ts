@@ -78,7 +78,8 @@ export interface TagJsonShape {
 export interface TagsRepo {
   /**
    * The tags `tags(listId, filter)` answers, written as `shape` and joined with commas (no
-   * brackets), with the list's tagsVersion read in the same statement (the text is that version's).
+   * brackets), with the list's tagsVersion read in the same snapshot (the text is that
+   * version's). Runs its own read-only transaction: call it outside one.
    */
   renderTags(listId: string, filter: TagFilter, shape: TagJsonShape): Promise<{ version: number; json: string }>;
   listById(id: string): Promise<TagListRecord | null>;

@@ -12,6 +12,12 @@ const L_COLS = `l.id, l.api1_id AS "api1Id", l.project_id AS "projectId", l.work
 const T_COLS = `id, list_id AS "listId", data::text AS data, version, created_at AS "createdAt", created_by AS "createdBy",
   updated_at AS "updatedAt", updated_by AS "updatedBy", deleted_at AS "deletedAt", deleted_by AS "deletedBy"`;
 
+/**
+ * Tags written per statement by renderTags: a full list's largest aggregate is halved (PGlite
+ * keeps its heap's high-water mark) for one more round trip; smaller chunks cost more time.
+ */
+const RENDER_CHUNK = 25_000;
+
 const COLUMN = {
   id: 'id', createdBy: 'created_by', updatedBy: 'updated_by', deletedBy: 'deleted_by',
   createdAt: 'created_at', updatedAt: 'updated_at', deletedAt: 'deleted_at', version: 'version',
@@ -64,13 +70,25 @@ export function tagsRepo(sql: Sql): TagsRepo {
       const live = concatSql(shape.live, params);
       const expr = shape.deleted ? `CASE WHEN deleted_at IS NULL THEN ${live} ELSE ${concatSql(shape.deleted, params)} END` : live;
       const where = filterSql(filter, params);
-      // One statement, one snapshot: the text is exactly the returned version's.
-      const rows = await sql.query<{ v: number | null; j: string | null }>(
-        `SELECT (SELECT tags_version FROM tag_lists WHERE id = $1) AS v, string_agg(${expr}, ',' ORDER BY seq) AS j
-         FROM tags WHERE list_id = $1 AND ${where}`,
-        params,
-      );
-      return { version: rows[0]?.v ?? 0, json: rows[0]?.j ?? '' };
+      params.push(0, RENDER_CHUNK);
+      const [after, limit] = [`$${params.length - 1}`, `$${params.length}`];
+      const text = `SELECT string_agg(${expr}, ',' ORDER BY seq) AS j, max(seq)::text AS last, count(*)::int AS n
+        FROM (SELECT * FROM tags WHERE list_id = $1 AND ${where} AND seq > ${after} ORDER BY seq LIMIT ${limit}) t`;
+      // Chunks keep the database's working memory small (PGlite's heap never shrinks); one
+      // read-only snapshot makes them, and the version, one consistent picture.
+      return sql.transaction(async (tx) => {
+        await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+        const [list] = await tx.query<{ v: number }>('SELECT tags_version AS v FROM tag_lists WHERE id = $1', [listId]);
+        const chunks: string[] = [];
+        for (;;) {
+          const [r] = await tx.query<{ j: string | null; last: string | null; n: number }>(text, params);
+          if (!r || !r.n) break;
+          chunks.push(r.j!);
+          if (r.n < RENDER_CHUNK) break;
+          params[params.length - 2] = r.last;
+        }
+        return { version: list?.v ?? 0, json: chunks.join(',') };
+      });
     },
     async listById(id) {
       const rows = await sql.query<TagListRecord>(`SELECT ${L_COLS} FROM tag_lists l WHERE l.id = $1`, [id]);
