@@ -298,6 +298,8 @@ export function createFiles(deps: {
       for (const c of named) {
         if (await store.repos.files.byBlobName(projectId, c.blobName)) continue;
         const pending = await store.repos.uploads.byBlobNameForUpdate(projectId, c.blobName);
+        // Registered by a concurrent call between the two reads: answered as registered below.
+        if (!pending && (await store.repos.files.byBlobName(projectId, c.blobName))) continue;
         if (!pending || pending.kind !== 'file') throw uploadError('unknown-blob-name', `No upload was signed for ${c.blobName}`, c.blobName);
         if (pending.workzoneId !== zone.id) throw uploadError('invalid-input', `${c.blobName} was signed for another work zone`, c.blobName);
         matchesPending(pending, c, now);
