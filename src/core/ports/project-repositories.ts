@@ -120,6 +120,8 @@ export interface MembersRepo {
   accessList(projectId: string): Promise<MemberAccess[]>;
   /** The user's grants in a project: his own role and his groups' roles, with their zones. */
   grantsOf(projectId: string, userId: string): Promise<WorkzoneGrant[]>;
+  /** grantsOf for many projects in one read, by project id (projects without grants are absent). */
+  grantsIn(projectIds: string[], userId: string): Promise<Map<string, WorkzoneGrant[]>>;
   /** Projects of the account in which the user (or a group of his) has a member row. */
   memberProjects(accountId: string, userId: string): Promise<string[]>;
   /** Removes a deleted group's memberships in every project. */

@@ -137,9 +137,10 @@ export function createProjects(deps: {
       const all = account.permissions.has('account:projects:list');
       const projects = await store.repos.projects.list(account.account.id, all ? { all: true } : { memberUserId: actor.userId, now });
       const stats = await store.repos.projects.stats(projects.map((p) => p.id));
+      const grantsByProject = await store.repos.members.grantsIn(projects.map((p) => p.id), actor.userId);
       const out: ProjectView[] = [];
       for (const p of projects) {
-        const grants = await store.repos.members.grantsOf(p.id, actor.userId);
+        const grants = grantsByProject.get(p.id) ?? [];
         const facts = { projectId: p.id, ownerId: p.ownerId, rootWorkzoneId: p.rootWorkzoneId, grants };
         out.push({
           project: p,

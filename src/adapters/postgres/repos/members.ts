@@ -1,10 +1,33 @@
 import type { MemberAccess, MembersRepo, ProjectMemberRecord } from '../../../core/ports/project-repositories.ts';
 import type { Sql } from '../sql.ts';
+import type { WorkzoneGrant } from '../../../core/permissions/evaluate.ts';
 
 const M_COLS = `project_id AS "projectId", member_type AS "memberType", member_id AS "memberId", role_id AS "roleId",
   expires_at AS "expiresAt"`;
 
 export function membersRepo(sql: Sql): MembersRepo {
+  // One query for many projects (project lists): the grants reaching the user, by project.
+  async function grantsIn(projectIds: string[], userId: string): Promise<Map<string, WorkzoneGrant[]>> {
+    const out = new Map<string, WorkzoneGrant[]>();
+    if (!projectIds.length) return out;
+    const rows = await sql.query<{ projectId: string; roleId: string; permissions: string[]; expiresAt: Date | null; zones: string[] }>(
+      `SELECT pm.project_id AS "projectId", pm.role_id AS "roleId", r.permissions, pm.expires_at AS "expiresAt", array_agg(wa.workzone_id) AS zones
+       FROM project_members pm
+       JOIN roles r ON r.id = pm.role_id
+       JOIN workzone_access wa ON wa.project_id = pm.project_id AND wa.member_type = pm.member_type AND wa.member_id = pm.member_id
+       WHERE pm.project_id = ANY($1::uuid[]) AND ((pm.member_type = 'user' AND pm.member_id = $2)
+         OR (pm.member_type = 'group' AND pm.member_id IN (SELECT group_id FROM group_members WHERE user_id = $2)))
+       GROUP BY pm.project_id, pm.member_type, pm.member_id, pm.role_id, r.permissions, pm.expires_at`,
+      [projectIds, userId],
+    );
+    for (const r of rows) {
+      const list = out.get(r.projectId) ?? [];
+      list.push({ roleId: r.roleId, permissions: r.permissions, expiresAt: r.expiresAt, workzoneIds: new Set(r.zones) });
+      out.set(r.projectId, list);
+    }
+    return out;
+  }
+
   return {
     async member(projectId, type, id) {
       const rows = await sql.query<ProjectMemberRecord>(
@@ -67,18 +90,9 @@ export function membersRepo(sql: Sql): MembersRepo {
         [projectId],
       ),
     async grantsOf(projectId, userId) {
-      const rows = await sql.query<{ roleId: string; permissions: string[]; expiresAt: Date | null; zones: string[] }>(
-        `SELECT pm.role_id AS "roleId", r.permissions, pm.expires_at AS "expiresAt", array_agg(wa.workzone_id) AS zones
-         FROM project_members pm
-         JOIN roles r ON r.id = pm.role_id
-         JOIN workzone_access wa ON wa.project_id = pm.project_id AND wa.member_type = pm.member_type AND wa.member_id = pm.member_id
-         WHERE pm.project_id = $1 AND ((pm.member_type = 'user' AND pm.member_id = $2)
-           OR (pm.member_type = 'group' AND pm.member_id IN (SELECT group_id FROM group_members WHERE user_id = $2)))
-         GROUP BY pm.member_type, pm.member_id, pm.role_id, r.permissions, pm.expires_at`,
-        [projectId, userId],
-      );
-      return rows.map((r) => ({ roleId: r.roleId, permissions: r.permissions, expiresAt: r.expiresAt, workzoneIds: new Set(r.zones) }));
+      return (await grantsIn([projectId], userId)).get(projectId) ?? [];
     },
+    grantsIn,
     async memberProjects(accountId, userId) {
       const rows = await sql.query<{ id: string }>(
         `SELECT DISTINCT pm.project_id AS id FROM project_members pm JOIN projects p ON p.id = pm.project_id
