@@ -180,6 +180,15 @@ describe('members', () => {
     assert.deepEqual((await api('owner', 'GET', `${A2}/groups/${g.id}`)).body.userIds, [userUrn('member')]);
   });
 
+  test('removing a user who is not in the group answers 400 users-not-in-groups naming him, and removes nobody', async () => {
+    const g = await create({ name: unique('Crew') });
+    await api('owner', 'POST', `${A2}/groups/${g.id}/members`, [userUrn('member')]);
+    const res = await api('owner', 'DELETE', `${A2}/groups/${g.id}/members`, [userUrn('member'), userUrn('target')]);
+    assertProblem(res, 400, 'users-not-in-groups');
+    assert.ok(res.body.errorValues.users.includes(ids.get(email('target'))!), res.body.errorValues.users);
+    assert.deepEqual((await api('owner', 'GET', `${A2}/groups/${g.id}`)).body.userIds, [userUrn('member')]);
+  });
+
   test('a user who is not a member of the account answers 404 user-not-found, and nobody of the list is added', async () => {
     const g = await create({ name: unique('Crew') });
     for (const body of [[userUrn('outsider')], [userUrn('target'), userUrn('outsider')], ['99999999-9999-4999-8999-999999999999']]) {

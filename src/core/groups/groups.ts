@@ -117,6 +117,13 @@ export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; autho
       return change(scope, '', async (repos) => {
         const g = await groupIn(repos, scope.account.id, groupRef);
         const users = await resolveAccountUsers(repos, scope.account.id, userRefs);
+        // Vendor removeGroupMembers: naming a user who is not in the group refuses the whole call.
+        const missing = users.filter((u) => !g.userIds.includes(u.id));
+        if (missing.length) {
+          throw new DomainError('invalid', 'users-not-in-groups', 'Some of the users are not in the group', {
+            users: missing.map((u) => u.id).join(','),
+          });
+        }
         await repos.groups.removeMembers(g.id, users.map((u) => u.id));
         await repos.groups.touch(g.id, clock.now());
         return (await repos.groups.byRef(scope.account.id, { uuid: g.id }))!;
