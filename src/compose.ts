@@ -156,7 +156,11 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     }
     return doc as SeedDocument;
   };
-  const operator = createOperator({ store, tokens, applySeed, loadSeedFile });
+  // A reset deletes every blob too (CONTRACT §3), whichever store holds them.
+  const operator = createOperator({
+    store, tokens, applySeed, loadSeedFile,
+    onReset: [async () => objectStore.deleteAll?.()],
+  });
 
   const timers: NodeJS.Timeout[] = [];
   if (config.sandbox) {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { freePort } from '../support/server.ts';
-import { testApp, type TestApp } from '../support/app.ts';
+import { OPERATOR_TOKEN, testApp, type TestApp } from '../support/app.ts';
 import { LocalDiskStore } from '../../src/adapters/storage/local-disk.ts';
 import { freshKey, md5Hex, objectStoreContract, upload } from './contract.ts';
 
@@ -212,4 +212,28 @@ test('local disk: a stale metadata file is never trusted (stat recomputes the MD
   fs.writeFileSync(`${file}.new`, replaced);
   fs.renameSync(`${file}.new`, file); // another inode, same size
   assert.deepEqual(await store.stat(key), { size: 100, md5Hex: md5Hex(replaced) });
+});
+
+test('local disk: an operator reset deletes every blob', async () => {
+  const key = freshKey();
+  const { res } = await upload(store, key, crypto.randomBytes(100));
+  assert.equal(res.status, 201);
+  const reset = await t.app.inject({ method: 'POST', url: '/_operator/reset', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+  assert.equal(reset.statusCode, 200);
+  assert.equal(await store.stat(key), null);
+  assert.deepEqual(filesUnder(store.root), []);
+  // The store still works afterwards.
+  const again = await upload(store, key, crypto.randomBytes(10));
+  assert.equal(again.res.status, 201);
+});
+
+test('local disk: /healthz answers 503 while the blob root is gone', async () => {
+  assert.equal((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+  fs.rmSync(store.root, { recursive: true, force: true });
+  try {
+    assert.equal((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 503);
+  } finally {
+    fs.mkdirSync(store.root, { recursive: true });
+  }
+  assert.equal((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
 });

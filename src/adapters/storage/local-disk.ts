@@ -239,7 +239,13 @@ export class LocalDiskStore implements ObjectStore {
         if (!out.closed) await once(out, 'close');
       } catch (e) {
         if (e instanceof DomainError) throw e;
-        throw invalid('upload-incomplete', 'The upload was interrupted');
+        // The client's side failed (cut connection, aborted body): its fault, a 4xx. A disk
+        // error (full, read-only) is ours and goes on as a 5xx.
+        const code = (e as NodeJS.ErrnoException).code;
+        if (body.readableAborted || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET') {
+          throw invalid('upload-incomplete', 'The upload was interrupted');
+        }
+        throw e;
       }
       if (received !== upload.size) throw invalid('content-length-mismatch', 'The body is shorter than the signed size');
       const digest = hash.digest('hex');
