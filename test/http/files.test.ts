@@ -387,12 +387,18 @@ describe('files', () => {
     assertApi1Error(await w.as.projectOwner!('GET', `${url}?category=bad`), 400, 'invalid-input');
   });
 
-  test('project counts: statsInfo.scanCount and scanSize; API 1 scanCount', async () => {
+  test('scan counts: project and work zone statsInfo (API 2), project and Workzone scanCount/scanSize (API 1)', async () => {
     const res = await w.as.projectOwner!('GET', `${A2}/projects/${uuidOf(P.id)}`);
     assert.equal(res.body.statsInfo.scanCount, 1);
     assert.equal(res.body.statsInfo.scanSize, 2000);
     const one = await w.as.projectOwner!('GET', `${A1}/projects/${P.api1Id}`);
     assert.equal(one.body.scanCount, 1);
+    const rootZone = one.body.workzones.find((z: any) => z.root);
+    assert.deepEqual([rootZone.scanCount, rootZone.scanSize], [1, 2000]);
+    const zone = await w.as.projectOwner!('GET', `${A2}/projects/${uuidOf(P.id)}/workzones/${root}`);
+    assert.deepEqual([zone.body.statsInfo.scanCount, zone.body.statsInfo.scanSize], [1, 2000]);
+    const zones = await w.as.projectOwner!('GET', `${A2}/projects/${uuidOf(P.id)}/workzones`);
+    assert.equal(zones.body[0].statsInfo.scanCount, 1);
   });
 
   test('DELETE removes the row and the stored object', async () => {

@@ -82,8 +82,8 @@ export interface FilesRepo {
   countByUser(userId: string, category: string, now: Date): Promise<CapacityCount>;
   /** Takes a row lock on the subscription for the rest of the transaction (serialises capacity checks). */
   lockSubscription(subscriptionId: string): Promise<void>;
-  /** Per work zone of the project: scan count and total scan size. */
-  scanStatsByZone(projectId: string): Promise<Map<string, { scanCount: number; scanSize: number }>>;
+  /** Per work zone of the project (only `zoneIds` when given): scan count and total scan size. */
+  scanStatsByZone(projectId: string, zoneIds?: string[]): Promise<Map<string, { scanCount: number; scanSize: number }>>;
 }
 
 export interface UploadsRepo {

@@ -10,6 +10,8 @@ export interface ProjectDetails {
   project: ProjectRecord;
   stats: ProjectStats;
   workzones: WorkzoneRecord[];
+  /** Registered scans per work zone (API 1 Workzone.scanCount, scanSize). */
+  zoneScans: Map<string, { scanCount: number; scanSize: number }>;
   access: MemberAccess[];
   flags: { administrator: boolean; manager: boolean; contributor: boolean };
 }
@@ -28,6 +30,7 @@ export function createProjectDetails(deps: { store: Store; access: ProjectAccess
     return {
       project: p,
       stats,
+      zoneScans: await store.repos.files.scanStatsByZone(p.id),
       workzones: workzones.filter((w) => scope.workzone(w.id).has('workzone:workzones:read') || scope.permissions.has('project:project:list')),
       access: members,
       flags: {

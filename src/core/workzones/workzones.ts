@@ -14,6 +14,8 @@ export interface WorkzoneView {
   workzone: WorkzoneRecord;
   rootWorkzoneId: string;
   roleIds: string[];
+  /** Registered scans in the zone itself. */
+  scans: { scanCount: number; scanSize: number };
 }
 
 const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
@@ -29,8 +31,13 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
 
   async function views(scope: ProjectScope, zones: WorkzoneRecord[]): Promise<WorkzoneView[]> {
     // One zone: its own roles only (a project may have thousands of zones).
-    const roles = await store.repos.workzones.roleIdsByZone(scope.project.id, zones.length === 1 ? [zones[0]!.id] : undefined);
-    return zones.map((w) => ({ workzone: w, rootWorkzoneId: scope.project.rootWorkzoneId, roleIds: roles.get(w.id) ?? [] }));
+    const only = zones.length === 1 ? [zones[0]!.id] : undefined;
+    const roles = await store.repos.workzones.roleIdsByZone(scope.project.id, only);
+    const scans = await store.repos.files.scanStatsByZone(scope.project.id, only);
+    return zones.map((w) => ({
+      workzone: w, rootWorkzoneId: scope.project.rootWorkzoneId, roleIds: roles.get(w.id) ?? [],
+      scans: scans.get(w.id) ?? { scanCount: 0, scanSize: 0 },
+    }));
   }
 
   const open = (actor: Actor, a: EntityRef, p: EntityRef) => access.project(actor, a, p);

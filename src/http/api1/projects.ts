@@ -68,7 +68,7 @@ function present(d: ProjectDetails) {
       createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString(), updatedBy: id1(w.updatedBy),
       userContributors: users.filter((m) => m.workzoneIds.includes(w.id)).map((m) => ({ userId: api1IdOf(m.memberId), roleId: api1IdOf(m.roleId) })),
       groupContributors: groups.filter((m) => m.workzoneIds.includes(w.id)).map((m) => ({ groupId: api1IdOf(m.memberId), roleId: api1IdOf(m.roleId) })),
-      scanCount: 0, scanSize: 0,
+      scanCount: d.zoneScans.get(w.id)?.scanCount ?? 0, scanSize: d.zoneScans.get(w.id)?.scanSize ?? 0,
     })),
     permissions: d.flags,
   };

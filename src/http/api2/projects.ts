@@ -59,7 +59,7 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
         createdAt: w.createdAt.toISOString(), createdBy: opt('user', w.createdBy), updatedAt: w.updatedAt.toISOString(),
         updatedBy: opt('user', w.updatedBy), isDeleted: false,
       },
-      statsInfo: { scanCount: 0, scanSize: 0, tagCount: 0 },
+      statsInfo: { scanCount: v.scans.scanCount, scanSize: v.scans.scanSize, tagCount: 0 },
     };
   };
   const user = (u: UserRecord) => ({

@@ -74,11 +74,12 @@ export function filesRepo(sql: Sql): FilesRepo {
     async lockSubscription(subscriptionId) {
       await sql.query('SELECT 1 FROM subscriptions WHERE id = $1 FOR UPDATE', [subscriptionId]);
     },
-    async scanStatsByZone(projectId) {
+    async scanStatsByZone(projectId, zoneIds) {
       const rows = await sql.query<{ zone: string; n: number; size: number }>(
         `SELECT workzone_id AS zone, count(*)::int AS n, coalesce(sum(size), 0)::float8 AS size
-         FROM files WHERE project_id = $1 AND category = 'scan' GROUP BY workzone_id`,
-        [projectId],
+         FROM files WHERE project_id = $1 AND category = 'scan' AND ($2::uuid[] IS NULL OR workzone_id = ANY($2::uuid[]))
+         GROUP BY workzone_id`,
+        [projectId, zoneIds ?? null],
       );
       return new Map(rows.map((r) => [r.zone, { scanCount: r.n, scanSize: r.size }]));
     },
