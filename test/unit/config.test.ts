@@ -73,7 +73,10 @@ test('every variable is read', () => {
   assert.equal(c.uploadUrlTtlSeconds, 120);
   assert.match(c.storageUrl!, /^s3:\/\/bucket\?/);
   assert.equal(c.storagePublicUrl, 'http://files.example.com');
-  assert.equal(loadConfig({ STORAGE_URL: 'azure://scans' }).storageUrl, 'azure://scans');
+  const azure = loadConfig({ STORAGE_URL: 'azure://scans', AZURE_STORAGE_CONNECTION_STRING: 'UseDevelopmentStorage=true' });
+  assert.equal(azure.storageUrl, 'azure://scans');
+  assert.equal(azure.azureConnectionString, 'UseDevelopmentStorage=true');
+  assert.throws(() => loadConfig({ STORAGE_URL: 'azure://scans' }), /AZURE_STORAGE_CONNECTION_STRING is required/);
 });
 
 test('DATABASE_URL selects the engine: postgres:// a server, memory: in-memory PGlite', () => {
