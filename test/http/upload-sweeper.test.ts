@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
-import { advanceClock, assertProblem, createProject, projectWorld, type World } from '../support/projects.ts';
+import { A2, advanceClock, assertProblem, createProject, createZone, projectWorld, uuidOf, type World } from '../support/projects.ts';
 import { bulkUrl, bytes, fileRowsOf, item, pendingOf, putSigned, sign, storedObject, upload } from '../support/files.ts';
 
 let t: TestApp;
@@ -28,7 +28,8 @@ test('expired pending uploads lose their object and row; fresh ones, and registe
   assert.notEqual(await storedObject(t, p.id, signed.files[0]!.blobName), null);
 
   // Not yet due: nothing is deleted.
-  assert.deepEqual(await t.core.uploadSweeper.run(), { ran: true, deleted: 0 });
+  const first = await t.core.uploadSweeper.run();
+  assert.equal(first.ran && first.deleted, 0);
   assert.equal((await pendingOf(t, p.id)).length, 2);
 
   await advanceClock(t, 61);
@@ -54,4 +55,26 @@ test('an upload past its time but not yet swept cannot be registered (400 upload
   await advanceClock(t, 61);
   assertProblem(await w.as.projectOwner!('PUT', bulkUrl(p.id, p.rootWorkzoneId), [{ ...item(s), blobName: signed.files[0]!.blobName }]), 400, 'upload-expired');
   assert.equal((await fileRowsOf(t, p.id)).length, 0);
+});
+
+test('objects whose rows went by cascade (work zone, permanent project deletion) are deleted by the next pass', async () => {
+  const p = await createProject(w.as.projectOwner!);
+  const z = await createZone(w.as.projectOwner!, p.id, p.rootWorkzoneId);
+  const [inZone] = await upload(t, w.as.projectOwner!, p.id, z.id, [{ name: 'Z', extension: 'pdf', content: bytes(40, 6) }]);
+  const [inRoot] = await upload(t, w.as.projectOwner!, p.id, p.rootWorkzoneId, [{ name: 'R', extension: 'e57', content: bytes(40, 7) }]);
+  await t.core.uploadSweeper.run();
+  assert.notEqual(await storedObject(t, p.id, inZone!.blobName), null, 'registered files keep their objects across passes');
+  assert.notEqual(await storedObject(t, p.id, inRoot!.blobName), null);
+
+  assert.equal((await w.as.projectOwner!('DELETE', `${A2}/projects/${uuidOf(p.id)}/workzones/${uuidOf(z.id)}`)).status, 204);
+  await t.core.uploadSweeper.run();
+  assert.equal(await storedObject(t, p.id, inZone!.blobName), null, 'the zone\'s file object is gone');
+  assert.notEqual(await storedObject(t, p.id, inRoot!.blobName), null);
+
+  assert.equal((await w.as.projectOwner!('DELETE', `${A2}/projects/${uuidOf(p.id)}`)).status, 204);
+  await t.core.uploadSweeper.run();
+  assert.notEqual(await storedObject(t, p.id, inRoot!.blobName), null, 'a soft-deleted project keeps its objects');
+  assert.equal((await w.as.projectOwner!('DELETE', `${A2}/projects/${uuidOf(p.id)}?permanent=true`)).status, 204);
+  await t.core.uploadSweeper.run();
+  assert.equal(await storedObject(t, p.id, inRoot!.blobName), null, 'a permanently deleted project leaves no object');
 });

@@ -1,5 +1,7 @@
 // The upload sweeper (CONTRACT §7): pending uploads never registered are deleted, object
-// and row, once their time (UPLOAD_TTL after signing) is over. One node of the cluster
+// and row, once their time (UPLOAD_TTL after signing) is over; then the objects queued for
+// deletion (migration 0010: files, covers and thumbnails whose row went, also by cascade)
+// are deleted unless a row names them again. One node of the cluster
 // sweeps at a time (a transaction-scoped advisory lock, which PGlite has too); rows being
 // registered are locked by the registration and skipped. The object goes first: a pass
 // cut short leaves a row whose object is gone, which the next pass deletes; never the
@@ -8,7 +10,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Store } from '../ports/repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 
-export type SweepResult = { ran: true; deleted: number } | { ran: false; reason: 'busy' };
+export type SweepResult = { ran: true; deleted: number; objects?: number } | { ran: false; reason: 'busy' };
 
 export function createUploadSweeper(deps: { store: Store; clock: Clock; objectStore: ObjectStore; batch?: number }) {
   const { store, clock, objectStore } = deps;
@@ -29,7 +31,23 @@ export function createUploadSweeper(deps: { store: Store; clock: Clock; objectSt
         });
         if (r === null) return deleted ? { ran: true, deleted } : { ran: false, reason: 'busy' };
         deleted += r;
-        if (r < batch) return { ran: true, deleted };
+        if (r < batch) break;
+      }
+      let objects = 0;
+      for (;;) {
+        const r = await store.transaction(async (repos) => {
+          if (!(await repos.uploads.trySweeperLock())) return null;
+          const queued = await repos.uploads.claimDeletions(batch);
+          for (const q of queued) {
+            if (!q.referenced) {
+              await objectStore.delete(blobKey(q.projectId, q.blobName));
+              objects++;
+            }
+            await repos.uploads.removeDeletion(q.projectId, q.blobName);
+          }
+          return queued.length;
+        });
+        if (r === null || r < batch) return { ran: true, deleted, objects };
       }
     },
   };

@@ -97,6 +97,9 @@ export interface UploadsRepo {
   trySweeperLock(): Promise<boolean>;
   /** Expired pending uploads, locked (rows being registered are skipped). */
   claimExpired(now: Date, limit: number): Promise<PendingUploadRecord[]>;
+  /** Queued object deletions (oldest first, locked), each saying whether a row names the blob again. */
+  claimDeletions(limit: number): Promise<{ projectId: string; blobName: string; referenced: boolean }[]>;
+  removeDeletion(projectId: string, blobName: string): Promise<void>;
 }
 
 export interface CropRecord {

@@ -124,6 +124,19 @@ export function uploadsRepo(sql: Sql): UploadsRepo {
       const rows = await sql.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [SWEEPER_LOCK]);
       return rows[0]!.locked;
     },
+    claimDeletions: (limit) =>
+      sql.query<{ projectId: string; blobName: string; referenced: boolean }>(
+        `SELECT d.project_id AS "projectId", d.blob_name AS "blobName",
+           (EXISTS (SELECT 1 FROM files f WHERE f.project_id = d.project_id AND f.blob_name = d.blob_name)
+             OR EXISTS (SELECT 1 FROM pending_uploads u WHERE u.project_id = d.project_id AND u.blob_name = d.blob_name)
+             OR EXISTS (SELECT 1 FROM crops c WHERE c.project_id = d.project_id AND c.thumbnail_blob_name = d.blob_name)
+             OR EXISTS (SELECT 1 FROM projects p WHERE p.id = d.project_id AND p.cover_blob_name = d.blob_name)) AS referenced
+         FROM blob_deletions d ORDER BY d.queued_at, d.blob_name LIMIT $1 FOR UPDATE OF d SKIP LOCKED`,
+        [limit],
+      ),
+    async removeDeletion(projectId, blobName) {
+      await sql.query('DELETE FROM blob_deletions WHERE project_id = $1 AND blob_name = $2', [projectId, blobName]);
+    },
     claimExpired: (now, limit) =>
       sql.query<PendingUploadRecord>(
         `SELECT ${U_COLS} FROM pending_uploads WHERE expires_at <= $1 ORDER BY expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
