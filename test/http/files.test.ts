@@ -6,7 +6,9 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
-import { A1, A2, SUB_B, assertApi1Error, assertProblem, createProject, createZone, projectWorld, uuidOf, type World } from '../support/projects.ts';
+import {
+  A1, A2, SUB_B, advanceClock, assertApi1Error, assertProblem, caller, createProject, createZone, emailOf, projectWorld, uuidOf, type World,
+} from '../support/projects.ts';
 import {
   bulkUrl, bytes, fileRowsOf, filesUrl, getSigned, item, md5B64, md5Hex, pendingOf, putSigned, sign, storedObject, upload,
 } from '../support/files.ts';
@@ -431,5 +433,23 @@ describe('project cover', () => {
     assertProblem(await w.as.projectOwner!('POST', `${A2}/projects/${uuidOf(p.id)}/cover`, { ...body, size: 10 * 1024 * 1024 + 1 }), 400, 'invalid-input');
     // registering a cover never signed
     assertProblem(await w.as.projectOwner!('PUT', `${A2}/projects/${uuidOf(p.id)}/cover`, { ...body, md5: md5Hex('other') }), 400, 'unknown-blob-name');
+  });
+});
+
+describe('activity', () => {
+  // Last in the file: it moves the service clock a day on.
+  test('reading a project\'s files marks the project accessed (API 1 projects-last-accessed report)', async () => {
+    const { p } = await freshProject();
+    await advanceClock(t, 86_400 + 60);
+    const owner = caller(t, (await t.tokens(emailOf('owner'))).access_token);
+    const reader = caller(t, (await t.tokens(emailOf('projectOwner'))).access_token);
+    const report = async () =>
+      (await owner('GET', `${A1}/reports/projects-last-accessed?projectId=${uuidOf(p.id)}`)).body[0]?.lastAccessedDate ?? null;
+    const today = t.core.clock.now().toISOString().slice(0, 10);
+    assert.notEqual(await report(), today, 'not read today yet');
+    assert.equal((await reader('GET', filesUrl(p.id))).status, 200);
+    const deadline = Date.now() + 5000;
+    while ((await report()) !== today && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await report(), today);
   });
 });
