@@ -41,6 +41,9 @@ function fail(reply: FastifyReply, err: unknown, closeConnection: boolean) {
   return renderFailure('other', f, reply);
 }
 
+/** How long an upload may receive nothing before its connection is closed. */
+export const UPLOAD_IDLE_MS = 120_000;
+
 const badUrl = () => new DomainError('forbidden', 'signature-invalid', 'The URL signature does not match');
 
 /** A single byte range (RFC 9110 §14.1.2); null: serve the whole object; 'unsatisfiable': 416. */
@@ -124,6 +127,12 @@ export const blobRoutes =
       } catch (e) {
         return fail(reply, e, true);
       }
+      // A client that stops sending for UPLOAD_IDLE_MS loses its connection (and its
+      // temporary file): no upload hangs for ever holding a socket and a half-written file.
+      const socket = req.raw.socket;
+      const onIdle = () => socket.destroy();
+      socket.setTimeout(UPLOAD_IDLE_MS);
+      socket.on('timeout', onIdle);
       try {
         const info = await store.receive(verified, req.raw);
         reply.header('etag', `"${info.md5Hex}"`);
@@ -135,6 +144,9 @@ export const blobRoutes =
           return;
         }
         return fail(reply, e, !req.raw.readableEnded);
+      } finally {
+        socket.off('timeout', onIdle);
+        socket.setTimeout(0);
       }
     });
 

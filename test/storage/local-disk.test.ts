@@ -237,3 +237,21 @@ test('local disk: /healthz answers 503 while the blob root is gone', async () =>
   }
   assert.equal((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
 });
+
+test('local disk: what a killed upload left (temporary file, orphan metadata) is swept once idle; live objects stay', async () => {
+  const key = freshKey();
+  const body = crypto.randomBytes(100);
+  const { res } = await upload(store, key, body);
+  assert.equal(res.status, 201);
+  const dir = path.join(store.root, key.split('/')[0]!);
+  fs.writeFileSync(path.join(dir, '.dead.e57.abc123.part'), 'half');
+  fs.writeFileSync(path.join(dir, '.dead.e57.abc123.meta-part'), '{}');
+  fs.writeFileSync(path.join(dir, '.gone.e57.meta'), '{}');
+  assert.deepEqual(await store.sweepTemporary(60_000), [], 'fresh files are left to their upload');
+  const old = new Date(Date.now() - 3600_000);
+  for (const f of ['.dead.e57.abc123.part', '.dead.e57.abc123.meta-part', '.gone.e57.meta']) fs.utimesSync(path.join(dir, f), old, old);
+  const removed = (await store.sweepTemporary(60_000)).sort();
+  assert.equal(removed.length, 3, removed.join(', '));
+  assert.deepEqual(await store.stat(key), { size: 100, md5Hex: md5Hex(body) });
+  assert.ok(fs.existsSync(path.join(dir, `.${key.split('/')[1]}.meta`)), 'the live object keeps its metadata');
+});

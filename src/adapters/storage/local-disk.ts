@@ -107,9 +107,57 @@ export class LocalDiskStore implements ObjectStore {
     this.base = opts.publicUrl.replace(/\/+$/, '') + BLOB_ROUTE_PREFIX.slice(0, -1);
   }
 
-  /** Creates the root directory; called once at start. */
+  private sweeper: NodeJS.Timeout | null = null;
+
+  /**
+   * Creates the root directory; called once at start. Also starts the sweep of what dead
+   * uploads left (a process killed mid-upload leaves its temporary file): at start, then
+   * every 10 minutes.
+   */
   async init(): Promise<void> {
     await (this.ready ??= fsp.mkdir(this.root, { recursive: true }).then(() => undefined));
+    if (!this.sweeper && !this.opts.removeRootOnClose) {
+      void this.sweepTemporary().catch(() => {});
+      this.sweeper = setInterval(() => void this.sweepTemporary().catch(() => {}), 10 * 60_000);
+      this.sweeper.unref();
+    }
+  }
+
+  /**
+   * Deletes temporary files nobody has written for `idleMs` (an upload in progress writes
+   * its file continuously; the server's request timeout ends a stalled one first), and
+   * metadata files whose object is gone (a crash between the two renames). Wall-clock
+   * time: file times are the system's, not the sandbox clock's.
+   */
+  async sweepTemporary(idleMs = 10 * 60_000): Promise<string[]> {
+    const removed: string[] = [];
+    const cutoff = Date.now() - idleMs;
+    const walk = async (dir: string, depth: number): Promise<void> => {
+      let entries: fs.Dirent[];
+      try {
+        entries = await fsp.readdir(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const e of entries) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) {
+          if (depth < 8) await walk(p, depth + 1);
+          continue;
+        }
+        if (!e.name.startsWith('.')) continue;
+        const temporary = /\.(part|meta-part)$/.test(e.name);
+        const meta = /^\.(.+)\.meta$/.exec(e.name);
+        if (!temporary && !meta) continue;
+        const st = await fsp.stat(p).catch(() => null);
+        if (!st || st.mtimeMs > cutoff) continue;
+        if (meta && (await fsp.stat(path.join(dir, meta[1]!)).catch(() => null))) continue;
+        await fsp.rm(p, { force: true });
+        removed.push(path.relative(this.root, p));
+      }
+    };
+    await walk(this.root, 0);
+    return removed;
   }
 
   private signingKey(): Promise<Buffer> {
@@ -356,6 +404,8 @@ export class LocalDiskStore implements ObjectStore {
   }
 
   async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
     if (this.opts.removeRootOnClose) await fsp.rm(this.root, { recursive: true, force: true }).catch(() => {});
   }
 }

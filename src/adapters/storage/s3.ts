@@ -123,6 +123,8 @@ export class S3Store implements ObjectStore {
       Bucket: this.bucket,
       Key: input.key,
       ResponseContentDisposition: input.fileName ? contentDisposition(input.fileName) : undefined,
+      // Reads serve the upload's cache header even for an object stored without it.
+      ResponseCacheControl: UPLOAD_CACHE_CONTROL,
     });
     return getSignedUrl(this.signer, command, { expiresIn: input.expiresInSeconds, signingDate: now });
   }
