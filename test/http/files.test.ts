@@ -427,6 +427,7 @@ describe('project cover', () => {
     conforms('updateProjectCover', 200, reg.body);
     const project = await w.as.projectOwner!('GET', `${A2}/projects/${uuidOf(p.id)}`);
     assert.equal(project.body.coverBlobName, signed.body.file.blobName);
+    assert.equal(new URL(project.body.coverUrl).pathname, `${A2}/projects/${uuidOf(p.id)}/blobs/${signed.body.file.blobName}`);
     assert.equal((await w.as.projectOwner!('GET', `${A2}/projects/${uuidOf(p.id)}/blobs/${signed.body.file.blobName}`)).status, 302);
     // a cover is png/jpg/jpeg of at most 10 MiB
     assertProblem(await w.as.projectOwner!('POST', `${A2}/projects/${uuidOf(p.id)}/cover`, { ...body, extension: 'gif' }), 400, 'invalid-input');

@@ -47,6 +47,7 @@ export const Project = Type.Object({
   modificationInfo: ModificationInfo,
   statsInfo: Nullable(ProjectStatsInfo),
   coverBlobName: Type.Optional(Type.String()),
+  coverUrl: Type.Optional(Type.String()),
   rootWorkzoneId: Type.String(),
   spatialReference: Type.Optional(SpatialReference),
   permissions: Type.Array(Type.String()),

@@ -42,7 +42,13 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
         ...(p.deletedBy ? { deletedBy: urn('user', p.deletedBy) } : {}),
       },
       statsInfo: v.stats,
-      ...(p.coverBlobName ? { coverBlobName: p.coverBlobName } : {}),
+      ...(p.coverBlobName
+        ? {
+          coverBlobName: p.coverBlobName,
+          // the 302 link of the cover (docs/files.md)
+          coverUrl: `${core.config.publicUrl}/api/2/accounts/${p.accountId}/projects/${p.id}/blobs/${encodeURIComponent(p.coverBlobName)}`,
+        }
+        : {}),
       rootWorkzoneId: urn('workzone', p.rootWorkzoneId),
       ...(p.spatialReference ? { spatialReference: p.spatialReference } : {}),
       permissions: v.permissions,
