@@ -10,6 +10,7 @@ import { S3Store, parseS3Url } from '../../src/adapters/storage/s3.ts';
 import { loadConfig } from '../../src/config.ts';
 import { freshKey, md5Hex, objectStoreContract } from './contract.ts';
 import { startS3rver, type Emulator } from './emulators.ts';
+import { freePort } from '../support/server.ts';
 
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
@@ -150,6 +151,15 @@ test('s3: STORAGE_URL parsing and the bucket made at start', async () => {
     await store.init();
     await store.init(); // idempotent
     await store.ping();
+  } finally {
+    await store.close();
+  }
+});
+
+test('s3: ping fails when the storage does not answer (/healthz then answers 503)', async () => {
+  const store = new S3Store({ ...parseS3Url(`s3://b?endpoint=http://127.0.0.1:${await freePort()}&forcePathStyle=true`), credentials: CREDENTIALS });
+  try {
+    await assert.rejects(store.ping());
   } finally {
     await store.close();
   }

@@ -46,6 +46,8 @@ export interface S3Options extends S3Location {
   credentials?: S3ClientConfig['credentials'];
 }
 
+const statusOf = (e: unknown) => (e as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+
 const isNotFound = (e: unknown) => {
   const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
   return err?.name === 'NotFound' || err?.name === 'NoSuchKey' || err?.$metadata?.httpStatusCode === 404;
@@ -71,11 +73,15 @@ export class S3Store implements ObjectStore {
     this.signer = opts.publicUrl ? new S3Client({ ...common, endpoint: opts.publicUrl }) : this.client;
   }
 
-  /** Creates the bucket when missing. */
+  /**
+   * Creates the bucket when missing. Credentials limited to objects (no s3:ListBucket) get
+   * 403 on HeadBucket: the bucket is then taken to exist, and uploads will tell.
+   */
   async init(): Promise<void> {
     try {
       await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
     } catch (e) {
+      if (statusOf(e) === 403) return;
       if (!isNotFound(e)) throw e;
       await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }));
     }
@@ -155,8 +161,13 @@ export class S3Store implements ObjectStore {
     );
   }
 
+  /** The storage answers: HeadBucket succeeds, or refuses these credentials the check (403). */
   async ping(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    } catch (e) {
+      if (statusOf(e) !== 403) throw e;
+    }
   }
 
   async deleteAll(): Promise<void> {
