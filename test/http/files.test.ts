@@ -204,6 +204,26 @@ describe('registration is strict: each refusal records nothing', () => {
     }
   });
 
+  test('a tampered signature, or the URL of another blob, is refused by the store; registration then answers 400', async () => {
+    const { p, root, s, f } = await signedScan();
+    const tampered = new URL(f.url);
+    const sig = tampered.searchParams.get('sig')!;
+    tampered.searchParams.set('sig', (sig[0] === 'A' ? 'B' : 'A') + sig.slice(1));
+    const put = await putSigned(t, tampered.toString(), s.content);
+    assert.ok(put.statusCode >= 400 && put.statusCode < 500, `PUT ${put.statusCode}`);
+    // Another blob signed with the same size and MD5: its name under the first one's signature.
+    const other = await sign(w.as.projectOwner!, p.id, root, [{ ...s, name: 'Other' }]);
+    const swapped = new URL(f.url);
+    swapped.pathname = swapped.pathname.replace(f.blobName, other.files[0]!.blobName);
+    const put2 = await putSigned(t, swapped.toString(), s.content);
+    assert.ok(put2.statusCode >= 400 && put2.statusCode < 500, `PUT ${put2.statusCode}`);
+    for (const blobName of [f.blobName, other.files[0]!.blobName]) {
+      assertProblem(await w.as.projectOwner!('PUT', bulkUrl(p.id, root), [{ ...item(s), blobName }]), 400, 'blob-not-uploaded');
+      assert.equal(await storedObject(t, p.id, blobName), null);
+    }
+    await nothingRecorded(p, f.blobName);
+  });
+
   test('an unknown blob name: 400 unknown-blob-name; values differing from the signed ones: 400 invalid-input', async () => {
     const { p, root, s, f } = await signedScan();
     await putSigned(t, f.url, s.content);

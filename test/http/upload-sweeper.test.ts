@@ -78,3 +78,15 @@ test('objects whose rows went by cascade (work zone, permanent project deletion)
   await t.core.uploadSweeper.run();
   assert.equal(await storedObject(t, p.id, inRoot!.blobName), null, 'a permanently deleted project leaves no object');
 });
+
+test('a signed URL used after UPLOAD_URL_TTL (service clock) is refused; the upload cannot be registered', async () => {
+  const p = await createProject(w.as.projectOwner!);
+  const s = { name: 'Slow', extension: 'pdf', content: bytes(50, 8) };
+  const signed = await sign(w.as.projectOwner!, p.id, p.rootWorkzoneId, [s]);
+  await advanceClock(t, 11);
+  const put = await putSigned(t, signed.files[0]!.url, s.content);
+  assert.ok(put.statusCode >= 400 && put.statusCode < 500, `PUT ${put.statusCode}`);
+  assert.equal(await storedObject(t, p.id, signed.files[0]!.blobName), null);
+  assertProblem(await w.as.projectOwner!('PUT', bulkUrl(p.id, p.rootWorkzoneId), [{ ...item(s), blobName: signed.files[0]!.blobName }]), 400, 'blob-not-uploaded');
+  assert.equal((await fileRowsOf(t, p.id)).length, 0);
+});
