@@ -344,6 +344,19 @@ describe('files', () => {
     assert.equal(list.find((f: any) => f.type === 'document').translation, undefined);
   });
 
+  test('a file of every category conforms to the vendor File shape', async () => {
+    const { p, root } = await freshProject();
+    const exts = ['e57', 'ifc', 'idd', 'pdf', 'png', 'xyz123', 'zip', 'map', 'cipm', 'mp4', 'ply'];
+    await upload(t, w.as.projectOwner!, p.id, root, exts.map((extension, i) => ({ name: `F${i}`, extension, content: bytes(30, 40 + i) })));
+    const list = (await w.as.projectOwner!('GET', filesUrl(p.id))).body;
+    assert.deepEqual(
+      list.map((f: any) => f.type).sort(),
+      ['archive', 'document', 'gaussian', 'geoImage', 'media', 'miscfile', 'model', 'modelReport', 'scan', 'sitemap', 'video3d'],
+    );
+    assert.equal(list.find((f: any) => f.extension === 'xyz123').formatId, 'urn:svc:format:999');
+    conforms('getFiles', 200, list);
+  });
+
   test('PATCH renames (file-name rules); 404 for an unknown file', async () => {
     const res = await w.as.projectOwner!('PATCH', `${filesUrl(P.id)}/${ids.doc}`, { name: 'Spec v2' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
