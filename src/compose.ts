@@ -107,6 +107,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const workzoneCopy = createWorkzoneCopy({
     store, clock, ids, authorizer, access: projectAccess, jobs: jobRunner, sendMail, publicUrl: config.publicUrl,
     urn: (type, id) => formatUrn(config.urnNamespace, type, id),
+    copyFiles: files.copyFiles,
   });
   jobHandlers[COPY_JOB] = workzoneCopy.handler;
   const tagLists = createTagLists({ store, clock, ids, access: projectAccess, jobs: jobRunner });

@@ -492,6 +492,52 @@ export function createFiles(deps: {
     },
 
     deleteObject: (projectId: string, blobName: string) => objectStore.delete(blobKey(projectId, blobName)).catch(() => {}),
+
+    /**
+     * Work-zone copy (src/core/workzones/copy.ts): copies the files of the copied zones, each
+     * under a new blob name, in the copy's transaction: the object is copied before its row
+     * is written (never a row without its object); the destination subscription's capacities
+     * apply (the job fails with capacity-exceeded-*). Objects copied before a failure are
+     * deleted again.
+     */
+    async copyFiles(
+      repos: Repos,
+      a: { accountId: string; sourceProjectId: string; destinationProjectId: string; zones: Map<string, string>; userId: string; now: Date },
+    ): Promise<number> {
+      const files = (await repos.files.list(a.sourceProjectId)).filter((f) => a.zones.has(f.workzoneId));
+      if (!files.length) return 0;
+      const dest = await repos.projects.byRef(a.accountId, { uuid: a.destinationProjectId });
+      if (!dest) throw notFound('project', a.destinationProjectId);
+      const adding = new Map<Category, number>();
+      for (const f of files) adding.set(category(f), (adding.get(category(f)) ?? 0) + 1);
+      for (const c of ['scan', 'geoImage'] as const) {
+        const n = adding.get(c) ?? 0;
+        if (!n) continue;
+        await repos.files.lockSubscription(dest.subscriptionId);
+        const sub = await repos.subscriptions.byId(dest.subscriptionId);
+        const count = await repos.files.countInSubscription(dest.subscriptionId, c, clock.now());
+        const capacity = c === 'scan' ? sub?.scanCapacity ?? 0 : sub?.geoImageCapacity ?? 0;
+        if (count.registered + count.pending + n > capacity) throw capacityError(c, { subscriptionId: dest.subscriptionId });
+      }
+      if (!objectStore.copy) throw new DomainError('unavailable', 'copy-not-supported', 'The object store cannot copy objects');
+      const copied: string[] = [];
+      try {
+        for (const f of files) {
+          const blobName = `${ids.uuid()}.${f.extension}`;
+          const to = blobKey(a.destinationProjectId, blobName);
+          await objectStore.copy(blobKey(a.sourceProjectId, f.blobName), to);
+          copied.push(to);
+          await repos.files.insert({
+            ...f, id: ids.uuid(), projectId: a.destinationProjectId, workzoneId: a.zones.get(f.workzoneId)!, blobName,
+            createdAt: a.now, createdBy: a.userId,
+          });
+        }
+      } catch (e) {
+        for (const key of copied) await objectStore.delete(key).catch(() => {});
+        throw e;
+      }
+      return files.length;
+    },
   };
 }
 

@@ -5,7 +5,7 @@ import { DomainError, invalidInput, notFound } from '../errors.ts';
 import type { EntityRef } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { Repos, Store } from '../ports/repositories.ts';
 import type { JobRecord } from '../ports/jobs.ts';
 import type { SendMail } from '../mail/send-mail.ts';
 import type { Permission } from '../permissions/catalog.ts';
@@ -49,6 +49,11 @@ export function createWorkzoneCopy(deps: {
   sendMail: SendMail;
   publicUrl: string;
   urn: (type: 'project' | 'workzone', id: string) => string;
+  /** Copies the files of the copied zones (the files module), last in the copy's transaction; answers how many. */
+  copyFiles?: (
+    repos: Repos,
+    a: { accountId: string; sourceProjectId: string; destinationProjectId: string; zones: Map<string, string>; userId: string; now: Date },
+  ) => Promise<number>;
 }) {
   const { store, clock, ids, access, sendMail } = deps;
 
@@ -128,13 +133,20 @@ export function createWorkzoneCopy(deps: {
           for (const z of reached) for (const d of await repos.workzones.subtree(z)) below.add(d);
           await repos.members.grantAccess(destinationProjectId, m.memberType, m.memberId, [...below]);
         }
+        const copiedFiles = deps.copyFiles
+          ? await deps.copyFiles(repos, {
+            accountId: p.accountId, sourceProjectId: p.sourceProjectId, destinationProjectId, zones: mapping, userId: p.userId, now,
+          })
+          : 0;
         await repos.changes.publish(projectScopeKey(destinationProjectId));
-        return { destinationProjectId, workzoneId: mapping.get(p.sourceWorkzoneId)!, copiedWorkzones: mapping.size, skippedMembers: skipped };
+        return {
+          destinationProjectId, workzoneId: mapping.get(p.sourceWorkzoneId)!, copiedWorkzones: mapping.size, copiedFiles, skippedMembers: skipped,
+        };
       });
       await notify(
         p.userId,
         `Copy of work zone finished: ${p.destinationName}`,
-        `The copy "${p.destinationName}" is ready (${result.copiedWorkzones} work zones).\n` +
+        `The copy "${p.destinationName}" is ready (${result.copiedWorkzones} work zones, ${result.copiedFiles} files).\n` +
           `Project: ${deps.urn('project', result.destinationProjectId)}\nWork zone: ${deps.urn('workzone', result.workzoneId)}\n` +
           (result.skippedMembers.length ? `Members not copied (they hold another role there): ${result.skippedMembers.length}\n` : ''),
       );
