@@ -75,6 +75,14 @@ export interface TagJsonShape {
   deleted?: TagJsonPiece[];
 }
 
+/** One tag written as `shape`, with its place in the list (`seq`: creation order). */
+export interface RenderedTag {
+  id: string;
+  seq: number;
+  deleted: boolean;
+  json: string;
+}
+
 export interface TagsRepo {
   /**
    * The tags `tags(listId, filter)` answers, written as `shape` and joined with commas (no
@@ -82,6 +90,8 @@ export interface TagsRepo {
    * version's). Runs its own read-only transaction: call it outside one.
    */
   renderTags(listId: string, filter: TagFilter, shape: TagJsonShape): Promise<{ version: number; json: string }>;
+  /** renderTags one tag per row (in list order), for callers that keep and patch a list's text. */
+  renderTagRows(listId: string, filter: TagFilter, shape: TagJsonShape): Promise<{ version: number; rows: RenderedTag[] }>;
   listById(id: string): Promise<TagListRecord | null>;
   listByRef(projectId: string, ref: { uuid: string } | { api1Id: string }): Promise<TagListRecord | null>;
   /** Takes a row lock on the list for the rest of the transaction (serialises its versions). */

@@ -150,14 +150,14 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
     const since = parseSince(req.query.since);
     const listRef = ref('tag-list', req.params.tagListId);
     if (since) return sendJson(reply, `[${(await core.tagLists.getTagsJson(actor(req), ...refs(req), listRef, { since }, tagShape)).json}]`);
-    // The whole list: from the cache when this version was already written.
+    // The whole list: kept per node, patched with the changes since the kept version.
     const list = await core.tagLists.getTagList(actor(req), ...refs(req), listRef);
-    const hit = wholeLists.get(list.id, list.tagsVersion);
+    const hit = wholeLists.get(list.id, list.tagsVersion, '');
     if (hit) return sendJson(reply, hit);
-    const v = await core.tagLists.getTagsJson(actor(req), ...refs(req), listRef, { all: true }, tagShape);
-    const body = Buffer.from(`[${v.json}]`);
-    wholeLists.set(v.list.id, v.version, body);
-    return sendJson(reply, body);
+    const kept = wholeLists.kept(list.id);
+    const base = kept && kept.version < list.tagsVersion ? kept : undefined;
+    const v = await core.tagLists.getTagRowsJson(actor(req), ...refs(req), listRef, base ? { afterVersion: base.version } : { all: true }, tagShape);
+    return sendJson(reply, wholeLists.body(list.id, '', v, base));
   });
 
   app.put(`${A}/:tagListId`, {

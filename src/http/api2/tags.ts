@@ -216,14 +216,17 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
       const v = await core.tagLists.getTagsJson(actor(req), ...refs(req), listRef(req), { afterVersion: after }, (l) => tagShape(ns, l));
       return sendJson(reply, `[${v.json}]`);
     }
-    // The whole list: from the cache when this version was already written.
+    // The whole list: kept per node, patched with the changes since the kept version.
     const list = await core.tagLists.getTagList(actor(req), ...refs(req), listRef(req));
     const hit = wholeLists.get(list.id, list.tagsVersion, list.tagListType);
     if (hit) return sendJson(reply, hit);
-    const v = await core.tagLists.getTagsJson(actor(req), ...refs(req), listRef(req), { all: true }, (l) => tagShape(ns, l));
-    const body = Buffer.from(`[${v.json}]`);
-    wholeLists.set(v.list.id, v.version, body, v.list.tagListType);
-    return sendJson(reply, body);
+    const kept = wholeLists.kept(list.id);
+    const base = kept && kept.variant === list.tagListType && kept.version < list.tagsVersion ? kept : undefined;
+    const v = await core.tagLists.getTagRowsJson(actor(req), ...refs(req), listRef(req), base ? { afterVersion: base.version } : { all: true }, (l) => tagShape(ns, l));
+    // The shape was written with the list as read then: a type changed meanwhile is read again whole.
+    const same = v.list.tagListType === list.tagListType;
+    if (!same) return sendJson(reply, wholeLists.body(list.id, v.list.tagListType, await core.tagLists.getTagRowsJson(actor(req), ...refs(req), listRef(req), { all: true }, (l) => tagShape(ns, l))));
+    return sendJson(reply, wholeLists.body(list.id, list.tagListType, v, base));
   });
 
   app.post(`${A}/:tagListRef/tags/bulk`, {

@@ -1,4 +1,4 @@
-import type { TagFilter, TagJsonPiece, TagListRecord, TagRow, TagsRepo } from '../../../core/ports/tags.ts';
+import type { RenderedTag, TagFilter, TagJsonPiece, TagJsonShape, TagListRecord, TagRow, TagsRepo } from '../../../core/ports/tags.ts';
 import type { Sql } from '../sql.ts';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
 import { byRefClause } from './ref.ts';
@@ -63,32 +63,62 @@ function filterSql(filter: TagFilter, params: unknown[]): string {
   return `updated_at > $${params.length}`;
 }
 
+// Separators of renderTagRows' aggregate: control characters never appear raw in JSON text.
+const TAG_SEP = '\u0002';
+const FIELD_SEP = '\u0001';
+
+/**
+ * The tags of `filter` written as `shape`, aggregated by the database in chunks of
+ * RENDER_CHUNK inside one read-only snapshot (with the list's version): joined with commas,
+ * or (`split`) each prefixed with its id, place and state and joined with TAG_SEP.
+ */
+async function aggregate(sql: Sql, listId: string, filter: TagFilter, shape: TagJsonShape, split: boolean) {
+  const params: unknown[] = [listId];
+  const live = concatSql(shape.live, params);
+  let expr = shape.deleted ? `CASE WHEN deleted_at IS NULL THEN ${live} ELSE ${concatSql(shape.deleted, params)} END` : live;
+  if (split) {
+    expr = `concat(id::text, chr(1), seq::text, chr(1), CASE WHEN deleted_at IS NULL THEN 'l' ELSE 'd' END, chr(1), ${expr})`;
+  }
+  const where = filterSql(filter, params);
+  params.push(0, RENDER_CHUNK);
+  const [after, limit] = [`$${params.length - 1}`, `$${params.length}`];
+  const text = `SELECT string_agg(${expr}, ${split ? 'chr(2)' : "','"} ORDER BY seq) AS j, max(seq)::text AS last, count(*)::int AS n
+    FROM (SELECT * FROM tags WHERE list_id = $1 AND ${where} AND seq > ${after} ORDER BY seq LIMIT ${limit}) t`;
+  // Chunks keep the database's working memory small (PGlite's heap never shrinks); one
+  // read-only snapshot makes them, and the version, one consistent picture.
+  return sql.transaction(async (tx) => {
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    const [list] = await tx.query<{ v: number }>('SELECT tags_version AS v FROM tag_lists WHERE id = $1', [listId]);
+    const chunks: string[] = [];
+    for (;;) {
+      const [r] = await tx.query<{ j: string | null; last: string | null; n: number }>(text, params);
+      if (!r || !r.n) break;
+      chunks.push(r.j!);
+      if (r.n < RENDER_CHUNK) break;
+      params[params.length - 2] = r.last;
+    }
+    return { version: list?.v ?? 0, chunks };
+  });
+}
+
 export function tagsRepo(sql: Sql): TagsRepo {
   return {
     async renderTags(listId, filter, shape) {
-      const params: unknown[] = [listId];
-      const live = concatSql(shape.live, params);
-      const expr = shape.deleted ? `CASE WHEN deleted_at IS NULL THEN ${live} ELSE ${concatSql(shape.deleted, params)} END` : live;
-      const where = filterSql(filter, params);
-      params.push(0, RENDER_CHUNK);
-      const [after, limit] = [`$${params.length - 1}`, `$${params.length}`];
-      const text = `SELECT string_agg(${expr}, ',' ORDER BY seq) AS j, max(seq)::text AS last, count(*)::int AS n
-        FROM (SELECT * FROM tags WHERE list_id = $1 AND ${where} AND seq > ${after} ORDER BY seq LIMIT ${limit}) t`;
-      // Chunks keep the database's working memory small (PGlite's heap never shrinks); one
-      // read-only snapshot makes them, and the version, one consistent picture.
-      return sql.transaction(async (tx) => {
-        await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-        const [list] = await tx.query<{ v: number }>('SELECT tags_version AS v FROM tag_lists WHERE id = $1', [listId]);
-        const chunks: string[] = [];
-        for (;;) {
-          const [r] = await tx.query<{ j: string | null; last: string | null; n: number }>(text, params);
-          if (!r || !r.n) break;
-          chunks.push(r.j!);
-          if (r.n < RENDER_CHUNK) break;
-          params[params.length - 2] = r.last;
+      const { version, chunks } = await aggregate(sql, listId, filter, shape, false);
+      return { version, json: chunks.join(',') };
+    },
+    async renderTagRows(listId, filter, shape) {
+      const { version, chunks } = await aggregate(sql, listId, filter, shape, true);
+      const rows: RenderedTag[] = [];
+      for (const chunk of chunks) {
+        for (const t of chunk.split(TAG_SEP)) {
+          // id FIELD_SEP seq FIELD_SEP l|d FIELD_SEP json: JSON text holds no raw control character.
+          const a = t.indexOf(FIELD_SEP);
+          const b = t.indexOf(FIELD_SEP, a + 1);
+          rows.push({ id: t.slice(0, a), seq: Number(t.slice(a + 1, b)), deleted: t[b + 1] === 'd', json: t.slice(b + 3) });
         }
-        return { version: list?.v ?? 0, json: chunks.join(',') };
-      });
+      }
+      return { version, rows };
     },
     async listById(id) {
       const rows = await sql.query<TagListRecord>(`SELECT ${L_COLS} FROM tag_lists l WHERE l.id = $1`, [id]);
