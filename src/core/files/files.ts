@@ -519,6 +519,13 @@ export function createFiles(deps: {
         const capacity = c === 'scan' ? sub?.scanCapacity ?? 0 : sub?.geoImageCapacity ?? 0;
         if (count.registered + count.pending + n > capacity) throw capacityError(c, { subscriptionId: dest.subscriptionId });
       }
+      const scans = adding.get('scan') ?? 0;
+      if (deps.sandbox && scans) {
+        // The copies are the caller's (createdBy): the sandbox's 20 scans per user apply.
+        await repos.users.lock(a.userId);
+        const mine = await repos.files.countByUser(a.userId, 'scan', clock.now());
+        if (mine.registered + mine.pending + scans > FILES.sandboxScansPerUser) throw capacityError('scan', { userId: a.userId });
+      }
       if (!objectStore.copy) throw new DomainError('unavailable', 'copy-not-supported', 'The object store cannot copy objects');
       const copied: string[] = [];
       try {
