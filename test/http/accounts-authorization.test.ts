@@ -109,7 +109,13 @@ const API2: Case[] = [
     },
   },
   { name: 'POST group members', method: 'POST', prepare: async () => ({ url: `${A2}/groups/${GROUP_ID}/members`, payload: [targetId] }), permission: 'account:groups:write', denied: 'update-group-forbidden', ok: 200 },
-  { name: 'DELETE group members', method: 'DELETE', prepare: async () => ({ url: `${A2}/groups/${GROUP_ID}/members`, payload: [targetId] }), permission: 'account:groups:write', denied: 'update-group-forbidden', ok: 200 },
+  {
+    name: 'DELETE group members', method: 'DELETE',
+    // The user must be in the group (else 400 users-not-in-groups): the owner puts him back first.
+    prepare: async (t) => {
+      await asOwner(t, 'POST', `${A2}/groups/${GROUP_ID}/members`, [targetId]);
+      return { url: `${A2}/groups/${GROUP_ID}/members`, payload: [targetId] };
+    }, permission: 'account:groups:write', denied: 'update-group-forbidden', ok: 200 },
 ];
 
 const API1: Case[] = [
