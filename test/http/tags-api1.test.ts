@@ -5,6 +5,7 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
+import { scanIn } from '../support/tags.ts';
 import {
   A1, A2, ACCOUNT_ID, advanceClock, addMembers, assertApi1Error, createProject, emailOf, projectWorld, serviceNow, uuidOf, type World,
 } from '../support/projects.ts';
@@ -144,7 +145,8 @@ describe('API 1 tag lists', () => {
     await t.core.jobRunner.stop();
     let l: any;
     try {
-      l = await createList({ detect: { classes: ['valve'], fileIds: ['f1'] } });
+      const scan = await scanIn(t.core, P.id, P.rootWorkzoneId);
+      l = await createList({ detect: { classes: ['valve'], fileIds: [scan] } });
       assert.equal(l.data.pending, true);
       assertApi1Error(await w.as.manager!('PUT', `${lists(P)}/${l.id}`, { insert: [{ id: 'x' }] }), 409, 'tag-list-pending');
       await t.core.jobRunner.drain();

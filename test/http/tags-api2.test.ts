@@ -11,6 +11,7 @@ import {
 } from '../support/projects.ts';
 import { describeErrors, loadVendorValidator, vendorSpecAvailable, type VendorValidator } from '../support/vendor-schema.ts';
 import { tagArray } from '../../src/http/api2/tags.ts';
+import { scanIn } from '../support/tags.ts';
 
 const SUB_TINY = 'b5555555-5555-4555-8555-555555555555';
 
@@ -19,6 +20,8 @@ let w: World;
 let P: any;
 let Z: any;
 let vendor: VendorValidator | null = null;
+/** A scan on P's root zone (detection needs one). */
+let SCAN: string;
 let n = 0;
 const unique = (p: string) => `${p} ${++n}`;
 const lists = (p: any) => `${A2}/projects/${uuidOf(p.id)}/tag-lists`;
@@ -67,6 +70,7 @@ before(async () => {
     users: [{ user: emailOf('viewer'), role: w.roles.Viewer }, { user: emailOf('manager'), role: w.roles.Manager }],
   });
   await addMembers(w.as.projectOwner!, P.id, { users: [{ user: emailOf('alice'), role: TAGGER_ID }] }, [Z.id]);
+  SCAN = await scanIn(t.core, P.id, P.rootWorkzoneId);
 });
 after(() => t?.close());
 
@@ -283,7 +287,7 @@ describe('capacity and pending', () => {
     const l = await createList();
     await t.core.jobRunner.stop(); // the job waits until drained below
     try {
-      const res = await w.as.manager!('POST', `${lists(P)}/${uuidOf(l.id)}/ai-detection`, { classes: [classes.body[0].name], filesIds: ['00000000-0000-4000-8000-000000000001'] });
+      const res = await w.as.manager!('POST', `${lists(P)}/${uuidOf(l.id)}/ai-detection`, { classes: [classes.body[0].name], filesIds: [SCAN] });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       conforms('tagListAiDetection', 200, res.body);
       assert.equal(res.body.pending, true);
@@ -298,7 +302,12 @@ describe('capacity and pending', () => {
     const after = await w.as.manager!('GET', `${lists(P)}/${uuidOf(l.id)}`);
     assert.equal(after.body.pending, false);
     assert.equal((await bulk(l, { create: [{ data: { id: 'x' } }] })).status, 200);
-    assertProblem(await w.as.manager!('POST', `${lists(P)}/${uuidOf(l.id)}/ai-detection`, { classes: ['no-such-class'], filesIds: ['f'] }), 400, 'invalid-input');
+    assertProblem(await w.as.manager!('POST', `${lists(P)}/${uuidOf(l.id)}/ai-detection`, { classes: ['no-such-class'], filesIds: [SCAN] }), 400, 'invalid-input');
+    // The files must be scans of the project.
+    assertProblem(await w.as.manager!('POST', `${lists(P)}/${uuidOf(l.id)}/ai-detection`, { classes: ['valve'], filesIds: ['00000000-0000-4000-8000-000000000001'] }), 404, 'file-not-found');
+    const doc = await scanIn(t.core, P.id, P.rootWorkzoneId, 'document');
+    assert.equal(assertProblem(await w.as.manager!('POST', `${lists(P)}/${uuidOf(l.id)}/ai-detection`, { classes: ['valve'], filesIds: [doc] }), 400, 'invalid-input').errorValues.field, 'filesIds');
+    assert.equal((await w.as.manager!('GET', `${lists(P)}/${uuidOf(l.id)}`)).body.pending, false, 'nothing was changed');
   });
 });
 
@@ -310,7 +319,7 @@ describe('permissions: workzone:tags:read / workzone:tags:write on the list’s 
     assert.deepEqual(denied.errorValues.requiredPermissions, ['workzone:tags:write']);
     assertProblem(await w.as.viewer!('POST', lists(P), { workzoneId: P.rootWorkzoneId, tagListType: '3d', name: 'v' }), 403, 'create-tag-list-forbidden');
     assertProblem(await w.as.viewer!('DELETE', `${lists(P)}/${uuidOf(l.id)}`), 403, 'delete-tag-list-forbidden');
-    assertProblem(await w.as.viewer!('POST', `${lists(P)}/${uuidOf(l.id)}/ai-detection`, { classes: ['pipe'], filesIds: ['f'] }), 403, 'update-tag-list-forbidden');
+    assertProblem(await w.as.viewer!('POST', `${lists(P)}/${uuidOf(l.id)}/ai-detection`, { classes: ['pipe'], filesIds: [SCAN] }), 403, 'update-tag-list-forbidden');
   });
 
   test('a member of a child zone works on its lists only and lists only them', async () => {
@@ -326,6 +335,10 @@ describe('permissions: workzone:tags:read / workzone:tags:write on the list’s 
     assertProblem(await w.as.alice!('POST', lists(P), { workzoneId: P.rootWorkzoneId, tagListType: '3d', name: 'r' }), 403, 'create-tag-list-forbidden');
     // Moving a list into a zone where the caller may not write tags.
     assertProblem(await w.as.alice!('PUT', `${lists(P)}/${uuidOf(inZ.id)}`, { workzoneId: P.rootWorkzoneId, tagListType: '3d', name: 'moved' }), 403, 'update-tag-list-forbidden');
+    // Detection also needs reality-data:read and export-jobs-reality-data:write on the scans' zone (vendor).
+    const scanZ = await scanIn(t.core, P.id, Z.id);
+    const noScans = assertProblem(await w.as.alice!('POST', `${lists(P)}/${uuidOf(inZ.id)}/ai-detection`, { classes: ['valve'], filesIds: [scanZ] }), 403, 'update-tag-list-forbidden');
+    assert.deepEqual(noScans.errorValues.requiredPermissions, ['workzone:reality-data:read', 'workzone:export-jobs-reality-data:write']);
     // Moving tags out of a list he may not write.
     assertProblem(await w.as.alice!('POST', `${lists(P)}/${uuidOf(inZ.id)}/tags/bulk-move`, [{ sourceTagListId: inRoot.id, tagsIds: [] }]), 403, 'update-tag-list-forbidden');
   });

@@ -7,6 +7,7 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
+import { scanIn } from '../support/tags.ts';
 import { A1, A2, PROJECT_ACTORS, addMembers, createProject, emailOf, projectWorld, uuidOf, type Method, type ProjectActor, type World } from '../support/projects.ts';
 
 const HOLDERS = {
@@ -30,6 +31,7 @@ let t: TestApp;
 let w: World;
 let P: any;
 let L: any;
+let SCAN: string;
 let n = 0;
 const lists = () => `${A2}/projects/${uuidOf(P.id)}/tag-lists`;
 const lists1 = () => `${A1}/projects/${P.api1Id}/tag-lists`;
@@ -81,7 +83,7 @@ const API2: Case[] = [
   },
   {
     name: 'POST ai-detection', method: 'POST', permission: 'workzone:tags:write', denied: 'update-tag-list-forbidden', ok: 200,
-    prepare: async () => ({ url: `${lists()}/${uuidOf((await freshList()).list.id)}/ai-detection`, payload: { classes: ['valve'], filesIds: ['f'] } }),
+    prepare: async () => ({ url: `${lists()}/${uuidOf((await freshList()).list.id)}/ai-detection`, payload: { classes: ['valve'], filesIds: [SCAN] } }),
   },
 ];
 
@@ -113,6 +115,7 @@ before(async () => {
     users: [{ user: emailOf('viewer'), role: w.roles.Viewer }, { user: emailOf('manager'), role: w.roles.Manager }],
   });
   L = (await freshList()).list;
+  SCAN = await scanIn(t.core, P.id, P.rootWorkzoneId);
 });
 after(async () => {
   await t.core.jobRunner.drain();

@@ -11,6 +11,7 @@ import type { DetectionRequest, TagDetector } from '../../src/core/ports/tag-det
 import { testDatabase } from '../support/database.ts';
 import { OPERATOR_TOKEN, PUBLIC_URL } from '../support/app.ts';
 import { caller, type Call } from '../support/projects.ts';
+import { scanIn } from '../support/tags.ts';
 
 const ACCOUNT = 'e1111111-1111-4111-8111-111111111111';
 const SUB = 'e2222222-2222-4222-8222-222222222222';
@@ -21,6 +22,7 @@ let app: App;
 let drop: () => Promise<void>;
 let as: Call;
 let project: any;
+let scan: string;
 const requests: DetectionRequest[] = [];
 let mode: 'find' | 'fail' = 'find';
 
@@ -56,6 +58,7 @@ before(async () => {
   const p = await as('POST', `${A2}/projects`, { name: 'Detect P', subscriptionId: SUB });
   assert.equal(p.status, 201, JSON.stringify(p.body));
   project = p.body;
+  scan = await scanIn(core, project.id, project.rootWorkzoneId);
 });
 after(async () => {
   await app?.close();
@@ -71,14 +74,14 @@ test('detected tags are added as AI tags in one version, within the capacity; pe
   assert.equal((await as('POST', `${lists()}/${id}/tags/bulk`, { create: [{ data: { id: 'manual' } }] })).status, 200);
   await core.jobRunner.stop();
   try {
-    const res = await as('POST', `${lists()}/${id}/ai-detection`, { classes: ['valve'], filesIds: ['file-1'] });
+    const res = await as('POST', `${lists()}/${id}/ai-detection`, { classes: ['valve'], filesIds: [scan] });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.pending, true);
     await core.jobRunner.drain();
   } finally {
     core.jobRunner.start();
   }
-  assert.deepEqual(requests.at(-1), { tagListId: id, projectId: project.id.split(':').pop(), classes: ['valve'], fileIds: ['file-1'] });
+  assert.deepEqual(requests.at(-1), { tagListId: id, projectId: project.id.split(':').pop(), classes: ['valve'], fileIds: [scan] });
   const after = (await as('GET', `${lists()}/${id}`)).body;
   assert.equal(after.pending, false);
   assert.equal(after.tagsVersion, 2);
@@ -94,7 +97,7 @@ test('a detection that fails for good clears pending and adds nothing', async ()
   mode = 'fail';
   await core.jobRunner.stop();
   try {
-    assert.equal((await as('POST', `${lists()}/${id}/ai-detection`, { classes: ['pipe'], filesIds: ['f'] })).body.pending, true);
+    assert.equal((await as('POST', `${lists()}/${id}/ai-detection`, { classes: ['pipe'], filesIds: [scan] })).body.pending, true);
     await core.jobRunner.drain();
   } finally {
     core.jobRunner.start();

@@ -25,8 +25,12 @@ const WRITE: Permission = 'workzone:tags:write';
 
 export interface DetectInput {
   classes: string[];
-  fileIds: string[];
+  /** The scans to look in (vendor filesIds). */
+  fileRefs: EntityRef[];
 }
+
+/** Vendor tagListAiDetection: on the work zones of the scans, besides tags:write on the list's. */
+const SCAN_NEEDS: Permission[] = ['workzone:reality-data:read', 'workzone:export-jobs-reality-data:write'];
 
 /** Fields of a list: API 2 PUT gives all (missing = erased), API 1 `data` only some. */
 export interface TagListInput {
@@ -113,17 +117,27 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
     return l;
   }
 
-  function checkDetect(d: DetectInput): DetectInput {
-    if (!Array.isArray(d.classes) || !d.classes.length) throw invalidInput('detect.classes must name at least one class', { field: 'classes' });
+  /** Known classes; scans of the project the caller may read and export from. Answers the scans' ids. */
+  async function checkDetect(repos: Repos, scope: ProjectScope, d: DetectInput): Promise<{ classes: string[]; fileIds: string[] }> {
+    if (!d.classes.length) throw invalidInput('detect.classes must name at least one class', { field: 'classes' });
     for (const c of d.classes) if (!AI_DETECTION_CLASS_NAMES.has(c)) throw invalidInput(`Unknown AI detection class ${c}`, { field: 'classes', class: c });
-    if (!Array.isArray(d.fileIds) || !d.fileIds.length) throw invalidInput('detect.fileIds must name at least one file', { field: 'filesIds' });
-    return { classes: [...new Set(d.classes)], fileIds: [...new Set(d.fileIds)] };
+    if (!d.fileRefs.length) throw invalidInput('detect.fileIds must name at least one scan', { field: 'filesIds' });
+    const fileIds = new Set<string>();
+    for (const ref of d.fileRefs) {
+      const f = await repos.files.byRef(scope.project.id, ref);
+      if (!f) throw notFound('file', refValue(ref));
+      if (f.category !== 'scan') throw invalidInput(`File ${f.id} is not a scan (${f.category})`, { field: 'filesIds', fileId: f.id });
+      access.requireOnWorkzone(scope, f.workzoneId, SCAN_NEEDS, 'update-tag-list-forbidden');
+      fileIds.add(f.id);
+    }
+    return { classes: [...new Set(d.classes)], fileIds: [...fileIds] };
   }
 
   /** Applies tag changes to a locked list (all or nothing: any failure throws before the transaction commits). */
   async function applyChanges(
     repos: Repos,
     actor: Actor,
+    scope: ProjectScope,
     sub: { id: string; tagCapacity: number },
     list: TagListRecord,
     c: TagChanges,
@@ -185,7 +199,7 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
     const changed = inserts.length + updates.length + deleteIds.length > 0;
     const version = changed || opts.definitionsChanged ? list.tagsVersion + 1 : list.tagsVersion;
     const now = clock.now();
-    const detect = c.detect ? checkDetect(c.detect) : null;
+    const detect = c.detect ? await checkDetect(repos, scope, c.detect) : null;
     if (changed) {
       await repos.tags.deleteTags(list.id, deleteIds, version, actor.userId, now);
       await repos.tags.updateTags(list.id, updates, version, actor.userId, now);
@@ -265,7 +279,7 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
       await repos.tags.updateList(list.id, f, actor.userId, clock.now());
       list = (await repos.tags.listById(list.id))!;
     }
-    return applyChanges(repos, actor, sub, list, changes, { definitionsChanged });
+    return applyChanges(repos, actor, scope, sub, list, changes, { definitionsChanged });
   }
 
   const kickIf = (c: TagChanges | undefined) => {
@@ -333,7 +347,7 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
         await repos.tags.insertList({
           id, projectId: scope.project.id, ...f, createdAt: clock.now(), createdBy: actor.userId,
         });
-        return applyChanges(repos, actor, sub, (await repos.tags.listById(id))!, changes);
+        return applyChanges(repos, actor, scope, sub, (await repos.tags.listById(id))!, changes);
       });
       kickIf(changes);
       return result;

@@ -115,7 +115,7 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
   };
   const changes = (b: { insert?: unknown[] | null; detect?: { classes: string[]; fileIds: string[] } | null; cleanRemovedMetadataIds?: boolean | null }): TagChanges => ({
     insert: (b.insert ?? []) as CoreTagData[],
-    detect: b.detect ?? null,
+    detect: b.detect ? { classes: b.detect.classes, fileRefs: b.detect.fileIds.map((id) => ref('file', id)) } : null,
     cleanRemovedMetadataIds: b.cleanRemovedMetadataIds ?? false,
   });
   const listFields = (d: { name?: string; description?: string | null; color?: string | null; metadataDefinitions?: { id: string; name: string }[] | null }): TagListInput => ({

@@ -203,7 +203,7 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
       summary: 'Launch an AI detection: the list is pending until it ends', operationId: 'tagListAiDetection', ...beta('Tag List'), params: LP,
       body: Type.Object({ classes: Detect.properties.classes, filesIds: Detect.properties.fileIds }), response: { 200: TagList, ...errors },
     },
-  }, async (req) => tagList(await core.tagLists.requestDetection(actor(req), ...refs(req), listRef(req), { classes: req.body.classes, fileIds: req.body.filesIds })));
+  }, async (req) => tagList(await core.tagLists.requestDetection(actor(req), ...refs(req), listRef(req), { classes: req.body.classes, fileRefs: req.body.filesIds.map((f) => ref('file', f)) })));
 
   app.get(`${A}/:tagListRef/tags`, {
     schema: {
