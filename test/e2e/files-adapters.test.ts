@@ -1,3 +1,4 @@
+// @engine-independent: runs once, in the PGlite pass (see scripts/test.mjs).
 // The spec's three upload steps against a started server for each object store that runs
 // here besides the local disk (files-upload.test.ts): Azure-type on Azurite and S3-type on
 // s3rver (issue 5, "How it must be shown", first bullet). Plain fetch: sign, PUT to the

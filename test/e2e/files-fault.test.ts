@@ -1,3 +1,4 @@
+// @engine-independent: runs once, in the PGlite pass (see scripts/test.mjs).
 // Faults (issue 5, "How it must be shown"): kill -9 the server in the middle of a large
 // upload and in the middle of a registration, restart it, and show that no half file is
 // visible, that no file row exists without its object (registration is all or nothing),

@@ -1,3 +1,4 @@
+// @engine-independent: runs once, in the PGlite pass (see scripts/test.mjs).
 // Files end to end against a started server (issue 5, "How it must be shown"), with plain
 // fetch exactly as the spec's three steps: sign, PUT to the signed URL with Content-MD5,
 // Cache-Control and x-ms-blob-type, register; then list, and download through the 302

@@ -1,3 +1,4 @@
+// @engine-independent: runs once, in the PGlite pass (see scripts/test.mjs).
 // `npm start` as an operator runs it (CONTRACT §1): a real server process on embedded
 // PGlite under DATA_DIR; bad configuration stops it naming the variable; one server
 // per DATA_DIR; SEED_FILE applied at every start without changing anything the second

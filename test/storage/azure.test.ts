@@ -1,3 +1,4 @@
+// @engine-independent: runs once, in the PGlite pass (see scripts/test.mjs).
 // The Azure-type store against Azurite (started here, in memory, on a free loopback port).
 // Azurite checks the SAS signature and expiry and Content-MD5 like Azure; a SAS does not bind
 // the length, so a body of another length (with its own MD5) is stored, and registration's

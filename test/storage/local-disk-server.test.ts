@@ -1,3 +1,4 @@
+// @engine-independent: runs once, in the PGlite pass (see scripts/test.mjs).
 // The local-disk store in a started server (npm start's entry point, PGlite file under
 // DATA_DIR): objects land in DATA_DIR/blobs and survive a restart; kill -9 in the middle of
 // a large upload leaves no object (only a hidden temporary file, swept once idle).

@@ -1,3 +1,4 @@
+// @engine-independent: runs once, in the PGlite pass (see scripts/test.mjs).
 // The S3-type store against s3rver (started here). s3rver checks neither signatures nor
 // Content-MD5, so the strict refusals are S3's own: what this test proves instead is that
 // the presigned PUT URL binds them. An independent SigV4 computation (written here, not the
