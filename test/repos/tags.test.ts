@@ -1,0 +1,115 @@
+// The tags repository on every engine: tombstones and the three filters (live, after a
+// version, since a time), the text the store writes (renderTags, renderTagRows) equal to the
+// route's own writer tag by tag, across the chunk boundary, and the subscription's count.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { migrate } from '../../src/adapters/postgres/migrate.ts';
+import { createStore } from '../../src/adapters/postgres/store.ts';
+import type { Repos } from '../../src/core/ports/repositories.ts';
+import type { TagListRecord } from '../../src/core/ports/tags.ts';
+import { tagShape, tagWriter } from '../../src/http/api2/tags.ts';
+import { ENGINES, testDatabase, type TestDatabase } from '../support/database.ts';
+
+const T0 = new Date('2026-03-01T10:00:00.000Z');
+const at = (s: number) => new Date(T0.getTime() + s * 1000);
+
+for (const engine of ENGINES) {
+  describe(`tags repository on ${engine}`, () => {
+    let db: TestDatabase;
+    let repos: Repos;
+    let closeStore: () => Promise<void>;
+    const user = crypto.randomUUID();
+    const sub = crypto.randomUUID();
+    const project = crypto.randomUUID();
+    const zone = crypto.randomUUID();
+
+    async function newList(): Promise<TagListRecord> {
+      const id = crypto.randomUUID();
+      await repos.tags.insertList({
+        id, projectId: project, workzoneId: zone, tagListType: '3d', name: 'L', description: '', color: '#000000',
+        metadataDefinitions: [], attachments: null, createdAt: T0, createdBy: user,
+      });
+      return (await repos.tags.listById(id))!;
+    }
+    const data = (id: string) => JSON.stringify({ id, boundingBox: [0, 0, 0, 1, 1, 1], name: 'ü "quoted" \\ back' });
+
+    before(async () => {
+      db = await testDatabase(engine);
+      await migrate(db.sql);
+      const store = await createStore(db.sql);
+      repos = store.repos;
+      closeStore = store.close;
+      const account = crypto.randomUUID();
+      await store.transaction(async (tx) => {
+        await tx.users.insert({ id: user, email: `${user}@t.test`, firstName: 'T', lastName: 'T', company: '', title: '', passwordHash: null, invitedBy: null, invitedAt: null }, T0);
+        await tx.accounts.insert({ id: account, name: `A ${account}`, ownerId: user, createdBy: user }, T0);
+        await tx.subscriptions.insert({
+          id: sub, accountId: account, name: 'S', isTrial: false, isVa: false, isActive: true, scanCapacity: 1, tagCapacity: 1_000_000,
+          geoImageCapacity: 1, start: null, end: null, inviteAccountOwnerInNewProjects: false,
+        }, T0);
+        await tx.projects.insert({
+          id: project, accountId: account, subscriptionId: sub, name: 'P', description: '', ownerId: user, location: null, spatialReference: null,
+          region: 'default', isDemo: false, rootWorkzoneId: zone, coverBlobName: null, createdAt: T0, createdBy: user,
+        });
+        await tx.workzones.insert({ id: zone, projectId: project, parentId: null, name: 'P', description: '', coverBlobName: null, createdAt: T0, createdBy: user });
+      });
+    });
+    after(async () => {
+      await closeStore();
+      await db.drop();
+    });
+
+    test('tombstones: live tags, changes after a version, changes since a time', async () => {
+      const l = await newList();
+      const [a, b, c] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+      await repos.tags.insertTags(l.id, [a, b, c].map((id) => ({ id, data: data(id) })), 1, user, at(1));
+      await repos.tags.updateTags(l.id, [{ id: a, data: data('a2') }], 2, user, at(2));
+      assert.deepEqual(await repos.tags.deleteTags(l.id, [b, crypto.randomUUID()], 3, user, at(3)), [b]);
+      assert.deepEqual(await repos.tags.deleteTags(l.id, [b], 4, user, at(4)), [], 'a tombstone is not deleted twice');
+      assert.deepEqual((await repos.tags.tags(l.id, { all: true })).map((t) => t.id), [a, c]);
+      const after1 = await repos.tags.tags(l.id, { afterVersion: 1 });
+      assert.deepEqual(after1.map((t) => [t.id, t.version, t.deletedAt !== null]), [[a, 2, false], [b, 3, true]]);
+      assert.deepEqual((await repos.tags.tags(l.id, { since: at(2.5) })).map((t) => t.id), [b]);
+      assert.equal(JSON.parse((await repos.tags.tagsByIds(l.id, [a]))[0]!.data).id, 'a2');
+    });
+
+    test('the text the store writes is the route writer’s, tag by tag, tombstones included', async () => {
+      const l = await newList();
+      const ids = Array.from({ length: 5 }, () => crypto.randomUUID());
+      await repos.tags.insertTags(l.id, ids.map((id) => ({ id, data: data(id) })), 1, user, at(1));
+      await repos.tags.deleteTags(l.id, [ids[1]!], 2, null, at(2));
+      const write = tagWriter('svc', l);
+      for (const filter of [{ all: true } as const, { afterVersion: 0 }, { since: at(0) }]) {
+        const rows = await repos.tags.tags(l.id, filter);
+        const rendered = await repos.tags.renderTags(l.id, filter, tagShape('svc', l));
+        assert.equal(rendered.json, rows.map(write).join(','), JSON.stringify(filter));
+        assert.equal(rendered.version, 0, 'the version of the list row (touchList is the use case’s)');
+        const perRow = await repos.tags.renderTagRows(l.id, filter, tagShape('svc', l));
+        assert.deepEqual(perRow.rows.map((r) => r.json), rows.map(write));
+        assert.deepEqual(perRow.rows.map((r) => [r.id, r.deleted]), rows.map((t) => [t.id, t.deletedAt !== null]));
+      }
+    });
+
+    test('a whole list past the chunk size is written once, in order', async () => {
+      const l = await newList();
+      const n = 25_001;
+      const ids = Array.from({ length: n }, () => crypto.randomUUID());
+      await repos.tags.insertTags(l.id, ids.map((id, i) => ({ id, data: JSON.stringify({ id: `t${i}` }) })), 1, user, at(1));
+      const rows = await repos.tags.renderTagRows(l.id, { all: true }, tagShape('svc', l));
+      assert.deepEqual(rows.rows.map((r) => r.id), ids);
+      const text = await repos.tags.renderTags(l.id, { all: true }, tagShape('svc', l));
+      const parsed = JSON.parse(`[${text.json}]`) as { data: { id: string } }[];
+      assert.equal(parsed.length, n);
+      assert.ok(parsed.every((t, i) => t.data.id === `t${i}`));
+    });
+
+    test('the subscription counts the live tags of its lists', async () => {
+      const before = await repos.tags.countForSubscription(sub);
+      const l = await newList();
+      await repos.tags.touchList(l.id, { version: 1, tagCount: 7, pending: false, by: user, now: at(1) });
+      assert.equal(await repos.tags.countForSubscription(sub), before + 7);
+      assert.deepEqual(await repos.tags.subscriptionOfList(l.id), { id: sub, tagCapacity: 1_000_000 });
+    });
+  });
+}
