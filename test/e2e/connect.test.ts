@@ -6,44 +6,24 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { startOAuthServer, type OAuthServer } from '../support/oauth-client.ts';
+import { callsAs, startOAuthServer, type OAuthServer } from '../support/oauth-client.ts';
 import { ACCOUNT_ID, PROJECT_SEED, SUB_A, emailOf } from '../support/projects.ts';
 
 let server: OAuthServer;
 const A2 = `/api/2/accounts/${ACCOUNT_ID}`;
 const A1 = `/api/accounts/${ACCOUNT_ID}`;
-const tokens = new Map<string, string>();
 const uuidOf = (urn: string) => urn.slice(urn.lastIndexOf(':') + 1);
 
 before(async () => {
   server = await startOAuthServer();
+  api = callsAs(server, emailOf).api;
   await server.seed(PROJECT_SEED);
 });
 after(async () => {
   await server?.stop();
 });
 
-async function token(name: string): Promise<string> {
-  let tk = tokens.get(name);
-  if (!tk) tokens.set(name, (tk = (await server.operator<{ access_token: string }>('POST', '/tokens', { email: emailOf(name) })).access_token));
-  return tk;
-}
-
-async function api(name: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${await token(name)}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body: parsed };
-}
+let api: ReturnType<typeof callsAs>['api'];
 
 const md5 = (b: Buffer) => crypto.createHash('md5').update(b);
 

@@ -5,17 +5,17 @@
 // current day for a project read that day, and users-last-activity the reader's.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startOAuthServer, type OAuthServer } from '../support/oauth-client.ts';
+import { callsAs, startOAuthServer, type OAuthServer } from '../support/oauth-client.ts';
 import { ACCOUNT_ID, GROUP_ID, PROJECT_SEED, SUB_A, SURVEYOR_ID, emailOf } from '../support/projects.ts';
 
 let server: OAuthServer;
 const A2 = `/api/2/accounts/${ACCOUNT_ID}`;
 const A1 = `/api/accounts/${ACCOUNT_ID}`;
-const tokens = new Map<string, string>();
 const uuidOf = (urn: string) => urn.slice(urn.lastIndexOf(':') + 1);
 
 before(async () => {
   server = await startOAuthServer();
+  ({ api, forgetTokens } = callsAs(server, emailOf));
   await server.seed(PROJECT_SEED);
   // Work around noon, service time, so that "today" cannot change under the test.
   const { now } = await server.operator<{ now: string }>('GET', '/clock');
@@ -27,28 +27,8 @@ after(async () => {
   await server?.stop();
 });
 
-async function token(name: string): Promise<string> {
-  let tk = tokens.get(name);
-  if (!tk) tokens.set(name, (tk = (await server.operator<{ access_token: string }>('POST', '/tokens', { email: emailOf(name) })).access_token));
-  return tk;
-}
-
-/** One real HTTP request as `name`. */
-async function api(name: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${await token(name)}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body: parsed };
-}
+let api: ReturnType<typeof callsAs>['api'];
+let forgetTokens: () => void;
 
 const expect = (res: { status: number; body: any }, status: number) => {
   assert.equal(res.status, status, `${JSON.stringify(res.body)}\n--- server log ---\n${server.server.logs().slice(-4000)}`);
@@ -120,7 +100,7 @@ test("the reports show the service's current day after a read: the project's acc
 
   // The next day (tokens expire after 3 hours: new ones).
   const { now } = await server.advanceClock(86_400);
-  tokens.clear();
+  forgetTokens();
   const today = now.slice(0, 10);
   assert.notEqual(today, created);
   const before = await row();

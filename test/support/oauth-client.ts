@@ -320,3 +320,39 @@ export async function startOAuthServer(opts: { postgres?: boolean } = {}): Promi
     },
   };
 }
+
+export interface JsonResponse {
+  status: number;
+  body: any;
+}
+
+/**
+ * Real HTTP calls to a started server as seeded users, with access tokens the operator
+ * API issues (one per user, cached). `emailOf` maps a short name to the seeded e-mail.
+ */
+export function callsAs(server: OAuthServer, emailOf: (name: string) => string) {
+  const tokens = new Map<string, string>();
+  async function token(name: string): Promise<string> {
+    let tk = tokens.get(name);
+    if (!tk) tokens.set(name, (tk = (await server.operator<{ access_token: string }>('POST', '/tokens', { email: emailOf(name) })).access_token));
+    return tk;
+  }
+  async function api(name: string, method: string, path: string, body?: unknown): Promise<JsonResponse> {
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${await token(name)}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed };
+  }
+  /** Forgets the cached tokens (after moving the clock past their expiry). */
+  const forgetTokens = () => tokens.clear();
+  return { token, api, forgetTokens };
+}
