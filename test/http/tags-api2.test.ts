@@ -252,7 +252,7 @@ describe('tags: versions, tombstones, bulk', () => {
 });
 
 describe('project statistics', () => {
-  test("the project's tagCount counts live tags (countTags)", async () => {
+  test("the project's tagCount counts live tags (countTags), and each work zone its own lists' live tags", async () => {
     const q = await createProject(w.as.projectOwner!, { name: 'Counted' });
     const l = await createList(w.as.projectOwner!, q);
     const c = await bulk(l, { create: [{ data: { id: 'a' } }, { data: { id: 'b' } }, { data: { id: 'c' } }] }, w.as.projectOwner!, q);
@@ -260,6 +260,15 @@ describe('project statistics', () => {
     const got = await w.as.projectOwner!('GET', `${A2}/projects/${uuidOf(q.id)}?countTags=true`);
     assert.equal(got.status, 200);
     assert.equal(got.body.statsInfo.tagCount, 2);
+    // The root zone holds the list: its statsInfo counts the same live tags; a new zone none.
+    const root = await w.as.projectOwner!('GET', `${A2}/projects/${uuidOf(q.id)}/workzones/${uuidOf(q.rootWorkzoneId)}`);
+    assert.equal(root.body.statsInfo.tagCount, 2);
+    const zone = await createZone(w.as.projectOwner!, q.id, q.rootWorkzoneId);
+    const all = await w.as.projectOwner!('GET', `${A2}/projects/${uuidOf(q.id)}/workzones`);
+    assert.deepEqual(
+      all.body.map((z: any) => [z.id, z.statsInfo.tagCount]).sort(),
+      [[q.rootWorkzoneId, 2], [zone.id, 0]].sort(),
+    );
   });
 });
 

@@ -84,6 +84,8 @@ export interface RenderedTag {
 }
 
 export interface TagsRepo {
+  /** Live tags per work zone of the project (the zones' statsInfo.tagCount); `zoneIds` narrows the read. */
+  tagCountByZone(projectId: string, zoneIds?: string[]): Promise<Map<string, number>>;
   /**
    * The tags `tags(listId, filter)` answers, written as `shape` and joined with commas (no
    * brackets), with the list's tagsVersion read in the same snapshot (the text is that

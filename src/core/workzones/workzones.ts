@@ -16,6 +16,8 @@ export interface WorkzoneView {
   roleIds: string[];
   /** Registered scans in the zone itself. */
   scans: { scanCount: number; scanSize: number };
+  /** Live tags in the zone's own tag lists. */
+  tagCount: number;
 }
 
 const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
@@ -34,9 +36,11 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
     const only = zones.length === 1 ? [zones[0]!.id] : undefined;
     const roles = await store.repos.workzones.roleIdsByZone(scope.project.id, only);
     const scans = await store.repos.files.scanStatsByZone(scope.project.id, only);
+    const tags = await store.repos.tags.tagCountByZone(scope.project.id, only);
     return zones.map((w) => ({
       workzone: w, rootWorkzoneId: scope.project.rootWorkzoneId, roleIds: roles.get(w.id) ?? [],
       scans: scans.get(w.id) ?? { scanCount: 0, scanSize: 0 },
+      tagCount: tags.get(w.id) ?? 0,
     }));
   }
 

@@ -65,7 +65,7 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
         createdAt: w.createdAt.toISOString(), createdBy: opt('user', w.createdBy), updatedAt: w.updatedAt.toISOString(),
         updatedBy: opt('user', w.updatedBy), isDeleted: false,
       },
-      statsInfo: { scanCount: v.scans.scanCount, scanSize: v.scans.scanSize, tagCount: 0 },
+      statsInfo: { scanCount: v.scans.scanCount, scanSize: v.scans.scanSize, tagCount: v.tagCount },
     };
   };
   const user = (u: UserRecord) => ({

@@ -103,6 +103,14 @@ async function aggregate(sql: Sql, listId: string, filter: TagFilter, shape: Tag
 
 export function tagsRepo(sql: Sql): TagsRepo {
   return {
+    async tagCountByZone(projectId, zoneIds) {
+      const rows = await sql.query<{ zone: string; n: number }>(
+        `SELECT workzone_id AS zone, coalesce(sum(tag_count), 0)::int AS n FROM tag_lists
+         WHERE project_id = $1 AND ($2::uuid[] IS NULL OR workzone_id = ANY($2::uuid[])) GROUP BY workzone_id`,
+        [projectId, zoneIds ?? null],
+      );
+      return new Map(rows.map((r) => [r.zone, r.n]));
+    },
     async renderTags(listId, filter, shape) {
       const { version, chunks } = await aggregate(sql, listId, filter, shape, false);
       return { version, json: chunks.join(',') };
