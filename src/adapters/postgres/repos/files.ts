@@ -90,7 +90,7 @@ const U_COLS = `id, blob_name AS "blobName", project_id AS "projectId", workzone
   category, name, extension, size::float8 AS size, md5, user_id AS "userId", created_at AS "createdAt", expires_at AS "expiresAt"`;
 
 /** Held by the node sweeping expired uploads (the janitor holds 727274003). */
-const SWEEPER_LOCK = 727_274_004;
+export const SWEEPER_LOCK = 727_274_004;
 
 export function uploadsRepo(sql: Sql): UploadsRepo {
   return {

@@ -4,6 +4,7 @@ import type {
   WebSessionsRepo,
 } from '../../../core/ports/repositories.ts';
 import type { Sql } from '../sql.ts';
+import { SWEEPER_LOCK } from './files.ts';
 
 export function webSessionsRepo(sql: Sql): WebSessionsRepo {
   return {
@@ -139,6 +140,10 @@ const KEPT = new Set(['schema_migrations', 'signing_keys', 'settings']);
 export function adminRepo(sql: Sql): AdminRepo {
   return {
     async deleteAllData() {
+      // Housekeeping and sweeper passes hold these locks while they work (others skip):
+      // waiting for both first, a reset never takes table locks in between a pass's and
+      // cannot deadlock with one (seen as a 500 from /_operator/reset right after a start).
+      await sql.query('SELECT pg_advisory_xact_lock($1), pg_advisory_xact_lock($2)', [MAINTENANCE_LOCK, SWEEPER_LOCK]);
       const tables = await sql.query<{ t: string }>(
         `SELECT tablename AS t FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`,
       );
