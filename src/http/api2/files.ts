@@ -4,24 +4,19 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import type { Core } from '../../compose.ts';
-import { formatUrn, type UrnType } from '../../core/ids/urn.ts';
+import { formatUrn } from '../../core/ids/urn.ts';
 import { CATEGORY_INFO, FORMATS } from '../../core/files/formats.ts';
 import { parseCategories, type FileView } from '../../core/files/files.ts';
 import type { CropInput, CropView } from '../../core/crops/crops.ts';
 import { principalOf } from '../auth.ts';
-import { api2RefParser } from '../refs.ts';
+import { api2Kit } from './route-kit.ts';
 import * as S from './schemas.ts';
 import * as F from './file-schemas.ts';
 
 export function fileRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const ns = core.config.urnNamespace;
-  const ref = api2RefParser(ns);
-  const urn = (type: UrnType, id: string) => formatUrn(ns, type, id);
+  const { ns, ref, urn, actor, errors, beta } = api2Kit(core);
   const userUrn = (id: string | null) => (id ? urn('user', id) : '');
-  const actor = (req: Parameters<typeof principalOf>[0]) => ({ userId: principalOf(req).userId });
-  const errors = { '4xx': S.Problem };
-  const beta = (t: string) => ({ tags: ['BETA', t] });
   const blobUrl = (accountId: string, projectId: string, blobName: string) =>
     `${core.config.publicUrl}/api/2/accounts/${accountId}/projects/${projectId}/blobs/${encodeURIComponent(blobName)}`;
 

@@ -3,26 +3,18 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
-import { formatUrn, type UrnType } from '../../core/ids/urn.ts';
 import type { ProjectView } from '../../core/projects/projects.ts';
 import type { WorkzoneView } from '../../core/workzones/workzones.ts';
 import type { MemberAccessView } from '../../core/members/members.ts';
 import type { UserRecord } from '../../core/ports/repositories.ts';
 import { SPATIAL_REFERENCES } from '../../core/projects/spatial-references.ts';
-import { principalOf } from '../auth.ts';
-import { api2RefParser } from '../refs.ts';
+import { api2Kit } from './route-kit.ts';
 import * as S from './schemas.ts';
 import * as P from './project-schemas.ts';
 
 export function projectRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const ns = core.config.urnNamespace;
-  const ref = api2RefParser(ns);
-  const urn = (type: UrnType, id: string) => formatUrn(ns, type, id);
-  const opt = (type: UrnType, id: string | null) => (id ? urn(type, id) : null);
-  const actor = (req: Parameters<typeof principalOf>[0]) => ({ userId: principalOf(req).userId });
-  const errors = { '4xx': S.Problem };
-  const beta = (t: string) => ({ tags: ['BETA', t] });
+  const { ref, urn, opt, actor, errors, beta } = api2Kit(core);
   const want = (q: { countScans?: boolean; countTags?: boolean; countWorkzones?: boolean }) => ({
     scans: q.countScans ?? true,
     tags: q.countTags ?? true,

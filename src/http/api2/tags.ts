@@ -5,14 +5,13 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import type { Core } from '../../compose.ts';
-import { formatUrn, type EntityRef, type UrnType } from '../../core/ids/urn.ts';
+import { formatUrn, type EntityRef } from '../../core/ids/urn.ts';
 import { api1IdOf } from '../../core/ids/api1-id.ts';
 import type { TagJsonShape, TagListRecord, TagRow } from '../../core/ports/tags.ts';
 import type { ChangeResult, TagListInput } from '../../core/tags/tag-lists.ts';
 import type { TagData as CoreTagData } from '../../core/tags/tag-data.ts';
 import { AI_DETECTION_CLASSES } from '../../core/tags/ai-detection-classes.ts';
-import { principalOf } from '../auth.ts';
-import { api2RefParser } from '../refs.ts';
+import { api2Kit } from './route-kit.ts';
 import * as S from './schemas.ts';
 import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TAG_TEXT_CACHE_BYTES, TagData } from '../tag-schemas.ts';
 import { TagTextCache } from '../tag-text-cache.ts';
@@ -119,13 +118,7 @@ const sendJson = (reply: FastifyReply, text: string | Buffer, code = 200) => rep
 
 export function tagRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const ns = core.config.urnNamespace;
-  const ref = api2RefParser(ns);
-  const urn = (type: UrnType, id: string) => formatUrn(ns, type, id);
-  const opt = (type: UrnType, id: string | null) => (id ? urn(type, id) : null);
-  const actor = (req: Parameters<typeof principalOf>[0]) => ({ userId: principalOf(req).userId });
-  const errors = { '4xx': S.Problem };
-  const beta = (t: string) => ({ tags: ['BETA', t] });
+  const { ns, ref, urn, opt, actor, errors, beta } = api2Kit(core);
   const wholeLists = new TagTextCache(TAG_TEXT_CACHE_BYTES);
 
   const tagList = (l: TagListRecord) => ({
