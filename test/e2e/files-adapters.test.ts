@@ -10,11 +10,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { E2E_OPERATOR_TOKEN } from '../support/oauth-client.ts';
+import { bearerCall, md5, operatorCall, uploadHeaders } from '../support/e2e-http.ts';
 import { ACCOUNT_ID, PROJECT_SEED, SUB_A, emailOf } from '../support/projects.ts';
 import { startAzurite, startS3rver, type Emulator } from '../storage/emulators.ts';
 
 const A2 = `/api/2/accounts/${ACCOUNT_ID}`;
-const md5 = (b: Uint8Array) => crypto.createHash('md5').update(b).digest();
 const stops: (() => Promise<void>)[] = [];
 after(async () => {
   for (const stop of stops.reverse()) await stop().catch(() => {});
@@ -26,25 +26,10 @@ async function run(env: Record<string, string>) {
     await server.stop();
     fs.rmSync(server.dataDir, { recursive: true, force: true });
   });
-  const operator = async (p: string, body: unknown) => {
-    const res = await fetch(`${server.url}/_operator${p}`, {
-      method: 'POST', headers: { authorization: `Bearer ${E2E_OPERATOR_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    assert.equal(res.status, 200, text);
-    return JSON.parse(text);
-  };
+  const operator = (p: string, body: unknown) => operatorCall(server.url, E2E_OPERATOR_TOKEN, 'POST', p, body);
   await operator('/seed', PROJECT_SEED);
   const token = (await operator('/tokens', { email: emailOf('projectOwner') })).access_token as string;
-  const api = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${p}`, {
-      method, redirect: 'manual',
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
-  };
+  const api = (method: string, p: string, body?: unknown) => bearerCall(server.url, token, method, p, body, 'manual');
 
   const project = await api('POST', `${A2}/projects`, { name: 'Adapters', subscriptionId: SUB_A });
   assert.equal(project.status, 201, JSON.stringify(project.body));
@@ -60,7 +45,7 @@ async function run(env: Record<string, string>) {
   const [f, g] = signed.body.files;
   const put = await fetch(f.url, {
     method: 'PUT', body: new Uint8Array(content),
-    headers: { 'Content-MD5': md5(content).toString('base64'), 'Cache-Control': 'max-age=2592000', 'x-ms-blob-type': 'BlockBlob' },
+    headers: uploadHeaders(content),
   });
   assert.ok(put.status >= 200 && put.status < 300, `${put.status} ${await put.text()}`);
 

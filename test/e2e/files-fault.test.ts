@@ -12,6 +12,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { E2E_OPERATOR_TOKEN } from '../support/oauth-client.ts';
+import { bearerCall, md5, operatorCall, uploadHeaders } from '../support/e2e-http.ts';
 import { ACCOUNT_ID, PROJECT_SEED, SUB_A, emailOf } from '../support/projects.ts';
 import { openPglite } from '../../src/adapters/postgres/pglite.ts';
 
@@ -25,30 +26,11 @@ after(async () => {
   if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
 });
 
-async function operator(method: string, p: string, body?: unknown) {
-  const res = await fetch(`${server.url}/_operator${p}`, {
-    method, headers: { authorization: `Bearer ${E2E_OPERATOR_TOKEN}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  assert.equal(res.status, 200, text);
-  return JSON.parse(text);
-}
+const operator = (method: string, p: string, body?: unknown) => operatorCall(server.url, E2E_OPERATOR_TOKEN, method, p, body);
 
-async function api(method: string, p: string, body?: unknown) {
-  const res = await fetch(`${server.url}${p}`, {
-    method, redirect: 'manual',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
-}
+const api = (method: string, p: string, body?: unknown) => bearerCall(server.url, token, method, p, body, 'manual');
 
-const md5 = (b: Uint8Array) => crypto.createHash('md5').update(b).digest();
-const headersFor = (b: Uint8Array) => ({
-  'Content-MD5': md5(b).toString('base64'), 'Cache-Control': 'max-age=2592000', 'x-ms-blob-type': 'BlockBlob',
-});
+const headersFor = uploadHeaders;
 
 async function restart() {
   server = await startServer({ ...ENV, PORT: String(server.port) }, { dataDir: server.dataDir });

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { E2E_OPERATOR_TOKEN } from '../support/oauth-client.ts';
+import { bearerCall, md5, operatorCall, uploadHeaders } from '../support/e2e-http.ts';
 import { ACCOUNT_ID, PROJECT_SEED, SUB_A, emailOf } from '../support/projects.ts';
 import { openPglite } from '../../src/adapters/postgres/pglite.ts';
 
@@ -18,33 +19,10 @@ const A2 = `/api/2/accounts/${ACCOUNT_ID}`;
 let server: RunningServer;
 let token = '';
 
-async function operator(method: string, p: string, body?: unknown) {
-  const res = await fetch(`${server.url}/_operator${p}`, {
-    method, headers: { authorization: `Bearer ${E2E_OPERATOR_TOKEN}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  assert.equal(res.status, 200, text);
-  return JSON.parse(text);
-}
+const operator = (method: string, p: string, body?: unknown) => operatorCall(server.url, E2E_OPERATOR_TOKEN, method, p, body);
 
-async function api(method: string, p: string, body?: unknown, redirect: RequestRedirect = 'follow') {
-  const res = await fetch(`${server.url}${p}`, {
-    method, redirect,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: any = text;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body: parsed, headers: res.headers };
-}
+const api = (method: string, p: string, body?: unknown, redirect: RequestRedirect = 'follow') => bearerCall(server.url, token, method, p, body, redirect);
 
-const md5 = (b: Uint8Array) => crypto.createHash('md5').update(b).digest();
 
 before(async () => {
   server = await startServer({ OPERATOR_TOKEN: E2E_OPERATOR_TOKEN, SANDBOX: '1', UPLOAD_TTL: '120', UPLOAD_URL_TTL: '60' });
@@ -73,7 +51,7 @@ test('sign, PUT with the three headers, register, list, download through the 302
   // 2. PUT to the signed URL with the spec's headers
   const put = await fetch(url, {
     method: 'PUT', body: new Uint8Array(content),
-    headers: { 'Content-MD5': md5(content).toString('base64'), 'Cache-Control': 'max-age=2592000', 'x-ms-blob-type': 'BlockBlob' },
+    headers: uploadHeaders(content),
   });
   assert.ok(put.status >= 200 && put.status < 300, `${put.status} ${await put.text()}`);
 
@@ -113,7 +91,7 @@ test('the sweeper deletes an upload never registered, object and row, after UPLO
   const { url, blobName } = signed.body.files[0];
   const put = await fetch(url, {
     method: 'PUT', body: new Uint8Array(content),
-    headers: { 'Content-MD5': md5(content).toString('base64'), 'Cache-Control': 'max-age=2592000', 'x-ms-blob-type': 'BlockBlob' },
+    headers: uploadHeaders(content),
   });
   assert.ok(put.ok);
   const objectPath = path.join(server.dataDir, 'blobs', P.slice(P.lastIndexOf(':') + 1), blobName);

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { startServer, type RunningServer } from './server.ts';
 import { TEST_DATABASE_URL, freshPostgresUrl } from './database.ts';
+import { bearerCall, type HttpAnswer } from './e2e-http.ts';
 
 export interface HttpResponse {
   status: number;
@@ -321,10 +322,7 @@ export async function startOAuthServer(opts: { postgres?: boolean } = {}): Promi
   };
 }
 
-export interface JsonResponse {
-  status: number;
-  body: any;
-}
+export type JsonResponse = HttpAnswer;
 
 /**
  * Real HTTP calls to a started server as seeded users, with access tokens the operator
@@ -337,21 +335,8 @@ export function callsAs(server: OAuthServer, emailOf: (name: string) => string) 
     if (!tk) tokens.set(name, (tk = (await server.operator<{ access_token: string }>('POST', '/tokens', { email: emailOf(name) })).access_token));
     return tk;
   }
-  async function api(name: string, method: string, path: string, body?: unknown): Promise<JsonResponse> {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${await token(name)}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      /* not JSON */
-    }
-    return { status: res.status, body: parsed };
-  }
+  const api = async (name: string, method: string, path: string, body?: unknown): Promise<JsonResponse> =>
+    bearerCall(server.url, await token(name), method, path, body);
   /** Forgets the cached tokens (after moving the clock past their expiry). */
   const forgetTokens = () => tokens.clear();
   return { token, api, forgetTokens };
