@@ -175,3 +175,25 @@ test('connect jobs: a Viewer may neither start nor see them, outsiders get 403, 
   assert.equal((await api('projectOwner', 'GET', '/connect/..%2F..%2Fetc')).status, 404);
   assert.equal((await fetch(`${server.url}/connect/${mine.body.slug}`)).status, 401);
 });
+
+test('connect: malformed bodies and references answer 4xx in the surface\'s format, never 5xx, and start no job', async () => {
+  const p = await project();
+  const exp = `${A1}/projects/${p.id}/workzones/${p.root}/connect/export`;
+  for (const body of [{ scanIds: { a: 1 } }, { workzoneIds: [''] }, { other: true }, { scanIds: ['x'.repeat(300)] }]) {
+    const res = await api('projectOwner', 'POST', exp, body);
+    assert.equal(res.status, 400, JSON.stringify(body));
+    assert.equal(typeof res.body.code, 'string'); // API 1 {code, message}
+  }
+  const unknownScan = await api('projectOwner', 'POST', exp, { scanIds: ['00000000-0000-4000-8000-000000000000'] });
+  assert.equal(unknownScan.status, 404);
+  // A lone string is read as a one-id list (the API's array coercion): an unknown id, 404.
+  assert.equal((await api('projectOwner', 'POST', exp, { scanIds: 'x' })).status, 404);
+  assert.equal((await api('projectOwner', 'POST', `${A1}/projects/${p.id}/workzones/urn:svc:project:${p.id}/connect/import`)).status, 400);
+  const { body } = await api('projectOwner', 'POST', `${A1}/projects/${p.id}/workzones/${p.zone}/connect/import`);
+  for (const items of [{}, [], [{ name: 'a.e57' }], [{ name: 'a', extension: 'e57', size: -1, md5: 'zz' }]]) {
+    const res = await api('projectOwner', 'POST', `/connect/${body.slug}/files`, items);
+    assert.equal(res.status, 400, JSON.stringify(items));
+    assert.equal(res.body.status, 400); // problem+json
+  }
+  assert.deepEqual((await api('projectOwner', 'GET', `/connect/${body.slug}`)).body.files, []);
+});
