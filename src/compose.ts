@@ -36,6 +36,7 @@ import { createJobRunner, type JobHandler } from './core/jobs/job-runner.ts';
 import { COPY_JOB, createWorkzoneCopy } from './core/workzones/copy.ts';
 import { createTagLists, DETECT_JOB } from './core/tags/tag-lists.ts';
 import { createDetectionJob } from './core/tags/detection.ts';
+import { TagTexts } from './core/tags/tag-texts.ts';
 import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
 import { createFiles } from './core/files/files.ts';
 import { createCrops } from './core/crops/crops.ts';
@@ -110,8 +111,9 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     copyFiles: files.copyFiles,
   });
   jobHandlers[COPY_JOB] = workzoneCopy.handler;
-  const tagLists = createTagLists({ store, clock, ids, access: projectAccess, jobs: jobRunner });
-  jobHandlers[DETECT_JOB] = createDetectionJob({ store, clock, ids, detector: opts.detector ?? noDetections });
+  const tagTexts = new TagTexts();
+  const tagLists = createTagLists({ store, clock, ids, access: projectAccess, jobs: jobRunner, tagTexts });
+  jobHandlers[DETECT_JOB] = createDetectionJob({ store, clock, ids, detector: opts.detector ?? noDetections, tagTexts });
   jobRunner.start();
   const accountUsers = createAccountUsers({
     store, clock, ids, authorizer, sendMail, publicUrl: config.publicUrl,
@@ -220,6 +222,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     workzoneCopy,
     connectJobs,
     tagLists,
+    tagTexts,
     jobRunner,
     async health(): Promise<boolean> {
       try {

@@ -104,6 +104,40 @@ for (const engine of ENGINES) {
       assert.ok(parsed.every((t, i) => t.data.id === `t${i}`));
     });
 
+    test('stored tag text is only served while it is what the query would write (inserts, updates, deletions, another shape)', async () => {
+      const l = await newList();
+      const shape = tagShape('svc', l);
+      const computed = { ...shape, generation: undefined }; // never reads stored text
+      const text = async (s: typeof shape) => (await repos.tags.renderTagRows(l.id, { afterVersion: 0 }, s)).rows.map((r) => r.json);
+      const ids = Array.from({ length: 6 }, () => crypto.randomUUID());
+      await repos.tags.insertTags(l.id, ids.map((id) => ({ id, data: data(id) })), 1, user, at(1), [shape]);
+      const stored = async () =>
+        (await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM tags WHERE list_id = $1 AND text_2 IS NOT NULL AND text_key_2 IS NOT NULL', [l.id]))[0]!.n;
+      assert.equal(await stored(), 6, 'inserts are written with their text');
+      assert.deepEqual(await text(shape), await text(computed));
+
+      await repos.tags.updateTags(l.id, [{ id: ids[0]!, data: data('changed') }], 2, user, at(2));
+      await repos.tags.deleteTags(l.id, [ids[1]!], 2, user, at(2));
+      assert.equal(await stored(), 4, 'an update or a deletion clears the kept text');
+      assert.deepEqual(await text(shape), await text(computed), 'rows without kept text are written by the query');
+      await repos.tags.storeTagText(l.id, [shape], { version: 2 });
+      assert.equal(await stored(), 6);
+      const after = await text(shape);
+      assert.deepEqual(after, await text(computed));
+      assert.match(after[0]!, /"changed"/);
+      assert.match(after[1]!, /"isDeleted":true/);
+
+      // Another shape (the list's type changed): the kept text is not served, and 'stale' rewrites it.
+      const other = tagShape('svc', { ...l, tagListType: 'other-type' });
+      assert.deepEqual(await text(other), await text({ ...other, generation: undefined }));
+      assert.ok((await text(other)).every((t) => t.includes('"tagListType":"other-type"')));
+      await repos.tags.storeTagText(l.id, [other], 'stale');
+      const keys = await db.sql.query<{ k: string }>('SELECT DISTINCT text_key_2 AS k FROM tags WHERE list_id = $1', [l.id]);
+      assert.equal(keys.length, 1);
+      assert.ok((await text(other)).every((t) => t.includes('"tagListType":"other-type"')));
+      assert.ok((await text(shape)).every((t) => t.includes(`"tagListType":${JSON.stringify(l.tagListType)}`)), 'the first shape is written by the query again');
+    });
+
     test('the subscription counts the live tags of its lists', async () => {
       const before = await repos.tags.countForSubscription(sub);
       const l = await newList();

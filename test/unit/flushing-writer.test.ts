@@ -14,14 +14,14 @@ function recordingHandle(opts: { maxPerWrite?: number; failWriteAt?: number } = 
   const data: Buffer[] = [];
   let written = 0;
   const fh = {
-    async writev(buffers: NodeJS.ArrayBufferView[], position?: number | null) {
+    async writev(buffers: Buffer[], position: number) {
       await new Promise((r) => setImmediate(r));
-      const pos = position ?? 0;
+      const pos = position;
       if (pos !== written) throw new Error(`write at ${pos}, file has ${written}`);
       if (opts.failWriteAt !== undefined && pos >= opts.failWriteAt) throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
       let budget = opts.maxPerWrite ?? Infinity;
       let n = 0;
-      for (const b of buffers as Buffer[]) {
+      for (const b of buffers) {
         const take = Math.min(b.length, budget);
         data.push(Buffer.from(b.subarray(0, take)));
         n += take;
@@ -30,7 +30,7 @@ function recordingHandle(opts: { maxPerWrite?: number; failWriteAt?: number } = 
       }
       written += n;
       calls.push({ op: 'writev', position: pos, bytes: n });
-      return { bytesWritten: n, buffers };
+      return { bytesWritten: n };
     },
     async datasync() {
       calls.push({ op: 'datasync' });

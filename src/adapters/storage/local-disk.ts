@@ -411,7 +411,13 @@ export class LocalDiskStore implements ObjectStore {
  * file reaches the disk only after the last byte (the kernel holds gigabytes of dirty pages
  * on a machine with memory), and an upload takes receive time plus flush time.
  */
-type WriteTarget = Pick<fsp.FileHandle, 'writev' | 'datasync' | 'sync' | 'close'>;
+/** What the writer needs of a file handle (a FileHandle; a recording one in tests). */
+export interface WriteTarget {
+  writev(buffers: Buffer[], position: number): Promise<{ bytesWritten: number }>;
+  datasync(): Promise<void>;
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
 
 export class FlushingWriter {
   private readonly batchLimit: number;

@@ -73,6 +73,11 @@ export interface TagJsonShape {
   live: TagJsonPiece[];
   /** For tombstones (default: `live`). */
   deleted?: TagJsonPiece[];
+  /**
+   * The API generation whose text this is: a store may keep each tag's text per generation,
+   * written when the tag changes (storeTagText), and serve it while the shape is the same.
+   */
+  generation?: 1 | 2;
 }
 
 /** One tag written as `shape`, with its place in the list (`seq`: creation order). */
@@ -108,12 +113,20 @@ export interface TagsRepo {
   tags(listId: string, filter: TagFilter): Promise<TagRow[]>;
   /** The given tags of the list (tombstones included). */
   tagsByIds(listId: string, ids: string[]): Promise<TagRow[]>;
-  insertTags(listId: string, tags: TagWrite[], version: number, by: string | null, now: Date): Promise<void>;
+  /** `shapes`: each generation's text is stored with the rows (storeTagText). */
+  insertTags(listId: string, tags: TagWrite[], version: number, by: string | null, now: Date, shapes?: TagJsonShape[]): Promise<void>;
   updateTags(listId: string, tags: TagWrite[], version: number, by: string | null, now: Date): Promise<void>;
   /** Tombstones the live tags among `ids`; answers the ids deleted. */
   deleteTags(listId: string, ids: string[], version: number, by: string | null, now: Date): Promise<string[]>;
   /** Removes tombstones with these ids (a tag moved back into a list it left). */
   purgeTombstones(listId: string, ids: string[]): Promise<void>;
+  /**
+   * Writes and keeps the text of each shape (one per generation) for the tags changed at
+   * `version` whose text is not kept yet (updated, deleted), or (`stale`) for every tag of
+   * the list kept with another shape (the list's own fields changed). Part of the writing
+   * transaction.
+   */
+  storeTagText(listId: string, shapes: TagJsonShape[], which: { version: number } | 'stale'): Promise<void>;
   /** The subscription of the list's project (detection jobs check its capacity). */
   subscriptionOfList(listId: string): Promise<{ id: string; tagCapacity: number } | null>;
   /** Live tags of every project on the subscription. */

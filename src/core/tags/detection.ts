@@ -7,6 +7,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { Store } from '../ports/repositories.ts';
 import type { JobRecord } from '../ports/jobs.ts';
 import type { TagDetector } from '../ports/tag-detector.ts';
+import type { TagTexts } from './tag-texts.ts';
 import type { JobHandler } from '../jobs/job-runner.ts';
 import { normaliseTagData, MAX_TAGS_PER_LIST, type TagData } from './tag-data.ts';
 
@@ -18,7 +19,7 @@ interface DetectPayload {
   userId: string | null;
 }
 
-export function createDetectionJob(deps: { store: Store; clock: Clock; ids: Ids; detector: TagDetector }): JobHandler {
+export function createDetectionJob(deps: { store: Store; clock: Clock; ids: Ids; detector: TagDetector; tagTexts: TagTexts }): JobHandler {
   const { store, clock, ids, detector } = deps;
 
   async function finish(p: DetectPayload, found: TagData[]) {
@@ -45,7 +46,7 @@ export function createDetectionJob(deps: { store: Store; clock: Clock; ids: Ids;
       }
       const now = clock.now();
       const version = tags.length ? list.tagsVersion + 1 : list.tagsVersion;
-      await repos.tags.insertTags(list.id, tags, version, p.userId, now);
+      await repos.tags.insertTags(list.id, tags, version, p.userId, now, deps.tagTexts.shapesOf(list));
       await repos.tags.touchList(list.id, { version, tagCount: list.tagCount + tags.length, pending: false, by: null, now });
     });
   }

@@ -13,6 +13,7 @@ import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { requiredName, subscriptionNotActive } from '../projects/projects.ts';
+import type { TagTexts } from './tag-texts.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import { AI_DETECTION_CLASS_NAMES } from './ai-detection-classes.ts';
 import {
@@ -77,8 +78,8 @@ export const capacityExceededTag = (subscriptionId: string, capacity: number) =>
 const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
 const tagUuid = (ref: EntityRef): string | null => ('uuid' in ref ? ref.uuid : uuidOfApi1Id(ref.api1Id));
 
-export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; access: ProjectAccess; jobs: JobRunner }) {
-  const { store, clock, ids, access, jobs } = deps;
+export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; access: ProjectAccess; jobs: JobRunner; tagTexts: TagTexts }) {
+  const { store, clock, ids, access, jobs, tagTexts } = deps;
 
   async function listIn(repos: Repos, scope: ProjectScope, ref: EntityRef): Promise<TagListRecord> {
     const l = await repos.tags.listByRef(scope.project.id, ref);
@@ -203,7 +204,9 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
     if (changed) {
       await repos.tags.deleteTags(list.id, deleteIds, version, actor.userId, now);
       await repos.tags.updateTags(list.id, updates, version, actor.userId, now);
-      await repos.tags.insertTags(list.id, inserts, version, actor.userId, now);
+      await repos.tags.insertTags(list.id, inserts, version, actor.userId, now, tagTexts.shapesOf(list));
+      // Inserted rows were written with their text; updated and deleted ones get theirs here.
+      if (updates.length || deleteIds.length) await repos.tags.storeTagText(list.id, tagTexts.shapesOf(list), { version });
     }
     if (changed || opts.definitionsChanged || detect) {
       await repos.tags.touchList(list.id, { version, tagCount: count, pending: !!detect, by: actor.userId, now });
@@ -270,6 +273,7 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
     // this lock); taken before the list's row lock, as a zone deletion takes them in that order.
     if (input) await lockProjectMembership(repos, scope.project.id);
     let list = await lockForChange(repos, scope, found.id, ref);
+    const typeBefore = list.tagListType;
     let definitionsChanged = false;
     if (input) {
       const f = await nextFields(repos, scope, list, input, mode);
@@ -279,7 +283,10 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
       await repos.tags.updateList(list.id, f, actor.userId, clock.now());
       list = (await repos.tags.listById(list.id))!;
     }
-    return applyChanges(repos, actor, scope, sub, list, changes, { definitionsChanged });
+    const result = await applyChanges(repos, actor, scope, sub, list, changes, { definitionsChanged });
+    // Every tag's stored text names the list's type: a new type rewrites the rest of them.
+    if (list.tagListType !== typeBefore) await repos.tags.storeTagText(list.id, tagTexts.shapesOf(list), 'stale');
+    return result;
   }
 
   const kickIf = (c: TagChanges | undefined) => {
@@ -444,6 +451,7 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
           if (s.ids.length) {
             await repos.tags.deleteTags(list.id, s.ids, version, actor.userId, now);
             await repos.tags.touchList(list.id, { version, tagCount: list.tagCount - s.ids.length, pending: false, by: actor.userId, now });
+            await repos.tags.storeTagText(list.id, tagTexts.shapesOf(list), { version });
           }
           out.push({ list: (await repos.tags.listById(list.id))!, rows: await repos.tags.tagsByIds(list.id, s.ids) });
         }
@@ -461,7 +469,7 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
         const version = target.tagsVersion + 1;
         if (moved.length) {
           await repos.tags.purgeTombstones(target.id, moved.map((m) => m.id));
-          await repos.tags.insertTags(target.id, moved, version, actor.userId, now);
+          await repos.tags.insertTags(target.id, moved, version, actor.userId, now, tagTexts.shapesOf(target));
           await repos.tags.touchList(target.id, { version, tagCount: count, pending: false, by: actor.userId, now });
         }
         out.push({ list: (await repos.tags.listById(target.id))!, rows: await repos.tags.tagsByIds(target.id, moved.map((m) => m.id)) });

@@ -89,6 +89,7 @@ function tagShape(list: TagListRecord): TagJsonShape {
       { text: ',"data":' }, { json: 'data' }, { text: '}' },
     ],
     deleted: [{ text: '{"id":' }, { api1: 'id' }, { text: ',"isDeleted":true}' }],
+    generation: 1,
   };
 }
 
@@ -99,6 +100,7 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
   const actor = (req: Parameters<typeof principalOf>[0]) => ({ userId: principalOf(req).userId });
   const errors = { '4xx': S.Api1Error };
   const wholeLists = new TagTextCache(TAG_TEXT_CACHE_BYTES);
+  core.tagTexts.register(1, tagShape);
 
   const tagList = (l: TagListRecord) => ({
     projectId: api1IdOf(l.projectId), parentId: api1IdOf(l.workzoneId), parentUuid: l.workzoneId, id: l.api1Id, type: 'tagList' as const,

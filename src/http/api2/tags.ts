@@ -104,6 +104,7 @@ export function tagShape(ns: string, list: TagListRecord): TagJsonShape {
       { text: ',"deletedAt":' }, { time: 'deletedAt' }, { text: ',"tagsVersion":' }, { int: 'version' }, { text: ',"data":' }, { json: 'data' },
       { text: '}' },
     ],
+    generation: 2,
   };
 }
 
@@ -120,6 +121,7 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ns, ref, urn, opt, actor, errors, beta } = api2Kit(core);
   const wholeLists = new TagTextCache(TAG_TEXT_CACHE_BYTES);
+  core.tagTexts.register(2, (l) => tagShape(ns, l));
 
   const tagList = (l: TagListRecord) => ({
     id: urn('tag-list', l.id), urn: urn('tag-list', l.id), api1Id: l.api1Id, type: 'tag-list' as const, projectId: urn('project', l.projectId),

@@ -2,6 +2,7 @@ import type { RenderedTag, TagFilter, TagJsonPiece, TagJsonShape, TagListRecord,
 import type { Sql } from '../sql.ts';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
 import { byRefClause } from './ref.ts';
+import crypto from 'node:crypto';
 
 const L_COLS = `l.id, l.api1_id AS "api1Id", l.project_id AS "projectId", l.workzone_id AS "workzoneId",
   l.tag_list_type AS "tagListType", l.name, l.description, l.color, l.metadata_definitions AS "metadataDefinitions",
@@ -53,6 +54,25 @@ function merged(pieces: TagJsonPiece[]): TagJsonPiece[] {
 
 const concatSql = (pieces: TagJsonPiece[], params: unknown[]) => `concat(${merged(pieces).map((p) => pieceSql(p, params)).join(', ')})`;
 
+/** The digest naming a shape: stored text is served only to a reader with the same shape. */
+function shapeKey(shape: TagJsonShape): string {
+  return crypto.createHash('sha256').update(JSON.stringify([shape.live, shape.deleted ?? null])).digest('base64url').slice(0, 22);
+}
+
+/** The tag written as `shape` by the query (live or tombstone). */
+function shapeSql(shape: TagJsonShape, params: unknown[]): string {
+  const live = concatSql(shape.live, params);
+  return shape.deleted ? `CASE WHEN deleted_at IS NULL THEN ${live} ELSE ${concatSql(shape.deleted, params)} END` : live;
+}
+
+/** The tag's text: as stored when it was written with this very shape, else written now. */
+function textSql(shape: TagJsonShape, params: unknown[]): string {
+  const g = shape.generation;
+  if (g !== 1 && g !== 2) return shapeSql(shape, params);
+  params.push(shapeKey(shape));
+  return `CASE WHEN text_key_${g} = $${params.length} THEN text_${g} ELSE ${shapeSql(shape, params)} END`;
+}
+
 function filterSql(filter: TagFilter, params: unknown[]): string {
   if ('all' in filter) return 'deleted_at IS NULL';
   if ('afterVersion' in filter) {
@@ -63,26 +83,20 @@ function filterSql(filter: TagFilter, params: unknown[]): string {
   return `updated_at > $${params.length}`;
 }
 
-// Separators of renderTagRows' aggregate: control characters never appear raw in JSON text.
+// The separator of renderTagRows' texts: control characters never appear raw in JSON text.
 const TAG_SEP = '\u0002';
-const FIELD_SEP = '\u0001';
 
 /**
  * The tags of `filter` written as `shape`, aggregated by the database in chunks of
- * RENDER_CHUNK inside one read-only snapshot (with the list's version): joined with commas,
- * or (`split`) each prefixed with its id, place and state and joined with TAG_SEP.
+ * RENDER_CHUNK inside one read-only snapshot (with the list's version), joined with commas.
  */
-async function aggregate(sql: Sql, listId: string, filter: TagFilter, shape: TagJsonShape, split: boolean) {
+async function aggregate(sql: Sql, listId: string, filter: TagFilter, shape: TagJsonShape) {
   const params: unknown[] = [listId];
-  const live = concatSql(shape.live, params);
-  let expr = shape.deleted ? `CASE WHEN deleted_at IS NULL THEN ${live} ELSE ${concatSql(shape.deleted, params)} END` : live;
-  if (split) {
-    expr = `concat(id::text, chr(1), seq::text, chr(1), CASE WHEN deleted_at IS NULL THEN 'l' ELSE 'd' END, chr(1), ${expr})`;
-  }
+  const expr = textSql(shape, params);
   const where = filterSql(filter, params);
   params.push(0, RENDER_CHUNK);
   const [after, limit] = [`$${params.length - 1}`, `$${params.length}`];
-  const text = `SELECT string_agg(${expr}, ${split ? 'chr(2)' : "','"} ORDER BY seq) AS j, max(seq)::text AS last, count(*)::int AS n
+  const text = `SELECT string_agg(${expr}, ',' ORDER BY seq) AS j, max(seq)::text AS last, count(*)::int AS n
     FROM (SELECT * FROM tags WHERE list_id = $1 AND ${where} AND seq > ${after} ORDER BY seq LIMIT ${limit}) t`;
   // Chunks keep the database's working memory small (PGlite's heap never shrinks); one
   // read-only snapshot makes them, and the version, one consistent picture.
@@ -112,21 +126,55 @@ export function tagsRepo(sql: Sql): TagsRepo {
       return new Map(rows.map((r) => [r.zone, r.n]));
     },
     async renderTags(listId, filter, shape) {
-      const { version, chunks } = await aggregate(sql, listId, filter, shape, false);
+      const { version, chunks } = await aggregate(sql, listId, filter, shape);
       return { version, json: chunks.join(',') };
     },
     async renderTagRows(listId, filter, shape) {
-      const { version, chunks } = await aggregate(sql, listId, filter, shape, true);
-      const rows: RenderedTag[] = [];
-      for (const chunk of chunks) {
-        for (const t of chunk.split(TAG_SEP)) {
-          // id FIELD_SEP seq FIELD_SEP l|d FIELD_SEP json: JSON text holds no raw control character.
-          const a = t.indexOf(FIELD_SEP);
-          const b = t.indexOf(FIELD_SEP, a + 1);
-          rows.push({ id: t.slice(0, a), seq: Number(t.slice(a + 1, b)), deleted: t[b + 1] === 'd', json: t.slice(b + 3) });
+      // Two aggregates over the same rows: the texts (mostly stored: storeTagText), and a
+      // small index of ids, places and states. One value each costs far less than 50,000
+      // rows of four fields (PGlite's per-field cost). No ORDER BY: sorting 20 MB of rows
+      // spills to disk; both aggregates read the rows in one order, and the rows are sorted
+      // by place here when the scan's order was not it. Two halves of the list's places keep
+      // the largest value (and PGlite's heap, which never shrinks) at half the list.
+      const params: unknown[] = [listId];
+      const expr = textSql(shape, params);
+      const where = filterSql(filter, params);
+      params.push(0, 0);
+      const [lo, hi] = [`$${params.length - 1}`, `$${params.length}`];
+      const text = `SELECT string_agg(${expr}, chr(2)) AS j,
+          string_agg(concat(id::text, ' ', seq::text, CASE WHEN deleted_at IS NULL THEN '' ELSE ' d' END), ',') AS ix, count(*)::int AS n
+        FROM tags WHERE list_id = $1 AND ${where} AND seq >= ${lo} AND seq <= ${hi}`;
+      return sql.transaction(async (tx) => {
+        await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+        const [list] = await tx.query<{ v: number }>('SELECT tags_version AS v FROM tag_lists WHERE id = $1', [listId]);
+        const [range] = await tx.query<{ lo: string | null; hi: string | null }>(
+          'SELECT min(seq)::text AS lo, max(seq)::text AS hi FROM tags WHERE list_id = $1', [listId]);
+        const rows: RenderedTag[] = [];
+        if (range?.lo != null && range.hi != null) {
+          const [a, b] = [BigInt(range.lo), BigInt(range.hi)];
+          const mid = a + (b - a) / 2n;
+          for (const [from, to] of [[a, mid], [mid + 1n, b]] as const) {
+            if (from > to) continue;
+            params[params.length - 2] = from.toString();
+            params[params.length - 1] = to.toString();
+            const [r] = await tx.query<{ j: string | null; ix: string | null; n: number }>(text, params);
+            if (!r || !r.n) continue;
+            const texts = r.j!.split(TAG_SEP);
+            const index = r.ix!.split(',');
+            for (let i = 0; i < index.length; i++) {
+              const [id, seq, d] = index[i]!.split(' ');
+              rows.push({ id: id!, seq: Number(seq), deleted: d === 'd', json: texts[i]! });
+            }
+          }
         }
-      }
-      return { version, rows };
+        for (let i = 1; i < rows.length; i++) {
+          if (rows[i]!.seq <= rows[i - 1]!.seq) {
+            rows.sort((x, y) => x.seq - y.seq);
+            break;
+          }
+        }
+        return { version: list?.v ?? 0, rows };
+      });
     },
     async listById(id) {
       const rows = await sql.query<TagListRecord>(`SELECT ${L_COLS} FROM tag_lists l WHERE l.id = $1`, [id]);
@@ -189,18 +237,35 @@ export function tagsRepo(sql: Sql): TagsRepo {
     },
     tagsByIds: (listId, ids) =>
       sql.query<TagRow>(`SELECT ${T_COLS} FROM tags WHERE list_id = $1 AND id = ANY($2::uuid[]) ORDER BY seq`, [listId, ids]),
-    async insertTags(listId, tags, version, by, now) {
+    async insertTags(listId, tags, version, by, now, shapes = []) {
       if (!tags.length) return;
+      // Each shape's text is written with the row (the pieces read the columns of `s`).
+      const params: unknown[] = [listId, tags.map((t) => t.id), tags.map((t) => t.data), version, now, by];
+      const cols: string[] = [];
+      const values: string[] = [];
+      for (const shape of shapes) {
+        const g = shape.generation;
+        if (g !== 1 && g !== 2) continue;
+        params.push(shapeKey(shape));
+        const key = `$${params.length}`;
+        cols.push(`text_${g}`, `text_key_${g}`);
+        values.push(shapeSql(shape, params), key);
+      }
+      const extra = (xs: string[]) => xs.map((x) => `, ${x}`).join('');
       await sql.query(
-        `INSERT INTO tags (list_id, id, data, version, created_at, created_by, updated_at, updated_by)
-         SELECT $1, t.id, t.data::json, $4, $5, $6, $5, $6 FROM unnest($2::uuid[], $3::text[]) WITH ORDINALITY AS t(id, data, n) ORDER BY t.n`,
-        [listId, tags.map((t) => t.id), tags.map((t) => t.data), version, now, by],
+        `INSERT INTO tags (list_id, id, data, version, created_at, created_by, updated_at, updated_by${extra(cols)})
+         SELECT list_id, id, data, version, created_at, created_by, updated_at, updated_by${extra(values)}
+         FROM (SELECT $1::uuid AS list_id, t.id, t.data::json AS data, $4::int AS version, $5::timestamptz AS created_at,
+                 $6::uuid AS created_by, $5::timestamptz AS updated_at, $6::uuid AS updated_by,
+                 NULL::timestamptz AS deleted_at, NULL::uuid AS deleted_by, t.n
+               FROM unnest($2::uuid[], $3::text[]) WITH ORDINALITY AS t(id, data, n)) s ORDER BY s.n`,
+        params,
       );
     },
     async updateTags(listId, tags, version, by, now) {
       if (!tags.length) return;
       await sql.query(
-        `UPDATE tags SET data = t.data::json, version = $4, updated_at = $5, updated_by = $6
+        `UPDATE tags SET data = t.data::json, version = $4, updated_at = $5, updated_by = $6, text_key_1 = NULL, text_key_2 = NULL
          FROM unnest($2::uuid[], $3::text[]) AS t(id, data) WHERE tags.list_id = $1 AND tags.id = t.id`,
         [listId, tags.map((t) => t.id), tags.map((t) => t.data), version, now, by],
       );
@@ -208,7 +273,7 @@ export function tagsRepo(sql: Sql): TagsRepo {
     async deleteTags(listId, ids, version, by, now) {
       if (!ids.length) return [];
       const rows = await sql.query<{ id: string }>(
-        `UPDATE tags SET version = $3, updated_at = $4, updated_by = $5, deleted_at = $4, deleted_by = $5
+        `UPDATE tags SET version = $3, updated_at = $4, updated_by = $5, deleted_at = $4, deleted_by = $5, text_key_1 = NULL, text_key_2 = NULL
          WHERE list_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL RETURNING id`,
         [listId, ids, version, now, by],
       );
@@ -217,6 +282,28 @@ export function tagsRepo(sql: Sql): TagsRepo {
     async purgeTombstones(listId, ids) {
       if (!ids.length) return;
       await sql.query('DELETE FROM tags WHERE list_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NOT NULL', [listId, ids]);
+    },
+    async storeTagText(listId, shapes, which) {
+      const kept = shapes.filter((s) => s.generation === 1 || s.generation === 2);
+      if (!kept.length) return;
+      const params: unknown[] = [listId];
+      const sets: string[] = [];
+      const stale: string[] = [];
+      for (const shape of kept) {
+        const g = shape.generation!;
+        params.push(shapeKey(shape));
+        const key = `$${params.length}`;
+        sets.push(`text_${g} = ${shapeSql(shape, params)}`, `text_key_${g} = ${key}`);
+        stale.push(`text_key_${g} IS DISTINCT FROM ${key}`);
+      }
+      // Rows written with their text (insertTags) already hold these keys; updates and
+      // deletions cleared theirs.
+      let where = `(${stale.join(' OR ')})`;
+      if (which !== 'stale') {
+        params.push(which.version);
+        where += ` AND version = $${params.length}`;
+      }
+      await sql.query(`UPDATE tags SET ${sets.join(', ')} WHERE list_id = $1 AND ${where}`, params);
     },
     async subscriptionOfList(listId) {
       const rows = await sql.query<{ id: string; tagCapacity: number }>(
