@@ -204,9 +204,10 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
     if (changed) {
       await repos.tags.deleteTags(list.id, deleteIds, version, actor.userId, now);
       await repos.tags.updateTags(list.id, updates, version, actor.userId, now);
-      await repos.tags.insertTags(list.id, inserts, version, actor.userId, now, tagTexts.shapesOf(list));
+      const shapes = tagTexts.shapesOf(list);
+      await repos.tags.insertTags(list.id, inserts, version, actor.userId, now, shapes);
       // Inserted rows were written with their text; updated and deleted ones get theirs here.
-      if (updates.length || deleteIds.length) await repos.tags.storeTagText(list.id, tagTexts.shapesOf(list), { version });
+      if (updates.length || deleteIds.length) await repos.tags.storeTagText(list.id, shapes, { version });
     }
     if (changed || opts.definitionsChanged || detect) {
       await repos.tags.touchList(list.id, { version, tagCount: count, pending: !!detect, by: actor.userId, now });

@@ -14,8 +14,8 @@ const T_COLS = `id, list_id AS "listId", data::text AS data, version, created_at
   updated_at AS "updatedAt", updated_by AS "updatedBy", deleted_at AS "deletedAt", deleted_by AS "deletedBy"`;
 
 /**
- * Tags written per statement by renderTags: a full list's largest aggregate is halved (PGlite
- * keeps its heap's high-water mark) for one more round trip; smaller chunks cost more time.
+ * Tags written per statement by renderTags (changes after a version or since a date): a
+ * large aggregate is cut (PGlite keeps its heap's high-water mark) for one more round trip.
  */
 const RENDER_CHUNK = 25_000;
 
@@ -65,12 +65,23 @@ function shapeSql(shape: TagJsonShape, params: unknown[]): string {
   return shape.deleted ? `CASE WHEN deleted_at IS NULL THEN ${live} ELSE ${concatSql(shape.deleted, params)} END` : live;
 }
 
+/** Each stored generation's text column, the query writing it, and its key's parameter. */
+function storedColumns(shapes: TagJsonShape[], params: unknown[]) {
+  const out: { g: 1 | 2; text: string; key: string }[] = [];
+  for (const shape of shapes) {
+    const g = shape.generation;
+    if (g !== 1 && g !== 2) continue;
+    params.push(shapeKey(shape));
+    const key = `$${params.length}`;
+    out.push({ g, key, text: shapeSql(shape, params) });
+  }
+  return out;
+}
+
 /** The tag's text: as stored when it was written with this very shape, else written now. */
 function textSql(shape: TagJsonShape, params: unknown[]): string {
-  const g = shape.generation;
-  if (g !== 1 && g !== 2) return shapeSql(shape, params);
-  params.push(shapeKey(shape));
-  return `CASE WHEN text_key_${g} = $${params.length} THEN text_${g} ELSE ${shapeSql(shape, params)} END`;
+  const [c] = storedColumns([shape], params);
+  return c ? `CASE WHEN text_key_${c.g} = ${c.key} THEN text_${c.g} ELSE ${c.text} END` : shapeSql(shape, params);
 }
 
 function filterSql(filter: TagFilter, params: unknown[]): string {
@@ -241,16 +252,9 @@ export function tagsRepo(sql: Sql): TagsRepo {
       if (!tags.length) return;
       // Each shape's text is written with the row (the pieces read the columns of `s`).
       const params: unknown[] = [listId, tags.map((t) => t.id), tags.map((t) => t.data), version, now, by];
-      const cols: string[] = [];
-      const values: string[] = [];
-      for (const shape of shapes) {
-        const g = shape.generation;
-        if (g !== 1 && g !== 2) continue;
-        params.push(shapeKey(shape));
-        const key = `$${params.length}`;
-        cols.push(`text_${g}`, `text_key_${g}`);
-        values.push(shapeSql(shape, params), key);
-      }
+      const stored = storedColumns(shapes, params);
+      const cols = stored.flatMap((c) => [`text_${c.g}`, `text_key_${c.g}`]);
+      const values = stored.flatMap((c) => [c.text, c.key]);
       const extra = (xs: string[]) => xs.map((x) => `, ${x}`).join('');
       await sql.query(
         `INSERT INTO tags (list_id, id, data, version, created_at, created_by, updated_at, updated_by${extra(cols)})
@@ -284,18 +288,11 @@ export function tagsRepo(sql: Sql): TagsRepo {
       await sql.query('DELETE FROM tags WHERE list_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NOT NULL', [listId, ids]);
     },
     async storeTagText(listId, shapes, which) {
-      const kept = shapes.filter((s) => s.generation === 1 || s.generation === 2);
-      if (!kept.length) return;
       const params: unknown[] = [listId];
-      const sets: string[] = [];
-      const stale: string[] = [];
-      for (const shape of kept) {
-        const g = shape.generation!;
-        params.push(shapeKey(shape));
-        const key = `$${params.length}`;
-        sets.push(`text_${g} = ${shapeSql(shape, params)}`, `text_key_${g} = ${key}`);
-        stale.push(`text_key_${g} IS DISTINCT FROM ${key}`);
-      }
+      const stored = storedColumns(shapes, params);
+      if (!stored.length) return;
+      const sets = stored.flatMap((c) => [`text_${c.g} = ${c.text}`, `text_key_${c.g} = ${c.key}`]);
+      const stale = stored.map((c) => `text_key_${c.g} IS DISTINCT FROM ${c.key}`);
       // Rows written with their text (insertTags) already hold these keys; updates and
       // deletions cleared theirs.
       let where = `(${stale.join(' OR ')})`;
