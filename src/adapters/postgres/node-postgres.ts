@@ -47,6 +47,32 @@ function wrap(c: Client, pool: pg.Pool, inTx: boolean, url: string): Sql {
       const res = await c.query(text, params as unknown[] | undefined);
       return res.rows as R[];
     },
+    async queryRows<R>(text: string, params: unknown[], onRow: (row: R) => void, opts?: { bytes?: readonly string[] }) {
+      const bytes = opts?.bytes ?? [];
+      // A pool lends one client for the query (pool.query takes no row events).
+      const client = inTx ? (c as pg.PoolClient) : await pool.connect();
+      try {
+        await new Promise<void>((resolve, reject) => {
+          let failure: unknown;
+          const q = new pg.Query(text, params);
+          q.on('row', (row: Record<string, unknown>) => {
+            if (failure === undefined) {
+              try {
+                for (const c of bytes) if (typeof row[c] === 'string') row[c] = Buffer.from(row[c]);
+                onRow(row as R);
+              } catch (e) {
+                failure = e ?? new Error('onRow failed');
+              }
+            }
+          });
+          q.on('error', reject);
+          q.on('end', () => (failure === undefined ? resolve() : reject(failure)));
+          client.query(q);
+        });
+      } finally {
+        if (!inTx) (client as pg.PoolClient).release();
+      }
+    },
     async exec(text: string) {
       await c.query(text);
     },

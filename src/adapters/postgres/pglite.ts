@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { serialize, DatabaseError } from 'pg-protocol';
 import type { Sql } from './sql.ts';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
@@ -13,6 +14,25 @@ function wrap(q: Queryable, root: PGlite, release: () => void): Sql {
     async query<R>(text: string, params?: unknown[]) {
       const res = await q.query<R>(text, params as unknown[] | undefined);
       return res.rows;
+    },
+    async queryRows<R>(text: string, params: unknown[], onRow: (row: R) => void, opts?: { bytes?: readonly string[] }) {
+      const bytes = new Set(opts?.bytes ?? []);
+      if (bytes.size && q !== root) {
+        // In a transaction (it holds PGlite's only connection), the answer is read as the
+        // protocol's own bytes: `bytes` columns are handed on as they are, never decoded
+        // into a string and encoded back (PGlite's query() decodes every value).
+        const chunks: Buffer[] = [];
+        await root.execProtocolRawStream(extendedQuery(text, params), {
+          syncToFs: false,
+          onRawData: (chunk) => void chunks.push(Buffer.from(chunk)), // a view of PGlite's memory: copied
+        });
+        for (const row of rawRows(Buffer.concat(chunks), bytes, root.parsers)) onRow(row as R);
+        return;
+      }
+      for (const row of (await q.query<Record<string, unknown>>(text, params)).rows) {
+        for (const c of bytes) if (typeof row[c] === 'string') row[c] = Buffer.from(row[c]);
+        onRow(row as R);
+      }
     },
     async exec(text: string) {
       await q.exec(text);
@@ -31,6 +51,70 @@ function wrap(q: Queryable, root: PGlite, release: () => void): Sql {
       release();
     },
   };
+}
+
+/** Parse, bind, describe and execute `text` with text parameters, then sync. */
+function extendedQuery(text: string, params: unknown[]): Uint8Array {
+  const values = params.map((v) => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString() : typeof v === 'string' ? v : String(v)));
+  return Buffer.concat([
+    serialize.parse({ text, types: [] }), serialize.bind({ values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync(),
+  ]);
+}
+
+/**
+ * The rows of a raw protocol answer: `bytes` columns as Buffers (views of the answer), the
+ * others as PGlite's own parsers make them. An error answer is thrown as a DatabaseError.
+ */
+function rawRows(buf: Buffer, bytes: ReadonlySet<string>, parsers: Record<number, (text: string, type: number) => unknown>) {
+  const rows: Record<string, unknown>[] = [];
+  let names: string[] = [];
+  let types: number[] = [];
+  for (let p = 0; p + 5 <= buf.length;) {
+    const type = buf[p]!;
+    const end = p + 1 + buf.readInt32BE(p + 1);
+    let q = p + 5;
+    if (type === 0x54) { // RowDescription: per field its name, then 18 bytes (the type's OID at 6)
+      const n = buf.readInt16BE(q);
+      q += 2;
+      names = [];
+      types = [];
+      for (let i = 0; i < n; i++) {
+        const z = buf.indexOf(0, q);
+        names.push(buf.toString('utf8', q, z));
+        types.push(buf.readInt32BE(z + 7));
+        q = z + 19;
+      }
+    } else if (type === 0x44) { // DataRow
+      const n = buf.readInt16BE(q);
+      q += 2;
+      const row: Record<string, unknown> = {};
+      for (let i = 0; i < n; i++) {
+        const len = buf.readInt32BE(q);
+        q += 4;
+        const name = names[i]!;
+        if (len < 0) row[name] = null;
+        else {
+          const value = buf.subarray(q, q + len);
+          const parse = parsers[types[i]!];
+          row[name] = bytes.has(name) ? value : parse ? parse(value.toString('utf8'), types[i]!) : value.toString('utf8');
+          q += len;
+        }
+      }
+      rows.push(row);
+    } else if (type === 0x45) { // ErrorResponse: typed fields, each a code byte and a string
+      const fields: Record<string, string> = {};
+      while (buf[q]) {
+        const z = buf.indexOf(0, q + 1);
+        fields[String.fromCharCode(buf[q]!)] = buf.toString('utf8', q + 1, z);
+        q = z + 1;
+      }
+      throw Object.assign(new DatabaseError(fields.M ?? 'query failed', end - p, 'error'), {
+        severity: fields.S, code: fields.C, detail: fields.D, hint: fields.H, position: fields.P,
+      });
+    }
+    p = end;
+  }
+  return rows;
 }
 
 export class DataDirLockedError extends Error {
