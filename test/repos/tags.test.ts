@@ -1,13 +1,14 @@
 // The tags repository on every engine: tombstones and the three filters (live, after a
-// version, since a time), the text the store writes (renderTags, renderTagRows) equal to the
-// route's own writer tag by tag, across the chunk boundary, and the subscription's count.
+// version, since a time), the text the store writes (renderTags, streamTagTexts) equal to
+// the route's own writer tag by tag, across the chunk and run boundaries, and the
+// subscription's count.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { migrate } from '../../src/adapters/postgres/migrate.ts';
 import { createStore } from '../../src/adapters/postgres/store.ts';
 import type { Repos } from '../../src/core/ports/repositories.ts';
-import type { TagListRecord } from '../../src/core/ports/tags.ts';
+import type { TagFilter, TagJsonShape, TagListRecord, TagTextRun } from '../../src/core/ports/tags.ts';
 import { tagShape, tagWriter } from '../../src/http/api2/tags.ts';
 import { ENGINES, testDatabase, type TestDatabase } from '../support/database.ts';
 
@@ -31,6 +32,15 @@ for (const engine of ENGINES) {
         metadataDefinitions: [], attachments: null, createdAt: T0, createdBy: user,
       });
       return (await repos.tags.listById(id))!;
+    }
+    /** streamTagTexts' runs, and one row per tag read from them. */
+    async function tagRows(listId: string, filter: TagFilter, shape: TagJsonShape) {
+      const runs: TagTextRun[] = [];
+      const { version } = await repos.tags.streamTagTexts(listId, filter, shape, (r) => runs.push(r));
+      const rows = runs.flatMap((r) => r.ids.map((id, i) => ({
+        id, seq: r.seqs[i]!, deleted: r.deleted[i]!, json: r.text.subarray(r.starts[i]!, r.starts[i + 1]! - 1).toString(),
+      })));
+      return { version, runs, rows };
     }
     const data = (id: string) => JSON.stringify({ id, boundingBox: [0, 0, 0, 1, 1, 1], name: 'ü "quoted" \\ back' });
 
@@ -85,19 +95,24 @@ for (const engine of ENGINES) {
         const rendered = await repos.tags.renderTags(l.id, filter, tagShape('svc', l));
         assert.equal(rendered.json, rows.map(write).join(','), JSON.stringify(filter));
         assert.equal(rendered.version, 0, 'the version of the list row (touchList is the use case’s)');
-        const perRow = await repos.tags.renderTagRows(l.id, filter, tagShape('svc', l));
+        const perRow = await tagRows(l.id, filter, tagShape('svc', l));
+        assert.equal(perRow.version, 0);
         assert.deepEqual(perRow.rows.map((r) => r.json), rows.map(write));
+        assert.equal(perRow.runs.map((r) => r.text.toString()).join(','), rows.map(write).join(','), 'a run’s text is its tags joined by commas');
         assert.deepEqual(perRow.rows.map((r) => [r.id, r.deleted]), rows.map((t) => [t.id, t.deletedAt !== null]));
       }
     });
 
-    test('a whole list past the chunk size is written once, in order', async () => {
+    test('a whole list past the chunk size is written once, in order (and in several runs)', async () => {
       const l = await newList();
       const n = 25_001;
       const ids = Array.from({ length: n }, () => crypto.randomUUID());
       await repos.tags.insertTags(l.id, ids.map((id, i) => ({ id, data: JSON.stringify({ id: `t${i}` }) })), 1, user, at(1));
-      const rows = await repos.tags.renderTagRows(l.id, { all: true }, tagShape('svc', l));
+      const rows = await tagRows(l.id, { all: true }, tagShape('svc', l));
       assert.deepEqual(rows.rows.map((r) => r.id), ids);
+      assert.ok(rows.runs.length > 1, `${rows.runs.length} runs`);
+      assert.ok(rows.rows.every((r, i) => i === 0 || r.seq > rows.rows[i - 1]!.seq), 'runs come in list order');
+      assert.equal(JSON.parse(`[${rows.runs.map((r) => r.text.toString()).join(',')}]`).length, n);
       const text = await repos.tags.renderTags(l.id, { all: true }, tagShape('svc', l));
       const parsed = JSON.parse(`[${text.json}]`) as { data: { id: string } }[];
       assert.equal(parsed.length, n);
@@ -108,7 +123,7 @@ for (const engine of ENGINES) {
       const l = await newList();
       const shape = tagShape('svc', l);
       const computed = { ...shape, generation: undefined }; // never reads stored text
-      const text = async (s: typeof shape) => (await repos.tags.renderTagRows(l.id, { afterVersion: 0 }, s)).rows.map((r) => r.json);
+      const text = async (s: typeof shape) => (await tagRows(l.id, { afterVersion: 0 }, s)).rows.map((r) => r.json);
       const ids = Array.from({ length: 6 }, () => crypto.randomUUID());
       await repos.tags.insertTags(l.id, ids.map((id) => ({ id, data: data(id) })), 1, user, at(1), [shape]);
       const stored = async () =>

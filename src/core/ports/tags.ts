@@ -80,12 +80,18 @@ export interface TagJsonShape {
   generation?: 1 | 2;
 }
 
-/** One tag written as `shape`, with its place in the list (`seq`: creation order). */
-export interface RenderedTag {
-  id: string;
-  seq: number;
-  deleted: boolean;
-  json: string;
+/**
+ * Tags written as a shape, in list order: their texts joined by commas in `text`, and per
+ * tag its id, its place in the list (`seq`: creation order), whether it is a tombstone, and
+ * the byte where its text starts (`starts` has one more entry, `text.length + 1`, so tag i
+ * is `text.subarray(starts[i], starts[i + 1] - 1)`).
+ */
+export interface TagTextRun {
+  text: Buffer;
+  ids: string[];
+  seqs: number[];
+  deleted: boolean[];
+  starts: Uint32Array;
 }
 
 export interface TagsRepo {
@@ -97,8 +103,13 @@ export interface TagsRepo {
    * version's). Runs its own read-only transaction: call it outside one.
    */
   renderTags(listId: string, filter: TagFilter, shape: TagJsonShape): Promise<{ version: number; json: string }>;
-  /** renderTags one tag per row (in list order), for callers that keep and patch a list's text. */
-  renderTagRows(listId: string, filter: TagFilter, shape: TagJsonShape): Promise<{ version: number; rows: RenderedTag[] }>;
+  /**
+   * renderTags in runs, in list order, each handed to `onRun` as soon as it is read (all in
+   * one snapshot, with the version), for callers that send a whole list while it is read and
+   * keep (and patch) its text. A whole list (`{ all: true }`) comes in runs of a few thousand
+   * tags; changes after a version or since a time come in one run.
+   */
+  streamTagTexts(listId: string, filter: TagFilter, shape: TagJsonShape, onRun: (run: TagTextRun) => void): Promise<{ version: number }>;
   listById(id: string): Promise<TagListRecord | null>;
   listByRef(projectId: string, ref: { uuid: string } | { api1Id: string }): Promise<TagListRecord | null>;
   /** Takes a row lock on the list for the rest of the transaction (serialises its versions). */

@@ -8,7 +8,7 @@ import { uuidOfApi1Id } from '../ids/api1-id.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
-import type { MetadataDefinition, RenderedTag, TagFilter, TagJsonShape, TagListRecord, TagRow, TagWrite } from '../ports/tags.ts';
+import type { MetadataDefinition, TagFilter, TagTextRun, TagJsonShape, TagListRecord, TagRow, TagWrite } from '../ports/tags.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
@@ -332,14 +332,19 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
       return { list, ...(await store.repos.tags.renderTags(list.id, filter, shape(list))) };
     },
 
-    /** getTagsJson one tag per row, for the whole-list text kept per node and patched with later changes. */
-    async getTagRowsJson(
+    /**
+     * getTagsJson in runs handed to `onRun` as they are read (repo streamTagTexts), for the
+     * whole-list text sent while it is read, kept per node and patched with later changes.
+     * Access is checked before the first run.
+     */
+    async streamTagTexts(
       actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, filter: TagFilter, shape: (list: TagListRecord) => TagJsonShape,
-    ): Promise<{ list: TagListRecord; version: number; rows: RenderedTag[] }> {
+      onRun: (run: TagTextRun) => void,
+    ): Promise<{ list: TagListRecord; version: number }> {
       const scope = await access.project(actor, accountRef, projectRef);
       const list = await listIn(store.repos, scope, ref);
       access.requireOnWorkzone(scope, list.workzoneId, READ, 'view-tag-list-forbidden');
-      return { list, ...(await store.repos.tags.renderTagRows(list.id, filter, shape(list))) };
+      return { list, ...(await store.repos.tags.streamTagTexts(list.id, filter, shape(list), onRun)) };
     },
 
     async createTagList(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, input: TagListInput, changes: TagChanges = {}): Promise<ChangeResult> {

@@ -14,7 +14,7 @@ import { principalOf } from '../auth.ts';
 import { api1RefParser as ref } from '../refs.ts';
 import * as S from './schemas.ts';
 import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TAG_TEXT_CACHE_BYTES, TagDataApi1, TagDataApi1Update } from '../tag-schemas.ts';
-import { TagTextCache } from '../tag-text-cache.ts';
+import { sendWholeList, TagTextCache } from '../tag-text-cache.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 const id1 = (uuid: string | null) => (uuid ? api1IdOf(uuid) : null);
@@ -154,12 +154,10 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
     if (since) return sendJson(reply, `[${(await core.tagLists.getTagsJson(actor(req), ...refs(req), listRef, { since }, tagShape)).json}]`);
     // The whole list: kept per node, patched with the changes since the kept version.
     const list = await core.tagLists.getTagList(actor(req), ...refs(req), listRef);
-    const hit = wholeLists.get(list.id, list.tagsVersion, '');
-    if (hit) return sendJson(reply, hit);
-    const kept = wholeLists.kept(list.id);
-    const base = kept && kept.version < list.tagsVersion ? kept : undefined;
-    const v = await core.tagLists.getTagRowsJson(actor(req), ...refs(req), listRef, base ? { afterVersion: base.version } : { all: true }, tagShape);
-    return sendJson(reply, wholeLists.body(list.id, '', v, base));
+    return sendWholeList(reply, wholeLists, list, '', async (filter, onRun) => {
+      const v = await core.tagLists.streamTagTexts(actor(req), ...refs(req), listRef, filter, tagShape, onRun);
+      return { version: v.version, variant: '' };
+    });
   });
 
   app.put(`${A}/:tagListId`, {

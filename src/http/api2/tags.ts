@@ -14,7 +14,7 @@ import { AI_DETECTION_CLASSES } from '../../core/tags/ai-detection-classes.ts';
 import { api2Kit } from './route-kit.ts';
 import * as S from './schemas.ts';
 import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TAG_TEXT_CACHE_BYTES, TagData } from '../tag-schemas.ts';
-import { TagTextCache } from '../tag-text-cache.ts';
+import { sendWholeList, TagTextCache } from '../tag-text-cache.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 
@@ -213,15 +213,10 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
     }
     // The whole list: kept per node, patched with the changes since the kept version.
     const list = await core.tagLists.getTagList(actor(req), ...refs(req), listRef(req));
-    const hit = wholeLists.get(list.id, list.tagsVersion, list.tagListType);
-    if (hit) return sendJson(reply, hit);
-    const kept = wholeLists.kept(list.id);
-    const base = kept && kept.variant === list.tagListType && kept.version < list.tagsVersion ? kept : undefined;
-    const v = await core.tagLists.getTagRowsJson(actor(req), ...refs(req), listRef(req), base ? { afterVersion: base.version } : { all: true }, (l) => tagShape(ns, l));
-    // The shape was written with the list as read then: a type changed meanwhile is read again whole.
-    const same = v.list.tagListType === list.tagListType;
-    if (!same) return sendJson(reply, wholeLists.body(list.id, v.list.tagListType, await core.tagLists.getTagRowsJson(actor(req), ...refs(req), listRef(req), { all: true }, (l) => tagShape(ns, l))));
-    return sendJson(reply, wholeLists.body(list.id, list.tagListType, v, base));
+    return sendWholeList(reply, wholeLists, list, list.tagListType, async (filter, onRun) => {
+      const v = await core.tagLists.streamTagTexts(actor(req), ...refs(req), listRef(req), filter, (l) => tagShape(ns, l), onRun);
+      return { version: v.version, variant: v.list.tagListType };
+    });
   });
 
   app.post(`${A}/:tagListRef/tags/bulk`, {

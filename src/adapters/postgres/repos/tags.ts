@@ -1,8 +1,9 @@
-import type { RenderedTag, TagFilter, TagJsonPiece, TagJsonShape, TagListRecord, TagRow, TagsRepo } from '../../../core/ports/tags.ts';
+import type { TagFilter, TagJsonPiece, TagJsonShape, TagListRecord, TagRow, TagsRepo } from '../../../core/ports/tags.ts';
 import type { Sql } from '../sql.ts';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
 import { byRefClause } from './ref.ts';
 import crypto from 'node:crypto';
+import { runOf } from './tag-runs.ts';
 
 const L_COLS = `l.id, l.api1_id AS "api1Id", l.project_id AS "projectId", l.workzone_id AS "workzoneId",
   l.tag_list_type AS "tagListType", l.name, l.description, l.color, l.metadata_definitions AS "metadataDefinitions",
@@ -18,6 +19,15 @@ const T_COLS = `id, list_id AS "listId", data::text AS data, version, created_at
  * large aggregate is cut (PGlite keeps its heap's high-water mark) for one more round trip.
  */
 const RENDER_CHUNK = 25_000;
+
+/**
+ * The places (seq values) per run of streamTagTexts' whole-list read, and the most runs. A
+ * run of ~4,000 tags (a few megabytes) is sent while the next one is read: small enough
+ * that the database reuses its memory (a 40 MB aggregate touches fresh pages throughout)
+ * and the answer starts early, large enough that a run's overhead is noise.
+ */
+const RUN_SPAN = 4096n;
+const MAX_RUNS = 32n;
 
 const COLUMN = {
   id: 'id', createdBy: 'created_by', updatedBy: 'updated_by', deletedBy: 'deleted_by',
@@ -94,9 +104,6 @@ function filterSql(filter: TagFilter, params: unknown[]): string {
   return `updated_at > $${params.length}`;
 }
 
-// The separator of renderTagRows' texts: control characters never appear raw in JSON text.
-const TAG_SEP = '\u0002';
-
 /**
  * The tags of `filter` written as `shape`, aggregated by the database in chunks of
  * RENDER_CHUNK inside one read-only snapshot (with the list's version), joined with commas.
@@ -140,51 +147,56 @@ export function tagsRepo(sql: Sql): TagsRepo {
       const { version, chunks } = await aggregate(sql, listId, filter, shape);
       return { version, json: chunks.join(',') };
     },
-    async renderTagRows(listId, filter, shape) {
-      // Two aggregates over the same rows: the texts (mostly stored: storeTagText), and a
-      // small index of ids, places and states. One value each costs far less than 50,000
-      // rows of four fields (PGlite's per-field cost). No ORDER BY: sorting 20 MB of rows
-      // spills to disk; both aggregates read the rows in one order, and the rows are sorted
-      // by place here when the scan's order was not it. Two halves of the list's places keep
-      // the largest value (and PGlite's heap, which never shrinks) at half the list.
+    async streamTagTexts(listId, filter, shape, onRun) {
+      // Per run of places (k), two aggregates over the same rows: the texts (mostly stored:
+      // storeTagText), and a small index of ids, places and states. One value each costs far
+      // less than thousands of rows of four fields (PGlite's per-field cost). No ORDER BY
+      // (runOf puts rows in place). On PostgreSQL one statement answers every run: the server
+      // writes run k + 1 while this process turns run k into bytes and sends it. PGlite runs
+      // on this thread: one statement per run, and the event loop turns between runs so the
+      // bytes handed on are written to the socket meanwhile.
       const params: unknown[] = [listId];
       const expr = textSql(shape, params);
       const where = filterSql(filter, params);
-      params.push(0, 0);
-      const [lo, hi] = [`$${params.length - 1}`, `$${params.length}`];
-      const text = `SELECT string_agg(${expr}, chr(2)) AS j,
-          string_agg(concat(id::text, ' ', seq::text, CASE WHEN deleted_at IS NULL THEN '' ELSE ' d' END), ',') AS ix, count(*)::int AS n
-        FROM tags WHERE list_id = $1 AND ${where} AND seq >= ${lo} AND seq <= ${hi}`;
+      const [lo, step, first, last] = [params.length + 1, params.length + 2, params.length + 3, params.length + 4];
+      const text = `SELECT k, r.j, r.ix, r.n FROM generate_series($${first}::bigint, $${last}::bigint) AS k, LATERAL (
+          SELECT string_agg(${expr}, chr(2)) AS j,
+            string_agg(concat(id::text, ' ', seq::text, CASE WHEN deleted_at IS NULL THEN '' ELSE ' d' END), ',') AS ix, count(*)::int AS n
+          FROM tags WHERE list_id = $1 AND ${where}
+            AND seq >= $${lo}::bigint + $${step}::bigint * k AND seq < $${lo}::bigint + $${step}::bigint * (k + 1)) r`;
+      type Row = { k: string; j: Buffer | null; ix: string | null; n: number };
       return sql.transaction(async (tx) => {
         await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
         const [list] = await tx.query<{ v: number }>('SELECT tags_version AS v FROM tag_lists WHERE id = $1', [listId]);
         const [range] = await tx.query<{ lo: string | null; hi: string | null }>(
           'SELECT min(seq)::text AS lo, max(seq)::text AS hi FROM tags WHERE list_id = $1', [listId]);
-        const rows: RenderedTag[] = [];
         if (range?.lo != null && range.hi != null) {
           const [a, b] = [BigInt(range.lo), BigInt(range.hi)];
-          const mid = a + (b - a) / 2n;
-          for (const [from, to] of [[a, mid], [mid + 1n, b]] as const) {
-            if (from > to) continue;
-            params[params.length - 2] = from.toString();
-            params[params.length - 1] = to.toString();
-            const [r] = await tx.query<{ j: string | null; ix: string | null; n: number }>(text, params);
-            if (!r || !r.n) continue;
-            const texts = r.j!.split(TAG_SEP);
-            const index = r.ix!.split(',');
-            for (let i = 0; i < index.length; i++) {
-              const [id, seq, d] = index[i]!.split(' ');
-              rows.push({ id: id!, seq: Number(seq), deleted: d === 'd', json: texts[i]! });
+          const span = b - a + 1n;
+          let runs = 'all' in filter ? (span + RUN_SPAN - 1n) / RUN_SPAN : 1n;
+          if (runs > MAX_RUNS) runs = MAX_RUNS;
+          const width = (span + runs - 1n) / runs;
+          // Runs are handed on in order (a row that came early waits for the ones before).
+          let expected = 0n;
+          const early = new Map<bigint, Row>();
+          const take = (row: Row) => {
+            early.set(BigInt(row.k), row);
+            for (let r = early.get(expected); r; r = early.get(expected)) {
+              early.delete(expected++);
+              if (r.n) onRun(runOf(r.j!, r.ix!));
+            }
+          };
+          const read = (from: bigint, to: bigint) => tx.queryRows<Row>(text, [...params, a.toString(), width.toString(), from.toString(), to.toString()], take, { bytes: ['j'] });
+          if (sql.engine === 'postgres') await read(0n, runs - 1n);
+          else {
+            for (let k = 0n; k < runs; k++) {
+              await read(k, k);
+              await new Promise((resolve) => setImmediate(resolve));
             }
           }
+          if (expected !== runs) throw new Error(`tag runs: ${expected} of ${runs} read`);
         }
-        for (let i = 1; i < rows.length; i++) {
-          if (rows[i]!.seq <= rows[i - 1]!.seq) {
-            rows.sort((x, y) => x.seq - y.seq);
-            break;
-          }
-        }
-        return { version: list?.v ?? 0, rows };
+        return { version: list?.v ?? 0 };
       });
     },
     async listById(id) {
