@@ -117,6 +117,8 @@ for (const engine of ENGINES) {
       const parsed = JSON.parse(`[${text.json}]`) as { data: { id: string } }[];
       assert.equal(parsed.length, n);
       assert.ok(parsed.every((t, i) => t.data.id === `t${i}`));
+      const changes = JSON.parse(`[${(await repos.tags.renderTags(l.id, { afterVersion: 0 }, tagShape('svc', l))).json}]`) as { data: { id: string } }[];
+      assert.deepEqual(changes.map((t) => t.data.id), parsed.map((t) => t.data.id), 'changes after a version come in runs too, in order');
     });
 
     test('stored tag text is only served while it is what the query would write (inserts, updates, deletions, another shape)', async () => {

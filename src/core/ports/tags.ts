@@ -106,8 +106,7 @@ export interface TagsRepo {
   /**
    * renderTags in runs, in list order, each handed to `onRun` as soon as it is read (all in
    * one snapshot, with the version), for callers that send a whole list while it is read and
-   * keep (and patch) its text. A whole list (`{ all: true }`) comes in runs of a few thousand
-   * tags; changes after a version or since a time come in one run.
+   * keep (and patch) its text. Runs hold a few thousand tags each (renderTags joins them).
    */
   streamTagTexts(listId: string, filter: TagFilter, shape: TagJsonShape, onRun: (run: TagTextRun) => void): Promise<{ version: number }>;
   listById(id: string): Promise<TagListRecord | null>;

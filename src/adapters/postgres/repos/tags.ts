@@ -15,19 +15,14 @@ const T_COLS = `id, list_id AS "listId", data::text AS data, version, created_at
   updated_at AS "updatedAt", updated_by AS "updatedBy", deleted_at AS "deletedAt", deleted_by AS "deletedBy"`;
 
 /**
- * Tags written per statement by renderTags (changes after a version or since a date): a
- * large aggregate is cut (PGlite keeps its heap's high-water mark) for one more round trip.
+ * Tags per run of streamTagTexts (about), and the most runs. A run of ~4,000 tags (a few
+ * megabytes) is sent while the next one is read: small enough that the database reuses its
+ * memory (a 40 MB aggregate touches fresh pages throughout, and PGlite keeps its heap's
+ * high-water mark) and the answer starts early, large enough that a run's overhead is noise.
  */
-const RENDER_CHUNK = 25_000;
-
-/**
- * The places (seq values) per run of streamTagTexts' whole-list read, and the most runs. A
- * run of ~4,000 tags (a few megabytes) is sent while the next one is read: small enough
- * that the database reuses its memory (a 40 MB aggregate touches fresh pages throughout)
- * and the answer starts early, large enough that a run's overhead is noise.
- */
-const RUN_SPAN = 4096n;
-const MAX_RUNS = 32n;
+const RUN_TAGS = 4096;
+const MAX_RUNS = 32;
+const COMMA = Buffer.from(',');
 
 const COLUMN = {
   id: 'id', createdBy: 'created_by', updatedBy: 'updated_by', deletedBy: 'deleted_by',
@@ -104,37 +99,8 @@ function filterSql(filter: TagFilter, params: unknown[]): string {
   return `updated_at > $${params.length}`;
 }
 
-/**
- * The tags of `filter` written as `shape`, aggregated by the database in chunks of
- * RENDER_CHUNK inside one read-only snapshot (with the list's version), joined with commas.
- */
-async function aggregate(sql: Sql, listId: string, filter: TagFilter, shape: TagJsonShape) {
-  const params: unknown[] = [listId];
-  const expr = textSql(shape, params);
-  const where = filterSql(filter, params);
-  params.push(0, RENDER_CHUNK);
-  const [after, limit] = [`$${params.length - 1}`, `$${params.length}`];
-  const text = `SELECT string_agg(${expr}, ',' ORDER BY seq) AS j, max(seq)::text AS last, count(*)::int AS n
-    FROM (SELECT * FROM tags WHERE list_id = $1 AND ${where} AND seq > ${after} ORDER BY seq LIMIT ${limit}) t`;
-  // Chunks keep the database's working memory small (PGlite's heap never shrinks); one
-  // read-only snapshot makes them, and the version, one consistent picture.
-  return sql.transaction(async (tx) => {
-    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-    const [list] = await tx.query<{ v: number }>('SELECT tags_version AS v FROM tag_lists WHERE id = $1', [listId]);
-    const chunks: string[] = [];
-    for (;;) {
-      const [r] = await tx.query<{ j: string | null; last: string | null; n: number }>(text, params);
-      if (!r || !r.n) break;
-      chunks.push(r.j!);
-      if (r.n < RENDER_CHUNK) break;
-      params[params.length - 2] = r.last;
-    }
-    return { version: list?.v ?? 0, chunks };
-  });
-}
-
 export function tagsRepo(sql: Sql): TagsRepo {
-  return {
+  const repo: TagsRepo = {
     async tagCountByZone(projectId, zoneIds) {
       const rows = await sql.query<{ zone: string; n: number }>(
         `SELECT workzone_id AS zone, coalesce(sum(tag_count), 0)::int AS n FROM tag_lists
@@ -144,8 +110,12 @@ export function tagsRepo(sql: Sql): TagsRepo {
       return new Map(rows.map((r) => [r.zone, r.n]));
     },
     async renderTags(listId, filter, shape) {
-      const { version, chunks } = await aggregate(sql, listId, filter, shape);
-      return { version, json: chunks.join(',') };
+      const parts: Buffer[] = [];
+      const { version } = await repo.streamTagTexts(listId, filter, shape, (run) => {
+        if (parts.length) parts.push(COMMA);
+        parts.push(run.text);
+      });
+      return { version, json: Buffer.concat(parts).toString() };
     },
     async streamTagTexts(listId, filter, shape, onRun) {
       // Per run of places (k), two aggregates over the same rows: the texts (mostly stored:
@@ -168,13 +138,19 @@ export function tagsRepo(sql: Sql): TagsRepo {
       return sql.transaction(async (tx) => {
         await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
         const [list] = await tx.query<{ v: number }>('SELECT tags_version AS v FROM tag_lists WHERE id = $1', [listId]);
-        const [range] = await tx.query<{ lo: string | null; hi: string | null }>(
-          'SELECT min(seq)::text AS lo, max(seq)::text AS hi FROM tags WHERE list_id = $1', [listId]);
+        // The places the filter's tags span, and how many they are (for a whole list, at
+        // most the span: places are dense unless lists were written interleaved), to cut
+        // them into runs of about RUN_TAGS.
+        const rangeParams: unknown[] = [listId];
+        const whole = 'all' in filter;
+        const [range] = await tx.query<{ lo: string | null; hi: string | null; n: number | null }>(
+          `SELECT min(seq)::text AS lo, max(seq)::text AS hi, ${whole ? 'NULL' : 'count(*)::int'} AS n FROM tags
+           WHERE list_id = $1 AND ${whole ? 'true' : filterSql(filter, rangeParams)}`, rangeParams);
         if (range?.lo != null && range.hi != null) {
           const [a, b] = [BigInt(range.lo), BigInt(range.hi)];
           const span = b - a + 1n;
-          let runs = 'all' in filter ? (span + RUN_SPAN - 1n) / RUN_SPAN : 1n;
-          if (runs > MAX_RUNS) runs = MAX_RUNS;
+          const count = whole ? Number(span) : (range.n ?? 0);
+          const runs = BigInt(Math.min(MAX_RUNS, Math.max(1, Math.ceil(count / RUN_TAGS))));
           const width = (span + runs - 1n) / runs;
           // Runs are handed on in order (a row that came early waits for the ones before).
           let expected = 0n;
@@ -331,4 +307,5 @@ export function tagsRepo(sql: Sql): TagsRepo {
       return rows[0]?.n ?? 0;
     },
   };
+  return repo;
 }
