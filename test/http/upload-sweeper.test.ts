@@ -90,3 +90,13 @@ test('a signed URL used after UPLOAD_URL_TTL (service clock) is refused; the upl
   assertProblem(await w.as.projectOwner!('PUT', bulkUrl(p.id, p.rootWorkzoneId), [{ ...item(s), blobName: signed.files[0]!.blobName }]), 400, 'blob-not-uploaded');
   assert.equal((await fileRowsOf(t, p.id)).length, 0);
 });
+
+test('a registration queues no object for deletion: the file names its blob', async () => {
+  const p = await createProject(w.as.projectOwner!);
+  const [file] = await upload(t, w.as.projectOwner!, p.id, p.rootWorkzoneId, [{ name: 'Q', extension: 'pdf', content: bytes(30, 9) }]);
+  const queued = await t.core.store.repos.uploads.claimDeletions(10_000);
+  assert.deepEqual(queued.filter((q) => q.blobName === file!.blobName), []);
+  assert.equal((await w.as.projectOwner!('DELETE', `${A2}/projects/${uuidOf(p.id)}/files/${uuidOf(file!.id)}`)).status, 204);
+  const after = await t.core.store.repos.uploads.claimDeletions(10_000);
+  assert.equal(after.filter((q) => q.blobName === file!.blobName).length, 1, 'a deleted file queues its blob');
+});

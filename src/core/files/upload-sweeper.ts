@@ -1,11 +1,12 @@
-// The upload sweeper (CONTRACT §7): pending uploads never registered are deleted, object
-// and row, once their time (UPLOAD_TTL after signing) is over; then the objects queued for
-// deletion (migration 0010: files, covers and thumbnails whose row went, also by cascade)
-// are deleted unless a row names them again. One node of the cluster
-// sweeps at a time (a transaction-scoped advisory lock, which PGlite has too); rows being
-// registered are locked by the registration and skipped. The object goes first: a pass
-// cut short leaves a row whose object is gone, which the next pass deletes; never the
-// reverse (an object no row names).
+// The upload sweeper (CONTRACT §7): pending uploads never registered are deleted once
+// their time (UPLOAD_TTL after signing) is over, which queues their objects (migrations
+// 0010, 0012); then the objects queued for deletion (those uploads', and files, covers and
+// thumbnails whose row went, also by cascade) are deleted unless a row names them again,
+// then their queue rows. One node of the cluster sweeps at a time (a transaction-scoped
+// advisory lock, which PGlite has too); rows being registered are locked by the
+// registration and skipped. A row and its queue entry go in one transaction and the queue
+// entry goes after its object: a pass cut short leaves a queue entry, which the next pass
+// finishes; never an object no row or queue entry names.
 import type { Clock } from '../ports/clock.ts';
 import type { Store } from '../ports/repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
@@ -23,10 +24,7 @@ export function createUploadSweeper(deps: { store: Store; clock: Clock; objectSt
         const r = await store.transaction(async (repos) => {
           if (!(await repos.uploads.trySweeperLock())) return null;
           const expired = await repos.uploads.claimExpired(clock.now(), batch);
-          for (const u of expired) {
-            await objectStore.delete(blobKey(u.projectId, u.blobName));
-            await repos.uploads.remove(u.id);
-          }
+          for (const u of expired) await repos.uploads.remove(u.id);
           return expired.length;
         });
         if (r === null) return deleted ? { ran: true, deleted } : { ran: false, reason: 'busy' };
