@@ -160,11 +160,10 @@ export function createFiles(deps: {
    * counted (signing); registering converts counted pending rows, so it adds none, yet
    * still refuses when the capacity was lowered meanwhile.
    */
-  async function checkCapacities(repos: Repos, scope: ProjectScope, actor: Actor, adding: Map<Category, number>, touched: Set<Category>) {
+  async function checkCapacities(repos: Repos, subscriptionId: string, userId: string, adding: Map<Category, number>, touched: Set<Category>) {
     const now = clock.now();
     const relevant = (['scan', 'geoImage'] as const).filter((c) => touched.has(c));
     if (!relevant.length) return;
-    const subscriptionId = scope.project.subscriptionId;
     await repos.files.lockSubscription(subscriptionId);
     const sub = await repos.subscriptions.byId(subscriptionId);
     if (!sub) throw notFound('subscription', subscriptionId);
@@ -174,10 +173,10 @@ export function createFiles(deps: {
       if (n.registered + n.pending + (adding.get(c) ?? 0) > capacity) throw capacityError(c, { subscriptionId });
     }
     if (deps.sandbox && touched.has('scan')) {
-      await repos.users.lock(actor.userId);
-      const n = await repos.files.countByUser(actor.userId, 'scan', now);
+      await repos.users.lock(userId);
+      const n = await repos.files.countByUser(userId, 'scan', now);
       if (n.registered + n.pending + (adding.get('scan') ?? 0) > FILES.sandboxScansPerUser) {
-        throw capacityError('scan', { userId: actor.userId });
+        throw capacityError('scan', { userId });
       }
     }
   }
@@ -244,7 +243,7 @@ export function createFiles(deps: {
       const adding = new Map<Category, number>();
       for (const c of checked) adding.set(c.category, (adding.get(c.category) ?? 0) + 1);
       await store.transaction(async (repos) => {
-        await checkCapacities(repos, scope, actor, adding, categories);
+        await checkCapacities(repos, scope.project.subscriptionId, actor.userId, adding, categories);
         for (const s of signed) {
           await repos.uploads.insert({
             id: ids.uuid(), blobName: s.blobName, projectId: scope.project.id, workzoneId: zone.id, cropId: null, kind: 'file',
@@ -308,7 +307,7 @@ export function createFiles(deps: {
 
       return store.transaction(async (repos) => {
         const touched = new Set(named.map((c) => c.category));
-        await checkCapacities(repos, scope, actor, new Map(), touched);
+        await checkCapacities(repos, scope.project.subscriptionId, actor.userId, new Map(), touched);
         const out: RegisteredFile[] = [];
         const done = new Map<string, FileRecord>();
         for (const c of named) {
@@ -510,37 +509,27 @@ export function createFiles(deps: {
       if (!dest) throw notFound('project', a.destinationProjectId);
       const adding = new Map<Category, number>();
       for (const f of files) adding.set(category(f), (adding.get(category(f)) ?? 0) + 1);
-      for (const c of ['scan', 'geoImage'] as const) {
-        const n = adding.get(c) ?? 0;
-        if (!n) continue;
-        await repos.files.lockSubscription(dest.subscriptionId);
-        const sub = await repos.subscriptions.byId(dest.subscriptionId);
-        const count = await repos.files.countInSubscription(dest.subscriptionId, c, clock.now());
-        const capacity = c === 'scan' ? sub?.scanCapacity ?? 0 : sub?.geoImageCapacity ?? 0;
-        if (count.registered + count.pending + n > capacity) throw capacityError(c, { subscriptionId: dest.subscriptionId });
-      }
-      const scans = adding.get('scan') ?? 0;
-      if (deps.sandbox && scans) {
-        // The copies are the caller's (createdBy): the sandbox's 20 scans per user apply.
-        await repos.users.lock(a.userId);
-        const mine = await repos.files.countByUser(a.userId, 'scan', clock.now());
-        if (mine.registered + mine.pending + scans > FILES.sandboxScansPerUser) throw capacityError('scan', { userId: a.userId });
-      }
       if (!objectStore.copy) throw new DomainError('unavailable', 'copy-not-supported', 'The object store cannot copy objects');
-      const copied: string[] = [];
+      // The objects are copied before the capacity check takes the subscription's lock, so
+      // signers and registrars of the subscription do not wait for the copying; a refusal
+      // deletes the copies again. The copies are the caller's (createdBy): in the sandbox
+      // the 20 scans per user apply.
+      const copies: { file: FileRecord; blobName: string }[] = [];
       try {
         for (const f of files) {
           const blobName = `${ids.uuid()}.${f.extension}`;
-          const to = blobKey(a.destinationProjectId, blobName);
-          await objectStore.copy(blobKey(a.sourceProjectId, f.blobName), to);
-          copied.push(to);
+          await objectStore.copy(blobKey(a.sourceProjectId, f.blobName), blobKey(a.destinationProjectId, blobName));
+          copies.push({ file: f, blobName });
+        }
+        await checkCapacities(repos, dest.subscriptionId, a.userId, adding, new Set(adding.keys()));
+        for (const { file: f, blobName } of copies) {
           await repos.files.insert({
             ...f, id: ids.uuid(), projectId: a.destinationProjectId, workzoneId: a.zones.get(f.workzoneId)!, blobName,
             createdAt: a.now, createdBy: a.userId,
           });
         }
       } catch (e) {
-        for (const key of copied) await objectStore.delete(key).catch(() => {});
+        for (const c of copies) await objectStore.delete(blobKey(a.destinationProjectId, c.blobName)).catch(() => {});
         throw e;
       }
       return files.length;

@@ -1,11 +1,12 @@
 // Copying a work zone (vendor copyWorkzone): 202 at once, then a background job copies
 // the zone's subtree and its members into a new project or under a zone of an existing
 // one, in one transaction, and tells the caller by e-mail when it is done or failed.
+import type { Files } from '../files/files.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import type { EntityRef } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Repos, Store } from '../ports/repositories.ts';
+import type { Store } from '../ports/repositories.ts';
 import type { JobRecord } from '../ports/jobs.ts';
 import type { SendMail } from '../mail/send-mail.ts';
 import type { Permission } from '../permissions/catalog.ts';
@@ -50,10 +51,7 @@ export function createWorkzoneCopy(deps: {
   publicUrl: string;
   urn: (type: 'project' | 'workzone', id: string) => string;
   /** Copies the files of the copied zones (the files module), last in the copy's transaction; answers how many. */
-  copyFiles?: (
-    repos: Repos,
-    a: { accountId: string; sourceProjectId: string; destinationProjectId: string; zones: Map<string, string>; userId: string; now: Date },
-  ) => Promise<number>;
+  copyFiles: Files['copyFiles'];
 }) {
   const { store, clock, ids, access, sendMail } = deps;
 
@@ -133,11 +131,9 @@ export function createWorkzoneCopy(deps: {
           for (const z of reached) for (const d of await repos.workzones.subtree(z)) below.add(d);
           await repos.members.grantAccess(destinationProjectId, m.memberType, m.memberId, [...below]);
         }
-        const copiedFiles = deps.copyFiles
-          ? await deps.copyFiles(repos, {
-            accountId: p.accountId, sourceProjectId: p.sourceProjectId, destinationProjectId, zones: mapping, userId: p.userId, now,
-          })
-          : 0;
+        const copiedFiles = await deps.copyFiles(repos, {
+          accountId: p.accountId, sourceProjectId: p.sourceProjectId, destinationProjectId, zones: mapping, userId: p.userId, now,
+        });
         await repos.changes.publish(projectScopeKey(destinationProjectId));
         return {
           destinationProjectId, workzoneId: mapping.get(p.sourceWorkzoneId)!, copiedWorkzones: mapping.size, copiedFiles, skippedMembers: skipped,
