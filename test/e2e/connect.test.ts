@@ -106,6 +106,24 @@ test('connect export by work zone: every scan of the zone subtree, none from els
   assert.deepEqual(whole.body.files.map((f: any) => f.name).sort(), ['at-root.e57', 'in-zone.e57']);
 });
 
+test('an export viewed by a member of a zone lists only the scans that member may read (no download URL outside their zones)', async () => {
+  const p = await project();
+  await uploadScans(p.id, p.zone, { 'in-zone.e57': crypto.randomBytes(1000) });
+  await uploadScans(p.id, p.root, { 'at-root.e57': crypto.randomBytes(1000) });
+  const roles = await api('owner', 'GET', `${A2}/roles`);
+  const manager = uuidOf(roles.body.find((r: any) => r.name === 'Manager').id);
+  const add = await api('projectOwner', 'POST', `${A2}/projects/${p.id}/members`, { workzones: [p.zone], members: { users: [{ user: emailOf('manager'), role: manager }] } });
+  assert.equal(add.status, 204, JSON.stringify(add.body));
+  // Started at the zone by the owner, with the root's subtree: both scans.
+  const start = await api('projectOwner', 'POST', `${A1}/projects/${p.id}/workzones/${p.zone}/connect/export`, { workzoneIds: [p.root] });
+  assert.equal(start.status, 200, JSON.stringify(start.body));
+  const owner = await api('projectOwner', 'GET', `/connect/${start.body.slug}`);
+  assert.deepEqual(owner.body.files.map((f: any) => f.name).sort(), ['at-root.e57', 'in-zone.e57']);
+  const member = await api('manager', 'GET', `/connect/${start.body.slug}`);
+  assert.equal(member.status, 200, JSON.stringify(member.body));
+  assert.deepEqual(member.body.files.map((f: any) => f.name), ['in-zone.e57']);
+});
+
 test('connect import: scans signed, PUT and registered through the job land in its work zone and are listed by it', async () => {
   const p = await project();
   const start = await api('projectOwner', 'POST', `${A1}/projects/${p.id}/workzones/${p.zone}/connect/import`);

@@ -128,12 +128,18 @@ export function createConnectJobs(deps: {
       return start(scope, actor, 'export', zone.id, [...chosen.keys()]);
     },
 
-    /** GET /connect/{slug}: the job, its files with 3-hour download URLs. */
+    /**
+     * GET /connect/{slug}: the job, its files with 3-hour download URLs. An export lists
+     * the scans the caller may read: it may hold scans of zones outside the job's, which its
+     * starter could read and another viewer of the job may not. An import's files are in
+     * the job's own zone.
+     */
     async get(actor: Actor, slug: string): Promise<ConnectJobView> {
-      const { job } = await openJob(actor, slug);
+      const { job, scope } = await openJob(actor, slug);
       const now = clock.now();
       const out: ConnectJobView['files'] = [];
       for (const file of await store.repos.connect.files(job.id)) {
+        if (job.kind === 'export' && !scope.workzone(file.workzoneId).has('workzone:reality-data:read')) continue;
         const name = file.name.toLowerCase().endsWith(`.${file.extension}`) ? file.name : `${file.name}.${file.extension}`;
         const url = await objectStore.signDownload(
           { key: blobKey(job.projectId, file.blobName), expiresInSeconds: FILES.downloadTtlSeconds, fileName: name }, now,
