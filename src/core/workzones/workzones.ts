@@ -32,11 +32,14 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
   }
 
   async function views(scope: ProjectScope, zones: WorkzoneRecord[]): Promise<WorkzoneView[]> {
+    if (!zones.length) return [];
     // One zone: its own roles only (a project may have thousands of zones).
     const only = zones.length === 1 ? [zones[0]!.id] : undefined;
-    const roles = await store.repos.workzones.roleIdsByZone(scope.project.id, only);
-    const scans = await store.repos.files.scanStatsByZone(scope.project.id, only);
-    const tags = await store.repos.tags.tagCountByZone(scope.project.id, only);
+    const [roles, scans, tags] = await Promise.all([
+      store.repos.workzones.roleIdsByZone(scope.project.id, only),
+      store.repos.files.scanStatsByZone(scope.project.id, only),
+      store.repos.tags.tagCountByZone(scope.project.id, only),
+    ]);
     return zones.map((w) => ({
       workzone: w, rootWorkzoneId: scope.project.rootWorkzoneId, roleIds: roles.get(w.id) ?? [],
       scans: scans.get(w.id) ?? { scanCount: 0, scanSize: 0 },
