@@ -8,7 +8,7 @@ import { uuidOfApi1Id } from '../ids/api1-id.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
-import type { MetadataDefinition, TagFilter, TagTextRun, TagJsonShape, TagListRecord, TagRow, TagWrite } from '../ports/tags.ts';
+import type { MetadataDefinition, TagFilter, TagTextRun, TagListRecord, TagRow, TagWrite } from '../ports/tags.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
@@ -324,12 +324,12 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
      * so a 50,000-tag list costs no per-tag work here: the comma-joined tags, no brackets.
      */
     async getTagsJson(
-      actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, filter: TagFilter, shape: (list: TagListRecord) => TagJsonShape,
+      actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, filter: TagFilter, generation: 1 | 2,
     ): Promise<{ list: TagListRecord; version: number; json: string }> {
       const scope = await access.project(actor, accountRef, projectRef);
       const list = await listIn(store.repos, scope, ref);
       access.requireOnWorkzone(scope, list.workzoneId, READ, 'view-tag-list-forbidden');
-      return { list, ...(await store.repos.tags.renderTags(list.id, filter, shape(list))) };
+      return { list, ...(await store.repos.tags.renderTags(list.id, filter, tagTexts.shapeOf(generation, list))) };
     },
 
     /**
@@ -338,13 +338,13 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
      * Access is checked before the first run.
      */
     async streamTagTexts(
-      actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, filter: TagFilter, shape: (list: TagListRecord) => TagJsonShape,
+      actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, filter: TagFilter, generation: 1 | 2,
       onRun: (run: TagTextRun) => void,
     ): Promise<{ list: TagListRecord; version: number }> {
       const scope = await access.project(actor, accountRef, projectRef);
       const list = await listIn(store.repos, scope, ref);
       access.requireOnWorkzone(scope, list.workzoneId, READ, 'view-tag-list-forbidden');
-      return { list, ...(await store.repos.tags.streamTagTexts(list.id, filter, shape(list), onRun)) };
+      return { list, ...(await store.repos.tags.streamTagTexts(list.id, filter, tagTexts.shapeOf(generation, list), onRun)) };
     },
 
     async createTagList(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, input: TagListInput, changes: TagChanges = {}): Promise<ChangeResult> {

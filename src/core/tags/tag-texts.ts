@@ -14,6 +14,13 @@ export class TagTexts {
     this.byGeneration.set(generation, (list) => ({ ...shapeOf(list), generation }));
   }
 
+  /** The shape `generation` registered, for a list: what its reads write and its writes store. */
+  shapeOf(generation: 1 | 2, list: TagListRecord): TagJsonShape {
+    const f = this.byGeneration.get(generation);
+    if (!f) throw new Error(`no tag shape registered for API generation ${generation}`);
+    return f(list);
+  }
+
   /** The shapes to store for a list's tags. */
   shapesOf(list: TagListRecord): TagJsonShape[] {
     return [...this.byGeneration.values()].map((f) => f(list));

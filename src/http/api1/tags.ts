@@ -151,11 +151,11 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
   }, async (req, reply) => {
     const since = parseSince(req.query.since);
     const listRef = ref('tag-list', req.params.tagListId);
-    if (since) return sendJson(reply, `[${(await core.tagLists.getTagsJson(actor(req), ...refs(req), listRef, { since }, tagShape)).json}]`);
+    if (since) return sendJson(reply, `[${(await core.tagLists.getTagsJson(actor(req), ...refs(req), listRef, { since }, 1)).json}]`);
     // The whole list: kept per node, patched with the changes since the kept version.
     const list = await core.tagLists.getTagList(actor(req), ...refs(req), listRef);
     return sendWholeList(reply, wholeLists, list, '', async (filter, onRun) => {
-      const v = await core.tagLists.streamTagTexts(actor(req), ...refs(req), listRef, filter, tagShape, onRun);
+      const v = await core.tagLists.streamTagTexts(actor(req), ...refs(req), listRef, filter, 1, onRun);
       return { version: v.version, variant: '' };
     });
   });

@@ -208,13 +208,13 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
   }, async (req, reply) => {
     const after = req.query.afterVersion ?? 0;
     if (after > 0) {
-      const v = await core.tagLists.getTagsJson(actor(req), ...refs(req), listRef(req), { afterVersion: after }, (l) => tagShape(ns, l));
+      const v = await core.tagLists.getTagsJson(actor(req), ...refs(req), listRef(req), { afterVersion: after }, 2);
       return sendJson(reply, `[${v.json}]`);
     }
     // The whole list: kept per node, patched with the changes since the kept version.
     const list = await core.tagLists.getTagList(actor(req), ...refs(req), listRef(req));
     return sendWholeList(reply, wholeLists, list, list.tagListType, async (filter, onRun) => {
-      const v = await core.tagLists.streamTagTexts(actor(req), ...refs(req), listRef(req), filter, (l) => tagShape(ns, l), onRun);
+      const v = await core.tagLists.streamTagTexts(actor(req), ...refs(req), listRef(req), filter, 2, onRun);
       return { version: v.version, variant: v.list.tagListType };
     });
   });
