@@ -63,3 +63,6 @@ export function principalOf(req: FastifyRequest): Principal {
   if (!req.principal) throw unauthorized();
   return req.principal;
 }
+
+/** The caller as the core's Actor. */
+export const actorOf = (req: FastifyRequest) => ({ userId: principalOf(req).userId });

@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import type { Core } from '../compose.ts';
 import { api1IdOf } from '../core/ids/api1-id.ts';
 import type { ConnectJobView } from '../core/connect/connect-jobs.ts';
-import { principalOf, requireAuthentication } from './auth.ts';
+import { actorOf, requireAuthentication } from './auth.ts';
 import * as F from './api2/file-schemas.ts';
 
 const Job = Type.Object({
@@ -38,7 +38,7 @@ export const connectJobRoutes =
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     requireAuthentication(app, core);
-    const actor = (req: Parameters<typeof principalOf>[0]) => ({ userId: principalOf(req).userId });
+    const actor = actorOf;
     const errors = { '4xx': Problem };
 
     app.get('/connect/:slug', {

@@ -3,14 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
-import { principalOf } from '../auth.ts';
+import { actorOf } from '../auth.ts';
 import { api1RefParser as ref } from '../refs.ts';
 import { api1 } from './presenters.ts';
 import * as S from './schemas.ts';
 
 export function accountRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const actor = (req: Parameters<typeof principalOf>[0]) => ({ userId: principalOf(req).userId });
+  const actor = actorOf;
   const errors = { '4xx': S.Api1Error };
 
   app.get('/accounts', {

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
-import { principalOf } from '../auth.ts';
+import { actorOf } from '../auth.ts';
 import { api1RefParser as ref } from '../refs.ts';
 import * as S from './schemas.ts';
 
@@ -13,7 +13,7 @@ const Ids = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems
 
 export function connectRoutes(app: FastifyInstance, core: Core): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const actor = (req: Parameters<typeof principalOf>[0]) => ({ userId: principalOf(req).userId });
+  const actor = actorOf;
   const errors = { '4xx': S.Api1Error };
   const WP = S.withParams('projectId', 'workzoneId');
   const path = '/accounts/:accountId/projects/:projectId/workzones/:workzoneId/connect';

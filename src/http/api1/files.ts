@@ -7,7 +7,7 @@ import { Type, type TSchema } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { api1IdOf } from '../../core/ids/api1-id.ts';
 import { parseCategories, type FileView } from '../../core/files/files.ts';
-import { principalOf } from '../auth.ts';
+import { actorOf } from '../auth.ts';
 import { api1RefParser as ref } from '../refs.ts';
 import * as S from './schemas.ts';
 
@@ -49,7 +49,7 @@ function present(v: FileView) {
 
 export function fileRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const actor = (req: Parameters<typeof principalOf>[0]) => ({ userId: principalOf(req).userId });
+  const actor = actorOf;
 
   app.get('/accounts/:accountId/projects/:projectId/files', {
     schema: {

@@ -6,7 +6,7 @@ import type { Core } from '../../compose.ts';
 import { api1IdOf, uuidOfApi1Id } from '../../core/ids/api1-id.ts';
 import { isUuid } from '../../core/ids/urn.ts';
 import type { ProjectDetails } from '../../core/projects/project-details.ts';
-import { principalOf } from '../auth.ts';
+import { actorOf } from '../auth.ts';
 import { api1RefParser as ref } from '../refs.ts';
 import * as S from './schemas.ts';
 
@@ -83,7 +83,7 @@ const filterId = (v: string | undefined): string | undefined | null => {
 
 export function projectRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const actor = (req: Parameters<typeof principalOf>[0]) => ({ userId: principalOf(req).userId });
+  const actor = actorOf;
   const errors = { '4xx': S.Api1Error };
   const PP = S.withParams('projectId');
 

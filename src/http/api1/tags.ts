@@ -10,7 +10,7 @@ import { invalidInput } from '../../core/errors.ts';
 import type { TagJsonShape, TagListRecord, TagRow } from '../../core/ports/tags.ts';
 import type { ChangeResult, TagChanges, TagListInput } from '../../core/tags/tag-lists.ts';
 import type { TagData as CoreTagData } from '../../core/tags/tag-data.ts';
-import { principalOf } from '../auth.ts';
+import { actorOf } from '../auth.ts';
 import { api1RefParser as ref } from '../refs.ts';
 import * as S from './schemas.ts';
 import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TAG_TEXT_CACHE_BYTES, TagDataApi1, TagDataApi1Update } from '../tag-schemas.ts';
@@ -97,7 +97,7 @@ const sendJson = (reply: FastifyReply, text: string | Buffer) => reply.code(200)
 
 export function tagRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const actor = (req: Parameters<typeof principalOf>[0]) => ({ userId: principalOf(req).userId });
+  const actor = actorOf;
   const errors = { '4xx': S.Api1Error };
   const wholeLists = new TagTextCache(TAG_TEXT_CACHE_BYTES);
   core.tagTexts.register(1, tagShape);

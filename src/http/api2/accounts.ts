@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
-import { principalOf } from '../auth.ts';
+import { actorOf } from '../auth.ts';
 import { api2RefParser } from '../refs.ts';
 import { presenters, regionOf } from './presenters.ts';
 import * as S from './schemas.ts';
@@ -12,7 +12,7 @@ export function accountRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const ref = api2RefParser(core.config.urnNamespace);
   const p = presenters({ ns: core.config.urnNamespace, publicUrl: core.config.publicUrl, region: regionOf(core.config.storageUrl) });
-  const actor = (req: Parameters<typeof principalOf>[0]) => ({ userId: principalOf(req).userId });
+  const actor = actorOf;
   const errors = { '4xx': S.Problem };
   const tag = (t: string) => ({ tags: [t] });
 

@@ -15,10 +15,8 @@ import * as F from './file-schemas.ts';
 
 export function fileRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { ns, ref, urn, actor, errors, beta } = api2Kit(core);
+  const { ns, ref, urn, actor, errors, beta, blobUrl } = api2Kit(core);
   const userUrn = (id: string | null) => (id ? urn('user', id) : '');
-  const blobUrl = (accountId: string, projectId: string, blobName: string) =>
-    `${core.config.publicUrl}/api/2/accounts/${accountId}/projects/${projectId}/blobs/${encodeURIComponent(blobName)}`;
 
   /** The vendor's per-category File shapes, as far as our data goes (docs/files.md). */
   const file = (v: FileView) => {

@@ -14,7 +14,7 @@ import * as P from './project-schemas.ts';
 
 export function projectRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { ref, urn, opt, actor, errors, beta } = api2Kit(core);
+  const { ref, urn, opt, actor, errors, beta, blobUrl } = api2Kit(core);
   const want = (q: { countScans?: boolean; countTags?: boolean; countWorkzones?: boolean }) => ({
     scans: q.countScans ?? true,
     tags: q.countTags ?? true,
@@ -38,7 +38,7 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
         ? {
           coverBlobName: p.coverBlobName,
           // the 302 link of the cover (docs/files.md)
-          coverUrl: `${core.config.publicUrl}/api/2/accounts/${p.accountId}/projects/${p.id}/blobs/${encodeURIComponent(p.coverBlobName)}`,
+          coverUrl: blobUrl(p.accountId, p.id, p.coverBlobName),
         }
         : {}),
       rootWorkzoneId: urn('workzone', p.rootWorkzoneId),

@@ -1,9 +1,8 @@
 // What every API 2 route module opens with: reference parsing and URNs in the deployment's
 // namespace, the caller as an Actor, the 4xx response schema and the BETA tags.
-import type { FastifyRequest } from 'fastify';
 import type { Core } from '../../compose.ts';
 import { formatUrn, type UrnType } from '../../core/ids/urn.ts';
-import { principalOf } from '../auth.ts';
+import { actorOf } from '../auth.ts';
 import { api2RefParser } from '../refs.ts';
 import * as S from './schemas.ts';
 
@@ -15,7 +14,10 @@ export function api2Kit(core: Core) {
     ref: api2RefParser(ns),
     urn,
     opt: (type: UrnType, id: string | null) => (id ? urn(type, id) : null),
-    actor: (req: FastifyRequest) => ({ userId: principalOf(req).userId }),
+    actor: actorOf,
+    /** The 302 link of a stored object (a file, a cover, a thumbnail): docs/files.md. */
+    blobUrl: (accountId: string, projectId: string, blobName: string) =>
+      `${core.config.publicUrl}/api/2/accounts/${accountId}/projects/${projectId}/blobs/${encodeURIComponent(blobName)}`,
     errors: { '4xx': S.Problem },
     beta: (t: string) => ({ tags: ['BETA', t] }),
   };
