@@ -110,8 +110,13 @@ export function createConnectJobs(deps: {
       const zone = await zoneOf(scope, w);
       access.requireOnWorkzone(scope, zone.id, EXPORT, 'create-connect-export-forbidden');
       const chosen = new Map<string, FileRecord>();
+      // The project's scans, read once (up to 10,000 scanIds are named by id).
+      const scans = await store.repos.files.list(scope.project.id, ['scan']);
+      const scanByRef = new Map<string, FileRecord>();
+      for (const f of scans) scanByRef.set(f.id, f).set(f.api1Id, f);
       for (const [i, ref] of (input.scanRefs ?? []).entries()) {
-        const f = await store.repos.files.byRef(scope.project.id, ref);
+        // A miss is asked of the store (another spelling of the id, or not a scan).
+        const f = scanByRef.get(refValue(ref)) ?? (await store.repos.files.byRef(scope.project.id, ref));
         if (!f) throw notFound('file', refValue(ref));
         if (f.category !== 'scan') throw invalidInput(`${refValue(ref)} is not a scan`, { field: `/scanIds/${i}` });
         chosen.set(f.id, f);
@@ -122,7 +127,7 @@ export function createConnectJobs(deps: {
       if (roots.length) {
         const inZones = new Set<string>();
         for (const r of roots) for (const id of await store.repos.workzones.subtree(r)) inZones.add(id);
-        for (const f of await store.repos.files.list(scope.project.id, ['scan'])) if (inZones.has(f.workzoneId)) chosen.set(f.id, f);
+        for (const f of scans) if (inZones.has(f.workzoneId)) chosen.set(f.id, f);
       }
       for (const f of chosen.values()) access.requireOnWorkzone(scope, f.workzoneId, EXPORT, 'create-connect-export-forbidden');
       return start(scope, actor, 'export', zone.id, [...chosen.keys()]);
