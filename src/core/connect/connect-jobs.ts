@@ -13,7 +13,7 @@ import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import type { Actor } from '../permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from '../projects/project-access.ts';
-import { FILES, type Files, type RegisteredFile, type SignResult, type UploadItem } from '../files/files.ts';
+import { FILES, downloadName, type Files, type RegisteredFile, type SignResult, type UploadItem } from '../files/files.ts';
 import { formatOf } from '../files/formats.ts';
 
 const IMPORT: Permission[] = ['workzone:reality-data:write', 'workzone:import-jobs-reality-data:write'];
@@ -145,9 +145,8 @@ export function createConnectJobs(deps: {
       const out: ConnectJobView['files'] = [];
       for (const file of await store.repos.connect.files(job.id)) {
         if (job.kind === 'export' && !scope.workzone(file.workzoneId).has('workzone:reality-data:read')) continue;
-        const name = file.name.toLowerCase().endsWith(`.${file.extension}`) ? file.name : `${file.name}.${file.extension}`;
         const url = await objectStore.signDownload(
-          { key: blobKey(job.projectId, file.blobName), expiresInSeconds: FILES.downloadTtlSeconds, fileName: name }, now,
+          { key: blobKey(job.projectId, file.blobName), expiresInSeconds: FILES.downloadTtlSeconds, fileName: downloadName(file) }, now,
         );
         out.push({ file, url });
       }

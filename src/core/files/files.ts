@@ -94,6 +94,10 @@ function checkItem(i: UploadItem, index: number): Checked {
 }
 
 /** `?category=a,b` (case-sensitive; empty: nothing; an unknown name: 400). undefined: every category. */
+/** The name a download is saved under: the file's name with its extension. */
+export const downloadName = (f: { name: string; extension: string }) =>
+  f.name.toLowerCase().endsWith(`.${f.extension}`) ? f.name : `${f.name}.${f.extension}`;
+
 export function parseCategories(param: string | undefined, aliases: Record<string, Category> = {}): Category[] | undefined {
   if (param === undefined) return undefined;
   if (param.trim() === '') return [];
@@ -216,8 +220,7 @@ export function createFiles(deps: {
     const file = await store.repos.files.byBlobName(scope.project.id, blobName);
     if (file) {
       requireAny(scope.workzone(file.workzoneId), READ[category(file)], 'view-file-forbidden');
-      const fileName = file.name.toLowerCase().endsWith(`.${file.extension}`) ? file.name : `${file.name}.${file.extension}`;
-      return { key, fileName };
+      return { key, fileName: downloadName(file) };
     }
     if (scope.project.coverBlobName === blobName) return { key };
     const crop = await store.repos.crops.byThumbnail(scope.project.id, blobName);
