@@ -5,6 +5,23 @@ import autocannon from 'autocannon';
 import type { BenchRequest } from './scenarios.ts';
 import type { PointSelectDriver } from './servers.ts';
 
+/** The median of `values` (in any order). */
+export function median(values: readonly number[]): number {
+  const v = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(v.length / 2);
+  return v.length % 2 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
+}
+
+/** A memory figure of a process (VmRSS: now; VmHWM: its peak), in bytes; null where /proc is not there. */
+export function processMemory(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
+  try {
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
 export interface LoadOptions {
   connections: number;
   /** Measured seconds per scenario, split evenly over the rounds. */

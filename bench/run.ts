@@ -14,7 +14,7 @@
 // scenarios: databases with random names are created on that server, dropped after).
 // BENCH_ONLY=tags runs only the tag measurements (bench/tags.ts), which otherwise follow.
 import path from 'node:path';
-import { fire, measureDriver, probe, Samples, type LoadOptions } from './measure.ts';
+import { fire, measureDriver, median, probe, Samples, type LoadOptions } from './measure.ts';
 import { printTable, writeJson, type ScenarioResult } from './report.ts';
 import { BASELINE, scenarios, type BenchRequest, type Scenario } from './scenarios.ts';
 import {
@@ -49,8 +49,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-const median = (sorted: number[]) =>
-  sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 

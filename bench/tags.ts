@@ -6,7 +6,7 @@
 //    of repeated reads, the first read on the server (nothing kept yet), and the first read
 //    after each of five small changes (only the changes are read and patched in);
 //  - the server's peak RSS (VmHWM of its process).
-import fs from 'node:fs';
+import { median, processMemory } from './measure.ts';
 import { startServer, unavailable, BENCH_USER, type ScanbaseServer } from './servers.ts';
 
 export const TAG_LIST_SIZE = 50_000;
@@ -38,18 +38,10 @@ export interface TagBenchResult {
   peakRssAfterCreatesMb?: number;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
-function peakRssMb(pid: number): number | undefined {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Math.round(Number(m[1]) / 1024) : undefined;
-  } catch {
-    return undefined;
-  }
+/** A memory figure of the server in MB (VmRSS: now; VmHWM: its peak). */
+function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
+  const bytes = processMemory(pid, field);
+  return bytes === null ? undefined : Math.round(bytes / 1024 / 1024);
 }
 
 /** A tag like a scanner's: an oriented box (its boundingBox computed by the server), a class, two metadata values. */
@@ -73,7 +65,7 @@ async function call(server: ScanbaseServer, token: string, method: string, path:
 }
 
 async function measure(server: ScanbaseServer, engine: string): Promise<TagBenchResult> {
-  const out: TagBenchResult = { engine, target: 2, startRssMb: peakRssMb(server.pid) };
+  const out: TagBenchResult = { engine, target: 2, startRssMb: memoryMb(server.pid, 'VmRSS') };
   // Only project managers create projects: make the bench user one.
   const account = server.seeded.accounts[0]!;
   await server.operator('POST', '/seed', { accounts: [{ name: account.name, owner: BENCH_USER.email, projectManagers: [BENCH_USER.email] }] });
@@ -100,7 +92,7 @@ async function measure(server: ScanbaseServer, engine: string): Promise<TagBench
     if (r.status !== 200) throw new Error(`bulk create: ${r.status} ${r.text.slice(0, 300)}`);
   }
   out.bulkCreateTagsPerSecond = Math.round(BULK_SIZE / (median(out.bulkCreateMs) / 1000));
-  out.peakRssAfterCreatesMb = peakRssMb(server.pid);
+  out.peakRssAfterCreatesMb = memoryMb(server.pid, 'VmHWM');
 
   const gets: number[] = [];
   const stringifies: number[] = [];
@@ -143,7 +135,7 @@ async function measure(server: ScanbaseServer, engine: string): Promise<TagBench
   }
   out.afterChangeGetMs = Math.round(median(afterChange) * 10) / 10;
   out.afterChangeRatio = Math.round((out.afterChangeGetMs / out.stringifyMs) * 100) / 100;
-  out.peakRssMb = peakRssMb(server.pid);
+  out.peakRssMb = memoryMb(server.pid, 'VmHWM');
   return out;
 }
 

@@ -26,6 +26,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, registerCleanup, startChild, cleanUpEverything } from './children.ts';
 import { ROOT } from './servers.ts';
+import { median, processMemory } from './measure.ts';
 import { openPglite } from '../src/adapters/postgres/pglite.ts';
 import { migrate } from '../src/adapters/postgres/migrate.ts';
 import { LocalDiskStore } from '../src/adapters/storage/local-disk.ts';
@@ -55,15 +56,7 @@ export interface UploadBenchResult {
 const MiB = 1024 * 1024;
 const CHUNK = 8 * MiB;
 
-/** The server's resident set (VmRSS), in bytes; null where /proc is not there. */
-function rssOf(pid: number): number | null {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
+const rssOf = (pid: number) => processMemory(pid, 'VmRSS');
 
 /** Samples a process's RSS every 20 ms until stopped; answers the peak. */
 function sampleRss(pid: number) {
@@ -79,11 +72,6 @@ function sampleRss(pid: number) {
   };
 }
 
-function median(values: number[]): number {
-  const v = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(v.length / 2);
-  return v.length % 2 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
-}
 
 /** PUTs the file to a signed URL with its headers; answers MiB/s (throws unless 201). */
 async function timeUpload(signed: { url: string; headers: Record<string, string> }, bytes: number, file: string, mib: number) {
