@@ -512,7 +512,6 @@ export function createFiles(deps: {
       if (!dest) throw notFound('project', a.destinationProjectId);
       const adding = new Map<Category, number>();
       for (const f of files) adding.set(category(f), (adding.get(category(f)) ?? 0) + 1);
-      if (!objectStore.copy) throw new DomainError('unavailable', 'copy-not-supported', 'The object store cannot copy objects');
       // The objects are copied before the capacity check takes the subscription's lock, so
       // signers and registrars of the subscription do not wait for the copying; a refusal
       // deletes the copies again. The copies are the caller's (createdBy): in the sandbox

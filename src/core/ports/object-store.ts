@@ -47,8 +47,8 @@ export interface ObjectStore {
   stat(key: string): Promise<ObjectInfo | null>;
   /** Deletes an object; deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
-  /** Server-side copy (work-zone copy, connect jobs); optional for now. */
-  copy?(fromKey: string, toKey: string): Promise<void>;
+  /** Server-side copy (work-zone copy). */
+  copy(fromKey: string, toKey: string): Promise<void>;
   /** Throws when the store does not answer (GET /healthz). */
   ping?(): Promise<void>;
   /** Deletes every object of the deployment (POST /_operator/reset). */
