@@ -3,6 +3,7 @@
 // suite on PostgreSQL. Arguments narrow the run: `npm test -- test/http`.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const setup = spawnSync(process.execPath, ['scripts/setup.mjs'], { stdio: 'inherit' });
@@ -32,9 +33,12 @@ if (!files.length) {
   console.error('no test files found');
   process.exit(1);
 }
+// Test files spend much of their time waiting (servers starting, child processes, the
+// database): one more file than cores keeps the cores busy.
+const concurrency = Number(process.env.TEST_CONCURRENCY) || os.availableParallelism() + 1;
 const res = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
+  ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(res.status ?? 1);
