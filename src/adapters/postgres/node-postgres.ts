@@ -1,6 +1,8 @@
 // node-postgres engine: a pool; each transaction holds one client from BEGIN to COMMIT.
 import pg from 'pg';
-import type { Sql } from './sql.ts';
+import { to as copyTo } from 'pg-copy-streams';
+import { paramText, type Sql } from './sql.ts';
+import { binaryCopyReader } from './copy-binary.ts';
 
 type Client = pg.Pool | pg.PoolClient;
 
@@ -40,6 +42,16 @@ async function listen(url: string, channel: string, onMessage: (payload: string)
   };
 }
 
+/** `text` with its placeholders ($1…) replaced by its parameters as quoted literals (COPY takes no parameters). */
+function inlined(text: string, params: unknown[]): string {
+  return text.replace(/\$(\d+)/g, (_, n: string) => {
+    const i = Number(n) - 1;
+    if (i < 0 || i >= params.length) throw new RangeError(`no parameter $${n}`);
+    const v = paramText(params[i]);
+    return v === null ? 'NULL' : pg.escapeLiteral(v);
+  });
+}
+
 function wrap(c: Client, pool: pg.Pool, inTx: boolean, url: string): Sql {
   return {
     engine: 'postgres',
@@ -47,27 +59,36 @@ function wrap(c: Client, pool: pg.Pool, inTx: boolean, url: string): Sql {
       const res = await c.query(text, params as unknown[] | undefined);
       return res.rows as R[];
     },
-    async queryRows<R>(text: string, params: unknown[], onRow: (row: R) => void, opts?: { bytes?: readonly string[] }) {
-      const bytes = opts?.bytes ?? [];
-      // A pool lends one client for the query (pool.query takes no row events).
+    async queryTexts(text: string, params: unknown[], onRow: (values: (Buffer | null)[]) => void) {
+      const copy = `COPY (${inlined(text, params)}) TO STDOUT (FORMAT binary)`;
+      // A pool lends one client for the COPY (it holds the connection until CopyDone).
       const client = inTx ? (c as pg.PoolClient) : await pool.connect();
       try {
         await new Promise<void>((resolve, reject) => {
           let failure: unknown;
-          const q = new pg.Query(text, params);
-          q.on('row', (row: Record<string, unknown>) => {
-            if (failure === undefined) {
-              try {
-                for (const c of bytes) if (typeof row[c] === 'string') row[c] = Buffer.from(row[c]);
-                onRow(row as R);
-              } catch (e) {
-                failure = e ?? new Error('onRow failed');
-              }
+          const reader = binaryCopyReader(onRow);
+          const stream = client.query(copyTo(copy));
+          // After a failure the rest is read and dropped: the connection must reach the end.
+          stream.on('data', (chunk: Buffer) => {
+            if (failure !== undefined) return;
+            try {
+              reader.push(chunk);
+            } catch (e) {
+              failure = e ?? new Error('onRow failed');
             }
           });
-          q.on('error', reject);
-          q.on('end', () => (failure === undefined ? resolve() : reject(failure)));
-          client.query(q);
+          stream.on('error', reject);
+          stream.on('end', () => {
+            if (failure === undefined) {
+              try {
+                reader.end();
+              } catch (e) {
+                failure = e;
+              }
+            }
+            if (failure === undefined) resolve();
+            else reject(failure);
+          });
         });
       } finally {
         if (!inTx) (client as pg.PoolClient).release();

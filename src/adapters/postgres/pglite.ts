@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { serialize, DatabaseError } from 'pg-protocol';
-import type { Sql } from './sql.ts';
+import { paramText, type Sql } from './sql.ts';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
@@ -15,24 +15,15 @@ function wrap(q: Queryable, root: PGlite, release: () => void): Sql {
       const res = await q.query<R>(text, params as unknown[] | undefined);
       return res.rows;
     },
-    async queryRows<R>(text: string, params: unknown[], onRow: (row: R) => void, opts?: { bytes?: readonly string[] }) {
-      const bytes = new Set(opts?.bytes ?? []);
-      if (bytes.size && q !== root) {
-        // In a transaction (it holds PGlite's only connection), the answer is read as the
-        // protocol's own bytes: `bytes` columns are handed on as they are, never decoded
-        // into a string and encoded back (PGlite's query() decodes every value).
-        const chunks: Buffer[] = [];
-        await root.execProtocolRawStream(extendedQuery(text, params), {
-          syncToFs: false,
-          onRawData: (chunk) => void chunks.push(Buffer.from(chunk)), // a view of PGlite's memory: copied
-        });
-        for (const row of rawRows(Buffer.concat(chunks), bytes, root.parsers)) onRow(row as R);
-        return;
-      }
-      for (const row of (await q.query<Record<string, unknown>>(text, params)).rows) {
-        for (const c of bytes) if (typeof row[c] === 'string') row[c] = Buffer.from(row[c]);
-        onRow(row as R);
-      }
+    async queryTexts(text: string, params: unknown[], onRow: (values: (Buffer | null)[]) => void) {
+      // The protocol's own bytes are read in a transaction: it holds PGlite's only connection.
+      if (q === root) return this.transaction((tx) => tx.queryTexts(text, params, onRow));
+      const chunks: Buffer[] = [];
+      await root.execProtocolRawStream(extendedQuery(text, params), {
+        syncToFs: false,
+        onRawData: (chunk) => void chunks.push(Buffer.from(chunk)), // a view of PGlite's memory: copied
+      });
+      for (const row of rawRows(Buffer.concat(chunks))) onRow(row);
     },
     async exec(text: string) {
       await q.exec(text);
@@ -55,20 +46,21 @@ function wrap(q: Queryable, root: PGlite, release: () => void): Sql {
 
 /** Parse, bind, describe and execute `text` with text parameters, then sync. */
 function extendedQuery(text: string, params: unknown[]): Uint8Array {
-  const values = params.map((v) => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString() : typeof v === 'string' ? v : String(v)));
+  const values = params.map(paramText);
   return Buffer.concat([
     serialize.parse({ text, types: [] }), serialize.bind({ values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync(),
   ]);
 }
 
+/** Types whose text format is their text: text, varchar, json. */
+const TEXT_TYPES = new Set([25, 1043, 114]);
+
 /**
- * The rows of a raw protocol answer: `bytes` columns as Buffers (views of the answer), the
- * others as PGlite's own parsers make them. An error answer is thrown as a DatabaseError.
+ * The rows of a raw protocol answer, each value as its bytes (a view of the answer). A
+ * column of another type is refused; an error answer is thrown as a DatabaseError.
  */
-function rawRows(buf: Buffer, bytes: ReadonlySet<string>, parsers: Record<number, (text: string, type: number) => unknown>) {
-  const rows: Record<string, unknown>[] = [];
-  let names: string[] = [];
-  let types: number[] = [];
+function rawRows(buf: Buffer): (Buffer | null)[][] {
+  const rows: (Buffer | null)[][] = [];
   for (let p = 0; p + 5 <= buf.length;) {
     const type = buf[p]!;
     const end = p + 1 + buf.readInt32BE(p + 1);
@@ -76,29 +68,21 @@ function rawRows(buf: Buffer, bytes: ReadonlySet<string>, parsers: Record<number
     if (type === 0x54) { // RowDescription: per field its name, then 18 bytes (the type's OID at 6)
       const n = buf.readInt16BE(q);
       q += 2;
-      names = [];
-      types = [];
       for (let i = 0; i < n; i++) {
         const z = buf.indexOf(0, q);
-        names.push(buf.toString('utf8', q, z));
-        types.push(buf.readInt32BE(z + 7));
+        const oid = buf.readInt32BE(z + 7);
+        if (!TEXT_TYPES.has(oid)) throw new TypeError(`queryTexts: column ${buf.toString('utf8', q, z)} has type ${oid}, not text`);
         q = z + 19;
       }
     } else if (type === 0x44) { // DataRow
       const n = buf.readInt16BE(q);
       q += 2;
-      const row: Record<string, unknown> = {};
+      const row: (Buffer | null)[] = [];
       for (let i = 0; i < n; i++) {
         const len = buf.readInt32BE(q);
         q += 4;
-        const name = names[i]!;
-        if (len < 0) row[name] = null;
-        else {
-          const value = buf.subarray(q, q + len);
-          const parse = parsers[types[i]!];
-          row[name] = bytes.has(name) ? value : parse ? parse(value.toString('utf8'), types[i]!) : value.toString('utf8');
-          q += len;
-        }
+        row.push(len < 0 ? null : buf.subarray(q, q + len));
+        if (len > 0) q += len;
       }
       rows.push(row);
     } else if (type === 0x45) { // ErrorResponse: typed fields, each a code byte and a string

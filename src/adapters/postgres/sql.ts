@@ -4,13 +4,15 @@ export interface Sql {
   readonly engine: 'pglite' | 'postgres';
   query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
   /**
-   * Runs a query handing each row to `onRow` as it arrives: node-postgres as the server sends
-   * it (the server computes the next row meanwhile), PGlite (whole results only) once the
-   * query is done. An exception from `onRow` fails the call once the query has ended.
-   * Columns named in `bytes` come as Buffers (their UTF-8 text), for callers that send them
-   * on as bytes (PGlite, in a transaction, hands them on without decoding them).
+   * Runs a query whose columns are all text (text, varchar or json), handing each row on as
+   * it arrives, as its values' UTF-8 bytes (null for NULL): for callers that send text on as
+   * bytes, with nothing decoded into a string and encoded back. node-postgres: `COPY … TO
+   * STDOUT` in binary (a text value's binary form is its bytes; the parameters are inlined as
+   * quoted literals, so `text` may hold `$` only in its placeholders); PGlite: the protocol's
+   * own DataRow bytes, once the query is done. An exception from `onRow` fails the call once
+   * the query has ended.
    */
-  queryRows<R = Record<string, unknown>>(text: string, params: unknown[], onRow: (row: R) => void, opts?: { bytes?: readonly string[] }): Promise<void>;
+  queryTexts(text: string, params: unknown[], onRow: (values: (Buffer | null)[]) => void): Promise<void>;
   /** Runs several statements (migrations); no parameters. */
   exec(text: string): Promise<void>;
   /** Runs fn in a transaction; inside it, use only `tx` (on PGlite the outer handle would wait for ever). */
@@ -18,4 +20,12 @@ export interface Sql {
   /** LISTEN on a channel (PostgreSQL: a dedicated connection that reconnects). Answers an unlisten function. */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** A scalar parameter of queryTexts as its text (a Date as its ISO instant). */
+export function paramText(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === 'object' || typeof v === 'function' || typeof v === 'symbol') throw new TypeError('queryTexts takes scalar parameters');
+  return String(v);
 }

@@ -121,20 +121,22 @@ export function tagsRepo(sql: Sql): TagsRepo {
       // Per run of places (k), two aggregates over the same rows: the texts (mostly stored:
       // storeTagText), and a small index of ids, places and states. One value each costs far
       // less than thousands of rows of four fields (PGlite's per-field cost). No ORDER BY
-      // (runOf puts rows in place). On PostgreSQL one statement answers every run: the server
-      // writes run k + 1 while this process turns run k into bytes and sends it. PGlite runs
+      // (runOf puts rows in place). On PostgreSQL one statement answers every run (a binary
+      // COPY: the texts come as bytes, never decoded): the server writes run k + 1 while this
+      // process sends run k. PGlite runs
       // on this thread: one statement per run, and the event loop turns between runs so the
       // bytes handed on are written to the socket meanwhile.
       const params: unknown[] = [listId];
       const expr = textSql(shape, params);
       const where = filterSql(filter, params);
       const [lo, step, first, last] = [params.length + 1, params.length + 2, params.length + 3, params.length + 4];
-      const text = `SELECT k, r.j, r.ix, r.n FROM generate_series($${first}::bigint, $${last}::bigint) AS k, LATERAL (
+      // Every column text: queryTexts hands them on as bytes (the texts are never decoded).
+      const text = `SELECT k::text, r.n::text, r.ix, r.j FROM generate_series($${first}::bigint, $${last}::bigint) AS k, LATERAL (
           SELECT string_agg(${expr}, chr(2)) AS j,
             string_agg(concat(id::text, ' ', seq::text, CASE WHEN deleted_at IS NULL THEN '' ELSE ' d' END), ',') AS ix, count(*)::int AS n
           FROM tags WHERE list_id = $1 AND ${where}
             AND seq >= $${lo}::bigint + $${step}::bigint * k AND seq < $${lo}::bigint + $${step}::bigint * (k + 1)) r`;
-      type Row = { k: string; j: Buffer | null; ix: string | null; n: number };
+      type Row = { k: bigint; n: number; ix: string | null; j: Buffer | null };
       return sql.transaction(async (tx) => {
         await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
         const [list] = await tx.query<{ v: number }>('SELECT tags_version AS v FROM tag_lists WHERE id = $1', [listId]);
@@ -155,14 +157,15 @@ export function tagsRepo(sql: Sql): TagsRepo {
           // Runs are handed on in order (a row that came early waits for the ones before).
           let expected = 0n;
           const early = new Map<bigint, Row>();
-          const take = (row: Row) => {
-            early.set(BigInt(row.k), row);
+          const take = ([k, n, ix, j]: (Buffer | null)[]) => {
+            const row: Row = { k: BigInt(k!.toString()), n: Number(n!.toString()), ix: ix?.toString() ?? null, j: j ?? null };
+            early.set(row.k, row);
             for (let r = early.get(expected); r; r = early.get(expected)) {
               early.delete(expected++);
               if (r.n) onRun(runOf(r.j!, r.ix!));
             }
           };
-          const read = (from: bigint, to: bigint) => tx.queryRows<Row>(text, [...params, a.toString(), width.toString(), from.toString(), to.toString()], take, { bytes: ['j'] });
+          const read = (from: bigint, to: bigint) => tx.queryTexts(text, [...params, a.toString(), width.toString(), from.toString(), to.toString()], take);
           if (sql.engine === 'postgres') await read(0n, runs - 1n);
           else {
             for (let k = 0n; k < runs; k++) {
