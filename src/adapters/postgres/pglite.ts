@@ -18,12 +18,24 @@ function wrap(q: Queryable, root: PGlite, release: () => void): Sql {
     async queryTexts(text: string, params: unknown[], onRow: (values: (Buffer | null)[]) => void) {
       // The protocol's own bytes are read in a transaction: it holds PGlite's only connection.
       if (q === root) return this.transaction((tx) => tx.queryTexts(text, params, onRow));
-      const chunks: Buffer[] = [];
+      // Rows are handed on as their messages arrive (PGlite calls onRawData while the query
+      // runs): nothing may be thrown back into PGlite, so a failure waits for the query's end.
+      let failure: { error: unknown } | undefined;
+      const rows = textRows((row) => {
+        if (!failure) onRow(row);
+      });
       await root.execProtocolRawStream(extendedQuery(text, params), {
         syncToFs: false,
-        onRawData: (chunk) => void chunks.push(Buffer.from(chunk)), // a view of PGlite's memory: copied
+        onRawData: (chunk) => {
+          if (failure) return;
+          try {
+            rows(chunk);
+          } catch (error) {
+            failure = { error };
+          }
+        },
       });
-      for (const row of rawRows(Buffer.concat(chunks))) onRow(row);
+      if (failure) throw failure.error;
     },
     async exec(text: string) {
       await q.exec(text);
@@ -52,53 +64,73 @@ function extendedQuery(text: string, params: unknown[]): Uint8Array {
   ]);
 }
 
+/**
+ * A reader of a raw protocol answer, fed its chunks as they come (views of PGlite's memory,
+ * valid during the call only): each message is copied out once (its size is in its header),
+ * and each row is handed to `onRow` as its values' bytes (views of its copy). A column of a
+ * type that is not text is refused; an error answer is thrown as a DatabaseError.
+ */
+function textRows(onRow: (values: (Buffer | null)[]) => void): (chunk: Uint8Array) => void {
+  const head = Buffer.alloc(5); // a message's type and length
+  let headLength = 0;
+  let body: Buffer | null = null;
+  let bodyLength = 0;
+  return (chunk) => {
+    for (let p = 0; p < chunk.length;) {
+      if (!body) {
+        const n = Math.min(5 - headLength, chunk.length - p);
+        head.set(chunk.subarray(p, p + n), headLength);
+        headLength += n;
+        p += n;
+        if (headLength < 5) return;
+        body = Buffer.allocUnsafe(head.readInt32BE(1) - 4);
+        bodyLength = 0;
+      }
+      const n = Math.min(body.length - bodyLength, chunk.length - p);
+      body.set(chunk.subarray(p, p + n), bodyLength);
+      bodyLength += n;
+      p += n;
+      if (bodyLength === body.length) {
+        const [type, message] = [head[0]!, body];
+        body = null;
+        headLength = 0;
+        onMessage(type, message, onRow);
+      }
+    }
+  };
+}
+
 /** Types whose text format is their text: text, varchar, json. */
 const TEXT_TYPES = new Set([25, 1043, 114]);
 
-/**
- * The rows of a raw protocol answer, each value as its bytes (a view of the answer). A
- * column of another type is refused; an error answer is thrown as a DatabaseError.
- */
-function rawRows(buf: Buffer): (Buffer | null)[][] {
-  const rows: (Buffer | null)[][] = [];
-  for (let p = 0; p + 5 <= buf.length;) {
-    const type = buf[p]!;
-    const end = p + 1 + buf.readInt32BE(p + 1);
-    let q = p + 5;
-    if (type === 0x54) { // RowDescription: per field its name, then 18 bytes (the type's OID at 6)
-      const n = buf.readInt16BE(q);
-      q += 2;
-      for (let i = 0; i < n; i++) {
-        const z = buf.indexOf(0, q);
-        const oid = buf.readInt32BE(z + 7);
-        if (!TEXT_TYPES.has(oid)) throw new TypeError(`queryTexts: column ${buf.toString('utf8', q, z)} has type ${oid}, not text`);
-        q = z + 19;
-      }
-    } else if (type === 0x44) { // DataRow
-      const n = buf.readInt16BE(q);
-      q += 2;
-      const row: (Buffer | null)[] = [];
-      for (let i = 0; i < n; i++) {
-        const len = buf.readInt32BE(q);
-        q += 4;
-        row.push(len < 0 ? null : buf.subarray(q, q + len));
-        if (len > 0) q += len;
-      }
-      rows.push(row);
-    } else if (type === 0x45) { // ErrorResponse: typed fields, each a code byte and a string
-      const fields: Record<string, string> = {};
-      while (buf[q]) {
-        const z = buf.indexOf(0, q + 1);
-        fields[String.fromCharCode(buf[q]!)] = buf.toString('utf8', q + 1, z);
-        q = z + 1;
-      }
-      throw Object.assign(new DatabaseError(fields.M ?? 'query failed', end - p, 'error'), {
-        severity: fields.S, code: fields.C, detail: fields.D, hint: fields.H, position: fields.P,
-      });
+function onMessage(type: number, m: Buffer, onRow: (values: (Buffer | null)[]) => void): void {
+  if (type === 0x54) { // RowDescription: per field its name, then 18 bytes (the type's OID at 6)
+    for (let i = 0, n = m.readInt16BE(0), q = 2; i < n; i++) {
+      const z = m.indexOf(0, q);
+      const oid = m.readInt32BE(z + 7);
+      if (!TEXT_TYPES.has(oid)) throw new TypeError(`queryTexts: column ${m.toString('utf8', q, z)} has type ${oid}, not text`);
+      q = z + 19;
     }
-    p = end;
+  } else if (type === 0x44) { // DataRow: per value its length (-1: NULL) and its bytes
+    const row: (Buffer | null)[] = [];
+    for (let i = 0, n = m.readInt16BE(0), q = 2; i < n; i++) {
+      const len = m.readInt32BE(q);
+      q += 4;
+      row.push(len < 0 ? null : m.subarray(q, q + len));
+      if (len > 0) q += len;
+    }
+    onRow(row);
+  } else if (type === 0x45) { // ErrorResponse: typed fields, each a code byte and a string
+    const fields: Record<string, string> = {};
+    for (let q = 0; m[q];) {
+      const z = m.indexOf(0, q + 1);
+      fields[String.fromCharCode(m[q]!)] = m.toString('utf8', q + 1, z);
+      q = z + 1;
+    }
+    throw Object.assign(new DatabaseError(fields.M ?? 'query failed', m.length + 5, 'error'), {
+      severity: fields.S, code: fields.C, detail: fields.D, hint: fields.H, position: fields.P,
+    });
   }
-  return rows;
 }
 
 export class DataDirLockedError extends Error {
