@@ -57,7 +57,7 @@ export const BENCH_SEED = {
     {
       name: 'Bench',
       owner: BENCH_USER.email,
-      subscriptions: [{ name: 'Bench subscription', scanCapacity: 500, tagCapacity: 100000, geoImageCapacity: 500 }],
+      subscriptions: [{ name: 'Bench subscription', scanCapacity: 500, tagCapacity: 200000, geoImageCapacity: 500 }],
       // Besides the three base roles every account has.
       roles: [
         { name: 'Surveyor', description: 'Captures and uploads', color: '#117a8b', legacyPermissions: ['view3d', 'upload', 'download'] },
