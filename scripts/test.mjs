@@ -8,6 +8,9 @@ import path from 'node:path';
 
 const setup = spawnSync(process.execPath, ['scripts/setup.mjs'], { stdio: 'inherit' });
 if (setup.status !== 0) process.exit(setup.status ?? 1);
+// A fresh PGlite cluster the in-memory test databases load instead of running initdb.
+const template = spawnSync(process.execPath, ['scripts/pglite-template.mjs'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+if (template.status !== 0) process.exit(template.status ?? 1);
 
 function walk(dir, out) {
   if (!fs.existsSync(dir)) return out;
@@ -39,6 +42,6 @@ const concurrency = Number(process.env.TEST_CONCURRENCY) || os.availableParallel
 const res = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', SCANBASE_TEST_PGLITE_TEMPLATE: template.stdout.trim() } },
 );
 process.exit(res.status ?? 1);

@@ -1,12 +1,18 @@
 // Test databases: in-memory PGlite by default; with TEST_DATABASE_URL, a fresh
 // PostgreSQL database per call (created, then dropped), so runs never share data.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import pg from 'pg';
 import { openPglite } from '../../src/adapters/postgres/pglite.ts';
 import { openPostgres } from '../../src/adapters/postgres/node-postgres.ts';
 import type { Sql } from '../../src/adapters/postgres/sql.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+
+/** The fresh cluster `npm test` wrote (scripts/pglite-template.mjs): loaded, not initdb'd, per database. */
+const TEMPLATE = process.env.SCANBASE_TEST_PGLITE_TEMPLATE;
+let template: Blob | undefined;
+const pgliteTemplate = () => (TEMPLATE ? (template ??= new Blob([fs.readFileSync(TEMPLATE)])) : undefined);
 
 export interface TestDatabase {
   sql: Sql;
@@ -37,7 +43,7 @@ export async function freshPostgresUrl(serverUrl: string): Promise<{ url: string
 
 export async function testDatabase(engine: 'pglite' | 'postgres' = TEST_DATABASE_URL ? 'postgres' : 'pglite'): Promise<TestDatabase> {
   if (engine === 'pglite') {
-    const sql = await openPglite(undefined);
+    const sql = await openPglite(undefined, { template: pgliteTemplate() });
     return { sql, url: undefined, drop: () => sql.close() };
   }
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');

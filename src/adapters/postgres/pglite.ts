@@ -194,10 +194,16 @@ function isAlive(pid: number): boolean {
   }
 }
 
-export async function openPglite(dir: string | undefined): Promise<Sql> {
+/**
+ * Opens PGlite: under `dir`, or in memory. `template` (in memory only): a fresh cluster as
+ * PGlite's dumpDataDir wrote it, loaded instead of running initdb (~0.6 s against 2–4 s;
+ * the tests start hundreds of databases).
+ */
+export async function openPglite(dir: string | undefined, opts: { template?: Blob } = {}): Promise<Sql> {
+  if (dir && opts.template) throw new Error('openPglite: a template is for in-memory databases');
   const release = dir ? acquireLock(dir) : () => {};
   try {
-    const db = dir ? await PGlite.create(dir) : await PGlite.create();
+    const db = dir ? await PGlite.create(dir) : await PGlite.create(opts.template ? { loadDataDir: opts.template } : {});
     return wrap(db, db, release);
   } catch (e) {
     release();
