@@ -8,9 +8,11 @@ import path from 'node:path';
 
 const setup = spawnSync(process.execPath, ['scripts/setup.mjs'], { stdio: 'inherit' });
 if (setup.status !== 0) process.exit(setup.status ?? 1);
-// A fresh PGlite cluster the in-memory test databases load instead of running initdb.
-const template = spawnSync(process.execPath, ['scripts/pglite-template.mjs'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+// Fresh PGlite clusters (empty, migrated) the test databases load instead of running
+// initdb and the migrations each time.
+const template = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/pglite-template.ts'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
 if (template.status !== 0) process.exit(template.status ?? 1);
+const templates = JSON.parse(template.stdout.trim().split('\n').pop());
 
 function walk(dir, out) {
   if (!fs.existsSync(dir)) return out;
@@ -42,6 +44,6 @@ const concurrency = Number(process.env.TEST_CONCURRENCY) || os.availableParallel
 const res = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', SCANBASE_TEST_PGLITE_TEMPLATE: template.stdout.trim() } },
+  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', SCANBASE_TEST_PGLITE_EMPTY: templates.empty, SCANBASE_TEST_PGLITE_MIGRATED: templates.migrated } },
 );
 process.exit(res.status ?? 1);

@@ -5,12 +5,11 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { migrate } from '../../src/adapters/postgres/migrate.ts';
 import { createStore } from '../../src/adapters/postgres/store.ts';
 import type { Repos } from '../../src/core/ports/repositories.ts';
 import type { TagFilter, TagJsonShape, TagListRecord, TagTextRun } from '../../src/core/ports/tags.ts';
 import { tagShape, tagWriter } from '../../src/http/api2/tags.ts';
-import { ENGINES, testDatabase, type TestDatabase } from '../support/database.ts';
+import { ENGINES, migratedDatabase, type TestDatabase } from '../support/database.ts';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (s: number) => new Date(T0.getTime() + s * 1000);
@@ -45,8 +44,7 @@ for (const engine of ENGINES) {
     const data = (id: string) => JSON.stringify({ id, boundingBox: [0, 0, 0, 1, 1, 1], name: 'ü "quoted" \\ back' });
 
     before(async () => {
-      db = await testDatabase(engine);
-      await migrate(db.sql);
+      db = await migratedDatabase(engine);
       const store = await createStore(db.sql);
       repos = store.repos;
       closeStore = store.close;

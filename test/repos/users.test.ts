@@ -3,10 +3,9 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { migrate } from '../../src/adapters/postgres/migrate.ts';
 import { createStore } from '../../src/adapters/postgres/store.ts';
 import type { NewUser, Repos } from '../../src/core/ports/repositories.ts';
-import { ENGINES, testDatabase, type TestDatabase } from '../support/database.ts';
+import { ENGINES, migratedDatabase, type TestDatabase } from '../support/database.ts';
 
 const T0 = new Date('2026-03-01T10:00:00.123Z');
 const T1 = new Date('2026-03-02T11:30:00.456Z');
@@ -30,8 +29,7 @@ for (const engine of ENGINES) {
     let repos: Repos;
     let closeStore: () => Promise<void>;
     before(async () => {
-      db = await testDatabase(engine);
-      await migrate(db.sql);
+      db = await migratedDatabase(engine);
       const store = await createStore(db.sql);
       repos = store.repos;
       closeStore = store.close;

@@ -2,7 +2,7 @@
 import { loadConfig } from '../../src/config.ts';
 import { compose, type Core } from '../../src/compose.ts';
 import { buildApp, type App } from '../../src/http/app.ts';
-import { testDatabase } from './database.ts';
+import { migratedDatabase } from './database.ts';
 
 export const OPERATOR_TOKEN = 'test-operator-token';
 export const PUBLIC_URL = 'http://localhost:8080';
@@ -18,7 +18,7 @@ export interface TestApp {
 }
 
 export async function testApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const db = await testDatabase();
+  const db = await migratedDatabase();
   const config = loadConfig({
     DATABASE_URL: 'memory:',
     OPERATOR_TOKEN,

@@ -5,14 +5,24 @@ import fs from 'node:fs';
 import pg from 'pg';
 import { openPglite } from '../../src/adapters/postgres/pglite.ts';
 import { openPostgres } from '../../src/adapters/postgres/node-postgres.ts';
+import { migrate } from '../../src/adapters/postgres/migrate.ts';
 import type { Sql } from '../../src/adapters/postgres/sql.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 
-/** The fresh cluster `npm test` wrote (scripts/pglite-template.mjs): loaded, not initdb'd, per database. */
-const TEMPLATE = process.env.SCANBASE_TEST_PGLITE_TEMPLATE;
-let template: Blob | undefined;
-const pgliteTemplate = () => (TEMPLATE ? (template ??= new Blob([fs.readFileSync(TEMPLATE)])) : undefined);
+/**
+ * The fresh clusters `npm test` wrote (scripts/pglite-template.ts), empty and migrated: a
+ * PGlite test database loads one instead of running initdb (and the migrations). Without
+ * them (a test file run alone) each database is made as on a first start.
+ */
+const TEMPLATES = { empty: process.env.SCANBASE_TEST_PGLITE_EMPTY, migrated: process.env.SCANBASE_TEST_PGLITE_MIGRATED };
+const loaded: { empty?: Blob; migrated?: Blob } = {};
+const pgliteTemplate = (kind: 'empty' | 'migrated') => {
+  const file = TEMPLATES[kind];
+  return file ? (loaded[kind] ??= new Blob([fs.readFileSync(file)])) : undefined;
+};
+/** The migrated cluster's file, for a spawned server's DATA_DIR (test/support/server.ts). */
+export const MIGRATED_PGLITE_TEMPLATE = TEMPLATES.migrated;
 
 export interface TestDatabase {
   sql: Sql;
@@ -43,7 +53,7 @@ export async function freshPostgresUrl(serverUrl: string): Promise<{ url: string
 
 export async function testDatabase(engine: 'pglite' | 'postgres' = TEST_DATABASE_URL ? 'postgres' : 'pglite'): Promise<TestDatabase> {
   if (engine === 'pglite') {
-    const sql = await openPglite(undefined, { template: pgliteTemplate() });
+    const sql = await openPglite(undefined, { template: pgliteTemplate('empty') });
     return { sql, url: undefined, drop: () => sql.close() };
   }
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
@@ -57,6 +67,18 @@ export async function testDatabase(engine: 'pglite' | 'postgres' = TEST_DATABASE
       await fresh.drop();
     },
   };
+}
+
+/** A fresh database with every migration applied (PGlite: loaded already migrated). */
+export async function migratedDatabase(engine: 'pglite' | 'postgres' = TEST_DATABASE_URL ? 'postgres' : 'pglite'): Promise<TestDatabase> {
+  const template = engine === 'pglite' ? pgliteTemplate('migrated') : undefined;
+  if (template) {
+    const sql = await openPglite(undefined, { template });
+    return { sql, url: undefined, drop: () => sql.close() };
+  }
+  const db = await testDatabase(engine);
+  await migrate(db.sql);
+  return db;
 }
 
 /** The engines repository tests run on: PGlite always, PostgreSQL when configured. */

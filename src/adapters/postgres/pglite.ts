@@ -194,6 +194,9 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** The SQL interface over a PGlite the caller opened (and closes). */
+export const pgliteSql = (db: PGlite): Sql => wrap(db, db, () => {});
+
 /**
  * Opens PGlite: under `dir`, or in memory. `template` (in memory only): a fresh cluster as
  * PGlite's dumpDataDir wrote it, loaded instead of running initdb (~0.6 s against 2–4 s;
