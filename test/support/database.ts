@@ -24,6 +24,11 @@ const pgliteTemplate = (kind: 'empty' | 'migrated') => {
 /** The migrated cluster's file, for a spawned server's DATA_DIR (test/support/server.ts). */
 export const MIGRATED_PGLITE_TEMPLATE = TEMPLATES.migrated;
 
+async function pgliteDatabase(template: Blob | undefined): Promise<TestDatabase> {
+  const sql = await openPglite(undefined, { template });
+  return { sql, url: undefined, drop: () => sql.close() };
+}
+
 export interface TestDatabase {
   sql: Sql;
   /** The URL a spawned server can use (postgres only). */
@@ -52,10 +57,7 @@ export async function freshPostgresUrl(serverUrl: string): Promise<{ url: string
 }
 
 export async function testDatabase(engine: 'pglite' | 'postgres' = TEST_DATABASE_URL ? 'postgres' : 'pglite'): Promise<TestDatabase> {
-  if (engine === 'pglite') {
-    const sql = await openPglite(undefined, { template: pgliteTemplate('empty') });
-    return { sql, url: undefined, drop: () => sql.close() };
-  }
+  if (engine === 'pglite') return pgliteDatabase(pgliteTemplate('empty'));
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
   const fresh = await freshPostgresUrl(TEST_DATABASE_URL);
   const sql = openPostgres(fresh.url, 20);
@@ -72,10 +74,7 @@ export async function testDatabase(engine: 'pglite' | 'postgres' = TEST_DATABASE
 /** A fresh database with every migration applied (PGlite: loaded already migrated). */
 export async function migratedDatabase(engine: 'pglite' | 'postgres' = TEST_DATABASE_URL ? 'postgres' : 'pglite'): Promise<TestDatabase> {
   const template = engine === 'pglite' ? pgliteTemplate('migrated') : undefined;
-  if (template) {
-    const sql = await openPglite(undefined, { template });
-    return { sql, url: undefined, drop: () => sql.close() };
-  }
+  if (template) return pgliteDatabase(template);
   const db = await testDatabase(engine);
   await migrate(db.sql);
   return db;

@@ -34,16 +34,16 @@ export interface RunningServer {
 }
 
 /**
- * A fresh DATA_DIR whose embedded database is the migrated cluster `npm test` wrote
+ * A fresh DATA_DIR; for a server on the embedded database, holding the migrated cluster `npm test` wrote
  * (scripts/pglite-template.ts), so the server skips initdb and finds its migrations
  * applied (~5 s of CPU less per start). Without it (a test file run alone) the server
  * starts as on a first start; a caller naming its own DATA_DIR (the start-up tests)
  * always gets the real first start.
  */
-function freshDataDir(): string {
+function freshDataDir(embedded: boolean): string {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-'));
   const template = MIGRATED_PGLITE_TEMPLATE;
-  if (template) {
+  if (embedded && template) {
     fs.mkdirSync(path.join(dataDir, 'pglite'));
     const tar = spawnSync('tar', ['-xf', template, '-C', path.join(dataDir, 'pglite')], { encoding: 'utf8' });
     if (tar.status !== 0) throw new Error(`extracting ${template}: ${tar.stderr}`);
@@ -53,7 +53,7 @@ function freshDataDir(): string {
 
 export async function startServer(env: Record<string, string> = {}, opts: { dataDir?: string } = {}): Promise<RunningServer> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const dataDir = opts.dataDir ?? (env.DATABASE_URL ? fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-')) : freshDataDir());
+  const dataDir = opts.dataDir ?? freshDataDir(!env.DATABASE_URL);
   const url = env.PUBLIC_URL ?? `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts')], {
     cwd: ROOT,

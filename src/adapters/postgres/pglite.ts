@@ -20,10 +20,9 @@ function wrap(q: Queryable, root: PGlite, release: () => void): Sql {
       if (q === root) return this.transaction((tx) => tx.queryTexts(text, params, onRow));
       // Rows are handed on as their messages arrive (PGlite calls onRawData while the query
       // runs): nothing may be thrown back into PGlite, so a failure waits for the query's end.
+      // A failure stops the chunk it came in; later chunks are dropped.
       let failure: { error: unknown } | undefined;
-      const rows = textRows((row) => {
-        if (!failure) onRow(row);
-      });
+      const rows = textRows(onRow);
       await root.execProtocolRawStream(extendedQuery(text, params), {
         syncToFs: false,
         onRawData: (chunk) => {

@@ -123,9 +123,8 @@ export function tagsRepo(sql: Sql): TagsRepo {
       // less than thousands of rows of four fields (PGlite's per-field cost). No ORDER BY
       // (runOf puts rows in place). On PostgreSQL one statement answers every run (a binary
       // COPY: the texts come as bytes, never decoded): the server writes run k + 1 while this
-      // process sends run k. PGlite runs
-      // on this thread: one statement per run, and the event loop turns between runs so the
-      // bytes handed on are written to the socket meanwhile.
+      // process sends run k. PGlite runs on this thread: one statement per run, and the event
+      // loop turns between runs so the bytes handed on are written to the socket meanwhile.
       const params: unknown[] = [listId];
       const expr = textSql(shape, params);
       const where = filterSql(filter, params);
