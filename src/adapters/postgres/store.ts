@@ -13,6 +13,7 @@ import { projectsRepo, workzonesRepo } from './repos/projects.ts';
 import { membersRepo } from './repos/members.ts';
 import { reportsRepo } from './repos/reports.ts';
 import { jobsRepo } from './repos/jobs.ts';
+import { locksRepo } from './repos/locks.ts';
 import { connectRepo } from './repos/connect.ts';
 import { tagsRepo } from './repos/tags.ts';
 import { cropsRepo, filesRepo, uploadsRepo } from './repos/files.ts';
@@ -23,6 +24,7 @@ export const CHANGES_CHANNEL = 'scanbase_changes';
 
 export function createRepos(sql: Sql, published: (scope: string) => void): Repos {
   return {
+    locks: locksRepo(sql),
     jobs: jobsRepo(sql),
     connect: connectRepo(sql),
     tags: tagsRepo(sql),

@@ -23,7 +23,7 @@ export function createSandboxClock(deps: { store: Store; clock: AdjustableClock 
       }
       const next = await store.transaction(async (repos) => {
         // Two advances at once must both count: the read-then-write runs under a lock.
-        await repos.jobs.lockSubjects(['sandbox-clock']);
+        await repos.locks.exclusive(['sandbox-clock']);
         const current = (await repos.settings.get<number>(KEY)) ?? 0;
         const value = Math.max(current, clock.offsetMs / 1000) + seconds;
         // Past year 9999 dates stop being ISO 8601 (and past 275760 JavaScript dates are

@@ -18,8 +18,6 @@ export interface JobRecord {
 
 export interface JobsRepo {
   enqueue(j: { id: string; kind: string; payload: Record<string, unknown>; subjects: string[]; createdBy: string | null; maxAttempts: number }, now: Date): Promise<void>;
-  /** Serialises, until the transaction ends, every caller naming one of these subjects. */
-  lockSubjects(subjects: string[]): Promise<void>;
   /** Jobs queued or running that work on any of the subjects. */
   activeOn(subjects: string[]): Promise<JobRecord[]>;
   /** Claims the oldest ready job (FOR UPDATE SKIP LOCKED), or a running one whose lease expired. */

@@ -4,6 +4,7 @@
 import type { AccountFacts } from '../permissions/evaluate.ts';
 import type { MembersRepo, ProjectsRepo, WorkzonesRepo } from './project-repositories.ts';
 import type { JobsRepo } from './jobs.ts';
+import type { LocksRepo } from './locks.ts';
 import type { ConnectRepo } from './connect.ts';
 import type { TagsRepo } from './tags.ts';
 import type { CropsRepo, FilesRepo, UploadsRepo } from './file-repositories.ts';
@@ -333,6 +334,7 @@ export interface ReportsRepo {
 }
 
 export interface Repos {
+  locks: LocksRepo;
   jobs: JobsRepo;
   connect: ConnectRepo;
   tags: TagsRepo;

@@ -37,7 +37,7 @@ const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
  * one role per member) is only right when each sees the others' committed rows.
  */
 export const lockProjectMembership = (repos: Repos, projectId: string): Promise<void> =>
-  repos.jobs.lockSubjects([`project-members:${projectId}`]);
+  repos.locks.exclusive([`project-members:${projectId}`]);
 
 export const deletedProject = (project: ProjectRecord) =>
   new DomainError('forbidden', 'deleted-project', 'Access forbidden because the project is deleted', { projectId: project.id });

@@ -27,7 +27,7 @@ export function createDetectionJob(deps: { store: Store; clock: Clock; ids: Ids;
       // The same lock order as every tag write: the subscription's counter, then the list.
       const sub = await repos.tags.subscriptionOfList(p.tagListId);
       if (!sub) return; // deleted meanwhile
-      await repos.jobs.lockSubjects([`subscription-tags:${sub.id}`]);
+      await repos.locks.exclusive([`subscription-tags:${sub.id}`]);
       const list = await repos.tags.lockList(p.tagListId);
       if (!list) return;
       const free = sub.tagCapacity - (await repos.tags.countForSubscription(sub.id));

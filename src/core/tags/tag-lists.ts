@@ -100,7 +100,7 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
     const sub = await repos.subscriptions.byId(project.subscriptionId);
     if (!sub) throw notFound('subscription', project.subscriptionId);
     if (!sub.isActive) throw subscriptionNotActive(sub);
-    await repos.jobs.lockSubjects([`subscription-tags:${sub.id}`]);
+    await repos.locks.exclusive([`subscription-tags:${sub.id}`]);
     return sub;
   }
 

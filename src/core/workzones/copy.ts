@@ -197,7 +197,7 @@ export function createWorkzoneCopy(deps: {
       const subjects = [projectScopeKey(source.project.id), ...(destinationProjectId ? [projectScopeKey(destinationProjectId)] : [])];
       const runner = deps.jobs;
       const id = await store.transaction(async (repos) => {
-        await repos.jobs.lockSubjects(subjects);
+        await repos.locks.exclusive(subjects);
         if ((await repos.jobs.activeOn(subjects)).length) {
           throw new DomainError('conflict', 'copy-in-progress', 'A copy is already in progress on the source or destination project');
         }

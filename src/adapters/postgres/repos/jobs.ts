@@ -13,9 +13,6 @@ export function jobsRepo(sql: Sql): JobsRepo {
         [j.id, j.kind, JSON.stringify(j.payload), j.subjects, j.createdBy, j.maxAttempts, now],
       );
     },
-    async lockSubjects(subjects) {
-      await sql.query('SELECT pg_advisory_xact_lock(hashtext(s)) FROM (SELECT DISTINCT unnest($1::text[]) AS s ORDER BY 1) t', [subjects]);
-    },
     activeOn: (subjects) =>
       sql.query<JobRecord>(`SELECT ${COLS} FROM jobs WHERE state IN ('queued', 'running') AND subjects && $1::text[]`, [subjects]),
     async claim(now, leaseUntil) {
