@@ -81,6 +81,9 @@ export function createSeeder(deps: {
     }
 
     return store.transaction(async (repos) => {
+      // Nodes starting together apply the same SEED_FILE: one at a time, so the later ones
+      // find every object the first created (matched by id, e-mail or name) and change nothing.
+      await repos.locks.exclusive(['seed']);
       const result: SeedResult = { users: [], accounts: [] };
       for (const u of users) {
         // UUIDs compare case-insensitively in the database: normalise, so re-applying is a no-op.
