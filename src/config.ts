@@ -125,7 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR || './data');
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '127.0.0.1';
-  const publicUrl = httpUrl('PUBLIC_URL', env.PUBLIC_URL || 'http://localhost:8080');
+  const publicUrl = httpUrl('PUBLIC_URL', env.PUBLIC_URL || `http://localhost:${port}`);
 
   const dbRaw = env.DATABASE_URL;
   let database: DatabaseConfig;

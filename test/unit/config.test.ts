@@ -34,6 +34,12 @@ test('defaults: 127.0.0.1:8080, PUBLIC_URL http://localhost:8080, embedded PGlit
   assert.equal(c.trustProxy, false, 'X-Forwarded-For is not trusted unless told');
 });
 
+test('PUBLIC_URL follows PORT when unset: http://localhost:<PORT>, so issuer, audience and links name the port served', () => {
+  assert.equal(loadConfig({ PORT: '18083' }).publicUrl, 'http://localhost:18083');
+  assert.equal(loadConfig({ PORT: '18083', PUBLIC_URL: '' }).publicUrl, 'http://localhost:18083');
+  assert.equal(loadConfig({ PORT: '18083', PUBLIC_URL: 'https://scan.example.com' }).publicUrl, 'https://scan.example.com');
+});
+
 test('empty values count as unset', () => {
   const c = loadConfig({
     HOST: '', PORT: '', PUBLIC_URL: '', DATA_DIR: '', DATABASE_URL: '', SEED_FILE: '', OPERATOR_TOKEN: '',
