@@ -116,7 +116,7 @@ async function startScanbase(kind: 'scanbase-pglite' | 'scanbase-postgres'): Pro
   try {
     child = await startChild({
       name: `Scanbase (${description})`,
-      args: [...(process.env.BENCH_SERVER_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_SERVER_PROF] : []), '--import', 'tsx', path.join(ROOT, 'src/main.ts')],
+      args: [...(process.env.BENCH_SERVER_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_SERVER_PROF] : []), path.join(ROOT, 'src/main.ts')],
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,

@@ -152,7 +152,7 @@ export async function runUploadBench(): Promise<UploadBenchResult> {
     const publicUrl = `http://127.0.0.1:${port}`;
     const child = await startChild({
       name: 'Scanbase (upload bench, PGlite file, local disk)',
-      args: ['--import', 'tsx', path.join(ROOT, 'src/main.ts')],
+      args: [path.join(ROOT, 'src/main.ts')],
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,

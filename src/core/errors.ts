@@ -25,15 +25,17 @@ export type ErrorValues = Record<string, unknown>;
 
 export class DomainError extends Error {
   override name = 'DomainError';
-  constructor(
-    readonly kind: ErrorKind,
-    readonly code: string,
-    message: string,
-    readonly values?: ErrorValues,
-    /** Extra response headers, e.g. Retry-After on 429. */
-    readonly headers?: Record<string, string>,
-  ) {
+  readonly kind: ErrorKind;
+  readonly code: string;
+  readonly values?: ErrorValues;
+  /** Extra response headers, e.g. Retry-After on 429. */
+  readonly headers?: Record<string, string>;
+  constructor(kind: ErrorKind, code: string, message: string, values?: ErrorValues, headers?: Record<string, string>) {
     super(message);
+    this.kind = kind;
+    this.code = code;
+    this.values = values;
+    this.headers = headers;
   }
 
   get status(): number {

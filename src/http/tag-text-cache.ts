@@ -90,7 +90,11 @@ export class TagTextCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  private readonly maxBytes: number;
+
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
 
   /** The body kept for this version and variant. */
   get(listId: string, version: number, variant: string): Buffer[] | undefined {

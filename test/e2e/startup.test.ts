@@ -33,7 +33,7 @@ async function start(env: Record<string, string> = {}, dataDir?: string): Promis
 /** Runs the entry point until it exits (it must, within the timeout); answers its exit code and output. */
 function runToExit(env: Record<string, string>, timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts')], {
+    const child = spawn(process.execPath, [path.join(ROOT, 'src/main.ts')], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

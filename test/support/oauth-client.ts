@@ -94,7 +94,11 @@ export function csrfOf(html: string): string {
 /** A user agent: a transport plus a cookie jar (name → value; attributes ignored). */
 export class UserAgent {
   readonly cookies = new Map<string, string>();
-  constructor(readonly transport: Transport) {}
+  readonly transport: Transport;
+
+  constructor(transport: Transport) {
+    this.transport = transport;
+  }
 
   /** Raw Set-Cookie lines of the last response, for attribute checks. */
   lastSetCookie: string[] = [];

@@ -55,7 +55,7 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = opts.dataDir ?? freshDataDir(!env.DATABASE_URL);
   const url = env.PUBLIC_URL ?? `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts')], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

@@ -1,8 +1,10 @@
 // Passwords: argon2id (memory-hard), parameters per OWASP's minimum recommendation.
-import { hash, verify, Algorithm } from '@node-rs/argon2';
+import { hash, verify, type Algorithm } from '@node-rs/argon2';
 import type { PasswordHasher } from '../../core/ports/crypto.ts';
 
-const OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+// Algorithm.Argon2id is an ambient const enum, which Node's type stripping cannot inline: its value.
+const ARGON2ID = 2 satisfies Algorithm.Argon2id;
+const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
 export const argon2Hasher: PasswordHasher = {
   hash: (password) => hash(password, OPTIONS),

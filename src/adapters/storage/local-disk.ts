@@ -101,7 +101,10 @@ export class LocalDiskStore implements ObjectStore {
   private key: Promise<Buffer> | null = null;
   private ready: Promise<void> | null = null;
 
-  constructor(private readonly opts: LocalDiskOptions) {
+  private readonly opts: LocalDiskOptions;
+
+  constructor(opts: LocalDiskOptions) {
+    this.opts = opts;
     this.root = path.resolve(opts.root);
     this.base = opts.publicUrl.replace(/\/+$/, '') + BLOB_ROUTE_PREFIX.slice(0, -1);
   }
@@ -430,10 +433,10 @@ export class FlushingWriter {
   private flushing: Promise<void> | null = null;
   private closed = false;
 
-  constructor(
-    private readonly fh: WriteTarget,
-    opts: { batch?: number; flushEvery?: number } = {},
-  ) {
+  private readonly fh: WriteTarget;
+
+  constructor(fh: WriteTarget, opts: { batch?: number; flushEvery?: number } = {}) {
+    this.fh = fh;
     this.batchLimit = opts.batch ?? 4 * 1024 * 1024;
     this.flushEvery = opts.flushEvery ?? 64 * 1024 * 1024;
   }

@@ -18,12 +18,17 @@ export class KnownUsers {
   /** Lookups in flight; an invalidation removes them, so what they read is answered but not kept. */
   private readonly loading = new Map<string, Promise<boolean>>();
 
-  constructor(
-    private readonly lookup: (userId: string) => Promise<boolean>,
-    private readonly nowMs: () => number,
-    private readonly maxEntries = 50_000,
-    private readonly ttlMs = 60_000,
-  ) {}
+  private readonly lookup: (userId: string) => Promise<boolean>;
+  private readonly nowMs: () => number;
+  private readonly maxEntries: number;
+  private readonly ttlMs: number;
+
+  constructor(lookup: (userId: string) => Promise<boolean>, nowMs: () => number, maxEntries = 50_000, ttlMs = 60_000) {
+    this.lookup = lookup;
+    this.nowMs = nowMs;
+    this.maxEntries = maxEntries;
+    this.ttlMs = ttlMs;
+  }
 
   /**
    * The cached answer (synchronously, on a hit), or a lookup shared by every concurrent

@@ -220,7 +220,11 @@ class VerifiedTokens {
   private static readonly KEY_CHARS = 32;
   private readonly entries = new Map<string, { token: string; principal: Principal }>();
 
-  constructor(private readonly maxEntries: number) {}
+  private readonly maxEntries: number;
+
+  constructor(maxEntries: number) {
+    this.maxEntries = maxEntries;
+  }
 
   get(token: string): Principal | undefined {
     const e = this.entries.get(token.slice(-VerifiedTokens.KEY_CHARS));

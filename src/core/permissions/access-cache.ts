@@ -6,11 +6,15 @@ export class AccessCache<V> {
   private readonly byScope = new Map<string, Set<string>>();
   private generation = 0;
 
-  constructor(
-    private readonly maxEntries = 50_000,
-    private readonly ttlMs = 60_000,
-    private readonly nowMs: () => number = Date.now,
-  ) {}
+  private readonly maxEntries: number;
+  private readonly ttlMs: number;
+  private readonly nowMs: () => number;
+
+  constructor(maxEntries = 50_000, ttlMs = 60_000, nowMs: () => number = Date.now) {
+    this.maxEntries = maxEntries;
+    this.ttlMs = ttlMs;
+    this.nowMs = nowMs;
+  }
 
   /** Answers the cached value, or loads it; `scopesOf` names the keys whose changes invalidate it. */
   async get(key: string, load: () => Promise<V>, scopesOf: (v: V) => readonly string[]): Promise<V> {

@@ -23,8 +23,13 @@ export interface TagWhere {
 }
 
 export class GeometryError extends Error {
-  constructor(readonly field: string, readonly reason: string) {
+  readonly field: string;
+  readonly reason: string;
+
+  constructor(field: string, reason: string) {
     super(`${field}: ${reason}`);
+    this.field = field;
+    this.reason = reason;
   }
 }
 
