@@ -10,10 +10,11 @@ import type { Repos, Store } from '../ports/repositories.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import type { FileRecord, PendingUploadRecord, Quaternion, Vector3 } from '../ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
+import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
 import { projectScopeKey, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { CATEGORIES, formatOf, isCategory, type Category, type Format } from './formats.ts';
-import { READ, TRANSFORM, WRITE, requireAny } from './file-permissions.ts';
+import { READ, TRANSFORM, WRITE, holdsAny, requireAny } from './file-permissions.ts';
 
 export const FILES = {
   /** Download URLs live 3 hours (CONTRACT §7). */
@@ -504,9 +505,15 @@ export function createFiles(deps: {
      */
     async copyFiles(
       repos: Repos,
-      a: { accountId: string; sourceProjectId: string; destinationProjectId: string; zones: Map<string, string>; userId: string; now: Date },
+      a: {
+        accountId: string; sourceProjectId: string; destinationProjectId: string; zones: Map<string, string>; userId: string; now: Date;
+        /** The caller's permissions on a source zone: only the files he may download there are copied. */
+        sourcePermissions: (workzoneId: string) => ReadonlySet<Permission>;
+      },
     ): Promise<number> {
-      const files = (await repos.files.list(a.sourceProjectId)).filter((f) => a.zones.has(f.workzoneId));
+      const files = (await repos.files.list(a.sourceProjectId)).filter(
+        (f) => a.zones.has(f.workzoneId) && holdsAny(a.sourcePermissions(f.workzoneId), READ[category(f)]),
+      );
       if (!files.length) return 0;
       const dest = await repos.projects.byRef(a.accountId, { uuid: a.destinationProjectId });
       if (!dest) throw notFound('project', a.destinationProjectId);

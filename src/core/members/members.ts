@@ -122,7 +122,16 @@ export function createMembers(deps: {
               memberId, roleId: current.roleId,
             });
           }
-          // Same role: extended to the zones, expiration overridden project-wide.
+          // Same role: extended to the zones, expiration overridden project-wide. The date is
+          // one per member, so changing it changes his access on every zone he already holds:
+          // the caller must manage members on each of them, not only on the zones named.
+          if (current && current.expiresAt?.getTime() !== expiresAt?.getTime()) {
+            const outside = current.workzoneIds.filter((z) => !scope.workzone(z).has('workzone:members:write'));
+            if (outside.length) {
+              throw forbidden('add-project-members-forbidden', ['workzone:members:write'],
+                'Changing a member\'s expiration date changes it on every work zone he holds; requires workzone:members:write on all of them');
+            }
+          }
           await repos.members.upsertMember({ projectId, memberType: type, memberId, roleId, expiresAt }, actor.userId, now);
           await repos.members.grantAccess(projectId, type, memberId, [...subtrees]);
         };

@@ -108,7 +108,8 @@ export interface MemberAccess extends ProjectMemberRecord {
 }
 
 export interface MembersRepo {
-  member(projectId: string, type: MemberType, id: string): Promise<ProjectMemberRecord | null>;
+  /** A member's row with every work zone it reaches. */
+  member(projectId: string, type: MemberType, id: string): Promise<MemberAccess | null>;
   upsertMember(m: ProjectMemberRecord, addedBy: string, now: Date): Promise<void>;
   grantAccess(projectId: string, type: MemberType, id: string, workzoneIds: string[]): Promise<void>;
   revokeAccess(projectId: string, type: MemberType, id: string, workzoneIds: string[]): Promise<void>;

@@ -1,4 +1,4 @@
-import type { MemberAccess, MembersRepo, ProjectMemberRecord } from '../../../core/ports/project-repositories.ts';
+import type { MemberAccess, MembersRepo } from '../../../core/ports/project-repositories.ts';
 import type { Sql } from '../sql.ts';
 import type { WorkzoneGrant } from '../../../core/permissions/evaluate.ts';
 
@@ -30,8 +30,10 @@ export function membersRepo(sql: Sql): MembersRepo {
 
   return {
     async member(projectId, type, id) {
-      const rows = await sql.query<ProjectMemberRecord>(
-        `SELECT ${M_COLS} FROM project_members WHERE project_id = $1 AND member_type = $2 AND member_id = $3`,
+      const rows = await sql.query<MemberAccess>(
+        `SELECT ${M_COLS}, ARRAY(SELECT wa.workzone_id FROM workzone_access wa WHERE wa.project_id = pm.project_id
+           AND wa.member_type = pm.member_type AND wa.member_id = pm.member_id) AS "workzoneIds"
+         FROM project_members pm WHERE project_id = $1 AND member_type = $2 AND member_id = $3`,
         [projectId, type, id],
       );
       return rows[0] ?? null;

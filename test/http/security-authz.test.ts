@@ -1,0 +1,104 @@
+// Authorization fixes of the security review (docs/security.md "Authorization"), one
+// test per rule, sharing one project world (seeding it and signing its users in is most
+// of the file's time).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { testApp, type TestApp } from '../support/app.ts';
+import {
+  A2, SUB_A, accessList, addMembers, assertProblem, createProject, createZone, emailOf, entryOf, outbox, postMembers, projectWorld, serviceNow,
+  uuidOf, type World,
+} from '../support/projects.ts';
+import { bytes, upload } from '../support/files.ts';
+
+let t: TestApp;
+let w: World;
+before(async () => {
+  t = await testApp();
+  w = await projectWorld(t);
+});
+after(() => t.close());
+
+
+test('a work-zone copy includes only the files the caller may read in the source', async () => {
+  const p = await createProject(w.as.projectOwner!);
+  const s = await createZone(w.as.projectOwner!, p.id, p.rootWorkzoneId, 'S');
+  const s1 = await createZone(w.as.projectOwner!, p.id, s.id, 'S1');
+  await upload(t, w.as.projectOwner!, p.id, s.id, [
+    { name: 'Scan S', extension: 'e57', content: bytes(200, 1) },
+    { name: 'Model S', extension: 'ifc', content: bytes(150, 2) },
+    { name: 'Doc S', extension: 'pdf', content: bytes(100, 3) },
+  ]);
+  await upload(t, w.as.projectOwner!, p.id, s1.id, [{ name: 'Doc S1', extension: 'pdf', content: bytes(100, 4) }]);
+
+  // The project manager (who may create projects) views scans and models on S, but not documents.
+  const role = await w.as.owner!('POST', `${A2}/roles`, {
+    name: 'Scans and models', permissions: ['workzone:workzones:read', 'workzone:workzones:write', 'workzone:reality-data:read', 'workzone:cad-model:read'],
+  });
+  assert.equal(role.status, 201, JSON.stringify(role.body));
+  await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('projectManager'), role: role.body.id }] }, [s.id]);
+  const pdf = await w.as.projectManager!('GET', `${A2}/projects/${uuidOf(p.id)}/files?category=document`);
+  assert.equal(pdf.status, 200);
+  const docBlob = (await w.as.projectOwner!('GET', `${A2}/projects/${uuidOf(p.id)}/files?category=document`)).body[0].blobName;
+  assert.equal((await w.as.projectManager!('GET', `${A2}/projects/${uuidOf(p.id)}/blobs/${docBlob}`)).status, 403, 'no download of documents');
+
+  const res = await w.as.projectManager!('POST', `${A2}/projects/${uuidOf(p.id)}/workzones/${uuidOf(s.id)}/copy`, {
+    destinationName: 'Copied by the manager', destinationSubscription: SUB_A,
+  });
+  assert.equal(res.status, 202, JSON.stringify(res.body));
+  await t.core.jobRunner.drain();
+  const created = (await w.as.projectManager!('GET', `${A2}/projects`)).body.find((x: any) => x.name === 'Copied by the manager');
+  assert.ok(created, 'the new project');
+  const files = (await w.as.projectManager!('GET', `${A2}/projects/${uuidOf(created.id)}/files`)).body;
+  assert.deepEqual(files.map((f: any) => f.name).sort(), ['Model S', 'Scan S'], 'no document, in S or below');
+  const mail = (await outbox(t)).find((m) => m.to === emailOf('projectManager') && m.subject.includes('Copied by the manager'));
+  assert.ok(mail?.text.includes('2 files'), mail?.text);
+
+  // The project owner, who reads everything, copies every file as before.
+  const all = await w.as.projectOwner!('POST', `${A2}/projects/${uuidOf(p.id)}/workzones/${uuidOf(s.id)}/copy`, {
+    destinationName: 'Copied by the owner', destinationSubscription: SUB_A,
+  });
+  assert.equal(all.status, 202, JSON.stringify(all.body));
+  await t.core.jobRunner.drain();
+  const mine = (await w.as.projectOwner!('GET', `${A2}/projects`)).body.find((x: any) => x.name === 'Copied by the owner');
+  const names = (await w.as.projectOwner!('GET', `${A2}/projects/${uuidOf(mine.id)}/files`)).body.map((f: any) => f.name).sort();
+  assert.deepEqual(names, ['Doc S', 'Doc S1', 'Model S', 'Scan S']);
+});
+
+
+const days = async (n: number) => new Date((await serviceNow(t)).getTime() + n * 86400_000).toISOString();
+
+test('changing an expiration date needs workzone:members:write on every zone the member holds', async () => {
+  const p = await createProject(w.as.projectOwner!);
+  const z1 = (await createZone(w.as.projectOwner!, p.id, p.rootWorkzoneId, 'Z1')).id as string;
+  const z2 = (await createZone(w.as.projectOwner!, p.id, p.rootWorkzoneId, 'Z2')).id as string;
+  // alice manages members of Z1 only; bob is a Viewer of Z2 until `soon`.
+  await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('alice'), role: w.roles.Manager }] }, [z1]);
+  const soon = await days(10);
+  await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('bob'), role: w.roles.Viewer, expirationDate: soon }] }, [z2]);
+
+  // A later date, or none: both would change bob's access on Z2, where alice manages nobody.
+  for (const expirationDate of [await days(365), null]) {
+    const res = await postMembers(w.as.alice!, p.id, { users: [{ user: emailOf('bob'), role: w.roles.Viewer, expirationDate }] }, [z1]);
+    const body = assertProblem(res, 403, 'add-project-members-forbidden');
+    assert.deepEqual(body.errorValues.requiredPermissions, ['workzone:members:write']);
+    const bob = entryOf(await accessList(w.as.projectOwner!, p.id), 'user', w.ids.bob!);
+    assert.equal(bob.expirationDate, soon, 'nothing changed');
+    assert.deepEqual(bob.workzoneIds, [z2], 'not even the zones of the refused request');
+  }
+
+  // The same date: alice only extends bob to her zone.
+  await addMembers(w.as.alice!, p.id, { users: [{ user: emailOf('bob'), role: w.roles.Viewer, expirationDate: soon }] }, [z1]);
+  const bob = entryOf(await accessList(w.as.projectOwner!, p.id), 'user', w.ids.bob!);
+  assert.deepEqual(new Set(bob.workzoneIds), new Set([z1, z2]));
+  assert.equal(bob.expirationDate, soon);
+
+  // Within her zones she changes what she likes: carol holds Z1 only.
+  await addMembers(w.as.alice!, p.id, { users: [{ user: emailOf('carol'), role: w.roles.Viewer, expirationDate: soon }] }, [z1]);
+  const later = await days(30);
+  await addMembers(w.as.alice!, p.id, { users: [{ user: emailOf('carol'), role: w.roles.Viewer, expirationDate: later }] }, [z1]);
+  assert.equal(entryOf(await accessList(w.as.projectOwner!, p.id), 'user', w.ids.carol!).expirationDate, later);
+
+  // Whoever manages members on the root changes it project-wide, as before.
+  await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('bob'), role: w.roles.Viewer, expirationDate: later }] }, [z1]);
+  assert.equal(entryOf(await accessList(w.as.projectOwner!, p.id), 'user', w.ids.bob!).expirationDate, later);
+});
