@@ -5,10 +5,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
 import {
-  A2, SUB_A, accessList, addMembers, assertProblem, createProject, createZone, emailOf, entryOf, outbox, postMembers, projectWorld, serviceNow,
+  A1, A2, SUB_A, accessList, addMembers, assertProblem, createProject, createZone, emailOf, entryOf, outbox, postMembers, projectWorld, serviceNow,
   uuidOf, type World,
 } from '../support/projects.ts';
-import { bytes, upload } from '../support/files.ts';
+import { bytes, item, putSigned, upload } from '../support/files.ts';
 
 let t: TestApp;
 let w: World;
@@ -101,4 +101,37 @@ test('changing an expiration date needs workzone:members:write on every zone the
   // Whoever manages members on the root changes it project-wide, as before.
   await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('bob'), role: w.roles.Viewer, expirationDate: later }] }, [z1]);
   assert.equal(entryOf(await accessList(w.as.projectOwner!, p.id), 'user', w.ids.bob!).expirationDate, later);
+});
+
+test('an import job\'s view lists only the scans the caller may read (reality-data:read on their zone)', async () => {
+  const p = await createProject(w.as.projectOwner!);
+  const z = (await createZone(w.as.projectOwner!, p.id, p.rootWorkzoneId, 'Import here')).id as string;
+  // erin imports scans on Z but may not view them; frank may view them too.
+  const importer = await w.as.owner!('POST', `${A2}/roles`, {
+    name: 'Importer', permissions: ['workzone:reality-data:write', 'workzone:import-jobs-reality-data:write'],
+  });
+  assert.equal(importer.status, 201, JSON.stringify(importer.body));
+  const viewer = await w.as.owner!('POST', `${A2}/roles`, {
+    name: 'Importer and viewer', permissions: ['workzone:reality-data:write', 'workzone:import-jobs-reality-data:write', 'workzone:reality-data:read'],
+  });
+  await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('erin'), role: importer.body.id }] }, [z]);
+  await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('frank'), role: viewer.body.id }] }, [z]);
+
+  const start = await w.as.erin!('POST', `${A1}/projects/${uuidOf(p.id)}/workzones/${uuidOf(z)}/connect/import`);
+  assert.equal(start.status, 200, JSON.stringify(start.body));
+  const jobUrl = `/connect/${start.body.slug}`;
+  const scan = { name: 'imported', extension: 'e57', content: bytes(400, 5) };
+  const signed = await w.as.erin!('POST', `${jobUrl}/files`, [item(scan)]);
+  assert.equal(signed.status, 200, JSON.stringify(signed.body));
+  assert.equal((await putSigned(t, signed.body.files[0].url, scan.content)).statusCode, 201);
+  const reg = await w.as.erin!('PUT', `${jobUrl}/files`, [{ ...item(scan), blobName: signed.body.files[0].blobName }]);
+  assert.equal(reg.status, 200, JSON.stringify(reg.body));
+
+  const asErin = await w.as.erin!('GET', jobUrl);
+  assert.equal(asErin.status, 200, JSON.stringify(asErin.body));
+  assert.equal(asErin.body.state, 'received');
+  assert.deepEqual(asErin.body.files, [], 'no download URL without reality-data:read');
+  const asFrank = await w.as.frank!('GET', jobUrl);
+  assert.deepEqual(asFrank.body.files.map((f: any) => f.name), ['imported']);
+  assert.match(asFrank.body.files[0].url, /^http/);
 });

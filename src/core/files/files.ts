@@ -13,8 +13,8 @@ import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
 import { projectScopeKey, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
-import { CATEGORIES, formatOf, isCategory, type Category, type Format } from './formats.ts';
-import { READ, TRANSFORM, WRITE, holdsAny, requireAny } from './file-permissions.ts';
+import { CATEGORIES, categoryOf, formatOf, isCategory, type Category, type Format } from './formats.ts';
+import { READ, TRANSFORM, WRITE, mayDownload, requireAny } from './file-permissions.ts';
 
 export const FILES = {
   /** Download URLs live 3 hours (CONTRACT §7). */
@@ -156,7 +156,7 @@ export function createFiles(deps: {
   }
 
   const view = (scope: ProjectScope, file: FileRecord): FileView => ({ file, accountId: scope.account.account.id });
-  const category = (f: FileRecord): Category => (isCategory(f.category) ? f.category : 'miscfile');
+  const category = categoryOf;
 
   /**
    * Capacities (CONTRACT §7): registered files plus live pending uploads of the
@@ -512,7 +512,7 @@ export function createFiles(deps: {
       },
     ): Promise<number> {
       const files = (await repos.files.list(a.sourceProjectId)).filter(
-        (f) => a.zones.has(f.workzoneId) && holdsAny(a.sourcePermissions(f.workzoneId), READ[category(f)]),
+        (f) => a.zones.has(f.workzoneId) && mayDownload(a.sourcePermissions(f.workzoneId), f),
       );
       if (!files.length) return 0;
       const dest = await repos.projects.byRef(a.accountId, { uuid: a.destinationProjectId });
