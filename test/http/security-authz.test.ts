@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
 import {
-  A1, A2, SUB_A, accessList, addMembers, assertProblem, createProject, createZone, emailOf, entryOf, outbox, postMembers, projectWorld, serviceNow,
+  A1, A2, SUB_A, accessList, addMembers, assertApi1Error, assertProblem, createProject, createZone, emailOf, entryOf, outbox, postMembers, projectWorld, serviceNow,
   uuidOf, type World,
 } from '../support/projects.ts';
 import { bytes, item, putSigned, upload } from '../support/files.ts';
@@ -134,4 +134,47 @@ test('an import job\'s view lists only the scans the caller may read (reality-da
   const asFrank = await w.as.frank!('GET', jobUrl);
   assert.deepEqual(asFrank.body.files.map((f: any) => f.name), ['imported']);
   assert.match(asFrank.body.files[0].url, /^http/);
+});
+
+test('non-members get not-member-of-project on every member-only read; API 1\'s project shows them no zones or members', async () => {
+  const p = await createProject(w.as.projectOwner!);
+  const z = await createZone(w.as.projectOwner!, p.id, p.rootWorkzoneId, 'Inside');
+  await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('viewer'), role: w.roles.Viewer }] });
+  const [file] = await upload(t, w.as.projectOwner!, p.id, z.id, [{ name: 'Scan', extension: 'e57', content: bytes(100, 6) }]);
+  const list = await w.as.projectOwner!('POST', `${A2}/projects/${uuidOf(p.id)}/tag-lists`, { workzoneId: z.id, tagListType: '3d', name: 'Tags' });
+  assert.equal(list.status, 201, JSON.stringify(list.body));
+  const P2 = `${A2}/projects/${uuidOf(p.id)}`;
+  const P1 = `${A1}/projects/${p.api1Id}`;
+  const reads2 = [
+    `${P2}/workzones`, `${P2}/workzones/${uuidOf(z.id)}`, `${P2}/members`, `${P2}/members/access`, `${P2}/files`, `${P2}/files/${file!.id}`,
+    `${P2}/blobs/${file!.blobName}`, `${P2}/crops`, `${P2}/tag-lists`, `${P2}/tag-lists/${uuidOf(list.body.id)}`,
+  ];
+  const reads1 = [`${P1}/files`, `${P1}/tag-lists`];
+
+  // The project lister and the administrator see the project listed, and are no members.
+  for (const who of ['projectLister', 'administrator'] as const) {
+    assert.equal((await w.as[who]!('GET', P2)).status, 200, `${who} sees the project`);
+    for (const url of reads2) {
+      const body = assertProblem(await w.as[who]!('GET', url), 403, 'not-member-of-project');
+      assert.deepEqual(body.errorValues.requiredPermissions, ['project:workzones:list'], url);
+    }
+    for (const url of reads1) assertApi1Error(await w.as[who]!('GET', url), 403, 'not-member-of-project');
+    const api1 = await w.as[who]!('GET', P1);
+    assert.equal(api1.status, 200, JSON.stringify(api1.body));
+    assert.equal(api1.body.name, p.name);
+    assert.deepEqual([api1.body.userIds, api1.body.groupIds, api1.body.roleIds, api1.body.workzones], [[], [], [], []], `${who}: no member data`);
+    const found = (await w.as[who]!('GET', `${A1}/projects`)).body.find((x: any) => x.id === p.api1Id);
+    assert.deepEqual([found.userIds, found.workzones], [[], []], `${who}: none in the find either`);
+  }
+  // A plain account member outside the project: the same code, as before.
+  assertProblem(await w.as.member!('GET', `${P2}/workzones`), 403, 'not-member-of-project');
+
+  // account:users:write still gives workzone:members:write on every zone.
+  await addMembers(w.as.administrator!, p.id, { users: [{ user: emailOf('heidi'), role: w.roles.Viewer }] }, [z.id]);
+
+  // A member reads all of it, and API 1 shows him the zones and members.
+  for (const url of reads2) assert.ok([200, 302].includes((await w.as.viewer!('GET', url)).status), url);
+  const api1 = (await w.as.viewer!('GET', P1)).body;
+  assert.equal(api1.workzones.length, 2);
+  assert.equal(api1.userIds.length, 3, 'projectOwner, viewer, heidi');
 });

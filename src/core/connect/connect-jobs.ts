@@ -12,7 +12,7 @@ import type { FileRecord } from '../ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import type { Actor } from '../permissions/authorizer.ts';
-import type { ProjectAccess, ProjectScope } from '../projects/project-access.ts';
+import { requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { FILES, downloadName, type Files, type RegisteredFile, type SignResult, type UploadItem } from '../files/files.ts';
 import { formatOf } from '../files/formats.ts';
 import { mayDownload } from '../files/file-permissions.ts';
@@ -69,6 +69,7 @@ export function createConnectJobs(deps: {
     const job = SLUG_RE.test(slug) ? await store.repos.connect.bySlug(slug) : null;
     if (!job) throw notFound('connect-job', slug.slice(0, 64));
     const scope = await access.project(actor, { type: 'account', uuid: job.accountId }, { type: 'project', uuid: job.projectId });
+    requireMember(scope); // a job shows the project's files
     access.requireOnWorkzone(scope, job.workzoneId, VIEW[job.kind], 'view-connect-job-forbidden');
     return { job, scope };
   }

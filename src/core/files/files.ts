@@ -12,7 +12,7 @@ import type { FileRecord, PendingUploadRecord, Quaternion, Vector3 } from '../po
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import { projectScopeKey, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
+import { projectScopeKey, requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { CATEGORIES, categoryOf, formatOf, isCategory, type Category, type Format } from './formats.ts';
 import { READ, TRANSFORM, WRITE, mayDownload, requireAny } from './file-permissions.ts';
 
@@ -220,12 +220,14 @@ export function createFiles(deps: {
     const key = blobKey(scope.project.id, blobName);
     const file = await store.repos.files.byBlobName(scope.project.id, blobName);
     if (file) {
+      requireMember(scope);
       requireAny(scope.workzone(file.workzoneId), READ[category(file)], 'view-file-forbidden');
       return { key, fileName: downloadName(file) };
     }
     if (scope.project.coverBlobName === blobName) return { key };
     const crop = await store.repos.crops.byThumbnail(scope.project.id, blobName);
     if (crop) {
+      requireMember(scope);
       access.requireOnWorkzone(scope, crop.workzoneId, 'workzone:crops:read', 'view-crop-forbidden');
       return { key };
     }
@@ -348,6 +350,7 @@ export function createFiles(deps: {
     /** GET …/files?category=: the files of the zones the caller may read (vendor getFiles). */
     async listFiles(actor: Actor, a: EntityRef, p: EntityRef, categories: Category[] | undefined): Promise<FileView[]> {
       const scope = await open(actor, a, p);
+      requireMember(scope);
       if (categories && !categories.length) return [];
       const files = await store.repos.files.list(scope.project.id, categories);
       return files.filter((f) => scope.workzone(f.workzoneId).has('workzone:workzones:read')).map((f) => view(scope, f));
@@ -355,6 +358,7 @@ export function createFiles(deps: {
 
     async getFile(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef): Promise<FileView> {
       const scope = await open(actor, a, p);
+      requireMember(scope);
       const f = await fileIn(scope, ref);
       access.requireOnWorkzone(scope, f.workzoneId, 'workzone:workzones:read', 'view-file-forbidden');
       return view(scope, f);
