@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
 import {
-  A1, A2, SUB_A, accessList, addMembers, assertApi1Error, assertProblem, createProject, createZone, emailOf, entryOf, outbox, postMembers, projectWorld, serviceNow,
+  A1, A2, ASSISTANT_ID, GROUP_ID, SUB_A, accessList, addMembers, assertApi1Error, assertProblem, createProject, createZone, emailOf, entryOf, outbox, postMembers, projectWorld, serviceNow,
   uuidOf, type World,
 } from '../support/projects.ts';
 import { bytes, item, putSigned, upload } from '../support/files.ts';
@@ -177,4 +177,26 @@ test('non-members get not-member-of-project on every member-only read; API 1\'s 
   const api1 = (await w.as.viewer!('GET', P1)).body;
   assert.equal(api1.workzones.length, 2);
   assert.equal(api1.userIds.length, 3, 'projectOwner, viewer, heidi');
+});
+
+test('listing the account\'s users needs account:users:read or workzone:members:write on any work zone of the account', async () => {
+  const p = await createProject(w.as.projectOwner!);
+  const z = (await createZone(w.as.projectOwner!, p.id, p.rootWorkzoneId, 'Managed')).id as string;
+  await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('grace'), role: w.roles.Manager }, { user: emailOf('dave'), role: w.roles.Viewer }] }, [z]);
+
+  // grace manages members of one sub-zone: she lists the users, without their account roles.
+  const listed = await w.as.grace!('GET', `${A2}/users`);
+  assert.equal(listed.status, 200, JSON.stringify(listed.body));
+  assert.ok(listed.body.some((u: any) => u.email === emailOf('dave')));
+  assert.ok(listed.body.every((u: any) => !('accountRoles' in u)), 'account roles stay hidden');
+  assert.equal((await w.as.grace!('GET', `${A1}/users`)).status, 200, 'API 1 too');
+
+  // dave views only; the project lister sees projects but manages no members.
+  for (const who of ['dave', 'projectLister', 'bob'] as const) {
+    const body = assertProblem(await w.as[who]!('GET', `${A2}/users`), 403, 'list-users-forbidden');
+    assert.deepEqual(body.errorValues.requiredPermissions, ['account:users:read']);
+  }
+  // Through a group's role (Assistant holds manage_users) it counts too.
+  await addMembers(w.as.projectOwner!, p.id, { groups: [{ group: GROUP_ID, role: ASSISTANT_ID }] }, [z]);
+  assert.equal((await w.as.bob!('GET', `${A2}/users`)).status, 200);
 });
