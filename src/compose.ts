@@ -43,7 +43,6 @@ import { createCrops } from './core/crops/crops.ts';
 import { createUploadSweeper } from './core/files/upload-sweeper.ts';
 import { createConnectJobs } from './core/connect/connect-jobs.ts';
 import { formatUrn } from './core/ids/urn.ts';
-import { accountPermissions, workzonePermissions } from './core/permissions/evaluate.ts';
 import type { Ids } from './core/ports/ids.ts';
 import type { PasswordHasher } from './core/ports/crypto.ts';
 import { invalidInput } from './core/errors.ts';
@@ -118,24 +117,6 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const accountUsers = createAccountUsers({
     store, clock, ids, authorizer, sendMail, publicUrl: config.publicUrl,
     ownedProjects: (repos, userId, accountId) => repos.projects.ownedBy(userId, accountId),
-    // bulk-invite without account role: workzone:members:write on some zone of the account.
-    async holdsMembersWriteSomewhere(repos, userId, accountId) {
-      const found = await repos.access.accountAccess(userId, { uuid: accountId });
-      if (!found || !(found.facts.isMember || found.facts.isOwner)) return false;
-      if (accountPermissions(found.facts).has('account:users:write')) return true;
-      for (const projectId of await repos.members.memberProjects(accountId, userId)) {
-        const project = await repos.projects.byRef(accountId, { uuid: projectId });
-        if (!project || project.deletedAt) continue;
-        const grants = await repos.members.grantsOf(projectId, userId);
-        const facts = { projectId, ownerId: project.ownerId, rootWorkzoneId: project.rootWorkzoneId, grants };
-        for (const g of grants) {
-          for (const z of g.workzoneIds) {
-            if (workzonePermissions(userId, found.facts, facts, z, clock.now()).has('workzone:members:write')) return true;
-          }
-        }
-      }
-      return false;
-    },
   });
   const invitations = createInvitations({ store, clock, hasher });
   const sandboxClock = createSandboxClock({ store, clock });

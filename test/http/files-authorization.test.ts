@@ -73,15 +73,15 @@ describe('uploads', () => {
 });
 
 describe('reading', () => {
-  test('members list and get files; a project lister outside the zones sees []; a non-member gets 403 (both APIs)', async () => {
+  test('members list and get files; a non-member, even a project lister, gets 403 not-member-of-project (both APIs)', async () => {
     for (const who of ['viewer', 'manager', 'alice']) {
       const res = await w.as[who]!('GET', filesUrl(P.id));
       assert.equal(res.status, 200);
       assert.ok(res.body.length >= 2, who);
       assert.equal((await w.as[who]!('GET', `${filesUrl(P.id)}/${scanFile.id}`)).status, 200);
     }
-    assert.deepEqual((await w.as.projectLister!('GET', filesUrl(P.id))).body, []);
-    assertProblem(await w.as.projectLister!('GET', `${filesUrl(P.id)}/${scanFile.id}`), 403, 'view-file-forbidden');
+    assertProblem(await w.as.projectLister!('GET', filesUrl(P.id)), 403, 'not-member-of-project');
+    assertProblem(await w.as.projectLister!('GET', `${filesUrl(P.id)}/${scanFile.id}`), 403, 'not-member-of-project');
     assertProblem(await w.as.member!('GET', filesUrl(P.id)), 403, 'not-member-of-project');
     assertApi1Error(await w.as.member!('GET', `${A1}/projects/${P.api1Id}/files`), 403, 'not-member-of-project');
   });

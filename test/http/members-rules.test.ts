@@ -202,7 +202,7 @@ describe('rule 6: project:project:list makes a project visible; plain members se
       assert.ok(found, p.name);
       assert.deepEqual(found.permissions, ['project:project:list']);
     }
-    assertProblem(await w.as.projectLister!('GET', `${pOf(mine)}/workzones`), 403, 'list-workzones-forbidden');
+    assertProblem(await w.as.projectLister!('GET', `${pOf(mine)}/workzones`), 403, 'not-member-of-project');
 
     const heidis = (await w.as.heidi!('GET', `${A2}/projects`)).body.map((x: any) => x.id);
     assert.ok(heidis.includes(mine.id));

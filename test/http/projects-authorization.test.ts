@@ -60,6 +60,8 @@ interface Case {
   denied: string;
   /** Operations inside a project: callers who cannot see it get 403 not-member-of-project first. */
   inProject: boolean;
+  /** Member-only reads: callers who see the project without being members (rule 6) get 403 not-member-of-project too. */
+  memberOnly?: boolean;
   ok: number;
   /** Extra checks of an allowed call. */
   check?: (actor: ProjectActor, body: any) => void;
@@ -150,7 +152,7 @@ const API2: Case[] = [
   },
   {
     name: 'GET workzones', method: 'GET', prepare: async () => ({ url: `${pOf(P)}/workzones` }), permission: 'project:workzones:list',
-    required: 'project:workzones:list', denied: 'list-workzones-forbidden', inProject: true, ok: 200,
+    required: 'project:workzones:list', denied: 'list-workzones-forbidden', inProject: true, memberOnly: true, ok: 200,
     check: (_a, b) => assert.deepEqual(new Set(b.map((z: any) => z.id)).has(Z.id), true),
   },
   {
@@ -160,7 +162,7 @@ const API2: Case[] = [
   },
   {
     name: 'GET workzone', method: 'GET', prepare: async () => ({ url: `${pOf(P)}/workzones/${uuidOf(Z.id)}` }), permission: 'workzone:workzones:read',
-    required: 'workzone:workzones:read', denied: 'view-workzone-forbidden', inProject: true, ok: 200,
+    required: 'workzone:workzones:read', denied: 'view-workzone-forbidden', inProject: true, memberOnly: true, ok: 200,
   },
   {
     name: 'PUT workzone', method: 'PUT', permission: 'workzone:workzones:write', required: 'workzone:workzones:write',
@@ -188,12 +190,12 @@ const API2: Case[] = [
   },
   {
     name: 'GET members', method: 'GET', prepare: async () => ({ url: `${pOf(P)}/members` }), permission: 'project:members:list',
-    required: 'project:members:list', denied: 'list-project-members-forbidden', inProject: true, ok: 200,
+    required: 'project:members:list', denied: 'list-project-members-forbidden', inProject: true, memberOnly: true, ok: 200,
   },
   {
     // The spec names no permission; listing who reaches what is listing the members.
     name: 'GET members/access', method: 'GET', prepare: async () => ({ url: `${pOf(P)}/members/access` }), permission: 'project:members:list',
-    required: 'project:members:list', denied: 'list-project-members-forbidden', inProject: true, ok: 200,
+    required: 'project:members:list', denied: 'list-project-members-forbidden', inProject: true, memberOnly: true, ok: 200,
   },
   {
     name: 'POST members/bulk-remove', method: 'POST', permission: 'workzone:members:write', required: 'workzone:members:write',
@@ -275,7 +277,10 @@ for (const [generation, cases] of [['API 2', API2], ['API 1', API1]] as const) {
   describe(`${generation} authorization of projects, work zones, members and reports`, () => {
     for (const c of cases) {
       for (const actor of PROJECT_ACTORS) {
-        const hidden = c.inProject && !(HOLDERS.visible as ProjectActor[]).includes(actor);
+        const visible = (HOLDERS.visible as ProjectActor[]).includes(actor);
+        // project:workzones:list marks a member (rule 5).
+        const notMember = c.memberOnly && !(HOLDERS['project:workzones:list'] as ProjectActor[]).includes(actor);
+        const hidden = c.inProject && (!visible || notMember);
         const allowed = !hidden && (HOLDERS[c.permission] as ProjectActor[]).includes(actor);
         const code = hidden ? 'not-member-of-project' : c.denied;
         test(`${c.name} as ${actor}: ${allowed ? `answers ${c.ok}` : `answers 403 ${code}`}`, async () => {
@@ -291,7 +296,7 @@ for (const [generation, cases] of [['API 2', API2], ['API 1', API1]] as const) {
             assert.match(String(res.headers['content-type']), /application\/problem\+json/);
             assert.equal(res.body.status, 403);
             assert.equal(res.body.errorCode, code);
-            const required = hidden ? 'project:project:list' : c.required;
+            const required = hidden ? (visible ? 'project:workzones:list' : 'project:project:list') : c.required;
             assert.ok(res.body.errorValues?.requiredPermissions?.includes(required), `requires ${required}: ${JSON.stringify(res.body)}`);
           } else {
             assert.equal(res.body.code, code, JSON.stringify(res.body));

@@ -171,7 +171,7 @@ describe('API 1 tag lists', () => {
     assertApi1Error(await w.as.viewer!('PUT', `${lists(P)}/${l.id}`, { insert: [{ id: 'x' }] }), 403, 'update-tag-list-forbidden');
     assertApi1Error(await w.as.viewer!('DELETE', `${lists(P)}/${l.id}`), 403, 'delete-tag-list-forbidden');
     assertApi1Error(await w.as.member!('GET', lists(P)), 403, 'not-member-of-project');
-    assertApi1Error(await w.as.projectLister!('GET', lists(P)), 403, 'list-tag-lists-forbidden');
+    assertApi1Error(await w.as.projectLister!('GET', lists(P)), 403, 'not-member-of-project');
     assertApi1Error(await w.as.manager!('GET', `${lists(P)}/urn:svc:tag-list:${uuidOf(P.id)}`), 400, 'invalid-tag-list-urn');
   });
 });

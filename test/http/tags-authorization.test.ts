@@ -13,6 +13,8 @@ import { A1, A2, PROJECT_ACTORS, addMembers, createProject, emailOf, projectWorl
 const HOLDERS = {
   // Rule 6: project:project:list (account:projects:list) or membership makes P visible; rule 7.
   visible: ['owner', 'administrator', 'projectManager', 'projectLister', 'viewer', 'manager', 'projectOwner'],
+  // Rule 5: members (their project:workzones:list marks them); reading tag lists is for members only.
+  member: ['viewer', 'manager', 'projectOwner'],
   'workzone:tags:read': ['viewer', 'manager', 'projectOwner'],
   'workzone:tags:write': ['manager', 'projectOwner'],
 } satisfies Record<string, ProjectActor[]>;
@@ -126,7 +128,8 @@ for (const [generation, cases] of [['API 2', API2], ['API 1', API1]] as const) {
   describe(`${generation} authorization of tag lists and tags`, () => {
     for (const c of cases) {
       for (const actor of PROJECT_ACTORS) {
-        const hidden = !(HOLDERS.visible as ProjectActor[]).includes(actor);
+        const visible = (HOLDERS.visible as ProjectActor[]).includes(actor);
+        const hidden = !visible || (c.method === 'GET' && !(HOLDERS.member as ProjectActor[]).includes(actor));
         const allowed = !hidden && (HOLDERS[c.permission] as ProjectActor[]).includes(actor);
         const code = hidden ? 'not-member-of-project' : c.denied;
         test(`${c.name} as ${actor}: ${allowed ? `answers ${c.ok}` : `answers 403 ${code}`}`, async () => {
@@ -140,7 +143,7 @@ for (const [generation, cases] of [['API 2', API2], ['API 1', API1]] as const) {
           if (generation === 'API 2') {
             assert.match(String(res.headers['content-type']), /application\/problem\+json/);
             assert.equal(res.body.errorCode, code);
-            const required = hidden ? 'project:project:list' : c.permission;
+            const required = hidden ? (visible ? 'project:workzones:list' : 'project:project:list') : c.permission;
             assert.ok(res.body.errorValues?.requiredPermissions?.includes(required), `requires ${required}: ${JSON.stringify(res.body)}`);
           } else {
             assert.equal(res.body.code, code, JSON.stringify(res.body));

@@ -12,9 +12,10 @@ import type { FileRecord } from '../ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import type { Actor } from '../permissions/authorizer.ts';
-import type { ProjectAccess, ProjectScope } from '../projects/project-access.ts';
+import { requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { FILES, downloadName, type Files, type RegisteredFile, type SignResult, type UploadItem } from '../files/files.ts';
 import { formatOf } from '../files/formats.ts';
+import { mayDownload } from '../files/file-permissions.ts';
 
 const IMPORT: Permission[] = ['workzone:reality-data:write', 'workzone:import-jobs-reality-data:write'];
 const EXPORT: Permission[] = ['workzone:export-jobs-reality-data:write', 'workzone:reality-data:read'];
@@ -68,6 +69,7 @@ export function createConnectJobs(deps: {
     const job = SLUG_RE.test(slug) ? await store.repos.connect.bySlug(slug) : null;
     if (!job) throw notFound('connect-job', slug.slice(0, 64));
     const scope = await access.project(actor, { type: 'account', uuid: job.accountId }, { type: 'project', uuid: job.projectId });
+    requireMember(scope); // a job shows the project's files
     access.requireOnWorkzone(scope, job.workzoneId, VIEW[job.kind], 'view-connect-job-forbidden');
     return { job, scope };
   }
@@ -134,17 +136,18 @@ export function createConnectJobs(deps: {
     },
 
     /**
-     * GET /connect/{slug}: the job, its files with 3-hour download URLs. An export lists
-     * the scans the caller may read: it may hold scans of zones outside the job's, which its
-     * starter could read and another viewer of the job may not. An import's files are in
-     * the job's own zone.
+     * GET /connect/{slug}: the job, its files with 3-hour download URLs, only those the
+     * caller may download (their category's READ on their zone), whatever the kind: an
+     * export may hold scans of zones outside the job's, which its starter could read and
+     * another viewer of the job may not; an import job is viewed with
+     * import-jobs-reality-data:write, which does not include reading the scans.
      */
     async get(actor: Actor, slug: string): Promise<ConnectJobView> {
       const { job, scope } = await openJob(actor, slug);
       const now = clock.now();
       const out: ConnectJobView['files'] = [];
       for (const file of await store.repos.connect.files(job.id)) {
-        if (job.kind === 'export' && !scope.workzone(file.workzoneId).has('workzone:reality-data:read')) continue;
+        if (!mayDownload(scope.workzone(file.workzoneId), file)) continue;
         const url = await objectStore.signDownload(
           { key: blobKey(job.projectId, file.blobName), expiresInSeconds: FILES.downloadTtlSeconds, fileName: downloadName(file) }, now,
         );

@@ -9,7 +9,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { Store } from '../ports/repositories.ts';
 import type { CropFields, CropRecord } from '../ports/file-repositories.ts';
 import type { Actor } from '../permissions/authorizer.ts';
-import type { ProjectAccess, ProjectScope } from '../projects/project-access.ts';
+import { requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import type { Files, UploadItem } from '../files/files.ts';
 
 export interface CropView {
@@ -63,6 +63,7 @@ export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access
     /** `workzoneRefs`: undefined = every readable zone; [] = nothing; an unknown or unreadable zone: 400. */
     async listCrops(actor: Actor, a: EntityRef, p: EntityRef, workzoneRefs: EntityRef[] | undefined): Promise<CropView[]> {
       const scope = await access.project(actor, a, p);
+      requireMember(scope);
       let only: Set<string> | undefined;
       if (workzoneRefs) {
         if (!workzoneRefs.length) return [];
@@ -83,6 +84,7 @@ export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access
 
     async getCrop(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef): Promise<CropView> {
       const scope = await access.project(actor, a, p);
+      requireMember(scope);
       const c = await cropIn(scope, ref);
       access.requireOnWorkzone(scope, c.workzoneId, 'workzone:crops:read', 'view-crop-forbidden');
       return view(scope, c);

@@ -4,7 +4,7 @@
 // of one alternative is enough; a refusal names the first.
 import type { Permission } from '../permissions/catalog.ts';
 import { forbidden } from '../permissions/authorizer.ts';
-import type { Category } from './formats.ts';
+import { categoryOf, type Category } from './formats.ts';
 
 type Alternatives = readonly (readonly Permission[])[];
 
@@ -61,6 +61,9 @@ export const TRANSFORM: Partial<Record<Category, { alternatives: Alternatives; s
 export function holdsAny(held: ReadonlySet<Permission>, alternatives: Alternatives): boolean {
   return alternatives.some((alt) => alt.every((p) => held.has(p)));
 }
+
+/** True when the permissions held on a file's zone let the caller download it (READ of its category). */
+export const mayDownload = (held: ReadonlySet<Permission>, file: { category: string }): boolean => holdsAny(held, READ[categoryOf(file)]);
 
 /** Throws 403 `code` unless one alternative is held. */
 export function requireAny(held: ReadonlySet<Permission>, alternatives: Alternatives, code: string): void {

@@ -10,10 +10,11 @@ import type { Repos, Store } from '../ports/repositories.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import type { FileRecord, PendingUploadRecord, Quaternion, Vector3 } from '../ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
+import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import { projectScopeKey, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
-import { CATEGORIES, formatOf, isCategory, type Category, type Format } from './formats.ts';
-import { READ, TRANSFORM, WRITE, requireAny } from './file-permissions.ts';
+import { projectScopeKey, requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
+import { CATEGORIES, categoryOf, formatOf, isCategory, type Category, type Format } from './formats.ts';
+import { READ, TRANSFORM, WRITE, mayDownload, requireAny } from './file-permissions.ts';
 
 export const FILES = {
   /** Download URLs live 3 hours (CONTRACT §7). */
@@ -155,7 +156,7 @@ export function createFiles(deps: {
   }
 
   const view = (scope: ProjectScope, file: FileRecord): FileView => ({ file, accountId: scope.account.account.id });
-  const category = (f: FileRecord): Category => (isCategory(f.category) ? f.category : 'miscfile');
+  const category = categoryOf;
 
   /**
    * Capacities (CONTRACT §7): registered files plus live pending uploads of the
@@ -219,12 +220,14 @@ export function createFiles(deps: {
     const key = blobKey(scope.project.id, blobName);
     const file = await store.repos.files.byBlobName(scope.project.id, blobName);
     if (file) {
+      requireMember(scope);
       requireAny(scope.workzone(file.workzoneId), READ[category(file)], 'view-file-forbidden');
       return { key, fileName: downloadName(file) };
     }
     if (scope.project.coverBlobName === blobName) return { key };
     const crop = await store.repos.crops.byThumbnail(scope.project.id, blobName);
     if (crop) {
+      requireMember(scope);
       access.requireOnWorkzone(scope, crop.workzoneId, 'workzone:crops:read', 'view-crop-forbidden');
       return { key };
     }
@@ -347,6 +350,7 @@ export function createFiles(deps: {
     /** GET …/files?category=: the files of the zones the caller may read (vendor getFiles). */
     async listFiles(actor: Actor, a: EntityRef, p: EntityRef, categories: Category[] | undefined): Promise<FileView[]> {
       const scope = await open(actor, a, p);
+      requireMember(scope);
       if (categories && !categories.length) return [];
       const files = await store.repos.files.list(scope.project.id, categories);
       return files.filter((f) => scope.workzone(f.workzoneId).has('workzone:workzones:read')).map((f) => view(scope, f));
@@ -354,6 +358,7 @@ export function createFiles(deps: {
 
     async getFile(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef): Promise<FileView> {
       const scope = await open(actor, a, p);
+      requireMember(scope);
       const f = await fileIn(scope, ref);
       access.requireOnWorkzone(scope, f.workzoneId, 'workzone:workzones:read', 'view-file-forbidden');
       return view(scope, f);
@@ -504,9 +509,15 @@ export function createFiles(deps: {
      */
     async copyFiles(
       repos: Repos,
-      a: { accountId: string; sourceProjectId: string; destinationProjectId: string; zones: Map<string, string>; userId: string; now: Date },
+      a: {
+        accountId: string; sourceProjectId: string; destinationProjectId: string; zones: Map<string, string>; userId: string; now: Date;
+        /** The caller's permissions on a source zone: only the files he may download there are copied. */
+        sourcePermissions: (workzoneId: string) => ReadonlySet<Permission>;
+      },
     ): Promise<number> {
-      const files = (await repos.files.list(a.sourceProjectId)).filter((f) => a.zones.has(f.workzoneId));
+      const files = (await repos.files.list(a.sourceProjectId)).filter(
+        (f) => a.zones.has(f.workzoneId) && mayDownload(a.sourcePermissions(f.workzoneId), f),
+      );
       if (!files.length) return 0;
       const dest = await repos.projects.byRef(a.accountId, { uuid: a.destinationProjectId });
       if (!dest) throw notFound('project', a.destinationProjectId);

@@ -8,6 +8,8 @@ export const CATEGORIES = [
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 export const isCategory = (s: string): s is Category => (CATEGORIES as readonly string[]).includes(s);
+/** A stored file's category; a value no longer known reads as `miscfile`. */
+export const categoryOf = (f: { category: string }): Category => (isCategory(f.category) ? f.category : 'miscfile');
 
 export interface Format {
   id: number;

@@ -11,7 +11,7 @@ import type { SendMail } from '../mail/send-mail.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { effectiveRolePermissions } from '../permissions/role-rules.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import { lockProjectMembership, projectScopeKey, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
+import { lockProjectMembership, projectScopeKey, requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { admitToAccount } from '../users/account-users.ts';
 import { resolveUser } from '../users/resolve-users.ts';
 
@@ -122,7 +122,16 @@ export function createMembers(deps: {
               memberId, roleId: current.roleId,
             });
           }
-          // Same role: extended to the zones, expiration overridden project-wide.
+          // Same role: extended to the zones, expiration overridden project-wide. The date is
+          // one per member, so changing it changes his access on every zone he already holds:
+          // the caller must manage members on each of them, not only on the zones named.
+          if (current && current.expiresAt?.getTime() !== expiresAt?.getTime()) {
+            const outside = current.workzoneIds.filter((z) => !scope.workzone(z).has('workzone:members:write'));
+            if (outside.length) {
+              throw forbidden('add-project-members-forbidden', ['workzone:members:write'],
+                'Changing a member\'s expiration date changes it on every work zone he holds; requires workzone:members:write on all of them');
+            }
+          }
           await repos.members.upsertMember({ projectId, memberType: type, memberId, roleId, expiresAt }, actor.userId, now);
           await repos.members.grantAccess(projectId, type, memberId, [...subtrees]);
         };
@@ -211,6 +220,7 @@ export function createMembers(deps: {
     /** The project's users: direct members and the users of member groups. */
     async listMembers(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<UserRecord[]> {
       const scope = await access.project(actor, accountRef, projectRef);
+      requireMember(scope);
       if (!scope.permissions.has('project:members:list')) throw forbidden('list-project-members-forbidden', ['project:members:list']);
       const out = new Map<string, UserRecord>();
       for (const m of await store.repos.members.accessList(scope.project.id)) {
@@ -228,6 +238,7 @@ export function createMembers(deps: {
     /** Every member with every work zone it reaches (rule 4). */
     async listAccess(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<MemberAccessView[]> {
       const scope = await access.project(actor, accountRef, projectRef);
+      requireMember(scope);
       if (!scope.permissions.has('project:members:list')) throw forbidden('list-project-members-forbidden', ['project:members:list']);
       const out: MemberAccessView[] = [];
       for (const m of (await store.repos.members.accessList(scope.project.id)) as MemberAccess[]) {

@@ -102,6 +102,18 @@ export function projectPermissions(
   return out;
 }
 
+/**
+ * workzone:members:write on some work zone of the account (vendor getUsers, bulk-invite
+ * without account role): through account:users:write (every zone), as a project's owner
+ * (rule 7), or through a role reaching him on a zone (rules 1, 2; expiry already applied).
+ */
+export function membersWriteSomewhere(account: AccountFacts, holds: { ownsProject: boolean; rolePermissions: readonly (readonly string[])[] }): boolean {
+  const acc = accountPermissions(account);
+  if (!account.isMember && !account.isOwner) return false;
+  if (acc.has('account:users:write') || holds.ownsProject) return true;
+  return holds.rolePermissions.some((perms) => effectiveRolePermissions(perms).has('workzone:members:write'));
+}
+
 /** True when the caller is a member of the project (holds an active grant somewhere in it). */
 export const isProjectMember = (project: ProjectFacts, now: Date): boolean =>
   project.grants.some((g) => active(g, now) && g.workzoneIds.size > 0);

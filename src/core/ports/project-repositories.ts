@@ -107,8 +107,14 @@ export interface MemberAccess extends ProjectMemberRecord {
   workzoneIds: string[];
 }
 
+export interface ZoneHolds {
+  ownsProject: boolean;
+  rolePermissions: string[][];
+}
+
 export interface MembersRepo {
-  member(projectId: string, type: MemberType, id: string): Promise<ProjectMemberRecord | null>;
+  /** A member's row with every work zone it reaches. */
+  member(projectId: string, type: MemberType, id: string): Promise<MemberAccess | null>;
   upsertMember(m: ProjectMemberRecord, addedBy: string, now: Date): Promise<void>;
   grantAccess(projectId: string, type: MemberType, id: string, workzoneIds: string[]): Promise<void>;
   revokeAccess(projectId: string, type: MemberType, id: string, workzoneIds: string[]): Promise<void>;
@@ -122,8 +128,12 @@ export interface MembersRepo {
   grantsOf(projectId: string, userId: string): Promise<WorkzoneGrant[]>;
   /** grantsOf for many projects in one read, by project id (projects without grants are absent). */
   grantsIn(projectIds: string[], userId: string): Promise<Map<string, WorkzoneGrant[]>>;
-  /** Projects of the account in which the user (or a group of his) has a member row. */
-  memberProjects(accountId: string, userId: string): Promise<string[]>;
+  /**
+   * In one read, what gives the user rights on work zones of the account's live projects:
+   * the permissions of each role reaching him there (his own or a group's, unexpired, on at
+   * least one zone), and whether he owns one of those projects.
+   */
+  zoneHoldsInAccount(accountId: string, userId: string, now: Date): Promise<ZoneHolds>;
   /** Removes a deleted group's memberships in every project. */
   removeGroupEverywhere(groupId: string): Promise<void>;
   /** Removes a user's own memberships in every project of the account. */

@@ -39,6 +39,20 @@ const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
 export const lockProjectMembership = (repos: Repos, projectId: string): Promise<void> =>
   repos.locks.exclusive([`project-members:${projectId}`]);
 
+const notMemberOfProject = (required: Permission) =>
+  forbidden('not-member-of-project', [required], 'You are not a member of this project');
+
+/**
+ * Member-only reads (work zones, members, files, crops, tag lists, connect jobs; API 1's
+ * member data): seeing a project listed (rule 6, project:project:list through
+ * account:projects:list) makes no member, so such a caller gets 403 not-member-of-project
+ * like one who does not see the project at all. Account roles' rights on every zone
+ * (account:users:write ⇒ workzone:members:write) are writes, and stay.
+ */
+export function requireMember(scope: ProjectScope): void {
+  if (!scope.isMember) throw notMemberOfProject('project:workzones:list'); // rule 5: marks a member
+}
+
 export const deletedProject = (project: ProjectRecord) =>
   new DomainError('forbidden', 'deleted-project', 'Access forbidden because the project is deleted', { projectId: project.id });
 
@@ -107,7 +121,7 @@ export function createProjectAccess(deps: { store: Store; clock: Clock; authoriz
       if (!loaded) throw notFound('project', refValue(projectRef));
       const scope = scopeOf(actor, account, loaded);
       if (!scope.isMember && !scope.permissions.has('project:project:list')) {
-        throw forbidden('not-member-of-project', ['project:project:list'], 'You are not a member of this project');
+        throw notMemberOfProject('project:project:list');
       }
       if (loaded.project.deletedAt && !opts.allowDeleted) throw deletedProject(loaded.project);
       if (opts.record !== false) activity.projectAccessed(loaded.project.id);

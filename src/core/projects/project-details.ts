@@ -1,5 +1,6 @@
 // A project with its work zones and members in one read: what API 1's project
-// resource shows (workzones[], userIds, groupIds, roleIds, contributors per zone).
+// resource shows (workzones[], userIds, groupIds, roleIds, contributors per zone), as far
+// as API 2 would show them to the caller.
 import type { EntityRef } from '../ids/urn.ts';
 import type { Store } from '../ports/repositories.ts';
 import type { MemberAccess, ProjectRecord, ProjectStats, WorkzoneRecord } from '../ports/project-repositories.ts';
@@ -19,19 +20,25 @@ export interface ProjectDetails {
 export function createProjectDetails(deps: { store: Store; access: ProjectAccess }) {
   const { store, access } = deps;
 
+  /**
+   * The same rules as API 2's: the zones the caller may read (…/workzones) and the members
+   * only with project:members:list (…/members/access), so a caller who only sees the
+   * project listed (rule 6, no member) gets the project without zones or members.
+   */
   async function details(scope: ProjectScope): Promise<ProjectDetails> {
     const p = scope.project;
+    const member = scope.isMember;
     const [stats, workzones, members] = [
       (await store.repos.projects.stats([p.id])).get(p.id)!,
-      await store.repos.workzones.listByProject(p.id),
-      await store.repos.members.accessList(p.id),
+      member ? await store.repos.workzones.listByProject(p.id) : [],
+      member && scope.permissions.has('project:members:list') ? await store.repos.members.accessList(p.id) : [],
     ];
     const acc = scope.account;
     return {
       project: p,
       stats,
-      zoneScans: await store.repos.files.scanStatsByZone(p.id),
-      workzones: workzones.filter((w) => scope.workzone(w.id).has('workzone:workzones:read') || scope.permissions.has('project:project:list')),
+      zoneScans: member ? await store.repos.files.scanStatsByZone(p.id) : new Map(),
+      workzones: workzones.filter((w) => scope.workzone(w.id).has('workzone:workzones:read')),
       access: members,
       flags: {
         administrator: p.ownerId === scope.actor.userId || acc.facts.isOwner || acc.facts.roles.includes('administrator'),

@@ -11,7 +11,7 @@ import type { Repos, Store } from '../ports/repositories.ts';
 import type { MetadataDefinition, TagFilter, TagTextRun, TagListRecord, TagRow, TagWrite } from '../ports/tags.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import { lockProjectMembership, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
+import { lockProjectMembership, requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { requiredName, subscriptionNotActive } from '../projects/projects.ts';
 import type { TagTexts } from './tag-texts.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
@@ -298,6 +298,7 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
     /** Lists on the zones where the caller holds tags:read (API 1 `since`: only those updated after it). */
     async listTagLists(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, since?: Date): Promise<TagListRecord[]> {
       const scope = await access.project(actor, accountRef, projectRef);
+      requireMember(scope);
       const zones = await store.repos.workzones.listByProject(scope.project.id);
       if (!zones.some((z) => scope.workzone(z.id).has(READ))) throw forbidden('list-tag-lists-forbidden', [READ]);
       const lists = await store.repos.tags.listsOfProject(scope.project.id, since);
@@ -306,6 +307,7 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
 
     async getTagList(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<TagListRecord> {
       const scope = await access.project(actor, accountRef, projectRef);
+      requireMember(scope);
       const list = await listIn(store.repos, scope, ref);
       access.requireOnWorkzone(scope, list.workzoneId, READ, 'view-tag-list-forbidden');
       return list;
@@ -314,6 +316,7 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
     /** Live tags (`all`), or every change after a version or since a date, tombstones included. */
     async getTags(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, filter: TagFilter): Promise<TagsView> {
       const scope = await access.project(actor, accountRef, projectRef);
+      requireMember(scope);
       const list = await listIn(store.repos, scope, ref);
       access.requireOnWorkzone(scope, list.workzoneId, READ, 'view-tag-list-forbidden');
       return { list, rows: await store.repos.tags.tags(list.id, filter) };
@@ -327,6 +330,7 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
       actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, filter: TagFilter, generation: 1 | 2,
     ): Promise<{ list: TagListRecord; version: number; json: string }> {
       const scope = await access.project(actor, accountRef, projectRef);
+      requireMember(scope);
       const list = await listIn(store.repos, scope, ref);
       access.requireOnWorkzone(scope, list.workzoneId, READ, 'view-tag-list-forbidden');
       return { list, ...(await store.repos.tags.renderTags(list.id, filter, tagTexts.shapeOf(generation, list))) };
@@ -342,6 +346,7 @@ export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; acc
       onRun: (run: TagTextRun) => void,
     ): Promise<{ list: TagListRecord; version: number }> {
       const scope = await access.project(actor, accountRef, projectRef);
+      requireMember(scope);
       const list = await listIn(store.repos, scope, ref);
       access.requireOnWorkzone(scope, list.workzoneId, READ, 'view-tag-list-forbidden');
       return { list, ...(await store.repos.tags.streamTagTexts(list.id, filter, tagTexts.shapeOf(generation, list), onRun)) };

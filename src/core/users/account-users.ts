@@ -11,6 +11,7 @@ import type { SendMail } from '../mail/send-mail.ts';
 import { forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { ACCOUNT_ROLES, ROLE_READ_PERMISSION, ROLE_WRITE_PERMISSION } from '../permissions/account-roles.ts';
 import type { AnyPermission } from '../permissions/catalog.ts';
+import { membersWriteSomewhere } from '../permissions/evaluate.ts';
 import { resolveUser } from './resolve-users.ts';
 
 export const INVITATION_SECONDS = 7 * 24 * 3600;
@@ -106,12 +107,15 @@ export function createAccountUsers(deps: {
   authorizer: Authorizer;
   sendMail: SendMail;
   publicUrl: string;
-  /** True when the caller holds workzone:members:write on some work zone of the account (projects module). */
-  holdsMembersWriteSomewhere?: (repos: Repos, userId: string, accountId: string) => Promise<boolean>;
   /** Names the projects of the account the user owns (projects module); the owner of one cannot be removed. */
   ownedProjects?: (repos: Repos, userId: string, accountId: string) => Promise<string[]>;
 }) {
   const { store, clock, ids, authorizer, sendMail, publicUrl } = deps;
+
+  /** workzone:members:write on some work zone of the account: one read of the caller's zone holds. */
+  const managesMembersSomewhere = async (scope: AccountScope, userId: string): Promise<boolean> =>
+    scope.permissions.has('account:users:write') ||
+    membersWriteSomewhere(scope.facts, await store.repos.members.zoneHoldsInAccount(scope.account.id, userId, clock.now()));
 
   async function view(repos: Repos, scope: AccountScope, m: AccountMemberRecord, user?: UserRecord): Promise<AccountUserView> {
     const u = user ?? (await repos.users.byId(m.userId));
@@ -128,7 +132,11 @@ export function createAccountUsers(deps: {
   return {
     async listUsers(actor: Actor, accountRef: EntityRef): Promise<AccountUserView[]> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:users:read', 'list-users-forbidden');
+      // Vendor getUsers: account:users:read, or workzone:members:write on any work zone of
+      // the account (who adds members must find them); accountRoles stay per visibility.
+      if (!scope.permissions.has('account:users:read') && !(await managesMembersSomewhere(scope, actor.userId))) {
+        throw forbidden('list-users-forbidden', ['account:users:read']);
+      }
       const members = await store.repos.accounts.members(scope.account.id);
       const out: AccountUserView[] = [];
       for (const m of members) out.push(await view(store.repos, scope, m));
@@ -159,10 +167,7 @@ export function createAccountUsers(deps: {
       const missing = [...needed].filter((p) => !scope.permissions.has(p));
       if (missing.length) throw forbidden('create-user-forbidden', [...needed]);
       if (entries.some((e) => !e.roles?.length) && !scope.permissions.has('account:users:write')) {
-        const elsewhere = deps.holdsMembersWriteSomewhere
-          ? await deps.holdsMembersWriteSomewhere(store.repos, actor.userId, accountId)
-          : false;
-        if (!elsewhere) throw forbidden('create-user-forbidden', ['workzone:members:write']);
+        if (!(await managesMembersSomewhere(scope, actor.userId))) throw forbidden('create-user-forbidden', ['workzone:members:write']);
       }
 
       // One entry per address; roles asked for twice are merged.

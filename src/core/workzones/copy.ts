@@ -66,6 +66,12 @@ export function createWorkzoneCopy(deps: {
     async run(job: JobRecord) {
       const p = job.payload as unknown as CopyPayload;
       const now = clock.now();
+      // The caller's permissions in the source as they are now (read before the transaction:
+      // on PGlite the outer handle waits for the transaction): the files copied are those he
+      // may download, per category and per zone, not every file of the subtree.
+      const source = await access.project(
+        { userId: p.userId }, { type: 'account', uuid: p.accountId }, { type: 'project', uuid: p.sourceProjectId }, { record: false },
+      );
       const result = await store.transaction(async (repos) => {
         const zones = await repos.workzones.listByProject(p.sourceProjectId);
         const subtree = new Set(await repos.workzones.subtree(p.sourceWorkzoneId));
@@ -133,6 +139,7 @@ export function createWorkzoneCopy(deps: {
         }
         const copiedFiles = await deps.copyFiles(repos, {
           accountId: p.accountId, sourceProjectId: p.sourceProjectId, destinationProjectId, zones: mapping, userId: p.userId, now,
+          sourcePermissions: (z) => source.workzone(z),
         });
         await repos.changes.publish(projectScopeKey(destinationProjectId));
         return {

@@ -7,7 +7,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import { lockProjectMembership, projectScopeKey, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
+import { lockProjectMembership, projectScopeKey, requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { requiredName } from '../projects/projects.ts';
 
 export interface WorkzoneView {
@@ -53,6 +53,7 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
     /** The zones of the project the caller may read. */
     async listWorkzones(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<WorkzoneView[]> {
       const scope = await open(actor, accountRef, projectRef);
+      requireMember(scope);
       if (!scope.permissions.has('project:workzones:list')) throw forbidden('list-workzones-forbidden', ['project:workzones:list']);
       const zones = await store.repos.workzones.listByProject(scope.project.id);
       return views(scope, zones.filter((w) => scope.workzone(w.id).has('workzone:workzones:read')));
@@ -60,6 +61,7 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
 
     async getWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<WorkzoneView> {
       const scope = await open(actor, accountRef, projectRef);
+      requireMember(scope);
       const w = await zoneIn(store.repos, scope, ref);
       access.requireOnWorkzone(scope, w.id, 'workzone:workzones:read', 'view-workzone-forbidden');
       return (await views(scope, [w]))[0]!;

@@ -1,4 +1,4 @@
-import type { MemberAccess, MembersRepo, ProjectMemberRecord } from '../../../core/ports/project-repositories.ts';
+import type { MemberAccess, MembersRepo, ZoneHolds } from '../../../core/ports/project-repositories.ts';
 import type { Sql } from '../sql.ts';
 import type { WorkzoneGrant } from '../../../core/permissions/evaluate.ts';
 
@@ -29,9 +29,29 @@ export function membersRepo(sql: Sql): MembersRepo {
   }
 
   return {
+    async zoneHoldsInAccount(accountId, userId, now) {
+      const rows = await sql.query<{ ownsProject: boolean; rolePermissions: string[][] | null }>(
+        `SELECT EXISTS (SELECT 1 FROM projects WHERE account_id = $1 AND owner_id = $2 AND deleted_at IS NULL) AS "ownsProject",
+           (SELECT json_agg(DISTINCT r.permissions)
+            FROM project_members pm
+            JOIN projects p ON p.id = pm.project_id AND p.account_id = $1 AND p.deleted_at IS NULL
+            JOIN roles r ON r.id = pm.role_id
+            WHERE (pm.expires_at IS NULL OR pm.expires_at > $3)
+              AND ((pm.member_type = 'user' AND pm.member_id = $2)
+                OR (pm.member_type = 'group' AND pm.member_id IN (SELECT group_id FROM group_members WHERE user_id = $2)))
+              AND EXISTS (SELECT 1 FROM workzone_access wa WHERE wa.project_id = pm.project_id
+                AND wa.member_type = pm.member_type AND wa.member_id = pm.member_id)) AS "rolePermissions"`,
+        [accountId, userId, now],
+      );
+      const r = rows[0]!;
+      const holds: ZoneHolds = { ownsProject: r.ownsProject, rolePermissions: r.rolePermissions ?? [] };
+      return holds;
+    },
     async member(projectId, type, id) {
-      const rows = await sql.query<ProjectMemberRecord>(
-        `SELECT ${M_COLS} FROM project_members WHERE project_id = $1 AND member_type = $2 AND member_id = $3`,
+      const rows = await sql.query<MemberAccess>(
+        `SELECT ${M_COLS}, ARRAY(SELECT wa.workzone_id FROM workzone_access wa WHERE wa.project_id = pm.project_id
+           AND wa.member_type = pm.member_type AND wa.member_id = pm.member_id) AS "workzoneIds"
+         FROM project_members pm WHERE project_id = $1 AND member_type = $2 AND member_id = $3`,
         [projectId, type, id],
       );
       return rows[0] ?? null;
@@ -93,15 +113,6 @@ export function membersRepo(sql: Sql): MembersRepo {
       return (await grantsIn([projectId], userId)).get(projectId) ?? [];
     },
     grantsIn,
-    async memberProjects(accountId, userId) {
-      const rows = await sql.query<{ id: string }>(
-        `SELECT DISTINCT pm.project_id AS id FROM project_members pm JOIN projects p ON p.id = pm.project_id
-         WHERE p.account_id = $1 AND ((pm.member_type = 'user' AND pm.member_id = $2)
-           OR (pm.member_type = 'group' AND pm.member_id IN (SELECT group_id FROM group_members WHERE user_id = $2)))`,
-        [accountId, userId],
-      );
-      return rows.map((r) => r.id);
-    },
     async removeGroupEverywhere(groupId) {
       await sql.query(`DELETE FROM project_members WHERE member_type = 'group' AND member_id = $1`, [groupId]);
     },
