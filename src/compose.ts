@@ -15,6 +15,8 @@ import { createWebSessions } from './core/oauth/web-sessions.ts';
 import { createSignIn } from './core/users/sign-in.ts';
 import { createSeeder, type SeedDocument } from './core/operator/seed.ts';
 import { createOperator } from './core/operator/operator.ts';
+import { createOperatorAuth } from './core/operator/operator-auth.ts';
+import { createSigningKeys } from './core/oauth/signing-keys.ts';
 import { createSandboxClock } from './core/operator/sandbox-clock.ts';
 import { createJanitor, JANITOR } from './core/maintenance/janitor.ts';
 import { createSendMail } from './core/mail/send-mail.ts';
@@ -79,9 +81,12 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   });
   const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
   const tokens = createTokenService({ store, clock, ids, signer, urnNamespace: config.urnNamespace });
+  const signingKeys = createSigningKeys({ store, clock, signer });
   const webSessions = createWebSessions({ store, clock, ids });
   const signIn = createSignIn({ store, clock, hasher });
-  const sendMail = createSendMail(ids, clock);
+  // The outbox keeps a mail's secret (an invitation link) only while someone can read it
+  // there: the operator API (docs/security.md, "Secrets and keys").
+  const sendMail = createSendMail(ids, clock, { keepSecrets: config.operatorToken !== undefined });
   const applySeed = createSeeder({ store, clock, ids, hasher, extensions: [seedRolesAndGroups(ids, clock)] });
   const authorizer = createAuthorizer({ store });
   const accounts = createAccounts({ store, clock, authorizer });
@@ -145,6 +150,10 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     store, tokens, applySeed, loadSeedFile,
     onReset: [async () => objectStore.deleteAll?.()],
   });
+  // Without OPERATOR_TOKEN there is no operator surface at all (every path answers 404).
+  const authenticateOperator = config.operatorToken
+    ? createOperatorAuth({ store, clock, expected: config.operatorToken })
+    : null;
 
   const timers: NodeJS.Timeout[] = [];
   if (config.sandbox) {
@@ -175,6 +184,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     store,
     objectStore,
     signer,
+    signingKeys,
     tokens,
     webSessions,
     signIn,
@@ -184,6 +194,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     sandboxClock,
     janitor,
     operator,
+    authenticateOperator,
     authorizer,
     accounts,
     roles,

@@ -41,6 +41,9 @@ export type TrustProxy = boolean | string[] | TrustProxyHops;
 const trustHops = (hops: number): TrustProxyHops =>
   Object.assign((_address: string, hop: number) => hop < hops, { hops });
 
+/** CONTRACT §10: the operator token has at least 24 characters. */
+export const OPERATOR_TOKEN_MIN = 24;
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -140,9 +143,10 @@ export function loadConfig(env: Env = process.env): Config {
     database = { kind: 'postgres', url: dbRaw };
   } else fail('DATABASE_URL', dbRaw, 'postgres://user@host:port/db or memory:');
 
+  // CONTRACT §10: at least 24 characters (e.g. `openssl rand -base64 32`); never echoed.
   const operatorToken = env.OPERATOR_TOKEN || undefined;
-  if (operatorToken !== undefined && operatorToken.length < 8) {
-    throw new ConfigError('OPERATOR_TOKEN is invalid: expected at least 8 characters');
+  if (operatorToken !== undefined && operatorToken.length < OPERATOR_TOKEN_MIN) {
+    throw new ConfigError(`OPERATOR_TOKEN is invalid: expected at least ${OPERATOR_TOKEN_MIN} characters`);
   }
   const urnNamespace = env.URN_NAMESPACE || 'svc';
   if (!/^[a-z0-9][a-z0-9-]{0,31}$/.test(urnNamespace)) {

@@ -35,12 +35,27 @@ export const LOG_REDACT = [
   'res.headers["set-cookie"]',
 ];
 
-/** One JSON line per request, path only (query strings may hold codes and state), capped in length. */
+/**
+ * Paths whose segments are secrets, each with the part to keep (docs/security.md):
+ * - /invitations/{token}: the token sets a user's first password.
+ * Not secrets: /connect/{slug} (needs a member's bearer token too), /_blobs/{key} (the
+ * signature is in the query string, never logged), /avatars/{file}.
+ */
+const SECRET_PATHS: RegExp[] = [/^(\/invitations\/)[^/]+/];
+
+/** The path as logged: no query string (it may hold codes and state), secrets redacted, capped in length. */
+export function loggedPath(url: string): string {
+  let path = url.split('?')[0]!;
+  for (const re of SECRET_PATHS) path = path.replace(re, '$1[redacted]');
+  return path.slice(0, 2048);
+}
+
+/** One JSON line per request. */
 function logRequest(req: FastifyRequest, reply: FastifyReply): void {
   req.log.info(
     {
       method: req.method,
-      path: req.url.split('?')[0]!.slice(0, 2048),
+      path: loggedPath(req.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
       user: req.principal?.userId,

@@ -92,9 +92,12 @@ test('a missing or wrong operator token answers 401 and does nothing', async () 
     `Basic ${Buffer.from(`operator:${OPERATOR_TOKEN}`).toString('base64')}`,
     OPERATOR_TOKEN,
   ];
+  // Each from its own address: failures are throttled per address (security-secrets.test.ts).
+  let n = 0;
   for (const route of OPERATOR_ROUTES.slice(0, 6)) {
     for (const authorization of wrong) {
-      const res = await t.app.inject({ ...route, headers: authorization ? { authorization } : {} });
+      const remoteAddress = `198.51.100.${++n}`;
+      const res = await t.app.inject({ ...route, remoteAddress, headers: authorization ? { authorization } : {} });
       assert.equal(res.statusCode, 401, `${route.method} ${route.url} with ${authorization}`);
       assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
       assert.equal(res.json().errorCode, 'unauthorized');

@@ -65,7 +65,7 @@ for (const engine of ENGINES) {
     test('deleteAllData empties every tenant table and keeps signing_keys, settings and schema_migrations', async () => {
       // Something in every table.
       const signer = await createEs256Signer(db.sql, { issuer: 'http://localhost', audience: 'http://localhost' });
-      const jwks = await signer.jwks();
+      const jwks = await signer.jwks(Math.floor(T0.getTime() / 1000));
       await repos.settings.set('clock.offsetSeconds', 3600);
       const userId = crypto.randomUUID();
       await repos.users.insert(
@@ -104,7 +104,7 @@ for (const engine of ENGINES) {
       assert.deepEqual(await db.sql.query('SELECT * FROM signing_keys ORDER BY kid'), keysBefore);
       assert.deepEqual(await db.sql.query('SELECT * FROM settings ORDER BY key'), settingsBefore);
       assert.equal(await repos.settings.get('clock.offsetSeconds'), 3600);
-      assert.deepEqual(await signer.jwks(), jwks);
+      assert.deepEqual(await signer.jwks(Math.floor(T0.getTime() / 1000)), jwks);
 
       // The schema still works afterwards.
       await repos.users.insert(

@@ -4,7 +4,7 @@ import { compose, type Core } from '../../src/compose.ts';
 import { buildApp, type App } from '../../src/http/app.ts';
 import { migratedDatabase } from './database.ts';
 
-export const OPERATOR_TOKEN = 'test-operator-token';
+export const OPERATOR_TOKEN = 'test-operator-token-of-24-chars+';
 export const PUBLIC_URL = 'http://localhost:8080';
 
 export interface TestApp {

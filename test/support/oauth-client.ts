@@ -263,7 +263,7 @@ export const bearerGet = (transport: Transport, path: string, token: string) =>
 // A real server for the e2e tests: SANDBOX=1, an operator token, a fresh database
 // (PostgreSQL from TEST_DATABASE_URL when set, else PGlite under a temp DATA_DIR).
 
-export const E2E_OPERATOR_TOKEN = 'e2e-operator-token';
+export const E2E_OPERATOR_TOKEN = 'e2e-operator-token-of-24-chars+';
 
 export interface OAuthServer {
   url: string;

@@ -56,7 +56,7 @@ test('every variable is read', () => {
     PUBLIC_URL: 'https://scan.example.com/base/',
     DATA_DIR: '/tmp/sb-data',
     SEED_FILE: 'seed.json',
-    OPERATOR_TOKEN: 'operator-secret',
+    OPERATOR_TOKEN: 'operator-secret-of-24-characters',
     SANDBOX: '1',
     URN_NAMESPACE: 'acme-1',
     LOG_LEVEL: 'warn',
@@ -71,7 +71,7 @@ test('every variable is read', () => {
   assert.equal(c.dataDir, '/tmp/sb-data');
   assert.deepEqual(c.database, { kind: 'pglite-file', dir: '/tmp/sb-data/pglite' });
   assert.equal(c.seedFile, path.resolve('seed.json'));
-  assert.equal(c.operatorToken, 'operator-secret');
+  assert.equal(c.operatorToken, 'operator-secret-of-24-characters');
   assert.equal(c.sandbox, true);
   assert.equal(c.urnNamespace, 'acme-1');
   assert.equal(c.logLevel, 'warn');
@@ -133,11 +133,15 @@ test('URN_NAMESPACE is 1-32 lower-case letters, digits and hyphens', () => {
   assert.equal(loadConfig({ URN_NAMESPACE: 'a'.repeat(32) }).urnNamespace, 'a'.repeat(32));
 });
 
-test('OPERATOR_TOKEN needs at least 8 characters, and a refusal does not echo it', () => {
-  assert.throws(
-    () => loadConfig({ OPERATOR_TOKEN: 'short' }),
-    (e: unknown) => e instanceof ConfigError && e.message.startsWith('OPERATOR_TOKEN') && !e.message.includes('short'),
-  );
+test('OPERATOR_TOKEN needs at least 24 characters, and a refusal does not echo it', () => {
+  for (const short of ['short', 'x'.repeat(23)]) {
+    assert.throws(
+      () => loadConfig({ OPERATOR_TOKEN: short }),
+      (e: unknown) =>
+        e instanceof ConfigError && e.message.startsWith('OPERATOR_TOKEN') && e.message.includes('24') && !e.message.includes(short),
+    );
+  }
+  assert.equal(loadConfig({ OPERATOR_TOKEN: 'x'.repeat(24) }).operatorToken, 'x'.repeat(24));
 });
 
 test('LOG_LEVEL, UPLOAD_TTL, UPLOAD_URL_TTL, STORAGE_URL and STORAGE_PUBLIC_URL are validated', () => {

@@ -11,10 +11,35 @@ export interface AccessTokenClaims {
   exp: number;
 }
 
+/**
+ * How soon every node signs with a key another node added: a signer re-reads the keys at
+ * least this often before signing (and at once on the `signing-keys` change).
+ */
+export const SIGNING_KEY_RELOAD_SECONDS = 60;
+
+export interface SigningKeyRotation {
+  /** The new signing key. */
+  kid: string;
+  /** The keys that stopped signing now, and when they leave the JWKS and stop verifying. */
+  retiring: { kid: string; retiresAt: Date }[];
+}
+
 /** Signs and verifies access tokens (JWT ES256, keys kept in the database). */
 export interface TokenSigner {
   sign(claims: { sub: string; jti: string; iat: number; exp: number }): Promise<string>;
-  /** Verifies signature, algorithm, issuer and expiry against `nowSeconds`; null when invalid. */
+  /**
+   * Verifies signature, algorithm, issuer and expiry against `nowSeconds`, with a key that
+   * has not retired by then; null when invalid.
+   */
   verify(token: string, nowSeconds: number): Promise<AccessTokenClaims | null>;
-  jwks(): Promise<{ keys: Record<string, unknown>[] }>;
+  /** The public keys not retired at `nowSeconds`: the signing key and the retiring ones. */
+  jwks(nowSeconds: number): Promise<{ keys: Record<string, unknown>[] }>;
+  /**
+   * Adds a new key and signs with it from now on; every key signing until now retires at
+   * `retireAt` (kept in the JWKS and verifying until then); keys retired by `now` are deleted.
+   * Serialised across nodes.
+   */
+  rotate(p: { now: Date; retireAt: Date }): Promise<SigningKeyRotation>;
+  /** Re-reads the keys (another node rotated). */
+  reload(): Promise<void>;
 }

@@ -171,8 +171,9 @@ export interface ThrottleRepo {
    * row, when its lock has expired, or when it is unlocked and started at or before
    * `windowCutoff`; a fresh window starts at `now` with this attempt. The attempt that brings
    * the count to `max` sets `lockedUntil`; an existing unexpired lock is kept, never extended.
+   * With `max` null the key only counts and never locks.
    */
-  reserve(key: string, p: { now: Date; windowCutoff: Date; max: number; lockedUntil: Date }): Promise<ThrottleReservation>;
+  reserve(key: string, p: { now: Date; windowCutoff: Date; max: number | null; lockedUntil: Date }): Promise<ThrottleReservation>;
   /** Gives back an attempt that turned out not to be a failure (same window only); lifts the lock when the count drops below `max`. */
   refund(key: string, windowStart: Date, max: number): Promise<void>;
 }
@@ -185,8 +186,14 @@ export interface OutboxMail {
 }
 
 export interface OutboxRepo {
-  insert(id: string, mail: OutboxMail, now: Date): Promise<void>;
+  /**
+   * Stores a mail. `secretHash` (SHA-256 hex) is set when the stored text still holds a
+   * secret (an invitation token), so that `redactSecret` can find the row once it is spent.
+   */
+  insert(id: string, mail: OutboxMail, now: Date, secretHash?: string | null): Promise<void>;
   list(limit: number): Promise<(OutboxMail & { id: string; sentAt: Date })[]>;
+  /** Replaces `secret` by `replacement` in the text and links of the mails holding it (found by its hash). */
+  redactSecret(secretHash: string, secret: string, replacement: string): Promise<void>;
 }
 
 export interface SettingsRepo {

@@ -87,6 +87,7 @@ export async function admitToAccount(
         subject: `You are invited to ${account.name} on Scanbase`,
         text: `${who} invited you to the account ${account.name}.\n\nSet your password to sign in: ${link}\n\nThe link is valid for 7 days.`,
         links: [link],
+        secret: token,
       });
     } else {
       await sendMail(repos, {

@@ -2,6 +2,7 @@
 // (single use, 7 days), after which he signs in through the OAuth flow.
 import { DomainError, invalidInput } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
+import { redactSpentSecret } from '../mail/send-mail.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
 import type { Store } from '../ports/repositories.ts';
@@ -35,6 +36,8 @@ export function createInvitations(deps: { store: Store; clock: Clock; hasher: Pa
       return store.transaction(async (repos) => {
         const inv = await repos.invitations.consume(sha256Hex(token), clock.now());
         if (!inv) throw invalidLink();
+        // Spent: the outbox's copy of the link is of no more use to anyone.
+        await redactSpentSecret(repos, token);
         // Locked, so two links of one user accepted at once cannot both set a password.
         await repos.users.lock(inv.userId);
         if ((await repos.users.byId(inv.userId))?.passwordHash) throw invalidLink();

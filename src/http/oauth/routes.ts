@@ -235,7 +235,7 @@ export const oauthRoutes =
           response: { 200: Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) }) },
         },
       },
-      async () => core.signer.jwks(),
+      async () => core.signingKeys.jwks(),
     );
 
     const base = core.config.publicUrl;

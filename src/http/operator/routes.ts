@@ -1,11 +1,10 @@
 // The operator surface (CONTRACT §3), ours and not the vendor's: seed, reset, outbox,
-// tokens for CI, the sandbox clock. Without OPERATOR_TOKEN every path answers 404.
+// tokens for CI, signing-key rotation, the sandbox clock. Without OPERATOR_TOKEN every path answers 404.
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
-import { DomainError, unauthorized } from '../../core/errors.ts';
-import { safeEqual } from '../../core/crypto/digest.ts';
+import { DomainError } from '../../core/errors.ts';
 import { bearerToken } from '../auth.ts';
 import { Email, SeedDocument } from './schemas.ts';
 import type { SeedDocument as SeedDoc } from '../../core/operator/seed.ts';
@@ -17,11 +16,10 @@ export const operatorRoutes =
   (core: Core): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    const expected = core.config.operatorToken;
+    const authenticate = core.authenticateOperator;
     app.addHook('onRequest', async (req) => {
-      if (!expected) throw routeNotFound(req.url);
-      const token = bearerToken(req);
-      if (!token || !safeEqual(token, expected)) throw unauthorized('The operator token is missing or wrong');
+      if (!authenticate) throw routeNotFound(req.url);
+      await authenticate(bearerToken(req), req.ip);
     });
     const hide = { hide: true };
 
@@ -38,6 +36,8 @@ export const operatorRoutes =
       { schema: { ...hide, body: Type.Object({ email: Email }, { additionalProperties: false }) } },
       async (req) => core.operator.issueTokens(req.body.email),
     );
+
+    app.post('/signing-keys/rotate', { schema: hide }, async () => core.signingKeys.rotate());
 
     const sandboxOnly = async (req: { url: string }) => {
       if (!core.config.sandbox) throw routeNotFound(req.url);

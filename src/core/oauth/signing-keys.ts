@@ -1,0 +1,43 @@
+// Signing-key rotation (docs/tokens.md, "Signing keys"): a new ES256 key joins the JWKS and
+// signs every access token from now on; the keys signing until now keep verifying, and stay
+// in the JWKS, for the longest access-token lifetime (3 hours) plus the time every node
+// takes to switch (SIGNING_KEY_RELOAD_SECONDS), so no token issued before the switch, on
+// any node, stops working before it expires. Called by the operator API
+// (POST /_operator/signing-keys/rotate); an administration command will call the same.
+import { SIGNING_KEY_RELOAD_SECONDS, type TokenSigner } from '../ports/crypto.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Store } from '../ports/repositories.ts';
+import { ACCESS_TOKEN_SECONDS } from './token-service.ts';
+
+/** Other nodes re-read their keys on this change scope. */
+export const SIGNING_KEYS_SCOPE = 'signing-keys';
+
+export interface RotationView {
+  kid: string;
+  retiring: { kid: string; retiresAt: string }[];
+}
+
+export function createSigningKeys(deps: { store: Store; clock: Clock; signer: TokenSigner }) {
+  const { store, clock, signer } = deps;
+  store.onChange((scope) => {
+    if (scope === SIGNING_KEYS_SCOPE) {
+      signer.reload().catch((err: unknown) => {
+        // The next sign re-reads within SIGNING_KEY_RELOAD_SECONDS anyway; say why this one failed.
+        process.emitWarning(`signing keys reload failed: ${err instanceof Error ? err.message : String(err)}`);
+      });
+    }
+  });
+  return {
+    async rotate(): Promise<RotationView> {
+      const now = clock.now();
+      const retireAt = new Date(now.getTime() + (ACCESS_TOKEN_SECONDS + SIGNING_KEY_RELOAD_SECONDS) * 1000);
+      const r = await signer.rotate({ now, retireAt });
+      await store.repos.changes.publish(SIGNING_KEYS_SCOPE); // every other node switches now
+      return { kid: r.kid, retiring: r.retiring.map((k) => ({ kid: k.kid, retiresAt: k.retiresAt.toISOString() })) };
+    },
+    /** The public keys that verify tokens now (the signing key and the retiring ones). */
+    jwks: () => signer.jwks(Math.floor(clock.nowMs() / 1000)),
+  };
+}
+
+export type SigningKeys = ReturnType<typeof createSigningKeys>;
