@@ -12,7 +12,8 @@
 // Environment: BENCH_CONNECTIONS (50), BENCH_DURATION (10 s per scenario), BENCH_ROUNDS
 // (5), BENCH_WARMUP (2 s), BENCH_DATABASE_URL or TEST_DATABASE_URL (adds the PostgreSQL
 // scenarios: databases with random names are created on that server, dropped after).
-// BENCH_ONLY=tags runs only the tag measurements (bench/tags.ts), which otherwise follow.
+// BENCH_ONLY=tags runs only the tag measurements (bench/tags.ts), which otherwise follow;
+// BENCH_ONLY=startup only the start-up times (bench/startup.ts), which come last.
 import path from 'node:path';
 import { fire, measureDriver, median, probe, Samples, type LoadOptions } from './measure.ts';
 import { printTable, writeJson, type ScenarioResult } from './report.ts';
@@ -24,6 +25,7 @@ import {
 import { cleanUpEverything, killAllChildren } from './children.ts';
 import { printTagTable, runTagBench } from './tags.ts';
 import { printUploadTable, runUploadBench } from './upload.ts';
+import { printStartupTable, runStartupBench } from './startup.ts';
 import fs from 'node:fs';
 
 function intEnv(name: string, fallback: number, min: number): number {
@@ -67,6 +69,7 @@ const combined = (rates: number[]) => 1 / rates.reduce((sum, r) => sum + 1 / r, 
 
 async function main(): Promise<number> {
   if (process.env.BENCH_ONLY === 'tags') return tagPhase();
+  if (process.env.BENCH_ONLY === 'startup') return startupPhase();
   const results: ScenarioResult[] = scenarios.map((s) => ({
     name: s.name,
     server: s.server,
@@ -157,7 +160,8 @@ async function main(): Promise<number> {
   );
   const tagCode = await tagPhase();
   const uploadCode = await uploadPhase();
-  return tagCode || uploadCode || (failed.length ? 1 : 0);
+  const startupCode = await startupPhase();
+  return tagCode || uploadCode || startupCode || (failed.length ? 1 : 0);
 }
 
 /** The files issue's 1 GiB upload and download through the local signed URL (bench/upload.ts). */
@@ -169,6 +173,18 @@ async function uploadPhase(): Promise<number> {
   fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), result: upload }, null, 2));
   console.log(`bench: upload results written to ${path.relative(process.cwd(), file)}`);
   return upload.error ? 1 : 0;
+}
+
+/** The operations issue's start-up time on existing data (bench/startup.ts). */
+async function startupPhase(): Promise<number> {
+  if (process.env.BENCH_STARTUP === '0') return 0;
+  console.log('bench: start-up time to /healthz on existing data');
+  const startup = await runStartupBench();
+  printStartupTable(startup);
+  const file = path.join(ROOT, 'bench/results/startup.json');
+  fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), result: startup }, null, 2));
+  console.log(`bench: start-up results written to ${path.relative(process.cwd(), file)}`);
+  return startup.error ? 1 : 0;
 }
 
 /** The tags issue's measurements (bench/tags.ts), written to bench/results/tags.json. */
