@@ -79,7 +79,9 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     },
   });
   const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
-  const tokens = createTokenService({ store, clock, ids, signer, urnNamespace: config.urnNamespace });
+  const tokens = createTokenService({
+    store, clock, ids, signer, urnNamespace: config.urnNamespace, refreshReuseDetection: config.refreshReuseDetection,
+  });
   const webSessions = createWebSessions({ store, clock, ids });
   const signIn = createSignIn({ store, clock, hasher });
   const sendMail = createSendMail(ids, clock);

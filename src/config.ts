@@ -32,6 +32,8 @@ export interface Config {
    * as a function (Fastify refuses a bare number: it trusts nothing then).
    */
   trustProxy: TrustProxy;
+  /** REFRESH_TOKEN_REUSE_DETECTION: a consumed refresh token presented again revokes its family (RFC 9700 §4.14.2). */
+  refreshReuseDetection: boolean;
 }
 
 /** Trusts the first `hops` addresses from the socket's peer backwards, whatever they are. */
@@ -186,5 +188,6 @@ export function loadConfig(env: Env = process.env): Config {
     storagePublicUrl,
     azureConnectionString,
     trustProxy: trustProxy(env),
+    refreshReuseDetection: bool(env, 'REFRESH_TOKEN_REUSE_DETECTION'),
   };
 }
