@@ -34,6 +34,14 @@ export interface Config {
   trustProxy: TrustProxy;
   /** REFRESH_TOKEN_REUSE_DETECTION: a consumed refresh token presented again revokes its family (RFC 9700 §4.14.2). */
   refreshReuseDetection: boolean;
+  /** HEADERS_TIMEOUT (s): the request line and headers must arrive within it (408). */
+  headersTimeoutSeconds: number;
+  /** BODY_TIMEOUT (s): a request body (not a /_blobs upload) must arrive entirely within it from the request's start (408, closed). */
+  bodyTimeoutSeconds: number;
+  /** IDLE_TIMEOUT (s): a connection with no traffic either way for this long is closed. */
+  idleTimeoutSeconds: number;
+  /** MAX_CONNECTIONS: open connections this node accepts; further ones are closed at once. */
+  maxConnections: number;
 }
 
 /** Trusts the first `hops` addresses from the socket's peer backwards, whatever they are. */
@@ -189,5 +197,9 @@ export function loadConfig(env: Env = process.env): Config {
     azureConnectionString,
     trustProxy: trustProxy(env),
     refreshReuseDetection: bool(env, 'REFRESH_TOKEN_REUSE_DETECTION'),
+    headersTimeoutSeconds: integer(env, 'HEADERS_TIMEOUT', 30, 1, 600),
+    bodyTimeoutSeconds: integer(env, 'BODY_TIMEOUT', 120, 1, 3600),
+    idleTimeoutSeconds: integer(env, 'IDLE_TIMEOUT', 300, 1, 3600),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 1000, 1, 1_000_000),
   };
 }

@@ -20,7 +20,7 @@ import { api2Routes } from './api2/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { connectJobRoutes } from './connect.ts';
 import { blobRoutes } from './blobs.ts';
-import { rawProblem } from './timeouts.ts';
+import { enforceBodyDeadline, rawProblem, serverTimeOptions } from './timeouts.ts';
 
 export type App = FastifyInstance;
 
@@ -71,6 +71,9 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 1000 },
     return503OnClosing: true,
+    // Header, idle and connection limits (HEADERS_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS);
+    // the body deadline is the onRequest hook of enforceBodyDeadline.
+    ...serverTimeOptions(core.config),
     trustProxy: core.config.trustProxy,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
     // Undecodable URLs and over-long path parameters bypass the hooks: render them like
@@ -92,6 +95,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  enforceBodyDeadline(app, core.config, always);
   app.decorateRequest('principal', null);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
