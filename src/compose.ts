@@ -27,6 +27,7 @@ import { createInvitations } from './core/users/invitations.ts';
 import { seedRolesAndGroups } from './core/operator/seed-extensions.ts';
 import { createActivity } from './core/activity/activity.ts';
 import { createProjectAccess } from './core/projects/project-access.ts';
+import { createReach } from './core/projects/reach.ts';
 import { createProjects } from './core/projects/projects.ts';
 import { createWorkzones } from './core/workzones/workzones.ts';
 import { createMembers } from './core/members/members.ts';
@@ -104,6 +105,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const connectJobs = createConnectJobs({ store, clock, ids, access: projectAccess, files, objectStore, publicUrl: config.publicUrl });
   const uploadSweeper = createUploadSweeper({ store, clock, objectStore });
   const projectDetails = createProjectDetails({ store, access: projectAccess });
+  const reach = createReach({ access: projectAccess });
   // Job kinds register their handlers with the one runner of this node.
   const jobHandlers: Record<string, JobHandler> = {};
   const jobRunner = createJobRunner({ store, clock, ids, handlers: jobHandlers });
@@ -213,6 +215,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     invitations,
     activity,
     projectAccess,
+    reach,
     projects,
     workzones,
     members,
