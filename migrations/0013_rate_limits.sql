@@ -7,3 +7,13 @@ ALTER TABLE refresh_tokens ADD COLUMN family_id uuid;
 UPDATE refresh_tokens SET family_id = id;
 ALTER TABLE refresh_tokens ALTER COLUMN family_id SET NOT NULL;
 CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id);
+
+-- Rate limits shared by the nodes (src/core/limits/rate-limits.ts): per bucket key
+-- ("a:<address>", "u:<user id>"), the tokens every node has taken, added by each node
+-- every RATE_LIMIT_SYNC_SECONDS. Rows unchanged for an hour are deleted.
+CREATE TABLE rate_limits (
+  key text PRIMARY KEY,
+  taken bigint NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE INDEX rate_limits_updated ON rate_limits (updated_at);

@@ -28,6 +28,7 @@ import { seedRolesAndGroups } from './core/operator/seed-extensions.ts';
 import { createActivity } from './core/activity/activity.ts';
 import { createProjectAccess } from './core/projects/project-access.ts';
 import { createReach } from './core/projects/reach.ts';
+import { createRateLimiter } from './core/limits/rate-limits.ts';
 import { createProjects } from './core/projects/projects.ts';
 import { createWorkzones } from './core/workzones/workzones.ts';
 import { createMembers } from './core/members/members.ts';
@@ -177,6 +178,19 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     t.unref();
     timers.push(t);
   }
+  // API rate limits: buckets in memory, exchanged with the other nodes every few seconds.
+  const rateLimiter = createRateLimiter({ clock, repo: store.repos.rateLimits, ...config.rateLimits });
+  let rateLimitSync: Promise<void> = Promise.resolve();
+  if (rateLimiter.enabled.user || rateLimiter.enabled.address) {
+    const t = setInterval(() => {
+      rateLimitSync = rateLimitSync
+        .then(() => rateLimiter.sync())
+        // The takes stay pending and go with the next exchange; until then this node limits alone.
+        .catch((e: unknown) => process.emitWarning(`rate-limit exchange failed: ${String(e)}`, 'ScanbaseWarning'));
+    }, config.rateLimits.syncSeconds * 1000);
+    t.unref();
+    timers.push(t);
+  }
   // Housekeeping once at start, then every 10 minutes; one node of the cluster does each pass.
   let janitorPass: Promise<unknown> = Promise.resolve();
   const sweep = () =>
@@ -216,6 +230,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     activity,
     projectAccess,
     reach,
+    rateLimiter,
     projects,
     workzones,
     members,
@@ -242,6 +257,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
       for (const t of timers) clearInterval(t);
       await jobRunner.stop();
       await janitorPass;
+      await rateLimitSync;
       await objectStore.close?.();
       await store.close();
       if (ownsSql) await sql.close();

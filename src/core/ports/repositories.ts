@@ -343,7 +343,19 @@ export interface ReportsRepo {
   usersLastActivity(accountId: string): Promise<UserLastActivityRow[]>;
 }
 
+/** Cluster-wide counts of rate-limit tokens taken, per bucket key (core/limits/rate-limits.ts). */
+export interface RateLimitsRepo {
+  /**
+   * Adds each key's `n` to its count (stamped `now`), then answers every count changed at
+   * or after `since`, by any node.
+   */
+  exchange(taken: { key: string; n: number }[], now: Date, since: Date): Promise<{ key: string; taken: number }[]>;
+  /** Deletes the counts unchanged since `before`. */
+  prune(before: Date): Promise<number>;
+}
+
 export interface Repos {
+  rateLimits: RateLimitsRepo;
   jobs: JobsRepo;
   connect: ConnectRepo;
   tags: TagsRepo;
