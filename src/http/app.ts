@@ -20,7 +20,7 @@ import { api2Routes } from './api2/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { connectJobRoutes } from './connect.ts';
 import { blobRoutes } from './blobs.ts';
-import { enforceBodyDeadline, rawProblem, serverTimeOptions } from './timeouts.ts';
+import { bodyDeadline, rawProblem, serverTimeOptions } from './timeouts.ts';
 
 export type App = FastifyInstance;
 
@@ -72,7 +72,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     routerOptions: { maxParamLength: 1000 },
     return503OnClosing: true,
     // Header, idle and connection limits (HEADERS_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS);
-    // the body deadline is the onRequest hook of enforceBodyDeadline.
+    // the body deadline is armed by the root onRequest hook (bodyDeadline).
     ...serverTimeOptions(core.config),
     trustProxy: core.config.trustProxy,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
@@ -95,7 +95,6 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  enforceBodyDeadline(app, core.config, always);
   app.decorateRequest('principal', null);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
@@ -103,8 +102,10 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   // Per-request work is kept to what is required, in callback-style hooks (an async hook
   // costs a promise and a microtask per request). The version header is set when the
   // request arrives: error and 404 replies keep the headers already set.
-  app.addHook('onRequest', (_req, reply, done) => {
+  const armBodyDeadline = bodyDeadline(app, core.config, always);
+  app.addHook('onRequest', (req, reply, done) => {
     reply.headers(always);
+    armBodyDeadline(req, reply);
     done();
   });
   // The request line is written at info. The level is fixed at start (LOG_LEVEL): when

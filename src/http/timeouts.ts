@@ -5,7 +5,7 @@
 // streams with their own idle rule (http/blobs.ts, UPLOAD_IDLE_MS).
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BLOB_ROUTE_PREFIX } from '../adapters/storage/local-disk.ts';
 
 export interface TimeLimits {
@@ -49,14 +49,20 @@ const hasBody = (req: FastifyRequest): boolean => {
 /**
  * A body that has not arrived entirely BODY_TIMEOUT after the request started gets 408
  * and its connection closed (a client sending one byte every few seconds would otherwise
- * hold a connection, a parser and its buffer for ever). Requests without a body arm no timer.
+ * hold a connection, a parser and its buffer for ever). Answers the per-request step, which
+ * the app's one root onRequest hook calls (a hook of its own would cost every request a
+ * step); requests without a body arm no timer. Also applies MAX_CONNECTIONS.
  */
-export function enforceBodyDeadline(app: FastifyInstance, limits: TimeLimits, headers: Record<string, string>): void {
+export function bodyDeadline(
+  app: FastifyInstance,
+  limits: TimeLimits,
+  headers: Record<string, string>,
+): (req: FastifyRequest, reply: FastifyReply) => void {
   const ms = limits.bodyTimeoutSeconds * 1000;
   const answer = rawProblem(408, 'The request body did not arrive in time', 'request-timeout', headers);
   app.server.maxConnections = limits.maxConnections;
-  app.addHook('onRequest', (req, reply, done) => {
-    if (!hasBody(req) || req.url.startsWith(BLOB_ROUTE_PREFIX)) return done();
+  return (req, reply) => {
+    if (!hasBody(req) || req.url.startsWith(BLOB_ROUTE_PREFIX)) return;
     const raw = req.raw;
     const socket: Socket = raw.socket;
     const timer = setTimeout(() => {
@@ -69,6 +75,5 @@ export function enforceBodyDeadline(app: FastifyInstance, limits: TimeLimits, he
     const clear = () => clearTimeout(timer);
     raw.once('end', clear);
     raw.once('close', clear);
-    done();
-  });
+  };
 }

@@ -77,10 +77,16 @@ const PRUNE_AFTER_MS = 3600 * 1000;
 export function createRateLimiter(deps: RateLimiterDeps) {
   const { clock, repo, user, address } = deps;
   const maxBuckets = deps.maxBuckets ?? 200_000;
-  const buckets = new Map<string, Entry>();
+  // One map per kind, keyed by the bare address or user id: no key string is built per
+  // request; the kind's prefix ("a:", "u:") is added only for the cluster counts.
+  const kinds = [
+    { prefix: 'a:', rule: address, buckets: new Map<string, Entry>() },
+    { prefix: 'u:', rule: user, buckets: new Map<string, Entry>() },
+  ] as const;
+  const [byAddress, byUser] = kinds;
   let lastExchange: number | null = null;
 
-  function takeFor(key: string, rule: BucketRule): number {
+  function takeFor(buckets: Map<string, Entry>, key: string, rule: BucketRule): number {
     const now = clock.nowMs();
     let e = buckets.get(key);
     if (e === undefined) {
@@ -93,19 +99,23 @@ export function createRateLimiter(deps: RateLimiterDeps) {
     return wait;
   }
 
+  /** The entry behind a cluster key ("a:…" or "u:…"). */
+  const entryOf = (clusterKey: string): Entry | undefined =>
+    (clusterKey.startsWith(byAddress.prefix) ? byAddress : byUser).buckets.get(clusterKey.slice(2));
+
   return {
     /** Whether each limit is on (a rate of 0 turns it off). */
     enabled: { user: user.rate > 0, address: address.rate > 0 },
 
     /** Throws 429 when the caller's address has no token left. */
     address(ip: string): void {
-      const wait = takeFor(`a:${ip}`, address);
+      const wait = takeFor(byAddress.buckets, ip, address);
       if (wait > 0) throw tooManyRequests(wait);
     },
 
     /** Throws 429 when the user has no token left. */
     user(userId: string): void {
-      const wait = takeFor(`u:${userId}`, user);
+      const wait = takeFor(byUser.buckets, userId, user);
       if (wait > 0) throw tooManyRequests(wait);
     },
 
@@ -117,10 +127,12 @@ export function createRateLimiter(deps: RateLimiterDeps) {
     async sync(): Promise<void> {
       const now = clock.nowMs();
       const sent = new Map<string, number>();
-      for (const [key, e] of buckets) {
-        if (e.pending > 0) {
-          sent.set(key, e.pending);
-          e.pending = 0;
+      for (const kind of kinds) {
+        for (const [key, e] of kind.buckets) {
+          if (e.pending > 0) {
+            sent.set(kind.prefix + key, e.pending);
+            e.pending = 0;
+          }
         }
       }
       // Counts other nodes changed since the previous exchange, with a margin for clock
@@ -132,14 +144,14 @@ export function createRateLimiter(deps: RateLimiterDeps) {
         rows = await repo.exchange([...sent].map(([key, n]) => ({ key, n })), new Date(now), since);
       } catch (e) {
         for (const [key, n] of sent) {
-          const entry = buckets.get(key);
+          const entry = entryOf(key);
           if (entry) entry.pending += n;
         }
         throw e;
       }
       lastExchange = now;
       for (const row of rows) {
-        const e = buckets.get(row.key);
+        const e = entryOf(row.key);
         if (!e) continue;
         if (e.seen !== undefined) {
           const others = row.taken - e.seen - (sent.get(row.key) ?? 0);
@@ -150,16 +162,18 @@ export function createRateLimiter(deps: RateLimiterDeps) {
         }
         e.seen = row.taken;
       }
-      for (const [key, e] of buckets) {
-        refill(e, e.rule, now);
-        if (e.pending === 0 && e.tokens >= e.rule.burst) buckets.delete(key);
+      for (const kind of kinds) {
+        for (const [key, e] of kind.buckets) {
+          refill(e, e.rule, now);
+          if (e.pending === 0 && e.tokens >= e.rule.burst) kind.buckets.delete(key);
+        }
       }
       await repo.prune(new Date(now - PRUNE_AFTER_MS));
     },
 
     /** Buckets held on this node (tests, diagnostics). */
     get size(): number {
-      return buckets.size;
+      return byAddress.buckets.size + byUser.buckets.size;
     },
   };
 }
