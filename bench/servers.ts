@@ -127,6 +127,11 @@ async function startScanbase(kind: 'scanbase-pglite' | 'scanbase-postgres'): Pro
         DATABASE_URL: databaseUrl,
         OPERATOR_TOKEN: operatorToken,
         LOG_LEVEL: 'warn',
+        // The rate limits stay on (their cost is measured) but never refuse the load.
+        RATE_LIMIT_USER_RATE: '1000000',
+        RATE_LIMIT_USER_BURST: '10000000',
+        RATE_LIMIT_ADDRESS_RATE: '1000000',
+        RATE_LIMIT_ADDRESS_BURST: '10000000',
       },
       cwd: ROOT,
       port,

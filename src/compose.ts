@@ -29,6 +29,8 @@ import { createInvitations } from './core/users/invitations.ts';
 import { seedRolesAndGroups } from './core/operator/seed-extensions.ts';
 import { createActivity } from './core/activity/activity.ts';
 import { createProjectAccess } from './core/projects/project-access.ts';
+import { createReach } from './core/projects/reach.ts';
+import { createRateLimiter } from './core/limits/rate-limits.ts';
 import { createProjects } from './core/projects/projects.ts';
 import { createWorkzones } from './core/workzones/workzones.ts';
 import { createMembers } from './core/members/members.ts';
@@ -80,7 +82,9 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     },
   });
   const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
-  const tokens = createTokenService({ store, clock, ids, signer, urnNamespace: config.urnNamespace });
+  const tokens = createTokenService({
+    store, clock, ids, signer, urnNamespace: config.urnNamespace, refreshReuseDetection: config.refreshReuseDetection,
+  });
   const signingKeys = createSigningKeys({ store, clock, signer });
   const webSessions = createWebSessions({ store, clock, ids });
   const signIn = createSignIn({ store, clock, hasher });
@@ -106,6 +110,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const connectJobs = createConnectJobs({ store, clock, ids, access: projectAccess, files, objectStore, publicUrl: config.publicUrl });
   const uploadSweeper = createUploadSweeper({ store, clock, objectStore });
   const projectDetails = createProjectDetails({ store, access: projectAccess });
+  const reach = createReach({ access: projectAccess });
   // Job kinds register their handlers with the one runner of this node.
   const jobHandlers: Record<string, JobHandler> = {};
   const jobRunner = createJobRunner({ store, clock, ids, handlers: jobHandlers });
@@ -163,6 +168,19 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     t.unref();
     timers.push(t);
   }
+  // API rate limits: buckets in memory, exchanged with the other nodes every few seconds.
+  const rateLimiter = createRateLimiter({ clock, repo: store.repos.rateLimits, ...config.rateLimits });
+  let rateLimitSync: Promise<void> = Promise.resolve();
+  if (rateLimiter.enabled.user || rateLimiter.enabled.address) {
+    const t = setInterval(() => {
+      rateLimitSync = rateLimitSync
+        .then(() => rateLimiter.sync())
+        // The takes stay pending and go with the next exchange; until then this node limits alone.
+        .catch((e: unknown) => process.emitWarning(`rate-limit exchange failed: ${String(e)}`, 'ScanbaseWarning'));
+    }, config.rateLimits.syncSeconds * 1000);
+    t.unref();
+    timers.push(t);
+  }
   // Housekeeping once at start, then every 10 minutes; one node of the cluster does each pass.
   let janitorPass: Promise<unknown> = Promise.resolve();
   const sweep = () =>
@@ -203,6 +221,8 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     invitations,
     activity,
     projectAccess,
+    reach,
+    rateLimiter,
     projects,
     workzones,
     members,
@@ -229,6 +249,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
       for (const t of timers) clearInterval(t);
       await jobRunner.stop();
       await janitorPass;
+      await rateLimitSync;
       await objectStore.close?.();
       await store.close();
       if (ownsSql) await sql.close();

@@ -32,6 +32,22 @@ export interface Config {
    * as a function (Fastify refuses a bare number: it trusts nothing then).
    */
   trustProxy: TrustProxy;
+  /** REFRESH_TOKEN_REUSE_DETECTION: a consumed refresh token presented again revokes its family (RFC 9700 §4.14.2). */
+  refreshReuseDetection: boolean;
+  /** HEADERS_TIMEOUT (s): the request line and headers must arrive within it (408). */
+  headersTimeoutSeconds: number;
+  /** BODY_TIMEOUT (s): a request body (not a /_blobs upload) must arrive entirely within it from the request's start (408, closed). */
+  bodyTimeoutSeconds: number;
+  /** IDLE_TIMEOUT (s): a connection with no traffic either way for this long is closed. */
+  idleTimeoutSeconds: number;
+  /** MAX_CONNECTIONS: open connections this node accepts; further ones are closed at once. */
+  maxConnections: number;
+  /** Token buckets of API 1 and API 2 (RATE_LIMIT_*); a rate of 0 turns a limit off. */
+  rateLimits: {
+    user: { rate: number; burst: number };
+    address: { rate: number; burst: number };
+    syncSeconds: number;
+  };
 }
 
 /** Trusts the first `hops` addresses from the socket's peer backwards, whatever they are. */
@@ -124,6 +140,24 @@ function trustProxy(env: Env): TrustProxy {
   return entries;
 }
 
+/**
+ * API rate limits: per user 20 requests a second with bursts of 200, per client address
+ * 50 a second with bursts of 500; off in SANDBOX unless set. A rate of 0 turns one off.
+ */
+function rateLimits(env: Env, sandbox: boolean): Config['rateLimits'] {
+  return {
+    user: {
+      rate: integer(env, 'RATE_LIMIT_USER_RATE', sandbox ? 0 : 20, 0, 1_000_000),
+      burst: integer(env, 'RATE_LIMIT_USER_BURST', 200, 1, 10_000_000),
+    },
+    address: {
+      rate: integer(env, 'RATE_LIMIT_ADDRESS_RATE', sandbox ? 0 : 50, 0, 1_000_000),
+      burst: integer(env, 'RATE_LIMIT_ADDRESS_BURST', 500, 1, 10_000_000),
+    },
+    syncSeconds: integer(env, 'RATE_LIMIT_SYNC_SECONDS', 5, 1, 300),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR || './data');
   const port = integer(env, 'PORT', 8080, 0, 65535);
@@ -143,6 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
     database = { kind: 'postgres', url: dbRaw };
   } else fail('DATABASE_URL', dbRaw, 'postgres://user@host:port/db or memory:');
 
+  const sandbox = bool(env, 'SANDBOX');
   // CONTRACT §10: at least 24 characters (e.g. `openssl rand -base64 32`); never echoed.
   const operatorToken = env.OPERATOR_TOKEN || undefined;
   if (operatorToken !== undefined && operatorToken.length < OPERATOR_TOKEN_MIN) {
@@ -181,7 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
     database,
     seedFile,
     operatorToken,
-    sandbox: bool(env, 'SANDBOX'),
+    sandbox,
     urnNamespace,
     logLevel,
     uploadTtlSeconds: integer(env, 'UPLOAD_TTL', 24 * 3600, 60, 365 * 24 * 3600),
@@ -190,5 +225,11 @@ export function loadConfig(env: Env = process.env): Config {
     storagePublicUrl,
     azureConnectionString,
     trustProxy: trustProxy(env),
+    refreshReuseDetection: bool(env, 'REFRESH_TOKEN_REUSE_DETECTION'),
+    headersTimeoutSeconds: integer(env, 'HEADERS_TIMEOUT', 30, 1, 600),
+    bodyTimeoutSeconds: integer(env, 'BODY_TIMEOUT', 120, 1, 3600),
+    idleTimeoutSeconds: integer(env, 'IDLE_TIMEOUT', 300, 1, 3600),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 1000, 1, 1_000_000),
+    rateLimits: rateLimits(env, sandbox),
   };
 }

@@ -1,7 +1,6 @@
 // Builds the HTTP app from a Core without listening: tests use app.inject(),
 // main.ts and the benchmarks listen on a real port.
 import { isUtf8 } from 'node:buffer';
-import http from 'node:http';
 import Fastify, {
   LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions,
 } from 'fastify';
@@ -21,6 +20,7 @@ import { api2Routes } from './api2/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { connectJobRoutes } from './connect.ts';
 import { blobRoutes } from './blobs.ts';
+import { bodyDeadline, rawProblem, serverTimeOptions } from './timeouts.ts';
 
 export type App = FastifyInstance;
 
@@ -34,6 +34,20 @@ export const LOG_REDACT = [
   'req.headers.cookie',
   'res.headers["set-cookie"]',
 ];
+
+/** One year, the usual HSTS lifetime (RFC 6797 §6.1.1); only for an https PUBLIC_URL. */
+export const HSTS_SECONDS = 365 * 24 * 3600;
+
+/**
+ * Headers every response carries, set when the request arrives (error and 404 replies
+ * keep them): the version, `nosniff` (no response is ever content-sniffed into HTML or
+ * script), and HSTS when the service is published over https.
+ */
+export function responseHeaders(core: Pick<Core, 'version' | 'config'>): Record<string, string> {
+  const h: Record<string, string> = { 'x-scanbase-version': core.version, 'x-content-type-options': 'nosniff' };
+  if (core.config.publicUrl.startsWith('https:')) h['strict-transport-security'] = `max-age=${HSTS_SECONDS}`;
+  return h;
+}
 
 /**
  * Paths whose segments are secrets, each with the part to keep (docs/security.md):
@@ -65,19 +79,23 @@ function logRequest(req: FastifyRequest, reply: FastifyReply): void {
 }
 
 export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> {
+  const always = responseHeaders(core);
   const app = Fastify({
     logger: opts.logger ?? false,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 1000 },
     return503OnClosing: true,
+    // Header, idle and connection limits (HEADERS_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS);
+    // the body deadline is armed by the root onRequest hook (bodyDeadline).
+    ...serverTimeOptions(core.config),
     trustProxy: core.config.trustProxy,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
     // Undecodable URLs and over-long path parameters bypass the hooks: render them like
     // every other failure, version header included.
     frameworkErrors: (err, req, reply) => {
       reply.raw.once('finish', () => logRequest(req, reply));
-      return errorHandler(err, req, reply.header('x-scanbase-version', core.version));
+      return errorHandler(err, req, reply.headers(always));
     },
     // Requests Node's HTTP parser refuses (bad header bytes, headers over 16 KB) never
     // reach Fastify: answer them as problem+json with the version header too.
@@ -85,14 +103,9 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ECONNRESET' || socket.destroyed) return;
       const status = code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-      const title = http.STATUS_CODES[status]!;
-      const body = JSON.stringify({ type: 'about:blank', status, title, detail: 'The request could not be parsed', errorCode: 'invalid-input' });
-      if (socket.writable) {
-        socket.write(
-          `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
-            `Content-Length: ${Buffer.byteLength(body)}\r\nx-scanbase-version: ${core.version}\r\nConnection: close\r\n\r\n${body}`,
-        );
-      }
+      const [detail, errorCode] =
+        status === 408 ? ['The request headers did not arrive in time', 'request-timeout'] : ['The request could not be parsed', 'invalid-input'];
+      if (socket.writable) socket.write(rawProblem(status, detail, errorCode, always));
       socket.destroy(err);
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -104,9 +117,10 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   // Per-request work is kept to what is required, in callback-style hooks (an async hook
   // costs a promise and a microtask per request). The version header is set when the
   // request arrives: error and 404 replies keep the headers already set.
-  const version = core.version;
-  app.addHook('onRequest', (_req, reply, done) => {
-    reply.header('x-scanbase-version', version);
+  const armBodyDeadline = bodyDeadline(app, core.config, always);
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.headers(always);
+    armBodyDeadline(req, reply);
     done();
   });
   // The request line is written at info. The level is fixed at start (LOG_LEVEL): when

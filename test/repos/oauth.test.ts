@@ -90,7 +90,7 @@ for (const engine of ENGINES) {
       const userId = await user();
       const t = await refresh(userId);
       assert.equal(await repos.oauth.refreshTokenOwner(t.tokenHash), userId);
-      assert.deepEqual(await repos.oauth.consumeRefreshToken(t.tokenHash, at(DAY)), { id: t.id, userId, expiresAt: at(21 * DAY) });
+      assert.deepEqual(await repos.oauth.consumeRefreshToken(t.tokenHash, at(DAY)), { id: t.id, userId, expiresAt: at(21 * DAY), familyId: t.id });
       assert.equal(await repos.oauth.consumeRefreshToken(t.tokenHash, at(DAY)), null);
 
       const expired = await refresh(userId);

@@ -18,6 +18,7 @@ import { connectRepo } from './repos/connect.ts';
 import { tagsRepo } from './repos/tags.ts';
 import { cropsRepo, filesRepo, uploadsRepo } from './repos/files.ts';
 import { groupsRepo, invitationsRepo } from './repos/groups.ts';
+import { rateLimitsRepo } from './repos/rate-limits.ts';
 import { adminRepo, outboxRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 
 export const CHANGES_CHANNEL = 'scanbase_changes';
@@ -53,6 +54,7 @@ export function createRepos(sql: Sql, published: (scope: string) => void): Repos
     throttle: throttleRepo(sql),
     outbox: outboxRepo(sql),
     settings: settingsRepo(sql),
+    rateLimits: rateLimitsRepo(sql),
     admin: adminRepo(sql),
   };
 }

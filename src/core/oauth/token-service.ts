@@ -53,11 +53,18 @@ export interface TokenServiceDeps {
   knownUsersSize?: number;
   /** How long a node trusts its answer to "does this user exist" without a published change. */
   knownUsersTtlMs?: number;
+  /**
+   * RFC 9700 §4.14.2 (REFRESH_TOKEN_REUSE_DETECTION, off by default): presenting a consumed
+   * refresh token revokes the valid tokens issued from it (its family). Off, a consumed
+   * token is only refused (the vendor's "consumed on use").
+   */
+  refreshReuseDetection?: boolean;
 }
 
 export function createTokenService(deps: TokenServiceDeps) {
   const { store, clock, ids, signer, urnNamespace: ns } = deps;
   const cacheSize = deps.cacheSize ?? 10_000;
+  const reuseDetection = deps.refreshReuseDetection ?? false;
   // Verified access tokens → principal, until expiry: a signature is checked once per node.
   const verified = new VerifiedTokens(cacheSize);
   // Does the token's user still exist: one query per user per lifetime, dropped on change.
@@ -72,7 +79,8 @@ export function createTokenService(deps: TokenServiceDeps) {
     else if (scope.startsWith('user:')) knownUsers.forget(scope.slice('user:'.length));
   });
 
-  async function issuePair(repos: Repos, userId: string): Promise<TokenResponse> {
+  /** `familyId`: the family of the refresh token this pair replaces; none starts a new family. */
+  async function issuePair(repos: Repos, userId: string, familyId?: string): Promise<TokenResponse> {
     const now = clock.now();
     const iat = Math.floor(now.getTime() / 1000);
     const sub = formatUrn(ns, 'user', userId);
@@ -87,6 +95,7 @@ export function createTokenService(deps: TokenServiceDeps) {
         tokenHash: sha256Hex(refresh),
         userId,
         expiresAt: new Date(now.getTime() + REFRESH_TOKEN_SECONDS * 1000),
+        familyId,
       },
       now,
     );
@@ -138,19 +147,27 @@ export function createTokenService(deps: TokenServiceDeps) {
       return store.transaction((repos) => issuePair(repos, rec.userId));
     },
 
-    /** refresh_token grant: one conditional UPDATE consumes it, so of N concurrent uses one wins. */
-    refresh(refreshToken: string) {
-      return store.transaction(async (repos) => {
+    /**
+     * refresh_token grant: one conditional UPDATE consumes it, so of N concurrent uses one
+     * wins. With reuse detection, a consumed token's family is revoked (committed) before
+     * the refusal is thrown.
+     */
+    async refresh(refreshToken: string): Promise<TokenResponse> {
+      const pair = await store.transaction(async (repos) => {
         const hash = sha256Hex(refreshToken);
         // Lock the owner before touching token rows: every writer of a user's tokens
         // takes the user lock first, so concurrent refreshes cannot deadlock.
         const owner = await repos.oauth.refreshTokenOwner(hash);
-        if (!owner) throw refreshRejected();
+        if (!owner) return null;
         await repos.users.lock(owner);
-        const rec = await repos.oauth.consumeRefreshToken(hash, clock.now());
-        if (!rec) throw refreshRejected();
-        return issuePair(repos, rec.userId);
+        const now = clock.now();
+        const rec = await repos.oauth.consumeRefreshToken(hash, now);
+        if (rec) return issuePair(repos, rec.userId, rec.familyId);
+        if (reuseDetection) await repos.oauth.revokeFamilyOfConsumed(hash, now);
+        return null;
       });
+      if (!pair) throw refreshRejected();
+      return pair;
     },
 
     /** RFC 7009: revoking an unknown token is not an error. */

@@ -116,19 +116,30 @@ export interface RefreshTokenRecord {
   id: string;
   userId: string;
   expiresAt: Date;
+  /** The id of the family's first token (a code exchange's); a refresh passes it on. */
+  familyId: string;
 }
 
 export interface OAuthRepo {
   insertCode(code: AuthorizationCodeRecord, now: Date): Promise<void>;
   /** Marks the code used in one conditional statement; null when unknown, used or expired. */
   consumeCode(codeHash: string, now: Date): Promise<AuthorizationCodeRecord | null>;
-  insertRefreshToken(t: { id: string; tokenHash: string; userId: string; expiresAt: Date }, now: Date): Promise<void>;
+  /** `familyId` omitted: the token starts its own family. */
+  insertRefreshToken(
+    t: { id: string; tokenHash: string; userId: string; expiresAt: Date; familyId?: string },
+    now: Date,
+  ): Promise<void>;
   refreshTokenOwner(tokenHash: string): Promise<string | null>;
   /** Consumes a valid refresh token in one conditional UPDATE: exactly one concurrent caller wins. */
   consumeRefreshToken(tokenHash: string, now: Date): Promise<RefreshTokenRecord | null>;
   /** Revokes the user's valid refresh tokens beyond the newest `keep`. */
   revokeExcessRefreshTokens(userId: string, keep: number, now: Date): Promise<number>;
   revokeRefreshToken(tokenHash: string, now: Date): Promise<boolean>;
+  /**
+   * Reuse of a consumed token (RFC 9700 §4.14.2): when the token was consumed, revokes the
+   * valid tokens of its family and answers how many; 0 when it was never consumed.
+   */
+  revokeFamilyOfConsumed(tokenHash: string, now: Date): Promise<number>;
   countValidRefreshTokens(userId: string, now: Date): Promise<number>;
 }
 
@@ -340,8 +351,20 @@ export interface ReportsRepo {
   usersLastActivity(accountId: string): Promise<UserLastActivityRow[]>;
 }
 
+/** Cluster-wide counts of rate-limit tokens taken, per bucket key (core/limits/rate-limits.ts). */
+export interface RateLimitsRepo {
+  /**
+   * Adds each key's `n` to its count (stamped `now`), then answers every count changed at
+   * or after `since`, by any node.
+   */
+  exchange(taken: { key: string; n: number }[], now: Date, since: Date): Promise<{ key: string; taken: number }[]>;
+  /** Deletes the counts unchanged since `before`. */
+  prune(before: Date): Promise<number>;
+}
+
 export interface Repos {
   locks: LocksRepo;
+  rateLimits: RateLimitsRepo;
   jobs: JobsRepo;
   connect: ConnectRepo;
   tags: TagsRepo;

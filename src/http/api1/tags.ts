@@ -15,6 +15,7 @@ import { api1RefParser as ref } from '../refs.ts';
 import * as S from './schemas.ts';
 import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TAG_TEXT_CACHE_BYTES, TagDataApi1, TagDataApi1Update } from '../tag-schemas.ts';
 import { sendWholeList, TagTextCache } from '../tag-text-cache.ts';
+import { reachFirst } from '../reach-first.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 const id1 = (uuid: string | null) => (uuid ? api1IdOf(uuid) : null);
@@ -128,6 +129,8 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
   const PP = S.withParams('projectId');
   const LP = S.withParams('projectId', 'tagListId');
   const refs = (req: { params: { accountId: string; projectId: string } }) => [ref('account', req.params.accountId), ref('project', req.params.projectId)] as const;
+  // Large bodies: the caller's reach on the account and project is checked before the body is read.
+  const preParsing = reachFirst(core, (p) => [ref('account', p.accountId!), ref('project', p.projectId!)]);
   const WithTags = Type.Intersect([TagList, Type.Object({ tags: Type.Array(Type.Union([Tag, DeletedTag])) })]);
 
   app.get(A, {
@@ -136,6 +139,7 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
 
   app.post(A, {
     bodyLimit: TAG_BODY_LIMIT,
+    preParsing,
     schema: { summary: 'Create tag list', operationId: 'createTagList', tags: ['tag lists'], params: PP, body: CreateBody, response: { 200: WithTags, ...errors } },
   }, async (req, reply) => {
     const b = req.body;
@@ -162,6 +166,7 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
 
   app.put(`${A}/:tagListId`, {
     bodyLimit: TAG_BODY_LIMIT,
+    preParsing,
     schema: { summary: 'Update tag list: its data, and tags inserted, updated and deleted (one transaction)', operationId: 'updateTagList', tags: ['tag lists'], params: LP, body: UpdateBody, response: { 200: WithTags, ...errors } },
   }, async (req, reply) => {
     const b = req.body;

@@ -15,6 +15,7 @@ import { api2Kit } from './route-kit.ts';
 import * as S from './schemas.ts';
 import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TAG_TEXT_CACHE_BYTES, TagData } from '../tag-schemas.ts';
 import { sendWholeList, TagTextCache } from '../tag-text-cache.ts';
+import { reachFirst } from '../reach-first.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 
@@ -144,6 +145,8 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
   const refs = (req: { params: { accountRef: string; projectRef: string } }) =>
     [ref('account', req.params.accountRef), ref('project', req.params.projectRef)] as const;
   const listRef = (req: { params: { tagListRef: string } }): EntityRef => ref('tag-list', req.params.tagListRef);
+  // Large bodies: the caller's reach on the account and project is checked before the body is read.
+  const preParsing = reachFirst(core, (p) => [ref('account', p.accountRef!), ref('project', p.projectRef!)]);
 
   const classes = AI_DETECTION_CLASSES.map((c) => ({ ...c }));
   app.get('/values/ai-detection-classes', {
@@ -221,6 +224,7 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
 
   app.post(`${A}/:tagListRef/tags/bulk`, {
     bodyLimit: TAG_BODY_LIMIT,
+    preParsing,
     schema: {
       summary: 'Create, update and delete tags (all or nothing)', operationId: 'bulkTags', ...beta('Tag'), params: LP, body: BulkTags,
       response: { 200: Type.Object({ tagsVersion: Type.Integer(), created: Type.Array(Tag), updated: Type.Array(Tag), deleted: Type.Array(Type.String()) }), ...errors },
@@ -237,6 +241,7 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
 
   app.post(`${A}/:tagListRef/tags/bulk-move`, {
     bodyLimit: TAG_BODY_LIMIT,
+    preParsing,
     schema: {
       summary: 'Move tags from source lists into this one (sources keep them as deleted)', operationId: 'bulkMoveTags', ...beta('Tag'), params: LP, body: BulkMove,
       response: { 200: Type.Array(Type.Object({ tagList: TagList, updatedTags: Type.Array(Tag) })), ...errors },

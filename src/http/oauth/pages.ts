@@ -68,12 +68,20 @@ export function approvePage(
 ${hiddenFields({ ...p.fields, csrf: p.csrf })}
 <div class="row"><button class="primary" type="submit" name="decision" value="allow">Allow</button>
 <button class="secondary" type="submit" name="decision" value="deny">Deny</button></div>
+</form>
+<form method="post" action="/oauth/logout">
+${hiddenFields({ csrf: p.csrf })}
+<button class="secondary" type="submit">Sign out</button>
 </form>`,
   );
 }
 
 export function errorPage(ctx: PageContext, title: string, message: string): string {
   return layout(ctx, title, `<h1>${escapeHtml(title)}</h1><p class="error" role="alert">${escapeHtml(message)}</p>`);
+}
+
+export function signedOutPage(ctx: PageContext): string {
+  return layout(ctx, 'Signed out', '<h1>Signed out</h1><p>You are signed out of Scanbase in this browser.</p>');
 }
 
 export function codePage(ctx: PageContext, code: string, state: string | undefined): string {

@@ -8,9 +8,14 @@ import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
 import { parseAuthorizeRequest, redirectWith, type AuthorizeRequest } from '../../core/oauth/authorize-request.ts';
 import type { WebSession } from '../../core/oauth/web-sessions.ts';
-import { approvePage, codePage, errorPage, homePage, signInPage, type PageContext } from './pages.ts';
+import { approvePage, codePage, errorPage, homePage, signedOutPage, signInPage, type PageContext } from './pages.ts';
 
-const COOKIE = 'sb_session';
+/**
+ * The session cookie's name. Over https it carries the `__Host-` prefix (RFC 6265bis
+ * §4.1.3.2): the browser then accepts it only with Secure, Path=/ and no Domain, so a
+ * sibling subdomain or a plain-http response cannot plant or shadow it.
+ */
+export const sessionCookieName = (secure: boolean) => (secure ? '__Host-sb_session' : 'sb_session');
 
 const TokenResponse = Type.Object({
   access_token: Type.String(),
@@ -71,6 +76,7 @@ export const oauthRoutes =
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     const ctx: PageContext = { sandbox: core.config.sandbox };
     const secure = core.config.publicUrl.startsWith('https:');
+    const COOKIE = sessionCookieName(secure);
 
     const setSessionCookie = (reply: FastifyReply, s: WebSession) =>
       reply.setCookie(COOKIE, s.cookie, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
@@ -159,6 +165,20 @@ export const oauthRoutes =
       if (b.decision !== 'allow') return html(reply, 400, errorPage(ctx, 'Invalid request', 'Choose Allow or Deny.'));
       const code = await core.tokens.issueCode(s.userId, a.redirectUri, a.codeChallenge);
       return reply.redirect(redirectWith(a.redirectUri, { code, state: a.state }), 303);
+    });
+
+    // Sign-out ends the browser's session (its row) and clears the cookie; CSRF-protected
+    // like every form post, so another site cannot sign the browser out. After it the
+    // authorize pages ask for the password again.
+    app.post('/oauth/logout', { schema: { ...page, body: FormAny } }, async (req, reply) => {
+      const b = (req.body ?? {}) as Record<string, unknown>;
+      const s = await core.webSessions.resume(req.cookies[COOKIE]);
+      if (!(await core.webSessions.checkCsrf(s, b.csrf))) {
+        return html(reply, 403, errorPage(ctx, 'Expired form', 'The form expired; open the authorization link again.'));
+      }
+      await core.webSessions.signOut(s);
+      reply.clearCookie(COOKIE, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
+      return html(reply, 200, signedOutPage(ctx));
     });
 
     app.get('/', { schema: { ...page, querystring: FormAny } }, async (req, reply) => {

@@ -24,8 +24,9 @@ export function oauthRepo(sql: Sql): OAuthRepo {
     },
     async insertRefreshToken(t, now) {
       await sql.query(
-        `INSERT INTO refresh_tokens (id, token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
-        [t.id, t.tokenHash, t.userId, now, t.expiresAt],
+        `INSERT INTO refresh_tokens (id, token_hash, user_id, created_at, expires_at, family_id)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [t.id, t.tokenHash, t.userId, now, t.expiresAt, t.familyId ?? t.id],
       );
     },
     async refreshTokenOwner(tokenHash) {
@@ -38,7 +39,7 @@ export function oauthRepo(sql: Sql): OAuthRepo {
     async consumeRefreshToken(tokenHash, now) {
       const rows = await sql.query<RefreshTokenRecord>(
         `UPDATE refresh_tokens SET consumed_at = $2 WHERE token_hash = $1 AND ${VALID}
-         RETURNING id, user_id AS "userId", expires_at AS "expiresAt"`,
+         RETURNING id, user_id AS "userId", expires_at AS "expiresAt", family_id AS "familyId"`,
         [tokenHash, now],
       );
       return rows[0] ?? null;
@@ -59,6 +60,16 @@ export function oauthRepo(sql: Sql): OAuthRepo {
         [tokenHash, now],
       );
       return rows.length > 0;
+    },
+    async revokeFamilyOfConsumed(tokenHash, now) {
+      const rows = await sql.query(
+        `UPDATE refresh_tokens SET revoked_at = $2
+         WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1 AND consumed_at IS NOT NULL)
+           AND ${VALID}
+         RETURNING id`,
+        [tokenHash, now],
+      );
+      return rows.length;
     },
     async countValidRefreshTokens(userId, now) {
       const rows = await sql.query<{ n: number }>(

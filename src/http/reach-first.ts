@@ -1,0 +1,26 @@
+// Routes that accept large bodies (tag writes, up to 96 MiB) check the caller's reach on
+// the path's account and project before the body is read: authentication already ran
+// (onRequest, http/auth.ts), this preParsing step asks the core whether the caller may
+// get at the project. A refusal answers at once (401/403/404 in the surface's format)
+// and closes the connection instead of draining the unread body.
+import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
+import type { Core } from '../compose.ts';
+import type { EntityRef } from '../core/ids/urn.ts';
+import { actorOf } from './auth.ts';
+
+type Params = Record<string, string>;
+
+export function reachFirst(core: Pick<Core, 'reach'>, refsOf: (params: Params) => readonly [EntityRef, EntityRef]) {
+  const refuse = (reply: FastifyReply, e: unknown, done: (err: Error | null) => void) => {
+    reply.header('connection', 'close');
+    done(e as Error);
+  };
+  return (req: FastifyRequest, reply: FastifyReply, payload: RequestPayload, done: (err: Error | null, payload?: RequestPayload) => void) => {
+    try {
+      const refs = refsOf(req.params as Params);
+      core.reach.project(actorOf(req), ...refs).then(() => done(null, payload), (e: unknown) => refuse(reply, e, done));
+    } catch (e) {
+      refuse(reply, e, done);
+    }
+  };
+}
