@@ -15,6 +15,7 @@ import type { Actor } from '../permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from '../projects/project-access.ts';
 import { FILES, downloadName, type Files, type RegisteredFile, type SignResult, type UploadItem } from '../files/files.ts';
 import { formatOf } from '../files/formats.ts';
+import { servedAs } from '../files/blob-types.ts';
 
 const IMPORT: Permission[] = ['workzone:reality-data:write', 'workzone:import-jobs-reality-data:write'];
 const EXPORT: Permission[] = ['workzone:export-jobs-reality-data:write', 'workzone:reality-data:read'];
@@ -146,7 +147,8 @@ export function createConnectJobs(deps: {
       for (const file of await store.repos.connect.files(job.id)) {
         if (job.kind === 'export' && !scope.workzone(file.workzoneId).has('workzone:reality-data:read')) continue;
         const url = await objectStore.signDownload(
-          { key: blobKey(job.projectId, file.blobName), expiresInSeconds: FILES.downloadTtlSeconds, fileName: downloadName(file) }, now,
+          { key: blobKey(job.projectId, file.blobName), expiresInSeconds: FILES.downloadTtlSeconds, ...servedAs(file.extension, downloadName(file)) },
+          now,
         );
         out.push({ file, url });
       }

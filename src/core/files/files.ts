@@ -14,6 +14,7 @@ import { forbidden, type Actor } from '../permissions/authorizer.ts';
 import { projectScopeKey, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { CATEGORIES, formatOf, isCategory, type Category, type Format } from './formats.ts';
 import { READ, TRANSFORM, WRITE, requireAny } from './file-permissions.ts';
+import { IMAGE_HEAD_BYTES, extensionOfBlob, isCoverImage, servedAs, type ServedAs } from './blob-types.ts';
 
 export const FILES = {
   /** Download URLs live 3 hours (CONTRACT §7). */
@@ -188,7 +189,7 @@ export function createFiles(deps: {
   async function signOne(projectId: string, c: { extension: string; size: number; md5: string }, now: Date) {
     const blobName = `${ids.uuid()}.${c.extension}`;
     const signed = await objectStore.signUpload(
-      { key: blobKey(projectId, blobName), size: c.size, md5Hex: c.md5, expiresInSeconds: urlTtl },
+      { key: blobKey(projectId, blobName), size: c.size, md5Hex: c.md5, contentType: servedAs(c.extension).contentType, expiresInSeconds: urlTtl },
       now,
     );
     return { blobName, url: signed.url };
@@ -207,6 +208,22 @@ export function createFiles(deps: {
     }
   }
 
+  /**
+   * A cover or crop thumbnail is served inline as an image: its stored bytes must start
+   * with the signature of the image type its extension names (PNG; JPEG for jpg/jpeg),
+   * read through the store. Otherwise 400 naming the file; nothing is recorded.
+   */
+  async function verifyCoverImage(projectId: string, pending: PendingUploadRecord): Promise<void> {
+    const head = await objectStore.readHead(blobKey(projectId, pending.blobName), IMAGE_HEAD_BYTES);
+    if (!head) throw uploadError('blob-not-uploaded', `Nothing was uploaded for ${pending.blobName}`, pending.blobName);
+    if (!isCoverImage(pending.extension, head)) {
+      const kind = pending.extension === 'png' ? 'PNG' : 'JPEG';
+      throw new DomainError('invalid', 'cover-not-an-image', `${pending.name} (${pending.blobName}) is not a ${kind} image`, {
+        blobName: pending.blobName, name: pending.name,
+      });
+    }
+  }
+
   function matchesPending(p: PendingUploadRecord, c: Checked | UploadItem, now: Date): void {
     if (p.expiresAt.getTime() <= now.getTime()) throw uploadError('upload-expired', `The upload of ${p.blobName} has expired`, p.blobName);
     if (p.extension !== c.extension.replace(/^\./, '').toLowerCase() || p.size !== c.size || p.md5 !== c.md5.toLowerCase()) {
@@ -214,20 +231,25 @@ export function createFiles(deps: {
     }
   }
 
-  /** Answers the blob's download URL after checking the caller may read what it belongs to. */
-  async function resolveBlob(scope: ProjectScope, blobName: string): Promise<{ key: string; fileName?: string }> {
+  /**
+   * What a blob's download URL binds, after checking the caller may read what it belongs to:
+   * its key and how it is served (type by extension, never the uploader's). A file's own
+   * permission first, then a crop thumbnail's (workzone:crops:read), and only then the
+   * project cover: a blob that is also some crop's thumbnail never passes as a cover.
+   */
+  async function resolveBlob(scope: ProjectScope, blobName: string): Promise<{ key: string } & ServedAs> {
     const key = blobKey(scope.project.id, blobName);
     const file = await store.repos.files.byBlobName(scope.project.id, blobName);
     if (file) {
       requireAny(scope.workzone(file.workzoneId), READ[category(file)], 'view-file-forbidden');
-      return { key, fileName: downloadName(file) };
+      return { key, ...servedAs(file.extension, downloadName(file)) };
     }
-    if (scope.project.coverBlobName === blobName) return { key };
     const crop = await store.repos.crops.byThumbnail(scope.project.id, blobName);
     if (crop) {
       access.requireOnWorkzone(scope, crop.workzoneId, 'workzone:crops:read', 'view-crop-forbidden');
-      return { key };
+      return { key, ...servedAs(extensionOfBlob(blobName)) };
     }
+    if (scope.project.coverBlobName === blobName) return { key, ...servedAs(extensionOfBlob(blobName)) };
     throw new DomainError('not-found', 'blob-not-found', `No blob ${blobName.slice(0, 200)} in this project`, { blobName: blobName.slice(0, 200) });
   }
 
@@ -413,7 +435,7 @@ export function createFiles(deps: {
     async blobUrl(actor: Actor, a: EntityRef, p: EntityRef, blobName: string): Promise<string> {
       const scope = await open(actor, a, p);
       const b = await resolveBlob(scope, blobName);
-      return objectStore.signDownload({ key: b.key, expiresInSeconds: FILES.downloadTtlSeconds, fileName: b.fileName }, clock.now());
+      return objectStore.signDownload({ ...b, expiresInSeconds: FILES.downloadTtlSeconds }, clock.now());
     },
 
     /** POST …/blobs: download URLs for many blobs (all or nothing). */
@@ -424,7 +446,7 @@ export function createFiles(deps: {
       const urls: Record<string, string> = {};
       for (const name of new Set(blobNames)) {
         const b = await resolveBlob(scope, name);
-        urls[name] = await objectStore.signDownload({ key: b.key, expiresInSeconds: FILES.downloadTtlSeconds, fileName: b.fileName }, now);
+        urls[name] = await objectStore.signDownload({ ...b, expiresInSeconds: FILES.downloadTtlSeconds }, now);
       }
       return { expiresIn: FILES.downloadTtlSeconds, urls };
     },
@@ -457,6 +479,7 @@ export function createFiles(deps: {
       if (!pending) throw uploadError('unknown-blob-name', 'No cover upload was signed with these values', item.blobName ?? '');
       matchesPending(pending, c, now);
       await verifyObject(scope.project.id, pending);
+      await verifyCoverImage(scope.project.id, pending);
       const previous = await store.transaction(async (repos) => {
         const locked = await repos.uploads.byBlobNameForUpdate(scope.project.id, pending.blobName);
         if (!locked) throw uploadError('unknown-blob-name', 'The cover upload was registered or swept meanwhile', pending.blobName);
@@ -490,6 +513,7 @@ export function createFiles(deps: {
       if (!pending || pending.kind !== 'crop-cover') throw uploadError('unknown-blob-name', `No crop cover upload was signed for ${blobName}`, blobName);
       matchesPending(pending, pending, clock.now());
       await verifyObject(scope.project.id, pending);
+      await verifyCoverImage(scope.project.id, pending);
       return pending;
     },
 
