@@ -6,8 +6,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
-import { A2, addMembers, assertProblem, createProject, emailOf, projectWorld, uuidOf, type World } from '../support/projects.ts';
-import { getSigned, md5Hex, pngBytes, putSigned, sign } from '../support/files.ts';
+import { A2, ACCOUNT_ID, addMembers, assertProblem, createProject, createZone, emailOf, projectWorld, uuidOf, type World } from '../support/projects.ts';
+import { bytes, getSigned, md5Hex, pngBytes, putSigned, sign, storedObject, upload } from '../support/files.ts';
+import { projectScopeKey } from '../../src/core/projects/project-access.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openObjectStore } from '../../src/adapters/storage/open.ts';
 
@@ -152,4 +153,82 @@ test('BLOB_PUBLIC_URL: the local store\'s signed URLs are built on it instead of
   }
   assert.throws(() => loadConfig({ BLOB_PUBLIC_URL: 'ftp://x' }), /BLOB_PUBLIC_URL/);
   assert.throws(() => loadConfig({ BLOB_PUBLIC_URL: 'https://b.example', STORAGE_URL: 's3://bucket' }), /BLOB_PUBLIC_URL/);
+});
+
+// Item: a cover hijack destroyed another file's bytes.
+
+/** Signs, uploads and registers a real PNG cover; answers its blob name. */
+async function setCover(projectId: string, seed: number): Promise<string> {
+  const png = pngBytes(200, seed);
+  const url = `${A2}/projects/${uuidOf(projectId)}/cover`;
+  const signed = await w.as.projectOwner!('POST', url, cover(png));
+  assert.equal(signed.status, 200, JSON.stringify(signed.body));
+  assert.ok((await putSigned(t, signed.body.file.url, png)).statusCode < 300);
+  const res = await w.as.projectOwner!('PUT', url, { ...cover(png), blobName: signed.body.file.blobName });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return signed.body.file.blobName;
+}
+
+/** Writes a project's cover_blob_name directly (the state an older version let PUT/PATCH create). */
+async function forceCover(projectId: string, blobName: string) {
+  await t.core.store.transaction(async (repos) => {
+    const project = (await repos.projects.byRef(ACCOUNT_ID, { uuid: uuidOf(projectId) }))!;
+    await repos.projects.update(project.id, { ...project, coverBlobName: blobName }, project.ownerId, new Date());
+    await repos.changes.publish(projectScopeKey(project.id));
+  });
+}
+
+test('a cover is only set from a cover upload: PUT/PATCH coverBlobName naming another blob is 400, nothing changed', async () => {
+  const p = await createProject(w.as.projectOwner!);
+  const [file] = await upload(t, w.as.projectOwner!, p.id, p.rootWorkzoneId, [{ name: 'Report', extension: 'pdf', content: bytes(300, 4) }]);
+  const url = `${A2}/projects/${uuidOf(p.id)}`;
+  for (const method of ['PATCH', 'PUT'] as const) {
+    const body = method === 'PATCH' ? { coverBlobName: file!.blobName } : {
+      name: p.name, description: p.description ?? null, subscriptionId: p.subscriptionId, ownerId: p.ownerId,
+      location: null, spatialReference: null, coverBlobName: file!.blobName,
+    };
+    const res = await w.as.projectOwner!(method, url, body);
+    assertProblem(res, 400, 'invalid-input');
+  }
+  assert.equal((await w.as.projectOwner!('GET', url)).body.coverBlobName ?? null, null);
+  // A registered cover still works, PATCH may keep it or clear it, and the file's bytes are intact.
+  const blob = await setCover(p.id, 11);
+  assert.equal((await w.as.projectOwner!('PATCH', url, { coverBlobName: blob })).status, 200);
+  await setCover(p.id, 12);
+  assert.notEqual(await storedObject(t, p.id, file!.blobName), null, 'the file keeps its object');
+  assert.equal(await storedObject(t, p.id, blob), null, 'the replaced cover object is deleted');
+  const cleared = await w.as.projectOwner!('PATCH', url, { coverBlobName: null });
+  assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
+  assert.equal(cleared.body.coverBlobName ?? null, null);
+});
+
+test('replacing a cover deletes only a cover object, never a file\'s named as the old cover', async () => {
+  const p = await createProject(w.as.projectOwner!);
+  const [file] = await upload(t, w.as.projectOwner!, p.id, p.rootWorkzoneId, [{ name: 'Scan', extension: 'e57', content: bytes(500, 6) }]);
+  await forceCover(p.id, file!.blobName);
+  await setCover(p.id, 13);
+  assert.notEqual(await storedObject(t, p.id, file!.blobName), null, 'the file keeps its object');
+});
+
+test('a blob that is a crop thumbnail needs workzone:crops:read even when it is also named as the cover', async () => {
+  const p = await contributorProject();
+  const zone = await createZone(w.as.projectOwner!, p.id, p.rootWorkzoneId);
+  // carol sees the project through one sub-zone only: not the root zone, where the crop is.
+  await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('carol'), role: w.roles.Manager }] }, [zone.id]);
+  const crops = `${A2}/projects/${uuidOf(p.id)}/crops`;
+  const body = (extra: Record<string, unknown> = {}) => ({
+    workzoneId: p.rootWorkzoneId, name: 'Crop', crop: '[]', actualCrop: '[]', rotation: '0', cameraType: 'overview',
+    cameraState: '{}', scan: 's', layers: null, oview: 1, settings: null, ...extra,
+  });
+  const c = await w.as.manager!('POST', crops, body());
+  const png = pngBytes(120, 14);
+  const signed = await w.as.manager!('POST', `${crops}/${c.body.id}/cover`, cover(png));
+  assert.ok((await putSigned(t, signed.body.file.url, png)).statusCode < 300);
+  const thumb = signed.body.file.blobName;
+  assert.equal((await w.as.manager!('PUT', `${crops}/${c.body.id}`, body({ thumbnailBlobName: thumb }))).status, 200);
+  const blobUrl = `${A2}/projects/${uuidOf(p.id)}/blobs/${thumb}`;
+  assertProblem(await w.as.carol!('GET', blobUrl), 403, 'view-crop-forbidden');
+  await forceCover(p.id, thumb);
+  assertProblem(await w.as.carol!('GET', blobUrl), 403, 'view-crop-forbidden');
+  assert.equal((await w.as.manager!('GET', blobUrl)).status, 302);
 });

@@ -224,6 +224,18 @@ export function createFiles(deps: {
     }
   }
 
+  /**
+   * Deletes a replaced project cover's object, only when no file or crop thumbnail names
+   * that blob (a cover set before covers were checked may be another object's name). A
+   * failed delete does not fail the committed registration: the row update queued the
+   * blob (migration 0010), and the sweeper deletes it unless a row names it.
+   */
+  async function deleteReplacedCover(projectId: string, blobName: string): Promise<void> {
+    if (await store.repos.files.byBlobName(projectId, blobName)) return;
+    if (await store.repos.crops.byThumbnail(projectId, blobName)) return;
+    await objectStore.delete(blobKey(projectId, blobName)).catch(() => {});
+  }
+
   function matchesPending(p: PendingUploadRecord, c: Checked | UploadItem, now: Date): void {
     if (p.expiresAt.getTime() <= now.getTime()) throw uploadError('upload-expired', `The upload of ${p.blobName} has expired`, p.blobName);
     if (p.extension !== c.extension.replace(/^\./, '').toLowerCase() || p.size !== c.size || p.md5 !== c.md5.toLowerCase()) {
@@ -490,7 +502,7 @@ export function createFiles(deps: {
         await repos.changes.publish(projectScopeKey(project.id));
         return project.coverBlobName;
       });
-      if (previous && previous !== pending.blobName) await objectStore.delete(blobKey(scope.project.id, previous)).catch(() => {});
+      if (previous && previous !== pending.blobName) await deleteReplacedCover(scope.project.id, previous);
       return { ...pick(c), id: pending.id, blobName: pending.blobName };
     },
 
