@@ -21,6 +21,8 @@ export interface Config {
   logLevel: string;
   uploadTtlSeconds: number;
   uploadUrlTtlSeconds: number;
+  /** STORAGE_QUOTA_BYTES: bytes stored per subscription, every category and live pending upload counted. */
+  storageQuotaBytes: number;
   storageUrl: string | undefined;
   storagePublicUrl: string | undefined;
   /**
@@ -191,6 +193,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     uploadTtlSeconds: integer(env, 'UPLOAD_TTL', 24 * 3600, 60, 365 * 24 * 3600),
     uploadUrlTtlSeconds: integer(env, 'UPLOAD_URL_TTL', 3600, 10, 7 * 24 * 3600),
+    // 10 TiB by default; at most 2^53 - 1 (exact in a JavaScript number).
+    storageQuotaBytes: integer(env, 'STORAGE_QUOTA_BYTES', 10 * 1024 ** 4, 0, Number.MAX_SAFE_INTEGER),
     storageUrl,
     storagePublicUrl,
     blobPublicUrl,

@@ -124,6 +124,11 @@ const capacityError = (category: 'scan' | 'geoImage', values: Record<string, str
     values,
   );
 
+const quotaError = (subscriptionId: string, quotaBytes: number) =>
+  new DomainError('invalid', 'storage-quota-exceeded', `The subscription's storage quota (${quotaBytes} bytes) is exceeded`, {
+    subscriptionId, quotaBytes,
+  });
+
 const uploadError = (code: string, message: string, blobName: string) => new DomainError('invalid', code, message, { blobName });
 
 export function createFiles(deps: {
@@ -134,6 +139,8 @@ export function createFiles(deps: {
   objectStore: ObjectStore;
   uploadTtlSeconds: number;
   uploadUrlTtlSeconds: number;
+  /** Bytes per subscription, every category (STORAGE_QUOTA_BYTES). */
+  storageQuotaBytes: number;
   sandbox: boolean;
 }) {
   const { store, clock, ids, access, objectStore } = deps;
@@ -163,13 +170,21 @@ export function createFiles(deps: {
    * subscription's projects, under a row lock on the subscription (so concurrent signers
    * and registrars on every node count one after the other). `adding`: uploads not yet
    * counted (signing); registering converts counted pending rows, so it adds none, yet
-   * still refuses when the capacity was lowered meanwhile.
+   * still refuses when the capacity was lowered meanwhile. The same lock covers the
+   * storage quota (docs/security.md): the bytes of every registered file and live pending
+   * upload of the subscription, whatever the category, plus `addingBytes`, at most
+   * STORAGE_QUOTA_BYTES.
    */
-  async function checkCapacities(repos: Repos, subscriptionId: string, userId: string, adding: Map<Category, number>, touched: Set<Category>) {
+  async function checkCapacities(
+    repos: Repos, subscriptionId: string, userId: string, adding: Map<Category, number>, touched: Set<Category>, addingBytes: number,
+  ) {
     const now = clock.now();
+    await repos.files.lockSubscription(subscriptionId);
+    if ((await repos.files.bytesInSubscription(subscriptionId, now)) + addingBytes > deps.storageQuotaBytes) {
+      throw quotaError(subscriptionId, deps.storageQuotaBytes);
+    }
     const relevant = (['scan', 'geoImage'] as const).filter((c) => touched.has(c));
     if (!relevant.length) return;
-    await repos.files.lockSubscription(subscriptionId);
     const sub = await repos.subscriptions.byId(subscriptionId);
     if (!sub) throw notFound('subscription', subscriptionId);
     for (const c of relevant) {
@@ -280,7 +295,8 @@ export function createFiles(deps: {
       const adding = new Map<Category, number>();
       for (const c of checked) adding.set(c.category, (adding.get(c.category) ?? 0) + 1);
       await store.transaction(async (repos) => {
-        await checkCapacities(repos, scope.project.subscriptionId, actor.userId, adding, categories);
+        const bytes = checked.reduce((n, c) => n + c.size, 0);
+        await checkCapacities(repos, scope.project.subscriptionId, actor.userId, adding, categories, bytes);
         for (const s of signed) {
           await repos.uploads.insert({
             id: ids.uuid(), blobName: s.blobName, projectId: scope.project.id, workzoneId: zone.id, cropId: null, kind: 'file',
@@ -344,7 +360,7 @@ export function createFiles(deps: {
 
       return store.transaction(async (repos) => {
         const touched = new Set(named.map((c) => c.category));
-        await checkCapacities(repos, scope.project.subscriptionId, actor.userId, new Map(), touched);
+        await checkCapacities(repos, scope.project.subscriptionId, actor.userId, new Map(), touched, 0);
         const out: RegisteredFile[] = [];
         const done = new Map<string, FileRecord>();
         for (const c of named) {
@@ -470,10 +486,13 @@ export function createFiles(deps: {
       const c = checkCover(item);
       const now = clock.now();
       const s = await signOne(scope.project.id, c, now);
-      await store.repos.uploads.insert({
-        id: ids.uuid(), blobName: s.blobName, projectId: scope.project.id, workzoneId: null, cropId: null, kind: 'project-cover',
-        category: null, name: c.name, extension: c.extension, size: c.size, md5: c.md5, userId: actor.userId, createdAt: now,
-        expiresAt: new Date(now.getTime() + pendingTtl * 1000),
+      await store.transaction(async (repos) => {
+        await checkCapacities(repos, scope.project.subscriptionId, actor.userId, new Map(), new Set(), c.size);
+        await repos.uploads.insert({
+          id: ids.uuid(), blobName: s.blobName, projectId: scope.project.id, workzoneId: null, cropId: null, kind: 'project-cover',
+          category: null, name: c.name, extension: c.extension, size: c.size, md5: c.md5, userId: actor.userId, createdAt: now,
+          expiresAt: new Date(now.getTime() + pendingTtl * 1000),
+        });
       });
       return { provider: objectStore.provider, expiresIn: urlTtl, file: { ...pick(c), url: s.url, blobName: s.blobName } };
     },
@@ -511,10 +530,13 @@ export function createFiles(deps: {
       const c = checkCover(item);
       const now = clock.now();
       const s = await signOne(scope.project.id, c, now);
-      await store.repos.uploads.insert({
-        id: ids.uuid(), blobName: s.blobName, projectId: scope.project.id, workzoneId, cropId, kind: 'crop-cover', category: null,
-        name: c.name, extension: c.extension, size: c.size, md5: c.md5, userId: actor.userId, createdAt: now,
-        expiresAt: new Date(now.getTime() + pendingTtl * 1000),
+      await store.transaction(async (repos) => {
+        await checkCapacities(repos, scope.project.subscriptionId, actor.userId, new Map(), new Set(), c.size);
+        await repos.uploads.insert({
+          id: ids.uuid(), blobName: s.blobName, projectId: scope.project.id, workzoneId, cropId, kind: 'crop-cover', category: null,
+          name: c.name, extension: c.extension, size: c.size, md5: c.md5, userId: actor.userId, createdAt: now,
+          expiresAt: new Date(now.getTime() + pendingTtl * 1000),
+        });
       });
       return { provider: objectStore.provider, expiresIn: urlTtl, file: { ...pick(c), url: s.url, blobName: s.blobName } };
     },
@@ -559,7 +581,8 @@ export function createFiles(deps: {
           await objectStore.copy(blobKey(a.sourceProjectId, f.blobName), blobKey(a.destinationProjectId, blobName));
           copies.push({ file: f, blobName });
         }
-        await checkCapacities(repos, dest.subscriptionId, a.userId, adding, new Set(adding.keys()));
+        const bytes = files.reduce((n, f) => n + f.size, 0);
+        await checkCapacities(repos, dest.subscriptionId, a.userId, adding, new Set(adding.keys()), bytes);
         for (const { file: f, blobName } of copies) {
           await repos.files.insert({
             ...f, id: ids.uuid(), projectId: a.destinationProjectId, workzoneId: a.zones.get(f.workzoneId)!, blobName,
