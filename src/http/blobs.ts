@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Core } from '../compose.ts';
 import { DomainError } from '../core/errors.ts';
-import { BLOB_ROUTE_PREFIX, LocalDiskStore, type DownloadTarget } from '../adapters/storage/local-disk.ts';
+import { BLOB_ROUTE_PREFIX, LocalDiskStore, contentDisposition, type DownloadTarget } from '../adapters/storage/local-disk.ts';
 import { renderFailure, toFailure } from './errors.ts';
 
 /** The key and query of a /_blobs/… URL, decoded; null when undecodable. */
@@ -61,12 +61,6 @@ function parseRange(value: string | undefined, size: number): { start: number; e
   if (m[2] !== '' && Number(m[2]) < start) return null; // invalid: ignored
   if (start >= size) return 'unsatisfiable';
   return { start, end };
-}
-
-function contentDisposition(name: string | undefined): string {
-  if (name === undefined) return 'attachment';
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 /**

@@ -16,8 +16,7 @@ import {
 import type {
   ObjectInfo, ObjectStore, SignDownloadInput, SignedUpload, SignUploadInput,
 } from '../../core/ports/object-store.ts';
-import { UPLOAD_CACHE_CONTROL } from './local-disk.ts';
-import { contentDisposition } from './s3.ts';
+import { UPLOAD_CACHE_CONTROL, contentDisposition } from './local-disk.ts';
 
 /** Azurite's well-known development account (UseDevelopmentStorage=true). */
 const DEV_ACCOUNT = 'devstoreaccount1';

@@ -26,6 +26,13 @@ import type {
 export const BLOB_ROUTE_PREFIX = '/_blobs/';
 export const UPLOAD_CACHE_CONTROL = 'max-age=2592000';
 
+/** `attachment`, with the file name (ASCII and RFC 8187 forms) when given; every store's downloads use it. */
+export function contentDisposition(name: string | undefined): string {
+  if (name === undefined) return 'attachment';
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
 /**
  * A key is 1 to 8 segments joined by "/", each 1-255 characters of [A-Za-z0-9._~=-] that
  * does not start with "." (so no "..", no hidden names: temporary and metadata files start

@@ -17,7 +17,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type {
   ObjectInfo, ObjectStore, SignDownloadInput, SignedUpload, SignUploadInput,
 } from '../../core/ports/object-store.ts';
-import { UPLOAD_CACHE_CONTROL } from './local-disk.ts';
+import { UPLOAD_CACHE_CONTROL, contentDisposition } from './local-disk.ts';
 
 export interface S3Location {
   bucket: string;
@@ -201,11 +201,4 @@ export class S3Store implements ObjectStore {
     this.client.destroy();
     if (this.signer !== this.client) this.signer.destroy();
   }
-}
-
-/** `attachment`, with the file name (ASCII and RFC 8187 forms) when given. */
-export function contentDisposition(name: string | undefined): string {
-  if (name === undefined) return 'attachment';
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
