@@ -192,7 +192,7 @@ export async function runUploadBench(): Promise<UploadBenchResult> {
         const blob = `${crypto.randomUUID()}/bench-${mib}MiB.bin`;
         const signed = await signer.signUpload({ key: blob, size: bytes, md5Hex, expiresInSeconds: 3600 }, new Date());
         const uploadMiBps = await timeUpload(signed, bytes, rawFile, mib);
-        const url = await signer.signDownload({ key: blob, expiresInSeconds: 3600 }, new Date());
+        const url = await signer.signDownload({ key: blob, contentType: 'application/octet-stream', expiresInSeconds: 3600 }, new Date());
         const downloadMiBps = await timeDownload(url, bytes, mib);
         result.samples.push({ rawWriteMiBps, uploadMiBps, downloadMiBps });
       }

@@ -105,6 +105,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const files = createFiles({
     store, clock, ids, access: projectAccess, objectStore, sandbox: config.sandbox,
     uploadTtlSeconds: config.uploadTtlSeconds, uploadUrlTtlSeconds: config.uploadUrlTtlSeconds,
+    storageQuotaBytes: config.storageQuotaBytes,
   });
   const crops = createCrops({ store, clock, ids, access: projectAccess, files });
   const connectJobs = createConnectJobs({ store, clock, ids, access: projectAccess, files, objectStore, publicUrl: config.publicUrl });

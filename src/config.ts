@@ -21,8 +21,15 @@ export interface Config {
   logLevel: string;
   uploadTtlSeconds: number;
   uploadUrlTtlSeconds: number;
+  /** STORAGE_QUOTA_BYTES: bytes stored per subscription, every category and live pending upload counted. */
+  storageQuotaBytes: number;
   storageUrl: string | undefined;
   storagePublicUrl: string | undefined;
+  /**
+   * BLOB_PUBLIC_URL: the base of the local-disk store's signed /_blobs URLs, another origin
+   * than PUBLIC_URL (recommended in production: user bytes never share the service's origin).
+   */
+  blobPublicUrl: string | undefined;
   /** AZURE_STORAGE_CONNECTION_STRING (required with STORAGE_URL=azure://…; never printed). */
   azureConnectionString: string | undefined;
   /**
@@ -203,6 +210,10 @@ export function loadConfig(env: Env = process.env): Config {
       fail('STORAGE_URL', storageUrl, 's3://BUCKET?endpoint=http(s)://host:port&region=…&forcePathStyle=true');
     }
   }
+  const blobPublicUrl = env.BLOB_PUBLIC_URL ? httpUrl('BLOB_PUBLIC_URL', env.BLOB_PUBLIC_URL) : undefined;
+  if (blobPublicUrl !== undefined && storageUrl !== undefined) {
+    throw new ConfigError('BLOB_PUBLIC_URL is for the local-disk store only: unset it, or unset STORAGE_URL (S3 and Azure serve from their own origin; see STORAGE_PUBLIC_URL)');
+  }
   const azureConnectionString = env.AZURE_STORAGE_CONNECTION_STRING || undefined;
   if (storageUrl?.startsWith('azure://') && !azureConnectionString) {
     throw new ConfigError('AZURE_STORAGE_CONNECTION_STRING is required with STORAGE_URL=azure://CONTAINER');
@@ -221,8 +232,11 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     uploadTtlSeconds: integer(env, 'UPLOAD_TTL', 24 * 3600, 60, 365 * 24 * 3600),
     uploadUrlTtlSeconds: integer(env, 'UPLOAD_URL_TTL', 3600, 10, 7 * 24 * 3600),
+    // 10 TiB by default; at most 2^53 - 1 (exact in a JavaScript number).
+    storageQuotaBytes: integer(env, 'STORAGE_QUOTA_BYTES', 10 * 1024 ** 4, 0, Number.MAX_SAFE_INTEGER),
     storageUrl,
     storagePublicUrl,
+    blobPublicUrl,
     azureConnectionString,
     trustProxy: trustProxy(env),
     refreshReuseDetection: bool(env, 'REFRESH_TOKEN_REUSE_DETECTION'),

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Core } from '../compose.ts';
 import { DomainError } from '../core/errors.ts';
-import { BLOB_ROUTE_PREFIX, LocalDiskStore, type DownloadTarget } from '../adapters/storage/local-disk.ts';
+import { BLOB_ROUTE_PREFIX, LocalDiskStore, contentDisposition, type DownloadTarget } from '../adapters/storage/local-disk.ts';
 import { renderFailure, toFailure } from './errors.ts';
 
 /** The key and query of a /_blobs/… URL, decoded; null when undecodable. */
@@ -63,10 +63,15 @@ function parseRange(value: string | undefined, size: number): { start: number; e
   return { start, end };
 }
 
-function contentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
+/**
+ * On every /_blobs response, refusals included (docs/security.md "Blobs"): the browser
+ * takes the signed type as is (no sniffing), and a document opened from here runs no
+ * script, loads nothing and gets an opaque origin (no cookie, no storage of the service).
+ */
+export const BLOB_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "sandbox; default-src 'none'",
+};
 
 function serve(req: FastifyRequest, reply: FastifyReply, t: DownloadTarget) {
   const etag = `"${t.md5Hex}"`;
@@ -74,7 +79,7 @@ function serve(req: FastifyRequest, reply: FastifyReply, t: DownloadTarget) {
   reply.header('etag', etag);
   reply.header('cache-control', t.cacheControl);
   reply.header('content-type', t.contentType);
-  if (t.fileName) reply.header('content-disposition', contentDisposition(t.fileName));
+  if (!t.inline) reply.header('content-disposition', contentDisposition(t.fileName));
   const ifNoneMatch = header(req, 'if-none-match');
   if (ifNoneMatch && ifNoneMatch.split(',').some((v) => v.trim() === etag || v.trim() === '*')) {
     return reply.code(304).send();
@@ -106,6 +111,10 @@ export const blobRoutes =
     const store = core.objectStore;
     if (!(store instanceof LocalDiskStore)) return;
 
+    app.addHook('onRequest', async (_req, reply) => {
+      reply.headers(BLOB_SECURITY_HEADERS);
+    });
+
     // The PUT body is the raw request stream, read by the handler: no parser, no body limit.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
@@ -121,7 +130,6 @@ export const blobRoutes =
           contentLength: header(req, 'content-length'),
           contentMd5: header(req, 'content-md5'),
           cacheControl: header(req, 'cache-control'),
-          contentType: header(req, 'content-type'),
           chunked: header(req, 'transfer-encoding') !== undefined,
         });
       } catch (e) {

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
 import { A2, addMembers, assertProblem, createProject, createZone, emailOf, projectWorld, uuidOf, type World } from '../support/projects.ts';
-import { bytes, md5Hex, putSigned } from '../support/files.ts';
+import { md5Hex, pngBytes, putSigned } from '../support/files.ts';
 import { describeErrors, loadVendorValidator, vendorSpecAvailable, type VendorValidator } from '../support/vendor-schema.ts';
 
 let t: TestApp;
@@ -97,7 +97,7 @@ test('the Viewer role reads crops but may not create, change or delete them (403
 
 test('crop cover: sign, PUT, then thumbnailBlobName names it; an unsigned name is refused', async () => {
   const c = (await w.as.manager!('POST', cropsUrl, cropBody(P.rootWorkzoneId))).body;
-  const png = bytes(300, 5);
+  const png = pngBytes(300, 5);
   const signed = await w.as.manager!('POST', `${cropsUrl}/${c.id}/cover`, { name: 'thumb', extension: 'png', size: png.length, md5: md5Hex(png) });
   assert.equal(signed.status, 200, JSON.stringify(signed.body));
   conforms('signCropCoverURL', 200, signed.body);

@@ -10,7 +10,7 @@ import {
   A1, A2, SUB_B, advanceClock, assertApi1Error, assertProblem, caller, createProject, createZone, emailOf, projectWorld, uuidOf, type World,
 } from '../support/projects.ts';
 import {
-  bulkUrl, bytes, fileRowsOf, filesUrl, getSigned, item, md5B64, md5Hex, pendingOf, putSigned, sign, storedObject, upload,
+  bulkUrl, bytes, fileRowsOf, filesUrl, getSigned, item, md5B64, md5Hex, pendingOf, pngBytes, putSigned, sign, storedObject, upload,
 } from '../support/files.ts';
 import { describeErrors, loadVendorValidator, vendorSpecAvailable, type VendorValidator } from '../support/vendor-schema.ts';
 import { blobKey } from '../../src/core/ports/object-store.ts';
@@ -449,7 +449,7 @@ describe('files', () => {
 describe('project cover', () => {
   test('sign (POST cover), PUT the bytes, register (PUT cover): the project shows coverBlobName and the blob downloads', async () => {
     const { p } = await freshProject();
-    const png = bytes(500, 21);
+    const png = pngBytes(500, 21);
     const body = { name: 'cover', extension: 'png', size: png.length, md5: md5Hex(png) };
     const signed = await w.as.projectOwner!('POST', `${A2}/projects/${uuidOf(p.id)}/cover`, body);
     assert.equal(signed.status, 200, JSON.stringify(signed.body));

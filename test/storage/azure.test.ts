@@ -72,7 +72,7 @@ test('azure: downloads serve Cache-Control max-age=2592000 and the file name (se
   const signed = await store.signUpload({ key, size: body.length, md5Hex: md5Hex(body), expiresInSeconds: 600 }, new Date());
   const put = await fetch(signed.url, { method: 'PUT', headers: signed.headers, body: new Uint8Array(body) });
   assert.equal(put.status, 201);
-  const url = new URL(await store.signDownload({ key, expiresInSeconds: 10800, fileName: 'Scan 1.e57' }, new Date()));
+  const url = new URL(await store.signDownload({ key, contentType: 'application/octet-stream', expiresInSeconds: 10800, fileName: 'Scan 1.e57' }, new Date()));
   assert.equal(url.searchParams.get('rscc'), 'max-age=2592000');
   assert.equal(url.searchParams.get('sp'), 'r');
   const res = await fetch(url);

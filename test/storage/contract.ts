@@ -79,7 +79,7 @@ export function objectStoreContract(name: string, open: () => Promise<StoreUnder
 
     assert.deepEqual(await store().stat(key), { size: content.length, md5Hex: md5Hex(content) });
 
-    const url = await store().signDownload({ key, expiresInSeconds: 3 * 3600, fileName: 'Site scan.e57' }, new Date());
+    const url = await store().signDownload({ key, contentType: 'application/octet-stream', expiresInSeconds: 3 * 3600, fileName: 'Site scan.e57' }, new Date());
     const whole = await fetch(url);
     assert.equal(whole.status, 200);
     const got = Buffer.from(await whole.arrayBuffer());
@@ -108,6 +108,54 @@ export function objectStoreContract(name: string, open: () => Promise<StoreUnder
     await store().delete(key); // deleting a missing object is not an error
   });
 
+  test(`${name}: a blob is served with the service's content type, never the uploader's`, async () => {
+    // The uploader sends text/html (the stored-script attack): no store serves it back.
+    const key = freshKey();
+    const html = Buffer.from('<html><script>alert(document.cookie)</script></html>');
+    const signed = await store().signUpload(
+      { key, size: html.length, md5Hex: md5Hex(html), contentType: 'image/png', expiresInSeconds: 600 }, new Date(),
+    );
+    assert.equal(signed.headers['Content-Type'], undefined, 'clients are never asked for a Content-Type');
+    const res = await put(signed.url, { ...signed.headers, 'Content-Type': 'text/html' }, html);
+    assert.ok(res.ok, `PUT answered ${res.status}: ${await res.text()}`);
+    const image = await fetch(await store().signDownload({ key, contentType: 'image/png', inline: true, expiresInSeconds: 600 }, new Date()));
+    assert.equal(image.status, 200);
+    assert.equal(image.headers.get('content-type'), 'image/png');
+    assert.ok(!/attachment/.test(image.headers.get('content-disposition') ?? ''), 'an inline image is no attachment');
+    await image.arrayBuffer();
+    const other = await fetch(await store().signDownload({ key, contentType: 'application/octet-stream', expiresInSeconds: 600 }, new Date()));
+    assert.equal(other.status, 200);
+    assert.equal(other.headers.get('content-type'), 'application/octet-stream');
+    assert.match(other.headers.get('content-disposition') ?? '', /^attachment/);
+    await other.arrayBuffer();
+    await store().delete(key);
+  });
+
+  test(`${name}: everything but an inline image is served as an attachment (with its file name when given)`, async () => {
+    const key = freshKey();
+    const body = Buffer.from('%PDF-1.7 not really');
+    assert.ok((await upload(store(), key, body)).res.ok);
+    const named = await fetch(await store().signDownload(
+      { key, contentType: 'application/pdf', fileName: 'Plan "A".pdf', expiresInSeconds: 600 }, new Date(),
+    ));
+    assert.equal(named.headers.get('content-type'), 'application/pdf');
+    assert.match(named.headers.get('content-disposition') ?? '', /^attachment; filename="Plan _A_\.pdf"/);
+    await named.arrayBuffer();
+    await store().delete(key);
+  });
+
+  test(`${name}: readHead answers an object's first bytes, fewer for a short one, null for none`, async () => {
+    const key = freshKey();
+    assert.ok((await upload(store(), key, content)).res.ok);
+    assert.deepEqual(Buffer.from((await store().readHead(key, 8))!), content.subarray(0, 8));
+    const short = freshKey();
+    assert.ok((await upload(store(), short, Buffer.from('abc'))).res.ok);
+    assert.deepEqual(Buffer.from((await store().readHead(short, 8))!), Buffer.from('abc'));
+    assert.equal(await store().readHead(freshKey(), 8), null);
+    await store().delete(key);
+    await store().delete(short);
+  });
+
   test(`${name}: stat of an object never uploaded is null`, async () => {
     assert.equal(await store().stat(freshKey()), null);
   });
@@ -121,7 +169,7 @@ export function objectStoreContract(name: string, open: () => Promise<StoreUnder
   });
 
   test(`${name}: a download URL of a missing object answers 404`, async () => {
-    const url = await store().signDownload({ key: freshKey(), expiresInSeconds: 600 }, new Date());
+    const url = await store().signDownload({ key: freshKey(), contentType: 'application/octet-stream', expiresInSeconds: 600 }, new Date());
     const res = await fetch(url);
     assert.equal(res.status, 404);
     await res.arrayBuffer();
@@ -168,7 +216,7 @@ export function objectStoreContract(name: string, open: () => Promise<StoreUnder
     await refused(await put(u.toString(), signed.headers, content), key);
     // A download URL with a tampered signature is refused too.
     await upload(store(), key, content);
-    const d = new URL(await store().signDownload({ key, expiresInSeconds: 600 }, new Date()));
+    const d = new URL(await store().signDownload({ key, contentType: 'application/octet-stream', expiresInSeconds: 600 }, new Date()));
     const dp = ['sig', 'X-Amz-Signature'].find((p) => d.searchParams.has(p))!;
     const ds = d.searchParams.get(dp)!;
     d.searchParams.set(dp, ds.slice(0, 3) + (ds[3] === 'A' ? 'B' : 'A') + ds.slice(4));

@@ -51,7 +51,7 @@ test('local disk in a started server: PUT and GET through the signed URLs, a res
 
     await server.stop();
     server = await startServer(env, { dataDir });
-    const download = await signer.signDownload({ key: blob, expiresInSeconds: 600 }, new Date());
+    const download = await signer.signDownload({ key: blob, contentType: 'application/octet-stream', expiresInSeconds: 600 }, new Date());
     const got = await fetch(download, { headers: { range: 'bytes=100-199' } });
     assert.equal(got.status, 206);
     assert.ok(Buffer.from(await got.arrayBuffer()).equals(body.subarray(100, 200)), 'the object survived the restart');
@@ -88,7 +88,7 @@ test('local disk in a started server: PUT and GET through the signed URLs, a res
     const old = new Date(Date.now() - 3600_000);
     for (const f of leftovers) fs.utimesSync(path.join(dir, f), old, old);
     server = await startServer(env, { dataDir });
-    const stat = await fetch(await signer.signDownload({ key: big, expiresInSeconds: 600 }, new Date()), { method: 'HEAD' });
+    const stat = await fetch(await signer.signDownload({ key: big, contentType: 'application/octet-stream', expiresInSeconds: 600 }, new Date()), { method: 'HEAD' });
     assert.equal(stat.status, 404, 'the interrupted object does not exist');
     for (let i = 0; i < 50 && fs.readdirSync(dir).some((f) => f.endsWith('.part')); i++) await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.part')), [], 'temporary files swept');

@@ -172,7 +172,7 @@ test('local disk: a 50 MiB upload streams to disk and reads back (HEAD, ETag, Co
   });
   assert.equal(status, 201);
   assert.deepEqual(await store.stat(key), { size, md5Hex: md5 });
-  const url = await store.signDownload({ key, expiresInSeconds: 600 }, new Date());
+  const url = await store.signDownload({ key, contentType: 'application/octet-stream', expiresInSeconds: 600 }, new Date());
   const head = await fetch(url, { method: 'HEAD' });
   assert.equal(head.status, 200);
   assert.equal(head.headers.get('content-length'), String(size));
@@ -197,7 +197,7 @@ test('local disk: another node on the same database verifies the URLs this one s
     clock: t.core.clock,
     signingKey: async () => Buffer.from((await t.core.store.repos.settings.get<string>('storage.signing_key'))!, 'utf8'),
   });
-  const url = await second.signDownload({ key, expiresInSeconds: 600 }, new Date());
+  const url = await second.signDownload({ key, contentType: 'application/octet-stream', expiresInSeconds: 600 }, new Date());
   const got = await fetch(url);
   assert.equal(got.status, 200);
   assert.ok(Buffer.from(await got.arrayBuffer()).equals(body));

@@ -112,7 +112,7 @@ test('s3: the presigned PUT signs content-md5, cache-control, content-length and
     assert.notEqual(sigV4('PUT', moved, clientHeaders, CREDENTIALS.secretAccessKey), expected);
 
     // The GET URL: signed for 3 hours, host only.
-    const download = new URL(await store.signDownload({ key, expiresInSeconds: 3 * 3600, fileName: 'a.e57' }, now));
+    const download = new URL(await store.signDownload({ key, contentType: 'application/octet-stream', expiresInSeconds: 3 * 3600, fileName: 'a.e57' }, now));
     assert.equal(download.searchParams.get('X-Amz-Expires'), '10800');
     assert.equal(download.searchParams.get('X-Amz-Signature'), sigV4('GET', download, {}, CREDENTIALS.secretAccessKey));
   } finally {
@@ -133,7 +133,7 @@ test('s3: STORAGE_PUBLIC_URL is the host clients see, and the URL is signed for 
     const res = await fetch(signed.url, { method: 'PUT', headers: signed.headers, body: new Uint8Array(body) });
     assert.equal(res.status, 200);
     assert.deepEqual(await store.stat(key), { size: 1000, md5Hex: md5Hex(body) });
-    const got = await fetch(await store.signDownload({ key, expiresInSeconds: 600 }, new Date()));
+    const got = await fetch(await store.signDownload({ key, contentType: 'application/octet-stream', expiresInSeconds: 600 }, new Date()));
     assert.ok(got.url.startsWith(publicUrl));
     assert.ok(Buffer.from(await got.arrayBuffer()).equals(body));
   } finally {

@@ -16,6 +16,13 @@ export const bytes = (n: number, seed = 1): Buffer => {
   return b;
 };
 
+/** n bytes that start with PNG's signature (covers and thumbnails must be real images). */
+export const pngBytes = (n: number, seed = 1): Buffer => {
+  const b = bytes(Math.max(n, 8), seed);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b);
+  return b;
+};
+
 export interface Spec {
   name: string;
   extension: string;

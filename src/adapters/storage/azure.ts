@@ -3,8 +3,9 @@
 // its blob only (another blob name fails the signature); Azure requires the client's
 // `x-ms-blob-type: BlockBlob` and verifies the body against `Content-MD5`, which it keeps as
 // the blob's MD5 (stat reads it back). Download URLs set the response Cache-Control
-// (`rscc`, max-age=2592000) and, given a file name, Content-Disposition (`rscd`) in the
-// SAS itself, so every read serves them whatever the client stored.
+// (`rscc`, max-age=2592000), the service's Content-Type (`rsct`) and, unless inline,
+// Content-Disposition: attachment (`rscd`) in the SAS itself, so every read serves them
+// whatever the client stored.
 //
 // STORAGE_URL=azure://CONTAINER; STORAGE_PUBLIC_URL replaces the scheme, host and port of
 // the URLs clients see (a SAS does not sign the host).
@@ -15,8 +16,7 @@ import {
 import type {
   ObjectInfo, ObjectStore, SignDownloadInput, SignedUpload, SignUploadInput,
 } from '../../core/ports/object-store.ts';
-import { UPLOAD_CACHE_CONTROL } from './local-disk.ts';
-import { contentDisposition } from './s3.ts';
+import { UPLOAD_CACHE_CONTROL, contentDisposition } from './local-disk.ts';
 
 /** Azurite's well-known development account (UseDevelopmentStorage=true). */
 const DEV_ACCOUNT = 'devstoreaccount1';
@@ -75,7 +75,10 @@ export class AzureStore implements ObjectStore {
     return this.publicOrigin + u.pathname + u.search;
   }
 
-  private sas(key: string, permissions: string, now: Date, seconds: number, extra: { cacheControl?: string; contentDisposition?: string } = {}) {
+  private sas(
+    key: string, permissions: string, now: Date, seconds: number,
+    extra: { cacheControl?: string; contentDisposition?: string; contentType?: string } = {},
+  ) {
     return generateBlobSASQueryParameters(
       {
         containerName: this.container.containerName,
@@ -95,7 +98,8 @@ export class AzureStore implements ObjectStore {
       'Cache-Control': UPLOAD_CACHE_CONTROL,
       'x-ms-blob-type': 'BlockBlob',
     };
-    if (input.contentType) headers['Content-Type'] = input.contentType;
+    // No type is bound at upload (a SAS cannot, without a header clients do not send): every
+    // download SAS names the service's type instead (rsct), so the stored one is never served.
     return {
       url: this.publicUrlOf(`${blob.url}?${this.sas(input.key, 'cw', now, input.expiresInSeconds)}`),
       headers,
@@ -107,7 +111,9 @@ export class AzureStore implements ObjectStore {
     const blob = this.container.getBlobClient(input.key);
     const sas = this.sas(input.key, 'r', now, input.expiresInSeconds, {
       cacheControl: UPLOAD_CACHE_CONTROL,
-      contentDisposition: input.fileName ? contentDisposition(input.fileName) : undefined,
+      // rsct and rscd: the service's type and disposition, whatever the blob was stored with.
+      contentType: input.contentType,
+      contentDisposition: input.inline ? undefined : contentDisposition(input.fileName),
     });
     return this.publicUrlOf(`${blob.url}?${sas}`);
   }
@@ -121,6 +127,23 @@ export class AzureStore implements ObjectStore {
       };
     } catch (e) {
       if ((e as { statusCode?: number }).statusCode === 404) return null;
+      throw e;
+    }
+  }
+
+  async readHead(key: string, bytes: number): Promise<Uint8Array | null> {
+    const blob = this.container.getBlobClient(key);
+    try {
+      // download, not downloadToBuffer: that one insists on `bytes` bytes from a shorter blob.
+      const res = await blob.download(0, bytes);
+      const chunks: Buffer[] = [];
+      for await (const chunk of (res.readableStreamBody ?? []) as AsyncIterable<Buffer>) chunks.push(chunk);
+      return new Uint8Array(Buffer.concat(chunks)).subarray(0, bytes);
+    } catch (e) {
+      const status = (e as { statusCode?: number }).statusCode;
+      if (status === 404) return null;
+      // A range of an empty blob is unsatisfiable: it has no first bytes.
+      if (status === 416) return new Uint8Array(0);
       throw e;
     }
   }

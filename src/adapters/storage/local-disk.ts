@@ -3,11 +3,13 @@
 // stream to a temporary file beside the target with a running MD5, are fsynced and
 // renamed into place only when complete and verified; nothing else is ever kept.
 //
-// Signed URL format (docs/storage.md):
-//   PUT  {PUBLIC_URL}/_blobs/{key}?expires={unix s}&size={bytes}&md5={hex}&sig={base64url}
-//   GET  {PUBLIC_URL}/_blobs/{key}?expires={unix s}[&name={file name}]&sig={base64url}
+// Signed URL format (docs/storage.md), {base} = BLOB_PUBLIC_URL, else STORAGE_PUBLIC_URL, else PUBLIC_URL:
+//   PUT  {base}/_blobs/{key}?expires={unix s}&size={bytes}&md5={hex}[&type={type}]&sig={base64url}
+//   GET  {base}/_blobs/{key}?expires={unix s}&type={type}[&inline=1][&name={file name}]&sig={base64url}
 // sig = HMAC-SHA256 under a key kept in the database (shared by every node) over
-// "v1\n{method}\n{key}\n{expires}\n{size}\n{md5}" (PUT) or "v1\nGET\n{key}\n{expires}\n{name}".
+// "v2\nPUT\n{key}\n{expires}\n{size}\n{md5}\n{type}" or "v2\nGET\n{key}\n{expires}\n{name}\n{type}\n{inline}".
+// The type is the service's (src/core/files/blob-types.ts): the uploader's Content-Type is
+// ignored, and a read answers only the signed type and disposition (docs/security.md).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -23,6 +25,13 @@ import type {
 
 export const BLOB_ROUTE_PREFIX = '/_blobs/';
 export const UPLOAD_CACHE_CONTROL = 'max-age=2592000';
+
+/** `attachment`, with the file name (ASCII and RFC 8187 forms) when given; every store's downloads use it. */
+export function contentDisposition(name: string | undefined): string {
+  if (name === undefined) return 'attachment';
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
 
 /**
  * A key is 1 to 8 segments joined by "/", each 1-255 characters of [A-Za-z0-9._~=-] that
@@ -51,7 +60,7 @@ interface Meta {
 export interface LocalDiskOptions {
   /** Directory holding the objects (created if missing). */
   root: string;
-  /** The service's PUBLIC_URL (or STORAGE_PUBLIC_URL): the base of every signed URL. */
+  /** BLOB_PUBLIC_URL, else STORAGE_PUBLIC_URL, else PUBLIC_URL: the base of every signed URL. */
   publicUrl: string;
   /** The HMAC key, shared by every node (kept in the database). */
   signingKey: () => Promise<Buffer>;
@@ -67,7 +76,6 @@ export interface UploadRequest {
   contentLength: string | undefined;
   contentMd5: string | undefined;
   cacheControl: string | undefined;
-  contentType: string | undefined;
   /** true when the request body is chunked (no Content-Length). */
   chunked: boolean;
 }
@@ -77,6 +85,7 @@ export interface VerifiedUpload {
   size: number;
   md5Hex: string;
   cacheControl: string | undefined;
+  /** The signed type (the uploader's Content-Type header is not used). */
   contentType: string | undefined;
 }
 
@@ -85,7 +94,10 @@ export interface DownloadTarget {
   size: number;
   md5Hex: string;
   cacheControl: string;
+  /** The type signed into the URL (application/octet-stream when none was). */
   contentType: string;
+  /** false: Content-Disposition: attachment (with fileName when given). */
+  inline: boolean;
   fileName: string | undefined;
 }
 
@@ -196,15 +208,19 @@ export class LocalDiskStore implements ObjectStore {
     const md5 = input.md5Hex.toLowerCase();
     if (!MD5_HEX.test(md5)) throw invalid('invalid-input', 'md5 must be 32 hexadecimal digits');
     const expires = Math.floor(now.getTime() / 1000) + input.expiresInSeconds;
-    const sig = await this.mac(`v1\nPUT\n${input.key}\n${expires}\n${input.size}\n${md5}`);
+    const type = input.contentType ?? '';
+    const sig = await this.mac(`v2\nPUT\n${input.key}\n${expires}\n${input.size}\n${md5}\n${type}`);
+    // No Content-Type header: the signed type is recorded whatever the client sends.
     const headers: Record<string, string> = {
       'Content-MD5': Buffer.from(md5, 'hex').toString('base64'),
       'Cache-Control': UPLOAD_CACHE_CONTROL,
       'x-ms-blob-type': 'BlockBlob',
     };
-    if (input.contentType) headers['Content-Type'] = input.contentType;
+    const params: Record<string, string> = { expires: String(expires), size: String(input.size), md5 };
+    if (type) params.type = type;
+    params.sig = sig;
     return {
-      url: this.urlOf(input.key, { expires: String(expires), size: String(input.size), md5, sig }),
+      url: this.urlOf(input.key, params),
       headers,
       expiresAt: new Date(expires * 1000),
     };
@@ -214,8 +230,11 @@ export class LocalDiskStore implements ObjectStore {
     this.pathOf(input.key);
     const expires = Math.floor(now.getTime() / 1000) + input.expiresInSeconds;
     const name = input.fileName ?? '';
-    const sig = await this.mac(`v1\nGET\n${input.key}\n${expires}\n${name}`);
-    const params: Record<string, string> = { expires: String(expires) };
+    const type = input.contentType;
+    const inline = input.inline ? '1' : '';
+    const sig = await this.mac(`v2\nGET\n${input.key}\n${expires}\n${name}\n${type}\n${inline}`);
+    const params: Record<string, string> = { expires: String(expires), type };
+    if (inline) params.inline = inline;
     if (name) params.name = name;
     params.sig = sig;
     return this.urlOf(input.key, params);
@@ -236,7 +255,8 @@ export class LocalDiskStore implements ObjectStore {
     if (!isValidKey(req.key)) throw SIGNATURE_INVALID();
     const { size, md5 } = req.query;
     if (!size || !md5 || !/^\d{1,16}$/.test(size) || !MD5_HEX.test(md5)) throw SIGNATURE_INVALID();
-    await this.checkSignature(`v1\nPUT\n${req.key}\n${req.query.expires}\n${size}\n${md5}`, req.query);
+    const type = req.query.type ?? '';
+    await this.checkSignature(`v2\nPUT\n${req.key}\n${req.query.expires}\n${size}\n${md5}\n${type}`, req.query);
     if (req.contentLength === undefined || req.chunked) {
       throw invalid('length-required', 'The upload needs a Content-Length header');
     }
@@ -251,7 +271,7 @@ export class LocalDiskStore implements ObjectStore {
       size: Number(size),
       md5Hex: md5,
       cacheControl: req.cacheControl?.slice(0, 256),
-      contentType: req.contentType?.slice(0, 256),
+      contentType: type || undefined,
     };
   }
 
@@ -313,7 +333,9 @@ export class LocalDiskStore implements ObjectStore {
   async verifyDownload(key: string, query: Record<string, string | undefined>): Promise<DownloadTarget> {
     if (!isValidKey(key)) throw SIGNATURE_INVALID();
     const name = query.name ?? '';
-    await this.checkSignature(`v1\nGET\n${key}\n${query.expires}\n${name}`, query);
+    const type = query.type ?? '';
+    const inline = query.inline ?? '';
+    await this.checkSignature(`v2\nGET\n${key}\n${query.expires}\n${name}\n${type}\n${inline}`, query);
     const file = this.pathOf(key);
     const found = await this.read(file);
     if (!found) throw new DomainError('not-found', 'blob-not-found', 'No object at this address');
@@ -322,7 +344,8 @@ export class LocalDiskStore implements ObjectStore {
       size: found.size,
       md5Hex: found.md5,
       cacheControl: found.cacheControl || UPLOAD_CACHE_CONTROL,
-      contentType: found.contentType || 'application/octet-stream',
+      contentType: type || 'application/octet-stream',
+      inline: inline === '1',
       fileName: name || undefined,
     };
   }
@@ -354,6 +377,24 @@ export class LocalDiskStore implements ObjectStore {
   async stat(key: string): Promise<ObjectInfo | null> {
     const found = await this.read(this.pathOf(key));
     return found ? { size: found.size, md5Hex: found.md5 } : null;
+  }
+
+  async readHead(key: string, bytes: number): Promise<Uint8Array | null> {
+    let fh: fsp.FileHandle;
+    try {
+      fh = await fsp.open(this.pathOf(key), 'r');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return null;
+      throw e;
+    }
+    try {
+      const buf = Buffer.alloc(bytes);
+      const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+      return buf.subarray(0, bytesRead);
+    } finally {
+      await fh.close();
+    }
   }
 
   async delete(key: string): Promise<void> {

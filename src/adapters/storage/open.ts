@@ -27,7 +27,7 @@ export async function openObjectStore(config: Config, deps: ObjectStoreDeps): Pr
       : path.join(config.dataDir, 'blobs');
     const store = new LocalDiskStore({
       root,
-      publicUrl: config.storagePublicUrl ?? config.publicUrl,
+      publicUrl: config.blobPublicUrl ?? config.storagePublicUrl ?? config.publicUrl,
       signingKey: deps.signingKey,
       clock: deps.clock,
       removeRootOnClose: memory,

@@ -1,6 +1,8 @@
 // S3-type object store (CONTRACT §1, §7): presigned PutObject and GetObject URLs; the bytes
 // go straight from the client to the storage. The PUT's URL signs Content-MD5, Cache-Control
-// and Content-Length, so S3 refuses another body, length or cache header; checksums are
+// and Content-Length, so S3 refuses another body, length or cache header; the GET's URL
+// names the service's Content-Type and Content-Disposition (response-content-*), so a read
+// never serves the type the uploader sent; checksums are
 // computed only when an operation requires them (requestChecksumCalculation WHEN_REQUIRED),
 // so the URL carries no empty-body CRC that a real upload would contradict.
 //
@@ -15,7 +17,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type {
   ObjectInfo, ObjectStore, SignDownloadInput, SignedUpload, SignUploadInput,
 } from '../../core/ports/object-store.ts';
-import { UPLOAD_CACHE_CONTROL } from './local-disk.ts';
+import { UPLOAD_CACHE_CONTROL, contentDisposition } from './local-disk.ts';
 
 export interface S3Location {
   bucket: string;
@@ -95,32 +97,30 @@ export class S3Store implements ObjectStore {
       ContentLength: input.size,
       ContentMD5: contentMd5,
       CacheControl: UPLOAD_CACHE_CONTROL,
-      ContentType: input.contentType,
     });
     // The SDK would add a default Content-Type and sign it: a client sending none (CONTRACT §7
-    // names three headers) would then fail. Sign one only when the caller chose it.
-    if (!input.contentType) {
-      command.middlewareStack.add(
-        (next) => async (args) => {
-          const request = args.request as { headers?: Record<string, string> };
-          if (request.headers) delete request.headers['content-type'];
-          return next(args);
-        },
-        { step: 'build', name: 'scanbaseNoDefaultContentType' },
-      );
-    }
+    // names three headers; the vendor's own example sends application/json) would then fail.
+    // No type is signed at upload: every download URL names the service's type instead
+    // (ResponseContentType), so what the uploader sent is never served.
+    command.middlewareStack.add(
+      (next) => async (args) => {
+        const request = args.request as { headers?: Record<string, string> };
+        if (request.headers) delete request.headers['content-type'];
+        return next(args);
+      },
+      { step: 'build', name: 'scanbaseNoDefaultContentType' },
+    );
     const url = await getSignedUrl(this.signer, command, {
       expiresIn: input.expiresInSeconds,
       signingDate: now,
       // cache-control is unsignable by default: sign it, so the stored object serves it.
-      signableHeaders: new Set(['content-md5', 'cache-control', 'content-length', 'content-type']),
+      signableHeaders: new Set(['content-md5', 'cache-control', 'content-length']),
     });
     const headers: Record<string, string> = {
       'Content-MD5': contentMd5,
       'Cache-Control': UPLOAD_CACHE_CONTROL,
       'x-ms-blob-type': 'BlockBlob',
     };
-    if (input.contentType) headers['Content-Type'] = input.contentType;
     return { url, headers, expiresAt: new Date(now.getTime() + input.expiresInSeconds * 1000) };
   }
 
@@ -128,7 +128,9 @@ export class S3Store implements ObjectStore {
     const command = new GetObjectCommand({
       Bucket: this.bucket,
       Key: input.key,
-      ResponseContentDisposition: input.fileName ? contentDisposition(input.fileName) : undefined,
+      // The service's type and disposition, whatever the object was stored with (docs/security.md).
+      ResponseContentType: input.contentType,
+      ResponseContentDisposition: input.inline ? undefined : contentDisposition(input.fileName),
       // Reads serve the upload's cache header even for an object stored without it.
       ResponseCacheControl: UPLOAD_CACHE_CONTROL,
     });
@@ -143,6 +145,19 @@ export class S3Store implements ObjectStore {
       return { size: head.ContentLength ?? 0, md5Hex: /^[0-9a-f]{32}$/.test(etag) ? etag : null };
     } catch (e) {
       if (isNotFound(e)) return null;
+      throw e;
+    }
+  }
+
+  async readHead(key: string, bytes: number): Promise<Uint8Array | null> {
+    try {
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=0-${bytes - 1}` }));
+      const body = await res.Body?.transformToByteArray();
+      return (body ?? new Uint8Array(0)).subarray(0, bytes);
+    } catch (e) {
+      if (isNotFound(e)) return null;
+      // A range of an empty object is unsatisfiable: it has no first bytes.
+      if (statusOf(e) === 416) return new Uint8Array(0);
       throw e;
     }
   }
@@ -186,9 +201,4 @@ export class S3Store implements ObjectStore {
     this.client.destroy();
     if (this.signer !== this.client) this.signer.destroy();
   }
-}
-
-export function contentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

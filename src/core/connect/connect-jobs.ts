@@ -16,6 +16,7 @@ import { requireMember, type ProjectAccess, type ProjectScope } from '../project
 import { FILES, downloadName, type Files, type RegisteredFile, type SignResult, type UploadItem } from '../files/files.ts';
 import { formatOf } from '../files/formats.ts';
 import { mayDownload } from '../files/file-permissions.ts';
+import { servedAs } from '../files/blob-types.ts';
 
 const IMPORT: Permission[] = ['workzone:reality-data:write', 'workzone:import-jobs-reality-data:write'];
 const EXPORT: Permission[] = ['workzone:export-jobs-reality-data:write', 'workzone:reality-data:read'];
@@ -149,7 +150,8 @@ export function createConnectJobs(deps: {
       for (const file of await store.repos.connect.files(job.id)) {
         if (!mayDownload(scope.workzone(file.workzoneId), file)) continue;
         const url = await objectStore.signDownload(
-          { key: blobKey(job.projectId, file.blobName), expiresInSeconds: FILES.downloadTtlSeconds, fileName: downloadName(file) }, now,
+          { key: blobKey(job.projectId, file.blobName), expiresInSeconds: FILES.downloadTtlSeconds, ...servedAs(file.extension, downloadName(file)) },
+          now,
         );
         out.push({ file, url });
       }

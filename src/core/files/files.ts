@@ -15,6 +15,7 @@ import { forbidden, type Actor } from '../permissions/authorizer.ts';
 import { projectScopeKey, requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { CATEGORIES, categoryOf, formatOf, isCategory, type Category, type Format } from './formats.ts';
 import { READ, TRANSFORM, WRITE, mayDownload, requireAny } from './file-permissions.ts';
+import { IMAGE_HEAD_BYTES, extensionOfBlob, isCoverImage, servedAs, type ServedAs } from './blob-types.ts';
 
 export const FILES = {
   /** Download URLs live 3 hours (CONTRACT §7). */
@@ -124,6 +125,11 @@ const capacityError = (category: 'scan' | 'geoImage', values: Record<string, str
     values,
   );
 
+const quotaError = (subscriptionId: string, quotaBytes: number) =>
+  new DomainError('invalid', 'storage-quota-exceeded', `The subscription's storage quota (${quotaBytes} bytes) is exceeded`, {
+    subscriptionId, quotaBytes,
+  });
+
 const uploadError = (code: string, message: string, blobName: string) => new DomainError('invalid', code, message, { blobName });
 
 export function createFiles(deps: {
@@ -134,6 +140,8 @@ export function createFiles(deps: {
   objectStore: ObjectStore;
   uploadTtlSeconds: number;
   uploadUrlTtlSeconds: number;
+  /** Bytes per subscription, every category (STORAGE_QUOTA_BYTES). */
+  storageQuotaBytes: number;
   sandbox: boolean;
 }) {
   const { store, clock, ids, access, objectStore } = deps;
@@ -163,13 +171,21 @@ export function createFiles(deps: {
    * subscription's projects, under a row lock on the subscription (so concurrent signers
    * and registrars on every node count one after the other). `adding`: uploads not yet
    * counted (signing); registering converts counted pending rows, so it adds none, yet
-   * still refuses when the capacity was lowered meanwhile.
+   * still refuses when the capacity was lowered meanwhile. The same lock covers the
+   * storage quota (docs/security.md): the bytes of every registered file and live pending
+   * upload of the subscription, whatever the category, plus `addingBytes`, at most
+   * STORAGE_QUOTA_BYTES.
    */
-  async function checkCapacities(repos: Repos, subscriptionId: string, userId: string, adding: Map<Category, number>, touched: Set<Category>) {
+  async function checkCapacities(
+    repos: Repos, subscriptionId: string, userId: string, adding: Map<Category, number>, touched: Set<Category>, addingBytes: number,
+  ) {
     const now = clock.now();
+    await repos.files.lockSubscription(subscriptionId);
+    if ((await repos.files.bytesInSubscription(subscriptionId, now)) + addingBytes > deps.storageQuotaBytes) {
+      throw quotaError(subscriptionId, deps.storageQuotaBytes);
+    }
     const relevant = (['scan', 'geoImage'] as const).filter((c) => touched.has(c));
     if (!relevant.length) return;
-    await repos.files.lockSubscription(subscriptionId);
     const sub = await repos.subscriptions.byId(subscriptionId);
     if (!sub) throw notFound('subscription', subscriptionId);
     for (const c of relevant) {
@@ -189,7 +205,7 @@ export function createFiles(deps: {
   async function signOne(projectId: string, c: { extension: string; size: number; md5: string }, now: Date) {
     const blobName = `${ids.uuid()}.${c.extension}`;
     const signed = await objectStore.signUpload(
-      { key: blobKey(projectId, blobName), size: c.size, md5Hex: c.md5, expiresInSeconds: urlTtl },
+      { key: blobKey(projectId, blobName), size: c.size, md5Hex: c.md5, contentType: servedAs(c.extension).contentType, expiresInSeconds: urlTtl },
       now,
     );
     return { blobName, url: signed.url };
@@ -208,6 +224,34 @@ export function createFiles(deps: {
     }
   }
 
+  /**
+   * A cover or crop thumbnail is served inline as an image: its stored bytes must start
+   * with the signature of the image type its extension names (PNG; JPEG for jpg/jpeg),
+   * read through the store. Otherwise 400 naming the file; nothing is recorded.
+   */
+  async function verifyCoverImage(projectId: string, pending: PendingUploadRecord): Promise<void> {
+    const head = await objectStore.readHead(blobKey(projectId, pending.blobName), IMAGE_HEAD_BYTES);
+    if (!head) throw uploadError('blob-not-uploaded', `Nothing was uploaded for ${pending.blobName}`, pending.blobName);
+    if (!isCoverImage(pending.extension, head)) {
+      const kind = pending.extension === 'png' ? 'PNG' : 'JPEG';
+      throw new DomainError('invalid', 'cover-not-an-image', `${pending.name} (${pending.blobName}) is not a ${kind} image`, {
+        blobName: pending.blobName, name: pending.name,
+      });
+    }
+  }
+
+  /**
+   * Deletes a replaced project cover's object, only when no file or crop thumbnail names
+   * that blob (a cover set before covers were checked may be another object's name). A
+   * failed delete does not fail the committed registration: the row update queued the
+   * blob (migration 0010), and the sweeper deletes it unless a row names it.
+   */
+  async function deleteReplacedCover(projectId: string, blobName: string): Promise<void> {
+    if (await store.repos.files.byBlobName(projectId, blobName)) return;
+    if (await store.repos.crops.byThumbnail(projectId, blobName)) return;
+    await objectStore.delete(blobKey(projectId, blobName)).catch(() => {});
+  }
+
   function matchesPending(p: PendingUploadRecord, c: Checked | UploadItem, now: Date): void {
     if (p.expiresAt.getTime() <= now.getTime()) throw uploadError('upload-expired', `The upload of ${p.blobName} has expired`, p.blobName);
     if (p.extension !== c.extension.replace(/^\./, '').toLowerCase() || p.size !== c.size || p.md5 !== c.md5.toLowerCase()) {
@@ -215,22 +259,27 @@ export function createFiles(deps: {
     }
   }
 
-  /** Answers the blob's download URL after checking the caller may read what it belongs to. */
-  async function resolveBlob(scope: ProjectScope, blobName: string): Promise<{ key: string; fileName?: string }> {
+  /**
+   * What a blob's download URL binds, after checking the caller may read what it belongs to:
+   * its key and how it is served (type by extension, never the uploader's). A file's own
+   * permission first, then a crop thumbnail's (workzone:crops:read), and only then the
+   * project cover: a blob that is also some crop's thumbnail never passes as a cover.
+   */
+  async function resolveBlob(scope: ProjectScope, blobName: string): Promise<{ key: string } & ServedAs> {
     const key = blobKey(scope.project.id, blobName);
     const file = await store.repos.files.byBlobName(scope.project.id, blobName);
     if (file) {
       requireMember(scope);
       requireAny(scope.workzone(file.workzoneId), READ[category(file)], 'view-file-forbidden');
-      return { key, fileName: downloadName(file) };
+      return { key, ...servedAs(file.extension, downloadName(file)) };
     }
-    if (scope.project.coverBlobName === blobName) return { key };
     const crop = await store.repos.crops.byThumbnail(scope.project.id, blobName);
     if (crop) {
       requireMember(scope);
       access.requireOnWorkzone(scope, crop.workzoneId, 'workzone:crops:read', 'view-crop-forbidden');
-      return { key };
+      return { key, ...servedAs(extensionOfBlob(blobName)) };
     }
+    if (scope.project.coverBlobName === blobName) return { key, ...servedAs(extensionOfBlob(blobName)) };
     throw new DomainError('not-found', 'blob-not-found', `No blob ${blobName.slice(0, 200)} in this project`, { blobName: blobName.slice(0, 200) });
   }
 
@@ -249,7 +298,8 @@ export function createFiles(deps: {
       const adding = new Map<Category, number>();
       for (const c of checked) adding.set(c.category, (adding.get(c.category) ?? 0) + 1);
       await store.transaction(async (repos) => {
-        await checkCapacities(repos, scope.project.subscriptionId, actor.userId, adding, categories);
+        const bytes = checked.reduce((n, c) => n + c.size, 0);
+        await checkCapacities(repos, scope.project.subscriptionId, actor.userId, adding, categories, bytes);
         for (const s of signed) {
           await repos.uploads.insert({
             id: ids.uuid(), blobName: s.blobName, projectId: scope.project.id, workzoneId: zone.id, cropId: null, kind: 'file',
@@ -313,7 +363,7 @@ export function createFiles(deps: {
 
       return store.transaction(async (repos) => {
         const touched = new Set(named.map((c) => c.category));
-        await checkCapacities(repos, scope.project.subscriptionId, actor.userId, new Map(), touched);
+        await checkCapacities(repos, scope.project.subscriptionId, actor.userId, new Map(), touched, 0);
         const out: RegisteredFile[] = [];
         const done = new Map<string, FileRecord>();
         for (const c of named) {
@@ -418,7 +468,7 @@ export function createFiles(deps: {
     async blobUrl(actor: Actor, a: EntityRef, p: EntityRef, blobName: string): Promise<string> {
       const scope = await open(actor, a, p);
       const b = await resolveBlob(scope, blobName);
-      return objectStore.signDownload({ key: b.key, expiresInSeconds: FILES.downloadTtlSeconds, fileName: b.fileName }, clock.now());
+      return objectStore.signDownload({ ...b, expiresInSeconds: FILES.downloadTtlSeconds }, clock.now());
     },
 
     /** POST …/blobs: download URLs for many blobs (all or nothing). */
@@ -429,7 +479,7 @@ export function createFiles(deps: {
       const urls: Record<string, string> = {};
       for (const name of new Set(blobNames)) {
         const b = await resolveBlob(scope, name);
-        urls[name] = await objectStore.signDownload({ key: b.key, expiresInSeconds: FILES.downloadTtlSeconds, fileName: b.fileName }, now);
+        urls[name] = await objectStore.signDownload({ ...b, expiresInSeconds: FILES.downloadTtlSeconds }, now);
       }
       return { expiresIn: FILES.downloadTtlSeconds, urls };
     },
@@ -441,10 +491,13 @@ export function createFiles(deps: {
       const c = checkCover(item);
       const now = clock.now();
       const s = await signOne(scope.project.id, c, now);
-      await store.repos.uploads.insert({
-        id: ids.uuid(), blobName: s.blobName, projectId: scope.project.id, workzoneId: null, cropId: null, kind: 'project-cover',
-        category: null, name: c.name, extension: c.extension, size: c.size, md5: c.md5, userId: actor.userId, createdAt: now,
-        expiresAt: new Date(now.getTime() + pendingTtl * 1000),
+      await store.transaction(async (repos) => {
+        await checkCapacities(repos, scope.project.subscriptionId, actor.userId, new Map(), new Set(), c.size);
+        await repos.uploads.insert({
+          id: ids.uuid(), blobName: s.blobName, projectId: scope.project.id, workzoneId: null, cropId: null, kind: 'project-cover',
+          category: null, name: c.name, extension: c.extension, size: c.size, md5: c.md5, userId: actor.userId, createdAt: now,
+          expiresAt: new Date(now.getTime() + pendingTtl * 1000),
+        });
       });
       return { provider: objectStore.provider, expiresIn: urlTtl, file: { ...pick(c), url: s.url, blobName: s.blobName } };
     },
@@ -462,6 +515,7 @@ export function createFiles(deps: {
       if (!pending) throw uploadError('unknown-blob-name', 'No cover upload was signed with these values', item.blobName ?? '');
       matchesPending(pending, c, now);
       await verifyObject(scope.project.id, pending);
+      await verifyCoverImage(scope.project.id, pending);
       const previous = await store.transaction(async (repos) => {
         const locked = await repos.uploads.byBlobNameForUpdate(scope.project.id, pending.blobName);
         if (!locked) throw uploadError('unknown-blob-name', 'The cover upload was registered or swept meanwhile', pending.blobName);
@@ -472,7 +526,7 @@ export function createFiles(deps: {
         await repos.changes.publish(projectScopeKey(project.id));
         return project.coverBlobName;
       });
-      if (previous && previous !== pending.blobName) await objectStore.delete(blobKey(scope.project.id, previous)).catch(() => {});
+      if (previous && previous !== pending.blobName) await deleteReplacedCover(scope.project.id, previous);
       return { ...pick(c), id: pending.id, blobName: pending.blobName };
     },
 
@@ -481,10 +535,13 @@ export function createFiles(deps: {
       const c = checkCover(item);
       const now = clock.now();
       const s = await signOne(scope.project.id, c, now);
-      await store.repos.uploads.insert({
-        id: ids.uuid(), blobName: s.blobName, projectId: scope.project.id, workzoneId, cropId, kind: 'crop-cover', category: null,
-        name: c.name, extension: c.extension, size: c.size, md5: c.md5, userId: actor.userId, createdAt: now,
-        expiresAt: new Date(now.getTime() + pendingTtl * 1000),
+      await store.transaction(async (repos) => {
+        await checkCapacities(repos, scope.project.subscriptionId, actor.userId, new Map(), new Set(), c.size);
+        await repos.uploads.insert({
+          id: ids.uuid(), blobName: s.blobName, projectId: scope.project.id, workzoneId, cropId, kind: 'crop-cover', category: null,
+          name: c.name, extension: c.extension, size: c.size, md5: c.md5, userId: actor.userId, createdAt: now,
+          expiresAt: new Date(now.getTime() + pendingTtl * 1000),
+        });
       });
       return { provider: objectStore.provider, expiresIn: urlTtl, file: { ...pick(c), url: s.url, blobName: s.blobName } };
     },
@@ -495,6 +552,7 @@ export function createFiles(deps: {
       if (!pending || pending.kind !== 'crop-cover') throw uploadError('unknown-blob-name', `No crop cover upload was signed for ${blobName}`, blobName);
       matchesPending(pending, pending, clock.now());
       await verifyObject(scope.project.id, pending);
+      await verifyCoverImage(scope.project.id, pending);
       return pending;
     },
 
@@ -534,7 +592,8 @@ export function createFiles(deps: {
           await objectStore.copy(blobKey(a.sourceProjectId, f.blobName), blobKey(a.destinationProjectId, blobName));
           copies.push({ file: f, blobName });
         }
-        await checkCapacities(repos, dest.subscriptionId, a.userId, adding, new Set(adding.keys()));
+        const bytes = files.reduce((n, f) => n + f.size, 0);
+        await checkCapacities(repos, dest.subscriptionId, a.userId, adding, new Set(adding.keys()), bytes);
         for (const { file: f, blobName } of copies) {
           await repos.files.insert({
             ...f, id: ids.uuid(), projectId: a.destinationProjectId, workzoneId: a.zones.get(f.workzoneId)!, blobName,

@@ -78,6 +78,8 @@ export interface FilesRepo {
   remove(id: string): Promise<void>;
   /** Files of a category in every project of the subscription, registered and pending (live at `now`). */
   countInSubscription(subscriptionId: string, category: string, now: Date): Promise<CapacityCount>;
+  /** Bytes of the subscription's projects: every registered file plus every live pending upload (any kind). */
+  bytesInSubscription(subscriptionId: string, now: Date): Promise<number>;
   /** Files of a category the user created anywhere in the deployment, registered and pending (live at `now`). */
   countByUser(userId: string, category: string, now: Date): Promise<CapacityCount>;
   /** Takes a row lock on the subscription for the rest of the transaction (serialises capacity checks). */

@@ -21,7 +21,13 @@ export interface SignUploadInput {
   size: number;
   /** MD5 of the bytes, lower-case hex. */
   md5Hex: string;
-  /** Content type recorded with the object (optional). */
+  /**
+   * The content type chosen by the service (src/core/files/blob-types.ts), recorded with the
+   * object where the store can bind it without a request header (the local disk signs it
+   * into the URL and ignores the uploader's Content-Type). S3 and Azure do not bind it at
+   * upload: a signed Content-Type needs a header CONTRACT §7 clients do not send; their
+   * download URLs override the type instead.
+   */
   contentType?: string;
   expiresInSeconds: number;
 }
@@ -29,6 +35,13 @@ export interface SignUploadInput {
 export interface SignDownloadInput {
   key: string;
   expiresInSeconds: number;
+  /** The Content-Type every read of this URL answers, chosen by the service (never the uploader's). */
+  contentType: string;
+  /**
+   * true: no Content-Disposition (an image shown in place); otherwise every read answers
+   * `Content-Disposition: attachment` (with the file name when given).
+   */
+  inline?: boolean;
   /** File name offered to the browser (Content-Disposition), optional. */
   fileName?: string;
 }
@@ -45,6 +58,8 @@ export interface ObjectStore {
   signDownload(input: SignDownloadInput, now: Date): Promise<string>;
   /** Size and MD5 of a stored object, or null when there is none. */
   stat(key: string): Promise<ObjectInfo | null>;
+  /** The first `bytes` bytes of an object (fewer when it is shorter), or null when there is none. */
+  readHead(key: string, bytes: number): Promise<Uint8Array | null>;
   /** Deletes an object; deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   /** Server-side copy (work-zone copy). */

@@ -229,6 +229,14 @@ export function createProjects(deps: {
       if (detailsChanged && !scope.permissions.has('project:project:update-details')) {
         throw forbidden('update-project-forbidden', ['project:project:update-details']);
       }
+      // A cover is set only from a cover upload of this project (PUT …/cover, which checks
+      // the image): here coverBlobName may stay as it is or be cleared, never name another
+      // blob (a file's object would become a "cover" that the next cover replacement deletes).
+      if (next.coverBlobName !== null && next.coverBlobName !== p.coverBlobName) {
+        throw invalidInput('coverBlobName must be the project\'s current cover or null: a new cover is signed with POST …/cover and set with PUT …/cover', {
+          field: 'coverBlobName',
+        });
+      }
       await store.transaction(async (repos) => {
         if (input.subscriptionRef) next.subscriptionId = (await subscriptionOf(repos, accountId, input.subscriptionRef)).id;
         if (input.ownerRef) {

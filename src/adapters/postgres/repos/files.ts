@@ -62,6 +62,16 @@ export function filesRepo(sql: Sql): FilesRepo {
       );
       return rows[0]!;
     },
+    async bytesInSubscription(subscriptionId, now) {
+      const rows = await sql.query<{ bytes: number }>(
+        `SELECT
+           coalesce((SELECT sum(f.size) FROM files f JOIN projects p ON p.id = f.project_id WHERE p.subscription_id = $1), 0)::float8
+         + coalesce((SELECT sum(u.size) FROM pending_uploads u JOIN projects p ON p.id = u.project_id
+             WHERE p.subscription_id = $1 AND u.expires_at > $2), 0)::float8 AS bytes`,
+        [subscriptionId, now],
+      );
+      return Number(rows[0]!.bytes);
+    },
     async countByUser(userId, category, now) {
       const rows = await sql.query<{ registered: number; pending: number }>(
         `SELECT
