@@ -1,0 +1,32 @@
+# syntax=docker/dockerfile:1
+# Scanbase: the service only (the web console and tests are not in the image).
+# Build: docker build -t scanbase .      Run: see compose.yaml and docs/deploy.md.
+
+# --- build: install exactly the lockfile, then drop development packages -------------
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Native modules come prebuilt in registry packages (argon2); the pinned `node` package
+# brings the same Node 24 the image has, so the service runs on one version everywhere.
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY src ./src
+COPY migrations ./migrations
+
+# --- run: the installed packages and the sources Node runs directly ------------------
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    DATA_DIR=/var/lib/scanbase \
+    LOG_LEVEL=info
+WORKDIR /app
+COPY --from=build --chown=root:root /app /app
+RUN mkdir -p /var/lib/scanbase && chown node:node /var/lib/scanbase
+USER node
+VOLUME ["/var/lib/scanbase"]
+EXPOSE 8080
+# /readyz: database and storage reachable, 503 while draining (docs/operations.md).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# No npm in between: SIGTERM reaches the service itself, which drains and exits.
+CMD ["node", "src/main.ts"]
