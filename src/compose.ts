@@ -96,7 +96,9 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const accounts = createAccounts({ store, clock, authorizer });
   const roles = createRoles({ store, clock, ids, authorizer });
   const groups = createGroups({ store, clock, ids, authorizer });
-  const activity = createActivity({ store, clock });
+  const activity = createActivity({
+    store, clock, onError: (e) => process.emitWarning(`activity date write failed: ${String(e)}`, 'ScanbaseWarning'),
+  });
   const projectAccess = createProjectAccess({ store, clock, authorizer, activity });
   const projects = createProjects({ store, clock, ids, authorizer, access: projectAccess });
   const workzones = createWorkzones({ store, clock, ids, access: projectAccess });

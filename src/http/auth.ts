@@ -42,7 +42,9 @@ export function requireAuthentication(app: FastifyInstance, core: Core): void {
     if (hit !== undefined) {
       if (hit === null) return done(unauthorized());
       req.principal = hit;
-      activity.userActive(hit.userId);
+      // The day's first call of this user waits for its activity write (reports read it).
+      const writing = activity.userActive(hit.userId);
+      if (writing !== undefined) return void writing.then(() => done());
       return done();
     }
     const token = bearerToken(req);
@@ -51,7 +53,8 @@ export function requireAuthentication(app: FastifyInstance, core: Core): void {
       (principal) => {
         if (!principal) return done(unauthorized());
         req.principal = principal;
-        activity.userActive(principal.userId);
+        const writing = activity.userActive(principal.userId);
+        if (writing !== undefined) return void writing.then(() => done());
         done();
       },
       (e: unknown) => done(e as Error),

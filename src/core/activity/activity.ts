@@ -1,13 +1,29 @@
 // Last-access dates for API 1's reports: a project's date moves when it or any of its
 // resources is read or written, a user's when he makes any API call. Writes are
 // coalesced: at most one per project or user per day per node, so reads stay reads.
+//
+// A report read after a call's response includes that call: the day's first write is
+// returned to the caller, which answers only once it is done (the request that made it
+// and any request of the same subject arriving meanwhile). Later calls of the day find
+// the date written and cost a Map lookup. A reset (the '*' change, on every node) forgets
+// what was written, so no node believes it already wrote today into an emptied table.
 import type { Clock } from '../ports/clock.ts';
 import type { Store } from '../ports/repositories.ts';
 
-export function createActivity(deps: { store: Store; clock: Clock; onError?: (e: unknown) => void }) {
+export interface Activity {
+  /** Undefined when today's date is already written; otherwise the write, which never rejects. */
+  projectAccessed(projectId: string): Promise<void> | undefined;
+  userActive(userId: string): Promise<void> | undefined;
+  /** Forgets what was written. */
+  clear(): void;
+}
+
+export function createActivity(deps: { store: Store; clock: Clock; onError: (e: unknown) => void }): Activity {
   const { store, clock } = deps;
   const projects = new Map<string, string>();
   const users = new Map<string, string>();
+  /** The day's first write per subject while it runs. */
+  const inflight = new Map<string, Promise<void>>();
   // The UTC day, recomputed only when the clock passes midnight (this runs on every request).
   let day = '';
   let dayEnds = 0;
@@ -20,30 +36,36 @@ export function createActivity(deps: { store: Store; clock: Clock; onError?: (e:
     return day;
   };
 
-  function record(seen: Map<string, string>, id: string, write: (date: string) => Promise<void>): void {
+  function record(seen: Map<string, string>, key: string, id: string, write: (date: string) => Promise<void>): Promise<void> | undefined {
     const date = today();
-    if (seen.get(id) === date) return;
+    if (seen.get(id) === date) return inflight.get(key);
     if (seen.size > 100_000) seen.clear();
     seen.set(id, date);
-    write(date).catch((e) => {
-      seen.delete(id); // try again on the next request
-      deps.onError?.(e);
-    });
+    const done = write(date).then(
+      () => {
+        inflight.delete(key);
+      },
+      (e: unknown) => {
+        inflight.delete(key);
+        if (seen.get(id) === date) seen.delete(id); // try again on the next request
+        deps.onError(e);
+      },
+    );
+    inflight.set(key, done);
+    return done;
   }
 
+  const clear = () => {
+    projects.clear();
+    users.clear();
+  };
+  store.onChange((scope) => {
+    if (scope === '*') clear();
+  });
+
   return {
-    projectAccessed(projectId: string): void {
-      record(projects, projectId, (d) => store.repos.projects.touchAccessed(projectId, d));
-    },
-    userActive(userId: string): void {
-      record(users, userId, (d) => store.repos.reports.touchUserActivity(userId, d));
-    },
-    /** Forgets what was written (after a reset). */
-    clear(): void {
-      projects.clear();
-      users.clear();
-    },
+    projectAccessed: (projectId) => record(projects, `p:${projectId}`, projectId, (d) => store.repos.projects.touchAccessed(projectId, d)),
+    userActive: (userId) => record(users, `u:${userId}`, userId, (d) => store.repos.reports.touchUserActivity(userId, d)),
+    clear,
   };
 }
-
-export type Activity = ReturnType<typeof createActivity>;

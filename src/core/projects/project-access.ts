@@ -124,7 +124,10 @@ export function createProjectAccess(deps: { store: Store; clock: Clock; authoriz
         throw notMemberOfProject('project:project:list');
       }
       if (loaded.project.deletedAt && !opts.allowDeleted) throw deletedProject(loaded.project);
-      if (opts.record !== false) activity.projectAccessed(loaded.project.id);
+      if (opts.record !== false) {
+        const writing = activity.projectAccessed(loaded.project.id);
+        if (writing !== undefined) await writing;
+      }
       return scope;
     },
 

@@ -1,0 +1,78 @@
+// The reports' activity dates (src/core/activity/activity.ts): coalesced to one write per
+// subject per day, yet a report read after a call's response includes that call.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createActivity } from '../../src/core/activity/activity.ts';
+import type { Store } from '../../src/core/ports/repositories.ts';
+
+function world() {
+  let now = Date.parse('2026-11-25T10:00:00.000Z');
+  const writes: { subject: string; date: string; finish: (e?: Error) => void }[] = [];
+  const listeners: ((scope: string) => void)[] = [];
+  const pending = (subject: string, date: string) =>
+    new Promise<void>((resolve, reject) => writes.push({ subject, date, finish: (e) => (e ? reject(e) : resolve()) }));
+  const store = {
+    repos: {
+      projects: { touchAccessed: (id: string, date: string) => pending(`project:${id}`, date) },
+      reports: { touchUserActivity: (id: string, date: string) => pending(`user:${id}`, date) },
+    },
+    onChange: (l: (scope: string) => void) => listeners.push(l),
+  } as unknown as Store;
+  const errors: unknown[] = [];
+  const activity = createActivity({
+    store,
+    clock: { now: () => new Date(now), nowMs: () => now },
+    onError: (e) => errors.push(e),
+  });
+  return {
+    activity, writes, errors,
+    advance: (ms: number) => (now += ms),
+    publish: (scope: string) => listeners.forEach((l) => l(scope)),
+  };
+}
+
+const settled = async (p: Promise<void> | undefined) => {
+  let done = false;
+  void p?.then(() => (done = true));
+  await new Promise((r) => setImmediate(r));
+  return done;
+};
+
+test("the day's first call returns its write, which the response waits for; later calls that day write nothing", async () => {
+  const w = world();
+  const first = w.activity.userActive('u1');
+  assert.ok(first, 'the first call of the day writes');
+  assert.equal(w.writes.length, 1);
+  assert.equal(await settled(first), false, 'not done before the database answers');
+  // A second request of the same user while the write runs waits for the same write.
+  assert.equal(w.activity.userActive('u1'), first);
+  w.writes[0]!.finish();
+  assert.equal(await settled(first), true);
+  assert.equal(w.activity.userActive('u1'), undefined, 'written today: nothing to wait for');
+  assert.equal(w.writes.length, 1);
+  w.advance(24 * 3600 * 1000);
+  assert.ok(w.activity.userActive('u1'), 'the next day writes again');
+  assert.equal(w.writes[1]!.date, '2026-11-26');
+});
+
+test('a failed write is reported, never rejects the request, and is tried again on the next call', async () => {
+  const w = world();
+  const first = w.activity.projectAccessed('p1');
+  w.writes[0]!.finish(new Error('connection lost'));
+  await first; // resolves: the caller's request goes on
+  assert.equal(w.errors.length, 1);
+  assert.ok(w.activity.projectAccessed('p1'), 'written again');
+  assert.equal(w.writes.length, 2);
+});
+
+test('a reset on any node (the "*" change) makes every node write again the same day', async () => {
+  const w = world();
+  const first = w.activity.userActive('u1');
+  w.writes[0]!.finish();
+  await first;
+  assert.equal(w.activity.userActive('u1'), undefined);
+  w.publish('account:something'); // other changes keep what was written
+  assert.equal(w.activity.userActive('u1'), undefined);
+  w.publish('*');
+  assert.ok(w.activity.userActive('u1'), 'the emptied table gets today again');
+});
