@@ -29,6 +29,8 @@ export interface UsersRepo {
   byId(id: string): Promise<UserRecord | null>;
   byApi1Id(api1Id: string): Promise<UserRecord | null>;
   byEmail(email: string): Promise<UserRecord | null>;
+  /** Every user, by e-mail, at most `limit` (the administration command's listing). */
+  list(limit: number): Promise<UserRecord[]>;
   insert(user: NewUser, now: Date): Promise<UserRecord>;
   update(
     id: string,

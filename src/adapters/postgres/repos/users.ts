@@ -15,6 +15,7 @@ export function usersRepo(sql: Sql): UsersRepo {
       first(await sql.query<UserRecord>(`SELECT ${COLS} FROM users WHERE api1_id = $1`, [api1Id])),
     byEmail: async (email) =>
       first(await sql.query<UserRecord>(`SELECT ${COLS} FROM users WHERE lower(email) = lower($1)`, [email])),
+    list: (limit) => sql.query<UserRecord>(`SELECT ${COLS} FROM users ORDER BY lower(email) LIMIT $1`, [limit]),
     async insert(u: NewUser, now) {
       const rows = await sql.query<UserRecord>(
         `INSERT INTO users (id, api1_id, email, first_name, last_name, company, title, password_hash,
