@@ -8,6 +8,7 @@
 //   GET  {PUBLIC_URL}/_blobs/{key}?expires={unix s}[&name={file name}]&sig={base64url}
 // sig = HMAC-SHA256 under a key kept in the database (shared by every node) over
 // "v1\n{method}\n{key}\n{expires}\n{size}\n{md5}" (PUT) or "v1\nGET\n{key}\n{expires}\n{name}".
+import { errorFields, type Logger } from '../../core/ports/telemetry.ts';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -49,6 +50,8 @@ interface Meta {
 }
 
 export interface LocalDiskOptions {
+  /** Where background failures (the sweep of temporary files) are logged. */
+  logger?: Logger;
   /** Directory holding the objects (created if missing). */
   root: string;
   /** The service's PUBLIC_URL (or STORAGE_PUBLIC_URL): the base of every signed URL. */
@@ -119,8 +122,10 @@ export class LocalDiskStore implements ObjectStore {
   async init(): Promise<void> {
     await (this.ready ??= fsp.mkdir(this.root, { recursive: true }).then(() => undefined));
     if (!this.sweeper && !this.opts.removeRootOnClose) {
-      void this.sweepTemporary().catch(() => {});
-      this.sweeper = setInterval(() => void this.sweepTemporary().catch(() => {}), 10 * 60_000);
+      const sweep = () =>
+        void this.sweepTemporary().catch((e: unknown) => this.opts.logger?.warn(errorFields(e), 'local-disk sweep of temporary files failed'));
+      sweep();
+      this.sweeper = setInterval(sweep, 10 * 60_000);
       this.sweeper.unref();
     }
   }
