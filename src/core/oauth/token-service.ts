@@ -6,6 +6,7 @@ import { DomainError } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import { formatUrn, uuidOfUrn } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
+import type { CoreMetrics } from '../ports/telemetry.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { TokenSigner } from '../ports/crypto.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
@@ -53,6 +54,7 @@ export interface TokenServiceDeps {
   knownUsersSize?: number;
   /** How long a node trusts its answer to "does this user exist" without a published change. */
   knownUsersTtlMs?: number;
+  metrics?: CoreMetrics;
 }
 
 export function createTokenService(deps: TokenServiceDeps) {
@@ -148,7 +150,11 @@ export function createTokenService(deps: TokenServiceDeps) {
         if (!owner) throw refreshRejected();
         await repos.users.lock(owner);
         const rec = await repos.oauth.consumeRefreshToken(hash, clock.now());
-        if (!rec) throw refreshRejected();
+        if (!rec) {
+          // The conditional UPDATE lost: a concurrent refresh consumed the token first (or it was spent).
+          deps.metrics?.refreshLost();
+          throw refreshRejected();
+        }
         return issuePair(repos, rec.userId);
       });
     },
