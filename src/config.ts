@@ -32,6 +32,12 @@ export interface Config {
    * as a function (Fastify refuses a bare number: it trusts nothing then).
    */
   trustProxy: TrustProxy;
+  /** METRICS_TOKEN: GET /metrics on the main port with this bearer token (never printed). */
+  metricsToken: string | undefined;
+  /** METRICS_PORT: GET /metrics without a token on its own listener (HOST, this port). */
+  metricsPort: number | undefined;
+  /** SHUTDOWN_DRAIN_SECONDS: how long in-flight requests may take to finish after SIGTERM. */
+  shutdownDrainSeconds: number;
 }
 
 /** Trusts the first `hops` addresses from the socket's peer backwards, whatever they are. */
@@ -43,6 +49,8 @@ const trustHops = (hops: number): TrustProxyHops =>
 
 /** CONTRACT §10: the operator token has at least 24 characters. */
 export const OPERATOR_TOKEN_MIN = 24;
+/** The metrics token has at least 24 characters too (docs/operations.md). */
+export const METRICS_TOKEN_MIN = 24;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -168,6 +176,12 @@ export function loadConfig(env: Env = process.env): Config {
       fail('STORAGE_URL', storageUrl, 's3://BUCKET?endpoint=http(s)://host:port&region=…&forcePathStyle=true');
     }
   }
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && (metricsToken.length < METRICS_TOKEN_MIN || /\s/.test(metricsToken))) {
+    throw new ConfigError(`METRICS_TOKEN is invalid: expected at least ${METRICS_TOKEN_MIN} characters, no spaces`);
+  }
+  const metricsPort = env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 1, 65535) : undefined;
+  if (metricsPort !== undefined && metricsPort === port) fail('METRICS_PORT', String(metricsPort), 'a port other than PORT');
   const azureConnectionString = env.AZURE_STORAGE_CONNECTION_STRING || undefined;
   if (storageUrl?.startsWith('azure://') && !azureConnectionString) {
     throw new ConfigError('AZURE_STORAGE_CONNECTION_STRING is required with STORAGE_URL=azure://CONTAINER');
@@ -190,5 +204,8 @@ export function loadConfig(env: Env = process.env): Config {
     storagePublicUrl,
     azureConnectionString,
     trustProxy: trustProxy(env),
+    metricsToken,
+    metricsPort,
+    shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 25, 0, 3600),
   };
 }
