@@ -40,9 +40,13 @@ async function main(): Promise<void> {
       logger.warn({ drainSeconds: config.shutdownDrainSeconds }, 'drain time over: closing the connections still open');
       app.server.closeAllConnections();
     }, drainMs);
+    // A kept-alive connection whose request has just been answered would otherwise stay
+    // open until its keep-alive timeout: close each one as soon as it is idle.
+    const idle = setInterval(() => app.server.closeIdleConnections(), 100);
     try {
       await app.close(); // no new connections; in-flight requests finish (new ones on kept-alive connections get 503)
       clearTimeout(cut);
+      clearInterval(idle);
       if (metricsServer) {
         metricsServer.closeAllConnections();
         await new Promise<void>((resolve) => metricsServer!.close(() => resolve()));
