@@ -15,35 +15,45 @@ async function listen(url: string, channel: string, onMessage: (payload: string)
   let client: pg.Client | null = null;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
+  const reconnect = () => {
+    retry = setTimeout(() => {
+      connect()
+        .then(() => {
+          logger.info({ channel }, 'LISTEN connection restored');
+          onMessage('*');
+        })
+        .catch((err: unknown) => {
+          logger.error({ channel, ...errorFields(err) }, 'LISTEN reconnect failed; retrying');
+          if (!closed) reconnect();
+        });
+    }, 500);
+    retry.unref();
+  };
   const connect = async (): Promise<void> => {
     const c = new pg.Client({ connectionString: url });
     c.on('notification', (m) => {
       if (m.channel === channel && m.payload !== undefined) onMessage(m.payload);
     });
-    c.on('error', (e) => {
-      if (closed) return;
-      logger.warn({ channel, ...errorFields(e) }, 'LISTEN connection lost; reconnecting');
+    // Lost once, by an error or by the server ending it (a terminated backend may only
+    // end the connection): a lost client is never ended again (end() would wait for ever).
+    let lost = false;
+    const onLost = (e: unknown) => {
+      if (lost || closed) return;
+      lost = true;
+      if (client !== c) return; // still connecting: connect() rejects and its caller retries
       client = null;
-      // The connection is already broken: ending it can only fail the same way.
-      c.end().catch((err: unknown) => logger.warn({ channel, ...errorFields(err) }, 'closing the lost LISTEN connection failed'));
-      const reconnect = () => {
-        retry = setTimeout(() => {
-          connect()
-            .then(() => {
-              logger.info({ channel }, 'LISTEN connection restored');
-              onMessage('*');
-            })
-            .catch((err: unknown) => {
-              logger.error({ channel, ...errorFields(err) }, 'LISTEN reconnect failed; retrying');
-              if (!closed) reconnect();
-            });
-        }, 500);
-        retry.unref();
-      };
+      logger.warn({ channel, ...errorFields(e) }, 'LISTEN connection lost; reconnecting');
       reconnect();
-    });
-    await c.connect();
-    await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+    };
+    c.on('error', onLost);
+    c.on('end', () => onLost(new Error('the server closed the connection')));
+    try {
+      await c.connect();
+      await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+    } catch (e) {
+      lost = true;
+      throw e;
+    }
     client = c;
   };
   await connect();

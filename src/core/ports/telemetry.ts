@@ -23,7 +23,10 @@ export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
 export const noMetrics: CoreMetrics = { jobFailed() {}, refreshLost() {}, uploadedBytes() {} };
 
-/** A failure as log fields: its message and stack, never the object (it may hold secrets). */
+/**
+ * A failure as log fields: its type, message and stack, never the object (a driver's error
+ * may carry a statement's parameters). Under `error`: pino reshapes anything under `err`.
+ */
 export function errorFields(e: unknown): Record<string, unknown> {
-  return e instanceof Error ? { err: { type: e.name, message: e.message, stack: e.stack } } : { err: { message: String(e) } };
+  return e instanceof Error ? { error: { type: e.name, message: e.message, stack: e.stack } } : { error: { message: String(e) } };
 }
