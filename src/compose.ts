@@ -2,7 +2,10 @@
 import fs from 'node:fs/promises';
 import type { Config } from './config.ts';
 import { openDatabase } from './adapters/postgres/open.ts';
-import { migrate } from './adapters/postgres/migrate.ts';
+import { migrate, readMigrations } from './adapters/postgres/migrate.ts';
+import { instrumentSql } from './adapters/postgres/instrumented.ts';
+import { createMetrics } from './adapters/telemetry/prometheus.ts';
+import { errorFields, silentLogger, type Logger } from './core/ports/telemetry.ts';
 import { createStore } from './adapters/postgres/store.ts';
 import { openObjectStore } from './adapters/storage/open.ts';
 import type { Sql } from './adapters/postgres/sql.ts';
@@ -61,12 +64,26 @@ export interface ComposeOptions {
   hasher?: PasswordHasher;
   /** The AI detector behind tag-list detection (default: finds nothing). */
   detector?: TagDetector;
+  /** Where background failures and start-up facts go (default: nowhere; main.ts passes the process logger). */
+  logger?: Logger;
+  /** Process metrics (CPU, memory, GC) in GET /metrics: the real process only. */
+  processMetrics?: boolean;
+}
+
+/** What start-up did, for its log lines (src/main.ts). */
+export interface StartupFacts {
+  migrationsApplied: number;
+  migrationsTotal: number;
 }
 
 export async function compose(config: Config, opts: ComposeOptions = {}) {
-  const sql = opts.sql ?? (await openDatabase(config.database));
+  const logger = opts.logger ?? silentLogger;
   const ownsSql = !opts.sql;
-  await migrate(sql);
+  const metrics = createMetrics({ sql: () => sql, logger, processMetrics: opts.processMetrics });
+  const sql = instrumentSql(opts.sql ?? (await openDatabase(config.database, logger)), metrics.queryError);
+  const migrations = readMigrations();
+  const applied = await migrate(sql, migrations);
+  const startup: StartupFacts = { migrationsApplied: applied.length, migrationsTotal: migrations.length };
 
   const clock = new OffsetClock();
   const ids = opts.ids ?? randomIds;
@@ -80,10 +97,12 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
       if (!key) throw new Error('storage.signing_key is missing (migration 0008)');
       return Buffer.from(key, 'utf8');
     },
+    logger,
   });
   const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
   const tokens = createTokenService({
     store, clock, ids, signer, urnNamespace: config.urnNamespace, refreshReuseDetection: config.refreshReuseDetection,
+    metrics: metrics.core,
   });
   const signingKeys = createSigningKeys({ store, clock, signer });
   const webSessions = createWebSessions({ store, clock, ids });
@@ -106,7 +125,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const reports = createReports({ store, authorizer });
   const files = createFiles({
     store, clock, ids, access: projectAccess, objectStore, sandbox: config.sandbox,
-    uploadTtlSeconds: config.uploadTtlSeconds, uploadUrlTtlSeconds: config.uploadUrlTtlSeconds,
+    uploadTtlSeconds: config.uploadTtlSeconds, uploadUrlTtlSeconds: config.uploadUrlTtlSeconds, metrics: metrics.core,
     storageQuotaBytes: config.storageQuotaBytes,
   });
   const crops = createCrops({ store, clock, ids, access: projectAccess, files });
@@ -116,7 +135,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const reach = createReach({ access: projectAccess });
   // Job kinds register their handlers with the one runner of this node.
   const jobHandlers: Record<string, JobHandler> = {};
-  const jobRunner = createJobRunner({ store, clock, ids, handlers: jobHandlers });
+  const jobRunner = createJobRunner({ store, clock, ids, handlers: jobHandlers, logger, metrics: metrics.core });
   const workzoneCopy = createWorkzoneCopy({
     store, clock, ids, authorizer, access: projectAccess, jobs: jobRunner, sendMail, publicUrl: config.publicUrl,
     urn: (type, id) => formatUrn(config.urnNamespace, type, id),
@@ -167,7 +186,10 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   if (config.sandbox) {
     await sandboxClock.load();
     // Other nodes may move the shared clock: follow it.
-    const t = setInterval(() => sandboxClock.load().catch(() => {}), 2000);
+    const t = setInterval(
+      () => sandboxClock.load().catch((e: unknown) => logger.warn(errorFields(e), 'sandbox clock reload failed; retrying in 2 s')),
+      2000,
+    );
     t.unref();
     timers.push(t);
   }
@@ -189,17 +211,34 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const sweep = () =>
     (janitorPass = janitorPass
       .then(() => janitor.run({ ifDue: true }))
-      .catch(() => {})
+      .catch((e: unknown) => logger.error(errorFields(e), 'janitor pass failed; next pass in 10 minutes'))
       .then(() => uploadSweeper.run()) // unregistered uploads past UPLOAD_TTL (docs/files.md)
-      .catch(() => {}));
+      .catch((e: unknown) => logger.error(errorFields(e), 'upload sweep failed; next pass in 10 minutes')));
   sweep();
   const janitorTimer = setInterval(sweep, JANITOR.intervalSeconds * 1000);
   janitorTimer.unref();
   timers.push(janitorTimer);
 
+  /** GET /healthz: the database and storage answer (a failure is logged with its reason). */
+  const health = async (): Promise<boolean> => {
+    try {
+      await store.ping();
+      await objectStore.ping?.();
+      return true;
+    } catch (e) {
+      logger.warn(errorFields(e), 'health check failed');
+      return false;
+    }
+  };
+  // Draining (shutdown under way): /readyz answers 503 so that load balancers stop sending.
+  let draining = false;
+
   return {
     config,
     version: VERSION,
+    logger,
+    metrics,
+    startup,
     clock,
     ids,
     store,
@@ -239,15 +278,17 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     tagLists,
     tagTexts,
     jobRunner,
-    async health(): Promise<boolean> {
-      try {
-        await store.ping();
-        await objectStore.ping?.();
-        return true;
-      } catch {
-        return false;
-      }
+    health,
+    /** Shutdown has begun: not ready any more (GET /readyz 503). */
+    beginDrain(): void {
+      draining = true;
     },
+    isDraining: () => draining,
+    /** GET /readyz: not draining, database and storage reachable. */
+    async ready(): Promise<boolean> {
+      return !draining && (await health());
+    },
+    /** Stops timers and background jobs (after the job in hand), then closes storage and the database (the PGlite lock is released). */
     async close(): Promise<void> {
       for (const t of timers) clearInterval(t);
       await jobRunner.stop();

@@ -55,6 +55,12 @@ export interface Config {
     address: { rate: number; burst: number };
     syncSeconds: number;
   };
+  /** METRICS_TOKEN: GET /metrics on the main port with this bearer token (never printed). */
+  metricsToken: string | undefined;
+  /** METRICS_PORT: GET /metrics without a token on its own listener (HOST, this port). */
+  metricsPort: number | undefined;
+  /** SHUTDOWN_DRAIN_SECONDS: how long in-flight requests may take to finish after SIGTERM. */
+  shutdownDrainSeconds: number;
 }
 
 /** Trusts the first `hops` addresses from the socket's peer backwards, whatever they are. */
@@ -66,6 +72,8 @@ const trustHops = (hops: number): TrustProxyHops =>
 
 /** CONTRACT §10: the operator token has at least 24 characters. */
 export const OPERATOR_TOKEN_MIN = 24;
+/** The metrics token has at least 24 characters too (docs/operations.md). */
+export const METRICS_TOKEN_MIN = 24;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -214,6 +222,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (blobPublicUrl !== undefined && storageUrl !== undefined) {
     throw new ConfigError('BLOB_PUBLIC_URL is for the local-disk store only: unset it, or unset STORAGE_URL (S3 and Azure serve from their own origin; see STORAGE_PUBLIC_URL)');
   }
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && (metricsToken.length < METRICS_TOKEN_MIN || /\s/.test(metricsToken))) {
+    throw new ConfigError(`METRICS_TOKEN is invalid: expected at least ${METRICS_TOKEN_MIN} characters, no spaces`);
+  }
+  const metricsPort = env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 1, 65535) : undefined;
+  if (metricsPort !== undefined && metricsPort === port) fail('METRICS_PORT', String(metricsPort), 'a port other than PORT');
   const azureConnectionString = env.AZURE_STORAGE_CONNECTION_STRING || undefined;
   if (storageUrl?.startsWith('azure://') && !azureConnectionString) {
     throw new ConfigError('AZURE_STORAGE_CONNECTION_STRING is required with STORAGE_URL=azure://CONTAINER');
@@ -245,5 +259,8 @@ export function loadConfig(env: Env = process.env): Config {
     idleTimeoutSeconds: integer(env, 'IDLE_TIMEOUT', 300, 1, 3600),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 1000, 1, 1_000_000),
     rateLimits: rateLimits(env, sandbox),
+    metricsToken,
+    metricsPort,
+    shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 25, 0, 3600),
   };
 }

@@ -2,14 +2,15 @@
 // main.ts and the benchmarks listen on a real port.
 import { isUtf8 } from 'node:buffer';
 import Fastify, {
-  LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions,
+  LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
 import type { Core } from '../compose.ts';
-import { errorHandler, notFoundHandler } from './errors.ts';
+import { errorCodeOf, errorHandler, notFoundHandler } from './errors.ts';
+import { registerMetrics } from './metrics.ts';
 import { invalidInput } from '../core/errors.ts';
 import { registerOpenApi } from './openapi.ts';
 import { healthRoutes } from './health.ts';
@@ -26,6 +27,8 @@ export type App = FastifyInstance;
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
+  /** The process logger (src/main.ts): the app's lines go where the start-up lines went. */
+  loggerInstance?: FastifyBaseLogger;
 }
 
 /** Never logs secrets: tokens, codes, cookies, passwords (CONTRACT §1). */
@@ -71,6 +74,7 @@ function logRequest(req: FastifyRequest, reply: FastifyReply): void {
       method: req.method,
       path: loggedPath(req.url),
       status: reply.statusCode,
+      errorCode: errorCodeOf(reply),
       ms: Math.round(reply.elapsedTime * 10) / 10,
       user: req.principal?.userId,
     },
@@ -81,7 +85,7 @@ function logRequest(req: FastifyRequest, reply: FastifyReply): void {
 export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> {
   const always = responseHeaders(core);
   const app = Fastify({
-    logger: opts.logger ?? false,
+    ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 1000 },
@@ -149,6 +153,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await registerOpenApi(app, core);
 
+  await registerMetrics(app, core);
   await app.register(healthRoutes(core));
   // Only the OAuth pages read or set cookies: elsewhere (the APIs above all) no cookie
   // parsing and no onSend hook.

@@ -109,7 +109,14 @@ const OAUTH_CODES = new Set([
   'invalid_scope', 'unsupported_token_type', 'access_denied', 'server_error',
 ]);
 
+/** The errorCode of each failed answer, for its request log line (src/http/app.ts logRequest). */
+const errorCodes = new WeakMap<FastifyReply, string>();
+
+/** The errorCode the reply was rendered with; undefined for a success. */
+export const errorCodeOf = (reply: FastifyReply): string | undefined => errorCodes.get(reply);
+
 export function renderFailure(surface: Surface, f: Failure, reply: FastifyReply): FastifyReply {
+  errorCodes.set(reply, f.code);
   if (f.headers) reply.headers(f.headers);
   reply.code(f.status);
   switch (surface) {

@@ -1,25 +1,28 @@
-// GET /healthz (no auth): 200 when the database (and storage) answer, 503 otherwise.
+// Probes, no auth (docs/operations.md):
+// - GET /healthz: 200 when the database (and storage) answer, 503 otherwise (kept as it was);
+// - GET /livez: the process answers (restart it when this fails);
+// - GET /readyz: 200 when it should get traffic: database and storage reachable and not
+//   shutting down; 503 while draining after SIGTERM.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { Core } from '../compose.ts';
 
+const Probe = {
+  200: Type.Object({ status: Type.Literal('ok'), version: Type.String() }),
+  503: Type.Object({ status: Type.Union([Type.Literal('unavailable'), Type.Literal('draining')]), version: Type.String() }),
+};
+
 export const healthRoutes =
   (core: Core): FastifyPluginAsync =>
   async (app) => {
-    app.get(
-      '/healthz',
-      {
-        schema: {
-          hide: true,
-          response: {
-            200: Type.Object({ status: Type.Literal('ok'), version: Type.String() }),
-            503: Type.Object({ status: Type.Literal('unavailable'), version: Type.String() }),
-          },
-        },
-      },
-      async (_req, reply) => {
-        const ok = await core.health();
-        return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', version: core.version } as never);
-      },
-    );
+    app.get('/healthz', { schema: { hide: true, response: Probe } }, async (_req, reply) => {
+      const ok = await core.health();
+      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', version: core.version } as never);
+    });
+    app.get('/livez', { schema: { hide: true, response: { 200: Probe[200] } } }, async () => ({ status: 'ok' as const, version: core.version }));
+    app.get('/readyz', { schema: { hide: true, response: Probe } }, async (_req, reply) => {
+      if (core.isDraining()) return reply.code(503).send({ status: 'draining', version: core.version } as never);
+      const ok = await core.ready();
+      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', version: core.version } as never);
+    });
   };

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { paramText, type Sql } from './sql.ts';
 import { binaryCopyReader } from './copy-binary.ts';
+import { errorFields, silentLogger, type Logger } from '../../core/ports/telemetry.ts';
 
 type Client = pg.Pool | pg.PoolClient;
 
@@ -10,35 +11,56 @@ type Client = pg.Pool | pg.PoolClient;
  * LISTEN on a dedicated connection. When the connection drops it reconnects and
  * delivers '*' (messages may have been missed: listeners should drop what they cached).
  */
-async function listen(url: string, channel: string, onMessage: (payload: string) => void) {
+async function listen(url: string, channel: string, onMessage: (payload: string) => void, logger: Logger) {
   let client: pg.Client | null = null;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
+  const reconnect = () => {
+    retry = setTimeout(() => {
+      connect()
+        .then(() => {
+          logger.info({ channel }, 'LISTEN connection restored');
+          onMessage('*');
+        })
+        .catch((err: unknown) => {
+          logger.error({ channel, ...errorFields(err) }, 'LISTEN reconnect failed; retrying');
+          if (!closed) reconnect();
+        });
+    }, 500);
+    retry.unref();
+  };
   const connect = async (): Promise<void> => {
     const c = new pg.Client({ connectionString: url });
     c.on('notification', (m) => {
       if (m.channel === channel && m.payload !== undefined) onMessage(m.payload);
     });
-    c.on('error', () => {
-      if (closed) return;
+    // Lost once, by an error or by the server ending it (a terminated backend may only
+    // end the connection): a lost client is never ended again (end() would wait for ever).
+    let lost = false;
+    const onLost = (e: unknown) => {
+      if (lost || closed) return;
+      lost = true;
+      if (client !== c) return; // still connecting: connect() rejects and its caller retries
       client = null;
-      c.end().catch(() => {});
-      retry = setTimeout(() => {
-        connect()
-          .then(() => onMessage('*'))
-          .catch(() => {});
-      }, 500);
-      retry.unref();
-    });
-    await c.connect();
-    await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+      logger.warn({ channel, ...errorFields(e) }, 'LISTEN connection lost; reconnecting');
+      reconnect();
+    };
+    c.on('error', onLost);
+    c.on('end', () => onLost(new Error('the server closed the connection')));
+    try {
+      await c.connect();
+      await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+    } catch (e) {
+      lost = true;
+      throw e;
+    }
     client = c;
   };
   await connect();
   return async () => {
     closed = true;
     clearTimeout(retry);
-    await client?.end().catch(() => {});
+    await client?.end().catch((e: unknown) => logger.warn({ channel, ...errorFields(e) }, 'closing the LISTEN connection failed'));
   };
 }
 
@@ -52,7 +74,7 @@ function inlined(text: string, params: unknown[]): string {
   });
 }
 
-function wrap(c: Client, pool: pg.Pool, inTx: boolean, url: string): Sql {
+function wrap(c: Client, pool: pg.Pool, inTx: boolean, url: string, logger: Logger): Sql {
   return {
     engine: 'postgres',
     async query<R>(text: string, params?: unknown[]) {
@@ -102,7 +124,7 @@ function wrap(c: Client, pool: pg.Pool, inTx: boolean, url: string): Sql {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await fn(wrap(client, pool, true, url));
+        const result = await fn(wrap(client, pool, true, url, logger));
         await client.query('COMMIT');
         return result;
       } catch (e) {
@@ -112,16 +134,17 @@ function wrap(c: Client, pool: pg.Pool, inTx: boolean, url: string): Sql {
         client.release();
       }
     },
-    listen: (channel, onMessage) => listen(url, channel, onMessage),
+    listen: (channel, onMessage) => listen(url, channel, onMessage, logger),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await pool.end();
     },
   };
 }
 
-export function openPostgres(url: string, max = 10): Sql {
+export function openPostgres(url: string, max = 10, logger: Logger = silentLogger): Sql {
   const pool = new pg.Pool({ connectionString: url, max });
-  // An idle client losing its server must not crash the process.
-  pool.on('error', () => {});
-  return wrap(pool, pool, false, url);
+  // An idle client losing its server must not crash the process; the pool replaces it.
+  pool.on('error', (e) => logger.warn(errorFields(e), 'an idle database connection failed'));
+  return wrap(pool, pool, false, url, logger);
 }

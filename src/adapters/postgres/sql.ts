@@ -20,6 +20,8 @@ export interface Sql {
   /** LISTEN on a channel (PostgreSQL: a dedicated connection that reconnects). Answers an unlisten function. */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** node-postgres: the pool's connections (GET /metrics). */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 /** A scalar parameter of queryTexts as its text (a Date as its ISO instant). */

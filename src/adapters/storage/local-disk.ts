@@ -10,6 +10,7 @@
 // "v2\nPUT\n{key}\n{expires}\n{size}\n{md5}\n{type}" or "v2\nGET\n{key}\n{expires}\n{name}\n{type}\n{inline}".
 // The type is the service's (src/core/files/blob-types.ts): the uploader's Content-Type is
 // ignored, and a read answers only the signed type and disposition (docs/security.md).
+import { errorFields, type Logger } from '../../core/ports/telemetry.ts';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -58,6 +59,8 @@ interface Meta {
 }
 
 export interface LocalDiskOptions {
+  /** Where background failures (the sweep of temporary files) are logged. */
+  logger?: Logger;
   /** Directory holding the objects (created if missing). */
   root: string;
   /** BLOB_PUBLIC_URL, else STORAGE_PUBLIC_URL, else PUBLIC_URL: the base of every signed URL. */
@@ -131,8 +134,10 @@ export class LocalDiskStore implements ObjectStore {
   async init(): Promise<void> {
     await (this.ready ??= fsp.mkdir(this.root, { recursive: true }).then(() => undefined));
     if (!this.sweeper && !this.opts.removeRootOnClose) {
-      void this.sweepTemporary().catch(() => {});
-      this.sweeper = setInterval(() => void this.sweepTemporary().catch(() => {}), 10 * 60_000);
+      const sweep = () =>
+        void this.sweepTemporary().catch((e: unknown) => this.opts.logger?.warn(errorFields(e), 'local-disk sweep of temporary files failed'));
+      sweep();
+      this.sweeper = setInterval(sweep, 10 * 60_000);
       this.sweeper.unref();
     }
   }

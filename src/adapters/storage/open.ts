@@ -10,12 +10,14 @@ import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
+import type { Logger } from '../../core/ports/telemetry.ts';
 import { LocalDiskStore } from './local-disk.ts';
 
 export interface ObjectStoreDeps {
   clock: Clock;
   /** The local-disk store's HMAC key, shared by every node (kept in the database). */
   signingKey: () => Promise<Buffer>;
+  logger?: Logger;
 }
 
 export async function openObjectStore(config: Config, deps: ObjectStoreDeps): Promise<ObjectStore> {
@@ -31,6 +33,7 @@ export async function openObjectStore(config: Config, deps: ObjectStoreDeps): Pr
       signingKey: deps.signingKey,
       clock: deps.clock,
       removeRootOnClose: memory,
+      logger: deps.logger,
     });
     await store.init();
     return store;

@@ -4,6 +4,7 @@
 // receives, registration checks what the store holds against what was signed.
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import type { EntityRef } from '../ids/urn.ts';
+import { noMetrics, type CoreMetrics } from '../ports/telemetry.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
@@ -143,8 +144,10 @@ export function createFiles(deps: {
   /** Bytes per subscription, every category (STORAGE_QUOTA_BYTES). */
   storageQuotaBytes: number;
   sandbox: boolean;
+  metrics?: CoreMetrics;
 }) {
   const { store, clock, ids, access, objectStore } = deps;
+  const metrics = deps.metrics ?? noMetrics;
   const urlTtl = deps.uploadUrlTtlSeconds;
   // A pending row outlives its URL, so an upload finished at the URL's last second can still be registered.
   const pendingTtl = Math.max(deps.uploadTtlSeconds, urlTtl);
@@ -361,7 +364,10 @@ export function createFiles(deps: {
         await verifyObject(projectId, pending);
       }
 
-      return store.transaction(async (repos) => {
+      // Bytes of the files this call created, counted once the transaction committed.
+      let addedBytes = 0;
+      const registered = await store.transaction(async (repos) => {
+        addedBytes = 0;
         const touched = new Set(named.map((c) => c.category));
         await checkCapacities(repos, scope.project.subscriptionId, actor.userId, new Map(), touched, 0);
         const out: RegisteredFile[] = [];
@@ -387,6 +393,7 @@ export function createFiles(deps: {
               };
               await repos.files.insert(file);
               await repos.uploads.remove(pending.id);
+              addedBytes += file.size;
             }
           }
           done.set(c.blobName, file);
@@ -395,6 +402,8 @@ export function createFiles(deps: {
         if (within) await within(repos, out);
         return out;
       });
+      metrics.uploadedBytes(addedBytes);
+      return registered;
     },
 
     /** GET …/files?category=: the files of the zones the caller may read (vendor getFiles). */

@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { JobRecord } from '../ports/jobs.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
+import { errorFields, noMetrics, silentLogger, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
 
 export interface JobHandler {
   run(job: JobRecord): Promise<unknown>;
@@ -21,11 +22,17 @@ export function createJobRunner(deps: {
   ids: Ids;
   handlers: Record<string, JobHandler>;
   pollMs?: number;
-  onError?: (e: unknown) => void;
+  /** Where failures go: a failed attempt at warn, a failure of the runner itself at error. */
+  logger?: Logger;
+  metrics?: CoreMetrics;
 }) {
   const { store, clock, ids, handlers } = deps;
+  const logger = deps.logger ?? silentLogger;
+  const metrics = deps.metrics ?? noMetrics;
   let timer: NodeJS.Timeout | undefined;
   let started = false;
+  /** Set by stop(): the loop ends after the job in hand (a safe point), leaving the rest queued. */
+  let stopping = false;
   let running: Promise<void> | null = null;
   let again = false;
 
@@ -43,7 +50,13 @@ export function createJobRunner(deps: {
       const final = e instanceof DomainError || job.attempts >= job.maxAttempts;
       const retryAt = final ? null : new Date(clock.nowMs() + 1000 * 2 ** job.attempts);
       await store.repos.jobs.fail(job.id, message, retryAt, clock.now());
-      if (final) await handler?.failed?.(job, message).catch(deps.onError);
+      metrics.jobFailed(job.kind, final);
+      logger.warn({ job: job.id, kind: job.kind, attempt: job.attempts, final, ...errorFields(e) }, 'job failed');
+      if (final) {
+        await handler?.failed?.(job, message).catch((err: unknown) =>
+          logger.error({ job: job.id, kind: job.kind, ...errorFields(err) }, 'job failure handler failed'),
+        );
+      }
     }
     return true;
   }
@@ -58,10 +71,10 @@ export function createJobRunner(deps: {
       try {
         do {
           again = false;
-          while (await runOne());
-        } while (again);
+          while (!stopping && (await runOne()));
+        } while (again && !stopping);
       } catch (e) {
-        deps.onError?.(e);
+        logger.error(errorFields(e), 'job runner failed; it retries at the next poll');
       } finally {
         running = null;
       }
@@ -94,11 +107,17 @@ export function createJobRunner(deps: {
       timer.unref();
       void drain();
     },
+    /** Stops polling and waits for the job in hand; queued jobs stay for the next start (or another node). */
     async stop(): Promise<void> {
       started = false;
       clearInterval(timer);
       timer = undefined;
-      await running;
+      stopping = true;
+      try {
+        await running;
+      } finally {
+        stopping = false;
+      }
     },
   };
 }

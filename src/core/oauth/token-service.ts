@@ -6,6 +6,7 @@ import { DomainError } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import { formatUrn, uuidOfUrn } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
+import type { CoreMetrics } from '../ports/telemetry.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { TokenSigner } from '../ports/crypto.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
@@ -59,6 +60,7 @@ export interface TokenServiceDeps {
    * token is only refused (the vendor's "consumed on use").
    */
   refreshReuseDetection?: boolean;
+  metrics?: CoreMetrics;
 }
 
 export function createTokenService(deps: TokenServiceDeps) {
@@ -163,6 +165,8 @@ export function createTokenService(deps: TokenServiceDeps) {
         const now = clock.now();
         const rec = await repos.oauth.consumeRefreshToken(hash, now);
         if (rec) return issuePair(repos, rec.userId, rec.familyId);
+        // The conditional UPDATE lost: a concurrent refresh consumed the token first (or it was spent).
+        deps.metrics?.refreshLost();
         if (reuseDetection) await repos.oauth.revokeFamilyOfConsumed(hash, now);
         return null;
       });

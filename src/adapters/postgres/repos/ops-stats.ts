@@ -1,0 +1,18 @@
+// What GET /metrics reads from the database at each scrape: the job queue and the outbox.
+// Not a Repos member: only the metrics adapter reads it, never a use case.
+import type { Sql } from '../sql.ts';
+
+export function opsStats(sql: Sql) {
+  return {
+    /** Jobs waiting or running, by kind and state. */
+    jobs: () =>
+      sql.query<{ kind: string; state: string; count: number }>(
+        `SELECT kind, state, count(*)::int AS count FROM jobs WHERE state IN ('queued', 'running') GROUP BY kind, state`,
+      ),
+    /** Mails in the outbox (there is no SMTP sender: every mail stays there). */
+    async outbox(): Promise<number> {
+      const rows = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox');
+      return rows[0]?.n ?? 0;
+    },
+  };
+}

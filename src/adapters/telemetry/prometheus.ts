@@ -1,0 +1,124 @@
+// GET /metrics: one prom-client registry per composed service (tests compose many). The
+// core's counters (CoreMetrics), the HTTP counters (src/http/metrics.ts), and gauges read
+// at each scrape: the database pool, the job queue and the outbox.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Sql } from '../postgres/sql.ts';
+import { opsStats } from '../postgres/repos/ops-stats.ts';
+import { errorFields, type CoreMetrics, type Logger } from '../../core/ports/telemetry.ts';
+
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
+/** SQLSTATE class of a database error; 'other' when it has none (e.g. the server could not be reached). */
+function errorClass(e: unknown): string {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code.slice(0, 2) : 'other';
+}
+
+export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMetrics?: boolean }) {
+  const registry = new Registry();
+  // Process metrics (CPU, memory, event loop, GC) for the real process only: each call
+  // starts its own observers.
+  if (deps.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'scanbase_' });
+  const stats = () => opsStats(deps.sql());
+  /** A gauge read at scrape time fails alone (logged, no sample): the scrape still answers. */
+  const scraped = async (what: string, read: () => Promise<void>) => {
+    try {
+      await read();
+    } catch (e) {
+      deps.logger.warn({ metric: what, ...errorFields(e) }, 'reading a metric failed');
+    }
+  };
+
+  const httpRequests = new Counter({
+    name: 'scanbase_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const httpDuration = new Histogram({
+    name: 'scanbase_http_request_duration_seconds',
+    help: 'HTTP request duration in seconds, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const queryErrors = new Counter({
+    name: 'scanbase_db_query_errors_total',
+    help: 'Database statements that failed, by SQLSTATE class (23: constraint, 40: serialization/deadlock, 08: connection)',
+    labelNames: ['class'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'scanbase_db_pool_connections',
+    help: 'PostgreSQL pool connections by state (total, idle, waiting clients); absent on embedded PGlite',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const s = deps.sql().poolStats?.();
+      this.reset();
+      if (!s) return;
+      this.set({ state: 'total' }, s.total);
+      this.set({ state: 'idle' }, s.idle);
+      this.set({ state: 'waiting' }, s.waiting);
+    },
+  });
+  new Gauge({
+    name: 'scanbase_jobs',
+    help: 'Background jobs queued or running, by kind and state',
+    labelNames: ['kind', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await scraped('scanbase_jobs', async () => {
+        for (const r of await stats().jobs()) this.set({ kind: r.kind, state: r.state }, r.count);
+      });
+    },
+  });
+  const jobFailures = new Counter({
+    name: 'scanbase_job_failures_total',
+    help: 'Failed job attempts by kind; final="true" when the job will not be retried',
+    labelNames: ['kind', 'final'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'scanbase_outbox_messages',
+    help: 'Mails in the outbox (no SMTP sender: every mail stays there until a reset)',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await scraped('scanbase_outbox_messages', async () => this.set(await stats().outbox()));
+    },
+  });
+  const uploadBytes = new Counter({
+    name: 'scanbase_upload_bytes_total',
+    help: 'Bytes of uploads registered as files',
+    registers: [registry],
+  });
+  const refreshLost = new Counter({
+    name: 'scanbase_oauth_refresh_lost_total',
+    help: 'Refresh-token grants whose conditional update consumed nothing (a concurrent refresh won the race, or the token was spent)',
+    registers: [registry],
+  });
+
+  const core: CoreMetrics = {
+    jobFailed: (kind, final) => jobFailures.inc({ kind, final: String(final) }),
+    refreshLost: () => refreshLost.inc(),
+    uploadedBytes: (bytes) => {
+      if (bytes > 0) uploadBytes.inc(bytes);
+    },
+  };
+  return {
+    registry,
+    core,
+    queryError: (e: unknown) => queryErrors.inc({ class: errorClass(e) }),
+    request(method: string, route: string, status: number, seconds: number): void {
+      const labels = { method, route, status: String(status) };
+      httpRequests.inc(labels);
+      httpDuration.observe(labels, seconds);
+    },
+    /** The exposition text. */
+    text: () => registry.metrics(),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,78 @@
+// What start-up logs, one line per fact (docs/operations.md): enough for an operator to see
+// which database, storage, URL and switches this process runs with. No secret is ever in
+// it: the database URL loses its password, the storage URL its query string, tokens are
+// only "on"/"off".
+import type { Config } from './config.ts';
+import type { SeedResult } from './core/operator/seed.ts';
+
+export interface StartupReport {
+  version: string;
+  nodeVersion: string;
+  migrationsApplied: number;
+  migrationsTotal: number;
+  /** null: no SEED_FILE. */
+  seed: { file: string; result: SeedResult } | null;
+}
+
+/** The database as logged: its engine and where it is, never its password. */
+export function describeDatabase(config: Config): Record<string, unknown> {
+  const db = config.database;
+  if (db.kind === 'pglite-file') return { engine: 'pglite', dir: db.dir };
+  if (db.kind === 'pglite-memory') return { engine: 'pglite', dir: 'memory (nothing is kept)' };
+  const url = new URL(db.url);
+  return {
+    engine: 'postgresql',
+    host: url.hostname,
+    port: url.port ? Number(url.port) : 5432,
+    database: decodeURIComponent(url.pathname.replace(/^\//, '')) || undefined,
+    user: url.username ? decodeURIComponent(url.username) : undefined,
+  };
+}
+
+/** The object store as logged: its kind and bucket or container, never its credentials. */
+export function describeStorage(config: Config): Record<string, unknown> {
+  const url = config.storageUrl;
+  if (!url) {
+    const memory = config.database.kind === 'pglite-memory';
+    return { kind: 'local-disk', dir: memory ? 'a temporary directory (removed at stop)' : `${config.dataDir}/blobs` };
+  }
+  const parsed = new URL(url.replace(/^(s3|azure):/, 'http:'));
+  if (url.startsWith('s3://')) {
+    return { kind: 's3', bucket: parsed.hostname, endpoint: parsed.searchParams.get('endpoint') ?? undefined };
+  }
+  return { kind: 'azure', container: parsed.hostname };
+}
+
+const onOff = (b: boolean) => (b ? 'on' : 'off');
+
+/** The start-up lines: [fields, message], each logged at info. */
+export function startupLines(config: Config, r: StartupReport): [Record<string, unknown>, string][] {
+  const db = describeDatabase(config);
+  const storage = describeStorage(config);
+  const seed = r.seed;
+  return [
+    [{ version: r.version }, `scanbase ${r.version}`],
+    [{ node: r.nodeVersion }, `node ${r.nodeVersion}`],
+    [{ database: db }, `database: ${db.engine} ${db.engine === 'postgresql' ? `${String(db.host)}:${String(db.port)}` : String(db.dir)}`],
+    [{ storage }, `storage: ${String(storage.kind)} ${String(storage.bucket ?? storage.container ?? storage.dir)}`],
+    [{ dataDir: config.dataDir }, `data directory: ${config.dataDir}`],
+    [{ publicUrl: config.publicUrl }, `public URL: ${config.publicUrl}`],
+    [{ operatorApi: config.operatorToken !== undefined }, `operator API: ${onOff(config.operatorToken !== undefined)}`],
+    [{ sandbox: config.sandbox }, `sandbox: ${onOff(config.sandbox)}`],
+    [
+      { migrationsApplied: r.migrationsApplied, migrationsTotal: r.migrationsTotal },
+      `migrations: ${r.migrationsApplied} applied now, ${r.migrationsTotal} in total`,
+    ],
+    seed
+      ? [
+          { seed: { file: seed.file, users: seed.result.users.length, accounts: seed.result.accounts.length } },
+          `seed: applied ${seed.file} (${seed.result.users.length} users, ${seed.result.accounts.length} accounts)`,
+        ]
+      : [{ seed: null }, 'seed: none (no SEED_FILE)'],
+    [{ mail: 'outbox' }, 'mail: outbox only (no SMTP)'],
+    [
+      { metrics: { token: config.metricsToken !== undefined, port: config.metricsPort } },
+      `metrics: ${[config.metricsToken ? 'GET /metrics with METRICS_TOKEN' : '', config.metricsPort ? `port ${config.metricsPort}` : ''].filter(Boolean).join(', ') || 'off'}`,
+    ],
+  ];
+}

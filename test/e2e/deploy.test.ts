@@ -1,0 +1,88 @@
+// @engine-independent: the image's command runs on the embedded database here.
+// No container engine runs on the test machines, so the Dockerfile is checked the way it
+// can be: its final stage's CMD, with its ENV, is started from the repository (what the
+// image holds: src/, migrations/, the production packages), and its HEALTHCHECK command
+// is run against that process. compose.yaml is parsed by `docker compose config` where
+// a Compose implementation is installed.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../support/server.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface Stage {
+  env: Record<string, string>;
+  cmd: string[];
+  healthcheck: string[];
+  user: string | undefined;
+}
+
+/** The final stage of the Dockerfile: its ENV, USER, CMD and HEALTHCHECK (exec forms). */
+function finalStage(dockerfile: string): Stage {
+  const lines = dockerfile.replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.trim());
+  const from = lines.map((l, i) => (/^FROM\s/i.test(l) ? i : -1)).filter((i) => i >= 0).pop()!;
+  const stage: Stage = { env: {}, cmd: [], healthcheck: [], user: undefined };
+  for (const line of lines.slice(from)) {
+    const [word, ...rest] = line.split(/\s+/);
+    const arg = rest.join(' ');
+    if (word === 'ENV') for (const m of arg.matchAll(/(\w+)=("[^"]*"|\S+)/g)) stage.env[m[1]!] = m[2]!.replace(/^"|"$/g, '');
+    if (word === 'CMD') stage.cmd = JSON.parse(arg);
+    if (word === 'USER') stage.user = arg;
+    if (word === 'HEALTHCHECK') stage.healthcheck = JSON.parse(arg.slice(arg.indexOf('CMD') + 3).trim());
+  }
+  return stage;
+}
+
+const stage = finalStage(fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'));
+const children: ChildProcess[] = [];
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-image-'));
+after(() => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('the image runs node on the sources as an unprivileged user, with a health check on /readyz', () => {
+  assert.deepEqual(stage.cmd, ['node', 'src/main.ts'], 'no npm between the runtime and the service (signals reach it)');
+  assert.equal(stage.user, 'node');
+  assert.equal(stage.healthcheck[0], 'node');
+  assert.match(stage.healthcheck.join(' '), /\/readyz/);
+  assert.equal(stage.env.NODE_ENV, 'production');
+});
+
+test("the image's command line, with the image's environment, serves and passes the image's health check", async () => {
+  const port = await freePort();
+  // The image's environment; only where it writes and which port differ on a shared machine.
+  const env = { PATH: process.env.PATH!, HOME: process.env.HOME!, ...stage.env, DATA_DIR: dataDir, PORT: String(port) };
+  const [cmd, ...args] = stage.cmd;
+  // `node` is the pinned runtime (node_modules/.bin is first on npm's PATH), as in the image.
+  const child = spawn(cmd!, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const health = () => spawnSync(stage.healthcheck[0]!, stage.healthcheck.slice(1), { env, timeout: 10_000 }).status;
+  const deadline = Date.now() + 90_000;
+  while (health() !== 0) {
+    assert.equal(child.exitCode, null, `the service exited:\n${out}`);
+    assert.ok(Date.now() < deadline, `the health check never passed:\n${out}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  // Reachable on every interface (HOST=0.0.0.0), as a container's port mapping needs.
+  assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
+  assert.ok(out.split('\n').some((l) => l.startsWith('{')), 'JSON logs when stdout is not a terminal');
+  child.kill('SIGTERM');
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  assert.equal(code, 0, `SIGTERM ends the service cleanly:\n${out}`);
+});
+
+const compose = ['docker compose', 'docker-compose'].find((c) => spawnSync('sh', ['-c', `${c} version`], { stdio: 'ignore' }).status === 0);
+
+test('compose.yaml parses (docker compose config)', { skip: compose ? false : 'no Compose implementation on this machine' }, () => {
+  const r = spawnSync('sh', ['-c', `${compose} -f compose.yaml config --quiet`], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+});
