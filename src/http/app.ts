@@ -21,6 +21,7 @@ import { api2Routes } from './api2/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { connectJobRoutes } from './connect.ts';
 import { blobRoutes } from './blobs.ts';
+import { closeBodySchema } from './strict-bodies.ts';
 
 export type App = FastifyInstance;
 
@@ -132,6 +133,8 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     if (!isUtf8(bytes)) return done(invalidInput('The body is not valid UTF-8'), undefined);
     return parseJson(req, bytes.toString('utf8'), done);
   });
+  // Before any route (and the OpenAPI generator): bodies refuse undeclared properties.
+  app.addHook('onRoute', closeBodySchema);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await registerOpenApi(app, core);
 

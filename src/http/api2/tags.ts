@@ -164,7 +164,7 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
   app.post(`${A}/bulk-update`, {
     schema: {
       summary: 'Overwrite several tag lists (all or nothing)', operationId: 'bulkUpdateTagLists', ...beta('Tag List'), params: PP,
-      body: Type.Array(Type.Intersect([Type.Object({ id: S.RefString }), TagListBody]), { maxItems: 1000 }), response: { 200: Type.Array(TagList), ...errors },
+      body: Type.Array(Type.Object({ id: S.RefString, ...TagListBody.properties }), { maxItems: 1000 }), response: { 200: Type.Array(TagList), ...errors },
     },
   }, async (req) => {
     const items = (req.body as (Static<typeof TagListBody> & { id: string })[]).map((b) => ({ ref: ref('tag-list', b.id), input: input(b) }));
