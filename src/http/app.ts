@@ -1,17 +1,14 @@
 // Builds the HTTP app from a Core without listening: tests use app.inject(),
 // main.ts and the benchmarks listen on a real port.
-import { isUtf8 } from 'node:buffer';
 import http from 'node:http';
 import Fastify, {
   LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
-import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
 import type { Core } from '../compose.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
-import { invalidInput } from '../core/errors.ts';
 import { registerOpenApi } from './openapi.ts';
 import { healthRoutes } from './health.ts';
 import { oauthRoutes } from './oauth/routes.ts';
@@ -22,6 +19,7 @@ import { pageRoutes } from './pages/routes.ts';
 import { connectJobRoutes } from './connect.ts';
 import { blobRoutes } from './blobs.ts';
 import { closeBodySchema } from './strict-bodies.ts';
+import { formBodies, jsonBodies } from './request-bodies.ts';
 
 export type App = FastifyInstance;
 
@@ -124,28 +122,24 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     app.setChildLoggerFactory((logger) => logger);
   }
 
-  // JSON text must be UTF-8 (RFC 8259 §8.1): undecodable bytes answer 400 instead of
-  // reaching the core as U+FFFD; __proto__ and constructor keys are refused.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
-    const bytes = body as Buffer;
-    if (!isUtf8(bytes)) return done(invalidInput('The body is not valid UTF-8'), undefined);
-    return parseJson(req, bytes.toString('utf8'), done);
-  });
-  // Before any route (and the OpenAPI generator): bodies refuse undeclared properties.
+  // Bodies: JSON (UTF-8, empty = none), forms only where registered (src/http/request-bodies.ts);
+  // before any route (and the OpenAPI generator), bodies refuse undeclared properties.
+  jsonBodies(app);
   app.addHook('onRoute', closeBodySchema);
-  await app.register(formbody, { bodyLimit: 64 * 1024 });
   await registerOpenApi(app, core);
 
   await app.register(healthRoutes(core));
   // Only the OAuth pages read or set cookies: elsewhere (the APIs above all) no cookie
   // parsing and no onSend hook.
   await app.register(async (pages) => {
+    await formBodies(pages);
     await pages.register(cookie);
     await pages.register(oauthRoutes(core));
   });
-  await app.register(pageRoutes(core));
+  await app.register(async (pages) => {
+    await formBodies(pages);
+    await pages.register(pageRoutes(core));
+  });
   await app.register(blobRoutes(core));
   await app.register(connectJobRoutes(core));
   await app.register(operatorRoutes(core), { prefix: '/_operator' });

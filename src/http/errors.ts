@@ -3,6 +3,7 @@
 // RFC 6749 for the token endpoints. No error ever leaves as a 5xx with a stack.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../core/errors.ts';
+import { acceptedMediaTypes, JSON_TYPE } from './request-bodies.ts';
 
 export type Surface = 'api2' | 'api1' | 'oauth' | 'other';
 
@@ -143,8 +144,28 @@ export function renderFailure(surface: Surface, f: Failure, reply: FastifyReply)
   }
 }
 
+/** The request's own words in a message: printable ASCII, capped. */
+const quoted = (v: string) => JSON.stringify(v.replace(/[^\x20-\x7e]/g, '?').slice(0, 100));
+
+/** A failure told in terms of the request: the media type it should have sent, the body it lacks. */
+function inContext(f: Failure, req: FastifyRequest): Failure {
+  if (f.code === 'unsupported-media-type') {
+    const sent = String(req.headers['content-type'] ?? '');
+    const expected = acceptedMediaTypes(req);
+    return {
+      ...f,
+      message: `Content-Type ${quoted(sent)} is not accepted here: send ${expected.join(' or ') || 'no body'}`,
+      values: { contentType: sent.slice(0, 100), expected },
+    };
+  }
+  if (f.validation && f.values?.field === 'body' && req.body === undefined) {
+    return { ...f, message: `This operation needs a JSON body (Content-Type: ${JSON_TYPE})`, values: { field: 'body' } };
+  }
+  return f;
+}
+
 export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply) {
-  const f = toFailure(err);
+  const f = inContext(toFailure(err), req);
   if (f.status >= 500) req.log.error({ err }, 'unhandled error');
   return renderFailure(surfaceOf(req.url), f, reply);
 }
