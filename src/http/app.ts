@@ -1,6 +1,6 @@
 // Builds the HTTP app from a Core without listening: tests use app.inject(),
 // main.ts and the benchmarks listen on a real port.
-import http from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, {
   LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions,
 } from 'fastify';
@@ -20,6 +20,7 @@ import { connectJobRoutes } from './connect.ts';
 import { blobRoutes } from './blobs.ts';
 import { closeBodySchema } from './strict-bodies.ts';
 import { formBodies, jsonBodies } from './request-bodies.ts';
+import { answerExpectationFailed, clientErrorResponse, requireHost, trackTargets } from './client-errors.ts';
 
 export type App = FastifyInstance;
 
@@ -79,24 +80,20 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
       return errorHandler(err, req, reply.header('x-scanbase-version', core.version));
     },
     // Requests Node's HTTP parser refuses (bad header bytes, headers over 16 KB) never
-    // reach Fastify: answer them as problem+json with the version header too.
+    // reach Fastify: answer them in their surface's format with the version header too.
     clientErrorHandler: (err, socket) => {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ECONNRESET' || socket.destroyed) return;
-      const status = code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-      const title = http.STATUS_CODES[status]!;
-      const body = JSON.stringify({ type: 'about:blank', status, title, detail: 'The request could not be parsed', errorCode: 'invalid-input' });
-      if (socket.writable) {
-        socket.write(
-          `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
-            `Content-Length: ${Buffer.byteLength(body)}\r\nx-scanbase-version: ${core.version}\r\nConnection: close\r\n\r\n${body}`,
-        );
-      }
+      if (socket.writable) socket.write(clientErrorResponse(err, socket as Socket, core.version));
       socket.destroy(err);
     },
+    // A missing Host header is refused by the requireHost hook, in the surface's format.
+    http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('principal', null);
+  answerExpectationFailed(app.server, core.version);
+  trackTargets(app.server);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
 
@@ -108,6 +105,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     reply.header('x-scanbase-version', version);
     done();
   });
+  app.addHook('onRequest', requireHost);
   // The request line is written at info. The level is fixed at start (LOG_LEVEL): when
   // info is off there is no hook, and no per-request child logger either (its request id
   // would tie together lines that are not written). With `logger: false` (tests) Fastify

@@ -1,13 +1,16 @@
 // The three error renderers, the only places that know an error wire format:
 // RFC 9457 problem+json (API 2 and our own surfaces), API 1 {code, message},
 // RFC 6749 for the token endpoints. No error ever leaves as a 5xx with a stack.
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../core/errors.ts';
 import { acceptedMediaTypes, JSON_TYPE } from './request-bodies.ts';
 
 export type Surface = 'api2' | 'api1' | 'oauth' | 'other';
 
-export function surfaceOf(url: string): Surface {
+/** The surface a request target belongs to; an absolute-form target (`http://host/api/…`) by its path. */
+export function surfaceOf(target: string): Surface {
+  const url = target.startsWith('/') ? target : target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
   if (url === '/api/2' || url.startsWith('/api/2/') || url.startsWith('/api/2?')) return 'api2';
   if (url === '/api' || url.startsWith('/api/') || url.startsWith('/api?')) return 'api1';
   if (url.startsWith('/oauth/')) return 'oauth';
@@ -15,7 +18,7 @@ export function surfaceOf(url: string): Surface {
 }
 
 /** A failure normalised from whatever was thrown. */
-interface Failure {
+export interface Failure {
   status: number;
   code: string;
   message: string;
@@ -110,28 +113,27 @@ const OAUTH_CODES = new Set([
   'invalid_scope', 'unsupported_token_type', 'access_denied', 'server_error',
 ]);
 
-export function renderFailure(surface: Surface, f: Failure, reply: FastifyReply): FastifyReply {
-  if (f.headers) reply.headers(f.headers);
-  reply.code(f.status);
+/** The status, media type and body of a failure on a surface: the one place that knows the formats. */
+export function failureBody(surface: Surface, f: Failure): { type: string; body: Record<string, unknown> } {
+  const json = 'application/json; charset=utf-8';
   switch (surface) {
     case 'api1':
-      return reply.type('application/json; charset=utf-8').send({ code: f.code, message: f.message });
+      return { type: json, body: { code: f.code, message: f.message } };
     case 'oauth': {
       if (f.status === 401) {
-        return reply.type('application/json; charset=utf-8').send({
-          errorCode: 'unauthorized',
-          error: (f.values?.oauthError as string | undefined) ?? 'invalid_token',
-          error_description: f.message,
-        });
+        return {
+          type: json,
+          body: { errorCode: 'unauthorized', error: (f.values?.oauthError as string | undefined) ?? 'invalid_token', error_description: f.message },
+        };
       }
       const error = OAUTH_CODES.has(f.code) ? f.code : f.status >= 500 ? 'server_error' : f.status === 404 ? 'not_found' : 'invalid_request';
-      return reply.type('application/json; charset=utf-8').send({ error, error_description: f.message });
+      return { type: json, body: { error, error_description: f.message } };
     }
     default: {
       const body: Record<string, unknown> = {
         type: 'about:blank',
         status: f.status,
-        title: TITLES[f.status] ?? 'Error',
+        title: TITLES[f.status] ?? STATUS_CODES[f.status] ?? 'Error',
         detail: f.message,
         errorCode: f.code,
       };
@@ -139,9 +141,15 @@ export function renderFailure(surface: Surface, f: Failure, reply: FastifyReply)
         const values = Object.fromEntries(Object.entries(f.values).filter(([, v]) => v !== undefined));
         if (Object.keys(values).length) body.errorValues = values;
       }
-      return reply.type('application/problem+json; charset=utf-8').send(body);
+      return { type: 'application/problem+json; charset=utf-8', body };
     }
   }
+}
+
+export function renderFailure(surface: Surface, f: Failure, reply: FastifyReply): FastifyReply {
+  if (f.headers) reply.headers(f.headers);
+  const { type, body } = failureBody(surface, f);
+  return reply.code(f.status).type(type).send(body);
 }
 
 /** The request's own words in a message: printable ASCII, capped. */
