@@ -155,3 +155,29 @@ describe('unknown fields are refused everywhere', () => {
     }
   });
 });
+
+describe('docs match behaviour (docs/tags.md)', () => {
+  test('tagListType: API 2 requires it (vendor tagListCreate, tagListUpdate); a list API 1 creates is 3d and API 1 updates keep it', async () => {
+    const lists2 = `${A2}/projects/${uuidOf(P.id)}/tag-lists`;
+    const missing = await w.as.manager!('POST', lists2, { workzoneId: P.rootWorkzoneId, name: 'No type' });
+    assert.match(assertProblem(missing, 400, 'invalid-input').detail, /tagListType/);
+    const made = await w.as.manager!('POST', lists2, { workzoneId: P.rootWorkzoneId, tagListType: '2d', name: 'Typed' });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const put = await w.as.manager!('PUT', `${lists2}/${uuidOf(made.body.id)}`, { workzoneId: P.rootWorkzoneId, name: 'Typed' });
+    assert.match(assertProblem(put, 400, 'invalid-input').detail, /tagListType/);
+
+    const lists1 = `${A1}/projects/${P.api1Id}/tag-lists`;
+    const api1 = await w.as.manager!('POST', lists1, { parentId: uuidOf(P.rootWorkzoneId), data: { name: 'From API 1' } });
+    assert.equal(api1.status, 200, JSON.stringify(api1.body));
+    const seen = async () => (await w.as.manager!('GET', lists2)).body.find((l: any) => l.api1Id === api1.body.id);
+    assert.equal((await seen()).tagListType, '3d');
+    const typed = await w.as.manager!('POST', lists1, { parentId: uuidOf(P.rootWorkzoneId), data: { name: 'Was 2d' } });
+    const id2 = (await w.as.manager!('GET', lists2)).body.find((l: any) => l.api1Id === typed.body.id).id;
+    await w.as.manager!('PUT', `${lists2}/${uuidOf(id2)}`, { workzoneId: P.rootWorkzoneId, tagListType: '2d', name: 'Was 2d' });
+    const up = await w.as.manager!('PUT', `${lists1}/${typed.body.id}`, { data: { description: 'changed' } });
+    assert.equal(up.status, 200, JSON.stringify(up.body));
+    const after = (await w.as.manager!('GET', lists2)).body.find((l: any) => l.api1Id === typed.body.id);
+    assert.equal(after.tagListType, '2d');
+    assert.equal(after.description, 'changed');
+  });
+});

@@ -44,7 +44,7 @@ export const Tag = Type.Object({
 
 const TagListBody = Type.Object({
   workzoneId: S.RefString,
-  tagListType: Type.String({ minLength: 1, maxLength: 36 }),
+  tagListType: Type.String({ minLength: 1, maxLength: 36, description: 'Required (vendor tagListCreate/tagListUpdate): how the webapp shows the list, `2d` or `3d`. Lists API 1 creates are `3d`.' }),
   name: Type.String({ minLength: 1, maxLength: 255 }),
   description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
   color: Type.Optional(Nullable(Type.String({ maxLength: 20 }))),
