@@ -1,17 +1,15 @@
 // Builds the HTTP app from a Core without listening: tests use app.inject(),
 // main.ts and the benchmarks listen on a real port.
-import { isUtf8 } from 'node:buffer';
+import type { Socket } from 'node:net';
 import Fastify, {
   LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
-import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
 import type { Core } from '../compose.ts';
 import { errorCodeOf, errorHandler, notFoundHandler } from './errors.ts';
 import { registerMetrics } from './metrics.ts';
-import { invalidInput } from '../core/errors.ts';
 import { registerOpenApi } from './openapi.ts';
 import { healthRoutes } from './health.ts';
 import { oauthRoutes } from './oauth/routes.ts';
@@ -21,7 +19,10 @@ import { api2Routes } from './api2/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { connectJobRoutes } from './connect.ts';
 import { blobRoutes } from './blobs.ts';
-import { bodyDeadline, rawProblem, serverTimeOptions } from './timeouts.ts';
+import { bodyDeadline, serverTimeOptions } from './timeouts.ts';
+import { closeBodySchema } from './strict-bodies.ts';
+import { formBodies, jsonBodies } from './request-bodies.ts';
+import { answerExpectationFailed, clientErrorResponse, requireHost, trackTargets } from './client-errors.ts';
 
 export type App = FastifyInstance;
 
@@ -102,19 +103,20 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
       return errorHandler(err, req, reply.headers(always));
     },
     // Requests Node's HTTP parser refuses (bad header bytes, headers over 16 KB) never
-    // reach Fastify: answer them as problem+json with the version header too.
+    // reach Fastify: answer them in their surface's format with the version header too.
     clientErrorHandler: (err, socket) => {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ECONNRESET' || socket.destroyed) return;
-      const status = code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-      const [detail, errorCode] =
-        status === 408 ? ['The request headers did not arrive in time', 'request-timeout'] : ['The request could not be parsed', 'invalid-input'];
-      if (socket.writable) socket.write(rawProblem(status, detail, errorCode, always));
+      if (socket.writable) socket.write(clientErrorResponse(err, socket as Socket, always));
       socket.destroy(err);
     },
+    // A missing Host header is refused by the requireHost hook, in the surface's format.
+    http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('principal', null);
+  answerExpectationFailed(app.server, always);
+  trackTargets(app.server);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
 
@@ -127,6 +129,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     armBodyDeadline(req, reply);
     done();
   });
+  app.addHook('onRequest', requireHost);
   // The request line is written at info. The level is fixed at start (LOG_LEVEL): when
   // info is off there is no hook, and no per-request child logger either (its request id
   // would tie together lines that are not written). With `logger: false` (tests) Fastify
@@ -141,16 +144,10 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     app.setChildLoggerFactory((logger) => logger);
   }
 
-  // JSON text must be UTF-8 (RFC 8259 §8.1): undecodable bytes answer 400 instead of
-  // reaching the core as U+FFFD; __proto__ and constructor keys are refused.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
-    const bytes = body as Buffer;
-    if (!isUtf8(bytes)) return done(invalidInput('The body is not valid UTF-8'), undefined);
-    return parseJson(req, bytes.toString('utf8'), done);
-  });
-  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  // Bodies: JSON (UTF-8, empty = none), forms only where registered (src/http/request-bodies.ts);
+  // before any route (and the OpenAPI generator), bodies refuse undeclared properties.
+  jsonBodies(app);
+  app.addHook('onRoute', closeBodySchema);
   await registerOpenApi(app, core);
 
   await registerMetrics(app, core);
@@ -158,10 +155,14 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   // Only the OAuth pages read or set cookies: elsewhere (the APIs above all) no cookie
   // parsing and no onSend hook.
   await app.register(async (pages) => {
+    await formBodies(pages);
     await pages.register(cookie);
     await pages.register(oauthRoutes(core));
   });
-  await app.register(pageRoutes(core));
+  await app.register(async (pages) => {
+    await formBodies(pages);
+    await pages.register(pageRoutes(core));
+  });
   await app.register(blobRoutes(core));
   await app.register(connectJobRoutes(core));
   await app.register(operatorRoutes(core), { prefix: '/_operator' });

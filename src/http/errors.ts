@@ -1,12 +1,16 @@
 // The three error renderers, the only places that know an error wire format:
 // RFC 9457 problem+json (API 2 and our own surfaces), API 1 {code, message},
 // RFC 6749 for the token endpoints. No error ever leaves as a 5xx with a stack.
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../core/errors.ts';
+import { acceptedMediaTypes, JSON_TYPE } from './request-bodies.ts';
 
 export type Surface = 'api2' | 'api1' | 'oauth' | 'other';
 
-export function surfaceOf(url: string): Surface {
+/** The surface a request target belongs to; an absolute-form target (`http://host/api/…`) by its path. */
+export function surfaceOf(target: string): Surface {
+  const url = target.startsWith('/') ? target : target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
   if (url === '/api/2' || url.startsWith('/api/2/') || url.startsWith('/api/2?')) return 'api2';
   if (url === '/api' || url.startsWith('/api/') || url.startsWith('/api?')) return 'api1';
   if (url.startsWith('/oauth/')) return 'oauth';
@@ -14,7 +18,7 @@ export function surfaceOf(url: string): Surface {
 }
 
 /** A failure normalised from whatever was thrown. */
-interface Failure {
+export interface Failure {
   status: number;
   code: string;
   message: string;
@@ -109,6 +113,39 @@ const OAUTH_CODES = new Set([
   'invalid_scope', 'unsupported_token_type', 'access_denied', 'server_error',
 ]);
 
+/** The status, media type and body of a failure on a surface: the one place that knows the formats. */
+export function failureBody(surface: Surface, f: Failure): { type: string; body: Record<string, unknown> } {
+  const json = 'application/json; charset=utf-8';
+  switch (surface) {
+    case 'api1':
+      return { type: json, body: { code: f.code, message: f.message } };
+    case 'oauth': {
+      if (f.status === 401) {
+        return {
+          type: json,
+          body: { errorCode: 'unauthorized', error: (f.values?.oauthError as string | undefined) ?? 'invalid_token', error_description: f.message },
+        };
+      }
+      const error = OAUTH_CODES.has(f.code) ? f.code : f.status >= 500 ? 'server_error' : f.status === 404 ? 'not_found' : 'invalid_request';
+      return { type: json, body: { error, error_description: f.message } };
+    }
+    default: {
+      const body: Record<string, unknown> = {
+        type: 'about:blank',
+        status: f.status,
+        title: TITLES[f.status] ?? STATUS_CODES[f.status] ?? 'Error',
+        detail: f.message,
+        errorCode: f.code,
+      };
+      if (f.values) {
+        const values = Object.fromEntries(Object.entries(f.values).filter(([, v]) => v !== undefined));
+        if (Object.keys(values).length) body.errorValues = values;
+      }
+      return { type: 'application/problem+json; charset=utf-8', body };
+    }
+  }
+}
+
 /** The errorCode of each failed answer, for its request log line (src/http/app.ts logRequest). */
 const errorCodes = new WeakMap<FastifyReply, string>();
 
@@ -118,40 +155,32 @@ export const errorCodeOf = (reply: FastifyReply): string | undefined => errorCod
 export function renderFailure(surface: Surface, f: Failure, reply: FastifyReply): FastifyReply {
   errorCodes.set(reply, f.code);
   if (f.headers) reply.headers(f.headers);
-  reply.code(f.status);
-  switch (surface) {
-    case 'api1':
-      return reply.type('application/json; charset=utf-8').send({ code: f.code, message: f.message });
-    case 'oauth': {
-      if (f.status === 401) {
-        return reply.type('application/json; charset=utf-8').send({
-          errorCode: 'unauthorized',
-          error: (f.values?.oauthError as string | undefined) ?? 'invalid_token',
-          error_description: f.message,
-        });
-      }
-      const error = OAUTH_CODES.has(f.code) ? f.code : f.status >= 500 ? 'server_error' : f.status === 404 ? 'not_found' : 'invalid_request';
-      return reply.type('application/json; charset=utf-8').send({ error, error_description: f.message });
-    }
-    default: {
-      const body: Record<string, unknown> = {
-        type: 'about:blank',
-        status: f.status,
-        title: TITLES[f.status] ?? 'Error',
-        detail: f.message,
-        errorCode: f.code,
-      };
-      if (f.values) {
-        const values = Object.fromEntries(Object.entries(f.values).filter(([, v]) => v !== undefined));
-        if (Object.keys(values).length) body.errorValues = values;
-      }
-      return reply.type('application/problem+json; charset=utf-8').send(body);
-    }
+  const { type, body } = failureBody(surface, f);
+  return reply.code(f.status).type(type).send(body);
+}
+
+/** The request's own words in a message: printable ASCII, capped. */
+const quoted = (v: string) => JSON.stringify(v.replace(/[^\x20-\x7e]/g, '?').slice(0, 100));
+
+/** A failure told in terms of the request: the media type it should have sent, the body it lacks. */
+function inContext(f: Failure, req: FastifyRequest): Failure {
+  if (f.code === 'unsupported-media-type') {
+    const sent = String(req.headers['content-type'] ?? '');
+    const expected = acceptedMediaTypes(req);
+    return {
+      ...f,
+      message: `Content-Type ${quoted(sent)} is not accepted here: send ${expected.join(' or ') || 'no body'}`,
+      values: { contentType: sent.slice(0, 100), expected },
+    };
   }
+  if (f.validation && f.values?.field === 'body' && req.body === undefined) {
+    return { ...f, message: `This operation needs a JSON body (Content-Type: ${JSON_TYPE})`, values: { field: 'body' } };
+  }
+  return f;
 }
 
 export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply) {
-  const f = toFailure(err);
+  const f = inContext(toFailure(err), req);
   if (f.status >= 500) req.log.error({ err }, 'unhandled error');
   return renderFailure(surfaceOf(req.url), f, reply);
 }

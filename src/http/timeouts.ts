@@ -3,10 +3,11 @@
 // idle deadline (server.setTimeout) and the connection cap (maxConnections). The body
 // deadline is ours: Node's requestTimeout would also cut /_blobs uploads, which are long
 // streams with their own idle rule (http/blobs.ts, UPLOAD_IDLE_MS).
-import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BLOB_ROUTE_PREFIX } from '../adapters/storage/local-disk.ts';
+import { rawFailure } from './client-errors.ts';
+import type { Failure } from './errors.ts';
 
 export interface TimeLimits {
   headersTimeoutSeconds: number;
@@ -15,17 +16,6 @@ export interface TimeLimits {
   maxConnections: number;
 }
 
-/** A complete problem+json answer written on the socket itself, closing the connection. */
-export function rawProblem(status: number, detail: string, errorCode: string, headers: Record<string, string>): string {
-  const title = http.STATUS_CODES[status]!;
-  const body = JSON.stringify({ type: 'about:blank', status, title, detail, errorCode });
-  return (
-    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-    Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') +
-    `Connection: close\r\n\r\n${body}`
-  );
-}
 
 /** Fastify's server options for the limits Node enforces. */
 export function serverTimeOptions(limits: TimeLimits) {
@@ -59,7 +49,7 @@ export function bodyDeadline(
   headers: Record<string, string>,
 ): (req: FastifyRequest, reply: FastifyReply) => void {
   const ms = limits.bodyTimeoutSeconds * 1000;
-  const answer = rawProblem(408, 'The request body did not arrive in time', 'request-timeout', headers);
+  const late: Failure = { status: 408, code: 'request-timeout', message: 'The request body did not arrive in time' };
   app.server.maxConnections = limits.maxConnections;
   return (req, reply) => {
     if (!hasBody(req) || req.url.startsWith(BLOB_ROUTE_PREFIX)) return;
@@ -69,7 +59,7 @@ export function bodyDeadline(
       if (raw.complete || socket.destroyed) return;
       req.log.warn({ path: req.url.split('?')[0]!.slice(0, 200) }, 'request body timed out');
       if (reply.raw.headersSent) socket.destroy();
-      else socket.end(answer, () => socket.destroy());
+      else socket.end(rawFailure(req.url, late, headers), () => socket.destroy());
     }, ms);
     timer.unref();
     const clear = () => clearTimeout(timer);

@@ -7,6 +7,7 @@ import type { Core } from '../../compose.ts';
 import { actorOf } from '../auth.ts';
 import { api1RefParser as ref } from '../refs.ts';
 import * as S from './schemas.ts';
+import { absentBodyIsEmpty } from '../request-bodies.ts';
 
 const Handle = Type.Object({ url: Type.String(), slug: Type.String() });
 const Ids = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 10_000 });
@@ -28,6 +29,8 @@ export function connectRoutes(app: FastifyInstance, core: Core): void {
   }, async (req) => core.connectJobs.startImport(actor(req), ...refs(req.params)));
 
   r.post(`${path}/export`, {
+    // No body (or an empty one) means {}: every scan of the path zone's subtree (docs/connect.md).
+    preValidation: absentBodyIsEmpty,
     schema: {
       summary: 'Start a connect export of scans (by id, or every scan of work zones)', operationId: 'startConnectExport', tags: ['connect'],
       params: WP, body: Type.Object({ scanIds: Type.Optional(Ids), workzoneIds: Type.Optional(Ids) }, { additionalProperties: false }),

@@ -47,7 +47,7 @@ const changeFields = {
   detect: Type.Optional(Nullable(Detect)),
   cleanRemovedMetadataIds: Type.Optional(Nullable(Type.Boolean())),
 };
-const CreateBody = Type.Object({ parentId: Type.String({ minLength: 1, maxLength: 200 }), data: Type.Intersect([TagListDataInput, Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }) })]), ...changeFields });
+const CreateBody = Type.Object({ parentId: Type.String({ minLength: 1, maxLength: 200 }), data: Type.Object({ ...TagListDataInput.properties, name: Type.String({ minLength: 1, maxLength: 255 }) }), ...changeFields });
 const UpdateBody = Type.Object({
   data: Type.Optional(Nullable(TagListDataInput)),
   update: Type.Optional(Nullable(Type.Record(Type.String({ maxLength: 200 }), TagDataApi1Update))),

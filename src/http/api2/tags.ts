@@ -45,7 +45,7 @@ export const Tag = Type.Object({
 
 const TagListBody = Type.Object({
   workzoneId: S.RefString,
-  tagListType: Type.String({ minLength: 1, maxLength: 36 }),
+  tagListType: Type.String({ minLength: 1, maxLength: 36, description: 'Required (vendor tagListCreate/tagListUpdate): how the webapp shows the list, `2d` or `3d`. Lists API 1 creates are `3d`.' }),
   name: Type.String({ minLength: 1, maxLength: 255 }),
   description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
   color: Type.Optional(Nullable(Type.String({ maxLength: 20 }))),
@@ -167,7 +167,7 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
   app.post(`${A}/bulk-update`, {
     schema: {
       summary: 'Overwrite several tag lists (all or nothing)', operationId: 'bulkUpdateTagLists', ...beta('Tag List'), params: PP,
-      body: Type.Array(Type.Intersect([Type.Object({ id: S.RefString }), TagListBody]), { maxItems: 1000 }), response: { 200: Type.Array(TagList), ...errors },
+      body: Type.Array(Type.Object({ id: S.RefString, ...TagListBody.properties }), { maxItems: 1000 }), response: { 200: Type.Array(TagList), ...errors },
     },
   }, async (req) => {
     const items = (req.body as (Static<typeof TagListBody> & { id: string })[]).map((b) => ({ ref: ref('tag-list', b.id), input: input(b) }));

@@ -41,6 +41,32 @@ export const SeedSubscription = Type.Object(
 
 const Emails = Type.Array(Email, { maxItems: 10_000 });
 
+// Roles and groups: their fields named here (an unknown one is refused), their values
+// checked by the core (src/core/operator/seed-extensions.ts), which names the failing one.
+const Text = Type.Union([Type.String({ maxLength: 4096 }), Type.Null()]);
+const Strings = Type.Union([Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 }), Type.Null()]);
+export const SeedRole = Type.Object(
+  {
+    id: Type.Optional(Uuid),
+    name: Type.Optional(Text),
+    description: Type.Optional(Text),
+    color: Type.Optional(Text),
+    permissions: Type.Optional(Strings),
+    legacyPermissions: Type.Optional(Strings),
+  },
+  { additionalProperties: false },
+);
+export const SeedGroup = Type.Object(
+  {
+    id: Type.Optional(Uuid),
+    name: Type.String({ maxLength: 255 }),
+    description: Type.Optional(Type.String({ maxLength: 4096 })),
+    color: Type.Optional(Type.String({ maxLength: 255 })),
+    users: Type.Optional(Emails),
+  },
+  { additionalProperties: false },
+);
+
 export const SeedAccount = Type.Object(
   {
     id: Type.Optional(Uuid),
@@ -51,8 +77,8 @@ export const SeedAccount = Type.Object(
     projectListers: Type.Optional(Emails),
     members: Type.Optional(Emails),
     subscriptions: Type.Optional(Type.Array(SeedSubscription, { maxItems: 1000 })),
-    roles: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 1000 })),
-    groups: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 1000 })),
+    roles: Type.Optional(Type.Array(SeedRole, { maxItems: 1000 })),
+    groups: Type.Optional(Type.Array(SeedGroup, { maxItems: 1000 })),
   },
   { additionalProperties: false },
 );
