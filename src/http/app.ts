@@ -93,7 +93,8 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     return503OnClosing: true,
     // Header, idle and connection limits (HEADERS_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS);
     // the body deadline is armed by the root onRequest hook (bodyDeadline).
-    ...serverTimeOptions(core.config),
+    // A missing Host header is refused by the requireHost hook, in the surface's format.
+    ...serverTimeOptions(core.config, { requireHostHeader: false }),
     trustProxy: core.config.trustProxy,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
     // Undecodable URLs and over-long path parameters bypass the hooks: render them like
@@ -110,8 +111,6 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
       if (socket.writable) socket.write(clientErrorResponse(err, socket as Socket, always));
       socket.destroy(err);
     },
-    // A missing Host header is refused by the requireHost hook, in the surface's format.
-    http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('principal', null);

@@ -17,12 +17,13 @@ export interface TimeLimits {
 }
 
 
-/** Fastify's server options for the limits Node enforces. */
-export function serverTimeOptions(limits: TimeLimits) {
+/** Fastify's server options for the limits Node enforces, with the app's other `http` options (one `http` key). */
+export function serverTimeOptions<H extends object>(limits: TimeLimits, http: H) {
   const headersTimeout = limits.headersTimeoutSeconds * 1000;
   return {
     connectionTimeout: limits.idleTimeoutSeconds * 1000,
     http: {
+      ...http,
       headersTimeout,
       // Node checks header deadlines on this period (30 s by default): keep the overshoot
       // a fraction of the deadline.
