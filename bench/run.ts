@@ -13,7 +13,8 @@
 // (5), BENCH_WARMUP (2 s), BENCH_DATABASE_URL or TEST_DATABASE_URL (adds the PostgreSQL
 // scenarios: databases with random names are created on that server, dropped after).
 // BENCH_ONLY=tags runs only the tag measurements (bench/tags.ts), which otherwise follow;
-// BENCH_ONLY=startup only the start-up times (bench/startup.ts), which come last.
+// BENCH_ONLY=startup only the start-up times (bench/startup.ts), which come last;
+// BENCH_ONLY=http only the HTTP scenarios above.
 import path from 'node:path';
 import { fire, measureDriver, median, probe, Samples, type LoadOptions } from './measure.ts';
 import { printTable, writeJson, type ScenarioResult } from './report.ts';
@@ -158,6 +159,7 @@ async function main(): Promise<number> {
   const failed = results.filter(
     (r) => r.error || (r.measurement && (r.measurement.unexpectedStatus > 0 || r.measurement.errors > 0)),
   );
+  if (process.env.BENCH_ONLY === 'http') return failed.length ? 1 : 0;
   const tagCode = await tagPhase();
   const uploadCode = await uploadPhase();
   const startupCode = await startupPhase();
