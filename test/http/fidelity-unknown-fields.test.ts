@@ -22,6 +22,7 @@ const OPEN_BODIES: Record<string, string[]> = {
   'POST /oauth/revoke': ['body'],
   'POST /oauth/login': ['body'],
   'POST /oauth/authorize': ['body'],
+  'POST /oauth/logout': ['body'],
   'POST /invitations/:token': ['body'],
   'PUT /api/accounts/:accountId/projects/:projectId/tag-lists/:tagListId': ['body.update'],
 };
