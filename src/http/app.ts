@@ -126,9 +126,8 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   app.addHook('onRequest', (req, reply, done) => {
     reply.headers(always);
     armBodyDeadline(req, reply);
-    done();
+    requireHost.call(app, req, reply, done);
   });
-  app.addHook('onRequest', requireHost);
   // The request line is written at info. The level is fixed at start (LOG_LEVEL): when
   // info is off there is no hook, and no per-request child logger either (its request id
   // would tie together lines that are not written). With `logger: false` (tests) Fastify
