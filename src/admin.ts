@@ -17,6 +17,7 @@ import { createSeeder } from './core/operator/seed.ts';
 import { seedRolesAndGroups } from './core/operator/seed-extensions.ts';
 import { createSandboxClock } from './core/operator/sandbox-clock.ts';
 import { createSigningKeys } from './core/oauth/signing-keys.ts';
+import { silentLogger } from './core/ports/telemetry.ts';
 import { ADMIN_ACCOUNT_ROLES, createAdmin, type AdminAccountRole } from './core/operator/admin.ts';
 import { DomainError } from './core/errors.ts';
 
@@ -137,7 +138,7 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'rotate-signing-key': {
         const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
-        const r = await createSigningKeys({ store, clock, signer }).rotate();
+        const r = await createSigningKeys({ store, clock, signer, logger: silentLogger }).rotate();
         out(r, `Signing with ${r.kid} from now on; retiring: ${r.retiring.map((k) => `${k.kid} at ${k.retiresAt}`).join(', ') || 'none'}`);
         break;
       }

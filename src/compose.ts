@@ -104,7 +104,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     store, clock, ids, signer, urnNamespace: config.urnNamespace, refreshReuseDetection: config.refreshReuseDetection,
     metrics: metrics.core,
   });
-  const signingKeys = createSigningKeys({ store, clock, signer });
+  const signingKeys = createSigningKeys({ store, clock, signer, logger });
   const webSessions = createWebSessions({ store, clock, ids });
   const signIn = createSignIn({ store, clock, hasher });
   // The outbox keeps a mail's secret (an invitation link) only while someone can read it
@@ -116,7 +116,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const roles = createRoles({ store, clock, ids, authorizer });
   const groups = createGroups({ store, clock, ids, authorizer });
   const activity = createActivity({
-    store, clock, onError: (e) => process.emitWarning(`activity date write failed: ${String(e)}`, 'ScanbaseWarning'),
+    store, clock, onError: (e) => logger.warn(errorFields(e), 'activity date write failed; the next call retries'),
   });
   const projectAccess = createProjectAccess({ store, clock, authorizer, activity });
   const projects = createProjects({ store, clock, ids, authorizer, access: projectAccess });
@@ -126,7 +126,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const files = createFiles({
     store, clock, ids, access: projectAccess, objectStore, sandbox: config.sandbox,
     uploadTtlSeconds: config.uploadTtlSeconds, uploadUrlTtlSeconds: config.uploadUrlTtlSeconds, metrics: metrics.core,
-    storageQuotaBytes: config.storageQuotaBytes,
+    storageQuotaBytes: config.storageQuotaBytes, logger,
   });
   const crops = createCrops({ store, clock, ids, access: projectAccess, files });
   const connectJobs = createConnectJobs({ store, clock, ids, access: projectAccess, files, objectStore, publicUrl: config.publicUrl });
@@ -201,7 +201,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
       rateLimitSync = rateLimitSync
         .then(() => rateLimiter.sync())
         // The takes stay pending and go with the next exchange; until then this node limits alone.
-        .catch((e: unknown) => process.emitWarning(`rate-limit exchange failed: ${String(e)}`, 'ScanbaseWarning'));
+        .catch((e: unknown) => logger.warn(errorFields(e), 'rate-limit exchange failed; its takes are kept for the next one'));
     }, config.rateLimits.syncSeconds * 1000);
     t.unref();
     timers.push(t);

@@ -4,7 +4,7 @@
 // receives, registration checks what the store holds against what was signed.
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import type { EntityRef } from '../ids/urn.ts';
-import { noMetrics, type CoreMetrics } from '../ports/telemetry.ts';
+import { errorFields, noMetrics, silentLogger, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
@@ -145,9 +145,11 @@ export function createFiles(deps: {
   storageQuotaBytes: number;
   sandbox: boolean;
   metrics?: CoreMetrics;
+  logger?: Logger;
 }) {
   const { store, clock, ids, access, objectStore } = deps;
   const metrics = deps.metrics ?? noMetrics;
+  const logger = deps.logger ?? silentLogger;
   const urlTtl = deps.uploadUrlTtlSeconds;
   // A pending row outlives its URL, so an upload finished at the URL's last second can still be registered.
   const pendingTtl = Math.max(deps.uploadTtlSeconds, urlTtl);
@@ -252,7 +254,9 @@ export function createFiles(deps: {
   async function deleteReplacedCover(projectId: string, blobName: string): Promise<void> {
     if (await store.repos.files.byBlobName(projectId, blobName)) return;
     if (await store.repos.crops.byThumbnail(projectId, blobName)) return;
-    await objectStore.delete(blobKey(projectId, blobName)).catch(() => {});
+    await objectStore
+      .delete(blobKey(projectId, blobName))
+      .catch((e: unknown) => logger.warn({ ...errorFields(e), blobName }, 'replaced cover not deleted now; the deletion queue retries it'));
   }
 
   function matchesPending(p: PendingUploadRecord, c: Checked | UploadItem, now: Date): void {

@@ -7,6 +7,7 @@
 import { SIGNING_KEY_RELOAD_SECONDS, type TokenSigner } from '../ports/crypto.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Store } from '../ports/repositories.ts';
+import { errorFields, type Logger } from '../ports/telemetry.ts';
 import { ACCESS_TOKEN_SECONDS } from './token-service.ts';
 
 /** Other nodes re-read their keys on this change scope. */
@@ -17,14 +18,12 @@ export interface RotationView {
   retiring: { kid: string; retiresAt: string }[];
 }
 
-export function createSigningKeys(deps: { store: Store; clock: Clock; signer: TokenSigner }) {
-  const { store, clock, signer } = deps;
+export function createSigningKeys(deps: { store: Store; clock: Clock; signer: TokenSigner; logger: Logger }) {
+  const { store, clock, signer, logger } = deps;
   store.onChange((scope) => {
     if (scope === SIGNING_KEYS_SCOPE) {
-      signer.reload().catch((err: unknown) => {
-        // The next sign re-reads within SIGNING_KEY_RELOAD_SECONDS anyway; say why this one failed.
-        process.emitWarning(`signing keys reload failed: ${err instanceof Error ? err.message : String(err)}`);
-      });
+      // The next sign re-reads within SIGNING_KEY_RELOAD_SECONDS anyway; say why this one failed.
+      signer.reload().catch((err: unknown) => logger.warn(errorFields(err), 'signing keys reload failed'));
     }
   });
   return {
