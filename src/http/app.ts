@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import cookie from '@fastify/cookie';
 import type { Core } from '../compose.ts';
 import { errorCodeOf, errorHandler, notFoundHandler } from './errors.ts';
-import { registerMetrics } from './metrics.ts';
+import { metricsRoute, requestRecorder } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { healthRoutes } from './health.ts';
 import { oauthRoutes } from './oauth/routes.ts';
@@ -22,7 +22,7 @@ import { blobRoutes } from './blobs.ts';
 import { bodyDeadline, serverTimeOptions } from './timeouts.ts';
 import { closeBodySchema } from './strict-bodies.ts';
 import { formBodies, jsonBodies } from './request-bodies.ts';
-import { answerExpectationFailed, clientErrorResponse, requireHost, trackTargets } from './client-errors.ts';
+import { answerExpectationFailed, clientErrorResponse, requireHost, trackTarget } from './client-errors.ts';
 
 export type App = FastifyInstance;
 
@@ -115,7 +115,6 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
 
   app.decorateRequest('principal', null);
   answerExpectationFailed(app.server, always);
-  trackTargets(app.server);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
 
@@ -125,21 +124,29 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   const armBodyDeadline = bodyDeadline(app, core.config, always);
   app.addHook('onRequest', (req, reply, done) => {
     reply.headers(always);
+    trackTarget(req.raw);
     armBodyDeadline(req, reply);
     requireHost.call(app, req, reply, done);
   });
-  // The request line is written at info. The level is fixed at start (LOG_LEVEL): when
-  // info is off there is no hook, and no per-request child logger either (its request id
-  // would tie together lines that are not written). With `logger: false` (tests) Fastify
+  // One onResponse hook: the request metrics (src/http/metrics.ts), and the request line,
+  // written at info. The level is fixed at start (LOG_LEVEL): when info is off the line
+  // costs nothing, and there is no per-request child logger either (its request id would
+  // tie together lines that are not written). With `logger: false` (tests) Fastify
   // already skips the child.
+  const record = requestRecorder(core);
   const log = app.log as Partial<Pick<Logger, 'isLevelEnabled'>>;
   if (log.isLevelEnabled?.('info')) {
     app.addHook('onResponse', (req, reply, done) => {
+      record(req, reply);
       logRequest(req, reply);
       done();
     });
-  } else if (log.isLevelEnabled) {
-    app.setChildLoggerFactory((logger) => logger);
+  } else {
+    if (log.isLevelEnabled) app.setChildLoggerFactory((logger) => logger);
+    app.addHook('onResponse', (req, reply, done) => {
+      record(req, reply);
+      done();
+    });
   }
 
   // Bodies: JSON (UTF-8, empty = none), forms only where registered (src/http/request-bodies.ts);
@@ -148,7 +155,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   app.addHook('onRoute', closeBodySchema);
   await registerOpenApi(app, core);
 
-  await registerMetrics(app, core);
+  await metricsRoute(app, core);
   await app.register(healthRoutes(core));
   // Only the OAuth pages read or set cookies: elsewhere (the APIs above all) no cookie
   // parsing and no onSend hook.

@@ -12,9 +12,9 @@ import { failureBody, surfaceOf, type Failure } from './errors.ts';
 /** The target of each connection's latest request: a refusal in a request's body finds its surface here. */
 const lastTargets = new WeakMap<Socket, string>();
 
-/** Keeps lastTargets (one WeakMap write per request). */
-export function trackTargets(server: Server): void {
-  server.on('request', (req: IncomingMessage) => lastTargets.set(req.socket, req.url ?? ''));
+/** Keeps lastTargets: one WeakMap write per request, from the app's root onRequest hook. */
+export function trackTarget(req: IncomingMessage): void {
+  lastTargets.set(req.socket, req.url ?? '');
 }
 
 /**

@@ -4,7 +4,7 @@
 // in constant time); otherwise /metrics is an unknown route there. METRICS_PORT serves it
 // without a token on its own listener (metricsListener, started by src/main.ts).
 import http from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Core } from '../compose.ts';
 import { safeEqual } from '../core/crypto/digest.ts';
 import { unauthorized } from '../core/errors.ts';
@@ -14,13 +14,17 @@ import { errorFields } from '../core/ports/telemetry.ts';
 /** The label of a request that matched no route (404s of any URL: one series, not one per URL). */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-export async function registerMetrics(app: FastifyInstance, core: Core): Promise<void> {
+/**
+ * The per-request step of the metrics, called by the app's one root onResponse hook
+ * (src/http/app.ts), which sees every route, the 404s and the framework errors.
+ */
+export function requestRecorder(core: Pick<Core, 'metrics'>): (req: FastifyRequest, reply: FastifyReply) => void {
   const metrics = core.metrics;
-  // On the root instance, so it sees every route, the 404s and the framework errors.
-  app.addHook('onResponse', (req, reply, done) => {
-    metrics.request(req.method, req.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
-    done();
-  });
+  return (req, reply) => metrics.request(req.method, req.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
+}
+
+/** GET /metrics on the main port, with METRICS_TOKEN only. */
+export async function metricsRoute(app: FastifyInstance, core: Core): Promise<void> {
   const token = core.config.metricsToken;
   if (!token) return;
   const expected = `Bearer ${token}`;
@@ -28,7 +32,7 @@ export async function registerMetrics(app: FastifyInstance, core: Core): Promise
     if (!safeEqual(req.headers.authorization ?? '', expected)) {
       throw unauthorized('GET /metrics needs the METRICS_TOKEN bearer token');
     }
-    return reply.type(METRICS_CONTENT_TYPE).send(await metrics.text());
+    return reply.type(METRICS_CONTENT_TYPE).send(await core.metrics.text());
   });
 }
 

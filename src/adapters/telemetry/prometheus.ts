@@ -1,10 +1,11 @@
 // GET /metrics: one prom-client registry per composed service (tests compose many). The
 // core's counters (CoreMetrics), the HTTP counters (src/http/metrics.ts), and gauges read
 // at each scrape: the database pool, the job queue and the outbox.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Sql } from '../postgres/sql.ts';
 import { opsStats } from '../postgres/repos/ops-stats.ts';
 import { errorFields, type CoreMetrics, type Logger } from '../../core/ports/telemetry.ts';
+import { createRequestSeries } from './request-series.ts';
 
 export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
@@ -29,19 +30,13 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
     }
   };
 
-  const httpRequests = new Counter({
-    name: 'scanbase_http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [registry],
-  });
-  const httpDuration = new Histogram({
-    name: 'scanbase_http_request_duration_seconds',
-    help: 'HTTP request duration in seconds, by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [registry],
-  });
+  const requests = createRequestSeries(
+    {
+      count: { name: 'scanbase_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status' },
+      duration: { name: 'scanbase_http_request_duration_seconds', help: 'HTTP request duration in seconds, by method, route pattern and status' },
+    },
+    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  );
   const queryErrors = new Counter({
     name: 'scanbase_db_query_errors_total',
     help: 'Database statements that failed, by SQLSTATE class (23: constraint, 40: serialization/deadlock, 08: connection)',
@@ -100,11 +95,6 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
     registers: [registry],
   });
 
-  // One pair of label-bound children per (method, route, status), looked up by one string
-  // key: prom-client hashes a label object on every inc/observe, which showed on the
-  // per-request CPU of the cheapest requests (the bench's isLogged).
-  const requestSeries = new Map<string, { count: { inc(): void }; duration: { observe(v: number): void } }>();
-
   const core: CoreMetrics = {
     jobFailed: (kind, final) => jobFailures.inc({ kind, final: String(final) }),
     refreshLost: () => refreshLost.inc(),
@@ -116,19 +106,9 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
     registry,
     core,
     queryError: (e: unknown) => queryErrors.inc({ class: errorClass(e) }),
-    request(method: string, route: string, status: number, seconds: number): void {
-      const key = `${method} ${status} ${route}`;
-      let series = requestSeries.get(key);
-      if (series === undefined) {
-        const labels = { method, route, status: String(status) };
-        series = { count: httpRequests.labels(labels), duration: httpDuration.labels(labels) };
-        requestSeries.set(key, series);
-      }
-      series.count.inc();
-      series.duration.observe(seconds);
-    },
+    request: requests.observe,
     /** The exposition text. */
-    text: () => registry.metrics(),
+    text: async () => `${await registry.metrics()}\n${requests.text()}`,
   };
 }
 

@@ -4,7 +4,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { requireAuthentication } from '../auth.ts';
-import { limitByAddress, limitByUser } from '../rate-limit.ts';
 import { accountRoutes } from './accounts.ts';
 import { projectRoutes } from './projects.ts';
 import { tagRoutes } from './tags.ts';
@@ -15,9 +14,7 @@ export const api1Routes =
   (core: Core): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    limitByAddress(app, core);
-    requireAuthentication(app, core);
-    limitByUser(app, core);
+    requireAuthentication(app, core, { rateLimited: true });
 
     app.get(
       '/isLogged',
