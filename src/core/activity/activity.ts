@@ -20,10 +20,6 @@ export interface Activity {
 
 export function createActivity(deps: { store: Store; clock: Clock; onError: (e: unknown) => void }): Activity {
   const { store, clock } = deps;
-  const projects = new Map<string, string>();
-  const users = new Map<string, string>();
-  /** The day's first write per subject while it runs. */
-  const inflight = new Map<string, Promise<void>>();
   // The UTC day, recomputed only when the clock passes midnight (this runs on every request).
   let day = '';
   let dayEnds = 0;
@@ -36,36 +32,50 @@ export function createActivity(deps: { store: Store; clock: Clock; onError: (e: 
     return day;
   };
 
-  function record(seen: Map<string, string>, key: string, id: string, write: (date: string) => Promise<void>): Promise<void> | undefined {
+  /**
+   * Per kind of subject: its write, the date written per id, and the day's first write per
+   * id while it runs (no closure or key string is made on the common path).
+   */
+  interface Kind {
+    write(id: string, date: string): Promise<void>;
+    seen: Map<string, string>;
+    inflight: Map<string, Promise<void>>;
+  }
+  const kind = (write: Kind['write']): Kind => ({ write, seen: new Map(), inflight: new Map() });
+  const projects = kind((id, date) => store.repos.projects.touchAccessed(id, date));
+  const users = kind((id, date) => store.repos.reports.touchUserActivity(id, date));
+
+  function record({ write, seen, inflight }: Kind, id: string): Promise<void> | undefined {
     const date = today();
-    if (seen.get(id) === date) return inflight.get(key);
+    // The common case, on every request: today is written and nothing runs.
+    if (seen.get(id) === date) return inflight.size === 0 ? undefined : inflight.get(id);
     if (seen.size > 100_000) seen.clear();
     seen.set(id, date);
-    const done = write(date).then(
+    const done = write(id, date).then(
       () => {
-        inflight.delete(key);
+        inflight.delete(id);
       },
       (e: unknown) => {
-        inflight.delete(key);
+        inflight.delete(id);
         if (seen.get(id) === date) seen.delete(id); // try again on the next request
         deps.onError(e);
       },
     );
-    inflight.set(key, done);
+    inflight.set(id, done);
     return done;
   }
 
   const clear = () => {
-    projects.clear();
-    users.clear();
+    projects.seen.clear();
+    users.seen.clear();
   };
   store.onChange((scope) => {
     if (scope === '*') clear();
   });
 
   return {
-    projectAccessed: (projectId) => record(projects, `p:${projectId}`, projectId, (d) => store.repos.projects.touchAccessed(projectId, d)),
-    userActive: (userId) => record(users, `u:${userId}`, userId, (d) => store.repos.reports.touchUserActivity(userId, d)),
+    projectAccessed: (projectId) => record(projects, projectId),
+    userActive: (userId) => record(users, userId),
     clear,
   };
 }
