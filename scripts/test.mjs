@@ -43,7 +43,12 @@ if (!files.length) {
 const concurrency = Number(process.env.TEST_CONCURRENCY) || os.availableParallelism() + 1;
 const res = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
+  [
+    '--import', 'tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
+    // TEST_TIMES=path: also write the time each file took (scripts/file-times-reporter.mjs).
+    ...(process.env.TEST_TIMES ? ['--test-reporter=./scripts/file-times-reporter.mjs', `--test-reporter-destination=${process.env.TEST_TIMES}`] : []),
+    `--test-concurrency=${concurrency}`, ...files,
+  ],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', SCANBASE_TEST_PGLITE_EMPTY: templates.empty, SCANBASE_TEST_PGLITE_MIGRATED: templates.migrated } },
 );
 process.exit(res.status ?? 1);
