@@ -10,6 +10,7 @@ import cookie from '@fastify/cookie';
 import type { Core } from '../compose.ts';
 import { errorCodeOf, errorHandler, notFoundHandler } from './errors.ts';
 import { metricsRoute, requestRecorder } from './metrics.ts';
+import { lazyCompilers } from './lazy-compilers.ts';
 import { registerOpenApi } from './openapi.ts';
 import { healthRoutes } from './health.ts';
 import { oauthRoutes } from './oauth/routes.ts';
@@ -85,6 +86,7 @@ function logRequest(req: FastifyRequest, reply: FastifyReply): void {
 
 export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> {
   const always = responseHeaders(core);
+  const compilers = lazyCompilers();
   const app = Fastify({
     ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
     logController: new LogController({ disableRequestLogging: true }),
@@ -97,6 +99,8 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     ...serverTimeOptions(core.config, { requireHostHeader: false }),
     trustProxy: core.config.trustProxy,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
+    // Each route's schemas are compiled on its first request (src/http/lazy-compilers.ts).
+    schemaController: { compilersFactory: compilers.compilersFactory },
     // Undecodable URLs and over-long path parameters bypass the hooks: render them like
     // every other failure, version header included.
     frameworkErrors: (err, req, reply) => {
@@ -113,6 +117,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  compilers.bind(app);
   app.decorateRequest('principal', null);
   answerExpectationFailed(app.server, always);
   app.setErrorHandler(errorHandler);
