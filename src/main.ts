@@ -1,85 +1,10 @@
-// Reads the configuration, wires the service and listens. SEED_FILE is applied at start.
-// SIGTERM/SIGINT drain it (docs/operations.md): not ready, no new connections, in-flight
-// requests get SHUTDOWN_DRAIN_SECONDS, background jobs stop after the one in hand, then the
-// database closes (releasing DATA_DIR's lock) and the process exits 0.
-import type http from 'node:http';
-import { ConfigError, loadConfig } from './config.ts';
-import { compose } from './compose.ts';
-import { buildApp, LOG_REDACT } from './http/app.ts';
-import { metricsListener } from './http/metrics.ts';
-import { DataDirLockedError } from './adapters/postgres/pglite.ts';
-import { createLogger } from './adapters/telemetry/pino-logger.ts';
-import { DomainError } from './core/errors.ts';
-import { errorFields } from './core/ports/telemetry.ts';
-import { startupLines } from './startup-report.ts';
+// The process entry point (`npm start`, the Dockerfile's command, the tests' servers).
+// It turns on Node's module compile cache first: each module's type-stripped source and
+// compiled code are kept on disk by content hash (NODE_COMPILE_CACHE, or a folder in the
+// system's temporary directory), so a restart skips stripping and parsing the service's
+// modules and its dependencies' (measured by `BENCH_ONLY=startup npm run bench`). A cache
+// that cannot be written is skipped: the start is only slower. Then it starts the service.
+import module from 'node:module';
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true, redact: LOG_REDACT });
-  const core = await compose(config, { logger, processMetrics: true });
-  const doc = await core.loadSeedFile();
-  const seed = doc && config.seedFile ? { file: config.seedFile, result: await core.applySeed(doc) } : null;
-  const app = await buildApp(core, { loggerInstance: logger });
-
-  let metricsServer: http.Server | undefined;
-  let stoppingSince = 0;
-  const shutdown = async (signal: NodeJS.Signals) => {
-    if (stoppingSince) {
-      // Ctrl-C under npm start delivers SIGINT twice at once (the terminal's, and npm's
-      // forwarded copy): only a signal sent later means "stop now".
-      if (Date.now() - stoppingSince < 1000) return;
-      logger.warn({ signal }, 'second signal during shutdown: exiting now');
-      process.exit(1);
-    }
-    stoppingSince = Date.now();
-    const drainMs = config.shutdownDrainSeconds * 1000;
-    logger.info({ signal, drainSeconds: config.shutdownDrainSeconds }, 'shutting down: not ready, draining requests');
-    core.beginDrain();
-    // Past the drain time, connections still busy are cut so that the rest of the shutdown runs.
-    const cut = setTimeout(() => {
-      logger.warn({ drainSeconds: config.shutdownDrainSeconds }, 'drain time over: closing the connections still open');
-      app.server.closeAllConnections();
-    }, drainMs);
-    // A kept-alive connection whose request has just been answered would otherwise stay
-    // open until its keep-alive timeout: close each one as soon as it is idle.
-    const idle = setInterval(() => app.server.closeIdleConnections(), 100);
-    try {
-      await app.close(); // no new connections; in-flight requests finish (new ones on kept-alive connections get 503)
-      clearTimeout(cut);
-      clearInterval(idle);
-      if (metricsServer) {
-        metricsServer.closeAllConnections();
-        await new Promise<void>((resolve) => metricsServer!.close(() => resolve()));
-      }
-      await core.close(); // timers, jobs (after the one in hand), storage, database and its lock
-      logger.info({ signal }, 'stopped');
-      process.exit(0);
-    } catch (e) {
-      logger.error(errorFields(e), 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGINT', (s) => void shutdown(s));
-  process.on('SIGTERM', (s) => void shutdown(s));
-
-  for (const [fields, message] of startupLines(config, {
-    version: core.version,
-    nodeVersion: process.version,
-    migrationsApplied: core.startup.migrationsApplied,
-    migrationsTotal: core.startup.migrationsTotal,
-    seed,
-  })) {
-    logger.info(fields, message);
-  }
-  if (config.metricsPort !== undefined) metricsServer = await metricsListener(core, config.host, config.metricsPort);
-  await app.listen({ host: config.host, port: config.port });
-}
-
-main().catch((e: unknown) => {
-  if (e instanceof ConfigError || e instanceof DataDirLockedError || e instanceof DomainError) {
-    console.error(`scanbase: ${e.message}`);
-  } else {
-    console.error('scanbase: failed to start:', e);
-  }
-  process.exit(1);
-});
+module.enableCompileCache?.();
+await import('./serve.ts');
