@@ -21,7 +21,7 @@ import {
   A2, ACCOUNT_ID, GROUP_ID, SUB_A, addMembers, createProject, emailOf, projectWorld, uuidOf, type Call, type Method, type World,
 } from '../support/projects.ts';
 import { bytes, md5Hex, pngBytes, putSigned, upload, type Spec } from '../support/files.ts';
-import { describeErrors, loadVendorValidator, vendorSpecAvailable, VENDOR_OPENAPI, withOurUrnNamespace, type VendorValidator } from '../support/vendor-schema.ts';
+import { describeErrors, loadVendorValidator, vendorSpecAvailable, VENDOR_OPENAPI, operationShape, servedShapes, withOurUrnNamespace, type VendorValidator } from '../support/vendor-schema.ts';
 
 const skip = vendorSpecAvailable() ? false : `the vendor file is not at ${VENDOR_OPENAPI}`;
 
@@ -272,11 +272,7 @@ describe('every API 2 operation with a body matches the vendor response schema',
   test('every vendor operation with a 2xx JSON body that we serve was checked; NOT_IMPLEMENTED is exactly what we do not serve', async () => {
     const ours = await pOwner('GET', '/api/2/openapi.json');
     assert.equal(ours.status, 200);
-    const shape = (method: string, p: string) => `${method.toUpperCase()} ${p.replace(/\{[^}]+\}/g, '{}')}`;
-    const served = new Set<string>();
-    for (const [p, item] of Object.entries(ours.body.paths as Record<string, Record<string, unknown>>)) {
-      for (const method of Object.keys(item)) served.add(shape(method, p.startsWith('/api/2') ? p : `/api/2${p}`));
-    }
+    const served = servedShapes(ours.body);
     const withBody = vendor.operationIds().filter((id) =>
       vendor.operation(id).statuses.some((s) => /^2\d\d$/.test(s) && vendor.responseSchema(id, Number(s)) !== null));
     assert.ok(withBody.length > 50, `the walk found ${withBody.length} operations`);
@@ -284,7 +280,7 @@ describe('every API 2 operation with a body matches the vendor response schema',
     const wronglySkipped: string[] = [];
     for (const id of withBody) {
       const op = vendor.operation(id);
-      const isServed = served.has(shape(op.method, op.path));
+      const isServed = served.has(operationShape(op.method, op.path));
       if (id in NOT_IMPLEMENTED) {
         if (isServed) wronglySkipped.push(`${id} (${op.method} ${op.path})`);
       } else if (!isServed) missing.push(`${id}: not served and not in NOT_IMPLEMENTED (${op.method} ${op.path})`);

@@ -167,3 +167,15 @@ export function withOurUrnNamespace(definitions: Record<string, unknown>): void 
   };
   walk(definitions);
 }
+
+/** "METHOD /path/{}/…": an operation's method and path with the parameter names left out. */
+export const operationShape = (method: string, p: string): string => `${method.toUpperCase()} ${p.replace(/\{[^}]+\}/g, '{}')}`;
+
+/** The operation shapes our own API 2 document (GET /api/2/openapi.json) lists: what we serve. */
+export function servedShapes(ourDocument: { paths: Record<string, Record<string, unknown>> }): Set<string> {
+  const served = new Set<string>();
+  for (const [p, item] of Object.entries(ourDocument.paths)) {
+    for (const method of Object.keys(item)) served.add(operationShape(method, p.startsWith('/api/2') ? p : `/api/2${p}`));
+  }
+  return served;
+}
