@@ -24,11 +24,9 @@ const REFUSED_ON_PURPOSE: Record<string, { status: number; detail: RegExp; why: 
   updateProjectCover: { status: 400, detail: /No cover upload was signed/, why: 'the sample registers a cover that was never signed' },
   addProjectMembers: { ...PLACEHOLDER, detail: /urn:cintoo:workzone:\.\.\./ },
   removeMembersFromProject: { ...PLACEHOLDER, detail: /urn:cintoo:user:\.\.\./ },
-  removeUserFromWorkzone: { status: 400, detail: /allowRemoveOnParents/, why: 'the user is a member through the parent zone and the sample does not pass allowRemoveOnParents=true' },
   updateFileName: { status: 400, detail: /body\.name/, why: 'the sample sends no name' },
   UpdateBulkFilesTransformation: { status: 400, detail: /body\.0\.position/, why: 'the sample says position; the vendor schema (and we) say translation' },
-  signUploadURL: { status: 400, detail: /body\.0\.isAttachment/, why: 'isAttachment is in no vendor request schema; unknown fields are refused (docs/security.md "Request fidelity")' },
-  registerFiles: { status: 400, detail: /body\.0\.isAttachment/, why: 'as signUploadURL' },
+  registerFiles: { status: 400, detail: /No signed upload matches/, why: 'the sample registers without the blobName the sign call answered (CONTRACT §7)' },
   createTagList: { ...PLACEHOLDER, detail: /workzone reference: \.\.\./ },
   bulkUpdateTagLists: { ...PLACEHOLDER, detail: /tag-list reference: \.\.\./ },
   bulkDeleteTagLists: { ...PLACEHOLDER, detail: /tag-list reference: \.\.\./ },
@@ -78,11 +76,13 @@ async function idsFor(): Promise<Record<string, string>> {
     workzoneId: z.id, name: 'C', crop: '[[1]]', actualCrop: '[[1]]', rotation: '0', cameraType: 'overview', cameraState: '{}', scan: 's', layers: null, oview: 1, settings: null,
   })).body;
   await call('POST', `${A2}/projects/${uuidOf(p.id)}/members`, { members: { users: [{ user: emailOf('alice'), role: w.roles.Viewer }], groups: [{ group: GROUP_ID, role: w.roles.Viewer }] } });
+  // bob is a member of the child zone only: the samples removing a user name him
+  await call('POST', `${A2}/projects/${uuidOf(p.id)}/members`, { members: { users: [{ user: emailOf('bob'), role: w.roles.Viewer }] }, workzones: [z.id] });
   return {
     token, host, accountUUID: ACCOUNT_ID, accountId: ACCOUNT_ID, projectUUID: uuidOf(p.id), projectId: uuidOf(p.id),
     workzoneId: uuidOf(z.id), workzoneUUID: uuidOf(z.id), listUUID: uuidOf(source.id), sourceTagListUUID: uuidOf(source.id),
     targetTagListUUID: uuidOf(target.id), cropUUID: uuidOf(crop.id), cropId: uuidOf(crop.id), fileUUID: uuidOf(model!.id),
-    blobId: model!.blobName, userId: w.ids.alice!, userRef: w.ids.alice!, groupUUID: GROUP_ID, subscriptionUUID: SUB_A, subscriptionId: SUB_A,
+    blobId: model!.blobName, userId: w.ids.bob!, userRef: w.ids.bob!, groupUUID: GROUP_ID, subscriptionUUID: SUB_A, subscriptionId: SUB_A,
   };
 }
 
@@ -145,5 +145,17 @@ describe('the vendor TypeScript samples run against the service', { skip }, () =
     }
     assert.deepEqual(failures, []);
     for (const id of Object.keys(REFUSED_ON_PURPOSE)) assert.ok(samples.some((s) => s.operationId === id), `${id} is no longer a sample`);
+  });
+
+  test('isAttachment (sent by the vendor\'s upload samples): false is accepted, true is refused naming the field', async () => {
+    const p = await createProject(w.as.projectOwner!, { name: 'Attachments' });
+    const url = `${A2}/projects/${uuidOf(p.id)}/workzones/${uuidOf(p.rootWorkzoneId)}/bulk-files`;
+    const item = { name: 'Doc', extension: 'pdf', size: 10, md5: 'da04845eaedb7db7f5b6f32c4076821f' };
+    const ok = await w.as.projectOwner!('POST', url, [{ ...item, isAttachment: false }]);
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal('isAttachment' in ok.body.files[0], false);
+    const refused = await w.as.projectOwner!('POST', url, [{ ...item, isAttachment: true }]);
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.detail, /isAttachment/);
   });
 });

@@ -127,6 +127,27 @@ before(async () => {
 after(() => t?.close());
 
 describe('every API 2 operation with a body matches the vendor response schema', { skip }, () => {
+  test('the check is not vacuous: a null location, a null statsInfo, a short file api1Id and a child zone without parent fail', () => {
+    const U = '8196e320-8a4d-4d29-b0a9-077cd7ed3368';
+    const project = {
+      id: `urn:svc:project:${U}`, type: 'project', api1Id: U, accountId: `urn:svc:account:${U}`, subscriptionId: `urn:svc:subscription:${U}`, isdemo: false,
+      region: 'default', name: 'P', description: '', ownerId: `urn:svc:user:${U}`, location: { lat: 0, lng: 0 },
+      modificationInfo: { createdBy: `urn:svc:user:${U}`, isDeleted: false }, statsInfo: {}, rootWorkzoneId: `urn:svc:workzone:${U}`, permissions: [], bimOnRootWz: false,
+    };
+    assert.deepEqual(vendor.validateComponent('Project', project), []);
+    assert.notDeepEqual(vendor.validateComponent('Project', { ...project, location: null }), []);
+    assert.notDeepEqual(vendor.validateComponent('Project', { ...project, statsInfo: null }), []);
+    const uuid = U;
+    const doc = {
+      id: `urn:svc:file:${uuid}`, api1Id: uuid, type: 'document', projectId: `urn:svc:project:${U}`, workzoneId: `urn:svc:workzone:${U}`, name: 'd',
+      formatId: 'urn:svc:format:50', size: 1, createdAt: '2026-01-01T00:00:00Z', createdBy: `urn:svc:user:${U}`, blob: 'b', blobName: 'b', url: 'http://localhost/b',
+    };
+    assert.deepEqual(vendor.validateComponent('File', doc), []);
+    assert.notDeepEqual(vendor.validateComponent('File', { ...doc, api1Id: 'gZbjIIpNTSmwqQd8ftczaA' }), []);
+    const child = { type: 'workzone', id: 'urn:svc:workzone:c', rootWorkzoneId: 'urn:svc:workzone:r', parentId: null };
+    assert.equal(isRootParentNull(child, { instancePath: '/parentId', keyword: 'type' } as ErrorObject), false, 'only a root zone may have parentId null');
+  });
+
   test('values', async () => {
     await conforms(owner, 'listPermissions', {}, 200);
     await conforms(owner, 'listFormats', {}, 200);
