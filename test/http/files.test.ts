@@ -25,8 +25,6 @@ before(async () => {
   if (vendorSpecAvailable()) {
     vendor = loadVendorValidator({
       patch: (defs) => {
-        // CONTRACT §2: api1Id is the API 1 id (22 characters of base64url), not the UUID the vendor's FileId names.
-        delete (defs.Uuid as { format?: string }).format;
         // CONTRACT §2: the URN namespace is ours (svc), the vendor's patterns name theirs.
         const walk = (n: unknown): void => {
           if (!n || typeof n !== 'object') return;

@@ -91,14 +91,14 @@ describe('create', () => {
 });
 
 describe('stats', () => {
-  test('countScans, countTags and countWorkzones false: statsInfo null, on get, list and create', async () => {
+  test('countScans, countTags and countWorkzones false: statsInfo {} (always an object), on get, list and create', async () => {
     const p = await createProject(w.as.projectOwner!);
     await createZone(w.as.projectOwner!, p.id, p.rootWorkzoneId);
     const q = '?countScans=false&countTags=false&countWorkzones=false';
-    assert.equal((await w.as.projectOwner!('GET', `${pOf(p)}${q}`)).body.statsInfo, null);
+    assert.deepEqual((await w.as.projectOwner!('GET', `${pOf(p)}${q}`)).body.statsInfo, {});
     const listed = (await w.as.projectOwner!('GET', `${A2}/projects${q}`)).body;
     assert.ok(listed.length > 0);
-    for (const x of listed) assert.equal(x.statsInfo, null);
+    for (const x of listed) assert.deepEqual(x.statsInfo, {});
     assert.deepEqual((await w.as.projectOwner!('GET', `${pOf(p)}?countScans=false&countTags=false`)).body.statsInfo, { workzoneCount: 2 });
     assert.deepEqual((await w.as.projectOwner!('GET', `${pOf(p)}?countWorkzones=false`)).body.statsInfo, { scanCount: 0, scanSize: 0, tagCount: 0 });
     assert.deepEqual((await w.as.projectOwner!('GET', pOf(p))).body.statsInfo, { scanCount: 0, scanSize: 0, tagCount: 0, workzoneCount: 2 });
@@ -114,11 +114,11 @@ describe('PUT and PATCH', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.name, 'Overwritten');
     assert.equal(res.body.description, '');
-    assert.equal(res.body.location, null);
+    assert.deepEqual(res.body.location, { lat: 0, lng: 0 }); // no location (docs/projects.md)
     assert.equal(res.body.spatialReference, undefined);
     const again = (await w.as.projectOwner!('GET', pOf(p))).body;
     assert.equal(again.description, '');
-    assert.equal(again.location, null);
+    assert.deepEqual(again.location, { lat: 0, lng: 0 });
     assert.equal(again.modificationInfo.updatedBy, `urn:svc:user:${w.ids.projectOwner}`);
     // PUT needs the subscription and the owner.
     assertProblem(await w.as.projectOwner!('PUT', pOf(p), { name: 'No owner', subscriptionId: p.subscriptionId }), 400, 'invalid-input');
@@ -133,7 +133,7 @@ describe('PUT and PATCH', () => {
     assert.deepEqual(res.body.location, { lat: 1, lng: 2 });
     assert.deepEqual(res.body.spatialReference, { authName: 'EPSG', code: '4326' });
     const cleared = await w.as.projectOwner!('PATCH', pOf(p), { location: null });
-    assert.equal(cleared.body.location, null);
+    assert.deepEqual(cleared.body.location, { lat: 0, lng: 0 });
     assert.equal(cleared.body.description, 'Kept');
     assertProblem(await w.as.projectOwner!('PATCH', pOf(p), { spatialReference: { authName: 'EPSG', code: 'nope' } }), 400, 'invalid-input');
     assertProblem(await w.as.projectOwner!('PATCH', pOf(p), { name: ' \t ' }), 400, 'invalid-input');

@@ -57,6 +57,8 @@ export interface VendorOperation {
 
 export interface VendorValidator {
   operation(operationId: string): VendorOperation;
+  /** Every operation of the document, by operationId. */
+  operationIds(): string[];
   /** The response schema for that status (exact code, then range, then default); null when the response has no body. */
   responseSchema(operationId: string, status: number): Json | null;
   /** Validates a response body; answers the errors, empty when valid. */
@@ -133,6 +135,7 @@ export function loadVendorValidator(opts: VendorOptions = {}): VendorValidator {
       const { method, path: p, statuses } = op(operationId);
       return { method, path: p, statuses };
     },
+    operationIds: () => [...operations.keys()],
     responseSchema,
     validate(operationId, status, body) {
       const v = validator(`${operationId} ${status}`, () => responseSchema(operationId, status));
@@ -149,3 +152,30 @@ export function loadVendorValidator(opts: VendorOptions = {}): VendorValidator {
 /** A readable list of ajv errors for assertion messages. */
 export const describeErrors = (errors: ErrorObject[]): string =>
   errors.map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params ?? {})}`).join('\n');
+
+/**
+ * A `patch` for loadVendorValidator: the vendor's URN patterns spell its own namespace
+ * (`urn:cintoo:`); ours is `svc` (CONTRACT §2). Only the namespace is relaxed.
+ */
+export function withOurUrnNamespace(definitions: Record<string, unknown>): void {
+  const walk = (n: unknown): void => {
+    if (!n || typeof n !== 'object') return;
+    for (const [k, v] of Object.entries(n)) {
+      if (k === 'pattern' && typeof v === 'string') (n as Record<string, unknown>)[k] = v.replace('urn:cintoo:', 'urn:svc:');
+      else walk(v);
+    }
+  };
+  walk(definitions);
+}
+
+/** "METHOD /path/{}/…": an operation's method and path with the parameter names left out. */
+export const operationShape = (method: string, p: string): string => `${method.toUpperCase()} ${p.replace(/\{[^}]+\}/g, '{}')}`;
+
+/** The operation shapes our own API 2 document (GET /api/2/openapi.json) lists: what we serve. */
+export function servedShapes(ourDocument: { paths: Record<string, Record<string, unknown>> }): Set<string> {
+  const served = new Set<string>();
+  for (const [p, item] of Object.entries(ourDocument.paths)) {
+    for (const method of Object.keys(item)) served.add(operationShape(method, p.startsWith('/api/2') ? p : `/api/2${p}`));
+  }
+  return served;
+}

@@ -19,6 +19,9 @@ export const UploadItem = Type.Object({
   md5: Type.String({ minLength: 1, maxLength: 64 }),
   blobName: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   url: Type.Optional(Type.String({ maxLength: 8192 })),
+  // The vendor's own sign/register samples send `isAttachment: false`; attachments (of annotations)
+  // are out of scope, so only false is accepted (docs/files.md).
+  isAttachment: Type.Optional(Type.Literal(false)),
 });
 export const UploadItems = Type.Array(UploadItem, { minItems: 1, maxItems: 1000 });
 

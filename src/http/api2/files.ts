@@ -23,7 +23,7 @@ export function fileRoutes(root: FastifyInstance, core: Core): void {
     const f = v.file;
     const url = blobUrl(v.accountId, f.projectId, f.blobName);
     const base = {
-      id: urn('file', f.id), urn: urn('file', f.id), api1Id: f.api1Id, type: f.category as Static<typeof F.File>['type'],
+      id: urn('file', f.id), urn: urn('file', f.id), api1Id: f.id, type: f.category as Static<typeof F.File>['type'],
       projectId: urn('project', f.projectId), workzoneId: urn('workzone', f.workzoneId), name: f.name, extension: f.extension,
       formatId: formatUrn(ns, 'format', String(f.formatId)), size: f.size, md5: f.md5, createdAt: f.createdAt.toISOString(),
       createdBy: userUrn(f.createdBy), updatedAt: f.updatedAt?.toISOString() ?? null, updatedBy: f.updatedBy ? urn('user', f.updatedBy) : null,

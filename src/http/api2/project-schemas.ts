@@ -43,9 +43,10 @@ export const Project = Type.Object({
   name: Type.String(),
   description: Type.String(),
   ownerId: Type.String(),
-  location: Nullable(Location),
+  // never null: a project without a location answers NO_LOCATION (docs/projects.md)
+  location: Location,
   modificationInfo: ModificationInfo,
-  statsInfo: Nullable(ProjectStatsInfo),
+  statsInfo: ProjectStatsInfo,
   coverBlobName: Type.Optional(Type.String()),
   coverUrl: Type.Optional(Type.String()),
   rootWorkzoneId: Type.String(),

@@ -12,6 +12,13 @@ import { api2Kit } from './route-kit.ts';
 import * as S from './schemas.ts';
 import * as P from './project-schemas.ts';
 
+/**
+ * What a project without a location shows as `location`: the vendor's `Project.location` is a
+ * required, non-nullable `{lat, lng}` (docs/projects.md "Location", docs/decisions.md). The
+ * database keeps "no location" (NULL), and API 1 still shows it as null.
+ */
+const NO_LOCATION = Object.freeze({ lat: 0, lng: 0 });
+
 export function projectRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, urn, opt, actor, errors, beta, blobUrl } = api2Kit(core);
@@ -26,14 +33,14 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
     return {
       id: urn('project', p.id), urn: urn('project', p.id), api1Id: p.api1Id, type: 'project' as const,
       accountId: urn('account', p.accountId), subscriptionId: urn('subscription', p.subscriptionId), isdemo: p.isDemo,
-      region: p.region, name: p.name, description: p.description, ownerId: urn('user', p.ownerId), location: p.location,
+      region: p.region, name: p.name, description: p.description, ownerId: urn('user', p.ownerId), location: p.location ?? NO_LOCATION,
       modificationInfo: {
         createdAt: p.createdAt.toISOString(), createdBy: opt('user', p.createdBy), updatedAt: p.updatedAt.toISOString(),
         updatedBy: opt('user', p.updatedBy), isDeleted: p.deletedAt !== null,
         ...(p.deletedAt ? { deletedAt: p.deletedAt.toISOString() } : {}),
         ...(p.deletedBy ? { deletedBy: urn('user', p.deletedBy) } : {}),
       },
-      statsInfo: v.stats,
+      statsInfo: v.stats ?? {},
       ...(p.coverBlobName
         ? {
           coverBlobName: p.coverBlobName,
