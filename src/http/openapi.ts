@@ -194,6 +194,16 @@ const OAUTH_STATE_SCRIPT = `'use strict';
 })();
 `;
 
+/**
+ * The docs pages' CSP: scripts and everything else from the service's origin only (no
+ * inline script, no external host). upgrade-insecure-requests only when PUBLIC_URL is
+ * https: on an http deployment it would turn Try it out's calls into https ones that fail.
+ */
+const docsPageCsp = (publicUrl: string) =>
+  "default-src 'self'; base-uri 'self'; font-src 'self' data:; frame-ancestors 'self'; img-src 'self' data:; " +
+  "object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self'; form-action 'self'" +
+  (publicUrl.startsWith('https:') ? '; upgrade-insecure-requests' : '');
+
 export async function registerOpenApi(app: FastifyInstance, core: Core): Promise<void> {
   const base = core.config.publicUrl;
   await app.register(swagger, {
@@ -236,7 +246,7 @@ export async function registerOpenApi(app: FastifyInstance, core: Core): Promise
     await app.register(async (scope) => {
       await scope.register(swaggerUi, {
         routePrefix: page.prefix,
-        staticCSP: true,
+        staticCSP: docsPageCsp(base),
         transformSpecificationClone: false,
         transformSpecification: () => documentOf(page),
         uiConfig: { docExpansion: 'list', deepLinking: true, persistAuthorization: false },

@@ -68,6 +68,10 @@ test('the API 2 docs page: Authorize signs in with PKCE and a [a-z0-9] state, th
   const page = await context.newPage();
   const res = await page.goto(`${server.url}/api/2/docs`);
   assert.equal(res?.status(), 200);
+  // No inline script: the state plugin is a served file.
+  const csp = res!.headers()['content-security-policy'] ?? '';
+  assert.match(csp, /script-src 'self';/);
+  assert.doesNotMatch(csp, /unsafe-inline|upgrade-insecure-requests/);
   await page.locator('.auth-wrapper .btn.authorize').waitFor({ timeout: 30_000 });
 
   const authorizeUrl = await authorizeFromDocsPage(page);
