@@ -24,7 +24,8 @@ const FILE_WRITE =
 const FILE_READ =
   'on the file\'s work zone, the read permission of its category: `workzone:reality-data:read` (scans, geo images, sitemaps, gaussian splats), ' +
   '`workzone:cad-model:read` or `workzone:documents:read` (3D/CAD models), `workzone:model-reports:read`, `workzone:video3d:read`, ' +
-  '`workzone:documents:read` (documents, media, other files, archives); a crop cover: `workzone:crops:read`';
+  '`workzone:documents:read` (documents, media, other files, archives); a crop cover: `workzone:crops:read`; ' +
+  'the project cover: whoever sees the project (a member, or `project:project:list`)';
 const UPLOAD = ['400 unknown-blob-name', '400 blob-not-uploaded', '400 blob-mismatch', '400 upload-expired'];
 const TAG_CHANGES = ['400 capacity-exceeded-tag', '400 too-many-tags', '409 tag-list-pending'];
 const VALUES = 'A fixed list, the same for every caller.';
@@ -286,12 +287,12 @@ export const API2_OPERATIONS: OperationTable = {
   },
   [`GET ${P}/blobs/{blobName}`]: {
     does: 'Downloads a stored object of the project: 302 to a signed URL valid 3 hours.',
-    permission: `${MEMBER}; ${FILE_READ}.`,
+    permission: `a file or crop cover: ${MEMBER}, and ${FILE_READ}.`,
     errors: [...PROJECT, '403 view-file-forbidden', '403 view-crop-forbidden', '404 blob-not-found'],
   },
   [`POST ${P}/blobs`]: {
     does: 'Signed download URLs (valid 3 hours) of many stored objects of the project.',
-    permission: `${MEMBER}; ${FILE_READ}, for each object.`,
+    permission: `for each object: a file or crop cover: ${MEMBER}, and ${FILE_READ}.`,
     errors: [...PROJECT, INPUT, '403 view-file-forbidden', '403 view-crop-forbidden', '404 blob-not-found'],
   },
 
