@@ -1,7 +1,8 @@
 // The rules of GET /oauth/authorize (CONTRACT §4): the redirect address must be an
 // http(s) address on localhost or 127.0.0.1 (any port, any path) or "/"; state is
 // [a-z0-9]+; PKCE S256 only; no fragment (RFC 6749 §3.1.2). A failing request is never
-// redirected.
+// redirected. Besides those, the service's own first-party pages may be named as exact
+// addresses (the API docs pages' oauth2-redirect on PUBLIC_URL, docs/security.md).
 import { DomainError } from '../errors.ts';
 import { isValidChallenge, normaliseChallengeMethod } from './pkce.ts';
 
@@ -12,9 +13,15 @@ export interface AuthorizeRequest {
 }
 
 const STATE_RE = /^[a-z0-9]{1,512}$/;
+const NO_OWN_REDIRECTS: ReadonlySet<string> = new Set();
 
-export function isAllowedRedirectUri(uri: string): boolean {
-  if (uri === '/') return true;
+/**
+ * `ownRedirects`: exact addresses of the service's own pages (on its PUBLIC_URL) that act
+ * as public PKCE clients; compared character for character, so no prefix, query or other
+ * path on that origin is allowed by them.
+ */
+export function isAllowedRedirectUri(uri: string, ownRedirects: ReadonlySet<string> = NO_OWN_REDIRECTS): boolean {
+  if (uri === '/' || ownRedirects.has(uri)) return true;
   if (uri.length > 2048) return false;
   // RFC 6749 §3.1.2: the endpoint URI MUST NOT include a fragment (an empty "#" included).
   if (uri.includes('#')) return false;
@@ -31,7 +38,10 @@ export function isAllowedRedirectUri(uri: string): boolean {
 
 const bad = (message: string) => new DomainError('invalid', 'invalid_request', message);
 
-export function parseAuthorizeRequest(q: Record<string, unknown>): AuthorizeRequest {
+export function parseAuthorizeRequest(
+  q: Record<string, unknown>,
+  ownRedirects: ReadonlySet<string> = NO_OWN_REDIRECTS,
+): AuthorizeRequest {
   const str = (k: string): string | undefined => {
     const v = q[k];
     if (v === undefined) return undefined;
@@ -40,7 +50,7 @@ export function parseAuthorizeRequest(q: Record<string, unknown>): AuthorizeRequ
   };
   const redirectUri = str('redirect_uri');
   if (!redirectUri) throw bad('redirect_uri is required');
-  if (!isAllowedRedirectUri(redirectUri)) {
+  if (!isAllowedRedirectUri(redirectUri, ownRedirects)) {
     throw bad('redirect_uri must be an http(s) address on localhost or 127.0.0.1 without a fragment, or "/"');
   }
   const state = str('state');

@@ -8,6 +8,7 @@ import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
 import { parseAuthorizeRequest, redirectWith, type AuthorizeRequest } from '../../core/oauth/authorize-request.ts';
 import type { WebSession } from '../../core/oauth/web-sessions.ts';
+import { docsPageRedirects } from '../openapi.ts';
 import { approvePage, codePage, errorPage, homePage, signedOutPage, signInPage, type PageContext } from './pages.ts';
 
 /**
@@ -77,6 +78,8 @@ export const oauthRoutes =
     const ctx: PageContext = { sandbox: core.config.sandbox };
     const secure = core.config.publicUrl.startsWith('https:');
     const COOKIE = sessionCookieName(secure);
+    // The API docs pages sign in as public PKCE clients of their own (docs/security.md).
+    const ownRedirects: ReadonlySet<string> = new Set(docsPageRedirects(core.config.publicUrl));
 
     const setSessionCookie = (reply: FastifyReply, s: WebSession) =>
       reply.setCookie(COOKIE, s.cookie, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
@@ -91,7 +94,7 @@ export const oauthRoutes =
     /** Parses the authorize parameters; a bad request gets an error page and is never redirected. */
     function authorizeRequestOr400(q: Record<string, unknown>, reply: FastifyReply): AuthorizeRequest | null {
       try {
-        return parseAuthorizeRequest(q);
+        return parseAuthorizeRequest(q, ownRedirects);
       } catch (e) {
         if (e instanceof DomainError) {
           html(reply, 400, errorPage(ctx, 'Invalid authorization request', e.message));
