@@ -3,7 +3,7 @@
 // the chosen scans when it starts and hands out signed download URLs for them; an import
 // job takes the sign → PUT → register upload flow into its work zone and lists what arrived.
 import { invalidInput, notFound } from '../errors.ts';
-import type { EntityRef } from '../ids/urn.ts';
+import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Store } from '../ports/repositories.ts';
@@ -33,7 +33,6 @@ export interface ConnectJobView {
   files: { file: FileRecord; url: string }[];
 }
 
-const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
 
 export function createConnectJobs(deps: {
   store: Store;

@@ -3,7 +3,7 @@
 // workzone:crops:write to change one (held with the measurements row); a move needs it
 // on both zones. The cover is signed like a project cover and named in thumbnailBlobName.
 import { invalidInput, notFound } from '../errors.ts';
-import type { EntityRef } from '../ids/urn.ts';
+import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Store } from '../ports/repositories.ts';
@@ -22,7 +22,6 @@ export interface CropInput extends Omit<CropFields, 'workzoneId' | 'name'> {
   name: string;
 }
 
-const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
 
 export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access: ProjectAccess; files: Files }) {
   const { store, clock, ids, access, files } = deps;

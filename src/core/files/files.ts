@@ -3,7 +3,7 @@
 // URLs; the project cover. Bytes never pass through here: the core signs, the store
 // receives, registration checks what the store holds against what was signed.
 import { DomainError, invalidInput, notFound } from '../errors.ts';
-import type { EntityRef } from '../ids/urn.ts';
+import { type EntityRef, refValue } from '../ids/urn.ts';
 import { errorFields, noMetrics, silentLogger, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
@@ -69,7 +69,6 @@ interface Checked extends UploadItem {
   category: Category;
 }
 
-const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
 
 // Vendor FileName: 1–255 characters, none of <>:;,?"*|\/ (and no control characters).
 // eslint-disable-next-line no-control-regex

@@ -1,7 +1,7 @@
 // Groups of an account (vendor "Group"; CONTRACT §6): a name unique per account
 // (case-insensitive, 409), members who must belong to the account.
 import { DomainError, invalidInput, notFound } from '../errors.ts';
-import type { EntityRef } from '../ids/urn.ts';
+import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import { UniqueViolation, type GroupRecord, type Repos, type Store } from '../ports/repositories.ts';
@@ -17,7 +17,6 @@ export interface GroupInput {
 const duplicate = (name: string) =>
   new DomainError('conflict', 'group-already-exists', `Group name '${name}' already exists`, { name });
 
-const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
 
 function groupFields(input: GroupInput) {
   const name = input.name?.trim();

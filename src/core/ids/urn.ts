@@ -17,6 +17,9 @@ export const isApi1Id = (s: string): boolean => API1_RE.test(s);
 /** A parsed reference: the core looks it up by UUID or by API 1 id. */
 export type EntityRef = { type: UrnType; uuid: string } | { type: UrnType; api1Id: string };
 
+/** The reference's value as the repositories look it up: the UUID, or else the API 1 id. */
+export const refValue = (ref: EntityRef): string => ('uuid' in ref ? ref.uuid : ref.api1Id);
+
 export function formatUrn(ns: string, type: UrnType, uuid: string): string {
   return `urn:${ns}:${type}:${uuid}`;
 }

@@ -2,7 +2,7 @@
 // operations): one role and one expiration date per member per project, granted on work
 // zones and their subtrees, materialised per work zone in the same transaction.
 import { DomainError, invalidInput, notFound } from '../errors.ts';
-import type { EntityRef } from '../ids/urn.ts';
+import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store, UserRecord } from '../ports/repositories.ts';
@@ -28,7 +28,6 @@ export interface MemberAccessView {
   workzoneIds: string[];
 }
 
-const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
 
 export function createMembers(deps: {
   store: Store;

@@ -3,7 +3,7 @@
 // invalidated when the project, its account, the user or a role held changes), and
 // evaluates project- and work-zone-level permissions (membership rules 1–8).
 import { DomainError, notFound } from '../errors.ts';
-import type { EntityRef } from '../ids/urn.ts';
+import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
 import type { ProjectRecord } from '../ports/project-repositories.ts';
@@ -29,7 +29,6 @@ export interface ProjectScope {
 export const projectScopeKey = (id: string) => `project:${id}`;
 export const roleScopeKey = (id: string) => `role:${id}`;
 
-const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
 
 /**
  * Serialises, per project, the transactions that change its membership or its tree: the

@@ -3,7 +3,7 @@
 // Owner and subscription changes only by the account owner, an administrator or the
 // project owner, and only to a project manager.
 import { DomainError, invalidInput, notFound } from '../errors.ts';
-import type { EntityRef } from '../ids/urn.ts';
+import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store, SubscriptionRecord } from '../ports/repositories.ts';
@@ -37,7 +37,6 @@ export interface ProjectInput {
   coverBlobName?: string | null;
 }
 
-const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
 
 /** A name as stored: trimmed, and not blank (a name of spaces only is 400 invalid-input). */
 export function requiredName(name: string, field = 'name'): string {

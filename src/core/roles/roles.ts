@@ -1,7 +1,7 @@
 // Roles of an account (spec "Role", CONTRACT §5): list, get, create, overwrite, delete;
 // base roles are protected; permissions and legacy permissions stay equivalent.
 import { DomainError, invalidInput, notFound } from '../errors.ts';
-import type { EntityRef } from '../ids/urn.ts';
+import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, RoleRecord, Store } from '../ports/repositories.ts';
@@ -20,7 +20,6 @@ export interface RoleInput {
   legacyPermissions?: LegacyPermission[] | null;
 }
 
-const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
 
 /** Creates the base roles of a new account (in the caller's transaction). */
 export async function createBaseRoles(repos: Repos, ids: Ids, accountId: string, createdBy: string | null, now: Date) {

@@ -3,7 +3,7 @@
 // tag counter and the lists it changes, raises each changed list's tagsVersion once,
 // stamps the changed tags with it, and leaves tombstones for deletions.
 import { DomainError, invalidInput, notFound } from '../errors.ts';
-import type { EntityRef } from '../ids/urn.ts';
+import { type EntityRef, refValue } from '../ids/urn.ts';
 import { uuidOfApi1Id } from '../ids/api1-id.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
@@ -75,7 +75,6 @@ export const capacityExceededTag = (subscriptionId: string, capacity: number) =>
     subscriptionId, tagCapacity: capacity,
   });
 
-const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
 const tagUuid = (ref: EntityRef): string | null => ('uuid' in ref ? ref.uuid : uuidOfApi1Id(ref.api1Id));
 
 export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; access: ProjectAccess; jobs: JobRunner; tagTexts: TagTexts }) {

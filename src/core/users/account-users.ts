@@ -3,7 +3,7 @@
 // removal, and account-role changes, each write all-or-nothing.
 import { DomainError, notFound } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
-import type { EntityRef } from '../ids/urn.ts';
+import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { AccountMemberRecord, AccountRecord, AccountRole, Repos, Store, UserRecord } from '../ports/repositories.ts';
@@ -36,7 +36,6 @@ function visibleRoles(scope: AccountScope, roles: AccountRole[]): AccountRole[] 
   return roles.filter((r) => readable.includes(r));
 }
 
-const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
 
 /**
  * Makes the user (created and invited by e-mail when unknown) a member of the account

@@ -3,7 +3,7 @@
 // one, in one transaction, and tells the caller by e-mail when it is done or failed.
 import type { Files } from '../files/files.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
-import type { EntityRef } from '../ids/urn.ts';
+import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Store } from '../ports/repositories.ts';
@@ -35,7 +35,6 @@ interface CopyPayload {
   destinationSubscriptionId: string;
 }
 
-const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
 
 const SOURCE_NEEDS: Permission[] = ['workzone:workzones:read', 'workzone:reality-data:read', 'workzone:cad-model:read'];
 const DESTINATION_NEEDS: Permission[] = ['workzone:workzones:write', 'workzone:reality-data:write', 'workzone:cad-model:write'];

@@ -1,7 +1,7 @@
 // Work zones (vendor "Workzone"; membership rule 2): a tree under the project's root
 // zone, with its ancestry in a closure table; a new zone inherits its parent's members.
 import { DomainError, notFound } from '../errors.ts';
-import type { EntityRef } from '../ids/urn.ts';
+import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
@@ -20,7 +20,6 @@ export interface WorkzoneView {
   tagCount: number;
 }
 
-const refValue = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : ref.api1Id);
 
 export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; access: ProjectAccess }) {
   const { store, clock, ids, access } = deps;
