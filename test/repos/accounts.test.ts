@@ -1,11 +1,11 @@
 // The accounts, account members and subscriptions repositories on every engine:
 // round trips, account roles of members, partial updates.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { createStore } from '../../src/adapters/postgres/store.ts';
-import type { AccountRole, Repos, SubscriptionRecord } from '../../src/core/ports/repositories.ts';
-import { ENGINES, migratedDatabase, type TestDatabase } from '../support/database.ts';
+import { suiteStore } from '../support/suite-store.ts';
+import type { AccountRole, SubscriptionRecord } from '../../src/core/ports/repositories.ts';
+import { ENGINES } from '../support/database.ts';
 
 const T0 = new Date('2026-03-01T10:00:00.123Z');
 const T1 = new Date('2026-03-02T11:30:00.456Z');
@@ -13,9 +13,8 @@ const T2 = new Date('2026-03-03T12:00:00.789Z');
 
 for (const engine of ENGINES) {
   describe(`accounts and subscriptions repositories on ${engine}`, () => {
-    let db: TestDatabase;
-    let repos: Repos;
-    let closeStore: () => Promise<void>;
+    const suite = suiteStore(engine);
+    const repos = suite.repos;
     let seq = 0;
     const user = async () =>
       repos.users.insert(
@@ -35,16 +34,6 @@ for (const engine of ENGINES) {
     const account = async (name: string, ownerId: string, now = T0) =>
       repos.accounts.insert({ id: crypto.randomUUID(), name, ownerId, createdBy: ownerId }, now);
 
-    before(async () => {
-      db = await migratedDatabase(engine);
-      const store = await createStore(db.sql);
-      repos = store.repos;
-      closeStore = store.close;
-    });
-    after(async () => {
-      await closeStore();
-      await db.drop();
-    });
 
     test('an account round-trips by id, API 1 id and name (case-insensitively)', async () => {
       const owner = await user();

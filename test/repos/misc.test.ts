@@ -1,38 +1,27 @@
 // Settings, outbox and reset on every engine: settings hold JSON values; the outbox
 // lists newest first; admin.deleteAllData empties every tenant table and keeps
 // signing_keys, settings and schema_migrations (CONTRACT §3 reset).
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { createStore } from '../../src/adapters/postgres/store.ts';
+import { suiteStore } from '../support/suite-store.ts';
 import { createEs256Signer } from '../../src/adapters/jwt/es256-signer.ts';
-import type { Repos } from '../../src/core/ports/repositories.ts';
-import { ENGINES, migratedDatabase, type TestDatabase } from '../support/database.ts';
+import { ENGINES } from '../support/database.ts';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const KEPT = ['schema_migrations', 'settings', 'signing_keys'];
 
 for (const engine of ENGINES) {
   describe(`settings, outbox and reset on ${engine}`, () => {
-    let db: TestDatabase;
-    let repos: Repos;
-    let closeStore: () => Promise<void>;
+    const suite = suiteStore(engine);
+    const repos = suite.repos;
     const tables = async () =>
-      (await db.sql.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1`)).map(
+      (await suite.db.sql.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1`)).map(
         (r) => r.t,
       );
-    const count = async (table: string) => (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${table}"`))[0]!.n;
+    const count = async (table: string) => (await suite.db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${table}"`))[0]!.n;
 
-    before(async () => {
-      db = await migratedDatabase(engine);
-      const store = await createStore(db.sql);
-      repos = store.repos;
-      closeStore = store.close;
-    });
-    after(async () => {
-      await closeStore();
-      await db.drop();
-    });
 
     test('settings hold any JSON value, answer null when unset, and overwrite', async () => {
       assert.equal(await repos.settings.get('nothing.here'), null);
@@ -64,7 +53,7 @@ for (const engine of ENGINES) {
 
     test('deleteAllData empties every tenant table and keeps signing_keys, settings and schema_migrations', async () => {
       // Something in every table.
-      const signer = await createEs256Signer(db.sql, { issuer: 'http://localhost', audience: 'http://localhost' });
+      const signer = await createEs256Signer(suite.db.sql, { issuer: 'http://localhost', audience: 'http://localhost' });
       const jwks = await signer.jwks(Math.floor(T0.getTime() / 1000));
       await repos.settings.set('clock.offsetSeconds', 3600);
       const userId = crypto.randomUUID();
@@ -87,9 +76,9 @@ for (const engine of ENGINES) {
       await repos.webSessions.insert({ idHash: 's', userId, csrf: 'x', expiresAt: T0 }, T0);
       await repos.throttle.put({ key: 'k', failures: 1, windowStart: T0, lockedUntil: null });
       await repos.outbox.insert(crypto.randomUUID(), { to: 'a@b.c', subject: 's', text: 't', links: [] }, T0);
-      const migrationsBefore = await db.sql.query('SELECT * FROM schema_migrations ORDER BY version');
-      const keysBefore = await db.sql.query('SELECT * FROM signing_keys ORDER BY kid');
-      const settingsBefore = await db.sql.query('SELECT * FROM settings ORDER BY key');
+      const migrationsBefore = await suite.db.sql.query('SELECT * FROM schema_migrations ORDER BY version');
+      const keysBefore = await suite.db.sql.query('SELECT * FROM signing_keys ORDER BY kid');
+      const settingsBefore = await suite.db.sql.query('SELECT * FROM settings ORDER BY key');
       for (const t of ['users', 'accounts', 'account_members', 'subscriptions', 'authorization_codes', 'refresh_tokens', 'web_sessions', 'login_throttle', 'outbox']) {
         assert.ok((await count(t)) > 0, `${t} has rows before`);
       }
@@ -100,9 +89,9 @@ for (const engine of ENGINES) {
         if (KEPT.includes(t)) continue;
         assert.equal(await count(t), 0, `${t} is empty`);
       }
-      assert.deepEqual(await db.sql.query('SELECT * FROM schema_migrations ORDER BY version'), migrationsBefore);
-      assert.deepEqual(await db.sql.query('SELECT * FROM signing_keys ORDER BY kid'), keysBefore);
-      assert.deepEqual(await db.sql.query('SELECT * FROM settings ORDER BY key'), settingsBefore);
+      assert.deepEqual(await suite.db.sql.query('SELECT * FROM schema_migrations ORDER BY version'), migrationsBefore);
+      assert.deepEqual(await suite.db.sql.query('SELECT * FROM signing_keys ORDER BY kid'), keysBefore);
+      assert.deepEqual(await suite.db.sql.query('SELECT * FROM settings ORDER BY key'), settingsBefore);
       assert.equal(await repos.settings.get('clock.offsetSeconds'), 3600);
       assert.deepEqual(await signer.jwks(Math.floor(T0.getTime() / 1000)), jwks);
 
@@ -115,7 +104,7 @@ for (const engine of ENGINES) {
     });
 
     test('deleteAllData inside a transaction that fails deletes nothing', async () => {
-      const store = await createStore(db.sql);
+      const store = await createStore(suite.db.sql);
       try {
         const before = await count('users');
         assert.ok(before > 0);

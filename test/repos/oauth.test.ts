@@ -1,12 +1,11 @@
 // The OAuth repository on every engine (CONTRACT §4): codes single use and expiring,
 // refresh tokens single use (one atomic statement: of N concurrent uses exactly one
 // wins), at most N valid per user (the newest kept), revocation.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { createStore } from '../../src/adapters/postgres/store.ts';
-import type { Repos } from '../../src/core/ports/repositories.ts';
-import { ENGINES, migratedDatabase, type TestDatabase } from '../support/database.ts';
+import { suiteStore } from '../support/suite-store.ts';
+import { ENGINES } from '../support/database.ts';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
@@ -16,9 +15,8 @@ const hash = () => crypto.randomBytes(32).toString('hex');
 
 for (const engine of ENGINES) {
   describe(`OAuth repository on ${engine}`, () => {
-    let db: TestDatabase;
-    let repos: Repos;
-    let closeStore: () => Promise<void>;
+    const suite = suiteStore(engine);
+    const repos = suite.repos;
     let seq = 0;
     const user = async () =>
       (
@@ -45,16 +43,6 @@ for (const engine of ENGINES) {
       return { id, tokenHash };
     };
 
-    before(async () => {
-      db = await migratedDatabase(engine);
-      const store = await createStore(db.sql);
-      repos = store.repos;
-      closeStore = store.close;
-    });
-    after(async () => {
-      await closeStore();
-      await db.drop();
-    });
 
     test('a code is consumed once: the second consumeCode answers null', async () => {
       const userId = await user();

@@ -1,13 +1,13 @@
 // Rate limits across nodes, on every engine: two limiters (two nodes) on one database
 // share what they take through the rate_limits counts, so a key's bucket is one bucket
 // for the cluster once they have exchanged; and the pure bucket rule (burst, refill, Retry-After).
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createStore } from '../../src/adapters/postgres/store.ts';
+import { suiteStore } from '../support/suite-store.ts';
 import type { Repos } from '../../src/core/ports/repositories.ts';
 import { createRateLimiter, take, type Bucket } from '../../src/core/limits/rate-limits.ts';
 import { DomainError } from '../../src/core/errors.ts';
-import { ENGINES, migratedDatabase, type TestDatabase } from '../support/database.ts';
+import { ENGINES } from '../support/database.ts';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 
@@ -45,20 +45,9 @@ test('rate limits: a bucket grants its burst at once, then one token per 1/rate 
 
 for (const engine of ENGINES) {
   describe(`rate limits across nodes on ${engine}`, () => {
-    let db: TestDatabase;
-    let repos: Repos;
-    let closeStore: () => Promise<void>;
+    const suite = suiteStore(engine);
+    const repos = suite.repos;
 
-    before(async () => {
-      db = await migratedDatabase(engine);
-      const store = await createStore(db.sql);
-      repos = store.repos;
-      closeStore = store.close;
-    });
-    after(async () => {
-      await closeStore();
-      await db.drop();
-    });
 
     const node = (clock: ManualClock) =>
       createRateLimiter({ clock, repo: repos.rateLimits, user: { rate: 1, burst: 10 }, address: { rate: 1, burst: 10 }, syncSeconds: 5 });

@@ -2,23 +2,21 @@
 // version, since a time), the text the store writes (renderTags, streamTagTexts) equal to
 // the route's own writer tag by tag, across the chunk and run boundaries, and the
 // subscription's count.
-import { describe, test, before, after } from 'node:test';
+import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { createStore } from '../../src/adapters/postgres/store.ts';
-import type { Repos } from '../../src/core/ports/repositories.ts';
+import { suiteStore } from '../support/suite-store.ts';
 import type { TagFilter, TagJsonShape, TagListRecord, TagTextRun } from '../../src/core/ports/tags.ts';
 import { tagShape, tagWriter } from '../../src/http/api2/tags.ts';
-import { ENGINES, migratedDatabase, type TestDatabase } from '../support/database.ts';
+import { ENGINES } from '../support/database.ts';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (s: number) => new Date(T0.getTime() + s * 1000);
 
 for (const engine of ENGINES) {
   describe(`tags repository on ${engine}`, () => {
-    let db: TestDatabase;
-    let repos: Repos;
-    let closeStore: () => Promise<void>;
+    const suite = suiteStore(engine);
+    const repos = suite.repos;
     const user = crypto.randomUUID();
     const sub = crypto.randomUUID();
     const project = crypto.randomUUID();
@@ -44,12 +42,8 @@ for (const engine of ENGINES) {
     const data = (id: string) => JSON.stringify({ id, boundingBox: [0, 0, 0, 1, 1, 1], name: 'ü "quoted" \\ back' });
 
     before(async () => {
-      db = await migratedDatabase(engine);
-      const store = await createStore(db.sql);
-      repos = store.repos;
-      closeStore = store.close;
       const account = crypto.randomUUID();
-      await store.transaction(async (tx) => {
+      await suite.store.transaction(async (tx) => {
         await tx.users.insert({ id: user, email: `${user}@t.test`, firstName: 'T', lastName: 'T', company: '', title: '', passwordHash: null, invitedBy: null, invitedAt: null }, T0);
         await tx.accounts.insert({ id: account, name: `A ${account}`, ownerId: user, createdBy: user }, T0);
         await tx.subscriptions.insert({
@@ -62,10 +56,6 @@ for (const engine of ENGINES) {
         });
         await tx.workzones.insert({ id: zone, projectId: project, parentId: null, name: 'P', description: '', coverBlobName: null, createdAt: T0, createdBy: user });
       });
-    });
-    after(async () => {
-      await closeStore();
-      await db.drop();
     });
 
     test('tombstones: live tags, changes after a version, changes since a time', async () => {
@@ -127,7 +117,7 @@ for (const engine of ENGINES) {
       const ids = Array.from({ length: 6 }, () => crypto.randomUUID());
       await repos.tags.insertTags(l.id, ids.map((id) => ({ id, data: data(id) })), 1, user, at(1), [shape]);
       const stored = async () =>
-        (await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM tags WHERE list_id = $1 AND text_2 IS NOT NULL AND text_key_2 IS NOT NULL', [l.id]))[0]!.n;
+        (await suite.db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM tags WHERE list_id = $1 AND text_2 IS NOT NULL AND text_key_2 IS NOT NULL', [l.id]))[0]!.n;
       assert.equal(await stored(), 6, 'inserts are written with their text');
       assert.deepEqual(await text(shape), await text(computed));
 
@@ -147,7 +137,7 @@ for (const engine of ENGINES) {
       assert.deepEqual(await text(other), await text({ ...other, generation: undefined }));
       assert.ok((await text(other)).every((t) => t.includes('"tagListType":"other-type"')));
       await repos.tags.storeTagText(l.id, [other], 'stale');
-      const keys = await db.sql.query<{ k: string }>('SELECT DISTINCT text_key_2 AS k FROM tags WHERE list_id = $1', [l.id]);
+      const keys = await suite.db.sql.query<{ k: string }>('SELECT DISTINCT text_key_2 AS k FROM tags WHERE list_id = $1', [l.id]);
       assert.equal(keys.length, 1);
       assert.ok((await text(other)).every((t) => t.includes('"tagListType":"other-type"')));
       assert.ok((await text(shape)).every((t) => t.includes(`"tagListType":${JSON.stringify(l.tagListType)}`)), 'the first shape is written by the query again');

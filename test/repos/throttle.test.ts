@@ -2,11 +2,11 @@
 // one conditional UPSERT (the max-th locks the key, a lock is kept and never extended, a
 // window over or a lock ended starts afresh), a refund gives an attempt back; and on
 // PostgreSQL, concurrent reservations on separate connections are counted one by one.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createStore } from '../../src/adapters/postgres/store.ts';
-import type { Repos } from '../../src/core/ports/repositories.ts';
-import { ENGINES, migratedDatabase, type TestDatabase } from '../support/database.ts';
+import { suiteStore } from '../support/suite-store.ts';
+import { ENGINES } from '../support/database.ts';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const MIN = 60_000;
@@ -23,20 +23,9 @@ const params = (now: Date, max = 5) => ({
 
 for (const engine of ENGINES) {
   describe(`sign-in throttle repository on ${engine}`, () => {
-    let db: TestDatabase;
-    let repos: Repos;
-    let closeStore: () => Promise<void>;
+    const suite = suiteStore(engine);
+    const repos = suite.repos;
 
-    before(async () => {
-      db = await migratedDatabase(engine);
-      const store = await createStore(db.sql);
-      repos = store.repos;
-      closeStore = store.close;
-    });
-    after(async () => {
-      await closeStore();
-      await db.drop();
-    });
 
     test('reservations count up; the max-th locks the key; later ones exceed max and keep (never extend) the lock', async () => {
       const key = 'account:count@throttle.test';
@@ -83,7 +72,7 @@ for (const engine of ENGINES) {
     test('a refused reservation inside a rolled-back transaction counts nothing', async () => {
       const key = 'account:rollback@throttle.test';
       for (let i = 0; i < 5; i++) await repos.throttle.reserve(key, params(at(0)));
-      const store = await createStore(db.sql);
+      const store = await createStore(suite.db.sql);
       try {
         await assert.rejects(
           store.transaction(async (tx) => {

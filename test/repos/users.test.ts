@@ -1,11 +1,12 @@
 // The users repository on every engine: round trip, e-mail unique case-insensitively
 // (CONTRACT §3 seeds and invitations reference users by e-mail), partial updates.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { createStore } from '../../src/adapters/postgres/store.ts';
-import type { NewUser, Repos } from '../../src/core/ports/repositories.ts';
-import { ENGINES, migratedDatabase, type TestDatabase } from '../support/database.ts';
+import { suiteStore } from '../support/suite-store.ts';
+import type { NewUser } from '../../src/core/ports/repositories.ts';
+import { ENGINES } from '../support/database.ts';
 
 const T0 = new Date('2026-03-01T10:00:00.123Z');
 const T1 = new Date('2026-03-02T11:30:00.456Z');
@@ -25,19 +26,8 @@ const newUser = (email: string, extra: Partial<NewUser> = {}): NewUser => ({
 
 for (const engine of ENGINES) {
   describe(`users repository on ${engine}`, () => {
-    let db: TestDatabase;
-    let repos: Repos;
-    let closeStore: () => Promise<void>;
-    before(async () => {
-      db = await migratedDatabase(engine);
-      const store = await createStore(db.sql);
-      repos = store.repos;
-      closeStore = store.close;
-    });
-    after(async () => {
-      await closeStore();
-      await db.drop();
-    });
+    const suite = suiteStore(engine);
+    const repos = suite.repos;
 
     test('a user round-trips by id, API 1 id and e-mail', async () => {
       const inviter = await repos.users.insert(newUser('inviter@users.test'), T0);
@@ -84,7 +74,7 @@ for (const engine of ENGINES) {
     });
 
     test('a failed insert inside a transaction rolls the transaction back', async () => {
-      const store = await createStore(db.sql);
+      const store = await createStore(suite.db.sql);
       try {
         await assert.rejects(
           store.transaction(async (tx) => {
@@ -116,7 +106,7 @@ for (const engine of ENGINES) {
 
     test('lock() inside a transaction serialises writers of the same user', async () => {
       const u = await repos.users.insert(newUser('lock@users.test'), T0);
-      const store = await createStore(db.sql);
+      const store = await createStore(suite.db.sql);
       const events: string[] = [];
       let releaseFirst!: () => void;
       const firstHolds = new Promise<void>((r) => (releaseFirst = r));
