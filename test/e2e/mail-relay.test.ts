@@ -174,6 +174,18 @@ async function signInInBrowser(email: string, password: string): Promise<{ id: s
   return JSON.parse(accounts.body);
 }
 
+/** The owner (signed in with `ownerPassword`) invites `email` to the account (API 2 bulk-invite). */
+async function invite(email: string, ownerPassword: string): Promise<void> {
+  const owner = await obtainTokens(http, OWNER.email, ownerPassword);
+  const res = await http({
+    method: 'POST',
+    path: `/api/2/accounts/${ACCOUNT_ID}/users/bulk-invite`,
+    headers: { authorization: `Bearer ${owner.access_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify([{ email }]),
+  });
+  assert.equal(res.status, 201, withLogs(res.body));
+}
+
 /** POST /forgot-password from a fresh user agent (its own cookie and form token). */
 async function askReset(email: string) {
   const agent = new UserAgent(http);
@@ -189,14 +201,7 @@ test('mail relay start-up rule: the start-up log says SMTP on, with host and por
 });
 
 test('mail relay invitation rule: an invitation arrives over SMTP with a working link, followed in Chromium to a successful sign-in', async () => {
-  const owner = await obtainTokens(http, OWNER.email, OWNER.password);
-  const res = await http({
-    method: 'POST',
-    path: `/api/2/accounts/${ACCOUNT_ID}/users/bulk-invite`,
-    headers: { authorization: `Bearer ${owner.access_token}`, 'content-type': 'application/json' },
-    body: JSON.stringify([{ email: INVITEE }]),
-  });
-  assert.equal(res.status, 201, withLogs(res.body));
+  await invite(INVITEE, OWNER.password);
 
   const [mail] = await mailsFor(INVITEE);
   assert.match(mail!.subject, /Relay Co/);
@@ -260,14 +265,7 @@ test('mail relay throttle rule: a fourth request for one address within 15 minut
 });
 
 test('mail relay failure rule: a recipient the SMTP server refuses is retried with back-off, then failed: GET /metrics and admin outbox show it', async () => {
-  const owner = await obtainTokens(http, OWNER.email, 'olivia-new-password-2');
-  const res = await http({
-    method: 'POST',
-    path: `/api/2/accounts/${ACCOUNT_ID}/users/bulk-invite`,
-    headers: { authorization: `Bearer ${owner.access_token}`, 'content-type': 'application/json' },
-    body: JSON.stringify([{ email: BOUNCING }]),
-  });
-  assert.equal(res.status, 201, withLogs(res.body));
+  await invite(BOUNCING, 'olivia-new-password-2');
 
   // Attempts at 0, +1 s, +2 s (MAIL_RETRY_SECONDS=1, doubling), then failed for good (MAIL_MAX_ATTEMPTS=3).
   const deadline = Date.now() + 30_000;

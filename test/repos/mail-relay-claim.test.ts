@@ -21,14 +21,17 @@ for (const engine of ENGINES) {
     let db: TestDatabase;
     let store: Store;
     let repos: Repos;
+    let closeStore: () => Promise<void>;
 
     before(async () => {
       db = await migratedDatabase(engine);
-      store = await createStore(db.sql);
-      repos = store.repos;
+      const created = await createStore(db.sql);
+      store = created;
+      repos = created.repos;
+      closeStore = created.close;
     });
     after(async () => {
-      await store.close();
+      await closeStore();
       await db.drop();
     });
     beforeEach(async () => {
