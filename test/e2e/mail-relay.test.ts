@@ -244,6 +244,9 @@ test('mail relay enumeration rule: an unknown address gets the same answer as a 
   assert.equal(known.status, 200);
   assert.equal(unknown.status, 200);
   assert.equal(unknown.body, known.body, 'the same page, byte for byte');
+  // A post without the form's token (another site's form) does nothing.
+  const forged = await new UserAgent(http).postForm('/forgot-password', { csrf: 'forged', email: INVITEE });
+  assert.equal(forged.status, 403);
   await mailsFor(INVITEE, 2);
   // Three more relay passes: still nothing for the unknown address.
   await new Promise((r) => setTimeout(r, 3000));
