@@ -20,6 +20,7 @@ import { createSigningKeys } from './core/oauth/signing-keys.ts';
 import { silentLogger } from './core/ports/telemetry.ts';
 import { ADMIN_ACCOUNT_ROLES, createAdmin, type AdminAccountRole } from './core/operator/admin.ts';
 import { DomainError } from './core/errors.ts';
+import type { OutboxEntry, RelayState } from './core/ports/repositories.ts';
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 
@@ -36,16 +37,31 @@ const USAGE = `Usage: npm run admin -- <command> [options] [--json]
                                           prints a one-time set-password link.
   rotate-signing-key                      Adds a JWT signing key and retires the current one
                                           after the longest access-token lifetime.
-  outbox [--limit N]                      The mails the service has written, newest first.
+  outbox [--limit N] [--state S]          The mails the service has written, newest first, with
+                                          their SMTP relay state (S: stored|pending|sent|failed),
+                                          attempts and last error.
 `;
 
 class UsageError extends Error {}
+
+const RELAY_STATES: string[] = ['stored', 'pending', 'sent', 'failed'] satisfies RelayState[];
+
+/** The relay state of a mail, one line: what an operator checks when someone says no mail came. */
+function relayLine(r: OutboxEntry['relay']): string {
+  const what = {
+    stored: 'outbox only (no SMTP when written)',
+    pending: `pending, ${r.attempts} attempt(s) so far`,
+    sent: `sent at ${r.relayedAt?.toISOString() ?? '?'} (attempt ${r.attempts})`,
+    failed: `FAILED after ${r.attempts} attempt(s)`,
+  }[r.state];
+  return `relay: ${what}${r.lastError && r.state !== 'sent' ? `; last error: ${r.lastError}` : ''}`;
+}
 
 const OPTIONS = {
   name: { type: 'string' }, owner: { type: 'string' }, account: { type: 'string' }, email: { type: 'string' },
   role: { type: 'string' }, limit: { type: 'string' }, scans: { type: 'string' }, tags: { type: 'string' },
   'geo-images': { type: 'string' }, start: { type: 'string' }, end: { type: 'string' }, trial: { type: 'boolean' },
-  'password-stdin': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  'password-stdin': { type: 'boolean' }, state: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -143,8 +159,10 @@ async function main(argv: string[]): Promise<number> {
         break;
       }
       case 'outbox': {
-        const mails = await admin.outbox(count(values, 'limit', 20)!);
-        out(mails, mails.map((m) => `${m.sentAt.toISOString()}  to ${m.to}  ${m.subject}\n${m.text}\n`).join('\n') || '(no mail)');
+        const state = values.state;
+        if (state !== undefined && !RELAY_STATES.includes(state)) throw new UsageError(`--state must be one of ${RELAY_STATES.join(', ')}`);
+        const mails = await admin.outbox(count(values, 'limit', 20)!, state as RelayState | undefined);
+        out(mails, mails.map((m) => `${m.sentAt.toISOString()}  to ${m.to}  ${m.subject}\n${relayLine(m.relay)}\n${m.text}\n`).join('\n') || '(no mail)');
         break;
       }
       default:

@@ -23,6 +23,9 @@ import { createSigningKeys } from './core/oauth/signing-keys.ts';
 import { createSandboxClock } from './core/operator/sandbox-clock.ts';
 import { createJanitor, JANITOR } from './core/maintenance/janitor.ts';
 import { createSendMail } from './core/mail/send-mail.ts';
+import { createMailRelay } from './core/mail/relay.ts';
+import { smtpTransport } from './adapters/mail/smtp.ts';
+import { createPasswordResets } from './core/users/password-resets.ts';
 import { createAuthorizer } from './core/permissions/authorizer.ts';
 import { createAccounts } from './core/accounts/accounts.ts';
 import { createRoles } from './core/roles/roles.ts';
@@ -108,8 +111,19 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const webSessions = createWebSessions({ store, clock, ids });
   const signIn = createSignIn({ store, clock, hasher });
   // The outbox keeps a mail's secret (an invitation link) only while someone can read it
-  // there: the operator API (docs/security.md, "Secrets and keys").
-  const sendMail = createSendMail(ids, clock, { keepSecrets: config.operatorToken !== undefined });
+  // there: the operator API, or until the SMTP relay has sent it (docs/security.md, "Secrets and keys").
+  const sendMail = createSendMail(ids, clock, {
+    keepSecrets: config.operatorToken !== undefined,
+    relay: config.mail.smtpUrl !== undefined,
+  });
+  // With SMTP_URL, every node relays the outbox's pending mails (one node per mail: src/core/mail/relay.ts).
+  const mailTransport = config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl, config.mail.from) : null;
+  const mailRelay = mailTransport
+    ? createMailRelay({
+        store, clock, transport: mailTransport, domain: new URL(config.publicUrl).hostname,
+        settings: config.mail, logger, metrics: metrics.core,
+      })
+    : null;
   const applySeed = createSeeder({ store, clock, ids, hasher, extensions: [seedRolesAndGroups(ids, clock)] });
   const authorizer = createAuthorizer({ store });
   const accounts = createAccounts({ store, clock, authorizer });
@@ -151,6 +165,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     ownedProjects: (repos, userId, accountId) => repos.projects.ownedBy(userId, accountId),
   });
   const invitations = createInvitations({ store, clock, hasher });
+  const passwordResets = createPasswordResets({ store, clock, ids, sendMail, publicUrl: config.publicUrl });
   const sandboxClock = createSandboxClock({ store, clock });
   const janitor = createJanitor({ store, clock });
 
@@ -219,6 +234,24 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   janitorTimer.unref();
   timers.push(janitorTimer);
 
+  let relayPass: Promise<unknown> = Promise.resolve();
+  if (mailRelay) {
+    // A pass still at work (a slow SMTP server) is not joined by another.
+    let relaying = false;
+    const relay = () => {
+      if (relaying) return;
+      relaying = true;
+      relayPass = mailRelay
+        .run()
+        .catch((e: unknown) => logger.error(errorFields(e), `mail relay pass failed; next pass in ${config.mail.relayIntervalSeconds} s`))
+        .finally(() => (relaying = false));
+    };
+    relay();
+    const t = setInterval(relay, config.mail.relayIntervalSeconds * 1000);
+    t.unref();
+    timers.push(t);
+  }
+
   /** GET /healthz: the database and storage answer (a failure is logged with its reason). */
   const health = async (): Promise<boolean> => {
     try {
@@ -261,6 +294,8 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     groups,
     accountUsers,
     invitations,
+    passwordResets,
+    mailRelay,
     activity,
     projectAccess,
     reach,
@@ -294,6 +329,8 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
       await jobRunner.stop();
       await janitorPass;
       await rateLimitSync;
+      await relayPass;
+      mailTransport?.close();
       await objectStore.close?.();
       await store.close();
       if (ownsSql) await sql.close();

@@ -61,6 +61,21 @@ export interface Config {
   metricsPort: number | undefined;
   /** SHUTDOWN_DRAIN_SECONDS: how long in-flight requests may take to finish after SIGTERM. */
   shutdownDrainSeconds: number;
+  /** Outgoing mail (docs/operations.md "Mail relay"). */
+  mail: MailConfig;
+}
+
+export interface MailConfig {
+  /** SMTP_URL (smtp:// or smtps://, credentials in the user-info; never printed): unset, mail stays in the outbox. */
+  smtpUrl: string | undefined;
+  /** MAIL_FROM: the From header (default: Scanbase <no-reply@PUBLIC_URL's host>). */
+  from: string;
+  /** MAIL_MAX_ATTEMPTS: relay attempts before a mail fails for good. */
+  maxAttempts: number;
+  /** MAIL_RETRY_SECONDS: the wait after the first failed attempt, doubling after each. */
+  firstRetrySeconds: number;
+  /** MAIL_RELAY_INTERVAL: seconds between two relay passes of a node. */
+  relayIntervalSeconds: number;
 }
 
 /** Trusts the first `hops` addresses from the socket's peer backwards, whatever they are. */
@@ -173,6 +188,30 @@ function rateLimits(env: Env, sandbox: boolean): Config['rateLimits'] {
   };
 }
 
+/** SMTP_URL and the relay's settings: checked at start, the URL's password never echoed. */
+function mail(env: Env, publicUrl: string): MailConfig {
+  const smtpUrl = env.SMTP_URL || undefined;
+  const expected = 'smtp://[user:password@]host[:port] or smtps://… (nodemailer options as query parameters)';
+  if (smtpUrl !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(smtpUrl);
+    } catch {
+      return fail('SMTP_URL', smtpUrl, expected);
+    }
+    if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) fail('SMTP_URL', smtpUrl, expected);
+  }
+  const from = env.MAIL_FROM || `Scanbase <no-reply@${new URL(publicUrl).hostname}>`;
+  if (!/^[^\r\n]*<?[^\s<>@]+@[^\s<>@]+>?$/.test(from)) fail('MAIL_FROM', from, 'an address, or Name <address>');
+  return {
+    smtpUrl,
+    from,
+    maxAttempts: integer(env, 'MAIL_MAX_ATTEMPTS', 8, 1, 100),
+    firstRetrySeconds: integer(env, 'MAIL_RETRY_SECONDS', 60, 1, 24 * 3600),
+    relayIntervalSeconds: integer(env, 'MAIL_RELAY_INTERVAL', 5, 1, 3600),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR || './data');
   const port = integer(env, 'PORT', 8080, 0, 65535);
@@ -262,5 +301,6 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken,
     metricsPort,
     shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 25, 0, 3600),
+    mail: mail(env, publicUrl),
   };
 }

@@ -45,6 +45,20 @@ export function describeStorage(config: Config): Record<string, unknown> {
 
 const onOff = (b: boolean) => (b ? 'on' : 'off');
 
+/** The SMTP relay as logged: on with the server's host and port (never its user or password), or off. */
+export function describeMail(config: Config): Record<string, unknown> {
+  if (!config.mail.smtpUrl) return { smtp: 'off' };
+  const url = new URL(config.mail.smtpUrl);
+  const secure = url.protocol === 'smtps:';
+  return { smtp: 'on', host: url.hostname, port: url.port ? Number(url.port) : secure ? 465 : 587, secure, from: config.mail.from };
+}
+
+function mailLine(config: Config): [Record<string, unknown>, string] {
+  const mail = describeMail(config);
+  if (mail.smtp === 'off') return [{ mail }, 'mail: SMTP off (mails stay in the outbox; set SMTP_URL)'];
+  return [{ mail }, `mail: SMTP on, ${String(mail.host)}:${String(mail.port)} from ${config.mail.from}`];
+}
+
 /** The start-up lines: [fields, message], each logged at info. */
 export function startupLines(config: Config, r: StartupReport): [Record<string, unknown>, string][] {
   const db = describeDatabase(config);
@@ -69,7 +83,7 @@ export function startupLines(config: Config, r: StartupReport): [Record<string, 
           `seed: applied ${seed.file} (${seed.result.users.length} users, ${seed.result.accounts.length} accounts)`,
         ]
       : [{ seed: null }, 'seed: none (no SEED_FILE)'],
-    [{ mail: 'outbox' }, 'mail: outbox only (no SMTP)'],
+    mailLine(config),
     [
       { metrics: { token: config.metricsToken !== undefined, port: config.metricsPort } },
       `metrics: ${[config.metricsToken ? 'GET /metrics with METRICS_TOKEN' : '', config.metricsPort ? `port ${config.metricsPort}` : ''].filter(Boolean).join(', ') || 'off'}`,

@@ -56,11 +56,12 @@ export function responseHeaders(core: Pick<Core, 'version' | 'config'>): Record<
 
 /**
  * Paths whose segments are secrets, each with the part to keep (docs/security.md):
- * - /invitations/{token}: the token sets a user's first password.
+ * - /invitations/{token}: the token sets a user's first password;
+ * - /password-reset/{token}: the token replaces a user's password ("Forgot password?").
  * Not secrets: /connect/{slug} (needs a member's bearer token too), /_blobs/{key} (the
  * signature is in the query string, never logged), /avatars/{file}.
  */
-const SECRET_PATHS: RegExp[] = [/^(\/invitations\/)[^/]+/];
+const SECRET_PATHS: RegExp[] = [/^(\/invitations\/)[^/]+/, /^(\/password-reset\/)[^/]+/];
 
 /** The path as logged: no query string (it may hold codes and state), secrets redacted, capped in length. */
 export function loggedPath(url: string): string {
@@ -162,8 +163,8 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
 
   await metricsRoute(app, core);
   await app.register(healthRoutes(core));
-  // Only the OAuth pages read or set cookies: elsewhere (the APIs above all) no cookie
-  // parsing and no onSend hook.
+  // Only the OAuth pages and the other pages (the forgot-password form shares their browser
+  // session) read or set cookies: elsewhere (the APIs above all) no cookie parsing and no onSend hook.
   await app.register(async (pages) => {
     await formBodies(pages);
     await pages.register(cookie);
@@ -171,6 +172,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   });
   await app.register(async (pages) => {
     await formBodies(pages);
+    await pages.register(cookie);
     await pages.register(pageRoutes(core));
   });
   await app.register(blobRoutes(core));

@@ -19,7 +19,8 @@ import { tagsRepo } from './repos/tags.ts';
 import { cropsRepo, filesRepo, uploadsRepo } from './repos/files.ts';
 import { groupsRepo, invitationsRepo } from './repos/groups.ts';
 import { rateLimitsRepo } from './repos/rate-limits.ts';
-import { adminRepo, outboxRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
+import { adminRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
+import { outboxRepo } from './repos/outbox.ts';
 
 export const CHANGES_CHANNEL = 'scanbase_changes';
 

@@ -1,6 +1,6 @@
 // GET /metrics: one prom-client registry per composed service (tests compose many). The
 // core's counters (CoreMetrics), the HTTP counters (src/http/metrics.ts), and gauges read
-// at each scrape: the database pool, the job queue and the outbox.
+// at each scrape: the database pool, the job queue and the outbox (by relay state).
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Sql } from '../postgres/sql.ts';
 import { opsStats } from '../postgres/repos/ops-stats.ts';
@@ -77,12 +77,36 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
   });
   new Gauge({
     name: 'scanbase_outbox_messages',
-    help: 'Mails in the outbox (no SMTP sender: every mail stays there until a reset)',
+    help: 'Mails in the outbox, whatever their relay state (kept until a reset)',
     registers: [registry],
     async collect() {
       this.reset();
-      await scraped('scanbase_outbox_messages', async () => this.set(await stats().outbox()));
+      await scraped('scanbase_outbox_messages', async () => this.set((await stats().outbox()).reduce((n, r) => n + r.count, 0)));
     },
+  });
+  new Gauge({
+    name: 'scanbase_mail_relay_messages',
+    help: 'Outbox mails the SMTP relay has to send (pending) or gave up on (failed: see npm run admin -- outbox)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await scraped('scanbase_mail_relay_messages', async () => {
+        const rows = await stats().outbox();
+        for (const state of ['pending', 'failed']) this.set({ state }, rows.find((r) => r.state === state)?.count ?? 0);
+      });
+    },
+  });
+  const mailRelayed = new Counter({
+    name: 'scanbase_mail_relayed_total',
+    help: 'Mails the SMTP server accepted from this node',
+    registers: [registry],
+  });
+  const mailRelayFailures = new Counter({
+    name: 'scanbase_mail_relay_failures_total',
+    help: 'Failed SMTP relay attempts of this node; final="true" when the mail will not be retried',
+    labelNames: ['final'] as const,
+    registers: [registry],
   });
   const uploadBytes = new Counter({
     name: 'scanbase_upload_bytes_total',
@@ -98,6 +122,8 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
   const core: CoreMetrics = {
     jobFailed: (kind, final) => jobFailures.inc({ kind, final: String(final) }),
     refreshLost: () => refreshLost.inc(),
+    mailRelayed: () => mailRelayed.inc(),
+    mailRelayFailed: (final) => mailRelayFailures.inc({ final: String(final) }),
     uploadedBytes: (bytes) => {
       if (bytes > 0) uploadBytes.inc(bytes);
     },

@@ -1,10 +1,14 @@
-// The service's e-mails go to the outbox table (read through /_operator/outbox),
-// written in the caller's transaction so a rolled-back change sends nothing.
+// The service's e-mails go to the outbox table (read through /_operator/outbox, relayed over
+// SMTP when SMTP_URL is set: relay.ts), written in the caller's transaction so a rolled-back
+// change sends nothing.
 //
-// A mail may carry a secret (an invitation token, in its text and links). The recipient's
-// copy is the only one that has to hold it: the stored row keeps it only while the outbox
-// is the way mail reaches people (the operator API is on, and whoever holds its token can
-// issue tokens for any user anyway), and until the secret is spent (`redactSpentSecret`).
+// A mail may carry a secret (a one-time link's token). The recipient's copy is the only one
+// that has to hold it, so the stored row keeps it only
+// - while the outbox is a way mail reaches people (the operator API is on, and whoever holds
+//   its token can issue tokens for any user anyway), until the secret is spent
+//   (`redactSpentSecret`);
+// - while the relay still has to send it (SMTP on): the row then names the secret apart
+//   (relay_secret) and loses it as soon as the relay is done with it (sent, or failed for good).
 // Otherwise the row is stored with the secret replaced by REDACTED (docs/security.md).
 import { sha256Hex } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -27,11 +31,18 @@ export function redactMail(mail: OutboxMail, secret: string): OutboxMail {
 }
 
 export const createSendMail =
-  (ids: Ids, clock: Clock, opts: { keepSecrets: boolean }): SendMail =>
+  (ids: Ids, clock: Clock, opts: { keepSecrets: boolean; relay: boolean }): SendMail =>
   async (repos, { secret, ...mail }) => {
-    if (!secret) return repos.outbox.insert(ids.uuid(), mail, clock.now());
-    if (!opts.keepSecrets) return repos.outbox.insert(ids.uuid(), redactMail(mail, secret), clock.now());
-    return repos.outbox.insert(ids.uuid(), mail, clock.now(), sha256Hex(secret));
+    const id = ids.uuid();
+    const now = clock.now();
+    if (opts.relay) {
+      // The relay needs the secret in clear until it has sent the mail; the outbox's readers keep it until spent.
+      if (!secret) return repos.outbox.insert(id, mail, now, null, { secret: null });
+      return repos.outbox.insert(id, mail, now, sha256Hex(secret), { secret: opts.keepSecrets ? null : secret });
+    }
+    if (!secret) return repos.outbox.insert(id, mail, now);
+    if (!opts.keepSecrets) return repos.outbox.insert(id, redactMail(mail, secret), now);
+    return repos.outbox.insert(id, mail, now, sha256Hex(secret));
   };
 
 /** Once a secret is spent (an invitation accepted), the stored copies of its mail lose it, in the caller's transaction. */

@@ -10,7 +10,7 @@ import { DomainError, invalidInput } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { AccountRecord, OutboxMail, Repos, Store, SubscriptionRecord, UserRecord } from '../ports/repositories.ts';
+import type { AccountRecord, OutboxEntry, Repos, Store, SubscriptionRecord, UserRecord } from '../ports/repositories.ts';
 import type { SeedDocument, SeedResult, SeedSubscription } from './seed.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../users/invitations.ts';
 
@@ -33,7 +33,8 @@ export interface AdminUse {
   /** Forgets the password, ends every refresh token of the user, and answers a one-time set-password link. */
   resetPassword(email: string): Promise<{ setPasswordLink: string }>;
   listUsers(limit: number): Promise<UserRecord[]>;
-  outbox(limit: number): Promise<(OutboxMail & { id: string; sentAt: Date })[]>;
+  /** The newest mails with their relay state (attempts, last error): a failed relay shows here. */
+  outbox(limit: number, state?: OutboxEntry['relay']['state']): Promise<OutboxEntry[]>;
 }
 
 export function createAdmin(deps: {
@@ -112,6 +113,6 @@ export function createAdmin(deps: {
     },
 
     listUsers: (limit) => store.repos.users.list(limit),
-    outbox: (limit) => store.repos.outbox.list(limit),
+    outbox: (limit, state) => store.repos.outbox.list(limit, state),
   };
 }

@@ -17,11 +17,15 @@ export interface CoreMetrics {
   refreshLost(): void;
   /** Bytes of uploads registered as files. */
   uploadedBytes(bytes: number): void;
+  /** The SMTP server accepted a relayed mail. */
+  mailRelayed(): void;
+  /** A relay attempt failed; `final` when the mail will not be retried. */
+  mailRelayFailed(final: boolean): void;
 }
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
-export const noMetrics: CoreMetrics = { jobFailed() {}, refreshLost() {}, uploadedBytes() {} };
+export const noMetrics: CoreMetrics = { jobFailed() {}, refreshLost() {}, uploadedBytes() {}, mailRelayed() {}, mailRelayFailed() {} };
 
 /**
  * A failure as log fields: its type, message and stack, never the object (a driver's error

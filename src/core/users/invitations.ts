@@ -1,11 +1,13 @@
 // Accepting an invitation: the link in the e-mail lets a new user set a password
-// (single use, 7 days), after which he signs in through the OAuth flow.
+// (single use, 7 days), after which he signs in through the OAuth flow. The same one-time
+// links, with purpose 'reset', carry "Forgot password?" (password-resets.ts, 1 hour): those
+// replace an existing password, end the user's refresh tokens and spend his other reset links.
 import { DomainError, invalidInput } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import { redactSpentSecret } from '../mail/send-mail.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { InvitationPurpose, Store } from '../ports/repositories.ts';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 1024;
@@ -16,15 +18,15 @@ const invalidLink = () =>
 export function createInvitations(deps: { store: Store; clock: Clock; hasher: PasswordHasher }) {
   const { store, clock, hasher } = deps;
   return {
-    /** The e-mail the invitation is for; 404 when the link is not usable. */
-    async pending(token: string): Promise<{ email: string }> {
+    /** The e-mail the link is for, and what it does; 404 when the link is not usable. */
+    async pending(token: string): Promise<{ email: string; purpose: InvitationPurpose }> {
       const inv = token.length <= 128 ? await store.repos.invitations.byTokenHash(sha256Hex(token)) : null;
       if (!inv || inv.usedAt || inv.expiresAt.getTime() <= clock.nowMs()) throw invalidLink();
       const user = await store.repos.users.byId(inv.userId);
-      // A link only sets a first password: once the user has one (through another
-      // invitation, or the seed), it would reset it without the current one.
-      if (!user || user.passwordHash) throw invalidLink();
-      return { email: user.email };
+      // A set-password link only sets a first password: once the user has one (through
+      // another invitation, or the seed), it would reset it without the current one.
+      if (!user || (inv.purpose === 'set-password' && user.passwordHash)) throw invalidLink();
+      return { email: user.email, purpose: inv.purpose };
     },
 
     async accept(token: string, input: { password: string; firstName?: string; lastName?: string }) {
@@ -40,7 +42,13 @@ export function createInvitations(deps: { store: Store; clock: Clock; hasher: Pa
         await redactSpentSecret(repos, token);
         // Locked, so two links of one user accepted at once cannot both set a password.
         await repos.users.lock(inv.userId);
-        if ((await repos.users.byId(inv.userId))?.passwordHash) throw invalidLink();
+        const now = clock.now();
+        if (inv.purpose === 'reset') {
+          // The old password may be known to someone else: his refresh tokens end, and no other reset link works.
+          await repos.invitations.spendUnused(inv.userId, 'reset', now);
+          await repos.oauth.revokeExcessRefreshTokens(inv.userId, 0, now);
+          await repos.changes.publish(`user:${inv.userId}`);
+        } else if ((await repos.users.byId(inv.userId))?.passwordHash) throw invalidLink();
         await repos.users.update(
           inv.userId,
           {
@@ -48,7 +56,7 @@ export function createInvitations(deps: { store: Store; clock: Clock; hasher: Pa
             firstName: input.firstName?.trim() || undefined,
             lastName: input.lastName?.trim() || undefined,
           },
-          clock.now(),
+          now,
         );
         const user = await repos.users.byId(inv.userId);
         return { email: user!.email };

@@ -48,7 +48,8 @@ ${hiddenFields({ ...p.fields, csrf: p.csrf })}
 <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(p.email ?? '')}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <button class="primary" type="submit">Sign in</button>
-</form>`,
+</form>
+<p><a id="forgot" href="/forgot-password">Forgot password?</a></p>`,
   );
 }
 

@@ -18,6 +18,25 @@ import { approvePage, codePage, errorPage, homePage, signedOutPage, signInPage, 
  */
 export const sessionCookieName = (secure: boolean) => (secure ? '__Host-sb_session' : 'sb_session');
 
+/** The browser's session cookie of the pages (sign-in, forgot password): read, and set when new. */
+export function browserSessions(core: Core) {
+  const secure = core.config.publicUrl.startsWith('https:');
+  const COOKIE = sessionCookieName(secure);
+  const setSessionCookie = (reply: FastifyReply, s: WebSession) =>
+    reply.setCookie(COOKIE, s.cookie, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
+  return {
+    cookieName: COOKIE,
+    secure,
+    setSessionCookie,
+    /** The browser's session; a new browser gets a cookie value (and no database row until it signs in). */
+    async session(req: FastifyRequest, reply: FastifyReply): Promise<WebSession> {
+      const s = await core.webSessions.resume(req.cookies[COOKIE]);
+      if (s.cookie !== req.cookies[COOKIE]) setSessionCookie(reply, s);
+      return s;
+    },
+  };
+}
+
 const TokenResponse = Type.Object({
   access_token: Type.String(),
   refresh_token: Type.String(),
@@ -76,20 +95,9 @@ export const oauthRoutes =
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     const ctx: PageContext = { sandbox: core.config.sandbox };
-    const secure = core.config.publicUrl.startsWith('https:');
-    const COOKIE = sessionCookieName(secure);
+    const { session, setSessionCookie, cookieName: COOKIE, secure } = browserSessions(core);
     // The API docs pages sign in as public PKCE clients of their own (docs/security.md).
     const ownRedirects: ReadonlySet<string> = new Set(docsPageRedirects(core.config.publicUrl));
-
-    const setSessionCookie = (reply: FastifyReply, s: WebSession) =>
-      reply.setCookie(COOKIE, s.cookie, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
-
-    /** The browser's session; a new browser gets a cookie value (and no database row until it signs in). */
-    async function session(req: FastifyRequest, reply: FastifyReply): Promise<WebSession> {
-      const s = await core.webSessions.resume(req.cookies[COOKIE]);
-      if (s.cookie !== req.cookies[COOKIE]) setSessionCookie(reply, s);
-      return s;
-    }
 
     /** Parses the authorize parameters; a bad request gets an error page and is never redirected. */
     function authorizeRequestOr400(q: Record<string, unknown>, reply: FastifyReply): AuthorizeRequest | null {

@@ -1,25 +1,33 @@
 // Public pages outside the OAuth flow: the invitation page (set a password from the
-// e-mailed link) and generated avatars (User.avatar).
+// e-mailed link), "Forgot password?" (ask for a reset link; choose a new password from it)
+// and generated avatars (User.avatar).
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
-import { escapeHtml, layout, errorPage, type PageContext } from '../oauth/pages.ts';
-import { PASSWORD_MIN } from '../../core/users/invitations.ts';
+import { escapeHtml, hiddenFields, layout, errorPage, type PageContext } from '../oauth/pages.ts';
+import { browserSessions } from '../oauth/routes.ts';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../../core/users/invitations.ts';
+import { PASSWORD_RESET } from '../../core/users/password-resets.ts';
+import type { InvitationPurpose } from '../../core/ports/repositories.ts';
 import { isUuid } from '../../core/ids/urn.ts';
 
-function setPasswordPage(ctx: PageContext, token: string, email: string, error?: string): string {
+/** Where each kind of one-time link points (the form posts back to it). */
+const LINK_PATHS: Record<InvitationPurpose, string> = { 'set-password': '/invitations', reset: '/password-reset' };
+
+function setPasswordPage(ctx: PageContext, purpose: InvitationPurpose, token: string, email: string, error?: string): string {
+  const reset = purpose === 'reset';
   return layout(
     ctx,
-    'Set your password',
-    `<h1>Welcome to Scanbase</h1>
-<p>Set a password for <strong>${escapeHtml(email)}</strong>.</p>
+    reset ? 'Choose a new password' : 'Set your password',
+    `<h1>${reset ? 'Choose a new password' : 'Welcome to Scanbase'}</h1>
+<p>${reset ? 'A new password' : 'Set a password'} for <strong>${escapeHtml(email)}</strong>.</p>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
-<form method="post" action="/invitations/${encodeURIComponent(token)}">
-<label for="firstName">First name</label><input id="firstName" name="firstName" type="text" autocomplete="given-name">
+<form method="post" action="${LINK_PATHS[purpose]}/${encodeURIComponent(token)}">
+${reset ? '' : `<label for="firstName">First name</label><input id="firstName" name="firstName" type="text" autocomplete="given-name">
 <label for="lastName">Last name</label><input id="lastName" name="lastName" type="text" autocomplete="family-name">
-<label for="password">Password (at least ${PASSWORD_MIN} characters)</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD_MIN}">
+`}<label for="password">Password (at least ${PASSWORD_MIN} characters)</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD_MIN}">
 <label for="confirm">Repeat the password</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
 <button class="primary" type="submit">Set password</button>
 </form>`,
@@ -31,6 +39,29 @@ const donePage = (ctx: PageContext, email: string) =>
     ctx,
     'Password set',
     `<h1>Password set</h1><p id="done">You can now sign in as <strong>${escapeHtml(email)}</strong> from your application.</p>`,
+  );
+
+function forgotPage(ctx: PageContext, csrf: string, p: { email?: string; error?: string } = {}): string {
+  return layout(
+    ctx,
+    'Forgot password',
+    `<h1>Forgot your password?</h1>
+<p>Enter the e-mail address you sign in with: if it belongs to an account, a link to choose a new password is mailed to it.</p>
+${p.error ? `<p class="error" role="alert">${escapeHtml(p.error)}</p>` : ''}
+<form method="post" action="/forgot-password">
+${hiddenFields({ csrf })}
+<label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required maxlength="320" value="${escapeHtml(p.email ?? '')}">
+<button class="primary" type="submit">Send the link</button>
+</form>`,
+  );
+}
+
+/** The one answer to a reset request, whether or not an account has the address (no enumeration). */
+const forgotSentPage = (ctx: PageContext) =>
+  layout(
+    ctx,
+    'Check your mail',
+    `<h1>Check your mail</h1><p id="sent">If an account uses that address, a link to choose a new password is on its way. It works once, for ${PASSWORD_RESET.linkSeconds / 60} minutes.</p>`,
   );
 
 function html(reply: FastifyReply, status: number, body: string) {
@@ -55,37 +86,52 @@ export const pageRoutes =
 
     const linkError = (reply: FastifyReply, e: unknown) => {
       if (e instanceof DomainError && e.kind === 'not-found') {
-        return html(reply, 404, errorPage(ctx, 'Invitation not usable', e.message));
+        return html(reply, 404, errorPage(ctx, 'Link not usable', e.message));
       }
       throw e;
     };
+    /** The e-mail of a pending link of this purpose; a link of the other kind is as unusable as an unknown one. */
+    const pendingFor = async (purpose: InvitationPurpose, token: string) => {
+      const p = await core.invitations.pending(token);
+      if (p.purpose !== purpose) throw new DomainError('not-found', 'invitation-not-found', 'This link is invalid, expired or already used');
+      return p.email;
+    };
+    const SetPasswordForm = Type.Object(
+      {
+        password: Type.Optional(Type.String({ maxLength: PASSWORD_MAX })),
+        confirm: Type.Optional(Type.String({ maxLength: PASSWORD_MAX })),
+        firstName: Type.Optional(Type.String({ maxLength: 1000 })),
+        lastName: Type.Optional(Type.String({ maxLength: 1000 })),
+      },
+      { additionalProperties: false },
+    );
 
-    app.get('/invitations/:token', { schema: { hide: true, params: TokenParams } }, async (req, reply) => {
-      try {
-        const { email } = await core.invitations.pending(req.params.token);
-        return html(reply, 200, setPasswordPage(ctx, req.params.token, email));
-      } catch (e) {
-        return linkError(reply, e);
-      }
-    });
+    // The set-password form of one-time links: invitations (an open form body, as before) and password resets.
+    for (const [purpose, prefix] of Object.entries(LINK_PATHS) as [InvitationPurpose, string][]) {
+      app.get(`${prefix}/:token`, { schema: { hide: true, params: TokenParams } }, async (req, reply) => {
+        try {
+          return html(reply, 200, setPasswordPage(ctx, purpose, req.params.token, await pendingFor(purpose, req.params.token)));
+        } catch (e) {
+          return linkError(reply, e);
+        }
+      });
 
-    app.post(
-      '/invitations/:token',
-      { schema: { hide: true, params: TokenParams, body: Type.Record(Type.String(), Type.Unknown()) } },
-      async (req, reply) => {
+      const body = purpose === 'reset' ? SetPasswordForm : Type.Record(Type.String(), Type.Unknown());
+      app.post(`${prefix}/:token`, { schema: { hide: true, params: TokenParams, body } }, async (req, reply) => {
         const b = req.body as Record<string, unknown>;
         const str = (k: string) => (typeof b[k] === 'string' ? (b[k] as string) : '');
+        const token = req.params.token;
         let email: string;
         try {
-          email = (await core.invitations.pending(req.params.token)).email;
+          email = await pendingFor(purpose, token);
         } catch (e) {
           return linkError(reply, e);
         }
         if (str('password') !== str('confirm')) {
-          return html(reply, 400, setPasswordPage(ctx, req.params.token, email, 'The two passwords differ.'));
+          return html(reply, 400, setPasswordPage(ctx, purpose, token, email, 'The two passwords differ.'));
         }
         try {
-          await core.invitations.accept(req.params.token, {
+          await core.invitations.accept(token, {
             password: str('password'),
             firstName: str('firstName').slice(0, 255),
             lastName: str('lastName').slice(0, 255),
@@ -93,12 +139,41 @@ export const pageRoutes =
           return html(reply, 200, donePage(ctx, email));
         } catch (e) {
           if (e instanceof DomainError && e.kind === 'invalid') {
-            return html(reply, 400, setPasswordPage(ctx, req.params.token, email, e.message));
+            return html(reply, 400, setPasswordPage(ctx, purpose, token, email, e.message));
           }
           return linkError(reply, e);
         }
-      },
+      });
+    }
+
+    // "Forgot password?": a CSRF-protected form (the sign-in pages' browser session); one answer for every address.
+    const { session } = browserSessions(core);
+    app.get('/forgot-password', { schema: { hide: true } }, async (req, reply) => {
+      const s = await session(req, reply);
+      return html(reply, 200, forgotPage(ctx, s.csrf));
+    });
+    const ForgotForm = Type.Object(
+      { csrf: Type.Optional(Type.String({ maxLength: 256 })), email: Type.Optional(Type.String({ maxLength: 1000 })) },
+      { additionalProperties: false },
     );
+    app.post('/forgot-password', { schema: { hide: true, body: ForgotForm } }, async (req, reply) => {
+      const s = await session(req, reply);
+      if (!(await core.webSessions.checkCsrf(s, req.body.csrf))) {
+        return html(reply, 403, errorPage(ctx, 'Expired form', 'The form expired; open the "Forgot password?" page again.'));
+      }
+      const email = (req.body.email ?? '').trim();
+      if (!email) return html(reply, 400, forgotPage(ctx, s.csrf, { error: 'Enter your e-mail address.' }));
+      try {
+        await core.passwordResets.request(email, req.ip);
+      } catch (e) {
+        if (e instanceof DomainError && e.kind === 'too-many') {
+          if (e.headers) reply.headers(e.headers);
+          return html(reply, e.status, forgotPage(ctx, s.csrf, { email, error: e.message }));
+        }
+        throw e;
+      }
+      return html(reply, 200, forgotSentPage(ctx));
+    });
 
     app.get(
       '/avatars/:file',

@@ -69,14 +69,14 @@ export function groupsRepo(sql: Sql): GroupsRepo {
   };
 }
 
-const INV_COLS = `token_hash AS "tokenHash", user_id AS "userId", account_id AS "accountId", expires_at AS "expiresAt", used_at AS "usedAt"`;
+const INV_COLS = `token_hash AS "tokenHash", user_id AS "userId", account_id AS "accountId", expires_at AS "expiresAt", used_at AS "usedAt", purpose`;
 
 export function invitationsRepo(sql: Sql): InvitationsRepo {
   return {
     async insert(i, now) {
       await sql.query(
-        'INSERT INTO invitations (token_hash, user_id, account_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
-        [i.tokenHash, i.userId, i.accountId, now, i.expiresAt],
+        'INSERT INTO invitations (token_hash, user_id, account_id, created_at, expires_at, purpose) VALUES ($1, $2, $3, $4, $5, $6)',
+        [i.tokenHash, i.userId, i.accountId, now, i.expiresAt, i.purpose ?? 'set-password'],
       );
     },
     async byTokenHash(tokenHash) {
@@ -89,6 +89,11 @@ export function invitationsRepo(sql: Sql): InvitationsRepo {
         [tokenHash, now],
       );
       return rows[0] ?? null;
+    },
+    async spendUnused(userId, purpose, now) {
+      await sql.query('UPDATE invitations SET used_at = $3 WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL', [
+        userId, purpose, now,
+      ]);
     },
   };
 }

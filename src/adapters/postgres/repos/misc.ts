@@ -1,6 +1,6 @@
-// Small repositories: web sessions, login throttling, outbox, settings, reset, housekeeping.
+// Small repositories: web sessions, login throttling, settings, reset, housekeeping.
 import type {
-  AdminRepo, OutboxRepo, PurgeCounts, SettingsRepo, ThrottleRecord, ThrottleRepo, ThrottleReservation, WebSessionRecord,
+  AdminRepo, PurgeCounts, SettingsRepo, ThrottleRecord, ThrottleRepo, ThrottleReservation, WebSessionRecord,
   WebSessionsRepo,
 } from '../../../core/ports/repositories.ts';
 import type { Sql } from '../sql.ts';
@@ -92,34 +92,6 @@ export function throttleRepo(sql: Sql): ThrottleRepo {
         [key, windowStart, max],
       );
     },
-  };
-}
-
-export function outboxRepo(sql: Sql): OutboxRepo {
-  return {
-    // "Newest first" must hold for mails sent in the same millisecond (one transaction
-    // inviting several users): sent_at is kept strictly increasing, one microsecond past
-    // the latest when the clock has not moved (invisible at the millisecond precision shown).
-    async insert(id, m, now, secretHash = null) {
-      await sql.query(
-        `INSERT INTO outbox (id, to_email, subject, body, links, sent_at, secret_hash)
-         VALUES ($1, $2, $3, $4, $5, GREATEST($6::timestamptz, (SELECT max(sent_at) + interval '1 microsecond' FROM outbox)), $7)`,
-        [id, m.to, m.subject, m.text, JSON.stringify(m.links), now, secretHash],
-      );
-    },
-    async redactSecret(secretHash, secret, replacement) {
-      await sql.query(
-        `UPDATE outbox SET body = replace(body, $2, $3), links = replace(links::text, $2, $3)::jsonb, secret_hash = NULL
-         WHERE secret_hash = $1`,
-        [secretHash, secret, replacement],
-      );
-    },
-    list: (limit) =>
-      sql.query(
-        `SELECT id, to_email AS "to", subject, body AS "text", links, sent_at AS "sentAt"
-         FROM outbox ORDER BY sent_at DESC, id DESC LIMIT $1`,
-        [limit],
-      ),
   };
 }
 

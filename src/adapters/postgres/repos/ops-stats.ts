@@ -9,10 +9,8 @@ export function opsStats(sql: Sql) {
       sql.query<{ kind: string; state: string; count: number }>(
         `SELECT kind, state, count(*)::int AS count FROM jobs WHERE state IN ('queued', 'running') GROUP BY kind, state`,
       ),
-    /** Mails in the outbox (there is no SMTP sender: every mail stays there). */
-    async outbox(): Promise<number> {
-      const rows = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox');
-      return rows[0]?.n ?? 0;
-    },
+    /** Mails in the outbox by relay state (migration 0016). */
+    outbox: () =>
+      sql.query<{ state: string; count: number }>('SELECT relay_state AS state, count(*)::int AS count FROM outbox GROUP BY relay_state'),
   };
 }

@@ -1,0 +1,107 @@
+// The mail relay (SMTP_URL; docs/operations.md "Mail relay"): every node runs a pass every
+// few seconds; a pass claims the pending mails that are due (FOR UPDATE SKIP LOCKED, so each
+// mail is in one node's hands at a time) and sends each over the MailTransport.
+//
+// Delivery: a mail is marked sent by the statement that follows the server's acceptance,
+// for that attempt only. It is sent at most once when things go well; a node that dies
+// between the server's acceptance and that statement leaves the mail claimed until its
+// lease ends, and another node sends it again (at-least-once on a crash). Every attempt of
+// one mail carries the same Message-ID, so a receiver can drop the second copy.
+//
+// Failures: attempt n failing is retried after firstRetrySeconds × 2^(n-1) (at most
+// MAX_RETRY_SECONDS); after maxAttempts the mail is 'failed' for good: `npm run admin --
+// outbox` shows it with the last error, and scanbase_mail_relay_failures_total counts it.
+import type { Clock } from '../ports/clock.ts';
+import type { MailTransport } from '../ports/mail-transport.ts';
+import type { ClaimedMail, Store } from '../ports/repositories.ts';
+import { errorFields, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
+import { REDACTED } from './send-mail.ts';
+
+export const RELAY = {
+  /** A claimed mail is another node's to take after this long without an outcome (a crash); longer than the transport's timeouts. */
+  leaseSeconds: 5 * 60,
+  /** Mails claimed per statement. */
+  batch: 20,
+  /** The longest wait between two attempts. */
+  maxRetrySeconds: 6 * 3600,
+  /** The error kept and shown, at most. */
+  maxErrorChars: 500,
+};
+
+export interface RelaySettings {
+  /** Attempts before a mail fails for good (MAIL_MAX_ATTEMPTS). */
+  maxAttempts: number;
+  /** The wait after the first failed attempt, doubling after each (MAIL_RETRY_SECONDS). */
+  firstRetrySeconds: number;
+}
+
+/** The wait before the attempt after failed attempt `attempt` (1-based): exponential, capped (pure). */
+export function retryDelaySeconds(attempt: number, firstRetrySeconds: number): number {
+  return Math.min(RELAY.maxRetrySeconds, firstRetrySeconds * 2 ** Math.min(attempt - 1, 30));
+}
+
+/** The Message-ID of an outbox row: stable across attempts and nodes. */
+export const messageIdOf = (id: string, domain: string) => `<${id}@${domain}>`;
+
+/** The failure as kept in the outbox: its message (an SMTP reply, a connection error), one line, bounded; never a mail's text. */
+export function describeFailure(e: unknown): string {
+  const text = e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);
+  return text.replace(/\s+/g, ' ').trim().slice(0, RELAY.maxErrorChars);
+}
+
+export function createMailRelay(deps: {
+  store: Store;
+  clock: Clock;
+  transport: MailTransport;
+  /** The domain of Message-IDs (the public URL's host). */
+  domain: string;
+  settings: RelaySettings;
+  logger: Logger;
+  metrics: CoreMetrics;
+}) {
+  const { store, clock, transport, domain, settings, logger, metrics } = deps;
+
+  async function relayOne(mail: ClaimedMail): Promise<void> {
+    const fields = { mailId: mail.id, attempt: mail.attempt };
+    try {
+      await transport.send({ messageId: messageIdOf(mail.id, domain), to: mail.to, subject: mail.subject, text: mail.text });
+    } catch (e) {
+      const error = describeFailure(e);
+      const final = mail.attempt >= settings.maxAttempts;
+      metrics.mailRelayFailed(final);
+      const outcome = final
+        ? ({ state: 'failed', error } as const)
+        : ({ state: 'pending', error, retryAt: new Date(clock.nowMs() + retryDelaySeconds(mail.attempt, settings.firstRetrySeconds) * 1000) } as const);
+      await store.repos.outbox.settle(mail.id, mail.attempt, outcome, REDACTED);
+      logger.warn({ ...fields, error }, final ? 'mail relay: failed for good (see npm run admin -- outbox)' : 'mail relay: attempt failed; retrying later');
+      return;
+    }
+    metrics.mailRelayed();
+    if (!(await store.repos.outbox.settle(mail.id, mail.attempt, { state: 'sent', at: clock.now() }, REDACTED))) {
+      logger.warn(fields, 'mail relay: sent, but the row had moved on (lease over or reset)');
+    }
+  }
+
+  return {
+    /** One pass: claims due mails and relays each; how many were claimed. A row's failure to settle is logged, the rest go on. */
+    async run(): Promise<number> {
+      let claimed = 0;
+      for (;;) {
+        const now = clock.nowMs();
+        const mails = await store.repos.outbox.claimDue(new Date(now), new Date(now + RELAY.leaseSeconds * 1000), RELAY.batch);
+        claimed += mails.length;
+        for (const mail of mails) {
+          try {
+            await relayOne(mail);
+          } catch (e) {
+            // The claim's lease brings it back; only the bookkeeping failed (the database).
+            logger.error({ mailId: mail.id, ...errorFields(e) }, 'mail relay: recording an attempt failed; the mail is retried after its lease');
+          }
+        }
+        if (mails.length < RELAY.batch) return claimed;
+      }
+    },
+  };
+}
+
+export type MailRelay = ReturnType<typeof createMailRelay>;
