@@ -122,16 +122,24 @@ function wrap(c: Client, pool: pg.Pool, inTx: boolean, url: string, logger: Logg
     async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
       if (inTx) return fn(this);
       const client = await pool.connect();
+      // A connection whose ROLLBACK failed is in an unknown state: the pool destroys it
+      // (release with the error) instead of handing it to the next transaction.
+      let broken: Error | undefined;
       try {
         await client.query('BEGIN');
         const result = await fn(wrap(client, pool, true, url, logger));
         await client.query('COMMIT');
         return result;
       } catch (e) {
-        await client.query('ROLLBACK').catch(() => {});
+        try {
+          await client.query('ROLLBACK');
+        } catch (rollbackFailure) {
+          broken = rollbackFailure as Error;
+          logger.warn(errorFields(rollbackFailure), 'ROLLBACK failed: the connection is discarded');
+        }
         throw e;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     listen: (channel, onMessage) => listen(url, channel, onMessage, logger),
