@@ -16,10 +16,15 @@ type Factories = NonNullable<NonNullable<FastifyServerOptions['schemaController'
 type BuildValidator = NonNullable<Factories['buildValidator']>;
 type BuildSerializer = NonNullable<Factories['buildSerializer']>;
 
-/** What Fastify reads of a validator: its answer, then `.errors` when it answered false. */
+/**
+ * What Fastify reads of a validator: its answer, then `.errors` when it answered false; and
+ * `schemaEnv` (an ajv validator's), which tells it to pass the request as the parent so that
+ * ajv can coerce a root value (a JSON number body into the array the schema wants).
+ */
 interface Validator {
-  (data: unknown): unknown;
+  (data: unknown, context?: unknown): unknown;
   errors?: unknown;
+  schemaEnv?: unknown;
 }
 
 const pendingByApp = new WeakMap<FastifyInstance, Set<() => unknown>>();
@@ -48,12 +53,21 @@ export function lazyCompilers(): { compilersFactory: Factories; bind(app: Fastif
     const compilerFor = (validators as unknown as (s: unknown, o: unknown) => (route: unknown) => Validator)(externalSchemas, ajvOptions);
     return (route: unknown): Validator => {
       const compiled = once(() => compilerFor(route));
-      const validate: Validator = (data) => {
+      const validate: Validator = (data, context) => {
         const fn = compiled();
-        const ok = fn(data);
+        const ok = fn(data, context);
         validate.errors = fn.errors;
         return ok;
       };
+      // Read on every validation: answer the compiled validator's own, then keep it as a value.
+      Object.defineProperty(validate, 'schemaEnv', {
+        configurable: true,
+        get: () => {
+          const schemaEnv = compiled().schemaEnv;
+          Object.defineProperty(validate, 'schemaEnv', { value: schemaEnv });
+          return schemaEnv;
+        },
+      });
       return validate;
     };
   }) as unknown as BuildValidator;

@@ -4,7 +4,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp } from '../support/app.ts';
-import { compileAllSchemas } from '../../src/http/lazy-compilers.ts';
+import { compileAllSchemas, lazyCompilers } from '../../src/http/lazy-compilers.ts';
 
 const t = await testApp();
 after(() => t.close());
@@ -28,4 +28,17 @@ test('route schemas rule: every route schema of the app compiles (validators and
   // API 1 and API 2 together have well over a hundred routes, most with several schemas.
   assert.ok(compiled > 200, `only ${compiled} schemas were pending`);
   assert.equal(compileAllSchemas(t.app), 0, 'nothing is left to compile');
+});
+
+test('route schemas rule: a lazily compiled validator coerces a root value through its parent, as ajv does when compiled at start', () => {
+  const { compilersFactory } = lazyCompilers();
+  const compilerFor = (compilersFactory.buildValidator as unknown as (e: unknown, o: unknown) => (r: unknown) => (d: unknown, c?: unknown) => unknown)(
+    {},
+    { customOptions: { coerceTypes: 'array' } },
+  );
+  const validate = compilerFor({ schema: { type: 'array', items: { type: 'string' } }, method: 'POST', url: '/x', httpPart: 'body' }) as ((d: unknown, c?: unknown) => unknown) & { schemaEnv?: unknown };
+  assert.ok(validate.schemaEnv, 'Fastify passes the parent only to a validator with a schemaEnv');
+  const request: { body: unknown } = { body: 5 };
+  assert.equal(validate(request.body, { parentData: request, parentDataProperty: 'body' }), true);
+  assert.deepEqual(request.body, ['5']);
 });
