@@ -43,8 +43,11 @@ export class ScanbaseError extends Error {
   }
 }
 
+/** The body's `errorValues` object when it has one (the service's and the vendor's shape), else its other members. */
 const rest = (body: Record<string, unknown>, own: Set<string>) =>
-  Object.fromEntries(Object.entries(body).filter(([k]) => !own.has(k)));
+  body.errorValues && typeof body.errorValues === 'object' && !Array.isArray(body.errorValues)
+    ? (body.errorValues as Record<string, unknown>)
+    : Object.fromEntries(Object.entries(body).filter(([k]) => !own.has(k)));
 
 /** Retry-After (RFC 9110 §10.2.3): delay-seconds or an HTTP date; seconds from `now`. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {

@@ -15,6 +15,11 @@ test('errors: an RFC 9457 problem gives its errorCode and its extra members as e
   assert.deepEqual(e.errorValues, { projectId: 'urn:x:project:1' });
 });
 
+test('errors: a body with an errorValues member (the service\'s shape) gives that object', () => {
+  const e = errorFromBody(400, { type: 'about:blank', status: 400, title: 'Bad Request', detail: 'Invalid x', errorCode: 'invalid-input', errorValues: { field: 'body.x', reason: 'bad' } }, ctx);
+  assert.deepEqual(e.errorValues, { field: 'body.x', reason: 'bad' });
+});
+
 test('errors: an API 1 {code, message} body', () => {
   const e = errorFromBody(400, { code: 'too-many-tags', message: 'Too many tags', tagListId: 7, limit: 50000 }, ctx);
   assert.equal(e.surface, 'api1');

@@ -123,6 +123,8 @@ export async function uploadFiles(client: ScanbaseClient, o: UploadOptions): Pro
   const progress = { bytesDone: 0, bytesTotal: 0, filesDone: 0, filesTotal: specs.length };
   const emit = (event: UploadProgress['event'], file?: string) => o.onProgress?.({ ...progress, event, file });
   for (const s of specs) progress.bytesTotal += state.files[s.path]!.size;
+  // Registered by an earlier run of this batch (the journal said so before this run began).
+  const skipped = new Set(specs.filter((s) => state.files[s.path]!.id).map((s) => s.path));
   for (const s of specs) {
     const e = state.files[s.path]!;
     if (e.id) {
@@ -231,7 +233,6 @@ export async function uploadFiles(client: ScanbaseClient, o: UploadOptions): Pro
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
 
-  const skipped = new Set(specs.filter((s) => prior && sameTarget(prior.target, target) && prior.files[s.path]?.id).map((s) => s.path));
   return specs.map((s) => {
     const e = state.files[s.path]!;
     return { path: s.path, name: e.name, extension: e.extension, size: e.size, md5: e.md5, blobName: e.blobName!, id: e.id!, skipped: skipped.has(s.path) };
