@@ -3,10 +3,6 @@
 // API 1: {code, message, ...values}; the token endpoints: {error, error_description, errorCode?}.
 export type ErrorSurface = 'problem' | 'api1' | 'oauth' | 'http' | 'network';
 
-const PROBLEM_MEMBERS = new Set(['type', 'status', 'title', 'detail', 'instance', 'errorCode']);
-const API1_MEMBERS = new Set(['code', 'message']);
-const OAUTH_MEMBERS = new Set(['error', 'error_description', 'errorCode']);
-
 export class ScanbaseError extends Error {
   override readonly name = 'ScanbaseError';
   /** HTTP status; 0 when no answer came (connection refused or reset, aborted). */
@@ -57,6 +53,21 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
+type Body = Record<string, unknown>;
+
+/** How each surface's body is recognised, and which members are its own (not error values). */
+const SURFACES: { surface: ErrorSurface; is: (b: Body, contentType: string) => boolean; code: (b: Body) => string; message: (b: Body) => unknown; own: Set<string> }[] = [
+  {
+    surface: 'problem',
+    is: (b, ct) => ct.includes('application/problem+json') || (typeof b.title === 'string' && 'status' in b),
+    code: (b) => (typeof b.errorCode === 'string' ? b.errorCode : String(b.type ?? 'about:blank')),
+    message: (b) => b.detail ?? b.title,
+    own: new Set(['type', 'status', 'title', 'detail', 'instance', 'errorCode']),
+  },
+  { surface: 'oauth', is: (b) => typeof b.error === 'string', code: (b) => String(b.error), message: (b) => b.error_description ?? b.error, own: new Set(['error', 'error_description', 'errorCode']) },
+  { surface: 'api1', is: (b) => typeof b.code === 'string', code: (b) => String(b.code), message: (b) => b.message ?? b.code, own: new Set(['code', 'message']) },
+];
+
 /** The typed exception of a body the service answered with a status of 400 or more. */
 export function errorFromBody(
   status: number,
@@ -64,33 +75,10 @@ export function errorFromBody(
   context: { method: string; url: string; retryAfter?: string | null; contentType?: string | null },
 ): ScanbaseError {
   const base = { status, method: context.method, url: context.url, retryAfterSeconds: parseRetryAfter(context.retryAfter ?? null) };
-  const b = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-  if (b && (context.contentType?.includes('application/problem+json') || (typeof b.title === 'string' && 'status' in b))) {
-    return new ScanbaseError({
-      ...base,
-      surface: 'problem',
-      errorCode: typeof b.errorCode === 'string' ? b.errorCode : String(b.type ?? 'about:blank'),
-      message: String(b.detail ?? b.title ?? `HTTP ${status}`),
-      errorValues: rest(b, PROBLEM_MEMBERS),
-    });
-  }
-  if (b && typeof b.error === 'string') {
-    return new ScanbaseError({
-      ...base,
-      surface: 'oauth',
-      errorCode: b.error,
-      message: String(b.error_description ?? b.error),
-      errorValues: rest(b, OAUTH_MEMBERS),
-    });
-  }
-  if (b && typeof b.code === 'string') {
-    return new ScanbaseError({
-      ...base,
-      surface: 'api1',
-      errorCode: b.code,
-      message: String(b.message ?? b.code),
-      errorValues: rest(b, API1_MEMBERS),
-    });
+  const b = body && typeof body === 'object' && !Array.isArray(body) ? (body as Body) : undefined;
+  const s = b && SURFACES.find((x) => x.is(b, context.contentType ?? ''));
+  if (b && s) {
+    return new ScanbaseError({ ...base, surface: s.surface, errorCode: s.code(b), message: String(s.message(b) ?? `HTTP ${status}`), errorValues: rest(b, s.own) });
   }
   const text = typeof body === 'string' ? body.slice(0, 200) : '';
   return new ScanbaseError({ ...base, surface: 'http', errorCode: `http-${status}`, message: text || `HTTP ${status}` });
