@@ -29,6 +29,8 @@ export interface ScanbaseClient {
   readonly tokens: TokenManager | undefined;
   readonly retry: RetryPolicy;
   readonly fetch: ClientFetch;
+  /** The plain fetch underneath (no token, no retries): for signed URLs of the object store. */
+  readonly rawFetch: typeof fetch;
   /** API 2 (`/api/2/…`, the token endpoints): typed paths, bodies and answers. */
   readonly api2: Client<Api2Paths>;
   /** API 1 (`/api/…`). */
@@ -67,5 +69,5 @@ export function createScanbaseClient(o: ClientOptions): ScanbaseClient {
   };
 
   const api = <P extends object>() => createClient<P>({ baseUrl, fetch: (r: Request) => clientFetch(r) });
-  return { baseUrl, tokens: o.tokens, retry, fetch: clientFetch, api2: api<Api2Paths>(), api1: api<Api1Paths>() };
+  return { baseUrl, tokens: o.tokens, retry, fetch: clientFetch, rawFetch: fetchFn, api2: api<Api2Paths>(), api1: api<Api1Paths>() };
 }

@@ -168,3 +168,36 @@ test('tags: bulk writes in batches within the limits, read whole and since a ver
   await deleteTagLists(client, refs, [list, ...more]);
   await assert.rejects(readTags(client, refs, list), (e: unknown) => e instanceof ScanbaseError && e.status === 404 && e.surface === 'problem');
 });
+
+test('upload: a file uploaded but not registered when the run stopped is registered on resume, not sent again', async () => {
+  const zone = await newZone('register-only');
+  const [file] = writeFiles('register-only', 1, () => 500_000);
+  const journal = path.join(dir, 'register-only.journal.json');
+  const o = { accountId: world.accountId, projectId: world.projectId, workzoneId: zone, files: [file!], journal };
+  const isRegister = (url: string, init?: RequestInit) => init?.method === 'PUT' && url.endsWith('/bulk-files');
+  // Run 1 stops at the registration (as a process killed right after the PUT would).
+  const crashing = createScanbaseClient({
+    baseUrl: world.url, accessToken: token,
+    fetch: async (input, init) => {
+      if (isRegister(String(input), init)) throw new Error('stopped before registering');
+      return fetch(input, init);
+    },
+  });
+  await assert.rejects(uploadFiles(crashing, o), /stopped before registering/);
+  assert.equal((await filesOfZone(zone)).length, 0);
+  // Run 2: no byte sent to the store, one registration.
+  const calls: string[] = [];
+  const counting = createScanbaseClient({
+    baseUrl: world.url, accessToken: token,
+    fetch: (input, init) => {
+      calls.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname.endsWith('/bulk-files') ? 'bulk-files' : 'store'}`);
+      return fetch(input, init);
+    },
+  });
+  const [out] = await uploadFiles(counting, o);
+  assert.deepEqual(calls, ['PUT bulk-files']);
+  assert.equal(out!.skipped, false);
+  const rows = await filesOfZone(zone);
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0]!.blobName, out!.blobName);
+});

@@ -51,7 +51,7 @@ export async function downloadFile(client: ScanbaseClient, o: DownloadOptions): 
       headers.range = `bytes=${have}-`;
       if (etag) headers['if-range'] = etag;
     }
-    const res = await withRetry('GET', url, () => fetch(url, { headers, signal: o.signal }), client.retry, o.signal);
+    const res = await withRetry('GET', url, () => client.rawFetch(url, { headers, signal: o.signal }), client.retry, o.signal);
     if (res.status === 416 && have > 0) {
       // Nothing left to send: the part is already whole (checked below) or bigger than the object.
       await res.body?.cancel();

@@ -171,7 +171,7 @@ export async function uploadFiles(client: ScanbaseClient, o: UploadOptions): Pro
         },
       });
       const body = Readable.toWeb(fs.createReadStream(file).pipe(counter)) as ReadableStream<Uint8Array>;
-      return fetch(e.url!, {
+      return client.rawFetch(e.url!, {
         method: 'PUT',
         body,
         duplex: 'half',
