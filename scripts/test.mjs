@@ -20,8 +20,7 @@ function walk(dir, out) {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) {
       if (e.name !== 'node_modules') walk(p, out);
-    }
-    else if (e.name.endsWith('.test.ts')) out.push(p);
+    } else if (e.name.endsWith('.test.ts')) out.push(p);
   }
   return out;
 }

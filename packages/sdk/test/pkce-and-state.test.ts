@@ -1,3 +1,4 @@
+// @engine-independent: no database.
 // PKCE (RFC 7636 S256) and the authorize address the SDK builds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// @engine-independent: no database.
 // Retries with back-off against a fake server: 429 after Retry-After, 502–504 and
 // connection resets for idempotent requests only; 401 refreshes once (single flight).
 import { test, before, after } from 'node:test';

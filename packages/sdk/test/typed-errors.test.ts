@@ -1,3 +1,4 @@
+// @engine-independent: no database.
 // The three error surfaces as one typed exception: status, errorCode, errorValues.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
