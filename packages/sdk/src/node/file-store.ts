@@ -78,11 +78,17 @@ export class FileTokenStore implements TokenStore {
     await fs.promises.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
     const started = Date.now();
     let release: () => Promise<void>;
+    // proper-lockfile's default throws from a timer (an uncaught exception) when the lock
+    // was taken over meanwhile (this process stalled past `staleMs`): report it to the caller instead.
+    let compromised: Error | undefined;
     for (;;) {
       try {
         release = await lockfile.lock(this.file, {
           realpath: false,
           stale: this.#stale,
+          onCompromised: (e) => {
+            compromised = e;
+          },
           retries: { retries: 20, factor: 1.3, minTimeout: 10, maxTimeout: 250, randomize: true },
         });
         break;
@@ -90,10 +96,13 @@ export class FileTokenStore implements TokenStore {
         if ((e as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() - started > this.#wait) throw e;
       }
     }
+    let result: T;
     try {
-      return await fn();
+      result = await fn();
     } finally {
-      await release();
+      if (!compromised) await release();
     }
+    if (compromised) throw new Error(`the lock of ${this.file} was taken over while held: ${compromised.message}`, { cause: compromised });
+    return result;
   }
 }
