@@ -35,10 +35,12 @@ after(async () => {
 const md5 = (file: string) => crypto.createHash('md5').update(fs.readFileSync(file)).digest('hex');
 /** A new zone of the project (so each test counts its own files). */
 async function newZone(name: string): Promise<string> {
-  const res = await client.fetch(`/api/2/accounts/${world.accountId}/projects/${world.projectId}/workzones`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, parentWorkzoneId: world.zoneId }),
+  // Through the typed client: path parameters and body checked by tsc against the generated types.
+  const { data } = await client.api2.POST('/api/2/accounts/{accountRef}/projects/{projectRef}/workzones', {
+    params: { path: { accountRef: world.accountId, projectRef: world.projectId } },
+    body: { name, parentWorkzoneId: world.zoneId },
   });
-  return (await res.json()).id;
+  return data!.id;
 }
 function writeFiles(sub: string, n: number, size: (i: number) => number): string[] {
   fs.mkdirSync(path.join(dir, sub), { recursive: true });
