@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import {
   createScanbaseClient, uploadFiles, downloadFile, readTags, writeTags, deleteTagLists, ScanbaseError,
@@ -202,4 +204,49 @@ test('upload: a file uploaded but not registered when the run stopped is registe
   const rows = await filesOfZone(zone);
   assert.equal(rows.length, 1);
   assert.equal(rows[0]!.blobName, out!.blobName);
+});
+
+test('upload and download: memory stays flat in the file size (96 MiB file, streamed from and to disk)', async () => {
+  const zone = await newZone('big');
+  const file = path.join(dir, 'big.dat');
+  const chunk = crypto.randomBytes(1024 * 1024);
+  const fd = fs.openSync(file, 'w');
+  for (let i = 0; i < 96; i++) fs.writeSync(fd, chunk);
+  fs.closeSync(fd);
+  // Live memory, measured after a full collection (garbage chunks awaiting GC are not held).
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  const live = () => {
+    gc();
+    const m = process.memoryUsage();
+    return m.heapUsed + m.arrayBuffers;
+  };
+  const base = live();
+  let peak = 0;
+  let nextSample = 0;
+  const [out] = await uploadFiles(client, {
+    accountId: world.accountId, projectId: world.projectId, workzoneId: zone, files: [file],
+    onProgress: (p) => {
+      if (p.bytesDone < nextSample) return;
+      nextSample = p.bytesDone + 8 * 1024 * 1024;
+      peak = Math.max(peak, live() - base);
+    },
+  });
+  assert.equal(out!.size, 96 * 1024 * 1024);
+  assert.ok(peak < 16 * 1024 * 1024, `live memory grew by ${Math.round(peak / 1024 / 1024)} MiB while sending 96 MiB`);
+
+  const dest = path.join(dir, 'big-copy.dat');
+  peak = 0;
+  nextSample = 0;
+  await downloadFile(client, {
+    accountId: world.accountId, projectId: world.projectId, blobName: out!.blobName, dest, md5: out!.md5,
+    onProgress: (p) => {
+      if (p.bytesDone < nextSample) return;
+      nextSample = p.bytesDone + 8 * 1024 * 1024;
+      peak = Math.max(peak, live() - base);
+    },
+  });
+  assert.ok(peak < 16 * 1024 * 1024, `live memory grew by ${Math.round(peak / 1024 / 1024)} MiB while receiving 96 MiB`);
+  fs.rmSync(file);
+  fs.rmSync(dest);
 });

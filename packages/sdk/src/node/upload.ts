@@ -8,7 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { Readable, Transform } from 'node:stream';
+import http from 'node:http';
+import https from 'node:https';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ScanbaseClient } from '../client.ts';
 import { errorFromResponse, ScanbaseError } from '../errors.ts';
@@ -90,6 +92,40 @@ export const splitName = (file: string) => {
   return dot > 0 ? { name: base.slice(0, dot), extension: base.slice(dot + 1).toLowerCase() } : { name: base, extension: 'bin' };
 };
 
+/**
+ * PUT of a file to a signed URL with node:http(s), streaming from disk with backpressure:
+ * memory stays at a few chunks whatever the size. (Node's fetch keeps a streamed request
+ * body in memory until the answer, 96 MiB for a 96 MiB file in the tests; node:http does not.)
+ * Answers the store's answer as a Response, for the retry and error paths.
+ */
+export async function putFile(
+  url: string, file: string, headers: Record<string, string>, onChunk: (bytes: number) => void, signal?: AbortSignal,
+): Promise<Response> {
+  const u = new URL(url);
+  const req = (u.protocol === 'https:' ? https : http).request(u, { method: 'PUT', headers, signal });
+  const answered = new Promise<http.IncomingMessage>((resolve, reject) => {
+    req.once('response', resolve);
+    req.once('error', reject);
+  });
+  const count = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      onChunk(chunk.length);
+      cb(null, chunk);
+    },
+  });
+  // The store may answer (and close) before the body is all sent, e.g. a refusal: its answer wins.
+  const sent = pipeline(fs.createReadStream(file, { highWaterMark: 256 * 1024 }), count, req);
+  const res = await Promise.race([answered, sent.then(() => answered)]);
+  await sent.catch((e: unknown) => {
+    if (!res.statusCode || res.statusCode < 400) throw e;
+  });
+  const chunks: Buffer[] = [];
+  for await (const c of res) chunks.push(c as Buffer);
+  const h = new Headers();
+  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+  return new Response(res.statusCode === 204 || res.statusCode === 304 ? null : Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: h });
+}
+
 export async function md5OfFile(file: string, signal?: AbortSignal): Promise<string> {
   const hash = crypto.createHash('md5');
   await pipeline(fs.createReadStream(file), hash, { signal });
@@ -162,28 +198,18 @@ export async function uploadFiles(client: ScanbaseClient, o: UploadOptions): Pro
     const res = await withRetry('PUT', e.url!, () => {
       progress.bytesDone -= sent;
       sent = 0;
-      const counter = new Transform({
-        transform(chunk: Buffer, _enc, cb) {
-          sent += chunk.length;
-          progress.bytesDone += chunk.length;
-          emit('bytes', file);
-          cb(null, chunk);
-        },
-      });
-      const body = Readable.toWeb(fs.createReadStream(file).pipe(counter)) as ReadableStream<Uint8Array>;
-      return client.rawFetch(e.url!, {
-        method: 'PUT',
-        body,
-        duplex: 'half',
-        signal: o.signal,
-        headers: {
-          'content-length': String(e.size),
-          'content-md5': Buffer.from(e.md5, 'hex').toString('base64'),
-          'content-type': 'application/octet-stream',
-          'cache-control': 'max-age=2592000',
-          'x-ms-blob-type': 'BlockBlob',
-        },
-      } as RequestInit);
+      const headers = {
+        'content-length': String(e.size),
+        'content-md5': Buffer.from(e.md5, 'hex').toString('base64'),
+        'content-type': 'application/octet-stream',
+        'cache-control': 'max-age=2592000',
+        'x-ms-blob-type': 'BlockBlob',
+      };
+      return putFile(e.url!, file, headers, (n) => {
+        sent += n;
+        progress.bytesDone += n;
+        emit('bytes', file);
+      }, o.signal);
     }, client.retry, o.signal);
     if (!res.ok) throw await errorFromResponse(res, 'PUT');
     await res.body?.cancel();
