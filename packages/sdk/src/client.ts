@@ -29,7 +29,7 @@ export interface ScanbaseClient {
   readonly tokens: TokenManager | undefined;
   readonly retry: RetryPolicy;
   readonly fetch: ClientFetch;
-  /** The plain fetch underneath (no token, no retries): for signed URLs of the object store. */
+  /** The plain fetch underneath (no token, no retries): downloads from signed URLs of the object store. */
   readonly rawFetch: typeof fetch;
   /** API 2 (`/api/2/…`, the token endpoints): typed paths, bodies and answers. */
   readonly api2: Client<Api2Paths>;
