@@ -18,6 +18,17 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
   },
   {
+    // The client packages stand alone: no reaching into the service (or another package's
+    // files: a sibling is imported by its name, e.g. @scanbase/sdk/node).
+    files: ['packages/*/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./){3,}', message: 'packages/*/src imports only its own package, node:* and its dependencies.' }] },
+      ],
+    },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': [

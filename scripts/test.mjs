@@ -1,4 +1,4 @@
-// `npm test`: runs the setup step, then every *.test.ts under src/ and test/ with
+// `npm test`: runs the setup step, then every *.test.ts under src/, test/ and packages/*/test/ with
 // node's test runner (through tsx). TEST_DATABASE_URL=postgres://… runs the same
 // suite on PostgreSQL. Arguments narrow the run: `npm test -- test/http`.
 import { spawnSync } from 'node:child_process';
@@ -18,14 +18,17 @@ function walk(dir, out) {
   if (!fs.existsSync(dir)) return out;
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p, out);
-    else if (e.name.endsWith('.test.ts')) out.push(p);
+    if (e.isDirectory()) {
+      if (e.name !== 'node_modules') walk(p, out);
+    } else if (e.name.endsWith('.test.ts')) out.push(p);
   }
   return out;
 }
 
 const args = process.argv.slice(2);
-const roots = args.length ? args : ['src', 'test'];
+// The workspaces' tests (packages/*/test) run with the service's.
+const packageTests = fs.existsSync('packages') ? fs.readdirSync('packages').map((p) => path.join('packages', p, 'test')) : [];
+const roots = args.length ? args : ['src', 'test', ...packageTests];
 // Files that never touch the database engine under test (object-store adapters against
 // their emulators, servers that always run on embedded PGlite) say `@engine-independent`
 // in their header: the PostgreSQL pass leaves them to the PGlite pass, unless named.

@@ -1,0 +1,11 @@
+// @scanbase/sdk: the parts that run anywhere fetch and Web Crypto do (browsers, Node >= 20).
+// The file token store, the loopback sign-in and the disk uploads/downloads are in
+// `@scanbase/sdk/node`.
+export { createScanbaseClient, type ClientOptions, type ClientFetch, type ScanbaseClient, type Api1Paths, type Api2Paths } from './client.ts';
+export { ScanbaseError, errorFromBody, errorFromResponse, parseRetryAfter, type ErrorSurface } from './errors.ts';
+export { DEFAULT_RETRY, withRetry, isIdempotent, isConnectionFailure, backoffMs, type RetryPolicy } from './retry.ts';
+export {
+  TokenManager, MemoryTokenStore, authorizationRequest, exchangeCode, refreshTokens, revokeToken, pkcePair, pkceChallenge,
+  randomState, toStored, EXPIRY_MARGIN_MS, type TokenStore, type StoredTokens, type TokenResponse, type AuthorizationRequest,
+} from './auth.ts';
+export { readTags, writeTags, deleteTagLists, TAG_BATCH, type TagBatchOptions, type TagWriteResult, type ProjectRefs } from './tags.ts';

@@ -1,0 +1,71 @@
+// One started service per SDK e2e file: SANDBOX (clock control), an operator token,
+// /metrics behind a token (to count token-endpoint answers), PostgreSQL when
+// TEST_DATABASE_URL is set, else embedded PGlite; the project world of the service's tests.
+import fs from 'node:fs';
+import { startServer, type RunningServer } from '../../../../test/support/server.ts';
+import { TEST_DATABASE_URL, freshPostgresUrl } from '../../../../test/support/database.ts';
+import { operatorCall, bearerCall } from '../../../../test/support/e2e-http.ts';
+import { ACCOUNT_ID, PROJECT_SEED, SUB_A, emailOf } from '../../../../test/support/projects.ts';
+
+export const OPERATOR_TOKEN = 'sdk-e2e-operator-token-of-24+';
+export const METRICS_TOKEN = 'sdk-e2e-metrics-token-of-24-chars';
+
+export interface SdkWorld {
+  url: string;
+  server: RunningServer;
+  accountId: string;
+  /** A project of the owner, with its root zone. */
+  projectId: string;
+  zoneId: string;
+  owner: { email: string; password: string };
+  operator(method: string, path: string, body?: unknown): Promise<any>;
+  /** An access token of the owner from the operator API. */
+  ownerToken(): Promise<string>;
+  /** A sample of GET /metrics (0 when absent). */
+  metric(name: string, labels: Record<string, string>): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const parseLabels = (s: string) => Object.fromEntries([...s.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
+
+export async function startSdkWorld(env: Record<string, string> = {}): Promise<SdkWorld> {
+  const db = TEST_DATABASE_URL ? await freshPostgresUrl(TEST_DATABASE_URL) : undefined;
+  const server = await startServer({ OPERATOR_TOKEN, METRICS_TOKEN, SANDBOX: '1', ...(db ? { DATABASE_URL: db.url } : {}), ...env });
+  const operator = (method: string, path: string, body?: unknown) => operatorCall(server.url, OPERATOR_TOKEN, method, path, body);
+  await operator('POST', '/seed', PROJECT_SEED);
+  const owner = { email: emailOf('projectOwner'), password: 'projectOwner-password-1' };
+  const ownerToken = async () => (await operator('POST', '/tokens', { email: owner.email })).access_token as string;
+  const project = await bearerCall(server.url, await ownerToken(), 'POST', `/api/2/accounts/${ACCOUNT_ID}/projects`, { name: 'SDK e2e', subscriptionId: SUB_A });
+  if (project.status !== 201) throw new Error(`project: ${project.status} ${JSON.stringify(project.body)}`);
+  return {
+    url: server.url,
+    server,
+    accountId: ACCOUNT_ID,
+    projectId: project.body.id,
+    zoneId: project.body.rootWorkzoneId,
+    owner,
+    operator,
+    ownerToken,
+    async metric(name, labels) {
+      const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`/metrics: ${res.status} ${text}`);
+      let sum = 0;
+      for (const line of text.split('\n')) {
+        const m = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
+        if (!m || m[1] !== name) continue;
+        const l = parseLabels(m[2] ?? '');
+        if (Object.entries(labels).every(([k, v]) => l[k] === v)) sum += Number(m[3]);
+      }
+      return sum;
+    },
+    async stop() {
+      try {
+        await server.stop();
+      } finally {
+        await db?.drop();
+        fs.rmSync(server.dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
