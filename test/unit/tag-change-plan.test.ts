@@ -48,7 +48,7 @@ function plan(changes: TagChanges, over: Partial<TagChangeInput> = {}) {
 const refusal = (code: string, values?: Record<string, unknown>) => (e: unknown) => {
   assert.ok(e instanceof DomainError, String(e));
   assert.equal(e.code, code);
-  for (const [k, v] of Object.entries(values ?? {})) assert.deepEqual(e.values[k], v, k);
+  for (const [k, v] of Object.entries(values ?? {})) assert.deepEqual(e.values?.[k], v, k);
   return true;
 };
 

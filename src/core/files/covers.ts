@@ -3,16 +3,13 @@
 // crop). A cover is a PNG or JPEG whose stored bytes are checked to be that image.
 import { notFound } from '../errors.ts';
 import type { EntityRef } from '../ids/urn.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
 import type { PendingUploadRecord } from '../ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import { errorFields, silentLogger, type Logger } from '../ports/telemetry.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import { projectScopeKey, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
-import type { CheckCapacities } from './capacities.ts';
-import type { UploadedObjects } from './uploaded-objects.ts';
+import { projectScopeKey, type ProjectScope } from '../projects/project-access.ts';
+import type { SigningDeps } from './uploads.ts';
 import {
   checkCover, matchesPending, pendingUploadRecord, uploadError, uploadItemOf,
   type RegisteredFile, type SignedFile, type UploadItem,
@@ -39,17 +36,9 @@ export interface Covers {
 
 const UPDATE_DETAILS = 'project:project:update-details';
 
-export function createCovers(deps: {
-  store: StoreSlice<'files' | 'crops' | 'uploads'>;
-  clock: Clock;
-  ids: Ids;
-  access: Pick<ProjectAccess, 'project'>;
-  objects: UploadedObjects;
-  objectStore: Pick<ObjectStore, 'delete'>;
-  checkCapacities: CheckCapacities;
-  pendingTtlSeconds: number;
-  logger?: Logger;
-}): Covers {
+export function createCovers(
+  deps: SigningDeps & { store: StoreSlice<'files' | 'crops' | 'uploads'>; objectStore: Pick<ObjectStore, 'delete'>; logger?: Logger },
+): Covers {
   const { store, clock, ids, access, objects, objectStore, checkCapacities } = deps;
   const logger = deps.logger ?? silentLogger;
 

@@ -37,16 +37,18 @@ export interface Uploads {
   ): Promise<RegisteredFile[]>;
 }
 
-export function createUploads(deps: {
-  store: StoreSlice<'files' | 'uploads' | 'workzones'>;
+/** What the use cases that sign uploads (files here, covers in covers.ts) need besides their store. */
+export interface SigningDeps {
   clock: Clock;
   ids: Ids;
   access: Pick<ProjectAccess, 'project'>;
   objects: UploadedObjects;
   checkCapacities: CheckCapacities;
+  /** How long a pending row lives: at least its URL's lifetime. */
   pendingTtlSeconds: number;
-  metrics?: CoreMetrics;
-}): Uploads {
+}
+
+export function createUploads(deps: SigningDeps & { store: StoreSlice<'files' | 'uploads' | 'workzones'>; metrics?: CoreMetrics }): Uploads {
   const { store, clock, ids, access, objects, checkCapacities } = deps;
   const metrics = deps.metrics ?? noMetrics;
 
