@@ -1,0 +1,83 @@
+// Reading tag lists and their tags (spec API 1 tag-list operations; vendor API 2 TagList,
+// Tag; docs/tags.md): workzone:tags:read on the list's work zone.
+import type { EntityRef } from '../ids/urn.ts';
+import type { StoreReads } from '../ports/store-slices.ts';
+import type { TagFilter, TagListRecord, TagRow, TagTextRun } from '../ports/tags.ts';
+import { forbidden, type Actor } from '../permissions/authorizer.ts';
+import { requireMember, type ProjectAccess } from '../projects/project-access.ts';
+import type { TagTexts } from './tag-texts.ts';
+import { TAGS_READ, listIn } from './tag-list-locks.ts';
+
+export interface TagsView {
+  list: TagListRecord;
+  rows: TagRow[];
+}
+
+export interface TagListReads {
+  /** Lists on the zones where the caller holds tags:read (API 1 `since`: only those updated after it). */
+  listTagLists(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, since?: Date): Promise<TagListRecord[]>;
+  getTagList(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<TagListRecord>;
+  /** Live tags (`all`), or every change after a version or since a date, tombstones included. */
+  getTags(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, filter: TagFilter): Promise<TagsView>;
+  /**
+   * getTags written as JSON text by the store in one query (`shape` is the presentation's),
+   * so a 50,000-tag list costs no per-tag work here: the comma-joined tags, no brackets.
+   */
+  getTagsJson(
+    actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, filter: TagFilter, generation: 1 | 2,
+  ): Promise<{ list: TagListRecord; version: number; json: string }>;
+  /**
+   * getTagsJson in runs handed to `onRun` as they are read (repo streamTagTexts), for the
+   * whole-list text sent while it is read, kept per node and patched with later changes.
+   * Access is checked before the first run.
+   */
+  streamTagTexts(
+    actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, filter: TagFilter, generation: 1 | 2,
+    onRun: (run: TagTextRun) => void,
+  ): Promise<{ list: TagListRecord; version: number }>;
+}
+
+export function createTagListReads(deps: {
+  store: StoreReads<'workzones' | 'tags'>;
+  access: Pick<ProjectAccess, 'project' | 'requireOnWorkzone'>;
+  tagTexts: Pick<TagTexts, 'shapeOf'>;
+}): TagListReads {
+  const { store, access, tagTexts } = deps;
+
+  /** A list the caller may read (member of the project, tags:read on its zone). */
+  async function readableList(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<TagListRecord> {
+    const scope = await access.project(actor, accountRef, projectRef);
+    requireMember(scope);
+    const list = await listIn(store.repos, scope, ref);
+    access.requireOnWorkzone(scope, list.workzoneId, TAGS_READ, 'view-tag-list-forbidden');
+    return list;
+  }
+
+  return {
+    async listTagLists(actor, accountRef, projectRef, since) {
+      const scope = await access.project(actor, accountRef, projectRef);
+      requireMember(scope);
+      const zones = await store.repos.workzones.listByProject(scope.project.id);
+      if (!zones.some((z) => scope.workzone(z.id).has(TAGS_READ))) throw forbidden('list-tag-lists-forbidden', [TAGS_READ]);
+      const lists = await store.repos.tags.listsOfProject(scope.project.id, since);
+      return lists.filter((l) => scope.workzone(l.workzoneId).has(TAGS_READ));
+    },
+
+    getTagList: readableList,
+
+    async getTags(actor, accountRef, projectRef, ref, filter) {
+      const list = await readableList(actor, accountRef, projectRef, ref);
+      return { list, rows: await store.repos.tags.tags(list.id, filter) };
+    },
+
+    async getTagsJson(actor, accountRef, projectRef, ref, filter, generation) {
+      const list = await readableList(actor, accountRef, projectRef, ref);
+      return { list, ...(await store.repos.tags.renderTags(list.id, filter, tagTexts.shapeOf(generation, list))) };
+    },
+
+    async streamTagTexts(actor, accountRef, projectRef, ref, filter, generation, onRun) {
+      const list = await readableList(actor, accountRef, projectRef, ref);
+      return { list, ...(await store.repos.tags.streamTagTexts(list.id, filter, tagTexts.shapeOf(generation, list), onRun)) };
+    },
+  };
+}

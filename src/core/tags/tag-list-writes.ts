@@ -1,0 +1,251 @@
+// Writing tag lists and their tags (spec API 1 tag-list operations; vendor API 2 TagList and
+// tags/bulk; docs/tags.md): every request is one transaction that locks the subscription's
+// tag counter and the lists it changes; the tag changes are planned by planTagChanges
+// (tag-change-plan.ts, pure), then written here with the plan's tagsVersion, leaving
+// tombstones for deletions.
+import { invalidInput, notFound } from '../errors.ts';
+import { type EntityRef, refValue } from '../ids/urn.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { Repos, SubscriptionRecord } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
+import type { MetadataDefinition, TagListRecord, TagRow } from '../ports/tags.ts';
+import type { Permission } from '../permissions/catalog.ts';
+import type { Actor } from '../permissions/authorizer.ts';
+import { lockProjectMembership, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
+import { requiredName } from '../projects/projects.ts';
+import type { JobRunner } from '../jobs/job-runner.ts';
+import type { TagTexts } from './tag-texts.ts';
+import { AI_DETECTION_CLASS_NAMES } from './ai-detection-classes.ts';
+import { checkColor, checkMetadataDefinitions } from './tag-data.ts';
+import { TAGS_WRITE, listIn, lockForChange, lockSubscription } from './tag-list-locks.ts';
+import {
+  checkTagCapacity, needsLiveTags, planTagChanges, tagIdsToRead, writtenRows, type DetectInput, type TagChanges,
+} from './tag-change-plan.ts';
+
+export const DETECT_JOB = 'tag-detection';
+
+/** Vendor tagListAiDetection: on the work zones of the scans, besides tags:write on the list's. */
+const SCAN_NEEDS: Permission[] = ['workzone:reality-data:read', 'workzone:export-jobs-reality-data:write'];
+
+/** Fields of a list: API 2 PUT gives all (missing = erased), API 1 `data` only some. */
+export interface TagListInput {
+  workzoneRef?: EntityRef;
+  tagListType?: string | null;
+  name?: string;
+  description?: string | null;
+  color?: string | null;
+  metadataDefinitions?: MetadataDefinition[] | null;
+  attachments?: unknown[] | null;
+}
+
+export interface ChangeResult {
+  list: TagListRecord;
+  created: TagRow[];
+  updated: TagRow[];
+  deleted: string[];
+}
+
+export interface TagListWrites {
+  createTagList(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, input: TagListInput, changes?: TagChanges): Promise<ChangeResult>;
+  /** API 2 PUT (every field; a missing one is erased) or API 1 update (data fields given, tag changes). */
+  updateTagList(
+    actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, input: TagListInput | null, changes: TagChanges, mode: 'put' | 'patch',
+  ): Promise<ChangeResult>;
+  /** All or nothing. */
+  bulkUpdateTagLists(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, items: { ref: EntityRef; input: TagListInput }[]): Promise<TagListRecord[]>;
+  /** Deletes lists (all or nothing); answers the ids of the tags each held. */
+  deleteTagLists(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, refs: EntityRef[]): Promise<string[]>;
+  /** API 2 tags/bulk: create, update, delete in one transaction. */
+  bulkTags(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, changes: TagChanges): Promise<ChangeResult>;
+  /** API 2 ai-detection: marks the list pending and queues the detection. */
+  requestDetection(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, d: DetectInput): Promise<TagListRecord>;
+}
+
+const sameDefinitions = (a: MetadataDefinition[], b: MetadataDefinition[]) =>
+  a.length === b.length && a.every((d, i) => d.id === b[i]!.id && d.name === b[i]!.name);
+
+export function createTagListWrites(deps: {
+  store: StoreSlice<'workzones'>;
+  clock: Clock;
+  ids: Ids;
+  access: Pick<ProjectAccess, 'project' | 'requireOnWorkzone'>;
+  jobs: Pick<JobRunner, 'enqueue' | 'kick'>;
+  tagTexts: Pick<TagTexts, 'shapesOf'>;
+}): TagListWrites {
+  const { store, clock, ids, access, jobs, tagTexts } = deps;
+
+  async function zoneIn(repos: Pick<Repos, 'workzones'>, scope: ProjectScope, ref: EntityRef): Promise<string> {
+    const w = await repos.workzones.byRef(scope.project.id, ref);
+    if (!w) throw notFound('workzone', refValue(ref));
+    return w.id;
+  }
+
+  /** Known classes; scans of the project the caller may read and export from. Answers the scans' ids. */
+  async function checkDetect(repos: Repos, scope: ProjectScope, d: DetectInput): Promise<{ classes: string[]; fileIds: string[] }> {
+    if (!d.classes.length) throw invalidInput('detect.classes must name at least one class', { field: 'classes' });
+    for (const c of d.classes) if (!AI_DETECTION_CLASS_NAMES.has(c)) throw invalidInput(`Unknown AI detection class ${c}`, { field: 'classes', class: c });
+    if (!d.fileRefs.length) throw invalidInput('detect.fileIds must name at least one scan', { field: 'filesIds' });
+    const fileIds = new Set<string>();
+    for (const ref of d.fileRefs) {
+      const f = await repos.files.byRef(scope.project.id, ref);
+      if (!f) throw notFound('file', refValue(ref));
+      if (f.category !== 'scan') throw invalidInput(`File ${f.id} is not a scan (${f.category})`, { field: 'filesIds', fileId: f.id });
+      access.requireOnWorkzone(scope, f.workzoneId, SCAN_NEEDS, 'update-tag-list-forbidden');
+      fileIds.add(f.id);
+    }
+    return { classes: [...new Set(d.classes)], fileIds: [...fileIds] };
+  }
+
+  /** Plans then writes tag changes on a locked list (all or nothing: any failure throws before the transaction commits). */
+  async function applyChanges(
+    repos: Repos, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, list: TagListRecord, c: TagChanges,
+    opts: { definitionsChanged?: boolean } = {},
+  ): Promise<ChangeResult> {
+    const definitionsChanged = !!opts.definitionsChanged;
+    const toRead = tagIdsToRead(c);
+    const plan = planTagChanges({
+      list,
+      changes: c,
+      stored: toRead.length ? await repos.tags.tagsByIds(list.id, toRead) : [],
+      liveTags: needsLiveTags(c, definitionsChanged) ? await repos.tags.tags(list.id, { all: true }) : null,
+      definitionsChanged,
+      newId: () => ids.uuid(),
+    });
+    if (plan.addedTags > 0) checkTagCapacity(sub, await repos.tags.countForSubscription(sub.id), plan.addedTags);
+    const { version } = plan;
+    const now = clock.now();
+    const detect = c.detect ? await checkDetect(repos, scope, c.detect) : null;
+    if (plan.changed) {
+      await repos.tags.deleteTags(list.id, plan.deleteIds, version, actor.userId, now);
+      await repos.tags.updateTags(list.id, plan.updates, version, actor.userId, now);
+      const shapes = tagTexts.shapesOf(list);
+      await repos.tags.insertTags(list.id, plan.inserts, version, actor.userId, now, shapes);
+      // Inserted rows were written with their text; updated and deleted ones get theirs here.
+      if (plan.updates.length || plan.deleteIds.length) await repos.tags.storeTagText(list.id, shapes, { version });
+    }
+    if (plan.changed || definitionsChanged || detect) {
+      await repos.tags.touchList(list.id, { version, tagCount: plan.tagCount, pending: !!detect, by: actor.userId, now });
+    }
+    if (detect) {
+      await jobs.enqueue(repos, {
+        kind: DETECT_JOB,
+        payload: { tagListId: list.id, projectId: list.projectId, classes: detect.classes, fileIds: detect.fileIds, userId: actor.userId },
+        subjects: [`tag-list:${list.id}`],
+        createdBy: actor.userId,
+      });
+    }
+    return { list: (await repos.tags.listById(list.id))!, ...writtenRows(plan, list.id, actor.userId, now), deleted: plan.deleteIds };
+  }
+
+  /** The list's fields after an API 2 overwrite (`put`) or an API 1 patch. */
+  async function nextFields(repos: Repos, scope: ProjectScope, list: TagListRecord | null, input: TagListInput, mode: 'put' | 'patch') {
+    const keep = <T>(v: T | undefined, old: T, dflt: T): T => (v !== undefined ? v : mode === 'patch' && list ? old : dflt);
+    const workzoneId = input.workzoneRef ? await zoneIn(repos, scope, input.workzoneRef) : list?.workzoneId;
+    if (!workzoneId) throw invalidInput('workzoneId is required', { field: 'workzoneId' });
+    const name = input.name !== undefined ? requiredName(input.name) : list?.name;
+    if (name === undefined) throw invalidInput('name is required', { field: 'name' });
+    if (name.length > 255) throw invalidInput('name is longer than 255 characters', { field: 'name' });
+    return {
+      workzoneId,
+      tagListType: keep(input.tagListType ?? undefined, list?.tagListType ?? '3d', list?.tagListType ?? '3d') || '3d',
+      name,
+      description: keep(input.description ?? undefined, list?.description ?? '', mode === 'patch' ? (list?.description ?? '') : ''),
+      color: checkColor(keep(input.color ?? undefined, list?.color ?? null, null)),
+      metadataDefinitions: checkMetadataDefinitions(keep(input.metadataDefinitions ?? undefined, list?.metadataDefinitions ?? [], [])),
+      attachments: keep(input.attachments === null ? undefined : input.attachments, list?.attachments ?? null, null),
+    };
+  }
+
+  async function updateOne(
+    repos: Repos, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, ref: EntityRef, input: TagListInput | null, changes: TagChanges,
+    mode: 'put' | 'patch',
+  ): Promise<ChangeResult> {
+    const found = await listIn(repos, scope, ref);
+    access.requireOnWorkzone(scope, found.workzoneId, TAGS_WRITE, 'update-tag-list-forbidden');
+    // A work zone named by the fields cannot be deleted until this commits (zone deletions take
+    // this lock); taken before the list's row lock, as a zone deletion takes them in that order.
+    if (input) await lockProjectMembership(repos, scope.project.id);
+    let list = await lockForChange(repos, scope, found.id, ref);
+    const typeBefore = list.tagListType;
+    let definitionsChanged = false;
+    if (input) {
+      const f = await nextFields(repos, scope, list, input, mode);
+      // Moving the list to another zone needs tags:write there too (vendor updateTagList).
+      if (f.workzoneId !== list.workzoneId) access.requireOnWorkzone(scope, f.workzoneId, TAGS_WRITE, 'update-tag-list-forbidden');
+      definitionsChanged = !sameDefinitions(f.metadataDefinitions, list.metadataDefinitions);
+      await repos.tags.updateList(list.id, f, actor.userId, clock.now());
+      list = (await repos.tags.listById(list.id))!;
+    }
+    const result = await applyChanges(repos, actor, scope, sub, list, changes, { definitionsChanged });
+    // Every tag's stored text names the list's type: a new type rewrites the rest of them.
+    if (list.tagListType !== typeBefore) await repos.tags.storeTagText(list.id, tagTexts.shapesOf(list), 'stale');
+    return result;
+  }
+
+  /** One tag list's write in its transaction, under the subscription's lock; the detection runner is woken after commit. */
+  async function updateInTransaction(
+    actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, input: TagListInput | null, changes: TagChanges, mode: 'put' | 'patch',
+  ): Promise<ChangeResult> {
+    const scope = await access.project(actor, accountRef, projectRef);
+    const result = await store.transaction(async (repos) => updateOne(repos, actor, scope, await lockSubscription(repos, scope), ref, input, changes, mode));
+    if (changes.detect) jobs.kick();
+    return result;
+  }
+
+  return {
+    async createTagList(actor, accountRef, projectRef, input, changes = {}) {
+      const scope = await access.project(actor, accountRef, projectRef);
+      if (!input.workzoneRef) throw invalidInput('workzoneId is required', { field: 'workzoneId' });
+      const zoneId = await zoneIn(store.repos, scope, input.workzoneRef);
+      access.requireOnWorkzone(scope, zoneId, TAGS_WRITE, 'create-tag-list-forbidden');
+      const result = await store.transaction(async (repos) => {
+        const sub = await lockSubscription(repos, scope);
+        await lockProjectMembership(repos, scope.project.id); // the zone stays until this commits
+        const f = await nextFields(repos, scope, null, input, 'put');
+        const id = ids.uuid();
+        await repos.tags.insertList({
+          id, projectId: scope.project.id, ...f, createdAt: clock.now(), createdBy: actor.userId,
+        });
+        return applyChanges(repos, actor, scope, sub, (await repos.tags.listById(id))!, changes);
+      });
+      if (changes.detect) jobs.kick();
+      return result;
+    },
+
+    updateTagList: updateInTransaction,
+
+    async bulkUpdateTagLists(actor, accountRef, projectRef, items) {
+      const scope = await access.project(actor, accountRef, projectRef);
+      return store.transaction(async (repos) => {
+        const sub = await lockSubscription(repos, scope);
+        const out: TagListRecord[] = [];
+        for (const it of items) out.push((await updateOne(repos, actor, scope, sub, it.ref, it.input, {}, 'put')).list);
+        return out;
+      });
+    },
+
+    async deleteTagLists(actor, accountRef, projectRef, refs) {
+      const scope = await access.project(actor, accountRef, projectRef);
+      return store.transaction(async (repos) => {
+        await lockSubscription(repos, scope);
+        const deleted: string[] = [];
+        for (const ref of refs) {
+          const found = await listIn(repos, scope, ref);
+          access.requireOnWorkzone(scope, found.workzoneId, TAGS_WRITE, 'delete-tag-list-forbidden');
+          const list = await lockForChange(repos, scope, found.id, ref);
+          for (const t of await repos.tags.tags(list.id, { all: true })) deleted.push(t.id);
+          await repos.tags.removeList(list.id);
+        }
+        return deleted;
+      });
+    },
+
+    bulkTags: (actor, accountRef, projectRef, ref, changes) =>
+      updateInTransaction(actor, accountRef, projectRef, ref, null, { ...changes, detect: null }, 'patch'),
+
+    async requestDetection(actor, accountRef, projectRef, ref, d) {
+      return (await updateInTransaction(actor, accountRef, projectRef, ref, null, { detect: d }, 'patch')).list;
+    },
+  };
+}
