@@ -19,7 +19,7 @@ interface Tree {
 
 const trees = new WeakMap<ScanbaseServer, Promise<Tree>>();
 
-async function call<T>(server: ScanbaseServer, token: string, method: string, path: string, body?: unknown): Promise<T> {
+export async function call<T>(server: ScanbaseServer, token: string, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${server.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
