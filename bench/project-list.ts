@@ -2,12 +2,12 @@
 // Viewer in 1,000 projects lists the account's projects (every project's permissions
 // evaluated, with its counts). The list must cost a fixed number of queries.
 import type { ScanbaseServer } from './servers.ts';
-import { BENCH_USER } from './servers.ts';
 import type { BenchRequest } from './scenarios.ts';
-import { call } from './workzone-depth.ts';
+import { accountWithMember, call } from './bench-account.ts';
 
 export const LIST_MEMBER = { email: 'list-member@scanbase.test', password: 'list-member-password-1' };
 const PROJECTS = 1000;
+const SETUP_CONCURRENCY = 8;
 
 const lists = new WeakMap<ScanbaseServer, Promise<BenchRequest>>();
 
@@ -16,21 +16,17 @@ export function projectListOfMember(server: ScanbaseServer): Promise<BenchReques
   let r = lists.get(server);
   if (!r) {
     r = (async () => {
-      const account = server.seeded.accounts[0]!;
-      await server.operator('POST', '/seed', {
-        users: [{ ...LIST_MEMBER, firstName: 'List', lastName: 'Member' }],
-        accounts: [{ name: 'Bench', owner: BENCH_USER.email, projectManagers: [BENCH_USER.email], members: [LIST_MEMBER.email] }],
-      });
-      const owner = await server.accessTokenFor(BENCH_USER.email);
-      const A = `/api/2/accounts/${account.id}`;
-      const subscriptions = await call<{ id: string }[]>(server, owner, 'GET', `${A}/subscriptions`);
-      const roles = await call<{ id: string; name: string }[]>(server, owner, 'GET', `${A}/roles`);
-      const viewer = roles.find((x) => x.name === 'Viewer')!;
-      for (let i = 0; i < PROJECTS; i++) {
-        const p = await call<{ id: string }>(server, owner, 'POST', `${A}/projects`, { name: `List ${i}`, subscriptionId: subscriptions[0]!.id });
-        await call(server, owner, 'POST', `${A}/projects/${p.id}/members`, { members: { users: [{ user: LIST_MEMBER.email, role: viewer.id }] } });
+      const acc = await accountWithMember(server, LIST_MEMBER, 'List');
+      const member = { members: { users: [{ user: LIST_MEMBER.email, role: acc.viewerRoleId }] } };
+      const addOne = async (i: number) => {
+        const p = await call<{ id: string }>(server, acc.ownerToken, 'POST', `${acc.base}/projects`, { name: `List ${i}`, subscriptionId: acc.subscriptionId });
+        await call(server, acc.ownerToken, 'POST', `${acc.base}/projects/${p.id}/members`, member);
+      };
+      // A few at a time: the set-up is 2,000 requests.
+      for (let i = 0; i < PROJECTS; i += SETUP_CONCURRENCY) {
+        await Promise.all(Array.from({ length: Math.min(SETUP_CONCURRENCY, PROJECTS - i) }, (_, k) => addOne(i + k)));
       }
-      return { path: `${A}/projects`, headers: { authorization: `Bearer ${await server.accessTokenFor(LIST_MEMBER.email)}` } };
+      return { path: `${acc.base}/projects`, headers: { authorization: `Bearer ${await server.accessTokenFor(LIST_MEMBER.email)}` } };
     })();
     lists.set(server, r);
   }
