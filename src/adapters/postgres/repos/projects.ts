@@ -44,10 +44,14 @@ export function projectsRepo(sql: Sql): ProjectsRepo {
         const rows = await sql.query<ProjectRow>(`SELECT ${P_COLS} FROM projects p WHERE p.account_id = $1 ORDER BY p.created_at, p.id`, [accountId]);
         return rows.map(toProject);
       }
+      // Joined with the caller's memberships (a hash join): a per-project EXISTS became a
+      // nested loop over every membership when the statistics were stale (PGlite has no
+      // autovacuum), a cost growing with projects × memberships.
       const rows = await sql.query<ProjectRow>(
-        `SELECT ${P_COLS} FROM projects p WHERE p.account_id = $1 AND EXISTS (
-           SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND (${MEMBER_OF})
-             AND (pm.expires_at IS NULL OR pm.expires_at > $3))
+        `SELECT ${P_COLS} FROM projects p
+         JOIN (SELECT DISTINCT pm.project_id FROM project_members pm
+               WHERE (${MEMBER_OF}) AND (pm.expires_at IS NULL OR pm.expires_at > $3)) m ON m.project_id = p.id
+         WHERE p.account_id = $1
          ORDER BY p.created_at, p.id`,
         [accountId, filter.memberUserId, filter.now],
       );
