@@ -3,6 +3,7 @@
 // is compared with, and the target ratio (reported, never asserted).
 import { BENCH_USER, type RunningServer, type ScanbaseServer, type ServerKind } from './servers.ts';
 import { workzoneAtDepth } from './workzone-depth.ts';
+import { projectListOfMember } from './project-list.ts';
 
 export interface BenchRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -79,4 +80,10 @@ export const scenarios: Scenario[] = [
   // Projects issue: a member's authorized read in a project of 1,000 zones, 10 levels deep.
   scenario({ name: DEPTH_1, server: 'scanbase-pglite', reference: [], setup: workzoneAtDepth(1) }),
   scenario({ name: 'GET work zone at depth 10 (PGlite)', server: 'scanbase-pglite', target: 0.9, reference: [DEPTH_1], setup: workzoneAtDepth(10) }),
+  // Operations issue, item 10: the same read against the combined limit used for roles, and
+  // the project list of a member of 1,000 projects (a fixed number of queries each).
+  scenario({ name: 'GET work zone of 1,000 (PGlite)', server: 'scanbase-pglite', target: 0.7, reference: [BASELINE, SELECT_PGLITE], setup: workzoneAtDepth(10) }),
+  scenario({ name: 'GET work zone of 1,000 (PostgreSQL)', server: 'scanbase-postgres', target: 0.7, reference: [BASELINE, SELECT_POSTGRES], setup: workzoneAtDepth(10) }),
+  scenario({ name: 'GET projects, member of 1,000 (PGlite)', server: 'scanbase-pglite', target: 0.5, reference: [BASELINE, SELECT_PGLITE], setup: projectListOfMember }),
+  scenario({ name: 'GET projects, member of 1,000 (PostgreSQL)', server: 'scanbase-postgres', target: 0.5, reference: [BASELINE, SELECT_POSTGRES], setup: projectListOfMember }),
 ];

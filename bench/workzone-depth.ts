@@ -2,7 +2,7 @@
 // work zones 10 levels deep reads a zone at depth 1 and at depth 10. Membership is
 // materialised per zone, so the authorized read should cost the same at any depth.
 import type { ScanbaseServer } from './servers.ts';
-import { BENCH_USER } from './servers.ts';
+import { accountWithMember, call } from './bench-account.ts';
 import type { BenchRequest } from './scenarios.ts';
 
 export const DEPTH_MEMBER = { email: 'depth-member@scanbase.test', password: 'depth-member-password-1' };
@@ -19,32 +19,16 @@ interface Tree {
 
 const trees = new WeakMap<ScanbaseServer, Promise<Tree>>();
 
-async function call<T>(server: ScanbaseServer, token: string, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (res.status === 204 ? undefined : await res.json()) as T;
-}
-
 /** Builds the project once per server: a spine of 10 nested zones, the rest spread under it. */
 function tree(server: ScanbaseServer): Promise<Tree> {
   let t = trees.get(server);
   if (!t) {
     t = (async () => {
-      const account = server.seeded.accounts[0]!;
-      await server.operator('POST', '/seed', {
-        users: [{ ...DEPTH_MEMBER, firstName: 'Depth', lastName: 'Member' }],
-        // Only project managers create projects (spec "Account-level roles").
-        accounts: [{ name: 'Bench', owner: BENCH_USER.email, projectManagers: [BENCH_USER.email], members: [DEPTH_MEMBER.email] }],
-      });
-      const owner = await server.accessTokenFor(BENCH_USER.email);
-      const A = `/api/2/accounts/${account.id}`;
-      const subscriptions = await call<{ id: string }[]>(server, owner, 'GET', `${A}/subscriptions`);
+      const acc = await accountWithMember(server, DEPTH_MEMBER, 'Depth');
+      const owner = acc.ownerToken;
+      const A = acc.base;
       const project = await call<{ id: string; rootWorkzoneId: string }>(server, owner, 'POST', `${A}/projects`, {
-        name: 'Depth', subscriptionId: subscriptions[0]!.id,
+        name: 'Depth', subscriptionId: acc.subscriptionId,
       });
       const P = `${A}/projects/${project.id}`;
       const spine: string[] = [];
@@ -56,11 +40,9 @@ function tree(server: ScanbaseServer): Promise<Tree> {
       for (let i = DEPTH + 1; i < ZONES; i++) {
         await call(server, owner, 'POST', `${P}/workzones`, { name: `Zone ${i}`, parentWorkzoneId: spine[i % DEPTH] });
       }
-      const roles = await call<{ id: string; name: string }[]>(server, owner, 'GET', `${A}/roles`);
-      const viewer = roles.find((r) => r.name === 'Viewer')!;
       // Granted on the root: materialised on every one of the 1,000 zones.
-      await call(server, owner, 'POST', `${P}/members`, { members: { users: [{ user: DEPTH_MEMBER.email, role: viewer.id }] } });
-      return { accountId: account.id, projectId: project.id, spine, memberToken: await server.accessTokenFor(DEPTH_MEMBER.email) };
+      await call(server, owner, 'POST', `${P}/members`, { members: { users: [{ user: DEPTH_MEMBER.email, role: acc.viewerRoleId }] } });
+      return { accountId: acc.accountId, projectId: project.id, spine, memberToken: await server.accessTokenFor(DEPTH_MEMBER.email) };
     })();
     trees.set(server, t);
   }

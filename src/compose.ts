@@ -167,7 +167,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const invitations = createInvitations({ store, clock, hasher });
   const passwordResets = createPasswordResets({ store, clock, ids, sendMail, publicUrl: config.publicUrl });
   const sandboxClock = createSandboxClock({ store, clock });
-  const janitor = createJanitor({ store, clock });
+  const janitor = createJanitor({ store, clock, retention: config.retention });
 
   // SEED_FILE is checked against the same schema as POST /_operator/seed; every failure names it.
   const loadSeedFile = async (): Promise<SeedDocument | null> => {

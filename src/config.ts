@@ -39,6 +39,11 @@ export interface Config {
    * as a function (Fastify refuses a bare number: it trusts nothing then).
    */
   trustProxy: TrustProxy;
+  /**
+   * Retention (janitor, docs/operations.md): RETENTION_DAYS, how long done and failed jobs
+   * and outbox rows are kept; RETENTION_BATCH, the most rows of each kind one pass deletes.
+   */
+  retention: { days: number; batch: number };
   /** REFRESH_TOKEN_REUSE_DETECTION: a consumed refresh token presented again revokes its family (RFC 9700 §4.14.2). */
   refreshReuseDetection: boolean;
   /** HEADERS_TIMEOUT (s): the request line and headers must arrive within it (408). */
@@ -292,6 +297,7 @@ export function loadConfig(env: Env = process.env): Config {
     blobPublicUrl,
     azureConnectionString,
     trustProxy: trustProxy(env),
+    retention: { days: integer(env, 'RETENTION_DAYS', 30, 1, 36_500), batch: integer(env, 'RETENTION_BATCH', 10_000, 1, 1_000_000) },
     refreshReuseDetection: bool(env, 'REFRESH_TOKEN_REUSE_DETECTION'),
     headersTimeoutSeconds: integer(env, 'HEADERS_TIMEOUT', 30, 1, 600),
     bodyTimeoutSeconds: integer(env, 'BODY_TIMEOUT', 120, 1, 3600),

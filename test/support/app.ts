@@ -3,6 +3,7 @@ import { loadConfig } from '../../src/config.ts';
 import { compose, type Core } from '../../src/compose.ts';
 import { buildApp, type App } from '../../src/http/app.ts';
 import { migratedDatabase } from './database.ts';
+import type { Sql } from '../../src/adapters/postgres/sql.ts';
 
 export const OPERATOR_TOKEN = 'test-operator-token-of-24-chars+';
 export const PUBLIC_URL = 'http://localhost:8080';
@@ -17,7 +18,8 @@ export interface TestApp {
   tokens(email: string): Promise<{ access_token: string; refresh_token: string; user_id: string }>;
 }
 
-export async function testApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** `wrapSql` puts a layer between the app and its database (a test counting queries). */
+export async function testApp(env: Record<string, string> = {}, opts: { wrapSql?: (sql: Sql) => Sql } = {}): Promise<TestApp> {
   const db = await migratedDatabase();
   const config = loadConfig({
     DATABASE_URL: 'memory:',
@@ -26,7 +28,7 @@ export async function testApp(env: Record<string, string> = {}): Promise<TestApp
     PUBLIC_URL,
     ...env,
   });
-  const core = await compose(config, { sql: db.sql });
+  const core = await compose(config, { sql: opts.wrapSql ? opts.wrapSql(db.sql) : db.sql });
   const app = await buildApp(core);
   const op = { authorization: `Bearer ${OPERATOR_TOKEN}` };
   return {

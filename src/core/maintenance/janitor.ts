@@ -1,6 +1,9 @@
 // Housekeeping: deletes the rows no rule needs any more (expired web sessions; spent
 // authorization codes, refresh tokens and invitations a day after they stopped working,
-// kept that long for forensics; sign-in throttle rows whose window is over). One node of
+// kept that long for forensics, a refresh token of a family that still has a valid one
+// kept until the family has none (reuse detection needs it); sign-in throttle rows whose
+// window is over; done and failed jobs and outbox rows after the retention period,
+// RETENTION_DAYS). Each kind is deleted in batches of at most RETENTION_BATCH rows a pass. One node of
 // the cluster does each pass, under an advisory lock; nodes that find it held skip.
 import type { Clock } from '../ports/clock.ts';
 import type { PurgeCounts, PurgeCutoffs, Store } from '../ports/repositories.ts';
@@ -16,10 +19,21 @@ export const JANITOR = {
 /** Records the last pass, so nodes whose timers fire soon after another node's pass skip theirs. */
 const LAST_PASS = 'maintenance.lastPassAt';
 
+export interface Retention {
+  /** Days done and failed jobs and outbox rows are kept. */
+  days: number;
+  /** The most rows of each kind one pass deletes. */
+  batch: number;
+}
+
+export const DEFAULT_RETENTION: Retention = { days: 30, batch: 10_000 };
+
 /** What a pass at `now` deletes (pure: the times only). */
-export function purgeCutoffs(now: Date): PurgeCutoffs {
+export function purgeCutoffs(now: Date, retention: Retention = DEFAULT_RETENTION): PurgeCutoffs {
   return {
     now,
+    retainedBefore: new Date(now.getTime() - retention.days * 86_400 * 1000),
+    batch: retention.batch,
     sessionsExpiredBy: now,
     spentBefore: new Date(now.getTime() - JANITOR.forensicsSeconds * 1000),
     throttleWindowCutoff: new Date(now.getTime() - THROTTLE.windowSeconds * 1000),
@@ -28,8 +42,9 @@ export function purgeCutoffs(now: Date): PurgeCutoffs {
 
 export type JanitorResult = { ran: true; at: Date; deleted: PurgeCounts } | { ran: false; reason: 'busy' | 'not-due' };
 
-export function createJanitor(deps: { store: Store; clock: Clock }) {
+export function createJanitor(deps: { store: Store; clock: Clock; retention?: Retention }) {
   const { store, clock } = deps;
+  const retention = deps.retention ?? DEFAULT_RETENTION;
   return {
     /**
      * One pass, in one transaction holding the cluster-wide maintenance lock; `busy` when
@@ -45,7 +60,7 @@ export function createJanitor(deps: { store: Store; clock: Clock }) {
           const since = last ? now.getTime() - Date.parse(last) : Infinity;
           if (since >= 0 && since < (JANITOR.intervalSeconds * 1000) / 2) return { ran: false, reason: 'not-due' };
         }
-        const deleted = await repos.admin.purge(purgeCutoffs(now));
+        const deleted = await repos.admin.purge(purgeCutoffs(now, retention));
         await repos.settings.set(LAST_PASS, now.toISOString());
         return { ran: true, at: now, deleted };
       });

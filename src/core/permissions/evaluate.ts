@@ -44,6 +44,31 @@ export function accountPermissions(f: AccountFacts): Set<AnyPermission> {
   return out;
 }
 
+// Evaluation runs per request and, in a project list, per project: what depends only on
+// the account facts (cached with the account scope, so the same object) or on a role's
+// permission list (the same few lists across thousands of projects) is computed once.
+const byAccountFacts = new WeakMap<AccountFacts, ReadonlySet<AnyPermission>>();
+function accountPermissionsOf(f: AccountFacts): ReadonlySet<AnyPermission> {
+  let out = byAccountFacts.get(f);
+  if (!out) byAccountFacts.set(f, (out = accountPermissions(f)));
+  return out;
+}
+
+const ROLE_SETS_KEPT = 1000;
+const byRolePermissions = new Map<string, { project: readonly Permission[]; workzone: readonly Permission[] }>();
+/** A role's effective permissions (role-rules.ts), split by scope. */
+function rolePermissionsOf(perms: readonly string[]) {
+  const key = perms.join(' ');
+  let out = byRolePermissions.get(key);
+  if (!out) {
+    const all = [...effectiveRolePermissions(perms)];
+    out = { project: all.filter((p) => p.startsWith('project:')), workzone: all.filter((p) => p.startsWith('workzone:')) };
+    if (byRolePermissions.size >= ROLE_SETS_KEPT) byRolePermissions.clear();
+    byRolePermissions.set(key, out);
+  }
+  return out;
+}
+
 const WORKZONE_PERMISSIONS = PERMISSIONS.filter((p) => p.startsWith('workzone:'));
 const PROJECT_PERMISSIONS = PERMISSIONS.filter((p) => p.startsWith('project:'));
 
@@ -61,10 +86,10 @@ export function workzonePermissions(
   const out = new Set<Permission>();
   for (const g of project.grants) {
     if (!g.workzoneIds.has(workzoneId) || !active(g, now)) continue;
-    for (const p of effectiveRolePermissions(g.permissions)) if (p.startsWith('workzone:')) out.add(p);
+    for (const p of rolePermissionsOf(g.permissions).workzone) out.add(p);
     out.add('workzone:workzones:read'); // rule 5
   }
-  if (accountPermissions(account).has('account:users:write')) out.add('workzone:members:write');
+  if (accountPermissionsOf(account).has('account:users:write')) out.add('workzone:members:write');
   return out;
 }
 
@@ -75,7 +100,7 @@ export function projectPermissions(
   project: ProjectFacts,
   now: Date,
 ): Set<Permission> {
-  const acc = accountPermissions(account);
+  const acc = accountPermissionsOf(account);
   if (project.ownerId === userId && (account.isMember || account.isOwner)) return new Set(PROJECT_PERMISSIONS); // rule 7
   const out = new Set<Permission>();
   const grants = project.grants.filter((g) => active(g, now));
@@ -83,7 +108,7 @@ export function projectPermissions(
     out.add('project:workzones:list'); // rule 5: marks the caller as a member
     out.add('project:members:list');
     for (const g of grants) {
-      for (const p of effectiveRolePermissions(g.permissions)) if (p.startsWith('project:')) out.add(p);
+      for (const p of rolePermissionsOf(g.permissions).project) out.add(p);
       // rule 8
       if (g.workzoneIds.has(project.rootWorkzoneId) && g.permissions.includes('workzone:annotations:write')) {
         out.add('project:annotations:create-integration-link');

@@ -77,8 +77,21 @@ export interface WorkzoneRecord {
   updatedBy: string | null;
 }
 
+/** A zone with what its API view shows besides its own row, read together. */
+export interface WorkzoneWithStats extends WorkzoneRecord {
+  /** Roles present on the zone (through materialised access). */
+  roleIds: string[];
+  /** Registered scans in the zone itself. */
+  scanCount: number;
+  scanSize: number;
+  /** Live tags in the zone's own tag lists. */
+  tagCount: number;
+}
+
 export interface WorkzonesRepo {
   byRef(projectId: string, ref: Ref): Promise<WorkzoneRecord | null>;
+  /** byRef with the zone's roles, scan and tag counts, in one query (a one-zone read). */
+  withStatsByRef(projectId: string, ref: Ref): Promise<WorkzoneWithStats | null>;
   listByProject(projectId: string): Promise<WorkzoneRecord[]>;
   /** Inserts the zone and its ancestry rows (closure table) in the caller's transaction. */
   insert(w: Omit<WorkzoneRecord, 'api1Id' | 'updatedAt' | 'updatedBy'>): Promise<void>;

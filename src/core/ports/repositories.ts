@@ -259,6 +259,10 @@ export interface PurgeCutoffs {
   spentBefore: Date;
   /** Sign-in throttle rows: a lock that ended at or before `now`, or no lock and a window that started at or before this. */
   throttleWindowCutoff: Date;
+  /** Done and failed jobs finished, and outbox rows sent, before this (the retention period). */
+  retainedBefore: Date;
+  /** The most rows of each kind one pass deletes (the rest go in the next passes). */
+  batch: number;
   now: Date;
 }
 
@@ -268,6 +272,8 @@ export interface PurgeCounts {
   refreshTokens: number;
   loginThrottle: number;
   invitations: number;
+  jobs: number;
+  outbox: number;
 }
 
 export interface AdminRepo {

@@ -135,8 +135,13 @@ export function createProjects(deps: {
       const now = clock.now();
       const all = account.permissions.has('account:projects:list');
       const projects = await store.repos.projects.list(account.account.id, all ? { all: true } : { memberUserId: actor.userId, now });
-      const stats = await store.repos.projects.stats(projects.map((p) => p.id));
-      const grantsByProject = await store.repos.members.grantsIn(projects.map((p) => p.id), actor.userId);
+      // A fixed number of queries for any number of projects: the list, the caller's grants
+      // in all of them, and (when asked) their counts.
+      const ids = projects.map((p) => p.id);
+      const [stats, grantsByProject] = await Promise.all([
+        want.scans || want.tags || want.workzones ? store.repos.projects.stats(ids) : new Map<string, ProjectStats>(),
+        store.repos.members.grantsIn(ids, actor.userId),
+      ]);
       const out: ProjectView[] = [];
       for (const p of projects) {
         const grants = grantsByProject.get(p.id) ?? [];

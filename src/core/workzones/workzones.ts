@@ -30,20 +30,27 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
     return w;
   }
 
+  /** The views of many zones: three queries for the whole project, whatever its number of zones. */
   async function views(scope: ProjectScope, zones: WorkzoneRecord[]): Promise<WorkzoneView[]> {
     if (!zones.length) return [];
-    // One zone: its own roles only (a project may have thousands of zones).
-    const only = zones.length === 1 ? [zones[0]!.id] : undefined;
     const [roles, scans, tags] = await Promise.all([
-      store.repos.workzones.roleIdsByZone(scope.project.id, only),
-      store.repos.files.scanStatsByZone(scope.project.id, only),
-      store.repos.tags.tagCountByZone(scope.project.id, only),
+      store.repos.workzones.roleIdsByZone(scope.project.id),
+      store.repos.files.scanStatsByZone(scope.project.id),
+      store.repos.tags.tagCountByZone(scope.project.id),
     ]);
     return zones.map((w) => ({
       workzone: w, rootWorkzoneId: scope.project.rootWorkzoneId, roleIds: roles.get(w.id) ?? [],
       scans: scans.get(w.id) ?? { scanCount: 0, scanSize: 0 },
       tagCount: tags.get(w.id) ?? 0,
     }));
+  }
+
+  /** One zone with its view, in one query (reads its own roles only: a project may have thousands of zones). */
+  async function viewOf(scope: ProjectScope, ref: { uuid: string } | { api1Id: string }): Promise<WorkzoneView | null> {
+    const found = await store.repos.workzones.withStatsByRef(scope.project.id, ref);
+    if (!found) return null;
+    const { roleIds, scanCount, scanSize, tagCount, ...workzone } = found;
+    return { workzone, rootWorkzoneId: scope.project.rootWorkzoneId, roleIds, scans: { scanCount, scanSize }, tagCount };
   }
 
   const open = (actor: Actor, a: EntityRef, p: EntityRef) => access.project(actor, a, p);
@@ -61,9 +68,10 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
     async getWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<WorkzoneView> {
       const scope = await open(actor, accountRef, projectRef);
       requireMember(scope);
-      const w = await zoneIn(store.repos, scope, ref);
-      access.requireOnWorkzone(scope, w.id, 'workzone:workzones:read', 'view-workzone-forbidden');
-      return (await views(scope, [w]))[0]!;
+      const view = await viewOf(scope, ref);
+      if (!view) throw notFound('workzone', refValue(ref));
+      access.requireOnWorkzone(scope, view.workzone.id, 'workzone:workzones:read', 'view-workzone-forbidden');
+      return view;
     },
 
     async createWorkzone(
@@ -88,9 +96,9 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
         await repos.members.inheritAccess(scope.project.id, parent.id, id); // rule 2
         await repos.changes.publish(projectScopeKey(scope.project.id));
       });
-      const created = await store.repos.workzones.byRef(scope.project.id, { uuid: id });
+      const created = await viewOf(scope, { uuid: id });
       if (!created) throw notFound('workzone', id); // its parent was deleted right after
-      return (await views(scope, [created]))[0]!;
+      return created;
     },
 
     /** PUT overwrites name and description. */
@@ -105,9 +113,9 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
       const w = await zoneIn(store.repos, scope, ref);
       access.requireOnWorkzone(scope, w.id, 'workzone:workzones:write', 'update-workzone-forbidden');
       await store.repos.workzones.update(w.id, { name: requiredName(input.name), description: input.description ?? '' }, actor.userId, clock.now());
-      const updated = await store.repos.workzones.byRef(scope.project.id, { uuid: w.id });
+      const updated = await viewOf(scope, { uuid: w.id });
       if (!updated) throw notFound('workzone', refValue(ref)); // deleted meanwhile
-      return (await views(scope, [updated]))[0]!;
+      return updated;
     },
 
     /** Deletes the zone with its subtree; members left with no zone are members no more. */

@@ -7,22 +7,28 @@ const M_COLS = `project_id AS "projectId", member_type AS "memberType", member_i
 
 export function membersRepo(sql: Sql): MembersRepo {
   // One query for many projects (project lists): the grants reaching the user, by project.
+  // A role's permission list comes on its first row only (a member of 1,000 projects with
+  // one role would otherwise receive and decode the same list 1,000 times).
   async function grantsIn(projectIds: string[], userId: string): Promise<Map<string, WorkzoneGrant[]>> {
     const out = new Map<string, WorkzoneGrant[]>();
     if (!projectIds.length) return out;
-    const rows = await sql.query<{ projectId: string; roleId: string; permissions: string[]; expiresAt: Date | null; zones: string[] }>(
-      `SELECT pm.project_id AS "projectId", pm.role_id AS "roleId", r.permissions, pm.expires_at AS "expiresAt", array_agg(wa.workzone_id) AS zones
-       FROM project_members pm
-       JOIN roles r ON r.id = pm.role_id
-       JOIN workzone_access wa ON wa.project_id = pm.project_id AND wa.member_type = pm.member_type AND wa.member_id = pm.member_id
-       WHERE pm.project_id = ANY($1::uuid[]) AND ((pm.member_type = 'user' AND pm.member_id = $2)
-         OR (pm.member_type = 'group' AND pm.member_id IN (SELECT group_id FROM group_members WHERE user_id = $2)))
-       GROUP BY pm.project_id, pm.member_type, pm.member_id, pm.role_id, r.permissions, pm.expires_at`,
+    const rows = await sql.query<{ projectId: string; roleId: string; permissions: string[] | null; expiresAt: Date | null; zones: string[] }>(
+      `SELECT g."projectId", g."roleId", g."expiresAt", g.zones,
+         CASE WHEN row_number() OVER (PARTITION BY g."roleId") = 1 THEN r.permissions END AS permissions
+       FROM (SELECT pm.project_id AS "projectId", pm.role_id AS "roleId", pm.expires_at AS "expiresAt", array_agg(wa.workzone_id) AS zones
+             FROM project_members pm
+             JOIN workzone_access wa ON wa.project_id = pm.project_id AND wa.member_type = pm.member_type AND wa.member_id = pm.member_id
+             WHERE pm.project_id = ANY($1::uuid[]) AND ((pm.member_type = 'user' AND pm.member_id = $2)
+               OR (pm.member_type = 'group' AND pm.member_id IN (SELECT group_id FROM group_members WHERE user_id = $2)))
+             GROUP BY pm.project_id, pm.member_type, pm.member_id, pm.role_id, pm.expires_at) g
+       JOIN roles r ON r.id = g."roleId"`,
       [projectIds, userId],
     );
+    const permissionsOf = new Map<string, string[]>();
+    for (const r of rows) if (r.permissions) permissionsOf.set(r.roleId, r.permissions);
     for (const r of rows) {
       const list = out.get(r.projectId) ?? [];
-      list.push({ roleId: r.roleId, permissions: r.permissions, expiresAt: r.expiresAt, workzoneIds: new Set(r.zones) });
+      list.push({ roleId: r.roleId, permissions: permissionsOf.get(r.roleId)!, expiresAt: r.expiresAt, workzoneIds: new Set(r.zones) });
       out.set(r.projectId, list);
     }
     return out;

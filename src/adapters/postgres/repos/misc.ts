@@ -136,20 +136,32 @@ export function adminRepo(sql: Sql): AdminRepo {
     async purge(c) {
       const count = async (del: string, params: unknown[]) =>
         (await sql.query<{ n: number }>(`WITH d AS (${del} RETURNING 1) SELECT count(*)::int AS n FROM d`, params))[0]!.n;
+      /** Deletes at most c.batch rows of `table` (keyed by `key`) matching `where`. */
+      const batch = (table: string, key: string, where: string, params: unknown[]) =>
+        count(
+          `DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} t WHERE ${where} LIMIT $${params.length + 1})`,
+          [...params, c.batch],
+        );
       const counts: PurgeCounts = {
-        webSessions: await count('DELETE FROM web_sessions WHERE expires_at <= $1', [c.sessionsExpiredBy]),
-        authorizationCodes: await count('DELETE FROM authorization_codes WHERE expires_at < $1 OR used_at < $1', [
-          c.spentBefore,
-        ]),
-        refreshTokens: await count(
-          'DELETE FROM refresh_tokens WHERE expires_at < $1 OR consumed_at < $1 OR revoked_at < $1',
-          [c.spentBefore],
+        webSessions: await batch('web_sessions', 'id_hash', 't.expires_at <= $1', [c.sessionsExpiredBy]),
+        authorizationCodes: await batch('authorization_codes', 'code_hash', 't.expires_at < $1 OR t.used_at < $1', [c.spentBefore]),
+        // A spent token goes once its family has no valid token left: presenting it again
+        // while one is valid is what reuse detection revokes the family for (docs/tokens.md).
+        refreshTokens: await batch(
+          'refresh_tokens',
+          'id',
+          `(t.expires_at < $1 OR t.consumed_at < $1 OR t.revoked_at < $1)
+           AND NOT EXISTS (SELECT 1 FROM refresh_tokens v WHERE v.family_id = t.family_id
+             AND v.consumed_at IS NULL AND v.revoked_at IS NULL AND v.expires_at > $2)`,
+          [c.spentBefore, c.now],
         ),
         loginThrottle: await count(
           `DELETE FROM login_throttle t WHERE ${windowOver('$1', '$2')}`,
           [c.now, c.throttleWindowCutoff],
         ),
         invitations: await count('DELETE FROM invitations WHERE expires_at < $1 OR used_at < $1', [c.spentBefore]),
+        jobs: await batch('jobs', 'id', `t.state IN ('done', 'failed') AND t.updated_at < $1`, [c.retainedBefore]),
+        outbox: await batch('outbox', 'id', 't.sent_at < $1', [c.retainedBefore]),
       };
       return counts;
     },

@@ -1,5 +1,5 @@
 import type {
-  ProjectRecord, ProjectStats, ProjectsRepo, WorkzoneRecord, WorkzonesRepo,
+  ProjectRecord, ProjectStats, ProjectsRepo, WorkzoneRecord, WorkzonesRepo, WorkzoneWithStats,
 } from '../../../core/ports/project-repositories.ts';
 import type { Sql } from '../sql.ts';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
@@ -44,10 +44,14 @@ export function projectsRepo(sql: Sql): ProjectsRepo {
         const rows = await sql.query<ProjectRow>(`SELECT ${P_COLS} FROM projects p WHERE p.account_id = $1 ORDER BY p.created_at, p.id`, [accountId]);
         return rows.map(toProject);
       }
+      // Joined with the caller's memberships (a hash join): a per-project EXISTS became a
+      // nested loop over every membership when the statistics were stale (PGlite has no
+      // autovacuum), a cost growing with projects × memberships.
       const rows = await sql.query<ProjectRow>(
-        `SELECT ${P_COLS} FROM projects p WHERE p.account_id = $1 AND EXISTS (
-           SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND (${MEMBER_OF})
-             AND (pm.expires_at IS NULL OR pm.expires_at > $3))
+        `SELECT ${P_COLS} FROM projects p
+         JOIN (SELECT DISTINCT pm.project_id FROM project_members pm
+               WHERE (${MEMBER_OF}) AND (pm.expires_at IS NULL OR pm.expires_at > $3)) m ON m.project_id = p.id
+         WHERE p.account_id = $1
          ORDER BY p.created_at, p.id`,
         [accountId, filter.memberUserId, filter.now],
       );
@@ -96,24 +100,19 @@ export function projectsRepo(sql: Sql): ProjectsRepo {
     async stats(projectIds) {
       const out = new Map<string, ProjectStats>();
       if (!projectIds.length) return out;
-      const rows = await sql.query<{ id: string; n: number }>(
-        'SELECT project_id AS id, count(*)::int AS n FROM workzones WHERE project_id = ANY($1::uuid[]) GROUP BY project_id',
+      // One query for any number of projects. Live tags: tag_lists.tag_count is kept in
+      // the transaction of every tag change.
+      const rows = await sql.query<ProjectStats & { id: string }>(
+        `SELECT p.id,
+           (SELECT count(*)::int FROM workzones w WHERE w.project_id = p.id) AS "workzoneCount",
+           s.n AS "scanCount", s.size AS "scanSize",
+           (SELECT coalesce(sum(t.tag_count), 0)::int FROM tag_lists t WHERE t.project_id = p.id) AS "tagCount"
+         FROM unnest($1::uuid[]) AS p (id)
+         CROSS JOIN LATERAL (SELECT count(*)::int AS n, coalesce(sum(f.size), 0)::float8 AS size FROM files f
+           WHERE f.project_id = p.id AND f.category = 'scan') s`,
         [projectIds],
       );
-      for (const id of projectIds) out.set(id, { workzoneCount: 0, scanCount: 0, scanSize: 0, tagCount: 0 });
-      for (const r of rows) out.get(r.id)!.workzoneCount = r.n;
-      const scans = await sql.query<{ id: string; n: number; size: number }>(
-        `SELECT project_id AS id, count(*)::int AS n, coalesce(sum(size), 0)::float8 AS size FROM files
-         WHERE project_id = ANY($1::uuid[]) AND category = 'scan' GROUP BY project_id`,
-        [projectIds],
-      );
-      for (const r of scans) Object.assign(out.get(r.id)!, { scanCount: r.n, scanSize: r.size });
-      // Live tags: tag_lists.tag_count is kept in the transaction of every tag change.
-      const tags = await sql.query<{ id: string; n: number }>(
-        'SELECT project_id AS id, sum(tag_count)::int AS n FROM tag_lists WHERE project_id = ANY($1::uuid[]) GROUP BY project_id',
-        [projectIds],
-      );
-      for (const r of tags) out.get(r.id)!.tagCount = r.n;
+      for (const { id, ...stats } of rows) out.set(id, stats);
       return out;
     },
     async ownedBy(userId, accountId) {
@@ -131,15 +130,33 @@ export function projectsRepo(sql: Sql): ProjectsRepo {
   };
 }
 
-const W_COLS = `id, api1_id AS "api1Id", project_id AS "projectId", parent_id AS "parentId", name, description,
-  cover_blob_name AS "coverBlobName", created_at AS "createdAt", created_by AS "createdBy", updated_at AS "updatedAt",
-  updated_by AS "updatedBy"`;
+/** A work zone's columns, of the table aliased `p` when given. */
+const wCols = (p = '') => `${p}id, ${p}api1_id AS "api1Id", ${p}project_id AS "projectId", ${p}parent_id AS "parentId", ${p}name,
+  ${p}description, ${p}cover_blob_name AS "coverBlobName", ${p}created_at AS "createdAt", ${p}created_by AS "createdBy",
+  ${p}updated_at AS "updatedAt", ${p}updated_by AS "updatedBy"`;
+const W_COLS = wCols();
 
 export function workzonesRepo(sql: Sql): WorkzonesRepo {
   return {
     async byRef(projectId, ref) {
       const [where, v] = byRefClause(ref);
       const rows = await sql.query<WorkzoneRecord>(`SELECT ${W_COLS} FROM workzones WHERE project_id = $1 AND ${where}`, [projectId, v]);
+      return rows[0] ?? null;
+    },
+    async withStatsByRef(projectId, ref) {
+      const [where, v] = byRefClause(ref, 'w');
+      const rows = await sql.query<WorkzoneWithStats>(
+        `SELECT ${wCols('w.')},
+           ARRAY(SELECT DISTINCT pm.role_id FROM workzone_access wa JOIN project_members pm USING (project_id, member_type, member_id)
+                 WHERE wa.workzone_id = w.id ORDER BY 1) AS "roleIds",
+           s.n AS "scanCount", s.size AS "scanSize",
+           (SELECT coalesce(sum(t.tag_count), 0)::int FROM tag_lists t WHERE t.project_id = w.project_id AND t.workzone_id = w.id) AS "tagCount"
+         FROM workzones w
+         CROSS JOIN LATERAL (SELECT count(*)::int AS n, coalesce(sum(f.size), 0)::float8 AS size FROM files f
+           WHERE f.project_id = w.project_id AND f.workzone_id = w.id AND f.category = 'scan') s
+         WHERE w.project_id = $1 AND ${where}`,
+        [projectId, v],
+      );
       return rows[0] ?? null;
     },
     listByProject: (projectId) =>
