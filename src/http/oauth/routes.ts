@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
-import { parseAuthorizeRequest, redirectWith, type AuthorizeRequest } from '../../core/oauth/authorize-request.ts';
+import { consoleRedirect, parseAuthorizeRequest, redirectWith, type AuthorizeRequest } from '../../core/oauth/authorize-request.ts';
 import type { WebSession } from '../../core/oauth/web-sessions.ts';
 import { docsPageRedirects } from '../openapi.ts';
 import { approvePage, codePage, errorPage, homePage, signedOutPage, signInPage, type PageContext } from './pages.ts';
@@ -78,8 +78,9 @@ export const oauthRoutes =
     const ctx: PageContext = { sandbox: core.config.sandbox };
     const secure = core.config.publicUrl.startsWith('https:');
     const COOKIE = sessionCookieName(secure);
-    // The API docs pages sign in as public PKCE clients of their own (docs/security.md).
-    const ownRedirects: ReadonlySet<string> = new Set(docsPageRedirects(core.config.publicUrl));
+    // The API docs pages and the web console sign in as public PKCE clients of their own
+    // (docs/security.md, docs/console.md).
+    const ownRedirects: ReadonlySet<string> = new Set([...docsPageRedirects(core.config.publicUrl), consoleRedirect(core.config.publicUrl)]);
 
     const setSessionCookie = (reply: FastifyReply, s: WebSession) =>
       reply.setCookie(COOKIE, s.cookie, { httpOnly: true, sameSite: 'lax', secure, path: '/' });

@@ -1,0 +1,55 @@
+// The public API as the console calls it: bearer token from auth.ts, one refresh and one
+// retry on a 401, and failures as ApiError carrying the RFC 9457 problem's fields.
+import { accessToken, refresh } from './auth.ts';
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly requiredPermissions: string[];
+  constructor(status: number, detail: string, code?: string, requiredPermissions: string[] = []) {
+    super(detail);
+    this.status = status;
+    this.code = code;
+    this.requiredPermissions = requiredPermissions;
+  }
+}
+
+interface Problem {
+  title?: string;
+  detail?: string;
+  errorCode?: string;
+  errorValues?: { requiredPermissions?: unknown };
+}
+
+export async function problemOf(res: Response): Promise<ApiError> {
+  const p = (await res.json().catch(() => ({}))) as Problem;
+  const required = Array.isArray(p.errorValues?.requiredPermissions) ? (p.errorValues.requiredPermissions as string[]) : [];
+  return new ApiError(res.status, p.detail ?? p.title ?? `The service answered ${res.status}`, p.errorCode, required);
+}
+
+export const A2 = '/api/2';
+
+/** An API call; answers the parsed JSON (undefined for 204). */
+export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const send = async (token: string | null) =>
+    fetch(path, {
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  let res = await send(await accessToken());
+  if (res.status === 401) {
+    const t = await refresh();
+    if (t) res = await send(t.accessToken);
+  }
+  if (!res.ok) throw await problemOf(res);
+  if (res.status === 204) return undefined as T;
+  return (await res.json()) as T;
+}
+
+/** The UUID at the end of a URN (the console's routes and API paths use bare UUIDs). */
+export const uuidOf = (urn: string): string => urn.slice(urn.lastIndexOf(':') + 1);
