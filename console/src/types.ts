@@ -22,6 +22,7 @@ export interface Project {
   id: string;
   name: string;
   description: string;
+  ownerId: string;
   rootWorkzoneId: string;
   permissions: string[];
   modificationInfo: ModificationInfo;
@@ -35,6 +36,7 @@ export interface Workzone {
 export interface Role {
   id: string;
   name: string;
+  permissions: string[];
 }
 export interface MemberAccess {
   member: { type: 'user' | 'group'; id: string; email?: string; name?: string };

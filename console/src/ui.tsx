@@ -76,11 +76,15 @@ export function Action(props: {
   );
 }
 
-/** Why a write is refused, or null: the permission it needs, when the caller lacks it. */
-export const deniedUnless = (granted: ReadonlySet<string> | readonly string[], permission: string): string | null =>
-  (Array.isArray(granted) ? granted.includes(permission) : (granted as ReadonlySet<string>).has(permission))
-    ? null
-    : `Needs ${permission}`;
+/**
+ * Why a write is refused, or null: the permission it needs when the caller lacks it
+ * (`granted` undefined: still loading). A set holding '*' holds everything (the project's owner).
+ */
+export function deniedUnless(granted: ReadonlySet<string> | readonly string[] | undefined, ...anyOf: string[]): string | null {
+  if (!granted) return 'Checking your permissions…';
+  const has = (p: string) => (Array.isArray(granted) ? granted.includes(p) : (granted as ReadonlySet<string>).has('*') || (granted as ReadonlySet<string>).has(p));
+  return anyOf.some(has) ? null : `Needs ${anyOf.join(' or ')}`;
+}
 
 export interface Loaded<T> {
   data: T | undefined;

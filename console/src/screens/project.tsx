@@ -5,6 +5,8 @@ import { useRef, useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
 import type { FileItem, MemberAccess, Project, Role, TagList, Workzone } from '../types.ts';
 import { navigate } from '../router.ts';
+import { currentTokens } from '../auth.ts';
+import { zonePermissions } from '../permissions.ts';
 import { Action, Empty, ErrorBox, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
 import { uploadFiles, type UploadProgress } from '../upload.ts';
 
@@ -12,7 +14,8 @@ interface Ctx {
   accountId: string;
   project: Project;
   base: string;
-  perms: readonly string[];
+  /** The caller's permissions in the chosen zone (undefined while they load). */
+  perms: ReadonlySet<string> | undefined;
 }
 
 /** One id in its URN or bare UUID form. */
@@ -32,6 +35,10 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
   const zoneRef = props.zoneId ?? project.data?.rootWorkzoneId ?? null;
   const zoneId = zoneRef ? uuidOf(zoneRef) : null;
   const zone = zones.data?.find((z) => same(z.id, zoneId));
+  const perms = useLoad(
+    () => (project.data && zoneId ? zonePermissions(props.accountId, project.data, zoneId, currentTokens()?.userId ?? '') : Promise.resolve(new Set<string>())),
+    `${base} ${zoneId} ${project.data ? 'loaded' : ''}`,
+  );
   const go = (q: { zone?: string; tab?: string }) =>
     navigate(`${here}?${new URLSearchParams({ zone: uuidOf(q.zone ?? zoneId ?? ''), tab: q.tab ?? props.tab })}`);
 
@@ -51,7 +58,7 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
       </main>
     );
   }
-  const ctx: Ctx = { accountId: props.accountId, project: project.data!, base, perms: project.data!.permissions };
+  const ctx: Ctx = { accountId: props.accountId, project: project.data!, base, perms: perms.loading ? undefined : perms.data };
   return (
     <main id="main" class="project">
       {crumbs}
@@ -65,6 +72,7 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
         </section>
         <section aria-labelledby="zone-h" class="zone">
           <h2 id="zone-h">{zone ? zone.name : 'Work zone'}</h2>
+          <ErrorBox error={perms.error} />
           <div role="tablist" aria-label="Zone views" class="tabs">
             {TABS.map(([id, label]) => (
               <button
@@ -176,7 +184,7 @@ const formatSize = (n: number) =>
   n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : n < 1024 ** 3 ? `${(n / 1024 ** 2).toFixed(1)} MiB` : `${(n / 1024 ** 3).toFixed(2)} GiB`;
 
 /** Upload needs the write permission of the file's category; scans and documents are the common ones. */
-const UPLOAD_PERMISSIONS = ['workzone:reality-data:write', 'workzone:documents:write'];
+const UPLOAD_PERMISSIONS = ['workzone:reality-data:write', 'workzone:documents:write'] as const;
 
 function FilesPanel(props: { ctx: Ctx; zoneId: string }) {
   const { ctx, zoneId } = props;
@@ -186,7 +194,7 @@ function FilesPanel(props: { ctx: Ctx; zoneId: string }) {
   const [dragging, setDragging] = useState(false);
   const [run, busy, error] = useAction();
   const input = useRef<HTMLInputElement>(null);
-  const uploadDenied = UPLOAD_PERMISSIONS.some((p) => ctx.perms.includes(p)) ? null : `Needs ${UPLOAD_PERMISSIONS.join(' or ')}`;
+  const uploadDenied = deniedUnless(ctx.perms, ...UPLOAD_PERMISSIONS);
 
   const start = async (list: File[]) => {
     if (!list.length || uploadDenied) return;
@@ -222,7 +230,7 @@ function FilesPanel(props: { ctx: Ctx; zoneId: string }) {
         }}
       >
         <p>Drop files here to upload them into this zone, or</p>
-        <input ref={input} id="file-input" type="file" multiple class="visually-hidden" onChange={(e) => void start([...(e.currentTarget.files ?? [])])} />
+        <input ref={input} id="file-input" type="file" multiple class="visually-hidden" aria-label="Files to upload" tabIndex={-1} onChange={(e) => void start([...(e.currentTarget.files ?? [])])} />
         <Action label="Choose files" denied={uploadDenied} onClick={() => input.current?.click()} />
       </div>
       {uploads.length ? (
@@ -267,6 +275,8 @@ function FilesPanel(props: { ctx: Ctx; zoneId: string }) {
                     <button type="button" class="plain" disabled={busy} onClick={() => void download(f)}>
                       Download {f.name}
                     </button>
+                    {uploadDenied ? null : (
+                      <>
                     <button
                       type="button"
                       class="plain"
@@ -286,6 +296,8 @@ function FilesPanel(props: { ctx: Ctx; zoneId: string }) {
                     >
                       Delete {f.name}
                     </button>
+                      </>
+                    )}
                   </td>
                 </tr>
               ))}

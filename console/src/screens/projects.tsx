@@ -36,8 +36,8 @@ export function AccountsScreen() {
 const roleOf = (a: Account): string =>
   a.permissions.isOwner ? 'owner' : a.permissions.isAdmin ? 'administrator' : a.permissions.isManager ? 'project manager' : 'member';
 
-/** Account roles that may create projects (docs/permissions.md: owner, administrator, project manager). */
-const mayCreateProjects = (a: Account) => a.permissions.isOwner || a.permissions.isAdmin || a.permissions.isManager;
+/** Only project managers hold account:projects:create (docs/permissions.md, the account-level table). */
+const mayCreateProjects = (a: Account) => a.permissions.isManager;
 
 export function ProjectsScreen(props: { accountId: string }) {
   const base = `${A2}/accounts/${props.accountId}`;
@@ -50,7 +50,7 @@ export function ProjectsScreen(props: { accountId: string }) {
   const createDenied = !account.data
     ? 'Loading the account…'
     : !mayCreateProjects(account.data)
-      ? 'Needs account:projects:create (owner, administrator or project manager)'
+      ? 'Needs account:projects:create (project managers)'
       : !activeSub
         ? 'The account has no active subscription'
         : null;

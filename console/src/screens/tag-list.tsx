@@ -5,6 +5,8 @@ import { A2, api, uuidOf } from '../api.ts';
 import type { Project, Tag, TagList } from '../types.ts';
 import { Action, Empty, ErrorBox, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
 import { BoxScene } from '../three/box-scene.ts';
+import { currentTokens } from '../auth.ts';
+import { zonePermissions } from '../permissions.ts';
 
 /** Rows shown in the table at once (the 3D view shows every box). */
 const TABLE_ROWS = 200;
@@ -84,7 +86,14 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
     [tags, q, cls],
   );
   const pickedTag = picked === null ? null : (tags?.[picked] ?? null);
-  const writeDenied = project.data ? deniedUnless(project.data.permissions, 'workzone:tags:write') : 'Loading…';
+  const perms = useLoad(
+    () =>
+      project.data && list.data
+        ? zonePermissions(props.accountId, project.data, list.data.workzoneId, currentTokens()?.userId ?? '')
+        : Promise.resolve(undefined),
+    `${listUrl} ${project.data ? 1 : 0}${list.data ? 1 : 0}`,
+  );
+  const writeDenied = deniedUnless(perms.loading ? undefined : perms.data, 'workzone:tags:write');
 
   return (
     <main id="main" class="tag-list">
