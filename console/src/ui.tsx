@@ -38,6 +38,19 @@ export function ErrorBox(props: { error: unknown }) {
   );
 }
 
+/** A table's header row: one column header per name. */
+export const Head = (props: { cols: readonly string[] }) => (
+  <thead>
+    <tr>
+      {props.cols.map((c) => (
+        <th key={c} scope="col">
+          {c}
+        </th>
+      ))}
+    </tr>
+  </thead>
+);
+
 export const Loading = (props: { what: string }) => (
   <p class="loading" role="status" aria-live="polite">
     Loading {props.what}…

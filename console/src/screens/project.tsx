@@ -7,7 +7,7 @@ import type { FileItem, MemberAccess, Project, Role, TagList, Workzone } from '.
 import { navigate } from '../router.ts';
 import { currentTokens } from '../auth.ts';
 import { zonePermissions } from '../permissions.ts';
-import { Action, Empty, ErrorBox, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
+import { Action, Empty, ErrorBox, Head, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
 import { uploadFiles, type UploadProgress } from '../upload.ts';
 
 interface Ctx {
@@ -255,14 +255,7 @@ function FilesPanel(props: { ctx: Ctx; zoneId: string }) {
         <section key={category} aria-label={`Files: ${category}`}>
           <h3>{category}</h3>
           <table class="files">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Size</th>
-                <th scope="col">Added</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
+            <Head cols={['Name', 'Size', 'Added', 'Actions']} />
             <tbody>
               {list.map((f) => (
                 <tr key={f.id}>
@@ -364,15 +357,7 @@ function MembersPanel(props: { ctx: Ctx; zoneId: string; zones: Workzone[] }) {
       {access.data && here.length === 0 ? <Empty>No member reaches this zone.</Empty> : null}
       {here.length ? (
         <table class="members">
-          <thead>
-            <tr>
-              <th scope="col">Member</th>
-              <th scope="col">Role</th>
-              <th scope="col">Until</th>
-              <th scope="col">Zones reached</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <Head cols={['Member', 'Role', 'Until', 'Zones reached', 'Actions']} />
           <tbody>
             {here.map((m) => (
               <tr key={`${m.member.type}:${m.member.id}`}>

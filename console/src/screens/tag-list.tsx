@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
 import type { Project, Tag, TagList } from '../types.ts';
-import { Action, Empty, ErrorBox, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
+import { Action, Empty, ErrorBox, Head, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
 import { BoxScene } from '../three/box-scene.ts';
 import { currentTokens } from '../auth.ts';
 import { zonePermissions } from '../permissions.ts';
@@ -160,14 +160,7 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
           </span>
         </div>
         <table class="tags">
-          <thead>
-            <tr>
-              <th scope="col">Id</th>
-              <th scope="col">Name</th>
-              <th scope="col">Class</th>
-              <th scope="col">Box</th>
-            </tr>
-          </thead>
+          <Head cols={['Id', 'Name', 'Class', 'Box']} />
           <tbody>
             {matching.slice(0, TABLE_ROWS).map(({ t, i }) => (
               <tr key={t.id} class={i === picked ? 'current' : undefined}>
