@@ -14,20 +14,25 @@ export class ApiError extends Error {
   }
 }
 
+/** An RFC 9457 problem (API 2, /connect) or an API 1 error ({code, message}). */
 interface Problem {
   title?: string;
   detail?: string;
   errorCode?: string;
   errorValues?: { requiredPermissions?: unknown };
+  code?: string;
+  message?: string;
 }
 
 export async function problemOf(res: Response): Promise<ApiError> {
   const p = (await res.json().catch(() => ({}))) as Problem;
   const required = Array.isArray(p.errorValues?.requiredPermissions) ? (p.errorValues.requiredPermissions as string[]) : [];
-  return new ApiError(res.status, p.detail ?? p.title ?? `The service answered ${res.status}`, p.errorCode, required);
+  return new ApiError(res.status, p.detail ?? p.message ?? p.title ?? `The service answered ${res.status}`, p.errorCode ?? p.code, required);
 }
 
 export const A2 = '/api/2';
+/** API 1, for what only it offers (connect jobs, reports). */
+export const A1 = '/api';
 
 /** An API call; answers the parsed JSON (undefined for 204). */
 export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {

@@ -7,6 +7,7 @@ import { match, navigate, useLocation } from './router.ts';
 import { ErrorBox, Link, Loading } from './ui.tsx';
 import { AccountsScreen, ProjectsScreen } from './screens/projects.tsx';
 import { ProjectScreen } from './screens/project.tsx';
+import { UsersScreen } from './screens/users.tsx';
 
 // The tag list screen holds three.js: its own chunk, fetched when first opened.
 const TagListScreen = lazy(() => import('./screens/tag-list.tsx').then((m) => ({ default: m.TagListScreen })));
@@ -55,6 +56,7 @@ function Routes(props: { path: string; query: URLSearchParams }) {
   let m: Record<string, string> | null;
   if ((m = match('/console', path)) || path === '/console/') return <AccountsScreen />;
   if ((m = match('/console/a/:account', path))) return <ProjectsScreen accountId={m.account!} />;
+  if ((m = match('/console/a/:account/users', path))) return <UsersScreen accountId={m.account!} />;
   if ((m = match('/console/a/:account/p/:project', path))) {
     return <ProjectScreen accountId={m.account!} projectId={m.project!} zoneId={query.get('zone')} tab={query.get('tab') ?? 'files'} />;
   }

@@ -1,6 +1,7 @@
 // The web console (issue 18) in headless Chromium against one started server: sign in
-// with PKCE through the console's own callback, create a project and a zone, survive a
-// reload, upload two files by drag and drop, add a member with a role and an expiry, see a
+// with PKCE through the console's own callback, create a project, invite a user, create a
+// zone, survive a reload, upload two files by drag and drop, export the zone with a connect
+// job, add the invited user as a member with a role and an expiry, see a
 // tag list's axis-aligned and oriented boxes drawn in 3D and pick one, sign out (the
 // refresh token is revoked); a Viewer sees no write action and a non-member is told why;
 // axe-core finds no serious or critical violation on the main screens.
@@ -16,7 +17,8 @@ import { assertNoSeriousAxeViolations, screenshot, signInThroughConsole } from '
 const MIA = { email: 'mia@console.test', password: 'mia-password-1' };
 const VIC = { email: 'vic@console.test', password: 'vic-password-1' };
 const NED = { email: 'ned@console.test', password: 'ned-password-1' };
-const ADA = { email: 'ada@console.test', password: 'ada-password-1' };
+/** Invited through the console (not seeded). */
+const IVY = 'ivy@console.test';
 
 let server: OAuthServer;
 let browser: Browser;
@@ -28,13 +30,13 @@ before(async () => {
   if (b.status === 'fulfilled') browser = b.value;
   for (const r of [s, b]) if (r.status === 'rejected') throw r.reason;
   await server.seed({
-    users: [MIA, VIC, NED, ADA].map((u) => ({ ...u, firstName: u.email.slice(0, 3), lastName: 'Console' })),
+    users: [MIA, VIC, NED].map((u) => ({ ...u, firstName: u.email.slice(0, 3), lastName: 'Console' })),
     accounts: [
       {
         name: 'Console Inc',
         owner: MIA.email,
         projectManagers: [MIA.email],
-        members: [VIC.email, NED.email, ADA.email],
+        members: [VIC.email, NED.email],
         subscriptions: [{ name: 'Main', isActive: true }],
       },
     ],
@@ -84,7 +86,7 @@ const uuidOf = (urn: string) => urn.slice(urn.lastIndexOf(':') + 1);
 /** Shared by the tests below: what the first test created. */
 const made = { accountId: '', projectId: '', zoneId: '', projectPath: '', done: false };
 
-test('the console: sign in (PKCE, own callback), create a project and a zone, reload, drop two files, add a member with an expiry, see and pick 3D boxes, sign out', async (t) => {
+test('the console: sign in (PKCE, own callback), create a project, invite a user, create a zone, reload, drop two files, connect export, add the invitee as a member with an expiry, see and pick 3D boxes, sign out', async (t) => {
   t.after(async () => {
     if (!made.done) await showPages('main-flow');
   });
@@ -114,6 +116,15 @@ test('the console: sign in (PKCE, own callback), create a project and a zone, re
   await page.getByRole('link', { name: 'Refinery north' }).waitFor();
   await assertNoSeriousAxeViolations(page, 'projects');
   await screenshot(page, 'projects');
+
+  // Invite a user to the account.
+  await page.getByRole('link', { name: 'Users of the account' }).click();
+  await page.getByRole('heading', { name: 'Users' }).waitFor();
+  await page.getByLabel('E-mail to invite').fill(IVY);
+  await page.getByRole('button', { name: 'Invite', exact: true }).click();
+  await page.getByRole('cell', { name: IVY }).waitFor();
+  await assertNoSeriousAxeViolations(page, 'users');
+  await page.goBack();
 
   // The project and a work zone under its root.
   await page.getByRole('link', { name: 'Refinery north' }).click();
@@ -151,13 +162,20 @@ test('the console: sign in (PKCE, own callback), create a project and a zone, re
   await assertNoSeriousAxeViolations(page, 'files');
   await screenshot(page, 'files');
 
-  // A member with a role and an expiry, on this zone.
+  // A connect export of the zone: ready at once, with the scan to download.
+  await page.getByRole('tab', { name: 'Connect' }).click();
+  await page.getByRole('button', { name: 'Start an export' }).click();
+  await page.locator('.job-state').filter({ hasText: 'ready' }).waitFor();
+  await page.getByRole('link', { name: /station-01/ }).waitFor();
+  await assertNoSeriousAxeViolations(page, 'connect');
+
+  // The invited user becomes a member with a role and an expiry, on this zone.
   await page.getByRole('tab', { name: 'Members' }).click();
-  await page.getByLabel('E-mail of the user').fill(ADA.email);
+  await page.getByLabel('E-mail of the user').fill(IVY);
   await page.getByLabel('Role').selectOption({ label: 'Viewer' });
   await page.getByLabel('Access until (optional)').fill('2030-06-30');
   await page.getByRole('button', { name: 'Add member' }).click();
-  const row = page.getByRole('row').filter({ hasText: ADA.email });
+  const row = page.getByRole('row').filter({ hasText: IVY });
   await row.waitFor();
   assert.match((await row.textContent()) ?? '', /Viewer.*2030-06-30/);
   await assertNoSeriousAxeViolations(page, 'members');

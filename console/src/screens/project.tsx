@@ -9,6 +9,7 @@ import { currentTokens } from '../auth.ts';
 import { zonePermissions } from '../permissions.ts';
 import { Action, Empty, ErrorBox, Head, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
 import { uploadFiles, type UploadProgress } from '../upload.ts';
+import { ConnectPanel } from './connect.tsx';
 
 interface Ctx {
   accountId: string;
@@ -25,6 +26,7 @@ const TABS = [
   ['files', 'Files'],
   ['members', 'Members'],
   ['tags', 'Tag lists'],
+  ['connect', 'Connect'],
 ] as const;
 
 export function ProjectScreen(props: { accountId: string; projectId: string; zoneId: string | null; tab: string }) {
@@ -100,6 +102,8 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
                 <MembersPanel ctx={ctx} zoneId={zoneId} zones={zones.data ?? []} />
               ) : props.tab === 'tags' ? (
                 <TagListsPanel ctx={ctx} zoneId={zoneId} />
+              ) : props.tab === 'connect' ? (
+                <ConnectPanel accountId={props.accountId} projectId={props.projectId} zoneId={zoneId} perms={ctx.perms} />
               ) : (
                 <FilesPanel ctx={ctx} zoneId={zoneId} />
               )

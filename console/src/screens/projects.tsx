@@ -71,6 +71,9 @@ export function ProjectsScreen(props: { accountId: string }) {
         <Link href="/console/">Accounts</Link> / <span aria-current="page">{account.data?.name ?? '…'}</span>
       </nav>
       <h1>Projects</h1>
+      <p>
+        <Link href={`/console/a/${props.accountId}/users`}>Users of the account</Link>
+      </p>
       <ErrorBox error={account.error ?? projects.error} />
       <form class="row" onSubmit={create}>
         <label for="new-project">New project name</label>
