@@ -8,6 +8,7 @@ import { ErrorBox, Link, Loading } from './ui.tsx';
 import { AccountsScreen, ProjectsScreen } from './screens/projects.tsx';
 import { ProjectScreen } from './screens/project.tsx';
 import { UsersScreen } from './screens/users.tsx';
+import { ReportsScreen } from './screens/reports.tsx';
 
 // The tag list screen holds three.js: its own chunk, fetched when first opened.
 const TagListScreen = lazy(() => import('./screens/tag-list.tsx').then((m) => ({ default: m.TagListScreen })));
@@ -57,6 +58,7 @@ function Routes(props: { path: string; query: URLSearchParams }) {
   if ((m = match('/console', path)) || path === '/console/') return <AccountsScreen />;
   if ((m = match('/console/a/:account', path))) return <ProjectsScreen accountId={m.account!} />;
   if ((m = match('/console/a/:account/users', path))) return <UsersScreen accountId={m.account!} />;
+  if ((m = match('/console/a/:account/reports', path))) return <ReportsScreen accountId={m.account!} />;
   if ((m = match('/console/a/:account/p/:project', path))) {
     return <ProjectScreen accountId={m.account!} projectId={m.project!} zoneId={query.get('zone')} tab={query.get('tab') ?? 'files'} />;
   }

@@ -1,5 +1,5 @@
 // The web console (issue 18) in headless Chromium against one started server: sign in
-// with PKCE through the console's own callback, create a project, invite a user, create a
+// with PKCE through the console's own callback, create a project, invite a user, read the reports (CSV), create a
 // zone, survive a reload, upload two files by drag and drop, export the zone with a connect
 // job, add the invited user as a member with a role and an expiry, see a
 // tag list's axis-aligned and oriented boxes drawn in 3D and pick one, sign out (the
@@ -9,6 +9,7 @@
 // @engine-independent (the console is a client of the API; the API's data path is tested elsewhere)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchWebGLBrowser } from '../support/browser.ts';
 import { startOAuthServer, tokenRequest, type OAuthServer } from '../support/oauth-client.ts';
@@ -86,7 +87,7 @@ const uuidOf = (urn: string) => urn.slice(urn.lastIndexOf(':') + 1);
 /** Shared by the tests below: what the first test created. */
 const made = { accountId: '', projectId: '', zoneId: '', projectPath: '', done: false };
 
-test('the console: sign in (PKCE, own callback), create a project, invite a user, create a zone, reload, drop two files, connect export, add the invitee as a member with an expiry, see and pick 3D boxes, sign out', async (t) => {
+test('the console: sign in (PKCE, own callback), create a project, invite a user, reports as CSV, create a zone, reload, drop two files, connect export, add the invitee as a member with an expiry, see and pick 3D boxes, sign out', async (t) => {
   t.after(async () => {
     if (!made.done) await showPages('main-flow');
   });
@@ -124,6 +125,17 @@ test('the console: sign in (PKCE, own callback), create a project, invite a user
   await page.getByRole('button', { name: 'Invite', exact: true }).click();
   await page.getByRole('cell', { name: IVY }).waitFor();
   await assertNoSeriousAxeViolations(page, 'users');
+  await page.goBack();
+
+  // The API 1 reports, exported as CSV.
+  await page.getByRole('link', { name: 'Reports' }).click();
+  await page.getByRole('cell', { name: 'Refinery north' }).waitFor();
+  await page.getByRole('cell', { name: IVY }).waitFor();
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Projects last accessed as CSV' }).click()]);
+  assert.equal(csv.suggestedFilename(), 'projects-last-accessed.csv');
+  const text = fs.readFileSync((await csv.path())!, 'utf8');
+  assert.match(text, /^Project,Project id,Subscription id,Last accessed\r\nRefinery north,/);
+  await assertNoSeriousAxeViolations(page, 'reports');
   await page.goBack();
 
   // The project and a work zone under its root.

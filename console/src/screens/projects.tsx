@@ -72,7 +72,8 @@ export function ProjectsScreen(props: { accountId: string }) {
       </nav>
       <h1>Projects</h1>
       <p>
-        <Link href={`/console/a/${props.accountId}/users`}>Users of the account</Link>
+        <Link href={`/console/a/${props.accountId}/users`}>Users of the account</Link> ·{' '}
+        <Link href={`/console/a/${props.accountId}/reports`}>Reports</Link>
       </p>
       <ErrorBox error={account.error ?? projects.error} />
       <form class="row" onSubmit={create}>
