@@ -9,6 +9,8 @@ import { AccountsScreen, ProjectsScreen } from './screens/projects.tsx';
 import { ProjectScreen } from './screens/project.tsx';
 import { UsersScreen } from './screens/users.tsx';
 import { ReportsScreen } from './screens/reports.tsx';
+import { RolesScreen } from './screens/roles.tsx';
+import { GroupsScreen } from './screens/groups.tsx';
 
 // The tag list screen holds three.js: its own chunk, fetched when first opened.
 const TagListScreen = lazy(() => import('./screens/tag-list.tsx').then((m) => ({ default: m.TagListScreen })));
@@ -59,6 +61,8 @@ function Routes(props: { path: string; query: URLSearchParams }) {
   if ((m = match('/console/a/:account', path))) return <ProjectsScreen accountId={m.account!} />;
   if ((m = match('/console/a/:account/users', path))) return <UsersScreen accountId={m.account!} />;
   if ((m = match('/console/a/:account/reports', path))) return <ReportsScreen accountId={m.account!} />;
+  if ((m = match('/console/a/:account/roles', path))) return <RolesScreen accountId={m.account!} />;
+  if ((m = match('/console/a/:account/groups', path))) return <GroupsScreen accountId={m.account!} />;
   if ((m = match('/console/a/:account/p/:project', path))) {
     return <ProjectScreen accountId={m.account!} projectId={m.project!} zoneId={query.get('zone')} tab={query.get('tab') ?? 'files'} />;
   }

@@ -1,6 +1,6 @@
 // The web console (issue 18) in headless Chromium against one started server: sign in
-// with PKCE through the console's own callback, create a project, invite a user, read the reports (CSV), create a
-// zone, survive a reload, upload two files by drag and drop, export the zone with a connect
+// with PKCE through the console's own callback, create a project, invite a user, read the reports (CSV), make a
+// custom role and a group, create a zone, survive a reload, upload two files by drag and drop, export the zone with a connect
 // job, add the invited user as a member with a role and an expiry, see a
 // tag list's axis-aligned and oriented boxes drawn in 3D and pick one, sign out (the
 // refresh token is revoked); a Viewer sees no write action and a non-member is told why;
@@ -87,7 +87,7 @@ const uuidOf = (urn: string) => urn.slice(urn.lastIndexOf(':') + 1);
 /** Shared by the tests below: what the first test created. */
 const made = { accountId: '', projectId: '', zoneId: '', projectPath: '', done: false };
 
-test('the console: sign in (PKCE, own callback), create a project, invite a user, reports as CSV, create a zone, reload, drop two files, connect export, add the invitee as a member with an expiry, see and pick 3D boxes, sign out', async (t) => {
+test('the console: sign in (PKCE, own callback), create a project, invite a user, reports as CSV, a custom role and a group, create a zone, reload, drop two files, connect export, add the invitee as a member with an expiry, see and pick 3D boxes, sign out', async (t) => {
   t.after(async () => {
     if (!made.done) await showPages('main-flow');
   });
@@ -136,6 +136,25 @@ test('the console: sign in (PKCE, own callback), create a project, invite a user
   const text = fs.readFileSync((await csv.path())!, 'utf8');
   assert.match(text, /^Project,Project id,Subscription id,Last accessed\r\nRefinery north,/);
   await assertNoSeriousAxeViolations(page, 'reports');
+  await page.goBack();
+
+  // A custom role (a combination of the spec's legacy permissions) and a group.
+  await page.getByRole('link', { name: 'Roles' }).click();
+  await page.getByLabel('New role name').fill('Tag keeper');
+  await page.getByLabel('See tags').check();
+  await page.getByLabel('Edit tags').check();
+  await page.getByRole('button', { name: 'Create role' }).click();
+  const role = page.getByRole('row').filter({ hasText: 'Tag keeper' });
+  await role.waitFor();
+  assert.match((await role.textContent()) ?? '', /workzone:tags:write/);
+  await assertNoSeriousAxeViolations(page, 'roles');
+  await page.goBack();
+  await page.getByRole('link', { name: 'Groups' }).click();
+  await page.getByLabel('New group name').fill('Field team');
+  await page.getByRole('button', { name: 'Create group' }).click();
+  await page.getByLabel('Add a user to Field team').selectOption({ label: VIC.email });
+  await page.getByRole('button', { name: `Remove ${VIC.email} from Field team` }).waitFor();
+  await assertNoSeriousAxeViolations(page, 'groups');
   await page.goBack();
 
   // The project and a work zone under its root.

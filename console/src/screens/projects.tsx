@@ -73,6 +73,8 @@ export function ProjectsScreen(props: { accountId: string }) {
       <h1>Projects</h1>
       <p>
         <Link href={`/console/a/${props.accountId}/users`}>Users of the account</Link> ·{' '}
+        <Link href={`/console/a/${props.accountId}/groups`}>Groups</Link> ·{' '}
+        <Link href={`/console/a/${props.accountId}/roles`}>Roles</Link> ·{' '}
         <Link href={`/console/a/${props.accountId}/reports`}>Reports</Link>
       </p>
       <ErrorBox error={account.error ?? projects.error} />
