@@ -1,6 +1,6 @@
 // The public API as the console calls it: bearer token from auth.ts, one refresh and one
 // retry on a 401, and failures as ApiError carrying the RFC 9457 problem's fields.
-import { accessToken, refresh } from './auth.ts';
+import { accessToken, currentTokens, refresh } from './auth.ts';
 
 export class ApiError extends Error {
   readonly status: number;
@@ -46,10 +46,14 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  let res = await send(await accessToken());
-  if (res.status === 401) {
-    const t = await refresh();
-    if (t) res = await send(t.accessToken);
+  const token = await accessToken();
+  let res = await send(token);
+  if (res.status === 401 && token) {
+    // Another call may have refreshed the pair meanwhile: use its token rather than spend
+    // the new refresh token too.
+    const now = currentTokens();
+    const next = now && now.accessToken !== token ? now : await refresh();
+    if (next) res = await send(next.accessToken);
   }
   if (!res.ok) throw await problemOf(res);
   if (res.status === 204) return undefined as T;

@@ -3,7 +3,8 @@
 // custom role and a group, create a zone, survive a reload, upload two files by drag and drop, export the zone with a connect
 // job, add the invited user as a member with a role and an expiry, see a
 // tag list's axis-aligned and oriented boxes drawn in 3D and pick one, sign out (the
-// refresh token is revoked); a Viewer sees no write action and a non-member is told why;
+// refresh token is revoked); after the access token expires, one refresh serves the calls
+// that were refused together (single-use refresh tokens); a Viewer sees no write action and a non-member is told why;
 // axe-core finds no serious or critical violation on the main screens.
 // Screenshots are kept in .tmp/artifacts/console/.
 // @engine-independent (the console is a client of the API; the API's data path is tested elsewhere)
@@ -271,7 +272,7 @@ test('the console: sign in (PKCE, own callback), create a project, invite a user
   made.done = true;
 });
 
-test('the console: a Viewer sees write actions disabled with their reason; a non-member is told not-member-of-project', async () => {
+test('the console: an expired token is refreshed once for parallel calls; a Viewer sees write actions disabled with their reason; a non-member is told not-member-of-project', async () => {
   assert.ok(made.projectId, 'needs the project of the first test');
   const roles = await apiAs(MIA.email, 'GET', `/api/2/accounts/${made.accountId}/roles`);
   const viewer = roles.find((r: { name: string }) => r.name === 'Viewer');
@@ -283,6 +284,21 @@ test('the console: a Viewer sees write actions disabled with their reason; a non
   await page.goto(`${server.url}${made.projectPath}`);
   await signInThroughConsole(page, VIC, new RegExp(`${made.projectPath}$`));
   await page.getByRole('tree', { name: 'Work zones' }).waitFor();
+
+  // The access token expires (the service's clock moves 3 h on): the next screen's calls all
+  // answer 401 at once, and the console refreshes once (refresh tokens are single-use), then
+  // retries them with the new token.
+  const refreshes: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/oauth/token') && /grant_type=refresh_token/.test(r.postData() ?? '')) refreshes.push(r.url());
+  });
+  await server.advanceClock(3 * 3600 + 60);
+  await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Projects' }).click();
+  await page.getByRole('link', { name: 'Refinery north' }).waitFor();
+  assert.equal(refreshes.length, 1, 'one refresh for the parallel calls');
+  await page.getByRole('link', { name: 'Refinery north' }).click();
+  await page.getByRole('tree', { name: 'Work zones' }).waitFor();
+  assert.equal(refreshes.length, 1, 'the new token serves the next screen');
   const disabled = async (name: string) => {
     const b = page.getByRole('button', { name, exact: true });
     await b.waitFor();
