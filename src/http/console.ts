@@ -21,6 +21,7 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.map': 'application/json',
   '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
 };
 
 /**
@@ -31,7 +32,8 @@ const TYPES: Record<string, string> = {
 export function consoleCsp(storageOrigins: readonly string[]): string {
   const extra = storageOrigins.length ? ` ${storageOrigins.join(' ')}` : '';
   return (
-    "default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; " +
+    // 'wasm-unsafe-eval' lets the LAZ decoder compile its WebAssembly (CSP 3); JavaScript eval stays off.
+    "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; font-src 'self'; " +
     `img-src 'self' data: blob:${extra}; connect-src 'self'${extra}; worker-src 'self' blob:; ` +
     "manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
   );

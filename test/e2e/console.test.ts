@@ -2,7 +2,8 @@
 // with PKCE through the console's own callback, create a project, invite a user, read the reports (CSV), make a
 // custom role and a group, create a zone, survive a reload, upload two files by drag and drop, export the zone with a connect
 // job, add the invited user as a member with a role and an expiry, see a
-// tag list's axis-aligned and oriented boxes drawn in 3D and pick one, sign out (the
+// tag list's axis-aligned and oriented boxes drawn in 3D and pick one, show the LAS scan's
+// points with them, sign out (the
 // refresh token is revoked); after the access token expires, one refresh serves the calls
 // that were refused together (single-use refresh tokens); a Viewer sees no write action and a non-member is told why;
 // axe-core finds no serious or critical violation on the main screens.
@@ -14,7 +15,7 @@ import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchWebGLBrowser } from '../support/browser.ts';
 import { startOAuthServer, tokenRequest, type OAuthServer } from '../support/oauth-client.ts';
-import { assertNoSeriousAxeViolations, screenshot, signInThroughConsole } from '../support/console.ts';
+import { assertNoSeriousAxeViolations, lasFile, screenshot, signInThroughConsole } from '../support/console.ts';
 
 const MIA = { email: 'mia@console.test', password: 'mia-password-1' };
 const VIC = { email: 'vic@console.test', password: 'vic-password-1' };
@@ -96,8 +97,8 @@ test('the console: sign in (PKCE, own callback), create a project, invite a user
   const res = await page.goto(`${server.url}/console/`);
   assert.equal(res?.status(), 200);
   const csp = res!.headers()['content-security-policy'] ?? '';
-  assert.match(csp, /script-src 'self';/);
-  assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval';/);
+  assert.doesNotMatch(csp, /'unsafe-inline'|'unsafe-eval'/);
   // The service runs with SANDBOX on here: the banner says so.
   await page.getByRole('note').filter({ hasText: 'Sandbox' }).waitFor();
 
@@ -179,15 +180,19 @@ test('the console: sign in (PKCE, own callback), create a project, invite a user
 
   // Two files dropped on the zone: signed, PUT with progress, registered, then listed.
   await page.getByText('No file in this zone yet.').waitFor();
-  const dropped = await page.evaluateHandle(() => {
+  // The scan is a LAS point cloud: a 40 × 30 grid of ground points under the boxes made below.
+  const grid: [number, number, number][] = [];
+  for (let i = 0; i < 40; i++) for (let j = 0; j < 30; j++) grid.push([500_000 - 2 + i * 0.3, 5_000_000 - 7 + j * 0.35, 9.5]);
+  const las = [...lasFile(grid)];
+  const dropped = await page.evaluateHandle((bytes) => {
     const dt = new DataTransfer();
-    dt.items.add(new File(['scan bytes '.repeat(2000)], 'station-01.e57', { type: 'application/octet-stream' }));
+    dt.items.add(new File([new Uint8Array(bytes)], 'station-01.las', { type: 'application/octet-stream' }));
     dt.items.add(new File(['%PDF-1.4 report'], 'survey-report.pdf', { type: 'application/pdf' }));
     return dt;
-  });
+  }, las);
   await page.dispatchEvent('[data-testid=drop-zone]', 'dragover', { dataTransfer: dropped });
   await page.dispatchEvent('[data-testid=drop-zone]', 'drop', { dataTransfer: dropped });
-  await page.getByRole('cell', { name: 'station-01.e57' }).waitFor({ timeout: 20_000 });
+  await page.getByRole('cell', { name: 'station-01.las' }).waitFor({ timeout: 20_000 });
   await page.getByRole('cell', { name: 'survey-report.pdf' }).waitFor();
   const states = await page.locator('.uploads .state').allTextContents();
   assert.deepEqual(states, ['done', 'done']);
@@ -256,6 +261,12 @@ test('the console: sign in (PKCE, own callback), create a project, invite a user
   assert.ok(valve);
   await page.mouse.click(valve.x, valve.y);
   await page.locator('[data-testid=picked-tag] .picked-name').filter({ hasText: 'Isolation valve' }).waitFor();
+
+  // The scan's points under the boxes (LAS through @loaders.gl/las, streamed, decimated).
+  await page.getByLabel("Show a scan's points").selectOption({ label: 'station-01.las' });
+  await page.locator(`canvas.scene[data-points="${grid.length}"]`).waitFor({ timeout: 30_000 });
+  await page.getByText(`${grid.length.toLocaleString('en')} points shown of ${grid.length.toLocaleString('en')}`).waitFor();
+  await screenshot(page, 'tag-list-3d-with-scan', { selector: 'canvas.scene' });
   await assertNoSeriousAxeViolations(page, 'tag list');
   await screenshot(page, 'tag-list');
 

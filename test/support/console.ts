@@ -49,3 +49,39 @@ export async function assertNoSeriousAxeViolations(page: Page, screen: string): 
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(serious, [], `axe on ${screen}: ${JSON.stringify(serious, null, 1)}`);
 }
+
+/**
+ * A LAS 1.2 file of point format 0 (20-byte records, no colour) holding `points`, with
+ * 1 cm resolution around the first point (the header's scale and offsets).
+ */
+export function lasFile(points: readonly (readonly [number, number, number])[]): Buffer {
+  const HEADER = 227;
+  const buf = Buffer.alloc(HEADER + points.length * 20);
+  buf.write('LASF', 0, 'ascii');
+  buf.writeUInt8(1, 24);
+  buf.writeUInt8(2, 25);
+  buf.write('scanbase console test', 58, 'ascii');
+  buf.writeUInt16LE(HEADER, 94);
+  buf.writeUInt32LE(HEADER, 96);
+  buf.writeUInt8(0, 104);
+  buf.writeUInt16LE(20, 105);
+  buf.writeUInt32LE(points.length, 107);
+  buf.writeUInt32LE(points.length, 111);
+  const scale = 0.01;
+  const offset = points[0] ?? [0, 0, 0];
+  for (let a = 0; a < 3; a++) {
+    buf.writeDoubleLE(scale, 131 + a * 8);
+    buf.writeDoubleLE(offset[a]!, 155 + a * 8);
+    const values = points.map((p) => p[a]!);
+    buf.writeDoubleLE(Math.max(...values), 179 + a * 16);
+    buf.writeDoubleLE(Math.min(...values), 187 + a * 16);
+  }
+  points.forEach((p, i) => {
+    const at = HEADER + i * 20;
+    for (let a = 0; a < 3; a++) buf.writeInt32LE(Math.round((p[a]! - offset[a]!) / scale), at + a * 4);
+    buf.writeUInt16LE(100, at + 12);
+    buf.writeUInt8(1 | (1 << 3), at + 14); // return 1 of 1
+    buf.writeUInt8(2, at + 15); // ground
+  });
+  return buf;
+}

@@ -2,7 +2,8 @@
 // tags, and the picked tag's fields (click a box or a row), which the caller may edit.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
-import type { Project, Tag, TagList } from '../types.ts';
+import type { FileItem, Project, Tag, TagList } from '../types.ts';
+import { PREVIEW_EXTENSIONS, decodePoints, download } from '../three/point-cloud.ts';
 import { Action, Empty, ErrorBox, Head, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
 import { BoxScene } from '../three/box-scene.ts';
 import { currentTokens } from '../auth.ts';
@@ -23,6 +24,54 @@ declare global {
   var __scanbaseBoxScene: { scene: BoxScene; tags: Tag[]; timings: ViewTimings } | undefined;
 }
 
+/** A scan's decimated points in the view: choose a LAS, LAZ or PLY scan of the project. */
+function ScanPreview(props: { base: string; scene: BoxScene | null; onPoints: (n: number) => void }) {
+  const scans = useLoad(() => api<FileItem[]>('GET', `${props.base}/files?category=scan,gaussian`), `${props.base} scans`);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [status, setStatus] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const previewable = (scans.data ?? []).filter((f) => (PREVIEW_EXTENSIONS as readonly string[]).includes(f.extension.toLowerCase()));
+  const show = async (id: string) => {
+    const f = previewable.find((x) => x.id === id);
+    if (!f || !props.scene) return;
+    setError(null);
+    setStatus('');
+    try {
+      setProgress(0);
+      const { urls } = await api<{ urls: Record<string, string> }>('POST', `${props.base}/blobs`, [f.blobName]);
+      const bytes = await download(urls[f.blobName]!, setProgress);
+      setStatus('Decoding…');
+      const preview = await decodePoints(bytes, f.extension);
+      props.scene.setPoints(preview);
+      props.onPoints(preview.count);
+      setStatus(`${preview.count.toLocaleString('en')} points shown of ${preview.total.toLocaleString('en')}`);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setProgress(null);
+    }
+  };
+  if (!scans.data?.length && !scans.error) return null;
+  return (
+    <div class="row">
+      <label for="scan-preview">Show a scan's points</label>
+      <select id="scan-preview" disabled={!previewable.length || progress !== null} onChange={(e) => void show(e.currentTarget.value)}>
+        <option value="">{previewable.length ? 'Choose a scan…' : 'No LAS, LAZ or PLY scan'}</option>
+        {previewable.map((f) => (
+          <option key={f.id} value={f.id}>
+            {f.name}.{f.extension}
+          </option>
+        ))}
+      </select>
+      {progress !== null ? <progress max={1} value={progress} aria-label="Scan download" /> : null}
+      <span class="muted" role="status">
+        {status}
+      </span>
+      <ErrorBox error={error ?? scans.error} />
+    </div>
+  );
+}
+
 export function TagListScreen(props: { accountId: string; projectId: string; tagListId: string }) {
   const base = `${A2}/accounts/${props.accountId}/projects/${props.projectId}`;
   const listUrl = `${base}/tag-lists/${props.tagListId}`;
@@ -36,6 +85,7 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
   const [filter, setFilter] = useState('');
   const [cls, setCls] = useState('');
   const [timings, setTimings] = useState<ViewTimings | null>(null);
+  const [points, setPoints] = useState(0);
   const canvas = useRef<HTMLCanvasElement>(null);
   const sceneRef = useRef<BoxScene | null>(null);
 
@@ -119,10 +169,12 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
               </span>
             ) : null}
           </div>
+          <ScanPreview base={base} scene={sceneRef.current} onPoints={setPoints} />
           <canvas
             ref={canvas}
             class="scene"
             data-drawn={timings?.drawn ?? ''}
+            data-points={points}
             aria-label="3D view of the tags' boxes: drag to orbit, wheel to zoom, click a box to see its fields"
             onClick={(e) => {
               const i = sceneRef.current?.pick(e.clientX, e.clientY) ?? null;

@@ -5,11 +5,12 @@
 // Coordinates are shifted by the boxes' centre before they become float32 matrices, so
 // survey coordinates (millions of metres) keep centimetre precision.
 import {
-  AmbientLight, Box3, BufferAttribute, BufferGeometry, Color, DirectionalLight, InstancedMesh, Matrix4, MeshLambertMaterial, PerspectiveCamera, Quaternion,
-  Raycaster, Scene, Vector2, Vector3, WebGLRenderer,
+  AmbientLight, Box3, BufferAttribute, BufferGeometry, Color, DirectionalLight, InstancedMesh, Matrix4, MeshLambertMaterial, PerspectiveCamera, Points,
+  PointsMaterial, Quaternion, Raycaster, Scene, Vector2, Vector3, WebGLRenderer,
 } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import type { TagData } from '../types.ts';
+import type { PointPreview } from './point-cloud.ts';
 
 export interface PlacedBox {
   /** Index into the tags given to setBoxes. */
@@ -61,6 +62,14 @@ export function unitCube(): BufferGeometry {
   return g;
 }
 
+/** The centre of a preview's points (its origin when there is no box). */
+function previewCentre(p: PointPreview): Vector3 {
+  const b = new Box3();
+  const v = new Vector3();
+  for (let i = 0; i < p.count; i++) b.expandByPoint(v.set(p.positions[i * 3]!, p.positions[i * 3 + 1]!, p.positions[i * 3 + 2]!));
+  return b.isEmpty() ? new Vector3() : b.getCenter(new Vector3());
+}
+
 /** A flat box (allowed by the rules) still gets a visible thickness. */
 const MIN_SIZE = 1e-3;
 
@@ -75,6 +84,8 @@ export class BoxScene {
   private origin = new Vector3();
   private bounds = new Box3();
   private frame = 0;
+  private points: Points | null = null;
+  private preview: PointPreview | null = null;
   private readonly resizeObserver: ResizeObserver;
 
   constructor(readonly canvas: HTMLCanvasElement) {
@@ -106,6 +117,7 @@ export class BoxScene {
     for (const b of boxes) if (b) this.bounds.expandByPoint(new Vector3(...b.center));
     this.bounds.getCenter(this.origin);
     if (!drawn) this.origin.set(0, 0, 0);
+    if (!drawn && this.preview) this.origin.copy(previewCentre(this.preview));
 
     const mesh = new InstancedMesh(unitCube(), new MeshLambertMaterial({ flatShading: true }), Math.max(1, drawn));
     mesh.count = drawn;
@@ -134,8 +146,44 @@ export class BoxScene {
     mesh.computeBoundingBox();
     this.mesh = mesh;
     this.scene.add(mesh);
+    if (this.preview) this.drawPoints(this.preview);
     this.fitToView();
     return drawn;
+  }
+
+  /** Draws a scan's decimated points in the boxes' frame (replacing a previous preview). */
+  setPoints(preview: PointPreview): void {
+    this.preview = preview;
+    if (!this.instanceTag.length) {
+      this.origin.copy(previewCentre(preview));
+      this.bounds.makeEmpty();
+    }
+    this.drawPoints(preview);
+    this.fitToView();
+  }
+
+  private drawPoints(preview: PointPreview): void {
+    if (this.points) {
+      this.scene.remove(this.points);
+      this.points.geometry.dispose();
+    }
+    const local = new Float32Array(preview.count * 3);
+    const v = new Vector3();
+    for (let i = 0; i < preview.count; i++) {
+      v.set(preview.positions[i * 3]! - this.origin.x, preview.positions[i * 3 + 1]! - this.origin.y, preview.positions[i * 3 + 2]! - this.origin.z);
+      local[i * 3] = v.x;
+      local[i * 3 + 1] = v.y;
+      local[i * 3 + 2] = v.z;
+      this.bounds.expandByPoint(v);
+    }
+    const g = new BufferGeometry();
+    g.setAttribute('position', new BufferAttribute(local, 3));
+    if (preview.colors) g.setAttribute('color', new BufferAttribute(preview.colors, 3, true));
+    g.computeBoundingSphere();
+    // Points are not picked: clicks go to the boxes.
+    this.points = new Points(g, new PointsMaterial({ size: 2, sizeAttenuation: false, vertexColors: Boolean(preview.colors), color: preview.colors ? 0xffffff : 0x5b6470 }));
+    this.points.raycast = () => undefined;
+    this.scene.add(this.points);
   }
 
   /** Frames every box. */
@@ -207,6 +255,7 @@ export class BoxScene {
     this.resizeObserver.disconnect();
     this.controls.dispose();
     this.mesh?.dispose();
+    this.points?.geometry.dispose();
     this.renderer.dispose();
   }
 }
