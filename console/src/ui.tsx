@@ -14,6 +14,20 @@ export function Link(props: { href: string; children: ComponentChildren; class?:
   );
 }
 
+/** An account screen's frame: breadcrumb (Accounts / Projects / title) and heading. */
+export function AccountPage(props: { accountId: string; title: string; children: ComponentChildren }) {
+  return (
+    <main id="main">
+      <nav aria-label="Breadcrumb" class="crumbs">
+        <Link href="/console/">Accounts</Link> / <Link href={`/console/a/${props.accountId}`}>Projects</Link> /{' '}
+        <span aria-current="page">{props.title}</span>
+      </nav>
+      <h1>{props.title}</h1>
+      {props.children}
+    </main>
+  );
+}
+
 const EXPLAINED: Record<string, string> = {
   'not-member-of-project': 'You are not a member of this project: ask a project manager to add you.',
 };

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
 import type { Account } from '../types.ts';
-import { Action, Empty, ErrorBox, Link, Loading, useAction, useLoad } from '../ui.tsx';
+import { AccountPage, Action, Empty, ErrorBox, Loading, useAction, useLoad } from '../ui.tsx';
 import { managesAccount } from './roles.tsx';
 
 interface Group {
@@ -27,11 +27,7 @@ export function GroupsScreen(props: { accountId: string }) {
   const act = (f: () => Promise<unknown>) => run(f).then((ok) => ok && groups.reload());
 
   return (
-    <main id="main">
-      <nav aria-label="Breadcrumb" class="crumbs">
-        <Link href="/console/">Accounts</Link> / <Link href={`/console/a/${props.accountId}`}>Projects</Link> / <span aria-current="page">Groups</span>
-      </nav>
-      <h1>Groups</h1>
+    <AccountPage accountId={props.accountId} title="Groups">
       <form
         class="row"
         onSubmit={(e) => {
@@ -84,6 +80,6 @@ export function GroupsScreen(props: { accountId: string }) {
           );
         })}
       </ul>
-    </main>
+    </AccountPage>
   );
 }

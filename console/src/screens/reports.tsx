@@ -3,7 +3,7 @@
 // downloadable as CSV.
 import { A1, api } from '../api.ts';
 import { toCsv, type Cell } from '../csv.ts';
-import { Empty, ErrorBox, Head, Link, Loading, useLoad } from '../ui.tsx';
+import { AccountPage, Empty, ErrorBox, Head, Loading, useLoad } from '../ui.tsx';
 
 interface ProjectRow {
   projectId: string;
@@ -64,11 +64,7 @@ function Report<T>(props: { title: string; file: string; url: string; cols: stri
 export function ReportsScreen(props: { accountId: string }) {
   const base = `${A1}/accounts/${props.accountId}/reports`;
   return (
-    <main id="main">
-      <nav aria-label="Breadcrumb" class="crumbs">
-        <Link href="/console/">Accounts</Link> / <Link href={`/console/a/${props.accountId}`}>Projects</Link> / <span aria-current="page">Reports</span>
-      </nav>
-      <h1>Reports</h1>
+    <AccountPage accountId={props.accountId} title="Reports">
       <Report<ProjectRow>
         title="Projects last accessed"
         file="projects-last-accessed.csv"
@@ -83,6 +79,6 @@ export function ReportsScreen(props: { accountId: string }) {
         cols={['E-mail', 'First name', 'Last name', 'Company', 'User id', 'Last activity']}
         cells={(r) => [r.userEmail, r.userFirstname, r.userLastname, r.userCompanyName, r.userId, r.lastActivityDate]}
       />
-    </main>
+    </AccountPage>
   );
 }

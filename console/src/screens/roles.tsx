@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
 import type { Account } from '../types.ts';
-import { Action, ErrorBox, Head, Link, Loading, useAction, useLoad } from '../ui.tsx';
+import { AccountPage, Action, ErrorBox, Head, Loading, useAction, useLoad } from '../ui.tsx';
 
 interface RoleFull {
   id: string;
@@ -58,11 +58,7 @@ export function RolesScreen(props: { accountId: string }) {
     }
   };
   return (
-    <main id="main">
-      <nav aria-label="Breadcrumb" class="crumbs">
-        <Link href="/console/">Accounts</Link> / <Link href={`/console/a/${props.accountId}`}>Projects</Link> / <span aria-current="page">Roles</span>
-      </nav>
-      <h1>Roles</h1>
+    <AccountPage accountId={props.accountId} title="Roles">
       <form onSubmit={create} aria-label="New custom role">
         <div class="row">
           <label for="role-name">New role name</label>
@@ -106,6 +102,6 @@ export function RolesScreen(props: { accountId: string }) {
           </tbody>
         </table>
       ) : null}
-    </main>
+    </AccountPage>
   );
 }

@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { A2, api } from '../api.ts';
 import type { Account } from '../types.ts';
-import { Action, Empty, ErrorBox, Head, Link, Loading, useAction, useLoad } from '../ui.tsx';
+import { AccountPage, Action, Empty, ErrorBox, Head, Loading, useAction, useLoad } from '../ui.tsx';
 
 interface User {
   id: string;
@@ -43,12 +43,7 @@ export function UsersScreen(props: { accountId: string }) {
     }
   };
   return (
-    <main id="main">
-      <nav aria-label="Breadcrumb" class="crumbs">
-        <Link href="/console/">Accounts</Link> / <Link href={`/console/a/${props.accountId}`}>{account.data?.name ?? '…'}</Link> /{' '}
-        <span aria-current="page">Users</span>
-      </nav>
-      <h1>Users</h1>
+    <AccountPage accountId={props.accountId} title="Users">
       <form class="grid-form" onSubmit={invite} aria-label="Invite a user">
         <label for="invite-email">E-mail to invite</label>
         <input id="invite-email" type="email" value={email} disabled={Boolean(denied)} onInput={(e) => setEmail(e.currentTarget.value)} />
@@ -85,6 +80,6 @@ export function UsersScreen(props: { accountId: string }) {
           </tbody>
         </table>
       ) : null}
-    </main>
+    </AccountPage>
   );
 }
