@@ -16,6 +16,8 @@ const TABLE_ROWS = 200;
 export interface ViewTimings {
   fetchMs: number;
   firstRenderMs: number;
+  /** From the document's start (after sign-in: the callback page's load) to the first frame. */
+  sincePageStartMs: number;
   drawn: number;
 }
 
@@ -120,7 +122,7 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
     scene.renderNow();
     // The first frame is on screen once the browser has painted it.
     requestAnimationFrame(() => {
-      const t = { fetchMs, firstRenderMs: performance.now() - t0, drawn };
+      const t = { fetchMs, firstRenderMs: performance.now() - t0, sincePageStartMs: performance.now(), drawn };
       setTimings(t);
       globalThis.__scanbaseBoxScene = { scene, tags, timings: t };
     });
