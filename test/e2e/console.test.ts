@@ -125,14 +125,19 @@ test('the console: sign in (PKCE, own callback), create a project, invite a user
   await page.getByRole('heading', { name: 'Users' }).waitFor();
   await page.getByLabel('E-mail to invite').fill(IVY);
   await page.getByRole('button', { name: 'Invite', exact: true }).click();
-  await page.getByRole('cell', { name: IVY }).waitFor();
+  await page.getByRole('cell', { name: IVY, exact: true }).waitFor();
+  // …and make them a project lister.
+  await page.getByRole('button', { name: `Change roles of ${IVY}` }).click();
+  await page.getByRole('group', { name: `Account roles of ${IVY}` }).getByLabel('Project lister').check();
+  await page.getByRole('button', { name: `Save roles of ${IVY}` }).click();
+  await page.getByRole('row').filter({ hasText: IVY }).filter({ hasText: 'Project lister' }).waitFor();
   await assertNoSeriousAxeViolations(page, 'users');
   await page.goBack();
 
   // The API 1 reports, exported as CSV.
   await page.getByRole('link', { name: 'Reports' }).click();
   await page.getByRole('cell', { name: 'Refinery north' }).waitFor();
-  await page.getByRole('cell', { name: IVY }).waitFor();
+  await page.getByRole('cell', { name: IVY, exact: true }).waitFor();
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Projects last accessed as CSV' }).click()]);
   assert.equal(csv.suggestedFilename(), 'projects-last-accessed.csv');
   const text = fs.readFileSync((await csv.path())!, 'utf8');

@@ -2,7 +2,7 @@
 // a link to set a password; optional account roles), for owners, administrators and
 // project managers (account:users:write).
 import { useState } from 'preact/hooks';
-import { A2, api } from '../api.ts';
+import { A2, api, uuidOf } from '../api.ts';
 import type { Account } from '../types.ts';
 import { AccountPage, Action, Empty, ErrorBox, Head, Loading, useAction, useLoad } from '../ui.tsx';
 
@@ -20,6 +20,45 @@ const ROLES = [
   ['projectManager', 'Project manager'],
   ['projectLister', 'Project lister'],
 ] as const;
+
+/** A user's row; the account roles are edited in place (PUT …/members/{user}/roles). */
+function UserRow(props: { user: User; url: string; denied: string | null; onChange: () => void }) {
+  const u = props.user;
+  const [editing, setEditing] = useState<string[] | null>(null);
+  const [run, busy, error] = useAction();
+  const label = `${u.firstName} ${u.lastName}`.trim() || u.email;
+  return (
+    <tr>
+      <td>{u.email}</td>
+      <td>{`${u.firstName} ${u.lastName}`.trim() || '—'}</td>
+      <td>
+        {editing ? (
+          <fieldset class="roles">
+            <legend>Account roles of {label}</legend>
+            {ROLES.map(([id, name]) => (
+              <label key={id}>
+                <input type="checkbox" checked={editing.includes(id)} onChange={(e) => setEditing(e.currentTarget.checked ? [...editing, id] : editing.filter((r) => r !== id))} />{' '}
+                {name}
+              </label>
+            ))}
+            <Action label={`Save roles of ${label}`} kind="primary" busy={busy} onClick={() => void run(() => api('PUT', props.url, editing)).then((ok) => ok && (setEditing(null), props.onChange()))} />
+          </fieldset>
+        ) : (
+          <>
+            {(u.accountRoles ?? []).map((r) => ROLES.find(([id]) => id === r)?.[1] ?? r).join(', ') || 'member'}{' '}
+            {props.denied ? null : (
+              <button type="button" class="plain" onClick={() => setEditing(u.accountRoles ?? [])}>
+                Change roles of {label}
+              </button>
+            )}
+          </>
+        )}
+        <ErrorBox error={error} />
+      </td>
+      <td>{u.invitedAt ? new Date(u.invitedAt).toISOString().slice(0, 10) : '—'}</td>
+    </tr>
+  );
+}
 
 /** account:users:read/write: owners, administrators and project managers (docs/permissions.md). */
 const managesUsers = (a: Account) => a.permissions.isOwner || a.permissions.isAdmin || a.permissions.isManager;
@@ -70,12 +109,7 @@ export function UsersScreen(props: { accountId: string }) {
           <Head cols={['E-mail', 'Name', 'Account roles', 'Invited']} />
           <tbody>
             {users.data.map((u) => (
-              <tr key={u.id}>
-                <td>{u.email}</td>
-                <td>{`${u.firstName} ${u.lastName}`.trim() || '—'}</td>
-                <td>{(u.accountRoles ?? []).map((r) => ROLES.find(([id]) => id === r)?.[1] ?? r).join(', ') || 'member'}</td>
-                <td>{u.invitedAt ? new Date(u.invitedAt).toISOString().slice(0, 10) : '—'}</td>
-              </tr>
+              <UserRow key={u.id} user={u} url={`${base}/members/${uuidOf(u.id)}/roles`} denied={denied} onChange={users.reload} />
             ))}
           </tbody>
         </table>
