@@ -189,7 +189,12 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
         <section aria-labelledby="picked-h" class="picked">
           <h2 id="picked-h">Selected tag</h2>
           {pickedTag ? (
-            <TagFields key={pickedTag.id} tag={pickedTag} listUrl={listUrl} denied={writeDenied} onSaved={() => reloadTags((x) => x + 1)} />
+            <TagFields key={pickedTag.id} tag={pickedTag} listUrl={listUrl} denied={writeDenied} onSaved={() => reloadTags((x) => x + 1)}
+              onDeleted={() => {
+                setPicked(null);
+                reloadTags((x) => x + 1);
+              }}
+            />
           ) : (
             <p class="muted">Click a box or a row of the table.</p>
           )}
@@ -235,7 +240,7 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
   );
 }
 
-function TagFields(props: { tag: Tag; listUrl: string; denied: string | null; onSaved: () => void }) {
+function TagFields(props: { tag: Tag; listUrl: string; denied: string | null; onSaved: () => void; onDeleted: () => void }) {
   const d = props.tag.data;
   const [name, setName] = useState(d.name ?? '');
   const [cls, setCls] = useState(d.class ?? '');
@@ -274,6 +279,16 @@ function TagFields(props: { tag: Tag; listUrl: string; denied: string | null; on
         <input id="tag-class-edit" value={cls} maxLength={50} disabled={Boolean(props.denied)} onInput={(e) => setCls(e.currentTarget.value)} />
         <Action label="Save tag" type="submit" kind="primary" denied={props.denied} busy={busy} />
       </form>
+      <Action
+        label="Delete tag"
+        kind="danger"
+        denied={props.denied}
+        busy={busy}
+        onClick={() =>
+          confirm(`Delete the tag ${d.id}?`) &&
+          void run(() => api('POST', `${props.listUrl}/tags/bulk`, { delete: [props.tag.id] })).then((ok) => ok && props.onDeleted())
+        }
+      />
       <ErrorBox error={error} />
     </div>
   );
