@@ -1,10 +1,11 @@
 // Lint: typescript-eslint's recommended rules, and the dependency rule of
-// ARCHITECTURE.md: src/core imports only src/core and Node's standard library.
+// ARCHITECTURE.md: src/core imports only src/core and Node's standard library; the web
+// console (console/) is a client of the public API only and never imports the service.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', '.tmp/**'] },
+  { ignores: ['node_modules/**', 'data/**', '.tmp/**', 'console/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -44,6 +45,22 @@ export default tseslint.config(
               message: 'src/core must not import src/http or src/adapters (http → core ← adapters).',
             },
             { regex: '\\.\\./\\.\\./\\.\\./', message: 'src/core must not reach outside src/core.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['console/**/*.ts', 'console/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)src/|^node:',
+              message: 'The console is a browser client of the public API: it never imports the service (src/) or Node modules.',
+            },
           ],
         },
       ],

@@ -20,6 +20,7 @@ import { api2Routes } from './api2/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { connectJobRoutes } from './connect.ts';
 import { blobRoutes } from './blobs.ts';
+import { consoleRoutes } from './console.ts';
 import { bodyDeadline, serverTimeOptions } from './timeouts.ts';
 import { closeBodySchema } from './strict-bodies.ts';
 import { formBodies, jsonBodies } from './request-bodies.ts';
@@ -176,6 +177,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     await pages.register(pageRoutes(core));
   });
   await app.register(blobRoutes(core));
+  await app.register(consoleRoutes(core));
   await app.register(connectJobRoutes(core));
   await app.register(operatorRoutes(core), { prefix: '/_operator' });
   await app.register(api1Routes(core), { prefix: '/api' });

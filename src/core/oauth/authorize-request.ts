@@ -2,7 +2,8 @@
 // http(s) address on localhost or 127.0.0.1 (any port, any path) or "/"; state is
 // [a-z0-9]+; PKCE S256 only; no fragment (RFC 6749 §3.1.2). A failing request is never
 // redirected. Besides those, the service's own first-party pages may be named as exact
-// addresses (the API docs pages' oauth2-redirect on PUBLIC_URL, docs/security.md).
+// addresses (the API docs pages' oauth2-redirect on PUBLIC_URL, docs/security.md; the web
+// console's callback, consoleRedirect).
 import { DomainError } from '../errors.ts';
 import { isValidChallenge, normaliseChallengeMethod } from './pkce.ts';
 
@@ -14,6 +15,9 @@ export interface AuthorizeRequest {
 
 const STATE_RE = /^[a-z0-9]{1,512}$/;
 const NO_OWN_REDIRECTS: ReadonlySet<string> = new Set();
+
+/** The web console's sign-in callback (docs/console.md): one exact address on PUBLIC_URL. */
+export const consoleRedirect = (publicUrl: string): string => `${publicUrl}/console/callback`;
 
 /**
  * `ownRedirects`: exact addresses of the service's own pages (on its PUBLIC_URL) that act

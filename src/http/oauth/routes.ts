@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
-import { parseAuthorizeRequest, redirectWith, type AuthorizeRequest } from '../../core/oauth/authorize-request.ts';
+import { consoleRedirect, parseAuthorizeRequest, redirectWith, type AuthorizeRequest } from '../../core/oauth/authorize-request.ts';
 import type { WebSession } from '../../core/oauth/web-sessions.ts';
 import { docsPageRedirects } from '../openapi.ts';
 import { approvePage, codePage, errorPage, homePage, signedOutPage, signInPage, type PageContext } from './pages.ts';
@@ -96,8 +96,9 @@ export const oauthRoutes =
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     const ctx: PageContext = { sandbox: core.config.sandbox };
     const { session, setSessionCookie, cookieName: COOKIE, secure } = browserSessions(core);
-    // The API docs pages sign in as public PKCE clients of their own (docs/security.md).
-    const ownRedirects: ReadonlySet<string> = new Set(docsPageRedirects(core.config.publicUrl));
+    // The API docs pages and the web console sign in as public PKCE clients of their own
+    // (docs/security.md, docs/console.md).
+    const ownRedirects: ReadonlySet<string> = new Set([...docsPageRedirects(core.config.publicUrl), consoleRedirect(core.config.publicUrl)]);
 
     /** Parses the authorize parameters; a bad request gets an error page and is never redirected. */
     function authorizeRequestOr400(q: Record<string, unknown>, reply: FastifyReply): AuthorizeRequest | null {

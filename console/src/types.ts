@@ -1,0 +1,75 @@
+// The API 2 shapes the console reads (the fields it uses; the service sends more).
+export interface Subscription {
+  id: string;
+  name?: string;
+  isActive: boolean;
+  tagCapacity: number;
+  scanCapacity: number;
+  geoImageCapacity: number;
+}
+export interface Account {
+  id: string;
+  name: string;
+  permissions: { isOwner: boolean; isAdmin: boolean; isManager: boolean; isProjectLister: boolean };
+  subscriptions: Subscription[];
+}
+export interface ModificationInfo {
+  isDeleted: boolean;
+  deletedAt?: string;
+  updatedAt?: string;
+}
+export interface Project {
+  id: string;
+  name: string;
+  description: string;
+  ownerId: string;
+  rootWorkzoneId: string;
+  permissions: string[];
+  modificationInfo: ModificationInfo;
+}
+export interface Workzone {
+  id: string;
+  name: string;
+  parentId: string | null;
+  rootWorkzoneId: string;
+}
+export interface Role {
+  id: string;
+  name: string;
+  permissions: string[];
+}
+export interface MemberAccess {
+  member: { type: 'user' | 'group'; id: string; email?: string; name?: string };
+  roleId: string;
+  expirationDate: string | null;
+  workzoneIds: string[];
+}
+export interface FileItem {
+  id: string;
+  type: string;
+  workzoneId: string;
+  name: string;
+  extension: string;
+  size: number;
+  createdAt: string;
+  blobName: string;
+}
+export interface TagList {
+  id: string;
+  workzoneId: string;
+  tagListType: string;
+  name: string;
+  tagsVersion: number;
+}
+export interface TagData {
+  id: string;
+  name?: string;
+  class?: string;
+  boundingBox?: number[];
+  orientedBoundingBox?: number[];
+  [k: string]: unknown;
+}
+export interface Tag {
+  id: string;
+  data: TagData;
+}

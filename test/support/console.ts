@@ -1,0 +1,87 @@
+// Helpers of the web console's browser tests: sign in through the console's own button,
+// run axe-core in the page, save screenshots as test artifacts.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+/** Where the browser tests keep their screenshots (CI can collect the folder). */
+export const ARTIFACTS = path.resolve('.tmp/artifacts/console');
+
+export async function screenshot(page: Page, name: string, target?: { selector: string }): Promise<string> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  if (target) await page.locator(target.selector).screenshot({ path: file });
+  else await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/**
+ * Presses the console's Sign in, signs in on the authorize page when asked, allows, and
+ * waits until the console shows `path` again. Answers the authorize address the console used.
+ */
+export async function signInThroughConsole(page: Page, user: { email: string; password: string }, backTo: RegExp): Promise<URL> {
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/oauth\/authorize\?/);
+  const authorizeUrl = new URL(page.url());
+  if (await page.locator('#email').count()) {
+    await page.fill('#email', user.email);
+    await page.fill('#password', user.password);
+    await Promise.all([page.waitForURL(/\/oauth\/authorize\?/), page.click('button[type=submit]')]);
+  }
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await page.waitForURL(backTo, { timeout: 20_000 });
+  await page.getByRole('button', { name: 'Sign out' }).waitFor({ timeout: 20_000 });
+  return authorizeUrl;
+}
+
+const axeSource: string = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+
+/** axe-core in the page (evaluated over the DevTools protocol: the page's CSP stays on); fails on serious or critical violations. */
+export async function assertNoSeriousAxeViolations(page: Page, screen: string): Promise<void> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, o: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+  });
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(serious, [], `axe on ${screen}: ${JSON.stringify(serious, null, 1)}`);
+}
+
+/**
+ * A LAS 1.2 file of point format 0 (20-byte records, no colour) holding `points`, with
+ * 1 cm resolution around the first point (the header's scale and offsets).
+ */
+export function lasFile(points: readonly (readonly [number, number, number])[]): Buffer {
+  const HEADER = 227;
+  const buf = Buffer.alloc(HEADER + points.length * 20);
+  buf.write('LASF', 0, 'ascii');
+  buf.writeUInt8(1, 24);
+  buf.writeUInt8(2, 25);
+  buf.write('scanbase console test', 58, 'ascii');
+  buf.writeUInt16LE(HEADER, 94);
+  buf.writeUInt32LE(HEADER, 96);
+  buf.writeUInt8(0, 104);
+  buf.writeUInt16LE(20, 105);
+  buf.writeUInt32LE(points.length, 107);
+  buf.writeUInt32LE(points.length, 111);
+  const scale = 0.01;
+  const offset = points[0] ?? [0, 0, 0];
+  for (let a = 0; a < 3; a++) {
+    buf.writeDoubleLE(scale, 131 + a * 8);
+    buf.writeDoubleLE(offset[a]!, 155 + a * 8);
+    const values = points.map((p) => p[a]!);
+    buf.writeDoubleLE(Math.max(...values), 179 + a * 16);
+    buf.writeDoubleLE(Math.min(...values), 187 + a * 16);
+  }
+  points.forEach((p, i) => {
+    const at = HEADER + i * 20;
+    for (let a = 0; a < 3; a++) buf.writeInt32LE(Math.round((p[a]! - offset[a]!) / scale), at + a * 4);
+    buf.writeUInt16LE(100, at + 12);
+    buf.writeUInt8(1 | (1 << 3), at + 14); // return 1 of 1
+    buf.writeUInt8(2, at + 15); // ground
+  });
+  return buf;
+}
