@@ -38,6 +38,15 @@ export const scopePath = (scope: Scope, s: ScopeOptions) => {
   return `/api/2/accounts/${enc(s.account)}/projects/${enc(s.project)}`;
 };
 
+/** The five verbs of a resource API 2 lets one list, read, create, change and delete. */
+const crud = (one: string, many: string, create: string, update: { method: 'PUT' | 'PATCH'; help: string }): Resource['verbs'] => ({
+  list: { method: 'GET', help: `the ${many}` },
+  get: { method: 'GET', item, help: `one ${one}` },
+  create: { method: 'POST', help: `a ${one} (${create})` },
+  update: { method: update.method, item, help: update.help },
+  delete: { method: 'DELETE', item, help: `delete a ${one}` },
+});
+
 const RESOURCES: Resource[] = [
   {
     name: 'accounts', scope: 'none', collection: '/accounts', columns: ['id', 'name', 'type', 'createdAt'],
@@ -45,13 +54,7 @@ const RESOURCES: Resource[] = [
   },
   {
     name: 'projects', scope: 'account', collection: '/projects', columns: ['id', 'name', 'rootWorkzoneId', 'subscriptionId', 'createdAt'],
-    verbs: {
-      list: { method: 'GET', help: 'the account\'s projects you can see' },
-      get: { method: 'GET', item, help: 'one project' },
-      create: { method: 'POST', help: 'a project (--name, --subscription, or --data)' },
-      update: { method: 'PATCH', item, help: 'change a project (the members given)' },
-      delete: { method: 'DELETE', item, help: 'delete a project' },
-    },
+    verbs: crud('project', 'account\'s projects you can see', '--name, --subscription, or --data', { method: 'PATCH', help: 'change a project (the members given)' }),
     createOptions: [new Option('--subscription <id>', 'the subscription the project counts against')],
     createDefaults: async (_c, _s, body, o) => {
       if (o.subscription) body.subscriptionId = o.subscription;
@@ -59,13 +62,7 @@ const RESOURCES: Resource[] = [
   },
   {
     name: 'workzones', scope: 'project', collection: '/workzones', columns: ['id', 'name', 'parentId', 'createdAt'],
-    verbs: {
-      list: { method: 'GET', help: 'the project\'s work zones' },
-      get: { method: 'GET', item, help: 'one work zone' },
-      create: { method: 'POST', help: 'a work zone (--name, --parent; default parent: the root zone)' },
-      update: { method: 'PUT', item, help: 'rename or describe a work zone' },
-      delete: { method: 'DELETE', item, help: 'delete a work zone' },
-    },
+    verbs: crud('work zone', 'project\'s work zones', '--name, --parent; default parent: the root zone', { method: 'PUT', help: 'rename or describe a work zone' }),
     createOptions: [new Option('--parent <zone>', 'the parent work zone (default: the project\'s root zone)')],
     createDefaults: async (client, s, body, o) => {
       if (o.parent) body.parentWorkzoneId = o.parent;
@@ -93,13 +90,7 @@ const RESOURCES: Resource[] = [
   },
   {
     name: 'tag-lists', scope: 'project', collection: '/tag-lists', columns: ['id', 'name', 'tagListType', 'workzoneId', 'tagsVersion'],
-    verbs: {
-      list: { method: 'GET', help: 'the project\'s tag lists' },
-      get: { method: 'GET', item, help: 'one tag list' },
-      create: { method: 'POST', help: 'a tag list (--name, --zone, --type 2d|3d)' },
-      update: { method: 'PUT', item, help: 'replace a tag list\'s fields (every field: a missing one is erased)' },
-      delete: { method: 'DELETE', item, help: 'delete a tag list' },
-    },
+    verbs: crud('tag list', 'project\'s tag lists', '--name, --zone, --type 2d|3d', { method: 'PUT', help: 'replace a tag list\'s fields (every field: a missing one is erased)' }),
     createOptions: [new Option('--zone <zone>', 'the work zone of the list'), new Option('--type <type>', 'how the list shows: 2d or 3d').default('3d')],
     createDefaults: async (_c, _s, body, o) => {
       if (o.zone) body.workzoneId = o.zone;
