@@ -1,5 +1,6 @@
 // @engine-independent: the data path is the SDK's and the service's, covered on both engines there.
-// The scanbase command end to end against one started service: `login` with the browser
+// The scanbase command end to end against one started service: `login` (opening the browser
+// through $BROWSER, and --no-browser) with the browser
 // step in headless Chromium, whoami, project and zone creation, an upload of several files
 // with a progress bar in a pseudo-terminal (none when piped), download with byte
 // comparison, a tag export/import round trip (JSON and CSV), --with-token, token, exit
@@ -41,23 +42,40 @@ const ok = (r: Run) => {
 };
 const json = async (args: string[], o?: { stdin?: string; profile?: string }) => JSON.parse(ok(await cli([...args, '--json'], o)).stdout);
 
-/** `scanbase login --no-browser`; Chromium opens the printed address, signs in and presses Allow. */
-async function loginInChromium(): Promise<Run> {
+/**
+ * `scanbase login`, the browser step in Chromium (sign in, Allow). `opened: 'browser'`: the
+ * command opens the address with $BROWSER (a script that hands it to the test); `'printed'`:
+ * `--no-browser`, the address is read from standard error.
+ */
+async function loginInChromium(how: 'browser' | 'printed', profile = 'default'): Promise<Run> {
   const page = await (await browser.newContext()).newPage();
+  const handedOver = path.join(work, `opened-${profile}.txt`);
+  const opener = path.join(work, 'browser.sh');
+  fs.writeFileSync(opener, `#!/bin/sh\nprintf '%s' "$1" > '${handedOver}.tmp' && mv '${handedOver}.tmp' '${handedOver}'\n`, { mode: 0o755 });
   let opened: Promise<void> | undefined;
-  const run = await scanbase(['login', '--no-browser', '--base-url', world.url], {
+  const approve = (url: string) => (async () => {
+    await page.goto(url);
+    await page.fill('#email', world.owner.email);
+    await page.fill('#password', world.owner.password);
+    await Promise.all([page.waitForURL(/\/oauth\/authorize\?/), page.click('button[type=submit]')]);
+    await Promise.all([page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/), page.getByRole('button', { name: 'Allow' }).click()]);
+    assert.match((await page.textContent('body')) ?? '', /Signed in/);
+  })();
+  const args = ['--profile', profile, 'login', '--base-url', world.url, ...(how === 'printed' ? ['--no-browser'] : [])];
+  const run = await scanbase(args, {
     configDir,
+    env: { BROWSER: opener },
     onStderr: (all) => {
-      const url = /^(http:\/\/\S+\/oauth\/authorize\?\S+)$/m.exec(all)?.[1];
-      if (!url || opened) return;
-      opened = (async () => {
-        await page.goto(url);
-        await page.fill('#email', world.owner.email);
-        await page.fill('#password', world.owner.password);
-        await Promise.all([page.waitForURL(/\/oauth\/authorize\?/), page.click('button[type=submit]')]);
-        await Promise.all([page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/), page.getByRole('button', { name: 'Allow' }).click()]);
-        assert.match((await page.textContent('body')) ?? '', /Signed in/);
-      })();
+      if (opened) return;
+      if (how === 'printed') {
+        const url = /^Open this address in a browser to sign in:\n(http:\/\/\S+\/oauth\/authorize\?\S+)$/m.exec(all)?.[1];
+        if (url) opened = approve(url);
+      } else if (/^Opening the browser/m.test(all)) {
+        opened = (async () => {
+          while (!fs.existsSync(handedOver)) await new Promise((r) => setTimeout(r, 20));
+          await approve(fs.readFileSync(handedOver, 'utf8'));
+        })();
+      }
     },
   });
   await opened;
@@ -66,7 +84,8 @@ async function loginInChromium(): Promise<Run> {
 }
 
 test('cli e2e: browser login, whoami, project and zone, upload with a progress bar (terminal only), download, tag round trip, logout', async () => {
-  const login = ok(await loginInChromium());
+  const login = ok(await loginInChromium('browser'));
+  assert.match(login.stderr, /^Opening the browser to sign in/m);
   assert.match(login.stdout, /userId\s+urn:svc:user:/);
   const profileFile = path.join(configDir, 'profiles', 'default.json');
   assert.equal(fs.statSync(profileFile).mode & 0o777, 0o600);
@@ -145,6 +164,12 @@ test('cli e2e: browser login, whoami, project and zone, upload with a progress b
   const after = await cli(['whoami']);
   assert.equal(after.code, 3, 'not signed in: exit 3');
   assert.match(after.stderr, /not signed in: run `scanbase login`/);
+});
+
+test('cli: login --no-browser prints the address and waits on the loopback redirect', async () => {
+  const login = ok(await loginInChromium('printed', 'headless'));
+  assert.match(login.stderr, /^Open this address in a browser to sign in:\nhttp:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?.*redirect_uri=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Fcallback/m);
+  assert.equal((await json(['whoami'], { profile: 'headless' })).server, world.url);
 });
 
 test('cli: login --with-token takes a token pair (JSON) or a bare refresh token; token prints a usable access token', async () => {
