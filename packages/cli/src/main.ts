@@ -4,6 +4,7 @@
 // options and help, environment defaults (.env()) and typed errors come with it; node's
 // util.parseArgs has no sub-commands or help, which the first version had to hand-roll.
 // Exit codes by kind of failure: exit-codes.ts.
+import fs from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ScanbaseError } from '@scanbase/sdk/node';
 import { EXIT, exitCodeOf } from './exit-codes.ts';
@@ -19,6 +20,7 @@ export function program(): Command {
     .addOption(new Option('--profile <name>', 'the profile (one signed-in user on one server)').env('SCANBASE_PROFILE'))
     .addOption(new Option('--base-url <url>', 'the service\'s address (login: where to sign in; default http://127.0.0.1:8080)').env('SCANBASE_BASE_URL'))
     .option('--json', 'print JSON (the service\'s documents) instead of tables')
+    .version((JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version)
     .showHelpAfterError('(scanbase --help for usage)')
     .exitOverride();
   for (const c of [...authCommands(), ...resourceCommands(), ...transferCommands(), tagCommands()]) p.addCommand(c);
