@@ -126,7 +126,9 @@ test('cli e2e: browser login, whoami, project and zone, upload with a progress b
 
   for (const [i, f] of up.entries()) {
     const out = path.join(work, `copy-${i}`);
-    const d = await json(['download', f.id, '--account', world.accountId, '--project', project.id, '--out', out]);
+    // The first by blob name with the MD5 given, the others by file id (the record's MD5).
+    const by = i === 0 ? ['--blob', f.blobName, '--md5', f.md5] : [f.id];
+    const d = await json(['download', ...by, '--account', world.accountId, '--project', project.id, '--out', out]);
     assert.equal(d.md5Checked, true);
     assert.ok(fs.readFileSync(out).equals(fs.readFileSync(files[i]!)), `${files[i]}: the same bytes`);
   }
