@@ -15,6 +15,11 @@
 // The bench signs the URLs itself with the deployment's key: it creates the database
 // (migrations make the key) before starting the server on it, and reads the key back.
 //
+// The SDK issue's measurement, in the same rounds: curl's PUT of the file to a signed URL,
+// and the SDK's (putFile, what uploadFiles sends, in a child process of its own) to another
+// signed URL of the same server. Targets: the SDK ≥ 0.8 of curl, the SDK process's peak RSS
+// growth over its baseline < 64 MiB. Each uploaded object is deleted once measured.
+//
 // Environment: BENCH_UPLOAD_MIB (1024), BENCH_UPLOAD_ROUNDS (3), BENCH_UPLOAD=0 to skip.
 // Alone: `npx tsx bench/upload.ts`.
 import crypto from 'node:crypto';
@@ -24,6 +29,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawn, spawnSync } from 'node:child_process';
 import { freePort, registerCleanup, startChild, cleanUpEverything } from './children.ts';
 import { ROOT } from './servers.ts';
 import { median, processMemory } from './measure.ts';
@@ -40,9 +46,15 @@ export interface UploadBenchResult {
   /** Medians over the rounds. */
   rawWriteMiBps?: number;
   uploadMiBps?: number;
+  curlMiBps?: number;
+  sdkMiBps?: number;
+  /** SDK / curl (medians). */
+  sdkRatio?: number;
+  /** The SDK process's peak RSS growth over its baseline, the largest of the rounds. */
+  sdkRssPeakGrowthMiB?: number;
   downloadMiBps?: number;
   /** Every round's samples, in order. */
-  samples?: { rawWriteMiBps: number; uploadMiBps: number; downloadMiBps: number }[];
+  samples?: { rawWriteMiBps: number; uploadMiBps: number; downloadMiBps: number; curlMiBps: number; sdkMiBps: number; sdkRssGrowthMiB: number }[];
   /** MD5 over the same bytes on one core (the upload's floor of work per byte). */
   md5MiBps?: number;
   uploadRatio?: number;
@@ -108,6 +120,41 @@ async function timeDownload(url: string, bytes: number, mib: number) {
   const seconds = Number(process.hrtime.bigint() - d0) / 1e9;
   if (received !== bytes) throw new Error(`the download answered ${received} bytes of ${bytes}`);
   return mib / seconds;
+}
+
+type Signed = { url: string; headers: Record<string, string> };
+
+/** curl's PUT of the file (-T) with the signed headers; answers MiB/s (throws unless 201). */
+function timeCurl(signed: Signed, file: string, mib: number): number {
+  const headers = Object.entries(signed.headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
+  // No "Expect: 100-continue" round trip: the SDK does not wait for one either.
+  const r = spawnSync('curl', ['-sS', '-T', file, ...headers, '-H', 'Expect:', '-o', '/dev/null', '-w', '%{http_code} %{time_total}', signed.url], { encoding: 'utf8' });
+  if (r.error) throw r.error;
+  const [code, seconds] = r.stdout.trim().split(' ');
+  if (r.status !== 0 || code !== '201') throw new Error(`curl answered ${code} (exit ${r.status}): ${r.stderr}`);
+  return mib / Number(seconds);
+}
+
+/** The SDK's PUT in a child process; answers MiB/s and the child's peak RSS growth (bytes). */
+async function timeSdk(signed: Signed, bytes: number, file: string, mib: number): Promise<{ mibps: number; rssGrowth: number }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench/sdk-put-child.ts'), signed.url, JSON.stringify({ ...signed.headers, 'content-length': String(bytes), 'content-type': 'application/octet-stream' }), file], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+  while (!out.includes('ready\n')) {
+    if (child.exitCode !== null) throw new Error('the SDK child exited before it was ready');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await new Promise((r) => setTimeout(r, 300));
+  const baseline = rssOf(child.pid!) ?? 0;
+  const stop = sampleRss(child.pid!);
+  child.stdin.write('go\n');
+  while (!out.trim().endsWith('}') && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+  const peak = stop();
+  if ((await exited) !== 0) throw new Error(`the SDK child failed: ${out}`);
+  const r = JSON.parse(out.trim().split('\n').pop()!) as { status: number; seconds: number };
+  if (r.status !== 201) throw new Error(`the SDK's upload answered ${r.status}`);
+  return { mibps: mib / r.seconds, rssGrowth: Math.max(0, peak - baseline) };
 }
 
 export async function runUploadBench(): Promise<UploadBenchResult> {
@@ -194,11 +241,30 @@ export async function runUploadBench(): Promise<UploadBenchResult> {
         const uploadMiBps = await timeUpload(signed, bytes, rawFile, mib);
         const url = await signer.signDownload({ key: blob, contentType: 'application/octet-stream', expiresInSeconds: 3600 }, new Date());
         const downloadMiBps = await timeDownload(url, bytes, mib);
-        result.samples.push({ rawWriteMiBps, uploadMiBps, downloadMiBps });
+        // curl and the SDK, each to a signed URL of its own, in alternating order.
+        const sign = async () => {
+          const prefix = crypto.randomUUID();
+          return { prefix, signed: await signer.signUpload({ key: `${prefix}/bench-${mib}MiB.bin`, size: bytes, md5Hex, expiresInSeconds: 3600 }, new Date()) };
+        };
+        const drop = (prefix: string) => fs.rmSync(path.join(dataDir, 'blobs', prefix), { recursive: true, force: true });
+        drop(blob.slice(0, blob.indexOf('/')));
+        let curlMiBps = 0;
+        let sdk = { mibps: 0, rssGrowth: 0 };
+        for (const which of round % 2 ? ['sdk', 'curl'] : ['curl', 'sdk']) {
+          const { prefix, signed: s } = await sign();
+          if (which === 'curl') curlMiBps = timeCurl(s, rawFile, mib);
+          else sdk = await timeSdk(s, bytes, rawFile, mib);
+          drop(prefix);
+        }
+        result.samples.push({ rawWriteMiBps, uploadMiBps, downloadMiBps, curlMiBps, sdkMiBps: sdk.mibps, sdkRssGrowthMiB: sdk.rssGrowth / MiB });
       }
       result.rawWriteMiBps = median(result.samples.map((x) => x.rawWriteMiBps));
       result.uploadMiBps = median(result.samples.map((x) => x.uploadMiBps));
       result.downloadMiBps = median(result.samples.map((x) => x.downloadMiBps));
+      result.curlMiBps = median(result.samples.map((x) => x.curlMiBps));
+      result.sdkMiBps = median(result.samples.map((x) => x.sdkMiBps));
+      result.sdkRatio = result.sdkMiBps / result.curlMiBps;
+      result.sdkRssPeakGrowthMiB = Math.max(...result.samples.map((x) => x.sdkRssGrowthMiB));
 
       const peak = stopSampling();
       if (baseline !== null) {
@@ -224,7 +290,7 @@ export function printUploadTable(r: UploadBenchResult): void {
   console.log(`\nLocal-disk signed URL, ${f(r.bytes / MiB)} MiB through the real server (targets reported, not asserted)`);
   if (r.skipped) return void console.log(`  skipped: ${r.skipped}`);
   if (r.error) console.log(`  error: ${r.error}`);
-  const each = (k: 'rawWriteMiBps' | 'uploadMiBps' | 'downloadMiBps') =>
+  const each = (k: 'rawWriteMiBps' | 'uploadMiBps' | 'downloadMiBps' | 'curlMiBps' | 'sdkMiBps') =>
     r.samples && r.samples.length > 1 ? `  (median of ${r.samples.map((x) => f(x[k])).join(', ')})` : '';
   console.log(`  MD5 alone, one core          : ${f(r.md5MiBps)} MiB/s  (every uploaded byte is hashed: an upload cannot beat this)`);
   console.log(`  raw write + fsync, same disk : ${f(r.rawWriteMiBps)} MiB/s${each('rawWriteMiBps')}`);
@@ -235,6 +301,15 @@ export function printUploadTable(r: UploadBenchResult): void {
   console.log(
     `  download (GET)               : ${f(r.downloadMiBps)} MiB/s  ratio ${f(r.downloadRatio, 2)} (target >= ${UPLOAD_TARGET_RATIO})` +
       mark(r.downloadRatio === undefined ? undefined : r.downloadRatio >= UPLOAD_TARGET_RATIO) + each('downloadMiBps'),
+  );
+  console.log(`  curl PUT (same server)       : ${f(r.curlMiBps)} MiB/s${each('curlMiBps')}`);
+  console.log(
+    `  SDK PUT (putFile)            : ${f(r.sdkMiBps)} MiB/s  ratio to curl ${f(r.sdkRatio, 2)} (target >= ${UPLOAD_TARGET_RATIO})` +
+      mark(r.sdkRatio === undefined ? undefined : r.sdkRatio >= UPLOAD_TARGET_RATIO) + each('sdkMiBps'),
+  );
+  console.log(
+    `  SDK process peak RSS growth  : ${f(r.sdkRssPeakGrowthMiB, 1)} MiB (target < ${RSS_TARGET_MIB} MiB)` +
+      mark(r.sdkRssPeakGrowthMiB === undefined ? undefined : r.sdkRssPeakGrowthMiB < RSS_TARGET_MIB),
   );
   console.log(
     `  server peak RSS growth       : ${f(r.rssPeakGrowthMiB, 1)} MiB over ${f(r.rssBaselineMiB)} MiB (target < ${RSS_TARGET_MIB} MiB)` +

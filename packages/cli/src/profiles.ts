@@ -1,45 +1,30 @@
-// Which profile the command uses: --server / SCANBASE_SERVER, and the user last signed in
-// on that server (config.json beside the profiles: {"current": server, "users": {server: user}}).
-import fs from 'node:fs';
+// Profiles: one file per profile name under the configuration folder
+// (SCANBASE_CONFIG_DIR, else $XDG_CONFIG_HOME/scanbase, else ~/.config/scanbase):
+// profiles/<name>.json holds the token pair, the server and the user (mode 0600, written
+// atomically, refreshed under the SDK's cross-process lock). `--profile` or
+// SCANBASE_PROFILE picks one; the default is `default`.
 import path from 'node:path';
 import { FileTokenStore, configDir } from '@scanbase/sdk/node';
+import { UsageError } from './exit-codes.ts';
 
-interface Config {
-  current?: string;
-  users: Record<string, string>;
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
+
+export const profileName = (option: string | undefined) => option || process.env.SCANBASE_PROFILE || 'default';
+
+export function storeOfProfile(name: string): FileTokenStore {
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(name) || name.startsWith('.')) throw new UsageError(`bad profile name: ${name} (letters, digits, . _ -)`);
+  return new FileTokenStore(path.join(configDir(), 'profiles', `${name}.json`));
 }
 
-const file = () => path.join(configDir(), 'config.json');
-
-export function readConfig(): Config {
+export const normalBaseUrl = (s: string) => {
   try {
-    return JSON.parse(fs.readFileSync(file(), 'utf8')) as Config;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { users: {} };
-    throw e;
+    const u = new URL(s);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
+    return u.origin;
+  } catch {
+    throw new UsageError(`bad --base-url: ${s}`);
   }
-}
+};
 
-export function writeConfig(c: Config): void {
-  fs.mkdirSync(path.dirname(file()), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(`${file()}.tmp`, JSON.stringify(c, null, 2), { mode: 0o600 });
-  fs.renameSync(`${file()}.tmp`, file());
-}
-
-export const normalServer = (s: string) => new URL(s).origin;
-
-/** The server named by the option, the environment or the last sign-in. */
-export function serverOf(option: string | undefined): string {
-  const s = option || process.env.SCANBASE_SERVER || readConfig().current;
-  if (!s) throw new UsageError('no server: give --server URL (or set SCANBASE_SERVER), or sign in first');
-  return normalServer(s);
-}
-
-/** The token store of the user signed in on `server`. */
-export function storeOf(server: string): FileTokenStore {
-  const user = readConfig().users[server];
-  if (!user) throw new UsageError(`not signed in on ${server}: run \`scanbase login --server ${server}\``);
-  return FileTokenStore.forProfile(server, user);
-}
-
-export class UsageError extends Error {}
+/** The folder of upload journals. */
+export const journalsDir = () => path.join(configDir(), 'uploads');

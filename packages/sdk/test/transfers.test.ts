@@ -52,11 +52,7 @@ function writeFiles(sub: string, n: number, size: (i: number) => number): string
     return f;
   });
 }
-async function filesOfZone(zoneId: string): Promise<{ name: string; md5: string; blobName: string; workzoneId: string }[]> {
-  const res = await client.fetch(`/api/2/accounts/${world.accountId}/projects/${world.projectId}/files`);
-  const all = (await res.json()) as { name: string; md5: string; blobName: string; workzoneId: string }[];
-  return all.filter((f) => f.workzoneId === zoneId);
-}
+const filesOfZone = (zoneId: string) => world.filesOf(world.projectId, zoneId);
 
 test('upload: several files in parallel, progress in bytes and files, every file registered with its MD5', async () => {
   const zone = await newZone('progress');

@@ -1,5 +1,5 @@
 // Tokens on disk, one profile per server and user: ~/.config/scanbase/profiles/<host>/<user>.json
-// (XDG_CONFIG_HOME respected), written with mode 0600 in a 0700 folder, replaced
+// (SCANBASE_CONFIG_DIR or XDG_CONFIG_HOME respected), written with mode 0600 in a 0700 folder, replaced
 // atomically (temporary file, then rename). The cross-process lock is proper-lockfile's:
 // a lock directory made with mkdir (atomic, also on network file systems), whose mtime
 // the holder refreshes; a holder that died stops refreshing it and the lock is taken
@@ -11,8 +11,9 @@ import crypto from 'node:crypto';
 import lockfile from 'proper-lockfile';
 import type { StoredTokens, TokenStore } from '../auth.ts';
 
+/** SCANBASE_CONFIG_DIR, else <XDG_CONFIG_HOME or ~/.config>/scanbase. */
 export const configDir = (env: NodeJS.ProcessEnv = process.env) =>
-  path.join(env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'scanbase');
+  env.SCANBASE_CONFIG_DIR || path.join(env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'scanbase');
 
 const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
 

@@ -23,14 +23,27 @@ export interface SdkWorld {
   ownerToken(): Promise<string>;
   /** A sample of GET /metrics (0 when absent). */
   metric(name: string, labels: Record<string, string>): Promise<number>;
+  /** The files of a project (API 2, as its owner), those of one zone when given. */
+  filesOf(projectId: string, zoneId?: string): Promise<FileRow[]>;
+  /** Stops and starts the service on the same port, data and database (a housekeeping pass runs at start). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface FileRow {
+  id: string;
+  name: string;
+  md5: string;
+  blobName: string;
+  workzoneId: string;
 }
 
 const parseLabels = (s: string) => Object.fromEntries([...s.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
 
 export async function startSdkWorld(env: Record<string, string> = {}): Promise<SdkWorld> {
   const db = TEST_DATABASE_URL ? await freshPostgresUrl(TEST_DATABASE_URL) : undefined;
-  const server = await startServer({ OPERATOR_TOKEN, METRICS_TOKEN, SANDBOX: '1', ...(db ? { DATABASE_URL: db.url } : {}), ...env });
+  const serverEnv = { OPERATOR_TOKEN, METRICS_TOKEN, SANDBOX: '1', ...(db ? { DATABASE_URL: db.url } : {}), ...env };
+  let server = await startServer(serverEnv);
   const operator = (method: string, path: string, body?: unknown) => operatorCall(server.url, OPERATOR_TOKEN, method, path, body);
   await operator('POST', '/seed', PROJECT_SEED);
   const owner = { email: emailOf('projectOwner'), password: 'projectOwner-password-1' };
@@ -39,7 +52,9 @@ export async function startSdkWorld(env: Record<string, string> = {}): Promise<S
   if (project.status !== 201) throw new Error(`project: ${project.status} ${JSON.stringify(project.body)}`);
   return {
     url: server.url,
-    server,
+    get server() {
+      return server;
+    },
     accountId: ACCOUNT_ID,
     projectId: project.body.id,
     zoneId: project.body.rootWorkzoneId,
@@ -58,6 +73,15 @@ export async function startSdkWorld(env: Record<string, string> = {}): Promise<S
         if (Object.entries(labels).every(([k, v]) => l[k] === v)) sum += Number(m[3]);
       }
       return sum;
+    },
+    async filesOf(projectId, zoneId) {
+      const res = await bearerCall(server.url, await ownerToken(), 'GET', `/api/2/accounts/${ACCOUNT_ID}/projects/${projectId}/files`);
+      if (res.status !== 200) throw new Error(`files: ${res.status} ${JSON.stringify(res.body)}`);
+      return (res.body as FileRow[]).filter((f) => zoneId === undefined || f.workzoneId === zoneId);
+    },
+    async restart() {
+      await server.stop();
+      server = await startServer({ ...serverEnv, PORT: String(server.port) }, { dataDir: server.dataDir });
     },
     async stop() {
       try {

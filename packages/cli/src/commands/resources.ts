@@ -1,0 +1,163 @@
+// accounts, projects, workzones, members, files, tag-lists: list/get/create/update/delete
+// as API 2 allows each (the generated paths of @scanbase/sdk; docs/cli.md has the table).
+import fs from 'node:fs';
+import { Command, Option } from 'commander';
+import type { ScanbaseClient } from '@scanbase/sdk/node';
+import { contextOf } from '../context.ts';
+import { UsageError } from '../exit-codes.ts';
+
+type Verb = 'list' | 'get' | 'create' | 'update' | 'delete';
+type Scope = 'none' | 'account' | 'project';
+
+export interface ScopeOptions {
+  account?: string;
+  project?: string;
+}
+
+interface Resource {
+  name: string;
+  scope: Scope;
+  /** The collection's path under the scope. */
+  collection: string;
+  /** Table columns, in order (the JSON output has every member). */
+  columns: string[];
+  verbs: Partial<Record<Verb, { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; item?: (id: string) => string; alias?: string; help: string }>>;
+  /** Fills what the create body may leave out (e.g. a zone's parent: the project's root zone). */
+  createDefaults?: (client: ScanbaseClient, scope: Required<ScopeOptions>, body: Record<string, unknown>, o: Record<string, string | undefined>) => Promise<void>;
+  createOptions?: Option[];
+}
+
+const enc = encodeURIComponent;
+const item = (id: string) => `/${enc(id)}`;
+
+export const scopePath = (scope: Scope, s: ScopeOptions) => {
+  if (scope === 'none') return '/api/2';
+  if (!s.account) throw new UsageError('--account is required (or SCANBASE_ACCOUNT)');
+  if (scope === 'account') return `/api/2/accounts/${enc(s.account)}`;
+  if (!s.project) throw new UsageError('--project is required (or SCANBASE_PROJECT)');
+  return `/api/2/accounts/${enc(s.account)}/projects/${enc(s.project)}`;
+};
+
+/** The five verbs of a resource API 2 lets one list, read, create, change and delete. */
+const crud = (one: string, many: string, create: string, update: { method: 'PUT' | 'PATCH'; help: string }): Resource['verbs'] => ({
+  list: { method: 'GET', help: `the ${many}` },
+  get: { method: 'GET', item, help: `one ${one}` },
+  create: { method: 'POST', help: `a ${one} (${create})` },
+  update: { method: update.method, item, help: update.help },
+  delete: { method: 'DELETE', item, help: `delete a ${one}` },
+});
+
+const RESOURCES: Resource[] = [
+  {
+    name: 'accounts', scope: 'none', collection: '/accounts', columns: ['id', 'name', 'type', 'createdAt'],
+    verbs: { list: { method: 'GET', help: 'the accounts you belong to' }, get: { method: 'GET', item, help: 'one account' } },
+  },
+  {
+    name: 'projects', scope: 'account', collection: '/projects', columns: ['id', 'name', 'rootWorkzoneId', 'subscriptionId', 'createdAt'],
+    verbs: crud('project', 'account\'s projects you can see', '--name, --subscription, or --data', { method: 'PATCH', help: 'change a project (the members given)' }),
+    createOptions: [new Option('--subscription <id>', 'the subscription the project counts against')],
+    createDefaults: async (_c, _s, body, o) => {
+      if (o.subscription) body.subscriptionId = o.subscription;
+    },
+  },
+  {
+    name: 'workzones', scope: 'project', collection: '/workzones', columns: ['id', 'name', 'parentId', 'createdAt'],
+    verbs: crud('work zone', 'project\'s work zones', '--name, --parent; default parent: the root zone', { method: 'PUT', help: 'rename or describe a work zone' }),
+    createOptions: [new Option('--parent <zone>', 'the parent work zone (default: the project\'s root zone)')],
+    createDefaults: async (client, s, body, o) => {
+      if (o.parent) body.parentWorkzoneId = o.parent;
+      if (body.parentWorkzoneId) return;
+      const res = await client.fetch(scopePath('project', s));
+      body.parentWorkzoneId = ((await res.json()) as { rootWorkzoneId: string }).rootWorkzoneId;
+    },
+  },
+  {
+    name: 'members', scope: 'project', collection: '/members', columns: ['id', 'type', 'name', 'email', 'role', 'workzoneId'],
+    verbs: {
+      list: { method: 'GET', help: 'the project\'s members' },
+      create: { method: 'POST', alias: 'add', help: 'add members (--data {"members":{"users":[{"user","role"}]},"workzones":[…]})' },
+      delete: { method: 'DELETE', item: (id) => `/users/${enc(id)}`, alias: 'remove', help: 'remove a user from the project' },
+    },
+  },
+  {
+    name: 'files', scope: 'project', collection: '/files', columns: ['id', 'name', 'extension', 'size', 'blobName', 'workzoneId'],
+    verbs: {
+      list: { method: 'GET', help: 'the project\'s files' },
+      get: { method: 'GET', item, help: 'one file' },
+      update: { method: 'PATCH', item, help: 'rename a file (--name)' },
+      delete: { method: 'DELETE', item, help: 'delete a file' },
+    },
+  },
+  {
+    name: 'tag-lists', scope: 'project', collection: '/tag-lists', columns: ['id', 'name', 'tagListType', 'workzoneId', 'tagsVersion'],
+    verbs: crud('tag list', 'project\'s tag lists', '--name, --zone, --type 2d|3d', { method: 'PUT', help: 'replace a tag list\'s fields (every field: a missing one is erased)' }),
+    createOptions: [new Option('--zone <zone>', 'the work zone of the list'), new Option('--type <type>', 'how the list shows: 2d or 3d').default('3d')],
+    createDefaults: async (_c, _s, body, o) => {
+      if (o.zone) body.workzoneId = o.zone;
+      if (o.type && body.tagListType === undefined) body.tagListType = o.type;
+    },
+  },
+];
+
+/** --data: JSON text, @FILE, or - (standard input). */
+function readData(data: string | undefined): Record<string, unknown> {
+  if (data === undefined) return {};
+  const text = data === '-' ? fs.readFileSync(0, 'utf8') : data.startsWith('@') ? fs.readFileSync(data.slice(1), 'utf8') : data;
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--data: not JSON: ${(e as Error).message}`);
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new UsageError('--data: expected a JSON object');
+  return v as Record<string, unknown>;
+}
+
+/** --account / --project, with SCANBASE_ACCOUNT / SCANBASE_PROJECT as defaults. */
+export const withScope = (cmd: Command, scope: Scope) => {
+  if (scope !== 'none') cmd.addOption(new Option('--account <id>', 'the account').env('SCANBASE_ACCOUNT'));
+  if (scope === 'project') cmd.addOption(new Option('--project <id>', 'the project').env('SCANBASE_PROJECT'));
+  return cmd;
+};
+
+function verbCommand(r: Resource, verb: Verb): Command {
+  const v = r.verbs[verb]!;
+  const cmd = withScope(new Command(verb).description(v.help), r.scope);
+  if (v.alias) cmd.alias(v.alias);
+  if (v.item) cmd.argument('<id>', 'the id (or URN)');
+  if (verb === 'create' || verb === 'update') {
+    cmd.option('--name <name>', 'the name').option('--description <text>', 'the description').option('--data <json>', 'the body: JSON, @FILE, or - for standard input');
+    if (verb === 'create') for (const o of r.createOptions ?? []) cmd.addOption(o);
+  }
+  cmd.action(async (...args: unknown[]) => {
+    const self = args.at(-1) as Command;
+    const id = v.item ? (args[0] as string) : undefined;
+    const o = self.opts<Record<string, string | undefined> & ScopeOptions>();
+    const ctx = contextOf(self);
+    const base = scopePath(r.scope, o);
+    const { client } = await ctx.signedIn();
+    let body: Record<string, unknown> | undefined;
+    if (verb === 'create' || verb === 'update') {
+      body = readData(o.data);
+      if (o.name !== undefined) body.name = o.name;
+      if (o.description !== undefined) body.description = o.description;
+      if (verb === 'create') await r.createDefaults?.(client, o as Required<ScopeOptions>, body, o);
+    }
+    const res = await client.fetch(`${base}${r.collection}${id === undefined ? '' : v.item!(id)}`, {
+      method: v.method,
+      ...(body ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    if (verb === 'delete' || !text) return ctx.out.result(ctx.out.json ? { deleted: id ?? true } : `${r.name} ${id}: deleted`);
+    ctx.out.result(JSON.parse(text), r.columns);
+  });
+  return cmd;
+}
+
+export function resourceCommands(): Command[] {
+  return RESOURCES.map((r) => {
+    const cmd = new Command(r.name).description(`${r.name}: ${Object.keys(r.verbs).join(', ')}`);
+    for (const verb of Object.keys(r.verbs) as Verb[]) cmd.addCommand(verbCommand(r, verb));
+    return cmd;
+  });
+}

@@ -1,0 +1,216 @@
+// @engine-independent: the data path is the SDK's and the service's, covered on both engines there.
+// The scanbase command end to end against one started service: `login` (opening the browser
+// through $BROWSER, and --no-browser) with the browser
+// step in headless Chromium, whoami, project and zone creation, an upload of several files
+// with a progress bar in a pseudo-terminal (none when piped), download with byte
+// comparison, a tag export/import round trip (JSON and CSV), --with-token, token, exit
+// codes by failure kind, completion, logout.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../../../test/support/browser.ts';
+import { SUB_A } from '../../../test/support/projects.ts';
+import { startSdkWorld, type SdkWorld } from '../../sdk/test/support/server.ts';
+import { scanbase, scanbaseInTerminal, type Run } from './support/run.ts';
+
+let world: SdkWorld;
+let browser: Browser;
+let configDir: string;
+let work: string;
+
+before(async () => {
+  [world, browser] = await Promise.all([startSdkWorld(), launchBrowser()]);
+  configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-cli-config-'));
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-cli-work-'));
+});
+after(async () => {
+  await browser?.close();
+  await world?.stop();
+  for (const d of [configDir, work]) if (d) fs.rmSync(d, { recursive: true, force: true });
+});
+
+const cli = (args: string[], o: { stdin?: string; profile?: string } = {}) =>
+  scanbase(o.profile ? ['--profile', o.profile, ...args] : args, { configDir, stdin: o.stdin });
+const ok = (r: Run) => {
+  assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
+  return r;
+};
+const json = async (args: string[], o?: { stdin?: string; profile?: string }) => JSON.parse(ok(await cli([...args, '--json'], o)).stdout);
+
+/**
+ * `scanbase login`, the browser step in Chromium (sign in, Allow). `opened: 'browser'`: the
+ * command opens the address with $BROWSER (a script that hands it to the test); `'printed'`:
+ * `--no-browser`, the address is read from standard error.
+ */
+async function loginInChromium(how: 'browser' | 'printed', profile = 'default'): Promise<Run> {
+  const page = await (await browser.newContext()).newPage();
+  const handedOver = path.join(work, `opened-${profile}.txt`);
+  const opener = path.join(work, 'browser.sh');
+  fs.writeFileSync(opener, `#!/bin/sh\nprintf '%s' "$1" > '${handedOver}.tmp' && mv '${handedOver}.tmp' '${handedOver}'\n`, { mode: 0o755 });
+  let opened: Promise<void> | undefined;
+  const approve = (url: string) => (async () => {
+    await page.goto(url);
+    await page.fill('#email', world.owner.email);
+    await page.fill('#password', world.owner.password);
+    await Promise.all([page.waitForURL(/\/oauth\/authorize\?/), page.click('button[type=submit]')]);
+    await Promise.all([page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/), page.getByRole('button', { name: 'Allow' }).click()]);
+    assert.match((await page.textContent('body')) ?? '', /Signed in/);
+  })();
+  const args = ['--profile', profile, 'login', '--base-url', world.url, ...(how === 'printed' ? ['--no-browser'] : [])];
+  const run = await scanbase(args, {
+    configDir,
+    env: { BROWSER: opener },
+    onStderr: (all) => {
+      if (opened) return;
+      if (how === 'printed') {
+        const url = /^Open this address in a browser to sign in:\n(http:\/\/\S+\/oauth\/authorize\?\S+)$/m.exec(all)?.[1];
+        if (url) opened = approve(url);
+      } else if (/^Opening the browser/m.test(all)) {
+        opened = (async () => {
+          while (!fs.existsSync(handedOver)) await new Promise((r) => setTimeout(r, 20));
+          await approve(fs.readFileSync(handedOver, 'utf8'));
+        })();
+      }
+    },
+  });
+  await opened;
+  await page.context().close();
+  return run;
+}
+
+test('cli e2e: browser login, whoami, project and zone, upload with a progress bar (terminal only), download, tag round trip, logout', async () => {
+  const login = ok(await loginInChromium('browser'));
+  assert.match(login.stderr, /^Opening the browser to sign in/m);
+  assert.match(login.stdout, /userId\s+urn:svc:user:/);
+  const profileFile = path.join(configDir, 'profiles', 'default.json');
+  assert.equal(fs.statSync(profileFile).mode & 0o777, 0o600);
+
+  const me = await json(['whoami']);
+  assert.deepEqual([me.profile, me.server], ['default', world.url]);
+  assert.match(me.userId, /^urn:svc:user:/);
+
+  // A project and a zone under its root zone, by the command.
+  const project = await json(['projects', 'create', '--account', world.accountId, '--name', 'CLI e2e', '--subscription', SUB_A]);
+  const zone = await json(['workzones', 'create', '--account', world.accountId, '--project', project.id, '--name', 'Level 1']);
+  assert.equal(zone.parentId, project.rootWorkzoneId);
+  const table = ok(await cli(['workzones', 'list', '--account', world.accountId, '--project', project.id])).stdout;
+  assert.match(table, /│ id\s+│ name\s+│/);
+  assert.match(table, /Level 1/);
+
+  // Several files: in a terminal the bar shows; piped, nothing but the results.
+  const files = [1_500_000, 900_000, 2_200_000, 10].map((n, i) => {
+    const f = path.join(work, `scan-${i}.e57`);
+    fs.writeFileSync(f, crypto.randomBytes(n));
+    return f;
+  });
+  const target = ['--account', world.accountId, '--project', project.id, '--zone', zone.id];
+  const tty = await scanbaseInTerminal(['upload', ...target, '--concurrency', '2', ...files.slice(0, 3)], { configDir });
+  assert.equal(tty.code, 0, tty.stdout);
+  assert.match(tty.stdout, /upload \[[█░]+\] \d+% \| [\d.]+ (KiB|MiB)\/[\d.]+ MiB \| \d\/3 files/, 'the bar, drawn on the terminal');
+  assert.match(tty.stdout, /upload \[█{40}\] 100% \| 4\.4 MiB\/4\.4 MiB \| 3\/3 files/);
+  assert.match(tty.stdout, /\r/, 'redrawn in place');
+  const piped = ok(await cli(['upload', ...target, files[3]!]));
+  assert.equal(piped.stderr, '', 'no progress when piped');
+  assert.match(piped.stdout, /│ uploaded │/);
+  assert.doesNotMatch(piped.stdout, /█|░|\d+%/);
+  // The same commands again: registered already (each command's journal), nothing sent twice.
+  const up = [...(await json(['upload', ...target, ...files.slice(0, 3)])), ...(await json(['upload', ...target, files[3]!]))];
+  assert.deepEqual(up.map((f: { status: string }) => f.status), Array(4).fill('already there'));
+  const listed = await json(['files', 'list', '--account', world.accountId, '--project', project.id]);
+  assert.deepEqual(listed.map((f: { blobName: string }) => f.blobName).sort(), up.map((f: { blobName: string }) => f.blobName).sort(), 'each file once');
+
+  for (const [i, f] of up.entries()) {
+    const out = path.join(work, `copy-${i}`);
+    // The first by blob name with the MD5 given, the others by file id (the record's MD5).
+    const by = i === 0 ? ['--blob', f.blobName, '--md5', f.md5] : [f.id];
+    const d = await json(['download', ...by, '--account', world.accountId, '--project', project.id, '--out', out]);
+    assert.equal(d.md5Checked, true);
+    assert.ok(fs.readFileSync(out).equals(fs.readFileSync(files[i]!)), `${files[i]}: the same bytes`);
+  }
+
+  // Tags: import JSON into a list, export CSV, import the CSV into a second list, export JSON: the same data.
+  const scope = ['--account', world.accountId, '--project', project.id];
+  const listA = await json(['tag-lists', 'create', ...scope, '--zone', zone.id, '--name', 'A']);
+  const listB = await json(['tag-lists', 'create', ...scope, '--zone', zone.id, '--name', 'B', '--type', '2d']);
+  const data = [
+    { id: 'T-1', name: 'valve, "main"', class: 'valve', unit: 2, needValidation: true, boundingBox: [0, 0, 0, 1, 1, 1], customFields: [{ name: 'floor', value: '1' }] },
+    { id: 'T-2', name: '42', description: 'line one\nline two', confidence: 0.5, cameraState: { position: [1, 2, 3], target: [0, 0, 0] } },
+  ];
+  const source = path.join(work, 'tags.json');
+  fs.writeFileSync(source, JSON.stringify(data));
+  assert.equal((await json(['tags', 'import', source, ...scope, '--list', listA.id])).created, 2);
+  const csv = path.join(work, 'tags.csv');
+  ok(await cli(['tags', 'export', ...scope, '--list', listA.id, '--out', csv]));
+  assert.match(fs.readFileSync(csv, 'utf8'), /^tagId,data\.id,data\.name,/);
+  assert.equal((await json(['tags', 'import', csv, ...scope, '--list', listB.id])).created, 2);
+  const back = JSON.parse(ok(await cli(['tags', 'export', ...scope, '--list', listB.id])).stdout) as { data: Record<string, unknown> }[];
+  const byId = (a: Record<string, unknown>[]) => [...a].sort((x, y) => String(x.id).localeCompare(String(y.id)));
+  assert.deepEqual(byId(back.map((t) => t.data)), byId(data));
+  const replaced = await json(['tags', 'import', source, ...scope, '--list', listB.id, '--replace']);
+  assert.deepEqual([replaced.deleted, replaced.created], [2, 2]);
+
+  // Updates and deletes through the resource commands.
+  const renamed = await json(['files', 'update', up[3].id, ...scope, '--name', 'renamed']);
+  assert.equal(renamed.name, 'renamed');
+  ok(await cli(['files', 'delete', up[3].id, ...scope]));
+  const gone = await cli(['files', 'get', up[3].id, ...scope]);
+  assert.equal(gone.code, 5, 'not found: exit 5');
+  assert.match(gone.stderr, /^scanbase: [\w-]+ \(404\): /);
+
+  ok(await cli(['logout']));
+  const after = await cli(['whoami']);
+  assert.equal(after.code, 3, 'not signed in: exit 3');
+  assert.match(after.stderr, /not signed in: run `scanbase login`/);
+});
+
+test('cli: login --no-browser prints the address and waits on the loopback redirect', async () => {
+  const login = ok(await loginInChromium('printed', 'headless'));
+  assert.match(login.stderr, /^Open this address in a browser to sign in:\nhttp:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?.*redirect_uri=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Fcallback/m);
+  assert.equal((await json(['whoami'], { profile: 'headless' })).server, world.url);
+});
+
+test('cli: login --with-token takes a token pair (JSON) or a bare refresh token; token prints a usable access token', async () => {
+  const pair = await world.operator('POST', '/tokens', { email: world.owner.email });
+  const first = await json(['login', '--with-token', '--base-url', world.url], { stdin: JSON.stringify(pair), profile: 'ci' });
+  assert.equal(first.userId, pair.user_id);
+  const token = ok(await cli(['token'], { profile: 'ci' })).stdout.trim();
+  assert.equal(token, pair.access_token, 'still valid: no refresh');
+  const res = await fetch(`${world.url}/api/isLogged`, { headers: { authorization: `Bearer ${token}` } });
+  assert.equal(res.status, 200);
+
+  const other = await world.operator('POST', '/tokens', { email: world.owner.email });
+  ok(await cli(['login', '--with-token', '--base-url', world.url], { stdin: `${other.refresh_token}\n`, profile: 'bare' }));
+  const t = await json(['token'], { profile: 'bare' });
+  assert.notEqual(t.accessToken, other.access_token, 'the bare refresh token was spent for a fresh pair');
+  const spent = await cli(['login', '--with-token', '--base-url', world.url], { stdin: other.refresh_token, profile: 'again' });
+  assert.equal(spent.code, 3, 'a spent refresh token: exit 3');
+});
+
+test('cli: exit codes by failure kind: usage 2, not found 5, refused input 6, no answer 8; --base-url must match the profile', async () => {
+  assert.equal((await cli(['frobnicate'])).code, 2);
+  const noAccount = await cli(['projects', 'list'], { profile: 'ci' });
+  assert.equal(noAccount.code, 2);
+  assert.match(noAccount.stderr, /--account is required/);
+  assert.equal((await cli(['projects', 'get', crypto.randomUUID(), '--account', world.accountId], { profile: 'ci' })).code, 5);
+  assert.equal((await cli(['projects', 'create', '--account', world.accountId, '--name', '', '--subscription', SUB_A], { profile: 'ci' })).code, 6);
+  assert.equal((await cli(['projects', 'create', '--account', world.accountId, '--data', '{not json'], { profile: 'ci' })).code, 2);
+  const mismatch = await cli(['--base-url', 'http://127.0.0.1:9', 'whoami'], { profile: 'ci' });
+  assert.equal(mismatch.code, 2);
+  assert.match(mismatch.stderr, /signed in on http:\/\/127\.0\.0\.1:\d+, not http:\/\/127\.0\.0\.1:9/);
+  const down = await cli(['login', '--with-token', '--base-url', 'http://127.0.0.1:9'], { stdin: 'some-refresh-token', profile: 'down' });
+  assert.equal(down.code, 8, down.stderr);
+});
+
+test('cli: completion bash lists the commands, their sub-commands and options, and is valid bash', async () => {
+  const script = ok(await cli(['completion', 'bash'])).stdout;
+  assert.match(script, /complete -F _scanbase scanbase/);
+  assert.match(script, /""\) words="login logout whoami token accounts projects workzones members files tag-lists upload download tags completion /);
+  assert.match(script, /"projects create"\) words="[^"]*--subscription/);
+  const words = spawnSync('bash', ['-c', `${script}\nCOMP_WORDS=(scanbase projects cr); COMP_CWORD=2; _scanbase; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
+  assert.equal(words.stdout.trim(), 'create');
+});
