@@ -14,11 +14,12 @@
 // scenarios: databases with random names are created on that server, dropped after).
 // BENCH_ONLY=tags runs only the tag measurements (bench/tags.ts), which otherwise follow;
 // BENCH_ONLY=startup only the start-up times (bench/startup.ts), which come last;
-// BENCH_ONLY=http only the HTTP scenarios above.
+// BENCH_ONLY=http only the HTTP scenarios above. BENCH_SCENARIOS=regex keeps the HTTP
+// scenarios whose name matches, with the references they are compared with.
 import path from 'node:path';
 import { fire, measureDriver, median, probe, Samples, type LoadOptions } from './measure.ts';
 import { printTable, writeJson, type ScenarioResult } from './report.ts';
-import { BASELINE, scenarios, type BenchRequest, type Scenario } from './scenarios.ts';
+import { BASELINE, scenarios as allScenarios, type BenchRequest, type Scenario } from './scenarios.ts';
 import {
   isPointSelectDriver, ROOT, startServer, unavailable, type PointSelectDriver, type RunningProcess, type RunningServer,
   type ServerKind,
@@ -28,6 +29,16 @@ import { printTagTable, runTagBench } from './tags.ts';
 import { printUploadTable, runUploadBench } from './upload.ts';
 import { printStartupTable, runStartupBench } from './startup.ts';
 import fs from 'node:fs';
+
+/** The scenarios BENCH_SCENARIOS selects (all without it), with every scenario a selected one is compared with. */
+function selectScenarios(all: Scenario[]): Scenario[] {
+  const pattern = process.env.BENCH_SCENARIOS;
+  if (!pattern) return all;
+  const re = new RegExp(pattern);
+  const names = new Set(all.filter((s) => re.test(s.name)).flatMap((s) => [s.name, ...(s.reference ?? [BASELINE])]));
+  return all.filter((s) => names.has(s.name));
+}
+const scenarios = selectScenarios(allScenarios);
 
 function intEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];

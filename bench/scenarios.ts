@@ -82,8 +82,8 @@ export const scenarios: Scenario[] = [
   scenario({ name: 'GET work zone at depth 10 (PGlite)', server: 'scanbase-pglite', target: 0.9, reference: [DEPTH_1], setup: workzoneAtDepth(10) }),
   // Operations issue, item 10: the same read against the combined limit used for roles, and
   // the project list of a member of 1,000 projects (a fixed number of queries each).
-  scenario({ name: 'GET work zone of 1,000 (PGlite)', server: 'scanbase-pglite', target: 0.7, reference: [BASELINE, SELECT_PGLITE], setup: workzoneAtDepth(10) }),
-  scenario({ name: 'GET work zone of 1,000 (PostgreSQL)', server: 'scanbase-postgres', target: 0.7, reference: [BASELINE, SELECT_POSTGRES], setup: workzoneAtDepth(10) }),
-  scenario({ name: 'GET projects, member of 1,000 (PGlite)', server: 'scanbase-pglite', target: 0.5, reference: [BASELINE, SELECT_PGLITE], setup: projectListOfMember }),
-  scenario({ name: 'GET projects, member of 1,000 (PostgreSQL)', server: 'scanbase-postgres', target: 0.5, reference: [BASELINE, SELECT_POSTGRES], setup: projectListOfMember }),
+  scenario({ name: 'GET work zone of 1,000 (PGlite)', server: 'scanbase-pglite-large', target: 0.7, reference: [BASELINE, SELECT_PGLITE], setup: workzoneAtDepth(10) }),
+  scenario({ name: 'GET work zone of 1,000 (PostgreSQL)', server: 'scanbase-postgres-large', target: 0.7, reference: [BASELINE, SELECT_POSTGRES], setup: workzoneAtDepth(10) }),
+  scenario({ name: 'GET projects, member of 1,000 (PGlite)', server: 'scanbase-pglite-large', target: 0.5, reference: [BASELINE, SELECT_PGLITE], setup: projectListOfMember }),
+  scenario({ name: 'GET projects, member of 1,000 (PostgreSQL)', server: 'scanbase-postgres-large', target: 0.5, reference: [BASELINE, SELECT_POSTGRES], setup: projectListOfMember }),
 ];
