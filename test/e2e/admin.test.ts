@@ -42,7 +42,7 @@ for (const engine of ENGINES) {
         child.stdout.on('data', (d) => (stdout += d));
         child.stderr.on('data', (d) => (stderr += d));
         child.stdin.end(stdin ?? '');
-        child.once('exit', (code) => resolve({ code, stdout, stderr }));
+        child.once('close', (code) => resolve({ code, stdout, stderr })); // close: stdout read to the end
       });
     const json = async (args: string[], stdin?: string) => {
       const r = await admin([...args, '--json'], stdin);

@@ -296,7 +296,7 @@ test('mail relay failure rule: a recipient the SMTP server refuses is retried wi
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));
       child.stderr.on('data', (d) => (stderr += d));
-      child.once('exit', (code) => resolve({ code, stdout, stderr }));
+      child.once('close', (code) => resolve({ code, stdout, stderr })); // close: stdout read to the end
     });
   const json = await run(['outbox', '--state', 'failed', '--json']);
   assert.equal(json.code, 0, json.stderr);

@@ -45,7 +45,7 @@ function runToExit(env: Record<string, string>, timeoutMs = 30_000): Promise<{ c
       child.kill('SIGKILL');
       reject(new Error(`did not exit within ${timeoutMs} ms:\n${output}`));
     }, timeoutMs);
-    child.once('exit', (code) => {
+    child.once('close', (code) => { // close: the output read to the end
       clearTimeout(timer);
       resolve({ code, output });
     });

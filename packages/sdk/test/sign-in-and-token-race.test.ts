@@ -75,8 +75,9 @@ async function race(profile: string, n: number): Promise<{ status: number; refre
       child.stdout.on('data', () => out.includes('ready\n') && resolve());
       child.once('exit', (code) => reject(new Error(`child exited ${code} before ready: ${err}`)));
     });
+    // 'close', not 'exit': a process can exit before its stdout has been read to the end.
     const done = new Promise<string>((resolve, reject) =>
-      child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`child exited ${code}: ${err}`)))));
+      child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`child exited ${code}: ${err}`)))));
     return { child, ready, done };
   });
   await Promise.all(children.map((c) => c.ready));
