@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { suiteStore } from '../support/suite-store.ts';
+import { suiteStore, userRow } from '../support/suite-store.ts';
 import type { AccountRole, SubscriptionRecord } from '../../src/core/ports/repositories.ts';
 import { ENGINES } from '../support/database.ts';
 
@@ -16,21 +16,7 @@ for (const engine of ENGINES) {
     const suite = suiteStore(engine);
     const repos = suite.repos;
     let seq = 0;
-    const user = async () =>
-      repos.users.insert(
-        {
-          id: crypto.randomUUID(),
-          email: `u${++seq}@accounts.test`,
-          firstName: '',
-          lastName: '',
-          company: '',
-          title: '',
-          passwordHash: null,
-          invitedBy: null,
-          invitedAt: null,
-        },
-        T0,
-      );
+    const user = async () => repos.users.insert(userRow(`u${++seq}@accounts.test`), T0);
     const account = async (name: string, ownerId: string, now = T0) =>
       repos.accounts.insert({ id: crypto.randomUUID(), name, ownerId, createdBy: ownerId }, now);
 
