@@ -3,6 +3,8 @@
 // address the service allows), state of [a-z0-9]. Tokens live in memory only; the PKCE
 // verifier and the page to return to wait in sessionStorage (this tab) during the redirect.
 // Refresh tokens are single-use: one refresh is in flight at a time and every caller waits for it.
+// The PKCE pair, the state and the token endpoint calls are the SDK's (packages/sdk/src/auth.ts).
+import { exchangeCode, pkcePair, randomState, refreshTokens, revokeToken, type TokenResponse } from '@scanbase/sdk';
 
 export interface Tokens {
   accessToken: string;
@@ -30,23 +32,10 @@ function setTokens(t: Tokens | null): void {
   for (const f of listeners) f();
 }
 
-const base64url = (bytes: Uint8Array): string =>
-  btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-
-function randomLowerAlnum(n: number): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = crypto.getRandomValues(new Uint8Array(n));
-  // 36 does not divide 256: drop the biased top values (rejection sampling).
-  let out = '';
-  for (const b of bytes) if (b < 252) out += alphabet[b % 36];
-  return out.length >= 24 ? out : out + randomLowerAlnum(n);
-}
-
 /** Sends the browser to the authorize page; it comes back to /console/callback. */
 export async function signIn(returnTo: string): Promise<void> {
-  const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
-  const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
-  const state = randomLowerAlnum(32);
+  const { verifier, challenge } = await pkcePair();
+  const state = randomState();
   sessionStorage.setItem(PENDING + state, JSON.stringify({ verifier, returnTo }));
   const q = new URLSearchParams({
     response_type: 'code',
@@ -60,29 +49,20 @@ export async function signIn(returnTo: string): Promise<void> {
 
 export class SignInError extends Error {}
 
-interface TokenAnswer {
-  access_token: string;
-  refresh_token: string;
-  expires_in: number;
-  user_id: string;
-}
-
-async function tokenRequest(fields: Record<string, string>): Promise<Tokens> {
-  const res = await fetch('/oauth/token', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields),
-  });
-  const body = (await res.json().catch(() => ({}))) as Partial<TokenAnswer> & { error?: string; error_description?: string };
-  if (!res.ok || !body.access_token || !body.refresh_token) {
-    throw new SignInError(body.error_description ?? body.error ?? `The token endpoint answered ${res.status}`);
+/** The pair as the console keeps it; a refusal of the token endpoint becomes a SignInError. */
+async function tokenRequest(call: (origin: string) => Promise<TokenResponse>): Promise<Tokens> {
+  let body: TokenResponse;
+  try {
+    body = await call(location.origin);
+  } catch (e) {
+    throw new SignInError(e instanceof Error ? e.message : String(e));
   }
   return {
     accessToken: body.access_token,
     refreshToken: body.refresh_token,
     // Refresh a little early: a request must not leave with a token about to expire.
-    expiresAt: Date.now() + Math.max(0, (body.expires_in ?? 0) - 30) * 1000,
-    userId: body.user_id ?? '',
+    expiresAt: Date.now() + Math.max(0, body.expires_in - 30) * 1000,
+    userId: body.user_id,
   };
 }
 
@@ -98,9 +78,7 @@ export async function completeSignIn(search: string): Promise<string> {
   const { verifier, returnTo } = JSON.parse(pending) as { verifier: string; returnTo: string };
   const code = q.get('code');
   if (!code) throw new SignInError('The authorization answer carries no code.');
-  setTokens(
-    await tokenRequest({ grant_type: 'authorization_code', code, authorization_code: callbackUri(), redirect_uri: callbackUri(), code_verifier: verifier }),
-  );
+  setTokens(await tokenRequest((origin) => exchangeCode(origin, { code, redirectUri: callbackUri(), verifier })));
   return returnTo.startsWith('/console/') && returnTo !== CALLBACK_PATH ? returnTo : '/console/';
 }
 
@@ -112,7 +90,7 @@ export function refresh(): Promise<Tokens | null> {
   if (refreshing) return refreshing;
   const held = tokens;
   if (!held) return Promise.resolve(null);
-  refreshing = tokenRequest({ grant_type: 'refresh_token', refresh_token: held.refreshToken })
+  refreshing = tokenRequest((origin) => refreshTokens(origin, held.refreshToken))
     .then((t) => {
       setTokens(t);
       return t;
@@ -140,9 +118,5 @@ export async function signOut(): Promise<void> {
   const held = tokens;
   setTokens(null);
   if (!held) return;
-  await fetch('/oauth/revoke', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ token: held.refreshToken }),
-  });
+  await revokeToken(location.origin, held.refreshToken);
 }
