@@ -3,8 +3,7 @@
 // and the code exchange. One Transport interface, two implementations: fetch against
 // a real server, and app.inject() against an in-process app.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import { startServer, type RunningServer } from './server.ts';
+import { startServer, stopAndRemove, type RunningServer } from './server.ts';
 import { TEST_DATABASE_URL, freshPostgresUrl } from './database.ts';
 import { bearerCall, type HttpAnswer } from './e2e-http.ts';
 
@@ -315,14 +314,7 @@ export async function startOAuthServer(opts: { postgres?: boolean } = {}): Promi
     operator,
     seed: (doc) => operator('POST', '/seed', doc),
     advanceClock: (seconds) => operator('POST', '/clock', { advanceSeconds: seconds }),
-    async stop() {
-      try {
-        await server.stop();
-      } finally {
-        await db?.drop();
-        fs.rmSync(server.dataDir, { recursive: true, force: true });
-      }
-    },
+    stop: () => stopAndRemove(server, db),
   };
 }
 

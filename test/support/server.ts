@@ -105,3 +105,13 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
     },
   };
 }
+
+/** Stops a started server, then drops its database (when it has one of its own) and removes its data directory. */
+export async function stopAndRemove(server: RunningServer, database?: { drop(): Promise<void> }): Promise<void> {
+  try {
+    await server.stop();
+  } finally {
+    await database?.drop();
+    fs.rmSync(server.dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,8 +1,7 @@
 // One started service per SDK e2e file: SANDBOX (clock control), an operator token,
 // /metrics behind a token (to count token-endpoint answers), PostgreSQL when
 // TEST_DATABASE_URL is set, else embedded PGlite; the project world of the service's tests.
-import fs from 'node:fs';
-import { startServer, type RunningServer } from '../../../../test/support/server.ts';
+import { startServer, stopAndRemove, type RunningServer } from '../../../../test/support/server.ts';
 import { TEST_DATABASE_URL, freshPostgresUrl } from '../../../../test/support/database.ts';
 import { operatorCall, bearerCall } from '../../../../test/support/e2e-http.ts';
 import { ACCOUNT_ID, PROJECT_SEED, SUB_A, emailOf } from '../../../../test/support/projects.ts';
@@ -83,13 +82,6 @@ export async function startSdkWorld(env: Record<string, string> = {}): Promise<S
       await server.stop();
       server = await startServer({ ...serverEnv, PORT: String(server.port) }, { dataDir: server.dataDir });
     },
-    async stop() {
-      try {
-        await server.stop();
-      } finally {
-        await db?.drop();
-        fs.rmSync(server.dataDir, { recursive: true, force: true });
-      }
-    },
+    stop: () => stopAndRemove(server, db),
   };
 }
