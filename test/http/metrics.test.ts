@@ -12,6 +12,7 @@ import { instrumentSql } from '../../src/adapters/postgres/instrumented.ts';
 import type { Sql } from '../../src/adapters/postgres/sql.ts';
 import { migratedDatabase, type TestDatabase } from '../support/database.ts';
 import { BASIC_SEED, OPERATOR_TOKEN, PUBLIC_URL } from '../support/app.ts';
+import { sampleValue } from '../support/metrics-text.ts';
 
 const METRICS_TOKEN = 'metrics-token-of-at-least-24-chars';
 const op = { authorization: `Bearer ${OPERATOR_TOKEN}` };
@@ -44,16 +45,7 @@ after(async () => {
   await db.drop();
 });
 
-/** The value of one sample of the exposition ('' labels: the sample without labels). */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const got = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
-    if (Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(m[3]);
-  }
-  return undefined;
-}
+const sample = sampleValue;
 
 async function metrics(): Promise<string> {
   const res = await app.inject({ url: '/metrics', headers: scrape });

@@ -5,6 +5,7 @@ import { startServer, stopAndRemove, type RunningServer } from '../../../../test
 import { TEST_DATABASE_URL, freshPostgresUrl } from '../../../../test/support/database.ts';
 import { operatorCall, bearerCall } from '../../../../test/support/e2e-http.ts';
 import { ACCOUNT_ID, PROJECT_SEED, SUB_A, emailOf } from '../../../../test/support/projects.ts';
+import { sampleValue } from '../../../../test/support/metrics-text.ts';
 
 export const OPERATOR_TOKEN = 'sdk-e2e-operator-token-of-24+';
 export const METRICS_TOKEN = 'sdk-e2e-metrics-token-of-24-chars';
@@ -37,8 +38,6 @@ export interface FileRow {
   workzoneId: string;
 }
 
-const parseLabels = (s: string) => Object.fromEntries([...s.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-
 export async function startSdkWorld(env: Record<string, string> = {}): Promise<SdkWorld> {
   const db = TEST_DATABASE_URL ? await freshPostgresUrl(TEST_DATABASE_URL) : undefined;
   const serverEnv = { OPERATOR_TOKEN, METRICS_TOKEN, SANDBOX: '1', ...(db ? { DATABASE_URL: db.url } : {}), ...env };
@@ -64,14 +63,7 @@ export async function startSdkWorld(env: Record<string, string> = {}): Promise<S
       const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       const text = await res.text();
       if (res.status !== 200) throw new Error(`/metrics: ${res.status} ${text}`);
-      let sum = 0;
-      for (const line of text.split('\n')) {
-        const m = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
-        if (!m || m[1] !== name) continue;
-        const l = parseLabels(m[2] ?? '');
-        if (Object.entries(labels).every(([k, v]) => l[k] === v)) sum += Number(m[3]);
-      }
-      return sum;
+      return sampleValue(text, name, labels) ?? 0;
     },
     async filesOf(projectId, zoneId) {
       const res = await bearerCall(server.url, await ownerToken(), 'GET', `/api/2/accounts/${ACCOUNT_ID}/projects/${projectId}/files`);
