@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
 import { A2, addMembers, assertProblem, createProject, createZone, emailOf, projectWorld, uuidOf, type World } from '../support/projects.ts';
 import { md5Hex, pngBytes, putSigned } from '../support/files.ts';
-import { describeErrors, loadVendorValidator, vendorSpecAvailable, type VendorValidator } from '../support/vendor-schema.ts';
+import { describeErrors, loadVendorValidator, vendorSpecAvailable, withOurUrnNamespace, type VendorValidator } from '../support/vendor-schema.ts';
 
 let t: TestApp;
 let w: World;
@@ -25,16 +25,7 @@ before(async () => {
   cropsUrl = `${A2}/projects/${uuidOf(P.id)}/crops`;
   if (vendorSpecAvailable()) {
     vendor = loadVendorValidator({
-      patch: (defs) => {
-        const walk = (n: unknown): void => {
-          if (!n || typeof n !== 'object') return;
-          for (const [k, v] of Object.entries(n)) {
-            if (k === 'pattern' && typeof v === 'string') (n as Record<string, unknown>)[k] = v.replace('urn:cintoo:', 'urn:svc:');
-            else walk(v);
-          }
-        };
-        walk(defs); // CONTRACT §2: our URN namespace
-      },
+      patch: withOurUrnNamespace, // CONTRACT §2: the URN namespace is ours (svc)
     });
   }
 });

@@ -12,7 +12,7 @@ import {
 import {
   bulkUrl, bytes, fileRowsOf, filesUrl, getSigned, item, md5B64, md5Hex, pendingOf, pngBytes, putSigned, sign, storedObject, upload,
 } from '../support/files.ts';
-import { describeErrors, loadVendorValidator, vendorSpecAvailable, type VendorValidator } from '../support/vendor-schema.ts';
+import { describeErrors, loadVendorValidator, vendorSpecAvailable, withOurUrnNamespace, type VendorValidator } from '../support/vendor-schema.ts';
 import { blobKey } from '../../src/core/ports/object-store.ts';
 
 let t: TestApp;
@@ -24,17 +24,7 @@ before(async () => {
   w = await projectWorld(t);
   if (vendorSpecAvailable()) {
     vendor = loadVendorValidator({
-      patch: (defs) => {
-        // CONTRACT §2: the URN namespace is ours (svc), the vendor's patterns name theirs.
-        const walk = (n: unknown): void => {
-          if (!n || typeof n !== 'object') return;
-          for (const [k, v] of Object.entries(n)) {
-            if (k === 'pattern' && typeof v === 'string') (n as Record<string, unknown>)[k] = v.replace('urn:cintoo:', 'urn:svc:');
-            else walk(v);
-          }
-        };
-        walk(defs);
-      },
+      patch: withOurUrnNamespace, // CONTRACT §2: the URN namespace is ours (svc)
     });
   }
 });
