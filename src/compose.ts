@@ -91,7 +91,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const clock = new OffsetClock();
   const ids = opts.ids ?? randomIds;
   const hasher = opts.hasher ?? argon2Hasher;
-  const store = await createStore(sql);
+  const store = await createStore(sql, logger);
   // The local-disk store's URL key is created by migration 0008, shared by every node.
   const objectStore = await openObjectStore(config, {
     clock,

@@ -21,11 +21,15 @@ import { groupsRepo, invitationsRepo } from './repos/groups.ts';
 import { rateLimitsRepo } from './repos/rate-limits.ts';
 import { adminRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 import { outboxRepo } from './repos/outbox.ts';
+import { decodeEvent, EVENTS_CHANNEL, eventsRepo } from './repos/events.ts';
+import type { StoredDomainEvent } from '../../core/events/domain-events.ts';
+import { errorFields, type Logger } from '../../core/ports/telemetry.ts';
 
 export const CHANGES_CHANNEL = 'scanbase_changes';
 
-export function createRepos(sql: Sql, published: (scope: string) => void): Repos {
+export function createRepos(sql: Sql, published: (scope: string) => void, events: (e: StoredDomainEvent) => void): Repos {
   return {
+    events: eventsRepo(sql, events),
     locks: locksRepo(sql),
     jobs: jobsRepo(sql),
     connect: connectRepo(sql),
@@ -60,19 +64,34 @@ export function createRepos(sql: Sql, published: (scope: string) => void): Repos
   };
 }
 
-export async function createStore(sql: Sql): Promise<Store & { close(): Promise<void> }> {
+export async function createStore(sql: Sql, logger?: Logger): Promise<Store & { close(): Promise<void> }> {
   const listeners: ((scope: string) => void)[] = [];
   const emit = (scope: string) => {
     for (const l of listeners) l(scope);
   };
-  // Other nodes' changes (PGlite is single-process: its own emits suffice).
+  const eventListeners: ((e: StoredDomainEvent) => void)[] = [];
+  const emitEvent = (e: StoredDomainEvent) => {
+    for (const l of eventListeners) {
+      try {
+        l(e);
+      } catch (err) {
+        // One consumer's failure must not keep the event from the others.
+        logger?.error({ ...errorFields(err), event: e.type }, 'domain event consumer failed');
+      }
+    }
+  };
+  // Other nodes' changes and events (PGlite is single-process: its own emits suffice).
   const unlisten = sql.engine === 'postgres' ? await sql.listen(CHANGES_CHANNEL, emit) : async () => {};
+  const unlistenEvents =
+    sql.engine === 'postgres' ? await sql.listen(EVENTS_CHANNEL, (text) => emitEvent(decodeEvent(text))) : async () => {};
   return {
-    repos: createRepos(sql, emit),
+    repos: createRepos(sql, emit, emitEvent),
     async transaction(fn) {
       const pending: string[] = [];
-      const result = await sql.transaction((tx) => fn(createRepos(tx, (s) => pending.push(s))));
+      const pendingEvents: StoredDomainEvent[] = [];
+      const result = await sql.transaction((tx) => fn(createRepos(tx, (s) => pending.push(s), (e) => pendingEvents.push(e))));
       for (const s of new Set(pending)) emit(s);
+      for (const e of pendingEvents) emitEvent(e);
       return result;
     },
     async ping() {
@@ -81,6 +100,12 @@ export async function createStore(sql: Sql): Promise<Store & { close(): Promise<
     onChange(listener) {
       listeners.push(listener);
     },
-    close: unlisten,
+    onEvent(listener) {
+      eventListeners.push(listener);
+    },
+    async close() {
+      await unlisten();
+      await unlistenEvents();
+    },
   };
 }

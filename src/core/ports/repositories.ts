@@ -5,6 +5,8 @@ import type { AccountFacts } from '../permissions/evaluate.ts';
 import type { MembersRepo, ProjectsRepo, WorkzonesRepo } from './project-repositories.ts';
 import type { JobsRepo } from './jobs.ts';
 import type { LocksRepo } from './locks.ts';
+import type { EventsRepo } from './events.ts';
+import type { StoredDomainEvent } from '../events/domain-events.ts';
 import type { ConnectRepo } from './connect.ts';
 import type { TagsRepo } from './tags.ts';
 import type { CropsRepo, FilesRepo, UploadsRepo } from './file-repositories.ts';
@@ -414,6 +416,7 @@ export interface RateLimitsRepo {
 }
 
 export interface Repos {
+  events: EventsRepo;
   locks: LocksRepo;
   rateLimits: RateLimitsRepo;
   jobs: JobsRepo;
@@ -449,6 +452,11 @@ export interface Store {
   ping(): Promise<void>;
   /** Listens to published scope changes (this node's after commit, other nodes' through the database). */
   onChange(listener: (scope: string) => void): void;
+  /**
+   * Listens to committed domain events: this node's right after commit, other nodes'
+   * through the database. A listener must not throw (a throw is logged and skipped).
+   */
+  onEvent(listener: (event: StoredDomainEvent) => void): void;
 }
 
 /** Thrown by repositories when a unique constraint refuses a write (the use case decides the 409). */
