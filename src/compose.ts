@@ -189,7 +189,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   };
   // A reset deletes every blob too (CONTRACT §3), whichever store holds them.
   const operator = createOperator({
-    store, tokens, applySeed, loadSeedFile,
+    store, clock, tokens, applySeed, loadSeedFile,
     onReset: [async () => objectStore.deleteAll?.()],
   });
   // Without OPERATOR_TOKEN there is no operator surface at all (every path answers 404).

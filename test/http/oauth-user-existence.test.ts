@@ -2,6 +2,7 @@
 // or when the user is deleted), while the bearer hot path stays cheap: whether a user
 // exists is looked up once per user per cache lifetime (60 s) on each node, never per
 // request, and the cache is dropped by the change feed ("*" on reset, "user:<id>").
+import { eventOf } from '../../src/core/events/domain-events.ts';
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.ts';
@@ -80,12 +81,12 @@ describe('tokens of users who no longer exist', () => {
     assert.deepEqual(await answers(app, fresh.access_token), [200, 200]);
   });
 
-  test('an access token of a deleted user answers 401 as soon as the change user:<id> is published', async () => {
+  test('an access token of a deleted user answers 401 as soon as an event about the user (user.removed) is published', async () => {
     const { access_token } = await tokensFor(USERS[1]!.email);
     assert.deepEqual(await answers(app, access_token), [200, 200]);
     const id = ids[USERS[1]!.email]!;
     await removeUserRow(id);
-    await core.store.repos.changes.publish(`user:${id}`);
+    await core.store.transaction((repos) => repos.events.publish(eventOf('user.removed', null, `user:${id}`, { userId: id }), new Date()));
     assert.deepEqual(await answers(app, access_token), [401, 401]);
   });
 

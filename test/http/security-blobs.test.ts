@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
 import { A2, ACCOUNT_ID, addMembers, assertProblem, createProject, createZone, emailOf, projectWorld, uuidOf, type World } from '../support/projects.ts';
 import { bytes, getSigned, md5Hex, pngBytes, putSigned, sign, storedObject, upload } from '../support/files.ts';
-import { projectScopeKey } from '../../src/core/projects/project-access.ts';
+import { projectEventOf } from '../../src/core/events/domain-events.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openObjectStore } from '../../src/adapters/storage/open.ts';
 
@@ -174,7 +174,9 @@ async function forceCover(projectId: string, blobName: string) {
   await t.core.store.transaction(async (repos) => {
     const project = (await repos.projects.byRef(ACCOUNT_ID, { uuid: uuidOf(projectId) }))!;
     await repos.projects.update(project.id, { ...project, coverBlobName: blobName }, project.ownerId, new Date());
-    await repos.changes.publish(projectScopeKey(project.id));
+    await repos.events.publish(projectEventOf('project.updated', project, `project:${project.id}`, {
+      fields: ['coverBlobName'], ownerId: project.ownerId, subscriptionId: project.subscriptionId,
+    }), new Date());
   });
 }
 

@@ -41,8 +41,8 @@ for (const engine of ENGINES) {
     }
     const data = (id: string) => JSON.stringify({ id, boundingBox: [0, 0, 0, 1, 1, 1], name: 'ü "quoted" \\ back' });
 
+    const account = crypto.randomUUID();
     before(async () => {
-      const account = crypto.randomUUID();
       await suite.store.transaction(async (tx) => {
         await tx.users.insert({ id: user, email: `${user}@t.test`, firstName: 'T', lastName: 'T', company: '', title: '', passwordHash: null, invitedBy: null, invitedAt: null }, T0);
         await tx.accounts.insert({ id: account, name: `A ${account}`, ownerId: user, createdBy: user }, T0);
@@ -148,7 +148,7 @@ for (const engine of ENGINES) {
       const l = await newList();
       await repos.tags.touchList(l.id, { version: 1, tagCount: 7, pending: false, by: user, now: at(1) });
       assert.equal(await repos.tags.countForSubscription(sub), before + 7);
-      assert.deepEqual(await repos.tags.subscriptionOfList(l.id), { id: sub, tagCapacity: 1_000_000 });
+      assert.deepEqual(await repos.tags.subscriptionOfList(l.id), { id: sub, accountId: account, tagCapacity: 1_000_000 });
     });
   });
 }

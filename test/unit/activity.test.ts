@@ -4,11 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createActivity } from '../../src/core/activity/activity.ts';
 import type { Store } from '../../src/core/ports/repositories.ts';
+import { eventOf, type DomainEvent, type StoredDomainEvent } from '../../src/core/events/domain-events.ts';
 
 function world() {
   let now = Date.parse('2026-11-25T10:00:00.000Z');
   const writes: { subject: string; date: string; finish: (e?: Error) => void }[] = [];
-  const listeners: ((scope: string) => void)[] = [];
+  const listeners: ((event: StoredDomainEvent) => void)[] = [];
   const pending = (subject: string, date: string) =>
     new Promise<void>((resolve, reject) => writes.push({ subject, date, finish: (e) => (e ? reject(e) : resolve()) }));
   const store = {
@@ -16,7 +17,7 @@ function world() {
       projects: { touchAccessed: (id: string, date: string) => pending(`project:${id}`, date) },
       reports: { touchUserActivity: (id: string, date: string) => pending(`user:${id}`, date) },
     },
-    onChange: (l: (scope: string) => void) => listeners.push(l),
+    onEvent: (l: (event: StoredDomainEvent) => void) => listeners.push(l),
   } as unknown as Store;
   const errors: unknown[] = [];
   const activity = createActivity({
@@ -27,7 +28,7 @@ function world() {
   return {
     activity, writes, errors,
     advance: (ms: number) => (now += ms),
-    publish: (scope: string) => listeners.forEach((l) => l(scope)),
+    publish: (event: DomainEvent) => listeners.forEach((l) => l({ ...event, id: 'e', occurredAt: new Date(now) } as StoredDomainEvent)),
   };
 }
 
@@ -65,14 +66,14 @@ test('a failed write is reported, never rejects the request, and is tried again 
   assert.equal(w.writes.length, 2);
 });
 
-test('a reset on any node (the "*" change) makes every node write again the same day', async () => {
+test('a reset on any node (service.reset) makes every node write again the same day', async () => {
   const w = world();
   const first = w.activity.userActive('u1');
   w.writes[0]!.finish();
   await first;
   assert.equal(w.activity.userActive('u1'), undefined);
-  w.publish('account:something'); // other changes keep what was written
+  w.publish(eventOf('group.created', 'a', 'group:g', { groupId: 'g' })); // other changes keep what was written
   assert.equal(w.activity.userActive('u1'), undefined);
-  w.publish('*');
+  w.publish(eventOf('service.reset', null, 'service', {}));
   assert.ok(w.activity.userActive('u1'), 'the emptied table gets today again');
 });

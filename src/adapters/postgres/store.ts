@@ -25,9 +25,7 @@ import { decodeEvent, EVENTS_CHANNEL, eventsRepo } from './repos/events.ts';
 import type { StoredDomainEvent } from '../../core/events/domain-events.ts';
 import { errorFields, type Logger } from '../../core/ports/telemetry.ts';
 
-export const CHANGES_CHANNEL = 'scanbase_changes';
-
-export function createRepos(sql: Sql, published: (scope: string) => void, events: (e: StoredDomainEvent) => void): Repos {
+export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void): Repos {
   return {
     events: eventsRepo(sql, events),
     locks: locksRepo(sql),
@@ -45,12 +43,6 @@ export function createRepos(sql: Sql, published: (scope: string) => void, events
     groups: groupsRepo(sql),
     invitations: invitationsRepo(sql),
     access: accessRepo(sql),
-    changes: {
-      async publish(scope) {
-        if (sql.engine === 'postgres') await sql.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, scope]);
-        published(scope);
-      },
-    },
     users: usersRepo(sql),
     accounts: accountsRepo(sql),
     subscriptions: subscriptionsRepo(sql),
@@ -65,10 +57,6 @@ export function createRepos(sql: Sql, published: (scope: string) => void, events
 }
 
 export async function createStore(sql: Sql, logger?: Logger): Promise<Store & { close(): Promise<void> }> {
-  const listeners: ((scope: string) => void)[] = [];
-  const emit = (scope: string) => {
-    for (const l of listeners) l(scope);
-  };
   const eventListeners: ((e: StoredDomainEvent) => void)[] = [];
   const emitEvent = (e: StoredDomainEvent) => {
     for (const l of eventListeners) {
@@ -80,32 +68,24 @@ export async function createStore(sql: Sql, logger?: Logger): Promise<Store & { 
       }
     }
   };
-  // Other nodes' changes and events (PGlite is single-process: its own emits suffice).
-  const unlisten = sql.engine === 'postgres' ? await sql.listen(CHANGES_CHANNEL, emit) : async () => {};
+  // Other nodes' events (PGlite is single-process: its own emits suffice).
   const unlistenEvents =
     sql.engine === 'postgres' ? await sql.listen(EVENTS_CHANNEL, (text) => emitEvent(decodeEvent(text))) : async () => {};
   return {
-    repos: createRepos(sql, emit, emitEvent),
+    repos: createRepos(sql, emitEvent),
     async transaction(fn) {
-      const pending: string[] = [];
       const pendingEvents: StoredDomainEvent[] = [];
-      const result = await sql.transaction((tx) => fn(createRepos(tx, (s) => pending.push(s), (e) => pendingEvents.push(e))));
-      for (const s of new Set(pending)) emit(s);
+      const result = await sql.transaction((tx) => fn(createRepos(tx, (e) => pendingEvents.push(e))));
+      // Delivered only once committed: a transaction that throws delivers nothing.
       for (const e of pendingEvents) emitEvent(e);
       return result;
     },
     async ping() {
       await sql.query('SELECT 1');
     },
-    onChange(listener) {
-      listeners.push(listener);
-    },
     onEvent(listener) {
       eventListeners.push(listener);
     },
-    async close() {
-      await unlisten();
-      await unlistenEvents();
-    },
+    close: unlistenEvents,
   };
 }

@@ -1,11 +1,12 @@
 // Accounts and their subscriptions (spec "Account", "Subscription"): what the caller
 // may see of them is decided here, so both API generations show the same thing.
+import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import type { EntityRef } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { AccountRecord, Store, SubscriptionRecord } from '../ports/repositories.ts';
 import { accountPermissions, type AccountFacts } from '../permissions/evaluate.ts';
-import { forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { forbidden, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import type { AnyPermission } from '../permissions/catalog.ts';
 
 export interface AccountFlags {
@@ -113,8 +114,10 @@ export function createAccounts(deps: { store: Store; clock: Clock; authorizer: A
       }
       const sub = await subscriptionIn(scope, subRef);
       await store.transaction(async (repos) => {
-        await repos.subscriptions.update(sub.id, patch, clock.now());
-        await repos.changes.publish(scopeKey.account(scope.account.id));
+        const now = clock.now();
+        await repos.subscriptions.update(sub.id, patch, now);
+        const fields = Object.entries(patch).filter(([, v]) => v !== undefined).map(([k]) => k);
+        await repos.events.publish(eventOf('subscription.updated', scope.account.id, subjectOf('subscription', sub.id), { subscriptionId: sub.id, fields }), now);
       });
       const updated = await store.repos.subscriptions.byId(sub.id);
       if (!updated) throw new DomainError('not-found', 'subscription-not-found', 'The subscription disappeared');

@@ -9,6 +9,7 @@
 // what was written, so no node believes it already wrote today into an emptied table.
 import type { Clock } from '../ports/clock.ts';
 import type { Store } from '../ports/repositories.ts';
+import { cacheScope, onInvalidation } from '../events/invalidation.ts';
 
 export interface Activity {
   /** Undefined when today's date is already written; otherwise the write, which never rejects. */
@@ -69,8 +70,8 @@ export function createActivity(deps: { store: Store; clock: Clock; onError: (e: 
     projects.seen.clear();
     users.seen.clear();
   };
-  store.onChange((scope) => {
-    if (scope === '*') clear();
+  onInvalidation(store, (scope) => {
+    if (scope === cacheScope.all) clear();
   });
 
   return {

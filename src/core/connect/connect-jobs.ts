@@ -2,6 +2,7 @@
 // docs/connect.md). A job is a handle the connect tool works with: an export job fixes
 // the chosen scans when it starts and hands out signed download URLs for them; an import
 // job takes the sign → PUT → register upload flow into its work zone and lists what arrived.
+import { projectEventOf, subjectOf } from '../events/domain-events.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -60,6 +61,9 @@ export function createConnectJobs(deps: {
     await store.transaction(async (repos) => {
       await repos.connect.insert(job);
       await repos.connect.addFiles(job.id, fileIds);
+      await repos.events.publish(projectEventOf('connect-job.created', scope.project, subjectOf('connect-job', job.id), {
+        connectJobId: job.id, kind, workzoneId,
+      }), now);
     });
     return { slug: job.slug, url: `${deps.publicUrl}/connect/${job.slug}` };
   }
@@ -171,6 +175,9 @@ export function createConnectJobs(deps: {
       return files.registerBulkFiles(actor, ...refsOf(job), items, async (repos, registered) => {
         await repos.connect.addFiles(job.id, registered.map((f) => f.id));
         if (job.state !== 'received') await repos.connect.setState(job.id, 'received', clock.now());
+        await repos.events.publish(projectEventOf('connect-job.received', { id: job.projectId, accountId: job.accountId }, subjectOf('connect-job', job.id), {
+          connectJobId: job.id, fileCount: registered.length,
+        }), clock.now());
       });
     },
   };

@@ -2,6 +2,7 @@
 // strings are kept as given. workzone:crops:read to see one (held with reality-data:read),
 // workzone:crops:write to change one (held with the measurements row); a move needs it
 // on both zones. The cover is signed like a project cover and named in thumbnailBlobName.
+import { projectEventOf, subjectOf } from '../events/domain-events.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -99,6 +100,7 @@ export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access
       await store.transaction(async (repos) => {
         if (thumb.pendingId) await repos.uploads.remove(thumb.pendingId);
         await repos.crops.insert({ id, projectId: scope.project.id, ...fields(input, w, thumb.name), createdAt: now, createdBy: actor.userId });
+        await repos.events.publish(projectEventOf('crop.created', scope.project, subjectOf('crop', id), { cropId: id, workzoneId: w }), now);
       });
       return view(scope, await cropIn(scope, { type: 'crop', uuid: id }));
     },
@@ -113,7 +115,9 @@ export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access
       const thumb = await thumbnail(scope, input.thumbnailBlobName, c.thumbnailBlobName);
       await store.transaction(async (repos) => {
         if (thumb.pendingId) await repos.uploads.remove(thumb.pendingId);
-        await repos.crops.update(c.id, fields(input, w, thumb.name), actor.userId, clock.now());
+        const now = clock.now();
+        await repos.crops.update(c.id, fields(input, w, thumb.name), actor.userId, now);
+        await repos.events.publish(projectEventOf('crop.updated', scope.project, subjectOf('crop', c.id), { cropId: c.id, workzoneId: w }), now);
       });
       if (c.thumbnailBlobName && c.thumbnailBlobName !== thumb.name) await files.deleteObject(scope.project.id, c.thumbnailBlobName);
       return view(scope, await cropIn(scope, { type: 'crop', uuid: c.id }));
@@ -123,7 +127,10 @@ export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access
       const scope = await access.project(actor, a, p);
       const c = await cropIn(scope, ref);
       access.requireOnWorkzone(scope, c.workzoneId, 'workzone:crops:write', 'delete-crop-forbidden');
-      await store.repos.crops.remove(c.id);
+      await store.transaction(async (repos) => {
+        await repos.crops.remove(c.id);
+        await repos.events.publish(projectEventOf('crop.deleted', scope.project, subjectOf('crop', c.id), { cropId: c.id, workzoneId: c.workzoneId }), clock.now());
+      });
       if (c.thumbnailBlobName) await files.deleteObject(scope.project.id, c.thumbnailBlobName);
     },
 

@@ -5,13 +5,111 @@
 // An event's `subject` orders it: consumers that need order (webhook deliveries) keep
 // the events of one subject in the order they were written. `accountId` is the account
 // whose administrators may receive it (null for system events, which no webhook sees).
+//
+// Data carries ids and small facts, never a secret (no invitation token, no password
+// hash) and never a document (the event travels in a NOTIFY payload, under 8000 bytes):
+// a consumer that needs more reads it, with the reader's permissions.
+import { api1IdOf } from '../ids/api1-id.ts';
+import type { AccountRole } from '../ports/repositories.ts';
+import type { JobState } from '../ports/jobs.ts';
+
+/** A project in both id forms (API 2 UUID, API 1 id); every project event carries it. */
+export interface ProjectIds {
+  projectId: string;
+  projectApi1Id: string;
+}
+
+export const projectIds = (projectId: string): ProjectIds => ({ projectId, projectApi1Id: api1IdOf(projectId) });
+
+export type MemberType = 'user' | 'group';
 
 /** Each event type and the data it carries (ids are UUIDs; API 1 ids where the API has them). */
 export interface DomainEventData {
+  // The service.
   /** The signing keys changed (rotation): every node reloads them. */
   'signing-keys.rotated': Record<string, never>;
-  /** The operator reset or seeded the service: every cache on every node is dropped. */
+  /** The operator reset the service (every table emptied): every cache on every node is dropped. */
   'service.reset': Record<string, never>;
+  /** The seed (SEED_FILE, /_operator/seed, npm run admin) created or updated the account, its members, subscriptions, roles, groups. */
+  'account.seeded': { accountId: string };
+  /** The seed created or changed a user (profile or password). */
+  'user.seeded': { userId: string; created: boolean };
+
+  // Accounts and their users.
+  'subscription.updated': { subscriptionId: string; fields: string[] };
+  /** A new user was created and invited to the account by e-mail (the link itself is never in an event). */
+  'user.invited': { userId: string; invitedBy: string; roles: AccountRole[] };
+  /** An existing user became a member of the account. */
+  'user.added': { userId: string; invitedBy: string; roles: AccountRole[] };
+  /** A member's account roles changed. */
+  'user.roles-changed': { userId: string; roles: AccountRole[] };
+  /** A user left the account (and its groups and projects). */
+  'user.removed': { userId: string };
+  /** A user set his password through a one-time link (an invitation, or a reset, which also ended his refresh tokens). */
+  'user.password-set': { userId: string; purpose: 'set-password' | 'reset' };
+  /** A password reset link was sent ("Forgot password?"). */
+  'user.password-reset-requested': { userId: string };
+  /** The administration command forgot the user's password and ended his refresh tokens. */
+  'user.password-cleared': { userId: string };
+
+  // Roles and groups.
+  'role.created': { roleId: string };
+  'role.updated': { roleId: string };
+  'role.deleted': { roleId: string };
+  'group.created': { groupId: string };
+  'group.updated': { groupId: string };
+  'group.deleted': { groupId: string };
+  /** One event per user (a call adds up to 1000: a list would not fit a NOTIFY payload). */
+  'group.member-added': { groupId: string; userId: string };
+  'group.member-removed': { groupId: string; userId: string };
+
+  // Projects.
+  'project.created': ProjectIds & { subscriptionId: string; ownerId: string; rootWorkzoneId: string };
+  /** `fields` names what changed (name, description, location, spatialReference, coverBlobName, subscriptionId, ownerId). */
+  'project.updated': ProjectIds & { fields: string[]; ownerId: string; subscriptionId: string };
+  'project.deleted': ProjectIds & { permanent: boolean };
+  'project.restored': ProjectIds;
+  'project.cover-changed': ProjectIds;
+
+  // Work zones and members.
+  'workzone.created': ProjectIds & { workzoneId: string; parentId: string };
+  'workzone.updated': ProjectIds & { workzoneId: string };
+  /** The zone and its subtree; members left without a zone are members no more. */
+  'workzone.deleted': ProjectIds & { workzoneId: string };
+  /** A copy job's result: the copied subtree under `workzoneId` of the destination project. */
+  'workzone.copied': ProjectIds & {
+    sourceProjectId: string; sourceProjectApi1Id: string; sourceWorkzoneId: string; workzoneId: string;
+    newProject: boolean; copiedWorkzones: number; copiedFiles: number;
+  };
+  /** A member placed with a role (new, or extended to more zones, or with a new expiration date). */
+  'member.added': ProjectIds & { memberType: MemberType; memberId: string; roleId: string; expiresAt: string | null };
+  'member.removed': ProjectIds & { memberType: MemberType; memberId: string };
+  /** A user's access was removed from a work zone (and its subtree and, if asked, its parents). */
+  'member.access-removed': ProjectIds & { memberType: MemberType; memberId: string; workzoneId: string };
+
+  // Files, crops, tag lists.
+  'file.registered': ProjectIds & { fileId: string; workzoneId: string; category: string };
+  /** Renamed (`name`) or placed (`transformation`). */
+  'file.updated': ProjectIds & { fileId: string; workzoneId: string; fields: ('name' | 'transformation')[] };
+  'file.deleted': ProjectIds & { fileId: string; workzoneId: string; category: string };
+  'crop.created': ProjectIds & { cropId: string; workzoneId: string };
+  /** Also a move: `workzoneId` is where the crop is now. */
+  'crop.updated': ProjectIds & { cropId: string; workzoneId: string };
+  'crop.deleted': ProjectIds & { cropId: string; workzoneId: string };
+  'tag-list.created': ProjectIds & { tagListId: string; workzoneId: string };
+  /** The list's own fields (name, zone, type, definitions…); its tags change with tag-list.changed. */
+  'tag-list.updated': ProjectIds & { tagListId: string; workzoneId: string };
+  'tag-list.deleted': ProjectIds & { tagListId: string; workzoneId: string };
+  /** The list's tags changed (a write, a move, a detection): readers holding an older tagsVersion are stale. */
+  'tag-list.changed': ProjectIds & { tagListId: string; tagsVersion: number; tagCount: number; pending: boolean };
+
+  // Jobs.
+  /** A connect job was opened (its slug, a capability, is not in the event). */
+  'connect-job.created': ProjectIds & { connectJobId: string; kind: 'import' | 'export'; workzoneId: string };
+  /** An import job received its files. */
+  'connect-job.received': ProjectIds & { connectJobId: string; fileCount: number };
+  /** A background job (work-zone copy, tag detection) finished for good: `done`, or `failed` after its last attempt. */
+  'job.finished': { jobId: string; kind: string; state: Extract<JobState, 'done' | 'failed'>; createdBy: string | null };
 }
 
 export type DomainEventType = keyof DomainEventData;
@@ -23,3 +121,34 @@ export type DomainEvent = {
 
 /** An event as it was written: with its id and the time of the change. */
 export type StoredDomainEvent = DomainEvent & { id: string; occurredAt: Date };
+
+/** The event of one type (for consumers that switch on `type`). */
+export type DomainEventOf<K extends DomainEventType> = Extract<DomainEvent, { type: K }>;
+
+/** `project:<id>`, `tag-list:<id>`…: the subject of an event about one object. */
+export const subjectOf = (kind: string, id: string): string => `${kind}:${id}`;
+
+/** A typed event (the type checker matches `data` to `type`). */
+export function eventOf<K extends DomainEventType>(type: K, accountId: string | null, subject: string, data: DomainEventData[K]): DomainEvent {
+  return { type, accountId, subject, data } as DomainEvent;
+}
+
+/** The types whose data starts with the project's ids. */
+export type ProjectEventType = { [K in DomainEventType]: DomainEventData[K] extends ProjectIds ? K : never }[DomainEventType];
+
+/** An event about a project or an object in it: the project's ids (both forms) and account are filled in. */
+export function projectEventOf<K extends ProjectEventType>(
+  type: K,
+  project: { id: string; accountId: string },
+  subject: string,
+  data: Omit<DomainEventData[K], keyof ProjectIds>,
+): DomainEvent {
+  return { type, accountId: project.accountId, subject, data: { ...projectIds(project.id), ...data } } as DomainEvent;
+}
+
+/** A tag list's tags changed: its new tagsVersion and count (tag writes, moves and detections publish the same event). */
+export const tagListChanged = (
+  project: { id: string; accountId: string },
+  tagListId: string,
+  facts: { tagsVersion: number; tagCount: number; pending: boolean },
+): DomainEvent => projectEventOf('tag-list.changed', project, subjectOf('tag-list', tagListId), { tagListId, ...facts });

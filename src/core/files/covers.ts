@@ -8,7 +8,8 @@ import type { PendingUploadRecord } from '../ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import { errorFields, silentLogger, type Logger } from '../ports/telemetry.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import { projectScopeKey, type ProjectScope } from '../projects/project-access.ts';
+import type { ProjectScope } from '../projects/project-access.ts';
+import { projectEventOf, subjectOf } from '../events/domain-events.ts';
 import type { SigningDeps } from './uploads.ts';
 import {
   checkCover, matchesPending, pendingUploadRecord, uploadError, uploadItemOf,
@@ -105,7 +106,7 @@ export function createCovers(
         if (!project) throw notFound('project', scope.project.id);
         await repos.projects.update(project.id, { ...project, coverBlobName: pending.blobName }, actor.userId, now);
         await repos.uploads.remove(locked.id);
-        await repos.changes.publish(projectScopeKey(project.id));
+        await repos.events.publish(projectEventOf('project.cover-changed', project, subjectOf('project', project.id), {}), now);
         return project.coverBlobName;
       });
       if (previous && previous !== pending.blobName) await deleteReplacedCover(scope.project.id, previous);

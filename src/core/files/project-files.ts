@@ -1,6 +1,7 @@
 // The registered files of a project (CONTRACT §7, docs/files.md): listing, reading,
 // renaming, deleting and placing (bulk transformation). Each checks the permission of the
 // file's category in its work zone (file-permissions.ts).
+import { projectEventOf, subjectOf } from '../events/domain-events.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -79,7 +80,11 @@ export function createProjectFiles(deps: {
       const scope = await access.project(actor, a, p);
       const f = await fileIn(scope, ref);
       requireAny(scope.workzone(f.workzoneId), WRITE[categoryOf(f)], 'update-file-forbidden');
-      await store.repos.files.rename(f.id, fileName(name), actor.userId, clock.now());
+      const now = clock.now();
+      await store.transaction(async (repos) => {
+        await repos.files.rename(f.id, fileName(name), actor.userId, now);
+        await repos.events.publish(projectEventOf('file.updated', scope.project, subjectOf('file', f.id), { fileId: f.id, workzoneId: f.workzoneId, fields: ['name'] }), now);
+      });
       return view(scope, await fileIn(scope, ref));
     },
 
@@ -87,7 +92,10 @@ export function createProjectFiles(deps: {
       const scope = await access.project(actor, a, p);
       const f = await fileIn(scope, ref);
       requireAny(scope.workzone(f.workzoneId), WRITE[categoryOf(f)], 'delete-file-forbidden');
-      await store.repos.files.remove(f.id);
+      await store.transaction(async (repos) => {
+        await repos.files.remove(f.id);
+        await repos.events.publish(projectEventOf('file.deleted', scope.project, subjectOf('file', f.id), { fileId: f.id, workzoneId: f.workzoneId, category: f.category }), clock.now());
+      });
       await objectStore.delete(blobKey(scope.project.id, f.blobName));
     },
 
@@ -114,6 +122,7 @@ export function createProjectFiles(deps: {
             rotation: given(t.rotation, f.rotation, placed ? IDENTITY.rotation : null),
             scale: given(t.scale, f.scale, rule.scale ? { x: 1, y: 1, z: 1 } : null),
           }, actor.userId, now);
+          await repos.events.publish(projectEventOf('file.updated', scope.project, subjectOf('file', f.id), { fileId: f.id, workzoneId: f.workzoneId, fields: ['transformation'] }), now);
           out.push(view(scope, await fileIn(scope, { type: 'file', uuid: f.id }, repos)));
         }
         return out;

@@ -1,6 +1,7 @@
 // The three-step upload of files (CONTRACT §7, docs/files.md): sign (a pending row and a
 // signed PUT URL per file) → the client PUTs to the store → register (what the store holds
 // is checked against what was signed, then the files are created, all or nothing).
+import { projectEventOf, subjectOf } from '../events/domain-events.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -159,6 +160,9 @@ export function createUploads(deps: SigningDeps & { store: StoreSlice<'files' | 
               file = newFile(projectId, zone.id, c, pending, actor.userId, now);
               await repos.files.insert(file);
               await repos.uploads.remove(pending.id);
+              await repos.events.publish(projectEventOf('file.registered', scope.project, subjectOf('file', file.id), {
+                fileId: file.id, workzoneId: zone.id, category: file.category,
+              }), now);
               addedBytes += file.size;
             }
           }

@@ -1,11 +1,12 @@
 // Groups of an account (vendor "Group"; CONTRACT §6): a name unique per account
 // (case-insensitive, 409), members who must belong to the account.
+import { eventOf, subjectOf, type DomainEventData } from '../events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import { UniqueViolation, type GroupRecord, type Repos, type Store } from '../ports/repositories.ts';
-import { scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { resolveAccountUsers } from '../users/resolve-users.ts';
 
 export interface GroupInput {
@@ -33,20 +34,20 @@ export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; autho
     return g;
   }
 
+  type GroupEventType = 'group.created' | 'group.updated' | 'group.deleted' | 'group.member-added' | 'group.member-removed';
+  const publish = <K extends GroupEventType>(repos: Repos, scope: AccountScope, type: K, data: DomainEventData[K]) =>
+    repos.events.publish(eventOf(type, scope.account.id, subjectOf('group', data.groupId), data), clock.now());
+
   async function writeScope(actor: Actor, accountRef: EntityRef, code: string): Promise<AccountScope> {
     const scope = await authorizer.account(actor, accountRef);
     authorizer.require(scope.permissions, 'account:groups:write', code);
     return scope;
   }
 
-  /** Runs a group change; a unique-name clash answers 409, and caches learn of it after commit. */
-  async function change<T>(scope: AccountScope, name: string, fn: (repos: Repos) => Promise<T>): Promise<T> {
+  /** Runs a group change, which publishes its event; a unique-name clash answers 409. */
+  async function change<T>(name: string, fn: (repos: Repos) => Promise<T>): Promise<T> {
     try {
-      return await store.transaction(async (repos) => {
-        const result = await fn(repos);
-        await repos.changes.publish(scopeKey.account(scope.account.id));
-        return result;
-      });
+      return await store.transaction(fn);
     } catch (e) {
       if (e instanceof UniqueViolation) throw duplicate(name);
       throw e;
@@ -69,12 +70,15 @@ export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; autho
     async createGroup(actor: Actor, accountRef: EntityRef, input: GroupInput): Promise<GroupRecord> {
       const scope = await writeScope(actor, accountRef, 'create-group-forbidden');
       const fields = groupFields(input);
-      return change(scope, fields.name, async (repos) => {
+      return change(fields.name, async (repos) => {
         if (await repos.groups.byName(scope.account.id, fields.name)) throw duplicate(fields.name);
-        return repos.groups.insert(
+        const now = clock.now();
+        const group = await repos.groups.insert(
           { id: ids.uuid(), accountId: scope.account.id, ...fields, createdBy: actor.userId },
-          clock.now(),
+          now,
         );
+        await publish(repos, scope, 'group.created', { groupId: group.id });
+        return group;
       });
     },
 
@@ -82,38 +86,41 @@ export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; autho
     async updateGroup(actor: Actor, accountRef: EntityRef, groupRef: EntityRef, input: GroupInput): Promise<GroupRecord> {
       const scope = await writeScope(actor, accountRef, 'update-group-forbidden');
       const fields = groupFields(input);
-      return change(scope, fields.name, async (repos) => {
+      return change(fields.name, async (repos) => {
         const g = await groupIn(repos, scope.account.id, groupRef);
         const clash = await repos.groups.byName(scope.account.id, fields.name);
         if (clash && clash.id !== g.id) throw duplicate(fields.name);
         await repos.groups.update(g.id, fields, clock.now());
+        await publish(repos, scope, 'group.updated', { groupId: g.id });
         return (await repos.groups.byRef(scope.account.id, { uuid: g.id }))!;
       });
     },
 
     async deleteGroup(actor: Actor, accountRef: EntityRef, groupRef: EntityRef): Promise<void> {
       const scope = await writeScope(actor, accountRef, 'delete-group-forbidden');
-      await change(scope, '', async (repos) => {
+      await change('', async (repos) => {
         const g = await groupIn(repos, scope.account.id, groupRef);
         await repos.members.removeGroupEverywhere(g.id);
         await repos.groups.remove(g.id);
+        await publish(repos, scope, 'group.deleted', { groupId: g.id });
       });
     },
 
     async addGroupMembers(actor: Actor, accountRef: EntityRef, groupRef: EntityRef, userRefs: EntityRef[]) {
       const scope = await writeScope(actor, accountRef, 'update-group-forbidden');
-      return change(scope, '', async (repos) => {
+      return change('', async (repos) => {
         const g = await groupIn(repos, scope.account.id, groupRef);
         const users = await resolveAccountUsers(repos, scope.account.id, userRefs);
         await repos.groups.addMembers(g.id, users.map((u) => u.id), clock.now());
         await repos.groups.touch(g.id, clock.now());
+        for (const u of users.filter((x) => !g.userIds.includes(x.id))) await publish(repos, scope, 'group.member-added', { groupId: g.id, userId: u.id });
         return (await repos.groups.byRef(scope.account.id, { uuid: g.id }))!;
       });
     },
 
     async removeGroupMembers(actor: Actor, accountRef: EntityRef, groupRef: EntityRef, userRefs: EntityRef[]) {
       const scope = await writeScope(actor, accountRef, 'update-group-forbidden');
-      return change(scope, '', async (repos) => {
+      return change('', async (repos) => {
         const g = await groupIn(repos, scope.account.id, groupRef);
         const users = await resolveAccountUsers(repos, scope.account.id, userRefs);
         // Vendor removeGroupMembers: naming a user who is not in the group refuses the whole call.
@@ -125,6 +132,7 @@ export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; autho
         }
         await repos.groups.removeMembers(g.id, users.map((u) => u.id));
         await repos.groups.touch(g.id, clock.now());
+        for (const u of users) await publish(repos, scope, 'group.member-removed', { groupId: g.id, userId: u.id });
         return (await repos.groups.byRef(scope.account.id, { uuid: g.id }))!;
       });
     },

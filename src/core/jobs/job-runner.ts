@@ -1,6 +1,7 @@
 // Runs queued jobs on every node: each claim is one conditional UPDATE … FOR UPDATE SKIP
 // LOCKED, so a job runs on one node at a time; a lease that expires (a node died) makes
 // it claimable again. Failures retry with backoff; a DomainError is final.
+import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
@@ -8,10 +9,19 @@ import type { JobRecord } from '../ports/jobs.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
 import { errorFields, noMetrics, silentLogger, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
 
+export type JobOutcome = { state: 'done'; result: unknown } | { state: 'failed'; error: string };
+
 export interface JobHandler {
   run(job: JobRecord): Promise<unknown>;
-  /** Called once when the job has failed for good. */
+  /** Called once when the job has failed for good, after job.finished committed. */
   failed?(job: JobRecord, error: string): Promise<void>;
+  /** The account whose administrators may see the job's job.finished event (null or absent: a system job). */
+  accountOf?(job: JobRecord): string | null;
+  /**
+   * Runs in the transaction that records the job's end and publishes job.finished: what
+   * follows from the end (the requester's mail) commits with it, once, on the node that ran it.
+   */
+  finished?(repos: Repos, job: JobRecord, outcome: JobOutcome): Promise<void>;
 }
 
 export const LEASE_MS = 5 * 60_000;
@@ -36,6 +46,14 @@ export function createJobRunner(deps: {
   let running: Promise<void> | null = null;
   let again = false;
 
+  /** The job ended for good: job.finished, and the handler's own consequences, in the transaction that records it. */
+  async function finish(repos: Repos, handler: JobHandler | undefined, job: JobRecord, outcome: JobOutcome, at: Date): Promise<void> {
+    await repos.events.publish(eventOf('job.finished', handler?.accountOf?.(job) ?? null, subjectOf('job', job.id), {
+      jobId: job.id, kind: job.kind, state: outcome.state, createdBy: job.createdBy,
+    }), at);
+    await handler?.finished?.(repos, job, outcome);
+  }
+
   async function runOne(): Promise<boolean> {
     const now = clock.now();
     const job = await store.repos.jobs.claim(now, new Date(now.getTime() + LEASE_MS));
@@ -44,12 +62,20 @@ export function createJobRunner(deps: {
     try {
       if (!handler) throw new DomainError('invalid', 'unknown-job-kind', `No handler for job kind ${job.kind}`);
       const result = await handler.run(job);
-      await store.repos.jobs.complete(job.id, result, clock.now());
+      await store.transaction(async (repos) => {
+        const at = clock.now();
+        await repos.jobs.complete(job.id, result, at);
+        await finish(repos, handler, job, { state: 'done', result }, at);
+      });
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       const final = e instanceof DomainError || job.attempts >= job.maxAttempts;
       const retryAt = final ? null : new Date(clock.nowMs() + 1000 * 2 ** job.attempts);
-      await store.repos.jobs.fail(job.id, message, retryAt, clock.now());
+      await store.transaction(async (repos) => {
+        const at = clock.now();
+        await repos.jobs.fail(job.id, message, retryAt, at);
+        if (final) await finish(repos, handler, job, { state: 'failed', error: message }, at);
+      });
       metrics.jobFailed(job.kind, final);
       logger.warn({ job: job.id, kind: job.kind, attempt: job.attempts, final, ...errorFields(e) }, 'job failed');
       if (final) {

@@ -1,6 +1,7 @@
 // Project membership (spec "Membership rules"; vendor addProjectMembers and the remove
 // operations): one role and one expiration date per member per project, granted on work
 // zones and their subtrees, materialised per work zone in the same transaction.
+import { projectEventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -11,7 +12,7 @@ import type { SendMail } from '../mail/send-mail.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { effectiveRolePermissions } from '../permissions/role-rules.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import { lockProjectMembership, projectScopeKey, requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
+import { lockProjectMembership, requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { admitToAccount } from '../users/account-users.ts';
 import { resolveUser } from '../users/resolve-users.ts';
 
@@ -47,7 +48,9 @@ export function createMembers(deps: {
     if (type === 'user' && id === scope.project.ownerId) {
       throw new DomainError('invalid', 'cannot-remove-project-owner', 'The project owner cannot be removed from the project', { userId: id });
     }
+    if (!(await repos.members.member(scope.project.id, type, id))) return; // not a member: nothing changes
     await repos.members.removeMember(scope.project.id, type, id);
+    await repos.events.publish(projectEventOf('member.removed', scope.project, subjectOf('project', scope.project.id), { memberType: type, memberId: id }), clock.now());
   }
 
   return {
@@ -133,6 +136,9 @@ export function createMembers(deps: {
           }
           await repos.members.upsertMember({ projectId, memberType: type, memberId, roleId, expiresAt }, actor.userId, now);
           await repos.members.grantAccess(projectId, type, memberId, [...subtrees]);
+          await repos.events.publish(projectEventOf('member.added', scope.project, subjectOf('project', projectId), {
+            memberType: type, memberId, roleId, expiresAt: expiresAt?.toISOString() ?? null,
+          }), now);
         };
 
         for (const u of users) {
@@ -148,7 +154,6 @@ export function createMembers(deps: {
           if (!group) throw notFound('group', refValue(g.groupRef));
           await place('group', group.id, role.id, g.expirationDate ?? null);
         }
-        await repos.changes.publish(projectScopeKey(projectId));
       });
     },
 
@@ -173,7 +178,6 @@ export function createMembers(deps: {
           const group = await repos.groups.byRef(scope.account.account.id, ref);
           if (group) await removeWholeMember(repos, scope, 'group', group.id);
         }
-        await repos.changes.publish(projectScopeKey(scope.project.id));
       });
     },
 
@@ -212,7 +216,9 @@ export function createMembers(deps: {
         if (!self) for (const z of parents) requireMembersWrite(scope, z, 'remove-contributor-from-work-zone-forbidden');
         await repos.members.revokeAccess(projectId, 'user', user.id, [...(await repos.workzones.subtree(w.id)), ...parents]);
         await repos.members.dropMembersWithoutAccess(projectId);
-        await repos.changes.publish(projectScopeKey(projectId));
+        await repos.events.publish(projectEventOf('member.access-removed', scope.project, subjectOf('project', projectId), {
+          memberType: 'user', memberId: user.id, workzoneId: w.id,
+        }), clock.now());
       });
     },
 

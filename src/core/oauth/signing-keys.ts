@@ -9,9 +9,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Store } from '../ports/repositories.ts';
 import { errorFields, type Logger } from '../ports/telemetry.ts';
 import { ACCESS_TOKEN_SECONDS } from './token-service.ts';
-
-/** Other nodes re-read their keys on this change scope. */
-export const SIGNING_KEYS_SCOPE = 'signing-keys';
+import { cacheScope, onInvalidation } from '../events/invalidation.ts';
 
 export interface RotationView {
   kid: string;
@@ -20,8 +18,8 @@ export interface RotationView {
 
 export function createSigningKeys(deps: { store: Store; clock: Clock; signer: TokenSigner; logger: Logger }) {
   const { store, clock, signer, logger } = deps;
-  store.onChange((scope) => {
-    if (scope === SIGNING_KEYS_SCOPE) {
+  onInvalidation(store, (scope) => {
+    if (scope === cacheScope.signingKeys) {
       // The next sign re-reads within SIGNING_KEY_RELOAD_SECONDS anyway; say why this one failed.
       signer.reload().catch((err: unknown) => logger.warn(errorFields(err), 'signing keys reload failed'));
     }
@@ -31,7 +29,8 @@ export function createSigningKeys(deps: { store: Store; clock: Clock; signer: To
       const now = clock.now();
       const retireAt = new Date(now.getTime() + (ACCESS_TOKEN_SECONDS + SIGNING_KEY_RELOAD_SECONDS) * 1000);
       const r = await signer.rotate({ now, retireAt });
-      await store.repos.changes.publish(SIGNING_KEYS_SCOPE); // every other node switches now
+      // Every other node switches now (this one already has: it rotated).
+      await store.transaction((repos) => repos.events.publish({ type: 'signing-keys.rotated', accountId: null, subject: 'signing-keys', data: {} }, now));
       return { kid: r.kid, retiring: r.retiring.map((k) => ({ kid: k.kid, retiresAt: k.retiresAt.toISOString() })) };
     },
     /** The public keys that verify tokens now (the signing key and the retiring ones). */

@@ -12,6 +12,7 @@ import type { TokenSigner } from '../ports/crypto.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
 import { verifyS256 } from './pkce.ts';
 import { KnownUsers } from './known-users.ts';
+import { cacheScope, onInvalidation } from '../events/invalidation.ts';
 
 export const ACCESS_TOKEN_SECONDS = 3 * 3600;
 export const REFRESH_TOKEN_SECONDS = 21 * 24 * 3600;
@@ -76,9 +77,10 @@ export function createTokenService(deps: TokenServiceDeps) {
     deps.knownUsersSize ?? 50_000,
     deps.knownUsersTtlMs ?? 60_000,
   );
-  store.onChange((scope) => {
-    if (scope === '*') knownUsers.clear();
-    else if (scope.startsWith('user:')) knownUsers.forget(scope.slice('user:'.length));
+  const userScope = cacheScope.user('');
+  onInvalidation(store, (scope) => {
+    if (scope === cacheScope.all) knownUsers.clear();
+    else if (scope.startsWith(userScope)) knownUsers.forget(scope.slice(userScope.length));
   });
 
   /** `familyId`: the family of the refresh token this pair replaces; none starts a new family. */

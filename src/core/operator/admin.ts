@@ -6,6 +6,7 @@
 // Accounts, owners, subscriptions and account roles are written as seed documents, so they
 // follow the seed's validation and are idempotent; a user without a password gets a
 // one-time set-password link (the invitation link, valid 7 days), printed, never mailed.
+import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -107,7 +108,7 @@ export function createAdmin(deps: {
         const now = clock.now();
         await repos.users.update(user.id, { passwordHash: null }, now);
         await repos.oauth.revokeExcessRefreshTokens(user.id, 0, now);
-        await repos.changes.publish(`user:${user.id}`);
+        await repos.events.publish(eventOf('user.password-cleared', null, subjectOf('user', user.id), { userId: user.id }), now);
         return { setPasswordLink: (await linkIfPasswordless(repos, user.id, null))! };
       });
     },

@@ -1,11 +1,14 @@
 // The operator surface's use cases (CONTRACT §3): reset, outbox, tokens without a browser.
+import { eventOf } from '../events/domain-events.ts';
 import { DomainError } from '../errors.ts';
 import type { Store } from '../ports/repositories.ts';
+import type { Clock } from '../ports/clock.ts';
 import type { TokenService } from '../oauth/token-service.ts';
 import type { ApplySeed, SeedDocument, SeedResult } from './seed.ts';
 
 export function createOperator(deps: {
   store: Store;
+  clock: Clock;
   tokens: TokenService;
   applySeed: ApplySeed;
   /** The SEED_FILE document, re-applied after a reset. */
@@ -13,12 +16,12 @@ export function createOperator(deps: {
   /** Other stores to empty on reset (object storage, caches). */
   onReset?: (() => Promise<void>)[];
 }) {
-  const { store, tokens, applySeed } = deps;
+  const { store, clock, tokens, applySeed } = deps;
   return {
     async reset(): Promise<{ seeded: SeedResult | null }> {
       await store.transaction(async (repos) => {
         await repos.admin.deleteAllData();
-        await repos.changes.publish('*'); // every cache on every node
+        await repos.events.publish(eventOf('service.reset', null, 'service', {}), clock.now()); // every cache on every node
       });
       for (const fn of deps.onReset ?? []) await fn();
       const doc = await deps.loadSeedFile();

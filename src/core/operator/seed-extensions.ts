@@ -5,7 +5,6 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { SeedAccountExtension } from './seed.ts';
 import { createBaseRoles, roleFields, type RoleInput } from '../roles/roles.ts';
-import { scopeKey } from '../permissions/authorizer.ts';
 
 interface SeedRole extends RoleInput {
   id?: string;
@@ -86,7 +85,7 @@ export function seedRolesAndGroups(ids: Ids, clock: Clock): SeedAccountExtension
       if (toRemove.length) await repos.groups.removeMembers(groupId, toRemove);
       groups.push({ name: fields.name, id: groupId });
     }
-    await repos.changes.publish(scopeKey.account(accountId));
-    return { roles, groups };
+    return { roles, groups }; // the seed publishes account.seeded
+
   };
 }

@@ -1,6 +1,7 @@
 // The seed document (CONTRACT §3): users, accounts with owners and account roles,
 // subscriptions. Idempotent: objects are matched by fixed id, e-mail or name, and
 // applying the same document twice changes nothing.
+import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
@@ -102,7 +103,10 @@ export function createSeeder(deps: {
             throw invalidInput(`The user ${u.email} already exists with another id`, { email: u.email });
           }
           const patch = { firstName: u.firstName, lastName: u.lastName, company: u.company, title: u.title, passwordHash };
-          if (differs(existing, patch)) await repos.users.update(existing.id, patch, now);
+          if (differs(existing, patch)) {
+            await repos.users.update(existing.id, patch, now);
+            await repos.events.publish(eventOf('user.seeded', null, subjectOf('user', existing.id), { userId: existing.id, created: false }), now);
+          }
           result.users.push({ email: existing.email, id: existing.id });
         } else {
           const created = await repos.users.insert(
@@ -119,6 +123,7 @@ export function createSeeder(deps: {
             },
             now,
           );
+          await repos.events.publish(eventOf('user.seeded', null, subjectOf('user', created.id), { userId: created.id, created: true }), now);
           result.users.push({ email: created.email, id: created.id });
         }
       }
@@ -207,6 +212,8 @@ export function createSeeder(deps: {
 
         const extra: Record<string, unknown> = {};
         for (const ext of extensions) Object.assign(extra, await ext(repos, { id: accountId, seed: a, userIdOf }));
+        // Members, subscriptions, roles and groups may all have changed: every cache of the account goes.
+        await repos.events.publish(eventOf('account.seeded', accountId, subjectOf('account', accountId), { accountId }), now);
         result.accounts.push({ name: a.name, id: accountId, subscriptions: subs, ...extra });
       }
       return result;

@@ -7,6 +7,7 @@ import type { AccountRecord, Store } from '../ports/repositories.ts';
 import type { AnyPermission } from './catalog.ts';
 import { accountPermissions, type AccountFacts } from './evaluate.ts';
 import { AccessCache } from './access-cache.ts';
+import { cacheScope, onInvalidation } from '../events/invalidation.ts';
 
 export interface Actor {
   userId: string;
@@ -33,17 +34,12 @@ export function requirePermissions(
   if (!list.every((p) => held.has(p))) throw forbidden(deniedCode, list);
 }
 
-export const scopeKey = {
-  account: (id: string) => `account:${id}`,
-  user: (id: string) => `user:${id}`,
-};
-
 const refKey = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : `api1:${ref.api1Id}`);
 
 export function createAuthorizer(deps: { store: Store; cache?: AccessCache<AccountScope | null> }) {
   const { store } = deps;
   const cache = deps.cache ?? new AccessCache<AccountScope | null>();
-  store.onChange((scope) => (scope === '*' ? cache.clear() : cache.invalidate(scope)));
+  onInvalidation(store, (scope) => (scope === cacheScope.all ? cache.clear() : cache.invalidate(scope)));
 
   return {
     cache,
@@ -56,7 +52,7 @@ export function createAuthorizer(deps: { store: Store; cache?: AccessCache<Accou
           if (!found) return null;
           return { account: found.account, facts: found.facts, permissions: accountPermissions(found.facts) };
         },
-        (v) => (v ? [scopeKey.account(v.account.id), scopeKey.user(actor.userId)] : [scopeKey.user(actor.userId)]),
+        (v) => (v ? [cacheScope.account(v.account.id), cacheScope.user(actor.userId)] : [cacheScope.user(actor.userId)]),
       );
       if (!scope) throw notFound('account', 'uuid' in ref ? ref.uuid : ref.api1Id);
       return scope;

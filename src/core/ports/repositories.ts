@@ -375,11 +375,6 @@ export interface AccessRepo {
   ): Promise<{ account: AccountRecord; facts: AccountFacts } | null>;
 }
 
-/** Announces that a scope's access facts or cached objects changed; delivered after commit, on every node. */
-export interface ChangesRepo {
-  publish(scope: string): Promise<void>;
-}
-
 export interface ProjectLastAccessRow {
   accountId: string;
   subscriptionId: string;
@@ -433,7 +428,6 @@ export interface Repos {
   groups: GroupsRepo;
   invitations: InvitationsRepo;
   access: AccessRepo;
-  changes: ChangesRepo;
   users: UsersRepo;
   accounts: AccountsRepo;
   subscriptions: SubscriptionsRepo;
@@ -450,8 +444,6 @@ export interface Store {
   transaction<T>(fn: (repos: Repos) => Promise<T>): Promise<T>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
-  /** Listens to published scope changes (this node's after commit, other nodes' through the database). */
-  onChange(listener: (scope: string) => void): void;
   /**
    * Listens to committed domain events: this node's right after commit, other nodes'
    * through the database. A listener must not throw (a throw is logged and skipped).

@@ -138,7 +138,7 @@ export interface TagsRepo {
    */
   storeTagText(listId: string, shapes: TagJsonShape[], which: { version: number } | 'stale'): Promise<void>;
   /** The subscription of the list's project (detection jobs check its capacity). */
-  subscriptionOfList(listId: string): Promise<{ id: string; tagCapacity: number } | null>;
+  subscriptionOfList(listId: string): Promise<{ id: string; accountId: string; tagCapacity: number } | null>;
   /** Live tags of every project on the subscription. */
   countForSubscription(subscriptionId: string): Promise<number>;
 }

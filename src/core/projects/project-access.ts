@@ -9,7 +9,8 @@ import type { Repos, Store } from '../ports/repositories.ts';
 import type { ProjectRecord } from '../ports/project-repositories.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { AccessCache } from '../permissions/access-cache.ts';
-import { forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { cacheScope, onInvalidation } from '../events/invalidation.ts';
+import { forbidden, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import {
   isProjectMember, projectPermissions, workzonePermissions, type ProjectFacts, type WorkzoneGrant,
 } from '../permissions/evaluate.ts';
@@ -26,8 +27,6 @@ export interface ProjectScope {
   workzone(workzoneId: string): ReadonlySet<Permission>;
 }
 
-export const projectScopeKey = (id: string) => `project:${id}`;
-export const roleScopeKey = (id: string) => `role:${id}`;
 
 
 /**
@@ -63,7 +62,7 @@ interface Loaded {
 export function createProjectAccess(deps: { store: Store; clock: Clock; authorizer: Authorizer; activity: Activity }) {
   const { store, clock, authorizer, activity } = deps;
   const cache = new AccessCache<Loaded | null>();
-  store.onChange((scope) => (scope === '*' ? cache.clear() : cache.invalidate(scope)));
+  onInvalidation(store, (scope) => (scope === cacheScope.all ? cache.clear() : cache.invalidate(scope)));
 
   function scopeOf(actor: Actor, account: AccountScope, loaded: Loaded): ProjectScope {
     const now = clock.now();
@@ -112,9 +111,9 @@ export function createProjectAccess(deps: { store: Store; clock: Clock; authoriz
           return { project, grants: await store.repos.members.grantsOf(project.id, actor.userId) };
         },
         (v) => [
-          scopeKey.account(account.account.id),
-          scopeKey.user(actor.userId),
-          ...(v ? [projectScopeKey(v.project.id), ...v.grants.map((g) => roleScopeKey(g.roleId))] : []),
+          cacheScope.account(account.account.id),
+          cacheScope.user(actor.userId),
+          ...(v ? [cacheScope.project(v.project.id), ...v.grants.map((g) => cacheScope.role(g.roleId))] : []),
         ],
       );
       if (!loaded) throw notFound('project', refValue(projectRef));

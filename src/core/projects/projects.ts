@@ -2,6 +2,7 @@
 // work zone, get, overwrite or patch, soft delete then permanent delete, restore.
 // Owner and subscription changes only by the account owner, an administrator or the
 // project owner, and only to a project manager.
+import { projectEventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -11,7 +12,7 @@ import type { Location, ProjectFields, ProjectRecord, ProjectStats, SpatialRefer
 import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { projectPermissions, workzonePermissions } from '../permissions/evaluate.ts';
-import { lockProjectMembership, projectScopeKey, type ProjectAccess, type ProjectScope } from './project-access.ts';
+import { lockProjectMembership, type ProjectAccess, type ProjectScope } from './project-access.ts';
 import { findSpatialReference } from './spatial-references.ts';
 
 export interface ProjectView {
@@ -87,6 +88,9 @@ export async function insertProjectRows(
     await repos.members.upsertMember({ projectId: p.id, memberType: 'user', memberId: userId, roleId: manager, expiresAt: null }, p.ownerId, p.now);
     await repos.members.grantAccess(p.id, 'user', userId, [p.rootId]);
   }
+  await repos.events.publish(projectEventOf('project.created', { id: p.id, accountId: p.accountId }, subjectOf('project', p.id), {
+    subscriptionId: p.subscription.id, ownerId: p.ownerId, rootWorkzoneId: p.rootId,
+  }), p.now);
 }
 
 export const subscriptionNotActive = (s: SubscriptionRecord) =>
@@ -277,7 +281,10 @@ export function createProjects(deps: {
           }
         }
         await repos.projects.update(p.id, next, actor.userId, clock.now());
-        await repos.changes.publish(projectScopeKey(p.id));
+        const fields = (Object.keys(next) as (keyof ProjectFields)[]).filter((k) => !same(next[k], p[k]));
+        await repos.events.publish(projectEventOf('project.updated', p, subjectOf('project', p.id), {
+          fields, ownerId: next.ownerId, subscriptionId: next.subscriptionId,
+        }), clock.now());
       });
       return reload(actor, scope, want);
     },
@@ -299,7 +306,7 @@ export function createProjects(deps: {
           }
           await repos.projects.setDeleted(p.id, { at: clock.now(), by: actor.userId }, clock.now());
         }
-        await repos.changes.publish(projectScopeKey(p.id));
+        await repos.events.publish(projectEventOf('project.deleted', p, subjectOf('project', p.id), { permanent }), clock.now());
       });
     },
 
@@ -312,7 +319,7 @@ export function createProjects(deps: {
         const sub = (await repos.subscriptions.byId(p.subscriptionId))!;
         if (!sub.isActive) throw subscriptionNotActive(sub);
         await repos.projects.setDeleted(p.id, null, clock.now());
-        await repos.changes.publish(projectScopeKey(p.id));
+        await repos.events.publish(projectEventOf('project.restored', p, subjectOf('project', p.id), {}), clock.now());
       });
       return reload(actor, scope, want);
     },

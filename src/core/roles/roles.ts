@@ -1,12 +1,13 @@
 // Roles of an account (spec "Role", CONTRACT §5): list, get, create, overwrite, delete;
 // base roles are protected; permissions and legacy permissions stay equivalent.
+import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, RoleRecord, Store } from '../ports/repositories.ts';
 import type { Actor, Authorizer } from '../permissions/authorizer.ts';
-import { scopeKey } from '../permissions/authorizer.ts';
+import { cacheScope, onInvalidation } from '../events/invalidation.ts';
 import { AccessCache } from '../permissions/access-cache.ts';
 import {
   BASE_ROLES, basePermissions, resolveRolePermissions, type LegacyPermission, type RolePermission,
@@ -63,14 +64,12 @@ export function roleFields(input: RoleInput) {
   };
 }
 
-export const rolesScopeKey = (accountId: string) => `roles:${accountId}`;
-
 export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; authorizer: Authorizer }) {
   const { store, clock, ids, authorizer } = deps;
-  // The roles of an account, cached per node like access facts: every role write publishes
-  // roles:<account> (delivered after commit on every node); seeds publish account:<id>.
+  // The roles of an account, cached per node like access facts: dropped on every role event
+  // of the account and on account.seeded (events/invalidation.ts, on every node after commit).
   const lists = new AccessCache<RoleRecord[]>(10_000);
-  store.onChange((scope) => (scope === '*' ? lists.clear() : lists.invalidate(scope)));
+  onInvalidation(store, (scope) => (scope === cacheScope.all ? lists.clear() : lists.invalidate(scope)));
 
   async function roleIn(accountId: string, ref: EntityRef): Promise<RoleRecord> {
     const role = await store.repos.roles.byRef(accountId, ref);
@@ -84,8 +83,8 @@ export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; author
       authorizer.require(scope.permissions, 'account:roles:read', 'list-roles-forbidden');
       const accountId = scope.account.id;
       return lists.get(accountId, () => store.repos.roles.listByAccount(accountId), () => [
-        rolesScopeKey(accountId),
-        scopeKey.account(accountId),
+        cacheScope.roles(accountId),
+        cacheScope.account(accountId),
       ]);
     },
 
@@ -100,11 +99,12 @@ export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; author
       authorizer.require(scope.permissions, 'account:roles:write', 'create-role-forbidden');
       const fields = roleFields(input);
       return store.transaction(async (repos) => {
+        const now = clock.now();
         const role = await repos.roles.insert(
           { id: ids.uuid(), accountId: scope.account.id, ...fields, isBase: false, createdBy: actor.userId },
-          clock.now(),
+          now,
         );
-        await repos.changes.publish(rolesScopeKey(scope.account.id));
+        await repos.events.publish(eventOf('role.created', scope.account.id, subjectOf('role', role.id), { roleId: role.id }), now);
         return role;
       });
     },
@@ -117,10 +117,9 @@ export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; author
       if (role.isBase) throw new DomainError('invalid', 'cannot-update-base-role', "Base roles can't be updated");
       const fields = roleFields(input);
       return store.transaction(async (repos) => {
-        const updated = await repos.roles.update(role.id, fields, clock.now());
-        // Members holding the role see new permissions at once.
-        await repos.changes.publish(`role:${role.id}`);
-        await repos.changes.publish(rolesScopeKey(scope.account.id));
+        const now = clock.now();
+        const updated = await repos.roles.update(role.id, fields, now);
+        await repos.events.publish(eventOf('role.updated', scope.account.id, subjectOf('role', role.id), { roleId: role.id }), now);
         return updated;
       });
     },
@@ -139,11 +138,10 @@ export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; author
           });
         }
         await repos.roles.remove(role.id);
-        await repos.changes.publish(rolesScopeKey(scope.account.id));
+        await repos.events.publish(eventOf('role.deleted', scope.account.id, subjectOf('role', role.id), { roleId: role.id }), clock.now());
       });
     },
   };
 }
 
 export type Roles = ReturnType<typeof createRoles>;
-export { scopeKey };

@@ -2,6 +2,7 @@
 // it found as AI tags (one version; as many as the list limit and the subscription's tag
 // capacity leave room for), and clears `pending`; a detection that fails for good
 // clears `pending` too, so the list never stays locked.
+import { tagListChanged } from '../events/domain-events.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Store } from '../ports/repositories.ts';
@@ -14,6 +15,8 @@ import { normaliseTagData, MAX_TAGS_PER_LIST, type TagData } from './tag-data.ts
 interface DetectPayload {
   tagListId: string;
   projectId: string;
+  /** Absent from jobs queued before job.finished events existed. */
+  accountId?: string;
   classes: string[];
   fileIds: string[];
   userId: string | null;
@@ -48,6 +51,7 @@ export function createDetectionJob(deps: { store: Store; clock: Clock; ids: Ids;
       const version = tags.length ? list.tagsVersion + 1 : list.tagsVersion;
       await repos.tags.insertTags(list.id, tags, version, p.userId, now, deps.tagTexts.shapesOf(list));
       await repos.tags.touchList(list.id, { version, tagCount: list.tagCount + tags.length, pending: false, by: null, now });
+      await repos.events.publish(tagListChanged({ id: list.projectId, accountId: sub.accountId }, list.id, { tagsVersion: version, tagCount: list.tagCount + tags.length, pending: false }), now);
     });
   }
 
@@ -58,6 +62,7 @@ export function createDetectionJob(deps: { store: Store; clock: Clock; ids: Ids;
       await finish(p, found);
       return { detected: found.length };
     },
+    accountOf: (job) => (job.payload as unknown as DetectPayload).accountId ?? null,
     async failed(job) {
       await finish(job.payload as unknown as DetectPayload, []);
     },

@@ -3,6 +3,7 @@
 // tag counter and the lists it changes; the tag changes are planned by planTagChanges
 // (tag-change-plan.ts, pure), then written here with the plan's tagsVersion, leaving
 // tombstones for deletions.
+import { projectEventOf, subjectOf, tagListChanged } from '../events/domain-events.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -126,11 +127,12 @@ export function createTagListWrites(deps: {
     }
     if (plan.changed || definitionsChanged || detect) {
       await repos.tags.touchList(list.id, { version, tagCount: plan.tagCount, pending: !!detect, by: actor.userId, now });
+      await repos.events.publish(tagListChanged(scope.project, list.id, { tagsVersion: version, tagCount: plan.tagCount, pending: !!detect }), now);
     }
     if (detect) {
       await jobs.enqueue(repos, {
         kind: DETECT_JOB,
-        payload: { tagListId: list.id, projectId: list.projectId, classes: detect.classes, fileIds: detect.fileIds, userId: actor.userId },
+        payload: { tagListId: list.id, projectId: list.projectId, accountId: scope.project.accountId, classes: detect.classes, fileIds: detect.fileIds, userId: actor.userId },
         subjects: [`tag-list:${list.id}`],
         createdBy: actor.userId,
       });
@@ -174,7 +176,9 @@ export function createTagListWrites(deps: {
       // Moving the list to another zone needs tags:write there too (vendor updateTagList).
       if (f.workzoneId !== list.workzoneId) access.requireOnWorkzone(scope, f.workzoneId, TAGS_WRITE, 'update-tag-list-forbidden');
       definitionsChanged = !sameDefinitions(f.metadataDefinitions, list.metadataDefinitions);
-      await repos.tags.updateList(list.id, f, actor.userId, clock.now());
+      const now = clock.now();
+      await repos.tags.updateList(list.id, f, actor.userId, now);
+      await repos.events.publish(projectEventOf('tag-list.updated', scope.project, subjectOf('tag-list', list.id), { tagListId: list.id, workzoneId: f.workzoneId }), now);
       list = (await repos.tags.listById(list.id))!;
     }
     const result = await applyChanges(repos, actor, scope, sub, list, changes, { definitionsChanged });
@@ -204,9 +208,11 @@ export function createTagListWrites(deps: {
         await lockProjectMembership(repos, scope.project.id); // the zone stays until this commits
         const f = await nextFields(repos, scope, null, input, 'put');
         const id = ids.uuid();
+        const now = clock.now();
         await repos.tags.insertList({
-          id, projectId: scope.project.id, ...f, createdAt: clock.now(), createdBy: actor.userId,
+          id, projectId: scope.project.id, ...f, createdAt: now, createdBy: actor.userId,
         });
+        await repos.events.publish(projectEventOf('tag-list.created', scope.project, subjectOf('tag-list', id), { tagListId: id, workzoneId: f.workzoneId }), now);
         return applyChanges(repos, actor, scope, sub, (await repos.tags.listById(id))!, changes);
       });
       if (changes.detect) jobs.kick();
@@ -236,6 +242,7 @@ export function createTagListWrites(deps: {
           const list = await lockForChange(repos, scope, found.id, ref);
           for (const t of await repos.tags.tags(list.id, { all: true })) deleted.push(t.id);
           await repos.tags.removeList(list.id);
+          await repos.events.publish(projectEventOf('tag-list.deleted', scope.project, subjectOf('tag-list', list.id), { tagListId: list.id, workzoneId: list.workzoneId }), clock.now());
         }
         return deleted;
       });

@@ -1,6 +1,7 @@
 // Moving tags between lists (vendor bulkMoveTags; docs/tags.md): one transaction under the
 // subscription's tag lock; the move is planned by planTagMove (tag-change-plan.ts, pure),
 // then written: each source keeps a tombstone, the target gets the tag (same id) as a new one.
+import { tagListChanged } from '../events/domain-events.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -67,6 +68,7 @@ export function createTagMoves(deps: {
           if (s.ids.length) {
             await repos.tags.deleteTags(s.list.id, s.ids, s.version, actor.userId, now);
             await repos.tags.touchList(s.list.id, { version: s.version, tagCount: s.tagCount, pending: false, by: actor.userId, now });
+            await repos.events.publish(tagListChanged(scope.project, s.list.id, { tagsVersion: s.version, tagCount: s.tagCount, pending: false }), now);
             await repos.tags.storeTagText(s.list.id, tagTexts.shapesOf(s.list), { version: s.version });
           }
           out.push({ list: (await repos.tags.listById(s.list.id))!, rows: await repos.tags.tagsByIds(s.list.id, s.ids) });
@@ -76,6 +78,7 @@ export function createTagMoves(deps: {
           await repos.tags.purgeTombstones(target.id, movedIds);
           await repos.tags.insertTags(target.id, plan.moved, plan.target.version, actor.userId, now, tagTexts.shapesOf(target));
           await repos.tags.touchList(target.id, { version: plan.target.version, tagCount: plan.target.tagCount, pending: false, by: actor.userId, now });
+          await repos.events.publish(tagListChanged(scope.project, target.id, { tagsVersion: plan.target.version, tagCount: plan.target.tagCount, pending: false }), now);
         }
         out.push({ list: (await repos.tags.listById(target.id))!, rows: await repos.tags.tagsByIds(target.id, movedIds) });
         return out;

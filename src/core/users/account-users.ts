@@ -1,6 +1,7 @@
 // The users of an account (spec "User", "Invite users", "Remove users", "Update the
 // account roles of a user"): listing with accountRoles visibility, invitations,
 // removal, and account-role changes, each write all-or-nothing.
+import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
@@ -8,7 +9,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { AccountMemberRecord, AccountRecord, AccountRole, Repos, Store, UserRecord } from '../ports/repositories.ts';
 import type { SendMail } from '../mail/send-mail.ts';
-import { forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { forbidden, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { ACCOUNT_ROLES, ROLE_READ_PERMISSION, ROLE_WRITE_PERMISSION } from '../permissions/account-roles.ts';
 import type { AnyPermission } from '../permissions/catalog.ts';
 import { membersWriteSomewhere } from '../permissions/evaluate.ts';
@@ -71,7 +72,13 @@ export async function admitToAccount(
     invitedAt: current?.invitedAt ?? now,
   };
   if (!current || next.roles.length !== current.roles.length) await repos.accounts.upsertMember(next);
+  if (current && next.roles.length !== current.roles.length) {
+    await repos.events.publish(eventOf('user.roles-changed', account.id, subjectOf('user', user.id), { userId: user.id, roles: next.roles }), now);
+  }
   if (!current) {
+    // Invited: a new user (no password yet) gets a set-password link; added: a user who can sign in already.
+    const type = user.passwordHash ? 'user.added' : 'user.invited';
+    await repos.events.publish(eventOf(type, account.id, subjectOf('user', user.id), { userId: user.id, invitedBy: inviterId, roles: next.roles }), now);
     const inviter = await repos.users.byId(inviterId);
     const who = inviter ? `${inviter.firstName} ${inviter.lastName}`.trim() || inviter.email : 'Someone';
     if (!user.passwordHash) {
@@ -159,7 +166,6 @@ export function createAccountUsers(deps: {
      */
     async inviteUsers(actor: Actor, accountRef: EntityRef, entries: InviteEntry[]): Promise<AccountUserView[]> {
       const scope = await authorizer.account(actor, accountRef);
-      const accountId = scope.account.id;
       const needed = new Set<AnyPermission>();
       for (const e of entries) {
         for (const r of e.roles ?? []) needed.add(ROLE_WRITE_PERMISSION[r]);
@@ -185,7 +191,6 @@ export function createAccountUsers(deps: {
           const { user, member } = await admitToAccount(repos, { ids, clock, sendMail, publicUrl }, scope.account, actor.userId, email, [...roles]);
           out.push(await view(repos, scope, member, user));
         }
-        await repos.changes.publish(scopeKey.account(accountId));
         return out;
       });
     },
@@ -230,8 +235,8 @@ export function createAccountUsers(deps: {
           await repos.groups.removeUserFromAccountGroups(accountId, user.id);
           await repos.members.removeUserFromAccountProjects(accountId, user.id);
           await repos.accounts.removeMember(accountId, user.id);
+          await repos.events.publish(eventOf('user.removed', accountId, subjectOf('user', user.id), { userId: user.id }), clock.now());
         }
-        await repos.changes.publish(scopeKey.account(accountId));
       });
     },
 
@@ -252,8 +257,9 @@ export function createAccountUsers(deps: {
         const needed: AnyPermission[] = ['account:users:write', ...changed.map((r) => ROLE_WRITE_PERMISSION[r])];
         if (!needed.every((p) => scope.permissions.has(p))) throw forbidden('update-user-account-roles-forbidden', needed);
         if (!changed.length) return;
-        await repos.accounts.upsertMember({ ...m, roles: ACCOUNT_ROLES.filter((r) => target.has(r)) });
-        await repos.changes.publish(scopeKey.account(accountId));
+        const next = ACCOUNT_ROLES.filter((r) => target.has(r));
+        await repos.accounts.upsertMember({ ...m, roles: next });
+        await repos.events.publish(eventOf('user.roles-changed', accountId, subjectOf('user', user.id), { userId: user.id, roles: next }), clock.now());
       });
     },
   };

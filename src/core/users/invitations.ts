@@ -2,6 +2,7 @@
 // (single use, 7 days), after which he signs in through the OAuth flow. The same one-time
 // links, with purpose 'reset', carry "Forgot password?" (password-resets.ts, 1 hour): those
 // replace an existing password, end the user's refresh tokens and spend his other reset links.
+import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import { redactSpentSecret } from '../mail/send-mail.ts';
@@ -47,7 +48,6 @@ export function createInvitations(deps: { store: Store; clock: Clock; hasher: Pa
           // The old password may be known to someone else: his refresh tokens end, and no other reset link works.
           await repos.invitations.spendUnused(inv.userId, 'reset', now);
           await repos.oauth.revokeExcessRefreshTokens(inv.userId, 0, now);
-          await repos.changes.publish(`user:${inv.userId}`);
         } else if ((await repos.users.byId(inv.userId))?.passwordHash) throw invalidLink();
         await repos.users.update(
           inv.userId,
@@ -58,6 +58,7 @@ export function createInvitations(deps: { store: Store; clock: Clock; hasher: Pa
           },
           now,
         );
+        await repos.events.publish(eventOf('user.password-set', inv.accountId, subjectOf('user', inv.userId), { userId: inv.userId, purpose: inv.purpose }), now);
         const user = await repos.users.byId(inv.userId);
         return { email: user!.email };
       });

@@ -4,6 +4,7 @@
 // (the invitation mechanism, purpose 'reset') valid for one hour. Requests are throttled
 // per address and per client IP, counted before anything is looked up, cluster-wide (the
 // sign-in throttle's rows), so a refused request looks the same for every address too.
+import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -70,6 +71,7 @@ export function createPasswordResets(deps: { store: Store; clock: Clock; ids: Id
         const now = clock.now();
         const expiresAt = new Date(now.getTime() + PASSWORD_RESET.linkSeconds * 1000);
         await repos.invitations.insert({ tokenHash: sha256Hex(token), userId: user.id, accountId: null, expiresAt, purpose: 'reset' }, now);
+        await repos.events.publish(eventOf('user.password-reset-requested', null, subjectOf('user', user.id), { userId: user.id }), now);
         const link = `${publicUrl}/password-reset/${token}`;
         await sendMail(repos, {
           to: user.email,

@@ -6,13 +6,15 @@ import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { Repos, Store } from '../ports/repositories.ts';
+import { api1IdOf } from '../ids/api1-id.ts';
 import type { JobRecord } from '../ports/jobs.ts';
 import type { SendMail } from '../mail/send-mail.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import type { JobHandler, JobRunner } from '../jobs/job-runner.ts';
-import { lockProjectMembership, projectScopeKey, type ProjectAccess } from '../projects/project-access.ts';
+import { lockProjectMembership, type ProjectAccess } from '../projects/project-access.ts';
+import { projectEventOf, subjectOf } from '../events/domain-events.ts';
 import { insertProjectRows, requiredName, subscriptionNotActive } from '../projects/projects.ts';
 
 export const COPY_JOB = 'workzone-copy';
@@ -35,6 +37,15 @@ interface CopyPayload {
   destinationSubscriptionId: string;
 }
 
+/** What a copy job answers (its job's result). */
+interface CopyResult {
+  destinationProjectId: string;
+  workzoneId: string;
+  copiedWorkzones: number;
+  copiedFiles: number;
+  skippedMembers: string[];
+}
+
 
 const SOURCE_NEEDS: Permission[] = ['workzone:workzones:read', 'workzone:reality-data:read', 'workzone:cad-model:read'];
 const DESTINATION_NEEDS: Permission[] = ['workzone:workzones:write', 'workzone:reality-data:write', 'workzone:cad-model:write'];
@@ -54,11 +65,9 @@ export function createWorkzoneCopy(deps: {
 }) {
   const { store, clock, ids, access, sendMail } = deps;
 
-  async function notify(userId: string, subject: string, text: string) {
-    await store.transaction(async (repos) => {
-      const user = await repos.users.byId(userId);
-      if (user) await sendMail(repos, { to: user.email, subject, text, links: [] });
-    });
+  async function notify(repos: Repos, userId: string, subject: string, text: string) {
+    const user = await repos.users.byId(userId);
+    if (user) await sendMail(repos, { to: user.email, subject, text, links: [] });
   }
 
   const handler: JobHandler = {
@@ -140,23 +149,33 @@ export function createWorkzoneCopy(deps: {
           accountId: p.accountId, sourceProjectId: p.sourceProjectId, destinationProjectId, zones: mapping, userId: p.userId, now,
           sourcePermissions: (z) => source.workzone(z),
         });
-        await repos.changes.publish(projectScopeKey(destinationProjectId));
+        await repos.events.publish(projectEventOf('workzone.copied', { id: destinationProjectId, accountId: p.accountId }, subjectOf('workzone', mapping.get(p.sourceWorkzoneId)!), {
+          sourceProjectId: p.sourceProjectId, sourceProjectApi1Id: api1IdOf(p.sourceProjectId), sourceWorkzoneId: p.sourceWorkzoneId,
+          workzoneId: mapping.get(p.sourceWorkzoneId)!, newProject: !p.destinationProjectId, copiedWorkzones: mapping.size, copiedFiles,
+        }), now);
         return {
           destinationProjectId, workzoneId: mapping.get(p.sourceWorkzoneId)!, copiedWorkzones: mapping.size, copiedFiles, skippedMembers: skipped,
         };
       });
+      return result;
+    },
+    accountOf: (job) => (job.payload as unknown as CopyPayload).accountId,
+    /** The requester's mail commits with job.finished (and is written once, by the node that ran the copy). */
+    async finished(repos, job, outcome) {
+      const p = job.payload as unknown as CopyPayload;
+      if (outcome.state === 'failed') {
+        await notify(repos, p.userId, `Copy of work zone failed: ${p.destinationName}`, `The copy "${p.destinationName}" failed: ${outcome.error}`);
+        return;
+      }
+      const result = outcome.result as CopyResult;
       await notify(
+        repos,
         p.userId,
         `Copy of work zone finished: ${p.destinationName}`,
         `The copy "${p.destinationName}" is ready (${result.copiedWorkzones} work zones, ${result.copiedFiles} files).\n` +
           `Project: ${deps.urn('project', result.destinationProjectId)}\nWork zone: ${deps.urn('workzone', result.workzoneId)}\n` +
           (result.skippedMembers.length ? `Members not copied (they hold another role there): ${result.skippedMembers.length}\n` : ''),
       );
-      return result;
-    },
-    async failed(job, error) {
-      const p = job.payload as unknown as CopyPayload;
-      await notify(p.userId, `Copy of work zone failed: ${p.destinationName}`, `The copy "${p.destinationName}" failed: ${error}`);
     },
   };
 
@@ -200,7 +219,7 @@ export function createWorkzoneCopy(deps: {
         const s = (await store.repos.subscriptions.byId(subscriptionId))!;
         if (!s.isActive) throw subscriptionNotActive(s);
       }
-      const subjects = [projectScopeKey(source.project.id), ...(destinationProjectId ? [projectScopeKey(destinationProjectId)] : [])];
+      const subjects = [subjectOf('project', source.project.id), ...(destinationProjectId ? [subjectOf('project', destinationProjectId)] : [])];
       const runner = deps.jobs;
       const id = await store.transaction(async (repos) => {
         await repos.locks.exclusive(subjects);

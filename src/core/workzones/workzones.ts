@@ -1,5 +1,6 @@
 // Work zones (vendor "Workzone"; membership rule 2): a tree under the project's root
 // zone, with its ancestry in a closure table; a new zone inherits its parent's members.
+import { projectEventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -7,7 +8,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import { lockProjectMembership, projectScopeKey, requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
+import { lockProjectMembership, requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { requiredName } from '../projects/projects.ts';
 
 export interface WorkzoneView {
@@ -94,7 +95,7 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
           coverBlobName: null, createdAt: clock.now(), createdBy: actor.userId,
         });
         await repos.members.inheritAccess(scope.project.id, parent.id, id); // rule 2
-        await repos.changes.publish(projectScopeKey(scope.project.id));
+        await repos.events.publish(projectEventOf('workzone.created', scope.project, subjectOf('workzone', id), { workzoneId: id, parentId: parent.id }), clock.now());
       });
       const created = await viewOf(scope, { uuid: id });
       if (!created) throw notFound('workzone', id); // its parent was deleted right after
@@ -112,7 +113,11 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
       const scope = await open(actor, accountRef, projectRef);
       const w = await zoneIn(store.repos, scope, ref);
       access.requireOnWorkzone(scope, w.id, 'workzone:workzones:write', 'update-workzone-forbidden');
-      await store.repos.workzones.update(w.id, { name: requiredName(input.name), description: input.description ?? '' }, actor.userId, clock.now());
+      const name = requiredName(input.name);
+      await store.transaction(async (repos) => {
+        await repos.workzones.update(w.id, { name, description: input.description ?? '' }, actor.userId, clock.now());
+        await repos.events.publish(projectEventOf('workzone.updated', scope.project, subjectOf('workzone', w.id), { workzoneId: w.id }), clock.now());
+      });
       const updated = await viewOf(scope, { uuid: w.id });
       if (!updated) throw notFound('workzone', refValue(ref)); // deleted meanwhile
       return updated;
@@ -130,7 +135,7 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
         await lockProjectMembership(repos, scope.project.id);
         await repos.workzones.removeSubtree(w.id);
         await repos.members.dropMembersWithoutAccess(scope.project.id);
-        await repos.changes.publish(projectScopeKey(scope.project.id));
+        await repos.events.publish(projectEventOf('workzone.deleted', scope.project, subjectOf('workzone', w.id), { workzoneId: w.id }), clock.now());
       });
     },
   };

@@ -293,8 +293,8 @@ export function tagsRepo(sql: Sql): TagsRepo {
       await sql.query(`UPDATE tags SET ${sets.join(', ')} WHERE list_id = $1 AND ${where}`, params);
     },
     async subscriptionOfList(listId) {
-      const rows = await sql.query<{ id: string; tagCapacity: number }>(
-        `SELECT s.id, s.tag_capacity AS "tagCapacity" FROM tag_lists l JOIN projects p ON p.id = l.project_id
+      const rows = await sql.query<{ id: string; accountId: string; tagCapacity: number }>(
+        `SELECT s.id, s.account_id AS "accountId", s.tag_capacity AS "tagCapacity" FROM tag_lists l JOIN projects p ON p.id = l.project_id
          JOIN subscriptions s ON s.id = p.subscription_id WHERE l.id = $1`,
         [listId],
       );

@@ -1,0 +1,104 @@
+// Cache invalidation as a consumer of domain events: which per-node caches an event makes
+// stale, as scope keys. Caches tag each entry with the scopes it was read from (an
+// account's access facts: account:<a> and user:<u>; a project's grants: project:<p>, and
+// role:<r> of every role held; an account's role list: roles:<a>) and drop the entries of
+// every scope an event names. '*' drops everything.
+//
+// One row per event type: the type checker refuses an event without its row, so a new
+// event must say what it invalidates (often nothing).
+import type { DomainEvent, DomainEventOf, DomainEventType } from './domain-events.ts';
+import type { Store } from '../ports/repositories.ts';
+
+export const cacheScope = {
+  all: '*',
+  account: (id: string) => `account:${id}`,
+  user: (id: string) => `user:${id}`,
+  project: (id: string) => `project:${id}`,
+  role: (id: string) => `role:${id}`,
+  /** The role list of an account (roles.ts). */
+  roles: (accountId: string) => `roles:${accountId}`,
+  /** Each node's signing and verification keys (signing-keys.ts). */
+  signingKeys: 'signing-keys',
+} as const;
+
+type Rule<K extends DomainEventType> = (e: DomainEventOf<K>) => readonly string[];
+
+const nothing = () => [];
+/** The account's access facts (roles, groups, subscriptions) and everything read with them. */
+const account = (e: { accountId: string | null }) => (e.accountId ? [cacheScope.account(e.accountId)] : []);
+const accountAndUser = (e: { accountId: string | null; data: { userId: string } }) => [
+  ...(e.accountId ? [cacheScope.account(e.accountId)] : []),
+  cacheScope.user(e.data.userId),
+];
+const user = (e: { data: { userId: string } }) => [cacheScope.user(e.data.userId)];
+const project = (e: { data: { projectId: string } }) => [cacheScope.project(e.data.projectId)];
+
+const RULES: { [K in DomainEventType]: Rule<K> } = {
+  'signing-keys.rotated': () => [cacheScope.signingKeys],
+  'service.reset': () => [cacheScope.all],
+  'account.seeded': (e) => [cacheScope.account(e.data.accountId)],
+  'user.seeded': user,
+
+  'subscription.updated': account,
+  'user.invited': accountAndUser,
+  'user.added': accountAndUser,
+  'user.roles-changed': accountAndUser,
+  'user.removed': accountAndUser,
+  // Tokens of a user whose password was reset or cleared end: his known-user entry goes.
+  'user.password-set': user,
+  'user.password-reset-requested': nothing,
+  'user.password-cleared': user,
+
+  'role.created': (e) => (e.accountId ? [cacheScope.roles(e.accountId)] : []),
+  // Members holding the role see its new permissions at once.
+  'role.updated': (e) => [cacheScope.role(e.data.roleId), ...(e.accountId ? [cacheScope.roles(e.accountId)] : [])],
+  'role.deleted': (e) => [cacheScope.role(e.data.roleId), ...(e.accountId ? [cacheScope.roles(e.accountId)] : [])],
+  // Groups carry project access: every access fact of the account is re-read.
+  'group.created': account,
+  'group.updated': account,
+  'group.deleted': account,
+  'group.member-added': account,
+  'group.member-removed': account,
+
+  'project.created': project,
+  'project.updated': project,
+  'project.deleted': project,
+  'project.restored': project,
+  'project.cover-changed': project,
+
+  // A zone's grants are materialised per zone: creating, deleting or copying zones changes them.
+  'workzone.created': project,
+  'workzone.updated': nothing,
+  'workzone.deleted': project,
+  'workzone.copied': project,
+  'member.added': project,
+  'member.removed': project,
+  'member.access-removed': project,
+
+  // Contents: no access fact depends on them (readers check tagsVersion themselves).
+  'file.registered': nothing,
+  'file.updated': nothing,
+  'file.deleted': nothing,
+  'crop.created': nothing,
+  'crop.updated': nothing,
+  'crop.deleted': nothing,
+  'tag-list.created': nothing,
+  'tag-list.updated': nothing,
+  'tag-list.deleted': nothing,
+  'tag-list.changed': nothing,
+  'connect-job.created': nothing,
+  'connect-job.received': nothing,
+  'job.finished': nothing,
+};
+
+/** The cache scopes the event makes stale (pure). */
+export function invalidatedScopes(event: DomainEvent): readonly string[] {
+  return (RULES[event.type] as Rule<DomainEventType>)(event);
+}
+
+/** Calls `invalidate` with each scope every committed event (this node's and the others') makes stale. */
+export function onInvalidation(store: Pick<Store, 'onEvent'>, invalidate: (scope: string) => void): void {
+  store.onEvent((event) => {
+    for (const scope of invalidatedScopes(event)) invalidate(scope);
+  });
+}
