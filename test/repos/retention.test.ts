@@ -1,4 +1,4 @@
-// Retention (janitor): done and failed jobs and outbox rows older than the retention
+// Retention (janitor): done and failed jobs, outbox rows and domain events older than the retention
 // period go, younger ones and live jobs stay; spent refresh tokens go only once their
 // family has no valid token (reuse detection needs them until then); each kind is
 // deleted in batches of at most `batch` rows a pass. On PGlite and, with
@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import { createStore } from '../../src/adapters/postgres/store.ts';
 import type { Repos } from '../../src/core/ports/repositories.ts';
 import { purgeCutoffs } from '../../src/core/maintenance/janitor.ts';
+import { eventOf } from '../../src/core/events/domain-events.ts';
 import { ENGINES, migratedDatabase, type TestDatabase } from '../support/database.ts';
 
 const NOW = new Date('2026-06-01T12:00:00.000Z');
@@ -105,6 +106,17 @@ for (const engine of ENGINES) {
       assert.equal(await exists('refresh_tokens', expired), false);
       assert.equal(await exists('refresh_tokens', recentRoot), true);
       assert.equal(await exists('refresh_tokens', recentNext), true);
+    });
+
+    test('domain events that occurred before the retention period go; younger ones stay', async () => {
+      const publish = (occurredAt: Date) =>
+        repos.events.publish(eventOf('role.created', crypto.randomUUID(), 'role:r', { roleId: crypto.randomUUID() }), occurredAt);
+      const old = await publish(ago(31));
+      const young = await publish(ago(29));
+      const r = await purge();
+      assert.equal(r.domainEvents, 1);
+      assert.equal(await exists('domain_events', old.id), false);
+      assert.equal(await exists('domain_events', young.id), true);
     });
 
     test('a pass deletes at most `batch` rows of a kind; the next passes take the rest', async () => {

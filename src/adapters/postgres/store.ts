@@ -1,6 +1,7 @@
 // The Store adapter: binds every repository to one executor (pool or transaction), and
 // delivers published scope changes after commit: to this node directly, to other nodes
 // through LISTEN/NOTIFY (NOTIFY inside a transaction is sent when it commits).
+import { randomUUID } from 'node:crypto';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { Sql } from './sql.ts';
 import { usersRepo } from './repos/users.ts';
@@ -68,9 +69,23 @@ export async function createStore(sql: Sql, logger?: Logger): Promise<Store & { 
       }
     }
   };
-  // Other nodes' events (PGlite is single-process: its own emits suffice).
-  const unlistenEvents =
-    sql.engine === 'postgres' ? await sql.listen(EVENTS_CHANNEL, (text) => emitEvent(decodeEvent(text))) : async () => {};
+  // Other nodes' events (PGlite is single-process: its own emits suffice). '*' is the
+  // connection's "reconnected, messages may have been missed" (node-postgres.ts).
+  const onNotify = (text: string) => {
+    if (text === '*') {
+      emitEvent({ type: 'events.missed', accountId: null, subject: 'service', data: {}, id: randomUUID(), occurredAt: new Date() });
+      return;
+    }
+    let event: StoredDomainEvent;
+    try {
+      event = decodeEvent(text);
+    } catch (err) {
+      logger?.error({ ...errorFields(err), channel: EVENTS_CHANNEL }, 'unreadable domain event notification skipped');
+      return;
+    }
+    emitEvent(event);
+  };
+  const unlistenEvents = sql.engine === 'postgres' ? await sql.listen(EVENTS_CHANNEL, onNotify) : async () => {};
   return {
     repos: createRepos(sql, emitEvent),
     async transaction(fn) {

@@ -30,6 +30,12 @@ export interface DomainEventData {
   'signing-keys.rotated': Record<string, never>;
   /** The operator reset the service (every table emptied): every cache on every node is dropped. */
   'service.reset': Record<string, never>;
+  /**
+   * Never written: delivered by a node's store to its own listeners when its LISTEN
+   * connection came back after a drop (events of other nodes may have been missed), so
+   * caches drop everything. Consumers that read the outbox table ignore it.
+   */
+  'events.missed': Record<string, never>;
   /** The seed (SEED_FILE, /_operator/seed, npm run admin) created or updated the account, its members, subscriptions, roles, groups. */
   'account.seeded': { accountId: string };
   /** The seed created or changed a user (profile or password). */

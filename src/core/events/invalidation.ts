@@ -36,6 +36,7 @@ const project = (e: { data: { projectId: string } }) => [cacheScope.project(e.da
 const RULES: { [K in DomainEventType]: Rule<K> } = {
   'signing-keys.rotated': () => [cacheScope.signingKeys],
   'service.reset': () => [cacheScope.all],
+  'events.missed': () => [cacheScope.all],
   'account.seeded': (e) => [cacheScope.account(e.data.accountId)],
   'user.seeded': user,
 

@@ -2,8 +2,8 @@
 // authorization codes, refresh tokens and invitations a day after they stopped working,
 // kept that long for forensics, a refresh token of a family that still has a valid one
 // kept until the family has none (reuse detection needs it); sign-in throttle rows whose
-// window is over; done and failed jobs and outbox rows after the retention period,
-// RETENTION_DAYS). Each kind is deleted in batches of at most RETENTION_BATCH rows a pass. One node of
+// window is over; done and failed jobs, outbox rows and domain events after the retention
+// period, RETENTION_DAYS). Each kind is deleted in batches of at most RETENTION_BATCH rows a pass. One node of
 // the cluster does each pass, under an advisory lock; nodes that find it held skip.
 import type { Clock } from '../ports/clock.ts';
 import type { PurgeCounts, PurgeCutoffs, Store } from '../ports/repositories.ts';
@@ -20,7 +20,7 @@ export const JANITOR = {
 const LAST_PASS = 'maintenance.lastPassAt';
 
 export interface Retention {
-  /** Days done and failed jobs and outbox rows are kept. */
+  /** Days done and failed jobs, outbox rows and domain events are kept. */
   days: number;
   /** The most rows of each kind one pass deletes. */
   batch: number;

@@ -261,7 +261,7 @@ export interface PurgeCutoffs {
   spentBefore: Date;
   /** Sign-in throttle rows: a lock that ended at or before `now`, or no lock and a window that started at or before this. */
   throttleWindowCutoff: Date;
-  /** Done and failed jobs finished, and outbox rows sent, before this (the retention period). */
+  /** Done and failed jobs finished, outbox rows sent, and domain events that occurred, before this (the retention period). */
   retainedBefore: Date;
   /** The most rows of each kind one pass deletes (the rest go in the next passes). */
   batch: number;
@@ -276,6 +276,7 @@ export interface PurgeCounts {
   invitations: number;
   jobs: number;
   outbox: number;
+  domainEvents: number;
 }
 
 export interface AdminRepo {

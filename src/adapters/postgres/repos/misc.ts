@@ -162,6 +162,7 @@ export function adminRepo(sql: Sql): AdminRepo {
         invitations: await count('DELETE FROM invitations WHERE expires_at < $1 OR used_at < $1', [c.spentBefore]),
         jobs: await batch('jobs', 'id', `t.state IN ('done', 'failed') AND t.updated_at < $1`, [c.retainedBefore]),
         outbox: await batch('outbox', 'id', 't.sent_at < $1', [c.retainedBefore]),
+        domainEvents: await batch('domain_events', 'seq', 't.occurred_at < $1', [c.retainedBefore]),
       };
       return counts;
     },
