@@ -1,14 +1,14 @@
 // An access token of a user who no longer exists answers 401 (after POST /_operator/reset,
 // or when the user is deleted), while the bearer hot path stays cheap: whether a user
 // exists is looked up once per user per cache lifetime (60 s) on each node, never per
-// request, and the cache is dropped by the change feed ("*" on reset, "user:<id>").
+// request, and the cache is dropped by domain events (service.reset; an event about the user).
 import { eventOf } from '../../src/core/events/domain-events.ts';
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.ts';
 import { compose, type Core } from '../../src/compose.ts';
 import { buildApp, type App } from '../../src/http/app.ts';
-import { openPostgres } from '../../src/adapters/postgres/node-postgres.ts';
+import { eventually, twoNodes } from '../support/two-nodes.ts';
 import { OPERATOR_TOKEN, PUBLIC_URL } from '../support/app.ts';
 import { TEST_DATABASE_URL, testDatabase, type TestDatabase } from '../support/database.ts';
 
@@ -130,41 +130,18 @@ describe('tokens of users who no longer exist', () => {
   });
 });
 
-describe('across nodes (PostgreSQL change feed)', { skip: TEST_DATABASE_URL ? false : 'needs TEST_DATABASE_URL (PostgreSQL)' }, () => {
-  test('a reset on one node makes the other node refuse the token at once (no waiting for the cache lifetime)', async () => {
-    const db = await testDatabase('postgres');
-    const config = loadConfig({ DATABASE_URL: 'memory:', OPERATOR_TOKEN, SANDBOX: '1', PUBLIC_URL });
-    const secondSql = openPostgres(db.url!, 5);
-    let a: Core | undefined;
-    let b: Core | undefined;
-    let appA: App | undefined;
-    let appB: App | undefined;
+describe('across nodes (PostgreSQL, domain events)', { skip: TEST_DATABASE_URL ? false : 'needs TEST_DATABASE_URL (PostgreSQL)' }, () => {
+  test('a reset on one node (service.reset) makes the other node refuse the token at once (no waiting for the cache lifetime)', async () => {
+    const { a, b, close } = await twoNodes();
     try {
-      a = await compose(config, { sql: db.sql });
-      b = await compose(config, { sql: secondSql });
-      appA = await buildApp(a);
-      appB = await buildApp(b);
-      const seeded = await appA.inject({ method: 'POST', url: '/_operator/seed', headers: op, payload: { users: [USERS[0]] } });
-      assert.equal(seeded.statusCode, 200, seeded.body);
-      const tokens = await appA.inject({ method: 'POST', url: '/_operator/tokens', headers: op, payload: { email: USERS[0]!.email } });
-      const { access_token } = tokens.json() as { access_token: string };
-      assert.deepEqual(await answers(appB, access_token), [200, 200], 'node B verifies and caches');
-      assert.equal((await appA.inject({ method: 'POST', url: '/_operator/reset', headers: op })).statusCode, 200);
-      // The change reaches node B through LISTEN/NOTIFY, asynchronously: allow it a moment.
-      let seen: number[] = [];
-      for (let i = 0; i < 100; i++) {
-        seen = await answers(appB, access_token);
-        if (seen[0] === 401) break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      assert.deepEqual(seen, [401, 401]);
+      await a.seed({ users: [USERS[0]] });
+      const { access_token } = await a.tokens(USERS[0]!.email);
+      assert.deepEqual(await answers(b.app, access_token), [200, 200], 'node B verifies and caches');
+      assert.equal((await a.app.inject({ method: 'POST', url: '/_operator/reset', headers: op })).statusCode, 200);
+      // The event reaches node B through LISTEN/NOTIFY, asynchronously: allow it a moment.
+      assert.deepEqual(await eventually(() => answers(b.app, access_token), (seen) => seen[0] === 401), [401, 401]);
     } finally {
-      await appA?.close();
-      await appB?.close();
-      await a?.close();
-      await b?.close();
-      await secondSql.close();
-      await db.drop();
+      await close();
     }
   });
 });

@@ -30,15 +30,20 @@ export async function testApp(env: Record<string, string> = {}, opts: { wrapSql?
   });
   const core = await compose(config, { sql: opts.wrapSql ? opts.wrapSql(db.sql) : db.sql });
   const app = await buildApp(core);
+  return driven(app, core, async () => {
+    await app.close();
+    await core.close();
+    await db.drop();
+  });
+}
+
+/** The TestApp of a composed core and its app (`close` ends what the caller opened). */
+export function driven(app: App, core: Core, close: () => Promise<void>): TestApp {
   const op = { authorization: `Bearer ${OPERATOR_TOKEN}` };
   return {
     app,
     core,
-    async close() {
-      await app.close();
-      await core.close();
-      await db.drop();
-    },
+    close,
     async seed(doc) {
       const res = await app.inject({ method: 'POST', url: '/_operator/seed', headers: op, payload: doc as object });
       if (res.statusCode !== 200) throw new Error(`seed failed: ${res.statusCode} ${res.body}`);
