@@ -1,7 +1,7 @@
 // `npm run admin -- <command>`: administration of a deployment from its own configuration
 // (the same environment as `npm start`: DATABASE_URL or DATA_DIR, PUBLIC_URL…), with the
 // service running or not. On PostgreSQL it runs beside running nodes (they see its
-// changes through the change feed); the embedded database belongs to one process, so
+// changes through their domain events); the embedded database belongs to one process, so
 // with PGlite stop the service first. Use cases: src/core/operator/admin.ts.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';

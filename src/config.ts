@@ -40,8 +40,8 @@ export interface Config {
    */
   trustProxy: TrustProxy;
   /**
-   * Retention (janitor, docs/operations.md): RETENTION_DAYS, how long done and failed jobs
-   * and outbox rows are kept; RETENTION_BATCH, the most rows of each kind one pass deletes.
+   * Retention (janitor, docs/operations.md): RETENTION_DAYS, how long done and failed jobs,
+   * outbox rows and domain events are kept; RETENTION_BATCH, the most rows of each kind one pass deletes.
    */
   retention: { days: number; batch: number };
   /** REFRESH_TOKEN_REUSE_DETECTION: a consumed refresh token presented again revokes its family (RFC 9700 §4.14.2). */

@@ -42,7 +42,7 @@ after(() => t.close());
 async function queriesOf(call: Call, url: string): Promise<{ cold: number; warm: number; body: any; coldTexts: string[] }> {
   const first = await log.measure(() => call('GET', url));
   assert.equal(first.result.status, 200, JSON.stringify(first.result.body));
-  // On PostgreSQL the change feed delivers the setup's changes late (LISTEN/NOTIFY), and
+  // On PostgreSQL the setup's domain events arrive late (LISTEN/NOTIFY), and
   // one may empty a cache after the first call: the warm count is the least of a few calls.
   let warm = Infinity;
   let body: any;

@@ -1,5 +1,5 @@
 // A bounded cache of access facts per user and scope, invalidated by scope key when a
-// change commits (on this node at once, on other nodes through the change feed). A
+// change commits (its domain event: on this node at once, on other nodes through LISTEN). A
 // load that overlaps an invalidation is not stored, so a stale read never sticks.
 export class AccessCache<V> {
   private readonly entries = new Map<string, { scopes: readonly string[]; value: V; until: number }>();
