@@ -1,6 +1,7 @@
 // Copying a work zone (vendor copyWorkzone): 202 at once, then a background job copies
 // the zone's subtree and its members into a new project or under a zone of an existing
-// one, in one transaction, and tells the caller by e-mail when it is done or failed.
+// one, in one transaction, and tells the caller by e-mail when it is done or failed (in the
+// transaction that records the job's end and publishes job.finished).
 import type { Files } from '../files/files.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
@@ -80,7 +81,7 @@ export function createWorkzoneCopy(deps: {
       const source = await access.project(
         { userId: p.userId }, { type: 'account', uuid: p.accountId }, { type: 'project', uuid: p.sourceProjectId }, { record: false },
       );
-      const result = await store.transaction(async (repos) => {
+      return store.transaction(async (repos): Promise<CopyResult> => {
         const zones = await repos.workzones.listByProject(p.sourceProjectId);
         const subtree = new Set(await repos.workzones.subtree(p.sourceWorkzoneId));
         if (!subtree.size) throw new DomainError('not-found', 'workzone-not-found', 'The source work zone no longer exists');
@@ -149,15 +150,13 @@ export function createWorkzoneCopy(deps: {
           accountId: p.accountId, sourceProjectId: p.sourceProjectId, destinationProjectId, zones: mapping, userId: p.userId, now,
           sourcePermissions: (z) => source.workzone(z),
         });
-        await repos.events.publish(projectEventOf('workzone.copied', { id: destinationProjectId, accountId: p.accountId }, subjectOf('workzone', mapping.get(p.sourceWorkzoneId)!), {
+        const workzoneId = mapping.get(p.sourceWorkzoneId)!;
+        await repos.events.publish(projectEventOf('workzone.copied', { id: destinationProjectId, accountId: p.accountId }, subjectOf('workzone', workzoneId), {
           sourceProjectId: p.sourceProjectId, sourceProjectApi1Id: api1IdOf(p.sourceProjectId), sourceWorkzoneId: p.sourceWorkzoneId,
-          workzoneId: mapping.get(p.sourceWorkzoneId)!, newProject: !p.destinationProjectId, copiedWorkzones: mapping.size, copiedFiles,
+          workzoneId, newProject: !p.destinationProjectId, copiedWorkzones: mapping.size, copiedFiles,
         }), now);
-        return {
-          destinationProjectId, workzoneId: mapping.get(p.sourceWorkzoneId)!, copiedWorkzones: mapping.size, copiedFiles, skippedMembers: skipped,
-        };
+        return { destinationProjectId, workzoneId, copiedWorkzones: mapping.size, copiedFiles, skippedMembers: skipped };
       });
-      return result;
     },
     accountOf: (job) => (job.payload as unknown as CopyPayload).accountId,
     /** The requester's mail commits with job.finished (and is written once, by the node that ran the copy). */
