@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { DateTime } from '../schema-helpers.ts';
 import type { Core } from '../../compose.ts';
 import { api1IdOf } from '../../core/ids/api1-id.ts';
 import { invalidInput } from '../../core/errors.ts';
@@ -17,7 +18,6 @@ import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TAG_TEXT_CACHE_BY
 import { sendWholeList, TagTextCache } from '../tag-text-cache.ts';
 import { reachFirst } from '../reach-first.ts';
 
-const DateTime = Type.String({ format: 'date-time' });
 const id1 = (uuid: string | null) => (uuid ? api1IdOf(uuid) : null);
 
 const TagListData = Type.Object({
