@@ -47,6 +47,8 @@ import { COPY_JOB, createWorkzoneCopy } from './core/workzones/copy.ts';
 import { createTagLists, DETECT_JOB } from './core/tags/tag-lists.ts';
 import { createDetectionJob } from './core/tags/detection.ts';
 import { TagTexts } from './core/tags/tag-texts.ts';
+import { api1TagJson } from './http/api1/tag-json.ts';
+import { api2TagJson } from './http/api2/tag-json.ts';
 import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
 import { createFiles } from './core/files/files.ts';
 import { createCrops } from './core/crops/crops.ts';
@@ -156,7 +158,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     copyFiles: files.copyFiles,
   });
   jobHandlers[COPY_JOB] = workzoneCopy.handler;
-  const tagTexts = new TagTexts();
+  const tagTexts = new TagTexts([api1TagJson, api2TagJson(config.urnNamespace)]);
   const tagLists = createTagLists({ store, clock, ids, access: projectAccess, jobs: jobRunner, tagTexts });
   jobHandlers[DETECT_JOB] = createDetectionJob({ store, clock, ids, detector: opts.detector ?? noDetections, tagTexts });
   jobRunner.start();
@@ -311,7 +313,6 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     workzoneCopy,
     connectJobs,
     tagLists,
-    tagTexts,
     jobRunner,
     health,
     /** Shutdown has begun: not ready any more (GET /readyz 503). */

@@ -1,11 +1,11 @@
 // Accounts and their subscriptions (spec "Account", "Subscription"): what the caller
 // may see of them is decided here, so both API generations show the same thing.
 import { DomainError, invalidInput, notFound } from '../errors.ts';
-import type { EntityRef } from '../ids/urn.ts';
+import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { AccountRecord, Store, SubscriptionRecord } from '../ports/repositories.ts';
 import { accountPermissions, type AccountFacts } from '../permissions/evaluate.ts';
-import { forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { requirePermission, forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import type { AnyPermission } from '../permissions/catalog.ts';
 
 export interface AccountFlags {
@@ -57,7 +57,7 @@ export function createAccounts(deps: { store: Store; clock: Clock; authorizer: A
 
   async function subscriptionIn(scope: AccountScope, ref: EntityRef): Promise<SubscriptionRecord> {
     const s = 'uuid' in ref ? await store.repos.subscriptions.byId(ref.uuid) : await store.repos.subscriptions.byApi1Id(ref.api1Id);
-    if (!s || s.accountId !== scope.account.id) throw notFound('subscription', 'uuid' in ref ? ref.uuid : ref.api1Id);
+    if (!s || s.accountId !== scope.account.id) throw notFound('subscription', refValue(ref));
     return s;
   }
 
@@ -79,19 +79,19 @@ export function createAccounts(deps: { store: Store; clock: Clock; authorizer: A
 
     async getAccount(actor: Actor, ref: EntityRef): Promise<AccountView> {
       const scope = await authorizer.account(actor, ref);
-      authorizer.require(scope.permissions, 'account:account:read', 'view-account-forbidden');
+      requirePermission(scope.permissions, 'account:account:read', 'view-account-forbidden');
       return view(scope);
     },
 
     async listSubscriptions(actor: Actor, ref: EntityRef): Promise<SubscriptionView[]> {
       const scope = await authorizer.account(actor, ref);
-      authorizer.require(scope.permissions, 'account:subscriptions:read', 'list-subscriptions-forbidden');
+      requirePermission(scope.permissions, 'account:subscriptions:read', 'list-subscriptions-forbidden');
       return (await store.repos.subscriptions.listByAccount(scope.account.id)).map((s) => subscriptionView(s, scope));
     },
 
     async getSubscription(actor: Actor, ref: EntityRef, subRef: EntityRef): Promise<SubscriptionView> {
       const scope = await authorizer.account(actor, ref);
-      authorizer.require(scope.permissions, 'account:subscriptions:read', 'view-subscription-forbidden');
+      requirePermission(scope.permissions, 'account:subscriptions:read', 'view-subscription-forbidden');
       return subscriptionView(await subscriptionIn(scope, subRef), scope);
     },
 
@@ -102,7 +102,7 @@ export function createAccounts(deps: { store: Store; clock: Clock; authorizer: A
         throw invalidInput('Nothing to update: give name or inviteAccountOwnerInNewProjects');
       }
       if (patch.name !== undefined) {
-        authorizer.require(scope.permissions, 'account:subscriptions:update-name', 'update-subscription-forbidden');
+        requirePermission(scope.permissions, 'account:subscriptions:update-name', 'update-subscription-forbidden');
         // Stored trimmed; spaces only would pass the schema's minLength and leave a blank name.
         const name = patch.name.trim();
         if (!name) throw invalidInput('name must not be empty', { field: 'name' });

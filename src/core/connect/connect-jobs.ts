@@ -11,7 +11,7 @@ import type { ConnectJobRecord, ConnectKind } from '../ports/connect.ts';
 import type { FileRecord } from '../ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import type { Permission } from '../permissions/catalog.ts';
-import type { Actor } from '../permissions/authorizer.ts';
+import { requirePermission, type Actor } from '../permissions/authorizer.ts';
 import { requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { FILES, downloadName, type Files, type RegisteredFile, type SignResult, type UploadItem } from '../files/files.ts';
 import { formatOf } from '../files/formats.ts';
@@ -70,14 +70,14 @@ export function createConnectJobs(deps: {
     if (!job) throw notFound('connect-job', slug.slice(0, 64));
     const scope = await access.project(actor, { type: 'account', uuid: job.accountId }, { type: 'project', uuid: job.projectId });
     requireMember(scope); // a job shows the project's files
-    access.requireOnWorkzone(scope, job.workzoneId, VIEW[job.kind], 'view-connect-job-forbidden');
+    requirePermission(scope.workzone(job.workzoneId), VIEW[job.kind], 'view-connect-job-forbidden');
     return { job, scope };
   }
 
   async function openImport(actor: Actor, slug: string) {
     const opened = await openJob(actor, slug);
     if (opened.job.kind !== 'import') throw invalidInput('Files can be uploaded through import jobs only', { field: 'slug' });
-    access.requireOnWorkzone(opened.scope, opened.job.workzoneId, IMPORT, 'create-file-forbidden');
+    requirePermission(opened.scope.workzone(opened.job.workzoneId), IMPORT, 'create-file-forbidden');
     return opened;
   }
 
@@ -98,7 +98,7 @@ export function createConnectJobs(deps: {
     async startImport(actor: Actor, a: EntityRef, p: EntityRef, w: EntityRef) {
       const scope = await access.project(actor, a, p);
       const zone = await zoneOf(scope, w);
-      access.requireOnWorkzone(scope, zone.id, IMPORT, 'create-connect-import-forbidden');
+      requirePermission(scope.workzone(zone.id), IMPORT, 'create-connect-import-forbidden');
       return start(scope, actor, 'import', zone.id, []);
     },
 
@@ -110,7 +110,7 @@ export function createConnectJobs(deps: {
     async startExport(actor: Actor, a: EntityRef, p: EntityRef, w: EntityRef, input: { scanRefs?: EntityRef[]; workzoneRefs?: EntityRef[] }) {
       const scope = await access.project(actor, a, p);
       const zone = await zoneOf(scope, w);
-      access.requireOnWorkzone(scope, zone.id, EXPORT, 'create-connect-export-forbidden');
+      requirePermission(scope.workzone(zone.id), EXPORT, 'create-connect-export-forbidden');
       const chosen = new Map<string, FileRecord>();
       // The project's scans, read once (up to 10,000 scanIds are named by id).
       const scans = await store.repos.files.list(scope.project.id, ['scan']);
@@ -131,7 +131,7 @@ export function createConnectJobs(deps: {
         for (const r of roots) for (const id of await store.repos.workzones.subtree(r)) inZones.add(id);
         for (const f of scans) if (inZones.has(f.workzoneId)) chosen.set(f.id, f);
       }
-      for (const f of chosen.values()) access.requireOnWorkzone(scope, f.workzoneId, EXPORT, 'create-connect-export-forbidden');
+      for (const f of chosen.values()) requirePermission(scope.workzone(f.workzoneId), EXPORT, 'create-connect-export-forbidden');
       return start(scope, actor, 'export', zone.id, [...chosen.keys()]);
     },
 

@@ -8,7 +8,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Store } from '../ports/repositories.ts';
 import type { CropFields, CropRecord } from '../ports/file-repositories.ts';
-import type { Actor } from '../permissions/authorizer.ts';
+import { requirePermission, type Actor } from '../permissions/authorizer.ts';
 import { requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import type { Files, UploadItem } from '../files/files.ts';
 
@@ -85,14 +85,14 @@ export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access
       const scope = await access.project(actor, a, p);
       requireMember(scope);
       const c = await cropIn(scope, ref);
-      access.requireOnWorkzone(scope, c.workzoneId, 'workzone:crops:read', 'view-crop-forbidden');
+      requirePermission(scope.workzone(c.workzoneId), 'workzone:crops:read', 'view-crop-forbidden');
       return view(scope, c);
     },
 
     async createCrop(actor: Actor, a: EntityRef, p: EntityRef, input: CropInput): Promise<CropView> {
       const scope = await access.project(actor, a, p);
       const w = await zoneId(scope, input.workzoneRef);
-      access.requireOnWorkzone(scope, w, 'workzone:crops:write', 'create-crop-forbidden');
+      requirePermission(scope.workzone(w), 'workzone:crops:write', 'create-crop-forbidden');
       const thumb = await thumbnail(scope, input.thumbnailBlobName, null);
       const id = ids.uuid();
       const now = clock.now();
@@ -107,9 +107,9 @@ export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access
     async updateCrop(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef, input: CropInput): Promise<CropView> {
       const scope = await access.project(actor, a, p);
       const c = await cropIn(scope, ref);
-      access.requireOnWorkzone(scope, c.workzoneId, 'workzone:crops:write', 'update-crop-forbidden');
+      requirePermission(scope.workzone(c.workzoneId), 'workzone:crops:write', 'update-crop-forbidden');
       const w = await zoneId(scope, input.workzoneRef);
-      if (w !== c.workzoneId) access.requireOnWorkzone(scope, w, 'workzone:crops:write', 'update-crop-forbidden');
+      if (w !== c.workzoneId) requirePermission(scope.workzone(w), 'workzone:crops:write', 'update-crop-forbidden');
       const thumb = await thumbnail(scope, input.thumbnailBlobName, c.thumbnailBlobName);
       await store.transaction(async (repos) => {
         if (thumb.pendingId) await repos.uploads.remove(thumb.pendingId);
@@ -122,7 +122,7 @@ export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access
     async deleteCrop(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef): Promise<void> {
       const scope = await access.project(actor, a, p);
       const c = await cropIn(scope, ref);
-      access.requireOnWorkzone(scope, c.workzoneId, 'workzone:crops:write', 'delete-crop-forbidden');
+      requirePermission(scope.workzone(c.workzoneId), 'workzone:crops:write', 'delete-crop-forbidden');
       await store.repos.crops.remove(c.id);
       if (c.thumbnailBlobName) await files.deleteObject(scope.project.id, c.thumbnailBlobName);
     },
@@ -131,7 +131,7 @@ export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access
     async signCropCover(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef, item: UploadItem) {
       const scope = await access.project(actor, a, p);
       const c = await cropIn(scope, ref);
-      access.requireOnWorkzone(scope, c.workzoneId, 'workzone:crops:write', 'update-crop-forbidden');
+      requirePermission(scope.workzone(c.workzoneId), 'workzone:crops:write', 'update-crop-forbidden');
       return files.signCropCover(scope, c.id, c.workzoneId, actor, item);
     },
   };

@@ -5,7 +5,7 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import { UniqueViolation, type GroupRecord, type Repos, type Store } from '../ports/repositories.ts';
-import { scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { requirePermission, scopeKey, type AccountScope, type Actor, type Authorizer, type ForbiddenCode } from '../permissions/authorizer.ts';
 import { resolveAccountUsers } from '../users/resolve-users.ts';
 
 export interface GroupInput {
@@ -33,9 +33,9 @@ export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; autho
     return g;
   }
 
-  async function writeScope(actor: Actor, accountRef: EntityRef, code: string): Promise<AccountScope> {
+  async function writeScope(actor: Actor, accountRef: EntityRef, code: ForbiddenCode): Promise<AccountScope> {
     const scope = await authorizer.account(actor, accountRef);
-    authorizer.require(scope.permissions, 'account:groups:write', code);
+    requirePermission(scope.permissions, 'account:groups:write', code);
     return scope;
   }
 
@@ -56,13 +56,13 @@ export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; autho
   return {
     async listGroups(actor: Actor, accountRef: EntityRef): Promise<GroupRecord[]> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:groups:read', 'list-groups-forbidden');
+      requirePermission(scope.permissions, 'account:groups:read', 'list-groups-forbidden');
       return store.repos.groups.listByAccount(scope.account.id);
     },
 
     async getGroup(actor: Actor, accountRef: EntityRef, groupRef: EntityRef): Promise<GroupRecord> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:groups:read', 'view-group-forbidden');
+      requirePermission(scope.permissions, 'account:groups:read', 'view-group-forbidden');
       return groupIn(store.repos, scope.account.id, groupRef);
     },
 

@@ -10,7 +10,7 @@ import type { MemberAccess, MemberType } from '../ports/project-repositories.ts'
 import type { SendMail } from '../mail/send-mail.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { effectiveRolePermissions } from '../permissions/role-rules.ts';
-import { forbidden, type Actor } from '../permissions/authorizer.ts';
+import { forbidden, requirePermission, type Actor, type ForbiddenCode } from '../permissions/authorizer.ts';
 import { lockProjectMembership, projectScopeKey, requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { admitToAccount } from '../users/account-users.ts';
 import { resolveUser } from '../users/resolve-users.ts';
@@ -40,8 +40,8 @@ export function createMembers(deps: {
   const { store, clock, access } = deps;
 
   /** Work-zone writes need workzone:members:write on the zone (root for project-wide removal). */
-  const requireMembersWrite = (scope: ProjectScope, zoneId: string, code: string) =>
-    access.requireOnWorkzone(scope, zoneId, 'workzone:members:write', code);
+  const requireMembersWrite = (scope: ProjectScope, zoneId: string, code: ForbiddenCode) =>
+    requirePermission(scope.workzone(zoneId), 'workzone:members:write', code);
 
   async function removeWholeMember(repos: Repos, scope: ProjectScope, type: MemberType, id: string): Promise<void> {
     if (type === 'user' && id === scope.project.ownerId) {
@@ -220,7 +220,7 @@ export function createMembers(deps: {
     async listMembers(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<UserRecord[]> {
       const scope = await access.project(actor, accountRef, projectRef);
       requireMember(scope);
-      if (!scope.permissions.has('project:members:list')) throw forbidden('list-project-members-forbidden', ['project:members:list']);
+      requirePermission(scope.permissions, 'project:members:list', 'list-project-members-forbidden');
       const out = new Map<string, UserRecord>();
       for (const m of await store.repos.members.accessList(scope.project.id)) {
         const userIds =
@@ -238,7 +238,7 @@ export function createMembers(deps: {
     async listAccess(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<MemberAccessView[]> {
       const scope = await access.project(actor, accountRef, projectRef);
       requireMember(scope);
-      if (!scope.permissions.has('project:members:list')) throw forbidden('list-project-members-forbidden', ['project:members:list']);
+      requirePermission(scope.permissions, 'project:members:list', 'list-project-members-forbidden');
       const out: MemberAccessView[] = [];
       for (const m of (await store.repos.members.accessList(scope.project.id)) as MemberAccess[]) {
         if (m.memberType === 'user') {

@@ -130,13 +130,6 @@ export function createProjectAccess(deps: { store: Store; clock: Clock; authoriz
       return scope;
     },
 
-    /** Throws 403 `code` unless the caller holds every permission on the work zone. */
-    requireOnWorkzone(scope: ProjectScope, workzoneId: string, needed: Permission | Permission[], code: string): void {
-      const list = typeof needed === 'string' ? [needed] : needed;
-      const held = scope.workzone(workzoneId);
-      if (!list.every((p) => held.has(p))) throw forbidden(code, list);
-    },
-
     scopeOf,
   };
 }

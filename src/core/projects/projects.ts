@@ -9,7 +9,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store, SubscriptionRecord } from '../ports/repositories.ts';
 import type { Location, ProjectFields, ProjectRecord, ProjectStats, SpatialReference } from '../ports/project-repositories.ts';
 import type { Permission } from '../permissions/catalog.ts';
-import { forbidden, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { requirePermission, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { projectPermissions, workzonePermissions } from '../permissions/evaluate.ts';
 import { lockProjectMembership, projectScopeKey, type ProjectAccess, type ProjectScope } from './project-access.ts';
 import { findSpatialReference } from './spatial-references.ts';
@@ -131,7 +131,7 @@ export function createProjects(deps: {
   return {
     async listProjects(actor: Actor, accountRef: EntityRef, want: StatsWanted): Promise<ProjectView[]> {
       const account = await authorizer.account(actor, accountRef);
-      authorizer.require(account.permissions, 'account:account:read', 'list-projects-forbidden');
+      requirePermission(account.permissions, 'account:account:read', 'list-projects-forbidden');
       const now = clock.now();
       const all = account.permissions.has('account:projects:list');
       const projects = await store.repos.projects.list(account.account.id, all ? { all: true } : { memberUserId: actor.userId, now });
@@ -162,7 +162,7 @@ export function createProjects(deps: {
      */
     async visibleProjectIds(actor: Actor, accountRef: EntityRef, workzoneRef?: EntityRef): Promise<string[]> {
       const account = await authorizer.account(actor, accountRef);
-      authorizer.require(account.permissions, 'account:account:read', 'list-projects-forbidden');
+      requirePermission(account.permissions, 'account:account:read', 'list-projects-forbidden');
       const owning = workzoneRef ? await store.repos.projects.byWorkzone(account.account.id, workzoneRef) : null;
       if (workzoneRef && !owning) throw notFound('workzone', refValue(workzoneRef));
       const all = account.permissions.has('account:projects:list');
@@ -178,7 +178,7 @@ export function createProjects(deps: {
       input: Required<Pick<ProjectInput, 'name' | 'subscriptionRef'>> & ProjectInput,
     ): Promise<ProjectView> {
       const account = await authorizer.account(actor, accountRef);
-      authorizer.require(account.permissions, 'account:projects:create', 'create-project-forbidden');
+      requirePermission(account.permissions, 'account:projects:create', 'create-project-forbidden');
       checkSpatialReference(input.spatialReference);
       const name = requiredName(input.name);
       const accountId = account.account.id;
@@ -230,9 +230,7 @@ export function createProjects(deps: {
       const detailsChanged = (['name', 'description', 'location', 'spatialReference', 'coverBlobName'] as const).some(
         (k) => !same(next[k], p[k]),
       );
-      if (detailsChanged && !scope.permissions.has('project:project:update-details')) {
-        throw forbidden('update-project-forbidden', ['project:project:update-details']);
-      }
+      if (detailsChanged) requirePermission(scope.permissions, 'project:project:update-details', 'update-project-forbidden');
       // A cover is set only from a cover upload of this project (PUT …/cover, which checks
       // the image): here coverBlobName may stay as it is or be cleared, never name another
       // blob (a file's object would become a "cover" that the next cover replacement deletes).
@@ -251,7 +249,7 @@ export function createProjects(deps: {
         const ownershipChanged = next.ownerId !== p.ownerId || next.subscriptionId !== p.subscriptionId;
         if (ownershipChanged) {
           const needed: Permission[] = ['project:project:update-owner', 'project:project:update-subscription'];
-          if (!needed.every((x) => scope.permissions.has(x))) throw forbidden('update-project-ownership-or-subscription-forbidden', needed);
+          requirePermission(scope.permissions, needed, 'update-project-ownership-or-subscription-forbidden');
         }
         if (next.subscriptionId !== p.subscriptionId) {
           const sub = (await repos.subscriptions.byId(next.subscriptionId))!;
@@ -286,7 +284,7 @@ export function createProjects(deps: {
     async deleteProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, permanent: boolean): Promise<void> {
       const scope = await access.project(actor, accountRef, projectRef, { allowDeleted: true });
       const p = scope.project;
-      if (!scope.permissions.has('project:project:delete')) throw forbidden('delete-project-forbidden', ['project:project:delete']);
+      requirePermission(scope.permissions, 'project:project:delete', 'delete-project-forbidden');
       await store.transaction(async (repos) => {
         if (permanent) {
           if (!p.deletedAt) {
@@ -306,7 +304,7 @@ export function createProjects(deps: {
     async restoreProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, want: StatsWanted): Promise<ProjectView> {
       const scope = await access.project(actor, accountRef, projectRef, { allowDeleted: true });
       const p = scope.project;
-      if (!scope.permissions.has('project:project:delete')) throw forbidden('restore-project-forbidden', ['project:project:delete']);
+      requirePermission(scope.permissions, 'project:project:delete', 'restore-project-forbidden');
       if (!p.deletedAt) throw new DomainError('invalid', 'project-active', 'The project is not deleted', { projectId: p.id });
       await store.transaction(async (repos) => {
         const sub = (await repos.subscriptions.byId(p.subscriptionId))!;

@@ -1,7 +1,7 @@
 // API 1's reports: projects' last access dates and users' last activity dates (UTC days).
 import type { EntityRef } from '../ids/urn.ts';
 import type { ProjectLastAccessRow, Store, UserLastActivityRow } from '../ports/repositories.ts';
-import type { Actor, Authorizer } from '../permissions/authorizer.ts';
+import { requirePermission, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 
 export function createReports(deps: { store: Store; authorizer: Authorizer }) {
   const { store, authorizer } = deps;
@@ -13,13 +13,13 @@ export function createReports(deps: { store: Store; authorizer: Authorizer }) {
       filter: { subscriptionId?: string; projectId?: string },
     ): Promise<ProjectLastAccessRow[]> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:projects:list', 'view-report-forbidden');
+      requirePermission(scope.permissions, 'account:projects:list', 'view-report-forbidden');
       return store.repos.reports.projectsLastAccessed(scope.account.id, filter);
     },
     /** Needs account:users:read. */
     async usersLastActivity(actor: Actor, accountRef: EntityRef): Promise<UserLastActivityRow[]> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:users:read', 'view-report-forbidden');
+      requirePermission(scope.permissions, 'account:users:read', 'view-report-forbidden');
       return store.repos.reports.usersLastActivity(scope.account.id);
     },
   };

@@ -8,7 +8,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { AccountMemberRecord, AccountRecord, AccountRole, Repos, Store, UserRecord } from '../ports/repositories.ts';
 import type { SendMail } from '../mail/send-mail.ts';
-import { forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { requirePermission, forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { ACCOUNT_ROLES, ROLE_READ_PERMISSION, ROLE_WRITE_PERMISSION } from '../permissions/account-roles.ts';
 import type { AnyPermission } from '../permissions/catalog.ts';
 import { membersWriteSomewhere } from '../permissions/evaluate.ts';
@@ -145,7 +145,7 @@ export function createAccountUsers(deps: {
 
     async getUser(actor: Actor, accountRef: EntityRef, userRef: EntityRef): Promise<AccountUserView> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:users:read', 'view-user-forbidden');
+      requirePermission(scope.permissions, 'account:users:read', 'view-user-forbidden');
       const user = await resolveUser(store.repos, userRef);
       const m = user && (await store.repos.accounts.member(scope.account.id, user.id));
       if (!user || !m) throw notFound('user', refValue(userRef));
@@ -164,8 +164,7 @@ export function createAccountUsers(deps: {
       for (const e of entries) {
         for (const r of e.roles ?? []) needed.add(ROLE_WRITE_PERMISSION[r]);
       }
-      const missing = [...needed].filter((p) => !scope.permissions.has(p));
-      if (missing.length) throw forbidden('create-user-forbidden', [...needed]);
+      requirePermission(scope.permissions, [...needed], 'create-user-forbidden');
       if (entries.some((e) => !e.roles?.length) && !scope.permissions.has('account:users:write')) {
         if (!(await managesMembersSomewhere(scope, actor.userId))) throw forbidden('create-user-forbidden', ['workzone:members:write']);
       }
@@ -194,7 +193,7 @@ export function createAccountUsers(deps: {
     async removeUsers(actor: Actor, accountRef: EntityRef, userRefs: EntityRef[]): Promise<void> {
       const scope = await authorizer.account(actor, accountRef);
       const accountId = scope.account.id;
-      authorizer.require(scope.permissions, 'account:users:write', 'remove-user-from-account-forbidden');
+      requirePermission(scope.permissions, 'account:users:write', 'remove-user-from-account-forbidden');
       await store.transaction(async (repos) => {
         const done = new Set<string>();
         for (const ref of userRefs) {
@@ -250,7 +249,7 @@ export function createAccountUsers(deps: {
         const target = new Set(roles);
         const changed = ACCOUNT_ROLES.filter((r) => target.has(r) !== m.roles.includes(r));
         const needed: AnyPermission[] = ['account:users:write', ...changed.map((r) => ROLE_WRITE_PERMISSION[r])];
-        if (!needed.every((p) => scope.permissions.has(p))) throw forbidden('update-user-account-roles-forbidden', needed);
+        requirePermission(scope.permissions, needed, 'update-user-account-roles-forbidden');
         if (!changed.length) return;
         await repos.accounts.upsertMember({ ...m, roles: ACCOUNT_ROLES.filter((r) => target.has(r)) });
         await repos.changes.publish(scopeKey.account(accountId));

@@ -10,7 +10,7 @@ import type { Store } from '../ports/repositories.ts';
 import type { JobRecord } from '../ports/jobs.ts';
 import type { SendMail } from '../mail/send-mail.ts';
 import type { Permission } from '../permissions/catalog.ts';
-import { forbidden, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { requirePermission, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import type { JobHandler, JobRunner } from '../jobs/job-runner.ts';
 import { lockProjectMembership, projectScopeKey, type ProjectAccess } from '../projects/project-access.ts';
 import { insertProjectRows, requiredName, subscriptionNotActive } from '../projects/projects.ts';
@@ -167,7 +167,7 @@ export function createWorkzoneCopy(deps: {
       const source = await access.project(actor, accountRef, projectRef);
       const zone = await store.repos.workzones.byRef(source.project.id, workzoneRef);
       if (!zone) throw notFound('workzone', refValue(workzoneRef));
-      access.requireOnWorkzone(source, zone.id, SOURCE_NEEDS, 'copy-workzone-forbidden');
+      requirePermission(source.workzone(zone.id), SOURCE_NEEDS, 'copy-workzone-forbidden');
       const destinationName = requiredName(input.destinationName, 'destinationName');
       if (input.destinationWorkzoneRef && !input.destinationProjectRef) {
         throw invalidInput('destinationWorkzone needs destinationProject', { field: 'destinationWorkzone' });
@@ -184,13 +184,11 @@ export function createWorkzoneCopy(deps: {
           ? await store.repos.workzones.byRef(dest.project.id, input.destinationWorkzoneRef)
           : await store.repos.workzones.byRef(dest.project.id, { uuid: dest.project.rootWorkzoneId });
         if (!destZone) throw notFound('workzone', input.destinationWorkzoneRef ? refValue(input.destinationWorkzoneRef) : dest.project.rootWorkzoneId);
-        access.requireOnWorkzone(dest, destZone.id, DESTINATION_NEEDS, 'copy-workzone-forbidden');
+        requirePermission(dest.workzone(destZone.id), DESTINATION_NEEDS, 'copy-workzone-forbidden');
         destinationProjectId = dest.project.id;
         destinationWorkzoneId = destZone.id;
       } else {
-        if (!source.account.permissions.has('account:projects:create')) {
-          throw forbidden('copy-workzone-forbidden', ['account:projects:create']);
-        }
+        requirePermission(source.account.permissions, 'account:projects:create', 'copy-workzone-forbidden');
         if (input.destinationSubscriptionRef) {
           const ref = input.destinationSubscriptionRef;
           const s = 'uuid' in ref ? await store.repos.subscriptions.byId(ref.uuid) : await store.repos.subscriptions.byApi1Id(ref.api1Id);

@@ -6,7 +6,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
-import { forbidden, type Actor } from '../permissions/authorizer.ts';
+import { requirePermission, type Actor } from '../permissions/authorizer.ts';
 import { lockProjectMembership, projectScopeKey, requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
 import { requiredName } from '../projects/projects.ts';
 
@@ -60,7 +60,7 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
     async listWorkzones(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<WorkzoneView[]> {
       const scope = await open(actor, accountRef, projectRef);
       requireMember(scope);
-      if (!scope.permissions.has('project:workzones:list')) throw forbidden('list-workzones-forbidden', ['project:workzones:list']);
+      requirePermission(scope.permissions, 'project:workzones:list', 'list-workzones-forbidden');
       const zones = await store.repos.workzones.listByProject(scope.project.id);
       return views(scope, zones.filter((w) => scope.workzone(w.id).has('workzone:workzones:read')));
     },
@@ -70,7 +70,7 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
       requireMember(scope);
       const view = await viewOf(scope, ref);
       if (!view) throw notFound('workzone', refValue(ref));
-      access.requireOnWorkzone(scope, view.workzone.id, 'workzone:workzones:read', 'view-workzone-forbidden');
+      requirePermission(scope.workzone(view.workzone.id), 'workzone:workzones:read', 'view-workzone-forbidden');
       return view;
     },
 
@@ -82,7 +82,7 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
     ): Promise<WorkzoneView> {
       const scope = await open(actor, accountRef, projectRef);
       const parent = await zoneIn(store.repos, scope, input.parentRef);
-      access.requireOnWorkzone(scope, parent.id, 'workzone:workzones:write', 'create-workzone-forbidden');
+      requirePermission(scope.workzone(parent.id), 'workzone:workzones:write', 'create-workzone-forbidden');
       const name = requiredName(input.name);
       const id = ids.uuid();
       await store.transaction(async (repos) => {
@@ -111,7 +111,7 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
     ): Promise<WorkzoneView> {
       const scope = await open(actor, accountRef, projectRef);
       const w = await zoneIn(store.repos, scope, ref);
-      access.requireOnWorkzone(scope, w.id, 'workzone:workzones:write', 'update-workzone-forbidden');
+      requirePermission(scope.workzone(w.id), 'workzone:workzones:write', 'update-workzone-forbidden');
       await store.repos.workzones.update(w.id, { name: requiredName(input.name), description: input.description ?? '' }, actor.userId, clock.now());
       const updated = await viewOf(scope, { uuid: w.id });
       if (!updated) throw notFound('workzone', refValue(ref)); // deleted meanwhile
@@ -122,7 +122,7 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
     async deleteWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<void> {
       const scope = await open(actor, accountRef, projectRef);
       const w = await zoneIn(store.repos, scope, ref);
-      access.requireOnWorkzone(scope, w.id, 'workzone:workzones:write', 'delete-workzone-forbidden');
+      requirePermission(scope.workzone(w.id), 'workzone:workzones:write', 'delete-workzone-forbidden');
       if (w.id === scope.project.rootWorkzoneId) {
         throw new DomainError('invalid', 'cannot-delete-root-workzone', "The project's root work zone can't be deleted", { workzoneId: w.id });
       }
