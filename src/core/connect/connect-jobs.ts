@@ -34,6 +34,30 @@ export interface ConnectJobView {
 }
 
 
+/** Connect import and export jobs (docs/connect.md). */
+export interface ConnectJobs {
+  /** POST …/workzones/{w}/connect/import: needs the scan upload permissions on the zone. */
+  startImport(actor: Actor, a: EntityRef, p: EntityRef, w: EntityRef): Promise<{ slug: string; url: string }>;
+  /**
+   * POST …/workzones/{w}/connect/export: the scans named by `scanIds`, and every scan of
+   * the `workzoneIds` subtrees; neither given: the scans of the path zone's subtree. The
+   * caller needs the export permissions on the path zone and on every chosen scan's zone.
+   */
+  startExport(actor: Actor, a: EntityRef, p: EntityRef, w: EntityRef, input: { scanRefs?: EntityRef[]; workzoneRefs?: EntityRef[] }): Promise<{ slug: string; url: string }>;
+  /**
+   * GET /connect/{slug}: the job, its files with 3-hour download URLs, only those the
+   * caller may download (their category's READ on their zone), whatever the kind: an
+   * export may hold scans of zones outside the job's, which its starter could read and
+   * another viewer of the job may not; an import job is viewed with
+   * import-jobs-reality-data:write, which does not include reading the scans.
+   */
+  get(actor: Actor, slug: string): Promise<ConnectJobView>;
+  /** POST /connect/{slug}/files: signs scan uploads into the import job's work zone. */
+  signImport(actor: Actor, slug: string, items: UploadItem[]): Promise<SignResult>;
+  /** PUT /connect/{slug}/files: registers them (as bulk-files does) and adds them to the job, in one transaction. */
+  registerImport(actor: Actor, slug: string, items: (UploadItem & { blobName?: string })[]): Promise<RegisteredFile[]>;
+}
+
 export function createConnectJobs(deps: {
   store: Store;
   clock: Clock;
@@ -42,7 +66,7 @@ export function createConnectJobs(deps: {
   files: Files;
   objectStore: ObjectStore;
   publicUrl: string;
-}) {
+}): ConnectJobs {
   const { store, clock, ids, access, files, objectStore } = deps;
 
   async function zoneOf(scope: ProjectScope, ref: EntityRef) {
@@ -175,5 +199,3 @@ export function createConnectJobs(deps: {
     },
   };
 }
-
-export type ConnectJobs = ReturnType<typeof createConnectJobs>;

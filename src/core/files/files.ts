@@ -25,6 +25,7 @@ import { createFileCopy, type FileCopy } from './file-copy.ts';
 export { FILES, downloadName, fileName, parseCategories } from './upload-items.ts';
 export type { RegisteredFile, SignResult, SignedFile, UploadItem } from './upload-items.ts';
 export type { FileView, TransformInput } from './project-files.ts';
+export type { SignedCover } from './covers.ts';
 
 /** Every use case of the files module. */
 export type Files = Uploads & ProjectFiles & BlobUrls & Covers & FileCopy;

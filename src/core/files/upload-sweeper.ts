@@ -13,7 +13,13 @@ import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 
 export type SweepResult = { ran: true; deleted: number; objects?: number } | { ran: false; reason: 'busy' };
 
-export function createUploadSweeper(deps: { store: Store; clock: Clock; objectStore: ObjectStore; batch?: number }) {
+/** Deletes unregistered uploads past UPLOAD_TTL, their objects first. */
+export interface UploadSweeper {
+  /** One pass; loops in batches until nothing expired is left. */
+  run(): Promise<SweepResult>;
+}
+
+export function createUploadSweeper(deps: { store: Store; clock: Clock; objectStore: ObjectStore; batch?: number }): UploadSweeper {
   const { store, clock, objectStore } = deps;
   const batch = deps.batch ?? 500;
   return {
@@ -50,5 +56,3 @@ export function createUploadSweeper(deps: { store: Store; clock: Clock; objectSt
     },
   };
 }
-
-export type UploadSweeper = ReturnType<typeof createUploadSweeper>;

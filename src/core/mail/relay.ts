@@ -49,6 +49,12 @@ export function describeFailure(e: unknown): string {
   return text.replace(/\s+/g, ' ').trim().slice(0, RELAY.maxErrorChars);
 }
 
+/** The SMTP relay of the outbox's pending mails (SMTP_URL). */
+export interface MailRelay {
+  /** One pass: claims due mails and relays each; how many were claimed. A row's failure to settle is logged, the rest go on. */
+  run(): Promise<number>;
+}
+
 export function createMailRelay(deps: {
   store: Store;
   clock: Clock;
@@ -58,7 +64,7 @@ export function createMailRelay(deps: {
   settings: RelaySettings;
   logger: Logger;
   metrics: CoreMetrics;
-}) {
+}): MailRelay {
   const { store, clock, transport, domain, settings, logger, metrics } = deps;
 
   async function relayOne(mail: ClaimedMail): Promise<void> {
@@ -103,5 +109,3 @@ export function createMailRelay(deps: {
     },
   };
 }
-
-export type MailRelay = ReturnType<typeof createMailRelay>;

@@ -42,7 +42,17 @@ export function purgeCutoffs(now: Date, retention: Retention = DEFAULT_RETENTION
 
 export type JanitorResult = { ran: true; at: Date; deleted: PurgeCounts } | { ran: false; reason: 'busy' | 'not-due' };
 
-export function createJanitor(deps: { store: Store; clock: Clock; retention?: Retention }) {
+/** Housekeeping: old jobs, outbox rows and throttle rows deleted in batches, one node per pass. */
+export interface Janitor {
+  /**
+   * One pass, in one transaction holding the cluster-wide maintenance lock; `busy` when
+   * another node holds it. With `ifDue` (the timer), also skips when any node completed a
+   * pass less than half an interval ago.
+   */
+  run(opts?: { ifDue?: boolean }): Promise<JanitorResult>;
+}
+
+export function createJanitor(deps: { store: Store; clock: Clock; retention?: Retention }): Janitor {
   const { store, clock } = deps;
   const retention = deps.retention ?? DEFAULT_RETENTION;
   return {
@@ -67,5 +77,3 @@ export function createJanitor(deps: { store: Store; clock: Clock; retention?: Re
     },
   };
 }
-
-export type Janitor = ReturnType<typeof createJanitor>;

@@ -29,6 +29,27 @@ export interface MemberAccessView {
 }
 
 
+/** Project members and their access (spec "Member"). */
+export interface Members {
+  /**
+   * Adds users (by e-mail; unknown addresses are invited to the account) and groups with
+   * a role on work zones (default: the root). The caller needs workzone:members:write on
+   * every zone and every permission he hands out (account managers hand out any role).
+   */
+  addMembers(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, input: AddMembersInput): Promise<void>;
+  /** Removes users and groups from the whole project (ignoring non-members). */
+  removeMembers(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, input: { userRefs?: EntityRef[]; groupRefs?: EntityRef[] }): Promise<void>;
+  /**
+   * Removes a user from a work zone and everything below it; when he is also a member of
+   * parent zones, those too, but only with allowRemoveOnParents (rule 3). Anyone may remove himself.
+   */
+  removeFromWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, workzoneRef: EntityRef, userRef: EntityRef, allowRemoveOnParents: boolean): Promise<void>;
+  /** The project's users: direct members and the users of member groups. */
+  listMembers(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<UserRecord[]>;
+  /** Every member with every work zone it reaches (rule 4). */
+  listAccess(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<MemberAccessView[]>;
+}
+
 export function createMembers(deps: {
   store: Store;
   clock: Clock;
@@ -36,7 +57,7 @@ export function createMembers(deps: {
   access: ProjectAccess;
   sendMail: SendMail;
   publicUrl: string;
-}) {
+}): Members {
   const { store, clock, access } = deps;
 
   /** Work-zone writes need workzone:members:write on the zone (root for project-wide removal). */
@@ -255,5 +276,3 @@ export function createMembers(deps: {
     },
   };
 }
-
-export type Members = ReturnType<typeof createMembers>;

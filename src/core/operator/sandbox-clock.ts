@@ -7,7 +7,17 @@ import type { Store } from '../ports/repositories.ts';
 const KEY = 'clock.offsetSeconds';
 const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59);
 
-export function createSandboxClock(deps: { store: Store; clock: AdjustableClock }) {
+/** The sandbox clock (SANDBOX): shared by every node through the database. */
+export interface SandboxClock {
+  /** The clock's time and offset now. */
+  state(): { now: string; offsetSeconds: number };
+  /** Reads the shared offset (at start, and periodically on every node). */
+  load(): Promise<void>;
+  /** Moves the shared clock forward by `seconds` (every node follows). */
+  advance(seconds: number): Promise<{ now: string; offsetSeconds: number }>;
+}
+
+export function createSandboxClock(deps: { store: Store; clock: AdjustableClock }): SandboxClock {
   const { store, clock } = deps;
   const state = () => ({ now: clock.now().toISOString(), offsetSeconds: clock.offsetMs / 1000 });
   return {
@@ -39,5 +49,3 @@ export function createSandboxClock(deps: { store: Store; clock: AdjustableClock 
     },
   };
 }
-
-export type SandboxClock = ReturnType<typeof createSandboxClock>;

@@ -60,13 +60,16 @@ export type SeedAccountExtension = (
   account: { id: string; seed: SeedAccount; userIdOf: (email: string) => Promise<string> },
 ) => Promise<Record<string, unknown>>;
 
+/** Applies a seed document under the 'seed' lock; applying it twice changes nothing. */
+export type ApplySeed = (doc: SeedDocument) => Promise<SeedResult>;
+
 export function createSeeder(deps: {
   store: Store;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;
   extensions?: SeedAccountExtension[];
-}) {
+}): ApplySeed {
   const { store, clock, ids, hasher } = deps;
   const extensions = deps.extensions ?? [];
 
@@ -213,8 +216,6 @@ export function createSeeder(deps: {
     });
   };
 }
-
-export type ApplySeed = ReturnType<typeof createSeeder>;
 
 /**
  * A date-time the schema accepted but JavaScript cannot represent (a leap second) is

@@ -17,7 +17,18 @@ export interface ProjectDetails {
   flags: { administrator: boolean; manager: boolean; contributor: boolean };
 }
 
-export function createProjectDetails(deps: { store: Store; access: ProjectAccess }) {
+/** Project details (API 1 "project details" and the find-by-ids read). */
+export interface ProjectDetailsService {
+  /** One project's details: members, work zones, statistics. */
+  getProjectDetails(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<ProjectDetails>;
+  /**
+   * API 1 find: every project the caller sees, or only the one owning `workzoneRef`. A
+   * listing, like API 2's: it does not move the projects' last-access dates.
+   */
+  findProjects(actor: Actor, accountRef: EntityRef, projectIds: string[]): Promise<ProjectDetails[]>;
+}
+
+export function createProjectDetails(deps: { store: Store; access: ProjectAccess }): ProjectDetailsService {
   const { store, access } = deps;
 
   /**
@@ -65,5 +76,3 @@ export function createProjectDetails(deps: { store: Store; access: ProjectAccess
     },
   };
 }
-
-export type ProjectDetailsService = ReturnType<typeof createProjectDetails>;

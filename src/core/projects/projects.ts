@@ -92,13 +92,34 @@ export async function insertProjectRows(
 export const subscriptionNotActive = (s: SubscriptionRecord) =>
   new DomainError('invalid', 'subscription-not-active', 'The subscription is not active', { subscriptionId: s.id });
 
+/** The project use cases of both API generations (spec "Project"). */
+export interface Projects {
+  /** The projects of an account the caller may see (members: theirs; listers: all). */
+  listProjects(actor: Actor, accountRef: EntityRef, want: StatsWanted): Promise<ProjectView[]>;
+  /**
+   * The ids of the projects a caller sees; with a work zone, only the project owning it
+   * when the caller sees that project (a find never answers 403 for a project it filters out).
+   */
+  visibleProjectIds(actor: Actor, accountRef: EntityRef, workzoneRef?: EntityRef): Promise<string[]>;
+  /** Creates a project in a subscription; the caller becomes its owner. */
+  createProject(actor: Actor, accountRef: EntityRef, input: Required<Pick<ProjectInput, 'name' | 'subscriptionRef'>> & ProjectInput): Promise<ProjectView>;
+  /** One project as the caller may see it. */
+  getProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, want: StatsWanted): Promise<ProjectView>;
+  /** PUT (every field; a missing one is erased) or PATCH (only the given fields). */
+  updateProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, input: ProjectInput, mode: 'put' | 'patch', want: StatsWanted): Promise<ProjectView>;
+  /** Soft delete; `permanent` removes a deleted project for good. */
+  deleteProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, permanent: boolean): Promise<void>;
+  /** Restores a deleted (not permanently deleted) project. */
+  restoreProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, want: StatsWanted): Promise<ProjectView>;
+}
+
 export function createProjects(deps: {
   store: Store;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
   access: ProjectAccess;
-}) {
+}): Projects {
   const { store, clock, ids, authorizer, access } = deps;
 
   async function subscriptionOf(repos: Repos, accountId: string, ref: EntityRef): Promise<SubscriptionRecord> {
@@ -318,5 +339,3 @@ export function createProjects(deps: {
     },
   };
 }
-
-export type Projects = ReturnType<typeof createProjects>;

@@ -15,7 +15,15 @@ export const PASSWORD_MAX = 1024;
 const invalidLink = () =>
   new DomainError('not-found', 'invitation-not-found', 'This invitation link is invalid, expired or already used');
 
-export function createInvitations(deps: { store: Store; clock: Clock; hasher: PasswordHasher }) {
+/** The invitation and password-reset links: what a link stands for, and setting the password. */
+export interface Invitations {
+  /** The e-mail the link is for, and what it does; 404 when the link is not usable. */
+  pending(token: string): Promise<{ email: string; purpose: InvitationPurpose }>;
+  /** Sets the password (and the names of an invited user) and uses the link up. */
+  accept(token: string, input: { password: string; firstName?: string; lastName?: string }): Promise<{ email: string }>;
+}
+
+export function createInvitations(deps: { store: Store; clock: Clock; hasher: PasswordHasher }): Invitations {
   const { store, clock, hasher } = deps;
   return {
     /** The e-mail the link is for, and what it does; 404 when the link is not usable. */
@@ -64,5 +72,3 @@ export function createInvitations(deps: { store: Store; clock: Clock; hasher: Pa
     },
   };
 }
-
-export type Invitations = ReturnType<typeof createInvitations>;

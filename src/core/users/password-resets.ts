@@ -31,7 +31,16 @@ export const tooManyResetRequests = (retryAfter: number) =>
     { 'retry-after': String(retryAfter) },
   );
 
-export function createPasswordResets(deps: { store: Store; clock: Clock; ids: Ids; sendMail: SendMail; publicUrl: string }) {
+/** "Forgot password?": a reset link by mail, without saying whether the address is known. */
+export interface PasswordResets {
+  /**
+   * Mails a one-time reset link when a user has this e-mail address; answers nothing
+   * either way (the caller shows one page for both). Throws 429 when throttled.
+   */
+  request(email: string, address: string): Promise<void>;
+}
+
+export function createPasswordResets(deps: { store: Store; clock: Clock; ids: Ids; sendMail: SendMail; publicUrl: string }): PasswordResets {
   const { store, clock, ids, sendMail, publicUrl } = deps;
 
   /** Counts the request against the e-mail and the client IP; throws 429 (counting nothing) when either is over its limit. */
@@ -85,5 +94,3 @@ export function createPasswordResets(deps: { store: Store; clock: Clock; ids: Id
     },
   };
 }
-
-export type PasswordResets = ReturnType<typeof createPasswordResets>;

@@ -39,6 +39,14 @@ interface CopyPayload {
 const SOURCE_NEEDS: Permission[] = ['workzone:workzones:read', 'workzone:reality-data:read', 'workzone:cad-model:read'];
 const DESTINATION_NEEDS: Permission[] = ['workzone:workzones:write', 'workzone:reality-data:write', 'workzone:cad-model:write'];
 
+/** Work-zone copy: the request (a job) and its job handler. */
+export interface WorkzoneCopy {
+  /** The copy job's handler, registered with the job runner. */
+  handler: JobHandler;
+  /** Checks what it can at once (403/404/400), then queues the copy; answers the job id. */
+  requestCopy(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, workzoneRef: EntityRef, input: CopyInput): Promise<string>;
+}
+
 export function createWorkzoneCopy(deps: {
   store: Store;
   clock: Clock;
@@ -51,7 +59,7 @@ export function createWorkzoneCopy(deps: {
   urn: (type: 'project' | 'workzone', id: string) => string;
   /** Copies the files of the copied zones (the files module), last in the copy's transaction; answers how many. */
   copyFiles: Files['copyFiles'];
-}) {
+}): WorkzoneCopy {
   const { store, clock, ids, access, sendMail } = deps;
 
   async function notify(userId: string, subject: string, text: string) {
@@ -218,5 +226,3 @@ export function createWorkzoneCopy(deps: {
     },
   };
 }
-
-export type WorkzoneCopy = ReturnType<typeof createWorkzoneCopy>;
