@@ -12,11 +12,8 @@ import type { FileRecord } from '../ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import type { Actor } from '../permissions/authorizer.ts';
-import { requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
-import { FILES, downloadName, type Files, type RegisteredFile, type SignResult, type UploadItem } from '../files/files.ts';
-import { formatOf } from '../files/formats.ts';
-import { mayDownload } from '../files/file-permissions.ts';
-import { servedAs } from '../files/blob-types.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
+import { downloadName, FILES, type Files, formatOf, mayDownload, type RegisteredFile, servedAs, type SignResult, type UploadItem } from '../files/index.ts';
 
 const IMPORT: Permission[] = ['workzone:reality-data:write', 'workzone:import-jobs-reality-data:write'];
 const EXPORT: Permission[] = ['workzone:export-jobs-reality-data:write', 'workzone:reality-data:read'];

@@ -9,8 +9,8 @@ import type { Ids } from '../ports/ids.ts';
 import type { Store } from '../ports/repositories.ts';
 import type { CropFields, CropRecord } from '../ports/file-repositories.ts';
 import type { Actor } from '../permissions/authorizer.ts';
-import { requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
-import type { Files, SignedCover, UploadItem } from '../files/files.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
+import type { Files, SignedCover, UploadItem } from '../files/index.ts';
 
 export interface CropView {
   crop: CropRecord;

@@ -13,7 +13,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { Store } from '../ports/repositories.ts';
 import type { ObjectStore } from '../ports/object-store.ts';
 import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
-import type { ProjectAccess } from '../projects/project-access.ts';
+import type { ProjectAccess } from '../projects/index.ts';
 import { createCapacityCheck } from './capacities.ts';
 import { createUploadedObjects } from './uploaded-objects.ts';
 import { createUploads, type Uploads } from './uploads.ts';

@@ -9,6 +9,7 @@
 // finishes; never an object no row or queue entry names.
 import type { Clock } from '../ports/clock.ts';
 import type { Store } from '../ports/repositories.ts';
+import type { PeriodicTask } from '../ports/background.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 
 export type SweepResult = { ran: true; deleted: number; objects?: number } | { ran: false; reason: 'busy' };
@@ -54,5 +55,13 @@ export function createUploadSweeper(deps: { store: Store; clock: Clock; objectSt
         if (r === null || r < batch) return { ran: true, deleted, objects };
       }
     },
+  };
+}
+
+/** Unregistered uploads past UPLOAD_TTL are swept at start, then every 10 minutes (docs/files.md). */
+export function uploadSweep(sweeper: UploadSweeper): PeriodicTask {
+  return {
+    name: 'upload-sweeper', everySeconds: 10 * 60, atStart: true, run: () => sweeper.run(),
+    failure: { level: 'error', message: 'upload sweep failed; next pass in 10 minutes' },
   };
 }

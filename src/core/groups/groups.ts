@@ -6,7 +6,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import { UniqueViolation, type GroupRecord, type Repos, type Store } from '../ports/repositories.ts';
 import { scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
-import { resolveAccountUsers } from '../users/resolve-users.ts';
+import { resolveAccountUsers } from '../users/index.ts';
 
 export interface GroupInput {
   name?: string | null;

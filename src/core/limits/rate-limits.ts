@@ -12,6 +12,7 @@
 import { DomainError } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { RateLimitsRepo } from '../ports/repositories.ts';
+import type { PeriodicTask } from '../ports/background.ts';
 
 export interface BucketRule {
   /** Tokens a second; 0 turns this limit off. */
@@ -193,5 +194,16 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
     get size(): number {
       return byAddress.buckets.size + byUser.buckets.size;
     },
+  };
+}
+
+/**
+ * The exchange with the other nodes every `syncSeconds` (only when a limit is on). A failed
+ * exchange keeps its takes pending for the next one; until then this node limits alone.
+ */
+export function rateLimitExchange(limiter: RateLimiter, syncSeconds: number): PeriodicTask {
+  return {
+    name: 'rate-limit-exchange', everySeconds: syncSeconds, atStart: false, run: () => limiter.sync(),
+    failure: { level: 'warn', message: 'rate-limit exchange failed; its takes are kept for the next one' },
   };
 }

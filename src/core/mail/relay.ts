@@ -16,6 +16,7 @@ import type { MailTransport } from '../ports/mail-transport.ts';
 import type { ClaimedMail, Store } from '../ports/repositories.ts';
 import { errorFields, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
 import { REDACTED } from './send-mail.ts';
+import type { PeriodicTask } from '../ports/background.ts';
 
 export const RELAY = {
   /** A claimed mail is another node's to take after this long without an outcome (a crash); longer than the transport's timeouts. */
@@ -107,5 +108,13 @@ export function createMailRelay(deps: {
         if (mails.length < RELAY.batch) return claimed;
       }
     },
+  };
+}
+
+/** A relay pass at start, then every `intervalSeconds` (MAIL_RELAY_INTERVAL) on every node. */
+export function mailRelayPasses(relay: MailRelay, intervalSeconds: number): PeriodicTask {
+  return {
+    name: 'mail-relay', everySeconds: intervalSeconds, atStart: true, run: () => relay.run(),
+    failure: { level: 'error', message: `mail relay pass failed; next pass in ${intervalSeconds} s` },
   };
 }

@@ -7,7 +7,8 @@
 // the cluster does each pass, under an advisory lock; nodes that find it held skip.
 import type { Clock } from '../ports/clock.ts';
 import type { PurgeCounts, PurgeCutoffs, Store } from '../ports/repositories.ts';
-import { THROTTLE } from '../users/sign-in.ts';
+import type { PeriodicTask } from '../ports/background.ts';
+import { THROTTLE } from '../users/index.ts';
 
 export const JANITOR = {
   /** How often each node offers to run a pass. */
@@ -75,5 +76,13 @@ export function createJanitor(deps: { store: Store; clock: Clock; retention?: Re
         return { ran: true, at: now, deleted };
       });
     },
+  };
+}
+
+/** Housekeeping once at start, then every 10 minutes on every node; one node of the cluster does each pass. */
+export function housekeeping(janitor: Janitor): PeriodicTask {
+  return {
+    name: 'janitor', everySeconds: JANITOR.intervalSeconds, atStart: true, run: () => janitor.run({ ifDue: true }),
+    failure: { level: 'error', message: 'janitor pass failed; next pass in 10 minutes' },
   };
 }

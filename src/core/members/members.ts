@@ -7,13 +7,12 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store, UserRecord } from '../ports/repositories.ts';
 import type { MemberAccess, MemberType } from '../ports/project-repositories.ts';
-import type { SendMail } from '../mail/send-mail.ts';
+import type { SendMail } from '../mail/index.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { effectiveRolePermissions } from '../permissions/role-rules.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import { lockProjectMembership, projectScopeKey, requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
-import { admitToAccount } from '../users/account-users.ts';
-import { resolveUser } from '../users/resolve-users.ts';
+import { lockProjectMembership, type ProjectAccess, type ProjectScope, projectScopeKey, requireMember } from '../projects/index.ts';
+import { admitToAccount, resolveUser } from '../users/index.ts';
 
 export interface AddMembersInput {
   workzoneRefs?: EntityRef[] | null;

@@ -1,7 +1,7 @@
 // The operator surface's use cases (CONTRACT §3): reset, outbox, tokens without a browser.
 import { DomainError } from '../errors.ts';
 import type { Store } from '../ports/repositories.ts';
-import type { TokenResponse, TokenService } from '../oauth/token-service.ts';
+import type { TokenResponse, TokenService } from '../oauth/index.ts';
 import type { ApplySeed, SeedDocument, SeedResult } from './seed.ts';
 
 /** The operator surface's use cases (CONTRACT §3): reset, outbox, tokens without a browser. */

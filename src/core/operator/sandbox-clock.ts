@@ -3,6 +3,7 @@
 import { invalidInput } from '../errors.ts';
 import type { AdjustableClock } from '../ports/clock.ts';
 import type { Store } from '../ports/repositories.ts';
+import type { PeriodicTask } from '../ports/background.ts';
 
 const KEY = 'clock.offsetSeconds';
 const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59);
@@ -47,5 +48,13 @@ export function createSandboxClock(deps: { store: Store; clock: AdjustableClock 
       clock.offsetMs = next * 1000;
       return state();
     },
+  };
+}
+
+/** Other nodes may move the shared clock: every node re-reads it every 2 seconds (SANDBOX only). */
+export function followSandboxClock(clock: SandboxClock): PeriodicTask {
+  return {
+    name: 'sandbox-clock', everySeconds: 2, atStart: false, run: () => clock.load(),
+    failure: { level: 'warn', message: 'sandbox clock reload failed; retrying in 2 s' },
   };
 }

@@ -13,7 +13,7 @@ import { forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } f
 import {
   isProjectMember, projectPermissions, workzonePermissions, type ProjectFacts, type WorkzoneGrant,
 } from '../permissions/evaluate.ts';
-import type { Activity } from '../activity/activity.ts';
+import type { Activity } from '../activity/index.ts';
 
 export interface ProjectScope {
   actor: Actor;

@@ -8,7 +8,7 @@ import type { Store } from '../ports/repositories.ts';
 import type { JobRecord } from '../ports/jobs.ts';
 import type { TagDetector } from '../ports/tag-detector.ts';
 import type { TagTexts } from './tag-texts.ts';
-import type { JobHandler } from '../jobs/job-runner.ts';
+import type { JobHandler } from '../jobs/index.ts';
 import { normaliseTagData, MAX_TAGS_PER_LIST, type TagData } from './tag-data.ts';
 
 interface DetectPayload {

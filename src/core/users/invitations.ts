@@ -4,7 +4,7 @@
 // replace an existing password, end the user's refresh tokens and spend his other reset links.
 import { DomainError, invalidInput } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
-import { redactSpentSecret } from '../mail/send-mail.ts';
+import { redactSpentSecret } from '../mail/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
 import type { InvitationPurpose, Store } from '../ports/repositories.ts';

@@ -9,7 +9,7 @@ import { sha256Hex } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Store } from '../ports/repositories.ts';
-import type { SendMail } from '../mail/send-mail.ts';
+import type { SendMail } from '../mail/index.ts';
 
 export const PASSWORD_RESET = {
   /** The link's lifetime. */

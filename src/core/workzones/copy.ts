@@ -1,19 +1,18 @@
 // Copying a work zone (vendor copyWorkzone): 202 at once, then a background job copies
 // the zone's subtree and its members into a new project or under a zone of an existing
 // one, in one transaction, and tells the caller by e-mail when it is done or failed.
-import type { Files } from '../files/files.ts';
+import type { Files } from '../files/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Store } from '../ports/repositories.ts';
 import type { JobRecord } from '../ports/jobs.ts';
-import type { SendMail } from '../mail/send-mail.ts';
+import type { SendMail } from '../mail/index.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor, type Authorizer } from '../permissions/authorizer.ts';
-import type { JobHandler, JobRunner } from '../jobs/job-runner.ts';
-import { lockProjectMembership, projectScopeKey, type ProjectAccess } from '../projects/project-access.ts';
-import { insertProjectRows, requiredName, subscriptionNotActive } from '../projects/projects.ts';
+import type { JobHandler, JobRunner } from '../jobs/index.ts';
+import { insertProjectRows, lockProjectMembership, type ProjectAccess, projectScopeKey, requiredName, subscriptionNotActive } from '../projects/index.ts';
 
 export const COPY_JOB = 'workzone-copy';
 

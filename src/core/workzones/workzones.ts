@@ -7,8 +7,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import { lockProjectMembership, projectScopeKey, requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
-import { requiredName } from '../projects/projects.ts';
+import { lockProjectMembership, type ProjectAccess, type ProjectScope, projectScopeKey, requiredName, requireMember } from '../projects/index.ts';
 
 export interface WorkzoneView {
   workzone: WorkzoneRecord;

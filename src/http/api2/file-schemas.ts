@@ -1,7 +1,7 @@
 // API 2 schemas of files, uploads, blobs and crops (vendor "File" per category, "bulk-files",
 // "FileFormat", "Crop", "cropCreate", "cropUpdate", "filesTransformationUpdate").
 import { Type, type TSchema } from 'typebox';
-import { CATEGORIES } from '../../core/files/formats.ts';
+import { CATEGORIES } from '../../core/files/index.ts';
 import { RefString, StringEnum } from './schemas.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
