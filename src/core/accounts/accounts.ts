@@ -3,10 +3,11 @@
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import type { EntityRef } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { AccountRecord, Store, SubscriptionRecord } from '../ports/repositories.ts';
+import type { AccountRecord, SubscriptionRecord } from '../ports/repositories.ts';
 import { accountPermissions, type AccountFacts } from '../permissions/evaluate.ts';
 import { forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import type { AnyPermission } from '../permissions/catalog.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export interface AccountFlags {
   isOwner: boolean;
@@ -66,7 +67,7 @@ export interface Accounts {
   updateSubscription(actor: Actor, ref: EntityRef, subRef: EntityRef, patch: SubscriptionPatch): Promise<SubscriptionView>;
 }
 
-export function createAccounts(deps: { store: Store; clock: Clock; authorizer: Authorizer }): Accounts {
+export function createAccounts(deps: { store: StoreSlice<'accounts' | 'subscriptions'>; clock: Clock; authorizer: Authorizer }): Accounts {
   const { store, clock, authorizer } = deps;
 
   async function subscriptionIn(scope: AccountScope, ref: EntityRef): Promise<SubscriptionRecord> {

@@ -6,7 +6,6 @@ import { invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Store } from '../ports/repositories.ts';
 import type { ConnectJobRecord, ConnectKind } from '../ports/connect.ts';
 import type { FileRecord } from '../ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
@@ -14,6 +13,7 @@ import type { Permission } from '../permissions/catalog.ts';
 import type { Actor } from '../permissions/authorizer.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
 import { downloadName, FILES, type Files, formatOf, mayDownload, type RegisteredFile, servedAs, type SignResult, type UploadItem } from '../files/index.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 const IMPORT: Permission[] = ['workzone:reality-data:write', 'workzone:import-jobs-reality-data:write'];
 const EXPORT: Permission[] = ['workzone:export-jobs-reality-data:write', 'workzone:reality-data:read'];
@@ -56,7 +56,7 @@ export interface ConnectJobs {
 }
 
 export function createConnectJobs(deps: {
-  store: Store;
+  store: StoreSlice<'connect' | 'files' | 'workzones'>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;

@@ -6,11 +6,11 @@ import { invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Store } from '../ports/repositories.ts';
 import type { CropFields, CropRecord } from '../ports/file-repositories.ts';
 import type { Actor } from '../permissions/authorizer.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
 import type { Files, SignedCover, UploadItem } from '../files/index.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export interface CropView {
   crop: CropRecord;
@@ -39,7 +39,7 @@ export interface Crops {
   signCropCover(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef, item: UploadItem): Promise<SignedCover>;
 }
 
-export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access: ProjectAccess; files: Files }): Crops {
+export function createCrops(deps: { store: StoreSlice<'crops' | 'workzones'>; clock: Clock; ids: Ids; access: ProjectAccess; files: Files }): Crops {
   const { store, clock, ids, access, files } = deps;
 
   const view = (scope: ProjectScope, crop: CropRecord): CropView => ({ crop, accountId: scope.account.account.id });

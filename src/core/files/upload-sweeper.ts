@@ -8,9 +8,9 @@
 // entry goes after its object: a pass cut short leaves a queue entry, which the next pass
 // finishes; never an object no row or queue entry names.
 import type { Clock } from '../ports/clock.ts';
-import type { Store } from '../ports/repositories.ts';
 import type { PeriodicTask } from '../ports/background.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export type SweepResult = { ran: true; deleted: number; objects?: number } | { ran: false; reason: 'busy' };
 
@@ -20,7 +20,7 @@ export interface UploadSweeper {
   run(): Promise<SweepResult>;
 }
 
-export function createUploadSweeper(deps: { store: Store; clock: Clock; objectStore: ObjectStore; batch?: number }): UploadSweeper {
+export function createUploadSweeper(deps: { store: StoreSlice<never>; clock: Clock; objectStore: ObjectStore; batch?: number }): UploadSweeper {
   const { store, clock, objectStore } = deps;
   const batch = deps.batch ?? 500;
   return {

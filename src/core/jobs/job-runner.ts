@@ -5,8 +5,9 @@ import { DomainError } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { JobRecord } from '../ports/jobs.ts';
-import type { Repos, Store } from '../ports/repositories.ts';
+import type { Repos } from '../ports/repositories.ts';
 import { errorFields, noMetrics, silentLogger, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
+import type { StoreReads } from '../ports/store-slices.ts';
 
 export interface JobHandler {
   run(job: JobRecord): Promise<unknown>;
@@ -31,7 +32,7 @@ export interface JobRunner {
 }
 
 export function createJobRunner(deps: {
-  store: Store;
+  store: StoreReads<'jobs'>;
   clock: Clock;
   ids: Ids;
   handlers: Record<string, JobHandler>;

@@ -13,10 +13,11 @@
 // outbox` shows it with the last error, and scanbase_mail_relay_failures_total counts it.
 import type { Clock } from '../ports/clock.ts';
 import type { MailTransport } from '../ports/mail-transport.ts';
-import type { ClaimedMail, Store } from '../ports/repositories.ts';
+import type { ClaimedMail } from '../ports/repositories.ts';
 import { errorFields, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
 import { REDACTED } from './send-mail.ts';
 import type { PeriodicTask } from '../ports/background.ts';
+import type { StoreReads } from '../ports/store-slices.ts';
 
 export const RELAY = {
   /** A claimed mail is another node's to take after this long without an outcome (a crash); longer than the transport's timeouts. */
@@ -57,7 +58,7 @@ export interface MailRelay {
 }
 
 export function createMailRelay(deps: {
-  store: Store;
+  store: StoreReads<'outbox'>;
   clock: Clock;
   transport: MailTransport;
   /** The domain of Message-IDs (the public URL's host). */

@@ -6,9 +6,10 @@
 // RETENTION_DAYS). Each kind is deleted in batches of at most RETENTION_BATCH rows a pass. One node of
 // the cluster does each pass, under an advisory lock; nodes that find it held skip.
 import type { Clock } from '../ports/clock.ts';
-import type { PurgeCounts, PurgeCutoffs, Store } from '../ports/repositories.ts';
+import type { PurgeCounts, PurgeCutoffs } from '../ports/repositories.ts';
 import type { PeriodicTask } from '../ports/background.ts';
 import { THROTTLE } from '../users/index.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export const JANITOR = {
   /** How often each node offers to run a pass. */
@@ -53,7 +54,7 @@ export interface Janitor {
   run(opts?: { ifDue?: boolean }): Promise<JanitorResult>;
 }
 
-export function createJanitor(deps: { store: Store; clock: Clock; retention?: Retention }): Janitor {
+export function createJanitor(deps: { store: StoreSlice<never>; clock: Clock; retention?: Retention }): Janitor {
   const { store, clock } = deps;
   const retention = deps.retention ?? DEFAULT_RETENTION;
   return {

@@ -5,7 +5,7 @@ import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Repos, Store, UserRecord } from '../ports/repositories.ts';
+import type { Repos, UserRecord } from '../ports/repositories.ts';
 import type { MemberAccess, MemberType } from '../ports/project-repositories.ts';
 import type { SendMail } from '../mail/index.ts';
 import type { Permission } from '../permissions/catalog.ts';
@@ -13,6 +13,7 @@ import { effectiveRolePermissions } from '../permissions/role-rules.ts';
 import { forbidden, type Actor } from '../permissions/authorizer.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope, projectScopeKey, requireMember } from '../projects/index.ts';
 import { admitToAccount, resolveUser } from '../users/index.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export interface AddMembersInput {
   workzoneRefs?: EntityRef[] | null;
@@ -50,7 +51,7 @@ export interface Members {
 }
 
 export function createMembers(deps: {
-  store: Store;
+  store: StoreSlice<'groups' | 'members' | 'users'>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;

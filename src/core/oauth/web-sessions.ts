@@ -6,7 +6,8 @@ import crypto from 'node:crypto';
 import { safeEqual, sha256Hex } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Store, WebSessionRecord } from '../ports/repositories.ts';
+import type { WebSessionRecord } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export const WEB_SESSION_SECONDS = 12 * 3600;
 /** A sign-in form older than this answers "Expired form" (its token is not stored anywhere). */
@@ -40,7 +41,7 @@ export interface WebSessions {
   signOut(session: WebSession): Promise<void>;
 }
 
-export function createWebSessions(deps: { store: Store; clock: Clock; ids: Ids }): WebSessions {
+export function createWebSessions(deps: { store: StoreSlice<'webSessions'>; clock: Clock; ids: Ids }): WebSessions {
   const { store, clock, ids } = deps;
 
   // The HMAC key: created once for the deployment (first node wins), kept in the database.

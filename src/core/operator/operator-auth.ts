@@ -5,7 +5,7 @@
 import { DomainError, unauthorized } from '../errors.ts';
 import { safeEqual } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { StoreReads } from '../ports/store-slices.ts';
 
 export const OPERATOR_THROTTLE = {
   windowSeconds: 15 * 60,
@@ -27,7 +27,7 @@ const secondsUntil = (until: Date, nowMs: number) => Math.max(1, Math.ceil((unti
 /** Resolves when `token` is the operator token and `address` is not locked out; throws 401 or 429 otherwise. */
 export type AuthenticateOperator = (token: string | null, address: string) => Promise<void>;
 
-export function createOperatorAuth(deps: { store: Store; clock: Clock; expected: string }): AuthenticateOperator {
+export function createOperatorAuth(deps: { store: StoreReads<'throttle'>; clock: Clock; expected: string }): AuthenticateOperator {
   const { store, clock, expected } = deps;
   const keyOf = (address: string) => `operator:${address}`;
 

@@ -1,8 +1,8 @@
 // The operator surface's use cases (CONTRACT §3): reset, outbox, tokens without a browser.
 import { DomainError } from '../errors.ts';
-import type { Store } from '../ports/repositories.ts';
 import type { TokenResponse, TokenService } from '../oauth/index.ts';
 import type { ApplySeed, SeedDocument, SeedResult } from './seed.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 /** The operator surface's use cases (CONTRACT §3): reset, outbox, tokens without a browser. */
 export interface Operator {
@@ -15,7 +15,7 @@ export interface Operator {
 }
 
 export function createOperator(deps: {
-  store: Store;
+  store: StoreSlice<'outbox' | 'users'>;
   tokens: TokenService;
   applySeed: ApplySeed;
   /** The SEED_FILE document, re-applied after a reset. */

@@ -2,8 +2,8 @@
 // cluster agrees; it only moves forward.
 import { invalidInput } from '../errors.ts';
 import type { AdjustableClock } from '../ports/clock.ts';
-import type { Store } from '../ports/repositories.ts';
 import type { PeriodicTask } from '../ports/background.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 const KEY = 'clock.offsetSeconds';
 const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59);
@@ -18,7 +18,7 @@ export interface SandboxClock {
   advance(seconds: number): Promise<{ now: string; offsetSeconds: number }>;
 }
 
-export function createSandboxClock(deps: { store: Store; clock: AdjustableClock }): SandboxClock {
+export function createSandboxClock(deps: { store: StoreSlice<'settings'>; clock: AdjustableClock }): SandboxClock {
   const { store, clock } = deps;
   const state = () => ({ now: clock.now().toISOString(), offsetSeconds: clock.offsetMs / 1000 });
   return {

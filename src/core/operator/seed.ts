@@ -5,7 +5,8 @@ import { DomainError, invalidInput } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
-import type { AccountRole, Repos, Store } from '../ports/repositories.ts';
+import type { AccountRole, Repos } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export interface SeedUser {
   id?: string;
@@ -64,7 +65,7 @@ export type SeedAccountExtension = (
 export type ApplySeed = (doc: SeedDocument) => Promise<SeedResult>;
 
 export function createSeeder(deps: {
-  store: Store;
+  store: StoreSlice<never>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;

@@ -2,10 +2,10 @@
 // resource shows (workzones[], userIds, groupIds, roleIds, contributors per zone), as far
 // as API 2 would show them to the caller.
 import type { EntityRef } from '../ids/urn.ts';
-import type { Store } from '../ports/repositories.ts';
 import type { MemberAccess, ProjectRecord, ProjectStats, WorkzoneRecord } from '../ports/project-repositories.ts';
 import type { Actor } from '../permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from './project-access.ts';
+import type { StoreReads } from '../ports/store-slices.ts';
 
 export interface ProjectDetails {
   project: ProjectRecord;
@@ -28,7 +28,7 @@ export interface ProjectDetailsService {
   findProjects(actor: Actor, accountRef: EntityRef, projectIds: string[]): Promise<ProjectDetails[]>;
 }
 
-export function createProjectDetails(deps: { store: Store; access: ProjectAccess }): ProjectDetailsService {
+export function createProjectDetails(deps: { store: StoreReads<'files' | 'members' | 'projects' | 'workzones'>; access: ProjectAccess }): ProjectDetailsService {
   const { store, access } = deps;
 
   /**

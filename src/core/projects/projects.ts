@@ -6,13 +6,14 @@ import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Repos, Store, SubscriptionRecord } from '../ports/repositories.ts';
+import type { Repos, SubscriptionRecord } from '../ports/repositories.ts';
 import type { Location, ProjectFields, ProjectRecord, ProjectStats, SpatialReference } from '../ports/project-repositories.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { projectPermissions, workzonePermissions } from '../permissions/evaluate.ts';
 import { lockProjectMembership, projectScopeKey, type ProjectAccess, type ProjectScope } from './project-access.ts';
 import { findSpatialReference } from './spatial-references.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export interface ProjectView {
   project: ProjectRecord;
@@ -114,7 +115,7 @@ export interface Projects {
 }
 
 export function createProjects(deps: {
-  store: Store;
+  store: StoreSlice<'members' | 'projects'>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;

@@ -1,7 +1,8 @@
 // API 1's reports: projects' last access dates and users' last activity dates (UTC days).
 import type { EntityRef } from '../ids/urn.ts';
-import type { ProjectLastAccessRow, Store, UserLastActivityRow } from '../ports/repositories.ts';
+import type { ProjectLastAccessRow, UserLastActivityRow } from '../ports/repositories.ts';
 import type { Actor, Authorizer } from '../permissions/authorizer.ts';
+import type { StoreReads } from '../ports/store-slices.ts';
 
 /** The account reports: projects last accessed, users last activity. */
 export interface Reports {
@@ -11,7 +12,7 @@ export interface Reports {
   usersLastActivity(actor: Actor, accountRef: EntityRef): Promise<UserLastActivityRow[]>;
 }
 
-export function createReports(deps: { store: Store; authorizer: Authorizer }): Reports {
+export function createReports(deps: { store: StoreReads<'reports'>; authorizer: Authorizer }): Reports {
   const { store, authorizer } = deps;
   return {
     /** Needs account:projects:list (every project of the account is reported). */

@@ -7,7 +7,8 @@ import { sha256Hex } from '../crypto/digest.ts';
 import { redactSpentSecret } from '../mail/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
-import type { InvitationPurpose, Store } from '../ports/repositories.ts';
+import type { InvitationPurpose } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 1024;
@@ -23,7 +24,7 @@ export interface Invitations {
   accept(token: string, input: { password: string; firstName?: string; lastName?: string }): Promise<{ email: string }>;
 }
 
-export function createInvitations(deps: { store: Store; clock: Clock; hasher: PasswordHasher }): Invitations {
+export function createInvitations(deps: { store: StoreSlice<'invitations' | 'users'>; clock: Clock; hasher: PasswordHasher }): Invitations {
   const { store, clock, hasher } = deps;
   return {
     /** The e-mail the link is for, and what it does; 404 when the link is not usable. */

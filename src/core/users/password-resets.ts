@@ -8,8 +8,8 @@ import { DomainError } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Store } from '../ports/repositories.ts';
 import type { SendMail } from '../mail/index.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export const PASSWORD_RESET = {
   /** The link's lifetime. */
@@ -40,7 +40,7 @@ export interface PasswordResets {
   request(email: string, address: string): Promise<void>;
 }
 
-export function createPasswordResets(deps: { store: Store; clock: Clock; ids: Ids; sendMail: SendMail; publicUrl: string }): PasswordResets {
+export function createPasswordResets(deps: { store: StoreSlice<never>; clock: Clock; ids: Ids; sendMail: SendMail; publicUrl: string }): PasswordResets {
   const { store, clock, ids, sendMail, publicUrl } = deps;
 
   /** Counts the request against the e-mail and the client IP; throws 429 (counting nothing) when either is over its limit. */

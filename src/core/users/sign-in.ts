@@ -12,7 +12,8 @@ import { setTimeout as sleepMs } from 'node:timers/promises';
 import { DomainError } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
-import type { Store, ThrottleReservation, UserRecord } from '../ports/repositories.ts';
+import type { ThrottleReservation, UserRecord } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export const THROTTLE = {
   windowSeconds: 15 * 60,
@@ -61,7 +62,7 @@ interface Limit {
 export type SignIn = (email: string, password: string, address: string) => Promise<UserRecord>;
 
 export function createSignIn(deps: {
-  store: Store;
+  store: StoreSlice<'users'>;
   clock: Clock;
   hasher: PasswordHasher;
   /** Waits (real time); injected by tests. */

@@ -6,13 +6,13 @@ import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Store } from '../ports/repositories.ts';
 import type { JobRecord } from '../ports/jobs.ts';
 import type { SendMail } from '../mail/index.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { forbidden, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import type { JobHandler, JobRunner } from '../jobs/index.ts';
 import { insertProjectRows, lockProjectMembership, type ProjectAccess, projectScopeKey, requiredName, subscriptionNotActive } from '../projects/index.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export const COPY_JOB = 'workzone-copy';
 
@@ -47,7 +47,7 @@ export interface WorkzoneCopy {
 }
 
 export function createWorkzoneCopy(deps: {
-  store: Store;
+  store: StoreSlice<'subscriptions' | 'workzones'>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
