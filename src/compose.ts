@@ -36,7 +36,7 @@ import { createRoles, type Roles } from './core/roles/index.ts';
 import { createGroups, type Groups } from './core/groups/index.ts';
 import { createActivity, type Activity } from './core/activity/index.ts';
 import {
-  createProjectAccess, createProjectDetails, createProjects, createReach,
+  createProjectAccess, createProjectDetails, createProjects, createReach, ownedProjects,
   type ProjectAccess, type ProjectDetailsService, type Projects, type Reach,
 } from './core/projects/index.ts';
 import { createRateLimiter, rateLimitExchange, type RateLimiter } from './core/limits/index.ts';
@@ -213,8 +213,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
   // users
   const signIn = createSignIn({ store, clock, hasher });
   const accountUsers = createAccountUsers({
-    store, clock, ids, authorizer, sendMail, publicUrl: config.publicUrl,
-    ownedProjects: (repos, userId, accountId) => repos.projects.ownedBy(userId, accountId),
+    store, clock, ids, authorizer, sendMail, publicUrl: config.publicUrl, ownedProjects,
   });
   const invitations = createInvitations({ store, clock, hasher });
   const passwordResets = createPasswordResets({ store, clock, ids, sendMail, publicUrl: config.publicUrl });

@@ -3,7 +3,7 @@
 // Offers: Projects, ProjectAccess, Reach, ProjectDetailsService and the project rules other
 // modules build on. Needs: the authorizer, activity, the store, the clock, ids.
 // Other modules, src/http and compose.ts import this module through this file only (eslint.config.js).
-export { createProjects, insertProjectRows, managerRoleId, requiredName, subscriptionNotActive } from './projects.ts';
+export { createProjects, insertProjectRows, managerRoleId, ownedProjects, requiredName, subscriptionNotActive } from './projects.ts';
 export type { ProjectInput, Projects, ProjectView, StatsWanted } from './projects.ts';
 export { createProjectAccess, deletedProject, lockProjectMembership, projectScopeKey, requireMember, roleScopeKey } from './project-access.ts';
 export type { ProjectAccess, ProjectScope } from './project-access.ts';

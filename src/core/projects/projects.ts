@@ -340,3 +340,7 @@ export function createProjects(deps: {
     },
   };
 }
+
+/** The projects of the account the user owns, in the caller's transaction (the users module refuses to remove their owner). */
+export const ownedProjects = (repos: Repos, userId: string, accountId: string): Promise<string[]> =>
+  repos.projects.ownedBy(userId, accountId);
