@@ -10,7 +10,7 @@
 // in uploaded-objects.ts.
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 import type { ObjectStore } from '../ports/object-store.ts';
 import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
 import type { ProjectAccess } from '../projects/index.ts';
@@ -31,7 +31,7 @@ export type { SignedCover } from './covers.ts';
 export type Files = Uploads & ProjectFiles & BlobUrls & Covers & FileCopy;
 
 export function createFiles(deps: {
-  store: Store;
+  store: StoreSlice<'crops' | 'files' | 'uploads' | 'workzones'>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;
