@@ -109,8 +109,6 @@ export function presenters(ctx: Api2Context) {
   };
 }
 
-export type Api2Presenters = ReturnType<typeof presenters>;
-
 /** The storage region an account reports, from STORAGE_URL (local disk reports as minio: self-hosted). */
 export function regionOf(storageUrl: string | undefined): Api2Context['region'] {
   if (storageUrl?.startsWith('azure://')) return { id: 'default', name: 'Azure Blob storage', provider: 'azure' };
