@@ -3,10 +3,11 @@
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { AccountRecord, Store, SubscriptionRecord } from '../ports/repositories.ts';
+import type { AccountRecord, SubscriptionRecord } from '../ports/repositories.ts';
 import { accountPermissions, type AccountFacts } from '../permissions/evaluate.ts';
 import { requirePermission, forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import type { AnyPermission } from '../permissions/catalog.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export interface AccountFlags {
   isOwner: boolean;
@@ -52,7 +53,21 @@ export interface SubscriptionPatch {
   inviteAccountOwnerInNewProjects?: boolean;
 }
 
-export function createAccounts(deps: { store: Store; clock: Clock; authorizer: Authorizer }) {
+/** Accounts and their subscriptions, as the caller may see them. */
+export interface Accounts {
+  /** The caller's accounts (owner or member), each with what the caller may see. */
+  listAccounts(actor: Actor): Promise<AccountView[]>;
+  /** One account the caller belongs to, with his flags and the subscriptions he may see. */
+  getAccount(actor: Actor, ref: EntityRef): Promise<AccountView>;
+  /** The account's subscriptions, with the fields the caller may see. */
+  listSubscriptions(actor: Actor, ref: EntityRef): Promise<SubscriptionView[]>;
+  /** One subscription of the account, with the fields the caller may see. */
+  getSubscription(actor: Actor, ref: EntityRef, subRef: EntityRef): Promise<SubscriptionView>;
+  /** PATCH: the name needs `account:subscriptions:update-name`; the invite flag, the account owner. */
+  updateSubscription(actor: Actor, ref: EntityRef, subRef: EntityRef, patch: SubscriptionPatch): Promise<SubscriptionView>;
+}
+
+export function createAccounts(deps: { store: StoreSlice<'accounts' | 'subscriptions'>; clock: Clock; authorizer: Authorizer }): Accounts {
   const { store, clock, authorizer } = deps;
 
   async function subscriptionIn(scope: AccountScope, ref: EntityRef): Promise<SubscriptionRecord> {
@@ -122,6 +137,4 @@ export function createAccounts(deps: { store: Store; clock: Clock; authorizer: A
     },
   };
 }
-
-export type Accounts = ReturnType<typeof createAccounts>;
 export { accountPermissions };

@@ -6,11 +6,11 @@ import { invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Store } from '../ports/repositories.ts';
 import type { CropFields, CropRecord } from '../ports/file-repositories.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import { requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
-import type { Files, UploadItem } from '../files/files.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
+import type { Files, SignedCover, UploadItem } from '../files/index.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export interface CropView {
   crop: CropRecord;
@@ -23,7 +23,23 @@ export interface CropInput extends Omit<CropFields, 'workzoneId' | 'name'> {
 }
 
 
-export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access: ProjectAccess; files: Files }) {
+/** Crops of a project and their covers (docs/files.md). */
+export interface Crops {
+  /** `workzoneRefs`: undefined = every readable zone; [] = nothing; an unknown or unreadable zone: 400. */
+  listCrops(actor: Actor, a: EntityRef, p: EntityRef, workzoneRefs: EntityRef[] | undefined): Promise<CropView[]>;
+  /** One crop of the project. */
+  getCrop(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef): Promise<CropView>;
+  /** Creates a crop in a work zone of the project. */
+  createCrop(actor: Actor, a: EntityRef, p: EntityRef, input: CropInput): Promise<CropView>;
+  /** PUT: overwrites every field (a missing optional one is null); a new workzoneId moves the crop. */
+  updateCrop(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef, input: CropInput): Promise<CropView>;
+  /** Deletes a crop and its cover. */
+  deleteCrop(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef): Promise<void>;
+  /** POST …/crops/{c}/cover (vendor signCropCoverURL: workzone:crops:write). */
+  signCropCover(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef, item: UploadItem): Promise<SignedCover>;
+}
+
+export function createCrops(deps: { store: StoreSlice<'crops' | 'workzones'>; clock: Clock; ids: Ids; access: ProjectAccess; files: Files }): Crops {
   const { store, clock, ids, access, files } = deps;
 
   const view = (scope: ProjectScope, crop: CropRecord): CropView => ({ crop, accountId: scope.account.account.id });
@@ -136,5 +152,3 @@ export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access
     },
   };
 }
-
-export type Crops = ReturnType<typeof createCrops>;

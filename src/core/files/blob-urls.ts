@@ -6,7 +6,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { StoreReads } from '../ports/store-slices.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import { requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
 import { categoryOf } from './formats.ts';
 import { READ } from './file-permissions.ts';
 import { extensionOfBlob, servedAs, type ServedAs } from './blob-types.ts';

@@ -8,7 +8,7 @@ import type { PendingUploadRecord } from '../ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import { errorFields, silentLogger, type Logger } from '../ports/telemetry.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import { projectScopeKey, type ProjectScope } from '../projects/project-access.ts';
+import { type ProjectScope, projectScopeKey } from '../projects/index.ts';
 import type { SigningDeps } from './uploads.ts';
 import {
   checkCover, matchesPending, pendingUploadRecord, uploadError, uploadItemOf,

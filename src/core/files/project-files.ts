@@ -9,7 +9,7 @@ import type { StoreSlice } from '../ports/store-slices.ts';
 import type { FileRecord, Quaternion, Vector3 } from '../ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import { requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
 import { categoryOf, type Category } from './formats.ts';
 import { TRANSFORM, WRITE } from './file-permissions.ts';
 import { FILES, IDENTITY, PLACED, fileName } from './upload-items.ts';

@@ -11,7 +11,7 @@ import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import type { FileRecord, PendingUploadRecord } from '../ports/file-repositories.ts';
 import { noMetrics, type CoreMetrics } from '../ports/telemetry.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import type { ProjectAccess, ProjectScope } from '../projects/project-access.ts';
+import type { ProjectAccess, ProjectScope } from '../projects/index.ts';
 import { WRITE } from './file-permissions.ts';
 import { countByCategory, type CheckCapacities } from './capacities.ts';
 import type { UploadedObjects } from './uploaded-objects.ts';

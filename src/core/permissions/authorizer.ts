@@ -61,7 +61,15 @@ export const scopeKey = {
 
 const refKey = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : `api1:${ref.api1Id}`);
 
-export function createAuthorizer(deps: { store: Store; cache?: AccessCache<AccountScope | null> }) {
+/** What use cases call to check permissions on an account (the access facts cached per user and scope). */
+export interface Authorizer {
+  /** The per-node cache of account scopes, invalidated through the change feed. */
+  cache: AccessCache<AccountScope | null>;
+  /** The caller's scope in an account; 404 account-not-found when there is no such account. */
+  account(actor: Actor, ref: EntityRef): Promise<AccountScope>;
+}
+
+export function createAuthorizer(deps: { store: Store; cache?: AccessCache<AccountScope | null> }): Authorizer {
   const { store } = deps;
   const cache = deps.cache ?? new AccessCache<AccountScope | null>();
   store.onChange((scope) => (scope === '*' ? cache.clear() : cache.invalidate(scope)));
@@ -84,5 +92,3 @@ export function createAuthorizer(deps: { store: Store; cache?: AccessCache<Accou
     },
   };
 }
-
-export type Authorizer = ReturnType<typeof createAuthorizer>;

@@ -6,13 +6,14 @@ import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Repos, Store, SubscriptionRecord } from '../ports/repositories.ts';
+import type { Repos, SubscriptionRecord } from '../ports/repositories.ts';
 import type { Location, ProjectFields, ProjectRecord, ProjectStats, SpatialReference } from '../ports/project-repositories.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { requirePermission, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { projectPermissions, workzonePermissions } from '../permissions/evaluate.ts';
 import { lockProjectMembership, projectScopeKey, type ProjectAccess, type ProjectScope } from './project-access.ts';
 import { findSpatialReference } from './spatial-references.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export interface ProjectView {
   project: ProjectRecord;
@@ -92,13 +93,34 @@ export async function insertProjectRows(
 export const subscriptionNotActive = (s: SubscriptionRecord) =>
   new DomainError('invalid', 'subscription-not-active', 'The subscription is not active', { subscriptionId: s.id });
 
+/** The project use cases of both API generations (spec "Project"). */
+export interface Projects {
+  /** The projects of an account the caller may see (members: theirs; listers: all). */
+  listProjects(actor: Actor, accountRef: EntityRef, want: StatsWanted): Promise<ProjectView[]>;
+  /**
+   * The ids of the projects a caller sees; with a work zone, only the project owning it
+   * when the caller sees that project (a find never answers 403 for a project it filters out).
+   */
+  visibleProjectIds(actor: Actor, accountRef: EntityRef, workzoneRef?: EntityRef): Promise<string[]>;
+  /** Creates a project in a subscription; the caller becomes its owner. */
+  createProject(actor: Actor, accountRef: EntityRef, input: Required<Pick<ProjectInput, 'name' | 'subscriptionRef'>> & ProjectInput): Promise<ProjectView>;
+  /** One project as the caller may see it. */
+  getProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, want: StatsWanted): Promise<ProjectView>;
+  /** PUT (every field; a missing one is erased) or PATCH (only the given fields). */
+  updateProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, input: ProjectInput, mode: 'put' | 'patch', want: StatsWanted): Promise<ProjectView>;
+  /** Soft delete; `permanent` removes a deleted project for good. */
+  deleteProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, permanent: boolean): Promise<void>;
+  /** Restores a deleted (not permanently deleted) project. */
+  restoreProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, want: StatsWanted): Promise<ProjectView>;
+}
+
 export function createProjects(deps: {
-  store: Store;
+  store: StoreSlice<'members' | 'projects'>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
   access: ProjectAccess;
-}) {
+}): Projects {
   const { store, clock, ids, authorizer, access } = deps;
 
   async function subscriptionOf(repos: Repos, accountId: string, ref: EntityRef): Promise<SubscriptionRecord> {
@@ -317,4 +339,6 @@ export function createProjects(deps: {
   };
 }
 
-export type Projects = ReturnType<typeof createProjects>;
+/** The projects of the account the user owns, in the caller's transaction (the users module refuses to remove their owner). */
+export const ownedProjects = (repos: Repos, userId: string, accountId: string): Promise<string[]> =>
+  repos.projects.ownedBy(userId, accountId);

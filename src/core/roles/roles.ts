@@ -64,7 +64,21 @@ export function roleFields(input: RoleInput) {
 
 export const rolesScopeKey = (accountId: string) => `roles:${accountId}`;
 
-export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; authorizer: Authorizer }) {
+/** The custom roles of an account (spec "Role"). */
+export interface Roles {
+  /** The custom roles of the account. */
+  listRoles(actor: Actor, accountRef: EntityRef): Promise<RoleRecord[]>;
+  /** One custom role of the account. */
+  getRole(actor: Actor, accountRef: EntityRef, roleRef: EntityRef): Promise<RoleRecord>;
+  /** Creates a custom role from its permissions. */
+  createRole(actor: Actor, accountRef: EntityRef, input: RoleInput): Promise<RoleRecord>;
+  /** PUT overwrites every field: a missing field is erased (spec "Update role"). */
+  updateRole(actor: Actor, accountRef: EntityRef, roleRef: EntityRef, input: RoleInput): Promise<RoleRecord>;
+  /** Deletes a custom role; the access of its holders changes at once. */
+  deleteRole(actor: Actor, accountRef: EntityRef, roleRef: EntityRef): Promise<void>;
+}
+
+export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; authorizer: Authorizer }): Roles {
   const { store, clock, ids, authorizer } = deps;
   // The roles of an account, cached per node like access facts: every role write publishes
   // roles:<account> (delivered after commit on every node); seeds publish account:<id>.
@@ -143,6 +157,4 @@ export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; author
     },
   };
 }
-
-export type Roles = ReturnType<typeof createRoles>;
 export { scopeKey };

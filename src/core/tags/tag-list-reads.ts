@@ -4,7 +4,7 @@ import type { EntityRef } from '../ids/urn.ts';
 import type { StoreReads } from '../ports/store-slices.ts';
 import type { TagFilter, TagListRecord, TagRow, TagTextRun } from '../ports/tags.ts';
 import { requirePermission, forbidden, type Actor } from '../permissions/authorizer.ts';
-import { requireMember, type ProjectAccess } from '../projects/project-access.ts';
+import { type ProjectAccess, requireMember } from '../projects/index.ts';
 import type { TagTexts } from './tag-texts.ts';
 import { TAGS_READ, listIn } from './tag-list-locks.ts';
 

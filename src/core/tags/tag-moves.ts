@@ -7,7 +7,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Store } from '../ports/repositories.ts';
 import type { TagListRecord } from '../ports/tags.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import type { ProjectAccess } from '../projects/project-access.ts';
+import type { ProjectAccess } from '../projects/index.ts';
 import type { TagTexts } from './tag-texts.ts';
 import { TAGS_WRITE, listIn, lockForChange, lockSubscription } from './tag-list-locks.ts';
 import { planTagMove, tagUuid, type TagMoveSource } from './tag-change-plan.ts';

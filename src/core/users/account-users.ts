@@ -7,7 +7,7 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { AccountMemberRecord, AccountRecord, AccountRole, Repos, Store, UserRecord } from '../ports/repositories.ts';
-import type { SendMail } from '../mail/send-mail.ts';
+import type { SendMail } from '../mail/index.ts';
 import { requirePermission, forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { ACCOUNT_ROLES, ROLE_READ_PERMISSION, ROLE_WRITE_PERMISSION } from '../permissions/account-roles.ts';
 import type { AnyPermission } from '../permissions/catalog.ts';
@@ -100,6 +100,24 @@ export async function admitToAccount(
   return { user, member: next, added: !current };
 }
 
+/** The users of an account: list, read, invite, remove, account roles. */
+export interface AccountUsers {
+  /** The users of an account, with the fields the caller may see. */
+  listUsers(actor: Actor, accountRef: EntityRef): Promise<AccountUserView[]>;
+  /** One user of the account, with the fields the caller may see. */
+  getUser(actor: Actor, accountRef: EntityRef, userRef: EntityRef): Promise<AccountUserView>;
+  /**
+   * Invites users (idempotent: applies the requested state, granting roles not yet held).
+   * Every role asked for needs its write permission, and a user without account role needs
+   * workzone:members:write; if any entry is not allowed, nothing changes and nothing is sent.
+   */
+  inviteUsers(actor: Actor, accountRef: EntityRef, entries: InviteEntry[]): Promise<AccountUserView[]>;
+  /** Removes users from the account; the owner and project owners stay (403), all or nothing. */
+  removeUsers(actor: Actor, accountRef: EntityRef, userRefs: EntityRef[]): Promise<void>;
+  /** Sets a member's account roles; granting or revoking each role needs its write permission. */
+  updateAccountRoles(actor: Actor, accountRef: EntityRef, userRef: EntityRef, roles: AccountRole[]): Promise<void>;
+}
+
 export function createAccountUsers(deps: {
   store: Store;
   clock: Clock;
@@ -109,7 +127,7 @@ export function createAccountUsers(deps: {
   publicUrl: string;
   /** Names the projects of the account the user owns (projects module); the owner of one cannot be removed. */
   ownedProjects?: (repos: Repos, userId: string, accountId: string) => Promise<string[]>;
-}) {
+}): AccountUsers {
   const { store, clock, ids, authorizer, sendMail, publicUrl } = deps;
 
   /** workzone:members:write on some work zone of the account: one read of the caller's zone holds. */
@@ -257,5 +275,3 @@ export function createAccountUsers(deps: {
     },
   };
 }
-
-export type AccountUsers = ReturnType<typeof createAccountUsers>;

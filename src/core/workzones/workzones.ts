@@ -7,8 +7,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import { lockProjectMembership, projectScopeKey, requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
-import { requiredName } from '../projects/projects.ts';
+import { lockProjectMembership, type ProjectAccess, type ProjectScope, projectScopeKey, requiredName, requireMember } from '../projects/index.ts';
 
 export interface WorkzoneView {
   workzone: WorkzoneRecord;
@@ -21,7 +20,21 @@ export interface WorkzoneView {
 }
 
 
-export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; access: ProjectAccess }) {
+/** The work-zone use cases (spec "Workzone"). */
+export interface Workzones {
+  /** The zones of the project the caller may read. */
+  listWorkzones(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<WorkzoneView[]>;
+  /** One work zone of the project, as the caller may see it. */
+  getWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<WorkzoneView>;
+  /** Creates a work zone under a parent zone of the project. */
+  createWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, input: { name: string; description?: string | null; parentRef: EntityRef }): Promise<WorkzoneView>;
+  /** PUT overwrites name and description. */
+  updateWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, input: { name: string; description?: string | null }): Promise<WorkzoneView>;
+  /** Deletes the zone with its subtree; members left with no zone are members no more. */
+  deleteWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<void>;
+}
+
+export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; access: ProjectAccess }): Workzones {
   const { store, clock, ids, access } = deps;
 
   async function zoneIn(repos: Repos, scope: ProjectScope, ref: EntityRef): Promise<WorkzoneRecord> {
@@ -135,5 +148,3 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
     },
   };
 }
-
-export type Workzones = ReturnType<typeof createWorkzones>;

@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import { DateTime, Nullable } from '../schema-helpers.ts';
 import type { Core } from '../../compose.ts';
 import { api1IdOf } from '../../core/ids/api1-id.ts';
-import { parseCategories, type FileView } from '../../core/files/files.ts';
+import { type FileView, parseCategories } from '../../core/files/index.ts';
 import { actorOf } from '../auth.ts';
 import { api1RefParser as ref } from '../refs.ts';
 import * as S from './schemas.ts';

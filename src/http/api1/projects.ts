@@ -6,7 +6,7 @@ import { DateTime, Nullable } from '../schema-helpers.ts';
 import type { Core } from '../../compose.ts';
 import { api1IdOf, uuidOfApi1Id } from '../../core/ids/api1-id.ts';
 import { isUuid } from '../../core/ids/urn.ts';
-import type { ProjectDetails } from '../../core/projects/project-details.ts';
+import type { ProjectDetails } from '../../core/projects/index.ts';
 import { actorOf } from '../auth.ts';
 import { api1RefParser as ref } from '../refs.ts';
 import * as S from './schemas.ts';

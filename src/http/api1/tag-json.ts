@@ -3,7 +3,7 @@
 // (src/core/tags/tag-json.ts); test/unit/tag-json.test.ts checks that the schemas accept
 // what the fields write.
 import { Type } from 'typebox';
-import type { TagJsonDescription } from '../../core/tags/tag-json.ts';
+import type { TagJsonDescription } from '../../core/tags/index.ts';
 import { DateTime, Nullable } from '../schema-helpers.ts';
 import { TagDataApi1 } from '../tag-schemas.ts';
 

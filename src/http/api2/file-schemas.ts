@@ -2,7 +2,7 @@
 // "FileFormat", "Crop", "cropCreate", "cropUpdate", "filesTransformationUpdate").
 import { Type } from 'typebox';
 import { DateTime, Nullable, StringEnum } from '../schema-helpers.ts';
-import { CATEGORIES } from '../../core/files/formats.ts';
+import { CATEGORIES } from '../../core/files/index.ts';
 import { RefString } from './schemas.ts';
 
 const Size = Type.Integer({ minimum: 0, maximum: 5 * 1024 ** 4 });

@@ -3,7 +3,7 @@
 // test/unit/tag-json.test.ts checks that the schema accepts what the fields write.
 import { Type } from 'typebox';
 import { formatUrn } from '../../core/ids/urn.ts';
-import type { TagJsonDescription } from '../../core/tags/tag-json.ts';
+import type { TagJsonDescription } from '../../core/tags/index.ts';
 import { DateTime, Nullable } from '../schema-helpers.ts';
 import { TagData } from '../tag-schemas.ts';
 
