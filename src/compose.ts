@@ -55,6 +55,9 @@ import { createCrops } from './core/crops/crops.ts';
 import { createUploadSweeper } from './core/files/upload-sweeper.ts';
 import { createConnectJobs } from './core/connect/connect-jobs.ts';
 import { formatUrn } from './core/ids/urn.ts';
+import { createWebhooks } from './core/webhooks/webhooks.ts';
+import { createWebhookRelay } from './core/webhooks/relay.ts';
+import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
 import type { Ids } from './core/ports/ids.ts';
 import type { PasswordHasher } from './core/ports/crypto.ts';
 import { invalidInput } from './core/errors.ts';
@@ -254,6 +257,31 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     timers.push(t);
   }
 
+  // Webhooks (docs/webhooks.md): the endpoints' use cases, and every node's relay of due deliveries.
+  const webhooks = createWebhooks({ store, clock, ids, authorizer, allowPrivateTargets: config.webhooks.allowPrivateTargets });
+  const webhookRelay = createWebhookRelay({
+    store, clock, sendMail, logger, metrics: metrics.core,
+    sender: httpWebhookSender({ allowPrivateTargets: config.webhooks.allowPrivateTargets, timeoutMs: config.webhooks.timeoutSeconds * 1000 }),
+    settings: { ...config.webhooks, urnNamespace: config.urnNamespace, publicUrl: config.publicUrl },
+  });
+  let webhookPass: Promise<unknown> = Promise.resolve();
+  {
+    // A pass still at work (a slow endpoint) is not joined by another.
+    let relaying = false;
+    const relayWebhooks = () => {
+      if (relaying) return;
+      relaying = true;
+      webhookPass = webhookRelay
+        .run()
+        .catch((e: unknown) => logger.error(errorFields(e), `webhook relay pass failed; next pass in ${config.webhooks.relayIntervalSeconds} s`))
+        .finally(() => (relaying = false));
+    };
+    relayWebhooks();
+    const t = setInterval(relayWebhooks, config.webhooks.relayIntervalSeconds * 1000);
+    t.unref();
+    timers.push(t);
+  }
+
   /** GET /healthz: the database and storage answer (a failure is logged with its reason). */
   const health = async (): Promise<boolean> => {
     try {
@@ -314,6 +342,8 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     connectJobs,
     tagLists,
     jobRunner,
+    webhooks,
+    webhookRelay,
     health,
     /** Shutdown has begun: not ready any more (GET /readyz 503). */
     beginDrain(): void {
@@ -331,6 +361,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
       await janitorPass;
       await rateLimitSync;
       await relayPass;
+      await webhookPass;
       mailTransport?.close();
       await objectStore.close?.();
       await store.close();

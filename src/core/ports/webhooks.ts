@@ -93,7 +93,8 @@ export interface WebhooksRepo {
   releaseLease(endpointId: string, heldUntil: Date): Promise<void>;
   /**
    * The endpoint's due deliveries in event order, without any whose subject has an older
-   * pending delivery at this endpoint (per-subject order).
+   * pending delivery at this endpoint that is not due (waiting for its retry): per-subject
+   * order, provided the caller stops a subject at its first failure in the batch.
    */
   dueDeliveries(endpointId: string, now: Date, limit: number): Promise<DueDelivery[]>;
   /**

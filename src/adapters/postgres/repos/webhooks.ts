@@ -89,7 +89,8 @@ export function webhooksRepo(sql: Sql): WebhooksRepo {
            FROM webhook_deliveries d JOIN domain_events ev ON ev.id = d.event_id
            WHERE d.endpoint_id = $1 AND d.state = 'pending' AND d.next_at <= $2
              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries o
-                             WHERE o.endpoint_id = d.endpoint_id AND o.state = 'pending' AND o.subject = d.subject AND o.event_seq < d.event_seq)
+                             WHERE o.endpoint_id = d.endpoint_id AND o.state = 'pending' AND o.subject = d.subject AND o.event_seq < d.event_seq
+                               AND o.next_at > $2)
            ORDER BY d.event_seq LIMIT $3`,
           [endpointId, now, limit],
         )
@@ -104,14 +105,14 @@ export function webhooksRepo(sql: Sql): WebhooksRepo {
             ? ['next_at = $3, last_status = $4, last_error = $5', [outcome.retryAt, outcome.status, outcome.error]]
             : [`state = 'failed', next_at = NULL, last_status = $3, last_error = $4`, [outcome.status, outcome.error]];
       // The endpoint's failure streak: a success ends it, a failure starts it (if not started).
-      const streak = outcome.state === 'delivered' ? 'NULL' : 'COALESCE(failing_since, $2)';
+      const [streak, streakValues] = outcome.state === 'delivered' ? ['NULL', []] : ['COALESCE(failing_since, $2)', [now]];
       const rows = await sql.query<{ endpointId: string }>(
         `UPDATE webhook_deliveries SET attempts = attempts + 1, ${set}
          WHERE id = $1 AND attempts = $2 AND state = 'pending' RETURNING endpoint_id AS "endpointId"`,
         [id, attempts, ...values],
       );
       if (rows.length === 0) return false;
-      await sql.query(`UPDATE webhook_endpoints SET failing_since = ${streak} WHERE id = $1`, [rows[0]!.endpointId, now]);
+      await sql.query(`UPDATE webhook_endpoints SET failing_since = ${streak} WHERE id = $1`, [rows[0]!.endpointId, ...streakValues]);
       return true;
     },
     async disableFailing(endpointId, now) {
