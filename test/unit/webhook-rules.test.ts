@@ -61,7 +61,7 @@ test('signatures are v1 HMAC-SHA256 over id.timestamp.body with the secret\'s by
   // Two secrets: two space-separated signatures, each verifying alone.
   const other = formatSecret(Buffer.alloc(24, 9));
   const both = signedHeaders([secret, other], 'msg-2', timestamp, body);
-  assert.equal(both['webhook-signature'].split(' ').length, 2);
+  assert.equal(both['webhook-signature']!.split(' ').length, 2);
   new Webhook(other).verify(body, both);
   assert.throws(() => new Webhook(formatSecret(Buffer.alloc(24, 1))).verify(body, both));
 });
