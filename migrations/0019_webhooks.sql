@@ -45,5 +45,7 @@ CREATE TABLE webhook_deliveries (
   UNIQUE (endpoint_id, event_id)
 );
 CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint_id, event_seq) WHERE state = 'pending';
+-- the per-subject order check: an older pending delivery of the same endpoint and subject
+CREATE INDEX webhook_deliveries_pending_subject ON webhook_deliveries (endpoint_id, subject, event_seq) WHERE state = 'pending';
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_at) WHERE state = 'pending';
 CREATE INDEX webhook_deliveries_listing ON webhook_deliveries (endpoint_id, event_seq DESC);

@@ -140,9 +140,12 @@ export function createWebhookRelay(deps: {
         const sendable = due.filter((d) => !heldBack.has(d.subject));
         for (const d of sendable) {
           if (heldBack.has(d.subject)) continue;
-          const renewed = new Date(clock.nowMs() + leaseMs);
-          if (!(await store.repos.webhooks.renewLease(endpoint.id, heldUntil, renewed))) return; // disabled, deleted, or lease lost
-          heldUntil = renewed;
+          // The lease must outlast this send: renewed once less than half of it is left.
+          if (heldUntil.getTime() - clock.nowMs() < leaseMs / 2) {
+            const renewed = new Date(clock.nowMs() + leaseMs);
+            if (!(await store.repos.webhooks.renewLease(endpoint.id, heldUntil, renewed))) return; // disabled, deleted, or lease lost
+            heldUntil = renewed;
+          }
           if (await attempt(endpoint, d)) {
             failingSince = null;
             continue;

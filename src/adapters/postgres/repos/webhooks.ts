@@ -100,20 +100,23 @@ export function webhooksRepo(sql: Sql): WebhooksRepo {
     async settle(id, attempts, outcome, now) {
       const [set, values]: [string, unknown[]] =
         outcome.state === 'delivered'
-          ? [`state = 'delivered', delivered_at = $3, last_status = $4, last_error = NULL, next_at = NULL`, [outcome.at, outcome.status]]
+          ? [`state = 'delivered', delivered_at = $4, last_status = $5, last_error = NULL, next_at = NULL`, [outcome.at, outcome.status]]
           : outcome.state === 'pending'
-            ? ['next_at = $3, last_status = $4, last_error = $5', [outcome.retryAt, outcome.status, outcome.error]]
-            : [`state = 'failed', next_at = NULL, last_status = $3, last_error = $4`, [outcome.status, outcome.error]];
-      // The endpoint's failure streak: a success ends it, a failure starts it (if not started).
-      const [streak, streakValues] = outcome.state === 'delivered' ? ['NULL', []] : ['COALESCE(failing_since, $2)', [now]];
-      const rows = await sql.query<{ endpointId: string }>(
-        `UPDATE webhook_deliveries SET attempts = attempts + 1, ${set}
-         WHERE id = $1 AND attempts = $2 AND state = 'pending' RETURNING endpoint_id AS "endpointId"`,
-        [id, attempts, ...values],
+            ? ['next_at = $4, last_status = $5, last_error = $6', [outcome.retryAt, outcome.status, outcome.error]]
+            : [`state = 'failed', next_at = NULL, last_status = $4, last_error = $5`, [outcome.status, outcome.error]];
+      // One statement: the delivery, and the endpoint's failure streak (a success ends it,
+      // a failure starts it if not started), the endpoint row written only when it changes.
+      const streak = outcome.state === 'delivered' ? 'failing_since = NULL' : 'failing_since = $3';
+      const unchanged = outcome.state === 'delivered' ? 'w.failing_since IS NOT NULL' : 'w.failing_since IS NULL';
+      const [row] = await sql.query<{ settled: number }>(
+        `WITH d AS (
+           UPDATE webhook_deliveries SET attempts = attempts + 1, ${set}
+           WHERE id = $1 AND attempts = $2 AND state = 'pending' RETURNING endpoint_id),
+         e AS (UPDATE webhook_endpoints w SET ${streak} FROM d WHERE w.id = d.endpoint_id AND ${unchanged} RETURNING 1)
+         SELECT (SELECT count(*) FROM d)::int AS settled, $3::timestamptz AS now`, -- $3 named even when unused: the parameters keep one numbering
+        [id, attempts, now, ...values],
       );
-      if (rows.length === 0) return false;
-      await sql.query(`UPDATE webhook_endpoints SET failing_since = ${streak} WHERE id = $1`, [rows[0]!.endpointId, ...streakValues]);
-      return true;
+      return row!.settled > 0;
     },
     async disableFailing(endpointId, now) {
       const rows = await sql.query(
