@@ -113,7 +113,7 @@ export function webhooksRepo(sql: Sql): WebhooksRepo {
            UPDATE webhook_deliveries SET attempts = attempts + 1, ${set}
            WHERE id = $1 AND attempts = $2 AND state = 'pending' RETURNING endpoint_id),
          e AS (UPDATE webhook_endpoints w SET ${streak} FROM d WHERE w.id = d.endpoint_id AND ${unchanged} RETURNING 1)
-         SELECT (SELECT count(*) FROM d)::int AS settled, $3::timestamptz AS now`, -- $3 named even when unused: the parameters keep one numbering
+         SELECT (SELECT count(*) FROM d)::int AS settled, $3::timestamptz AS now`, // $3 named even where the streak does not use it: one numbering
         [id, attempts, now, ...values],
       );
       return row!.settled > 0;
