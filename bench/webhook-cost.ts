@@ -24,6 +24,8 @@ function startReceiver() {
         res.writeHead(204).end();
       });
     });
+    // How many deliveries the servers sent during the run (they keep sending after a scenario's rounds).
+    process.once('exit', () => console.log(`bench: the webhook receiver got ${received} deliveries`));
     server.listen(0, '127.0.0.1', () => {
       server.unref();
       resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received: () => received });

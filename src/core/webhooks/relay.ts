@@ -22,8 +22,10 @@ export const WEBHOOK_RELAY = {
   /** Endpoints one node leases per statement (sent to in parallel). */
   endpointsPerClaim: 10,
   /** Deliveries read per statement, and batches per endpoint and pass (the rest waits for the next pass). */
-  deliveriesPerBatch: 20,
-  batchesPerPass: 5,
+  deliveriesPerBatch: 50,
+  batchesPerPass: 20,
+  /** Claim statements per pass. */
+  claimsPerPass: 5,
   /** The error kept and shown, at most. */
   maxErrorChars: 500,
 };
@@ -169,7 +171,7 @@ export function createWebhookRelay(deps: {
     async run(): Promise<number> {
       let leased = 0;
       // Bounded: endpoints with more due deliveries than one pass sends wait for the next pass.
-      for (let round = 0; round < WEBHOOK_RELAY.batchesPerPass; round++) {
+      for (let round = 0; round < WEBHOOK_RELAY.claimsPerPass; round++) {
         const now = clock.nowMs();
         const endpoints = await store.repos.webhooks.claimEndpoints(new Date(now), new Date(now + leaseMs), WEBHOOK_RELAY.endpointsPerClaim);
         leased += endpoints.length;
