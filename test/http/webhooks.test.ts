@@ -11,6 +11,7 @@ import {
 } from '../support/projects.ts';
 import { startWebhookReceiver, verifyDelivery, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { api1IdOf } from '../../src/core/ids/api1-id.ts';
+import { sampleValue } from '../support/metrics-text.ts';
 
 let t: TestApp;
 let w: World;
@@ -142,6 +143,9 @@ test('a receiver answering 500 gets the same delivery again (same webhook-id) af
   const [done] = (await w.as.owner!('GET', `${A2}/webhooks/${uuidOf(hook.id)}/deliveries`)).body;
   assert.equal(done.state, 'delivered');
   assert.equal(done.attempts, 2);
+  const metrics = await t.core.metrics.registry.metrics();
+  assert.ok(sampleValue(metrics, 'scanbase_webhook_deliveries_total', { outcome: 'failed' })! >= 1);
+  assert.ok(sampleValue(metrics, 'scanbase_webhook_deliveries_total', { outcome: 'delivered' })! >= 1);
 });
 
 test('a receiver that is down gets the delivery once it is back', async () => {
