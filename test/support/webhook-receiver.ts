@@ -18,6 +18,10 @@ export interface WebhookReceiver {
   received: ReceivedDelivery[];
   /** The status the next requests get; 'hang' holds them unanswered. */
   answer: number | 'hang';
+  /** Milliseconds each answer waits. */
+  delayMs: number;
+  /** The most requests that were in progress at once. */
+  maxInFlight: number;
   /** The deliveries of `type` once `count` of them arrived (polls; fails after `timeoutMs`). */
   waitFor(type: string, count?: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
   close(): Promise<void>;
@@ -30,6 +34,8 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
     port: 0,
     received: [],
     answer: 204,
+    delayMs: 0,
+    maxInFlight: 0,
     async waitFor(type, count = 1, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -45,14 +51,19 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  let inFlight = 0;
   const server = http.createServer((req, res) => {
+    inFlight++;
+    receiver.maxInFlight = Math.max(receiver.maxInFlight, inFlight);
+    res.on('close', () => inFlight--);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       receiver.received.push({ headers: req.headers as Record<string, string>, body, json: JSON.parse(body) });
-      if (receiver.answer === 'hang') held.push(res);
-      else res.writeHead(receiver.answer).end();
+      const answer = receiver.answer;
+      if (answer === 'hang') held.push(res);
+      else setTimeout(() => res.writeHead(answer).end(), receiver.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
