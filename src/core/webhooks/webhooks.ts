@@ -10,7 +10,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
 import type { WebhookDeliveryRecord, WebhookDeliveryState, WebhookEndpointRecord } from '../ports/webhooks.ts';
-import type { Actor, AccountScope, Authorizer } from '../permissions/authorizer.ts';
+import { requirePermission, type Actor, type AccountScope, type Authorizer } from '../permissions/authorizer.ts';
 import { ALL_EVENTS, DELIVERABLE_EVENT_TYPES } from './webhook-events.ts';
 import { formatSecret, SECRET_BYTES } from './signature.ts';
 import { RETRY } from './retry-schedule.ts';
@@ -89,8 +89,8 @@ export function createWebhooks(deps: {
 
   async function scope(actor: Actor, accountRef: EntityRef, write: boolean): Promise<AccountScope> {
     const account = await authorizer.account(actor, accountRef);
-    if (write) authorizer.require(account.permissions, 'account:integrations:write', 'manage-webhooks-forbidden');
-    else authorizer.require(account.permissions, 'account:integrations:read', 'read-webhooks-forbidden');
+    if (write) requirePermission(account.permissions, 'account:integrations:write', 'manage-webhooks-forbidden');
+    else requirePermission(account.permissions, 'account:integrations:read', 'read-webhooks-forbidden');
     return account;
   }
 

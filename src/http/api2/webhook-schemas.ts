@@ -3,9 +3,8 @@ import { Type } from 'typebox';
 import { ALL_EVENTS, DELIVERABLE_EVENT_TYPES } from '../../core/webhooks/webhook-events.ts';
 import { MAX_URL_LENGTH } from '../../core/webhooks/target-addresses.ts';
 import { WEBHOOK_LIMITS } from '../../core/webhooks/webhooks.ts';
-import { RefString, StringEnum } from './schemas.ts';
-
-const DateTime = Type.String({ format: 'date-time' });
+import { DateTime, Nullable, StringEnum } from '../schema-helpers.ts';
+import { RefString, withParams } from './schemas.ts';
 const Url = Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'http(s) URL the deliveries are POSTed to' });
 const Events = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
   minItems: 1,
@@ -17,7 +16,7 @@ const Description = Type.String({ maxLength: WEBHOOK_LIMITS.descriptionChars });
 /** Small bodies only: a webhook body is a URL, a few names and a description. */
 export const WEBHOOK_BODY_LIMIT = 16 * 1024;
 
-export const WebhookParams = Type.Object({ accountRef: RefString, webhookRef: RefString });
+export const WebhookParams = withParams('webhookRef');
 export const DeliveryParams = Type.Object({
   accountRef: RefString,
   webhookRef: RefString,
@@ -45,7 +44,7 @@ export const Webhook = Type.Object({
   disabledReason: Type.Union([Type.Literal('failing'), Type.Null()], {
     description: '"failing": the service disabled it after a day of failed deliveries',
   }),
-  createdBy: Type.Union([Type.String(), Type.Null()]),
+  createdBy: Nullable(Type.String()),
   createdAt: DateTime,
   updatedAt: DateTime,
 });
@@ -74,9 +73,9 @@ export const WebhookDelivery = Type.Object({
   type: Type.String({ description: 'the event type' }),
   state: DeliveryStateEnum,
   attempts: Type.Integer(),
-  nextAttemptAt: Type.Union([DateTime, Type.Null()]),
+  nextAttemptAt: Nullable(DateTime),
   lastStatus: Type.Union([Type.Integer(), Type.Null()], { description: "the endpoint's last HTTP status (null: no answer)" }),
-  lastError: Type.Union([Type.String(), Type.Null()]),
-  deliveredAt: Type.Union([DateTime, Type.Null()]),
+  lastError: Nullable(Type.String()),
+  deliveredAt: Nullable(DateTime),
   createdAt: DateTime,
 });
