@@ -52,6 +52,8 @@ import { createFiles, createUploadSweeper, uploadSweep, type Files, type UploadS
 import { createCrops, type Crops } from './core/crops/index.ts';
 import { createConnectJobs, type ConnectJobs } from './core/connect/index.ts';
 import { formatUrn } from './core/ids/urn.ts';
+import { createWebhookRelay, createWebhooks, webhookRelayPasses, type WebhookRelay, type Webhooks } from './core/webhooks/index.ts';
+import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
 import type { Ids } from './core/ports/ids.ts';
 import type { PasswordHasher, TokenSigner } from './core/ports/crypto.ts';
 import type { Store } from './core/ports/repositories.ts';
@@ -139,6 +141,8 @@ export interface Core {
   connectJobs: ConnectJobs;
   tagLists: TagLists;
   jobRunner: JobRunner;
+  webhooks: Webhooks;
+  webhookRelay: WebhookRelay;
   /** GET /healthz: the database and storage answer (a failure is logged with its reason). */
   health(): Promise<boolean>;
   /** Shutdown has begun: not ready any more (GET /readyz 503). */
@@ -277,6 +281,15 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
   scheduler.every(uploadSweep(uploadSweeper));
   if (mailRelay) scheduler.every(mailRelayPasses(mailRelay, config.mail.relayIntervalSeconds));
 
+  // Webhooks (docs/webhooks.md): the endpoints' use cases, and every node's relay of due deliveries.
+  const webhooks = createWebhooks({ store, clock, ids, authorizer, allowPrivateTargets: config.webhooks.allowPrivateTargets });
+  const webhookRelay = createWebhookRelay({
+    store, clock, sendMail, logger, metrics: metrics.core,
+    sender: httpWebhookSender({ allowPrivateTargets: config.webhooks.allowPrivateTargets, timeoutMs: config.webhooks.timeoutSeconds * 1000 }),
+    settings: { ...config.webhooks, urnNamespace: config.urnNamespace, publicUrl: config.publicUrl },
+  });
+  scheduler.every(webhookRelayPasses(webhookRelay, config.webhooks.relayIntervalSeconds));
+
   /** GET /healthz: the database and storage answer (a failure is logged with its reason). */
   const health = async (): Promise<boolean> => {
     try {
@@ -300,7 +313,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
     janitor,
     authorizer, accounts, roles, groups, activity, rateLimiter,
     projectAccess, reach, projects, projectDetails, workzones, workzoneCopy, members, reports,
-    files, uploadSweeper, crops, connectJobs, tagLists, jobRunner,
+    files, uploadSweeper, crops, connectJobs, tagLists, jobRunner, webhooks, webhookRelay,
     health,
     beginDrain(): void {
       draining = true;

@@ -88,5 +88,9 @@ export function startupLines(config: Config, r: StartupReport): [Record<string, 
       { metrics: { token: config.metricsToken !== undefined, port: config.metricsPort } },
       `metrics: ${[config.metricsToken ? 'GET /metrics with METRICS_TOKEN' : '', config.metricsPort ? `port ${config.metricsPort}` : ''].filter(Boolean).join(', ') || 'off'}`,
     ],
+    [
+      { webhooks: { allowPrivateTargets: config.webhooks.allowPrivateTargets, timeoutSeconds: config.webhooks.timeoutSeconds } },
+      `webhooks: ${config.webhooks.allowPrivateTargets ? 'private targets ALLOWED (WEBHOOKS_ALLOW_PRIVATE_TARGETS)' : 'public targets only'}, ${config.webhooks.timeoutSeconds} s timeout`,
+    ],
   ];
 }

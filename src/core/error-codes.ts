@@ -72,6 +72,10 @@ export const ERROR_CODES = {
   'content-md5-mismatch': ours(400),
   'bad-digest': ours(400),
   'upload-incomplete': ours(400),
+  // Webhooks, our extension (docs/webhooks.md).
+  'invalid-webhook-urn': ours(400),
+  'invalid-webhook-url': ours(400),
+  'invalid-webhook-events': ours(400),
   // The token endpoints.
   invalid_request: { status: [400], defined: ['rfc6749'] },
   invalid_grant: { status: [400], defined: ['rfc6749'] },
@@ -140,6 +144,8 @@ export const ERROR_CODES = {
   'create-connect-export-forbidden': spec(403),
   'signature-invalid': ours(403),
   'url-expired': ours(403),
+  'read-webhooks-forbidden': ours(403),
+  'manage-webhooks-forbidden': ours(403),
 
   // 404
   'account-not-found': { status: [404], defined: ['spec', 'vendor'] },
@@ -158,6 +164,8 @@ export const ERROR_CODES = {
   'invitation-not-found': ours(404),
   'blob-not-found': ours(404),
   'route-not-found': ours(404),
+  'webhook-not-found': ours(404),
+  'webhook-delivery-not-found': ours(404),
   'not-found': ours(404),
 
   // 408, 409, 413, 415, 416, 429, 500
@@ -166,6 +174,7 @@ export const ERROR_CODES = {
   'group-already-exists': ours(409),
   'copy-in-progress': ours(409),
   'tag-list-pending': ours(409),
+  'webhook-limit-reached': ours(409),
   'payload-too-large': ours(413),
   'unsupported-media-type': ours(415),
   'range-not-satisfiable': ours(416),

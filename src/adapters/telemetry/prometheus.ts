@@ -122,6 +122,17 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
     labelNames: ['final'] as const,
     registers: [registry],
   });
+  const webhookDeliveries = new Counter({
+    name: 'scanbase_webhook_deliveries_total',
+    help: 'Webhook delivery attempts of this node: outcome="delivered" (2xx), "failed" (retried later) or "failed-final" (given up)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const webhooksDisabled = new Counter({
+    name: 'scanbase_webhook_endpoints_disabled_total',
+    help: 'Webhook endpoints this node disabled after a day of failed deliveries',
+    registers: [registry],
+  });
   const uploadBytes = new Counter({
     name: 'scanbase_upload_bytes_total',
     help: 'Bytes of uploads registered as files',
@@ -138,6 +149,9 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
     refreshLost: () => refreshLost.inc(),
     mailRelayed: () => mailRelayed.inc(),
     mailRelayFailed: (final) => mailRelayFailures.inc({ final: String(final) }),
+    webhookDelivered: () => webhookDeliveries.inc({ outcome: 'delivered' }),
+    webhookFailed: (final) => webhookDeliveries.inc({ outcome: final ? 'failed-final' : 'failed' }),
+    webhookDisabled: () => webhooksDisabled.inc(),
     uploadedBytes: (bytes) => {
       if (bytes > 0) uploadBytes.inc(bytes);
     },

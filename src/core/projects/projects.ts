@@ -4,6 +4,7 @@
 // project owner, and only to a project manager.
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
+import { api1IdOf } from '../ids/api1-id.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, SubscriptionRecord } from '../ports/repositories.ts';
@@ -45,6 +46,10 @@ export function requiredName(name: string, field = 'name'): string {
   if (!trimmed) throw invalidInput(`${field} must not be blank`, { field });
   return trimmed;
 }
+
+/** Domain events of a project: one subject per project, so a webhook receives them in order. */
+const projectSubject = (projectId: string) => `project:${projectId}`;
+const projectEventData = (accountId: string, projectId: string) => ({ accountId, projectId, projectApi1Id: api1IdOf(projectId) });
 
 function pickStats(s: ProjectStats | undefined, want: StatsWanted): Partial<ProjectStats> | null {
   if (!want.scans && !want.tags && !want.workzones) return null;
@@ -215,6 +220,7 @@ export function createProjects(deps: {
           name, description: input.description ?? '', location: input.location ?? null,
           spatialReference: input.spatialReference ?? null, now,
         });
+        await repos.events.publish({ type: 'project.created', accountId, subject: projectSubject(id), data: projectEventData(accountId, id) }, now);
       });
       const scope = await access.project(actor, accountRef, { type: 'project', uuid: id });
       return view(scope, { scans: true, tags: true, workzones: true });
@@ -298,6 +304,7 @@ export function createProjects(deps: {
         }
         await repos.projects.update(p.id, next, actor.userId, clock.now());
         await repos.changes.publish(projectScopeKey(p.id));
+        await repos.events.publish({ type: 'project.updated', accountId, subject: projectSubject(p.id), data: projectEventData(accountId, p.id) }, clock.now());
       });
       return reload(actor, scope, want);
     },
@@ -320,6 +327,8 @@ export function createProjects(deps: {
           await repos.projects.setDeleted(p.id, { at: clock.now(), by: actor.userId }, clock.now());
         }
         await repos.changes.publish(projectScopeKey(p.id));
+        const data = { ...projectEventData(p.accountId, p.id), permanent };
+        await repos.events.publish({ type: 'project.deleted', accountId: p.accountId, subject: projectSubject(p.id), data }, clock.now());
       });
     },
 
@@ -333,6 +342,7 @@ export function createProjects(deps: {
         if (!sub.isActive) throw subscriptionNotActive(sub);
         await repos.projects.setDeleted(p.id, null, clock.now());
         await repos.changes.publish(projectScopeKey(p.id));
+        await repos.events.publish({ type: 'project.updated', accountId: p.accountId, subject: projectSubject(p.id), data: projectEventData(p.accountId, p.id) }, clock.now());
       });
       return reload(actor, scope, want);
     },
