@@ -218,6 +218,45 @@ describe('copy (202, then a background job)', () => {
     assert.ok(!(await zonesByName(dest)).has('Doomed'));
   });
 
+  test('following a copy (our extension): its requester sees queued, then done with the copy\'s project and zone; anyone else, another zone or a bad id: 404 job-not-found', async () => {
+    const { p, s, s1 } = await source();
+    const dest = await createProject(w.as.projectOwner!);
+    const res = await w.as.projectOwner!('POST', `${zOf(p, s.id)}/copy`, { destinationName: 'Followed', destinationProject: dest.id });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    const status = `${zOf(p, s.id)}/copy/${res.body.jobId}`;
+    const queued = await w.as.projectOwner!('GET', status);
+    assert.equal(queued.status, 200, JSON.stringify(queued.body));
+    assert.deepEqual(queued.body, { jobId: res.body.jobId, state: 'queued' });
+    // bob is a member of the source (Viewer on S) but did not ask for the copy.
+    assertProblem(await w.as.bob!('GET', status), 404, 'job-not-found');
+    assertProblem(await w.as.projectOwner!('GET', `${zOf(p, s1.id)}/copy/${res.body.jobId}`), 404, 'job-not-found');
+    assertProblem(await w.as.projectOwner!('GET', `${zOf(p, s.id)}/copy/not-a-uuid`), 404, 'job-not-found');
+
+    await t.core.jobRunner.drain();
+    const done = await w.as.projectOwner!('GET', status);
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    const copy = (await zonesByName(dest)).get('Followed');
+    assert.deepEqual(done.body, {
+      jobId: res.body.jobId, state: 'done',
+      result: { projectId: dest.id, workzoneId: copy.id, copiedWorkzones: 2, copiedFiles: 0, skippedMembers: 0 },
+    });
+  });
+
+  test('following a failed copy: state failed with the reason its e-mail gives', async () => {
+    const { p, s } = await source();
+    const dest = await createProject(w.as.projectOwner!);
+    const d = await createZone(w.as.projectOwner!, dest.id, dest.rootWorkzoneId, 'Removed');
+    const res = await w.as.projectOwner!('POST', `${zOf(p, s.id)}/copy`, { destinationName: 'Fails', destinationProject: dest.id, destinationWorkzone: d.id });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    assert.equal((await w.as.projectOwner!('DELETE', zOf(dest, d.id))).status, 204);
+    await t.core.jobRunner.drain();
+    const failed = await w.as.projectOwner!('GET', `${zOf(p, s.id)}/copy/${res.body.jobId}`);
+    assert.equal(failed.status, 200, JSON.stringify(failed.body));
+    assert.equal(failed.body.state, 'failed');
+    assert.match(failed.body.error, /destination work zone no longer exists/);
+    assert.equal(failed.body.result, undefined);
+  });
+
   test('refusals at request time: a new project needs account:projects:create; destinationWorkzone needs destinationProject', async () => {
     const { p, s } = await source();
     await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('manager'), role: w.roles.Manager }] });

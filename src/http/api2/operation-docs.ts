@@ -217,6 +217,11 @@ export const API2_OPERATIONS: OperationTable = {
       '`workzone:cad-model:write` on the destination work zone; `account:projects:create` for a new project.',
     errors: [...PROJECT, ...WORKZONE, INPUT, '403 copy-workzone-forbidden', '409 copy-in-progress'],
   },
+  [`GET ${W}/copy/{jobId}`]: {
+    does: 'Our extension: the state of a copy of this work zone that you asked for (`queued`, `running`, `done` with the copy\'s project and work zone, `failed` with the reason the e-mail gives).',
+    permission: 'the user who asked for the copy, still seeing the source project; anyone else gets 404 `job-not-found`.',
+    errors: [...PROJECT, ...WORKZONE, '404 job-not-found'],
+  },
 
   // Members (src/core/members/members.ts).
   [`GET ${P}/members`]: { does: 'The users member of the project, directly or through a group.', permission: `${MEMBER} (\`project:members:list\`).`, errors: [...PROJECT, '403 list-project-members-forbidden'] },

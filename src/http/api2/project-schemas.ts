@@ -193,3 +193,20 @@ export const WorkzoneCopy = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** Our extension: the state of a work-zone copy, for the user who asked for it (docs/projects.md "Copy"). */
+export const WorkzoneCopyStatus = Type.Object({
+  jobId: Type.String(),
+  state: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
+  result: Type.Optional(
+    Type.Object({
+      projectId: Type.String(),
+      workzoneId: Type.String(),
+      copiedWorkzones: Type.Integer(),
+      copiedFiles: Type.Integer(),
+      /** Members of the source not copied because they hold another role in the destination. */
+      skippedMembers: Type.Integer(),
+    }),
+  ),
+  error: Type.Optional(Type.String()),
+});

@@ -193,6 +193,30 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
     return reply.code(202).send({ jobId, state: 'queued' as const });
   });
 
+  // Our extension (docs/projects.md "Copy"): the vendor only mails the outcome; the console follows the job.
+  app.get(`${A}/:projectRef/workzones/:workzoneRef/copy/:jobId`, {
+    schema: {
+      summary: 'The state of a copy you asked for (queued, running, done with where the copy is, failed with why)', operationId: 'getWorkzoneCopy',
+      ...beta('Workzone'), params: S.withParams('projectRef', 'workzoneRef', 'jobId'),
+      response: { 200: P.WorkzoneCopyStatus, ...errors },
+    },
+  }, async (req) => {
+    const s = await core.workzoneCopy.copyStatus(actor(req), ...refs(req), ref('workzone', req.params.workzoneRef), req.params.jobId);
+    return {
+      jobId: s.jobId,
+      state: s.state,
+      ...(s.result
+        ? {
+          result: {
+            projectId: urn('project', s.result.destinationProjectId), workzoneId: urn('workzone', s.result.workzoneId),
+            copiedWorkzones: s.result.copiedWorkzones, copiedFiles: s.result.copiedFiles, skippedMembers: s.result.skippedMembers.length,
+          },
+        }
+        : {}),
+      ...(s.error ? { error: s.error } : {}),
+    };
+  });
+
   // Members
   app.get(`${A}/:projectRef/members`, {
     schema: { summary: 'Users member of a project', operationId: 'getProjectMembers', ...beta('Members'), params: PP, response: { 200: Type.Array(S.User), ...errors } },
