@@ -5,12 +5,8 @@
 // administrator (owner, administrator, project manager) may also manage members.
 // The service stays the judge: a refused write still shows its 403 and requiredPermissions.
 import { A2, api, uuidOf } from './api.ts';
-import type { Account, MemberAccess, Project, Role } from './types.ts';
+import type { Account, Group, MemberAccess, Project, Role } from './types.ts';
 
-interface Group {
-  id: string;
-  userIds: string[];
-}
 
 const same = (a: string, b: string) => uuidOf(a) === uuidOf(b);
 

@@ -25,6 +25,7 @@ export interface Project {
   ownerId: string;
   rootWorkzoneId: string;
   permissions: string[];
+  coverBlobName?: string;
   modificationInfo: ModificationInfo;
 }
 export interface Workzone {
@@ -72,4 +73,16 @@ export interface TagData {
 export interface Tag {
   id: string;
   data: TagData;
+}
+export interface Group {
+  id: string;
+  name: string;
+  userIds: string[];
+}
+/** Our extension: a work-zone copy as its requester follows it (docs/projects.md "Copy"). */
+export interface CopyStatus {
+  jobId: string;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  result?: { projectId: string; workzoneId: string; copiedWorkzones: number; copiedFiles: number; skippedMembers: number };
+  error?: string;
 }

@@ -36,7 +36,8 @@ export function splitName(fileName: string): { name: string; extension: string }
   return dot > 0 ? { name: fileName.slice(0, dot), extension: fileName.slice(dot + 1).toLowerCase() } : { name: fileName, extension: '' };
 }
 
-function put(url: string, file: Blob, md5: string, onProgress: (f: number) => void, signal: AbortSignal): Promise<void> {
+/** PUTs bytes to a signed upload URL with the headers the stores check (Content-MD5 from the hex digest). */
+export function putBlob(url: string, file: Blob, md5: string, onProgress: (f: number) => void, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('PUT', url);
@@ -82,7 +83,7 @@ export async function uploadFiles(
       const signal = controllers[i]!.signal;
       try {
         update(i, { state: 'uploading' });
-        await put(s.url, file, s.md5, (fraction) => update(i, { fraction }), signal);
+        await putBlob(s.url, file, s.md5, (fraction) => update(i, { fraction }), signal);
         update(i, { state: 'registering', fraction: 1 });
         await api('POST', bulkFilesUrl, [{ name: s.name, extension: s.extension, size: s.size, md5: s.md5, blobName: s.blobName }]);
         update(i, { state: 'done' });

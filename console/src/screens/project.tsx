@@ -3,13 +3,15 @@
 // and an expiry, remove; effective access from members/access) and its tag lists.
 import { useRef, useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
-import type { FileItem, MemberAccess, Project, Role, TagList, Workzone } from '../types.ts';
+import type { FileItem, Group, MemberAccess, Project, Role, TagList, Workzone } from '../types.ts';
 import { navigate } from '../router.ts';
 import { currentTokens } from '../auth.ts';
 import { zonePermissions } from '../permissions.ts';
 import { Action, Empty, ErrorBox, Head, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
 import { uploadFiles, type UploadProgress } from '../upload.ts';
 import { ConnectPanel } from './connect.tsx';
+import { CopyPanel } from './zone-copy.tsx';
+import { ProjectCover } from './project-cover.tsx';
 
 interface Ctx {
   accountId: string;
@@ -27,6 +29,7 @@ const TABS = [
   ['members', 'Members'],
   ['tags', 'Tag lists'],
   ['connect', 'Connect'],
+  ['copy', 'Copy'],
 ] as const;
 
 export function ProjectScreen(props: { accountId: string; projectId: string; zoneId: string | null; tab: string }) {
@@ -65,6 +68,7 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
     <main id="main" class="project">
       {crumbs}
       <h1>{project.data!.name}</h1>
+      <ProjectCover base={base} project={project.data!} onChange={project.reload} />
       <div class="split">
         <section aria-labelledby="zones-h" class="zones">
           <h2 id="zones-h">Work zones</h2>
@@ -102,6 +106,10 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
                 <MembersPanel ctx={ctx} zoneId={zoneId} zones={zones.data ?? []} />
               ) : props.tab === 'tags' ? (
                 <TagListsPanel ctx={ctx} zoneId={zoneId} />
+              ) : props.tab === 'copy' ? (
+                zone ? (
+                  <CopyPanel accountId={props.accountId} project={project.data!} base={base} zone={zone} zones={zones.data ?? []} perms={ctx.perms} onCopied={zones.reload} />
+                ) : null
               ) : props.tab === 'connect' ? (
                 <ConnectPanel accountId={props.accountId} projectId={props.projectId} zoneId={zoneId} perms={ctx.perms} />
               ) : (
@@ -310,7 +318,14 @@ function MembersPanel(props: { ctx: Ctx; zoneId: string; zones: Workzone[] }) {
   const { ctx, zoneId } = props;
   const access = useLoad(() => api<MemberAccess[]>('GET', `${ctx.base}/members/access`), `${ctx.base} access`);
   const roles = useLoad(() => api<Role[]>('GET', `${A2}/accounts/${ctx.accountId}/roles`), `${ctx.accountId} roles`);
+  const [kind, setKind] = useState<'user' | 'group'>('user');
   const [email, setEmail] = useState('');
+  const [groupId, setGroupId] = useState('');
+  // The account's groups, read when the form turns to groups (needs account:groups:read).
+  const groups = useLoad(
+    () => (kind === 'group' ? api<Group[]>('GET', `${A2}/accounts/${ctx.accountId}/groups`) : Promise.resolve(undefined)),
+    `${ctx.accountId} groups ${kind}`,
+  );
   const [roleId, setRoleId] = useState('');
   const [expiry, setExpiry] = useState('');
   const [run, busy, error] = useAction();
@@ -323,9 +338,11 @@ function MembersPanel(props: { ctx: Ctx; zoneId: string; zones: Workzone[] }) {
   const add = async (e: Event) => {
     e.preventDefault();
     const role = roleId || roles.data?.[0]?.id;
-    if (!email.trim() || !role) return;
-    const user = { user: email.trim(), role, expirationDate: expiry ? new Date(`${expiry}T23:59:59Z`).toISOString() : null };
-    if (await run(() => api('POST', `${ctx.base}/members`, { members: { users: [user] }, workzones: isRoot ? null : [zoneId] }))) {
+    const group = groupId || groups.data?.[0]?.id;
+    if (!role || (kind === 'user' ? !email.trim() : !group)) return;
+    const expirationDate = expiry ? new Date(`${expiry}T23:59:59Z`).toISOString() : null;
+    const members = kind === 'user' ? { users: [{ user: email.trim(), role, expirationDate }] } : { groups: [{ group, role, expirationDate }] };
+    if (await run(() => api('POST', `${ctx.base}/members`, { members, workzones: isRoot ? null : [zoneId] }))) {
       setEmail('');
       setExpiry('');
       access.reload();
@@ -342,8 +359,32 @@ function MembersPanel(props: { ctx: Ctx; zoneId: string; zones: Workzone[] }) {
   return (
     <div>
       <form class="grid-form" onSubmit={add} aria-label="Add a member">
-        <label for="member-email">E-mail of the user</label>
-        <input id="member-email" type="email" value={email} disabled={Boolean(writeDenied)} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <fieldset class="choice">
+          <legend>Add a</legend>
+          {(['user', 'group'] as const).map((k) => (
+            <label key={k}>
+              <input type="radio" name="member-kind" value={k} checked={kind === k} disabled={Boolean(writeDenied)} onChange={() => setKind(k)} /> {k === 'user' ? 'User' : 'Group'}
+            </label>
+          ))}
+        </fieldset>
+        {kind === 'user' ? (
+          <>
+            <label for="member-email">E-mail of the user</label>
+            <input id="member-email" type="email" value={email} disabled={Boolean(writeDenied)} onInput={(e) => setEmail(e.currentTarget.value)} />
+          </>
+        ) : (
+          <>
+            <label for="member-group">Group</label>
+            <select id="member-group" value={groupId} disabled={Boolean(writeDenied) || !groups.data?.length} onChange={(e) => setGroupId(e.currentTarget.value)}>
+              {groups.data?.length ? null : <option value="">{groups.loading ? 'Loading groups…' : 'No group in the account'}</option>}
+              {(groups.data ?? []).map((g) => (
+                <option key={g.id} value={g.id}>
+                  {g.name}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
         <label for="member-role">Role</label>
         <select id="member-role" value={roleId} disabled={Boolean(writeDenied)} onChange={(e) => setRoleId(e.currentTarget.value)}>
           {(roles.data ?? []).map((r) => (
@@ -356,7 +397,7 @@ function MembersPanel(props: { ctx: Ctx; zoneId: string; zones: Workzone[] }) {
         <input id="member-expiry" type="date" value={expiry} disabled={Boolean(writeDenied)} onInput={(e) => setExpiry(e.currentTarget.value)} />
         <Action label="Add member" type="submit" kind="primary" denied={writeDenied} busy={busy} />
       </form>
-      <ErrorBox error={error ?? access.error ?? roles.error} />
+      <ErrorBox error={error ?? access.error ?? roles.error ?? groups.error} />
       {access.loading && !access.data ? <Loading what="members" /> : null}
       {access.data && here.length === 0 ? <Empty>No member reaches this zone.</Empty> : null}
       {here.length ? (
