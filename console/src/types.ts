@@ -60,6 +60,10 @@ export interface TagList {
   workzoneId: string;
   tagListType: string;
   name: string;
+  description: string;
+  color: string;
+  metadataDefinition: unknown[];
+  attachments: unknown[] | null;
   tagsVersion: number;
 }
 export interface TagData {

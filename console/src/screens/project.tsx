@@ -429,6 +429,21 @@ function TagListsPanel(props: { ctx: Ctx; zoneId: string }) {
   const [run, busy, error] = useAction();
   const writeDenied = deniedUnless(ctx.perms, 'workzone:tags:write');
   const inZone = (lists.data ?? []).filter((l) => same(l.workzoneId, zoneId));
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [newName, setNewName] = useState('');
+  // PUT overwrites every field of the list (docs/tags.md): send the others back as they are.
+  const rename = async (e: Event, l: TagList) => {
+    e.preventDefault();
+    if (!newName.trim()) return;
+    const body = {
+      workzoneId: l.workzoneId, tagListType: l.tagListType, name: newName.trim(), description: l.description, color: l.color,
+      metadataDefinition: l.metadataDefinition, attachments: l.attachments,
+    };
+    if (await run(() => api('PUT', `${ctx.base}/tag-lists/${uuidOf(l.id)}`, body))) {
+      setRenaming(null);
+      lists.reload();
+    }
+  };
   const create = async (e: Event) => {
     e.preventDefault();
     if (!name.trim()) return;
@@ -450,9 +465,31 @@ function TagListsPanel(props: { ctx: Ctx; zoneId: string }) {
       <ul class="list" aria-label="Tag lists">
         {inZone.map((l) => (
           <li key={l.id}>
-            <Link href={`/console/a/${ctx.accountId}/p/${uuidOf(ctx.project.id)}/t/${uuidOf(l.id)}`}>{l.name}</Link>
-            <span class="muted"> {l.tagListType}, version {l.tagsVersion}</span>
+            {renaming === l.id ? (
+              <form class="row" onSubmit={(e) => rename(e, l)}>
+                <label for={`rename-list-${l.id}`}>New name of {l.name}</label>
+                <input id={`rename-list-${l.id}`} value={newName} maxLength={255} onInput={(e) => setNewName(e.currentTarget.value)} />
+                <Action label="Save name" type="submit" kind="primary" busy={busy} />
+                <Action label="Cancel" onClick={() => setRenaming(null)} />
+              </form>
+            ) : (
+              <>
+                <Link href={`/console/a/${ctx.accountId}/p/${uuidOf(ctx.project.id)}/t/${uuidOf(l.id)}`}>{l.name}</Link>
+                <span class="muted"> {l.tagListType}, version {l.tagsVersion}</span>
+              </>
+            )}
             <span class="actions">
+              {renaming === l.id ? null : (
+                <Action
+                  label={`Rename ${l.name}`}
+                  denied={writeDenied}
+                  busy={busy}
+                  onClick={() => {
+                    setNewName(l.name);
+                    setRenaming(l.id);
+                  }}
+                />
+              )}
               <Action
                 label={`Delete ${l.name}`}
                 kind="danger"

@@ -6,6 +6,7 @@ import type { FileItem, Project, Tag, TagList } from '../types.ts';
 import { PREVIEW_EXTENSIONS, decodePoints, download } from '../three/point-cloud.ts';
 import { Action, Empty, ErrorBox, Head, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
 import { BoxScene } from '../three/box-scene.ts';
+import { NewTagForm } from './tag-create.tsx';
 import { currentTokens } from '../auth.ts';
 import { zonePermissions } from '../permissions.ts';
 
@@ -137,6 +138,15 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
         .filter(({ t }) => (!cls || t.data.class === cls) && (!q || t.data.id.toLowerCase().includes(q) || (t.data.name ?? '').toLowerCase().includes(q))),
     [tags, q, cls],
   );
+  // A tag just created is picked once the list has come back with it.
+  const pickAfterLoad = useRef<string | null>(null);
+  useEffect(() => {
+    const id = pickAfterLoad.current;
+    if (!tags || !id) return;
+    pickAfterLoad.current = null;
+    const i = tags.findIndex((t) => t.data.id === id);
+    if (i >= 0) setPicked(i);
+  }, [tags]);
   const pickedTag = picked === null ? null : (tags?.[picked] ?? null);
   const perms = useLoad(
     () =>
@@ -198,6 +208,11 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
           ) : (
             <p class="muted">Click a box or a row of the table.</p>
           )}
+          <h2 id="new-tag-h">New tag</h2>
+          <NewTagForm listUrl={listUrl} denied={writeDenied} onCreated={(id) => {
+            pickAfterLoad.current = id;
+            reloadTags((x) => x + 1);
+          }} />
         </section>
       </div>
       <section aria-labelledby="table-h">

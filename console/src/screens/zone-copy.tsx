@@ -11,6 +11,8 @@ const SOURCE_NEEDS = ['workzone:workzones:read', 'workzone:reality-data:read', '
 const NEW_PROJECT = 'new';
 const POLL_MS = 1000;
 
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
 interface Started {
   jobId: string;
   name: string;
@@ -49,8 +51,8 @@ function CopyJob(props: { accountId: string; job: Started; onSettled: () => void
       </p>
       {r ? (
         <p>
-          {r.copiedWorkzones} work zones and {r.copiedFiles} files copied
-          {r.skippedMembers ? `; ${r.skippedMembers} members not copied (they hold another role there)` : ''}.{' '}
+          {count(r.copiedWorkzones, 'work zone')} and {count(r.copiedFiles, 'file')} copied
+          {r.skippedMembers ? `; ${count(r.skippedMembers, 'member')} not copied (they hold another role there)` : ''}.{' '}
           <Link href={`/console/a/${props.accountId}/p/${uuidOf(r.projectId)}?zone=${uuidOf(r.workzoneId)}&tab=files`}>Open the copy {props.job.name}</Link>
         </p>
       ) : null}
