@@ -54,7 +54,7 @@ export function putBlob(url: string, file: Blob, md5: string, onProgress: (f: nu
 }
 
 /**
- * Uploads `files` into a work zone; `report` gets every file's progress. Each file has its
+ * Uploads `files` into a work zone (or a connect import job); `report` gets every file's progress. Each file has its
  * own AbortController (`controllers[i]`): cancelling one leaves the others going.
  */
 export async function uploadFiles(
@@ -62,6 +62,8 @@ export async function uploadFiles(
   files: File[],
   report: (p: UploadProgress[]) => void,
   controllers: AbortController[],
+  /** How the uploaded file is registered at the same address: API 2 bulk-files takes POST, a connect import job PUT. */
+  registerMethod: 'POST' | 'PUT' = 'POST',
 ): Promise<void> {
   const progress: UploadProgress[] = files.map((f) => ({ name: f.name, fraction: 0, state: 'hashing' }));
   const update = (i: number, p: Partial<UploadProgress>) => {
@@ -85,7 +87,7 @@ export async function uploadFiles(
         update(i, { state: 'uploading' });
         await putBlob(s.url, file, s.md5, (fraction) => update(i, { fraction }), signal);
         update(i, { state: 'registering', fraction: 1 });
-        await api('POST', bulkFilesUrl, [{ name: s.name, extension: s.extension, size: s.size, md5: s.md5, blobName: s.blobName }]);
+        await api(registerMethod, bulkFilesUrl, [{ name: s.name, extension: s.extension, size: s.size, md5: s.md5, blobName: s.blobName }]);
         update(i, { state: 'done' });
       } catch (e) {
         if (signal.aborted) update(i, { state: 'cancelled' });

@@ -1,8 +1,10 @@
 // The web console's later screens (issue 18) in headless Chromium against one started
 // server: a project cover uploaded and shown, a group added as a member with a role and an
-// expiry, a work zone copied into a new project with the job followed until done (and the
-// copy opened), a tag list created and renamed, tags created in the console (axis-aligned
-// and oriented) and drawn in 3D; a Viewer sees these actions disabled with their reason.
+// expiry, a connect import (a scan uploaded into the job, remembered after a reload), a
+// work zone copied into a new project with the job followed until done (and the copy
+// opened), a tag list created and renamed, tags created in the console (axis-aligned and
+// oriented) and drawn in 3D, a user removed from the account, a custom role edited; a
+// Viewer sees these actions disabled with their reason.
 // axe-core finds no serious or critical violation on these screens; screenshots are kept
 // in .tmp/artifacts/console/.
 // @engine-independent (the console is a client of the API; the API's data path is tested elsewhere)
@@ -11,10 +13,12 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { launchWebGLBrowser } from '../support/browser.ts';
 import { startOAuthServer, type OAuthServer } from '../support/oauth-client.ts';
-import { apiAs, assertNoSeriousAxeViolations, consolePages, screenshot, signInThroughConsole } from '../support/console.ts';
+import { apiAs, assertNoSeriousAxeViolations, consolePages, lasFile, screenshot, signInThroughConsole } from '../support/console.ts';
 
 const MIA = { email: 'mia@console-more.test', password: 'mia-password-1' };
 const VIC = { email: 'vic@console-more.test', password: 'vic-password-1' };
+/** A user of the account that the console removes from it. */
+const ZED = { email: 'zed@console-more.test', password: 'zed-password-1' };
 
 /** A 2 × 2 PNG (red, green / blue, white): a real image, as the cover check wants. */
 const PNG = Buffer.from(
@@ -36,9 +40,9 @@ before(async () => {
   if (b.status === 'fulfilled') browser = b.value;
   for (const r of [s, b]) if (r.status === 'rejected') throw r.reason;
   await server.seed({
-    users: [MIA, VIC].map((u) => ({ ...u, firstName: u.email.slice(0, 3), lastName: 'Console' })),
+    users: [MIA, VIC, ZED].map((u) => ({ ...u, firstName: u.email.slice(0, 3), lastName: 'Console' })),
     accounts: [
-      { name: 'More Inc', owner: MIA.email, projectManagers: [MIA.email], members: [VIC.email], subscriptions: [{ name: 'Main', isActive: true }] },
+      { name: 'More Inc', owner: MIA.email, projectManagers: [MIA.email], members: [VIC.email, ZED.email], subscriptions: [{ name: 'Main', isActive: true }] },
     ],
   });
 });
@@ -117,6 +121,23 @@ test('the console: a cover uploaded and shown, a group added as a member with an
   assert.deepEqual(entry.workzoneIds.map(uuidOf), [uuidOf(hall.id)]);
   await assertNoSeriousAxeViolations(page, 'members with a group');
 
+  // A connect import: started, a scan uploaded into the job, the job received; after a
+  // reload it is still listed (remembered in this browser: no API lists jobs).
+  await page.getByRole('tab', { name: 'Connect' }).click();
+  await page.getByRole('button', { name: 'Start an import' }).click();
+  const importJob = page.getByRole('listitem', { name: /^Import job / });
+  await importJob.locator('.job-state').filter({ hasText: 'waiting' }).waitFor();
+  const slug = ((await importJob.getAttribute('aria-label')) ?? '').replace('Import job ', '');
+  await page.setInputFiles(`[id="import-${slug}"]`, { name: 'import-01.las', mimeType: 'application/octet-stream', buffer: lasFile([[1, 2, 3], [4, 5, 6]]) });
+  await importJob.locator('.job-state').filter({ hasText: 'received' }).waitFor({ timeout: 20_000 });
+  await importJob.getByText('import-01.las').waitFor();
+  await assertNoSeriousAxeViolations(page, 'connect import');
+  await page.reload();
+  await signInThroughConsole(page, MIA, /tab=connect$/);
+  await page.getByRole('listitem', { name: `Import job ${slug}` }).locator('.job-state').filter({ hasText: 'received' }).waitFor();
+  const zoneFiles = await apiAs(server, MIA.email, 'GET', `${p}/files`);
+  assert.deepEqual(zoneFiles.map((f: { name: string; workzoneId: string }) => [f.name, uuidOf(f.workzoneId)]), [['import-01', uuidOf(hall.id)]]);
+
   // A copy of Hall A into a new project: the job is followed until done, then opened.
   await page.getByRole('tab', { name: 'Copy' }).click();
   await page.getByLabel('Name of the copy').fill('Hall A archive');
@@ -131,7 +152,7 @@ test('the console: a cover uploaded and shown, a group added as a member with an
     await page.waitForTimeout(250);
   }
   assert.equal(states.at(-1), 'done', `states seen: ${states.join(' → ')}`);
-  await page.getByText('1 work zone and 0 files copied').waitFor();
+  await page.getByText('1 work zone and 1 file copied').waitFor();
   await assertNoSeriousAxeViolations(page, 'copy');
   await screenshot(page, 'zone-copy-done');
   await page.getByRole('link', { name: 'Open the copy Hall A archive' }).click();
@@ -193,6 +214,34 @@ test('the console: a cover uploaded and shown, a group added as a member with an
   await form.getByRole('button', { name: 'Create tag' }).click();
   await page.getByRole('alert').filter({ hasText: 'Min X must not exceed Max X' }).waitFor();
   await assertNoSeriousAxeViolations(page, 'tag list with the new-tag form');
+
+  // The account: a user removed from it, a custom role edited.
+  await apiAs(server, MIA.email, 'POST', `${a}/roles`, { name: 'Inspector', legacyPermissions: ['view3d'] });
+  await page.goto(`${server.url}/console/a/${made.accountId}/users`);
+  await signInThroughConsole(page, MIA, /\/users$/);
+  await page.getByRole('cell', { name: ZED.email, exact: true }).waitFor();
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: `Remove ${ZED.email}` }).click();
+  await page.getByRole('cell', { name: VIC.email, exact: true }).waitFor();
+  await page.getByRole('cell', { name: ZED.email, exact: true }).waitFor({ state: 'detached' });
+  const users = await apiAs(server, MIA.email, 'GET', `${a}/users`);
+  assert.equal(users.some((u: { email: string }) => u.email === ZED.email), false, 'zed left the account');
+  // The account owner cannot be removed: the service's reason is shown.
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: `Remove ${MIA.email}` }).click();
+  await page.getByRole('alert').filter({ hasText: 'Error 403' }).waitFor();
+  await assertNoSeriousAxeViolations(page, 'users with removal');
+
+  await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Projects' }).click();
+  await page.getByRole('link', { name: 'Roles' }).click();
+  await page.getByRole('button', { name: 'Edit role Inspector' }).click();
+  await page.getByLabel('Role name').fill('Site inspector');
+  await page.getByLabel('See tags').check();
+  await page.getByRole('button', { name: 'Save role' }).click();
+  const edited = page.getByRole('row').filter({ hasText: 'Site inspector' });
+  await edited.waitFor();
+  assert.match((await edited.textContent()) ?? '', /workzone:tags:read/);
+  await assertNoSeriousAxeViolations(page, 'roles with an edit');
 
   // At phone width the project screen (cover, tabs, copy form) fits without sideways scrolling.
   await page.goto(`${server.url}${made.projectPath}?zone=${uuidOf(hall.id)}&tab=copy`);

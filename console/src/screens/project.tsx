@@ -10,6 +10,7 @@ import { zonePermissions } from '../permissions.ts';
 import { Action, Empty, ErrorBox, Head, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
 import { uploadFiles, type UploadProgress } from '../upload.ts';
 import { ConnectPanel } from './connect.tsx';
+import { UploadList } from './upload-list.tsx';
 import { CopyPanel } from './zone-copy.tsx';
 import { ProjectCover } from './project-cover.tsx';
 
@@ -245,21 +246,7 @@ function FilesPanel(props: { ctx: Ctx; zoneId: string }) {
         <input ref={input} id="file-input" type="file" multiple class="visually-hidden" aria-label="Files to upload" tabIndex={-1} onChange={(e) => void start([...(e.currentTarget.files ?? [])])} />
         <Action label="Choose files" denied={uploadDenied} onClick={() => input.current?.click()} />
       </div>
-      {uploads.length ? (
-        <ul class="uploads" aria-label="Uploads">
-          {uploads.map((u, i) => (
-            <li key={i}>
-              <span>{u.name}</span> <progress max={1} value={u.fraction} aria-label={`Upload of ${u.name}`} /> <span class="state">{u.state}</span>
-              {u.error ? <span class="error-text"> {u.error}</span> : null}
-              {u.state === 'uploading' || u.state === 'hashing' ? (
-                <button type="button" class="plain" onClick={() => controllers.current[i]?.abort()}>
-                  Cancel {u.name}
-                </button>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <UploadList uploads={uploads} controllers={controllers.current} />
       <ErrorBox error={files.error ?? error} />
       {files.loading && !files.data ? <Loading what="files" /> : null}
       {files.data && inZone.length === 0 ? <Empty>No file in this zone yet.</Empty> : null}
