@@ -54,6 +54,14 @@ export interface FileItem {
   size: number;
   createdAt: string;
   blobName: string;
+  translation?: Vector3 | null;
+  rotation?: { x: number; y: number; z: number; w: number } | null;
+  scale?: Vector3 | null;
+}
+export interface Vector3 {
+  x: number;
+  y: number;
+  z: number;
 }
 export interface TagList {
   id: string;
@@ -89,4 +97,20 @@ export interface CopyStatus {
   state: 'queued' | 'running' | 'done' | 'failed';
   result?: { projectId: string; workzoneId: string; copiedWorkzones: number; copiedFiles: number; skippedMembers: number };
   error?: string;
+}
+export interface Crop {
+  id: string;
+  workzoneId: string;
+  name: string;
+  crop: string;
+  actualCrop: string;
+  rotation: string;
+  layers: string | null;
+  cameraType: string;
+  cameraState: string;
+  scan: string;
+  thumbnailBlobName: string | null;
+  oview: number | null;
+  settings: string | null;
+  createdAt: string;
 }

@@ -1,7 +1,7 @@
 // The web console's later screens (issue 18) in headless Chromium against one started
 // server: a project cover uploaded and shown, a group added as a member with a role and an
-// expiry, a connect import (a scan uploaded into the job, remembered after a reload), a
-// work zone copied into a new project with the job followed until done (and the copy
+// expiry, a connect import (a scan uploaded into the job, remembered after a reload), that
+// scan moved and turned, a crop created, renamed and deleted, a work zone copied into a new project with the job followed until done (and the copy
 // opened), a tag list created and renamed, tags created in the console (axis-aligned and
 // oriented) and drawn in 3D, a user removed from the account, a custom role edited; a
 // Viewer sees these actions disabled with their reason.
@@ -138,6 +138,39 @@ test('the console: a cover uploaded and shown, a group added as a member with an
   const zoneFiles = await apiAs(server, MIA.email, 'GET', `${p}/files`);
   assert.deepEqual(zoneFiles.map((f: { name: string; workzoneId: string }) => [f.name, uuidOf(f.workzoneId)]), [['import-01', uuidOf(hall.id)]]);
 
+  // The imported scan moved and turned in space (bulk-transformation).
+  await page.getByRole('tab', { name: 'Files' }).click();
+  await page.getByRole('button', { name: 'Transform import-01' }).click();
+  const transform = page.getByRole('form', { name: 'Transform import-01' });
+  await transform.getByLabel('Move X').fill('12.5');
+  await transform.getByLabel('Rotation about Z (degrees)').fill('90');
+  await assertNoSeriousAxeViolations(page, 'file transformation');
+  await transform.getByRole('button', { name: 'Save the transformation of import-01' }).click();
+  await transform.waitFor({ state: 'detached' });
+  const [moved] = await apiAs(server, MIA.email, 'GET', `${p}/files`);
+  assert.deepEqual(moved.translation, { x: 12.5, y: 0, z: 0 });
+  assert.ok(Math.abs(moved.rotation.z - Math.SQRT1_2) < 1e-9 && Math.abs(moved.rotation.w - Math.SQRT1_2) < 1e-9, JSON.stringify(moved.rotation));
+
+  // Crops of the zone: one created on the scan, renamed, then deleted.
+  await page.getByRole('tab', { name: 'Crops' }).click();
+  await page.getByText('No crop in this zone yet.').waitFor();
+  const cropForm = page.getByRole('form', { name: 'New crop' });
+  await cropForm.getByLabel('Crop name').fill('Pump room');
+  await cropForm.getByLabel('Scan').selectOption({ label: 'import-01.las' });
+  await cropForm.getByLabel('Max X').fill('4');
+  await cropForm.getByRole('button', { name: 'Create crop' }).click();
+  const cropRow = page.getByRole('row').filter({ hasText: 'Pump room' });
+  await cropRow.waitFor();
+  assert.match((await cropRow.textContent()) ?? '', /import-01\.las.*0, 0, 0, 4, 1, 1/);
+  await page.getByRole('button', { name: 'Rename Pump room' }).click();
+  await page.getByLabel('New name of Pump room').fill('Pump room east');
+  await page.getByRole('button', { name: 'Save the name of Pump room' }).click();
+  await page.getByRole('cell', { name: 'Pump room east', exact: true }).waitFor();
+  await assertNoSeriousAxeViolations(page, 'crops');
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Delete Pump room east' }).click();
+  await page.getByText('No crop in this zone yet.').waitFor();
+
   // A copy of Hall A into a new project: the job is followed until done, then opened.
   await page.getByRole('tab', { name: 'Copy' }).click();
   await page.getByLabel('Name of the copy').fill('Hall A archive');
@@ -258,7 +291,7 @@ test('the console: a cover uploaded and shown, a group added as a member with an
   done = true;
 });
 
-test('the console: a Viewer sees the cover upload, the copy, the tag-list rename and the new-tag form disabled with their reason', async (t) => {
+test('the console: a Viewer sees the cover upload, the copy, crops, the file transformation, the tag-list rename and the new-tag form disabled with their reason', async (t) => {
   assert.ok(made.tagListPath, 'needs what the first test made');
   let done = false;
   t.after(async () => {
@@ -281,6 +314,11 @@ test('the console: a Viewer sees the cover upload, the copy, the tag-list rename
   };
   await disabled('Replace the cover', /Needs project:project:update-details/);
   await disabled('Copy zone', /Needs .*workzone:cad-model:read/);
+  await page.getByRole('tab', { name: 'Crops' }).click();
+  await disabled('Create crop', /Needs workzone:crops:write/);
+  await page.getByRole('tab', { name: 'Files' }).click();
+  await page.getByRole('cell', { name: 'import-01.las' }).waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Transform import-01' }).count(), 0, 'no transformation for a Viewer');
   await page.getByRole('tab', { name: 'Tag lists' }).click();
   await disabled('Rename Pumps and valves', /Needs workzone:tags:write/);
   await page.goto(`${server.url}${made.tagListPath}`);

@@ -1,6 +1,7 @@
 // A project: its work-zone tree (create, rename, delete) and, for the chosen zone, its
 // files (upload by drag and drop, rename, download, delete), its members (add with a role
 // and an expiry, remove; effective access from members/access) and its tag lists.
+import { Fragment } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
 import type { FileItem, Group, MemberAccess, Project, Role, TagList, Workzone } from '../types.ts';
@@ -11,7 +12,9 @@ import { Action, Empty, ErrorBox, Head, Link, Loading, deniedUnless, useAction, 
 import { uploadFiles, type UploadProgress } from '../upload.ts';
 import { ConnectPanel } from './connect.tsx';
 import { UploadList } from './upload-list.tsx';
+import { TransformForm, transformDenied } from './file-transform.tsx';
 import { CopyPanel } from './zone-copy.tsx';
+import { CropsPanel } from './crops.tsx';
 import { ProjectCover } from './project-cover.tsx';
 
 interface Ctx {
@@ -29,6 +32,7 @@ const TABS = [
   ['files', 'Files'],
   ['members', 'Members'],
   ['tags', 'Tag lists'],
+  ['crops', 'Crops'],
   ['connect', 'Connect'],
   ['copy', 'Copy'],
 ] as const;
@@ -107,6 +111,8 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
                 <MembersPanel ctx={ctx} zoneId={zoneId} zones={zones.data ?? []} />
               ) : props.tab === 'tags' ? (
                 <TagListsPanel ctx={ctx} zoneId={zoneId} />
+              ) : props.tab === 'crops' ? (
+                <CropsPanel base={base} zoneId={zoneId} perms={ctx.perms} />
               ) : props.tab === 'copy' ? (
                 zone ? (
                   <CopyPanel accountId={props.accountId} project={project.data!} base={base} zone={zone} zones={zones.data ?? []} perms={ctx.perms} onCopied={zones.reload} />
@@ -208,6 +214,7 @@ function FilesPanel(props: { ctx: Ctx; zoneId: string }) {
   const [run, busy, error] = useAction();
   const input = useRef<HTMLInputElement>(null);
   const uploadDenied = deniedUnless(ctx.perms, ...UPLOAD_PERMISSIONS);
+  const [transforming, setTransforming] = useState<string | null>(null);
 
   const start = async (list: File[]) => {
     if (!list.length || uploadDenied) return;
@@ -257,7 +264,8 @@ function FilesPanel(props: { ctx: Ctx; zoneId: string }) {
             <Head cols={['Name', 'Size', 'Added', 'Actions']} />
             <tbody>
               {list.map((f) => (
-                <tr key={f.id}>
+                <Fragment key={f.id}>
+                <tr>
                   <td class="file-name">
                     {f.name}.{f.extension}
                   </td>
@@ -267,6 +275,11 @@ function FilesPanel(props: { ctx: Ctx; zoneId: string }) {
                     <button type="button" class="plain" disabled={busy} onClick={() => void download(f)}>
                       Download {f.name}
                     </button>
+                    {transformDenied(f, ctx.perms) === null && transforming !== f.id ? (
+                      <button type="button" class="plain" disabled={busy} onClick={() => setTransforming(f.id)}>
+                        Transform {f.name}
+                      </button>
+                    ) : null}
                     {uploadDenied ? null : (
                       <>
                     <button
@@ -292,6 +305,17 @@ function FilesPanel(props: { ctx: Ctx; zoneId: string }) {
                     )}
                   </td>
                 </tr>
+                {transforming === f.id ? (
+                  <tr>
+                    <td colSpan={4}>
+                      <TransformForm file={f} base={ctx.base} onCancel={() => setTransforming(null)} onDone={() => {
+                        setTransforming(null);
+                        files.reload();
+                      }} />
+                    </td>
+                  </tr>
+                ) : null}
+                </Fragment>
               ))}
             </tbody>
           </table>

@@ -1,11 +1,12 @@
 // A new tag in a tag list (POST …/tags/bulk {create}): id, name, class, and an axis-aligned
 // box (min and max corners) or an oriented one (centre, full sizes, and a rotation about
-// the vertical axis, sent as the unit quaternion (0, 0, sin θ/2, cos θ/2)). The service
+// the vertical axis: console/src/geometry.ts). The service
 // checks the geometry again (docs/tags.md "Tag geometry") and computes the enclosing box.
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { TagData } from '../types.ts';
+import { quaternionAboutZ } from '../geometry.ts';
 import { Action, ErrorBox, useAction } from '../ui.tsx';
 
 type BoxKind = 'axis' | 'oriented';
@@ -26,8 +27,7 @@ export function tagDataOf(f: { id: string; name: string; cls: string; kind: BoxK
   }
   const [cx, cy, cz, sx, sy, sz, degrees] = n as [number, number, number, number, number, number, number];
   if (sx <= 0 || sy <= 0 || sz <= 0) return 'The sizes must be greater than 0.';
-  const half = (degrees * Math.PI) / 360;
-  return { ...data, orientedBoundingBox: [cx, cy, cz, 0, 0, Math.sin(half), Math.cos(half), sx, sy, sz] };
+  return { ...data, orientedBoundingBox: [cx, cy, cz, ...quaternionAboutZ(degrees), sx, sy, sz] };
 }
 
 export function NewTagForm(props: { listUrl: string; denied: string | null; onCreated: (id: string) => void }) {
