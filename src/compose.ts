@@ -126,7 +126,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     : null;
   const applySeed = createSeeder({ store, clock, ids, hasher, extensions: [seedRolesAndGroups(ids, clock)] });
   const authorizer = createAuthorizer({ store });
-  const accounts = createAccounts({ store, clock, authorizer });
+  const accounts = createAccounts({ store, clock, authorizer, storageQuotaBytes: config.storageQuotaBytes });
   const roles = createRoles({ store, clock, ids, authorizer });
   const groups = createGroups({ store, clock, ids, authorizer });
   const activity = createActivity({

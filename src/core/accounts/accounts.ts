@@ -52,7 +52,27 @@ export interface SubscriptionPatch {
   inviteAccountOwnerInNewProjects?: boolean;
 }
 
-export function createAccounts(deps: { store: Store; clock: Clock; authorizer: Authorizer }) {
+/**
+ * What a subscription holds against its limits, counted as the checks count (docs/files.md
+ * "Capacities"): scans and geo images registered plus live pending uploads, live tags, and
+ * the bytes of every registered file and live pending upload against the storage quota.
+ */
+export interface SubscriptionUsage {
+  subscription: SubscriptionRecord;
+  scans: number;
+  geoImages: number;
+  tags: number;
+  bytes: number;
+  quotaBytes: number;
+}
+
+export function createAccounts(deps: {
+  store: Store;
+  clock: Clock;
+  authorizer: Authorizer;
+  /** STORAGE_QUOTA_BYTES: each subscription's storage quota, reported with its usage. */
+  storageQuotaBytes: number;
+}) {
   const { store, clock, authorizer } = deps;
 
   async function subscriptionIn(scope: AccountScope, ref: EntityRef): Promise<SubscriptionRecord> {
@@ -93,6 +113,27 @@ export function createAccounts(deps: { store: Store; clock: Clock; authorizer: A
       const scope = await authorizer.account(actor, ref);
       authorizer.require(scope.permissions, 'account:subscriptions:read', 'view-subscription-forbidden');
       return subscriptionView(await subscriptionIn(scope, subRef), scope);
+    },
+
+    /** Our extension (the vendor reports capacities, not what is used): `account:subscriptions:read`, like the subscription. */
+    async subscriptionUsage(actor: Actor, ref: EntityRef, subRef: EntityRef): Promise<SubscriptionUsage> {
+      const scope = await authorizer.account(actor, ref);
+      authorizer.require(scope.permissions, 'account:subscriptions:read', 'view-subscription-forbidden');
+      const subscription = await subscriptionIn(scope, subRef);
+      const now = clock.now();
+      const { files, tags } = store.repos;
+      const count = async (category: 'scan' | 'geoImage') => {
+        const c = await files.countInSubscription(subscription.id, category, now);
+        return c.registered + c.pending;
+      };
+      return {
+        subscription,
+        scans: await count('scan'),
+        geoImages: await count('geoImage'),
+        tags: await tags.countForSubscription(subscription.id),
+        bytes: await files.bytesInSubscription(subscription.id, now),
+        quotaBytes: deps.storageQuotaBytes,
+      };
     },
 
     /** PATCH: the name needs `account:subscriptions:update-name`; the invite flag, the account owner. */

@@ -74,6 +74,11 @@ export const API2_OPERATIONS: OperationTable = {
     permission: '`account:subscriptions:read`.',
     errors: [...ACCOUNT, '400 invalid-subscription-urn', '403 view-subscription-forbidden', '404 subscription-not-found'],
   },
+  [`GET ${A}/subscriptions/{subscriptionRef}/usage`]: {
+    does: 'Our extension: what the subscription uses of its capacities, as the capacity checks count it: scans and geo images (registered plus live pending uploads), live tags, and bytes against the storage quota (`STORAGE_QUOTA_BYTES`).',
+    permission: '`account:subscriptions:read`.',
+    errors: [...ACCOUNT, '400 invalid-subscription-urn', '403 view-subscription-forbidden', '404 subscription-not-found'],
+  },
   [`PATCH ${A}/subscriptions/{subscriptionRef}`]: {
     does: 'Renames a subscription, or sets `inviteAccountOwnerInNewProjects` (the account owner is then invited to every new project of it).',
     permission: '`account:subscriptions:update-name` for `name`; `inviteAccountOwnerInNewProjects`: the account owner only (`account:account:update-owner`).',
