@@ -3,7 +3,8 @@
 // expiry, a connect import (a scan uploaded into the job, remembered after a reload), that
 // scan moved and turned, a crop created, renamed and deleted, a work zone copied into a new project with the job followed until done (and the copy
 // opened), a tag list created and renamed, tags created in the console (axis-aligned and
-// oriented) and drawn in 3D, a user removed from the account, a custom role edited; a
+// oriented) and drawn in 3D, a user removed from the account, a custom role edited, the
+// subscription's usage; a
 // Viewer sees these actions disabled with their reason.
 // axe-core finds no serious or critical violation on these screens; screenshots are kept
 // in .tmp/artifacts/console/.
@@ -275,6 +276,18 @@ test('the console: a cover uploaded and shown, a group added as a member with an
   await edited.waitFor();
   assert.match((await edited.textContent()) ?? '', /workzone:tags:read/);
   await assertNoSeriousAxeViolations(page, 'roles with an edit');
+
+  // The accounts screen: the subscription's capacities, used against allowed (the imported
+  // scan and its copy, the two tags), as the service counts them.
+  await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Accounts' }).click();
+  const usage = page.getByRole('group', { name: 'Usage of Main' });
+  await usage.getByText(/^Scans$/).waitFor();
+  const usageText = (await usage.textContent()) ?? '';
+  assert.match(usageText, /Scans\s*2 of [\d,]+ used/);
+  assert.match(usageText, /Tags\s*2 of [\d,]+ used/);
+  assert.match(usageText, /Storage\s*[\d.]+ (B|KiB) of 10\.00 TiB used/);
+  await assertNoSeriousAxeViolations(page, 'accounts with usage');
+  await screenshot(page, 'accounts-usage');
 
   // At phone width the project screen (cover, tabs, copy form) fits without sideways scrolling.
   await page.goto(`${server.url}${made.projectPath}?zone=${uuidOf(hall.id)}&tab=copy`);

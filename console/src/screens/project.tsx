@@ -10,6 +10,7 @@ import { currentTokens } from '../auth.ts';
 import { zonePermissions } from '../permissions.ts';
 import { Action, Empty, ErrorBox, Head, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
 import { uploadFiles, type UploadProgress } from '../upload.ts';
+import { formatSize } from '../format.ts';
 import { ConnectPanel } from './connect.tsx';
 import { UploadList } from './upload-list.tsx';
 import { TransformForm, transformDenied } from './file-transform.tsx';
@@ -198,9 +199,6 @@ function ZoneTree(props: { ctx: Ctx; zones: Workzone[]; selected: string | null;
     </>
   );
 }
-
-const formatSize = (n: number) =>
-  n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : n < 1024 ** 3 ? `${(n / 1024 ** 2).toFixed(1)} MiB` : `${(n / 1024 ** 3).toFixed(2)} GiB`;
 
 /** Upload needs the write permission of the file's category; scans and documents are the common ones. */
 const UPLOAD_PERMISSIONS = ['workzone:reality-data:write', 'workzone:documents:write'] as const;

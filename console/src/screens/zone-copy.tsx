@@ -5,13 +5,12 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
 import type { CopyStatus, Project, Workzone } from '../types.ts';
 import { Action, ErrorBox, Link, deniedUnlessAll, useAction } from '../ui.tsx';
+import { count } from '../format.ts';
 
 /** The vendor's rule on the source zone (docs/projects.md "Copy"); the destination's is checked by the service. */
 const SOURCE_NEEDS = ['workzone:workzones:read', 'workzone:reality-data:read', 'workzone:cad-model:read'] as const;
 const NEW_PROJECT = 'new';
 const POLL_MS = 1000;
-
-const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 interface Started {
   jobId: string;
