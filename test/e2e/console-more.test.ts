@@ -340,3 +340,47 @@ test('the console: a Viewer sees the cover upload, the copy, crops, the file tra
   await assertNoSeriousAxeViolations(page, 'tag list as a Viewer');
   done = true;
 });
+
+test('the console: a 50,000-tag list\'s table keeps only the rows in view in the page; scrolling reaches the last tag; a filter narrows it', async (t) => {
+  assert.ok(made.projectId, 'needs the project of the first test');
+  let done = false;
+  t.after(async () => {
+    if (!done) await showPages('more-table');
+  });
+  const p = `/api/2/accounts/${made.accountId}/projects/${made.projectId}`;
+  const list = await apiAs(server, MIA.email, 'POST', `${p}/tag-lists`, { workzoneId: made.hallId, tagListType: '3d', name: 'Many' });
+  const TAGS = 50_000;
+  const BULK = 10_000;
+  for (let k = 0; k < TAGS / BULK; k++) {
+    const create = Array.from({ length: BULK }, (_, j) => {
+      const i = k * BULK + j;
+      const [x, y] = [(i % 250) * 2, Math.floor(i / 250) * 2];
+      return { data: { id: `T-${String(i).padStart(5, '0')}`, name: `Tag ${i}`, class: i % 2 ? 'pipe' : 'valve', boundingBox: [x, y, 0, x + 1, y + 1, 1] } };
+    });
+    await apiAs(server, MIA.email, 'POST', `${p}/tag-lists/${uuidOf(list.id)}/tags/bulk`, { create });
+  }
+  const page = await newPage();
+  const path = `/console/a/${made.accountId}/p/${made.projectId}/t/${uuidOf(list.id)}`;
+  await page.goto(`${server.url}${path}`);
+  await signInThroughConsole(page, MIA, new RegExp(`${path}$`));
+  await page.locator(`canvas.scene[data-drawn="${TAGS}"]`).waitFor({ timeout: 90_000 });
+  const table = page.getByRole('table');
+  assert.equal(await table.getAttribute('aria-rowcount'), String(TAGS + 1));
+  const inPage = () => page.locator('.tag-window tbody tr:not(.spacer)').count();
+  const first = await inPage();
+  assert.ok(first > 5 && first < 100, `rows in the page: ${first}`);
+  await page.getByRole('button', { name: 'T-00000', exact: true }).waitFor();
+  // To the bottom: the last tag is there, and still only a window of rows.
+  await page.locator('.tag-window').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await page.getByRole('button', { name: `T-${TAGS - 1}`, exact: true }).waitFor();
+  assert.ok((await inPage()) < 100, 'still a window of rows at the bottom');
+  await page.getByRole('button', { name: `T-${TAGS - 1}`, exact: true }).click();
+  await page.locator('[data-testid=picked-tag] .picked-name').filter({ hasText: `Tag ${TAGS - 1}` }).waitFor();
+  // A filter: ten ids contain "T-4999" (T-49990 to T-49999).
+  await page.getByLabel('Filter by id or name').fill('T-4999');
+  await page.getByText(`10 of ${TAGS.toLocaleString('en')} tags`).waitFor();
+  assert.equal(await inPage(), 10);
+  await assertNoSeriousAxeViolations(page, 'a 50,000-tag list');
+  await screenshot(page, 'tag-table-50000');
+  done = true;
+});

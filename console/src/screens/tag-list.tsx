@@ -4,14 +4,12 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
 import type { FileItem, Project, Tag, TagList } from '../types.ts';
 import { PREVIEW_EXTENSIONS, decodePoints, download } from '../three/point-cloud.ts';
-import { Action, Empty, ErrorBox, Head, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
+import { Action, Empty, ErrorBox, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
 import { BoxScene } from '../three/box-scene.ts';
 import { NewTagForm } from './tag-create.tsx';
+import { TagTable } from './tag-table.tsx';
 import { currentTokens } from '../auth.ts';
 import { zonePermissions } from '../permissions.ts';
-
-/** Rows shown in the table at once (the 3D view shows every box). */
-const TABLE_ROWS = 200;
 
 /** Timings of the last load, shown on the page and read by `npm run bench:console`. */
 export interface ViewTimings {
@@ -230,26 +228,10 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
             ))}
           </select>
           <span class="muted" role="status">
-            {matching.length} of {tags?.length ?? 0} tags{matching.length > TABLE_ROWS ? `, first ${TABLE_ROWS} shown` : ''}
+            {matching.length.toLocaleString('en')} of {(tags?.length ?? 0).toLocaleString('en')} tags
           </span>
         </div>
-        <table class="tags">
-          <Head cols={['Id', 'Name', 'Class', 'Box']} />
-          <tbody>
-            {matching.slice(0, TABLE_ROWS).map(({ t, i }) => (
-              <tr key={t.id} class={i === picked ? 'current' : undefined}>
-                <td>
-                  <button type="button" class="link" onClick={() => setPicked(i)}>
-                    {t.data.id}
-                  </button>
-                </td>
-                <td>{t.data.name ?? ''}</td>
-                <td>{t.data.class ?? ''}</td>
-                <td>{t.data.orientedBoundingBox ? 'oriented' : t.data.boundingBox ? 'axis-aligned' : 'none'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TagTable rows={matching} picked={picked} onPick={setPicked} />
       </section>
     </main>
   );
