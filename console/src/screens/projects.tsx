@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
 import { Fragment } from 'preact';
-import type { Account, Project, Subscription } from '../types.ts';
+import type { Account, Project, Subscription, SubscriptionUsage } from '../types.ts';
 import { formatSize } from '../format.ts';
 import { Action, Empty, ErrorBox, Link, Loading, useAction, useLoad } from '../ui.tsx';
 
@@ -23,7 +23,7 @@ export function AccountsScreen() {
             <ul class="subscriptions">
               {a.subscriptions.map((s) => (
                 <li key={s.id}>
-                  <SubscriptionUsage accountId={uuidOf(a.id)} subscription={s} />
+                  <SubscriptionUsageMeters accountId={uuidOf(a.id)} subscription={s} />
                 </li>
               ))}
             </ul>
@@ -34,18 +34,12 @@ export function AccountsScreen() {
   );
 }
 
-interface Usage {
-  scans: { used: number; allowed: number };
-  geoImages: { used: number; allowed: number };
-  tags: { used: number; allowed: number };
-  storageBytes: { used: number; allowed: number };
-}
 
 /** A subscription's capacities, used against allowed (GET …/usage, which counts as the service's checks do). */
-function SubscriptionUsage(props: { accountId: string; subscription: Subscription }) {
+function SubscriptionUsageMeters(props: { accountId: string; subscription: Subscription }) {
   const s = props.subscription;
   const url = `${A2}/accounts/${props.accountId}/subscriptions/${uuidOf(s.id)}/usage`;
-  const usage = useLoad(() => api<Usage>('GET', url), url);
+  const usage = useLoad(() => api<SubscriptionUsage>('GET', url), url);
   const title = `${s.name ?? 'Subscription'}${s.isActive ? '' : ' (inactive)'}`;
   const u = usage.data;
   const rows: [string, string, { used: number; allowed: number }, (n: number) => string][] = u

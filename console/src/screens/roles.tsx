@@ -4,17 +4,9 @@
 // its name, description and colour are sent back); delete a custom role). account:roles:write.
 import { useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
-import type { Account } from '../types.ts';
+import type { Account, Role } from '../types.ts';
 import { AccountPage, Action, ErrorBox, Head, Loading, useAction, useLoad } from '../ui.tsx';
 
-interface RoleFull {
-  id: string;
-  name: string;
-  description: string;
-  color?: string;
-  permissions: string[];
-  legacyPermissions: string[];
-}
 
 /** The spec's legacy permissions, as a person reads them (docs/permissions.md, the legacy ↔ new table). */
 export const LEGACY: readonly [string, string][] = [
@@ -45,11 +37,11 @@ export const managesAccount = (a: Account | undefined): string | null =>
 export function RolesScreen(props: { accountId: string }) {
   const base = `${A2}/accounts/${props.accountId}`;
   const account = useLoad(() => api<Account>('GET', base), base);
-  const roles = useLoad(() => api<RoleFull[]>('GET', `${base}/roles`), `${base} roles`);
+  const roles = useLoad(() => api<Role[]>('GET', `${base}/roles`), `${base} roles`);
   const [name, setName] = useState('');
   const [legacy, setLegacy] = useState<string[]>([]);
   const [run, busy, error] = useAction();
-  const [editing, setEditing] = useState<RoleFull | null>(null);
+  const [editing, setEditing] = useState<Role | null>(null);
   const denied = managesAccount(account.data);
   const reset = () => {
     setEditing(null);

@@ -3,17 +3,9 @@
 // project managers (account:users:write).
 import { useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
-import type { Account } from '../types.ts';
+import type { Account, User } from '../types.ts';
 import { AccountPage, Action, Empty, ErrorBox, Head, Loading, useAction, useLoad } from '../ui.tsx';
 
-interface User {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  invitedAt: string | null;
-  accountRoles?: string[];
-}
 
 const ROLES = [
   ['administrator', 'Administrator'],
