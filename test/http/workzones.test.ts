@@ -6,7 +6,7 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
 import {
-  A2, SUB_B, accessList, addMembers, assertProblem, createProject, createZone, emailOf, entryOf, outbox, projectWorld, uuidOf, type World,
+  A2, GROUP_ID, SUB_B, accessList, addMembers, assertProblem, createProject, createZone, emailOf, entryOf, outbox, projectWorld, uuidOf, type World,
 } from '../support/projects.ts';
 
 let t: TestApp;
@@ -120,6 +120,31 @@ describe('DELETE', () => {
     const p = await createProject(w.as.projectOwner!);
     assertProblem(await w.as.projectOwner!('DELETE', zOf(p, p.rootWorkzoneId)), 400, 'cannot-delete-root-workzone');
     assert.equal((await w.as.projectOwner!('GET', zOf(p, p.rootWorkzoneId))).status, 200);
+  });
+});
+
+describe('the caller\'s permissions in a zone (ours)', () => {
+  test('one zone answers the caller\'s permissions there: the owner\'s, a member\'s role, a group member\'s through the group; lists leave them out', async () => {
+    const p = await createProject(w.as.projectOwner!);
+    const z = await createZone(w.as.projectOwner!, p.id, p.rootWorkzoneId, 'Z');
+    await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('carol'), role: w.roles.Viewer }] }, [z.id]);
+    await addMembers(w.as.projectOwner!, p.id, { groups: [{ group: GROUP_ID, role: w.roles.Contributor }] }, [z.id]);
+    const roles = (await w.as.projectOwner!('GET', `${A2}/roles`)).body;
+    const permissionsOf = (name: string): string[] => roles.find((r: any) => r.name === name).permissions;
+    const zoneAs = async (who: string) => {
+      const res = await w.as[who]!('GET', zOf(p, z.id));
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return new Set<string>(res.body.permissions);
+    };
+    const owner = await zoneAs('projectOwner');
+    for (const perm of ['workzone:workzones:write', 'workzone:members:write', 'workzone:tags:write']) assert.ok(owner.has(perm), perm);
+    const carol = await zoneAs('carol');
+    for (const perm of permissionsOf('Viewer')) assert.ok(carol.has(perm), `Viewer: ${perm}`);
+    assert.equal(carol.has('workzone:workzones:write'), false);
+    const alice = await zoneAs('alice'); // in the Field team group
+    for (const perm of permissionsOf('Contributor')) assert.ok(alice.has(perm), `Contributor through the group: ${perm}`);
+    const list = (await w.as.projectOwner!('GET', `${pOf(p)}/workzones`)).body;
+    assert.equal(list.every((x: any) => x.permissions === undefined), true, 'lists leave them out');
   });
 });
 

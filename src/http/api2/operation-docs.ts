@@ -208,7 +208,7 @@ export const API2_OPERATIONS: OperationTable = {
     permission: '`workzone:workzones:write` on the parent work zone.',
     errors: [...PROJECT, ...WORKZONE, INPUT, '403 create-workzone-forbidden'],
   },
-  [`GET ${W}`]: { does: 'One work zone.', permission: `${MEMBER} with \`workzone:workzones:read\` on the work zone.`, errors: [...PROJECT, ...WORKZONE, '403 view-workzone-forbidden'] },
+  [`GET ${W}`]: { does: 'One work zone, with the caller\'s permissions in it (`permissions`, ours).', permission: `${MEMBER} with \`workzone:workzones:read\` on the work zone.`, errors: [...PROJECT, ...WORKZONE, '403 view-workzone-forbidden'] },
   [`PUT ${W}`]: { does: 'Overwrites a work zone.', permission: '`workzone:workzones:write` on the work zone.', errors: [...PROJECT, ...WORKZONE, INPUT, '403 update-workzone-forbidden'] },
   [`DELETE ${W}`]: {
     does: 'Deletes a work zone with its subtree and everything in it. The root work zone cannot be deleted.',

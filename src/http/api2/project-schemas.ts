@@ -68,6 +68,8 @@ export const Workzone = Type.Object({
   roleIds: Type.Array(Type.String()),
   modificationInfo: ModificationInfo,
   statsInfo: Type.Object({ scanCount: Nullable(Type.Integer()), scanSize: Nullable(Type.Integer()), tagCount: Nullable(Type.Integer()) }),
+  /** Ours (docs/projects.md "Work zones"): the caller's permissions in the zone, on one zone's get, create and update. */
+  permissions: Type.Optional(Type.Array(Type.String())),
 });
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });

@@ -65,6 +65,7 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
         updatedBy: opt('user', w.updatedBy), isDeleted: false,
       },
       statsInfo: { scanCount: v.scans.scanCount, scanSize: v.scans.scanSize, tagCount: v.tagCount },
+      ...(v.permissions ? { permissions: v.permissions } : {}),
     };
   };
   const user = (u: UserRecord) => ({

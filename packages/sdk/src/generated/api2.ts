@@ -703,7 +703,7 @@ export interface paths {
         };
         /**
          * A work zone
-         * @description One work zone.
+         * @description One work zone, with the caller's permissions in it (`permissions`, ours).
          *
          *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`) with `workzone:workzones:read` on the work zone.
          *
@@ -6257,6 +6257,7 @@ export interface operations {
                             scanSize: number | null;
                             tagCount: number | null;
                         };
+                        permissions?: string[];
                     }[];
                 };
             };
@@ -6392,6 +6393,7 @@ export interface operations {
                             scanSize: number | null;
                             tagCount: number | null;
                         };
+                        permissions?: string[];
                     };
                 };
             };
@@ -6573,6 +6575,7 @@ export interface operations {
                             scanSize: number | null;
                             tagCount: number | null;
                         };
+                        permissions?: string[];
                     };
                 };
             };
@@ -6707,6 +6710,7 @@ export interface operations {
                             scanSize: number | null;
                             tagCount: number | null;
                         };
+                        permissions?: string[];
                     };
                 };
             };
