@@ -6,7 +6,6 @@ import { useRef, useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
 import type { FileItem, Group, MemberAccess, Project, Role, TagList, Workzone } from '../types.ts';
 import { navigate } from '../router.ts';
-import { currentTokens } from '../auth.ts';
 import { zonePermissions } from '../permissions.ts';
 import { Action, Empty, ErrorBox, Head, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
 import { uploadFiles, type UploadProgress } from '../upload.ts';
@@ -47,7 +46,7 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
   const zoneId = zoneRef ? uuidOf(zoneRef) : null;
   const zone = zones.data?.find((z) => same(z.id, zoneId));
   const perms = useLoad(
-    () => (project.data && zoneId ? zonePermissions(props.accountId, project.data, zoneId, currentTokens()?.userId ?? '') : Promise.resolve(new Set<string>())),
+    () => (project.data && zoneId ? zonePermissions(base, zoneId) : Promise.resolve(new Set<string>())),
     `${base} ${zoneId} ${project.data ? 'loaded' : ''}`,
   );
   const go = (q: { zone?: string; tab?: string }) =>

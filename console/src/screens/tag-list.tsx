@@ -8,7 +8,6 @@ import { Action, Empty, ErrorBox, Link, Loading, deniedUnless, useAction, useLoa
 import { BoxScene } from '../three/box-scene.ts';
 import { NewTagForm } from './tag-create.tsx';
 import { TagTable } from './tag-table.tsx';
-import { currentTokens } from '../auth.ts';
 import { zonePermissions } from '../permissions.ts';
 
 /** Timings of the last load, shown on the page and read by `npm run bench:console`. */
@@ -147,11 +146,8 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
   }, [tags]);
   const pickedTag = picked === null ? null : (tags?.[picked] ?? null);
   const perms = useLoad(
-    () =>
-      project.data && list.data
-        ? zonePermissions(props.accountId, project.data, list.data.workzoneId, currentTokens()?.userId ?? '')
-        : Promise.resolve(undefined),
-    `${listUrl} ${project.data ? 1 : 0}${list.data ? 1 : 0}`,
+    () => (list.data ? zonePermissions(base, list.data.workzoneId) : Promise.resolve(undefined)),
+    `${listUrl} ${list.data ? 'loaded' : ''}`,
   );
   const writeDenied = deniedUnless(perms.loading ? undefined : perms.data, 'workzone:tags:write');
 
