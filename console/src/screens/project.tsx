@@ -262,56 +262,61 @@ function FilesPanel(props: { ctx: Ctx; zoneId: string }) {
             <tbody>
               {list.map((f) => (
                 <Fragment key={f.id}>
-                <tr>
-                  <td class="file-name">
-                    {f.name}.{f.extension}
-                  </td>
-                  <td>{formatSize(f.size)}</td>
-                  <td>{new Date(f.createdAt).toLocaleString()}</td>
-                  <td>
-                    <button type="button" class="plain" disabled={busy} onClick={() => void download(f)}>
-                      Download {f.name}
-                    </button>
-                    {transformDenied(f, ctx.perms) === null && transforming !== f.id ? (
-                      <button type="button" class="plain" disabled={busy} onClick={() => setTransforming(f.id)}>
-                        Transform {f.name}
-                      </button>
-                    ) : null}
-                    {uploadDenied ? null : (
-                      <>
-                    <button
-                      type="button"
-                      class="plain"
-                      disabled={busy}
-                      onClick={() => {
-                        const next = prompt('New file name', f.name)?.trim();
-                        if (next) void run(() => api('PATCH', `${ctx.base}/files/${uuidOf(f.id)}`, { name: next })).then((ok) => ok && files.reload());
-                      }}
-                    >
-                      Rename {f.name}
-                    </button>
-                    <button
-                      type="button"
-                      class="danger"
-                      disabled={busy}
-                      onClick={() => confirm(`Delete ${f.name}?`) && void run(() => api('DELETE', `${ctx.base}/files/${uuidOf(f.id)}`)).then((ok) => ok && files.reload())}
-                    >
-                      Delete {f.name}
-                    </button>
-                      </>
-                    )}
-                  </td>
-                </tr>
-                {transforming === f.id ? (
                   <tr>
-                    <td colSpan={4}>
-                      <TransformForm file={f} base={ctx.base} onCancel={() => setTransforming(null)} onDone={() => {
-                        setTransforming(null);
-                        files.reload();
-                      }} />
+                    <td class="file-name">
+                      {f.name}.{f.extension}
+                    </td>
+                    <td>{formatSize(f.size)}</td>
+                    <td>{new Date(f.createdAt).toLocaleString()}</td>
+                    <td>
+                      <button type="button" class="plain" disabled={busy} onClick={() => void download(f)}>
+                        Download {f.name}
+                      </button>
+                      {transformDenied(f, ctx.perms) === null && transforming !== f.id ? (
+                        <button type="button" class="plain" disabled={busy} onClick={() => setTransforming(f.id)}>
+                          Transform {f.name}
+                        </button>
+                      ) : null}
+                      {uploadDenied ? null : (
+                        <>
+                      <button
+                        type="button"
+                        class="plain"
+                        disabled={busy}
+                        onClick={() => {
+                          const next = prompt('New file name', f.name)?.trim();
+                          if (next) void run(() => api('PATCH', `${ctx.base}/files/${uuidOf(f.id)}`, { name: next })).then((ok) => ok && files.reload());
+                        }}
+                      >
+                        Rename {f.name}
+                      </button>
+                      <button
+                        type="button"
+                        class="danger"
+                        disabled={busy}
+                        onClick={() => confirm(`Delete ${f.name}?`) && void run(() => api('DELETE', `${ctx.base}/files/${uuidOf(f.id)}`)).then((ok) => ok && files.reload())}
+                      >
+                        Delete {f.name}
+                      </button>
+                        </>
+                      )}
                     </td>
                   </tr>
-                ) : null}
+                  {transforming === f.id ? (
+                    <tr>
+                      <td colSpan={4}>
+                        <TransformForm
+                          file={f}
+                          base={ctx.base}
+                          onCancel={() => setTransforming(null)}
+                          onDone={() => {
+                            setTransforming(null);
+                            files.reload();
+                          }}
+                        />
+                      </td>
+                    </tr>
+                  ) : null}
                 </Fragment>
               ))}
             </tbody>

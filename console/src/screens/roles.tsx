@@ -96,24 +96,24 @@ export function RolesScreen(props: { accountId: string }) {
                     <span class="muted">base role</span>
                   ) : (
                     <>
-                    <Action
-                      label={`Edit role ${r.name}`}
-                      denied={denied}
-                      busy={busy}
-                      onClick={() => {
-                        setEditing(r);
-                        setName(r.name);
-                        setLegacy(r.legacyPermissions);
-                        document.getElementById('role-name')?.focus();
-                      }}
-                    />
-                    <Action
-                      label={`Delete role ${r.name}`}
-                      kind="danger"
-                      denied={denied}
-                      busy={busy}
-                      onClick={() => confirm(`Delete the role ${r.name}?`) && void run(() => api('DELETE', `${base}/roles/${uuidOf(r.id)}`)).then((ok) => ok && roles.reload())}
-                    />
+                      <Action
+                        label={`Edit role ${r.name}`}
+                        denied={denied}
+                        busy={busy}
+                        onClick={() => {
+                          setEditing(r);
+                          setName(r.name);
+                          setLegacy(r.legacyPermissions);
+                          document.getElementById('role-name')?.focus();
+                        }}
+                      />
+                      <Action
+                        label={`Delete role ${r.name}`}
+                        kind="danger"
+                        denied={denied}
+                        busy={busy}
+                        onClick={() => confirm(`Delete the role ${r.name}?`) && void run(() => api('DELETE', `${base}/roles/${uuidOf(r.id)}`)).then((ok) => ok && roles.reload())}
+                      />
                     </>
                   )}
                 </td>

@@ -56,43 +56,43 @@ export function NewTagForm(props: { listUrl: string; denied: string | null; onCr
   };
   return (
     <>
-    <form class="grid-form new-tag" onSubmit={submit} aria-label="New tag">
-      <label for="new-tag-id">Id</label>
-      <input id="new-tag-id" value={id} maxLength={255} required disabled={disabled} onInput={(e) => setId(e.currentTarget.value)} />
-      <label for="new-tag-name">Name</label>
-      <input id="new-tag-name" value={name} maxLength={50} disabled={disabled} onInput={(e) => setName(e.currentTarget.value)} />
-      <label for="new-tag-class">Class</label>
-      <input id="new-tag-class" value={cls} maxLength={50} disabled={disabled} onInput={(e) => setCls(e.currentTarget.value)} />
-      <fieldset class="choice">
-        <legend>Box</legend>
-        {(['axis', 'oriented'] as const).map((k) => (
-          <label key={k}>
-            <input type="radio" name="new-tag-box" value={k} checked={kind === k} disabled={disabled} onChange={() => setKind(k)} />{' '}
-            {k === 'axis' ? 'Axis-aligned' : 'Oriented'}
-          </label>
+      <form class="grid-form new-tag" onSubmit={submit} aria-label="New tag">
+        <label for="new-tag-id">Id</label>
+        <input id="new-tag-id" value={id} maxLength={255} required disabled={disabled} onInput={(e) => setId(e.currentTarget.value)} />
+        <label for="new-tag-name">Name</label>
+        <input id="new-tag-name" value={name} maxLength={50} disabled={disabled} onInput={(e) => setName(e.currentTarget.value)} />
+        <label for="new-tag-class">Class</label>
+        <input id="new-tag-class" value={cls} maxLength={50} disabled={disabled} onInput={(e) => setCls(e.currentTarget.value)} />
+        <fieldset class="choice">
+          <legend>Box</legend>
+          {(['axis', 'oriented'] as const).map((k) => (
+            <label key={k}>
+              <input type="radio" name="new-tag-box" value={k} checked={kind === k} disabled={disabled} onChange={() => setKind(k)} />{' '}
+              {k === 'axis' ? 'Axis-aligned' : 'Oriented'}
+            </label>
+          ))}
+        </fieldset>
+        {labels.map((label, i) => (
+          <Fragment key={`${kind}-${i}`}>
+            <label for={`new-tag-${kind}-${i}`}>
+              {label}
+            </label>
+            <input
+              id={`new-tag-${kind}-${i}`}
+              type="number"
+              step="any"
+              value={numbers[i]}
+              disabled={disabled}
+              onInput={(e) => {
+                const v = e.currentTarget.value;
+                setNumbers((old) => old.map((x, j) => (j === i ? v : x)));
+              }}
+            />
+          </Fragment>
         ))}
-      </fieldset>
-      {labels.map((label, i) => (
-        <Fragment key={`${kind}-${i}`}>
-          <label for={`new-tag-${kind}-${i}`}>
-            {label}
-          </label>
-          <input
-            id={`new-tag-${kind}-${i}`}
-            type="number"
-            step="any"
-            value={numbers[i]}
-            disabled={disabled}
-            onInput={(e) => {
-              const v = e.currentTarget.value;
-              setNumbers((old) => old.map((x, j) => (j === i ? v : x)));
-            }}
-          />
-        </Fragment>
-      ))}
-      <Action label="Create tag" type="submit" kind="primary" denied={props.denied} busy={busy} />
-    </form>
-    <ErrorBox error={error} />
+        <Action label="Create tag" type="submit" kind="primary" denied={props.denied} busy={busy} />
+      </form>
+      <ErrorBox error={error} />
     </>
   );
 }

@@ -203,10 +203,14 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
             <p class="muted">Click a box or a row of the table.</p>
           )}
           <h2 id="new-tag-h">New tag</h2>
-          <NewTagForm listUrl={listUrl} denied={writeDenied} onCreated={(id) => {
-            pickAfterLoad.current = id;
-            reloadTags((x) => x + 1);
-          }} />
+          <NewTagForm
+            listUrl={listUrl}
+            denied={writeDenied}
+            onCreated={(id) => {
+              pickAfterLoad.current = id;
+              reloadTags((x) => x + 1);
+            }}
+          />
         </section>
       </div>
       <section aria-labelledby="table-h">
