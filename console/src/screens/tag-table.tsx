@@ -5,12 +5,7 @@
 // into view.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Tag } from '../types.ts';
-
-/** The height of one row in CSS pixels: `.tag-window tr` in styles.css says the same. */
-export const ROW_PX = 32;
-/** Rows kept in the page above and below the ones in view. */
-const OVERSCAN = 10;
-const COLUMNS = ['Id', 'Name', 'Class', 'Box'] as const;
+import { ROW_PX, windowOf } from '../table-window.ts';
 
 export interface Row {
   t: Tag;
@@ -18,12 +13,7 @@ export interface Row {
   i: number;
 }
 
-/** The rows to put in the page for a scroll position: [first, end) of `total`. */
-export function windowOf(scrollTop: number, viewportPx: number, total: number): [number, number] {
-  const first = Math.max(0, Math.floor(scrollTop / ROW_PX) - OVERSCAN);
-  const end = Math.min(total, Math.ceil((scrollTop + viewportPx) / ROW_PX) + OVERSCAN);
-  return [first, Math.max(first, end)];
-}
+const COLUMNS = ['Id', 'Name', 'Class', 'Box'] as const;
 
 export function TagTable(props: { rows: Row[]; picked: number | null; onPick: (i: number) => void }) {
   const { rows } = props;
@@ -38,6 +28,8 @@ export function TagTable(props: { rows: Row[]; picked: number | null; onPick: (i
     addEventListener('resize', measure);
     return () => removeEventListener('resize', measure);
   }, []);
+  // The scroll position after the list changed (a filter shortens it and the browser clamps).
+  useEffect(measure, [rows.length]);
   // A tag picked elsewhere (the 3D view) is scrolled into view.
   useEffect(() => {
     const el = box.current;
