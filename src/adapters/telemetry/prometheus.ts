@@ -15,7 +15,21 @@ function errorClass(e: unknown): string {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code.slice(0, 2) : 'other';
 }
 
-export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMetrics?: boolean }) {
+/** The Prometheus registry of this process and the CoreMetrics the core writes to. */
+export interface Metrics {
+  /** The prom-client registry behind GET /metrics. */
+  registry: Registry<'text/plain; version=0.0.4; charset=utf-8'>;
+  /** What the core writes to (ports/telemetry.ts). */
+  core: CoreMetrics;
+  /** Counts a failed database query (instrumentSql calls it). */
+  queryError(e: unknown): void;
+  /** Records one answered request (http/metrics.ts). */
+  request: (method: string, route: string, status: number, seconds: number) => void;
+  /** The exposition text. */
+  text(): Promise<string>;
+}
+
+export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMetrics?: boolean }): Metrics {
   const registry = new Registry();
   // Process metrics (CPU, memory, event loop, GC) for the real process only: each call
   // starts its own observers.
@@ -137,5 +151,3 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
     text: async () => `${await registry.metrics()}\n${requests.text()}`,
   };
 }
-
-export type Metrics = ReturnType<typeof createMetrics>;

@@ -25,7 +25,7 @@ export function formatUrn(ns: string, type: UrnType, uuid: string): string {
 }
 
 export const invalidUrn = (type: UrnType, ref: string) =>
-  new DomainError('invalid', `invalid-${type}-urn`, `Not a valid ${type} reference: ${ref.slice(0, 200)}`, {
+  new DomainError('invalid', `invalid-${type}-urn` as const, `Not a valid ${type} reference: ${ref.slice(0, 200)}`, {
     [type]: ref.slice(0, 200),
   });
 

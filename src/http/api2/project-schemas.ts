@@ -1,9 +1,8 @@
 // API 2 schemas of projects, work zones and members (vendor "Project", "Workzone").
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
+import { DateTime, Name, Nullable } from '../schema-helpers.ts';
 import { RefString } from './schemas.ts';
 
-const DateTime = Type.String({ format: 'date-time' });
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const Location = Type.Object(
   { lat: Type.Number({ minimum: -90, maximum: 90 }), lng: Type.Number({ minimum: -180, maximum: 180 }) },
@@ -72,7 +71,6 @@ export const Workzone = Type.Object({
   permissions: Type.Optional(Type.Array(Type.String())),
 });
 
-const Name = Type.String({ minLength: 1, maxLength: 255 });
 const Description = Type.String({ maxLength: 1000 });
 
 export const ProjectCreate = Type.Object(

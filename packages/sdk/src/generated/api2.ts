@@ -15,7 +15,7 @@ export interface paths {
          *
          *     **Permission:** none: a public operation, without an access token.
          *
-         *     **Errors:** `400 invalid_request`, `400 unsupported_grant_type`, `401 invalid_grant (errorCode unauthorized: a used, expired, revoked or unknown code or refresh token)`.
+         *     **Errors:** `400 invalid_request`, `400 unsupported_grant_type`, `401 unauthorized (error invalid_grant: a used, expired, revoked or unknown code or refresh token)`.
          */
         post: operations["token"];
         delete?: never;
