@@ -207,7 +207,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
 
   // permissions, accounts, roles, groups, activity, limits
   const authorizer = createAuthorizer({ store });
-  const accounts = createAccounts({ store, clock, authorizer });
+  const accounts = createAccounts({ store, clock, authorizer, storageQuotaBytes: config.storageQuotaBytes });
   const roles = createRoles({ store, clock, ids, authorizer });
   const groups = createGroups({ store, clock, ids, authorizer });
   const activity = createActivity({

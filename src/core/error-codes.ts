@@ -161,6 +161,7 @@ export const ERROR_CODES = {
   'tag-list-not-found': spec(404),
   'tag-not-found': spec(404),
   'connect-job-not-found': ours(404),
+  'job-not-found': ours(404), // a work-zone copy its requester follows (docs/projects.md "Copy")
   'invitation-not-found': ours(404),
   'blob-not-found': ours(404),
   'route-not-found': ours(404),

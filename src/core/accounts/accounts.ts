@@ -53,6 +53,20 @@ export interface SubscriptionPatch {
   inviteAccountOwnerInNewProjects?: boolean;
 }
 
+/**
+ * What a subscription holds against its limits, counted as the checks count (docs/files.md
+ * "Capacities"): scans and geo images registered plus live pending uploads, live tags, and
+ * the bytes of every registered file and live pending upload against the storage quota.
+ */
+export interface SubscriptionUsage {
+  subscription: SubscriptionRecord;
+  scans: number;
+  geoImages: number;
+  tags: number;
+  bytes: number;
+  quotaBytes: number;
+}
+
 /** Accounts and their subscriptions, as the caller may see them. */
 export interface Accounts {
   /** The caller's accounts (owner or member), each with what the caller may see. */
@@ -63,11 +77,19 @@ export interface Accounts {
   listSubscriptions(actor: Actor, ref: EntityRef): Promise<SubscriptionView[]>;
   /** One subscription of the account, with the fields the caller may see. */
   getSubscription(actor: Actor, ref: EntityRef, subRef: EntityRef): Promise<SubscriptionView>;
+  /** Ours: what a subscription uses of its capacities and the storage quota; `account:subscriptions:read`. */
+  subscriptionUsage(actor: Actor, ref: EntityRef, subRef: EntityRef): Promise<SubscriptionUsage>;
   /** PATCH: the name needs `account:subscriptions:update-name`; the invite flag, the account owner. */
   updateSubscription(actor: Actor, ref: EntityRef, subRef: EntityRef, patch: SubscriptionPatch): Promise<SubscriptionView>;
 }
 
-export function createAccounts(deps: { store: StoreSlice<'accounts' | 'subscriptions'>; clock: Clock; authorizer: Authorizer }): Accounts {
+export function createAccounts(deps: {
+  store: StoreSlice<'accounts' | 'subscriptions' | 'files' | 'tags'>;
+  clock: Clock;
+  authorizer: Authorizer;
+  /** STORAGE_QUOTA_BYTES: each subscription's storage quota, reported with its usage. */
+  storageQuotaBytes: number;
+}): Accounts {
   const { store, clock, authorizer } = deps;
 
   async function subscriptionIn(scope: AccountScope, ref: EntityRef): Promise<SubscriptionRecord> {
@@ -108,6 +130,27 @@ export function createAccounts(deps: { store: StoreSlice<'accounts' | 'subscript
       const scope = await authorizer.account(actor, ref);
       requirePermission(scope.permissions, 'account:subscriptions:read', 'view-subscription-forbidden');
       return subscriptionView(await subscriptionIn(scope, subRef), scope);
+    },
+
+    /** Our extension (the vendor reports capacities, not what is used): `account:subscriptions:read`, like the subscription. */
+    async subscriptionUsage(actor: Actor, ref: EntityRef, subRef: EntityRef): Promise<SubscriptionUsage> {
+      const scope = await authorizer.account(actor, ref);
+      requirePermission(scope.permissions, 'account:subscriptions:read', 'view-subscription-forbidden');
+      const subscription = await subscriptionIn(scope, subRef);
+      const now = clock.now();
+      const { files, tags } = store.repos;
+      const count = async (category: 'scan' | 'geoImage') => {
+        const c = await files.countInSubscription(subscription.id, category, now);
+        return c.registered + c.pending;
+      };
+      return {
+        subscription,
+        scans: await count('scan'),
+        geoImages: await count('geoImage'),
+        tags: await tags.countForSubscription(subscription.id),
+        bytes: await files.bytesInSubscription(subscription.id, now),
+        quotaBytes: deps.storageQuotaBytes,
+      };
     },
 
     /** PATCH: the name needs `account:subscriptions:update-name`; the invite flag, the account owner. */

@@ -2,4 +2,4 @@
 // Offers: Accounts. Needs: the store, the clock, the authorizer.
 // Other modules, src/http and compose.ts import this module through this file only (eslint.config.js).
 export { createAccounts, flagsOf, subscriptionView } from './accounts.ts';
-export type { Accounts, AccountFlags, AccountView, SubscriptionPatch, SubscriptionView } from './accounts.ts';
+export type { Accounts, AccountFlags, AccountView, SubscriptionPatch, SubscriptionUsage, SubscriptionView } from './accounts.ts';

@@ -3,7 +3,7 @@
 // one, in one transaction, and tells the caller by e-mail when it is done or failed.
 import type { Files } from '../files/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
+import { type EntityRef, isUuid, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { JobRecord } from '../ports/jobs.ts';
@@ -21,6 +21,24 @@ export interface CopyInput {
   destinationProjectRef?: EntityRef | null;
   destinationWorkzoneRef?: EntityRef | null;
   destinationSubscriptionRef?: EntityRef | null;
+}
+
+/** What a copy's requester sees of it (our extension: the vendor only mails the outcome). */
+export interface CopyStatus {
+  jobId: string;
+  state: JobRecord['state'];
+  /** When done: where the copy is and what it holds. */
+  result: CopyResult | null;
+  /** When failed: the reason the failure e-mail gives. */
+  error: string | null;
+}
+
+interface CopyResult {
+  destinationProjectId: string;
+  workzoneId: string;
+  copiedWorkzones: number;
+  copiedFiles: number;
+  skippedMembers: string[];
 }
 
 interface CopyPayload {
@@ -44,10 +62,12 @@ export interface WorkzoneCopy {
   handler: JobHandler;
   /** Checks what it can at once (403/404/400), then queues the copy; answers the job id. */
   requestCopy(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, workzoneRef: EntityRef, input: CopyInput): Promise<string>;
+  /** Ours: a copy's state, for the user who asked for it only (404 `job-not-found` to anyone else). */
+  copyStatus(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, workzoneRef: EntityRef, jobId: string): Promise<CopyStatus>;
 }
 
 export function createWorkzoneCopy(deps: {
-  store: StoreSlice<'subscriptions' | 'workzones'>;
+  store: StoreSlice<'subscriptions' | 'workzones' | 'jobs'>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
@@ -170,6 +190,27 @@ export function createWorkzoneCopy(deps: {
   return {
     handler,
     /** Checks what it can at once (403/404/400), then queues the copy; answers the job id. */
+    /**
+     * The state of a copy, for the user who asked for it only, through its source project
+     * and zone (the project's usual visibility applies); any other job, or another user's,
+     * is 404 `job-not-found` (a job id says nothing about jobs one did not start).
+     */
+    async copyStatus(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, workzoneRef: EntityRef, jobId: string): Promise<CopyStatus> {
+      const source = await access.project(actor, accountRef, projectRef);
+      const zone = await store.repos.workzones.byRef(source.project.id, workzoneRef);
+      if (!zone) throw notFound('workzone', refValue(workzoneRef));
+      const job = isUuid(jobId) ? await store.repos.jobs.byId(jobId.toLowerCase()) : null;
+      const p = job?.payload as Partial<CopyPayload> | undefined;
+      if (!job || job.kind !== COPY_JOB || job.createdBy !== actor.userId || p?.sourceProjectId !== source.project.id || p.sourceWorkzoneId !== zone.id) {
+        throw notFound('job', jobId);
+      }
+      return {
+        jobId: job.id,
+        state: job.state,
+        result: job.state === 'done' ? (job.result as CopyResult) : null,
+        error: job.state === 'failed' ? job.lastError : null,
+      };
+    },
     async requestCopy(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, workzoneRef: EntityRef, input: CopyInput): Promise<string> {
       const source = await access.project(actor, accountRef, projectRef);
       const zone = await store.repos.workzones.byRef(source.project.id, workzoneRef);

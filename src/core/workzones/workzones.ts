@@ -17,6 +17,8 @@ export interface WorkzoneView {
   scans: { scanCount: number; scanSize: number };
   /** Live tags in the zone's own tag lists. */
   tagCount: number;
+  /** The caller's permissions in this zone (ours: one zone's get, create and update answer them; lists do not). */
+  permissions?: string[];
 }
 
 
@@ -63,7 +65,10 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
     const found = await store.repos.workzones.withStatsByRef(scope.project.id, ref);
     if (!found) return null;
     const { roleIds, scanCount, scanSize, tagCount, ...workzone } = found;
-    return { workzone, rootWorkzoneId: scope.project.rootWorkzoneId, roleIds, scans: { scanCount, scanSize }, tagCount };
+    return {
+      workzone, rootWorkzoneId: scope.project.rootWorkzoneId, roleIds, scans: { scanCount, scanSize }, tagCount,
+      permissions: [...scope.workzone(workzone.id)].sort(),
+    };
   }
 
   const open = (actor: Actor, a: EntityRef, p: EntityRef) => access.project(actor, a, p);

@@ -78,6 +78,11 @@ export const API2_OPERATIONS: OperationTable = {
     permission: '`account:subscriptions:read`.',
     errors: [...ACCOUNT, 'invalid-subscription-urn', 'view-subscription-forbidden', 'subscription-not-found'],
   },
+  [`GET ${A}/subscriptions/{subscriptionRef}/usage`]: {
+    does: 'Our extension: what the subscription uses of its capacities, as the capacity checks count it: scans and geo images (registered plus live pending uploads), live tags, and bytes against the storage quota (`STORAGE_QUOTA_BYTES`).',
+    permission: '`account:subscriptions:read`.',
+    errors: [...ACCOUNT, 'invalid-subscription-urn', 'view-subscription-forbidden', 'subscription-not-found'],
+  },
   [`PATCH ${A}/subscriptions/{subscriptionRef}`]: {
     does: 'Renames a subscription, or sets `inviteAccountOwnerInNewProjects` (the account owner is then invited to every new project of it).',
     permission: '`account:subscriptions:update-name` for `name`; `inviteAccountOwnerInNewProjects`: the account owner only (`account:account:update-owner`).',
@@ -207,7 +212,7 @@ export const API2_OPERATIONS: OperationTable = {
     permission: '`workzone:workzones:write` on the parent work zone.',
     errors: [...PROJECT, ...WORKZONE, INPUT, 'create-workzone-forbidden'],
   },
-  [`GET ${W}`]: { does: 'One work zone.', permission: `${MEMBER} with \`workzone:workzones:read\` on the work zone.`, errors: [...PROJECT, ...WORKZONE, 'view-workzone-forbidden'] },
+  [`GET ${W}`]: { does: 'One work zone, with the caller\'s permissions in it (`permissions`, ours).', permission: `${MEMBER} with \`workzone:workzones:read\` on the work zone.`, errors: [...PROJECT, ...WORKZONE, 'view-workzone-forbidden'] },
   [`PUT ${W}`]: { does: 'Overwrites a work zone.', permission: '`workzone:workzones:write` on the work zone.', errors: [...PROJECT, ...WORKZONE, INPUT, 'update-workzone-forbidden'] },
   [`DELETE ${W}`]: {
     does: 'Deletes a work zone with its subtree and everything in it. The root work zone cannot be deleted.',
@@ -220,6 +225,11 @@ export const API2_OPERATIONS: OperationTable = {
       '`workzone:workzones:read`, `workzone:reality-data:read` and `workzone:cad-model:read` on the source; `workzone:workzones:write`, `workzone:reality-data:write` and ' +
       '`workzone:cad-model:write` on the destination work zone; `account:projects:create` for a new project.',
     errors: [...PROJECT, ...WORKZONE, INPUT, 'copy-workzone-forbidden', 'copy-in-progress'],
+  },
+  [`GET ${W}/copy/{jobId}`]: {
+    does: 'Our extension: the state of a copy of this work zone that you asked for (`queued`, `running`, `done` with the copy\'s project and work zone, `failed` with the reason the e-mail gives).',
+    permission: 'the user who asked for the copy, still seeing the source project; anyone else gets 404 `job-not-found`.',
+    errors: [...PROJECT, ...WORKZONE, 'job-not-found'],
   },
 
   // Members (src/core/members/members.ts).

@@ -67,6 +67,8 @@ export const Workzone = Type.Object({
   roleIds: Type.Array(Type.String()),
   modificationInfo: ModificationInfo,
   statsInfo: Type.Object({ scanCount: Nullable(Type.Integer()), scanSize: Nullable(Type.Integer()), tagCount: Nullable(Type.Integer()) }),
+  /** Ours (docs/projects.md "Work zones"): the caller's permissions in the zone, on one zone's get, create and update. */
+  permissions: Type.Optional(Type.Array(Type.String())),
 });
 
 const Description = Type.String({ maxLength: 1000 });
@@ -191,3 +193,20 @@ export const WorkzoneCopy = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** Our extension: the state of a work-zone copy, for the user who asked for it (docs/projects.md "Copy"). */
+export const WorkzoneCopyStatus = Type.Object({
+  jobId: Type.String(),
+  state: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
+  result: Type.Optional(
+    Type.Object({
+      projectId: Type.String(),
+      workzoneId: Type.String(),
+      copiedWorkzones: Type.Integer(),
+      copiedFiles: Type.Integer(),
+      /** Members of the source not copied because they hold another role in the destination. */
+      skippedMembers: Type.Integer(),
+    }),
+  ),
+  error: Type.Optional(Type.String()),
+});

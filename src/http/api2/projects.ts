@@ -64,6 +64,7 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
         updatedBy: opt('user', w.updatedBy), isDeleted: false,
       },
       statsInfo: { scanCount: v.scans.scanCount, scanSize: v.scans.scanSize, tagCount: v.tagCount },
+      ...(v.permissions ? { permissions: v.permissions } : {}),
     };
   };
   const user = (u: UserRecord) => ({
@@ -190,6 +191,30 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
       destinationSubscriptionRef: b.destinationSubscription ? ref('subscription', b.destinationSubscription) : null,
     });
     return reply.code(202).send({ jobId, state: 'queued' as const });
+  });
+
+  // Our extension (docs/projects.md "Copy"): the vendor only mails the outcome; the console follows the job.
+  app.get(`${A}/:projectRef/workzones/:workzoneRef/copy/:jobId`, {
+    schema: {
+      summary: 'The state of a copy you asked for (queued, running, done with where the copy is, failed with why)', operationId: 'getWorkzoneCopy',
+      ...beta('Workzone'), params: S.withParams('projectRef', 'workzoneRef', 'jobId'),
+      response: { 200: P.WorkzoneCopyStatus, ...errors },
+    },
+  }, async (req) => {
+    const s = await core.workzoneCopy.copyStatus(actor(req), ...refs(req), ref('workzone', req.params.workzoneRef), req.params.jobId);
+    return {
+      jobId: s.jobId,
+      state: s.state,
+      ...(s.result
+        ? {
+          result: {
+            projectId: urn('project', s.result.destinationProjectId), workzoneId: urn('workzone', s.result.workzoneId),
+            copiedWorkzones: s.result.copiedWorkzones, copiedFiles: s.result.copiedFiles, skippedMembers: s.result.skippedMembers.length,
+          },
+        }
+        : {}),
+      ...(s.error ? { error: s.error } : {}),
+    };
   });
 
   // Members

@@ -56,6 +56,10 @@ export const Subscription = Type.Object({
   inviteAccountOwnerInNewProjects: Type.Optional(Type.Boolean()),
 });
 
+const Used = Type.Object({ used: Type.Integer(), allowed: Type.Integer() });
+/** Our extension: a subscription's usage (scans and geo images count live pending uploads too, as the capacity checks do). */
+export const SubscriptionUsage = Type.Object({ subscriptionId: Type.String(), scans: Used, geoImages: Used, tags: Used, storageBytes: Used });
+
 export const Account = Type.Object({
   id: Type.String(),
   urn: Type.String(),

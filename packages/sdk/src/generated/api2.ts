@@ -216,6 +216,30 @@ export interface paths {
         patch: operations["updateSubscription"];
         trace?: never;
     };
+    "/api/2/accounts/{accountRef}/subscriptions/{subscriptionRef}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a subscription uses of its capacities and storage quota
+         * @description Our extension: what the subscription uses of its capacities, as the capacity checks count it: scans and geo images (registered plus live pending uploads), live tags, and bytes against the storage quota (`STORAGE_QUOTA_BYTES`).
+         *
+         *     **Permission:** `account:subscriptions:read`.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-subscription-urn`, `403 view-subscription-forbidden`, `404 subscription-not-found`.
+         */
+        get: operations["getSubscriptionUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/2/accounts/{accountRef}/roles": {
         parameters: {
             query?: never;
@@ -679,7 +703,7 @@ export interface paths {
         };
         /**
          * A work zone
-         * @description One work zone.
+         * @description One work zone, with the caller's permissions in it (`permissions`, ours).
          *
          *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`) with `workzone:workzones:read` on the work zone.
          *
@@ -728,6 +752,30 @@ export interface paths {
          *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-workzone-urn`, `404 workzone-not-found`, `400 invalid-input`, `403 copy-workzone-forbidden`, `409 copy-in-progress`.
          */
         post: operations["copyWorkzone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/workzones/{workzoneRef}/copy/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The state of a copy you asked for (queued, running, done with where the copy is, failed with why)
+         * @description Our extension: the state of a copy of this work zone that you asked for (`queued`, `running`, `done` with the copy's project and work zone, `failed` with the reason the e-mail gives).
+         *
+         *     **Permission:** the user who asked for the copy, still seeing the source project; anyone else gets 404 `job-not-found`.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-workzone-urn`, `404 workzone-not-found`, `404 job-not-found`.
+         */
+        get: operations["getWorkzoneCopy"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2508,6 +2556,121 @@ export interface operations {
             };
             /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSubscriptionUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                subscriptionRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscriptionId: string;
+                        scans: {
+                            used: number;
+                            allowed: number;
+                        };
+                        geoImages: {
+                            used: number;
+                            allowed: number;
+                        };
+                        tags: {
+                            used: number;
+                            allowed: number;
+                        };
+                        storageBytes: {
+                            used: number;
+                            allowed: number;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6238,6 +6401,7 @@ export interface operations {
                             scanSize: number | null;
                             tagCount: number | null;
                         };
+                        permissions?: string[];
                     }[];
                 };
             };
@@ -6373,6 +6537,7 @@ export interface operations {
                             scanSize: number | null;
                             tagCount: number | null;
                         };
+                        permissions?: string[];
                     };
                 };
             };
@@ -6554,6 +6719,7 @@ export interface operations {
                             scanSize: number | null;
                             tagCount: number | null;
                         };
+                        permissions?: string[];
                     };
                 };
             };
@@ -6688,6 +6854,7 @@ export interface operations {
                             scanSize: number | null;
                             tagCount: number | null;
                         };
+                        permissions?: string[];
                     };
                 };
             };
@@ -7026,6 +7193,116 @@ export interface operations {
             };
             /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWorkzoneCopy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+                workzoneRef: string;
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobId: string;
+                        state: "queued" | "running" | "done" | "failed";
+                        result?: {
+                            projectId: string;
+                            workzoneId: string;
+                            copiedWorkzones: number;
+                            copiedFiles: number;
+                            skippedMembers: number;
+                        };
+                        error?: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
