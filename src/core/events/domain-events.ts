@@ -13,13 +13,21 @@ import { api1IdOf } from '../ids/api1-id.ts';
 import type { AccountRole } from '../ports/repositories.ts';
 import type { JobState } from '../ports/jobs.ts';
 
-/** A project in both id forms (API 2 UUID, API 1 id); every project event carries it. */
+/** A project in both id forms (API 2 UUID, API 1 id) and its account; every project event's data starts with it. */
 export interface ProjectIds {
+  accountId: string;
   projectId: string;
   projectApi1Id: string;
 }
+/** The name the webhooks module reads project events' data by. */
+export type ProjectEventData = ProjectIds;
 
-export const projectIds = (projectId: string): ProjectIds => ({ projectId, projectApi1Id: api1IdOf(projectId) });
+export const projectIds = (accountId: string, projectId: string): ProjectIds => ({ accountId, projectId, projectApi1Id: api1IdOf(projectId) });
+
+export interface WebhookEventData {
+  accountId: string;
+  webhookId: string;
+}
 
 export type MemberType = 'user' | 'group';
 
@@ -116,6 +124,14 @@ export interface DomainEventData {
   'connect-job.received': ProjectIds & { connectJobId: string; fileCount: number };
   /** A background job (work-zone copy, tag detection) finished for good: `done`, or `failed` after its last attempt. */
   'job.finished': { jobId: string; kind: string; state: Extract<JobState, 'done' | 'failed'>; createdBy: string | null };
+
+  // Webhooks (docs/webhooks.md).
+  /** A webhook endpoint was registered, changed or deleted. */
+  'webhook.created': WebhookEventData;
+  'webhook.updated': WebhookEventData;
+  'webhook.deleted': WebhookEventData;
+  /** The relay disabled an endpoint after a day of failed deliveries. */
+  'webhook.disabled': WebhookEventData & { reason: 'failing' };
 }
 
 export type DomainEventType = keyof DomainEventData;
@@ -149,7 +165,7 @@ export function projectEventOf<K extends ProjectEventType>(
   subject: string,
   data: Omit<DomainEventData[K], keyof ProjectIds>,
 ): DomainEvent {
-  return { type, accountId: project.accountId, subject, data: { ...projectIds(project.id), ...data } } as DomainEvent;
+  return { type, accountId: project.accountId, subject, data: { ...projectIds(project.accountId, project.id), ...data } } as DomainEvent;
 }
 
 /** A tag list's tags changed: its new tagsVersion and count (tag writes, moves and detections publish the same event). */

@@ -6,8 +6,8 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import { UniqueViolation, type GroupRecord, type Repos, type Store } from '../ports/repositories.ts';
-import { type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
-import { resolveAccountUsers } from '../users/resolve-users.ts';
+import { requirePermission, type AccountScope, type Actor, type Authorizer, type ForbiddenCode } from '../permissions/authorizer.ts';
+import { resolveAccountUsers } from '../users/index.ts';
 
 export interface GroupInput {
   name?: string | null;
@@ -25,7 +25,25 @@ function groupFields(input: GroupInput) {
   return { name, description: input.description ?? '', color: input.color ?? null };
 }
 
-export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; authorizer: Authorizer }) {
+/** The user groups of an account (spec "Group"). */
+export interface Groups {
+  /** The groups of the account. */
+  listGroups(actor: Actor, accountRef: EntityRef): Promise<GroupRecord[]>;
+  /** One group of the account. */
+  getGroup(actor: Actor, accountRef: EntityRef, groupRef: EntityRef): Promise<GroupRecord>;
+  /** Creates a group of users of the account. */
+  createGroup(actor: Actor, accountRef: EntityRef, input: GroupInput): Promise<GroupRecord>;
+  /** PUT overwrites: a missing description or colour is erased. */
+  updateGroup(actor: Actor, accountRef: EntityRef, groupRef: EntityRef, input: GroupInput): Promise<GroupRecord>;
+  /** Deletes a group; its members lose the access it gave them. */
+  deleteGroup(actor: Actor, accountRef: EntityRef, groupRef: EntityRef): Promise<void>;
+  /** Adds users of the account to the group. */
+  addGroupMembers(actor: Actor, accountRef: EntityRef, groupRef: EntityRef, userRefs: EntityRef[]): Promise<GroupRecord>;
+  /** Removes users from the group. */
+  removeGroupMembers(actor: Actor, accountRef: EntityRef, groupRef: EntityRef, userRefs: EntityRef[]): Promise<GroupRecord>;
+}
+
+export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; authorizer: Authorizer }): Groups {
   const { store, clock, ids, authorizer } = deps;
 
   async function groupIn(repos: Repos, accountId: string, ref: EntityRef): Promise<GroupRecord> {
@@ -38,9 +56,9 @@ export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; autho
   const publish = <K extends GroupEventType>(repos: Repos, scope: AccountScope, type: K, data: DomainEventData[K]) =>
     repos.events.publish(eventOf(type, scope.account.id, subjectOf('group', data.groupId), data), clock.now());
 
-  async function writeScope(actor: Actor, accountRef: EntityRef, code: string): Promise<AccountScope> {
+  async function writeScope(actor: Actor, accountRef: EntityRef, code: ForbiddenCode): Promise<AccountScope> {
     const scope = await authorizer.account(actor, accountRef);
-    authorizer.require(scope.permissions, 'account:groups:write', code);
+    requirePermission(scope.permissions, 'account:groups:write', code);
     return scope;
   }
 
@@ -57,13 +75,13 @@ export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; autho
   return {
     async listGroups(actor: Actor, accountRef: EntityRef): Promise<GroupRecord[]> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:groups:read', 'list-groups-forbidden');
+      requirePermission(scope.permissions, 'account:groups:read', 'list-groups-forbidden');
       return store.repos.groups.listByAccount(scope.account.id);
     },
 
     async getGroup(actor: Actor, accountRef: EntityRef, groupRef: EntityRef): Promise<GroupRecord> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:groups:read', 'view-group-forbidden');
+      requirePermission(scope.permissions, 'account:groups:read', 'view-group-forbidden');
       return groupIn(store.repos, scope.account.id, groupRef);
     },
 
@@ -138,5 +156,3 @@ export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; autho
     },
   };
 }
-
-export type Groups = ReturnType<typeof createGroups>;

@@ -16,7 +16,15 @@ export interface RotationView {
   retiring: { kid: string; retiresAt: string }[];
 }
 
-export function createSigningKeys(deps: { store: Store; clock: Clock; signer: TokenSigner; logger: Logger }) {
+/** Signing-key rotation and the JWKS. */
+export interface SigningKeys {
+  /** A new signing key from now on; the keys signing until now keep verifying until every token they signed has expired. */
+  rotate(): Promise<RotationView>;
+  /** The public keys that verify tokens now (the signing key and the retiring ones). */
+  jwks(): Promise<{ keys: Record<string, unknown>[] }>;
+}
+
+export function createSigningKeys(deps: { store: Store; clock: Clock; signer: TokenSigner; logger: Logger }): SigningKeys {
   const { store, clock, signer, logger } = deps;
   onInvalidation(store, (scope) => {
     if (scope === cacheScope.signingKeys) {
@@ -37,5 +45,3 @@ export function createSigningKeys(deps: { store: Store; clock: Clock; signer: To
     jwks: () => signer.jwks(Math.floor(clock.nowMs() / 1000)),
   };
 }
-
-export type SigningKeys = ReturnType<typeof createSigningKeys>;
