@@ -209,7 +209,7 @@ test('a payload never carries what the owner could not read: other accounts, sys
   const now = new Date();
   await t.core.store.transaction(async (repos) => {
     // Another account's project event.
-    await repos.events.publish({ type: 'project.created', accountId: OTHER_ACCOUNT_ID, subject: 'project:x', data: { accountId: OTHER_ACCOUNT_ID, projectId: OTHER_ACCOUNT_ID, projectApi1Id: 'x' } }, now);
+    await repos.events.publish({ type: 'project.created', accountId: OTHER_ACCOUNT_ID, subject: 'project:x', data: { accountId: OTHER_ACCOUNT_ID, projectId: OTHER_ACCOUNT_ID, projectApi1Id: 'x' } } as never, now);
     // An event about content an administrator reads only as a project member (a file), in this account.
     await repos.events.publish({ type: 'file.registered', accountId: ACCOUNT_ID, subject: 'file:y', data: { accountId: ACCOUNT_ID, fileId: ACCOUNT_ID } } as never, now);
     // A system event.

@@ -19,7 +19,7 @@ const OTHER = crypto.randomUUID();
 
 const projectEvent = (accountId: string, projectId: string, type: 'project.created' | 'project.updated' = 'project.created'): DomainEvent => ({
   type, accountId, subject: `project:${projectId}`, data: { accountId, projectId, projectApi1Id: 'x' },
-});
+} as DomainEvent);
 
 for (const engine of ENGINES) {
   describe(`webhook deliveries on ${engine}`, () => {

@@ -90,6 +90,10 @@ const RULES: { [K in DomainEventType]: Rule<K> } = {
   'connect-job.created': nothing,
   'connect-job.received': nothing,
   'job.finished': nothing,
+  'webhook.created': nothing,
+  'webhook.updated': nothing,
+  'webhook.deleted': nothing,
+  'webhook.disabled': nothing,
 };
 
 /** The cache scopes the event makes stale (pure). */

@@ -8,7 +8,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { JobRecord } from '../ports/jobs.ts';
 import type { Repos } from '../ports/repositories.ts';
 import { errorFields, noMetrics, silentLogger, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
-import type { StoreReads } from '../ports/store-slices.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export type JobOutcome = { state: 'done'; result: unknown } | { state: 'failed'; error: string };
 
@@ -42,7 +42,7 @@ export interface JobRunner {
 }
 
 export function createJobRunner(deps: {
-  store: StoreReads<'jobs'>;
+  store: StoreSlice<'jobs'>;
   clock: Clock;
   ids: Ids;
   handlers: Record<string, JobHandler>;

@@ -5,7 +5,7 @@
 // Other modules, src/http and compose.ts import this module through this file only (eslint.config.js).
 export { createProjects, insertProjectRows, managerRoleId, ownedProjects, requiredName, subscriptionNotActive } from './projects.ts';
 export type { ProjectInput, Projects, ProjectView, StatsWanted } from './projects.ts';
-export { createProjectAccess, deletedProject, lockProjectMembership, projectScopeKey, requireMember, roleScopeKey } from './project-access.ts';
+export { createProjectAccess, deletedProject, lockProjectMembership, requireMember } from './project-access.ts';
 export type { ProjectAccess, ProjectScope } from './project-access.ts';
 export { createReach } from './reach.ts';
 export type { Reach } from './reach.ts';
