@@ -31,6 +31,7 @@ export const WEBHOOK_EVENT_RULES: Partial<Record<DomainEventType, WebhookEventRu
   'project.created': PROJECT,
   'project.updated': PROJECT,
   'project.deleted': PROJECT,
+  'project.restored': PROJECT,
   'webhook.created': WEBHOOK,
   'webhook.updated': WEBHOOK,
   'webhook.deleted': WEBHOOK,
