@@ -89,8 +89,8 @@ test('onInvalidation calls back once per scope of each delivered event', () => {
   assert.deepEqual(seen, [`role:${R}`, `roles:${A}`]);
 });
 
-test('project events carry the project in both id forms', () => {
+test('project events carry their account and the project in both id forms', () => {
   const e = projectEventOf('project.restored', project, `project:${P}`, {});
-  assert.deepEqual(e.data, { projectId: P, projectApi1Id: 'oAAAAAAAQACAAAAAAAAAAw' });
+  assert.deepEqual(e.data, { accountId: A, projectId: P, projectApi1Id: 'oAAAAAAAQACAAAAAAAAAAw' });
   assert.equal(e.accountId, A);
 });
