@@ -1,6 +1,6 @@
 // An account's groups: create, delete, add and remove users (account:groups:write).
 import { useState } from 'preact/hooks';
-import { A2, api, uuidOf } from '../api.ts';
+import { A2, api, ApiError, uuidOf } from '../api.ts';
 import type { Account, Group, User } from '../types.ts';
 import { AccountPage, Action, Empty, ErrorBox, Loading, useAction, useLoad } from '../ui.tsx';
 import { managesAccount } from './roles.tsx';
@@ -10,7 +10,16 @@ export function GroupsScreen(props: { accountId: string }) {
   const base = `${A2}/accounts/${props.accountId}`;
   const account = useLoad(() => api<Account>('GET', base), base);
   const groups = useLoad(() => api<Group[]>('GET', `${base}/groups`), `${base} groups`);
-  const users = useLoad(() => api<User[]>('GET', `${base}/users`).catch(() => [] as User[]), `${base} users`);
+  // The users' e-mails only label the members: a caller who may not list the account's
+  // users (403) sees the members' ids instead; any other failure is shown.
+  const users = useLoad(
+    () =>
+      api<User[]>('GET', `${base}/users`).catch((e: unknown) => {
+        if (e instanceof ApiError && e.status === 403) return [] as User[];
+        throw e;
+      }),
+    `${base} users`,
+  );
   const [name, setName] = useState('');
   const [run, busy, error] = useAction();
   const denied = managesAccount(account.data)?.replace('account:roles:write', 'account:groups:write') ?? null;
@@ -30,7 +39,7 @@ export function GroupsScreen(props: { accountId: string }) {
         <input id="group-name" value={name} maxLength={36} disabled={Boolean(denied)} onInput={(e) => setName(e.currentTarget.value)} />
         <Action label="Create group" type="submit" kind="primary" denied={denied} busy={busy} />
       </form>
-      <ErrorBox error={error ?? groups.error} />
+      <ErrorBox error={error ?? groups.error ?? users.error} />
       {groups.loading && !groups.data ? <Loading what="groups" /> : null}
       {groups.data?.length === 0 ? <Empty>No group yet.</Empty> : null}
       <ul class="cards" aria-label="Groups">
