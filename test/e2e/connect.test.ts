@@ -204,8 +204,10 @@ test('connect: malformed bodies and references answer 4xx in the surface\'s form
   }
   const unknownScan = await api('projectOwner', 'POST', exp, { scanIds: ['00000000-0000-4000-8000-000000000000'] });
   assert.equal(unknownScan.status, 404);
-  // A lone string is read as a one-id list (the API's array coercion): an unknown id, 404.
-  assert.equal((await api('projectOwner', 'POST', exp, { scanIds: 'x' })).status, 404);
+  // JSON bodies keep their types (docs/decisions.md): a lone string where a list is wanted is refused, naming the field.
+  const lone = await api('projectOwner', 'POST', exp, { scanIds: 'x' });
+  assert.equal(lone.status, 400);
+  assert.match(String(lone.body.message), /scanIds/);
   assert.equal((await api('projectOwner', 'POST', `${A1}/projects/${p.id}/workzones/urn:svc:project:${p.id}/connect/import`)).status, 400);
   const { body } = await api('projectOwner', 'POST', `${A1}/projects/${p.id}/workzones/${p.zone}/connect/import`);
   for (const items of [{}, [], [{ name: 'a.e57' }], [{ name: 'a', extension: 'e57', size: -1, md5: 'zz' }]]) {
