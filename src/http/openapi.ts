@@ -249,7 +249,9 @@ export async function registerOpenApi(app: FastifyInstance, core: Core): Promise
         staticCSP: docsPageCsp(base),
         transformSpecificationClone: false,
         transformSpecification: () => documentOf(page),
-        uiConfig: { docExpansion: 'list', deepLinking: true, persistAuthorization: false },
+        // Tags start folded: with every operation of API 2 unfolded (docExpansion 'list', some
+        // 140 operations) swagger-ui stopped rendering after the first tag in Chromium.
+        uiConfig: { docExpansion: 'none', deepLinking: true, persistAuthorization: false },
         initOAuth: { clientId: 'scanbase-docs', usePkceWithAuthorizationCodeGrant: true },
         theme: { title: String(page.info.title), js: [{ filename: 'oauth-state.js', content: OAUTH_STATE_SCRIPT }] },
       });

@@ -52,8 +52,10 @@ async function authorizeFromDocsPage(page: Page): Promise<URL> {
   return authorizeUrl;
 }
 
-/** Opens an operation, presses Try it out and Execute; answers the status the page shows. */
+/** Unfolds the operation's tag (tags start folded), opens the operation, presses Try it out and Execute; answers the status the page shows. */
 async function runOperation(page: Page, opblockId: string): Promise<{ status: string; body: string }> {
+  const tag = opblockId.split('-')[1]!;
+  await page.locator(`#operations-tag-${tag}`).click();
   const block = page.locator(`#${opblockId}`);
   await block.locator('.opblock-summary').first().click();
   await block.locator('.try-out__btn').click();
@@ -73,6 +75,12 @@ test('the API 2 docs page: Authorize signs in with PKCE and a [a-z0-9] state, th
   assert.match(csp, /script-src 'self';/);
   assert.doesNotMatch(csp, /unsafe-inline|upgrade-insecure-requests/);
   await page.locator('.auth-wrapper .btn.authorize').waitFor({ timeout: 30_000 });
+  // Every tag of the document is on the page (with all operations unfolded, swagger-ui once
+  // stopped after the first tag).
+  const doc = (await (await fetch(`${server.url}/api/2/docs/json`)).json()) as { paths: Record<string, Record<string, { tags?: string[] }>> };
+  const tags = new Set(Object.values(doc.paths).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags ?? [])));
+  await page.locator('.opblock-tag-section').nth(tags.size - 1).waitFor({ timeout: 15_000 });
+  assert.equal(await page.locator('.opblock-tag-section').count(), tags.size);
 
   const authorizeUrl = await authorizeFromDocsPage(page);
   assert.equal(authorizeUrl.pathname, '/oauth/authorize');
