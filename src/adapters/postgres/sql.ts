@@ -2,7 +2,7 @@
 // (the PostgreSQL 15 subset), two engines (PGlite, node-postgres).
 export interface Sql {
   readonly engine: 'pglite' | 'postgres';
-  query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+  query<R = Record<string, unknown>>(text: string, params?: unknown[], opts?: QueryOptions): Promise<R[]>;
   /**
    * Runs a query whose columns are all text (text, varchar or json), handing each row on as
    * it arrives, as its values' UTF-8 bytes (null for NULL): for callers that send text on as
@@ -22,6 +22,17 @@ export interface Sql {
   close(): Promise<void>;
   /** node-postgres: the pool's connections (GET /metrics). */
   poolStats?(): { total: number; idle: number; waiting: number };
+}
+
+export interface QueryOptions {
+  /**
+   * A named prepared statement: parsed (and, after PostgreSQL's five custom plans, planned)
+   * once per connection, then only bound and executed. Planning was most of the cost of
+   * the hot one-row reads (docs/performance.md). For a read issued per request whose text
+   * is fixed (one name, one text: a name is never reused for another text) and whose plan
+   * does not depend on its values (not for `= ANY($1)` lists of any length).
+   */
+  name?: string;
 }
 
 /** A scalar parameter of queryTexts as its text (a Date as its ISO instant). */

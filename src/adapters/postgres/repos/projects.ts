@@ -156,6 +156,7 @@ export function workzonesRepo(sql: Sql): WorkzonesRepo {
            WHERE f.project_id = w.project_id AND f.workzone_id = w.id AND f.category = 'scan') s
          WHERE w.project_id = $1 AND ${where}`,
         [projectId, v],
+        { name: 'uuid' in ref ? 'workzone-with-stats-by-id' : 'workzone-with-stats-by-api1-id' }, // a member's read of a zone
       );
       return rows[0] ?? null;
     },
