@@ -100,16 +100,19 @@ export function projectsRepo(sql: Sql): ProjectsRepo {
     async stats(projectIds) {
       const out = new Map<string, ProjectStats>();
       if (!projectIds.length) return out;
-      // One query for any number of projects. Live tags: tag_lists.tag_count is kept in
-      // the transaction of every tag change.
+      // One query for any number of projects, each count grouped once over the listed
+      // projects (not three correlated subqueries per project). Live tags:
+      // tag_lists.tag_count is kept in the transaction of every tag change.
       const rows = await sql.query<ProjectStats & { id: string }>(
-        `SELECT p.id,
-           (SELECT count(*)::int FROM workzones w WHERE w.project_id = p.id) AS "workzoneCount",
-           s.n AS "scanCount", s.size AS "scanSize",
-           (SELECT coalesce(sum(t.tag_count), 0)::int FROM tag_lists t WHERE t.project_id = p.id) AS "tagCount"
+        `SELECT p.id, coalesce(w.n, 0) AS "workzoneCount", coalesce(f.n, 0) AS "scanCount",
+           coalesce(f.size, 0)::float8 AS "scanSize", coalesce(t.n, 0) AS "tagCount"
          FROM unnest($1::uuid[]) AS p (id)
-         CROSS JOIN LATERAL (SELECT count(*)::int AS n, coalesce(sum(f.size), 0)::float8 AS size FROM files f
-           WHERE f.project_id = p.id AND f.category = 'scan') s`,
+         LEFT JOIN (SELECT project_id, count(*)::int AS n FROM workzones WHERE project_id = ANY($1::uuid[]) GROUP BY project_id) w
+           ON w.project_id = p.id
+         LEFT JOIN (SELECT project_id, count(*)::int AS n, sum(size)::float8 AS size FROM files
+           WHERE project_id = ANY($1::uuid[]) AND category = 'scan' GROUP BY project_id) f ON f.project_id = p.id
+         LEFT JOIN (SELECT project_id, sum(tag_count)::int AS n FROM tag_lists WHERE project_id = ANY($1::uuid[]) GROUP BY project_id) t
+           ON t.project_id = p.id`,
         [projectIds],
       );
       for (const { id, ...stats } of rows) out.set(id, stats);
