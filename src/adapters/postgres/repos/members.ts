@@ -1,5 +1,5 @@
 import type { MemberAccess, MembersRepo, ZoneHolds } from '../../../core/ports/project-repositories.ts';
-import type { Sql } from '../sql.ts';
+import { queryJsonRows, type Sql } from '../sql.ts';
 import type { WorkzoneGrant } from '../../../core/permissions/evaluate.ts';
 
 const NO_ZONES: ReadonlySet<string> = new Set();
@@ -31,17 +31,20 @@ export function membersRepo(sql: Sql): MembersRepo {
   // each with the project's root zone when it reaches it (two index probes per grant, not
   // every zone it reaches: a list evaluates project-level rights and the root zone's only).
   // A role's permission list comes on its first row only (a member of 1,000 projects with
-  // one role would otherwise receive and decode the same list 1,000 times).
+  // one role would otherwise receive and decode the same list 1,000 times). Read as one
+  // JSON text (queryJsonRows).
   async function grantsIn(projectIds: string[], userId: string): Promise<Map<string, WorkzoneGrant[]>> {
     const out = new Map<string, WorkzoneGrant[]>();
     if (!projectIds.length) return out;
-    const rows = await sql.query<{ projectId: string; roleId: string; permissions: string[] | null; expiresAt: Date | null; root: string | null }>(
+    const rows = await queryJsonRows<{ projectId: string; roleId: string; permissions: string[] | null; expiresAt: string | null; root: string | null }>(
+      sql,
       `SELECT g."projectId", g."roleId", g."expiresAt", g.root,
          CASE WHEN row_number() OVER (PARTITION BY g."roleId") = 1 THEN r.permissions END AS permissions
        FROM (SELECT pm.project_id AS "projectId", pm.role_id AS "roleId", pm.expires_at AS "expiresAt", pm.member_type, pm.member_id,
-               CASE WHEN EXISTS (SELECT 1 FROM workzone_access wa WHERE wa.workzone_id = p.root_workzone_id
-                 AND wa.member_type = pm.member_type AND wa.member_id = pm.member_id) THEN p.root_workzone_id END AS root
+               onroot.workzone_id AS root
              FROM project_members pm JOIN projects p ON p.id = pm.project_id
+             LEFT JOIN workzone_access onroot ON onroot.workzone_id = p.root_workzone_id
+               AND onroot.member_type = pm.member_type AND onroot.member_id = pm.member_id
              WHERE pm.project_id = ANY($1::uuid[]) AND ${REACHES_USER}) g
        JOIN roles r ON r.id = g."roleId"
        -- a member reaching no zone is no member (the rows of his zones are his membership)
@@ -53,7 +56,8 @@ export function membersRepo(sql: Sql): MembersRepo {
     for (const r of rows) if (r.permissions) permissionsOf.set(r.roleId, r.permissions);
     for (const r of rows) {
       const list = out.get(r.projectId) ?? [];
-      list.push({ roleId: r.roleId, permissions: permissionsOf.get(r.roleId)!, expiresAt: r.expiresAt, workzoneIds: r.root ? new Set([r.root]) : NO_ZONES });
+      const expiresAt = r.expiresAt === null ? null : new Date(r.expiresAt);
+      list.push({ roleId: r.roleId, permissions: permissionsOf.get(r.roleId)!, expiresAt, workzoneIds: r.root ? new Set([r.root]) : NO_ZONES });
       out.set(r.projectId, list);
     }
     return out;

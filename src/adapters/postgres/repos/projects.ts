@@ -1,7 +1,7 @@
 import type {
   ProjectRecord, ProjectStats, ProjectsRepo, WorkzoneRecord, WorkzonesRepo, WorkzoneWithStats,
 } from '../../../core/ports/project-repositories.ts';
-import type { Sql } from '../sql.ts';
+import { queryJsonRows, type Sql } from '../sql.ts';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
 import { byRefClause } from './ref.ts';
 
@@ -28,6 +28,19 @@ function toProject(r: ProjectRow): ProjectRecord {
   };
 }
 
+/** A ProjectRow as JSON carries its timestamps as text. */
+type JsonProjectRow = Omit<ProjectRow, 'createdAt' | 'updatedAt' | 'deletedAt'> & { createdAt: string; updatedAt: string; deletedAt: string | null };
+const LIST_ORDER = 'q."createdAt", q.id';
+
+function fromJsonRow(r: JsonProjectRow): ProjectRecord {
+  return toProject({
+    ...r,
+    createdAt: new Date(r.createdAt),
+    updatedAt: new Date(r.updatedAt),
+    deletedAt: r.deletedAt === null ? null : new Date(r.deletedAt),
+  });
+}
+
 /** Users reach a project as themselves or through one of their groups. */
 const MEMBER_OF = `(pm.member_type = 'user' AND pm.member_id = $2)
   OR (pm.member_type = 'group' AND pm.member_id IN (SELECT group_id FROM group_members WHERE user_id = $2))`;
@@ -40,22 +53,23 @@ export function projectsRepo(sql: Sql): ProjectsRepo {
       return rows[0] ? toProject(rows[0]) : null;
     },
     async list(accountId, filter) {
-      if ('all' in filter) {
-        const rows = await sql.query<ProjectRow>(`SELECT ${P_COLS} FROM projects p WHERE p.account_id = $1 ORDER BY p.created_at, p.id`, [accountId]);
-        return rows.map(toProject);
-      }
-      // Joined with the caller's memberships (a hash join): a per-project EXISTS became a
-      // nested loop over every membership when the statistics were stale (PGlite has no
-      // autovacuum), a cost growing with projects × memberships.
-      const rows = await sql.query<ProjectRow>(
-        `SELECT ${P_COLS} FROM projects p
-         JOIN (SELECT DISTINCT pm.project_id FROM project_members pm
-               WHERE (${MEMBER_OF}) AND (pm.expires_at IS NULL OR pm.expires_at > $3)) m ON m.project_id = p.id
-         WHERE p.account_id = $1
-         ORDER BY p.created_at, p.id`,
-        [accountId, filter.memberUserId, filter.now],
-      );
-      return rows.map(toProject);
+      // Read as one JSON text (a list may hold thousands of projects: queryJsonRows).
+      const rows =
+        'all' in filter
+          ? await queryJsonRows<JsonProjectRow>(sql, `SELECT ${P_COLS} FROM projects p WHERE p.account_id = $1`, [accountId], LIST_ORDER)
+          : // Joined with the caller's memberships (a hash join): a per-project EXISTS became a
+            // nested loop over every membership when the statistics were stale (PGlite has no
+            // autovacuum), a cost growing with projects × memberships.
+            await queryJsonRows<JsonProjectRow>(
+              sql,
+              `SELECT ${P_COLS} FROM projects p
+               JOIN (SELECT DISTINCT pm.project_id FROM project_members pm
+                     WHERE (${MEMBER_OF}) AND (pm.expires_at IS NULL OR pm.expires_at > $3)) m ON m.project_id = p.id
+               WHERE p.account_id = $1`,
+              [accountId, filter.memberUserId, filter.now],
+              LIST_ORDER,
+            );
+      return rows.map(fromJsonRow);
     },
     async byWorkzone(accountId, ref) {
       const [where, v] = byRefClause(ref, 'w');
@@ -101,9 +115,11 @@ export function projectsRepo(sql: Sql): ProjectsRepo {
       const out = new Map<string, ProjectStats>();
       if (!projectIds.length) return out;
       // One query for any number of projects, each count grouped once over the listed
-      // projects (not three correlated subqueries per project). Live tags:
+      // projects (not three correlated subqueries per project), read as one JSON text
+      // (queryJsonRows). Live tags:
       // tag_lists.tag_count is kept in the transaction of every tag change.
-      const rows = await sql.query<ProjectStats & { id: string }>(
+      const rows = await queryJsonRows<ProjectStats & { id: string }>(
+        sql,
         `SELECT p.id, coalesce(w.n, 0) AS "workzoneCount", coalesce(f.n, 0) AS "scanCount",
            coalesce(f.size, 0)::float8 AS "scanSize", coalesce(t.n, 0) AS "tagCount"
          FROM unnest($1::uuid[]) AS p (id)
