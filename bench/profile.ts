@@ -83,6 +83,8 @@ async function main() {
       console.log(`profile: setting up ${s.name}`);
       const req = await s.setup!(server as never);
       await probe(server.url, req);
+      const body = await (await fetch(`${server.url}${req.path}`, { headers: req.headers })).arrayBuffer();
+      console.log(`profile: ${s.name} answers ${body.byteLength} bytes`);
       await fire(server.url, req, CONNECTIONS, 2, undefined, server.pid);
       const from = Number(process.hrtime.bigint() / 1000n);
       const samples = new Samples();

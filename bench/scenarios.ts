@@ -84,6 +84,6 @@ export const scenarios: Scenario[] = [
   // the project list of a member of 1,000 projects (a fixed number of queries each).
   scenario({ name: 'GET work zone of 1,000 (PGlite)', server: 'scanbase-pglite-large', target: 0.7, reference: [BASELINE, SELECT_PGLITE], setup: workzoneAtDepth(10) }),
   scenario({ name: 'GET work zone of 1,000 (PostgreSQL)', server: 'scanbase-postgres-large', target: 0.7, reference: [BASELINE, SELECT_POSTGRES], setup: workzoneAtDepth(10) }),
-  scenario({ name: 'GET projects, member of 1,000 (PGlite)', server: 'scanbase-pglite-large', target: 0.5, reference: [BASELINE, SELECT_PGLITE], setup: projectListOfMember }),
-  scenario({ name: 'GET projects, member of 1,000 (PostgreSQL)', server: 'scanbase-postgres-large', target: 0.5, reference: [BASELINE, SELECT_POSTGRES], setup: projectListOfMember }),
+  scenario({ name: 'GET projects, member of 1,000 (PGlite)', server: 'scanbase-pglite-list', target: 0.5, reference: [BASELINE, SELECT_PGLITE], setup: projectListOfMember }),
+  scenario({ name: 'GET projects, member of 1,000 (PostgreSQL)', server: 'scanbase-postgres-list', target: 0.5, reference: [BASELINE, SELECT_POSTGRES], setup: projectListOfMember }),
 ];
