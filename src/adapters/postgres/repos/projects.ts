@@ -166,8 +166,11 @@ export function workzonesRepo(sql: Sql): WorkzonesRepo {
       const [where, v] = byRefClause(ref, 'w');
       const rows = await sql.query<WorkzoneWithStats>(
         `SELECT ${wCols('w.')},
-           ARRAY(SELECT DISTINCT pm.role_id FROM workzone_access wa JOIN project_members pm USING (project_id, member_type, member_id)
-                 WHERE wa.workzone_id = w.id ORDER BY 1) AS "roleIds",
+           -- each member's role by its key (a correlated lookup: as a join, stale statistics
+           -- made it a hash join over every membership of every project)
+           ARRAY(SELECT DISTINCT (SELECT pm.role_id FROM project_members pm
+                   WHERE pm.project_id = wa.project_id AND pm.member_type = wa.member_type AND pm.member_id = wa.member_id)
+                 FROM workzone_access wa WHERE wa.workzone_id = w.id ORDER BY 1) AS "roleIds",
            s.n AS "scanCount", s.size AS "scanSize",
            (SELECT coalesce(sum(t.tag_count), 0)::int FROM tag_lists t WHERE t.project_id = w.project_id AND t.workzone_id = w.id) AS "tagCount"
          FROM workzones w
