@@ -1,16 +1,31 @@
 # syntax=docker/dockerfile:1
-# Scanbase: the service only (the web console and tests are not in the image).
+# Scanbase: the service and its web console (/console); tests, benches and docs are not in the image.
 # Build: docker build -t scanbase .      Run: see compose.yaml and docs/deploy.md.
+
+# --- console: the full install (Vite is a development package), then `vite build` ----
+FROM node:24-bookworm-slim AS console
+WORKDIR /app
+COPY package.json package-lock.json ./
+# The workspaces (the SDK the console's types come from, the CLI) are part of the lockfile.
+COPY packages ./packages
+COPY scripts ./scripts
+COPY console ./console
+# `npm ci` runs the root `prepare` script, which builds console/ into console/dist.
+RUN npm ci --no-audit --no-fund && test -f console/dist/index.html
 
 # --- build: install exactly the lockfile, then drop development packages -------------
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages ./packages
+# `prepare` runs here too; without Vite it says so and builds nothing (the console stage did).
+COPY scripts ./scripts
 # Native modules come prebuilt in registry packages (argon2); the pinned `node` package
 # brings the same Node 24 the image has, so the service runs on one version everywhere.
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY src ./src
 COPY migrations ./migrations
+COPY --from=console /app/console/dist ./console/dist
 
 # --- run: the installed packages and the sources Node runs directly ------------------
 FROM node:24-bookworm-slim

@@ -1,8 +1,18 @@
 // Lint: typescript-eslint's recommended rules, and the dependency rule of
 // ARCHITECTURE.md: src/core imports only src/core and Node's standard library; the web
 // console (console/) is a client of the public API only and never imports the service.
+// Feature modules (docs/architecture.md "Modules") are imported through their index.ts
+// only, from other modules, src/http and the wiring; src/http never touches the store.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+// The shared kernel every module may import file by file: ports, ids, crypto (pure
+// digests), permissions (the catalogue, the pure engine, the authorizer) and events.
+const SHARED = '(ports|ids|crypto|permissions|events)';
+const MODULE_MESSAGE =
+  'Import a feature module through its index.ts (src/core/<module>/index.ts), not its internal files; only ' +
+  'ports, ids, crypto, permissions and events are imported file by file (docs/architecture.md "Modules").';
+const throughIndex = (prefix) => ({ regex: `${prefix}(?!${SHARED}/)[^/]+/(?!index\\.ts$)[^/]+$`, message: MODULE_MESSAGE });
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'data/**', '.tmp/**', 'console/dist/**'] },
@@ -45,7 +55,28 @@ export default tseslint.config(
               message: 'src/core must not import src/http or src/adapters (http → core ← adapters).',
             },
             { regex: '\\.\\./\\.\\./\\.\\./', message: 'src/core must not reach outside src/core.' },
+            // From src/core/<module>/x.ts another module is ../<other>/….
+            throughIndex('^\\.\\./'),
           ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/http/**/*.ts', 'src/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [throughIndex('(^|/)core/')] }],
+    },
+  },
+  {
+    // The HTTP layer receives use cases only: no repository, no store (issue 16).
+    files: ['src/http/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^(store|repos)$/]',
+          message: 'src/http calls use cases only; it never reads the store or repositories (add a use case to the module owning the data).',
         },
       ],
     },
@@ -58,7 +89,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '(^|/)src/|^node:',
+              // The SDK's generated API types are the one exception (console/src/types.ts, type-only).
+              regex: '^(?!(\\.\\./)+packages/sdk/src/generated/)(.*/)?src/|^node:',
               message: 'The console is a browser client of the public API: it never imports the service (src/) or Node modules.',
             },
           ],

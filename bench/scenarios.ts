@@ -4,6 +4,7 @@
 import { BENCH_USER, type RunningServer, type ScanbaseServer, type ServerKind } from './servers.ts';
 import { workzoneAtDepth } from './workzone-depth.ts';
 import { projectListOfMember } from './project-list.ts';
+import { projectRename, WEBHOOK_ENDPOINTS } from './webhook-cost.ts';
 
 export interface BenchRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -41,6 +42,7 @@ export const BASELINE = 'bare node:http JSON';
 const SELECT_PGLITE = 'bare point-select (PGlite)';
 const SELECT_POSTGRES = 'bare point-select (node-postgres)';
 const DEPTH_1 = 'GET work zone at depth 1 (PGlite)';
+const RENAME = (engine: string) => `PATCH project name, no webhook (${engine})`;
 
 const isLogged = async (server: ScanbaseServer): Promise<BenchRequest> => ({
   path: '/api/isLogged',
@@ -86,4 +88,9 @@ export const scenarios: Scenario[] = [
   scenario({ name: 'GET work zone of 1,000 (PostgreSQL)', server: 'scanbase-postgres-large', target: 0.7, reference: [BASELINE, SELECT_POSTGRES], setup: workzoneAtDepth(10) }),
   scenario({ name: 'GET projects, member of 1,000 (PGlite)', server: 'scanbase-pglite-list', target: 0.5, reference: [BASELINE, SELECT_PGLITE], setup: projectListOfMember }),
   scenario({ name: 'GET projects, member of 1,000 (PostgreSQL)', server: 'scanbase-postgres-list', target: 0.5, reference: [BASELINE, SELECT_POSTGRES], setup: projectListOfMember }),
+  // Webhooks issue: the cost of an event, the same write with webhook endpoints registered vs none (bench/webhook-cost.ts).
+  scenario({ name: RENAME('PGlite'), server: 'scanbase-pglite', reference: [], setup: projectRename(0) }),
+  scenario({ name: `PATCH project name, ${WEBHOOK_ENDPOINTS} webhooks (PGlite)`, server: 'scanbase-pglite', target: 0.8, reference: [RENAME('PGlite')], setup: projectRename(WEBHOOK_ENDPOINTS) }),
+  scenario({ name: RENAME('PostgreSQL'), server: 'scanbase-postgres', reference: [], setup: projectRename(0) }),
+  scenario({ name: `PATCH project name, ${WEBHOOK_ENDPOINTS} webhooks (PostgreSQL)`, server: 'scanbase-postgres', target: 0.8, reference: [RENAME('PostgreSQL')], setup: projectRename(WEBHOOK_ENDPOINTS) }),
 ];

@@ -151,6 +151,8 @@ async function startScanbase(kind: ScanbaseKind): Promise<ScanbaseServer> {
         RATE_LIMIT_USER_BURST: '10000000',
         RATE_LIMIT_ADDRESS_RATE: '1000000',
         RATE_LIMIT_ADDRESS_BURST: '10000000',
+        // The webhook scenarios' receiver is the bench process, on loopback.
+        WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1',
       },
       cwd: ROOT,
       port,

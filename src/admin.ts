@@ -13,12 +13,9 @@ import { OffsetClock } from './adapters/clock/offset-clock.ts';
 import { randomIds } from './adapters/ids/random-ids.ts';
 import { argon2Hasher } from './adapters/crypto/argon2-hasher.ts';
 import { createEs256Signer } from './adapters/jwt/es256-signer.ts';
-import { createSeeder } from './core/operator/seed.ts';
-import { seedRolesAndGroups } from './core/operator/seed-extensions.ts';
-import { createSandboxClock } from './core/operator/sandbox-clock.ts';
-import { createSigningKeys } from './core/oauth/signing-keys.ts';
+import { ADMIN_ACCOUNT_ROLES, type AdminAccountRole, createAdmin, createSandboxClock, createSeeder, seedRolesAndGroups } from './core/operator/index.ts';
+import { createSigningKeys } from './core/oauth/index.ts';
 import { silentLogger } from './core/ports/telemetry.ts';
-import { ADMIN_ACCOUNT_ROLES, createAdmin, type AdminAccountRole } from './core/operator/admin.ts';
 import { DomainError } from './core/errors.ts';
 import type { OutboxEntry, RelayState } from './core/ports/repositories.ts';
 

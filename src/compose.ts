@@ -1,10 +1,13 @@
-// Wires adapters into the core by hand: no container, no module-level side effects.
-import fs from 'node:fs/promises';
+// Wires adapters into the core by hand: no container, no module-level side effects. It
+// lists the adapters, then the feature modules (each imported through its index.ts,
+// docs/architecture.md "Modules"); it holds no rule and does no I/O of its own: the seed
+// file is read by src/seed-file.ts, the periodic tasks the modules declare run on
+// src/background.ts.
 import type { Config } from './config.ts';
 import { openDatabase } from './adapters/postgres/open.ts';
 import { migrate, readMigrations } from './adapters/postgres/migrate.ts';
 import { instrumentSql } from './adapters/postgres/instrumented.ts';
-import { createMetrics } from './adapters/telemetry/prometheus.ts';
+import { createMetrics, type Metrics } from './adapters/telemetry/prometheus.ts';
 import { errorFields, silentLogger, type Logger } from './core/ports/telemetry.ts';
 import { createStore } from './adapters/postgres/store.ts';
 import { openObjectStore } from './adapters/storage/open.ts';
@@ -13,52 +16,49 @@ import { OffsetClock } from './adapters/clock/offset-clock.ts';
 import { randomIds } from './adapters/ids/random-ids.ts';
 import { argon2Hasher } from './adapters/crypto/argon2-hasher.ts';
 import { createEs256Signer } from './adapters/jwt/es256-signer.ts';
-import { createTokenService } from './core/oauth/token-service.ts';
-import { createWebSessions } from './core/oauth/web-sessions.ts';
-import { createSignIn } from './core/users/sign-in.ts';
-import { createSeeder, type SeedDocument } from './core/operator/seed.ts';
-import { createOperator } from './core/operator/operator.ts';
-import { createOperatorAuth } from './core/operator/operator-auth.ts';
-import { createSigningKeys } from './core/oauth/signing-keys.ts';
-import { createSandboxClock } from './core/operator/sandbox-clock.ts';
-import { createJanitor, JANITOR } from './core/maintenance/janitor.ts';
-import { createSendMail } from './core/mail/send-mail.ts';
-import { createMailRelay } from './core/mail/relay.ts';
 import { smtpTransport } from './adapters/mail/smtp.ts';
-import { createPasswordResets } from './core/users/password-resets.ts';
-import { createAuthorizer } from './core/permissions/authorizer.ts';
-import { createAccounts } from './core/accounts/accounts.ts';
-import { createRoles } from './core/roles/roles.ts';
-import { createGroups } from './core/groups/groups.ts';
-import { createAccountUsers } from './core/users/account-users.ts';
-import { createInvitations } from './core/users/invitations.ts';
-import { seedRolesAndGroups } from './core/operator/seed-extensions.ts';
-import { createActivity } from './core/activity/activity.ts';
-import { createProjectAccess } from './core/projects/project-access.ts';
-import { createReach } from './core/projects/reach.ts';
-import { createRateLimiter } from './core/limits/rate-limits.ts';
-import { createProjects } from './core/projects/projects.ts';
-import { createWorkzones } from './core/workzones/workzones.ts';
-import { createMembers } from './core/members/members.ts';
-import { createReports } from './core/reports/reports.ts';
-import { createProjectDetails } from './core/projects/project-details.ts';
-import { createJobRunner, type JobHandler } from './core/jobs/job-runner.ts';
-import { COPY_JOB, createWorkzoneCopy } from './core/workzones/copy.ts';
-import { createTagLists, DETECT_JOB } from './core/tags/tag-lists.ts';
-import { createDetectionJob } from './core/tags/detection.ts';
-import { TagTexts } from './core/tags/tag-texts.ts';
+import { createScheduler } from './background.ts';
+import { seedFileReader } from './seed-file.ts';
+import { createAuthorizer, type Authorizer } from './core/permissions/authorizer.ts';
+import { createSigningKeys, createTokenService, createWebSessions, type SigningKeys, type TokenService, type WebSessions } from './core/oauth/index.ts';
+import {
+  createAccountUsers, createInvitations, createPasswordResets, createSignIn, createUserProfiles,
+  type AccountUsers, type Invitations, type PasswordResets, type SignIn, type UserProfiles,
+} from './core/users/index.ts';
+import {
+  createOperator, createOperatorAuth, createSandboxClock, createSeeder, followSandboxClock, seedRolesAndGroups,
+  type ApplySeed, type AuthenticateOperator, type Operator, type SandboxClock, type SeedDocument,
+} from './core/operator/index.ts';
+import { createJanitor, housekeeping, type Janitor } from './core/maintenance/index.ts';
+import { createMailRelay, createSendMail, mailRelayPasses, type MailRelay, type SendMail } from './core/mail/index.ts';
+import { createAccounts, type Accounts } from './core/accounts/index.ts';
+import { createRoles, type Roles } from './core/roles/index.ts';
+import { createGroups, type Groups } from './core/groups/index.ts';
+import { createActivity, type Activity } from './core/activity/index.ts';
+import {
+  createProjectAccess, createProjectDetails, createProjects, createReach, ownedProjects,
+  type ProjectAccess, type ProjectDetailsService, type Projects, type Reach,
+} from './core/projects/index.ts';
+import { createRateLimiter, rateLimitExchange, type RateLimiter } from './core/limits/index.ts';
+import { createWorkzoneCopy, createWorkzones, COPY_JOB, type WorkzoneCopy, type Workzones } from './core/workzones/index.ts';
+import { createMembers, type Members } from './core/members/index.ts';
+import { createReports, type Reports } from './core/reports/index.ts';
+import { createJobRunner, type JobHandler, type JobRunner } from './core/jobs/index.ts';
+import { createDetectionJob, createTagLists, DETECT_JOB, TagTexts, type TagLists } from './core/tags/index.ts';
+import { api1TagJson } from './http/api1/tag-json.ts';
+import { api2TagJson } from './http/api2/tag-json.ts';
 import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
-import { createFiles } from './core/files/files.ts';
-import { createCrops } from './core/crops/crops.ts';
-import { createUploadSweeper } from './core/files/upload-sweeper.ts';
-import { createConnectJobs } from './core/connect/connect-jobs.ts';
+import { createFiles, createUploadSweeper, uploadSweep, type Files, type UploadSweeper } from './core/files/index.ts';
+import { createCrops, type Crops } from './core/crops/index.ts';
+import { createConnectJobs, type ConnectJobs } from './core/connect/index.ts';
 import { formatUrn } from './core/ids/urn.ts';
+import { createWebhookRelay, createWebhooks, webhookRelayPasses, type WebhookRelay, type Webhooks } from './core/webhooks/index.ts';
+import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
 import type { Ids } from './core/ports/ids.ts';
-import type { PasswordHasher } from './core/ports/crypto.ts';
-import { invalidInput } from './core/errors.ts';
+import type { PasswordHasher, TokenSigner } from './core/ports/crypto.ts';
+import type { Store } from './core/ports/repositories.ts';
+import type { ObjectStore } from './core/ports/object-store.ts';
 import { VERSION } from './version.ts';
-import { Value } from 'typebox/value';
-import { SeedDocument as SeedDocumentSchema } from './http/operator/schemas.ts';
 
 export interface ComposeOptions {
   /** An already-open database (tests share one engine across apps). */
@@ -79,7 +79,83 @@ export interface StartupFacts {
   migrationsTotal: number;
 }
 
-export async function compose(config: Config, opts: ComposeOptions = {}) {
+/** The composed service: the adapters, then each module's use cases (src/http receives this, and reads use cases only). */
+export interface Core {
+  // Adapters and process facts.
+  config: Config;
+  version: string;
+  logger: Logger;
+  metrics: Metrics;
+  startup: StartupFacts;
+  /** The clock every use case reads; the sandbox clock moves it. */
+  clock: OffsetClock;
+  ids: Ids;
+  /** The database (administration, tests); never read by src/http (eslint.config.js). */
+  store: Store & { close(): Promise<void> };
+  objectStore: ObjectStore;
+  signer: TokenSigner;
+  // oauth
+  signingKeys: SigningKeys;
+  tokens: TokenService;
+  webSessions: WebSessions;
+  // users
+  signIn: SignIn;
+  accountUsers: AccountUsers;
+  invitations: Invitations;
+  passwordResets: PasswordResets;
+  userProfiles: UserProfiles;
+  // mail
+  sendMail: SendMail;
+  /** The SMTP relay; null without SMTP_URL. */
+  mailRelay: MailRelay | null;
+  // operator
+  applySeed: ApplySeed;
+  /** Reads SEED_FILE afresh (null when unset); throws a 400-kind error naming the file. */
+  loadSeedFile(): Promise<SeedDocument | null>;
+  sandboxClock: SandboxClock;
+  operator: Operator;
+  /** The operator token's check; null without OPERATOR_TOKEN (every /_operator path answers 404). */
+  authenticateOperator: AuthenticateOperator | null;
+  // maintenance
+  janitor: Janitor;
+  // permissions, accounts, roles, groups, activity, limits
+  authorizer: Authorizer;
+  accounts: Accounts;
+  roles: Roles;
+  groups: Groups;
+  activity: Activity;
+  rateLimiter: RateLimiter;
+  // projects, work zones, members, reports
+  projectAccess: ProjectAccess;
+  reach: Reach;
+  projects: Projects;
+  projectDetails: ProjectDetailsService;
+  workzones: Workzones;
+  workzoneCopy: WorkzoneCopy;
+  members: Members;
+  reports: Reports;
+  // files, crops, connect, tags, jobs
+  files: Files;
+  uploadSweeper: UploadSweeper;
+  crops: Crops;
+  connectJobs: ConnectJobs;
+  tagLists: TagLists;
+  jobRunner: JobRunner;
+  webhooks: Webhooks;
+  webhookRelay: WebhookRelay;
+  /** GET /healthz: the database and storage answer (a failure is logged with its reason). */
+  health(): Promise<boolean>;
+  /** Shutdown has begun: not ready any more (GET /readyz 503). */
+  beginDrain(): void;
+  isDraining(): boolean;
+  /** GET /readyz: not draining, database and storage reachable. */
+  ready(): Promise<boolean>;
+  /** Stops the periodic tasks and background jobs (after the pass or job in hand), then closes storage and the database (the PGlite lock is released). */
+  close(): Promise<void>;
+}
+
+export async function compose(config: Config, opts: ComposeOptions = {}): Promise<Core> {
+  // Adapters.
   const logger = opts.logger ?? silentLogger;
   const ownsSql = !opts.sql;
   const metrics = createMetrics({ sql: () => sql, logger, processMetrics: opts.processMetrics });
@@ -103,40 +179,61 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     logger,
   });
   const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
+  const mailTransport = config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl, config.mail.from) : null;
+  const loadSeedFile = seedFileReader(config.seedFile);
+  const scheduler = createScheduler(logger);
+
+  // oauth
   const tokens = createTokenService({
     store, clock, ids, signer, urnNamespace: config.urnNamespace, refreshReuseDetection: config.refreshReuseDetection,
     metrics: metrics.core,
   });
   const signingKeys = createSigningKeys({ store, clock, signer, logger });
   const webSessions = createWebSessions({ store, clock, ids });
-  const signIn = createSignIn({ store, clock, hasher });
-  // The outbox keeps a mail's secret (an invitation link) only while someone can read it
+
+  // mail: the outbox keeps a mail's secret (an invitation link) only while someone can read it
   // there: the operator API, or until the SMTP relay has sent it (docs/security.md, "Secrets and keys").
   const sendMail = createSendMail(ids, clock, {
     keepSecrets: config.operatorToken !== undefined,
     relay: config.mail.smtpUrl !== undefined,
   });
   // With SMTP_URL, every node relays the outbox's pending mails (one node per mail: src/core/mail/relay.ts).
-  const mailTransport = config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl, config.mail.from) : null;
   const mailRelay = mailTransport
     ? createMailRelay({
         store, clock, transport: mailTransport, domain: new URL(config.publicUrl).hostname,
         settings: config.mail, logger, metrics: metrics.core,
       })
     : null;
-  const applySeed = createSeeder({ store, clock, ids, hasher, extensions: [seedRolesAndGroups(ids, clock)] });
+
+  // permissions, accounts, roles, groups, activity, limits
   const authorizer = createAuthorizer({ store });
-  const accounts = createAccounts({ store, clock, authorizer });
+  const accounts = createAccounts({ store, clock, authorizer, storageQuotaBytes: config.storageQuotaBytes });
   const roles = createRoles({ store, clock, ids, authorizer });
   const groups = createGroups({ store, clock, ids, authorizer });
   const activity = createActivity({
     store, clock, onError: (e) => logger.warn(errorFields(e), 'activity date write failed; the next call retries'),
   });
+  const rateLimiter = createRateLimiter({ clock, repo: store.repos.rateLimits, ...config.rateLimits });
+
+  // users
+  const signIn = createSignIn({ store, clock, hasher });
+  const accountUsers = createAccountUsers({
+    store, clock, ids, authorizer, sendMail, publicUrl: config.publicUrl, ownedProjects,
+  });
+  const invitations = createInvitations({ store, clock, hasher });
+  const passwordResets = createPasswordResets({ store, clock, ids, sendMail, publicUrl: config.publicUrl });
+  const userProfiles = createUserProfiles({ store });
+
+  // projects, work zones, members, reports
   const projectAccess = createProjectAccess({ store, clock, authorizer, activity });
   const projects = createProjects({ store, clock, ids, authorizer, access: projectAccess });
   const workzones = createWorkzones({ store, clock, ids, access: projectAccess });
   const members = createMembers({ store, clock, ids, access: projectAccess, sendMail, publicUrl: config.publicUrl });
   const reports = createReports({ store, authorizer });
+  const projectDetails = createProjectDetails({ store, access: projectAccess });
+  const reach = createReach({ access: projectAccess });
+
+  // files, crops, connect
   const files = createFiles({
     store, clock, ids, access: projectAccess, objectStore, sandbox: config.sandbox,
     uploadTtlSeconds: config.uploadTtlSeconds, uploadUrlTtlSeconds: config.uploadUrlTtlSeconds, metrics: metrics.core,
@@ -145,9 +242,8 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const crops = createCrops({ store, clock, ids, access: projectAccess, files });
   const connectJobs = createConnectJobs({ store, clock, ids, access: projectAccess, files, objectStore, publicUrl: config.publicUrl });
   const uploadSweeper = createUploadSweeper({ store, clock, objectStore });
-  const projectDetails = createProjectDetails({ store, access: projectAccess });
-  const reach = createReach({ access: projectAccess });
-  // Job kinds register their handlers with the one runner of this node.
+
+  // jobs: each job kind's module hands its handler to the one runner of this node.
   const jobHandlers: Record<string, JobHandler> = {};
   const jobRunner = createJobRunner({ store, clock, ids, handlers: jobHandlers, logger, metrics: metrics.core });
   const workzoneCopy = createWorkzoneCopy({
@@ -156,37 +252,13 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     copyFiles: files.copyFiles,
   });
   jobHandlers[COPY_JOB] = workzoneCopy.handler;
-  const tagTexts = new TagTexts();
+  const tagTexts = new TagTexts([api1TagJson, api2TagJson(config.urnNamespace)]);
   const tagLists = createTagLists({ store, clock, ids, access: projectAccess, jobs: jobRunner, tagTexts });
   jobHandlers[DETECT_JOB] = createDetectionJob({ store, clock, ids, detector: opts.detector ?? noDetections, tagTexts });
   jobRunner.start();
-  const accountUsers = createAccountUsers({
-    store, clock, ids, authorizer, sendMail, publicUrl: config.publicUrl,
-    ownedProjects: (repos, userId, accountId) => repos.projects.ownedBy(userId, accountId),
-  });
-  const invitations = createInvitations({ store, clock, hasher });
-  const passwordResets = createPasswordResets({ store, clock, ids, sendMail, publicUrl: config.publicUrl });
-  const sandboxClock = createSandboxClock({ store, clock });
-  const janitor = createJanitor({ store, clock, retention: config.retention });
 
-  // SEED_FILE is checked against the same schema as POST /_operator/seed; every failure names it.
-  const loadSeedFile = async (): Promise<SeedDocument | null> => {
-    if (!config.seedFile) return null;
-    let doc: unknown;
-    try {
-      doc = JSON.parse(await fs.readFile(config.seedFile, 'utf8'));
-    } catch (e) {
-      const why = (e as NodeJS.ErrnoException).code ?? 'not valid JSON';
-      throw invalidInput(`SEED_FILE ${config.seedFile} cannot be read: ${why}`);
-    }
-    const first = Value.Errors(SeedDocumentSchema, doc)[0];
-    if (first) {
-      throw invalidInput(`SEED_FILE ${config.seedFile} is not a seed document: ${first.instancePath || '/'} ${first.message}`, {
-        field: first.instancePath,
-      });
-    }
-    return doc as SeedDocument;
-  };
+  // operator, maintenance
+  const applySeed = createSeeder({ store, clock, ids, hasher, extensions: [seedRolesAndGroups(ids, clock)] });
   // A reset deletes every blob too (CONTRACT §3), whichever store holds them.
   const operator = createOperator({
     store, tokens, applySeed, loadSeedFile,
@@ -196,61 +268,27 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   const authenticateOperator = config.operatorToken
     ? createOperatorAuth({ store, clock, expected: config.operatorToken })
     : null;
+  const sandboxClock = createSandboxClock({ store, clock });
+  const janitor = createJanitor({ store, clock, retention: config.retention });
 
-  const timers: NodeJS.Timeout[] = [];
+  // The modules' periodic tasks on this node.
   if (config.sandbox) {
     await sandboxClock.load();
-    // Other nodes may move the shared clock: follow it.
-    const t = setInterval(
-      () => sandboxClock.load().catch((e: unknown) => logger.warn(errorFields(e), 'sandbox clock reload failed; retrying in 2 s')),
-      2000,
-    );
-    t.unref();
-    timers.push(t);
+    scheduler.every(followSandboxClock(sandboxClock));
   }
-  // API rate limits: buckets in memory, exchanged with the other nodes every few seconds.
-  const rateLimiter = createRateLimiter({ clock, repo: store.repos.rateLimits, ...config.rateLimits });
-  let rateLimitSync: Promise<void> = Promise.resolve();
-  if (rateLimiter.enabled.user || rateLimiter.enabled.address) {
-    const t = setInterval(() => {
-      rateLimitSync = rateLimitSync
-        .then(() => rateLimiter.sync())
-        // The takes stay pending and go with the next exchange; until then this node limits alone.
-        .catch((e: unknown) => logger.warn(errorFields(e), 'rate-limit exchange failed; its takes are kept for the next one'));
-    }, config.rateLimits.syncSeconds * 1000);
-    t.unref();
-    timers.push(t);
-  }
-  // Housekeeping once at start, then every 10 minutes; one node of the cluster does each pass.
-  let janitorPass: Promise<unknown> = Promise.resolve();
-  const sweep = () =>
-    (janitorPass = janitorPass
-      .then(() => janitor.run({ ifDue: true }))
-      .catch((e: unknown) => logger.error(errorFields(e), 'janitor pass failed; next pass in 10 minutes'))
-      .then(() => uploadSweeper.run()) // unregistered uploads past UPLOAD_TTL (docs/files.md)
-      .catch((e: unknown) => logger.error(errorFields(e), 'upload sweep failed; next pass in 10 minutes')));
-  sweep();
-  const janitorTimer = setInterval(sweep, JANITOR.intervalSeconds * 1000);
-  janitorTimer.unref();
-  timers.push(janitorTimer);
+  if (rateLimiter.enabled.user || rateLimiter.enabled.address) scheduler.every(rateLimitExchange(rateLimiter, config.rateLimits.syncSeconds));
+  scheduler.every(housekeeping(janitor));
+  scheduler.every(uploadSweep(uploadSweeper));
+  if (mailRelay) scheduler.every(mailRelayPasses(mailRelay, config.mail.relayIntervalSeconds));
 
-  let relayPass: Promise<unknown> = Promise.resolve();
-  if (mailRelay) {
-    // A pass still at work (a slow SMTP server) is not joined by another.
-    let relaying = false;
-    const relay = () => {
-      if (relaying) return;
-      relaying = true;
-      relayPass = mailRelay
-        .run()
-        .catch((e: unknown) => logger.error(errorFields(e), `mail relay pass failed; next pass in ${config.mail.relayIntervalSeconds} s`))
-        .finally(() => (relaying = false));
-    };
-    relay();
-    const t = setInterval(relay, config.mail.relayIntervalSeconds * 1000);
-    t.unref();
-    timers.push(t);
-  }
+  // Webhooks (docs/webhooks.md): the endpoints' use cases, and every node's relay of due deliveries.
+  const webhooks = createWebhooks({ store, clock, ids, authorizer, allowPrivateTargets: config.webhooks.allowPrivateTargets });
+  const webhookRelay = createWebhookRelay({
+    store, clock, sendMail, logger, metrics: metrics.core,
+    sender: httpWebhookSender({ allowPrivateTargets: config.webhooks.allowPrivateTargets, timeoutMs: config.webhooks.timeoutSeconds * 1000 }),
+    settings: { ...config.webhooks, urnNamespace: config.urnNamespace, publicUrl: config.publicUrl },
+  });
+  scheduler.every(webhookRelayPasses(webhookRelay, config.webhooks.relayIntervalSeconds));
 
   /** GET /healthz: the database and storage answer (a failure is logged with its reason). */
   const health = async (): Promise<boolean> => {
@@ -267,69 +305,26 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
   let draining = false;
 
   return {
-    config,
-    version: VERSION,
-    logger,
-    metrics,
-    startup,
-    clock,
-    ids,
-    store,
-    objectStore,
-    signer,
-    signingKeys,
-    tokens,
-    webSessions,
-    signIn,
-    sendMail,
-    applySeed,
-    loadSeedFile,
-    sandboxClock,
+    config, version: VERSION, logger, metrics, startup, clock, ids, store, objectStore, signer,
+    signingKeys, tokens, webSessions,
+    signIn, accountUsers, invitations, passwordResets, userProfiles,
+    sendMail, mailRelay,
+    applySeed, loadSeedFile, sandboxClock, operator, authenticateOperator,
     janitor,
-    operator,
-    authenticateOperator,
-    authorizer,
-    accounts,
-    roles,
-    groups,
-    accountUsers,
-    invitations,
-    passwordResets,
-    mailRelay,
-    activity,
-    projectAccess,
-    reach,
-    rateLimiter,
-    projects,
-    workzones,
-    members,
-    reports,
-    projectDetails,
-    files,
-    crops,
-    uploadSweeper,
-    workzoneCopy,
-    connectJobs,
-    tagLists,
-    tagTexts,
-    jobRunner,
+    authorizer, accounts, roles, groups, activity, rateLimiter,
+    projectAccess, reach, projects, projectDetails, workzones, workzoneCopy, members, reports,
+    files, uploadSweeper, crops, connectJobs, tagLists, jobRunner, webhooks, webhookRelay,
     health,
-    /** Shutdown has begun: not ready any more (GET /readyz 503). */
     beginDrain(): void {
       draining = true;
     },
     isDraining: () => draining,
-    /** GET /readyz: not draining, database and storage reachable. */
     async ready(): Promise<boolean> {
       return !draining && (await health());
     },
-    /** Stops timers and background jobs (after the job in hand), then closes storage and the database (the PGlite lock is released). */
     async close(): Promise<void> {
-      for (const t of timers) clearInterval(t);
+      await scheduler.stop(); // no new pass; the passes under way finish
       await jobRunner.stop();
-      await janitorPass;
-      await rateLimitSync;
-      await relayPass;
       mailTransport?.close();
       await objectStore.close?.();
       await store.close();
@@ -337,5 +332,3 @@ export async function compose(config: Config, opts: ComposeOptions = {}) {
     },
   };
 }
-
-export type Core = Awaited<ReturnType<typeof compose>>;

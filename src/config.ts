@@ -68,6 +68,19 @@ export interface Config {
   shutdownDrainSeconds: number;
   /** Outgoing mail (docs/operations.md "Mail relay"). */
   mail: MailConfig;
+  /** Webhook deliveries (docs/webhooks.md). */
+  webhooks: WebhooksConfig;
+}
+
+export interface WebhooksConfig {
+  /** WEBHOOKS_ALLOW_PRIVATE_TARGETS: deliveries may go to loopback, private, link-local and other non-public addresses. */
+  allowPrivateTargets: boolean;
+  /** WEBHOOKS_TIMEOUT: seconds one delivery attempt may take, connection to response. */
+  timeoutSeconds: number;
+  /** WEBHOOKS_RETRY_SECONDS: the wait after a delivery's first failed attempt, doubling after each. */
+  firstRetrySeconds: number;
+  /** WEBHOOKS_RELAY_INTERVAL: seconds between two relay passes of a node. */
+  relayIntervalSeconds: number;
 }
 
 export interface MailConfig {
@@ -308,5 +321,11 @@ export function loadConfig(env: Env = process.env): Config {
     metricsPort,
     shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 25, 0, 3600),
     mail: mail(env, publicUrl),
+    webhooks: {
+      allowPrivateTargets: bool(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS'),
+      timeoutSeconds: integer(env, 'WEBHOOKS_TIMEOUT', 10, 1, 60),
+      firstRetrySeconds: integer(env, 'WEBHOOKS_RETRY_SECONDS', 30, 1, 3600),
+      relayIntervalSeconds: integer(env, 'WEBHOOKS_RELAY_INTERVAL', 2, 1, 3600),
+    },
   };
 }

@@ -3,7 +3,7 @@
 // it: the database URL loses its password, the storage URL its query string, tokens are
 // only "on"/"off".
 import type { Config } from './config.ts';
-import type { SeedResult } from './core/operator/seed.ts';
+import type { SeedResult } from './core/operator/index.ts';
 
 export interface StartupReport {
   version: string;
@@ -87,6 +87,10 @@ export function startupLines(config: Config, r: StartupReport): [Record<string, 
     [
       { metrics: { token: config.metricsToken !== undefined, port: config.metricsPort } },
       `metrics: ${[config.metricsToken ? 'GET /metrics with METRICS_TOKEN' : '', config.metricsPort ? `port ${config.metricsPort}` : ''].filter(Boolean).join(', ') || 'off'}`,
+    ],
+    [
+      { webhooks: { allowPrivateTargets: config.webhooks.allowPrivateTargets, timeoutSeconds: config.webhooks.timeoutSeconds } },
+      `webhooks: ${config.webhooks.allowPrivateTargets ? 'private targets ALLOWED (WEBHOOKS_ALLOW_PRIVATE_TARGETS)' : 'public targets only'}, ${config.webhooks.timeoutSeconds} s timeout`,
     ],
   ];
 }

@@ -1,75 +1,41 @@
-// The API 2 shapes the console reads (the fields it uses; the service sends more).
-export interface Subscription {
-  id: string;
-  name?: string;
-  isActive: boolean;
-  tagCapacity: number;
-  scanCapacity: number;
-  geoImageCapacity: number;
-}
-export interface Account {
-  id: string;
-  name: string;
-  permissions: { isOwner: boolean; isAdmin: boolean; isManager: boolean; isProjectLister: boolean };
-  subscriptions: Subscription[];
-}
-export interface ModificationInfo {
-  isDeleted: boolean;
-  deletedAt?: string;
-  updatedAt?: string;
-}
-export interface Project {
-  id: string;
-  name: string;
-  description: string;
-  ownerId: string;
-  rootWorkzoneId: string;
-  permissions: string[];
-  modificationInfo: ModificationInfo;
-}
-export interface Workzone {
-  id: string;
-  name: string;
-  parentId: string | null;
-  rootWorkzoneId: string;
-}
-export interface Role {
-  id: string;
-  name: string;
-  permissions: string[];
-}
-export interface MemberAccess {
-  member: { type: 'user' | 'group'; id: string; email?: string; name?: string };
-  roleId: string;
-  expirationDate: string | null;
-  workzoneIds: string[];
-}
-export interface FileItem {
-  id: string;
-  type: string;
-  workzoneId: string;
-  name: string;
-  extension: string;
-  size: number;
-  createdAt: string;
-  blobName: string;
-}
-export interface TagList {
-  id: string;
-  workzoneId: string;
-  tagListType: string;
-  name: string;
-  tagsVersion: number;
-}
-export interface TagData {
-  id: string;
-  name?: string;
-  class?: string;
-  boundingBox?: number[];
-  orientedBoundingBox?: number[];
-  [k: string]: unknown;
-}
-export interface Tag {
-  id: string;
-  data: TagData;
-}
+// The API 2 shapes the console reads, taken from the SDK's types, which `npm run sdk:types`
+// generates from the service's route schemas (packages/sdk/src/generated/): a field the
+// service renames or drops fails `tsc` here instead of showing `undefined` on screen.
+// Types only (`import type`): nothing of the SDK's Node code reaches the browser bundle.
+// Imported by path, not through `@scanbase/sdk`: the types are the ones of this checkout
+// even where node_modules links the workspace package to another one.
+import type { paths as Api2Paths } from '../../packages/sdk/src/generated/api2.ts';
+
+type Account_ = '/api/2/accounts/{accountRef}';
+type Project_ = `${Account_}/projects/{projectRef}`;
+
+/** The JSON body of a path's successful answer (200, else 201, else 202). */
+type Answer<P extends keyof Api2Paths, M extends 'get' | 'post' | 'put'> = Api2Paths[P][M] extends { responses: infer R }
+  ? R extends { 200: { content: { 'application/json': infer T } } }
+    ? T
+    : R extends { 201: { content: { 'application/json': infer T } } }
+      ? T
+      : R extends { 202: { content: { 'application/json': infer T } } }
+        ? T
+        : never
+  : never;
+/** One item of a list answer. */
+type Item<T> = T extends readonly (infer U)[] ? U : never;
+
+export type Account = Answer<Account_, 'get'>;
+export type Subscription = Account['subscriptions'][number];
+export type SubscriptionUsage = Answer<`${Account_}/subscriptions/{subscriptionRef}/usage`, 'get'>;
+export type Role = Item<Answer<`${Account_}/roles`, 'get'>>;
+export type Group = Item<Answer<`${Account_}/groups`, 'get'>>;
+export type User = Item<Answer<`${Account_}/users`, 'get'>>;
+export type Project = Answer<Project_, 'get'>;
+export type Workzone = Answer<`${Project_}/workzones/{workzoneRef}`, 'get'>;
+export type MemberAccess = Item<Answer<`${Project_}/members/access`, 'get'>>;
+export type FileItem = Item<Answer<`${Project_}/files`, 'get'>>;
+export type Vector3 = NonNullable<FileItem['translation']>;
+export type Crop = Item<Answer<`${Project_}/crops`, 'get'>>;
+export type TagList = Answer<`${Project_}/tag-lists/{tagListRef}`, 'get'>;
+export type Tag = Item<Answer<`${Project_}/tag-lists/{tagListRef}/tags`, 'get'>>;
+export type TagData = Tag['data'];
+/** Our extension: a work-zone copy as its requester follows it (docs/projects.md "Copy"). */
+export type CopyStatus = Answer<`${Project_}/workzones/{workzoneRef}/copy/{jobId}`, 'get'>;

@@ -113,6 +113,13 @@ export function deniedUnless(granted: ReadonlySet<string> | readonly string[] | 
   return anyOf.some(has) ? null : `Needs ${anyOf.join(' or ')}`;
 }
 
+/** Why a write is refused when it needs every one of `allOf` (see deniedUnless): the ones the caller lacks. */
+export function deniedUnlessAll(granted: ReadonlySet<string> | readonly string[] | undefined, ...allOf: string[]): string | null {
+  if (!granted) return 'Checking your permissions…';
+  const lacking = allOf.filter((p) => deniedUnless(granted, p) !== null);
+  return lacking.length ? `Needs ${lacking.join(' and ')}` : null;
+}
+
 export interface Loaded<T> {
   data: T | undefined;
   error: unknown;

@@ -36,7 +36,8 @@ export function splitName(fileName: string): { name: string; extension: string }
   return dot > 0 ? { name: fileName.slice(0, dot), extension: fileName.slice(dot + 1).toLowerCase() } : { name: fileName, extension: '' };
 }
 
-function put(url: string, file: Blob, md5: string, onProgress: (f: number) => void, signal: AbortSignal): Promise<void> {
+/** PUTs bytes to a signed upload URL with the headers the stores check (Content-MD5 from the hex digest). */
+export function putBlob(url: string, file: Blob, md5: string, onProgress: (f: number) => void, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('PUT', url);
@@ -53,7 +54,7 @@ function put(url: string, file: Blob, md5: string, onProgress: (f: number) => vo
 }
 
 /**
- * Uploads `files` into a work zone; `report` gets every file's progress. Each file has its
+ * Uploads `files` into a work zone (or a connect import job); `report` gets every file's progress. Each file has its
  * own AbortController (`controllers[i]`): cancelling one leaves the others going.
  */
 export async function uploadFiles(
@@ -61,6 +62,8 @@ export async function uploadFiles(
   files: File[],
   report: (p: UploadProgress[]) => void,
   controllers: AbortController[],
+  /** How the uploaded file is registered at the same address: API 2 bulk-files takes POST, a connect import job PUT. */
+  registerMethod: 'POST' | 'PUT' = 'POST',
 ): Promise<void> {
   const progress: UploadProgress[] = files.map((f) => ({ name: f.name, fraction: 0, state: 'hashing' }));
   const update = (i: number, p: Partial<UploadProgress>) => {
@@ -82,9 +85,9 @@ export async function uploadFiles(
       const signal = controllers[i]!.signal;
       try {
         update(i, { state: 'uploading' });
-        await put(s.url, file, s.md5, (fraction) => update(i, { fraction }), signal);
+        await putBlob(s.url, file, s.md5, (fraction) => update(i, { fraction }), signal);
         update(i, { state: 'registering', fraction: 1 });
-        await api('POST', bulkFilesUrl, [{ name: s.name, extension: s.extension, size: s.size, md5: s.md5, blobName: s.blobName }]);
+        await api(registerMethod, bulkFilesUrl, [{ name: s.name, extension: s.extension, size: s.size, md5: s.md5, blobName: s.blobName }]);
         update(i, { state: 'done' });
       } catch (e) {
         if (signal.aborted) update(i, { state: 'cancelled' });

@@ -1,5 +1,8 @@
-// DomainError: the one failure type the core throws. `code` is the spec's errorCode;
-// the http layer renders it per surface (RFC 9457, API 1 {code, message}, RFC 6749).
+// DomainError: the one failure type the core throws. `code` is the spec's errorCode, one of
+// the catalogue (error-codes.ts), with a kind whose status the catalogue gives it; the http
+// layer renders it per surface (RFC 9457, API 1 {code, message}, RFC 6749).
+import type { ErrorCode, StatusOf } from './error-codes.ts';
+
 export type ErrorKind =
   | 'invalid' // 400
   | 'unauthorized' // 401
@@ -10,7 +13,7 @@ export type ErrorKind =
   | 'too-many' // 429
   | 'unavailable'; // 503
 
-export const statusOfKind: Record<ErrorKind, number> = {
+export const statusOfKind = {
   invalid: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -19,18 +22,21 @@ export const statusOfKind: Record<ErrorKind, number> = {
   'too-large': 413,
   'too-many': 429,
   unavailable: 503,
-};
+} as const satisfies Record<ErrorKind, number>;
+
+/** The kinds a code may be thrown with: those whose status the catalogue lists for it. */
+export type KindOf<C extends ErrorCode> = { [K in ErrorKind]: (typeof statusOfKind)[K] extends StatusOf<C> ? K : never }[ErrorKind];
 
 export type ErrorValues = Record<string, unknown>;
 
-export class DomainError extends Error {
+export class DomainError<C extends ErrorCode = ErrorCode> extends Error {
   override name = 'DomainError';
   readonly kind: ErrorKind;
-  readonly code: string;
+  readonly code: C;
   readonly values?: ErrorValues;
   /** Extra response headers, e.g. Retry-After on 429. */
   readonly headers?: Record<string, string>;
-  constructor(kind: ErrorKind, code: string, message: string, values?: ErrorValues, headers?: Record<string, string>) {
+  constructor(kind: KindOf<C>, code: C, message: string, values?: ErrorValues, headers?: Record<string, string>) {
     super(message);
     this.kind = kind;
     this.code = code;
@@ -49,8 +55,11 @@ export const invalidInput = (message: string, values?: ErrorValues) =>
 export const unauthorized = (message = 'Missing, invalid or expired authentication') =>
   new DomainError('unauthorized', 'unauthorized', message);
 
-export const notFound = (type: string, id: string) =>
-  new DomainError('not-found', `${type}-not-found`, `No ${type} with id ${id}`, { [camel(type)]: id });
+/** The types `<type>-not-found` is a code of. */
+export type NotFoundType = ErrorCode extends infer C ? (C extends `${infer T}-not-found` ? T : never) : never;
+
+export const notFound = (type: NotFoundType, id: string) =>
+  new DomainError('not-found', `${type}-not-found` as const, `No ${type} with id ${id}`, { [camel(type)]: id });
 
 function camel(type: string): string {
   return type.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) + 'Id';

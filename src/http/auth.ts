@@ -2,7 +2,7 @@
 // access token answers 401 `unauthorized` in the surface's format.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '../core/errors.ts';
-import type { Principal } from '../core/oauth/token-service.ts';
+import type { Principal } from '../core/oauth/index.ts';
 import type { Core } from '../compose.ts';
 
 declare module 'fastify' {

@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../compose.ts';
 import { api1IdOf } from '../core/ids/api1-id.ts';
-import type { ConnectJobView } from '../core/connect/connect-jobs.ts';
+import type { ConnectJobView } from '../core/connect/index.ts';
 import { actorOf, requireAuthentication } from './auth.ts';
 import * as F from './api2/file-schemas.ts';
 

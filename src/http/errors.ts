@@ -3,6 +3,7 @@
 // RFC 6749 for the token endpoints. No error ever leaves as a 5xx with a stack.
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorCode } from '../core/error-codes.ts';
 import { DomainError } from '../core/errors.ts';
 import { acceptedMediaTypes, JSON_TYPE } from './request-bodies.ts';
 
@@ -20,7 +21,7 @@ export function surfaceOf(target: string): Surface {
 /** A failure normalised from whatever was thrown. */
 export interface Failure {
   status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
   values?: Record<string, unknown>;
   headers?: Record<string, string>;
@@ -42,7 +43,7 @@ const TITLES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-const FASTIFY_CODES: Record<string, { status: number; code: string; message: string }> = {
+const FASTIFY_CODES: Record<string, { status: number; code: ErrorCode; message: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload-too-large', message: 'The request body is too large' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,

@@ -19,12 +19,18 @@ type BuildSerializer = NonNullable<Factories['buildSerializer']>;
 /**
  * What Fastify reads of a validator: its answer, then `.errors` when it answered false; and
  * `schemaEnv` (an ajv validator's), which tells it to pass the request as the parent so that
- * ajv can coerce a root value (a JSON number body into the array the schema wants).
+ * ajv can coerce a root value (a query string's single value into the array the schema wants).
  */
 interface Validator {
   (data: unknown, context?: unknown): unknown;
   errors?: unknown;
   schemaEnv?: unknown;
+}
+
+/** The app's ajv options with type coercion off (request bodies). */
+function withoutCoercion(ajvOptions: unknown): unknown {
+  const options = (ajvOptions ?? {}) as { customOptions?: Record<string, unknown> };
+  return { ...options, customOptions: { ...options.customOptions, coerceTypes: false } };
 }
 
 const pendingByApp = new WeakMap<FastifyInstance, Set<() => unknown>>();
@@ -50,9 +56,15 @@ export function lazyCompilers(): { compilersFactory: Factories; bind(app: Fastif
   }
 
   const buildValidator = ((externalSchemas: unknown, ajvOptions: unknown) => {
-    const compilerFor = (validators as unknown as (s: unknown, o: unknown) => (route: unknown) => Validator)(externalSchemas, ajvOptions);
+    const build = validators as unknown as (s: unknown, o: unknown) => (route: unknown) => Validator;
+    const compilerFor = build(externalSchemas, ajvOptions);
+    // Bodies are typed JSON: a number where a string is wanted is the caller's mistake and
+    // answers 400 naming the field (as the vendor's JSON reader does), never a silent "42".
+    // Path, query and headers are text by nature and keep the app's coercion.
+    const bodyCompilerFor = build(externalSchemas, withoutCoercion(ajvOptions));
     return (route: unknown): Validator => {
-      const compiled = once(() => compilerFor(route));
+      const forPart = (route as { httpPart?: string }).httpPart === 'body' ? bodyCompilerFor : compilerFor;
+      const compiled = once(() => forPart(route));
       const validate: Validator = (data, context) => {
         const fn = compiled();
         const ok = fn(data, context);

@@ -1,7 +1,12 @@
 // What the OpenAPI documents say about each operation beyond its schema: one table per
 // API (api2/operation-docs.ts, api1/operation-docs.ts), keyed "METHOD /path" as the
 // documents spell paths. Facts from the spec, CONTRACT and the code: each permission
-// named is the one the use case checks (src/core/…), each code one it can answer.
+// named is the one the use case checks (src/core/…), each code one it can answer, named
+// from the error-code catalogue (src/core/error-codes.ts), which gives its status.
+import { ERROR_CODES, type ErrorCode } from '../core/error-codes.ts';
+
+/** An error an operation answers: a code of the catalogue, with a condition where useful. */
+export type OperationError = ErrorCode | { code: ErrorCode; when: string };
 
 export interface OperationDoc {
   /** What the operation does. */
@@ -10,8 +15,8 @@ export interface OperationDoc {
   permission?: string;
   /** A public operation: no access token (the token endpoints). */
   public?: true;
-  /** The errors it answers besides 401, 429 and body-level ones: "status code" each, with a short condition where useful. */
-  errors: readonly string[];
+  /** The errors it answers besides 401, 429 and body-level ones (shown as "status code", the catalogue's status). */
+  errors: readonly OperationError[];
 }
 
 export type OperationTable = Readonly<Record<string, OperationDoc>>;
@@ -21,6 +26,12 @@ export function describeOperation(d: OperationDoc): string {
   const parts = [d.does];
   const permission = d.permission ?? (d.public ? 'none: a public operation, without an access token.' : 'none beyond a valid access token.');
   parts.push(`**Permission:** ${permission}`);
-  if (d.errors.length) parts.push(`**Errors:** ${d.errors.map((e) => `\`${e}\``).join(', ')}.`);
+  if (d.errors.length) parts.push(`**Errors:** ${d.errors.map((e) => `\`${describeError(e)}\``).join(', ')}.`);
   return parts.join('\n\n');
+}
+
+/** "status code", and " (condition)" when given: the status is the catalogue's (its first). */
+export function describeError(e: OperationError): string {
+  const { code, when } = typeof e === 'string' ? { code: e, when: undefined } : e;
+  return `${ERROR_CODES[code].status[0]} ${code}${when ? ` (${when})` : ''}`;
 }

@@ -1,8 +1,8 @@
 // Request schemas of tags shared by both generations (spec TagData, cameraState, "Tag
 // geometry"; vendor TagData field limits). Shapes only: geometry rules live in the core.
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
+import { Nullable } from './schema-helpers.ts';
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Num = Type.Number();
 const Vec = (n: number) => Type.Array(Num, { minItems: n, maxItems: n });
 

@@ -12,10 +12,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchWebGLBrowser } from '../support/browser.ts';
 import { startOAuthServer, tokenRequest, type OAuthServer } from '../support/oauth-client.ts';
-import { assertNoSeriousAxeViolations, lasFile, screenshot, signInThroughConsole } from '../support/console.ts';
+import { apiAs, assertNoSeriousAxeViolations, consolePages, lasFile, screenshot, signInThroughConsole } from '../support/console.ts';
 
 const MIA = { email: 'mia@console.test', password: 'mia-password-1' };
 const VIC = { email: 'vic@console.test', password: 'vic-password-1' };
@@ -25,7 +25,7 @@ const IVY = 'ivy@console.test';
 
 let server: OAuthServer;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
+const { newPage, showPages, closeAll } = consolePages(() => browser);
 
 before(async () => {
   const [s, b] = await Promise.allSettled([startOAuthServer(), launchWebGLBrowser()]);
@@ -46,43 +46,10 @@ before(async () => {
   });
 });
 after(async () => {
-  for (const c of contexts) await c.close();
+  await closeAll();
   await browser?.close();
   await server?.stop();
 });
-
-const pages: Page[] = [];
-
-async function newPage(viewport = { width: 1280, height: 800 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('pageerror', (e) => console.error('page error:', e));
-  pages.push(page);
-  return page;
-}
-
-/** On a failure, what each page showed (text and a screenshot): the reason is usually there. */
-async function showPages(name: string): Promise<void> {
-  for (const [i, p] of pages.entries()) {
-    if (p.isClosed()) continue;
-    console.error(`--- page ${i} at ${p.url()}:\n${await p.locator('body').innerText().catch((e: unknown) => String(e))}`);
-    await screenshot(p, `failure-${name}-${i}`);
-  }
-}
-
-/** An API call as a seeded user, with a token from the operator API. */
-async function apiAs(email: string, method: string, path: string, body?: unknown): Promise<any> {
-  const { access_token } = await server.operator<{ access_token: string }>('POST', '/tokens', { email });
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${access_token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
 
 const uuidOf = (urn: string) => urn.slice(urn.lastIndexOf(':') + 1);
 
@@ -225,11 +192,11 @@ test('the console: sign in (PKCE, own callback), create a project, invite a user
   // A tag list made through the API: two axis-aligned boxes and an oriented one, in survey
   // coordinates (the view shifts them to keep float precision).
   const base = `/api/2/accounts/${made.accountId}/projects/${made.projectId}`;
-  const list = await apiAs(MIA.email, 'POST', `${base}/tag-lists`, { workzoneId: made.zoneId, tagListType: '3d', name: 'Equipment' });
+  const list = await apiAs(server, MIA.email, 'POST', `${base}/tag-lists`, { workzoneId: made.zoneId, tagListType: '3d', name: 'Equipment' });
   const E = 500_000;
   const N = 5_000_000;
   const s = Math.SQRT1_2;
-  await apiAs(MIA.email, 'POST', `${base}/tag-lists/${uuidOf(list.id)}/tags/bulk`, {
+  await apiAs(server, MIA.email, 'POST', `${base}/tag-lists/${uuidOf(list.id)}/tags/bulk`, {
     create: [
       { data: { id: 'P-101', name: 'Feed pump', class: 'pump', boundingBox: [E, N, 10, E + 2, N + 1, 11.5] } },
       { data: { id: 'T-201', name: 'Day tank', class: 'tank', boundingBox: [E + 6, N - 1, 10, E + 9, N + 2, 14] } },
@@ -296,9 +263,9 @@ test('the console: sign in (PKCE, own callback), create a project, invite a user
 
 test('the console: an expired token is refreshed once for parallel calls; a Viewer sees write actions disabled with their reason; a non-member is told not-member-of-project', async () => {
   assert.ok(made.projectId, 'needs the project of the first test');
-  const roles = await apiAs(MIA.email, 'GET', `/api/2/accounts/${made.accountId}/roles`);
+  const roles = await apiAs(server, MIA.email, 'GET', `/api/2/accounts/${made.accountId}/roles`);
   const viewer = roles.find((r: { name: string }) => r.name === 'Viewer');
-  await apiAs(MIA.email, 'POST', `/api/2/accounts/${made.accountId}/projects/${made.projectId}/members`, {
+  await apiAs(server, MIA.email, 'POST', `/api/2/accounts/${made.accountId}/projects/${made.projectId}/members`, {
     members: { users: [{ user: VIC.email, role: viewer.id }] },
   });
 

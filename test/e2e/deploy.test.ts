@@ -46,6 +46,42 @@ after(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** Each stage's instructions (continuation lines joined), in order. */
+function stages(dockerfile: string): { name: string; lines: string[] }[] {
+  const out: { name: string; lines: string[] }[] = [];
+  for (const line of dockerfile.replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.trim())) {
+    if (!line || line.startsWith('#')) continue;
+    const from = /^FROM\s+\S+(?:\s+AS\s+(\S+))?/i.exec(line);
+    if (from) out.push({ name: from[1] ?? `stage${out.length}`, lines: [] });
+    else out.at(-1)?.lines.push(line);
+  }
+  return out;
+}
+
+test('every npm ci of the image has what the lockfile and its scripts need: the workspaces and scripts/ are copied first', () => {
+  const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+  const workspaces = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces;
+  const prepare = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.prepare!;
+  const prepareFile = /node (\S+)/.exec(prepare)![1]!;
+  for (const stage of stages(dockerfile)) {
+    const ci = stage.lines.findIndex((l) => /^RUN npm ci\b/.test(l));
+    if (ci < 0) continue;
+    const copied = stage.lines.slice(0, ci).filter((l) => l.startsWith('COPY ')).map((l) => l.split(/\s+/)[1]!);
+    for (const w of workspaces) assert.ok(copied.includes(w.split('/')[0]!), `stage ${stage.name}: ${w} is copied before npm ci`);
+    if (!/--ignore-scripts/.test(stage.lines[ci]!)) {
+      assert.ok(copied.some((c) => prepareFile.startsWith(c)), `stage ${stage.name}: ${prepareFile} (the prepare script) is copied before npm ci`);
+    }
+  }
+});
+
+test('the image serves the web console: a stage builds it and the final image holds console/dist', () => {
+  const all = stages(fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'));
+  const builder = all.find((s) => s.lines.some((l) => /^RUN npm ci(?!.*--omit=dev)/.test(l) && /console\/dist/.test(l)));
+  assert.ok(builder, 'a stage runs the full npm ci (with Vite) and checks console/dist was built');
+  assert.ok(all.slice(1).some((s) => s.lines.some((l) => l.startsWith(`COPY --from=${builder.name} `) && l.includes('console/dist'))), 'console/dist is copied out of it');
+  assert.ok(all.at(-1)!.lines.some((l) => /^COPY --from=\S+ .*\/app \/app$/.test(l)), 'the final stage takes the build stage (which holds console/dist)');
+});
+
 test('the image runs node on the sources as an unprivileged user, with a health check on /readyz', () => {
   assert.deepEqual(stage.cmd, ['node', 'src/main.ts'], 'no npm between the runtime and the service (signals reach it)');
   assert.equal(stage.user, 'node');

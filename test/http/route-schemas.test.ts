@@ -36,9 +36,33 @@ test('route schemas rule: a lazily compiled validator coerces a root value throu
     {},
     { customOptions: { coerceTypes: 'array' } },
   );
-  const validate = compilerFor({ schema: { type: 'array', items: { type: 'string' } }, method: 'POST', url: '/x', httpPart: 'body' }) as ((d: unknown, c?: unknown) => unknown) & { schemaEnv?: unknown };
+  const validate = compilerFor({ schema: { type: 'array', items: { type: 'string' } }, method: 'GET', url: '/x', httpPart: 'querystring' }) as ((d: unknown, c?: unknown) => unknown) & { schemaEnv?: unknown };
   assert.ok(validate.schemaEnv, 'Fastify passes the parent only to a validator with a schemaEnv');
-  const request: { body: unknown } = { body: 5 };
-  assert.equal(validate(request.body, { parentData: request, parentDataProperty: 'body' }), true);
-  assert.deepEqual(request.body, ['5']);
+  const request: { query: unknown } = { query: 5 };
+  assert.equal(validate(request.query, { parentData: request, parentDataProperty: 'query' }), true);
+  assert.deepEqual(request.query, ['5']);
+});
+
+test('body types rule: a JSON body is not coerced; a number where a string is wanted answers 400 naming the field, and nothing is written', async () => {
+  const { access_token } = await t.tokens('o@acme.test');
+  const auth = { authorization: `Bearer ${access_token}` };
+  const accounts = (await t.app.inject({ method: 'GET', url: '/api/2/accounts', headers: auth })).json();
+  const url = `/api/2/accounts/${accounts[0].id}/groups`;
+  const before = (await t.app.inject({ method: 'GET', url, headers: auth })).json();
+  const bad = await t.app.inject({ method: 'POST', url, headers: auth, payload: { name: 42 } });
+  assert.equal(bad.statusCode, 400, bad.body);
+  assert.match(bad.json().detail, /name/);
+  assert.match(bad.json().detail, /string/);
+  const after = (await t.app.inject({ method: 'GET', url, headers: auth })).json();
+  assert.deepEqual(after, before);
+});
+
+test('query types rule: query-string values are text and keep their coercion (a boolean parameter given as "true" is accepted)', async () => {
+  const { access_token } = await t.tokens('o@acme.test');
+  const auth = { authorization: `Bearer ${access_token}` };
+  const accounts = (await t.app.inject({ method: 'GET', url: '/api/2/accounts', headers: auth })).json();
+  const res = await t.app.inject({ method: 'GET', url: `/api/2/accounts/${accounts[0].id}/projects?countScans=true`, headers: auth });
+  assert.equal(res.statusCode, 200, res.body);
+  const bad = await t.app.inject({ method: 'GET', url: `/api/2/accounts/${accounts[0].id}/projects?countScans=maybe`, headers: auth });
+  assert.equal(bad.statusCode, 400, bad.body);
 });

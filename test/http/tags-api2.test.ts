@@ -11,6 +11,7 @@ import {
 } from '../support/projects.ts';
 import { describeErrors, loadVendorValidator, vendorSpecAvailable, type VendorValidator } from '../support/vendor-schema.ts';
 import { tagArray } from '../../src/http/api2/tags.ts';
+import { api2TagJson } from '../../src/http/api2/tag-json.ts';
 import { scanIn } from '../support/tags.ts';
 
 const SUB_TINY = 'b5555555-5555-4555-8555-555555555555';
@@ -391,7 +392,7 @@ describe('the whole list kept per node', () => {
         await w.as.manager!('POST', `${lists(P)}/${uuidOf(other.id)}/tags/bulk-move`, [{ sourceTagListId: l.id, tagsIds: [moved.id] }]);
         await w.as.manager!('POST', `${lists(P)}/${id2}/tags/bulk-move`, [{ sourceTagListId: other.id, tagsIds: [moved.id] }]);
       } else await bulk(l, { create: [{ data: { id: `m${step}` } }], delete: [pick().id], update: [] });
-      const expected = JSON.parse(tagArray('svc', ...(await (async () => {
+      const expected = JSON.parse(tagArray(api2TagJson('svc'), ...(await (async () => {
         const v = await t.core.tagLists.getTags({ userId: w.ids.manager! }, { type: 'account', uuid: ACCOUNT_ID }, { type: 'project', uuid: uuidOf(P.id) }, { type: 'tag-list', uuid: id2 }, { all: true });
         return [v.list, v.rows] as const;
       })())));

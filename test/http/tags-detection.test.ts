@@ -29,7 +29,7 @@ let mode: 'find' | 'fail' = 'find';
 const detector: TagDetector = {
   async detect(req) {
     requests.push(req);
-    if (mode === 'fail') throw new DomainError('unavailable', 'detector-down', 'the detector is down');
+    if (mode === 'fail') throw new DomainError('invalid', 'invalid-input', 'the detector refuses the request');
     return [
       { id: 'AI-1', class: 'valve', boundingBox: [0, 0, 0, 1, 1, 1], confidence: 0.9 },
       { id: 'AI-bad', boundingBox: [1, 0, 0, 0, 1, 1] },

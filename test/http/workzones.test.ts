@@ -6,7 +6,7 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
 import {
-  A2, SUB_B, accessList, addMembers, assertProblem, createProject, createZone, emailOf, entryOf, outbox, projectWorld, uuidOf, type World,
+  A2, GROUP_ID, SUB_B, accessList, addMembers, assertProblem, createProject, createZone, emailOf, entryOf, outbox, projectWorld, uuidOf, type World,
 } from '../support/projects.ts';
 
 let t: TestApp;
@@ -123,6 +123,31 @@ describe('DELETE', () => {
   });
 });
 
+describe('the caller\'s permissions in a zone (ours)', () => {
+  test('one zone answers the caller\'s permissions there: the owner\'s, a member\'s role, a group member\'s through the group; lists leave them out', async () => {
+    const p = await createProject(w.as.projectOwner!);
+    const z = await createZone(w.as.projectOwner!, p.id, p.rootWorkzoneId, 'Z');
+    await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('carol'), role: w.roles.Viewer }] }, [z.id]);
+    await addMembers(w.as.projectOwner!, p.id, { groups: [{ group: GROUP_ID, role: w.roles.Contributor }] }, [z.id]);
+    const roles = (await w.as.projectOwner!('GET', `${A2}/roles`)).body;
+    const permissionsOf = (name: string): string[] => roles.find((r: any) => r.name === name).permissions;
+    const zoneAs = async (who: string) => {
+      const res = await w.as[who]!('GET', zOf(p, z.id));
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return new Set<string>(res.body.permissions);
+    };
+    const owner = await zoneAs('projectOwner');
+    for (const perm of ['workzone:workzones:write', 'workzone:members:write', 'workzone:tags:write']) assert.ok(owner.has(perm), perm);
+    const carol = await zoneAs('carol');
+    for (const perm of permissionsOf('Viewer')) assert.ok(carol.has(perm), `Viewer: ${perm}`);
+    assert.equal(carol.has('workzone:workzones:write'), false);
+    const alice = await zoneAs('alice'); // in the Field team group
+    for (const perm of permissionsOf('Contributor')) assert.ok(alice.has(perm), `Contributor through the group: ${perm}`);
+    const list = (await w.as.projectOwner!('GET', `${pOf(p)}/workzones`)).body;
+    assert.equal(list.every((x: any) => x.permissions === undefined), true, 'lists leave them out');
+  });
+});
+
 describe('copy (202, then a background job)', () => {
   /** A source project: root → S → S1, with bob (Viewer) on S and the Office team (Contributor) on the root. */
   async function source() {
@@ -216,6 +241,45 @@ describe('copy (202, then a background job)', () => {
     assert.ok(mail);
     assert.match(mail.subject, /failed/);
     assert.ok(!(await zonesByName(dest)).has('Doomed'));
+  });
+
+  test('following a copy (our extension): its requester sees queued, then done with the copy\'s project and zone; anyone else, another zone or a bad id: 404 job-not-found', async () => {
+    const { p, s, s1 } = await source();
+    const dest = await createProject(w.as.projectOwner!);
+    const res = await w.as.projectOwner!('POST', `${zOf(p, s.id)}/copy`, { destinationName: 'Followed', destinationProject: dest.id });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    const status = `${zOf(p, s.id)}/copy/${res.body.jobId}`;
+    const queued = await w.as.projectOwner!('GET', status);
+    assert.equal(queued.status, 200, JSON.stringify(queued.body));
+    assert.deepEqual(queued.body, { jobId: res.body.jobId, state: 'queued' });
+    // bob is a member of the source (Viewer on S) but did not ask for the copy.
+    assertProblem(await w.as.bob!('GET', status), 404, 'job-not-found');
+    assertProblem(await w.as.projectOwner!('GET', `${zOf(p, s1.id)}/copy/${res.body.jobId}`), 404, 'job-not-found');
+    assertProblem(await w.as.projectOwner!('GET', `${zOf(p, s.id)}/copy/not-a-uuid`), 404, 'job-not-found');
+
+    await t.core.jobRunner.drain();
+    const done = await w.as.projectOwner!('GET', status);
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    const copy = (await zonesByName(dest)).get('Followed');
+    assert.deepEqual(done.body, {
+      jobId: res.body.jobId, state: 'done',
+      result: { projectId: dest.id, workzoneId: copy.id, copiedWorkzones: 2, copiedFiles: 0, skippedMembers: 0 },
+    });
+  });
+
+  test('following a failed copy: state failed with the reason its e-mail gives', async () => {
+    const { p, s } = await source();
+    const dest = await createProject(w.as.projectOwner!);
+    const d = await createZone(w.as.projectOwner!, dest.id, dest.rootWorkzoneId, 'Removed');
+    const res = await w.as.projectOwner!('POST', `${zOf(p, s.id)}/copy`, { destinationName: 'Fails', destinationProject: dest.id, destinationWorkzone: d.id });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    assert.equal((await w.as.projectOwner!('DELETE', zOf(dest, d.id))).status, 204);
+    await t.core.jobRunner.drain();
+    const failed = await w.as.projectOwner!('GET', `${zOf(p, s.id)}/copy/${res.body.jobId}`);
+    assert.equal(failed.status, 200, JSON.stringify(failed.body));
+    assert.equal(failed.body.state, 'failed');
+    assert.match(failed.body.error, /destination work zone no longer exists/);
+    assert.equal(failed.body.result, undefined);
   });
 
   test('refusals at request time: a new project needs account:projects:create; destinationWorkzone needs destinationProject', async () => {

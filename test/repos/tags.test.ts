@@ -7,7 +7,11 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { suiteStore } from '../support/suite-store.ts';
 import type { TagFilter, TagJsonShape, TagListRecord, TagTextRun } from '../../src/core/ports/tags.ts';
-import { tagShape, tagWriter } from '../../src/http/api2/tags.ts';
+import { tagShapeOf, tagWriterOf } from '../../src/core/tags/tag-json.ts';
+import { api1TagJson } from '../../src/http/api1/tag-json.ts';
+import { api2TagJson } from '../../src/http/api2/tag-json.ts';
+
+const tagShape = (ns: string, l: TagListRecord) => tagShapeOf(api2TagJson(ns), l);
 import { ENGINES } from '../support/database.ts';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
@@ -72,22 +76,26 @@ for (const engine of ENGINES) {
       assert.equal(JSON.parse((await repos.tags.tagsByIds(l.id, [a]))[0]!.data).id, 'a2');
     });
 
-    test('the text the store writes is the route writer’s, tag by tag, tombstones included', async () => {
+    test('the text the store writes is the route writer’s, tag by tag, tombstones included (both API generations)', async () => {
       const l = await newList();
       const ids = Array.from({ length: 5 }, () => crypto.randomUUID());
       await repos.tags.insertTags(l.id, ids.map((id) => ({ id, data: data(id) })), 1, user, at(1));
       await repos.tags.deleteTags(l.id, [ids[1]!], 2, null, at(2));
-      const write = tagWriter('svc', l);
-      for (const filter of [{ all: true } as const, { afterVersion: 0 }, { since: at(0) }]) {
-        const rows = await repos.tags.tags(l.id, filter);
-        const rendered = await repos.tags.renderTags(l.id, filter, tagShape('svc', l));
-        assert.equal(rendered.json, rows.map(write).join(','), JSON.stringify(filter));
-        assert.equal(rendered.version, 0, 'the version of the list row (touchList is the use case’s)');
-        const perRow = await tagRows(l.id, filter, tagShape('svc', l));
-        assert.equal(perRow.version, 0);
-        assert.deepEqual(perRow.rows.map((r) => r.json), rows.map(write));
-        assert.equal(perRow.runs.map((r) => r.text.toString()).join(','), rows.map(write).join(','), 'a run’s text is its tags joined by commas');
-        assert.deepEqual(perRow.rows.map((r) => [r.id, r.deleted]), rows.map((t) => [t.id, t.deletedAt !== null]));
+      for (const description of [api2TagJson('svc'), api1TagJson]) {
+        const write = tagWriterOf(description, l);
+        const shape = tagShapeOf(description, l);
+        for (const filter of [{ all: true } as const, { afterVersion: 0 }, { since: at(0) }]) {
+          const where = `API ${description.generation} ${JSON.stringify(filter)}`;
+          const rows = await repos.tags.tags(l.id, filter);
+          const rendered = await repos.tags.renderTags(l.id, filter, shape);
+          assert.equal(rendered.json, rows.map(write).join(','), where);
+          assert.equal(rendered.version, 0, 'the version of the list row (touchList is the use case’s)');
+          const perRow = await tagRows(l.id, filter, shape);
+          assert.equal(perRow.version, 0);
+          assert.deepEqual(perRow.rows.map((r) => r.json), rows.map(write), where);
+          assert.equal(perRow.runs.map((r) => r.text.toString()).join(','), rows.map(write).join(','), 'a run’s text is its tags joined by commas');
+          assert.deepEqual(perRow.rows.map((r) => [r.id, r.deleted]), rows.map((t) => [t.id, t.deletedAt !== null]));
+        }
       }
     });
 

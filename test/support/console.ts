@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { OAuthServer } from './oauth-client.ts';
 
 /** Where the browser tests keep their screenshots (CI can collect the folder). */
 export const ARTIFACTS = path.resolve('.tmp/artifacts/console');
@@ -84,4 +85,46 @@ export function lasFile(points: readonly (readonly [number, number, number])[]):
     buf.writeUInt8(2, at + 15); // ground
   });
   return buf;
+}
+
+/** An API call as a seeded user, with a token from the operator API; fails the test on an error status. */
+export async function apiAs(server: OAuthServer, email: string, method: string, path: string, body?: unknown): Promise<any> {
+  const { access_token } = await server.operator<{ access_token: string }>('POST', '/tokens', { email });
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${access_token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/**
+ * The pages of one test file: each in its own browser context (its own cookies), page
+ * errors printed, and on a failure what each page showed (text and a screenshot).
+ */
+export function consolePages(browser: () => Browser) {
+  const contexts: BrowserContext[] = [];
+  const pages: Page[] = [];
+  return {
+    async newPage(viewport = { width: 1280, height: 800 }): Promise<Page> {
+      const context = await browser().newContext({ viewport });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.on('pageerror', (e) => console.error('page error:', e));
+      pages.push(page);
+      return page;
+    },
+    async showPages(name: string): Promise<void> {
+      for (const [i, p] of pages.entries()) {
+        if (p.isClosed()) continue;
+        console.error(`--- page ${i} at ${p.url()}:\n${await p.locator('body').innerText().catch((e: unknown) => String(e))}`);
+        await screenshot(p, `failure-${name}-${i}`);
+      }
+    },
+    async closeAll(): Promise<void> {
+      for (const c of contexts) await c.close();
+    },
+  };
 }

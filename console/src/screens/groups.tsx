@@ -1,19 +1,10 @@
 // An account's groups: create, delete, add and remove users (account:groups:write).
 import { useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
-import type { Account } from '../types.ts';
+import type { Account, Group, User } from '../types.ts';
 import { AccountPage, Action, Empty, ErrorBox, Loading, useAction, useLoad } from '../ui.tsx';
 import { managesAccount } from './roles.tsx';
 
-interface Group {
-  id: string;
-  name: string;
-  userIds: string[];
-}
-interface User {
-  id: string;
-  email: string;
-}
 
 export function GroupsScreen(props: { accountId: string }) {
   const base = `${A2}/accounts/${props.accountId}`;

@@ -1,15 +1,21 @@
 // A project: its work-zone tree (create, rename, delete) and, for the chosen zone, its
 // files (upload by drag and drop, rename, download, delete), its members (add with a role
 // and an expiry, remove; effective access from members/access) and its tag lists.
+import { Fragment } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
-import type { FileItem, MemberAccess, Project, Role, TagList, Workzone } from '../types.ts';
+import type { FileItem, Group, MemberAccess, Project, Role, TagList, Workzone } from '../types.ts';
 import { navigate } from '../router.ts';
-import { currentTokens } from '../auth.ts';
 import { zonePermissions } from '../permissions.ts';
 import { Action, Empty, ErrorBox, Head, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
 import { uploadFiles, type UploadProgress } from '../upload.ts';
+import { formatSize } from '../format.ts';
 import { ConnectPanel } from './connect.tsx';
+import { UploadList } from './upload-list.tsx';
+import { TransformForm, transformDenied } from './file-transform.tsx';
+import { CopyPanel } from './zone-copy.tsx';
+import { CropsPanel } from './crops.tsx';
+import { ProjectCover } from './project-cover.tsx';
 
 interface Ctx {
   accountId: string;
@@ -26,7 +32,9 @@ const TABS = [
   ['files', 'Files'],
   ['members', 'Members'],
   ['tags', 'Tag lists'],
+  ['crops', 'Crops'],
   ['connect', 'Connect'],
+  ['copy', 'Copy'],
 ] as const;
 
 export function ProjectScreen(props: { accountId: string; projectId: string; zoneId: string | null; tab: string }) {
@@ -38,7 +46,7 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
   const zoneId = zoneRef ? uuidOf(zoneRef) : null;
   const zone = zones.data?.find((z) => same(z.id, zoneId));
   const perms = useLoad(
-    () => (project.data && zoneId ? zonePermissions(props.accountId, project.data, zoneId, currentTokens()?.userId ?? '') : Promise.resolve(new Set<string>())),
+    () => (project.data && zoneId ? zonePermissions(base, zoneId) : Promise.resolve(new Set<string>())),
     `${base} ${zoneId} ${project.data ? 'loaded' : ''}`,
   );
   const go = (q: { zone?: string; tab?: string }) =>
@@ -65,6 +73,7 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
     <main id="main" class="project">
       {crumbs}
       <h1>{project.data!.name}</h1>
+      <ProjectCover base={base} project={project.data!} onChange={project.reload} />
       <div class="split">
         <section aria-labelledby="zones-h" class="zones">
           <h2 id="zones-h">Work zones</h2>
@@ -102,6 +111,12 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
                 <MembersPanel ctx={ctx} zoneId={zoneId} zones={zones.data ?? []} />
               ) : props.tab === 'tags' ? (
                 <TagListsPanel ctx={ctx} zoneId={zoneId} />
+              ) : props.tab === 'crops' ? (
+                <CropsPanel base={base} zoneId={zoneId} perms={ctx.perms} />
+              ) : props.tab === 'copy' ? (
+                zone ? (
+                  <CopyPanel accountId={props.accountId} project={project.data!} base={base} zone={zone} zones={zones.data ?? []} perms={ctx.perms} onCopied={zones.reload} />
+                ) : null
               ) : props.tab === 'connect' ? (
                 <ConnectPanel accountId={props.accountId} projectId={props.projectId} zoneId={zoneId} perms={ctx.perms} />
               ) : (
@@ -184,9 +199,6 @@ function ZoneTree(props: { ctx: Ctx; zones: Workzone[]; selected: string | null;
   );
 }
 
-const formatSize = (n: number) =>
-  n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : n < 1024 ** 3 ? `${(n / 1024 ** 2).toFixed(1)} MiB` : `${(n / 1024 ** 3).toFixed(2)} GiB`;
-
 /** Upload needs the write permission of the file's category; scans and documents are the common ones. */
 const UPLOAD_PERMISSIONS = ['workzone:reality-data:write', 'workzone:documents:write'] as const;
 
@@ -199,6 +211,7 @@ function FilesPanel(props: { ctx: Ctx; zoneId: string }) {
   const [run, busy, error] = useAction();
   const input = useRef<HTMLInputElement>(null);
   const uploadDenied = deniedUnless(ctx.perms, ...UPLOAD_PERMISSIONS);
+  const [transforming, setTransforming] = useState<string | null>(null);
 
   const start = async (list: File[]) => {
     if (!list.length || uploadDenied) return;
@@ -237,21 +250,7 @@ function FilesPanel(props: { ctx: Ctx; zoneId: string }) {
         <input ref={input} id="file-input" type="file" multiple class="visually-hidden" aria-label="Files to upload" tabIndex={-1} onChange={(e) => void start([...(e.currentTarget.files ?? [])])} />
         <Action label="Choose files" denied={uploadDenied} onClick={() => input.current?.click()} />
       </div>
-      {uploads.length ? (
-        <ul class="uploads" aria-label="Uploads">
-          {uploads.map((u, i) => (
-            <li key={i}>
-              <span>{u.name}</span> <progress max={1} value={u.fraction} aria-label={`Upload of ${u.name}`} /> <span class="state">{u.state}</span>
-              {u.error ? <span class="error-text"> {u.error}</span> : null}
-              {u.state === 'uploading' || u.state === 'hashing' ? (
-                <button type="button" class="plain" onClick={() => controllers.current[i]?.abort()}>
-                  Cancel {u.name}
-                </button>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <UploadList uploads={uploads} controllers={controllers.current} />
       <ErrorBox error={files.error ?? error} />
       {files.loading && !files.data ? <Loading what="files" /> : null}
       {files.data && inZone.length === 0 ? <Empty>No file in this zone yet.</Empty> : null}
@@ -262,41 +261,63 @@ function FilesPanel(props: { ctx: Ctx; zoneId: string }) {
             <Head cols={['Name', 'Size', 'Added', 'Actions']} />
             <tbody>
               {list.map((f) => (
-                <tr key={f.id}>
-                  <td class="file-name">
-                    {f.name}.{f.extension}
-                  </td>
-                  <td>{formatSize(f.size)}</td>
-                  <td>{new Date(f.createdAt).toLocaleString()}</td>
-                  <td>
-                    <button type="button" class="plain" disabled={busy} onClick={() => void download(f)}>
-                      Download {f.name}
-                    </button>
-                    {uploadDenied ? null : (
-                      <>
-                    <button
-                      type="button"
-                      class="plain"
-                      disabled={busy}
-                      onClick={() => {
-                        const next = prompt('New file name', f.name)?.trim();
-                        if (next) void run(() => api('PATCH', `${ctx.base}/files/${uuidOf(f.id)}`, { name: next })).then((ok) => ok && files.reload());
-                      }}
-                    >
-                      Rename {f.name}
-                    </button>
-                    <button
-                      type="button"
-                      class="danger"
-                      disabled={busy}
-                      onClick={() => confirm(`Delete ${f.name}?`) && void run(() => api('DELETE', `${ctx.base}/files/${uuidOf(f.id)}`)).then((ok) => ok && files.reload())}
-                    >
-                      Delete {f.name}
-                    </button>
-                      </>
-                    )}
-                  </td>
-                </tr>
+                <Fragment key={f.id}>
+                  <tr>
+                    <td class="file-name">
+                      {f.name}.{f.extension}
+                    </td>
+                    <td>{formatSize(f.size)}</td>
+                    <td>{new Date(f.createdAt).toLocaleString()}</td>
+                    <td>
+                      <button type="button" class="plain" disabled={busy} onClick={() => void download(f)}>
+                        Download {f.name}
+                      </button>
+                      {transformDenied(f, ctx.perms) === null && transforming !== f.id ? (
+                        <button type="button" class="plain" disabled={busy} onClick={() => setTransforming(f.id)}>
+                          Transform {f.name}
+                        </button>
+                      ) : null}
+                      {uploadDenied ? null : (
+                        <>
+                      <button
+                        type="button"
+                        class="plain"
+                        disabled={busy}
+                        onClick={() => {
+                          const next = prompt('New file name', f.name)?.trim();
+                          if (next) void run(() => api('PATCH', `${ctx.base}/files/${uuidOf(f.id)}`, { name: next })).then((ok) => ok && files.reload());
+                        }}
+                      >
+                        Rename {f.name}
+                      </button>
+                      <button
+                        type="button"
+                        class="danger"
+                        disabled={busy}
+                        onClick={() => confirm(`Delete ${f.name}?`) && void run(() => api('DELETE', `${ctx.base}/files/${uuidOf(f.id)}`)).then((ok) => ok && files.reload())}
+                      >
+                        Delete {f.name}
+                      </button>
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                  {transforming === f.id ? (
+                    <tr>
+                      <td colSpan={4}>
+                        <TransformForm
+                          file={f}
+                          base={ctx.base}
+                          onCancel={() => setTransforming(null)}
+                          onDone={() => {
+                            setTransforming(null);
+                            files.reload();
+                          }}
+                        />
+                      </td>
+                    </tr>
+                  ) : null}
+                </Fragment>
               ))}
             </tbody>
           </table>
@@ -310,7 +331,14 @@ function MembersPanel(props: { ctx: Ctx; zoneId: string; zones: Workzone[] }) {
   const { ctx, zoneId } = props;
   const access = useLoad(() => api<MemberAccess[]>('GET', `${ctx.base}/members/access`), `${ctx.base} access`);
   const roles = useLoad(() => api<Role[]>('GET', `${A2}/accounts/${ctx.accountId}/roles`), `${ctx.accountId} roles`);
+  const [kind, setKind] = useState<'user' | 'group'>('user');
   const [email, setEmail] = useState('');
+  const [groupId, setGroupId] = useState('');
+  // The account's groups, read when the form turns to groups (needs account:groups:read).
+  const groups = useLoad(
+    () => (kind === 'group' ? api<Group[]>('GET', `${A2}/accounts/${ctx.accountId}/groups`) : Promise.resolve(undefined)),
+    `${ctx.accountId} groups ${kind}`,
+  );
   const [roleId, setRoleId] = useState('');
   const [expiry, setExpiry] = useState('');
   const [run, busy, error] = useAction();
@@ -323,9 +351,11 @@ function MembersPanel(props: { ctx: Ctx; zoneId: string; zones: Workzone[] }) {
   const add = async (e: Event) => {
     e.preventDefault();
     const role = roleId || roles.data?.[0]?.id;
-    if (!email.trim() || !role) return;
-    const user = { user: email.trim(), role, expirationDate: expiry ? new Date(`${expiry}T23:59:59Z`).toISOString() : null };
-    if (await run(() => api('POST', `${ctx.base}/members`, { members: { users: [user] }, workzones: isRoot ? null : [zoneId] }))) {
+    const group = groupId || groups.data?.[0]?.id;
+    if (!role || (kind === 'user' ? !email.trim() : !group)) return;
+    const expirationDate = expiry ? new Date(`${expiry}T23:59:59Z`).toISOString() : null;
+    const members = kind === 'user' ? { users: [{ user: email.trim(), role, expirationDate }] } : { groups: [{ group, role, expirationDate }] };
+    if (await run(() => api('POST', `${ctx.base}/members`, { members, workzones: isRoot ? null : [zoneId] }))) {
       setEmail('');
       setExpiry('');
       access.reload();
@@ -342,8 +372,32 @@ function MembersPanel(props: { ctx: Ctx; zoneId: string; zones: Workzone[] }) {
   return (
     <div>
       <form class="grid-form" onSubmit={add} aria-label="Add a member">
-        <label for="member-email">E-mail of the user</label>
-        <input id="member-email" type="email" value={email} disabled={Boolean(writeDenied)} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <fieldset class="choice">
+          <legend>Add a</legend>
+          {(['user', 'group'] as const).map((k) => (
+            <label key={k}>
+              <input type="radio" name="member-kind" value={k} checked={kind === k} disabled={Boolean(writeDenied)} onChange={() => setKind(k)} /> {k === 'user' ? 'User' : 'Group'}
+            </label>
+          ))}
+        </fieldset>
+        {kind === 'user' ? (
+          <>
+            <label for="member-email">E-mail of the user</label>
+            <input id="member-email" type="email" value={email} disabled={Boolean(writeDenied)} onInput={(e) => setEmail(e.currentTarget.value)} />
+          </>
+        ) : (
+          <>
+            <label for="member-group">Group</label>
+            <select id="member-group" value={groupId} disabled={Boolean(writeDenied) || !groups.data?.length} onChange={(e) => setGroupId(e.currentTarget.value)}>
+              {groups.data?.length ? null : <option value="">{groups.loading ? 'Loading groups…' : 'No group in the account'}</option>}
+              {(groups.data ?? []).map((g) => (
+                <option key={g.id} value={g.id}>
+                  {g.name}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
         <label for="member-role">Role</label>
         <select id="member-role" value={roleId} disabled={Boolean(writeDenied)} onChange={(e) => setRoleId(e.currentTarget.value)}>
           {(roles.data ?? []).map((r) => (
@@ -356,7 +410,7 @@ function MembersPanel(props: { ctx: Ctx; zoneId: string; zones: Workzone[] }) {
         <input id="member-expiry" type="date" value={expiry} disabled={Boolean(writeDenied)} onInput={(e) => setExpiry(e.currentTarget.value)} />
         <Action label="Add member" type="submit" kind="primary" denied={writeDenied} busy={busy} />
       </form>
-      <ErrorBox error={error ?? access.error ?? roles.error} />
+      <ErrorBox error={error ?? access.error ?? roles.error ?? groups.error} />
       {access.loading && !access.data ? <Loading what="members" /> : null}
       {access.data && here.length === 0 ? <Empty>No member reaches this zone.</Empty> : null}
       {here.length ? (
@@ -388,6 +442,21 @@ function TagListsPanel(props: { ctx: Ctx; zoneId: string }) {
   const [run, busy, error] = useAction();
   const writeDenied = deniedUnless(ctx.perms, 'workzone:tags:write');
   const inZone = (lists.data ?? []).filter((l) => same(l.workzoneId, zoneId));
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [newName, setNewName] = useState('');
+  // PUT overwrites every field of the list (docs/tags.md): send the others back as they are.
+  const rename = async (e: Event, l: TagList) => {
+    e.preventDefault();
+    if (!newName.trim()) return;
+    const body = {
+      workzoneId: l.workzoneId, tagListType: l.tagListType, name: newName.trim(), description: l.description, color: l.color,
+      metadataDefinition: l.metadataDefinition, attachments: l.attachments,
+    };
+    if (await run(() => api('PUT', `${ctx.base}/tag-lists/${uuidOf(l.id)}`, body))) {
+      setRenaming(null);
+      lists.reload();
+    }
+  };
   const create = async (e: Event) => {
     e.preventDefault();
     if (!name.trim()) return;
@@ -409,9 +478,31 @@ function TagListsPanel(props: { ctx: Ctx; zoneId: string }) {
       <ul class="list" aria-label="Tag lists">
         {inZone.map((l) => (
           <li key={l.id}>
-            <Link href={`/console/a/${ctx.accountId}/p/${uuidOf(ctx.project.id)}/t/${uuidOf(l.id)}`}>{l.name}</Link>
-            <span class="muted"> {l.tagListType}, version {l.tagsVersion}</span>
+            {renaming === l.id ? (
+              <form class="row" onSubmit={(e) => rename(e, l)}>
+                <label for={`rename-list-${l.id}`}>New name of {l.name}</label>
+                <input id={`rename-list-${l.id}`} value={newName} maxLength={255} onInput={(e) => setNewName(e.currentTarget.value)} />
+                <Action label="Save name" type="submit" kind="primary" busy={busy} />
+                <Action label="Cancel" onClick={() => setRenaming(null)} />
+              </form>
+            ) : (
+              <>
+                <Link href={`/console/a/${ctx.accountId}/p/${uuidOf(ctx.project.id)}/t/${uuidOf(l.id)}`}>{l.name}</Link>
+                <span class="muted"> {l.tagListType}, version {l.tagsVersion}</span>
+              </>
+            )}
             <span class="actions">
+              {renaming === l.id ? null : (
+                <Action
+                  label={`Rename ${l.name}`}
+                  denied={writeDenied}
+                  busy={busy}
+                  onClick={() => {
+                    setNewName(l.name);
+                    setRenaming(l.id);
+                  }}
+                />
+              )}
               <Action
                 label={`Delete ${l.name}`}
                 kind="danger"

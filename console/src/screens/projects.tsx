@@ -1,8 +1,10 @@
-// Accounts (with their subscriptions' capacities) and an account's projects: list with
+// Accounts (with their subscriptions' capacities, used against allowed) and an account's projects: list with
 // search, create, rename, delete and restore.
 import { useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
-import type { Account, Project } from '../types.ts';
+import { Fragment } from 'preact';
+import type { Account, Project, Subscription, SubscriptionUsage } from '../types.ts';
+import { formatSize } from '../format.ts';
 import { Action, Empty, ErrorBox, Link, Loading, useAction, useLoad } from '../ui.tsx';
 
 export function AccountsScreen() {
@@ -21,8 +23,7 @@ export function AccountsScreen() {
             <ul class="subscriptions">
               {a.subscriptions.map((s) => (
                 <li key={s.id}>
-                  {s.name ?? 'Subscription'} {s.isActive ? '' : '(inactive)'}: scans {s.scanCapacity}, geo images{' '}
-                  {s.geoImageCapacity}, tags {s.tagCapacity} allowed
+                  <SubscriptionUsageMeters accountId={uuidOf(a.id)} subscription={s} />
                 </li>
               ))}
             </ul>
@@ -30,6 +31,43 @@ export function AccountsScreen() {
         ))}
       </ul>
     </main>
+  );
+}
+
+
+/** A subscription's capacities, used against allowed (GET …/usage, which counts as the service's checks do). */
+function SubscriptionUsageMeters(props: { accountId: string; subscription: Subscription }) {
+  const s = props.subscription;
+  const url = `${A2}/accounts/${props.accountId}/subscriptions/${uuidOf(s.id)}/usage`;
+  const usage = useLoad(() => api<SubscriptionUsage>('GET', url), url);
+  const title = `${s.name ?? 'Subscription'}${s.isActive ? '' : ' (inactive)'}`;
+  const u = usage.data;
+  const rows: [string, string, { used: number; allowed: number }, (n: number) => string][] = u
+    ? [
+        ['scans', 'Scans', u.scans, String],
+        ['geo-images', 'Geo images', u.geoImages, String],
+        ['tags', 'Tags', u.tags, (n) => n.toLocaleString('en')],
+        ['storage', 'Storage', u.storageBytes, formatSize],
+      ]
+    : [];
+  return (
+    <div class="usage" aria-label={`Usage of ${title}`} role="group">
+      <strong>{title}</strong>
+      {usage.loading && !u ? <Loading what="usage" /> : null}
+      <ErrorBox error={usage.error} />
+      {u ? (
+        <dl class="fields">
+          {rows.map(([id, label, v, show]) => (
+            <Fragment key={id}>
+              <dt id={`${s.id}-${id}`}>{label}</dt>
+              <dd>
+                <meter min={0} max={Math.max(v.allowed, 1)} value={v.used} aria-labelledby={`${s.id}-${id}`} /> {show(v.used)} of {show(v.allowed)} used
+              </dd>
+            </Fragment>
+          ))}
+        </dl>
+      ) : null}
+    </div>
   );
 }
 

@@ -1,18 +1,12 @@
 // An account's roles: the base roles and custom ones (create with a combination of the
 // spec's legacy permissions, each of which stands for whole rows of the allowed
-// combinations, so any choice is valid; delete a custom role). account:roles:write.
+// combinations, so any choice is valid; edit a custom role in the same form (PUT overwrites:
+// its name, description and colour are sent back); delete a custom role). account:roles:write.
 import { useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
-import type { Account } from '../types.ts';
+import type { Account, Role } from '../types.ts';
 import { AccountPage, Action, ErrorBox, Head, Loading, useAction, useLoad } from '../ui.tsx';
 
-interface RoleFull {
-  id: string;
-  name: string;
-  description: string;
-  permissions: string[];
-  legacyPermissions: string[];
-}
 
 /** The spec's legacy permissions, as a person reads them (docs/permissions.md, the legacy ↔ new table). */
 export const LEGACY: readonly [string, string][] = [
@@ -43,25 +37,37 @@ export const managesAccount = (a: Account | undefined): string | null =>
 export function RolesScreen(props: { accountId: string }) {
   const base = `${A2}/accounts/${props.accountId}`;
   const account = useLoad(() => api<Account>('GET', base), base);
-  const roles = useLoad(() => api<RoleFull[]>('GET', `${base}/roles`), `${base} roles`);
+  const roles = useLoad(() => api<Role[]>('GET', `${base}/roles`), `${base} roles`);
   const [name, setName] = useState('');
   const [legacy, setLegacy] = useState<string[]>([]);
   const [run, busy, error] = useAction();
+  const [editing, setEditing] = useState<Role | null>(null);
   const denied = managesAccount(account.data);
-  const create = async (e: Event) => {
+  const reset = () => {
+    setEditing(null);
+    setName('');
+    setLegacy([]);
+  };
+  const save = async (e: Event) => {
     e.preventDefault();
     if (!name.trim() || !legacy.length) return;
-    if (await run(() => api('POST', `${base}/roles`, { name: name.trim(), legacyPermissions: legacy }))) {
-      setName('');
-      setLegacy([]);
+    const saved = editing
+      ? run(() =>
+          api('PUT', `${base}/roles/${uuidOf(editing.id)}`, {
+            name: name.trim(), description: editing.description, ...(editing.color ? { color: editing.color } : {}), legacyPermissions: legacy,
+          }),
+        )
+      : run(() => api('POST', `${base}/roles`, { name: name.trim(), legacyPermissions: legacy }));
+    if (await saved) {
+      reset();
       roles.reload();
     }
   };
   return (
     <AccountPage accountId={props.accountId} title="Roles">
-      <form onSubmit={create} aria-label="New custom role">
+      <form onSubmit={save} aria-label={editing ? `Edit the role ${editing.name}` : 'New custom role'}>
         <div class="row">
-          <label for="role-name">New role name</label>
+          <label for="role-name">{editing ? 'Role name' : 'New role name'}</label>
           <input id="role-name" value={name} maxLength={255} disabled={Boolean(denied)} onInput={(e) => setName(e.currentTarget.value)} />
         </div>
         <fieldset class="roles" disabled={Boolean(denied)}>
@@ -72,7 +78,8 @@ export function RolesScreen(props: { accountId: string }) {
             </label>
           ))}
         </fieldset>
-        <Action label="Create role" type="submit" kind="primary" denied={denied ?? (legacy.length ? null : 'Choose at least one permission')} busy={busy} />
+        <Action label={editing ? 'Save role' : 'Create role'} type="submit" kind="primary" denied={denied ?? (legacy.length ? null : 'Choose at least one permission')} busy={busy} />
+        {editing ? <Action label="Cancel" onClick={reset} /> : null}
       </form>
       <ErrorBox error={error ?? roles.error} />
       {roles.loading && !roles.data ? <Loading what="roles" /> : null}
@@ -88,13 +95,26 @@ export function RolesScreen(props: { accountId: string }) {
                   {BASE_ROLES.has(r.name) ? (
                     <span class="muted">base role</span>
                   ) : (
-                    <Action
-                      label={`Delete role ${r.name}`}
-                      kind="danger"
-                      denied={denied}
-                      busy={busy}
-                      onClick={() => confirm(`Delete the role ${r.name}?`) && void run(() => api('DELETE', `${base}/roles/${uuidOf(r.id)}`)).then((ok) => ok && roles.reload())}
-                    />
+                    <>
+                      <Action
+                        label={`Edit role ${r.name}`}
+                        denied={denied}
+                        busy={busy}
+                        onClick={() => {
+                          setEditing(r);
+                          setName(r.name);
+                          setLegacy(r.legacyPermissions);
+                          document.getElementById('role-name')?.focus();
+                        }}
+                      />
+                      <Action
+                        label={`Delete role ${r.name}`}
+                        kind="danger"
+                        denied={denied}
+                        busy={busy}
+                        onClick={() => confirm(`Delete the role ${r.name}?`) && void run(() => api('DELETE', `${base}/roles/${uuidOf(r.id)}`)).then((ok) => ok && roles.reload())}
+                      />
+                    </>
                   )}
                 </td>
               </tr>

@@ -4,13 +4,11 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
 import type { FileItem, Project, Tag, TagList } from '../types.ts';
 import { PREVIEW_EXTENSIONS, decodePoints, download } from '../three/point-cloud.ts';
-import { Action, Empty, ErrorBox, Head, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
+import { Action, Empty, ErrorBox, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
 import { BoxScene } from '../three/box-scene.ts';
-import { currentTokens } from '../auth.ts';
+import { NewTagForm } from './tag-create.tsx';
+import { TagTable } from './tag-table.tsx';
 import { zonePermissions } from '../permissions.ts';
-
-/** Rows shown in the table at once (the 3D view shows every box). */
-const TABLE_ROWS = 200;
 
 /** Timings of the last load, shown on the page and read by `npm run bench:console`. */
 export interface ViewTimings {
@@ -137,13 +135,19 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
         .filter(({ t }) => (!cls || t.data.class === cls) && (!q || t.data.id.toLowerCase().includes(q) || (t.data.name ?? '').toLowerCase().includes(q))),
     [tags, q, cls],
   );
+  // A tag just created is picked once the list has come back with it.
+  const pickAfterLoad = useRef<string | null>(null);
+  useEffect(() => {
+    const id = pickAfterLoad.current;
+    if (!tags || !id) return;
+    pickAfterLoad.current = null;
+    const i = tags.findIndex((t) => t.data.id === id);
+    if (i >= 0) setPicked(i);
+  }, [tags]);
   const pickedTag = picked === null ? null : (tags?.[picked] ?? null);
   const perms = useLoad(
-    () =>
-      project.data && list.data
-        ? zonePermissions(props.accountId, project.data, list.data.workzoneId, currentTokens()?.userId ?? '')
-        : Promise.resolve(undefined),
-    `${listUrl} ${project.data ? 1 : 0}${list.data ? 1 : 0}`,
+    () => (list.data ? zonePermissions(base, list.data.workzoneId) : Promise.resolve(undefined)),
+    `${listUrl} ${list.data ? 'loaded' : ''}`,
   );
   const writeDenied = deniedUnless(perms.loading ? undefined : perms.data, 'workzone:tags:write');
 
@@ -198,6 +202,15 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
           ) : (
             <p class="muted">Click a box or a row of the table.</p>
           )}
+          <h2 id="new-tag-h">New tag</h2>
+          <NewTagForm
+            listUrl={listUrl}
+            denied={writeDenied}
+            onCreated={(id) => {
+              pickAfterLoad.current = id;
+              reloadTags((x) => x + 1);
+            }}
+          />
         </section>
       </div>
       <section aria-labelledby="table-h">
@@ -215,26 +228,10 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
             ))}
           </select>
           <span class="muted" role="status">
-            {matching.length} of {tags?.length ?? 0} tags{matching.length > TABLE_ROWS ? `, first ${TABLE_ROWS} shown` : ''}
+            {matching.length.toLocaleString('en')} of {(tags?.length ?? 0).toLocaleString('en')} tags
           </span>
         </div>
-        <table class="tags">
-          <Head cols={['Id', 'Name', 'Class', 'Box']} />
-          <tbody>
-            {matching.slice(0, TABLE_ROWS).map(({ t, i }) => (
-              <tr key={t.id} class={i === picked ? 'current' : undefined}>
-                <td>
-                  <button type="button" class="link" onClick={() => setPicked(i)}>
-                    {t.data.id}
-                  </button>
-                </td>
-                <td>{t.data.name ?? ''}</td>
-                <td>{t.data.class ?? ''}</td>
-                <td>{t.data.orientedBoundingBox ? 'oriented' : t.data.boundingBox ? 'axis-aligned' : 'none'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TagTable rows={matching} picked={picked} onPick={setPicked} />
       </section>
     </main>
   );

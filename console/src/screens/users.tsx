@@ -3,17 +3,9 @@
 // project managers (account:users:write).
 import { useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
-import type { Account } from '../types.ts';
+import type { Account, User } from '../types.ts';
 import { AccountPage, Action, Empty, ErrorBox, Head, Loading, useAction, useLoad } from '../ui.tsx';
 
-interface User {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  invitedAt: string | null;
-  accountRoles?: string[];
-}
 
 const ROLES = [
   ['administrator', 'Administrator'],
@@ -21,8 +13,12 @@ const ROLES = [
   ['projectLister', 'Project lister'],
 ] as const;
 
-/** A user's row; the account roles are edited in place (PUT …/members/{user}/roles). */
-function UserRow(props: { user: User; url: string; denied: string | null; onChange: () => void }) {
+/**
+ * A user's row; the account roles are edited in place (PUT …/members/{user}/roles); the
+ * user is removed from the account with DELETE …/members (the service refuses the account
+ * owner and project owners, with its reason).
+ */
+function UserRow(props: { user: User; accountUrl: string; denied: string | null; onChange: () => void }) {
   const u = props.user;
   const [editing, setEditing] = useState<string[] | null>(null);
   const [run, busy, error] = useAction();
@@ -41,7 +37,7 @@ function UserRow(props: { user: User; url: string; denied: string | null; onChan
                 {name}
               </label>
             ))}
-            <Action label={`Save roles of ${label}`} kind="primary" busy={busy} onClick={() => void run(() => api('PUT', props.url, editing)).then((ok) => ok && (setEditing(null), props.onChange()))} />
+            <Action label={`Save roles of ${label}`} kind="primary" busy={busy} onClick={() => void run(() => api('PUT', `${props.accountUrl}/members/${uuidOf(u.id)}/roles`, editing)).then((ok) => ok && (setEditing(null), props.onChange()))} />
           </fieldset>
         ) : (
           <>
@@ -56,6 +52,21 @@ function UserRow(props: { user: User; url: string; denied: string | null; onChan
         <ErrorBox error={error} />
       </td>
       <td>{u.invitedAt ? new Date(u.invitedAt).toISOString().slice(0, 10) : '—'}</td>
+      <td>
+        {props.denied ? null : (
+          <button
+            type="button"
+            class="danger"
+            disabled={busy}
+            onClick={() =>
+              confirm(`Remove ${u.email} from the account? They lose access to its projects.`) &&
+              void run(() => api('DELETE', `${props.accountUrl}/members`, [u.id])).then((ok) => ok && props.onChange())
+            }
+          >
+            Remove {u.email}
+          </button>
+        )}
+      </td>
     </tr>
   );
 }
@@ -106,10 +117,10 @@ export function UsersScreen(props: { accountId: string }) {
       {users.data?.length === 0 ? <Empty>No user yet.</Empty> : null}
       {users.data?.length ? (
         <table>
-          <Head cols={['E-mail', 'Name', 'Account roles', 'Invited']} />
+          <Head cols={['E-mail', 'Name', 'Account roles', 'Invited', 'Actions']} />
           <tbody>
             {users.data.map((u) => (
-              <UserRow key={u.id} user={u} url={`${base}/members/${uuidOf(u.id)}/roles`} denied={denied} onChange={users.reload} />
+              <UserRow key={u.id} user={u} accountUrl={base} denied={denied} onChange={users.reload} />
             ))}
           </tbody>
         </table>

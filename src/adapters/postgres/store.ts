@@ -22,14 +22,18 @@ import { rateLimitsRepo } from './repos/rate-limits.ts';
 import { adminRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 import { outboxRepo } from './repos/outbox.ts';
 import { decodeEvent, EVENTS_CHANNEL, eventsRepo } from './repos/events.ts';
+import { webhooksRepo } from './repos/webhooks.ts';
+import { withWebhookFanOut } from '../../core/webhooks/index.ts';
 import type { StoredDomainEvent } from '../../core/events/domain-events.ts';
 import { errorFields, type Logger } from '../../core/ports/telemetry.ts';
 
 export const CHANGES_CHANNEL = 'scanbase_changes';
 
 export function createRepos(sql: Sql, published: (scope: string) => void, events: (e: StoredDomainEvent) => void): Repos {
+  const webhooks = webhooksRepo(sql);
   return {
-    events: eventsRepo(sql, events),
+    events: withWebhookFanOut(eventsRepo(sql, events), webhooks),
+    webhooks,
     locks: locksRepo(sql),
     jobs: jobsRepo(sql),
     connect: connectRepo(sql),

@@ -10,6 +10,7 @@
 // ignored, and a read answers only the signed type and disposition (docs/security.md).
 import crypto from 'node:crypto';
 import { DomainError } from '../../core/errors.ts';
+import type { CodeWithStatus } from '../../core/error-codes.ts';
 import { safeEqual } from '../../core/crypto/digest.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { SignDownloadInput, SignedUpload, SignUploadInput } from '../../core/ports/object-store.ts';
@@ -38,8 +39,8 @@ export function isValidKey(key: string): boolean {
   return parts.length <= 8 && parts.every((p) => SEGMENT.test(p));
 }
 
-export const storeForbidden = (code: string, message: string) => new DomainError('forbidden', code, message);
-export const storeInvalid = (code: string, message: string) => new DomainError('invalid', code, message);
+export const storeForbidden = (code: CodeWithStatus<403>, message: string) => new DomainError('forbidden', code, message);
+export const storeInvalid = (code: CodeWithStatus<400>, message: string) => new DomainError('invalid', code, message);
 export const invalidBlobKey = () => storeInvalid('invalid-blob-key', 'Invalid object key');
 
 const SIGNATURE_INVALID = () => storeForbidden('signature-invalid', 'The URL signature does not match');

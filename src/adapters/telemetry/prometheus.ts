@@ -15,7 +15,21 @@ function errorClass(e: unknown): string {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code.slice(0, 2) : 'other';
 }
 
-export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMetrics?: boolean }) {
+/** The Prometheus registry of this process and the CoreMetrics the core writes to. */
+export interface Metrics {
+  /** The prom-client registry behind GET /metrics. */
+  registry: Registry<'text/plain; version=0.0.4; charset=utf-8'>;
+  /** What the core writes to (ports/telemetry.ts). */
+  core: CoreMetrics;
+  /** Counts a failed database query (instrumentSql calls it). */
+  queryError(e: unknown): void;
+  /** Records one answered request (http/metrics.ts). */
+  request: (method: string, route: string, status: number, seconds: number) => void;
+  /** The exposition text. */
+  text(): Promise<string>;
+}
+
+export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMetrics?: boolean }): Metrics {
   const registry = new Registry();
   // Process metrics (CPU, memory, event loop, GC) for the real process only: each call
   // starts its own observers.
@@ -108,6 +122,17 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
     labelNames: ['final'] as const,
     registers: [registry],
   });
+  const webhookDeliveries = new Counter({
+    name: 'scanbase_webhook_deliveries_total',
+    help: 'Webhook delivery attempts of this node: outcome="delivered" (2xx), "failed" (retried later) or "failed-final" (given up)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const webhooksDisabled = new Counter({
+    name: 'scanbase_webhook_endpoints_disabled_total',
+    help: 'Webhook endpoints this node disabled after a day of failed deliveries',
+    registers: [registry],
+  });
   const uploadBytes = new Counter({
     name: 'scanbase_upload_bytes_total',
     help: 'Bytes of uploads registered as files',
@@ -124,6 +149,9 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
     refreshLost: () => refreshLost.inc(),
     mailRelayed: () => mailRelayed.inc(),
     mailRelayFailed: (final) => mailRelayFailures.inc({ final: String(final) }),
+    webhookDelivered: () => webhookDeliveries.inc({ outcome: 'delivered' }),
+    webhookFailed: (final) => webhookDeliveries.inc({ outcome: final ? 'failed-final' : 'failed' }),
+    webhookDisabled: () => webhooksDisabled.inc(),
     uploadedBytes: (bytes) => {
       if (bytes > 0) uploadBytes.inc(bytes);
     },
@@ -137,5 +165,3 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
     text: async () => `${await registry.metrics()}\n${requests.text()}`,
   };
 }
-
-export type Metrics = ReturnType<typeof createMetrics>;

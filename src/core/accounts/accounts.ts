@@ -1,12 +1,13 @@
 // Accounts and their subscriptions (spec "Account", "Subscription"): what the caller
 // may see of them is decided here, so both API generations show the same thing.
 import { DomainError, invalidInput, notFound } from '../errors.ts';
-import type { EntityRef } from '../ids/urn.ts';
+import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { AccountRecord, Store, SubscriptionRecord } from '../ports/repositories.ts';
+import type { AccountRecord, SubscriptionRecord } from '../ports/repositories.ts';
 import { accountPermissions, type AccountFacts } from '../permissions/evaluate.ts';
-import { forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { requirePermission, forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import type { AnyPermission } from '../permissions/catalog.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export interface AccountFlags {
   isOwner: boolean;
@@ -52,12 +53,48 @@ export interface SubscriptionPatch {
   inviteAccountOwnerInNewProjects?: boolean;
 }
 
-export function createAccounts(deps: { store: Store; clock: Clock; authorizer: Authorizer }) {
+/**
+ * What a subscription holds against its limits, counted as the checks count (docs/files.md
+ * "Capacities"): scans and geo images registered plus live pending uploads, live tags, and
+ * the bytes of every registered file and live pending upload against the storage quota.
+ */
+export interface SubscriptionUsage {
+  subscription: SubscriptionRecord;
+  scans: number;
+  geoImages: number;
+  tags: number;
+  bytes: number;
+  quotaBytes: number;
+}
+
+/** Accounts and their subscriptions, as the caller may see them. */
+export interface Accounts {
+  /** The caller's accounts (owner or member), each with what the caller may see. */
+  listAccounts(actor: Actor): Promise<AccountView[]>;
+  /** One account the caller belongs to, with his flags and the subscriptions he may see. */
+  getAccount(actor: Actor, ref: EntityRef): Promise<AccountView>;
+  /** The account's subscriptions, with the fields the caller may see. */
+  listSubscriptions(actor: Actor, ref: EntityRef): Promise<SubscriptionView[]>;
+  /** One subscription of the account, with the fields the caller may see. */
+  getSubscription(actor: Actor, ref: EntityRef, subRef: EntityRef): Promise<SubscriptionView>;
+  /** Ours: what a subscription uses of its capacities and the storage quota; `account:subscriptions:read`. */
+  subscriptionUsage(actor: Actor, ref: EntityRef, subRef: EntityRef): Promise<SubscriptionUsage>;
+  /** PATCH: the name needs `account:subscriptions:update-name`; the invite flag, the account owner. */
+  updateSubscription(actor: Actor, ref: EntityRef, subRef: EntityRef, patch: SubscriptionPatch): Promise<SubscriptionView>;
+}
+
+export function createAccounts(deps: {
+  store: StoreSlice<'accounts' | 'subscriptions' | 'files' | 'tags'>;
+  clock: Clock;
+  authorizer: Authorizer;
+  /** STORAGE_QUOTA_BYTES: each subscription's storage quota, reported with its usage. */
+  storageQuotaBytes: number;
+}): Accounts {
   const { store, clock, authorizer } = deps;
 
   async function subscriptionIn(scope: AccountScope, ref: EntityRef): Promise<SubscriptionRecord> {
     const s = 'uuid' in ref ? await store.repos.subscriptions.byId(ref.uuid) : await store.repos.subscriptions.byApi1Id(ref.api1Id);
-    if (!s || s.accountId !== scope.account.id) throw notFound('subscription', 'uuid' in ref ? ref.uuid : ref.api1Id);
+    if (!s || s.accountId !== scope.account.id) throw notFound('subscription', refValue(ref));
     return s;
   }
 
@@ -79,20 +116,41 @@ export function createAccounts(deps: { store: Store; clock: Clock; authorizer: A
 
     async getAccount(actor: Actor, ref: EntityRef): Promise<AccountView> {
       const scope = await authorizer.account(actor, ref);
-      authorizer.require(scope.permissions, 'account:account:read', 'view-account-forbidden');
+      requirePermission(scope.permissions, 'account:account:read', 'view-account-forbidden');
       return view(scope);
     },
 
     async listSubscriptions(actor: Actor, ref: EntityRef): Promise<SubscriptionView[]> {
       const scope = await authorizer.account(actor, ref);
-      authorizer.require(scope.permissions, 'account:subscriptions:read', 'list-subscriptions-forbidden');
+      requirePermission(scope.permissions, 'account:subscriptions:read', 'list-subscriptions-forbidden');
       return (await store.repos.subscriptions.listByAccount(scope.account.id)).map((s) => subscriptionView(s, scope));
     },
 
     async getSubscription(actor: Actor, ref: EntityRef, subRef: EntityRef): Promise<SubscriptionView> {
       const scope = await authorizer.account(actor, ref);
-      authorizer.require(scope.permissions, 'account:subscriptions:read', 'view-subscription-forbidden');
+      requirePermission(scope.permissions, 'account:subscriptions:read', 'view-subscription-forbidden');
       return subscriptionView(await subscriptionIn(scope, subRef), scope);
+    },
+
+    /** Our extension (the vendor reports capacities, not what is used): `account:subscriptions:read`, like the subscription. */
+    async subscriptionUsage(actor: Actor, ref: EntityRef, subRef: EntityRef): Promise<SubscriptionUsage> {
+      const scope = await authorizer.account(actor, ref);
+      requirePermission(scope.permissions, 'account:subscriptions:read', 'view-subscription-forbidden');
+      const subscription = await subscriptionIn(scope, subRef);
+      const now = clock.now();
+      const { files, tags } = store.repos;
+      const count = async (category: 'scan' | 'geoImage') => {
+        const c = await files.countInSubscription(subscription.id, category, now);
+        return c.registered + c.pending;
+      };
+      return {
+        subscription,
+        scans: await count('scan'),
+        geoImages: await count('geoImage'),
+        tags: await tags.countForSubscription(subscription.id),
+        bytes: await files.bytesInSubscription(subscription.id, now),
+        quotaBytes: deps.storageQuotaBytes,
+      };
     },
 
     /** PATCH: the name needs `account:subscriptions:update-name`; the invite flag, the account owner. */
@@ -102,7 +160,7 @@ export function createAccounts(deps: { store: Store; clock: Clock; authorizer: A
         throw invalidInput('Nothing to update: give name or inviteAccountOwnerInNewProjects');
       }
       if (patch.name !== undefined) {
-        authorizer.require(scope.permissions, 'account:subscriptions:update-name', 'update-subscription-forbidden');
+        requirePermission(scope.permissions, 'account:subscriptions:update-name', 'update-subscription-forbidden');
         // Stored trimmed; spaces only would pass the schema's minLength and leave a blank name.
         const name = patch.name.trim();
         if (!name) throw invalidInput('name must not be empty', { field: 'name' });
@@ -122,6 +180,4 @@ export function createAccounts(deps: { store: Store; clock: Clock; authorizer: A
     },
   };
 }
-
-export type Accounts = ReturnType<typeof createAccounts>;
 export { accountPermissions };

@@ -6,17 +6,14 @@ import { invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Store } from '../ports/repositories.ts';
 import type { ConnectJobRecord, ConnectKind } from '../ports/connect.ts';
 import type { FileRecord } from '../ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import type { Permission } from '../permissions/catalog.ts';
-import type { Actor } from '../permissions/authorizer.ts';
-import { requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
-import { FILES, downloadName, type Files, type RegisteredFile, type SignResult, type UploadItem } from '../files/files.ts';
-import { formatOf } from '../files/formats.ts';
-import { mayDownload } from '../files/file-permissions.ts';
-import { servedAs } from '../files/blob-types.ts';
+import { requirePermission, type Actor } from '../permissions/authorizer.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
+import { downloadName, FILES, type Files, formatOf, mayDownload, type RegisteredFile, servedAs, type SignResult, type UploadItem } from '../files/index.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 const IMPORT: Permission[] = ['workzone:reality-data:write', 'workzone:import-jobs-reality-data:write'];
 const EXPORT: Permission[] = ['workzone:export-jobs-reality-data:write', 'workzone:reality-data:read'];
@@ -34,15 +31,39 @@ export interface ConnectJobView {
 }
 
 
+/** Connect import and export jobs (docs/connect.md). */
+export interface ConnectJobs {
+  /** POST …/workzones/{w}/connect/import: needs the scan upload permissions on the zone. */
+  startImport(actor: Actor, a: EntityRef, p: EntityRef, w: EntityRef): Promise<{ slug: string; url: string }>;
+  /**
+   * POST …/workzones/{w}/connect/export: the scans named by `scanIds`, and every scan of
+   * the `workzoneIds` subtrees; neither given: the scans of the path zone's subtree. The
+   * caller needs the export permissions on the path zone and on every chosen scan's zone.
+   */
+  startExport(actor: Actor, a: EntityRef, p: EntityRef, w: EntityRef, input: { scanRefs?: EntityRef[]; workzoneRefs?: EntityRef[] }): Promise<{ slug: string; url: string }>;
+  /**
+   * GET /connect/{slug}: the job, its files with 3-hour download URLs, only those the
+   * caller may download (their category's READ on their zone), whatever the kind: an
+   * export may hold scans of zones outside the job's, which its starter could read and
+   * another viewer of the job may not; an import job is viewed with
+   * import-jobs-reality-data:write, which does not include reading the scans.
+   */
+  get(actor: Actor, slug: string): Promise<ConnectJobView>;
+  /** POST /connect/{slug}/files: signs scan uploads into the import job's work zone. */
+  signImport(actor: Actor, slug: string, items: UploadItem[]): Promise<SignResult>;
+  /** PUT /connect/{slug}/files: registers them (as bulk-files does) and adds them to the job, in one transaction. */
+  registerImport(actor: Actor, slug: string, items: (UploadItem & { blobName?: string })[]): Promise<RegisteredFile[]>;
+}
+
 export function createConnectJobs(deps: {
-  store: Store;
+  store: StoreSlice<'connect' | 'files' | 'workzones'>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;
   files: Files;
   objectStore: ObjectStore;
   publicUrl: string;
-}) {
+}): ConnectJobs {
   const { store, clock, ids, access, files, objectStore } = deps;
 
   async function zoneOf(scope: ProjectScope, ref: EntityRef) {
@@ -70,14 +91,14 @@ export function createConnectJobs(deps: {
     if (!job) throw notFound('connect-job', slug.slice(0, 64));
     const scope = await access.project(actor, { type: 'account', uuid: job.accountId }, { type: 'project', uuid: job.projectId });
     requireMember(scope); // a job shows the project's files
-    access.requireOnWorkzone(scope, job.workzoneId, VIEW[job.kind], 'view-connect-job-forbidden');
+    requirePermission(scope.workzone(job.workzoneId), VIEW[job.kind], 'view-connect-job-forbidden');
     return { job, scope };
   }
 
   async function openImport(actor: Actor, slug: string) {
     const opened = await openJob(actor, slug);
     if (opened.job.kind !== 'import') throw invalidInput('Files can be uploaded through import jobs only', { field: 'slug' });
-    access.requireOnWorkzone(opened.scope, opened.job.workzoneId, IMPORT, 'create-file-forbidden');
+    requirePermission(opened.scope.workzone(opened.job.workzoneId), IMPORT, 'create-file-forbidden');
     return opened;
   }
 
@@ -98,7 +119,7 @@ export function createConnectJobs(deps: {
     async startImport(actor: Actor, a: EntityRef, p: EntityRef, w: EntityRef) {
       const scope = await access.project(actor, a, p);
       const zone = await zoneOf(scope, w);
-      access.requireOnWorkzone(scope, zone.id, IMPORT, 'create-connect-import-forbidden');
+      requirePermission(scope.workzone(zone.id), IMPORT, 'create-connect-import-forbidden');
       return start(scope, actor, 'import', zone.id, []);
     },
 
@@ -110,7 +131,7 @@ export function createConnectJobs(deps: {
     async startExport(actor: Actor, a: EntityRef, p: EntityRef, w: EntityRef, input: { scanRefs?: EntityRef[]; workzoneRefs?: EntityRef[] }) {
       const scope = await access.project(actor, a, p);
       const zone = await zoneOf(scope, w);
-      access.requireOnWorkzone(scope, zone.id, EXPORT, 'create-connect-export-forbidden');
+      requirePermission(scope.workzone(zone.id), EXPORT, 'create-connect-export-forbidden');
       const chosen = new Map<string, FileRecord>();
       // The project's scans, read once (up to 10,000 scanIds are named by id).
       const scans = await store.repos.files.list(scope.project.id, ['scan']);
@@ -131,7 +152,7 @@ export function createConnectJobs(deps: {
         for (const r of roots) for (const id of await store.repos.workzones.subtree(r)) inZones.add(id);
         for (const f of scans) if (inZones.has(f.workzoneId)) chosen.set(f.id, f);
       }
-      for (const f of chosen.values()) access.requireOnWorkzone(scope, f.workzoneId, EXPORT, 'create-connect-export-forbidden');
+      for (const f of chosen.values()) requirePermission(scope.workzone(f.workzoneId), EXPORT, 'create-connect-export-forbidden');
       return start(scope, actor, 'export', zone.id, [...chosen.keys()]);
     },
 
@@ -175,5 +196,3 @@ export function createConnectJobs(deps: {
     },
   };
 }
-
-export type ConnectJobs = ReturnType<typeof createConnectJobs>;

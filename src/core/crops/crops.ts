@@ -6,11 +6,11 @@ import { invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Store } from '../ports/repositories.ts';
 import type { CropFields, CropRecord } from '../ports/file-repositories.ts';
-import type { Actor } from '../permissions/authorizer.ts';
-import { requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
-import type { Files, UploadItem } from '../files/files.ts';
+import { requirePermission, type Actor } from '../permissions/authorizer.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
+import type { Files, SignedCover, UploadItem } from '../files/index.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export interface CropView {
   crop: CropRecord;
@@ -23,7 +23,23 @@ export interface CropInput extends Omit<CropFields, 'workzoneId' | 'name'> {
 }
 
 
-export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access: ProjectAccess; files: Files }) {
+/** Crops of a project and their covers (docs/files.md). */
+export interface Crops {
+  /** `workzoneRefs`: undefined = every readable zone; [] = nothing; an unknown or unreadable zone: 400. */
+  listCrops(actor: Actor, a: EntityRef, p: EntityRef, workzoneRefs: EntityRef[] | undefined): Promise<CropView[]>;
+  /** One crop of the project. */
+  getCrop(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef): Promise<CropView>;
+  /** Creates a crop in a work zone of the project. */
+  createCrop(actor: Actor, a: EntityRef, p: EntityRef, input: CropInput): Promise<CropView>;
+  /** PUT: overwrites every field (a missing optional one is null); a new workzoneId moves the crop. */
+  updateCrop(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef, input: CropInput): Promise<CropView>;
+  /** Deletes a crop and its cover. */
+  deleteCrop(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef): Promise<void>;
+  /** POST …/crops/{c}/cover (vendor signCropCoverURL: workzone:crops:write). */
+  signCropCover(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef, item: UploadItem): Promise<SignedCover>;
+}
+
+export function createCrops(deps: { store: StoreSlice<'crops' | 'workzones'>; clock: Clock; ids: Ids; access: ProjectAccess; files: Files }): Crops {
   const { store, clock, ids, access, files } = deps;
 
   const view = (scope: ProjectScope, crop: CropRecord): CropView => ({ crop, accountId: scope.account.account.id });
@@ -85,14 +101,14 @@ export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access
       const scope = await access.project(actor, a, p);
       requireMember(scope);
       const c = await cropIn(scope, ref);
-      access.requireOnWorkzone(scope, c.workzoneId, 'workzone:crops:read', 'view-crop-forbidden');
+      requirePermission(scope.workzone(c.workzoneId), 'workzone:crops:read', 'view-crop-forbidden');
       return view(scope, c);
     },
 
     async createCrop(actor: Actor, a: EntityRef, p: EntityRef, input: CropInput): Promise<CropView> {
       const scope = await access.project(actor, a, p);
       const w = await zoneId(scope, input.workzoneRef);
-      access.requireOnWorkzone(scope, w, 'workzone:crops:write', 'create-crop-forbidden');
+      requirePermission(scope.workzone(w), 'workzone:crops:write', 'create-crop-forbidden');
       const thumb = await thumbnail(scope, input.thumbnailBlobName, null);
       const id = ids.uuid();
       const now = clock.now();
@@ -107,9 +123,9 @@ export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access
     async updateCrop(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef, input: CropInput): Promise<CropView> {
       const scope = await access.project(actor, a, p);
       const c = await cropIn(scope, ref);
-      access.requireOnWorkzone(scope, c.workzoneId, 'workzone:crops:write', 'update-crop-forbidden');
+      requirePermission(scope.workzone(c.workzoneId), 'workzone:crops:write', 'update-crop-forbidden');
       const w = await zoneId(scope, input.workzoneRef);
-      if (w !== c.workzoneId) access.requireOnWorkzone(scope, w, 'workzone:crops:write', 'update-crop-forbidden');
+      if (w !== c.workzoneId) requirePermission(scope.workzone(w), 'workzone:crops:write', 'update-crop-forbidden');
       const thumb = await thumbnail(scope, input.thumbnailBlobName, c.thumbnailBlobName);
       await store.transaction(async (repos) => {
         if (thumb.pendingId) await repos.uploads.remove(thumb.pendingId);
@@ -122,7 +138,7 @@ export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access
     async deleteCrop(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef): Promise<void> {
       const scope = await access.project(actor, a, p);
       const c = await cropIn(scope, ref);
-      access.requireOnWorkzone(scope, c.workzoneId, 'workzone:crops:write', 'delete-crop-forbidden');
+      requirePermission(scope.workzone(c.workzoneId), 'workzone:crops:write', 'delete-crop-forbidden');
       await store.repos.crops.remove(c.id);
       if (c.thumbnailBlobName) await files.deleteObject(scope.project.id, c.thumbnailBlobName);
     },
@@ -131,10 +147,8 @@ export function createCrops(deps: { store: Store; clock: Clock; ids: Ids; access
     async signCropCover(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef, item: UploadItem) {
       const scope = await access.project(actor, a, p);
       const c = await cropIn(scope, ref);
-      access.requireOnWorkzone(scope, c.workzoneId, 'workzone:crops:write', 'update-crop-forbidden');
+      requirePermission(scope.workzone(c.workzoneId), 'workzone:crops:write', 'update-crop-forbidden');
       return files.signCropCover(scope, c.id, c.workzoneId, actor, item);
     },
   };
 }
-
-export type Crops = ReturnType<typeof createCrops>;

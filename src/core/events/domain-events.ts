@@ -12,6 +12,27 @@ export interface DomainEventData {
   'signing-keys.rotated': Record<string, never>;
   /** The operator reset or seeded the service: every cache on every node is dropped. */
   'service.reset': Record<string, never>;
+  /** A project was created, changed (details, owner, subscription, restored) or deleted (soft or for good). */
+  'project.created': ProjectEventData;
+  'project.updated': ProjectEventData;
+  'project.deleted': ProjectEventData & { permanent: boolean };
+  /** A webhook endpoint was registered, changed or deleted (docs/webhooks.md). */
+  'webhook.created': WebhookEventData;
+  'webhook.updated': WebhookEventData;
+  'webhook.deleted': WebhookEventData;
+  /** The relay disabled an endpoint after a day of failed deliveries (docs/webhooks.md). */
+  'webhook.disabled': WebhookEventData & { reason: 'failing' };
+}
+
+export interface ProjectEventData {
+  accountId: string;
+  projectId: string;
+  projectApi1Id: string;
+}
+
+export interface WebhookEventData {
+  accountId: string;
+  webhookId: string;
 }
 
 export type DomainEventType = keyof DomainEventData;

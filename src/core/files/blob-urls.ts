@@ -5,10 +5,10 @@ import type { EntityRef } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { StoreReads } from '../ports/store-slices.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
-import type { Actor } from '../permissions/authorizer.ts';
-import { requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
+import { requirePermission, type Actor } from '../permissions/authorizer.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
 import { categoryOf } from './formats.ts';
-import { READ, requireAny } from './file-permissions.ts';
+import { READ } from './file-permissions.ts';
 import { extensionOfBlob, servedAs, type ServedAs } from './blob-types.ts';
 import { FILES, downloadName } from './upload-items.ts';
 
@@ -22,7 +22,7 @@ export interface BlobUrls {
 export function createBlobUrls(deps: {
   store: StoreReads<'files' | 'crops'>;
   clock: Clock;
-  access: Pick<ProjectAccess, 'project' | 'requireOnWorkzone'>;
+  access: Pick<ProjectAccess, 'project'>;
   objectStore: Pick<ObjectStore, 'signDownload'>;
 }): BlobUrls {
   const { store, clock, access, objectStore } = deps;
@@ -38,13 +38,13 @@ export function createBlobUrls(deps: {
     const file = await store.repos.files.byBlobName(scope.project.id, blobName);
     if (file) {
       requireMember(scope);
-      requireAny(scope.workzone(file.workzoneId), READ[categoryOf(file)], 'view-file-forbidden');
+      requirePermission(scope.workzone(file.workzoneId), READ[categoryOf(file)], 'view-file-forbidden');
       return { key, ...servedAs(file.extension, downloadName(file)) };
     }
     const crop = await store.repos.crops.byThumbnail(scope.project.id, blobName);
     if (crop) {
       requireMember(scope);
-      access.requireOnWorkzone(scope, crop.workzoneId, 'workzone:crops:read', 'view-crop-forbidden');
+      requirePermission(scope.workzone(crop.workzoneId), 'workzone:crops:read', 'view-crop-forbidden');
       return { key, ...servedAs(extensionOfBlob(blobName)) };
     }
     if (scope.project.coverBlobName === blobName) return { key, ...servedAs(extensionOfBlob(blobName)) };

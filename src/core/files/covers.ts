@@ -7,8 +7,8 @@ import type { StoreSlice } from '../ports/store-slices.ts';
 import type { PendingUploadRecord } from '../ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import { errorFields, silentLogger, type Logger } from '../ports/telemetry.ts';
-import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import { projectScopeKey, type ProjectScope } from '../projects/project-access.ts';
+import { requirePermission, type Actor } from '../permissions/authorizer.ts';
+import { type ProjectScope, projectScopeKey } from '../projects/index.ts';
 import type { SigningDeps } from './uploads.ts';
 import {
   checkCover, matchesPending, pendingUploadRecord, uploadError, uploadItemOf,
@@ -44,7 +44,7 @@ export function createCovers(
 
   async function projectWithUpdateDetails(actor: Actor, a: EntityRef, p: EntityRef): Promise<ProjectScope> {
     const scope = await access.project(actor, a, p);
-    if (!scope.permissions.has(UPDATE_DETAILS)) throw forbidden('update-project-forbidden', [UPDATE_DETAILS]);
+    requirePermission(scope.permissions, UPDATE_DETAILS, 'update-project-forbidden');
     return scope;
   }
 

@@ -1,9 +1,9 @@
 // Which work-zone permissions each file category needs (spec "Project and work zone
 // roles" combination table; vendor signUploadURL, updateFileName,
 // UpdateBulkFilesTransformation). Each entry lists alternatives: holding every permission
-// of one alternative is enough; a refusal names the first.
+// of one alternative is enough; a refusal names the first (requirePermission in
+// src/core/permissions/authorizer.ts takes these tables as rules).
 import type { Permission } from '../permissions/catalog.ts';
-import { forbidden } from '../permissions/authorizer.ts';
 import { categoryOf, type Category } from './formats.ts';
 
 type Alternatives = readonly (readonly Permission[])[];
@@ -64,8 +64,3 @@ export function holdsAny(held: ReadonlySet<Permission>, alternatives: Alternativ
 
 /** True when the permissions held on a file's zone let the caller download it (READ of its category). */
 export const mayDownload = (held: ReadonlySet<Permission>, file: { category: string }): boolean => holdsAny(held, READ[categoryOf(file)]);
-
-/** Throws 403 `code` unless one alternative is held. */
-export function requireAny(held: ReadonlySet<Permission>, alternatives: Alternatives, code: string): void {
-  if (!holdsAny(held, alternatives)) throw forbidden(code, alternatives[0]!);
-}

@@ -10,10 +10,10 @@
 // in uploaded-objects.ts.
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 import type { ObjectStore } from '../ports/object-store.ts';
 import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
-import type { ProjectAccess } from '../projects/project-access.ts';
+import type { ProjectAccess } from '../projects/index.ts';
 import { createCapacityCheck } from './capacities.ts';
 import { createUploadedObjects } from './uploaded-objects.ts';
 import { createUploads, type Uploads } from './uploads.ts';
@@ -25,12 +25,13 @@ import { createFileCopy, type FileCopy } from './file-copy.ts';
 export { FILES, downloadName, fileName, parseCategories } from './upload-items.ts';
 export type { RegisteredFile, SignResult, SignedFile, UploadItem } from './upload-items.ts';
 export type { FileView, TransformInput } from './project-files.ts';
+export type { SignedCover } from './covers.ts';
 
 /** Every use case of the files module. */
 export type Files = Uploads & ProjectFiles & BlobUrls & Covers & FileCopy;
 
 export function createFiles(deps: {
-  store: Store;
+  store: StoreSlice<'crops' | 'files' | 'uploads' | 'workzones'>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;

@@ -8,10 +8,10 @@ import type { Repos } from '../ports/repositories.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
 import type { FileRecord, Quaternion, Vector3 } from '../ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
-import type { Actor } from '../permissions/authorizer.ts';
-import { requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
+import { requirePermission, type Actor } from '../permissions/authorizer.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
 import { categoryOf, type Category } from './formats.ts';
-import { TRANSFORM, WRITE, requireAny } from './file-permissions.ts';
+import { TRANSFORM, WRITE } from './file-permissions.ts';
 import { FILES, IDENTITY, PLACED, fileName } from './upload-items.ts';
 
 export interface FileView {
@@ -45,7 +45,7 @@ const given = <T>(value: T | null | undefined, current: T | null, reset: T | nul
 export function createProjectFiles(deps: {
   store: StoreSlice<'files'>;
   clock: Clock;
-  access: Pick<ProjectAccess, 'project' | 'requireOnWorkzone'>;
+  access: Pick<ProjectAccess, 'project'>;
   objectStore: Pick<ObjectStore, 'delete'>;
 }): ProjectFiles {
   const { store, clock, access, objectStore } = deps;
@@ -71,14 +71,14 @@ export function createProjectFiles(deps: {
       const scope = await access.project(actor, a, p);
       requireMember(scope);
       const f = await fileIn(scope, ref);
-      access.requireOnWorkzone(scope, f.workzoneId, 'workzone:workzones:read', 'view-file-forbidden');
+      requirePermission(scope.workzone(f.workzoneId), 'workzone:workzones:read', 'view-file-forbidden');
       return view(scope, f);
     },
 
     async renameFile(actor, a, p, ref, name) {
       const scope = await access.project(actor, a, p);
       const f = await fileIn(scope, ref);
-      requireAny(scope.workzone(f.workzoneId), WRITE[categoryOf(f)], 'update-file-forbidden');
+      requirePermission(scope.workzone(f.workzoneId), WRITE[categoryOf(f)], 'update-file-forbidden');
       await store.repos.files.rename(f.id, fileName(name), actor.userId, clock.now());
       return view(scope, await fileIn(scope, ref));
     },
@@ -86,7 +86,7 @@ export function createProjectFiles(deps: {
     async deleteFile(actor, a, p, ref) {
       const scope = await access.project(actor, a, p);
       const f = await fileIn(scope, ref);
-      requireAny(scope.workzone(f.workzoneId), WRITE[categoryOf(f)], 'delete-file-forbidden');
+      requirePermission(scope.workzone(f.workzoneId), WRITE[categoryOf(f)], 'delete-file-forbidden');
       await store.repos.files.remove(f.id);
       await objectStore.delete(blobKey(scope.project.id, f.blobName));
     },
@@ -101,7 +101,7 @@ export function createProjectFiles(deps: {
           const f = await fileIn(scope, t.ref, repos);
           const rule = TRANSFORM[categoryOf(f)];
           if (!rule) throw invalidInput(`Files of category ${f.category} cannot be transformed`, { field: `/${i}/id` });
-          requireAny(scope.workzone(f.workzoneId), rule.alternatives, 'update-file-forbidden');
+          requirePermission(scope.workzone(f.workzoneId), rule.alternatives, 'update-file-forbidden');
           if (t.scale && !rule.scale) throw invalidInput(`Files of category ${f.category} cannot be scaled`, { field: `/${i}/scale` });
           if (t.rotation) {
             const q = t.rotation;

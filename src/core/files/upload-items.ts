@@ -1,6 +1,7 @@
 // Pure rules of files and uploads (CONTRACT §7, docs/files.md): the limits, what an upload
 // item and a file name must be, how a registration must match what was signed, and the
 // placement a new file starts with. No I/O: the use cases beside this file call these.
+import type { CodeWithStatus } from '../error-codes.ts';
 import { DomainError, invalidInput } from '../errors.ts';
 import type { PendingUploadRecord } from '../ports/file-repositories.ts';
 import { CATEGORIES, formatOf, isCategory, type Category, type Format } from './formats.ts';
@@ -105,7 +106,7 @@ export const IDENTITY = { translation: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y
 /** Categories placed in the project's space (a translation and a rotation from the start). */
 export const PLACED: ReadonlySet<Category> = new Set(['scan', 'geoImage', 'model', 'video3d', 'gaussian']);
 
-export const uploadError = (code: string, message: string, blobName: string) => new DomainError('invalid', code, message, { blobName });
+export const uploadError = (code: CodeWithStatus<400>, message: string, blobName: string) => new DomainError('invalid', code, message, { blobName });
 
 /** A registration must come before the upload expires, with the extension, size and MD5 that were signed. */
 export function matchesPending(p: PendingUploadRecord, c: UploadItem, now: Date): void {

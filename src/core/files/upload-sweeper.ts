@@ -8,12 +8,19 @@
 // entry goes after its object: a pass cut short leaves a queue entry, which the next pass
 // finishes; never an object no row or queue entry names.
 import type { Clock } from '../ports/clock.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { PeriodicTask } from '../ports/background.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export type SweepResult = { ran: true; deleted: number; objects?: number } | { ran: false; reason: 'busy' };
 
-export function createUploadSweeper(deps: { store: Store; clock: Clock; objectStore: ObjectStore; batch?: number }) {
+/** Deletes unregistered uploads past UPLOAD_TTL, their objects first. */
+export interface UploadSweeper {
+  /** One pass; loops in batches until nothing expired is left. */
+  run(): Promise<SweepResult>;
+}
+
+export function createUploadSweeper(deps: { store: StoreSlice<never>; clock: Clock; objectStore: ObjectStore; batch?: number }): UploadSweeper {
   const { store, clock, objectStore } = deps;
   const batch = deps.batch ?? 500;
   return {
@@ -51,4 +58,10 @@ export function createUploadSweeper(deps: { store: Store; clock: Clock; objectSt
   };
 }
 
-export type UploadSweeper = ReturnType<typeof createUploadSweeper>;
+/** Unregistered uploads past UPLOAD_TTL are swept at start, then every 10 minutes (docs/files.md). */
+export function uploadSweep(sweeper: UploadSweeper): PeriodicTask {
+  return {
+    name: 'upload-sweeper', everySeconds: 10 * 60, atStart: true, run: () => sweeper.run(),
+    failure: { level: 'error', message: 'upload sweep failed; next pass in 10 minutes' },
+  };
+}

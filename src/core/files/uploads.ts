@@ -10,9 +10,9 @@ import type { StoreSlice } from '../ports/store-slices.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import type { FileRecord, PendingUploadRecord } from '../ports/file-repositories.ts';
 import { noMetrics, type CoreMetrics } from '../ports/telemetry.ts';
-import type { Actor } from '../permissions/authorizer.ts';
-import type { ProjectAccess, ProjectScope } from '../projects/project-access.ts';
-import { WRITE, requireAny } from './file-permissions.ts';
+import { requirePermission, type Actor } from '../permissions/authorizer.ts';
+import type { ProjectAccess, ProjectScope } from '../projects/index.ts';
+import { WRITE } from './file-permissions.ts';
 import { countByCategory, type CheckCapacities } from './capacities.ts';
 import type { UploadedObjects } from './uploaded-objects.ts';
 import {
@@ -82,7 +82,7 @@ export function createUploads(deps: SigningDeps & { store: StoreSlice<'files' | 
       const { scope, zone } = await openZone(actor, a, p, w, items.length);
       const checked = items.map(checkItem);
       const categories = new Set(checked.map((c) => c.category));
-      for (const c of categories) requireAny(scope.workzone(zone.id), WRITE[c], 'create-file-forbidden');
+      for (const c of categories) requirePermission(scope.workzone(zone.id), WRITE[c], 'create-file-forbidden');
       const now = clock.now();
       const signed: (CheckedItem & { blobName: string; url: string })[] = [];
       for (const c of checked) signed.push({ ...c, ...(await objects.signUpload(scope.project.id, c, now)) });
@@ -123,7 +123,7 @@ export function createUploads(deps: SigningDeps & { store: StoreSlice<'files' | 
         c.blobName = found.blobName;
       }
       const named = checked as (CheckedItem & { blobName: string })[];
-      for (const c of new Set(named.map((n) => n.category))) requireAny(scope.workzone(zone.id), WRITE[c], 'create-file-forbidden');
+      for (const c of new Set(named.map((n) => n.category))) requirePermission(scope.workzone(zone.id), WRITE[c], 'create-file-forbidden');
 
       // The store is asked before the transaction (no I/O to the store while rows are locked).
       for (const c of named) {

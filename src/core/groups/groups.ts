@@ -5,8 +5,8 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import { UniqueViolation, type GroupRecord, type Repos, type Store } from '../ports/repositories.ts';
-import { scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
-import { resolveAccountUsers } from '../users/resolve-users.ts';
+import { requirePermission, scopeKey, type AccountScope, type Actor, type Authorizer, type ForbiddenCode } from '../permissions/authorizer.ts';
+import { resolveAccountUsers } from '../users/index.ts';
 
 export interface GroupInput {
   name?: string | null;
@@ -24,7 +24,25 @@ function groupFields(input: GroupInput) {
   return { name, description: input.description ?? '', color: input.color ?? null };
 }
 
-export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; authorizer: Authorizer }) {
+/** The user groups of an account (spec "Group"). */
+export interface Groups {
+  /** The groups of the account. */
+  listGroups(actor: Actor, accountRef: EntityRef): Promise<GroupRecord[]>;
+  /** One group of the account. */
+  getGroup(actor: Actor, accountRef: EntityRef, groupRef: EntityRef): Promise<GroupRecord>;
+  /** Creates a group of users of the account. */
+  createGroup(actor: Actor, accountRef: EntityRef, input: GroupInput): Promise<GroupRecord>;
+  /** PUT overwrites: a missing description or colour is erased. */
+  updateGroup(actor: Actor, accountRef: EntityRef, groupRef: EntityRef, input: GroupInput): Promise<GroupRecord>;
+  /** Deletes a group; its members lose the access it gave them. */
+  deleteGroup(actor: Actor, accountRef: EntityRef, groupRef: EntityRef): Promise<void>;
+  /** Adds users of the account to the group. */
+  addGroupMembers(actor: Actor, accountRef: EntityRef, groupRef: EntityRef, userRefs: EntityRef[]): Promise<GroupRecord>;
+  /** Removes users from the group. */
+  removeGroupMembers(actor: Actor, accountRef: EntityRef, groupRef: EntityRef, userRefs: EntityRef[]): Promise<GroupRecord>;
+}
+
+export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; authorizer: Authorizer }): Groups {
   const { store, clock, ids, authorizer } = deps;
 
   async function groupIn(repos: Repos, accountId: string, ref: EntityRef): Promise<GroupRecord> {
@@ -33,9 +51,9 @@ export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; autho
     return g;
   }
 
-  async function writeScope(actor: Actor, accountRef: EntityRef, code: string): Promise<AccountScope> {
+  async function writeScope(actor: Actor, accountRef: EntityRef, code: ForbiddenCode): Promise<AccountScope> {
     const scope = await authorizer.account(actor, accountRef);
-    authorizer.require(scope.permissions, 'account:groups:write', code);
+    requirePermission(scope.permissions, 'account:groups:write', code);
     return scope;
   }
 
@@ -56,13 +74,13 @@ export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; autho
   return {
     async listGroups(actor: Actor, accountRef: EntityRef): Promise<GroupRecord[]> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:groups:read', 'list-groups-forbidden');
+      requirePermission(scope.permissions, 'account:groups:read', 'list-groups-forbidden');
       return store.repos.groups.listByAccount(scope.account.id);
     },
 
     async getGroup(actor: Actor, accountRef: EntityRef, groupRef: EntityRef): Promise<GroupRecord> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:groups:read', 'view-group-forbidden');
+      requirePermission(scope.permissions, 'account:groups:read', 'view-group-forbidden');
       return groupIn(store.repos, scope.account.id, groupRef);
     },
 
@@ -130,5 +148,3 @@ export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; autho
     },
   };
 }
-
-export type Groups = ReturnType<typeof createGroups>;

@@ -4,7 +4,7 @@ import { DomainError } from '../errors.ts';
 
 export const URN_TYPES = [
   'account', 'user', 'subscription', 'role', 'group', 'project', 'workzone',
-  'file', 'crop', 'tag-list', 'tag', 'format',
+  'file', 'crop', 'tag-list', 'tag', 'format', 'webhook',
 ] as const;
 export type UrnType = (typeof URN_TYPES)[number];
 
@@ -25,7 +25,7 @@ export function formatUrn(ns: string, type: UrnType, uuid: string): string {
 }
 
 export const invalidUrn = (type: UrnType, ref: string) =>
-  new DomainError('invalid', `invalid-${type}-urn`, `Not a valid ${type} reference: ${ref.slice(0, 200)}`, {
+  new DomainError('invalid', `invalid-${type}-urn` as const, `Not a valid ${type} reference: ${ref.slice(0, 200)}`, {
     [type]: ref.slice(0, 200),
   });
 

@@ -5,8 +5,9 @@ import { DomainError } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { JobRecord } from '../ports/jobs.ts';
-import type { Repos, Store } from '../ports/repositories.ts';
+import type { Repos } from '../ports/repositories.ts';
 import { errorFields, noMetrics, silentLogger, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
+import type { StoreReads } from '../ports/store-slices.ts';
 
 export interface JobHandler {
   run(job: JobRecord): Promise<unknown>;
@@ -16,8 +17,22 @@ export interface JobHandler {
 
 export const LEASE_MS = 5 * 60_000;
 
+/** This node's background job runner: jobs are enqueued in the caller's transaction and run by one node each. */
+export interface JobRunner {
+  /** Queues a job in the caller's transaction; the local runner is kicked after commit by `kick()`. */
+  enqueue(repos: Repos, job: { kind: string; payload: Record<string, unknown>; subjects?: string[]; createdBy: string | null; maxAttempts?: number }): Promise<string>;
+  /** Runs the queue soon, unless the runner is stopped (then only drain() or start() run jobs). */
+  kick(): void;
+  /** Works the queue until it is empty (one loop per node at a time). */
+  drain(): Promise<void>;
+  /** Starts polling for jobs on this node (once, after every handler is registered). */
+  start(): void;
+  /** Stops polling and waits for the job in hand; queued jobs stay for the next start (or another node). */
+  stop(): Promise<void>;
+}
+
 export function createJobRunner(deps: {
-  store: Store;
+  store: StoreReads<'jobs'>;
   clock: Clock;
   ids: Ids;
   handlers: Record<string, JobHandler>;
@@ -25,7 +40,7 @@ export function createJobRunner(deps: {
   /** Where failures go: a failed attempt at warn, a failure of the runner itself at error. */
   logger?: Logger;
   metrics?: CoreMetrics;
-}) {
+}): JobRunner {
   const { store, clock, ids, handlers } = deps;
   const logger = deps.logger ?? silentLogger;
   const metrics = deps.metrics ?? noMetrics;
@@ -121,5 +136,3 @@ export function createJobRunner(deps: {
     },
   };
 }
-
-export type JobRunner = ReturnType<typeof createJobRunner>;

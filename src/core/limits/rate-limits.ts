@@ -12,6 +12,7 @@
 import { DomainError } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { RateLimitsRepo } from '../ports/repositories.ts';
+import type { PeriodicTask } from '../ports/background.ts';
 
 export interface BucketRule {
   /** Tokens a second; 0 turns this limit off. */
@@ -74,7 +75,25 @@ export interface RateLimiterDeps {
 /** Cluster counts unchanged for this long are deleted (every bucket is full again long before). */
 const PRUNE_AFTER_MS = 3600 * 1000;
 
-export function createRateLimiter(deps: RateLimiterDeps) {
+/** The API rate limits of this node: token buckets per user and per client address, exchanged with the other nodes by sync(). */
+export interface RateLimiter {
+  /** Whether each limit is on (a rate of 0 turns it off). */
+  enabled: { user: boolean; address: boolean };
+  /** Throws 429 when the caller's address has no token left. */
+  address(ip: string): void;
+  /** Throws 429 when the user has no token left. */
+  user(userId: string): void;
+  /**
+   * The exchange with the other nodes: adds this node's takes to the cluster counts,
+   * takes the other nodes' takes out of the local buckets, forgets full idle buckets.
+   * On failure the takes stay pending for the next exchange.
+   */
+  sync(): Promise<void>;
+  /** Buckets held on this node (tests, diagnostics). */
+  readonly size: number;
+}
+
+export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
   const { clock, repo, user, address } = deps;
   const maxBuckets = deps.maxBuckets ?? 200_000;
   // One map per kind, keyed by the bare address or user id: no key string is built per
@@ -178,4 +197,13 @@ export function createRateLimiter(deps: RateLimiterDeps) {
   };
 }
 
-export type RateLimiter = ReturnType<typeof createRateLimiter>;
+/**
+ * The exchange with the other nodes every `syncSeconds` (only when a limit is on). A failed
+ * exchange keeps its takes pending for the next one; until then this node limits alone.
+ */
+export function rateLimitExchange(limiter: RateLimiter, syncSeconds: number): PeriodicTask {
+  return {
+    name: 'rate-limit-exchange', everySeconds: syncSeconds, atStart: false, run: () => limiter.sync(),
+    failure: { level: 'warn', message: 'rate-limit exchange failed; its takes are kept for the next one' },
+  };
+}

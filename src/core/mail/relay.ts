@@ -13,9 +13,11 @@
 // outbox` shows it with the last error, and scanbase_mail_relay_failures_total counts it.
 import type { Clock } from '../ports/clock.ts';
 import type { MailTransport } from '../ports/mail-transport.ts';
-import type { ClaimedMail, Store } from '../ports/repositories.ts';
+import type { ClaimedMail } from '../ports/repositories.ts';
 import { errorFields, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
 import { REDACTED } from './send-mail.ts';
+import type { PeriodicTask } from '../ports/background.ts';
+import type { StoreReads } from '../ports/store-slices.ts';
 
 export const RELAY = {
   /** A claimed mail is another node's to take after this long without an outcome (a crash); longer than the transport's timeouts. */
@@ -49,8 +51,14 @@ export function describeFailure(e: unknown): string {
   return text.replace(/\s+/g, ' ').trim().slice(0, RELAY.maxErrorChars);
 }
 
+/** The SMTP relay of the outbox's pending mails (SMTP_URL). */
+export interface MailRelay {
+  /** One pass: claims due mails and relays each; how many were claimed. A row's failure to settle is logged, the rest go on. */
+  run(): Promise<number>;
+}
+
 export function createMailRelay(deps: {
-  store: Store;
+  store: StoreReads<'outbox'>;
   clock: Clock;
   transport: MailTransport;
   /** The domain of Message-IDs (the public URL's host). */
@@ -58,7 +66,7 @@ export function createMailRelay(deps: {
   settings: RelaySettings;
   logger: Logger;
   metrics: CoreMetrics;
-}) {
+}): MailRelay {
   const { store, clock, transport, domain, settings, logger, metrics } = deps;
 
   async function relayOne(mail: ClaimedMail): Promise<void> {
@@ -104,4 +112,10 @@ export function createMailRelay(deps: {
   };
 }
 
-export type MailRelay = ReturnType<typeof createMailRelay>;
+/** A relay pass at start, then every `intervalSeconds` (MAIL_RELAY_INTERVAL) on every node. */
+export function mailRelayPasses(relay: MailRelay, intervalSeconds: number): PeriodicTask {
+  return {
+    name: 'mail-relay', everySeconds: intervalSeconds, atStart: true, run: () => relay.run(),
+    failure: { level: 'error', message: `mail relay pass failed; next pass in ${intervalSeconds} s` },
+  };
+}

@@ -6,8 +6,10 @@
 // RETENTION_DAYS). Each kind is deleted in batches of at most RETENTION_BATCH rows a pass. One node of
 // the cluster does each pass, under an advisory lock; nodes that find it held skip.
 import type { Clock } from '../ports/clock.ts';
-import type { PurgeCounts, PurgeCutoffs, Store } from '../ports/repositories.ts';
-import { THROTTLE } from '../users/sign-in.ts';
+import type { PurgeCounts, PurgeCutoffs } from '../ports/repositories.ts';
+import type { PeriodicTask } from '../ports/background.ts';
+import { THROTTLE } from '../users/index.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export const JANITOR = {
   /** How often each node offers to run a pass. */
@@ -42,7 +44,17 @@ export function purgeCutoffs(now: Date, retention: Retention = DEFAULT_RETENTION
 
 export type JanitorResult = { ran: true; at: Date; deleted: PurgeCounts } | { ran: false; reason: 'busy' | 'not-due' };
 
-export function createJanitor(deps: { store: Store; clock: Clock; retention?: Retention }) {
+/** Housekeeping: old jobs, outbox rows and throttle rows deleted in batches, one node per pass. */
+export interface Janitor {
+  /**
+   * One pass, in one transaction holding the cluster-wide maintenance lock; `busy` when
+   * another node holds it. With `ifDue` (the timer), also skips when any node completed a
+   * pass less than half an interval ago.
+   */
+  run(opts?: { ifDue?: boolean }): Promise<JanitorResult>;
+}
+
+export function createJanitor(deps: { store: StoreSlice<never>; clock: Clock; retention?: Retention }): Janitor {
   const { store, clock } = deps;
   const retention = deps.retention ?? DEFAULT_RETENTION;
   return {
@@ -68,4 +80,10 @@ export function createJanitor(deps: { store: Store; clock: Clock; retention?: Re
   };
 }
 
-export type Janitor = ReturnType<typeof createJanitor>;
+/** Housekeeping once at start, then every 10 minutes on every node; one node of the cluster does each pass. */
+export function housekeeping(janitor: Janitor): PeriodicTask {
+  return {
+    name: 'janitor', everySeconds: JANITOR.intervalSeconds, atStart: true, run: () => janitor.run({ ifDue: true }),
+    failure: { level: 'error', message: 'janitor pass failed; next pass in 10 minutes' },
+  };
+}

@@ -5,15 +5,15 @@ import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Repos, Store, UserRecord } from '../ports/repositories.ts';
+import type { Repos, UserRecord } from '../ports/repositories.ts';
 import type { MemberAccess, MemberType } from '../ports/project-repositories.ts';
-import type { SendMail } from '../mail/send-mail.ts';
+import type { SendMail } from '../mail/index.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { effectiveRolePermissions } from '../permissions/role-rules.ts';
-import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import { lockProjectMembership, projectScopeKey, requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
-import { admitToAccount } from '../users/account-users.ts';
-import { resolveUser } from '../users/resolve-users.ts';
+import { forbidden, requirePermission, type Actor, type ForbiddenCode } from '../permissions/authorizer.ts';
+import { lockProjectMembership, type ProjectAccess, type ProjectScope, projectScopeKey, requireMember } from '../projects/index.ts';
+import { admitToAccount, resolveUser } from '../users/index.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export interface AddMembersInput {
   workzoneRefs?: EntityRef[] | null;
@@ -29,19 +29,40 @@ export interface MemberAccessView {
 }
 
 
+/** Project members and their access (spec "Member"). */
+export interface Members {
+  /**
+   * Adds users (by e-mail; unknown addresses are invited to the account) and groups with
+   * a role on work zones (default: the root). The caller needs workzone:members:write on
+   * every zone and every permission he hands out (account managers hand out any role).
+   */
+  addMembers(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, input: AddMembersInput): Promise<void>;
+  /** Removes users and groups from the whole project (ignoring non-members). */
+  removeMembers(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, input: { userRefs?: EntityRef[]; groupRefs?: EntityRef[] }): Promise<void>;
+  /**
+   * Removes a user from a work zone and everything below it; when he is also a member of
+   * parent zones, those too, but only with allowRemoveOnParents (rule 3). Anyone may remove himself.
+   */
+  removeFromWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, workzoneRef: EntityRef, userRef: EntityRef, allowRemoveOnParents: boolean): Promise<void>;
+  /** The project's users: direct members and the users of member groups. */
+  listMembers(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<UserRecord[]>;
+  /** Every member with every work zone it reaches (rule 4). */
+  listAccess(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<MemberAccessView[]>;
+}
+
 export function createMembers(deps: {
-  store: Store;
+  store: StoreSlice<'groups' | 'members' | 'users'>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;
   sendMail: SendMail;
   publicUrl: string;
-}) {
+}): Members {
   const { store, clock, access } = deps;
 
   /** Work-zone writes need workzone:members:write on the zone (root for project-wide removal). */
-  const requireMembersWrite = (scope: ProjectScope, zoneId: string, code: string) =>
-    access.requireOnWorkzone(scope, zoneId, 'workzone:members:write', code);
+  const requireMembersWrite = (scope: ProjectScope, zoneId: string, code: ForbiddenCode) =>
+    requirePermission(scope.workzone(zoneId), 'workzone:members:write', code);
 
   async function removeWholeMember(repos: Repos, scope: ProjectScope, type: MemberType, id: string): Promise<void> {
     if (type === 'user' && id === scope.project.ownerId) {
@@ -220,7 +241,7 @@ export function createMembers(deps: {
     async listMembers(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<UserRecord[]> {
       const scope = await access.project(actor, accountRef, projectRef);
       requireMember(scope);
-      if (!scope.permissions.has('project:members:list')) throw forbidden('list-project-members-forbidden', ['project:members:list']);
+      requirePermission(scope.permissions, 'project:members:list', 'list-project-members-forbidden');
       const out = new Map<string, UserRecord>();
       for (const m of await store.repos.members.accessList(scope.project.id)) {
         const userIds =
@@ -238,7 +259,7 @@ export function createMembers(deps: {
     async listAccess(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<MemberAccessView[]> {
       const scope = await access.project(actor, accountRef, projectRef);
       requireMember(scope);
-      if (!scope.permissions.has('project:members:list')) throw forbidden('list-project-members-forbidden', ['project:members:list']);
+      requirePermission(scope.permissions, 'project:members:list', 'list-project-members-forbidden');
       const out: MemberAccessView[] = [];
       for (const m of (await store.repos.members.accessList(scope.project.id)) as MemberAccess[]) {
         if (m.memberType === 'user') {
@@ -255,5 +276,3 @@ export function createMembers(deps: {
     },
   };
 }
-
-export type Members = ReturnType<typeof createMembers>;

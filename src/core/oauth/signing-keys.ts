@@ -18,7 +18,15 @@ export interface RotationView {
   retiring: { kid: string; retiresAt: string }[];
 }
 
-export function createSigningKeys(deps: { store: Store; clock: Clock; signer: TokenSigner; logger: Logger }) {
+/** Signing-key rotation and the JWKS. */
+export interface SigningKeys {
+  /** A new signing key from now on; the keys signing until now keep verifying until every token they signed has expired. */
+  rotate(): Promise<RotationView>;
+  /** The public keys that verify tokens now (the signing key and the retiring ones). */
+  jwks(): Promise<{ keys: Record<string, unknown>[] }>;
+}
+
+export function createSigningKeys(deps: { store: Store; clock: Clock; signer: TokenSigner; logger: Logger }): SigningKeys {
   const { store, clock, signer, logger } = deps;
   store.onChange((scope) => {
     if (scope === SIGNING_KEYS_SCOPE) {
@@ -38,5 +46,3 @@ export function createSigningKeys(deps: { store: Store; clock: Clock; signer: To
     jwks: () => signer.jwks(Math.floor(clock.nowMs() / 1000)),
   };
 }
-
-export type SigningKeys = ReturnType<typeof createSigningKeys>;

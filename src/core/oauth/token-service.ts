@@ -63,7 +63,38 @@ export interface TokenServiceDeps {
   metrics?: CoreMetrics;
 }
 
-export function createTokenService(deps: TokenServiceDeps) {
+/** The OAuth token service: authorization codes, token pairs, refresh, revocation and bearer verification (docs/tokens.md). */
+export interface TokenService {
+  /** Records a code for an approved authorization; answers the code (only its hash is kept). */
+  issueCode(userId: string, redirectUri: string, codeChallenge: string | null): Promise<string>;
+  /**
+   * authorization_code grant: the code is consumed first, in its own statement (outside
+   * the issuing transaction, whose rollback would restore it), so a failed check still burns it.
+   */
+  exchangeCode(input: { code: string; redirectUri: string | undefined; codeVerifier: string | undefined }): Promise<TokenResponse>;
+  /**
+   * refresh_token grant: one conditional UPDATE consumes it, so of N concurrent uses one
+   * wins. With reuse detection, a consumed token's family is revoked (committed) before
+   * the refusal is thrown.
+   */
+  refresh(refreshToken: string): Promise<TokenResponse>;
+  /** RFC 7009: revoking an unknown token is not an error. */
+  revoke(token: string): Promise<void>;
+  /** Operator shortcut (CONTRACT §3): a pair without the browser step. */
+  issueForUser(userId: string): Promise<TokenResponse>;
+  /** Verifies a bearer access token; null when missing, malformed, expired, not ours, or its user is gone. */
+  authenticate(token: string): Promise<Principal | null>;
+  /**
+   * The answer the caches hold, without a promise (the bearer hot path): the principal;
+   * null when the token is known to be refused (expired, or its user gone); undefined
+   * when authenticate() must decide.
+   */
+  cached(token: string): Principal | null | undefined;
+  /** Which users still exist, per node (the bearer hot path's user check); tests clear it. */
+  knownUsers: KnownUsers;
+}
+
+export function createTokenService(deps: TokenServiceDeps): TokenService {
   const { store, clock, ids, signer, urnNamespace: ns } = deps;
   const cacheSize = deps.cacheSize ?? 10_000;
   const reuseDetection = deps.refreshReuseDetection ?? false;
@@ -264,5 +295,3 @@ class VerifiedTokens {
     this.entries.set(key, { token, principal });
   }
 }
-
-export type TokenService = ReturnType<typeof createTokenService>;

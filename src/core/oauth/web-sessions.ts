@@ -6,7 +6,8 @@ import crypto from 'node:crypto';
 import { safeEqual, sha256Hex } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Store, WebSessionRecord } from '../ports/repositories.ts';
+import type { WebSessionRecord } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export const WEB_SESSION_SECONDS = 12 * 3600;
 /** A sign-in form older than this answers "Expired form" (its token is not stored anywhere). */
@@ -24,7 +25,23 @@ export interface WebSession {
 
 const COOKIE_MAX = 128;
 
-export function createWebSessions(deps: { store: Store; clock: Clock; ids: Ids }) {
+/** The browser session of the sign-in pages: cookie, CSRF token, signed-in user. */
+export interface WebSessions {
+  /**
+   * The session behind a cookie: a signed-in one (from its row), or an anonymous one with
+   * a fresh sign-in token. A browser without a usable cookie gets a new random value; no
+   * row is written either way.
+   */
+  resume(cookie: string | undefined): Promise<WebSession>;
+  /** True when a form post carries the session's token (compared in constant time). */
+  checkCsrf(session: WebSession, submitted: unknown): Promise<boolean>;
+  /** Creates the signed-in session (new cookie, new CSRF token: no fixation); its row is the first one. */
+  signedIn(session: WebSession, userId: string): Promise<WebSession>;
+  /** Ends the session (its row is deleted). */
+  signOut(session: WebSession): Promise<void>;
+}
+
+export function createWebSessions(deps: { store: StoreSlice<'webSessions'>; clock: Clock; ids: Ids }): WebSessions {
   const { store, clock, ids } = deps;
 
   // The HMAC key: created once for the deployment (first node wins), kept in the database.
@@ -105,5 +122,3 @@ export function createWebSessions(deps: { store: Store; clock: Clock; ids: Ids }
     },
   };
 }
-
-export type WebSessions = ReturnType<typeof createWebSessions>;

@@ -12,7 +12,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { AccountRecord, OutboxEntry, Repos, Store, SubscriptionRecord, UserRecord } from '../ports/repositories.ts';
 import type { SeedDocument, SeedResult, SeedSubscription } from './seed.ts';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../users/invitations.ts';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../users/index.ts';
 
 /** The invitation link's lifetime (account-users.ts sends the same link by mail). */
 const LINK_SECONDS = 7 * 24 * 3600;

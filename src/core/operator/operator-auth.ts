@@ -5,7 +5,7 @@
 import { DomainError, unauthorized } from '../errors.ts';
 import { safeEqual } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { StoreReads } from '../ports/store-slices.ts';
 
 export const OPERATOR_THROTTLE = {
   windowSeconds: 15 * 60,
@@ -24,7 +24,10 @@ const tooMany = (retryAfter: number) =>
 
 const secondsUntil = (until: Date, nowMs: number) => Math.max(1, Math.ceil((until.getTime() - nowMs) / 1000));
 
-export function createOperatorAuth(deps: { store: Store; clock: Clock; expected: string }) {
+/** Resolves when `token` is the operator token and `address` is not locked out; throws 401 or 429 otherwise. */
+export type AuthenticateOperator = (token: string | null, address: string) => Promise<void>;
+
+export function createOperatorAuth(deps: { store: StoreReads<'throttle'>; clock: Clock; expected: string }): AuthenticateOperator {
   const { store, clock, expected } = deps;
   const keyOf = (address: string) => `operator:${address}`;
 
@@ -47,5 +50,3 @@ export function createOperatorAuth(deps: { store: Store; clock: Clock; expected:
     throw unauthorized('The operator token is missing or wrong');
   };
 }
-
-export type AuthenticateOperator = ReturnType<typeof createOperatorAuth>;

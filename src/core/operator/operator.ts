@@ -1,18 +1,28 @@
 // The operator surface's use cases (CONTRACT §3): reset, outbox, tokens without a browser.
 import { DomainError } from '../errors.ts';
-import type { Store } from '../ports/repositories.ts';
-import type { TokenService } from '../oauth/token-service.ts';
+import type { TokenResponse, TokenService } from '../oauth/index.ts';
 import type { ApplySeed, SeedDocument, SeedResult } from './seed.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
+
+/** The operator surface's use cases (CONTRACT §3): reset, outbox, tokens without a browser. */
+export interface Operator {
+  /** Deletes every datum and blob, every cache on every node, then re-applies SEED_FILE. */
+  reset(): Promise<{ seeded: SeedResult | null }>;
+  /** The mails in the outbox, newest first (at most 1,000). */
+  outbox(): Promise<{ to: string; subject: string; text: string; links: string[]; sentAt: string }[]>;
+  /** A token pair for the user with this e-mail, without the browser step. */
+  issueTokens(email: string): Promise<TokenResponse>;
+}
 
 export function createOperator(deps: {
-  store: Store;
+  store: StoreSlice<'outbox' | 'users'>;
   tokens: TokenService;
   applySeed: ApplySeed;
   /** The SEED_FILE document, re-applied after a reset. */
   loadSeedFile: () => Promise<SeedDocument | null>;
   /** Other stores to empty on reset (object storage, caches). */
   onReset?: (() => Promise<void>)[];
-}) {
+}): Operator {
   const { store, tokens, applySeed } = deps;
   return {
     async reset(): Promise<{ seeded: SeedResult | null }> {
@@ -41,5 +51,3 @@ export function createOperator(deps: {
     },
   };
 }
-
-export type Operator = ReturnType<typeof createOperator>;

@@ -2,12 +2,23 @@
 // cluster agrees; it only moves forward.
 import { invalidInput } from '../errors.ts';
 import type { AdjustableClock } from '../ports/clock.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { PeriodicTask } from '../ports/background.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 const KEY = 'clock.offsetSeconds';
 const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59);
 
-export function createSandboxClock(deps: { store: Store; clock: AdjustableClock }) {
+/** The sandbox clock (SANDBOX): shared by every node through the database. */
+export interface SandboxClock {
+  /** The clock's time and offset now. */
+  state(): { now: string; offsetSeconds: number };
+  /** Reads the shared offset (at start, and periodically on every node). */
+  load(): Promise<void>;
+  /** Moves the shared clock forward by `seconds` (every node follows). */
+  advance(seconds: number): Promise<{ now: string; offsetSeconds: number }>;
+}
+
+export function createSandboxClock(deps: { store: StoreSlice<'settings'>; clock: AdjustableClock }): SandboxClock {
   const { store, clock } = deps;
   const state = () => ({ now: clock.now().toISOString(), offsetSeconds: clock.offsetMs / 1000 });
   return {
@@ -40,4 +51,10 @@ export function createSandboxClock(deps: { store: Store; clock: AdjustableClock 
   };
 }
 
-export type SandboxClock = ReturnType<typeof createSandboxClock>;
+/** Other nodes may move the shared clock: every node re-reads it every 2 seconds (SANDBOX only). */
+export function followSandboxClock(clock: SandboxClock): PeriodicTask {
+  return {
+    name: 'sandbox-clock', everySeconds: 2, atStart: false, run: () => clock.load(),
+    failure: { level: 'warn', message: 'sandbox clock reload failed; retrying in 2 s' },
+  };
+}

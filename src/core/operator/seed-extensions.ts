@@ -4,7 +4,7 @@ import { invalidInput } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { SeedAccountExtension } from './seed.ts';
-import { createBaseRoles, roleFields, type RoleInput } from '../roles/roles.ts';
+import { createBaseRoles, roleFields, type RoleInput } from '../roles/index.ts';
 import { scopeKey } from '../permissions/authorizer.ts';
 
 interface SeedRole extends RoleInput {

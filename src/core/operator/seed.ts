@@ -5,7 +5,8 @@ import { DomainError, invalidInput } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
-import type { AccountRole, Repos, Store } from '../ports/repositories.ts';
+import type { AccountRole, Repos } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export interface SeedUser {
   id?: string;
@@ -60,13 +61,16 @@ export type SeedAccountExtension = (
   account: { id: string; seed: SeedAccount; userIdOf: (email: string) => Promise<string> },
 ) => Promise<Record<string, unknown>>;
 
+/** Applies a seed document under the 'seed' lock; applying it twice changes nothing. */
+export type ApplySeed = (doc: SeedDocument) => Promise<SeedResult>;
+
 export function createSeeder(deps: {
-  store: Store;
+  store: StoreSlice<never>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;
   extensions?: SeedAccountExtension[];
-}) {
+}): ApplySeed {
   const { store, clock, ids, hasher } = deps;
   const extensions = deps.extensions ?? [];
 
@@ -213,8 +217,6 @@ export function createSeeder(deps: {
     });
   };
 }
-
-export type ApplySeed = ReturnType<typeof createSeeder>;
 
 /**
  * A date-time the schema accepted but JavaScript cannot represent (a leap second) is

@@ -1,8 +1,10 @@
 // What every use case calls first: resolves the scope, loads the caller's access facts
-// (cached per user and scope, invalidated on change), evaluates them, and refuses with
-// the spec's 403 code and errorValues.requiredPermissions.
+// (cached per user and scope, invalidated on change) and evaluates them; requirePermission
+// is the one check of what they hold, refusing with the spec's 403 code and
+// errorValues.requiredPermissions.
+import type { CodeWithStatus } from '../error-codes.ts';
 import { DomainError, notFound } from '../errors.ts';
-import type { EntityRef } from '../ids/urn.ts';
+import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { AccountRecord, Store } from '../ports/repositories.ts';
 import type { AnyPermission } from './catalog.ts';
 import { accountPermissions, type AccountFacts } from './evaluate.ts';
@@ -18,19 +20,38 @@ export interface AccountScope {
   permissions: ReadonlySet<AnyPermission>;
 }
 
-export const forbidden = (code: string, required: readonly string[], message?: string) =>
+/** The spec's 403: `code` with errorValues.requiredPermissions. */
+export const forbidden = (code: ForbiddenCode, required: readonly string[], message?: string) =>
   new DomainError('forbidden', code, message ?? `Requires ${required.join(', ')}`, {
     requiredPermissions: [...required],
   });
 
-/** Throws the 403 unless every needed permission is held. */
-export function requirePermissions(
-  held: ReadonlySet<string>,
-  needed: AnyPermission | readonly AnyPermission[],
-  deniedCode: string,
-): void {
-  const list = typeof needed === 'string' ? [needed] : needed;
-  if (!list.every((p) => held.has(p))) throw forbidden(deniedCode, list);
+export type ForbiddenCode = CodeWithStatus<403>;
+
+/**
+ * What a check asks for: one permission, every permission of a list, or alternatives
+ * (holding every permission of one list is enough: src/core/files/file-permissions.ts).
+ */
+export type PermissionRule = AnyPermission | readonly AnyPermission[] | readonly (readonly AnyPermission[])[];
+
+const isAlternatives = (rule: PermissionRule): rule is readonly (readonly AnyPermission[])[] =>
+  Array.isArray(rule) && Array.isArray(rule[0]);
+
+/**
+ * The one permission check of the use cases: throws 403 `code` unless `held` satisfies
+ * `rule`. `held` is what the caller holds where the operation acts: an account scope's
+ * `permissions`, a project scope's `permissions`, or a work zone's (`scope.workzone(id)`).
+ * errorValues.requiredPermissions lists the rule (of alternatives, the first).
+ */
+export function requirePermission(held: ReadonlySet<string>, rule: PermissionRule, code: ForbiddenCode, message?: string): void {
+  if (typeof rule === 'string') {
+    if (!held.has(rule)) throw forbidden(code, [rule], message);
+  } else if (isAlternatives(rule)) {
+    if (!rule.some((alt) => alt.every((p) => held.has(p)))) throw forbidden(code, rule[0]!, message);
+  } else {
+    const all = rule as readonly AnyPermission[];
+    if (!all.every((p) => held.has(p))) throw forbidden(code, all, message);
+  }
 }
 
 export const scopeKey = {
@@ -40,7 +61,15 @@ export const scopeKey = {
 
 const refKey = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : `api1:${ref.api1Id}`);
 
-export function createAuthorizer(deps: { store: Store; cache?: AccessCache<AccountScope | null> }) {
+/** What use cases call to check permissions on an account (the access facts cached per user and scope). */
+export interface Authorizer {
+  /** The per-node cache of account scopes, invalidated through the change feed. */
+  cache: AccessCache<AccountScope | null>;
+  /** The caller's scope in an account; 404 account-not-found when there is no such account. */
+  account(actor: Actor, ref: EntityRef): Promise<AccountScope>;
+}
+
+export function createAuthorizer(deps: { store: Store; cache?: AccessCache<AccountScope | null> }): Authorizer {
   const { store } = deps;
   const cache = deps.cache ?? new AccessCache<AccountScope | null>();
   store.onChange((scope) => (scope === '*' ? cache.clear() : cache.invalidate(scope)));
@@ -58,11 +87,8 @@ export function createAuthorizer(deps: { store: Store; cache?: AccessCache<Accou
         },
         (v) => (v ? [scopeKey.account(v.account.id), scopeKey.user(actor.userId)] : [scopeKey.user(actor.userId)]),
       );
-      if (!scope) throw notFound('account', 'uuid' in ref ? ref.uuid : ref.api1Id);
+      if (!scope) throw notFound('account', refValue(ref));
       return scope;
     },
-    require: requirePermissions,
   };
 }
-
-export type Authorizer = ReturnType<typeof createAuthorizer>;

@@ -6,6 +6,7 @@ import type { MembersRepo, ProjectsRepo, WorkzonesRepo } from './project-reposit
 import type { JobsRepo } from './jobs.ts';
 import type { LocksRepo } from './locks.ts';
 import type { EventsRepo } from './events.ts';
+import type { WebhooksRepo } from './webhooks.ts';
 import type { StoredDomainEvent } from '../events/domain-events.ts';
 import type { ConnectRepo } from './connect.ts';
 import type { TagsRepo } from './tags.ts';
@@ -416,7 +417,9 @@ export interface RateLimitsRepo {
 }
 
 export interface Repos {
+  /** Publishing an event also fans it out to the account's webhook endpoints, in the same transaction (src/core/webhooks/fan-out.ts). */
   events: EventsRepo;
+  webhooks: WebhooksRepo;
   locks: LocksRepo;
   rateLimits: RateLimitsRepo;
   jobs: JobsRepo;

@@ -21,11 +21,19 @@ export interface CoreMetrics {
   mailRelayed(): void;
   /** A relay attempt failed; `final` when the mail will not be retried. */
   mailRelayFailed(final: boolean): void;
+  /** A webhook endpoint answered a delivery with 2xx. */
+  webhookDelivered(): void;
+  /** A webhook delivery attempt failed; `final` when it will not be retried. */
+  webhookFailed(final: boolean): void;
+  /** The relay disabled a failing webhook endpoint. */
+  webhookDisabled(): void;
 }
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
-export const noMetrics: CoreMetrics = { jobFailed() {}, refreshLost() {}, uploadedBytes() {}, mailRelayed() {}, mailRelayFailed() {} };
+export const noMetrics: CoreMetrics = { jobFailed() {}, refreshLost() {}, uploadedBytes() {}, mailRelayed() {}, mailRelayFailed() {},
+  webhookDelivered() {}, webhookFailed() {}, webhookDisabled() {},
+};
 
 /**
  * A failure as log fields: its type, message and stack, never the object (a driver's error

@@ -13,7 +13,7 @@ import { forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } f
 import {
   isProjectMember, projectPermissions, workzonePermissions, type ProjectFacts, type WorkzoneGrant,
 } from '../permissions/evaluate.ts';
-import type { Activity } from '../activity/activity.ts';
+import type { Activity } from '../activity/index.ts';
 
 export interface ProjectScope {
   actor: Actor;
@@ -60,7 +60,21 @@ interface Loaded {
   grants: WorkzoneGrant[];
 }
 
-export function createProjectAccess(deps: { store: Store; clock: Clock; authorizer: Authorizer; activity: Activity }) {
+/** The project scope every project-level use case opens with: the caller's access facts on one project. */
+export interface ProjectAccess {
+  /** The per-node cache of project access facts, invalidated through the change feed. */
+  cache: AccessCache<Loaded | null>;
+  /**
+   * The caller's scope in a project: 404 when there is no such project, 403
+   * not-member-of-project when the caller may not see it, 403 deleted-project when it
+   * is deleted (unless the operation works on deleted projects).
+   */
+  project(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, opts?: { allowDeleted?: boolean; record?: boolean }): Promise<ProjectScope>;
+  /** The project scope from already-loaded facts (pure: no query, no activity date). */
+  scopeOf(actor: Actor, account: AccountScope, loaded: Loaded): ProjectScope;
+}
+
+export function createProjectAccess(deps: { store: Store; clock: Clock; authorizer: Authorizer; activity: Activity }): ProjectAccess {
   const { store, clock, authorizer, activity } = deps;
   const cache = new AccessCache<Loaded | null>();
   store.onChange((scope) => (scope === '*' ? cache.clear() : cache.invalidate(scope)));
@@ -130,15 +144,6 @@ export function createProjectAccess(deps: { store: Store; clock: Clock; authoriz
       return scope;
     },
 
-    /** Throws 403 `code` unless the caller holds every permission on the work zone. */
-    requireOnWorkzone(scope: ProjectScope, workzoneId: string, needed: Permission | Permission[], code: string): void {
-      const list = typeof needed === 'string' ? [needed] : needed;
-      const held = scope.workzone(workzoneId);
-      if (!list.every((p) => held.has(p))) throw forbidden(code, list);
-    },
-
     scopeOf,
   };
 }
-
-export type ProjectAccess = ReturnType<typeof createProjectAccess>;

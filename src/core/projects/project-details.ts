@@ -2,10 +2,10 @@
 // resource shows (workzones[], userIds, groupIds, roleIds, contributors per zone), as far
 // as API 2 would show them to the caller.
 import type { EntityRef } from '../ids/urn.ts';
-import type { Store } from '../ports/repositories.ts';
 import type { MemberAccess, ProjectRecord, ProjectStats, WorkzoneRecord } from '../ports/project-repositories.ts';
 import type { Actor } from '../permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from './project-access.ts';
+import type { StoreReads } from '../ports/store-slices.ts';
 
 export interface ProjectDetails {
   project: ProjectRecord;
@@ -17,7 +17,18 @@ export interface ProjectDetails {
   flags: { administrator: boolean; manager: boolean; contributor: boolean };
 }
 
-export function createProjectDetails(deps: { store: Store; access: ProjectAccess }) {
+/** Project details (API 1 "project details" and the find-by-ids read). */
+export interface ProjectDetailsService {
+  /** One project's details: members, work zones, statistics. */
+  getProjectDetails(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<ProjectDetails>;
+  /**
+   * API 1 find: every project the caller sees, or only the one owning `workzoneRef`. A
+   * listing, like API 2's: it does not move the projects' last-access dates.
+   */
+  findProjects(actor: Actor, accountRef: EntityRef, projectIds: string[]): Promise<ProjectDetails[]>;
+}
+
+export function createProjectDetails(deps: { store: StoreReads<'files' | 'members' | 'projects' | 'workzones'>; access: ProjectAccess }): ProjectDetailsService {
   const { store, access } = deps;
 
   /**
@@ -65,5 +76,3 @@ export function createProjectDetails(deps: { store: Store; access: ProjectAccess
     },
   };
 }
-
-export type ProjectDetailsService = ReturnType<typeof createProjectDetails>;

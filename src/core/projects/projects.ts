@@ -4,15 +4,17 @@
 // project owner, and only to a project manager.
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
+import { api1IdOf } from '../ids/api1-id.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Repos, Store, SubscriptionRecord } from '../ports/repositories.ts';
+import type { Repos, SubscriptionRecord } from '../ports/repositories.ts';
 import type { Location, ProjectFields, ProjectRecord, ProjectStats, SpatialReference } from '../ports/project-repositories.ts';
 import type { Permission } from '../permissions/catalog.ts';
-import { forbidden, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { requirePermission, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { projectPermissions, workzonePermissions } from '../permissions/evaluate.ts';
 import { lockProjectMembership, projectScopeKey, type ProjectAccess, type ProjectScope } from './project-access.ts';
 import { findSpatialReference } from './spatial-references.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export interface ProjectView {
   project: ProjectRecord;
@@ -44,6 +46,10 @@ export function requiredName(name: string, field = 'name'): string {
   if (!trimmed) throw invalidInput(`${field} must not be blank`, { field });
   return trimmed;
 }
+
+/** Domain events of a project: one subject per project, so a webhook receives them in order. */
+const projectSubject = (projectId: string) => `project:${projectId}`;
+const projectEventData = (accountId: string, projectId: string) => ({ accountId, projectId, projectApi1Id: api1IdOf(projectId) });
 
 function pickStats(s: ProjectStats | undefined, want: StatsWanted): Partial<ProjectStats> | null {
   if (!want.scans && !want.tags && !want.workzones) return null;
@@ -92,13 +98,34 @@ export async function insertProjectRows(
 export const subscriptionNotActive = (s: SubscriptionRecord) =>
   new DomainError('invalid', 'subscription-not-active', 'The subscription is not active', { subscriptionId: s.id });
 
+/** The project use cases of both API generations (spec "Project"). */
+export interface Projects {
+  /** The projects of an account the caller may see (members: theirs; listers: all). */
+  listProjects(actor: Actor, accountRef: EntityRef, want: StatsWanted): Promise<ProjectView[]>;
+  /**
+   * The ids of the projects a caller sees; with a work zone, only the project owning it
+   * when the caller sees that project (a find never answers 403 for a project it filters out).
+   */
+  visibleProjectIds(actor: Actor, accountRef: EntityRef, workzoneRef?: EntityRef): Promise<string[]>;
+  /** Creates a project in a subscription; the caller becomes its owner. */
+  createProject(actor: Actor, accountRef: EntityRef, input: Required<Pick<ProjectInput, 'name' | 'subscriptionRef'>> & ProjectInput): Promise<ProjectView>;
+  /** One project as the caller may see it. */
+  getProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, want: StatsWanted): Promise<ProjectView>;
+  /** PUT (every field; a missing one is erased) or PATCH (only the given fields). */
+  updateProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, input: ProjectInput, mode: 'put' | 'patch', want: StatsWanted): Promise<ProjectView>;
+  /** Soft delete; `permanent` removes a deleted project for good. */
+  deleteProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, permanent: boolean): Promise<void>;
+  /** Restores a deleted (not permanently deleted) project. */
+  restoreProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, want: StatsWanted): Promise<ProjectView>;
+}
+
 export function createProjects(deps: {
-  store: Store;
+  store: StoreSlice<'members' | 'projects'>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
   access: ProjectAccess;
-}) {
+}): Projects {
   const { store, clock, ids, authorizer, access } = deps;
 
   async function subscriptionOf(repos: Repos, accountId: string, ref: EntityRef): Promise<SubscriptionRecord> {
@@ -131,7 +158,7 @@ export function createProjects(deps: {
   return {
     async listProjects(actor: Actor, accountRef: EntityRef, want: StatsWanted): Promise<ProjectView[]> {
       const account = await authorizer.account(actor, accountRef);
-      authorizer.require(account.permissions, 'account:account:read', 'list-projects-forbidden');
+      requirePermission(account.permissions, 'account:account:read', 'list-projects-forbidden');
       const now = clock.now();
       const all = account.permissions.has('account:projects:list');
       const projects = await store.repos.projects.list(account.account.id, all ? { all: true } : { memberUserId: actor.userId, now });
@@ -170,7 +197,7 @@ export function createProjects(deps: {
      */
     async visibleProjectIds(actor: Actor, accountRef: EntityRef, workzoneRef?: EntityRef): Promise<string[]> {
       const account = await authorizer.account(actor, accountRef);
-      authorizer.require(account.permissions, 'account:account:read', 'list-projects-forbidden');
+      requirePermission(account.permissions, 'account:account:read', 'list-projects-forbidden');
       const owning = workzoneRef ? await store.repos.projects.byWorkzone(account.account.id, workzoneRef) : null;
       if (workzoneRef && !owning) throw notFound('workzone', refValue(workzoneRef));
       const all = account.permissions.has('account:projects:list');
@@ -186,7 +213,7 @@ export function createProjects(deps: {
       input: Required<Pick<ProjectInput, 'name' | 'subscriptionRef'>> & ProjectInput,
     ): Promise<ProjectView> {
       const account = await authorizer.account(actor, accountRef);
-      authorizer.require(account.permissions, 'account:projects:create', 'create-project-forbidden');
+      requirePermission(account.permissions, 'account:projects:create', 'create-project-forbidden');
       checkSpatialReference(input.spatialReference);
       const name = requiredName(input.name);
       const accountId = account.account.id;
@@ -201,6 +228,7 @@ export function createProjects(deps: {
           name, description: input.description ?? '', location: input.location ?? null,
           spatialReference: input.spatialReference ?? null, now,
         });
+        await repos.events.publish({ type: 'project.created', accountId, subject: projectSubject(id), data: projectEventData(accountId, id) }, now);
       });
       const scope = await access.project(actor, accountRef, { type: 'project', uuid: id });
       return view(scope, { scans: true, tags: true, workzones: true });
@@ -238,9 +266,7 @@ export function createProjects(deps: {
       const detailsChanged = (['name', 'description', 'location', 'spatialReference', 'coverBlobName'] as const).some(
         (k) => !same(next[k], p[k]),
       );
-      if (detailsChanged && !scope.permissions.has('project:project:update-details')) {
-        throw forbidden('update-project-forbidden', ['project:project:update-details']);
-      }
+      if (detailsChanged) requirePermission(scope.permissions, 'project:project:update-details', 'update-project-forbidden');
       // A cover is set only from a cover upload of this project (PUT …/cover, which checks
       // the image): here coverBlobName may stay as it is or be cleared, never name another
       // blob (a file's object would become a "cover" that the next cover replacement deletes).
@@ -259,7 +285,7 @@ export function createProjects(deps: {
         const ownershipChanged = next.ownerId !== p.ownerId || next.subscriptionId !== p.subscriptionId;
         if (ownershipChanged) {
           const needed: Permission[] = ['project:project:update-owner', 'project:project:update-subscription'];
-          if (!needed.every((x) => scope.permissions.has(x))) throw forbidden('update-project-ownership-or-subscription-forbidden', needed);
+          requirePermission(scope.permissions, needed, 'update-project-ownership-or-subscription-forbidden');
         }
         if (next.subscriptionId !== p.subscriptionId) {
           const sub = (await repos.subscriptions.byId(next.subscriptionId))!;
@@ -286,6 +312,7 @@ export function createProjects(deps: {
         }
         await repos.projects.update(p.id, next, actor.userId, clock.now());
         await repos.changes.publish(projectScopeKey(p.id));
+        await repos.events.publish({ type: 'project.updated', accountId, subject: projectSubject(p.id), data: projectEventData(accountId, p.id) }, clock.now());
       });
       return reload(actor, scope, want);
     },
@@ -294,7 +321,7 @@ export function createProjects(deps: {
     async deleteProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, permanent: boolean): Promise<void> {
       const scope = await access.project(actor, accountRef, projectRef, { allowDeleted: true });
       const p = scope.project;
-      if (!scope.permissions.has('project:project:delete')) throw forbidden('delete-project-forbidden', ['project:project:delete']);
+      requirePermission(scope.permissions, 'project:project:delete', 'delete-project-forbidden');
       await store.transaction(async (repos) => {
         if (permanent) {
           if (!p.deletedAt) {
@@ -308,23 +335,28 @@ export function createProjects(deps: {
           await repos.projects.setDeleted(p.id, { at: clock.now(), by: actor.userId }, clock.now());
         }
         await repos.changes.publish(projectScopeKey(p.id));
+        const data = { ...projectEventData(p.accountId, p.id), permanent };
+        await repos.events.publish({ type: 'project.deleted', accountId: p.accountId, subject: projectSubject(p.id), data }, clock.now());
       });
     },
 
     async restoreProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, want: StatsWanted): Promise<ProjectView> {
       const scope = await access.project(actor, accountRef, projectRef, { allowDeleted: true });
       const p = scope.project;
-      if (!scope.permissions.has('project:project:delete')) throw forbidden('restore-project-forbidden', ['project:project:delete']);
+      requirePermission(scope.permissions, 'project:project:delete', 'restore-project-forbidden');
       if (!p.deletedAt) throw new DomainError('invalid', 'project-active', 'The project is not deleted', { projectId: p.id });
       await store.transaction(async (repos) => {
         const sub = (await repos.subscriptions.byId(p.subscriptionId))!;
         if (!sub.isActive) throw subscriptionNotActive(sub);
         await repos.projects.setDeleted(p.id, null, clock.now());
         await repos.changes.publish(projectScopeKey(p.id));
+        await repos.events.publish({ type: 'project.updated', accountId: p.accountId, subject: projectSubject(p.id), data: projectEventData(p.accountId, p.id) }, clock.now());
       });
       return reload(actor, scope, want);
     },
   };
 }
 
-export type Projects = ReturnType<typeof createProjects>;
+/** The projects of the account the user owns, in the caller's transaction (the users module refuses to remove their owner). */
+export const ownedProjects = (repos: Repos, userId: string, accountId: string): Promise<string[]> =>
+  repos.projects.ownedBy(userId, accountId);

@@ -7,7 +7,13 @@ import type { EntityRef } from '../ids/urn.ts';
 import type { Actor } from '../permissions/authorizer.ts';
 import type { ProjectAccess } from './project-access.ts';
 
-export function createReach(deps: { access: ProjectAccess }) {
+/** Whether the caller may get at a project at all, asked before a large request body is read. */
+export interface Reach {
+  /** Throws the project scope's 403/404; the project's last-access date is not moved (nothing was done yet). */
+  project(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<void>;
+}
+
+export function createReach(deps: { access: ProjectAccess }): Reach {
   const { access } = deps;
   return {
     /** Throws the project scope's 403/404; the project's last-access date is not moved (nothing was done yet). */
@@ -16,5 +22,3 @@ export function createReach(deps: { access: ProjectAccess }) {
     },
   };
 }
-
-export type Reach = ReturnType<typeof createReach>;

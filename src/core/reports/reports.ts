@@ -1,9 +1,18 @@
 // API 1's reports: projects' last access dates and users' last activity dates (UTC days).
 import type { EntityRef } from '../ids/urn.ts';
-import type { ProjectLastAccessRow, Store, UserLastActivityRow } from '../ports/repositories.ts';
-import type { Actor, Authorizer } from '../permissions/authorizer.ts';
+import type { ProjectLastAccessRow, UserLastActivityRow } from '../ports/repositories.ts';
+import { requirePermission, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import type { StoreReads } from '../ports/store-slices.ts';
 
-export function createReports(deps: { store: Store; authorizer: Authorizer }) {
+/** The account reports: projects last accessed, users last activity. */
+export interface Reports {
+  /** Needs account:projects:list (every project of the account is reported). */
+  projectsLastAccessed(actor: Actor, accountRef: EntityRef, filter: { subscriptionId?: string; projectId?: string }): Promise<ProjectLastAccessRow[]>;
+  /** Needs account:users:read. */
+  usersLastActivity(actor: Actor, accountRef: EntityRef): Promise<UserLastActivityRow[]>;
+}
+
+export function createReports(deps: { store: StoreReads<'reports'>; authorizer: Authorizer }): Reports {
   const { store, authorizer } = deps;
   return {
     /** Needs account:projects:list (every project of the account is reported). */
@@ -13,16 +22,14 @@ export function createReports(deps: { store: Store; authorizer: Authorizer }) {
       filter: { subscriptionId?: string; projectId?: string },
     ): Promise<ProjectLastAccessRow[]> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:projects:list', 'view-report-forbidden');
+      requirePermission(scope.permissions, 'account:projects:list', 'view-report-forbidden');
       return store.repos.reports.projectsLastAccessed(scope.account.id, filter);
     },
     /** Needs account:users:read. */
     async usersLastActivity(actor: Actor, accountRef: EntityRef): Promise<UserLastActivityRow[]> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:users:read', 'view-report-forbidden');
+      requirePermission(scope.permissions, 'account:users:read', 'view-report-forbidden');
       return store.repos.reports.usersLastActivity(scope.account.id);
     },
   };
 }
-
-export type Reports = ReturnType<typeof createReports>;

@@ -5,8 +5,7 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, RoleRecord, Store } from '../ports/repositories.ts';
-import type { Actor, Authorizer } from '../permissions/authorizer.ts';
-import { scopeKey } from '../permissions/authorizer.ts';
+import { requirePermission, scopeKey, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { AccessCache } from '../permissions/access-cache.ts';
 import {
   BASE_ROLES, basePermissions, resolveRolePermissions, type LegacyPermission, type RolePermission,
@@ -65,7 +64,21 @@ export function roleFields(input: RoleInput) {
 
 export const rolesScopeKey = (accountId: string) => `roles:${accountId}`;
 
-export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; authorizer: Authorizer }) {
+/** The custom roles of an account (spec "Role"). */
+export interface Roles {
+  /** The custom roles of the account. */
+  listRoles(actor: Actor, accountRef: EntityRef): Promise<RoleRecord[]>;
+  /** One custom role of the account. */
+  getRole(actor: Actor, accountRef: EntityRef, roleRef: EntityRef): Promise<RoleRecord>;
+  /** Creates a custom role from its permissions. */
+  createRole(actor: Actor, accountRef: EntityRef, input: RoleInput): Promise<RoleRecord>;
+  /** PUT overwrites every field: a missing field is erased (spec "Update role"). */
+  updateRole(actor: Actor, accountRef: EntityRef, roleRef: EntityRef, input: RoleInput): Promise<RoleRecord>;
+  /** Deletes a custom role; the access of its holders changes at once. */
+  deleteRole(actor: Actor, accountRef: EntityRef, roleRef: EntityRef): Promise<void>;
+}
+
+export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; authorizer: Authorizer }): Roles {
   const { store, clock, ids, authorizer } = deps;
   // The roles of an account, cached per node like access facts: every role write publishes
   // roles:<account> (delivered after commit on every node); seeds publish account:<id>.
@@ -81,7 +94,7 @@ export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; author
   return {
     async listRoles(actor: Actor, accountRef: EntityRef): Promise<RoleRecord[]> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:roles:read', 'list-roles-forbidden');
+      requirePermission(scope.permissions, 'account:roles:read', 'list-roles-forbidden');
       const accountId = scope.account.id;
       return lists.get(accountId, () => store.repos.roles.listByAccount(accountId), () => [
         rolesScopeKey(accountId),
@@ -91,13 +104,13 @@ export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; author
 
     async getRole(actor: Actor, accountRef: EntityRef, roleRef: EntityRef): Promise<RoleRecord> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:roles:read', 'view-role-forbidden');
+      requirePermission(scope.permissions, 'account:roles:read', 'view-role-forbidden');
       return roleIn(scope.account.id, roleRef);
     },
 
     async createRole(actor: Actor, accountRef: EntityRef, input: RoleInput): Promise<RoleRecord> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:roles:write', 'create-role-forbidden');
+      requirePermission(scope.permissions, 'account:roles:write', 'create-role-forbidden');
       const fields = roleFields(input);
       return store.transaction(async (repos) => {
         const role = await repos.roles.insert(
@@ -112,7 +125,7 @@ export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; author
     /** PUT overwrites every field: a missing field is erased (spec "Update role"). */
     async updateRole(actor: Actor, accountRef: EntityRef, roleRef: EntityRef, input: RoleInput): Promise<RoleRecord> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:roles:write', 'update-role-forbidden');
+      requirePermission(scope.permissions, 'account:roles:write', 'update-role-forbidden');
       const role = await roleIn(scope.account.id, roleRef);
       if (role.isBase) throw new DomainError('invalid', 'cannot-update-base-role', "Base roles can't be updated");
       const fields = roleFields(input);
@@ -127,7 +140,7 @@ export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; author
 
     async deleteRole(actor: Actor, accountRef: EntityRef, roleRef: EntityRef): Promise<void> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:roles:write', 'delete-role-forbidden');
+      requirePermission(scope.permissions, 'account:roles:write', 'delete-role-forbidden');
       const role = await roleIn(scope.account.id, roleRef);
       if (role.isBase) throw new DomainError('invalid', 'cannot-delete-base-role', "Base roles can't be deleted");
       await store.transaction(async (repos) => {
@@ -144,6 +157,4 @@ export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; author
     },
   };
 }
-
-export type Roles = ReturnType<typeof createRoles>;
 export { scopeKey };

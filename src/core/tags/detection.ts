@@ -4,12 +4,12 @@
 // clears `pending` too, so the list never stays locked.
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Store } from '../ports/repositories.ts';
 import type { JobRecord } from '../ports/jobs.ts';
 import type { TagDetector } from '../ports/tag-detector.ts';
 import type { TagTexts } from './tag-texts.ts';
-import type { JobHandler } from '../jobs/job-runner.ts';
+import type { JobHandler } from '../jobs/index.ts';
 import { normaliseTagData, MAX_TAGS_PER_LIST, type TagData } from './tag-data.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 interface DetectPayload {
   tagListId: string;
@@ -19,7 +19,7 @@ interface DetectPayload {
   userId: string | null;
 }
 
-export function createDetectionJob(deps: { store: Store; clock: Clock; ids: Ids; detector: TagDetector; tagTexts: TagTexts }): JobHandler {
+export function createDetectionJob(deps: { store: StoreSlice<never>; clock: Clock; ids: Ids; detector: TagDetector; tagTexts: TagTexts }): JobHandler {
   const { store, clock, ids, detector } = deps;
 
   async function finish(p: DetectPayload, found: TagData[]) {

@@ -6,8 +6,7 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Repos, SubscriptionRecord } from '../ports/repositories.ts';
 import type { TagListRecord } from '../ports/tags.ts';
 import type { Permission } from '../permissions/catalog.ts';
-import type { ProjectScope } from '../projects/project-access.ts';
-import { subscriptionNotActive } from '../projects/projects.ts';
+import { type ProjectScope, subscriptionNotActive } from '../projects/index.ts';
 
 export const TAGS_READ: Permission = 'workzone:tags:read';
 export const TAGS_WRITE: Permission = 'workzone:tags:write';

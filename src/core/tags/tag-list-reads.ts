@@ -3,8 +3,8 @@
 import type { EntityRef } from '../ids/urn.ts';
 import type { StoreReads } from '../ports/store-slices.ts';
 import type { TagFilter, TagListRecord, TagRow, TagTextRun } from '../ports/tags.ts';
-import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import { requireMember, type ProjectAccess } from '../projects/project-access.ts';
+import { requirePermission, forbidden, type Actor } from '../permissions/authorizer.ts';
+import { type ProjectAccess, requireMember } from '../projects/index.ts';
 import type { TagTexts } from './tag-texts.ts';
 import { TAGS_READ, listIn } from './tag-list-locks.ts';
 
@@ -39,7 +39,7 @@ export interface TagListReads {
 
 export function createTagListReads(deps: {
   store: StoreReads<'workzones' | 'tags'>;
-  access: Pick<ProjectAccess, 'project' | 'requireOnWorkzone'>;
+  access: Pick<ProjectAccess, 'project'>;
   tagTexts: Pick<TagTexts, 'shapeOf'>;
 }): TagListReads {
   const { store, access, tagTexts } = deps;
@@ -49,7 +49,7 @@ export function createTagListReads(deps: {
     const scope = await access.project(actor, accountRef, projectRef);
     requireMember(scope);
     const list = await listIn(store.repos, scope, ref);
-    access.requireOnWorkzone(scope, list.workzoneId, TAGS_READ, 'view-tag-list-forbidden');
+    requirePermission(scope.workzone(list.workzoneId), TAGS_READ, 'view-tag-list-forbidden');
     return list;
   }
 

@@ -11,10 +11,9 @@ import type { Repos, SubscriptionRecord } from '../ports/repositories.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
 import type { MetadataDefinition, TagListRecord, TagRow } from '../ports/tags.ts';
 import type { Permission } from '../permissions/catalog.ts';
-import type { Actor } from '../permissions/authorizer.ts';
-import { lockProjectMembership, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
-import { requiredName } from '../projects/projects.ts';
-import type { JobRunner } from '../jobs/job-runner.ts';
+import { requirePermission, type Actor } from '../permissions/authorizer.ts';
+import { lockProjectMembership, type ProjectAccess, type ProjectScope, requiredName } from '../projects/index.ts';
+import type { JobRunner } from '../jobs/index.ts';
 import type { TagTexts } from './tag-texts.ts';
 import { AI_DETECTION_CLASS_NAMES } from './ai-detection-classes.ts';
 import { checkColor, checkMetadataDefinitions } from './tag-data.ts';
@@ -69,7 +68,7 @@ export function createTagListWrites(deps: {
   store: StoreSlice<'workzones'>;
   clock: Clock;
   ids: Ids;
-  access: Pick<ProjectAccess, 'project' | 'requireOnWorkzone'>;
+  access: Pick<ProjectAccess, 'project'>;
   jobs: Pick<JobRunner, 'enqueue' | 'kick'>;
   tagTexts: Pick<TagTexts, 'shapesOf'>;
 }): TagListWrites {
@@ -91,7 +90,7 @@ export function createTagListWrites(deps: {
       const f = await repos.files.byRef(scope.project.id, ref);
       if (!f) throw notFound('file', refValue(ref));
       if (f.category !== 'scan') throw invalidInput(`File ${f.id} is not a scan (${f.category})`, { field: 'filesIds', fileId: f.id });
-      access.requireOnWorkzone(scope, f.workzoneId, SCAN_NEEDS, 'update-tag-list-forbidden');
+      requirePermission(scope.workzone(f.workzoneId), SCAN_NEEDS, 'update-tag-list-forbidden');
       fileIds.add(f.id);
     }
     return { classes: [...new Set(d.classes)], fileIds: [...fileIds] };
@@ -162,7 +161,7 @@ export function createTagListWrites(deps: {
     mode: 'put' | 'patch',
   ): Promise<ChangeResult> {
     const found = await listIn(repos, scope, ref);
-    access.requireOnWorkzone(scope, found.workzoneId, TAGS_WRITE, 'update-tag-list-forbidden');
+    requirePermission(scope.workzone(found.workzoneId), TAGS_WRITE, 'update-tag-list-forbidden');
     // A work zone named by the fields cannot be deleted until this commits (zone deletions take
     // this lock); taken before the list's row lock, as a zone deletion takes them in that order.
     if (input) await lockProjectMembership(repos, scope.project.id);
@@ -172,7 +171,7 @@ export function createTagListWrites(deps: {
     if (input) {
       const f = await nextFields(repos, scope, list, input, mode);
       // Moving the list to another zone needs tags:write there too (vendor updateTagList).
-      if (f.workzoneId !== list.workzoneId) access.requireOnWorkzone(scope, f.workzoneId, TAGS_WRITE, 'update-tag-list-forbidden');
+      if (f.workzoneId !== list.workzoneId) requirePermission(scope.workzone(f.workzoneId), TAGS_WRITE, 'update-tag-list-forbidden');
       definitionsChanged = !sameDefinitions(f.metadataDefinitions, list.metadataDefinitions);
       await repos.tags.updateList(list.id, f, actor.userId, clock.now());
       list = (await repos.tags.listById(list.id))!;
@@ -198,7 +197,7 @@ export function createTagListWrites(deps: {
       const scope = await access.project(actor, accountRef, projectRef);
       if (!input.workzoneRef) throw invalidInput('workzoneId is required', { field: 'workzoneId' });
       const zoneId = await zoneIn(store.repos, scope, input.workzoneRef);
-      access.requireOnWorkzone(scope, zoneId, TAGS_WRITE, 'create-tag-list-forbidden');
+      requirePermission(scope.workzone(zoneId), TAGS_WRITE, 'create-tag-list-forbidden');
       const result = await store.transaction(async (repos) => {
         const sub = await lockSubscription(repos, scope);
         await lockProjectMembership(repos, scope.project.id); // the zone stays until this commits
@@ -232,7 +231,7 @@ export function createTagListWrites(deps: {
         const deleted: string[] = [];
         for (const ref of refs) {
           const found = await listIn(repos, scope, ref);
-          access.requireOnWorkzone(scope, found.workzoneId, TAGS_WRITE, 'delete-tag-list-forbidden');
+          requirePermission(scope.workzone(found.workzoneId), TAGS_WRITE, 'delete-tag-list-forbidden');
           const list = await lockForChange(repos, scope, found.id, ref);
           for (const t of await repos.tags.tags(list.id, { all: true })) deleted.push(t.id);
           await repos.tags.removeList(list.id);

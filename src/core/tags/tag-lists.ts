@@ -9,8 +9,8 @@
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Store } from '../ports/repositories.ts';
-import type { ProjectAccess } from '../projects/project-access.ts';
-import type { JobRunner } from '../jobs/job-runner.ts';
+import type { ProjectAccess } from '../projects/index.ts';
+import type { JobRunner } from '../jobs/index.ts';
 import type { TagTexts } from './tag-texts.ts';
 import { createTagListReads, type TagListReads } from './tag-list-reads.ts';
 import { createTagListWrites, type TagListWrites } from './tag-list-writes.ts';

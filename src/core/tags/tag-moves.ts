@@ -6,8 +6,8 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Store } from '../ports/repositories.ts';
 import type { TagListRecord } from '../ports/tags.ts';
-import type { Actor } from '../permissions/authorizer.ts';
-import type { ProjectAccess } from '../projects/project-access.ts';
+import { requirePermission, type Actor } from '../permissions/authorizer.ts';
+import type { ProjectAccess } from '../projects/index.ts';
 import type { TagTexts } from './tag-texts.ts';
 import { TAGS_WRITE, listIn, lockForChange, lockSubscription } from './tag-list-locks.ts';
 import { planTagMove, tagUuid, type TagMoveSource } from './tag-change-plan.ts';
@@ -31,7 +31,7 @@ export interface TagMoves {
 export function createTagMoves(deps: {
   store: Pick<Store, 'transaction'>;
   clock: Clock;
-  access: Pick<ProjectAccess, 'project' | 'requireOnWorkzone'>;
+  access: Pick<ProjectAccess, 'project'>;
   tagTexts: Pick<TagTexts, 'shapesOf'>;
 }): TagMoves {
   const { store, clock, access, tagTexts } = deps;
@@ -41,11 +41,11 @@ export function createTagMoves(deps: {
       return store.transaction(async (repos) => {
         await lockSubscription(repos, scope);
         const targetFound = await listIn(repos, scope, targetRef);
-        access.requireOnWorkzone(scope, targetFound.workzoneId, TAGS_WRITE, 'update-tag-list-forbidden');
+        requirePermission(scope.workzone(targetFound.workzoneId), TAGS_WRITE, 'update-tag-list-forbidden');
         const named: { list: TagListRecord; ids: string[]; mapping: Map<string, string> }[] = [];
         for (const it of items) {
           const s = await listIn(repos, scope, it.sourceRef);
-          access.requireOnWorkzone(scope, s.workzoneId, TAGS_WRITE, 'update-tag-list-forbidden');
+          requirePermission(scope.workzone(s.workzoneId), TAGS_WRITE, 'update-tag-list-forbidden');
           if (s.id === targetFound.id) throw invalidInput('A source tag list is the target', { field: 'sourceTagListId' });
           if (named.some((x) => x.list.id === s.id)) throw invalidInput('A source tag list is named twice', { field: 'sourceTagListId' });
           const tagIds = it.tagRefs.map((r) => tagUuid(r) ?? (() => { throw notFound('tag', refValue(r)); })());

@@ -1,28 +1,26 @@
-// The shape of each API generation's tag text (registered by the HTTP layer, which owns the
-// presentation), so that every write of tags also stores the text each generation will
-// send: a whole-list read then copies stored text (docs/tags.md, "Reading whole lists").
-// Nothing registered: nothing stored, and reads write the text themselves as before.
+// The tag JSON of each API generation (described by the presentation, src/http/api*/tag-json.ts,
+// and handed over by compose), so that every write of tags also stores the text each
+// generation will send: a whole-list read then copies stored text (docs/tags.md, "Reading
+// whole lists").
 import type { TagJsonShape, TagListRecord } from '../ports/tags.ts';
-
-export type TagShapeOf = (list: TagListRecord) => TagJsonShape;
+import { tagShapeOf, type TagJsonDescription } from './tag-json.ts';
 
 export class TagTexts {
-  private readonly byGeneration = new Map<1 | 2, TagShapeOf>();
+  private readonly byGeneration = new Map<1 | 2, TagJsonDescription>();
 
-  /** The shape `generation` sends for a list (its `generation` field is set here). */
-  register(generation: 1 | 2, shapeOf: TagShapeOf): void {
-    this.byGeneration.set(generation, (list) => ({ ...shapeOf(list), generation }));
+  constructor(descriptions: readonly TagJsonDescription[]) {
+    for (const d of descriptions) this.byGeneration.set(d.generation, d);
   }
 
-  /** The shape `generation` registered, for a list: what its reads write and its writes store. */
+  /** The shape `generation` sends for a list: what its reads write and its writes store. */
   shapeOf(generation: 1 | 2, list: TagListRecord): TagJsonShape {
-    const f = this.byGeneration.get(generation);
-    if (!f) throw new Error(`no tag shape registered for API generation ${generation}`);
-    return f(list);
+    const d = this.byGeneration.get(generation);
+    if (!d) throw new Error(`no tag JSON described for API generation ${generation}`);
+    return tagShapeOf(d, list);
   }
 
   /** The shapes to store for a list's tags. */
   shapesOf(list: TagListRecord): TagJsonShape[] {
-    return [...this.byGeneration.values()].map((f) => f(list));
+    return [...this.byGeneration.values()].map((d) => tagShapeOf(d, list));
   }
 }

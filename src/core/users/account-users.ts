@@ -7,8 +7,8 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { AccountMemberRecord, AccountRecord, AccountRole, Repos, Store, UserRecord } from '../ports/repositories.ts';
-import type { SendMail } from '../mail/send-mail.ts';
-import { forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import type { SendMail } from '../mail/index.ts';
+import { requirePermission, forbidden, scopeKey, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { ACCOUNT_ROLES, ROLE_READ_PERMISSION, ROLE_WRITE_PERMISSION } from '../permissions/account-roles.ts';
 import type { AnyPermission } from '../permissions/catalog.ts';
 import { membersWriteSomewhere } from '../permissions/evaluate.ts';
@@ -100,6 +100,24 @@ export async function admitToAccount(
   return { user, member: next, added: !current };
 }
 
+/** The users of an account: list, read, invite, remove, account roles. */
+export interface AccountUsers {
+  /** The users of an account, with the fields the caller may see. */
+  listUsers(actor: Actor, accountRef: EntityRef): Promise<AccountUserView[]>;
+  /** One user of the account, with the fields the caller may see. */
+  getUser(actor: Actor, accountRef: EntityRef, userRef: EntityRef): Promise<AccountUserView>;
+  /**
+   * Invites users (idempotent: applies the requested state, granting roles not yet held).
+   * Every role asked for needs its write permission, and a user without account role needs
+   * workzone:members:write; if any entry is not allowed, nothing changes and nothing is sent.
+   */
+  inviteUsers(actor: Actor, accountRef: EntityRef, entries: InviteEntry[]): Promise<AccountUserView[]>;
+  /** Removes users from the account; the owner and project owners stay (403), all or nothing. */
+  removeUsers(actor: Actor, accountRef: EntityRef, userRefs: EntityRef[]): Promise<void>;
+  /** Sets a member's account roles; granting or revoking each role needs its write permission. */
+  updateAccountRoles(actor: Actor, accountRef: EntityRef, userRef: EntityRef, roles: AccountRole[]): Promise<void>;
+}
+
 export function createAccountUsers(deps: {
   store: Store;
   clock: Clock;
@@ -109,7 +127,7 @@ export function createAccountUsers(deps: {
   publicUrl: string;
   /** Names the projects of the account the user owns (projects module); the owner of one cannot be removed. */
   ownedProjects?: (repos: Repos, userId: string, accountId: string) => Promise<string[]>;
-}) {
+}): AccountUsers {
   const { store, clock, ids, authorizer, sendMail, publicUrl } = deps;
 
   /** workzone:members:write on some work zone of the account: one read of the caller's zone holds. */
@@ -145,7 +163,7 @@ export function createAccountUsers(deps: {
 
     async getUser(actor: Actor, accountRef: EntityRef, userRef: EntityRef): Promise<AccountUserView> {
       const scope = await authorizer.account(actor, accountRef);
-      authorizer.require(scope.permissions, 'account:users:read', 'view-user-forbidden');
+      requirePermission(scope.permissions, 'account:users:read', 'view-user-forbidden');
       const user = await resolveUser(store.repos, userRef);
       const m = user && (await store.repos.accounts.member(scope.account.id, user.id));
       if (!user || !m) throw notFound('user', refValue(userRef));
@@ -164,8 +182,7 @@ export function createAccountUsers(deps: {
       for (const e of entries) {
         for (const r of e.roles ?? []) needed.add(ROLE_WRITE_PERMISSION[r]);
       }
-      const missing = [...needed].filter((p) => !scope.permissions.has(p));
-      if (missing.length) throw forbidden('create-user-forbidden', [...needed]);
+      requirePermission(scope.permissions, [...needed], 'create-user-forbidden');
       if (entries.some((e) => !e.roles?.length) && !scope.permissions.has('account:users:write')) {
         if (!(await managesMembersSomewhere(scope, actor.userId))) throw forbidden('create-user-forbidden', ['workzone:members:write']);
       }
@@ -194,7 +211,7 @@ export function createAccountUsers(deps: {
     async removeUsers(actor: Actor, accountRef: EntityRef, userRefs: EntityRef[]): Promise<void> {
       const scope = await authorizer.account(actor, accountRef);
       const accountId = scope.account.id;
-      authorizer.require(scope.permissions, 'account:users:write', 'remove-user-from-account-forbidden');
+      requirePermission(scope.permissions, 'account:users:write', 'remove-user-from-account-forbidden');
       await store.transaction(async (repos) => {
         const done = new Set<string>();
         for (const ref of userRefs) {
@@ -250,7 +267,7 @@ export function createAccountUsers(deps: {
         const target = new Set(roles);
         const changed = ACCOUNT_ROLES.filter((r) => target.has(r) !== m.roles.includes(r));
         const needed: AnyPermission[] = ['account:users:write', ...changed.map((r) => ROLE_WRITE_PERMISSION[r])];
-        if (!needed.every((p) => scope.permissions.has(p))) throw forbidden('update-user-account-roles-forbidden', needed);
+        requirePermission(scope.permissions, needed, 'update-user-account-roles-forbidden');
         if (!changed.length) return;
         await repos.accounts.upsertMember({ ...m, roles: ACCOUNT_ROLES.filter((r) => target.has(r)) });
         await repos.changes.publish(scopeKey.account(accountId));
@@ -258,5 +275,3 @@ export function createAccountUsers(deps: {
     },
   };
 }
-
-export type AccountUsers = ReturnType<typeof createAccountUsers>;

@@ -4,10 +4,11 @@
 // replace an existing password, end the user's refresh tokens and spend his other reset links.
 import { DomainError, invalidInput } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
-import { redactSpentSecret } from '../mail/send-mail.ts';
+import { redactSpentSecret } from '../mail/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
-import type { InvitationPurpose, Store } from '../ports/repositories.ts';
+import type { InvitationPurpose } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 1024;
@@ -15,7 +16,15 @@ export const PASSWORD_MAX = 1024;
 const invalidLink = () =>
   new DomainError('not-found', 'invitation-not-found', 'This invitation link is invalid, expired or already used');
 
-export function createInvitations(deps: { store: Store; clock: Clock; hasher: PasswordHasher }) {
+/** The invitation and password-reset links: what a link stands for, and setting the password. */
+export interface Invitations {
+  /** The e-mail the link is for, and what it does; 404 when the link is not usable. */
+  pending(token: string): Promise<{ email: string; purpose: InvitationPurpose }>;
+  /** Sets the password (and the names of an invited user) and uses the link up. */
+  accept(token: string, input: { password: string; firstName?: string; lastName?: string }): Promise<{ email: string }>;
+}
+
+export function createInvitations(deps: { store: StoreSlice<'invitations' | 'users'>; clock: Clock; hasher: PasswordHasher }): Invitations {
   const { store, clock, hasher } = deps;
   return {
     /** The e-mail the link is for, and what it does; 404 when the link is not usable. */
@@ -64,5 +73,3 @@ export function createInvitations(deps: { store: Store; clock: Clock; hasher: Pa
     },
   };
 }
-
-export type Invitations = ReturnType<typeof createInvitations>;

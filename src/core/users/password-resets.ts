@@ -8,8 +8,8 @@ import { DomainError } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Store } from '../ports/repositories.ts';
-import type { SendMail } from '../mail/send-mail.ts';
+import type { SendMail } from '../mail/index.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export const PASSWORD_RESET = {
   /** The link's lifetime. */
@@ -31,7 +31,16 @@ export const tooManyResetRequests = (retryAfter: number) =>
     { 'retry-after': String(retryAfter) },
   );
 
-export function createPasswordResets(deps: { store: Store; clock: Clock; ids: Ids; sendMail: SendMail; publicUrl: string }) {
+/** "Forgot password?": a reset link by mail, without saying whether the address is known. */
+export interface PasswordResets {
+  /**
+   * Mails a one-time reset link when a user has this e-mail address; answers nothing
+   * either way (the caller shows one page for both). Throws 429 when throttled.
+   */
+  request(email: string, address: string): Promise<void>;
+}
+
+export function createPasswordResets(deps: { store: StoreSlice<never>; clock: Clock; ids: Ids; sendMail: SendMail; publicUrl: string }): PasswordResets {
   const { store, clock, ids, sendMail, publicUrl } = deps;
 
   /** Counts the request against the e-mail and the client IP; throws 429 (counting nothing) when either is over its limit. */
@@ -85,5 +94,3 @@ export function createPasswordResets(deps: { store: Store; clock: Clock; ids: Id
     },
   };
 }
-
-export type PasswordResets = ReturnType<typeof createPasswordResets>;

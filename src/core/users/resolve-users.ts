@@ -1,6 +1,6 @@
 // Resolves user references that must name members of an account (404 user-not-found otherwise).
 import { notFound } from '../errors.ts';
-import type { EntityRef } from '../ids/urn.ts';
+import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Repos, UserRecord } from '../ports/repositories.ts';
 
 export async function resolveUser(repos: Repos, ref: EntityRef): Promise<UserRecord | null> {
@@ -12,7 +12,7 @@ export async function resolveAccountUsers(repos: Repos, accountId: string, refs:
   for (const ref of refs) {
     const user = await resolveUser(repos, ref);
     const member = user && (await repos.accounts.member(accountId, user.id));
-    if (!user || !member) throw notFound('user', 'uuid' in ref ? ref.uuid : ref.api1Id);
+    if (!user || !member) throw notFound('user', refValue(ref));
     out.set(user.id, user);
   }
   return [...out.values()];

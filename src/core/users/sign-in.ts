@@ -12,7 +12,8 @@ import { setTimeout as sleepMs } from 'node:timers/promises';
 import { DomainError } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
-import type { Store, ThrottleReservation, UserRecord } from '../ports/repositories.ts';
+import type { ThrottleReservation, UserRecord } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export const THROTTLE = {
   windowSeconds: 15 * 60,
@@ -54,13 +55,19 @@ interface Limit {
   max: number | null;
 }
 
+/**
+ * Checks an e-mail and password for the sign-in page, throttled per address and per
+ * account; answers the user or throws 401 (wrong pair) or 429 (throttled).
+ */
+export type SignIn = (email: string, password: string, address: string) => Promise<UserRecord>;
+
 export function createSignIn(deps: {
-  store: Store;
+  store: StoreSlice<'users'>;
   clock: Clock;
   hasher: PasswordHasher;
   /** Waits (real time); injected by tests. */
   sleep?: (ms: number) => Promise<unknown>;
-}) {
+}): SignIn {
   const { store, clock, hasher } = deps;
   const sleep = deps.sleep ?? sleepMs;
   // Verified against when the e-mail is unknown, so timing does not reveal which accounts exist.
@@ -120,5 +127,3 @@ export function createSignIn(deps: {
     return user;
   };
 }
-
-export type SignIn = ReturnType<typeof createSignIn>;

@@ -1,19 +1,18 @@
 // Copying a work zone (vendor copyWorkzone): 202 at once, then a background job copies
 // the zone's subtree and its members into a new project or under a zone of an existing
 // one, in one transaction, and tells the caller by e-mail when it is done or failed.
-import type { Files } from '../files/files.ts';
+import type { Files } from '../files/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
+import { type EntityRef, isUuid, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Store } from '../ports/repositories.ts';
 import type { JobRecord } from '../ports/jobs.ts';
-import type { SendMail } from '../mail/send-mail.ts';
+import type { SendMail } from '../mail/index.ts';
 import type { Permission } from '../permissions/catalog.ts';
-import { forbidden, type Actor, type Authorizer } from '../permissions/authorizer.ts';
-import type { JobHandler, JobRunner } from '../jobs/job-runner.ts';
-import { lockProjectMembership, projectScopeKey, type ProjectAccess } from '../projects/project-access.ts';
-import { insertProjectRows, requiredName, subscriptionNotActive } from '../projects/projects.ts';
+import { requirePermission, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import type { JobHandler, JobRunner } from '../jobs/index.ts';
+import { insertProjectRows, lockProjectMembership, type ProjectAccess, projectScopeKey, requiredName, subscriptionNotActive } from '../projects/index.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 
 export const COPY_JOB = 'workzone-copy';
 
@@ -22,6 +21,24 @@ export interface CopyInput {
   destinationProjectRef?: EntityRef | null;
   destinationWorkzoneRef?: EntityRef | null;
   destinationSubscriptionRef?: EntityRef | null;
+}
+
+/** What a copy's requester sees of it (our extension: the vendor only mails the outcome). */
+export interface CopyStatus {
+  jobId: string;
+  state: JobRecord['state'];
+  /** When done: where the copy is and what it holds. */
+  result: CopyResult | null;
+  /** When failed: the reason the failure e-mail gives. */
+  error: string | null;
+}
+
+interface CopyResult {
+  destinationProjectId: string;
+  workzoneId: string;
+  copiedWorkzones: number;
+  copiedFiles: number;
+  skippedMembers: string[];
 }
 
 interface CopyPayload {
@@ -39,8 +56,18 @@ interface CopyPayload {
 const SOURCE_NEEDS: Permission[] = ['workzone:workzones:read', 'workzone:reality-data:read', 'workzone:cad-model:read'];
 const DESTINATION_NEEDS: Permission[] = ['workzone:workzones:write', 'workzone:reality-data:write', 'workzone:cad-model:write'];
 
+/** Work-zone copy: the request (a job) and its job handler. */
+export interface WorkzoneCopy {
+  /** The copy job's handler, registered with the job runner. */
+  handler: JobHandler;
+  /** Checks what it can at once (403/404/400), then queues the copy; answers the job id. */
+  requestCopy(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, workzoneRef: EntityRef, input: CopyInput): Promise<string>;
+  /** Ours: a copy's state, for the user who asked for it only (404 `job-not-found` to anyone else). */
+  copyStatus(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, workzoneRef: EntityRef, jobId: string): Promise<CopyStatus>;
+}
+
 export function createWorkzoneCopy(deps: {
-  store: Store;
+  store: StoreSlice<'subscriptions' | 'workzones' | 'jobs'>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
@@ -51,7 +78,7 @@ export function createWorkzoneCopy(deps: {
   urn: (type: 'project' | 'workzone', id: string) => string;
   /** Copies the files of the copied zones (the files module), last in the copy's transaction; answers how many. */
   copyFiles: Files['copyFiles'];
-}) {
+}): WorkzoneCopy {
   const { store, clock, ids, access, sendMail } = deps;
 
   async function notify(userId: string, subject: string, text: string) {
@@ -163,11 +190,32 @@ export function createWorkzoneCopy(deps: {
   return {
     handler,
     /** Checks what it can at once (403/404/400), then queues the copy; answers the job id. */
+    /**
+     * The state of a copy, for the user who asked for it only, through its source project
+     * and zone (the project's usual visibility applies); any other job, or another user's,
+     * is 404 `job-not-found` (a job id says nothing about jobs one did not start).
+     */
+    async copyStatus(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, workzoneRef: EntityRef, jobId: string): Promise<CopyStatus> {
+      const source = await access.project(actor, accountRef, projectRef);
+      const zone = await store.repos.workzones.byRef(source.project.id, workzoneRef);
+      if (!zone) throw notFound('workzone', refValue(workzoneRef));
+      const job = isUuid(jobId) ? await store.repos.jobs.byId(jobId.toLowerCase()) : null;
+      const p = job?.payload as Partial<CopyPayload> | undefined;
+      if (!job || job.kind !== COPY_JOB || job.createdBy !== actor.userId || p?.sourceProjectId !== source.project.id || p.sourceWorkzoneId !== zone.id) {
+        throw notFound('job', jobId);
+      }
+      return {
+        jobId: job.id,
+        state: job.state,
+        result: job.state === 'done' ? (job.result as CopyResult) : null,
+        error: job.state === 'failed' ? job.lastError : null,
+      };
+    },
     async requestCopy(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, workzoneRef: EntityRef, input: CopyInput): Promise<string> {
       const source = await access.project(actor, accountRef, projectRef);
       const zone = await store.repos.workzones.byRef(source.project.id, workzoneRef);
       if (!zone) throw notFound('workzone', refValue(workzoneRef));
-      access.requireOnWorkzone(source, zone.id, SOURCE_NEEDS, 'copy-workzone-forbidden');
+      requirePermission(source.workzone(zone.id), SOURCE_NEEDS, 'copy-workzone-forbidden');
       const destinationName = requiredName(input.destinationName, 'destinationName');
       if (input.destinationWorkzoneRef && !input.destinationProjectRef) {
         throw invalidInput('destinationWorkzone needs destinationProject', { field: 'destinationWorkzone' });
@@ -184,13 +232,11 @@ export function createWorkzoneCopy(deps: {
           ? await store.repos.workzones.byRef(dest.project.id, input.destinationWorkzoneRef)
           : await store.repos.workzones.byRef(dest.project.id, { uuid: dest.project.rootWorkzoneId });
         if (!destZone) throw notFound('workzone', input.destinationWorkzoneRef ? refValue(input.destinationWorkzoneRef) : dest.project.rootWorkzoneId);
-        access.requireOnWorkzone(dest, destZone.id, DESTINATION_NEEDS, 'copy-workzone-forbidden');
+        requirePermission(dest.workzone(destZone.id), DESTINATION_NEEDS, 'copy-workzone-forbidden');
         destinationProjectId = dest.project.id;
         destinationWorkzoneId = destZone.id;
       } else {
-        if (!source.account.permissions.has('account:projects:create')) {
-          throw forbidden('copy-workzone-forbidden', ['account:projects:create']);
-        }
+        requirePermission(source.account.permissions, 'account:projects:create', 'copy-workzone-forbidden');
         if (input.destinationSubscriptionRef) {
           const ref = input.destinationSubscriptionRef;
           const s = 'uuid' in ref ? await store.repos.subscriptions.byId(ref.uuid) : await store.repos.subscriptions.byApi1Id(ref.api1Id);
@@ -218,5 +264,3 @@ export function createWorkzoneCopy(deps: {
     },
   };
 }
-
-export type WorkzoneCopy = ReturnType<typeof createWorkzoneCopy>;

@@ -6,9 +6,8 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
-import { forbidden, type Actor } from '../permissions/authorizer.ts';
-import { lockProjectMembership, projectScopeKey, requireMember, type ProjectAccess, type ProjectScope } from '../projects/project-access.ts';
-import { requiredName } from '../projects/projects.ts';
+import { requirePermission, type Actor } from '../permissions/authorizer.ts';
+import { lockProjectMembership, type ProjectAccess, type ProjectScope, projectScopeKey, requiredName, requireMember } from '../projects/index.ts';
 
 export interface WorkzoneView {
   workzone: WorkzoneRecord;
@@ -18,10 +17,26 @@ export interface WorkzoneView {
   scans: { scanCount: number; scanSize: number };
   /** Live tags in the zone's own tag lists. */
   tagCount: number;
+  /** The caller's permissions in this zone (ours: one zone's get, create and update answer them; lists do not). */
+  permissions?: string[];
 }
 
 
-export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; access: ProjectAccess }) {
+/** The work-zone use cases (spec "Workzone"). */
+export interface Workzones {
+  /** The zones of the project the caller may read. */
+  listWorkzones(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<WorkzoneView[]>;
+  /** One work zone of the project, as the caller may see it. */
+  getWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<WorkzoneView>;
+  /** Creates a work zone under a parent zone of the project. */
+  createWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, input: { name: string; description?: string | null; parentRef: EntityRef }): Promise<WorkzoneView>;
+  /** PUT overwrites name and description. */
+  updateWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, input: { name: string; description?: string | null }): Promise<WorkzoneView>;
+  /** Deletes the zone with its subtree; members left with no zone are members no more. */
+  deleteWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<void>;
+}
+
+export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; access: ProjectAccess }): Workzones {
   const { store, clock, ids, access } = deps;
 
   async function zoneIn(repos: Repos, scope: ProjectScope, ref: EntityRef): Promise<WorkzoneRecord> {
@@ -50,7 +65,10 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
     const found = await store.repos.workzones.withStatsByRef(scope.project.id, ref);
     if (!found) return null;
     const { roleIds, scanCount, scanSize, tagCount, ...workzone } = found;
-    return { workzone, rootWorkzoneId: scope.project.rootWorkzoneId, roleIds, scans: { scanCount, scanSize }, tagCount };
+    return {
+      workzone, rootWorkzoneId: scope.project.rootWorkzoneId, roleIds, scans: { scanCount, scanSize }, tagCount,
+      permissions: [...scope.workzone(workzone.id)].sort(),
+    };
   }
 
   const open = (actor: Actor, a: EntityRef, p: EntityRef) => access.project(actor, a, p);
@@ -60,7 +78,7 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
     async listWorkzones(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<WorkzoneView[]> {
       const scope = await open(actor, accountRef, projectRef);
       requireMember(scope);
-      if (!scope.permissions.has('project:workzones:list')) throw forbidden('list-workzones-forbidden', ['project:workzones:list']);
+      requirePermission(scope.permissions, 'project:workzones:list', 'list-workzones-forbidden');
       const zones = await store.repos.workzones.listByProject(scope.project.id);
       return views(scope, zones.filter((w) => scope.workzone(w.id).has('workzone:workzones:read')));
     },
@@ -70,7 +88,7 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
       requireMember(scope);
       const view = await viewOf(scope, ref);
       if (!view) throw notFound('workzone', refValue(ref));
-      access.requireOnWorkzone(scope, view.workzone.id, 'workzone:workzones:read', 'view-workzone-forbidden');
+      requirePermission(scope.workzone(view.workzone.id), 'workzone:workzones:read', 'view-workzone-forbidden');
       return view;
     },
 
@@ -82,7 +100,7 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
     ): Promise<WorkzoneView> {
       const scope = await open(actor, accountRef, projectRef);
       const parent = await zoneIn(store.repos, scope, input.parentRef);
-      access.requireOnWorkzone(scope, parent.id, 'workzone:workzones:write', 'create-workzone-forbidden');
+      requirePermission(scope.workzone(parent.id), 'workzone:workzones:write', 'create-workzone-forbidden');
       const name = requiredName(input.name);
       const id = ids.uuid();
       await store.transaction(async (repos) => {
@@ -111,7 +129,7 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
     ): Promise<WorkzoneView> {
       const scope = await open(actor, accountRef, projectRef);
       const w = await zoneIn(store.repos, scope, ref);
-      access.requireOnWorkzone(scope, w.id, 'workzone:workzones:write', 'update-workzone-forbidden');
+      requirePermission(scope.workzone(w.id), 'workzone:workzones:write', 'update-workzone-forbidden');
       await store.repos.workzones.update(w.id, { name: requiredName(input.name), description: input.description ?? '' }, actor.userId, clock.now());
       const updated = await viewOf(scope, { uuid: w.id });
       if (!updated) throw notFound('workzone', refValue(ref)); // deleted meanwhile
@@ -122,7 +140,7 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
     async deleteWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<void> {
       const scope = await open(actor, accountRef, projectRef);
       const w = await zoneIn(store.repos, scope, ref);
-      access.requireOnWorkzone(scope, w.id, 'workzone:workzones:write', 'delete-workzone-forbidden');
+      requirePermission(scope.workzone(w.id), 'workzone:workzones:write', 'delete-workzone-forbidden');
       if (w.id === scope.project.rootWorkzoneId) {
         throw new DomainError('invalid', 'cannot-delete-root-workzone', "The project's root work zone can't be deleted", { workzoneId: w.id });
       }
@@ -135,5 +153,3 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
     },
   };
 }
-
-export type Workzones = ReturnType<typeof createWorkzones>;

@@ -3,16 +3,15 @@
 // spellings filter, and API 1 shows `geo-image`.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
+import { DateTime, Nullable } from '../schema-helpers.ts';
 import type { Core } from '../../compose.ts';
 import { api1IdOf } from '../../core/ids/api1-id.ts';
-import { parseCategories, type FileView } from '../../core/files/files.ts';
+import { type FileView, parseCategories } from '../../core/files/index.ts';
 import { actorOf } from '../auth.ts';
 import { api1RefParser as ref } from '../refs.ts';
 import * as S from './schemas.ts';
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const DateTime = Type.String({ format: 'date-time' });
 
 const File = Type.Object({
   projectId: Type.String(), parentId: Type.String(), parentUuid: Type.String(), id: Type.String(), type: Type.String(),

@@ -8,56 +8,56 @@ const P = `${A}/projects/{projectId}`;
 const L = `${P}/tag-lists`;
 const C = '/connect/{slug}';
 
-const INPUT = '400 invalid-input';
-const ACCOUNT = ['404 account-not-found'];
+const INPUT = 'invalid-input';
+const ACCOUNT = ['account-not-found'] as const;
 /** access.project (src/core/projects/project-access.ts): a member, or project:project:list. */
-const PROJECT = [...ACCOUNT, '404 project-not-found', '403 not-member-of-project', '403 deleted-project'];
+const PROJECT = [...ACCOUNT, 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;
 const MEMBER = 'a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`)';
-const TAG_CHANGES = ['400 capacity-exceeded-tag', '400 too-many-tags', '409 tag-list-pending'];
+const TAG_CHANGES = ['capacity-exceeded-tag', 'too-many-tags', 'tag-list-pending'] as const;
 const SCAN_UPLOAD = '`workzone:reality-data:write` + `workzone:import-jobs-reality-data:write` on the job\'s work zone';
-const UPLOAD = ['400 unknown-blob-name', '400 blob-not-uploaded', '400 blob-mismatch', '400 upload-expired'];
+const UPLOAD = ['unknown-blob-name', 'blob-not-uploaded', 'blob-mismatch', 'upload-expired'] as const;
 
 export const API1_OPERATIONS: OperationTable = {
   'GET /api/isLogged': { does: 'Health check: answers 200 `{success: true}` when the access token is recognised.', errors: [] },
   'GET /api/accounts': { does: 'The accounts the caller belongs to.', errors: [] },
-  [`GET ${A}`]: { does: 'One account of the caller.', permission: '`account:account:read` (every account member).', errors: [...ACCOUNT, '403 view-account-forbidden'] },
+  [`GET ${A}`]: { does: 'One account of the caller.', permission: '`account:account:read` (every account member).', errors: [...ACCOUNT, 'view-account-forbidden'] },
   [`GET ${A}/subscriptions`]: {
     does: 'The subscriptions of the account.',
     permission: '`account:subscriptions:read` (owner, administrators, project managers).',
-    errors: [...ACCOUNT, '403 list-subscriptions-forbidden'],
+    errors: [...ACCOUNT, 'list-subscriptions-forbidden'],
   },
-  [`GET ${A}/roles`]: { does: 'The roles of the account with their legacy permissions.', permission: '`account:roles:read` (every account member).', errors: [...ACCOUNT, '403 list-roles-forbidden'] },
-  [`GET ${A}/roles/{roleId}`]: { does: 'One role of the account.', permission: '`account:roles:read`.', errors: [...ACCOUNT, '403 view-role-forbidden', '404 role-not-found'] },
-  [`GET ${A}/groups`]: { does: 'The groups of the account.', permission: '`account:groups:read` (every account member).', errors: [...ACCOUNT, '403 list-groups-forbidden'] },
-  [`GET ${A}/groups/{groupId}`]: { does: 'One group of the account.', permission: '`account:groups:read`.', errors: [...ACCOUNT, '403 view-group-forbidden', '404 group-not-found'] },
+  [`GET ${A}/roles`]: { does: 'The roles of the account with their legacy permissions.', permission: '`account:roles:read` (every account member).', errors: [...ACCOUNT, 'list-roles-forbidden'] },
+  [`GET ${A}/roles/{roleId}`]: { does: 'One role of the account.', permission: '`account:roles:read`.', errors: [...ACCOUNT, 'view-role-forbidden', 'role-not-found'] },
+  [`GET ${A}/groups`]: { does: 'The groups of the account.', permission: '`account:groups:read` (every account member).', errors: [...ACCOUNT, 'list-groups-forbidden'] },
+  [`GET ${A}/groups/{groupId}`]: { does: 'One group of the account.', permission: '`account:groups:read`.', errors: [...ACCOUNT, 'view-group-forbidden', 'group-not-found'] },
   [`GET ${A}/users`]: {
     does: 'The users of the account.',
     permission: '`account:users:read`, or `workzone:members:write` on some work zone of the account.',
-    errors: [...ACCOUNT, '403 list-users-forbidden'],
+    errors: [...ACCOUNT, 'list-users-forbidden'],
   },
-  [`GET ${A}/users/{userId}`]: { does: 'One user of the account.', permission: '`account:users:read`.', errors: [...ACCOUNT, '403 view-user-forbidden', '404 user-not-found'] },
+  [`GET ${A}/users/{userId}`]: { does: 'One user of the account.', permission: '`account:users:read`.', errors: [...ACCOUNT, 'view-user-forbidden', 'user-not-found'] },
   [`GET ${A}/projects`]: {
     does: 'The projects of the account the caller sees (a member, or all of them with `account:projects:list`); with `workzoneId`, only the project owning that work zone.',
     permission: '`account:account:read` (every account member).',
-    errors: [...ACCOUNT, INPUT, '403 list-projects-forbidden', '404 workzone-not-found'],
+    errors: [...ACCOUNT, INPUT, 'list-projects-forbidden', 'workzone-not-found'],
   },
-  [`GET ${P}`]: { does: 'One project with its work zones, deleted ones included.', permission: 'a project member, or `project:project:list` (through `account:projects:list`).', errors: [...ACCOUNT, '403 not-member-of-project', '404 project-not-found'] },
+  [`GET ${P}`]: { does: 'One project with its work zones, deleted ones included.', permission: 'a project member, or `project:project:list` (through `account:projects:list`).', errors: [...ACCOUNT, 'not-member-of-project', 'project-not-found'] },
   [`PATCH ${P}`]: {
     does:
       'Moves the project to another subscription of the account: `[{op: "replace", path: <current subscription id>, value: <new subscription id>}]`. ' +
       'A bad `op` or `path` answers 400 `{status, type}`.',
     permission: '`project:project:update-owner` and `project:project:update-subscription`.',
-    errors: [...PROJECT, INPUT, '400 subscription-not-active', '403 update-project-ownership-or-subscription-forbidden', '404 subscription-not-found'],
+    errors: [...PROJECT, INPUT, 'subscription-not-active', 'update-project-ownership-or-subscription-forbidden', 'subscription-not-found'],
   },
   [`GET ${A}/reports/projects-last-accessed`]: {
     does: 'Report: the date each project of the account was last accessed through the API, optionally of one subscription or project.',
     permission: '`account:projects:list` (owner, administrators, project managers, project listers).',
-    errors: [...ACCOUNT, INPUT, '403 view-report-forbidden'],
+    errors: [...ACCOUNT, INPUT, 'view-report-forbidden'],
   },
   [`GET ${A}/reports/users-last-activity`]: {
     does: 'Report: the date each user of the account last called the API.',
     permission: '`account:users:read` (owner, administrators, project managers).',
-    errors: [...ACCOUNT, '403 view-report-forbidden'],
+    errors: [...ACCOUNT, 'view-report-forbidden'],
   },
   [`GET ${P}/files`]: {
     does: 'The files of the project in the work zones where the caller holds `workzone:workzones:read`, optionally of some categories (`category=scan,model`).',
@@ -67,37 +67,37 @@ export const API1_OPERATIONS: OperationTable = {
   [`GET ${L}`]: {
     does: 'The tag lists of the work zones where the caller holds `workzone:tags:read`; with `since`, only those updated after it.',
     permission: `${MEMBER} with \`workzone:tags:read\` on at least one work zone.`,
-    errors: [...PROJECT, INPUT, '403 list-tag-lists-forbidden'],
+    errors: [...PROJECT, INPUT, 'list-tag-lists-forbidden'],
   },
   [`POST ${L}`]: {
     does: 'Creates a tag list in the work zone `parentId`, optionally with tags (`insert`) and an AI detection (`detect`).',
     permission: '`workzone:tags:write` on the work zone; with `detect`, `workzone:reality-data:read` + `workzone:export-jobs-reality-data:write` on each scan\'s work zone.',
-    errors: [...PROJECT, INPUT, ...TAG_CHANGES, '403 create-tag-list-forbidden', '403 update-tag-list-forbidden', '404 workzone-not-found'],
+    errors: [...PROJECT, INPUT, ...TAG_CHANGES, 'create-tag-list-forbidden', 'update-tag-list-forbidden', 'workzone-not-found'],
   },
   [`GET ${L}/{tagListId}`]: {
     does: 'The tags of a list; with `since`, the changes after it, deletions as deleted-tag markers.',
     permission: `${MEMBER} with \`workzone:tags:read\` on the list's work zone.`,
-    errors: [...PROJECT, INPUT, '403 view-tag-list-forbidden', '404 tag-list-not-found'],
+    errors: [...PROJECT, INPUT, 'view-tag-list-forbidden', 'tag-list-not-found'],
   },
   [`PUT ${L}/{tagListId}`]: {
     does: 'Updates a tag list: its data, and tags inserted, updated and deleted, in one transaction; `detect` launches an AI detection.',
     permission: '`workzone:tags:write` on the list\'s work zone; with `detect`, `workzone:reality-data:read` + `workzone:export-jobs-reality-data:write` on each scan\'s work zone.',
-    errors: [...PROJECT, INPUT, ...TAG_CHANGES, '403 update-tag-list-forbidden', '404 tag-list-not-found'],
+    errors: [...PROJECT, INPUT, ...TAG_CHANGES, 'update-tag-list-forbidden', 'tag-list-not-found'],
   },
   [`DELETE ${L}/{tagListId}`]: {
     does: 'Deletes a tag list: answers a deleted-tag marker per tag it held.',
     permission: '`workzone:tags:write` on the list\'s work zone.',
-    errors: [...PROJECT, '403 delete-tag-list-forbidden', '404 tag-list-not-found', '409 tag-list-pending'],
+    errors: [...PROJECT, 'delete-tag-list-forbidden', 'tag-list-not-found', 'tag-list-pending'],
   },
   [`POST ${P}/workzones/{workzoneId}/connect/import`]: {
     does: 'Starts a connect import into the work zone: answers `{url, slug}`; scans are then uploaded through `/connect/{slug}/files`.',
     permission: '`workzone:reality-data:write` + `workzone:import-jobs-reality-data:write` on the work zone.',
-    errors: [...PROJECT, '403 create-connect-import-forbidden', '404 workzone-not-found'],
+    errors: [...PROJECT, 'create-connect-import-forbidden', 'workzone-not-found'],
   },
   [`POST ${P}/workzones/{workzoneId}/connect/export`]: {
     does: 'Starts a connect export of scans (`scanIds`, or every scan of `workzoneIds`): answers `{url, slug}`; the job lists them with download URLs.',
     permission: '`workzone:export-jobs-reality-data:write` + `workzone:reality-data:read` on the work zone and on each scan\'s work zone.',
-    errors: [...PROJECT, INPUT, '403 create-connect-export-forbidden', '404 workzone-not-found', '404 file-not-found'],
+    errors: [...PROJECT, INPUT, 'create-connect-export-forbidden', 'workzone-not-found', 'file-not-found'],
   },
 
   // The connect jobs' own paths (RFC 9457 errors, src/http/connect.ts).
@@ -105,16 +105,16 @@ export const API1_OPERATIONS: OperationTable = {
     does: 'A connect job: kind, state, scope and files (an export\'s scans with signed download URLs).',
     permission:
       `${MEMBER}; an import job: \`workzone:import-jobs-reality-data:write\` on its work zone; an export job: \`workzone:export-jobs-reality-data:read\` + \`workzone:reality-data:read\`.`,
-    errors: ['404 connect-job-not-found', '403 not-member-of-project', '403 deleted-project', '403 view-connect-job-forbidden'],
+    errors: ['connect-job-not-found', 'not-member-of-project', 'deleted-project', 'view-connect-job-forbidden'],
   },
   [`POST ${C}/files`]: {
     does: 'Signs scan uploads into an import job\'s work zone (laser scan formats only).',
     permission: `the job's view permission and ${SCAN_UPLOAD}.`,
-    errors: [INPUT, '400 capacity-exceeded-scan', '400 storage-quota-exceeded', '404 connect-job-not-found', '403 view-connect-job-forbidden', '403 create-file-forbidden'],
+    errors: [INPUT, 'capacity-exceeded-scan', 'storage-quota-exceeded', 'connect-job-not-found', 'view-connect-job-forbidden', 'create-file-forbidden'],
   },
   [`PUT ${C}/files`]: {
     does: 'Registers scans uploaded through an import job (as the work zone\'s bulk-files registration does).',
     permission: `the job's view permission and ${SCAN_UPLOAD}.`,
-    errors: [INPUT, ...UPLOAD, '400 capacity-exceeded-scan', '404 connect-job-not-found', '403 view-connect-job-forbidden', '403 create-file-forbidden'],
+    errors: [INPUT, ...UPLOAD, 'capacity-exceeded-scan', 'connect-job-not-found', 'view-connect-job-forbidden', 'create-file-forbidden'],
   },
 };

@@ -1,8 +1,8 @@
 // API 1 presenters: pure reshaping into API 1 shapes; every id is an API 1 id.
 import { api1IdOf } from '../../core/ids/api1-id.ts';
-import type { AccountView, SubscriptionView } from '../../core/accounts/accounts.ts';
+import type { AccountView, SubscriptionView } from '../../core/accounts/index.ts';
 import type { GroupRecord, RoleRecord } from '../../core/ports/repositories.ts';
-import type { AccountUserView } from '../../core/users/account-users.ts';
+import type { AccountUserView } from '../../core/users/index.ts';
 import { DEFAULT_COLOR } from '../api2/presenters.ts';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);

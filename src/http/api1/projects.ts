@@ -1,17 +1,16 @@
 // API 1: projects (find, get, the subscription change) and the reports (CONTRACT §6).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
+import { DateTime, Nullable } from '../schema-helpers.ts';
 import type { Core } from '../../compose.ts';
 import { api1IdOf, uuidOfApi1Id } from '../../core/ids/api1-id.ts';
 import { isUuid } from '../../core/ids/urn.ts';
-import type { ProjectDetails } from '../../core/projects/project-details.ts';
+import type { ProjectDetails } from '../../core/projects/index.ts';
 import { actorOf } from '../auth.ts';
 import { api1RefParser as ref } from '../refs.ts';
 import * as S from './schemas.ts';
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const DateTime = Type.String({ format: 'date-time' });
 const Location = Nullable(Type.Object({ lat: Type.Number(), lng: Type.Number() }));
 
 const Workzone = Type.Object({

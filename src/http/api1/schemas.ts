@@ -1,8 +1,7 @@
 // API 1 resource schemas (spec "API 1 resources"): API 1 ids, `{code, message}` errors.
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
+import { DateTime, Nullable, pathParams } from '../schema-helpers.ts';
 
-const DateTime = Type.String({ format: 'date-time' });
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 export const Api1Id = Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-zA-Z0-9_-]+$' });
 
 export const Api1Error = Type.Object({ code: Type.String(), message: Type.String() });
@@ -71,5 +70,4 @@ export const User = Type.Object({
 // Path ids are checked by the reference parser, which answers invalid-<type>-urn.
 const PathId = Type.String({ minLength: 1, maxLength: 200, description: 'API 1 id or UUID' });
 export const AccountParams = Type.Object({ accountId: PathId });
-export const withParams = <K extends string>(...names: K[]) =>
-  Type.Object(Object.fromEntries([['accountId', PathId], ...names.map((n) => [n, PathId])]) as Record<'accountId' | K, typeof PathId>);
+export const withParams = <K extends string>(...names: K[]) => pathParams<'accountId' | K>(PathId, 'accountId', ...names);

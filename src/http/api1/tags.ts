@@ -4,20 +4,20 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { DateTime } from '../schema-helpers.ts';
 import type { Core } from '../../compose.ts';
 import { api1IdOf } from '../../core/ids/api1-id.ts';
 import { invalidInput } from '../../core/errors.ts';
-import type { TagJsonShape, TagListRecord, TagRow } from '../../core/ports/tags.ts';
-import type { ChangeResult, TagChanges, TagListInput } from '../../core/tags/tag-lists.ts';
-import type { TagData as CoreTagData } from '../../core/tags/tag-data.ts';
+import type { TagListRecord } from '../../core/ports/tags.ts';
+import { tagWriterOf, type ChangeResult, type TagData as CoreTagData, type TagChanges, type TagListInput } from '../../core/tags/index.ts';
 import { actorOf } from '../auth.ts';
 import { api1RefParser as ref } from '../refs.ts';
 import * as S from './schemas.ts';
 import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TAG_TEXT_CACHE_BYTES, TagDataApi1, TagDataApi1Update } from '../tag-schemas.ts';
 import { sendWholeList, TagTextCache } from '../tag-text-cache.ts';
 import { reachFirst } from '../reach-first.ts';
+import { api1TagJson, DeletedTag, Tag } from './tag-json.ts';
 
-const DateTime = Type.String({ format: 'date-time' });
 const id1 = (uuid: string | null) => (uuid ? api1IdOf(uuid) : null);
 
 const TagListData = Type.Object({
@@ -28,12 +28,6 @@ const TagList = Type.Object({
   createdAt: DateTime, createdBy: Nullable(Type.String()), updatedAt: DateTime, updatedBy: Nullable(Type.String()),
   data: TagListData, tagsVersion: Type.Integer(),
 });
-const Tag = Type.Object({
-  id: Type.String(), type: Type.Literal('tag'), parentId: Type.String(), createdAt: DateTime, createdBy: Nullable(Type.String()),
-  updatedAt: DateTime, updatedBy: Nullable(Type.String()), data: TagDataApi1,
-});
-const DeletedTag = Type.Object({ id: Type.String(), isDeleted: Type.Literal(true) });
-
 const TagListDataInput = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
@@ -65,35 +59,6 @@ export function parseSince(v: string | undefined): Date | undefined {
   return d;
 }
 
-/** API 1 tags as JSON text (deleted ones as markers), per-list parts built once. */
-function tagWriter(list: TagListRecord) {
-  const str = JSON.stringify;
-  const users = new Map<string | null, string>();
-  const user = (id: string | null) => {
-    let s = users.get(id);
-    if (s === undefined) users.set(id, (s = id ? `"${api1IdOf(id)}"` : 'null'));
-    return s;
-  };
-  const parent = str(list.api1Id);
-  return (t: TagRow): string =>
-    t.deletedAt
-      ? `{"id":"${api1IdOf(t.id)}","isDeleted":true}`
-      : `{"id":"${api1IdOf(t.id)}","type":"tag","parentId":${parent},"createdAt":"${t.createdAt.toISOString()}","createdBy":${user(t.createdBy)},"updatedAt":"${t.updatedAt.toISOString()}","updatedBy":${user(t.updatedBy)},"data":${t.data}}`;
-}
-
-/** The same text as tagWriter, as a shape the store writes itself (full-list reads). */
-function tagShape(list: TagListRecord): TagJsonShape {
-  return {
-    live: [
-      { text: '{"id":' }, { api1: 'id' }, { text: `,"type":"tag","parentId":${JSON.stringify(list.api1Id)},"createdAt":` }, { time: 'createdAt' },
-      { text: ',"createdBy":' }, { api1: 'createdBy' }, { text: ',"updatedAt":' }, { time: 'updatedAt' }, { text: ',"updatedBy":' }, { api1: 'updatedBy' },
-      { text: ',"data":' }, { json: 'data' }, { text: '}' },
-    ],
-    deleted: [{ text: '{"id":' }, { api1: 'id' }, { text: ',"isDeleted":true}' }],
-    generation: 1,
-  };
-}
-
 const sendJson = (reply: FastifyReply, text: string | Buffer) => reply.code(200).type('application/json; charset=utf-8').send(text);
 
 export function tagRoutes(root: FastifyInstance, core: Core): void {
@@ -101,7 +66,6 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
   const actor = actorOf;
   const errors = { '4xx': S.Api1Error };
   const wholeLists = new TagTextCache(TAG_TEXT_CACHE_BYTES);
-  core.tagTexts.register(1, tagShape);
 
   const tagList = (l: TagListRecord) => ({
     projectId: api1IdOf(l.projectId), parentId: api1IdOf(l.workzoneId), parentUuid: l.workzoneId, id: l.api1Id, type: 'tagList' as const,
@@ -111,7 +75,7 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
   });
   /** The TagList with the tags this request changed: created and updated ones, then deleted-tag markers. */
   const withTags = (r: ChangeResult) => {
-    const w = tagWriter(r.list);
+    const w = tagWriterOf(api1TagJson, r.list);
     const tags = [...r.created.map(w), ...r.updated.map(w), ...r.deleted.map((id) => `{"id":"${api1IdOf(id)}","isDeleted":true}`)];
     const head = JSON.stringify(tagList(r.list));
     return `${head.slice(0, -1)},"tags":[${tags.join(',')}]}`;

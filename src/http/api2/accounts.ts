@@ -37,6 +37,23 @@ export function accountRoutes(root: FastifyInstance, core: Core): void {
       await core.accounts.getSubscription(actor(req), ref('account', req.params.accountRef), ref('subscription', req.params.subscriptionRef)),
     ));
 
+  // Our extension (docs/decisions.md "Subscription usage"): what the capacities hold now.
+  app.get('/accounts/:accountRef/subscriptions/:subscriptionRef/usage', {
+    schema: {
+      summary: 'What a subscription uses of its capacities and storage quota', operationId: 'getSubscriptionUsage', ...tag('Subscription'),
+      params: S.withParams('subscriptionRef'), response: { 200: S.SubscriptionUsage, ...errors },
+    },
+  }, async (req) => {
+    const u = await core.accounts.subscriptionUsage(actor(req), ref('account', req.params.accountRef), ref('subscription', req.params.subscriptionRef));
+    return {
+      subscriptionId: p.urn('subscription', u.subscription.id),
+      scans: { used: u.scans, allowed: u.subscription.scanCapacity },
+      geoImages: { used: u.geoImages, allowed: u.subscription.geoImageCapacity },
+      tags: { used: u.tags, allowed: u.subscription.tagCapacity },
+      storageBytes: { used: u.bytes, allowed: u.quotaBytes },
+    };
+  });
+
   app.patch('/accounts/:accountRef/subscriptions/:subscriptionRef', {
     schema: { summary: 'Rename a subscription, or (account owner) set inviteAccountOwnerInNewProjects', operationId: 'updateSubscription', ...tag('Subscription'), params: S.withParams('subscriptionRef'), body: S.SubscriptionPatch, response: { 200: S.Subscription, ...errors } },
   }, async (req) =>

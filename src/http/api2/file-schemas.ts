@@ -1,11 +1,10 @@
 // API 2 schemas of files, uploads, blobs and crops (vendor "File" per category, "bulk-files",
 // "FileFormat", "Crop", "cropCreate", "cropUpdate", "filesTransformationUpdate").
-import { Type, type TSchema } from 'typebox';
-import { CATEGORIES } from '../../core/files/formats.ts';
-import { RefString, StringEnum } from './schemas.ts';
+import { Type } from 'typebox';
+import { DateTime, Nullable, StringEnum } from '../schema-helpers.ts';
+import { CATEGORIES } from '../../core/files/index.ts';
+import { RefString } from './schemas.ts';
 
-const DateTime = Type.String({ format: 'date-time' });
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Size = Type.Integer({ minimum: 0, maximum: 5 * 1024 ** 4 });
 
 const Vector3D = Type.Object({ x: Type.Number(), y: Type.Number(), z: Type.Number() }, { additionalProperties: false });

@@ -7,12 +7,12 @@ const P = `${A}/projects/{projectRef}`;
 const W = `${P}/workzones/{workzoneRef}`;
 const T = `${P}/tag-lists/{tagListRef}`;
 
-const INPUT = '400 invalid-input';
-const ACCOUNT = ['400 invalid-account-urn', '404 account-not-found'];
+const INPUT = 'invalid-input';
+const ACCOUNT = ['invalid-account-urn', 'account-not-found'] as const;
 /** access.project (src/core/projects/project-access.ts): a member, or project:project:list. */
-const PROJECT = [...ACCOUNT, '400 invalid-project-urn', '404 project-not-found', '403 not-member-of-project', '403 deleted-project'];
-const WORKZONE = ['400 invalid-workzone-urn', '404 workzone-not-found'];
-const TAG_LIST = ['400 invalid-tag-list-urn', '404 tag-list-not-found'];
+const PROJECT = [...ACCOUNT, 'invalid-project-urn', 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;
+const WORKZONE = ['invalid-workzone-urn', 'workzone-not-found'] as const;
+const TAG_LIST = ['invalid-tag-list-urn', 'tag-list-not-found'] as const;
 
 const MEMBER = 'a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`)';
 /** src/core/files/file-permissions.ts WRITE. */
@@ -26,9 +26,13 @@ const FILE_READ =
   '`workzone:cad-model:read` or `workzone:documents:read` (3D/CAD models), `workzone:model-reports:read`, `workzone:video3d:read`, ' +
   '`workzone:documents:read` (documents, media, other files, archives); a crop cover: `workzone:crops:read`; ' +
   'the project cover: whoever sees the project (a member, or `project:project:list`)';
-const UPLOAD = ['400 unknown-blob-name', '400 blob-not-uploaded', '400 blob-mismatch', '400 upload-expired'];
-const TAG_CHANGES = ['400 capacity-exceeded-tag', '400 too-many-tags', '409 tag-list-pending'];
+const UPLOAD = ['unknown-blob-name', 'blob-not-uploaded', 'blob-mismatch', 'upload-expired'] as const;
+const TAG_CHANGES = ['capacity-exceeded-tag', 'too-many-tags', 'tag-list-pending'] as const;
 const VALUES = 'A fixed list, the same for every caller.';
+const WH = `${A}/webhooks/{webhookRef}`;
+const WEBHOOK = [...ACCOUNT, 'invalid-webhook-urn', 'webhook-not-found'] as const;
+const WEBHOOK_READ = '`account:integrations:read` (the account owner and administrators).';
+const WEBHOOK_WRITE = '`account:integrations:write` (the account owner and administrators).';
 
 export const API2_OPERATIONS: OperationTable = {
   // The token service (spec "Token endpoints", CONTRACT §4; docs/tokens.md).
@@ -38,12 +42,12 @@ export const API2_OPERATIONS: OperationTable = {
       '`code_verifier` when the authorization had a PKCE challenge) or a refresh token (`grant_type=refresh_token`, `refresh_token`) for a new pair: ' +
       'an access token valid 3 hours (`expires_in` 10800) and a single-use refresh token valid 21 days. Form-encoded or JSON body.',
     public: true,
-    errors: ['400 invalid_request', '400 unsupported_grant_type', '401 invalid_grant (errorCode unauthorized: a used, expired, revoked or unknown code or refresh token)'],
+    errors: ['invalid_request', 'unsupported_grant_type', { code: 'unauthorized', when: 'error invalid_grant: a used, expired, revoked or unknown code or refresh token' }],
   },
   'POST /oauth/revoke': {
     does: 'Revokes a refresh token (RFC 7009). Always answers 200 `{}`, also for an unknown token; access tokens live until they expire.',
     public: true,
-    errors: ['400 invalid_request'],
+    errors: ['invalid_request'],
   },
   'GET /oauth/jwks': { does: 'The public keys (ES256, JWK set) that verify the access tokens.', public: true, errors: [] },
   'GET /.well-known/oauth-authorization-server': {
@@ -63,237 +67,247 @@ export const API2_OPERATIONS: OperationTable = {
 
   // Accounts and subscriptions (src/core/accounts/accounts.ts).
   'GET /api/2/accounts': { does: 'The accounts the caller belongs to, each with its subscriptions and the caller\'s permissions in it.', errors: [] },
-  [`GET ${A}`]: { does: 'One account of the caller.', permission: '`account:account:read` (every account member).', errors: [...ACCOUNT, '403 view-account-forbidden'] },
+  [`GET ${A}`]: { does: 'One account of the caller.', permission: '`account:account:read` (every account member).', errors: [...ACCOUNT, 'view-account-forbidden'] },
   [`GET ${A}/subscriptions`]: {
     does: 'The subscriptions of the account; `end` only with `account:subscriptions:read-sensitive-infos`, `inviteAccountOwnerInNewProjects` only for the account owner.',
     permission: '`account:subscriptions:read` (owner, administrators, project managers).',
-    errors: [...ACCOUNT, '403 list-subscriptions-forbidden'],
+    errors: [...ACCOUNT, 'list-subscriptions-forbidden'],
   },
   [`GET ${A}/subscriptions/{subscriptionRef}`]: {
     does: 'One subscription of the account.',
     permission: '`account:subscriptions:read`.',
-    errors: [...ACCOUNT, '400 invalid-subscription-urn', '403 view-subscription-forbidden', '404 subscription-not-found'],
+    errors: [...ACCOUNT, 'invalid-subscription-urn', 'view-subscription-forbidden', 'subscription-not-found'],
+  },
+  [`GET ${A}/subscriptions/{subscriptionRef}/usage`]: {
+    does: 'Our extension: what the subscription uses of its capacities, as the capacity checks count it: scans and geo images (registered plus live pending uploads), live tags, and bytes against the storage quota (`STORAGE_QUOTA_BYTES`).',
+    permission: '`account:subscriptions:read`.',
+    errors: [...ACCOUNT, 'invalid-subscription-urn', 'view-subscription-forbidden', 'subscription-not-found'],
   },
   [`PATCH ${A}/subscriptions/{subscriptionRef}`]: {
     does: 'Renames a subscription, or sets `inviteAccountOwnerInNewProjects` (the account owner is then invited to every new project of it).',
     permission: '`account:subscriptions:update-name` for `name`; `inviteAccountOwnerInNewProjects`: the account owner only (`account:account:update-owner`).',
-    errors: [...ACCOUNT, INPUT, '400 invalid-subscription-urn', '403 update-subscription-forbidden', '404 subscription-not-found'],
+    errors: [...ACCOUNT, INPUT, 'invalid-subscription-urn', 'update-subscription-forbidden', 'subscription-not-found'],
   },
 
   // Roles (src/core/roles/roles.ts; CONTRACT §5).
-  [`GET ${A}/roles`]: { does: 'The roles of the account, base roles (Manager, Contributor, Viewer) included.', permission: '`account:roles:read` (every account member).', errors: [...ACCOUNT, '403 list-roles-forbidden'] },
+  [`GET ${A}/roles`]: { does: 'The roles of the account, base roles (Manager, Contributor, Viewer) included.', permission: '`account:roles:read` (every account member).', errors: [...ACCOUNT, 'list-roles-forbidden'] },
   [`POST ${A}/roles`]: {
     does: 'Creates a role from `permissions`, `legacyPermissions` or both (they must agree); only whole rows of the spec\'s permission combinations are accepted.',
     permission: '`account:roles:write` (owner, administrators, project managers).',
-    errors: [...ACCOUNT, INPUT, '403 create-role-forbidden'],
+    errors: [...ACCOUNT, INPUT, 'create-role-forbidden'],
   },
-  [`GET ${A}/roles/{roleRef}`]: { does: 'One role of the account.', permission: '`account:roles:read`.', errors: [...ACCOUNT, '400 invalid-role-urn', '403 view-role-forbidden', '404 role-not-found'] },
+  [`GET ${A}/roles/{roleRef}`]: { does: 'One role of the account.', permission: '`account:roles:read`.', errors: [...ACCOUNT, 'invalid-role-urn', 'view-role-forbidden', 'role-not-found'] },
   [`PUT ${A}/roles/{roleRef}`]: {
     does: 'Overwrites a role (a missing field is erased). Base roles cannot be changed.',
     permission: '`account:roles:write`.',
-    errors: [...ACCOUNT, INPUT, '400 invalid-role-urn', '400 cannot-update-base-role', '403 update-role-forbidden', '404 role-not-found'],
+    errors: [...ACCOUNT, INPUT, 'invalid-role-urn', 'cannot-update-base-role', 'update-role-forbidden', 'role-not-found'],
   },
   [`DELETE ${A}/roles/{roleRef}`]: {
     does: 'Deletes a role that no member holds. Base roles cannot be deleted.',
     permission: '`account:roles:write`.',
-    errors: [...ACCOUNT, '400 invalid-role-urn', '400 cannot-delete-base-role', '400 role-used', '403 delete-role-forbidden', '404 role-not-found'],
+    errors: [...ACCOUNT, 'invalid-role-urn', 'cannot-delete-base-role', 'role-used', 'delete-role-forbidden', 'role-not-found'],
   },
 
   // Users of an account (src/core/users/account-users.ts).
   [`GET ${A}/users`]: {
     does: 'The users of the account; `accountRoles` lists only the roles the caller may read.',
     permission: '`account:users:read`, or `workzone:members:write` on some work zone of the account.',
-    errors: [...ACCOUNT, '403 list-users-forbidden'],
+    errors: [...ACCOUNT, 'list-users-forbidden'],
   },
-  [`GET ${A}/users/{userRef}`]: { does: 'One user of the account.', permission: '`account:users:read`.', errors: [...ACCOUNT, '400 invalid-user-urn', '403 view-user-forbidden', '404 user-not-found'] },
+  [`GET ${A}/users/{userRef}`]: { does: 'One user of the account.', permission: '`account:users:read`.', errors: [...ACCOUNT, 'invalid-user-urn', 'view-user-forbidden', 'user-not-found'] },
   [`POST ${A}/users/bulk-invite`]: {
     does: 'Invites users by e-mail, optionally with account roles; unknown addresses get an invitation e-mail. Idempotent, all or nothing.',
     permission:
       '`account:users:write` (or `workzone:members:write` on some work zone, for users invited without account roles); each account role given needs its write permission: ' +
       '`account:administrators:write`, `account:project-managers:write`, `account:project-listers:write`.',
-    errors: [...ACCOUNT, INPUT, '403 create-user-forbidden'],
+    errors: [...ACCOUNT, INPUT, 'create-user-forbidden'],
   },
   [`DELETE ${A}/members`]: {
     does: 'Removes users from the account (and from its projects). The account owner cannot be removed, nor a user who owns projects of the account.',
     permission: '`account:users:write`, plus the write permission of every account role the user holds.',
-    errors: [...ACCOUNT, INPUT, '403 remove-user-from-account-forbidden', '403 delete-account-owner-forbidden', '404 user-not-found'],
+    errors: [...ACCOUNT, INPUT, 'remove-user-from-account-forbidden', 'delete-account-owner-forbidden', 'user-not-found'],
   },
   [`PUT ${A}/members/{userRef}/roles`]: {
     does: 'Sets the account roles (administrator, projectManager, projectLister) of a user of the account.',
     permission: '`account:users:write`, plus the write permission of every role added or removed (`account:administrators:write`, `account:project-managers:write`, `account:project-listers:write`).',
-    errors: [...ACCOUNT, INPUT, '400 invalid-user-urn', '403 update-user-account-roles-forbidden', '404 user-not-found'],
+    errors: [...ACCOUNT, INPUT, 'invalid-user-urn', 'update-user-account-roles-forbidden', 'user-not-found'],
   },
 
   // Groups (src/core/groups/groups.ts).
-  [`GET ${A}/groups`]: { does: 'The groups of the account.', permission: '`account:groups:read` (every account member).', errors: [...ACCOUNT, '403 list-groups-forbidden'] },
+  [`GET ${A}/groups`]: { does: 'The groups of the account.', permission: '`account:groups:read` (every account member).', errors: [...ACCOUNT, 'list-groups-forbidden'] },
   [`POST ${A}/groups`]: {
     does: 'Creates a group; names are unique in the account, case-insensitively.',
     permission: '`account:groups:write` (owner, administrators, project managers).',
-    errors: [...ACCOUNT, INPUT, '403 create-group-forbidden', '409 group-already-exists'],
+    errors: [...ACCOUNT, INPUT, 'create-group-forbidden', 'group-already-exists'],
   },
-  [`GET ${A}/groups/{groupRef}`]: { does: 'One group of the account.', permission: '`account:groups:read`.', errors: [...ACCOUNT, '400 invalid-group-urn', '403 view-group-forbidden', '404 group-not-found'] },
+  [`GET ${A}/groups/{groupRef}`]: { does: 'One group of the account.', permission: '`account:groups:read`.', errors: [...ACCOUNT, 'invalid-group-urn', 'view-group-forbidden', 'group-not-found'] },
   [`PUT ${A}/groups/{groupRef}`]: {
     does: 'Overwrites a group.',
     permission: '`account:groups:write`.',
-    errors: [...ACCOUNT, INPUT, '400 invalid-group-urn', '403 update-group-forbidden', '404 group-not-found', '409 group-already-exists'],
+    errors: [...ACCOUNT, INPUT, 'invalid-group-urn', 'update-group-forbidden', 'group-not-found', 'group-already-exists'],
   },
   [`DELETE ${A}/groups/{groupRef}`]: {
     does: 'Deletes a group; its members lose the access they had through it.',
     permission: '`account:groups:write`.',
-    errors: [...ACCOUNT, '400 invalid-group-urn', '403 delete-group-forbidden', '404 group-not-found'],
+    errors: [...ACCOUNT, 'invalid-group-urn', 'delete-group-forbidden', 'group-not-found'],
   },
   [`POST ${A}/groups/{groupRef}/members`]: {
     does: 'Adds users of the account to a group.',
     permission: '`account:groups:write`.',
-    errors: [...ACCOUNT, INPUT, '400 invalid-group-urn', '403 update-group-forbidden', '404 group-not-found', '404 user-not-found'],
+    errors: [...ACCOUNT, INPUT, 'invalid-group-urn', 'update-group-forbidden', 'group-not-found', 'user-not-found'],
   },
   [`DELETE ${A}/groups/{groupRef}/members`]: {
     does: 'Removes users from a group.',
     permission: '`account:groups:write`.',
-    errors: [...ACCOUNT, INPUT, '400 invalid-group-urn', '400 users-not-in-groups', '403 update-group-forbidden', '404 group-not-found'],
+    errors: [...ACCOUNT, INPUT, 'invalid-group-urn', 'users-not-in-groups', 'update-group-forbidden', 'group-not-found'],
   },
 
   // Projects (src/core/projects/projects.ts).
   [`GET ${A}/projects`]: {
     does: 'The active and deleted projects of the account that the caller sees: those he is a member of, and all of them with `account:projects:list`.',
     permission: '`account:account:read` (every account member).',
-    errors: [...ACCOUNT, '403 list-projects-forbidden'],
+    errors: [...ACCOUNT, 'list-projects-forbidden'],
   },
   [`POST ${A}/projects`]: {
     does: 'Creates a project with its root work zone on an active subscription of the account; the caller becomes its owner.',
     permission: '`account:projects:create` (project managers).',
-    errors: [...ACCOUNT, INPUT, '400 subscription-not-active', '403 create-project-forbidden', '404 subscription-not-found'],
+    errors: [...ACCOUNT, INPUT, 'subscription-not-active', 'create-project-forbidden', 'subscription-not-found'],
   },
-  [`GET ${P}`]: { does: 'One project, deleted ones included.', permission: 'a project member, or `project:project:list` (through `account:projects:list`).', errors: [...ACCOUNT, '400 invalid-project-urn', '403 not-member-of-project', '404 project-not-found'] },
+  [`GET ${P}`]: { does: 'One project, deleted ones included.', permission: 'a project member, or `project:project:list` (through `account:projects:list`).', errors: [...ACCOUNT, 'invalid-project-urn', 'not-member-of-project', 'project-not-found'] },
   [`PUT ${P}`]: {
     does: 'Overwrites a project (a missing field is erased); may change its owner or subscription.',
     permission: '`project:project:update-details` to change its details; `project:project:update-owner` and `project:project:update-subscription` to change its owner or subscription.',
-    errors: [...PROJECT, INPUT, '400 subscription-not-active', '403 update-project-forbidden', '403 update-project-ownership-or-subscription-forbidden', '403 new-project-owner-not-manager'],
+    errors: [...PROJECT, INPUT, 'subscription-not-active', 'update-project-forbidden', 'update-project-ownership-or-subscription-forbidden', 'new-project-owner-not-manager'],
   },
   [`PATCH ${P}`]: {
     does: 'Changes only the given fields of a project.',
     permission: '`project:project:update-details` to change its details; `project:project:update-owner` and `project:project:update-subscription` to change its owner or subscription.',
-    errors: [...PROJECT, INPUT, '400 subscription-not-active', '403 update-project-forbidden', '403 update-project-ownership-or-subscription-forbidden', '403 new-project-owner-not-manager'],
+    errors: [...PROJECT, INPUT, 'subscription-not-active', 'update-project-forbidden', 'update-project-ownership-or-subscription-forbidden', 'new-project-owner-not-manager'],
   },
   [`DELETE ${P}`]: {
     does: 'Deletes a project: softly (it can be restored), or for good with `permanent=true` once it is deleted.',
     permission: '`project:project:delete`.',
-    errors: [...ACCOUNT, '400 invalid-project-urn', '400 project-deleted', '400 project-not-deleted', '403 not-member-of-project', '403 delete-project-forbidden', '404 project-not-found'],
+    errors: [...ACCOUNT, 'invalid-project-urn', 'project-deleted', 'project-not-deleted', 'not-member-of-project', 'delete-project-forbidden', 'project-not-found'],
   },
   [`PUT ${P}/restore`]: {
     does: 'Restores a deleted project.',
     permission: '`project:project:delete`.',
-    errors: [...ACCOUNT, '400 invalid-project-urn', '400 project-active', '403 not-member-of-project', '403 restore-project-forbidden', '404 project-not-found'],
+    errors: [...ACCOUNT, 'invalid-project-urn', 'project-active', 'not-member-of-project', 'restore-project-forbidden', 'project-not-found'],
   },
   [`POST ${P}/cover`]: {
     does: 'Signs the upload of a project cover (png, jpg or jpeg): answers the URL to PUT the image to.',
     permission: '`project:project:update-details`.',
-    errors: [...PROJECT, INPUT, '403 update-project-forbidden'],
+    errors: [...PROJECT, INPUT, 'update-project-forbidden'],
   },
   [`PUT ${P}/cover`]: {
     does: 'Registers the uploaded project cover (the object must exist with the signed size and MD5, and be an image); the previous cover is deleted.',
     permission: '`project:project:update-details`.',
-    errors: [...PROJECT, INPUT, ...UPLOAD, '400 cover-not-an-image', '403 update-project-forbidden'],
+    errors: [...PROJECT, INPUT, ...UPLOAD, 'cover-not-an-image', 'update-project-forbidden'],
   },
 
   // Work zones (src/core/workzones/).
-  [`GET ${P}/workzones`]: { does: 'The work zones of the project.', permission: `${MEMBER}.`, errors: [...PROJECT, '403 list-workzones-forbidden'] },
+  [`GET ${P}/workzones`]: { does: 'The work zones of the project.', permission: `${MEMBER}.`, errors: [...PROJECT, 'list-workzones-forbidden'] },
   [`POST ${P}/workzones`]: {
     does: 'Creates a work zone under a parent work zone; it inherits the parent\'s members.',
     permission: '`workzone:workzones:write` on the parent work zone.',
-    errors: [...PROJECT, ...WORKZONE, INPUT, '403 create-workzone-forbidden'],
+    errors: [...PROJECT, ...WORKZONE, INPUT, 'create-workzone-forbidden'],
   },
-  [`GET ${W}`]: { does: 'One work zone.', permission: `${MEMBER} with \`workzone:workzones:read\` on the work zone.`, errors: [...PROJECT, ...WORKZONE, '403 view-workzone-forbidden'] },
-  [`PUT ${W}`]: { does: 'Overwrites a work zone.', permission: '`workzone:workzones:write` on the work zone.', errors: [...PROJECT, ...WORKZONE, INPUT, '403 update-workzone-forbidden'] },
+  [`GET ${W}`]: { does: 'One work zone, with the caller\'s permissions in it (`permissions`, ours).', permission: `${MEMBER} with \`workzone:workzones:read\` on the work zone.`, errors: [...PROJECT, ...WORKZONE, 'view-workzone-forbidden'] },
+  [`PUT ${W}`]: { does: 'Overwrites a work zone.', permission: '`workzone:workzones:write` on the work zone.', errors: [...PROJECT, ...WORKZONE, INPUT, 'update-workzone-forbidden'] },
   [`DELETE ${W}`]: {
     does: 'Deletes a work zone with its subtree and everything in it. The root work zone cannot be deleted.',
     permission: '`workzone:workzones:write` on the work zone.',
-    errors: [...PROJECT, ...WORKZONE, '400 cannot-delete-root-workzone', '403 delete-workzone-forbidden'],
+    errors: [...PROJECT, ...WORKZONE, 'cannot-delete-root-workzone', 'delete-workzone-forbidden'],
   },
   [`POST ${W}/copy`]: {
     does: 'Copies a work zone and its subtree (files included) into a new project or under a work zone of an existing one. Asynchronous: 202, then an e-mail when done.',
     permission:
       '`workzone:workzones:read`, `workzone:reality-data:read` and `workzone:cad-model:read` on the source; `workzone:workzones:write`, `workzone:reality-data:write` and ' +
       '`workzone:cad-model:write` on the destination work zone; `account:projects:create` for a new project.',
-    errors: [...PROJECT, ...WORKZONE, INPUT, '403 copy-workzone-forbidden', '409 copy-in-progress'],
+    errors: [...PROJECT, ...WORKZONE, INPUT, 'copy-workzone-forbidden', 'copy-in-progress'],
+  },
+  [`GET ${W}/copy/{jobId}`]: {
+    does: 'Our extension: the state of a copy of this work zone that you asked for (`queued`, `running`, `done` with the copy\'s project and work zone, `failed` with the reason the e-mail gives).',
+    permission: 'the user who asked for the copy, still seeing the source project; anyone else gets 404 `job-not-found`.',
+    errors: [...PROJECT, ...WORKZONE, 'job-not-found'],
   },
 
   // Members (src/core/members/members.ts).
-  [`GET ${P}/members`]: { does: 'The users member of the project, directly or through a group.', permission: `${MEMBER} (\`project:members:list\`).`, errors: [...PROJECT, '403 list-project-members-forbidden'] },
+  [`GET ${P}/members`]: { does: 'The users member of the project, directly or through a group.', permission: `${MEMBER} (\`project:members:list\`).`, errors: [...PROJECT, 'list-project-members-forbidden'] },
   [`GET ${P}/members/access`]: {
     does: 'Every member (user or group) with its role, access expiration date and every work zone it reaches (expanded, not only the topmost).',
     permission: `${MEMBER} (\`project:members:list\`).`,
-    errors: [...PROJECT, '403 list-project-members-forbidden'],
+    errors: [...PROJECT, 'list-project-members-forbidden'],
   },
   [`POST ${P}/members`]: {
     does: 'Adds users (by e-mail) and groups to the project, or to some of its work zones, with one role each (a member has one role in a project).',
     permission:
       '`workzone:members:write` on every work zone named (the root when none is); a caller who is neither the project owner nor holds `account:users:write` must also hold the permissions of the role given.',
-    errors: [...PROJECT, ...WORKZONE, INPUT, '400 expiration-date-in-past', '400 member-has-another-role', '403 add-project-members-forbidden', '404 role-not-found', '404 group-not-found'],
+    errors: [...PROJECT, ...WORKZONE, INPUT, 'expiration-date-in-past', 'member-has-another-role', 'add-project-members-forbidden', 'role-not-found', 'group-not-found'],
   },
   [`POST ${P}/members/bulk-remove`]: {
     does: 'Removes users and groups from every work zone of the project. The project owner cannot be removed.',
     permission: '`workzone:members:write` on the root work zone, except for a user removing himself.',
-    errors: [...PROJECT, INPUT, '400 cannot-remove-project-owner', '403 remove-contributor-forbidden'],
+    errors: [...PROJECT, INPUT, 'cannot-remove-project-owner', 'remove-contributor-forbidden'],
   },
   [`DELETE ${P}/members/users/{userRef}`]: {
     does: 'Removes a user from every work zone of the project. The project owner cannot be removed.',
     permission: '`workzone:members:write` on the root work zone, except for a user removing himself.',
-    errors: [...PROJECT, '400 invalid-user-urn', '400 cannot-remove-project-owner', '403 remove-contributor-forbidden'],
+    errors: [...PROJECT, 'invalid-user-urn', 'cannot-remove-project-owner', 'remove-contributor-forbidden'],
   },
   [`DELETE ${P}/members/groups/{groupRef}`]: {
     does: 'Removes a group from every work zone of the project.',
     permission: '`workzone:members:write` on the root work zone.',
-    errors: [...PROJECT, '400 invalid-group-urn', '403 remove-contributor-forbidden'],
+    errors: [...PROJECT, 'invalid-group-urn', 'remove-contributor-forbidden'],
   },
   [`DELETE ${W}/members/users/{userRef}`]: {
     does: 'Removes a user from a work zone and all work zones below it; with `allowRemoveOnParents=true` also from the parent work zones he belongs to.',
     permission: '`workzone:members:write` on the work zone (and on those parents), except for a user removing himself.',
-    errors: [...PROJECT, ...WORKZONE, '400 invalid-user-urn', '400 cannot-remove-project-owner', '403 remove-contributor-from-work-zone-forbidden'],
+    errors: [...PROJECT, ...WORKZONE, 'invalid-user-urn', 'cannot-remove-project-owner', 'remove-contributor-from-work-zone-forbidden'],
   },
 
   // Files (src/core/files/; docs/files.md).
   [`POST ${W}/bulk-files`]: {
     does: 'Signs the uploads of many files into a work zone: answers a URL per file to PUT the bytes to (with Content-MD5). When every item carries its `blobName`, registers them instead (as PUT does).',
     permission: `${FILE_WRITE}.`,
-    errors: [...PROJECT, ...WORKZONE, INPUT, ...UPLOAD, '400 capacity-exceeded-scan', '400 capacity-exceeded-geoimage', '400 storage-quota-exceeded', '403 create-file-forbidden'],
+    errors: [...PROJECT, ...WORKZONE, INPUT, ...UPLOAD, 'capacity-exceeded-scan', 'capacity-exceeded-geoimage', 'storage-quota-exceeded', 'create-file-forbidden'],
   },
   [`PUT ${W}/bulk-files`]: {
     does: 'Registers uploaded files in a work zone: each object must exist with its signed size and MD5; all or nothing, idempotent per blob.',
     permission: `${FILE_WRITE}.`,
-    errors: [...PROJECT, ...WORKZONE, INPUT, ...UPLOAD, '400 capacity-exceeded-scan', '400 capacity-exceeded-geoimage', '403 create-file-forbidden'],
+    errors: [...PROJECT, ...WORKZONE, INPUT, ...UPLOAD, 'capacity-exceeded-scan', 'capacity-exceeded-geoimage', 'create-file-forbidden'],
   },
   [`GET ${P}/files`]: {
     does: 'The files of the project in the work zones where the caller holds `workzone:workzones:read`, optionally of some categories (`category=scan,model`).',
     permission: `${MEMBER}.`,
     errors: [...PROJECT, INPUT],
   },
-  [`GET ${P}/files/{fileRef}`]: { does: 'One file.', permission: `${MEMBER} with \`workzone:workzones:read\` on the file's work zone.`, errors: [...PROJECT, '400 invalid-file-urn', '403 view-file-forbidden', '404 file-not-found'] },
+  [`GET ${P}/files/{fileRef}`]: { does: 'One file.', permission: `${MEMBER} with \`workzone:workzones:read\` on the file's work zone.`, errors: [...PROJECT, 'invalid-file-urn', 'view-file-forbidden', 'file-not-found'] },
   [`PATCH ${P}/files/{fileRef}`]: {
     does: 'Renames a file.',
     permission: `${FILE_WRITE.replace('on the work zone', "on the file's work zone")}.`,
-    errors: [...PROJECT, INPUT, '400 invalid-file-urn', '403 update-file-forbidden', '404 file-not-found'],
+    errors: [...PROJECT, INPUT, 'invalid-file-urn', 'update-file-forbidden', 'file-not-found'],
   },
   [`DELETE ${P}/files/{fileRef}`]: {
     does: 'Deletes a file and its stored objects.',
     permission: `${FILE_WRITE.replace('on the work zone', "on the file's work zone")}.`,
-    errors: [...PROJECT, '400 invalid-file-urn', '403 delete-file-forbidden', '404 file-not-found'],
+    errors: [...PROJECT, 'invalid-file-urn', 'delete-file-forbidden', 'file-not-found'],
   },
   [`POST ${P}/files/bulk-transformation`]: {
     does: 'Moves, rotates or scales files (all or nothing); scaling only where the category allows it.',
     permission:
       'on each file\'s work zone: `workzone:reality-data:transform` (scans, geo images, gaussian splats), `workzone:cad-model:transform` (models), `workzone:video3d:write` (360 videos).',
-    errors: [...PROJECT, INPUT, '403 update-file-forbidden', '404 file-not-found'],
+    errors: [...PROJECT, INPUT, 'update-file-forbidden', 'file-not-found'],
   },
   [`GET ${P}/blobs/{blobName}`]: {
     does: 'Downloads a stored object of the project: 302 to a signed URL valid 3 hours.',
     permission: `a file or crop cover: ${MEMBER}, and ${FILE_READ}.`,
-    errors: [...PROJECT, '403 view-file-forbidden', '403 view-crop-forbidden', '404 blob-not-found'],
+    errors: [...PROJECT, 'view-file-forbidden', 'view-crop-forbidden', 'blob-not-found'],
   },
   [`POST ${P}/blobs`]: {
     does: 'Signed download URLs (valid 3 hours) of many stored objects of the project.',
     permission: `for each object: a file or crop cover: ${MEMBER}, and ${FILE_READ}.`,
-    errors: [...PROJECT, INPUT, '403 view-file-forbidden', '403 view-crop-forbidden', '404 blob-not-found'],
+    errors: [...PROJECT, INPUT, 'view-file-forbidden', 'view-crop-forbidden', 'blob-not-found'],
   },
 
   // Crops (src/core/crops/crops.ts).
@@ -302,66 +316,97 @@ export const API2_OPERATIONS: OperationTable = {
     permission: `${MEMBER}.`,
     errors: [...PROJECT, INPUT],
   },
-  [`POST ${P}/crops`]: { does: 'Creates a crop in a work zone.', permission: '`workzone:crops:write` on the work zone.', errors: [...PROJECT, ...WORKZONE, INPUT, '403 create-crop-forbidden'] },
-  [`GET ${P}/crops/{cropRef}`]: { does: 'One crop.', permission: `${MEMBER} with \`workzone:crops:read\` on its work zone.`, errors: [...PROJECT, '400 invalid-crop-urn', '403 view-crop-forbidden', '404 crop-not-found'] },
+  [`POST ${P}/crops`]: { does: 'Creates a crop in a work zone.', permission: '`workzone:crops:write` on the work zone.', errors: [...PROJECT, ...WORKZONE, INPUT, 'create-crop-forbidden'] },
+  [`GET ${P}/crops/{cropRef}`]: { does: 'One crop.', permission: `${MEMBER} with \`workzone:crops:read\` on its work zone.`, errors: [...PROJECT, 'invalid-crop-urn', 'view-crop-forbidden', 'crop-not-found'] },
   [`PUT ${P}/crops/{cropRef}`]: {
     does: 'Overwrites a crop; a new `workzoneId` moves it.',
     permission: '`workzone:crops:write` on its work zone (and on the new one when it moves).',
-    errors: [...PROJECT, ...WORKZONE, INPUT, '400 invalid-crop-urn', '403 update-crop-forbidden', '404 crop-not-found'],
+    errors: [...PROJECT, ...WORKZONE, INPUT, 'invalid-crop-urn', 'update-crop-forbidden', 'crop-not-found'],
   },
-  [`DELETE ${P}/crops/{cropRef}`]: { does: 'Deletes a crop.', permission: '`workzone:crops:write` on its work zone.', errors: [...PROJECT, '400 invalid-crop-urn', '403 delete-crop-forbidden', '404 crop-not-found'] },
+  [`DELETE ${P}/crops/{cropRef}`]: { does: 'Deletes a crop.', permission: '`workzone:crops:write` on its work zone.', errors: [...PROJECT, 'invalid-crop-urn', 'delete-crop-forbidden', 'crop-not-found'] },
   [`POST ${P}/crops/{cropRef}/cover`]: {
     does: 'Signs the upload of a crop cover (png, jpg or jpeg).',
     permission: '`workzone:crops:write` on its work zone.',
-    errors: [...PROJECT, INPUT, '400 invalid-crop-urn', '403 update-crop-forbidden', '404 crop-not-found'],
+    errors: [...PROJECT, INPUT, 'invalid-crop-urn', 'update-crop-forbidden', 'crop-not-found'],
   },
 
   // Tag lists and tags (src/core/tags/tag-lists.ts; docs/tags.md).
   [`GET ${P}/tag-lists`]: {
     does: 'The tag lists of the work zones where the caller holds `workzone:tags:read`.',
     permission: `${MEMBER} with \`workzone:tags:read\` on at least one work zone.`,
-    errors: [...PROJECT, '403 list-tag-lists-forbidden'],
+    errors: [...PROJECT, 'list-tag-lists-forbidden'],
   },
   [`POST ${P}/tag-lists`]: {
     does: 'Creates a tag list in a work zone, optionally with tags.',
     permission: '`workzone:tags:write` on the work zone.',
-    errors: [...PROJECT, ...WORKZONE, INPUT, ...TAG_CHANGES, '403 create-tag-list-forbidden'],
+    errors: [...PROJECT, ...WORKZONE, INPUT, ...TAG_CHANGES, 'create-tag-list-forbidden'],
   },
   [`POST ${P}/tag-lists/bulk-update`]: {
     does: 'Overwrites several tag lists (all or nothing).',
     permission: '`workzone:tags:write` on each list\'s work zone (and on a new one it moves to).',
-    errors: [...PROJECT, INPUT, ...TAG_LIST, ...TAG_CHANGES, '403 update-tag-list-forbidden'],
+    errors: [...PROJECT, INPUT, ...TAG_LIST, ...TAG_CHANGES, 'update-tag-list-forbidden'],
   },
   [`POST ${P}/tag-lists/bulk-delete`]: {
     does: 'Deletes several tag lists and their tags (all or nothing).',
     permission: '`workzone:tags:write` on each list\'s work zone.',
-    errors: [...PROJECT, INPUT, ...TAG_LIST, '403 delete-tag-list-forbidden', '409 tag-list-pending'],
+    errors: [...PROJECT, INPUT, ...TAG_LIST, 'delete-tag-list-forbidden', 'tag-list-pending'],
   },
-  [`GET ${T}`]: { does: 'One tag list (without its tags).', permission: `${MEMBER} with \`workzone:tags:read\` on its work zone.`, errors: [...PROJECT, ...TAG_LIST, '403 view-tag-list-forbidden'] },
+  [`GET ${T}`]: { does: 'One tag list (without its tags).', permission: `${MEMBER} with \`workzone:tags:read\` on its work zone.`, errors: [...PROJECT, ...TAG_LIST, 'view-tag-list-forbidden'] },
   [`PUT ${T}`]: {
     does: 'Overwrites a tag list (a missing field is erased); a new work zone moves it.',
     permission: '`workzone:tags:write` on its work zone (and on the new one when it moves).',
-    errors: [...PROJECT, INPUT, ...TAG_LIST, ...TAG_CHANGES, '403 update-tag-list-forbidden'],
+    errors: [...PROJECT, INPUT, ...TAG_LIST, ...TAG_CHANGES, 'update-tag-list-forbidden'],
   },
-  [`DELETE ${T}`]: { does: 'Deletes a tag list and its tags.', permission: '`workzone:tags:write` on its work zone.', errors: [...PROJECT, ...TAG_LIST, '403 delete-tag-list-forbidden', '409 tag-list-pending'] },
+  [`DELETE ${T}`]: { does: 'Deletes a tag list and its tags.', permission: '`workzone:tags:write` on its work zone.', errors: [...PROJECT, ...TAG_LIST, 'delete-tag-list-forbidden', 'tag-list-pending'] },
   [`POST ${T}/ai-detection`]: {
     does: 'Launches an AI detection of some classes on some scans: the list is `pending`, and refuses changes, until the detection ends.',
     permission: '`workzone:tags:write` on the list\'s work zone, and `workzone:reality-data:read` + `workzone:export-jobs-reality-data:write` on each scan\'s work zone.',
-    errors: [...PROJECT, INPUT, ...TAG_LIST, '403 update-tag-list-forbidden', '404 file-not-found', '409 tag-list-pending'],
+    errors: [...PROJECT, INPUT, ...TAG_LIST, 'update-tag-list-forbidden', 'file-not-found', 'tag-list-pending'],
   },
   [`GET ${T}/tags`]: {
     does: 'The tags of a list; with `afterVersion` > 0, every change after that version, deleted tags included (`isDeleted`).',
     permission: `${MEMBER} with \`workzone:tags:read\` on the list's work zone.`,
-    errors: [...PROJECT, INPUT, ...TAG_LIST, '403 view-tag-list-forbidden'],
+    errors: [...PROJECT, INPUT, ...TAG_LIST, 'view-tag-list-forbidden'],
   },
   [`POST ${T}/tags/bulk`]: {
     does: 'Creates, updates and deletes tags of a list in one transaction (all or nothing); geometry is validated (docs/tags.md).',
     permission: '`workzone:tags:write` on the list\'s work zone.',
-    errors: [...PROJECT, INPUT, ...TAG_LIST, ...TAG_CHANGES, '403 update-tag-list-forbidden'],
+    errors: [...PROJECT, INPUT, ...TAG_LIST, ...TAG_CHANGES, 'update-tag-list-forbidden'],
   },
   [`POST ${T}/tags/bulk-move`]: {
     does: 'Moves tags from source lists into this one; the sources keep them as deleted.',
     permission: '`workzone:tags:write` on the target list\'s work zone and on every source list\'s.',
-    errors: [...PROJECT, INPUT, ...TAG_LIST, ...TAG_CHANGES, '403 update-tag-list-forbidden'],
+    errors: [...PROJECT, INPUT, ...TAG_LIST, ...TAG_CHANGES, 'update-tag-list-forbidden'],
+  },
+  // Webhooks: our extension, not in the vendor's API (docs/webhooks.md).
+  [`POST ${A}/webhooks`]: {
+    does:
+      'Registers an endpoint that receives the account\'s events as Standard Webhooks deliveries (signed POSTs of `{type, timestamp, data}`). ' +
+      'Answers 201 with the endpoint and its signing `secret` (`whsec_…`), which no other answer shows. Not in the vendor\'s API.',
+    permission: WEBHOOK_WRITE,
+    errors: [...ACCOUNT, INPUT, 'invalid-webhook-url', 'invalid-webhook-events', 'manage-webhooks-forbidden', 'webhook-limit-reached'],
+  },
+  [`GET ${A}/webhooks`]: { does: 'The account\'s webhook endpoints (without secrets). Not in the vendor\'s API.', permission: WEBHOOK_READ, errors: [...ACCOUNT, 'read-webhooks-forbidden'] },
+  [`GET ${WH}`]: { does: 'A webhook endpoint (without its secret). Not in the vendor\'s API.', permission: WEBHOOK_READ, errors: [...WEBHOOK, 'read-webhooks-forbidden'] },
+  [`PATCH ${WH}`]: {
+    does: 'Changes the given fields of an endpoint; `enabled: true` also re-enables one the service disabled after a day of failures. Not in the vendor\'s API.',
+    permission: WEBHOOK_WRITE,
+    errors: [...WEBHOOK, INPUT, 'invalid-webhook-url', 'invalid-webhook-events', 'manage-webhooks-forbidden'],
+  },
+  [`DELETE ${WH}`]: { does: 'Deletes an endpoint and its deliveries. Not in the vendor\'s API.', permission: WEBHOOK_WRITE, errors: [...WEBHOOK, 'manage-webhooks-forbidden'] },
+  [`POST ${WH}/rotate-secret`]: {
+    does: 'Replaces the signing secret and answers the new one; for a day the deliveries carry a signature with the previous secret too. Not in the vendor\'s API.',
+    permission: WEBHOOK_WRITE,
+    errors: [...WEBHOOK, 'manage-webhooks-forbidden'],
+  },
+  [`GET ${WH}/deliveries`]: {
+    does: 'The endpoint\'s deliveries, newest event first (`limit`, `state`): attempts, last status and error, next attempt. Not in the vendor\'s API.',
+    permission: WEBHOOK_READ,
+    errors: [...WEBHOOK, INPUT, 'read-webhooks-forbidden'],
+  },
+  [`POST ${WH}/deliveries/{deliveryId}/replay`]: {
+    does: 'Sends a delivery again: pending, due now, a new day of attempts, the same `webhook-id`. Answers 202. Not in the vendor\'s API.',
+    permission: WEBHOOK_WRITE,
+    errors: [...WEBHOOK, 'manage-webhooks-forbidden', 'webhook-delivery-not-found'],
   },
 };

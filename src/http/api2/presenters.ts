@@ -1,8 +1,8 @@
 // API 2 presenters: pure reshaping of core views into the API 2 shapes (URN ids).
 import { formatUrn, type UrnType } from '../../core/ids/urn.ts';
-import type { AccountView, SubscriptionView } from '../../core/accounts/accounts.ts';
+import type { AccountView, SubscriptionView } from '../../core/accounts/index.ts';
 import type { GroupRecord, RoleRecord } from '../../core/ports/repositories.ts';
-import type { AccountUserView } from '../../core/users/account-users.ts';
+import type { AccountUserView } from '../../core/users/index.ts';
 import type { LegacyPermission, RolePermission } from '../../core/permissions/role-rules.ts';
 
 export const DEFAULT_COLOR = '#6b7785';
@@ -108,8 +108,6 @@ export function presenters(ctx: Api2Context) {
     }),
   };
 }
-
-export type Api2Presenters = ReturnType<typeof presenters>;
 
 /** The storage region an account reports, from STORAGE_URL (local disk reports as minio: self-hosted). */
 export function regionOf(storageUrl: string | undefined): Api2Context['region'] {

@@ -1,9 +1,8 @@
 // API 2 schemas of projects, work zones and members (vendor "Project", "Workzone").
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
+import { DateTime, Name, Nullable } from '../schema-helpers.ts';
 import { RefString } from './schemas.ts';
 
-const DateTime = Type.String({ format: 'date-time' });
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const Location = Type.Object(
   { lat: Type.Number({ minimum: -90, maximum: 90 }), lng: Type.Number({ minimum: -180, maximum: 180 }) },
@@ -68,9 +67,10 @@ export const Workzone = Type.Object({
   roleIds: Type.Array(Type.String()),
   modificationInfo: ModificationInfo,
   statsInfo: Type.Object({ scanCount: Nullable(Type.Integer()), scanSize: Nullable(Type.Integer()), tagCount: Nullable(Type.Integer()) }),
+  /** Ours (docs/projects.md "Work zones"): the caller's permissions in the zone, on one zone's get, create and update. */
+  permissions: Type.Optional(Type.Array(Type.String())),
 });
 
-const Name = Type.String({ minLength: 1, maxLength: 255 });
 const Description = Type.String({ maxLength: 1000 });
 
 export const ProjectCreate = Type.Object(
@@ -193,3 +193,20 @@ export const WorkzoneCopy = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** Our extension: the state of a work-zone copy, for the user who asked for it (docs/projects.md "Copy"). */
+export const WorkzoneCopyStatus = Type.Object({
+  jobId: Type.String(),
+  state: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
+  result: Type.Optional(
+    Type.Object({
+      projectId: Type.String(),
+      workzoneId: Type.String(),
+      copiedWorkzones: Type.Integer(),
+      copiedFiles: Type.Integer(),
+      /** Members of the source not copied because they hold another role in the destination. */
+      skippedMembers: Type.Integer(),
+    }),
+  ),
+  error: Type.Optional(Type.String()),
+});

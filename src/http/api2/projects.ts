@@ -3,11 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
-import type { ProjectView } from '../../core/projects/projects.ts';
-import type { WorkzoneView } from '../../core/workzones/workzones.ts';
-import type { MemberAccessView } from '../../core/members/members.ts';
+import { type ProjectView, SPATIAL_REFERENCES } from '../../core/projects/index.ts';
+import type { WorkzoneView } from '../../core/workzones/index.ts';
+import type { MemberAccessView } from '../../core/members/index.ts';
 import type { UserRecord } from '../../core/ports/repositories.ts';
-import { SPATIAL_REFERENCES } from '../../core/projects/spatial-references.ts';
 import { api2Kit } from './route-kit.ts';
 import * as S from './schemas.ts';
 import * as P from './project-schemas.ts';
@@ -65,6 +64,7 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
         updatedBy: opt('user', w.updatedBy), isDeleted: false,
       },
       statsInfo: { scanCount: v.scans.scanCount, scanSize: v.scans.scanSize, tagCount: v.tagCount },
+      ...(v.permissions ? { permissions: v.permissions } : {}),
     };
   };
   const user = (u: UserRecord) => ({
@@ -191,6 +191,30 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
       destinationSubscriptionRef: b.destinationSubscription ? ref('subscription', b.destinationSubscription) : null,
     });
     return reply.code(202).send({ jobId, state: 'queued' as const });
+  });
+
+  // Our extension (docs/projects.md "Copy"): the vendor only mails the outcome; the console follows the job.
+  app.get(`${A}/:projectRef/workzones/:workzoneRef/copy/:jobId`, {
+    schema: {
+      summary: 'The state of a copy you asked for (queued, running, done with where the copy is, failed with why)', operationId: 'getWorkzoneCopy',
+      ...beta('Workzone'), params: S.withParams('projectRef', 'workzoneRef', 'jobId'),
+      response: { 200: P.WorkzoneCopyStatus, ...errors },
+    },
+  }, async (req) => {
+    const s = await core.workzoneCopy.copyStatus(actor(req), ...refs(req), ref('workzone', req.params.workzoneRef), req.params.jobId);
+    return {
+      jobId: s.jobId,
+      state: s.state,
+      ...(s.result
+        ? {
+          result: {
+            projectId: urn('project', s.result.destinationProjectId), workzoneId: urn('workzone', s.result.workzoneId),
+            copiedWorkzones: s.result.copiedWorkzones, copiedFiles: s.result.copiedFiles, skippedMembers: s.result.skippedMembers.length,
+          },
+        }
+        : {}),
+      ...(s.error ? { error: s.error } : {}),
+    };
   });
 
   // Members

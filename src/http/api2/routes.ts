@@ -9,6 +9,7 @@ import { accountRoutes } from './accounts.ts';
 import { projectRoutes } from './projects.ts';
 import { fileRoutes } from './files.ts';
 import { tagRoutes } from './tags.ts';
+import { webhookRoutes } from './webhooks.ts';
 
 export const api2Routes =
   (core: Core): FastifyPluginAsync =>
@@ -34,4 +35,5 @@ export const api2Routes =
     projectRoutes(app, core);
     fileRoutes(app, core);
     tagRoutes(app, core);
+    webhookRoutes(app, core);
   };

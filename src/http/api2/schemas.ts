@@ -1,13 +1,12 @@
 // API 2 resource schemas (spec "API 2 resources"; vendor field shapes). They drive
 // validation, serialisation and the OpenAPI document.
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
+import { DateTime, Name, Nullable, pathParams, StringEnum } from '../schema-helpers.ts';
 import {
   ROLE_PERMISSIONS, LEGACY_PERMISSIONS, type LegacyPermission, type RolePermission,
 } from '../../core/permissions/role-rules.ts';
 import { ACCOUNT_ROLES, type AccountRoleName } from '../../core/permissions/account-roles.ts';
 
-const DateTime = Type.String({ format: 'date-time' });
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 export const Color = Type.String({ pattern: '^#[0-9a-f]{6}$' });
 
 export const Problem = Type.Object(
@@ -57,6 +56,10 @@ export const Subscription = Type.Object({
   inviteAccountOwnerInNewProjects: Type.Optional(Type.Boolean()),
 });
 
+const Used = Type.Object({ used: Type.Integer(), allowed: Type.Integer() });
+/** Our extension: a subscription's usage (scans and geo images count live pending uploads too, as the capacity checks do). */
+export const SubscriptionUsage = Type.Object({ subscriptionId: Type.String(), scans: Used, geoImages: Used, tags: Used, storageBytes: Used });
+
 export const Account = Type.Object({
   id: Type.String(),
   urn: Type.String(),
@@ -72,7 +75,6 @@ export const Account = Type.Object({
 });
 
 /** A string enum (one JSON-schema `enum`, typed as the union of its values). */
-export const StringEnum = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
 
 export const RolePermissionEnum = StringEnum<RolePermission>(ROLE_PERMISSIONS);
 export const LegacyPermissionEnum = StringEnum<LegacyPermission>(LEGACY_PERMISSIONS);
@@ -93,7 +95,6 @@ export const Role = Type.Object({
   isBase: Type.Boolean(),
 });
 
-const Name = Type.String({ minLength: 1, maxLength: 255 });
 const Description = Type.String({ maxLength: 4096 });
 
 export const RoleCreate = Type.Object(
@@ -181,8 +182,4 @@ export const SubscriptionPatch = Type.Object(
 );
 
 export const AccountParams = Type.Object({ accountRef: RefString });
-export const withParams = <K extends string>(...names: K[]) =>
-  Type.Object(Object.fromEntries([['accountRef', RefString], ...names.map((n) => [n, RefString])]) as Record<
-    'accountRef' | K,
-    typeof RefString
-  >);
+export const withParams = <K extends string>(...names: K[]) => pathParams<'accountRef' | K>(RefString, 'accountRef', ...names);

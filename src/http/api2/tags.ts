@@ -4,20 +4,18 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
+import { DateTime } from '../schema-helpers.ts';
 import type { Core } from '../../compose.ts';
-import { formatUrn, type EntityRef } from '../../core/ids/urn.ts';
-import { api1IdOf } from '../../core/ids/api1-id.ts';
-import type { TagJsonShape, TagListRecord, TagRow } from '../../core/ports/tags.ts';
-import type { ChangeResult, TagListInput } from '../../core/tags/tag-lists.ts';
-import type { TagData as CoreTagData } from '../../core/tags/tag-data.ts';
-import { AI_DETECTION_CLASSES } from '../../core/tags/ai-detection-classes.ts';
+import type { EntityRef } from '../../core/ids/urn.ts';
+import type { TagListRecord, TagRow } from '../../core/ports/tags.ts';
+import { AI_DETECTION_CLASSES, tagWriterOf, type TagJsonDescription, type ChangeResult, type TagData as CoreTagData, type TagListInput } from '../../core/tags/index.ts';
 import { api2Kit } from './route-kit.ts';
 import * as S from './schemas.ts';
 import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TAG_TEXT_CACHE_BYTES, TagData } from '../tag-schemas.ts';
 import { sendWholeList, TagTextCache } from '../tag-text-cache.ts';
 import { reachFirst } from '../reach-first.ts';
+import { api2TagJson, Tag } from './tag-json.ts';
 
-const DateTime = Type.String({ format: 'date-time' });
 
 const AttachmentPage = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 255 }), index: Type.Optional(Nullable(Type.Integer())), scale: Type.Optional(Nullable(Type.Number())),
@@ -34,13 +32,6 @@ export const TagList = Type.Object({
   workzoneId: Type.String(), tagListType: Type.String(), name: Type.String(), description: Type.String(), color: Type.String(),
   metadataDefinition: Type.Array(MetadataDefinition), attachments: Nullable(Type.Array(Type.Unknown())), pending: Type.Boolean(),
   createdBy: Nullable(Type.String()), createdAt: DateTime, updatedBy: Nullable(Type.String()), updatedAt: DateTime, tagsVersion: Type.Integer(),
-});
-
-/** For the OpenAPI document: the shape of the tags written as text below. */
-export const Tag = Type.Object({
-  id: Type.String(), urn: Type.String(), api1Id: Type.String(), type: Type.Literal('tag'), tagListId: Type.String(), tagListType: Type.String(),
-  createdBy: Nullable(Type.String()), createdAt: DateTime, updatedBy: Nullable(Type.String()), updatedAt: DateTime,
-  isDeleted: Type.Boolean(), deletedBy: Nullable(Type.String()), deletedAt: Nullable(DateTime), tagsVersion: Type.Integer(), data: TagData,
 });
 
 const TagListBody = Type.Object({
@@ -75,42 +66,9 @@ const attachmentsOf = (a: AttachmentIn[] | null | undefined): unknown[] | null =
     pages: x.pages.map((p) => Object.fromEntries(Object.entries({ ...p, index: p.index ?? 0 }).filter(([, v]) => v !== null))),
   })) : null;
 
-/** Writes tags as JSON text; the per-list and per-user parts are built once. */
-export function tagWriter(ns: string, list: TagListRecord) {
-  const str = JSON.stringify;
-  const tagPrefix = str(`urn:${ns}:tag:`).slice(0, -1);
-  const head = `{"type":"tag","tagListId":${str(formatUrn(ns, 'tag-list', list.id))},"tagListType":${str(list.tagListType)},"id":${tagPrefix}`;
-  const users = new Map<string | null, string>();
-  const user = (id: string | null) => {
-    let s = users.get(id);
-    if (s === undefined) users.set(id, (s = id ? str(formatUrn(ns, 'user', id)) : 'null'));
-    return s;
-  };
-  return (t: TagRow): string =>
-    `${head}${t.id}","urn":${tagPrefix}${t.id}","api1Id":"${api1IdOf(t.id)}","createdBy":${user(t.createdBy)},"createdAt":"${t.createdAt.toISOString()}","updatedBy":${user(t.updatedBy)},"updatedAt":"${t.updatedAt.toISOString()}","isDeleted":${t.deletedAt ? `true,"deletedBy":${user(t.deletedBy)},"deletedAt":"${t.deletedAt.toISOString()}"` : 'false,"deletedBy":null,"deletedAt":null'},"tagsVersion":${t.version},"data":${t.data}}`;
-}
-
-/** The same text as tagWriter, as a shape the store writes itself (full-list reads). */
-export function tagShape(ns: string, list: TagListRecord): TagJsonShape {
-  const str = JSON.stringify;
-  const tag = str(`urn:${ns}:tag:`).slice(1, -1);
-  const user = str(`urn:${ns}:user:`).slice(1, -1);
-  return {
-    live: [
-      { text: `{"type":"tag","tagListId":${str(formatUrn(ns, 'tag-list', list.id))},"tagListType":${str(list.tagListType)},"id":` },
-      { uuid: 'id', prefix: tag }, { text: ',"urn":' }, { uuid: 'id', prefix: tag }, { text: ',"api1Id":' }, { api1: 'id' },
-      { text: ',"createdBy":' }, { uuid: 'createdBy', prefix: user }, { text: ',"createdAt":' }, { time: 'createdAt' },
-      { text: ',"updatedBy":' }, { uuid: 'updatedBy', prefix: user }, { text: ',"updatedAt":' }, { time: 'updatedAt' },
-      { text: ',"isDeleted":' }, { bool: 'isDeleted' }, { text: ',"deletedBy":' }, { uuid: 'deletedBy', prefix: user },
-      { text: ',"deletedAt":' }, { time: 'deletedAt' }, { text: ',"tagsVersion":' }, { int: 'version' }, { text: ',"data":' }, { json: 'data' },
-      { text: '}' },
-    ],
-    generation: 2,
-  };
-}
-
-export const tagArray = (ns: string, list: TagListRecord, rows: readonly TagRow[]): string => {
-  const w = tagWriter(ns, list);
+/** Tags as a JSON array, written as `description` describes them. */
+export const tagArray = (description: TagJsonDescription, list: TagListRecord, rows: readonly TagRow[]): string => {
+  const w = tagWriterOf(description, list);
   const parts = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) parts[i] = w(rows[i]!);
   return `[${parts.join(',')}]`;
@@ -122,7 +80,7 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ns, ref, urn, opt, actor, errors, beta } = api2Kit(core);
   const wholeLists = new TagTextCache(TAG_TEXT_CACHE_BYTES);
-  core.tagTexts.register(2, (l) => tagShape(ns, l));
+  const tagJson = api2TagJson(ns);
 
   const tagList = (l: TagListRecord) => ({
     id: urn('tag-list', l.id), urn: urn('tag-list', l.id), api1Id: l.api1Id, type: 'tag-list' as const, projectId: urn('project', l.projectId),
@@ -135,7 +93,7 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
     color: b.color ?? null, metadataDefinitions: b.metadataDefinition ?? null, attachments: attachmentsOf(b.attachments as AttachmentIn[] | null | undefined),
   });
   const bulkAnswer = (r: ChangeResult) => {
-    const w = tagWriter(ns, r.list);
+    const w = tagWriterOf(tagJson, r.list);
     return `{"tagsVersion":${r.list.tagsVersion},"created":[${r.created.map(w).join(',')}],"updated":[${r.updated.map(w).join(',')}],"deleted":${JSON.stringify(r.deleted.map((id) => urn('tag', id)))}}`;
   };
 
@@ -250,6 +208,6 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
     const views = await core.tagLists.moveTags(actor(req), ...refs(req), listRef(req), req.body.map((it) => ({
       sourceRef: ref('tag-list', it.sourceTagListId), tagRefs: it.tagsIds.map((t) => ref('tag', t)), metadataIdMapping: it.metadataIdMapping,
     })));
-    return sendJson(reply, `[${views.map((v) => `{"tagList":${JSON.stringify(tagList(v.list))},"updatedTags":${tagArray(ns, v.list, v.rows)}}`).join(',')}]`);
+    return sendJson(reply, `[${views.map((v) => `{"tagList":${JSON.stringify(tagList(v.list))},"updatedTags":${tagArray(tagJson, v.list, v.rows)}}`).join(',')}]`);
   });
 }

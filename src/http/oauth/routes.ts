@@ -6,8 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
-import { consoleRedirect, parseAuthorizeRequest, redirectWith, type AuthorizeRequest } from '../../core/oauth/authorize-request.ts';
-import type { WebSession } from '../../core/oauth/web-sessions.ts';
+import { type AuthorizeRequest, consoleRedirect, parseAuthorizeRequest, redirectWith, type WebSession } from '../../core/oauth/index.ts';
 import { docsPageRedirects } from '../openapi.ts';
 import { approvePage, codePage, errorPage, homePage, signedOutPage, signInPage, type PageContext } from './pages.ts';
 
@@ -116,9 +115,9 @@ export const oauthRoutes =
     async function showAuthorize(req: FastifyRequest, reply: FastifyReply, a: AuthorizeRequest, method?: string) {
       const s = await session(req, reply);
       const fields = authorizeFields(a, method);
-      const user = s.userId ? await core.store.repos.users.byId(s.userId) : null;
-      if (!user) return html(reply, 200, signInPage(ctx, { fields, csrf: s.csrf }));
-      return html(reply, 200, approvePage(ctx, { email: user.email, redirectUri: a.redirectUri, fields, csrf: s.csrf }));
+      const email = s.userId ? await core.userProfiles.emailOf(s.userId) : null;
+      if (email === null) return html(reply, 200, signInPage(ctx, { fields, csrf: s.csrf }));
+      return html(reply, 200, approvePage(ctx, { email, redirectUri: a.redirectUri, fields, csrf: s.csrf }));
     }
 
     const FormAny = Type.Record(Type.String(), Type.Unknown());

@@ -7,7 +7,7 @@ import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
 import { bearerToken } from '../auth.ts';
 import { Email, SeedDocument } from './schemas.ts';
-import type { SeedDocument as SeedDoc } from '../../core/operator/seed.ts';
+import type { SeedDocument as SeedDoc } from '../../core/operator/index.ts';
 
 const routeNotFound = (url: string) =>
   new DomainError('not-found', 'route-not-found', `No route ${url.split('?')[0]!.slice(0, 200)}`);

@@ -1,11 +1,11 @@
 // Request schemas of the operator surface (CONTRACT §3).
 import { Type } from 'typebox';
+import { Name } from '../schema-helpers.ts';
 
 export const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' });
 // The plain 8-4-4-4-12 form only: ajv's "uuid" format also accepts "urn:uuid:…",
 // which the database's uuid type refuses.
 const Uuid = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
-const Name = Type.String({ minLength: 1, maxLength: 255 });
 const Capacity = Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
 const DateTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 

@@ -8,8 +8,7 @@ import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
 import { escapeHtml, hiddenFields, layout, errorPage, type PageContext } from '../oauth/pages.ts';
 import { browserSessions } from '../oauth/routes.ts';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../../core/users/invitations.ts';
-import { PASSWORD_RESET } from '../../core/users/password-resets.ts';
+import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_RESET } from '../../core/users/index.ts';
 import type { InvitationPurpose } from '../../core/ports/repositories.ts';
 import { isUuid } from '../../core/ids/urn.ts';
 
@@ -181,10 +180,8 @@ export const pageRoutes =
       async (req, reply) => {
         const id = req.params.file.replace(/\.svg$/, '');
         if (!isUuid(id)) throw new DomainError('not-found', 'user-not-found', 'No such avatar');
-        const user = await core.store.repos.users.byId(id.toLowerCase());
-        if (!user) throw new DomainError('not-found', 'user-not-found', 'No such avatar');
-        const initials =
-          ((user.firstName[0] ?? '') + (user.lastName[0] ?? '')).toUpperCase() || (user.email[0] ?? '?').toUpperCase();
+        const initials = await core.userProfiles.initialsOf(id.toLowerCase());
+        if (initials === null) throw new DomainError('not-found', 'user-not-found', 'No such avatar');
         const color = COLORS[parseInt(id.slice(0, 2), 16) % COLORS.length];
         return reply
           .type('image/svg+xml')

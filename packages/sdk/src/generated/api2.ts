@@ -15,7 +15,7 @@ export interface paths {
          *
          *     **Permission:** none: a public operation, without an access token.
          *
-         *     **Errors:** `400 invalid_request`, `400 unsupported_grant_type`, `401 invalid_grant (errorCode unauthorized: a used, expired, revoked or unknown code or refresh token)`.
+         *     **Errors:** `400 invalid_request`, `400 unsupported_grant_type`, `401 unauthorized (error invalid_grant: a used, expired, revoked or unknown code or refresh token)`.
          */
         post: operations["token"];
         delete?: never;
@@ -214,6 +214,30 @@ export interface paths {
          *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-input`, `400 invalid-subscription-urn`, `403 update-subscription-forbidden`, `404 subscription-not-found`.
          */
         patch: operations["updateSubscription"];
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/subscriptions/{subscriptionRef}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a subscription uses of its capacities and storage quota
+         * @description Our extension: what the subscription uses of its capacities, as the capacity checks count it: scans and geo images (registered plus live pending uploads), live tags, and bytes against the storage quota (`STORAGE_QUOTA_BYTES`).
+         *
+         *     **Permission:** `account:subscriptions:read`.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-subscription-urn`, `403 view-subscription-forbidden`, `404 subscription-not-found`.
+         */
+        get: operations["getSubscriptionUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/2/accounts/{accountRef}/roles": {
@@ -679,7 +703,7 @@ export interface paths {
         };
         /**
          * A work zone
-         * @description One work zone.
+         * @description One work zone, with the caller's permissions in it (`permissions`, ours).
          *
          *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`) with `workzone:workzones:read` on the work zone.
          *
@@ -728,6 +752,30 @@ export interface paths {
          *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-workzone-urn`, `404 workzone-not-found`, `400 invalid-input`, `403 copy-workzone-forbidden`, `409 copy-in-progress`.
          */
         post: operations["copyWorkzone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/workzones/{workzoneRef}/copy/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The state of a copy you asked for (queued, running, done with where the copy is, failed with why)
+         * @description Our extension: the state of a copy of this work zone that you asked for (`queued`, `running`, `done` with the copy's project and work zone, `failed` with the reason the e-mail gives).
+         *
+         *     **Permission:** the user who asked for the copy, still seeing the source project; anyone else gets 404 `job-not-found`.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-workzone-urn`, `404 workzone-not-found`, `404 job-not-found`.
+         */
+        get: operations["getWorkzoneCopy"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1436,6 +1484,150 @@ export interface paths {
          *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `400 capacity-exceeded-tag`, `400 too-many-tags`, `409 tag-list-pending`, `403 update-tag-list-forbidden`.
          */
         post: operations["bulkMoveTags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook endpoints of an account
+         * @description The account's webhook endpoints (without secrets). Not in the vendor's API.
+         *
+         *     **Permission:** `account:integrations:read` (the account owner and administrators).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `403 read-webhooks-forbidden`.
+         */
+        get: operations["getWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint (answers its signing secret, once)
+         * @description Registers an endpoint that receives the account's events as Standard Webhooks deliveries (signed POSTs of `{type, timestamp, data}`). Answers 201 with the endpoint and its signing `secret` (`whsec_…`), which no other answer shows. Not in the vendor's API.
+         *
+         *     **Permission:** `account:integrations:write` (the account owner and administrators).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-input`, `400 invalid-webhook-url`, `400 invalid-webhook-events`, `403 manage-webhooks-forbidden`, `409 webhook-limit-reached`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/webhooks/{webhookRef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook endpoint
+         * @description A webhook endpoint (without its secret). Not in the vendor's API.
+         *
+         *     **Permission:** `account:integrations:read` (the account owner and administrators).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-webhook-urn`, `404 webhook-not-found`, `403 read-webhooks-forbidden`.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint and its deliveries
+         * @description Deletes an endpoint and its deliveries. Not in the vendor's API.
+         *
+         *     **Permission:** `account:integrations:write` (the account owner and administrators).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-webhook-urn`, `404 webhook-not-found`, `403 manage-webhooks-forbidden`.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint (url, events, description, enabled)
+         * @description Changes the given fields of an endpoint; `enabled: true` also re-enables one the service disabled after a day of failures. Not in the vendor's API.
+         *
+         *     **Permission:** `account:integrations:write` (the account owner and administrators).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-webhook-urn`, `404 webhook-not-found`, `400 invalid-input`, `400 invalid-webhook-url`, `400 invalid-webhook-events`, `403 manage-webhooks-forbidden`.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/webhooks/{webhookRef}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret (the previous one signs too for a day)
+         * @description Replaces the signing secret and answers the new one; for a day the deliveries carry a signature with the previous secret too. Not in the vendor's API.
+         *
+         *     **Permission:** `account:integrations:write` (the account owner and administrators).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-webhook-urn`, `404 webhook-not-found`, `403 manage-webhooks-forbidden`.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/webhooks/{webhookRef}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deliveries of a webhook endpoint, newest event first
+         * @description The endpoint's deliveries, newest event first (`limit`, `state`): attempts, last status and error, next attempt. Not in the vendor's API.
+         *
+         *     **Permission:** `account:integrations:read` (the account owner and administrators).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-webhook-urn`, `404 webhook-not-found`, `400 invalid-input`, `403 read-webhooks-forbidden`.
+         */
+        get: operations["getWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/webhooks/{webhookRef}/deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again (a new series of attempts, the same webhook-id)
+         * @description Sends a delivery again: pending, due now, a new day of attempts, the same `webhook-id`. Answers 202. Not in the vendor's API.
+         *
+         *     **Permission:** `account:integrations:write` (the account owner and administrators).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-webhook-urn`, `404 webhook-not-found`, `403 manage-webhooks-forbidden`, `404 webhook-delivery-not-found`.
+         */
+        post: operations["replayWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2364,6 +2556,121 @@ export interface operations {
             };
             /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSubscriptionUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                subscriptionRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscriptionId: string;
+                        scans: {
+                            used: number;
+                            allowed: number;
+                        };
+                        geoImages: {
+                            used: number;
+                            allowed: number;
+                        };
+                        tags: {
+                            used: number;
+                            allowed: number;
+                        };
+                        storageBytes: {
+                            used: number;
+                            allowed: number;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6094,6 +6401,7 @@ export interface operations {
                             scanSize: number | null;
                             tagCount: number | null;
                         };
+                        permissions?: string[];
                     }[];
                 };
             };
@@ -6229,6 +6537,7 @@ export interface operations {
                             scanSize: number | null;
                             tagCount: number | null;
                         };
+                        permissions?: string[];
                     };
                 };
             };
@@ -6410,6 +6719,7 @@ export interface operations {
                             scanSize: number | null;
                             tagCount: number | null;
                         };
+                        permissions?: string[];
                     };
                 };
             };
@@ -6544,6 +6854,7 @@ export interface operations {
                             scanSize: number | null;
                             tagCount: number | null;
                         };
+                        permissions?: string[];
                     };
                 };
             };
@@ -6882,6 +7193,116 @@ export interface operations {
             };
             /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWorkzoneCopy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+                workzoneRef: string;
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobId: string;
+                        state: "queued" | "running" | "done" | "failed";
+                        result?: {
+                            projectId: string;
+                            workzoneId: string;
+                            copiedWorkzones: number;
+                            copiedFiles: number;
+                            skippedMembers: number;
+                        };
+                        error?: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12671,6 +13092,1025 @@ export interface operations {
             };
             /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description urn:<ns>:webhook:<uuid> */
+                        id: string;
+                        /** @enum {string} */
+                        type: "webhook";
+                        accountId: string;
+                        url: string;
+                        events: string[];
+                        description: string;
+                        enabled: boolean;
+                        /** @description "failing": the service disabled it after a day of failed deliveries */
+                        disabledReason: "failing" | null;
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description http(s) URL the deliveries are POSTed to */
+                    url: string;
+                    /** @description Event types, or "*" for every type: project.created, project.deleted, project.updated, webhook.created, webhook.deleted, webhook.disabled, webhook.updated */
+                    events: string[];
+                    description?: string;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description urn:<ns>:webhook:<uuid> */
+                        id: string;
+                        /** @enum {string} */
+                        type: "webhook";
+                        accountId: string;
+                        url: string;
+                        events: string[];
+                        description: string;
+                        enabled: boolean;
+                        /** @description "failing": the service disabled it after a day of failed deliveries */
+                        disabledReason: "failing" | null;
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    } & {
+                        /** @description whsec_<base64>: the signing secret, shown only in this answer */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                webhookRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description urn:<ns>:webhook:<uuid> */
+                        id: string;
+                        /** @enum {string} */
+                        type: "webhook";
+                        accountId: string;
+                        url: string;
+                        events: string[];
+                        description: string;
+                        enabled: boolean;
+                        /** @description "failing": the service disabled it after a day of failed deliveries */
+                        disabledReason: "failing" | null;
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                webhookRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                webhookRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description http(s) URL the deliveries are POSTed to */
+                    url?: string;
+                    /** @description Event types, or "*" for every type: project.created, project.deleted, project.updated, webhook.created, webhook.deleted, webhook.disabled, webhook.updated */
+                    events?: string[];
+                    description?: string;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description urn:<ns>:webhook:<uuid> */
+                        id: string;
+                        /** @enum {string} */
+                        type: "webhook";
+                        accountId: string;
+                        url: string;
+                        events: string[];
+                        description: string;
+                        enabled: boolean;
+                        /** @description "failing": the service disabled it after a day of failed deliveries */
+                        disabledReason: "failing" | null;
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                webhookRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description whsec_<base64>: the new signing secret, shown only in this answer */
+                        secret: string;
+                        /**
+                         * Format: date-time
+                         * @description until then, deliveries carry a signature with the previous secret too
+                         */
+                        previousSecretExpiresAt: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                state?: "pending" | "delivered" | "failed";
+            };
+            header?: never;
+            path: {
+                accountRef: string;
+                webhookRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the webhook-id header of every attempt of this delivery */
+                        id: string;
+                        webhookId: string;
+                        eventId: string;
+                        /** @description the event type */
+                        type: string;
+                        /** @enum {string} */
+                        state: "pending" | "delivered" | "failed";
+                        attempts: number;
+                        nextAttemptAt: string | null;
+                        /** @description the endpoint's last HTTP status (null: no answer) */
+                        lastStatus: number | null;
+                        lastError: string | null;
+                        deliveredAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                webhookRef: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the webhook-id header of every attempt of this delivery */
+                        id: string;
+                        webhookId: string;
+                        eventId: string;
+                        /** @description the event type */
+                        type: string;
+                        /** @enum {string} */
+                        state: "pending" | "delivered" | "failed";
+                        attempts: number;
+                        nextAttemptAt: string | null;
+                        /** @description the endpoint's last HTTP status (null: no answer) */
+                        lastStatus: number | null;
+                        lastError: string | null;
+                        deliveredAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

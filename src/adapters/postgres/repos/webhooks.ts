@@ -1,0 +1,144 @@
+// Webhook endpoints and deliveries (migration 0019, src/core/ports/webhooks.ts).
+import type {
+  ClaimedEndpoint, DueDelivery, WebhookDeliveryRecord, WebhookEndpointRecord, WebhooksRepo,
+} from '../../../core/ports/webhooks.ts';
+import type { Sql } from '../sql.ts';
+
+const ENDPOINT_COLS = `id, account_id AS "accountId", url, events, description, enabled, disabled_reason AS "disabledReason",
+  failing_since AS "failingSince", created_by AS "createdBy", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+const DELIVERY_COLS = `d.id, d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.type, d.subject, d.state, d.attempts,
+  d.next_at AS "nextAt", d.retry_until AS "retryUntil", d.last_status AS "lastStatus", d.last_error AS "lastError",
+  d.delivered_at AS "deliveredAt", d.created_at AS "createdAt"`;
+
+export function webhooksRepo(sql: Sql): WebhooksRepo {
+  return {
+    async insertEndpoint(e) {
+      await sql.query(
+        `INSERT INTO webhook_endpoints (id, account_id, url, events, description, enabled, secret, created_by, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+        [e.id, e.accountId, e.url, e.events, e.description, e.enabled, e.secret, e.createdBy, e.createdAt],
+      );
+    },
+    listEndpoints: (accountId) =>
+      sql.query<WebhookEndpointRecord>(`SELECT ${ENDPOINT_COLS} FROM webhook_endpoints WHERE account_id = $1 ORDER BY created_at, id`, [accountId]),
+    async endpoint(accountId, id) {
+      const [row] = await sql.query<WebhookEndpointRecord>(`SELECT ${ENDPOINT_COLS} FROM webhook_endpoints WHERE account_id = $1 AND id = $2`, [
+        accountId, id,
+      ]);
+      return row ?? null;
+    },
+    async updateEndpoint(id, patch, now) {
+      await sql.query(
+        `UPDATE webhook_endpoints SET url = COALESCE($2, url), events = COALESCE($3, events), description = COALESCE($4, description),
+           enabled = COALESCE($5, enabled),
+           disabled_reason = CASE WHEN $5 THEN NULL ELSE disabled_reason END,
+           failing_since = CASE WHEN $5 THEN NULL ELSE failing_since END,
+           updated_at = $6
+         WHERE id = $1`,
+        [id, patch.url ?? null, patch.events ?? null, patch.description ?? null, patch.enabled ?? null, now],
+      );
+    },
+    async deleteEndpoint(accountId, id) {
+      return (await sql.query('DELETE FROM webhook_endpoints WHERE account_id = $1 AND id = $2 RETURNING 1', [accountId, id])).length > 0;
+    },
+    async rotateSecret(id, secret, previousUntil, now) {
+      await sql.query(
+        `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = $3, secret = $2, updated_at = $4 WHERE id = $1`,
+        [id, secret, previousUntil, now],
+      );
+    },
+
+    async fanOut(event, retryUntil) {
+      const rows = await sql.query(
+        `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_seq, type, subject, state, next_at, retry_until, created_at)
+         SELECT gen_random_uuid(), e.id, ev.id, ev.seq, ev.type, ev.subject, 'pending', ev.occurred_at, $2, ev.occurred_at
+         FROM domain_events ev JOIN webhook_endpoints e ON e.account_id = ev.account_id
+         WHERE ev.id = $1 AND e.enabled AND (ev.type = ANY (e.events) OR '*' = ANY (e.events))
+         RETURNING 1`,
+        [event.id, retryUntil],
+      );
+      return rows.length;
+    },
+
+    claimEndpoints: (now, leaseUntil, limit) =>
+      sql.query<ClaimedEndpoint>(
+        `UPDATE webhook_endpoints w SET lease_until = $2
+         FROM (SELECT e.id FROM webhook_endpoints e
+               WHERE e.enabled AND (e.lease_until IS NULL OR e.lease_until <= $1)
+                 AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.state = 'pending' AND d.next_at <= $1)
+               ORDER BY e.id LIMIT $3 FOR UPDATE SKIP LOCKED) due
+         WHERE w.id = due.id
+         RETURNING w.id, w.account_id AS "accountId", w.url, w.secret, w.previous_secret AS "previousSecret",
+           w.previous_secret_until AS "previousSecretUntil", w.failing_since AS "failingSince", w.lease_until AS "leaseUntil"`,
+        [now, leaseUntil, limit],
+      ),
+    async renewLease(endpointId, heldUntil, leaseUntil) {
+      const rows = await sql.query('UPDATE webhook_endpoints SET lease_until = $3 WHERE id = $1 AND lease_until = $2 AND enabled RETURNING 1', [
+        endpointId, heldUntil, leaseUntil,
+      ]);
+      return rows.length > 0;
+    },
+    async releaseLease(endpointId, heldUntil) {
+      await sql.query('UPDATE webhook_endpoints SET lease_until = NULL WHERE id = $1 AND lease_until = $2', [endpointId, heldUntil]);
+    },
+    dueDeliveries: (endpointId, now, limit) =>
+      sql
+        .query<Omit<DueDelivery, 'event'> & Pick<DueDelivery['event'], 'type' | 'data' | 'occurredAt'>>(
+          `SELECT d.id, d.subject, d.attempts, d.retry_until AS "retryUntil", ev.type, ev.data, ev.occurred_at AS "occurredAt"
+           FROM webhook_deliveries d JOIN domain_events ev ON ev.id = d.event_id
+           WHERE d.endpoint_id = $1 AND d.state = 'pending' AND d.next_at <= $2
+             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries o
+                             WHERE o.endpoint_id = d.endpoint_id AND o.state = 'pending' AND o.subject = d.subject AND o.event_seq < d.event_seq
+                               AND o.next_at > $2)
+           ORDER BY d.event_seq LIMIT $3`,
+          [endpointId, now, limit],
+        )
+        .then((rows) =>
+          rows.map(({ type, data, occurredAt, ...d }) => ({ ...d, event: { type, data, occurredAt } }) as DueDelivery),
+        ),
+    async settle(id, attempts, outcome, now) {
+      const [set, values]: [string, unknown[]] =
+        outcome.state === 'delivered'
+          ? [`state = 'delivered', delivered_at = $4, last_status = $5, last_error = NULL, next_at = NULL`, [outcome.at, outcome.status]]
+          : outcome.state === 'pending'
+            ? ['next_at = $4, last_status = $5, last_error = $6', [outcome.retryAt, outcome.status, outcome.error]]
+            : [`state = 'failed', next_at = NULL, last_status = $4, last_error = $5`, [outcome.status, outcome.error]];
+      // One statement: the delivery, and the endpoint's failure streak (a success ends it,
+      // a failure starts it if not started), the endpoint row written only when it changes.
+      const streak = outcome.state === 'delivered' ? 'failing_since = NULL' : 'failing_since = $3';
+      const unchanged = outcome.state === 'delivered' ? 'w.failing_since IS NOT NULL' : 'w.failing_since IS NULL';
+      const [row] = await sql.query<{ settled: number }>(
+        `WITH d AS (
+           UPDATE webhook_deliveries SET attempts = attempts + 1, ${set}
+           WHERE id = $1 AND attempts = $2 AND state = 'pending' RETURNING endpoint_id),
+         e AS (UPDATE webhook_endpoints w SET ${streak} FROM d WHERE w.id = d.endpoint_id AND ${unchanged} RETURNING 1)
+         SELECT (SELECT count(*) FROM d)::int AS settled, $3::timestamptz AS now`, // $3 named even where the streak does not use it: one numbering
+        [id, attempts, now, ...values],
+      );
+      return row!.settled > 0;
+    },
+    async disableFailing(endpointId, now) {
+      const rows = await sql.query(
+        `UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'failing', updated_at = $2 WHERE id = $1 AND enabled RETURNING 1`,
+        [endpointId, now],
+      );
+      return rows.length > 0;
+    },
+
+    listDeliveries: (endpointId, limit, state) =>
+      sql.query<WebhookDeliveryRecord>(
+        `SELECT ${DELIVERY_COLS} FROM webhook_deliveries d
+         WHERE d.endpoint_id = $1 AND ($3::text IS NULL OR d.state = $3) ORDER BY d.event_seq DESC LIMIT $2`,
+        [endpointId, limit, state ?? null],
+      ),
+    async replay(endpointId, deliveryId, now, retryUntil) {
+      const [row] = await sql.query<WebhookDeliveryRecord>(
+        `UPDATE webhook_deliveries d SET state = 'pending', attempts = 0, next_at = $3, retry_until = $4, delivered_at = NULL
+         WHERE d.endpoint_id = $1 AND d.id = $2 RETURNING ${DELIVERY_COLS}`,
+        [endpointId, deliveryId, now, retryUntil],
+      );
+      return row ?? null;
+    },
+  };
+}

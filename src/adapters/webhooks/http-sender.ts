@@ -1,0 +1,99 @@
+// The WebhookSender over node:http/https (docs/webhooks.md "Targets"). The URL's host is
+// resolved once, every address it resolves to is checked (no loopback, private, link-local
+// or other non-public address unless WEBHOOKS_ALLOW_PRIVATE_TARGETS=1), and the connection
+// goes to exactly the checked address: the socket's lookup answers with it, so a DNS answer
+// that changes between the check and the connection (rebinding) is never used, while the
+// Host header and TLS SNI stay the URL's host name. Redirects are not followed.
+import dns from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { addressLiteral, nonPublicReason } from '../../core/webhooks/index.ts';
+import { WebhookSendError, type WebhookSender } from '../../core/ports/webhooks.ts';
+import { VERSION } from '../../version.ts';
+
+export interface HttpSenderOptions {
+  /** WEBHOOKS_ALLOW_PRIVATE_TARGETS: send to non-public addresses too (tests, closed networks). */
+  allowPrivateTargets: boolean;
+  /** WEBHOOKS_TIMEOUT in ms: the whole exchange, connection to the end of the response. */
+  timeoutMs: number;
+  /** Name resolution (tests put their own). */
+  resolve?: (hostname: string) => Promise<{ address: string; family: number }[]>;
+}
+
+/** The response's body is read up to this much and dropped: only the status counts. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+const systemResolve = (hostname: string) => dns.lookup(hostname, { all: true, verbatim: true });
+
+export function httpWebhookSender(options: HttpSenderOptions): WebhookSender {
+  const resolve = options.resolve ?? systemResolve;
+
+  /** The one address the request connects to, checked. */
+  async function targetAddress(url: URL): Promise<{ address: string; family: number }> {
+    const literal = addressLiteral(url.hostname);
+    let addresses: { address: string; family: number }[];
+    try {
+      addresses = literal ? [{ address: literal, family: literal.includes(':') ? 6 : 4 }] : await resolve(url.hostname);
+    } catch (e) {
+      throw new WebhookSendError('network', `cannot resolve ${url.hostname}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+    if (addresses.length === 0) throw new WebhookSendError('network', `cannot resolve ${url.hostname}: no address`);
+    if (!options.allowPrivateTargets) {
+      // Every answer must be public: a name that also resolves inside is refused, whichever answer would be used.
+      for (const a of addresses) {
+        const reason = nonPublicReason(a.address);
+        if (reason) {
+          throw new WebhookSendError(
+            'refused-address',
+            `refused: ${url.hostname} resolves to ${a.address}, a ${reason} address (WEBHOOKS_ALLOW_PRIVATE_TARGETS is off)`,
+          );
+        }
+      }
+    }
+    return addresses[0]!;
+  }
+
+  return {
+    async send({ url: text, headers, body }) {
+      const url = new URL(text);
+      const target = await targetAddress(url);
+      const pinned: LookupFunction = (_hostname, opts, callback) => {
+        if (opts.all) callback(null, [target]);
+        else callback(null, target.address, target.family);
+      };
+      const client = url.protocol === 'https:' ? https : http;
+      return new Promise((resolvePromise, reject) => {
+        const request = client.request(
+          url,
+          {
+            method: 'POST',
+            lookup: pinned,
+            agent: false,
+            headers: { ...headers, 'content-length': Buffer.byteLength(body), 'user-agent': `Scanbase-Webhooks/${VERSION}` },
+            signal: AbortSignal.timeout(options.timeoutMs),
+          },
+          (response) => {
+            let read = 0;
+            response.on('data', (chunk: Buffer) => {
+              read += chunk.length;
+              if (read > MAX_RESPONSE_BYTES) response.destroy();
+            });
+            response.on('close', () => resolvePromise({ status: response.statusCode ?? 0 }));
+            response.on('error', () => resolvePromise({ status: response.statusCode ?? 0 }));
+          },
+        );
+        request.on('error', (e: NodeJS.ErrnoException) => {
+          const timedOut = e.name === 'AbortError' || e.name === 'TimeoutError';
+          reject(
+            new WebhookSendError(
+              timedOut ? 'timeout' : 'network',
+              timedOut ? `no answer within ${options.timeoutMs / 1000} s` : `cannot reach ${url.host}: ${e.code ?? e.message}`,
+            ),
+          );
+        });
+        request.end(body);
+      });
+    },
+  };
+}

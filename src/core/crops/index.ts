@@ -1,0 +1,5 @@
+// The crops module: crops of a project's work zones and their covers.
+// Offers: Crops. Needs: project access, the files module (covers).
+// Other modules, src/http and compose.ts import this module through this file only (eslint.config.js).
+export { createCrops } from './crops.ts';
+export type { CropInput, CropView, Crops } from './crops.ts';

@@ -1,0 +1,197 @@
+// Every errorCode the service answers, once: the HTTP statuses it is answered with and where
+// it is defined. DomainError, the helpers in errors.ts and the HTTP failures take their code
+// from here (typed: a code missing here fails tsc), and the OpenAPI documents' error lists
+// are built from it (src/http/operation-docs.ts). test/unit/error-codes.test.ts checks it
+// against the spec's "Errors" table, CONTRACT.md and the vendor's OpenAPI document.
+//
+// `defined` says who names the code:
+//   spec     a row of the spec's "Errors" table (literally or by its pattern:
+//            invalid-<type>-urn, <action>-<resource>-forbidden, list-*/view-*-forbidden,
+//            deleted-<type>, <type>-not-found)
+//   vendor   the vendor's API 2 OpenAPI document (shared/reference/vendor-api2-openapi.json)
+//   contract CONTRACT.md
+//   rfc6749  the token endpoints' `error` values (RFC 6749 §5.2), API 2's errorCode there too
+//   ours     this service: an extension (operator, blobs, uploads, limits, the framework's
+//            own refusals) or a code the spec leaves open (docs/decisions.md, "Error codes")
+export type CodeSource = 'spec' | 'vendor' | 'contract' | 'rfc6749' | 'ours';
+
+export interface ErrorCodeEntry {
+  /** The statuses it is answered with (most have one). */
+  readonly status: readonly number[];
+  /** Who names it, most authoritative first. */
+  readonly defined: readonly CodeSource[];
+}
+
+const spec = (...status: number[]) => ({ status, defined: ['spec'] }) as const;
+const vendor = (...status: number[]) => ({ status, defined: ['vendor'] }) as const;
+const ours = (...status: number[]) => ({ status, defined: ['ours'] }) as const;
+
+export const ERROR_CODES = {
+  // 400
+  'invalid-input': { status: [400, 417, 431], defined: ['spec', 'vendor', 'contract'] },
+  'invalid-account-urn': spec(400),
+  'invalid-user-urn': { status: [400], defined: ['spec', 'vendor'] },
+  'invalid-subscription-urn': spec(400),
+  'invalid-role-urn': spec(400),
+  'invalid-group-urn': spec(400),
+  'invalid-project-urn': spec(400),
+  'invalid-workzone-urn': spec(400),
+  'invalid-file-urn': spec(400),
+  'invalid-crop-urn': spec(400),
+  'invalid-tag-list-urn': spec(400),
+  'invalid-tag-urn': spec(400),
+  'invalid-format-urn': spec(400),
+  'cannot-delete-base-role': { status: [400], defined: ['spec', 'vendor', 'contract'] },
+  'cannot-update-base-role': { status: [400], defined: ['vendor', 'contract'] },
+  'role-used': { status: [400], defined: ['vendor', 'contract'] },
+  'capacity-exceeded-scan': { status: [400], defined: ['vendor', 'contract'] },
+  'project-active': vendor(400),
+  'project-deleted': vendor(400),
+  'project-not-deleted': vendor(400),
+  'subscription-not-active': vendor(400),
+  'capacity-exceeded-geoimage': ours(400),
+  'capacity-exceeded-tag': ours(400),
+  'storage-quota-exceeded': ours(400),
+  'too-many-tags': ours(400),
+  'cannot-delete-root-workzone': ours(400),
+  'cannot-remove-project-owner': ours(400),
+  'member-has-another-role': ours(400),
+  'users-not-in-groups': ours(400),
+  'expiration-date-in-past': ours(400),
+  'cover-not-an-image': ours(400),
+  'unknown-blob-name': ours(400),
+  'blob-not-uploaded': ours(400),
+  'blob-mismatch': ours(400),
+  'upload-expired': ours(400),
+  'unknown-job-kind': ours(400), // a job's failure, never an HTTP answer
+  // The local-disk store's signed URLs (/_blobs, docs/storage.md).
+  'invalid-blob-key': ours(400),
+  'length-required': ours(400),
+  'content-length-mismatch': ours(400),
+  'content-md5-missing': ours(400),
+  'content-md5-mismatch': ours(400),
+  'bad-digest': ours(400),
+  'upload-incomplete': ours(400),
+  // Webhooks, our extension (docs/webhooks.md).
+  'invalid-webhook-urn': ours(400),
+  'invalid-webhook-url': ours(400),
+  'invalid-webhook-events': ours(400),
+  // The token endpoints.
+  invalid_request: { status: [400], defined: ['rfc6749'] },
+  invalid_grant: { status: [400], defined: ['rfc6749'] },
+  unsupported_grant_type: { status: [400], defined: ['rfc6749'] },
+
+  // 401
+  unauthorized: spec(401),
+  'invalid-credentials': ours(401),
+
+  // 403
+  'not-member-of-project': spec(403),
+  'deleted-project': spec(403),
+  'view-account-forbidden': spec(403),
+  'list-subscriptions-forbidden': spec(403),
+  'view-subscription-forbidden': spec(403),
+  'update-subscription-forbidden': spec(403),
+  'list-users-forbidden': spec(403),
+  'view-user-forbidden': spec(403),
+  'create-user-forbidden': spec(403),
+  'remove-user-from-account-forbidden': { status: [403], defined: ['spec', 'vendor'] },
+  'update-user-account-roles-forbidden': { status: [403], defined: ['spec', 'vendor'] },
+  'delete-account-owner-forbidden': { status: [403], defined: ['spec', 'vendor'] },
+  'list-roles-forbidden': spec(403),
+  'view-role-forbidden': spec(403),
+  'create-role-forbidden': spec(403),
+  'update-role-forbidden': spec(403),
+  'delete-role-forbidden': spec(403),
+  'list-groups-forbidden': spec(403),
+  'view-group-forbidden': spec(403),
+  'create-group-forbidden': spec(403),
+  'update-group-forbidden': spec(403),
+  'delete-group-forbidden': spec(403),
+  'list-projects-forbidden': spec(403),
+  'create-project-forbidden': spec(403),
+  'update-project-forbidden': spec(403),
+  'update-project-ownership-or-subscription-forbidden': { status: [403], defined: ['spec', 'vendor'] },
+  'delete-project-forbidden': { status: [403], defined: ['spec', 'vendor'] },
+  'restore-project-forbidden': ours(403),
+  'new-project-owner-not-manager': vendor(403),
+  'list-project-members-forbidden': spec(403),
+  'add-project-members-forbidden': ours(403),
+  'remove-contributor-forbidden': vendor(403),
+  'remove-contributor-from-work-zone-forbidden': { status: [403], defined: ['spec', 'vendor'] },
+  'list-workzones-forbidden': spec(403),
+  'view-workzone-forbidden': spec(403),
+  'create-workzone-forbidden': spec(403),
+  'update-workzone-forbidden': spec(403),
+  'delete-workzone-forbidden': spec(403),
+  'copy-workzone-forbidden': ours(403),
+  'view-file-forbidden': spec(403),
+  'create-file-forbidden': spec(403),
+  'update-file-forbidden': spec(403),
+  'delete-file-forbidden': spec(403),
+  'view-crop-forbidden': spec(403),
+  'create-crop-forbidden': spec(403),
+  'update-crop-forbidden': spec(403),
+  'delete-crop-forbidden': spec(403),
+  'list-tag-lists-forbidden': spec(403),
+  'view-tag-list-forbidden': spec(403),
+  'create-tag-list-forbidden': spec(403),
+  'update-tag-list-forbidden': spec(403),
+  'delete-tag-list-forbidden': spec(403),
+  'view-report-forbidden': spec(403),
+  'view-connect-job-forbidden': spec(403),
+  'create-connect-import-forbidden': spec(403),
+  'create-connect-export-forbidden': spec(403),
+  'signature-invalid': ours(403),
+  'url-expired': ours(403),
+  'read-webhooks-forbidden': ours(403),
+  'manage-webhooks-forbidden': ours(403),
+
+  // 404
+  'account-not-found': { status: [404], defined: ['spec', 'vendor'] },
+  'user-not-found': spec(404),
+  'user-email-not-found': spec(404),
+  'subscription-not-found': spec(404),
+  'role-not-found': { status: [404, 409], defined: ['spec'] }, // 409: an account without its Manager base role
+  'group-not-found': spec(404),
+  'project-not-found': spec(404),
+  'workzone-not-found': spec(404),
+  'file-not-found': spec(404),
+  'crop-not-found': spec(404),
+  'tag-list-not-found': spec(404),
+  'tag-not-found': spec(404),
+  'connect-job-not-found': ours(404),
+  'job-not-found': ours(404), // a work-zone copy its requester follows (docs/projects.md "Copy")
+  'invitation-not-found': ours(404),
+  'blob-not-found': ours(404),
+  'route-not-found': ours(404),
+  'webhook-not-found': ours(404),
+  'webhook-delivery-not-found': ours(404),
+  'not-found': ours(404),
+
+  // 408, 409, 413, 415, 416, 429, 500
+  'request-timeout': ours(408),
+  conflict: ours(409),
+  'group-already-exists': ours(409),
+  'copy-in-progress': ours(409),
+  'tag-list-pending': ours(409),
+  'webhook-limit-reached': ours(409),
+  'payload-too-large': ours(413),
+  'unsupported-media-type': ours(415),
+  'range-not-satisfiable': ours(416),
+  'too-many-requests': ours(429),
+  'too-many-sign-in-attempts': ours(429),
+  'too-many-password-reset-requests': ours(429),
+  'too-many-operator-attempts': ours(429),
+  'internal-error': ours(500),
+} as const satisfies Record<string, ErrorCodeEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The statuses a code is answered with. */
+export type StatusOf<C extends ErrorCode> = (typeof ERROR_CODES)[C]['status'][number];
+
+/** The codes answered with `status`. */
+export type CodeWithStatus<S extends number> = { [C in ErrorCode]: S extends StatusOf<C> ? C : never }[ErrorCode];
+
+export const isErrorCode = (s: string): s is ErrorCode => Object.hasOwn(ERROR_CODES, s);

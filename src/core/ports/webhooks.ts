@@ -1,0 +1,137 @@
+// Webhook endpoints, their deliveries, and the outbound sender (docs/webhooks.md).
+import type { StoredDomainEvent } from '../events/domain-events.ts';
+
+export interface WebhookEndpointRecord {
+  id: string;
+  accountId: string;
+  url: string;
+  events: string[];
+  description: string;
+  enabled: boolean;
+  /** 'failing' when the relay disabled it; null otherwise. */
+  disabledReason: 'failing' | null;
+  failingSince: Date | null;
+  createdBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The secrets that sign: the current one, and the previous one until its grace period ends. */
+export interface WebhookSecrets {
+  secret: string;
+  previousSecret: string | null;
+  previousSecretUntil: Date | null;
+}
+
+export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookDeliveryRecord {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  type: string;
+  subject: string;
+  state: WebhookDeliveryState;
+  attempts: number;
+  nextAt: Date | null;
+  retryUntil: Date;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+}
+
+/** An endpoint in one node's hands: its address, its secrets and the lease that makes it this node's. */
+export interface ClaimedEndpoint extends WebhookSecrets {
+  id: string;
+  accountId: string;
+  url: string;
+  failingSince: Date | null;
+  leaseUntil: Date;
+}
+
+/** A due delivery with the event it carries. */
+export interface DueDelivery {
+  id: string;
+  subject: string;
+  attempts: number;
+  retryUntil: Date;
+  event: Pick<StoredDomainEvent, 'type' | 'data' | 'occurredAt'>;
+}
+
+export type DeliveryOutcome =
+  | { state: 'delivered'; status: number; at: Date }
+  | { state: 'pending'; status: number | null; error: string; retryAt: Date }
+  | { state: 'failed'; status: number | null; error: string };
+
+export interface WebhooksRepo {
+  insertEndpoint(e: Omit<WebhookEndpointRecord, 'disabledReason' | 'failingSince' | 'updatedAt'> & { secret: string }): Promise<void>;
+  /** The account's endpoints, oldest first. */
+  listEndpoints(accountId: string): Promise<WebhookEndpointRecord[]>;
+  endpoint(accountId: string, id: string): Promise<WebhookEndpointRecord | null>;
+  /** Enabling clears disabledReason and failingSince. */
+  updateEndpoint(id: string, patch: Partial<Pick<WebhookEndpointRecord, 'url' | 'events' | 'description' | 'enabled'>>, now: Date): Promise<void>;
+  /** Deletes the endpoint and its deliveries; false when there was none. */
+  deleteEndpoint(accountId: string, id: string): Promise<boolean>;
+  /** The new secret signs from now on; the old one too until `previousUntil`. */
+  rotateSecret(id: string, secret: string, previousUntil: Date, now: Date): Promise<void>;
+
+  /**
+   * In the publishing transaction: one pending delivery of the event per enabled endpoint of
+   * its account subscribed to its type (or to `*`). The event is delivered if and only if it
+   * commits, and once per endpoint (unique endpoint and event).
+   */
+  fanOut(event: StoredDomainEvent, retryUntil: Date): Promise<number>;
+
+  /**
+   * Leases endpoints that are enabled, not leased by a live node, and have a due delivery:
+   * until `leaseUntil` they are this caller's only (FOR UPDATE SKIP LOCKED across nodes).
+   */
+  claimEndpoints(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedEndpoint[]>;
+  /** Extends a held lease; false when it is no longer held (expired and taken, or the endpoint gone or disabled). */
+  renewLease(endpointId: string, heldUntil: Date, leaseUntil: Date): Promise<boolean>;
+  releaseLease(endpointId: string, heldUntil: Date): Promise<void>;
+  /**
+   * The endpoint's due deliveries in event order, without any whose subject has an older
+   * pending delivery at this endpoint that is not due (waiting for its retry): per-subject
+   * order, provided the caller stops a subject at its first failure in the batch.
+   */
+  dueDeliveries(endpointId: string, now: Date, limit: number): Promise<DueDelivery[]>;
+  /**
+   * Records an attempt's outcome when the delivery is still pending at `attempts`; a success
+   * clears the endpoint's failingSince, a failure sets it if unset. False when it had moved on.
+   */
+  settle(id: string, attempts: number, outcome: DeliveryOutcome, now: Date): Promise<boolean>;
+  /** Disables a failing endpoint (reason 'failing'); false when it already was disabled. */
+  disableFailing(endpointId: string, now: Date): Promise<boolean>;
+
+  /** An endpoint's deliveries, newest event first. */
+  listDeliveries(endpointId: string, limit: number, state?: WebhookDeliveryState): Promise<WebhookDeliveryRecord[]>;
+  /** Makes a delivery pending again with a new series of attempts, due now, tried until `retryUntil`; null when there is none. */
+  replay(endpointId: string, deliveryId: string, now: Date, retryUntil: Date): Promise<WebhookDeliveryRecord | null>;
+}
+
+/** One HTTP POST of a delivery. */
+export interface WebhookRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A refused or failed send, with a message for the delivery's lastError (never a secret). */
+export class WebhookSendError extends Error {
+  override name = 'WebhookSendError';
+  readonly reason: 'refused-address' | 'network' | 'timeout';
+  constructor(reason: WebhookSendError['reason'], message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+export interface WebhookSender {
+  /**
+   * POSTs the body and answers the response status; throws WebhookSendError when the
+   * resolved address is not public (unless allowed), on a connection failure or on timeout.
+   */
+  send(request: WebhookRequest): Promise<{ status: number }>;
+}

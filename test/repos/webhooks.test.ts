@@ -1,0 +1,123 @@
+// Webhook deliveries in the database (migration 0019, src/adapters/postgres/repos/webhooks.ts),
+// on each engine: the fan-out writes deliveries in the publishing transaction (none when it
+// rolls back), only to enabled endpoints of the event's account that want it; an endpoint is
+// leased by one caller at a time (concurrent claims never share one; a dead node's lease
+// ends); due deliveries come in event order and a subject waiting for a retry holds back
+// its later deliveries only.
+import { describe, test, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { createStore } from '../../src/adapters/postgres/store.ts';
+import type { Repos, Store } from '../../src/core/ports/repositories.ts';
+import type { DomainEvent } from '../../src/core/events/domain-events.ts';
+import { ENGINES, migratedDatabase, type TestDatabase } from '../support/database.ts';
+
+const T0 = new Date('2026-03-01T10:00:00.000Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+const ACCOUNT = crypto.randomUUID();
+const OTHER = crypto.randomUUID();
+
+const projectEvent = (accountId: string, projectId: string, type: 'project.created' | 'project.updated' = 'project.created'): DomainEvent => ({
+  type, accountId, subject: `project:${projectId}`, data: { accountId, projectId, projectApi1Id: 'x' },
+});
+
+for (const engine of ENGINES) {
+  describe(`webhook deliveries on ${engine}`, () => {
+    let db: TestDatabase;
+    let store: Store;
+    let repos: Repos;
+    let closeStore: () => Promise<void>;
+
+    const endpoint = async (accountId: string, events: string[], enabled = true) => {
+      const id = crypto.randomUUID();
+      await repos.webhooks.insertEndpoint({
+        id, accountId, url: 'https://hooks.example/in', events, description: '', enabled, secret: 'whsec_AAAA', createdBy: null, createdAt: T0,
+      });
+      return id;
+    };
+    const publish = (e: DomainEvent, now = T0) => store.transaction((tx) => tx.events.publish(e, now));
+
+    before(async () => {
+      db = await migratedDatabase(engine);
+      const created = await createStore(db.sql);
+      store = created;
+      repos = created.repos;
+      closeStore = created.close;
+      const owner = await repos.users.insert(
+        { id: crypto.randomUUID(), email: `o-${engine}@hooks.test`, firstName: 'O', lastName: 'O', company: '', title: '', passwordHash: null, invitedBy: null, invitedAt: null },
+        T0,
+      );
+      for (const [id, name] of [[ACCOUNT, 'Hooks'], [OTHER, 'Other']] as const) await repos.accounts.insert({ id, name, ownerId: owner.id, createdBy: null }, T0);
+    });
+    after(async () => {
+      await closeStore();
+      await db.drop();
+    });
+    beforeEach(async () => {
+      await db.sql.exec('DELETE FROM webhook_endpoints');
+    });
+
+    test('webhook fan-out rule: one delivery per enabled endpoint of the account that wants the type, written with the event', async () => {
+      const all = await endpoint(ACCOUNT, ['*']);
+      const named = await endpoint(ACCOUNT, ['project.created']);
+      const otherType = await endpoint(ACCOUNT, ['project.deleted']);
+      const disabled = await endpoint(ACCOUNT, ['*'], false);
+      const otherAccount = await endpoint(OTHER, ['*']);
+      await publish(projectEvent(ACCOUNT, crypto.randomUUID()));
+      const count = async (id: string) => (await repos.webhooks.listDeliveries(id, 10)).length;
+      assert.deepEqual(
+        await Promise.all([all, named, otherType, disabled, otherAccount].map(count)),
+        [1, 1, 0, 0, 0],
+      );
+      // System events never fan out.
+      await publish({ type: 'service.reset', accountId: null, subject: 'service', data: {} });
+      assert.equal(await count(all), 1);
+    });
+
+    test('webhook fan-out rule: a rolled-back change writes no delivery', async () => {
+      const id = await endpoint(ACCOUNT, ['*']);
+      await assert.rejects(
+        store.transaction(async (tx) => {
+          await tx.events.publish(projectEvent(ACCOUNT, crypto.randomUUID()), T0);
+          throw new Error('rolled back');
+        }),
+        /rolled back/,
+      );
+      assert.deepEqual(await repos.webhooks.listDeliveries(id, 10), []);
+    });
+
+    test('webhook lease rule: an endpoint with due deliveries is leased by one caller at a time, and by another once the lease ends', async () => {
+      const ids = [await endpoint(ACCOUNT, ['*']), await endpoint(ACCOUNT, ['*']), await endpoint(ACCOUNT, ['*'])];
+      await publish(projectEvent(ACCOUNT, crypto.randomUUID()));
+      const claims = await Promise.all([0, 1, 2].map(() => repos.webhooks.claimEndpoints(at(1), at(31), 1)));
+      const claimed = claims.flat().map((e) => e.id);
+      assert.equal(claimed.length, 3);
+      assert.deepEqual(new Set(claimed), new Set(ids), 'each endpoint in one hand');
+      assert.deepEqual(await repos.webhooks.claimEndpoints(at(30), at(60), 10), [], 'leased: out of reach');
+      const first = claims[0]![0]!;
+      assert.equal(await repos.webhooks.renewLease(first.id, at(31), at(61)), true);
+      assert.equal(await repos.webhooks.renewLease(first.id, at(31), at(62)), false, 'a lease no longer held is not renewed');
+      const after = await repos.webhooks.claimEndpoints(at(32), at(90), 10);
+      assert.equal(after.length, 2, 'the two leases that ended are taken over');
+      assert.ok(!after.some((e) => e.id === first.id));
+    });
+
+    test('webhook order rule: due deliveries come in event order; a subject waiting for a retry holds back only its own later deliveries', async () => {
+      const id = await endpoint(ACCOUNT, ['*']);
+      const a = crypto.randomUUID();
+      const b = crypto.randomUUID();
+      await publish(projectEvent(ACCOUNT, a), at(0));
+      await publish(projectEvent(ACCOUNT, b), at(1));
+      await publish(projectEvent(ACCOUNT, a, 'project.updated'), at(2));
+      const due = await repos.webhooks.dueDeliveries(id, at(3), 10);
+      assert.deepEqual(due.map((d) => [d.subject, d.event.type]), [
+        [`project:${a}`, 'project.created'], [`project:${b}`, 'project.created'], [`project:${a}`, 'project.updated'],
+      ]);
+      // a's first delivery fails and waits for its retry: a's update waits too, b goes on.
+      assert.equal(await repos.webhooks.settle(due[0]!.id, 0, { state: 'pending', status: 500, error: 'HTTP 500', retryAt: at(60) }, at(3)), true);
+      assert.deepEqual((await repos.webhooks.dueDeliveries(id, at(4), 10)).map((d) => d.subject), [`project:${b}`]);
+      assert.equal(await repos.webhooks.settle(due[0]!.id, 0, { state: 'delivered', status: 200, at: at(5) }, at(5)), false, 'a stale attempt does not count');
+      assert.deepEqual((await repos.webhooks.dueDeliveries(id, at(61), 10)).map((d) => d.event.type), ['project.created', 'project.created', 'project.updated']);
+    });
+  });
+}

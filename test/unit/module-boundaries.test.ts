@@ -1,0 +1,43 @@
+// The module rules of eslint.config.js (docs/architecture.md "Modules"): a feature module
+// is imported through its index.ts from other modules, src/http and the wiring; the shared
+// kernel (ports, ids, crypto, permissions, events) file by file; src/http never reads the
+// store or repositories. Checked on probe sources, so a loosened rule fails here.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ESLint } from 'eslint';
+
+const eslint = new ESLint();
+
+async function problems(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax').map((m) => m.ruleId!);
+}
+
+test("a module importing another module's internal file is refused; its index.ts and the shared kernel are allowed", async () => {
+  const file = 'src/core/members/probe.ts';
+  assert.deepEqual(await problems(file, "import { createProjects } from '../projects/projects.ts';\nexport const x = createProjects;\n"), ['no-restricted-imports']);
+  assert.deepEqual(await problems(file, "import { createProjects } from '../projects/index.ts';\nexport const x = createProjects;\n"), []);
+  assert.deepEqual(
+    await problems(file, [
+      "import type { Clock } from '../ports/clock.ts';",
+      "import { forbidden } from '../permissions/authorizer.ts';",
+      "import { refValue } from '../ids/urn.ts';",
+      "import { notFound } from '../errors.ts';",
+      "import { sameTeam } from './members.ts';",
+      'export const x: [Clock?, unknown?, unknown?, unknown?, unknown?] = [undefined, forbidden, refValue, notFound, sameTeam];',
+    ].join('\n') + '\n'),
+    [],
+  );
+});
+
+test("src/http and the wiring import a module through its index.ts only", async () => {
+  assert.deepEqual(await problems('src/http/api2/probe.ts', "import { createUploads } from '../../core/files/uploads.ts';\nexport const x = createUploads;\n"), ['no-restricted-imports']);
+  assert.deepEqual(await problems('src/http/api2/probe.ts', "import { FILES } from '../../core/files/index.ts';\nexport const x = FILES;\n"), []);
+  assert.deepEqual(await problems('src/probe.ts', "import { TagTexts } from './core/tags/tag-texts.ts';\nexport const x = TagTexts;\n"), ['no-restricted-imports']);
+});
+
+test('src/http never reads the store or repositories', async () => {
+  const code = 'export const f = (core: { store: { repos: { users: { byId(id: string): unknown } } } }) => core.store.repos.users.byId("x");\n';
+  assert.ok((await problems('src/http/pages/probe.ts', code)).includes('no-restricted-syntax'));
+  assert.deepEqual(await problems('src/core/users/probe.ts', code), []);
+});
