@@ -116,8 +116,8 @@ export function projectsRepo(sql: Sql): ProjectsRepo {
       if (!projectIds.length) return out;
       // One query for any number of projects, each count grouped once over the listed
       // projects (not three correlated subqueries per project), read as one JSON text
-      // (queryJsonRows). Live tags:
-      // tag_lists.tag_count is kept in the transaction of every tag change.
+      // (queryJsonRows). Live tags: tag_lists.tag_count is kept in the transaction of every
+      // tag change.
       const rows = await queryJsonRows<ProjectStats & { id: string }>(
         sql,
         `SELECT p.id, coalesce(w.n, 0) AS "workzoneCount", coalesce(f.n, 0) AS "scanCount",
