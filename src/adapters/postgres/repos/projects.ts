@@ -166,10 +166,13 @@ export function workzonesRepo(sql: Sql): WorkzonesRepo {
       const [where, v] = byRefClause(ref, 'w');
       const rows = await sql.query<WorkzoneWithStats>(
         `SELECT ${wCols('w.')},
-           -- each member's role by its key (a correlated lookup: as a join, stale statistics
-           -- made it a hash join over every membership of every project)
+           -- each member's role through the primary key, per access row. As a join, PGlite's
+           -- stale statistics made it a hash join over every membership of every project; with
+           -- member_id = …, they chose the (member_id, member_type) index, which for the
+           -- account owner holds every project. IS NOT DISTINCT FROM (member_id is never
+           -- null) leaves only the key's (project_id, member_type) prefix to an index.
            ARRAY(SELECT DISTINCT (SELECT pm.role_id FROM project_members pm
-                   WHERE pm.project_id = wa.project_id AND pm.member_type = wa.member_type AND pm.member_id = wa.member_id)
+                   WHERE pm.project_id = wa.project_id AND pm.member_type = wa.member_type AND pm.member_id IS NOT DISTINCT FROM wa.member_id)
                  FROM workzone_access wa WHERE wa.workzone_id = w.id ORDER BY 1) AS "roleIds",
            s.n AS "scanCount", s.size AS "scanSize",
            (SELECT coalesce(sum(t.tag_count), 0)::int FROM tag_lists t WHERE t.project_id = w.project_id AND t.workzone_id = w.id) AS "tagCount"
