@@ -86,8 +86,8 @@ export const scenarios: Scenario[] = [
   // the project list of a member of 1,000 projects (a fixed number of queries each).
   scenario({ name: 'GET work zone of 1,000 (PGlite)', server: 'scanbase-pglite-large', target: 0.7, reference: [BASELINE, SELECT_PGLITE], setup: workzoneAtDepth(10) }),
   scenario({ name: 'GET work zone of 1,000 (PostgreSQL)', server: 'scanbase-postgres-large', target: 0.7, reference: [BASELINE, SELECT_POSTGRES], setup: workzoneAtDepth(10) }),
-  scenario({ name: 'GET projects, member of 1,000 (PGlite)', server: 'scanbase-pglite-large', target: 0.5, reference: [BASELINE, SELECT_PGLITE], setup: projectListOfMember }),
-  scenario({ name: 'GET projects, member of 1,000 (PostgreSQL)', server: 'scanbase-postgres-large', target: 0.5, reference: [BASELINE, SELECT_POSTGRES], setup: projectListOfMember }),
+  scenario({ name: 'GET projects, member of 1,000 (PGlite)', server: 'scanbase-pglite-list', target: 0.5, reference: [BASELINE, SELECT_PGLITE], setup: projectListOfMember }),
+  scenario({ name: 'GET projects, member of 1,000 (PostgreSQL)', server: 'scanbase-postgres-list', target: 0.5, reference: [BASELINE, SELECT_POSTGRES], setup: projectListOfMember }),
   // Webhooks issue: the cost of an event, the same write with webhook endpoints registered vs none (bench/webhook-cost.ts).
   scenario({ name: RENAME('PGlite'), server: 'scanbase-pglite', reference: [], setup: projectRename(0) }),
   scenario({ name: `PATCH project name, ${WEBHOOK_ENDPOINTS} webhooks (PGlite)`, server: 'scanbase-pglite', target: 0.8, reference: [RENAME('PGlite')], setup: projectRename(WEBHOOK_ENDPOINTS) }),

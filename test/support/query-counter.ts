@@ -17,9 +17,9 @@ export function queryLog(): QueryLog {
   const record = (text: string) => current.getStore()?.push(text);
   const wrap = (sql: Sql): Sql => ({
     engine: sql.engine,
-    query: (text, params) => {
+    query: (text, params, opts) => {
       record(text);
-      return sql.query(text, params);
+      return sql.query(text, params, opts);
     },
     queryTexts: (text, params, onRow) => {
       record(text);

@@ -10,7 +10,7 @@ export function instrumentSql(sql: Sql, onError: (e: unknown) => void): Sql {
     });
   return {
     engine: sql.engine,
-    query: (text, params) => counted(sql.query(text, params)),
+    query: (text, params, opts) => counted(sql.query(text, params, opts)),
     queryTexts: (text, params, onRow) => counted(sql.queryTexts(text, params, onRow)),
     exec: (text) => counted(sql.exec(text)),
     // Failures inside fn are counted where they happen (fn gets an instrumented tx).

@@ -1,7 +1,7 @@
 // node-postgres engine: a pool; each transaction holds one client from BEGIN to COMMIT.
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import { paramText, type Sql } from './sql.ts';
+import { paramText, type QueryOptions, type Sql } from './sql.ts';
 import { binaryCopyReader } from './copy-binary.ts';
 import { errorFields, silentLogger, type Logger } from '../../core/ports/telemetry.ts';
 
@@ -77,8 +77,11 @@ function inlined(text: string, params: unknown[]): string {
 function wrap(c: Client, pool: pg.Pool, inTx: boolean, url: string, logger: Logger): Sql {
   return {
     engine: 'postgres',
-    async query<R>(text: string, params?: unknown[]) {
-      const res = await c.query(text, params as unknown[] | undefined);
+    async query<R>(text: string, params?: unknown[], opts?: QueryOptions) {
+      // node-postgres keeps a named statement per connection and parses it on its first use there.
+      const res = opts?.name
+        ? await c.query({ name: opts.name, text, values: params })
+        : await c.query(text, params as unknown[] | undefined);
       return res.rows as R[];
     },
     async queryTexts(text: string, params: unknown[], onRow: (values: (Buffer | null)[]) => void) {

@@ -2,16 +2,20 @@
 // lock file so a second process refuses the same directory) or in memory.
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite, parse, type Transaction } from '@electric-sql/pglite';
 import { serialize, DatabaseError } from 'pg-protocol';
-import { paramText, type Sql } from './sql.ts';
+import { paramText, type QueryOptions, type Sql } from './sql.ts';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
-function wrap(q: Queryable, root: PGlite, release: () => void): Sql {
+/** The named statements prepared on one PGlite (its only connection): their texts and parameter types. */
+type Prepared = Map<string, { text: string; paramTypes: number[] }>;
+
+function wrap(q: Queryable, root: PGlite, release: () => void, prepared: Prepared): Sql {
   return {
     engine: 'pglite',
-    async query<R>(text: string, params?: unknown[]) {
+    async query<R>(text: string, params?: unknown[], opts?: QueryOptions) {
+      if (opts?.name) return preparedQuery<R>(root, prepared, q !== root, opts.name, text, params ?? []);
       const res = await q.query<R>(text, params as unknown[] | undefined);
       return res.rows;
     },
@@ -42,7 +46,7 @@ function wrap(q: Queryable, root: PGlite, release: () => void): Sql {
     async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
       // A nested call runs inside the caller's transaction (PGlite has one connection).
       if (q !== root) return fn(this);
-      return root.transaction((tx) => fn(wrap(tx, root, release)));
+      return root.transaction((tx) => fn(wrap(tx, root, release, prepared)));
     },
     async listen(channel, onMessage) {
       const unsub = await root.listen(channel, onMessage);
@@ -53,6 +57,43 @@ function wrap(q: Queryable, root: PGlite, release: () => void): Sql {
       release();
     },
   };
+}
+
+/**
+ * A named statement run the way PGlite's own query() runs one, in one call into PostgreSQL
+ * instead of six (parse, describe, bind, describe, execute, sync), without parsing the text
+ * or planning again: prepared (parse, describe the statement for its parameter types) on
+ * first use, then bind, describe the portal, execute and sync. The parameters are
+ * serialised and the rows parsed by PGlite's own serialisers and parsers, so the rows are
+ * those query() answers. Inside a transaction the caller's transaction holds PGlite's
+ * transaction lock; outside, both locks are taken as query() takes them.
+ */
+async function preparedQuery<R>(root: PGlite, prepared: Prepared, inTransaction: boolean, name: string, text: string, params: unknown[]): Promise<R[]> {
+  const run = async (): Promise<R[]> => {
+    let statement = prepared.get(name);
+    if (statement && statement.text !== text) throw new Error(`prepared statement ${name} was prepared with another text`);
+    if (!statement) {
+      const { messages } = await root.execProtocol(
+        Buffer.concat([serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+        { syncToFs: false },
+      );
+      statement = { text, paramTypes: parse.parseDescribeStatementResults(messages) };
+      prepared.set(name, statement);
+    }
+    const types = statement.paramTypes;
+    const values = params.map((v, i) => {
+      if (v === null || v === undefined) return null;
+      const serializer = root.serializers[types[i]!];
+      return serializer ? serializer(v) : String(v);
+    });
+    const { messages } = await root.execProtocol(
+      Buffer.concat([serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
+      { syncToFs: false },
+    );
+    if (!inTransaction) await root.syncToFs();
+    return parse.parseResults(messages, root.parsers)[0]!.rows as R[];
+  };
+  return inTransaction ? root._runExclusiveQuery(run) : root._runExclusiveTransaction(() => root._runExclusiveQuery(run));
 }
 
 /** Parse, bind, describe and execute `text` with text parameters, then sync. */
@@ -194,7 +235,7 @@ function isAlive(pid: number): boolean {
 }
 
 /** The SQL interface over a PGlite the caller opened (and closes). */
-export const pgliteSql = (db: PGlite): Sql => wrap(db, db, () => {});
+export const pgliteSql = (db: PGlite): Sql => wrap(db, db, () => {}, new Map());
 
 /**
  * Opens PGlite: under `dir`, or in memory. `template` (in memory only): a fresh cluster as
@@ -206,7 +247,7 @@ export async function openPglite(dir: string | undefined, opts: { template?: Blo
   const release = dir ? acquireLock(dir) : () => {};
   try {
     const db = dir ? await PGlite.create(dir) : await PGlite.create(opts.template ? { loadDataDir: opts.template } : {});
-    return wrap(db, db, release);
+    return wrap(db, db, release, new Map());
   } catch (e) {
     release();
     throw e;

@@ -2,7 +2,7 @@
 // (the PostgreSQL 15 subset), two engines (PGlite, node-postgres).
 export interface Sql {
   readonly engine: 'pglite' | 'postgres';
-  query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+  query<R = Record<string, unknown>>(text: string, params?: unknown[], opts?: QueryOptions): Promise<R[]>;
   /**
    * Runs a query whose columns are all text (text, varchar or json), handing each row on as
    * it arrives, as its values' UTF-8 bytes (null for NULL): for callers that send text on as
@@ -24,10 +24,37 @@ export interface Sql {
   poolStats?(): { total: number; idle: number; waiting: number };
 }
 
+export interface QueryOptions {
+  /**
+   * A named prepared statement: parsed (and, after PostgreSQL's five custom plans, planned)
+   * once per connection, then only bound and executed. Planning was most of the cost of
+   * the hot one-row reads (docs/performance.md). For a read issued per request whose text
+   * is fixed (one name, one text: a name is never reused for another text) and whose plan
+   * does not depend on its values (not for `= ANY($1)` lists of any length).
+   */
+  name?: string;
+}
+
 /** A scalar parameter of queryTexts as its text (a Date as its ISO instant). */
 export function paramText(v: unknown): string | null {
   if (v === null || v === undefined) return null;
   if (v instanceof Date) return v.toISOString();
   if (typeof v === 'object' || typeof v === 'function' || typeof v === 'symbol') throw new TypeError('queryTexts takes scalar parameters');
   return String(v);
+}
+
+/**
+ * The rows of `select` as the objects `query` would answer, read as one JSON text (one row,
+ * one column, one JSON.parse) instead of field by field: for lists of a thousand rows,
+ * whose decoding column by column was most of a project list's cost on PGlite (its
+ * protocol parser copies every field into a buffer of its own). Keys are the column names;
+ * values are JSON's: a timestamp comes as its ISO 8601 text (the caller makes it a Date),
+ * numeric types as numbers, arrays as arrays. `orderBy` orders the rows by `q.<column>`.
+ */
+export async function queryJsonRows<R>(sql: Sql, select: string, params: unknown[], orderBy?: string): Promise<R[]> {
+  const [row] = await sql.query<{ rows: string }>(
+    `SELECT coalesce(json_agg(q${orderBy ? ` ORDER BY ${orderBy}` : ''}), '[]')::text AS rows FROM (${select}) q`,
+    params,
+  );
+  return JSON.parse(row!.rows) as R[];
 }

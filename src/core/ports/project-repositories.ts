@@ -139,7 +139,12 @@ export interface MembersRepo {
   accessList(projectId: string): Promise<MemberAccess[]>;
   /** The user's grants in a project: his own role and his groups' roles, with their zones. */
   grantsOf(projectId: string, userId: string): Promise<WorkzoneGrant[]>;
-  /** grantsOf for many projects in one read, by project id (projects without grants are absent). */
+  /**
+   * The user's grants in many projects in one read, by project id (projects without grants
+   * are absent), for a project list: each grant's workzoneIds holds the project's root zone
+   * when the grant reaches it, and no other zone (what project-level permissions and the
+   * root zone's need, rules 5–8), so the read does not grow with the projects' zones.
+   */
   grantsIn(projectIds: string[], userId: string): Promise<Map<string, WorkzoneGrant[]>>;
   /**
    * In one read, what gives the user rights on work zones of the account's live projects:

@@ -168,16 +168,24 @@ export function createProjects(deps: {
         want.scans || want.tags || want.workzones ? store.repos.projects.stats(ids) : new Map<string, ProjectStats>(),
         store.repos.members.grantsIn(ids, actor.userId),
       ]);
+      // Projects whose facts differ only in their ids are evaluated alike: the rights are
+      // evaluated once per distinct (owner or not, each grant's role, expiry and reach of
+      // the root zone), a few for a thousand projects, and their answers shared.
+      const evaluated = new Map<string, Pick<ProjectView, 'permissions' | 'bimOnRootWz'>>();
       const out: ProjectView[] = [];
       for (const p of projects) {
         const grants = grantsByProject.get(p.id) ?? [];
-        const facts = { projectId: p.id, ownerId: p.ownerId, rootWorkzoneId: p.rootWorkzoneId, grants };
-        out.push({
-          project: p,
-          permissions: [...projectPermissions(actor.userId, account.facts, facts, now)],
-          stats: pickStats(stats.get(p.id), want),
-          bimOnRootWz: workzonePermissions(actor.userId, account.facts, facts, p.rootWorkzoneId, now).has('workzone:cad-model:read'),
-        });
+        const key = `${p.ownerId === actor.userId}|${grants.map((g) => `${g.roleId} ${g.expiresAt?.getTime()} ${g.workzoneIds.has(p.rootWorkzoneId)}`).join('|')}`;
+        let rights = evaluated.get(key);
+        if (!rights) {
+          const facts = { projectId: p.id, ownerId: p.ownerId, rootWorkzoneId: p.rootWorkzoneId, grants };
+          rights = {
+            permissions: [...projectPermissions(actor.userId, account.facts, facts, now)],
+            bimOnRootWz: workzonePermissions(actor.userId, account.facts, facts, p.rootWorkzoneId, now).has('workzone:cad-model:read'),
+          };
+          evaluated.set(key, rights);
+        }
+        out.push({ project: p, permissions: rights.permissions, stats: pickStats(stats.get(p.id), want), bimOnRootWz: rights.bimOnRootWz });
       }
       return out;
     },

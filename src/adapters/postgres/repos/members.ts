@@ -1,34 +1,63 @@
 import type { MemberAccess, MembersRepo, ZoneHolds } from '../../../core/ports/project-repositories.ts';
-import type { Sql } from '../sql.ts';
+import { queryJsonRows, type Sql } from '../sql.ts';
 import type { WorkzoneGrant } from '../../../core/permissions/evaluate.ts';
+
+const NO_ZONES: ReadonlySet<string> = new Set();
 
 const M_COLS = `project_id AS "projectId", member_type AS "memberType", member_id AS "memberId", role_id AS "roleId",
   expires_at AS "expiresAt"`;
 
+/** Users reach a project as themselves or through one of their groups. */
+const REACHES_USER = `((pm.member_type = 'user' AND pm.member_id = $2)
+  OR (pm.member_type = 'group' AND pm.member_id IN (SELECT group_id FROM group_members WHERE user_id = $2)))`;
+
 export function membersRepo(sql: Sql): MembersRepo {
-  // One query for many projects (project lists): the grants reaching the user, by project.
+  /** The grants reaching the user in one project, each with every zone it reaches. */
+  async function grantsOf(projectId: string, userId: string): Promise<WorkzoneGrant[]> {
+    const rows = await sql.query<{ roleId: string; permissions: string[]; expiresAt: Date | null; zones: string[] }>(
+      `SELECT pm.role_id AS "roleId", pm.expires_at AS "expiresAt", r.permissions, array_agg(wa.workzone_id) AS zones
+       FROM project_members pm
+       JOIN workzone_access wa ON wa.project_id = pm.project_id AND wa.member_type = pm.member_type AND wa.member_id = pm.member_id
+       JOIN roles r ON r.id = pm.role_id
+       WHERE pm.project_id = $1 AND ${REACHES_USER}
+       GROUP BY pm.project_id, pm.member_type, pm.member_id, pm.role_id, pm.expires_at, r.id`,
+      [projectId, userId],
+      { name: 'grants-of-user-in-project' }, // every project scope opens with it (then cached)
+    );
+    return rows.map((r) => ({ roleId: r.roleId, permissions: r.permissions, expiresAt: r.expiresAt, workzoneIds: new Set(r.zones) }));
+  }
+
+  // One query for many projects (project lists): the grants reaching the user, by project,
+  // each with the project's root zone when it reaches it (two index probes per grant, not
+  // every zone it reaches: a list evaluates project-level rights and the root zone's only).
   // A role's permission list comes on its first row only (a member of 1,000 projects with
-  // one role would otherwise receive and decode the same list 1,000 times).
+  // one role would otherwise receive and decode the same list 1,000 times). Read as one
+  // JSON text (queryJsonRows).
   async function grantsIn(projectIds: string[], userId: string): Promise<Map<string, WorkzoneGrant[]>> {
     const out = new Map<string, WorkzoneGrant[]>();
     if (!projectIds.length) return out;
-    const rows = await sql.query<{ projectId: string; roleId: string; permissions: string[] | null; expiresAt: Date | null; zones: string[] }>(
-      `SELECT g."projectId", g."roleId", g."expiresAt", g.zones,
+    const rows = await queryJsonRows<{ projectId: string; roleId: string; permissions: string[] | null; expiresAt: string | null; root: string | null }>(
+      sql,
+      `SELECT g."projectId", g."roleId", g."expiresAt", g.root,
          CASE WHEN row_number() OVER (PARTITION BY g."roleId") = 1 THEN r.permissions END AS permissions
-       FROM (SELECT pm.project_id AS "projectId", pm.role_id AS "roleId", pm.expires_at AS "expiresAt", array_agg(wa.workzone_id) AS zones
-             FROM project_members pm
-             JOIN workzone_access wa ON wa.project_id = pm.project_id AND wa.member_type = pm.member_type AND wa.member_id = pm.member_id
-             WHERE pm.project_id = ANY($1::uuid[]) AND ((pm.member_type = 'user' AND pm.member_id = $2)
-               OR (pm.member_type = 'group' AND pm.member_id IN (SELECT group_id FROM group_members WHERE user_id = $2)))
-             GROUP BY pm.project_id, pm.member_type, pm.member_id, pm.role_id, pm.expires_at) g
-       JOIN roles r ON r.id = g."roleId"`,
+       FROM (SELECT pm.project_id AS "projectId", pm.role_id AS "roleId", pm.expires_at AS "expiresAt", pm.member_type, pm.member_id,
+               onroot.workzone_id AS root
+             FROM project_members pm JOIN projects p ON p.id = pm.project_id
+             LEFT JOIN workzone_access onroot ON onroot.workzone_id = p.root_workzone_id
+               AND onroot.member_type = pm.member_type AND onroot.member_id = pm.member_id
+             WHERE pm.project_id = ANY($1::uuid[]) AND ${REACHES_USER}) g
+       JOIN roles r ON r.id = g."roleId"
+       -- a member reaching no zone is no member (the rows of his zones are his membership)
+       WHERE g.root IS NOT NULL OR EXISTS (SELECT 1 FROM workzone_access wa
+         WHERE wa.project_id = g."projectId" AND wa.member_type = g.member_type AND wa.member_id = g.member_id)`,
       [projectIds, userId],
     );
     const permissionsOf = new Map<string, string[]>();
     for (const r of rows) if (r.permissions) permissionsOf.set(r.roleId, r.permissions);
     for (const r of rows) {
       const list = out.get(r.projectId) ?? [];
-      list.push({ roleId: r.roleId, permissions: permissionsOf.get(r.roleId)!, expiresAt: r.expiresAt, workzoneIds: new Set(r.zones) });
+      const expiresAt = r.expiresAt === null ? null : new Date(r.expiresAt);
+      list.push({ roleId: r.roleId, permissions: permissionsOf.get(r.roleId)!, expiresAt, workzoneIds: r.root ? new Set([r.root]) : NO_ZONES });
       out.set(r.projectId, list);
     }
     return out;
@@ -115,9 +144,7 @@ export function membersRepo(sql: Sql): MembersRepo {
          ORDER BY pm.added_at, pm.member_type DESC, pm.member_id`,
         [projectId],
       ),
-    async grantsOf(projectId, userId) {
-      return (await grantsIn([projectId], userId)).get(projectId) ?? [];
-    },
+    grantsOf,
     grantsIn,
     async removeGroupEverywhere(groupId) {
       await sql.query(`DELETE FROM project_members WHERE member_type = 'group' AND member_id = $1`, [groupId]);

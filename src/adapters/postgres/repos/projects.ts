@@ -1,7 +1,7 @@
 import type {
   ProjectRecord, ProjectStats, ProjectsRepo, WorkzoneRecord, WorkzonesRepo, WorkzoneWithStats,
 } from '../../../core/ports/project-repositories.ts';
-import type { Sql } from '../sql.ts';
+import { queryJsonRows, type Sql } from '../sql.ts';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
 import { byRefClause } from './ref.ts';
 
@@ -28,6 +28,19 @@ function toProject(r: ProjectRow): ProjectRecord {
   };
 }
 
+/** A ProjectRow as JSON carries its timestamps as text. */
+type JsonProjectRow = Omit<ProjectRow, 'createdAt' | 'updatedAt' | 'deletedAt'> & { createdAt: string; updatedAt: string; deletedAt: string | null };
+const LIST_ORDER = 'q."createdAt", q.id';
+
+function fromJsonRow(r: JsonProjectRow): ProjectRecord {
+  return toProject({
+    ...r,
+    createdAt: new Date(r.createdAt),
+    updatedAt: new Date(r.updatedAt),
+    deletedAt: r.deletedAt === null ? null : new Date(r.deletedAt),
+  });
+}
+
 /** Users reach a project as themselves or through one of their groups. */
 const MEMBER_OF = `(pm.member_type = 'user' AND pm.member_id = $2)
   OR (pm.member_type = 'group' AND pm.member_id IN (SELECT group_id FROM group_members WHERE user_id = $2))`;
@@ -40,22 +53,23 @@ export function projectsRepo(sql: Sql): ProjectsRepo {
       return rows[0] ? toProject(rows[0]) : null;
     },
     async list(accountId, filter) {
-      if ('all' in filter) {
-        const rows = await sql.query<ProjectRow>(`SELECT ${P_COLS} FROM projects p WHERE p.account_id = $1 ORDER BY p.created_at, p.id`, [accountId]);
-        return rows.map(toProject);
-      }
-      // Joined with the caller's memberships (a hash join): a per-project EXISTS became a
-      // nested loop over every membership when the statistics were stale (PGlite has no
-      // autovacuum), a cost growing with projects × memberships.
-      const rows = await sql.query<ProjectRow>(
-        `SELECT ${P_COLS} FROM projects p
-         JOIN (SELECT DISTINCT pm.project_id FROM project_members pm
-               WHERE (${MEMBER_OF}) AND (pm.expires_at IS NULL OR pm.expires_at > $3)) m ON m.project_id = p.id
-         WHERE p.account_id = $1
-         ORDER BY p.created_at, p.id`,
-        [accountId, filter.memberUserId, filter.now],
-      );
-      return rows.map(toProject);
+      // Read as one JSON text (a list may hold thousands of projects: queryJsonRows).
+      const rows =
+        'all' in filter
+          ? await queryJsonRows<JsonProjectRow>(sql, `SELECT ${P_COLS} FROM projects p WHERE p.account_id = $1`, [accountId], LIST_ORDER)
+          : // Joined with the caller's memberships (a hash join): a per-project EXISTS became a
+            // nested loop over every membership when the statistics were stale (PGlite has no
+            // autovacuum), a cost growing with projects × memberships.
+            await queryJsonRows<JsonProjectRow>(
+              sql,
+              `SELECT ${P_COLS} FROM projects p
+               JOIN (SELECT DISTINCT pm.project_id FROM project_members pm
+                     WHERE (${MEMBER_OF}) AND (pm.expires_at IS NULL OR pm.expires_at > $3)) m ON m.project_id = p.id
+               WHERE p.account_id = $1`,
+              [accountId, filter.memberUserId, filter.now],
+              LIST_ORDER,
+            );
+      return rows.map(fromJsonRow);
     },
     async byWorkzone(accountId, ref) {
       const [where, v] = byRefClause(ref, 'w');
@@ -100,16 +114,21 @@ export function projectsRepo(sql: Sql): ProjectsRepo {
     async stats(projectIds) {
       const out = new Map<string, ProjectStats>();
       if (!projectIds.length) return out;
-      // One query for any number of projects. Live tags: tag_lists.tag_count is kept in
-      // the transaction of every tag change.
-      const rows = await sql.query<ProjectStats & { id: string }>(
-        `SELECT p.id,
-           (SELECT count(*)::int FROM workzones w WHERE w.project_id = p.id) AS "workzoneCount",
-           s.n AS "scanCount", s.size AS "scanSize",
-           (SELECT coalesce(sum(t.tag_count), 0)::int FROM tag_lists t WHERE t.project_id = p.id) AS "tagCount"
+      // One query for any number of projects, each count grouped once over the listed
+      // projects (not three correlated subqueries per project), read as one JSON text
+      // (queryJsonRows). Live tags: tag_lists.tag_count is kept in the transaction of every
+      // tag change.
+      const rows = await queryJsonRows<ProjectStats & { id: string }>(
+        sql,
+        `SELECT p.id, coalesce(w.n, 0) AS "workzoneCount", coalesce(f.n, 0) AS "scanCount",
+           coalesce(f.size, 0)::float8 AS "scanSize", coalesce(t.n, 0) AS "tagCount"
          FROM unnest($1::uuid[]) AS p (id)
-         CROSS JOIN LATERAL (SELECT count(*)::int AS n, coalesce(sum(f.size), 0)::float8 AS size FROM files f
-           WHERE f.project_id = p.id AND f.category = 'scan') s`,
+         LEFT JOIN (SELECT project_id, count(*)::int AS n FROM workzones WHERE project_id = ANY($1::uuid[]) GROUP BY project_id) w
+           ON w.project_id = p.id
+         LEFT JOIN (SELECT project_id, count(*)::int AS n, sum(size)::float8 AS size FROM files
+           WHERE project_id = ANY($1::uuid[]) AND category = 'scan' GROUP BY project_id) f ON f.project_id = p.id
+         LEFT JOIN (SELECT project_id, sum(tag_count)::int AS n FROM tag_lists WHERE project_id = ANY($1::uuid[]) GROUP BY project_id) t
+           ON t.project_id = p.id`,
         [projectIds],
       );
       for (const { id, ...stats } of rows) out.set(id, stats);
@@ -147,8 +166,14 @@ export function workzonesRepo(sql: Sql): WorkzonesRepo {
       const [where, v] = byRefClause(ref, 'w');
       const rows = await sql.query<WorkzoneWithStats>(
         `SELECT ${wCols('w.')},
-           ARRAY(SELECT DISTINCT pm.role_id FROM workzone_access wa JOIN project_members pm USING (project_id, member_type, member_id)
-                 WHERE wa.workzone_id = w.id ORDER BY 1) AS "roleIds",
+           -- each member's role through the primary key, per access row. As a join, PGlite's
+           -- stale statistics made it a hash join over every membership of every project; with
+           -- member_id = …, they chose the (member_id, member_type) index, which for the
+           -- account owner holds every project. IS NOT DISTINCT FROM (member_id is never
+           -- null) leaves only the key's (project_id, member_type) prefix to an index.
+           ARRAY(SELECT DISTINCT (SELECT pm.role_id FROM project_members pm
+                   WHERE pm.project_id = wa.project_id AND pm.member_type = wa.member_type AND pm.member_id IS NOT DISTINCT FROM wa.member_id)
+                 FROM workzone_access wa WHERE wa.workzone_id = w.id ORDER BY 1) AS "roleIds",
            s.n AS "scanCount", s.size AS "scanSize",
            (SELECT coalesce(sum(t.tag_count), 0)::int FROM tag_lists t WHERE t.project_id = w.project_id AND t.workzone_id = w.id) AS "tagCount"
          FROM workzones w
@@ -156,6 +181,7 @@ export function workzonesRepo(sql: Sql): WorkzonesRepo {
            WHERE f.project_id = w.project_id AND f.workzone_id = w.id AND f.category = 'scan') s
          WHERE w.project_id = $1 AND ${where}`,
         [projectId, v],
+        { name: 'uuid' in ref ? 'workzone-with-stats-by-id' : 'workzone-with-stats-by-api1-id' }, // a member's read of a zone
       );
       return rows[0] ?? null;
     },
