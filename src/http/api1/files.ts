@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { DateTime, Nullable } from '../schema-helpers.ts';
+import { DateTime, Nullable, NullableDateTime } from '../schema-helpers.ts';
 import type { Core } from '../../compose.ts';
 import { api1IdOf } from '../../core/ids/api1-id.ts';
 import { type FileView, parseCategories } from '../../core/files/index.ts';
@@ -16,7 +16,7 @@ import * as S from './schemas.ts';
 const File = Type.Object({
   projectId: Type.String(), parentId: Type.String(), parentUuid: Type.String(), id: Type.String(), type: Type.String(),
   uuid: Type.String(), name: Type.String(), formatId: Type.Integer(), size: Type.Integer(), createdBy: Nullable(Type.String()),
-  createdAt: DateTime, updatedAt: Nullable(DateTime), updatedBy: Nullable(Type.String()), importedAt: Nullable(DateTime),
+  createdAt: DateTime, updatedAt: NullableDateTime, updatedBy: Nullable(Type.String()), importedAt: NullableDateTime,
   imageBlob: Nullable(Type.String()), imagePreviewBlob: Nullable(Type.String()),
   translation: Nullable(Type.Object({ x: Type.Number(), y: Type.Number(), z: Type.Number() })),
   rotation: Nullable(Type.Object({ x: Type.Number(), y: Type.Number(), z: Type.Number(), w: Type.Number() })),

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { DateTime, Nullable } from '../schema-helpers.ts';
+import { DateTime, Nullable, NullableDateTime } from '../schema-helpers.ts';
 import type { Core } from '../../compose.ts';
 import { api1IdOf, uuidOfApi1Id } from '../../core/ids/api1-id.ts';
 import { isUuid } from '../../core/ids/urn.ts';
@@ -16,7 +16,7 @@ const Location = Nullable(Type.Object({ lat: Type.Number(), lng: Type.Number() }
 const Workzone = Type.Object({
   projectId: Type.String(), id: Type.String(), uuid: Type.String(), type: Type.Literal('workzone'), root: Type.Boolean(),
   name: Type.String(), roleIds: Type.Array(Type.String()), description: Type.String(), imageBlob: Nullable(Type.String()),
-  location: Location, startAt: Nullable(DateTime), createdBy: Nullable(Type.String()), createdAt: DateTime,
+  location: Location, startAt: NullableDateTime, createdBy: Nullable(Type.String()), createdAt: DateTime,
   updatedAt: DateTime, updatedBy: Nullable(Type.String()),
   userContributors: Type.Array(Type.Object({ userId: Type.String(), roleId: Type.String() })),
   groupContributors: Type.Array(Type.Object({ groupId: Type.String(), roleId: Type.String() })),
@@ -28,7 +28,7 @@ const Project = Type.Object({
   region: Type.String(), projectIdV0: Type.String(), projectIdDefault: Type.String(), ownerId: Type.String(),
   createdAt: DateTime, createdBy: Nullable(Type.String()), updatedAt: DateTime, updatedBy: Nullable(Type.String()),
   name: Type.String(), description: Type.String(), location: Location, isDeleted: Type.Boolean(),
-  deletedBy: Nullable(Type.String()), deletedAt: Nullable(DateTime), scanCount: Type.Integer(), scanSize: Type.Integer(),
+  deletedBy: Nullable(Type.String()), deletedAt: NullableDateTime, scanCount: Type.Integer(), scanSize: Type.Integer(),
   workzoneCount: Type.Integer(), rootWorkzoneCount: Type.Integer(), userIds: Type.Array(Type.String()),
   groupIds: Type.Array(Type.String()), roleIds: Type.Array(Type.String()),
   settings: Type.Object({ spatialReference: Nullable(Type.Object({ authName: Type.String(), code: Type.String() })) }),

@@ -1,6 +1,6 @@
 // API 1 resource schemas (spec "API 1 resources"): API 1 ids, `{code, message}` errors.
 import { Type } from 'typebox';
-import { DateTime, Nullable, pathParams } from '../schema-helpers.ts';
+import { DateTime, Nullable, pathParams, NullableDateTime } from '../schema-helpers.ts';
 
 export const Api1Id = Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-zA-Z0-9_-]+$' });
 
@@ -22,8 +22,8 @@ export const Role = Type.Object({
   name: Type.String(),
   description: Type.String(),
   color: Type.String(),
-  createdAt: Nullable(DateTime),
-  updatedAt: Nullable(DateTime),
+  createdAt: NullableDateTime,
+  updatedAt: NullableDateTime,
   permissions: Type.Array(Type.String()),
   accountIds: Type.Array(Type.String()),
 });
@@ -34,9 +34,9 @@ export const Group = Type.Object({
   name: Type.String(),
   description: Type.String(),
   color: Type.String(),
-  createdAt: Nullable(DateTime),
+  createdAt: NullableDateTime,
   createdBy: Nullable(Type.String()),
-  updatedAt: Nullable(DateTime),
+  updatedAt: NullableDateTime,
   userIds: Type.Array(Type.String()),
   accountIds: Type.Array(Type.String()),
 });
@@ -49,7 +49,7 @@ export const Subscription = Type.Object({
   isActive: Type.Boolean(),
   isTrial: Type.Boolean(),
   name: Nullable(Type.String()),
-  start: Nullable(DateTime),
+  start: NullableDateTime,
   tagCapacity: Type.Integer(),
   scanCapacity: Type.Integer(),
   createdAt: DateTime,

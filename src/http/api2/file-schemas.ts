@@ -1,7 +1,7 @@
 // API 2 schemas of files, uploads, blobs and crops (vendor "File" per category, "bulk-files",
 // "FileFormat", "Crop", "cropCreate", "cropUpdate", "filesTransformationUpdate").
 import { Type } from 'typebox';
-import { DateTime, Nullable, StringEnum } from '../schema-helpers.ts';
+import { DateTime, Nullable, StringEnum, NullableDateTime } from '../schema-helpers.ts';
 import { CATEGORIES } from '../../core/files/index.ts';
 import { RefString } from './schemas.ts';
 
@@ -71,12 +71,12 @@ export const File = Type.Object({
   md5: Type.String(),
   createdAt: DateTime,
   createdBy: Type.String(),
-  updatedAt: Nullable(DateTime),
+  updatedAt: NullableDateTime,
   updatedBy: Nullable(Type.String()),
   blob: Type.String(),
   blobName: Type.String(),
   url: Type.String(),
-  importedAt: Type.Optional(Nullable(DateTime)),
+  importedAt: Type.Optional(NullableDateTime),
   translation: Type.Optional(Nullable(Vector3D)),
   rotation: Type.Optional(Nullable(QuaternionT)),
   scale: Type.Optional(Nullable(Vector3D)),

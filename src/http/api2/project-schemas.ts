@@ -1,6 +1,6 @@
 // API 2 schemas of projects, work zones and members (vendor "Project", "Workzone").
 import { Type } from 'typebox';
-import { DateTime, Name, Nullable } from '../schema-helpers.ts';
+import { DateTime, Name, Nullable, NullableDateTime } from '../schema-helpers.ts';
 import { RefString } from './schemas.ts';
 
 
@@ -172,7 +172,7 @@ export const MemberAccess = Type.Object({
     name: Type.Optional(Type.String()),
   }),
   roleId: Type.String(),
-  expirationDate: Nullable(DateTime),
+  expirationDate: NullableDateTime,
   workzoneIds: Type.Array(Type.String()),
 });
 

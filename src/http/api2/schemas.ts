@@ -1,7 +1,7 @@
 // API 2 resource schemas (spec "API 2 resources"; vendor field shapes). They drive
 // validation, serialisation and the OpenAPI document.
 import { Type } from 'typebox';
-import { DateTime, Name, Nullable, pathParams, StringEnum } from '../schema-helpers.ts';
+import { DateTime, Name, Nullable, pathParams, StringEnum, NullableDateTime } from '../schema-helpers.ts';
 import {
   ROLE_PERMISSIONS, LEGACY_PERMISSIONS, type LegacyPermission, type RolePermission,
 } from '../../core/permissions/role-rules.ts';
@@ -88,8 +88,8 @@ export const Role = Type.Object({
   description: Type.String(),
   color: Color,
   createdBy: Nullable(Type.String()),
-  createdAt: Nullable(DateTime),
-  updatedAt: Nullable(DateTime),
+  createdAt: NullableDateTime,
+  updatedAt: NullableDateTime,
   permissions: Type.Array(RolePermissionEnum),
   legacyPermissions: Type.Array(LegacyPermissionEnum),
   isBase: Type.Boolean(),
@@ -133,7 +133,7 @@ export const User = Type.Object({
   title: Type.String(),
   avatar: Type.String(),
   invitedBy: Nullable(Type.String()),
-  invitedAt: Nullable(DateTime),
+  invitedAt: NullableDateTime,
   accountRoles: Type.Optional(Type.Array(AccountRoleEnum)),
 });
 
@@ -145,9 +145,9 @@ export const Group = Type.Object({
   name: Type.String(),
   description: Type.String(),
   color: Color,
-  createdAt: Nullable(DateTime),
+  createdAt: NullableDateTime,
   createdBy: Nullable(Type.String()),
-  updatedAt: Nullable(DateTime),
+  updatedAt: NullableDateTime,
   userIds: Type.Array(Type.String()),
   accountIds: Type.Array(Type.String()),
 });

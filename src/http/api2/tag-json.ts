@@ -4,14 +4,14 @@
 import { Type } from 'typebox';
 import { formatUrn } from '../../core/ids/urn.ts';
 import type { TagJsonDescription } from '../../core/tags/index.ts';
-import { DateTime, Nullable } from '../schema-helpers.ts';
+import { DateTime, Nullable, NullableDateTime } from '../schema-helpers.ts';
 import { TagData } from '../tag-schemas.ts';
 
 /** For the OpenAPI document: the shape of the tags the description writes. */
 export const Tag = Type.Object({
   id: Type.String(), urn: Type.String(), api1Id: Type.String(), type: Type.Literal('tag'), tagListId: Type.String(), tagListType: Type.String(),
   createdBy: Nullable(Type.String()), createdAt: DateTime, updatedBy: Nullable(Type.String()), updatedAt: DateTime,
-  isDeleted: Type.Boolean(), deletedBy: Nullable(Type.String()), deletedAt: Nullable(DateTime), tagsVersion: Type.Integer(), data: TagData,
+  isDeleted: Type.Boolean(), deletedBy: Nullable(Type.String()), deletedAt: NullableDateTime, tagsVersion: Type.Integer(), data: TagData,
 });
 
 /** API 2 tags of a deployment whose URN namespace is `ns`. */

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { ALL_EVENTS, DELIVERABLE_EVENT_TYPES } from '../../core/webhooks/index.ts';
 import { MAX_URL_LENGTH } from '../../core/webhooks/index.ts';
 import { WEBHOOK_LIMITS } from '../../core/webhooks/index.ts';
-import { DateTime, Nullable, StringEnum } from '../schema-helpers.ts';
+import { DateTime, Nullable, StringEnum, NullableDateTime } from '../schema-helpers.ts';
 import { RefString, withParams } from './schemas.ts';
 const Url = Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'http(s) URL the deliveries are POSTed to' });
 const Events = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
@@ -73,9 +73,9 @@ export const WebhookDelivery = Type.Object({
   type: Type.String({ description: 'the event type' }),
   state: DeliveryStateEnum,
   attempts: Type.Integer(),
-  nextAttemptAt: Nullable(DateTime),
+  nextAttemptAt: NullableDateTime,
   lastStatus: Type.Union([Type.Integer(), Type.Null()], { description: "the endpoint's last HTTP status (null: no answer)" }),
   lastError: Nullable(Type.String()),
-  deliveredAt: Nullable(DateTime),
+  deliveredAt: NullableDateTime,
   createdAt: DateTime,
 });

@@ -1171,6 +1171,7 @@ export interface operations {
                         isActive: boolean;
                         isTrial: boolean;
                         name: string | null;
+                        /** Format: date-time */
                         start: string | null;
                         tagCapacity: number;
                         scanCapacity: number;
@@ -1258,7 +1259,9 @@ export interface operations {
                         name: string;
                         description: string;
                         color: string;
+                        /** Format: date-time */
                         createdAt: string | null;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         permissions: string[];
                         accountIds: string[];
@@ -1344,7 +1347,9 @@ export interface operations {
                         name: string;
                         description: string;
                         color: string;
+                        /** Format: date-time */
                         createdAt: string | null;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         permissions: string[];
                         accountIds: string[];
@@ -1428,8 +1433,10 @@ export interface operations {
                         name: string;
                         description: string;
                         color: string;
+                        /** Format: date-time */
                         createdAt: string | null;
                         createdBy: string | null;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         userIds: string[];
                         accountIds: string[];
@@ -1515,8 +1522,10 @@ export interface operations {
                         name: string;
                         description: string;
                         color: string;
+                        /** Format: date-time */
                         createdAt: string | null;
                         createdBy: string | null;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         userIds: string[];
                         accountIds: string[];
@@ -1788,6 +1797,7 @@ export interface operations {
                         } | null;
                         isDeleted: boolean;
                         deletedBy: string | null;
+                        /** Format: date-time */
                         deletedAt: string | null;
                         scanCount: number;
                         scanSize: number;
@@ -1817,6 +1827,7 @@ export interface operations {
                                 lat: number;
                                 lng: number;
                             } | null;
+                            /** Format: date-time */
                             startAt: string | null;
                             createdBy: string | null;
                             /** Format: date-time */
@@ -1940,6 +1951,7 @@ export interface operations {
                         } | null;
                         isDeleted: boolean;
                         deletedBy: string | null;
+                        /** Format: date-time */
                         deletedAt: string | null;
                         scanCount: number;
                         scanSize: number;
@@ -1969,6 +1981,7 @@ export interface operations {
                                 lat: number;
                                 lng: number;
                             } | null;
+                            /** Format: date-time */
                             startAt: string | null;
                             createdBy: string | null;
                             /** Format: date-time */
@@ -2100,6 +2113,7 @@ export interface operations {
                         } | null;
                         isDeleted: boolean;
                         deletedBy: string | null;
+                        /** Format: date-time */
                         deletedAt: string | null;
                         scanCount: number;
                         scanSize: number;
@@ -2129,6 +2143,7 @@ export interface operations {
                                 lat: number;
                                 lng: number;
                             } | null;
+                            /** Format: date-time */
                             startAt: string | null;
                             createdBy: string | null;
                             /** Format: date-time */
@@ -3377,8 +3392,10 @@ export interface operations {
                         createdBy: string | null;
                         /** Format: date-time */
                         createdAt: string;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         updatedBy: string | null;
+                        /** Format: date-time */
                         importedAt: string | null;
                         imageBlob: string | null;
                         imagePreviewBlob: string | null;

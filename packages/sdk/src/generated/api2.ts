@@ -2754,7 +2754,9 @@ export interface operations {
                         description: string;
                         color: string;
                         createdBy: string | null;
+                        /** Format: date-time */
                         createdAt: string | null;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         permissions: ("project:project:delete" | "project:project:update-details" | "workzone:workzones:write" | "workzone:workzones:read" | "workzone:annotations:write" | "workzone:annotations:read" | "workzone:measurements:write" | "workzone:measurements:read" | "workzone:share-links:write" | "workzone:share-links:read" | "workzone:own-share-links:write" | "workzone:own-share-links:read" | "workzone:reality-data:read" | "workzone:reality-data:write" | "workzone:reality-data:transform" | "workzone:cad-model:transform" | "workzone:cad-model:read" | "workzone:import-jobs-reality-data:write" | "workzone:export-jobs-reality-data:read" | "workzone:export-jobs-reality-data:write" | "workzone:documents:write" | "workzone:documents:read" | "workzone:members:write" | "workzone:tags:write" | "workzone:tags:read" | "workzone:savedviews:write" | "workzone:savedviews:read" | "workzone:model-reports:read" | "workzone:model-reports:write" | "workzone:progress-monitoring-jobs:read" | "workzone:progress-monitoring-jobs:write" | "workzone:own-progress-monitoring-jobs:read" | "workzone:own-progress-monitoring-jobs:write")[];
                         legacyPermissions: ("create_project" | "workzone" | "view3d" | "annotate" | "measure" | "share" | "upload" | "download" | "upload_doc" | "manage_users" | "create_asset" | "view_asset" | "view_annotation" | "manage_savedview" | "view_savedview" | "manage_cipm")[];
@@ -2875,7 +2877,9 @@ export interface operations {
                         description: string;
                         color: string;
                         createdBy: string | null;
+                        /** Format: date-time */
                         createdAt: string | null;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         permissions: ("project:project:delete" | "project:project:update-details" | "workzone:workzones:write" | "workzone:workzones:read" | "workzone:annotations:write" | "workzone:annotations:read" | "workzone:measurements:write" | "workzone:measurements:read" | "workzone:share-links:write" | "workzone:share-links:read" | "workzone:own-share-links:write" | "workzone:own-share-links:read" | "workzone:reality-data:read" | "workzone:reality-data:write" | "workzone:reality-data:transform" | "workzone:cad-model:transform" | "workzone:cad-model:read" | "workzone:import-jobs-reality-data:write" | "workzone:export-jobs-reality-data:read" | "workzone:export-jobs-reality-data:write" | "workzone:documents:write" | "workzone:documents:read" | "workzone:members:write" | "workzone:tags:write" | "workzone:tags:read" | "workzone:savedviews:write" | "workzone:savedviews:read" | "workzone:model-reports:read" | "workzone:model-reports:write" | "workzone:progress-monitoring-jobs:read" | "workzone:progress-monitoring-jobs:write" | "workzone:own-progress-monitoring-jobs:read" | "workzone:own-progress-monitoring-jobs:write")[];
                         legacyPermissions: ("create_project" | "workzone" | "view3d" | "annotate" | "measure" | "share" | "upload" | "download" | "upload_doc" | "manage_users" | "create_asset" | "view_asset" | "view_annotation" | "manage_savedview" | "view_savedview" | "manage_cipm")[];
@@ -3041,7 +3045,9 @@ export interface operations {
                         description: string;
                         color: string;
                         createdBy: string | null;
+                        /** Format: date-time */
                         createdAt: string | null;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         permissions: ("project:project:delete" | "project:project:update-details" | "workzone:workzones:write" | "workzone:workzones:read" | "workzone:annotations:write" | "workzone:annotations:read" | "workzone:measurements:write" | "workzone:measurements:read" | "workzone:share-links:write" | "workzone:share-links:read" | "workzone:own-share-links:write" | "workzone:own-share-links:read" | "workzone:reality-data:read" | "workzone:reality-data:write" | "workzone:reality-data:transform" | "workzone:cad-model:transform" | "workzone:cad-model:read" | "workzone:import-jobs-reality-data:write" | "workzone:export-jobs-reality-data:read" | "workzone:export-jobs-reality-data:write" | "workzone:documents:write" | "workzone:documents:read" | "workzone:members:write" | "workzone:tags:write" | "workzone:tags:read" | "workzone:savedviews:write" | "workzone:savedviews:read" | "workzone:model-reports:read" | "workzone:model-reports:write" | "workzone:progress-monitoring-jobs:read" | "workzone:progress-monitoring-jobs:write" | "workzone:own-progress-monitoring-jobs:read" | "workzone:own-progress-monitoring-jobs:write")[];
                         legacyPermissions: ("create_project" | "workzone" | "view3d" | "annotate" | "measure" | "share" | "upload" | "download" | "upload_doc" | "manage_users" | "create_asset" | "view_asset" | "view_annotation" | "manage_savedview" | "view_savedview" | "manage_cipm")[];
@@ -3163,7 +3169,9 @@ export interface operations {
                         description: string;
                         color: string;
                         createdBy: string | null;
+                        /** Format: date-time */
                         createdAt: string | null;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         permissions: ("project:project:delete" | "project:project:update-details" | "workzone:workzones:write" | "workzone:workzones:read" | "workzone:annotations:write" | "workzone:annotations:read" | "workzone:measurements:write" | "workzone:measurements:read" | "workzone:share-links:write" | "workzone:share-links:read" | "workzone:own-share-links:write" | "workzone:own-share-links:read" | "workzone:reality-data:read" | "workzone:reality-data:write" | "workzone:reality-data:transform" | "workzone:cad-model:transform" | "workzone:cad-model:read" | "workzone:import-jobs-reality-data:write" | "workzone:export-jobs-reality-data:read" | "workzone:export-jobs-reality-data:write" | "workzone:documents:write" | "workzone:documents:read" | "workzone:members:write" | "workzone:tags:write" | "workzone:tags:read" | "workzone:savedviews:write" | "workzone:savedviews:read" | "workzone:model-reports:read" | "workzone:model-reports:write" | "workzone:progress-monitoring-jobs:read" | "workzone:progress-monitoring-jobs:write" | "workzone:own-progress-monitoring-jobs:read" | "workzone:own-progress-monitoring-jobs:write")[];
                         legacyPermissions: ("create_project" | "workzone" | "view3d" | "annotate" | "measure" | "share" | "upload" | "download" | "upload_doc" | "manage_users" | "create_asset" | "view_asset" | "view_annotation" | "manage_savedview" | "view_savedview" | "manage_cipm")[];
@@ -3426,6 +3434,7 @@ export interface operations {
                         title: string;
                         avatar: string;
                         invitedBy: string | null;
+                        /** Format: date-time */
                         invitedAt: string | null;
                         accountRoles?: ("administrator" | "projectManager" | "projectLister")[];
                     }[];
@@ -3538,6 +3547,7 @@ export interface operations {
                         title: string;
                         avatar: string;
                         invitedBy: string | null;
+                        /** Format: date-time */
                         invitedAt: string | null;
                         accountRoles?: ("administrator" | "projectManager" | "projectLister")[];
                     };
@@ -3656,6 +3666,7 @@ export interface operations {
                         title: string;
                         avatar: string;
                         invitedBy: string | null;
+                        /** Format: date-time */
                         invitedAt: string | null;
                         accountRoles?: ("administrator" | "projectManager" | "projectLister")[];
                     }[];
@@ -4122,8 +4133,10 @@ export interface operations {
                         name: string;
                         description: string;
                         color: string;
+                        /** Format: date-time */
                         createdAt: string | null;
                         createdBy: string | null;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         userIds: string[];
                         accountIds: string[];
@@ -4240,8 +4253,10 @@ export interface operations {
                         name: string;
                         description: string;
                         color: string;
+                        /** Format: date-time */
                         createdAt: string | null;
                         createdBy: string | null;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         userIds: string[];
                         accountIds: string[];
@@ -4405,8 +4420,10 @@ export interface operations {
                         name: string;
                         description: string;
                         color: string;
+                        /** Format: date-time */
                         createdAt: string | null;
                         createdBy: string | null;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         userIds: string[];
                         accountIds: string[];
@@ -4524,8 +4541,10 @@ export interface operations {
                         name: string;
                         description: string;
                         color: string;
+                        /** Format: date-time */
                         createdAt: string | null;
                         createdBy: string | null;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         userIds: string[];
                         accountIds: string[];
@@ -4788,8 +4807,10 @@ export interface operations {
                         name: string;
                         description: string;
                         color: string;
+                        /** Format: date-time */
                         createdAt: string | null;
                         createdBy: string | null;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         userIds: string[];
                         accountIds: string[];
@@ -4957,8 +4978,10 @@ export interface operations {
                         name: string;
                         description: string;
                         color: string;
+                        /** Format: date-time */
                         createdAt: string | null;
                         createdBy: string | null;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         userIds: string[];
                         accountIds: string[];
@@ -7390,6 +7413,7 @@ export interface operations {
                         title: string;
                         avatar: string;
                         invitedBy: string | null;
+                        /** Format: date-time */
                         invitedAt: string | null;
                         accountRoles?: ("administrator" | "projectManager" | "projectLister")[];
                     }[];
@@ -7664,6 +7688,7 @@ export interface operations {
                             name?: string;
                         };
                         roleId: string;
+                        /** Format: date-time */
                         expirationDate: string | null;
                         workzoneIds: string[];
                     }[];
@@ -8671,11 +8696,13 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         createdBy: string;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         updatedBy: string | null;
                         blob: string;
                         blobName: string;
                         url: string;
+                        /** Format: date-time */
                         importedAt?: string | null;
                         translation?: {
                             x: number;
@@ -8815,11 +8842,13 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         createdBy: string;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         updatedBy: string | null;
                         blob: string;
                         blobName: string;
                         url: string;
+                        /** Format: date-time */
                         importedAt?: string | null;
                         translation?: {
                             x: number;
@@ -9061,11 +9090,13 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         createdBy: string;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         updatedBy: string | null;
                         blob: string;
                         blobName: string;
                         url: string;
+                        /** Format: date-time */
                         importedAt?: string | null;
                         translation?: {
                             x: number;
@@ -9280,11 +9311,13 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         createdBy: string;
+                        /** Format: date-time */
                         updatedAt: string | null;
                         updatedBy: string | null;
                         blob: string;
                         blobName: string;
                         url: string;
+                        /** Format: date-time */
                         importedAt?: string | null;
                         translation?: {
                             x: number;
@@ -12354,6 +12387,7 @@ export interface operations {
                         updatedAt: string;
                         isDeleted: boolean;
                         deletedBy: string | null;
+                        /** Format: date-time */
                         deletedAt: string | null;
                         tagsVersion: number;
                         data: {
@@ -12633,6 +12667,7 @@ export interface operations {
                             updatedAt: string;
                             isDeleted: boolean;
                             deletedBy: string | null;
+                            /** Format: date-time */
                             deletedAt: string | null;
                             tagsVersion: number;
                             data: {
@@ -12702,6 +12737,7 @@ export interface operations {
                             updatedAt: string;
                             isDeleted: boolean;
                             deletedBy: string | null;
+                            /** Format: date-time */
                             deletedAt: string | null;
                             tagsVersion: number;
                             data: {
@@ -12962,6 +12998,7 @@ export interface operations {
                             updatedAt: string;
                             isDeleted: boolean;
                             deletedBy: string | null;
+                            /** Format: date-time */
                             deletedAt: string | null;
                             tagsVersion: number;
                             data: {
@@ -13966,10 +14003,12 @@ export interface operations {
                         /** @enum {string} */
                         state: "pending" | "delivered" | "failed";
                         attempts: number;
+                        /** Format: date-time */
                         nextAttemptAt: string | null;
                         /** @description the endpoint's last HTTP status (null: no answer) */
                         lastStatus: number | null;
                         lastError: string | null;
+                        /** Format: date-time */
                         deliveredAt: string | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -14081,10 +14120,12 @@ export interface operations {
                         /** @enum {string} */
                         state: "pending" | "delivered" | "failed";
                         attempts: number;
+                        /** Format: date-time */
                         nextAttemptAt: string | null;
                         /** @description the endpoint's last HTTP status (null: no answer) */
                         lastStatus: number | null;
                         lastError: string | null;
+                        /** Format: date-time */
                         deliveredAt: string | null;
                         /** Format: date-time */
                         createdAt: string;
