@@ -229,6 +229,25 @@ test('a payload never carries what the owner could not read: other accounts, sys
   assert.deepEqual(deliveries.map((x: { type: string }) => x.type).filter(notAboutWebhooks), ['project.updated']);
 });
 
+test("the account's user events reach an administrator's endpoint with the user's ids only (roles and inviter stay behind); a user's own credential events never do", async () => {
+  const hook = await register({ events: ['*'] });
+  const email = `hooked-${Date.now()}@acme.test`;
+  const invited = await w.as.owner!('POST', `${A2}/users/bulk-invite`, [{ email, roles: ['projectLister'] }]);
+  assert.equal(invited.status, 201, JSON.stringify(invited.body));
+  await relay();
+  const [d] = await receiver.waitFor('user.invited');
+  const payload = verifyDelivery(hook.secret, d!) as { data: Record<string, string> };
+  const userUuid = payload.data.userId!.split(':').pop()!;
+  assert.deepEqual(payload.data, {
+    accountId: `urn:svc:account:${ACCOUNT_ID}`, accountApi1Id: api1IdOf(ACCOUNT_ID),
+    userId: `urn:svc:user:${userUuid}`, userApi1Id: api1IdOf(userUuid),
+  });
+  assert.ok(!d!.body.includes('projectLister') && !d!.body.includes(email), d!.body);
+  // Credentials are the user's own business: not deliverable, not even to '*'.
+  const refused = await w.as.owner!('POST', `${A2}/webhooks`, { url: receiver.url, events: ['user.password-set'] });
+  assert.equal(refused.status, 400, JSON.stringify(refused.body));
+});
+
 test('a disabled endpoint receives nothing; PATCH enabled:true brings its pending deliveries', async () => {
   const hook = await register({ events: ['project.created'] });
   const off = await w.as.owner!('PATCH', `${A2}/webhooks/${uuidOf(hook.id)}`, { enabled: false });
@@ -289,3 +308,4 @@ test('an endpoint failing for a day is disabled, with a webhook.disabled event a
     await failing.close();
   }
 });
+

@@ -56,7 +56,7 @@ export interface DueDelivery {
   subject: string;
   attempts: number;
   retryUntil: Date;
-  event: Pick<StoredDomainEvent, 'type' | 'data' | 'occurredAt'>;
+  event: Pick<StoredDomainEvent, 'type' | 'accountId' | 'data' | 'occurredAt'>;
 }
 
 export type DeliveryOutcome =

@@ -21,17 +21,23 @@ interface WebhookEventRule {
 
 const PROJECT: WebhookEventRule = { readableWith: 'account:projects:list', ids: { accountId: 'account', projectId: 'project' } };
 const WEBHOOK: WebhookEventRule = { readableWith: 'account:integrations:read', ids: { accountId: 'account', webhookId: 'webhook' } };
+/** The account's users: administrators list them (`account:users:read`, GET …/users). */
+const ACCOUNT_USER: WebhookEventRule = { readableWith: 'account:users:read', ids: { accountId: 'account', userId: 'user' } };
 
 /**
- * The deliverable event types. A type missing here (system events, or events about content
- * an administrator reads only as a project member: files, tags) is never delivered, even
- * to `*`; naming it at registration is 400.
+ * The deliverable event types. A type missing here (system events, a user's own credentials,
+ * or events about content an administrator reads only as a project member: zones, members,
+ * files, tags) is never delivered, even to `*`; naming it at registration is 400.
  */
 export const WEBHOOK_EVENT_RULES: Partial<Record<DomainEventType, WebhookEventRule>> = {
   'project.created': PROJECT,
   'project.updated': PROJECT,
   'project.deleted': PROJECT,
   'project.restored': PROJECT,
+  'user.invited': ACCOUNT_USER,
+  'user.added': ACCOUNT_USER,
+  'user.roles-changed': ACCOUNT_USER,
+  'user.removed': ACCOUNT_USER,
   'webhook.created': WEBHOOK,
   'webhook.updated': WEBHOOK,
   'webhook.deleted': WEBHOOK,
@@ -63,11 +69,18 @@ export interface WebhookPayload {
   data: Record<string, string>;
 }
 
-/** The body of an event, or null when it is not deliverable. Only the listed ids go out: `xId` as a URN, `xApi1Id` beside it. */
-export function webhookPayload(event: Pick<StoredDomainEvent, 'type' | 'data' | 'occurredAt'>, urnNamespace: string): WebhookPayload | null {
+/**
+ * The body of an event, or null when it is not deliverable. Only the listed ids go out: `xId`
+ * as a URN, `xApi1Id` beside it; the account comes from the event's data or, for events
+ * whose data does not repeat it (the account's users), from its envelope.
+ */
+export function webhookPayload(
+  event: Pick<StoredDomainEvent, 'type' | 'data' | 'occurredAt'> & Partial<Pick<StoredDomainEvent, 'accountId'>>,
+  urnNamespace: string,
+): WebhookPayload | null {
   const rule = ruleOf(event.type);
   if (!rule) return null;
-  const source = event.data as Record<string, unknown>;
+  const source: Record<string, unknown> = { accountId: event.accountId ?? undefined, ...(event.data as Record<string, unknown>) };
   const data: Record<string, string> = {};
   for (const [field, urnType] of Object.entries(rule.ids)) {
     const uuid = source[field];

@@ -84,8 +84,9 @@ export function webhooksRepo(sql: Sql): WebhooksRepo {
     },
     dueDeliveries: (endpointId, now, limit) =>
       sql
-        .query<Omit<DueDelivery, 'event'> & Pick<DueDelivery['event'], 'type' | 'data' | 'occurredAt'>>(
-          `SELECT d.id, d.subject, d.attempts, d.retry_until AS "retryUntil", ev.type, ev.data, ev.occurred_at AS "occurredAt"
+        .query<Omit<DueDelivery, 'event'> & Pick<DueDelivery['event'], 'type' | 'accountId' | 'data' | 'occurredAt'>>(
+          `SELECT d.id, d.subject, d.attempts, d.retry_until AS "retryUntil", ev.type, ev.account_id AS "accountId", ev.data,
+             ev.occurred_at AS "occurredAt"
            FROM webhook_deliveries d JOIN domain_events ev ON ev.id = d.event_id
            WHERE d.endpoint_id = $1 AND d.state = 'pending' AND d.next_at <= $2
              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries o
@@ -95,7 +96,7 @@ export function webhooksRepo(sql: Sql): WebhooksRepo {
           [endpointId, now, limit],
         )
         .then((rows) =>
-          rows.map(({ type, data, occurredAt, ...d }) => ({ ...d, event: { type, data, occurredAt } }) as DueDelivery),
+          rows.map(({ type, accountId, data, occurredAt, ...d }) => ({ ...d, event: { type, accountId, data, occurredAt } }) as DueDelivery),
         ),
     async settle(id, attempts, outcome, now) {
       const [set, values]: [string, unknown[]] =
