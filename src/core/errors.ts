@@ -64,3 +64,8 @@ export const notFound = (type: NotFoundType, id: string) =>
 function camel(type: string): string {
   return type.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) + 'Id';
 }
+
+/** A failure's text as kept for operators (outbox, webhook deliveries): one line, at most `maxChars`. */
+export function failureLine(text: string, maxChars: number): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, maxChars);
+}

@@ -11,10 +11,10 @@
 // @engine-independent (the console is a client of the API; the API's data path is tested elsewhere)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchWebGLBrowser } from '../support/browser.ts';
 import { startOAuthServer, type OAuthServer } from '../support/oauth-client.ts';
-import { apiAs, assertNoSeriousAxeViolations, consolePages, lasFile, screenshot, signInThroughConsole } from '../support/console.ts';
+import { apiAs, assertNoSeriousAxeViolations, consolePages, lasFile, screenshot, signInThroughConsole, paintedPixels } from '../support/console.ts';
 
 const MIA = { email: 'mia@console-more.test', password: 'mia-password-1' };
 const VIC = { email: 'vic@console-more.test', password: 'vic-password-1' };
@@ -53,20 +53,6 @@ after(async () => {
   await server?.stop();
 });
 
-/** How many pixels of the 3D view differ from its background (the boxes drawn). */
-const paintedPixels = (page: Page) =>
-  page.evaluate(() => {
-    const c = document.querySelector('canvas.scene') as HTMLCanvasElement;
-    const copy = document.createElement('canvas');
-    copy.width = c.width;
-    copy.height = c.height;
-    const g = copy.getContext('2d')!;
-    g.drawImage(c, 0, 0);
-    const px = g.getImageData(0, 0, c.width, c.height).data;
-    let boxes = 0;
-    for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i]! - 244) + Math.abs(px[i + 1]! - 246) + Math.abs(px[i + 2]! - 248) > 60) boxes++;
-    return { boxes, total: px.length / 4 };
-  });
 
 test('the console: a cover uploaded and shown, a group added as a member with an expiry, a zone copied with its job followed to done, a tag list created and renamed, tags created and drawn in 3D', async (t) => {
   let done = false;

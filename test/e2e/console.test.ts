@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { launchWebGLBrowser } from '../support/browser.ts';
 import { startOAuthServer, tokenRequest, type OAuthServer } from '../support/oauth-client.ts';
-import { apiAs, assertNoSeriousAxeViolations, consolePages, lasFile, screenshot, signInThroughConsole } from '../support/console.ts';
+import { apiAs, assertNoSeriousAxeViolations, consolePages, lasFile, screenshot, signInThroughConsole, paintedPixels } from '../support/console.ts';
 
 const MIA = { email: 'mia@console.test', password: 'mia-password-1' };
 const VIC = { email: 'vic@console.test', password: 'vic-password-1' };
@@ -209,18 +209,7 @@ test('the console: sign in (PKCE, own callback), create a project, invite a user
   await page.locator('canvas.scene[data-drawn="3"]').waitFor({ timeout: 30_000 });
   await page.getByRole('cell', { name: 'Isolation valve' }).waitFor();
   // Drawn: the canvas holds the boxes' colours, not only the background.
-  const painted = await page.evaluate(() => {
-    const c = document.querySelector('canvas.scene') as HTMLCanvasElement;
-    const copy = document.createElement('canvas');
-    copy.width = c.width;
-    copy.height = c.height;
-    const g = copy.getContext('2d')!;
-    g.drawImage(c, 0, 0);
-    const px = g.getImageData(0, 0, c.width, c.height).data;
-    let boxes = 0;
-    for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i]! - 244) + Math.abs(px[i + 1]! - 246) + Math.abs(px[i + 2]! - 248) > 60) boxes++;
-    return { boxes, total: px.length / 4 };
-  });
+  const painted = await paintedPixels(page);
   await screenshot(page, 'tag-list-3d', { selector: 'canvas.scene' });
   assert.ok(painted.boxes > painted.total * 0.005, `box pixels: ${JSON.stringify(painted)}`);
 

@@ -128,3 +128,18 @@ export function consolePages(browser: () => Browser) {
     },
   };
 }
+
+/** How many pixels of the 3D view differ from its background (the boxes drawn). */
+export const paintedPixels = (page: Page) =>
+  page.evaluate(() => {
+    const c = document.querySelector('canvas.scene') as HTMLCanvasElement;
+    const copy = document.createElement('canvas');
+    copy.width = c.width;
+    copy.height = c.height;
+    const g = copy.getContext('2d')!;
+    g.drawImage(c, 0, 0);
+    const px = g.getImageData(0, 0, c.width, c.height).data;
+    let boxes = 0;
+    for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i]! - 244) + Math.abs(px[i + 1]! - 246) + Math.abs(px[i + 2]! - 248) > 60) boxes++;
+    return { boxes, total: px.length / 4 };
+  });

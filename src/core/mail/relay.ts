@@ -11,6 +11,7 @@
 // Failures: attempt n failing is retried after firstRetrySeconds × 2^(n-1) (at most
 // MAX_RETRY_SECONDS); after maxAttempts the mail is 'failed' for good: `npm run admin --
 // outbox` shows it with the last error, and scanbase_mail_relay_failures_total counts it.
+import { failureLine } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { MailTransport } from '../ports/mail-transport.ts';
 import type { ClaimedMail } from '../ports/repositories.ts';
@@ -48,7 +49,7 @@ export const messageIdOf = (id: string, domain: string) => `<${id}@${domain}>`;
 /** The failure as kept in the outbox: its message (an SMTP reply, a connection error), one line, bounded; never a mail's text. */
 export function describeFailure(e: unknown): string {
   const text = e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);
-  return text.replace(/\s+/g, ' ').trim().slice(0, RELAY.maxErrorChars);
+  return failureLine(text, RELAY.maxErrorChars);
 }
 
 /** The SMTP relay of the outbox's pending mails (SMTP_URL). */

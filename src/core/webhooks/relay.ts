@@ -8,6 +8,7 @@
 // that dies in between leaves it pending, and once the endpoint's lease ends another node
 // (or the restarted one) sends it again with the same webhook-id, which receivers use to
 // drop the second copy.
+import { failureLine } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
 import type { Repos } from '../ports/repositories.ts';
@@ -46,7 +47,7 @@ export const leaseSecondsFor = (timeoutSeconds: number) => 2 * timeoutSeconds + 
 /** A failure as kept on the delivery: one line, bounded (a status, a connection error, a refusal). */
 export function describeSendFailure(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
-  return text.replace(/\s+/g, ' ').trim().slice(0, WEBHOOK_RELAY.maxErrorChars);
+  return failureLine(text, WEBHOOK_RELAY.maxErrorChars);
 }
 
 /** Sends due deliveries, signed, to their endpoints (docs/webhooks.md). */

@@ -37,14 +37,6 @@ export interface CopyStatus {
   error: string | null;
 }
 
-interface CopyResult {
-  destinationProjectId: string;
-  workzoneId: string;
-  copiedWorkzones: number;
-  copiedFiles: number;
-  skippedMembers: string[];
-}
-
 interface CopyPayload {
   userId: string;
   accountId: string;
