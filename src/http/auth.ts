@@ -44,45 +44,55 @@ export interface GuardOptions {
  * A token verified before is answered from the token service's cache without a promise;
  * since only well-formed tokens enter that cache, the header's syntax is checked on a miss only.
  */
-export function requireAuthentication(app: FastifyInstance, core: Pick<Core, 'tokens' | 'activity' | 'rateLimiter'>, opts: GuardOptions = {}): void {
+export function requireAuthentication(
+  app: FastifyInstance,
+  core: Pick<Core, 'tokens' | 'activity' | 'rateLimiter' | 'clock'>,
+  opts: GuardOptions = {},
+): void {
   const tokens = core.tokens;
   const activity = core.activity; // users-last-activity report: a Map lookup per request
   const limiter = core.rateLimiter;
+  const clock = core.clock;
   const limitAddress = opts.rateLimited === true && limiter.enabled.address;
   const limitUser = opts.rateLimited === true && limiter.enabled.user;
 
-  /** The caller is known: charge the user's bucket, note the activity, go on. */
-  const admit = (req: FastifyRequest, principal: Principal, done: (e?: Error) => void) => {
+  /**
+   * The caller is known: charge the user's bucket, note the activity, go on. `now`: the
+   * clock as this request read it (once: the charges, the token's expiry and the activity
+   * date share one read, which costs about as much as a charge).
+   */
+  const admit = (req: FastifyRequest, principal: Principal, now: number, done: (e?: Error) => void) => {
     req.principal = principal;
     if (limitUser) {
       try {
-        limiter.user(principal.userId);
+        limiter.user(principal.userId, now);
       } catch (e) {
         return done(e as Error);
       }
     }
     // The day's first call of this user waits for its activity write (reports read it).
-    const writing = activity.userActive(principal.userId);
+    const writing = activity.userActive(principal.userId, now);
     if (writing !== undefined) return void writing.then(() => done());
     done();
   };
 
   app.addHook('onRequest', (req, _reply, done) => {
+    const now = clock.nowMs();
     if (limitAddress) {
       try {
-        limiter.address(req.ip);
+        limiter.address(req.ip, now);
       } catch (e) {
         return done(e as Error);
       }
     }
     const candidate = bearerCandidate(req.headers.authorization);
     if (candidate === null) return done(unauthorized());
-    const hit = tokens.cached(candidate);
-    if (hit !== undefined) return hit === null ? done(unauthorized()) : admit(req, hit, done);
+    const hit = tokens.cached(candidate, now);
+    if (hit !== undefined) return hit === null ? done(unauthorized()) : admit(req, hit, now, done);
     const token = bearerToken(req);
     if (token === null) return done(unauthorized());
     tokens.authenticate(token).then(
-      (principal) => (principal ? admit(req, principal, done) : done(unauthorized())),
+      (principal) => (principal ? admit(req, principal, clock.nowMs(), done) : done(unauthorized())),
       (e: unknown) => done(e as Error),
     );
   });

@@ -14,7 +14,8 @@ import { cacheScope, onInvalidation } from '../events/invalidation.ts';
 export interface Activity {
   /** Undefined when today's date is already written; otherwise the write, which never rejects. */
   projectAccessed(projectId: string): Promise<void> | undefined;
-  userActive(userId: string): Promise<void> | undefined;
+  /** `nowMs`: the clock as the caller already read it for this request (read here otherwise). */
+  userActive(userId: string, nowMs?: number): Promise<void> | undefined;
   /** Forgets what was written. */
   clear(): void;
 }
@@ -24,8 +25,7 @@ export function createActivity(deps: { store: Store; clock: Clock; onError: (e: 
   // The UTC day, recomputed only when the clock passes midnight (this runs on every request).
   let day = '';
   let dayEnds = 0;
-  const today = () => {
-    const ms = clock.nowMs();
+  const today = (ms: number) => {
     if (ms >= dayEnds || ms < dayEnds - 86_400_000) {
       day = new Date(ms).toISOString().slice(0, 10);
       dayEnds = Date.parse(`${day}T00:00:00.000Z`) + 86_400_000;
@@ -46,8 +46,8 @@ export function createActivity(deps: { store: Store; clock: Clock; onError: (e: 
   const projects = kind((id, date) => store.repos.projects.touchAccessed(id, date));
   const users = kind((id, date) => store.repos.reports.touchUserActivity(id, date));
 
-  function record({ write, seen, inflight }: Kind, id: string): Promise<void> | undefined {
-    const date = today();
+  function record({ write, seen, inflight }: Kind, id: string, nowMs: number): Promise<void> | undefined {
+    const date = today(nowMs);
     // The common case, on every request: today is written and nothing runs.
     if (seen.get(id) === date) return inflight.size === 0 ? undefined : inflight.get(id);
     if (seen.size > 100_000) seen.clear();
@@ -75,8 +75,8 @@ export function createActivity(deps: { store: Store; clock: Clock; onError: (e: 
   });
 
   return {
-    projectAccessed: (projectId) => record(projects, projectId),
-    userActive: (userId) => record(users, userId),
+    projectAccessed: (projectId) => record(projects, projectId, clock.nowMs()),
+    userActive: (userId, nowMs = clock.nowMs()) => record(users, userId, nowMs),
     clear,
   };
 }

@@ -79,10 +79,14 @@ const PRUNE_AFTER_MS = 3600 * 1000;
 export interface RateLimiter {
   /** Whether each limit is on (a rate of 0 turns it off). */
   enabled: { user: boolean; address: boolean };
-  /** Throws 429 when the caller's address has no token left. */
-  address(ip: string): void;
-  /** Throws 429 when the user has no token left. */
-  user(userId: string): void;
+  /**
+   * Throws 429 when the caller's address has no token left. `now` (ms, from the limiter's
+   * clock) lets one request read the clock once for both charges (a clock read costs about
+   * as much as the rest of a charge); by default the clock is read.
+   */
+  address(ip: string, now?: number): void;
+  /** Throws 429 when the user has no token left; `now` as for address(). */
+  user(userId: string, now?: number): void;
   /**
    * The exchange with the other nodes: adds this node's takes to the cluster counts,
    * takes the other nodes' takes out of the local buckets, forgets full idle buckets.
@@ -105,8 +109,7 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
   const [byAddress, byUser] = kinds;
   let lastExchange: number | null = null;
 
-  function takeFor(buckets: Map<string, Entry>, key: string, rule: BucketRule): number {
-    const now = clock.nowMs();
+  function takeFor(buckets: Map<string, Entry>, key: string, rule: BucketRule, now: number): number {
     let e = buckets.get(key);
     if (e === undefined) {
       if (buckets.size >= maxBuckets) buckets.delete(buckets.keys().next().value!);
@@ -126,15 +129,13 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
     /** Whether each limit is on (a rate of 0 turns it off). */
     enabled: { user: user.rate > 0, address: address.rate > 0 },
 
-    /** Throws 429 when the caller's address has no token left. */
-    address(ip: string): void {
-      const wait = takeFor(byAddress.buckets, ip, address);
+    address(ip: string, now = clock.nowMs()): void {
+      const wait = takeFor(byAddress.buckets, ip, address, now);
       if (wait > 0) throw tooManyRequests(wait);
     },
 
-    /** Throws 429 when the user has no token left. */
-    user(userId: string): void {
-      const wait = takeFor(byUser.buckets, userId, user);
+    user(userId: string, now = clock.nowMs()): void {
+      const wait = takeFor(byUser.buckets, userId, user, now);
       if (wait > 0) throw tooManyRequests(wait);
     },
 

@@ -57,10 +57,14 @@ export class KnownUsers {
     return load;
   }
 
-  /** The cached answer for a token issued at `issuedAt`, or undefined when a lookup is needed (never starts one). */
-  peek(userId: string, issuedAt = 0): boolean | undefined {
+  /**
+   * The cached answer for a token issued at `issuedAt`, or undefined when a lookup is needed
+   * (never starts one). `now`: the clock as the caller already read it (the bearer hot path
+   * reads it once per request).
+   */
+  peek(userId: string, issuedAt = 0, now = this.nowMs()): boolean | undefined {
     const hit = this.entries.get(userId);
-    if (!hit || hit.until <= this.nowMs()) return undefined;
+    if (!hit || hit.until <= now) return undefined;
     if (!hit.exists && issuedAt >= hit.checkedAt) return undefined;
     return hit.exists;
   }

@@ -88,9 +88,10 @@ export interface TokenService {
   /**
    * The answer the caches hold, without a promise (the bearer hot path): the principal;
    * null when the token is known to be refused (expired, or its user gone); undefined
-   * when authenticate() must decide.
+   * when authenticate() must decide. `nowMs`: the clock as the caller already read it for
+   * this request (read here otherwise).
    */
-  cached(token: string): Principal | null | undefined;
+  cached(token: string, nowMs?: number): Principal | null | undefined;
   /** Which users still exist, per node (the bearer hot path's user check); tests clear it. */
   knownUsers: KnownUsers;
 }
@@ -229,14 +230,14 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
      * null when the token is known to be refused (expired, or its user gone); undefined
      * when authenticate() must decide.
      */
-    cached(token: string): Principal | null | undefined {
+    cached(token: string, nowMs = clock.nowMs()): Principal | null | undefined {
       const hit = verified.get(token);
       if (!hit) return undefined;
-      if (hit.exp <= Math.floor(clock.nowMs() / 1000)) {
+      if (hit.exp <= Math.floor(nowMs / 1000)) {
         verified.delete(token);
         return null;
       }
-      const exists = knownUsers.peek(hit.userId, hit.iat);
+      const exists = knownUsers.peek(hit.userId, hit.iat, nowMs);
       return exists === undefined ? undefined : exists ? hit : null;
     },
 
