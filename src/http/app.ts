@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import cookie from '@fastify/cookie';
 import type { Core } from '../compose.ts';
 import { errorCodeOf, errorHandler, notFoundHandler } from './errors.ts';
-import { metricsRoute, requestRecorder } from './metrics.ts';
+import { answerRecorder, metricsRoute } from './metrics.ts';
 import { lazyCompilers } from './lazy-compilers.ts';
 import { registerOpenApi } from './openapi.ts';
 import { healthRoutes } from './health.ts';
@@ -123,7 +123,6 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   app.decorateRequest('principal', null);
   answerExpectationFailed(app.server, always);
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler(notFoundHandler);
 
   // Per-request work is kept to what is required, in callback-style hooks (an async hook
   // costs a promise and a microtask per request). The version header is set when the
@@ -135,26 +134,21 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     armBodyDeadline(req, reply);
     requireHost.call(app, req, reply, done);
   });
-  // One onResponse hook: the request metrics (src/http/metrics.ts), and the request line,
-  // written at info. The level is fixed at start (LOG_LEVEL): when info is off the line
+  // The request metrics (src/http/metrics.ts) and the request line, written at info, in
+  // one onResponse step per route (added by an onRoute hook, with the route's pattern) and
+  // on 404 answers. The level is fixed at start (LOG_LEVEL): when info is off the line
   // costs nothing, and there is no per-request child logger either (its request id would
   // tie together lines that are not written). With `logger: false` (tests) Fastify
   // already skips the child.
-  const record = requestRecorder(core);
   const log = app.log as Partial<Pick<Logger, 'isLevelEnabled'>>;
-  if (log.isLevelEnabled?.('info')) {
-    app.addHook('onResponse', (req, reply, done) => {
-      record(req, reply);
-      logRequest(req, reply);
-      done();
-    });
-  } else {
-    if (log.isLevelEnabled) app.setChildLoggerFactory((logger) => logger);
-    app.addHook('onResponse', (req, reply, done) => {
-      record(req, reply);
-      done();
-    });
-  }
+  const logLines = log.isLevelEnabled?.('info') === true;
+  if (!logLines && log.isLevelEnabled) app.setChildLoggerFactory((logger) => logger);
+  const answers = answerRecorder(core, logLines ? logRequest : undefined);
+  app.addHook('onRoute', answers.onRoute);
+  app.setNotFoundHandler((req, reply) => {
+    answers.unmatched(req, reply);
+    return notFoundHandler(req, reply);
+  });
 
   // Bodies: JSON (UTF-8, empty = none), forms only where registered (src/http/request-bodies.ts);
   // before any route (and the OpenAPI generator), bodies refuse undeclared properties.

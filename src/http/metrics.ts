@@ -4,7 +4,7 @@
 // in constant time); otherwise /metrics is an unknown route there. METRICS_PORT serves it
 // without a token on its own listener (metricsListener, started by src/main.ts).
 import http from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler, onRouteHookHandler } from 'fastify';
 import type { Core } from '../compose.ts';
 import { safeEqual } from '../core/crypto/digest.ts';
 import { unauthorized } from '../core/errors.ts';
@@ -14,13 +14,44 @@ import { errorFields } from '../core/ports/telemetry.ts';
 /** The label of a request that matched no route (404s of any URL: one series, not one per URL). */
 export const UNMATCHED_ROUTE = 'unmatched';
 
+/** A step run once per answered request, after the answer is sent. */
+export type AnswerStep = (req: FastifyRequest, reply: FastifyReply) => void;
+
 /**
- * The per-request step of the metrics, called by the app's one root onResponse hook
- * (src/http/app.ts), which sees every route, the 404s and the framework errors.
+ * The request metrics (and the request line, `log`, when info is on), recorded once per
+ * answered request: for a route, by an onResponse hook of that route, which the root
+ * onRoute hook `onRoute` adds with the route's pattern already known (nothing looked up per
+ * request: Fastify's `req.routeOptions` builds an object of a dozen fields on every read);
+ * for an answer outside any route (404s, which have no route hooks), `unmatched()` when the
+ * not-found handler runs.
  */
-export function requestRecorder(core: Pick<Core, 'metrics'>): (req: FastifyRequest, reply: FastifyReply) => void {
+export function answerRecorder(core: Pick<Core, 'metrics'>, log?: AnswerStep): { onRoute: onRouteHookHandler; unmatched: AnswerStep } {
   const metrics = core.metrics;
-  return (req, reply) => metrics.request(req.method, req.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
+  const stepFor = (route: string): onResponseHookHandler =>
+    log === undefined
+      ? (req, reply, done) => {
+          metrics.request(req.method, route, reply.statusCode, reply.elapsedTime / 1000);
+          done();
+        }
+      : (req, reply, done) => {
+          metrics.request(req.method, route, reply.statusCode, reply.elapsedTime / 1000);
+          log(req, reply);
+          done();
+        };
+  return {
+    // A new array each time: Fastify copies a GET route's options for its HEAD route
+    // before the onRoute hooks run, and the HEAD route gets a step of its own.
+    onRoute: (route) => {
+      const own = route.onResponse === undefined ? [] : Array.isArray(route.onResponse) ? route.onResponse : [route.onResponse];
+      route.onResponse = [...own, stepFor(route.url)];
+    },
+    unmatched: (req, reply) => {
+      reply.raw.once('finish', () => {
+        metrics.request(req.method, UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
+        log?.(req, reply);
+      });
+    },
+  };
 }
 
 /** GET /metrics on the main port, with METRICS_TOKEN only. */

@@ -100,6 +100,30 @@ test('metrics route rule: requests are counted by route pattern and status, neve
   assert.ok((sample(text, 'scanbase_http_request_duration_seconds_count', { route: '/api/2/accounts/:accountRef' }) ?? 0) >= 1);
 });
 
+test('metrics once rule: every answer is counted once and logged once: a route, its HEAD twin, an unknown path', async () => {
+  const { access_token } = (await app.inject({ method: 'POST', url: '/_operator/tokens', headers: op, payload: { email: 'olivia@acme.test' } })).json();
+  const auth = { authorization: `Bearer ${access_token}` };
+  const count = (text: string, labels: Record<string, string>) => sample(text, 'scanbase_http_requests_total', labels) ?? 0;
+  const logged = (method: string, path: string) => lines.filter((l) => l.msg === 'request' && l.method === method && l.path === path).length;
+  const get = { method: 'GET', route: '/api/isLogged', status: '200' };
+  const head = { method: 'HEAD', route: '/api/isLogged', status: '200' };
+  const unknown = { method: 'GET', route: 'unmatched', status: '404' };
+  const before = await metrics();
+  const logsBefore = [logged('GET', '/api/isLogged'), logged('HEAD', '/api/isLogged'), logged('GET', '/no/such/thing')];
+  assert.equal((await app.inject({ url: '/api/isLogged', headers: auth })).statusCode, 200);
+  assert.equal((await app.inject({ method: 'HEAD', url: '/api/isLogged', headers: auth })).statusCode, 200);
+  assert.equal((await app.inject({ url: '/no/such/thing' })).statusCode, 404);
+  const after = await metrics();
+  assert.equal(count(after, get) - count(before, get), 1, 'GET counted once');
+  assert.equal(count(after, head) - count(before, head), 1, 'HEAD counted once, under its own method');
+  assert.equal(count(after, unknown) - count(before, unknown), 1, '404 counted once');
+  assert.deepEqual(
+    [logged('GET', '/api/isLogged'), logged('HEAD', '/api/isLogged'), logged('GET', '/no/such/thing')],
+    logsBefore.map((n) => n + 1),
+    'one request line each',
+  );
+});
+
 test('metrics refresh rule: a refresh token used twice at once counts one lost conditional update', async () => {
   const { refresh_token } = (await app.inject({ method: 'POST', url: '/_operator/tokens', headers: op, payload: { email: 'mark@acme.test' } })).json();
   const before = sample(await metrics(), 'scanbase_oauth_refresh_lost_total') ?? 0;
