@@ -21,7 +21,7 @@ import { pageRoutes } from './pages/routes.ts';
 import { connectJobRoutes } from './connect.ts';
 import { blobRoutes } from './blobs.ts';
 import { consoleRoutes } from './console.ts';
-import { bodyDeadline, serverTimeOptions } from './timeouts.ts';
+import { bodyDeadline, idleConnections, serverTimeOptions } from './timeouts.ts';
 import { closeBodySchema } from './strict-bodies.ts';
 import { formBodies, jsonBodies } from './request-bodies.ts';
 import { answerExpectationFailed, clientErrorResponse, requireHost, trackTarget } from './client-errors.ts';
@@ -95,8 +95,8 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 1000 },
     return503OnClosing: true,
-    // Header, idle and connection limits (HEADERS_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS);
-    // the body deadline is armed by the root onRequest hook (bodyDeadline).
+    // Header and connection limits (HEADERS_TIMEOUT, MAX_CONNECTIONS); the body deadline is
+    // armed by the root onRequest hook (bodyDeadline), IDLE_TIMEOUT swept (idleConnections).
     // A missing Host header is refused by the requireHost hook, in the surface's format.
     ...serverTimeOptions(core.config, { requireHostHeader: false }),
     trustProxy: core.config.trustProxy,
@@ -128,6 +128,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   // costs a promise and a microtask per request). The version header is set when the
   // request arrives: error and 404 replies keep the headers already set.
   const armBodyDeadline = bodyDeadline(app, core.config, always);
+  idleConnections(app.server, core.config);
   app.addHook('onRequest', (req, reply, done) => {
     reply.headers(always);
     trackTarget(req.raw);

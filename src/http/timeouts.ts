@@ -1,8 +1,10 @@
 // Connection and request time limits (docs/security.md "Slow clients"). Node's server
-// enforces the header deadline (headersTimeout → 408 through clientErrorHandler), the
-// idle deadline (server.setTimeout) and the connection cap (maxConnections). The body
-// deadline is ours: Node's requestTimeout would also cut /_blobs uploads, which are long
-// streams with their own idle rule (http/blobs.ts, UPLOAD_IDLE_MS).
+// enforces the header deadline (headersTimeout → 408 through clientErrorHandler) and the
+// connection cap (maxConnections). The body deadline is ours: Node's requestTimeout would
+// also cut /_blobs uploads, which are long streams with their own idle rule (http/blobs.ts,
+// UPLOAD_IDLE_MS). The idle deadline is ours too (idleConnections): Node's
+// (server.setTimeout) costs every request a timer.
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BLOB_ROUTE_PREFIX } from '../adapters/storage/local-disk.ts';
@@ -17,19 +19,67 @@ export interface TimeLimits {
 }
 
 
-/** Fastify's server options for the limits Node enforces, with the app's other `http` options (one `http` key). */
+/** A limit checked by a periodic sweep is checked every quarter of it, at least every 250 ms and at most every 5 s. */
+const sweepPeriodMs = (limitMs: number) => Math.min(5000, Math.max(250, Math.floor(limitMs / 4)));
+
+/**
+ * Fastify's server options for the limits Node enforces, with the app's other `http`
+ * options (one `http` key). No socket timeout (`connectionTimeout: 0`): IDLE_TIMEOUT is
+ * idleConnections().
+ */
 export function serverTimeOptions<H extends object>(limits: TimeLimits, http: H) {
   const headersTimeout = limits.headersTimeoutSeconds * 1000;
   return {
-    connectionTimeout: limits.idleTimeoutSeconds * 1000,
+    connectionTimeout: 0,
     http: {
       ...http,
       headersTimeout,
       // Node checks header deadlines on this period (30 s by default): keep the overshoot
       // a fraction of the deadline.
-      connectionsCheckingInterval: Math.min(5000, Math.max(250, Math.floor(headersTimeout / 4))),
+      connectionsCheckingInterval: sweepPeriodMs(headersTimeout),
     },
   };
+}
+
+/**
+ * IDLE_TIMEOUT: a connection with no traffic either way for that long is closed, whether
+ * between requests (keep-alive), during a request whose answer is slow to come, or while
+ * a client stops reading its answer. One sweep over the open connections every quarter
+ * of the limit (sweepPeriodMs) compares each connection's byte counts with the previous
+ * sweep's, so a connection is cut between IDLE_TIMEOUT and 1.25 × IDLE_TIMEOUT after its
+ * last byte. Nothing is done per request: Node's own socket timeout (`server.setTimeout`)
+ * makes a timer at every request and moves it at every read and write, a measurable share
+ * of the cheapest requests' CPU (`npm run bench`, docs/performance.md). The sweep runs
+ * while the server listens (app.inject() tests have no connections).
+ */
+export function idleConnections(server: Server, limits: Pick<TimeLimits, 'idleTimeoutSeconds'>): void {
+  const idleMs = limits.idleTimeoutSeconds * 1000;
+  /** Per open connection: its bytes read and written at the last sweep that saw them change, and when. */
+  const open = new Map<Socket, { bytes: number; since: number }>();
+  server.on('connection', (socket: Socket) => {
+    open.set(socket, { bytes: 0, since: Date.now() });
+    socket.once('close', () => open.delete(socket));
+  });
+  const sweep = () => {
+    const now = Date.now();
+    for (const [socket, seen] of open) {
+      const bytes = socket.bytesRead + socket.bytesWritten;
+      if (bytes !== seen.bytes) {
+        seen.bytes = bytes;
+        seen.since = now;
+      } else if (now - seen.since >= idleMs) {
+        socket.destroy();
+      }
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  server.on('listening', () => {
+    timer ??= setInterval(sweep, sweepPeriodMs(idleMs)).unref();
+  });
+  server.on('close', () => {
+    clearInterval(timer);
+    timer = undefined;
+  });
 }
 
 const hasBody = (req: FastifyRequest): boolean => {

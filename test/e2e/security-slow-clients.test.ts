@@ -2,8 +2,9 @@
 // Slow clients against a started server (docs/security.md "Slow clients"), with raw
 // sockets and short limits set through the environment: a body trickled one byte at a
 // time is cut with 408 at BODY_TIMEOUT, headers that never end at HEADERS_TIMEOUT,
-// connections past MAX_CONNECTIONS are closed at once, and a signed /_blobs upload
-// slower than BODY_TIMEOUT still completes (it keeps its own idle rule).
+// connections past MAX_CONNECTIONS are closed at once, a connection idle both ways is
+// closed at IDLE_TIMEOUT, and a signed /_blobs upload slower than BODY_TIMEOUT still
+// completes (it keeps its own idle rule).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
@@ -23,6 +24,7 @@ before(async () => {
     SANDBOX: '1',
     BODY_TIMEOUT: '2',
     HEADERS_TIMEOUT: '2',
+    IDLE_TIMEOUT: '2',
     MAX_CONNECTIONS: String(MAX_CONNECTIONS),
   });
 });
@@ -83,6 +85,33 @@ test('slow headers: a request whose headers never end is cut with 408 at HEADERS
   const out = await slowClient('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: a\r\n', 300);
   assert.match(out.text, /^HTTP\/1\.1 408 /, out.text);
   assert.ok(out.closedAfterMs >= 1900 && out.closedAfterMs < 8000, `closed after ${out.closedAfterMs} ms`);
+});
+
+test('idle: a kept-alive connection with no traffic either way is closed at IDLE_TIMEOUT, not at the 72 s keep-alive', async () => {
+  const { text, quietForMs } = await new Promise<{ text: string; quietForMs: number }>((resolve, reject) => {
+    const socket = net.connect(server.port, '127.0.0.1');
+    let text = '';
+    let lastByteAt = Date.now();
+    const giveUp = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the idle connection was kept for 10 s; got: ${text}`));
+    }, 10_000);
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => {
+      text += d;
+      lastByteAt = Date.now();
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearTimeout(giveUp);
+      resolve({ text, quietForMs: Date.now() - lastByteAt });
+    });
+    socket.on('connect', () => socket.write('GET /livez HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'));
+  });
+  assert.match(text, /^HTTP\/1\.1 200 /, text);
+  assert.match(text, /keep-alive/i, 'the answer offered to keep the connection');
+  // Swept every quarter of the limit: cut between 2 s and 2.5 s after the last byte (slack for a busy machine).
+  assert.ok(quietForMs >= 1900 && quietForMs < 5000, `closed ${quietForMs} ms after the last byte`);
 });
 
 test('MAX_CONNECTIONS: connections past the cap are closed at once; the node answers again once they go', async () => {
