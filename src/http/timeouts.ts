@@ -31,6 +31,9 @@ export function serverTimeOptions<H extends object>(limits: TimeLimits, http: H)
   const headersTimeout = limits.headersTimeoutSeconds * 1000;
   return {
     connectionTimeout: 0,
+    // Fastify's 72 s, or less when IDLE_TIMEOUT is shorter: the Keep-Alive header never
+    // promises a connection the idle sweep would close before.
+    keepAliveTimeout: Math.min(72_000, limits.idleTimeoutSeconds * 1000),
     http: {
       ...http,
       headersTimeout,

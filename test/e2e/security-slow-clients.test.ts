@@ -110,6 +110,7 @@ test('idle: a kept-alive connection with no traffic either way is closed at IDLE
   });
   assert.match(text, /^HTTP\/1\.1 200 /, text);
   assert.match(text, /keep-alive/i, 'the answer offered to keep the connection');
+  assert.match(text, /keep-alive: timeout=2\r\n/i, 'for no longer than IDLE_TIMEOUT');
   // Swept every quarter of the limit: cut between 2 s and 2.5 s after the last byte (slack for a busy machine).
   assert.ok(quietForMs >= 1900 && quietForMs < 5000, `closed ${quietForMs} ms after the last byte`);
 });
