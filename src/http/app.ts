@@ -129,8 +129,11 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   // request arrives: error and 404 replies keep the headers already set.
   const armBodyDeadline = bodyDeadline(app, core.config, always);
   idleConnections(app.server, core.config);
+  // The headers as [name, value] pairs, set one by one: reply.headers(object) lists the
+  // object's keys anew on every request.
+  const alwaysPairs = Object.entries(always);
   app.addHook('onRequest', (req, reply, done) => {
-    reply.headers(always);
+    for (const [name, value] of alwaysPairs) reply.header(name, value);
     trackTarget(req.raw);
     armBodyDeadline(req, reply);
     requireHost.call(app, req, reply, done);
