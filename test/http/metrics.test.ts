@@ -199,6 +199,28 @@ test('log errorCode rule: a request line of a 4xx answer carries its errorCode; 
   assert.equal('errorCode' in (ok ?? {}), false);
 });
 
+test('log level rule: with info off a request logs through the process logger (no child logger per request), and its warnings are written', async () => {
+  const written: Record<string, unknown>[] = [];
+  const warnOnly = pino({ level: 'warn' }, new Writable({ write(c: Buffer, _e, done) { for (const l of c.toString().split('\n')) if (l) written.push(JSON.parse(l)); done(); } }));
+  for (const [logger, childPerRequest] of [[warnOnly, false], [pino({ level: 'info' }, sink), true]] as const) {
+    const probeApp = await buildApp(core, { loggerInstance: logger });
+    probeApp.get('/log-probe', (req) => {
+      req.log.warn({ probe: childPerRequest }, 'probe warning');
+      return { child: req.log !== probeApp.log, reqId: (req.log as unknown as { bindings(): Record<string, unknown> }).bindings().reqId ?? null };
+    });
+    try {
+      const res = await probeApp.inject({ url: '/log-probe' });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().child, childPerRequest, childPerRequest ? 'info on: a child per request' : 'info off: the process logger itself');
+      if (childPerRequest) assert.ok(res.json().reqId, 'the child carries the request id');
+    } finally {
+      await probeApp.close();
+    }
+  }
+  assert.ok(written.some((l) => l.msg === 'probe warning' && l.probe === false && l.level === 40), JSON.stringify(written));
+  assert.ok(!written.some((l) => l.msg === 'request'), 'no request line with info off');
+});
+
 test('log background rule: a failing sandbox clock reload is logged at warn, not swallowed', async () => {
   // The reload runs every 2 s on a clock of the sandbox; here the (embedded) database under
   // it is closed. On PostgreSQL, dropping the database under a node leaves close() waiting:
