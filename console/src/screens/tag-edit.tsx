@@ -96,7 +96,7 @@ export function TagFields(props: { tag: Tag; definitions: readonly Definition[];
         {props.definitions.length ? (
           <fieldset class="span">
             <legend>Metadata values</legend>
-            <div class="grid-form">
+            <div class="meta-values">
               {props.definitions.map((def, i) => (
                 <Fragment key={def.id}>
                   <label for={`tag-meta-${i}`}>{def.name}</label>
