@@ -60,6 +60,8 @@ export function ScanPreview(props: { base: string; scene: BoxScene | null; onPoi
             setProgress(p.fraction);
             setStatus(`${p.preview.count.toLocaleString('en')} points of ${p.preview.total.toLocaleString('en')}; ${mib(p.bytes)} read of ${mib(f.size)}`);
           }, ctl.signal);
+          // Framed on the first window while reading; on all the points once read.
+          scene.fitToView();
         } catch (e) {
           if (!(e instanceof WholeFileNeeded)) throw e;
           reading.streamed = false;

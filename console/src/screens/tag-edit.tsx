@@ -32,7 +32,9 @@ export function TagFields(props: { tag: Tag; definitions: readonly Definition[];
   const save = (e: Event) => {
     e.preventDefault();
     void run(async () => {
-      let data = { ...d, name: name.trim() || undefined, class: cls.trim() || undefined, metadata: metadataOf(props.definitions, values, stored).metadata };
+      // metadata is written when the list defines some or the tag held some (stale ones are dropped), else left out as read.
+      const metadata = props.definitions.length || d.metadata ? { metadata: metadataOf(props.definitions, values, stored).metadata } : {};
+      let data = { ...d, name: name.trim() || undefined, class: cls.trim() || undefined, ...metadata };
       if (boxEdited) {
         const box = boxOf(kind, numbers[kind]);
         if (typeof box === 'string') throw new Error(box);
