@@ -85,7 +85,7 @@ async function assertNoSidewaysOverflow(page: Page, where: string): Promise<void
 
 const near = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) < 1e-4, `${what}: ${a} ≠ ${b}`);
 
-test('the console: metadata definitions added, renamed and removed with their values cleaned; a tag\'s metadata values set; a tag\'s box edited (axis-aligned and oriented) and redrawn; a bad box refused', async (t) => {
+test('the console: metadata definitions added, renamed and removed with their values cleaned; a tag\'s metadata values set; a tag\'s box edited (axis-aligned and oriented) and redrawn; a bad box refused; it fits 1280 px and a phone', async (t) => {
   let done = false;
   t.after(async () => {
     if (!done) await showPages('tags');
@@ -178,6 +178,10 @@ test('the console: metadata definitions added, renamed and removed with their va
   assert.deepEqual(now.list.metadataDefinition.map((d: { name: string }) => d.name), ['Level', 'Serial number']);
   assert.deepEqual(now.byId['P-1'].metadata, [{ id: now.list.metadataDefinition[0].id, value: '2' }], 'Owner\'s value is gone from the tag');
   await screenshot(page, 'tag-metadata');
+  // At phone width the editor and the definitions fit without sideways scrolling.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await assertNoSidewaysOverflow(page, 'the tag editor and the definitions at 390 px');
+  await screenshot(page, 'tag-editor-phone');
   done = true;
 });
 
