@@ -44,7 +44,7 @@ const storageKey = (zoneId: string) => `scanbase.connect-jobs.${zoneId}`;
 function remembered(zoneId: string): JobHandle[] {
   try {
     const v: unknown = JSON.parse(localStorage.getItem(storageKey(zoneId)) ?? '[]');
-    return Array.isArray(v) ? v.filter((j): j is JobHandle => typeof j?.slug === 'string' && (j.kind === 'import' || j.kind === 'export' || j.kind === null)) : [];
+    return Array.isArray(v) ? v.filter((j): j is JobHandle => typeof j?.slug === 'string' && (j.kind === 'import' || j.kind === 'export')) : [];
   } catch (e) {
     // A value another version wrote, or storage turned off: start with no earlier job.
     console.warn('connect jobs: the remembered list could not be read', e);
