@@ -100,3 +100,16 @@ test("a module is built from the adapters and the offers above it; the job runne
     ['first', ['k'], ['t'], 0], ['second', [], [], 0], ['third', [], [], 1],
   ]);
 });
+
+test('a module whose needs nothing above supplies does not compile (tsc checks the @ts-expect-error lines), and fails if forced', () => {
+  const needy: FeatureModule<{ authorizer: { check(): string } }, { checked: string }> = {
+    name: 'needy',
+    create: ({ authorizer }) => ({ offers: { checked: authorizer.check() } }),
+  };
+  // @ts-expect-error: no adapter or module above supplies `authorizer`
+  assert.throws(() => Composition.of({ clock: 0 }).add(needy), TypeError);
+  // @ts-expect-error: `authorizer` is supplied with the wrong type
+  assert.throws(() => Composition.of({ authorizer: 'yes' }).add(needy), TypeError);
+  const supplier: FeatureModule<object, { authorizer: { check(): string } }> = { name: 'supplier', create: () => ({ offers: { authorizer: { check: () => 'ok' } } }) };
+  assert.equal(Composition.of({ clock: 0 }).add(supplier).add(needy).seal().use.checked, 'ok');
+});
