@@ -10,7 +10,7 @@ import { instrumentSql } from './adapters/postgres/instrumented.ts';
 import { createMetrics, type Metrics } from './adapters/telemetry/prometheus.ts';
 import { errorFields, silentLogger, type Logger } from './core/ports/telemetry.ts';
 import { createStore } from './adapters/postgres/store.ts';
-import { openObjectStore } from './adapters/storage/open.ts';
+import { openObjectStore, storedSigningKey } from './adapters/storage/open.ts';
 import type { Sql } from './adapters/postgres/sql.ts';
 import { OffsetClock } from './adapters/clock/offset-clock.ts';
 import { randomIds } from './adapters/ids/random-ids.ts';
@@ -168,16 +168,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
   const ids = opts.ids ?? randomIds;
   const hasher = opts.hasher ?? argon2Hasher;
   const store = await createStore(sql, logger);
-  // The local-disk store's URL key is created by migration 0008, shared by every node.
-  const objectStore = await openObjectStore(config, {
-    clock,
-    async signingKey() {
-      const key = await store.repos.settings.get<string>('storage.signing_key');
-      if (!key) throw new Error('storage.signing_key is missing (migration 0008)');
-      return Buffer.from(key, 'utf8');
-    },
-    logger,
-  });
+  const objectStore = await openObjectStore(config, { clock, signingKey: storedSigningKey(store.repos.settings), logger });
   const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
   const mailTransport = config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl, config.mail.from) : null;
   const webhookSender = httpWebhookSender({
