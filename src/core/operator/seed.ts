@@ -70,7 +70,7 @@ export function createSeeder(deps: {
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;
-  extensions?: SeedAccountExtension[];
+  extensions?: readonly SeedAccountExtension[];
 }): ApplySeed {
   const { store, clock, ids, hasher } = deps;
   const extensions = deps.extensions ?? [];
