@@ -5,7 +5,8 @@
 import type { CodeWithStatus } from '../error-codes.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
-import type { AccountRecord, Store } from '../ports/repositories.ts';
+import type { AccountRecord } from '../ports/repositories.ts';
+import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
 import type { AnyPermission } from './catalog.ts';
 import { accountPermissions, type AccountFacts } from './evaluate.ts';
 import { AccessCache } from './access-cache.ts';
@@ -65,7 +66,7 @@ export interface Authorizer {
   account(actor: Actor, ref: EntityRef): Promise<AccountScope>;
 }
 
-export function createAuthorizer(deps: { store: Store; cache?: AccessCache<AccountScope | null> }): Authorizer {
+export function createAuthorizer(deps: { store: StoreReads<'access'> & StoreEvents; cache?: AccessCache<AccountScope | null> }): Authorizer {
   const { store } = deps;
   const cache = deps.cache ?? new AccessCache<AccountScope | null>();
   onInvalidation(store, (scope) => (scope === cacheScope.all ? cache.clear() : cache.invalidate(scope)));

@@ -5,7 +5,8 @@
 import { DomainError, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { Repos, Store } from '../ports/repositories.ts';
+import type { Repos } from '../ports/repositories.ts';
+import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
 import type { ProjectRecord } from '../ports/project-repositories.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { AccessCache } from '../permissions/access-cache.ts';
@@ -73,7 +74,7 @@ export interface ProjectAccess {
   scopeOf(actor: Actor, account: AccountScope, loaded: Loaded): ProjectScope;
 }
 
-export function createProjectAccess(deps: { store: Store; clock: Clock; authorizer: Authorizer; activity: Activity }): ProjectAccess {
+export function createProjectAccess(deps: { store: StoreReads<'members' | 'projects'> & StoreEvents; clock: Clock; authorizer: Authorizer; activity: Activity }): ProjectAccess {
   const { store, clock, authorizer, activity } = deps;
   const cache = new AccessCache<Loaded | null>();
   onInvalidation(store, (scope) => (scope === cacheScope.all ? cache.clear() : cache.invalidate(scope)));

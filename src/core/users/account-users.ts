@@ -7,7 +7,8 @@ import { sha256Hex } from '../crypto/digest.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { AccountMemberRecord, AccountRecord, AccountRole, Repos, Store, UserRecord } from '../ports/repositories.ts';
+import type { AccountMemberRecord, AccountRecord, AccountRole, Repos, UserRecord } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 import type { SendMail } from '../mail/index.ts';
 import { requirePermission, forbidden, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { ACCOUNT_ROLES, ROLE_READ_PERMISSION, ROLE_WRITE_PERMISSION } from '../permissions/account-roles.ts';
@@ -126,7 +127,7 @@ export interface AccountUsers {
 }
 
 export function createAccountUsers(deps: {
-  store: Store;
+  store: StoreSlice<'accounts' | 'members' | 'users'>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
@@ -142,7 +143,7 @@ export function createAccountUsers(deps: {
     scope.permissions.has('account:users:write') ||
     membersWriteSomewhere(scope.facts, await store.repos.members.zoneHoldsInAccount(scope.account.id, userId, clock.now()));
 
-  async function view(repos: Repos, scope: AccountScope, m: AccountMemberRecord, user?: UserRecord): Promise<AccountUserView> {
+  async function view(repos: Pick<Repos, 'users'>, scope: AccountScope, m: AccountMemberRecord, user?: UserRecord): Promise<AccountUserView> {
     const u = user ?? (await repos.users.byId(m.userId));
     if (!u) throw notFound('user', m.userId);
     return {
