@@ -29,10 +29,9 @@ import type { StoredDomainEvent } from '../../core/events/domain-events.ts';
 import { errorFields, type Logger } from '../../core/ports/telemetry.ts';
 
 export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void): Repos {
-  const webhooks = webhooksRepo(sql);
   return {
-    events: withWebhookFanOut(eventsRepo(sql, events), webhooks),
-    webhooks,
+    events: withWebhookFanOut(eventsRepo(sql, events)),
+    webhooks: webhooksRepo(sql),
     locks: locksRepo(sql),
     jobs: jobsRepo(sql),
     connect: connectRepo(sql),
