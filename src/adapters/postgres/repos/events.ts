@@ -8,16 +8,26 @@ export const EVENTS_CHANNEL = 'scanbase_events';
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; events carry ids, not documents. */
 const MAX_NOTIFY_BYTES = 7900;
 
-/** The event as it travels between nodes (NOTIFY payload). */
-export function encodeEvent(e: StoredDomainEvent): string {
-  const text = JSON.stringify(e);
+/**
+ * The event as it travels between nodes (NOTIFY payload), with `origin`, the id of the
+ * store that wrote it: that node delivered it to itself at commit and skips its own
+ * notification. An additive key: a node that does not know it reads the event as before.
+ */
+export function encodeEvent(e: StoredDomainEvent, origin: string): string {
+  const text = JSON.stringify({ ...e, origin });
   if (Buffer.byteLength(text) > MAX_NOTIFY_BYTES) throw new Error(`domain event ${e.type} is too large to announce (${text.length} bytes)`);
   return text;
 }
 
-export function decodeEvent(text: string): StoredDomainEvent {
-  const e = JSON.parse(text) as StoredDomainEvent & { occurredAt: string };
-  return { ...e, occurredAt: new Date(e.occurredAt) } as StoredDomainEvent;
+/** The event of a NOTIFY payload, and the store that wrote it (undefined from a node that does not say). */
+export interface NotifiedEvent {
+  event: StoredDomainEvent;
+  origin: string | undefined;
+}
+
+export function decodeEvent(text: string): NotifiedEvent {
+  const { origin, ...e } = JSON.parse(text) as StoredDomainEvent & { occurredAt: string; origin?: string };
+  return { event: { ...e, occurredAt: new Date(e.occurredAt) } as StoredDomainEvent, origin };
 }
 
 /** The event row; RETURNING what the fan-out copies onto its deliveries. */
@@ -49,8 +59,11 @@ const STATEMENTS = {
   fanOutNotify: publishStatement(true, true),
 };
 
-/** `published` receives each written event; the Store delivers them once the transaction commits. */
-export function eventsRepo(sql: Sql, published: (e: StoredDomainEvent) => void): EventWriter {
+/**
+ * `published` receives each written event; the Store delivers them once the transaction
+ * commits. `origin` names this store in the notifications (encodeEvent).
+ */
+export function eventsRepo(sql: Sql, published: (e: StoredDomainEvent) => void, origin: string): EventWriter {
   const notify = sql.engine === 'postgres';
   return {
     async write(event: DomainEvent, now: Date, fanOut: FanOut | null) {
@@ -59,7 +72,7 @@ export function eventsRepo(sql: Sql, published: (e: StoredDomainEvent) => void):
       if (fanOut) params.push(fanOut.retryUntil);
       // Other nodes hear it when (and only if) the transaction commits. Encoded first: an
       // event too large to announce is refused before anything is written.
-      if (notify) params.push(EVENTS_CHANNEL, encodeEvent(stored));
+      if (notify) params.push(EVENTS_CHANNEL, encodeEvent(stored, origin));
       const text = fanOut ? (notify ? STATEMENTS.fanOutNotify : STATEMENTS.fanOut) : notify ? STATEMENTS.notify : STATEMENTS.plain;
       await sql.query(text, params);
       published(stored);
