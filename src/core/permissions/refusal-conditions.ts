@@ -12,8 +12,12 @@ export const REFUSAL_CONDITIONS = {
   'project-member-or-lister': 'a member of the project, or one who may list it',
   /** The account owner (accounts' facts), for what only he may change. */
   'account-owner': 'the account owner',
-  /** workzone:members:write on some work zone of the account (evaluate.ts membersWriteSomewhere: one query). */
-  'members-write-somewhere': 'workzone:members:write on some work zone of the account',
+  /**
+   * The operation's account permission (account:users:read to list users, account:users:write
+   * to invite without a role) or, instead, workzone:members:write on some work zone of the
+   * account (evaluate.ts membersWriteSomewhere: one query); the refusal names what the operation always named.
+   */
+  'members-write-somewhere': 'the account permission, or workzone:members:write on some work zone of the account',
   /** The permission on at least one work zone of the project (listing across zones). */
   'on-some-workzone': 'the permission on at least one work zone of the project',
   /**
