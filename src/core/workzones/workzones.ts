@@ -5,7 +5,8 @@ import { DomainError, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Repos, Store } from '../ports/repositories.ts';
+import type { Repos } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope, requiredName, requireMember } from '../projects/index.ts';
@@ -37,10 +38,10 @@ export interface Workzones {
   deleteWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<void>;
 }
 
-export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; access: ProjectAccess }): Workzones {
+export function createWorkzones(deps: { store: StoreSlice<'files' | 'tags' | 'workzones'>; clock: Clock; ids: Ids; access: ProjectAccess }): Workzones {
   const { store, clock, ids, access } = deps;
 
-  async function zoneIn(repos: Repos, scope: ProjectScope, ref: EntityRef): Promise<WorkzoneRecord> {
+  async function zoneIn(repos: Pick<Repos, 'workzones'>, scope: ProjectScope, ref: EntityRef): Promise<WorkzoneRecord> {
     const w = await repos.workzones.byRef(scope.project.id, ref);
     if (!w) throw notFound('workzone', refValue(ref));
     return w;
