@@ -227,7 +227,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
   // projects, work zones, members, reports
   const projectAccess = createProjectAccess({ store, clock, authorizer, activity });
   const projects = createProjects({ store, clock, ids, authorizer, access: projectAccess });
-  const workzones = createWorkzones({ store, clock, ids, access: projectAccess });
+  const workzones = createWorkzones({ store, clock, ids, access: projectAccess, viewCacheEntries: config.workzoneCacheEntries });
   const members = createMembers({ store, clock, ids, access: projectAccess, sendMail, publicUrl: config.publicUrl });
   const reports = createReports({ store, authorizer });
   const projectDetails = createProjectDetails({ store, access: projectAccess });

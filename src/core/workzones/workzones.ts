@@ -9,6 +9,7 @@ import type { Repos, Store } from '../ports/repositories.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope, requiredName, requireMember } from '../projects/index.ts';
+import { createZoneViews } from './zone-views.ts';
 
 export interface WorkzoneView {
   workzone: WorkzoneRecord;
@@ -37,8 +38,13 @@ export interface Workzones {
   deleteWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<void>;
 }
 
-export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; access: ProjectAccess }): Workzones {
+export function createWorkzones(deps: {
+  store: Store; clock: Clock; ids: Ids; access: ProjectAccess;
+  /** WORKZONE_CACHE_ENTRIES: zones whose read model this node keeps (0: none). */
+  viewCacheEntries: number;
+}): Workzones {
   const { store, clock, ids, access } = deps;
+  const zoneViews = createZoneViews({ store, maxEntries: deps.viewCacheEntries });
 
   async function zoneIn(repos: Repos, scope: ProjectScope, ref: EntityRef): Promise<WorkzoneRecord> {
     const w = await repos.workzones.byRef(scope.project.id, ref);
@@ -61,9 +67,12 @@ export function createWorkzones(deps: { store: Store; clock: Clock; ids: Ids; ac
     }));
   }
 
-  /** One zone with its view, in one query (reads its own roles only: a project may have thousands of zones). */
+  /**
+   * One zone with its view: its read model, kept per node until an event changes it, else one
+   * query (its own roles only: a project may have thousands of zones); the caller's rights.
+   */
   async function viewOf(scope: ProjectScope, ref: { uuid: string } | { api1Id: string }): Promise<WorkzoneView | null> {
-    const found = await store.repos.workzones.withStatsByRef(scope.project.id, ref);
+    const found = await zoneViews.read(scope.project, ref);
     if (!found) return null;
     const { roleIds, scanCount, scanSize, tagCount, ...workzone } = found;
     return {
