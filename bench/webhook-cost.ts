@@ -1,7 +1,7 @@
 // The cost of an event (webhooks issue): the same write, a project rename, in an account
 // with no webhook and in one with two endpoints subscribed to project.updated. The bench
 // process receives the deliveries itself (a node:http server answering 204), so the "with"
-// figure includes the fan-out in the write's transaction and the relay's sending on the
+// figure includes the fan-out in the event's own statement and the relay's sending on the
 // server; the ratio of the two is reported in the same run.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,8 +1,8 @@
-// Wires adapters into the core by hand: no container, no module-level side effects. It
-// lists the adapters, then the feature modules (each imported through its index.ts,
-// docs/architecture.md "Modules"); it holds no rule and does no I/O of its own: the seed
-// file is read by src/seed-file.ts, the periodic tasks the modules declare run on
-// src/background.ts.
+// Wires adapters into the core: no container, no module-level side effects. It lists the
+// adapters, then the feature modules' descriptors in order (each imported through its
+// index.ts, docs/architecture.md "Module descriptors"); the modules' job handlers, periodic
+// tasks and seed extensions come from their descriptors. It holds no rule and does no I/O
+// of its own: the seed file is read by src/seed-file.ts, the tasks run on src/background.ts.
 import type { Config } from './config.ts';
 import { openDatabase } from './adapters/postgres/open.ts';
 import { migrate, readMigrations } from './adapters/postgres/migrate.ts';
@@ -10,7 +10,7 @@ import { instrumentSql } from './adapters/postgres/instrumented.ts';
 import { createMetrics, type Metrics } from './adapters/telemetry/prometheus.ts';
 import { errorFields, silentLogger, type Logger } from './core/ports/telemetry.ts';
 import { createStore } from './adapters/postgres/store.ts';
-import { openObjectStore } from './adapters/storage/open.ts';
+import { openObjectStore, storedSigningKey } from './adapters/storage/open.ts';
 import type { Sql } from './adapters/postgres/sql.ts';
 import { OffsetClock } from './adapters/clock/offset-clock.ts';
 import { randomIds } from './adapters/ids/random-ids.ts';
@@ -19,40 +19,38 @@ import { createEs256Signer } from './adapters/jwt/es256-signer.ts';
 import { smtpTransport } from './adapters/mail/smtp.ts';
 import { createScheduler } from './background.ts';
 import { seedFileReader } from './seed-file.ts';
-import { createAuthorizer, type Authorizer } from './core/permissions/authorizer.ts';
-import { createSigningKeys, createTokenService, createWebSessions, type SigningKeys, type TokenService, type WebSessions } from './core/oauth/index.ts';
+import { Composition, type Sealed } from './core/modules.ts';
+import { permissionsModule } from './core/permissions/module.ts';
+import type { Authorizer } from './core/permissions/authorizer.ts';
+import { oauthModule, type SigningKeys, type TokenService, type WebSessions } from './core/oauth/index.ts';
 import {
-  createAccountUsers, createInvitations, createPasswordResets, createSignIn, createUserProfiles,
-  type AccountUsers, type Invitations, type PasswordResets, type SignIn, type UserProfiles,
+  usersModule, type AccountUsers, type Invitations, type PasswordResets, type SignIn, type UserProfiles,
 } from './core/users/index.ts';
 import {
-  createOperator, createOperatorAuth, createSandboxClock, createSeeder, followSandboxClock, seedRolesAndGroups,
-  type ApplySeed, type AuthenticateOperator, type Operator, type SandboxClock, type SeedDocument,
+  operatorModule, type ApplySeed, type AuthenticateOperator, type Operator, type SandboxClock, type SeedDocument,
 } from './core/operator/index.ts';
-import { createJanitor, housekeeping, type Janitor } from './core/maintenance/index.ts';
-import { createMailRelay, createSendMail, mailRelayPasses, type MailRelay, type SendMail } from './core/mail/index.ts';
-import { createAccounts, type Accounts } from './core/accounts/index.ts';
-import { createRoles, type Roles } from './core/roles/index.ts';
-import { createGroups, type Groups } from './core/groups/index.ts';
-import { createActivity, type Activity } from './core/activity/index.ts';
+import { maintenanceModule, type Janitor } from './core/maintenance/index.ts';
+import { mailModule, type MailRelay, type SendMail } from './core/mail/index.ts';
+import { accountsModule, type Accounts } from './core/accounts/index.ts';
+import { rolesModule, type Roles } from './core/roles/index.ts';
+import { groupsModule, type Groups } from './core/groups/index.ts';
+import { activityModule, type Activity } from './core/activity/index.ts';
 import {
-  createProjectAccess, createProjectDetails, createProjects, createReach, ownedProjects,
-  type ProjectAccess, type ProjectDetailsService, type Projects, type Reach,
+  projectsModule, type ProjectAccess, type ProjectDetailsService, type Projects, type Reach,
 } from './core/projects/index.ts';
-import { createRateLimiter, rateLimitExchange, type RateLimiter } from './core/limits/index.ts';
-import { createWorkzoneCopy, createWorkzones, COPY_JOB, type WorkzoneCopy, type Workzones } from './core/workzones/index.ts';
-import { createMembers, type Members } from './core/members/index.ts';
-import { createReports, type Reports } from './core/reports/index.ts';
-import { createJobRunner, type JobHandler, type JobRunner } from './core/jobs/index.ts';
-import { createDetectionJob, createTagLists, DETECT_JOB, TagTexts, type TagLists } from './core/tags/index.ts';
+import { limitsModule, type RateLimiter } from './core/limits/index.ts';
+import { workzonesModule, type WorkzoneCopy, type Workzones } from './core/workzones/index.ts';
+import { membersModule, type Members } from './core/members/index.ts';
+import { reportsModule, type Reports } from './core/reports/index.ts';
+import { jobsModule, type JobRunner } from './core/jobs/index.ts';
+import { tagsModule, type TagLists } from './core/tags/index.ts';
 import { api1TagJson } from './http/api1/tag-json.ts';
 import { api2TagJson } from './http/api2/tag-json.ts';
 import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
-import { createFiles, createUploadSweeper, uploadSweep, type Files, type UploadSweeper } from './core/files/index.ts';
-import { createCrops, type Crops } from './core/crops/index.ts';
-import { createConnectJobs, type ConnectJobs } from './core/connect/index.ts';
-import { formatUrn } from './core/ids/urn.ts';
-import { createWebhookRelay, createWebhooks, webhookRelayPasses, type WebhookRelay, type Webhooks } from './core/webhooks/index.ts';
+import { filesModule, type Files, type UploadSweeper } from './core/files/index.ts';
+import { cropsModule, type Crops } from './core/crops/index.ts';
+import { connectModule, type ConnectJobs } from './core/connect/index.ts';
+import { webhooksModule, type WebhookRelay, type Webhooks } from './core/webhooks/index.ts';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
 import type { Ids } from './core/ports/ids.ts';
 import type { PasswordHasher, TokenSigner } from './core/ports/crypto.ts';
@@ -143,6 +141,8 @@ export interface Core {
   jobRunner: JobRunner;
   webhooks: Webhooks;
   webhookRelay: WebhookRelay;
+  /** The feature modules built, in order, with what each declared (docs/architecture.md "Module descriptors"). */
+  modules: Sealed<unknown>['modules'];
   /** GET /healthz: the database and storage answer (a failure is logged with its reason). */
   health(): Promise<boolean>;
   /** Shutdown has begun: not ready any more (GET /readyz 503). */
@@ -168,127 +168,48 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
   const ids = opts.ids ?? randomIds;
   const hasher = opts.hasher ?? argon2Hasher;
   const store = await createStore(sql, logger);
-  // The local-disk store's URL key is created by migration 0008, shared by every node.
-  const objectStore = await openObjectStore(config, {
-    clock,
-    async signingKey() {
-      const key = await store.repos.settings.get<string>('storage.signing_key');
-      if (!key) throw new Error('storage.signing_key is missing (migration 0008)');
-      return Buffer.from(key, 'utf8');
-    },
-    logger,
-  });
+  const objectStore = await openObjectStore(config, { clock, signingKey: storedSigningKey(store.repos.settings), logger });
   const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
   const mailTransport = config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl, config.mail.from) : null;
-  const loadSeedFile = seedFileReader(config.seedFile);
+  const webhookSender = httpWebhookSender({
+    allowPrivateTargets: config.webhooks.allowPrivateTargets, timeoutMs: config.webhooks.timeoutSeconds * 1000,
+  });
+
+  // The feature modules, in order: each is built from the adapters and the offers of the
+  // modules above it (src/core/modules.ts; a need nothing above supplies fails tsc here).
+  const node = Composition.of({
+    config, logger, metrics, clock, ids, hasher, store, objectStore, signer, mailTransport, webhookSender,
+    loadSeedFile: seedFileReader(config.seedFile),
+    detector: opts.detector ?? noDetections,
+    tagJson: [api1TagJson, api2TagJson(config.urnNamespace)],
+  })
+    .add(oauthModule)
+    .add(mailModule)
+    .add(permissionsModule)
+    .add(accountsModule)
+    .add(rolesModule)
+    .add(groupsModule)
+    .add(activityModule)
+    .add(limitsModule)
+    .add(projectsModule)
+    .add(usersModule)
+    .add(membersModule)
+    .add(reportsModule)
+    .add(filesModule)
+    .add(cropsModule)
+    .add(connectModule)
+    .add(jobsModule)
+    .add(workzonesModule)
+    .add(tagsModule)
+    .add(operatorModule)
+    .add(maintenanceModule)
+    .add(webhooksModule)
+    .seal();
+
+  // Before serving: each module's start (the job runner, the sandbox clock), then its periodic tasks.
+  await node.start();
   const scheduler = createScheduler(logger);
-
-  // oauth
-  const tokens = createTokenService({
-    store, clock, ids, signer, urnNamespace: config.urnNamespace, refreshReuseDetection: config.refreshReuseDetection,
-    metrics: metrics.core,
-  });
-  const signingKeys = createSigningKeys({ store, clock, signer, logger });
-  const webSessions = createWebSessions({ store, clock, ids });
-
-  // mail: the outbox keeps a mail's secret (an invitation link) only while someone can read it
-  // there: the operator API, or until the SMTP relay has sent it (docs/security.md, "Secrets and keys").
-  const sendMail = createSendMail(ids, clock, {
-    keepSecrets: config.operatorToken !== undefined,
-    relay: config.mail.smtpUrl !== undefined,
-  });
-  // With SMTP_URL, every node relays the outbox's pending mails (one node per mail: src/core/mail/relay.ts).
-  const mailRelay = mailTransport
-    ? createMailRelay({
-        store, clock, transport: mailTransport, domain: new URL(config.publicUrl).hostname,
-        settings: config.mail, logger, metrics: metrics.core,
-      })
-    : null;
-
-  // permissions, accounts, roles, groups, activity, limits
-  const authorizer = createAuthorizer({ store });
-  const accounts = createAccounts({ store, clock, authorizer, storageQuotaBytes: config.storageQuotaBytes });
-  const roles = createRoles({ store, clock, ids, authorizer });
-  const groups = createGroups({ store, clock, ids, authorizer });
-  const activity = createActivity({
-    store, clock, onError: (e) => logger.warn(errorFields(e), 'activity date write failed; the next call retries'),
-  });
-  const rateLimiter = createRateLimiter({ clock, repo: store.repos.rateLimits, ...config.rateLimits });
-
-  // users
-  const signIn = createSignIn({ store, clock, hasher });
-  const accountUsers = createAccountUsers({
-    store, clock, ids, authorizer, sendMail, publicUrl: config.publicUrl, ownedProjects,
-  });
-  const invitations = createInvitations({ store, clock, hasher });
-  const passwordResets = createPasswordResets({ store, clock, ids, sendMail, publicUrl: config.publicUrl });
-  const userProfiles = createUserProfiles({ store });
-
-  // projects, work zones, members, reports
-  const projectAccess = createProjectAccess({ store, clock, authorizer, activity });
-  const projects = createProjects({ store, clock, ids, authorizer, access: projectAccess });
-  const workzones = createWorkzones({ store, clock, ids, access: projectAccess, viewCacheEntries: config.workzoneCacheEntries });
-  const members = createMembers({ store, clock, ids, access: projectAccess, sendMail, publicUrl: config.publicUrl });
-  const reports = createReports({ store, authorizer });
-  const projectDetails = createProjectDetails({ store, access: projectAccess });
-  const reach = createReach({ access: projectAccess });
-
-  // files, crops, connect
-  const files = createFiles({
-    store, clock, ids, access: projectAccess, objectStore, sandbox: config.sandbox,
-    uploadTtlSeconds: config.uploadTtlSeconds, uploadUrlTtlSeconds: config.uploadUrlTtlSeconds, metrics: metrics.core,
-    storageQuotaBytes: config.storageQuotaBytes, logger,
-  });
-  const crops = createCrops({ store, clock, ids, access: projectAccess, files });
-  const connectJobs = createConnectJobs({ store, clock, ids, access: projectAccess, files, objectStore, publicUrl: config.publicUrl });
-  const uploadSweeper = createUploadSweeper({ store, clock, objectStore });
-
-  // jobs: each job kind's module hands its handler to the one runner of this node.
-  const jobHandlers: Record<string, JobHandler> = {};
-  const jobRunner = createJobRunner({ store, clock, ids, handlers: jobHandlers, logger, metrics: metrics.core });
-  const workzoneCopy = createWorkzoneCopy({
-    store, clock, ids, authorizer, access: projectAccess, jobs: jobRunner, sendMail, publicUrl: config.publicUrl,
-    urn: (type, id) => formatUrn(config.urnNamespace, type, id),
-    copyFiles: files.copyFiles,
-  });
-  jobHandlers[COPY_JOB] = workzoneCopy.handler;
-  const tagTexts = new TagTexts([api1TagJson, api2TagJson(config.urnNamespace)]);
-  const tagLists = createTagLists({ store, clock, ids, access: projectAccess, jobs: jobRunner, tagTexts });
-  jobHandlers[DETECT_JOB] = createDetectionJob({ store, clock, ids, detector: opts.detector ?? noDetections, tagTexts });
-  jobRunner.start();
-
-  // operator, maintenance
-  const applySeed = createSeeder({ store, clock, ids, hasher, extensions: [seedRolesAndGroups(ids, clock)] });
-  // A reset deletes every blob too (CONTRACT §3), whichever store holds them.
-  const operator = createOperator({
-    store, clock, tokens, applySeed, loadSeedFile,
-    onReset: [async () => objectStore.deleteAll?.()],
-  });
-  // Without OPERATOR_TOKEN there is no operator surface at all (every path answers 404).
-  const authenticateOperator = config.operatorToken
-    ? createOperatorAuth({ store, clock, expected: config.operatorToken })
-    : null;
-  const sandboxClock = createSandboxClock({ store, clock });
-  const janitor = createJanitor({ store, clock, retention: config.retention });
-
-  // The modules' periodic tasks on this node.
-  if (config.sandbox) {
-    await sandboxClock.load();
-    scheduler.every(followSandboxClock(sandboxClock));
-  }
-  if (rateLimiter.enabled.user || rateLimiter.enabled.address) scheduler.every(rateLimitExchange(rateLimiter, config.rateLimits.syncSeconds));
-  scheduler.every(housekeeping(janitor));
-  scheduler.every(uploadSweep(uploadSweeper));
-  if (mailRelay) scheduler.every(mailRelayPasses(mailRelay, config.mail.relayIntervalSeconds));
-
-  // Webhooks (docs/webhooks.md): the endpoints' use cases, and every node's relay of due deliveries.
-  const webhooks = createWebhooks({ store, clock, ids, authorizer, allowPrivateTargets: config.webhooks.allowPrivateTargets });
-  const webhookRelay = createWebhookRelay({
-    store, clock, sendMail, logger, metrics: metrics.core,
-    sender: httpWebhookSender({ allowPrivateTargets: config.webhooks.allowPrivateTargets, timeoutMs: config.webhooks.timeoutSeconds * 1000 }),
-    settings: { ...config.webhooks, urnNamespace: config.urnNamespace, publicUrl: config.publicUrl },
-  });
-  scheduler.every(webhookRelayPasses(webhookRelay, config.webhooks.relayIntervalSeconds));
+  for (const task of node.tasks) scheduler.every(task);
 
   /** GET /healthz: the database and storage answer (a failure is logged with its reason). */
   const health = async (): Promise<boolean> => {
@@ -305,15 +226,8 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
   let draining = false;
 
   return {
-    config, version: VERSION, logger, metrics, startup, clock, ids, store, objectStore, signer,
-    signingKeys, tokens, webSessions,
-    signIn, accountUsers, invitations, passwordResets, userProfiles,
-    sendMail, mailRelay,
-    applySeed, loadSeedFile, sandboxClock, operator, authenticateOperator,
-    janitor,
-    authorizer, accounts, roles, groups, activity, rateLimiter,
-    projectAccess, reach, projects, projectDetails, workzones, workzoneCopy, members, reports,
-    files, uploadSweeper, crops, connectJobs, tagLists, jobRunner, webhooks, webhookRelay,
+    ...node.use,
+    version: VERSION, startup, modules: node.modules,
     health,
     beginDrain(): void {
       draining = true;
@@ -324,7 +238,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
     },
     async close(): Promise<void> {
       await scheduler.stop(); // no new pass; the passes under way finish
-      await jobRunner.stop();
+      await node.stop(); // each module's stop, last listed first (the job runner: after the job in hand)
       mailTransport?.close();
       await objectStore.close?.();
       await store.close();

@@ -13,14 +13,10 @@ import { metricsRoute, requestRecorder } from './metrics.ts';
 import { lazyCompilers } from './lazy-compilers.ts';
 import { registerOpenApi } from './openapi.ts';
 import { healthRoutes } from './health.ts';
-import { oauthRoutes } from './oauth/routes.ts';
-import { operatorRoutes } from './operator/routes.ts';
 import { api1Routes } from './api1/routes.ts';
 import { api2Routes } from './api2/routes.ts';
-import { pageRoutes } from './pages/routes.ts';
-import { connectJobRoutes } from './connect.ts';
-import { blobRoutes } from './blobs.ts';
 import { consoleRoutes } from './console.ts';
+import { ROUTE_MODULES } from './route-modules.ts';
 import { bodyDeadline, serverTimeOptions } from './timeouts.ts';
 import { closeBodySchema } from './strict-bodies.ts';
 import { formBodies, jsonBodies } from './request-bodies.ts';
@@ -164,22 +160,22 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
 
   await metricsRoute(app, core);
   await app.register(healthRoutes(core));
-  // Only the OAuth pages and the other pages (the forgot-password form shares their browser
-  // session) read or set cookies: elsewhere (the APIs above all) no cookie parsing and no onSend hook.
-  await app.register(async (pages) => {
-    await formBodies(pages);
-    await pages.register(cookie);
-    await pages.register(oauthRoutes(core));
-  });
-  await app.register(async (pages) => {
-    await formBodies(pages);
-    await pages.register(cookie);
-    await pages.register(pageRoutes(core));
-  });
-  await app.register(blobRoutes(core));
+  // Each module's routes outside the APIs (src/http/route-modules.ts). Only the browser pages
+  // (the OAuth pages, and the users module's pages that share their session) read or set
+  // cookies, each in a context of its own: elsewhere (the APIs above all) no cookie parsing and no onSend hook.
+  for (const { other } of ROUTE_MODULES) {
+    if (!other) continue;
+    if (other.browser) {
+      await app.register(async (pages) => {
+        await formBodies(pages);
+        await pages.register(cookie);
+        await pages.register(other.plugin(core));
+      }, { prefix: other.prefix });
+    } else {
+      await app.register(other.plugin(core), { prefix: other.prefix });
+    }
+  }
   await app.register(consoleRoutes(core));
-  await app.register(connectJobRoutes(core));
-  await app.register(operatorRoutes(core), { prefix: '/_operator' });
   await app.register(api1Routes(core), { prefix: '/api' });
   await app.register(api2Routes(core), { prefix: '/api/2' });
   return app;

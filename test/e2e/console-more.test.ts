@@ -108,8 +108,9 @@ test('the console: a cover uploaded and shown, a group added as a member with an
   assert.deepEqual(entry.workzoneIds.map(uuidOf), [uuidOf(hall.id)]);
   await assertNoSeriousAxeViolations(page, 'members with a group');
 
-  // A connect import: started, a scan uploaded into the job, the job received; after a
-  // reload it is still listed (remembered in this browser: no API lists jobs).
+  // A connect import: started, a scan uploaded into the job, the job received; the tab
+  // opened again without the job's address still lists it (remembered in this browser: no
+  // API lists jobs; test/e2e/console-tags.test.ts opens a job from its address).
   await page.getByRole('tab', { name: 'Connect' }).click();
   await page.getByRole('button', { name: 'Start an import' }).click();
   const importJob = page.getByRole('listitem', { name: /^Import job / });
@@ -119,7 +120,8 @@ test('the console: a cover uploaded and shown, a group added as a member with an
   await importJob.locator('.job-state').filter({ hasText: 'received' }).waitFor({ timeout: 20_000 });
   await importJob.getByText('import-01.las').waitFor();
   await assertNoSeriousAxeViolations(page, 'connect import');
-  await page.reload();
+  assert.equal(new URL(page.url()).searchParams.get('job'), slug, 'the job is in the address');
+  await page.goto(`${server.url}${made.projectPath}?zone=${made.hallId}&tab=connect`);
   await signInThroughConsole(page, MIA, /tab=connect$/);
   await page.getByRole('listitem', { name: `Import job ${slug}` }).locator('.job-state').filter({ hasText: 'received' }).waitFor();
   const zoneFiles = await apiAs(server, MIA.email, 'GET', `${p}/files`);

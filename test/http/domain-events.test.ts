@@ -166,6 +166,36 @@ test('a copy job: workzone.copied in its transaction, then job.finished with the
   assert.ok((await outbox(t)).some((m) => m.to === emailOf('projectOwner') && m.subject === 'Copy of work zone finished: Evented copy'));
 });
 
+test('webhooks: a secret rotation writes webhook.secret-rotated without any secret; a replay writes webhook.delivery-replayed naming the delivery; a refused one writes nothing', async () => {
+  const created = await w.as.owner!('POST', `${A2}/webhooks`, { url: 'https://example.com/hook', events: ['*'] });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const hook = uuidOf(created.body.id);
+  let rotation: any;
+  const rotated = await eventsOf(async () => (rotation = (await w.as.owner!('POST', `${A2}/webhooks/${hook}/rotate-secret`)).body));
+  const row = one(rotated, 'webhook.secret-rotated', {
+    accountId: ACCOUNT_ID, subject: `webhook:${hook}`,
+    data: { accountId: ACCOUNT_ID, webhookId: hook, previousSecretExpiresAt: rotation.previousSecretExpiresAt },
+  });
+  const text = JSON.stringify(row);
+  assert.ok(!text.includes('whsec_') && !text.includes(rotation.secret.slice('whsec_'.length)) && !text.includes(created.body.secret.slice('whsec_'.length)), text);
+  // The '*' endpoint has a delivery of its own webhook.created; replaying it writes the event.
+  const [delivery] = (await w.as.owner!('GET', `${A2}/webhooks/${hook}/deliveries?state=pending`)).body.filter((d: { type: string }) => d.type === 'webhook.created');
+  assert.ok(delivery, 'the endpoint has its webhook.created delivery');
+  const replayed = await eventsOf(async () => assert.equal((await w.as.owner!('POST', `${A2}/webhooks/${hook}/deliveries/${delivery.id}/replay`)).status, 202));
+  one(replayed, 'webhook.delivery-replayed', {
+    accountId: ACCOUNT_ID, subject: `webhook:${hook}`,
+    data: { accountId: ACCOUNT_ID, webhookId: hook, deliveryId: delivery.id, eventId: delivery.eventId, eventType: 'webhook.created' },
+  });
+  // Not deliverable: the replay itself added no delivery to the '*' endpoint.
+  assert.deepEqual((await w.as.owner!('GET', `${A2}/webhooks/${hook}/deliveries`)).body.filter((d: { type: string }) => d.type === 'webhook.delivery-replayed'), []);
+  const refused = await eventsOf(async () => {
+    assert.equal((await w.as.projectManager!('POST', `${A2}/webhooks/${hook}/rotate-secret`)).status, 403);
+    assert.equal((await w.as.owner!('POST', `${A2}/webhooks/${hook}/deliveries/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}/replay`)).status, 404);
+  });
+  assert.deepEqual(refused, []);
+  assert.equal((await w.as.owner!('DELETE', `${A2}/webhooks/${hook}`)).status, 204);
+});
+
 test('operator: a signing-key rotation and a reset each write their system event (no account)', async () => {
   const op = { authorization: `Bearer ${OPERATOR_TOKEN}` };
   const rotated = await eventsOf(() => t.app.inject({ method: 'POST', url: '/_operator/signing-keys/rotate', headers: op }));

@@ -204,6 +204,25 @@ test('after a rotation, deliveries carry signatures with the new and the previou
   verifyDelivery(hook.secret, d!);
 });
 
+test('a rotation is delivered as webhook.secret-rotated with the ids only, never a secret; a replay is not an event an endpoint can name', async () => {
+  const watcher = await register({ events: ['webhook.secret-rotated'] });
+  const rotatedHook = await register({ events: ['project.created'] });
+  const rotated = await w.as.owner!('POST', `${A2}/webhooks/${uuidOf(rotatedHook.id)}/rotate-secret`);
+  assert.equal(rotated.status, 200);
+  await relay();
+  const [d] = await receiver.waitFor('webhook.secret-rotated');
+  const payload = verifyDelivery(watcher.secret, d!) as { data: Record<string, string> };
+  assert.deepEqual(payload.data, {
+    accountId: `urn:svc:account:${ACCOUNT_ID}`, accountApi1Id: api1IdOf(ACCOUNT_ID),
+    webhookId: `urn:svc:webhook:${uuidOf(rotatedHook.id)}`, webhookApi1Id: api1IdOf(uuidOf(rotatedHook.id)),
+  });
+  for (const secret of [rotated.body.secret, rotatedHook.secret, watcher.secret]) {
+    assert.ok(!d!.body.includes(secret.slice('whsec_'.length)), 'no secret in the body');
+  }
+  const refused = await w.as.owner!('POST', `${A2}/webhooks`, { url: receiver.url, events: ['webhook.delivery-replayed'] });
+  assert.equal(refused.status, 400, JSON.stringify(refused.body));
+});
+
 test('a payload never carries what the owner could not read: other accounts, system events and unreadable types are not delivered, extra fields stay behind', async () => {
   const hook = await register({ events: ['*'] });
   const now = new Date();

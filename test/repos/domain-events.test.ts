@@ -115,5 +115,33 @@ for (const engine of ENGINES) {
         await secondSql.close();
       }
     });
+
+    test('a node hears each of its own events once: at commit, not again when LISTEN brings it back; other nodes\' once too', { skip: engine !== 'postgres' && 'one process on PGlite' }, async () => {
+      const secondSql = openPostgres(db.url!, 2);
+      const nodeB = await createStore(secondSql);
+      try {
+        const heardByA: StoredDomainEvent[] = [];
+        const heardByB: StoredDomainEvent[] = [];
+        store.onEvent((e) => heardByA.push(e));
+        nodeB.onEvent((e) => heardByB.push(e));
+        const own = await store.transaction((repos) => repos.events.publish(roleCreated(crypto.randomUUID(), crypto.randomUUID()), NOW));
+        // B's event commits after A's: notifications reach a listener in commit order, so once
+        // A has heard B's through LISTEN, its LISTEN connection has passed A's own.
+        const marker = await nodeB.transaction((repos) => repos.events.publish(roleCreated(crypto.randomUUID(), crypto.randomUUID()), NOW));
+        const heardBy = async (heard: StoredDomainEvent[], id: string) => {
+          for (let i = 0; i < 100 && !heard.some((h) => h.id === id); i++) await new Promise((r) => setTimeout(r, 20));
+        };
+        await heardBy(heardByA, marker.id);
+        // The same the other way round: once B has heard A's second event, it has passed its own.
+        const second = await store.transaction((repos) => repos.events.publish(roleCreated(crypto.randomUUID(), crypto.randomUUID()), NOW));
+        await heardBy(heardByB, second.id);
+        const times = (heard: StoredDomainEvent[], id: string) => heard.filter((h) => h.id === id).length;
+        assert.deepEqual([times(heardByA, own.id), times(heardByA, marker.id)], [1, 1], 'A: its own at commit, B\'s through LISTEN');
+        assert.deepEqual([times(heardByB, own.id), times(heardByB, marker.id)], [1, 1], 'B: A\'s through LISTEN, its own at commit');
+      } finally {
+        await nodeB.close();
+        await secondSql.close();
+      }
+    });
   });
 }

@@ -1,6 +1,8 @@
 // Webhook deliveries in the database (migration 0019, src/adapters/postgres/repos/webhooks.ts),
-// on each engine: the fan-out writes deliveries in the publishing transaction (none when it
-// rolls back), only to enabled endpoints of the event's account that want it; an endpoint is
+// on each engine: the fan-out writes deliveries in the event's own statement (one statement,
+// with endpoints or none; no delivery when the change rolls back), only to enabled endpoints
+// of the event's account that want it; on PostgreSQL, an endpoint committed while a change is
+// under way gets its event exactly when the publishing statement starts after it; an endpoint is
 // leased by one caller at a time (concurrent claims never share one; a dead node's lease
 // ends); due deliveries come in event order and a subject waiting for a retry holds back
 // its later deliveries only.
@@ -11,6 +13,7 @@ import { createStore } from '../../src/adapters/postgres/store.ts';
 import type { Repos, Store } from '../../src/core/ports/repositories.ts';
 import type { DomainEvent } from '../../src/core/events/domain-events.ts';
 import { ENGINES, migratedDatabase, type TestDatabase } from '../support/database.ts';
+import { queryLog } from '../support/query-counter.ts';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -84,6 +87,59 @@ for (const engine of ENGINES) {
         /rolled back/,
       );
       assert.deepEqual(await repos.webhooks.listDeliveries(id, 10), []);
+    });
+
+    test('webhook fan-out cost rule: publishing an event is one statement, whether its account has endpoints or none (the fan-out is in the event\'s INSERT)', async () => {
+      const log = queryLog();
+      const counted = await createStore(log.wrapSql(db.sql));
+      try {
+        const statements = async (e: DomainEvent) => (await log.measure(() => counted.transaction((tx) => tx.events.publish(e, T0)))).texts;
+        assert.equal((await statements(projectEvent(ACCOUNT, crypto.randomUUID()))).length, 1, 'no endpoint');
+        const id = await endpoint(ACCOUNT, ['*']);
+        const written = await statements(projectEvent(ACCOUNT, crypto.randomUUID()));
+        assert.equal(written.length, 1, 'with an endpoint');
+        assert.equal((await repos.webhooks.listDeliveries(id, 10)).length, 1, 'and it wrote the delivery');
+        assert.equal((await statements({ type: 'service.reset', accountId: null, subject: 'service', data: {} })).length, 1, 'a system event');
+      } finally {
+        await counted.close();
+      }
+    });
+
+    test('webhook fan-out rule: an endpoint committed while a change is under way gets the change\'s event when the publishing statement starts after it', { skip: engine === 'pglite' && 'one connection on PGlite: transactions never overlap' }, async () => {
+      let open!: () => void;
+      let go!: () => void;
+      const opened = new Promise<void>((r) => (open = r));
+      const proceed = new Promise<void>((r) => (go = r));
+      const change = store.transaction(async (tx) => {
+        await tx.webhooks.listEndpoints(ACCOUNT); // the transaction has read: an older snapshot does not matter, the statement's does
+        open();
+        await proceed;
+        await tx.events.publish(projectEvent(ACCOUNT, crypto.randomUUID()), T0);
+      });
+      await opened;
+      const id = await endpoint(ACCOUNT, ['*']);
+      go();
+      await change;
+      assert.equal((await repos.webhooks.listDeliveries(id, 10)).length, 1);
+    });
+
+    test('webhook fan-out rule: an endpoint committed after the publishing statement ran does not get that event, though its transaction commits later (it is ordered before the registration)', { skip: engine === 'pglite' && 'one connection on PGlite: transactions never overlap' }, async () => {
+      let published!: () => void;
+      let go!: () => void;
+      const done = new Promise<void>((r) => (published = r));
+      const proceed = new Promise<void>((r) => (go = r));
+      const change = store.transaction(async (tx) => {
+        await tx.events.publish(projectEvent(ACCOUNT, crypto.randomUUID()), T0);
+        published();
+        await proceed;
+      });
+      await done;
+      const id = await endpoint(ACCOUNT, ['*']);
+      go();
+      await change;
+      assert.deepEqual(await repos.webhooks.listDeliveries(id, 10), []);
+      await publish(projectEvent(ACCOUNT, crypto.randomUUID()));
+      assert.equal((await repos.webhooks.listDeliveries(id, 10)).length, 1, 'the next change is delivered');
     });
 
     test('webhook lease rule: an endpoint with due deliveries is leased by one caller at a time, and by another once the lease ends', async () => {

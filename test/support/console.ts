@@ -56,8 +56,13 @@ export async function assertNoSeriousAxeViolations(page: Page, screen: string): 
  * 1 cm resolution around the first point (the header's scale and offsets).
  */
 export function lasFile(points: readonly (readonly [number, number, number])[]): Buffer {
+  return lasFileOf(points.length, (i) => points[i]!);
+}
+
+/** A LAS 1.2 file of `count` points (format 0, 20-byte records) made by `pointAt`, without an array of them: large scans for the streamed preview. */
+export function lasFileOf(count: number, pointAt: (i: number) => readonly [number, number, number]): Buffer {
   const HEADER = 227;
-  const buf = Buffer.alloc(HEADER + points.length * 20);
+  const buf = Buffer.alloc(HEADER + count * 20);
   buf.write('LASF', 0, 'ascii');
   buf.writeUInt8(1, 24);
   buf.writeUInt8(2, 25);
@@ -66,24 +71,30 @@ export function lasFile(points: readonly (readonly [number, number, number])[]):
   buf.writeUInt32LE(HEADER, 96);
   buf.writeUInt8(0, 104);
   buf.writeUInt16LE(20, 105);
-  buf.writeUInt32LE(points.length, 107);
-  buf.writeUInt32LE(points.length, 111);
+  buf.writeUInt32LE(count, 107);
+  buf.writeUInt32LE(count, 111);
   const scale = 0.01;
-  const offset = points[0] ?? [0, 0, 0];
-  for (let a = 0; a < 3; a++) {
-    buf.writeDoubleLE(scale, 131 + a * 8);
-    buf.writeDoubleLE(offset[a]!, 155 + a * 8);
-    const values = points.map((p) => p[a]!);
-    buf.writeDoubleLE(Math.max(...values), 179 + a * 16);
-    buf.writeDoubleLE(Math.min(...values), 187 + a * 16);
-  }
-  points.forEach((p, i) => {
+  const offset = count ? pointAt(0) : [0, 0, 0];
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < count; i++) {
+    const p = pointAt(i);
     const at = HEADER + i * 20;
-    for (let a = 0; a < 3; a++) buf.writeInt32LE(Math.round((p[a]! - offset[a]!) / scale), at + a * 4);
+    for (let a = 0; a < 3; a++) {
+      buf.writeInt32LE(Math.round((p[a]! - offset[a]!) / scale), at + a * 4);
+      min[a] = Math.min(min[a]!, p[a]!);
+      max[a] = Math.max(max[a]!, p[a]!);
+    }
     buf.writeUInt16LE(100, at + 12);
     buf.writeUInt8(1 | (1 << 3), at + 14); // return 1 of 1
     buf.writeUInt8(2, at + 15); // ground
-  });
+  }
+  for (let a = 0; a < 3; a++) {
+    buf.writeDoubleLE(scale, 131 + a * 8);
+    buf.writeDoubleLE(offset[a]!, 155 + a * 8);
+    buf.writeDoubleLE(count ? max[a]! : 0, 179 + a * 16);
+    buf.writeDoubleLE(count ? min[a]! : 0, 187 + a * 16);
+  }
   return buf;
 }
 

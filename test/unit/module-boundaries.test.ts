@@ -20,11 +20,11 @@ test("a module importing another module's internal file is refused; its index.ts
   assert.deepEqual(
     await problems(file, [
       "import type { Clock } from '../ports/clock.ts';",
-      "import { forbidden } from '../permissions/authorizer.ts';",
+      "import { requirePermission } from '../permissions/authorizer.ts';",
       "import { refValue } from '../ids/urn.ts';",
       "import { notFound } from '../errors.ts';",
       "import { sameTeam } from './members.ts';",
-      'export const x: [Clock?, unknown?, unknown?, unknown?, unknown?] = [undefined, forbidden, refValue, notFound, sameTeam];',
+      'export const x: [Clock?, unknown?, unknown?, unknown?, unknown?] = [undefined, requirePermission, refValue, notFound, sameTeam];',
     ].join('\n') + '\n'),
     [],
   );

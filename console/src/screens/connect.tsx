@@ -3,18 +3,25 @@
 // (…/connect/import, then upload scans into the job through /connect/{slug}/files), follow
 // each job's state (GET /connect/{slug}) and list its files (an export's with download
 // links). No API lists jobs, so the jobs started in this browser are remembered per zone
-// (their slugs only, which grant nothing without a token) and shown as earlier jobs.
+// (their slugs only, which grant nothing without a token) and shown as earlier jobs, and a
+// job has an address (`&job={slug}`) that a reload, another browser or a colleague opens
+// (the service shows a job to whoever may act on the zone's jobs: docs/connect.md).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { A1, api } from '../api.ts';
 import { uploadFiles, type UploadProgress } from '../upload.ts';
-import { Action, Empty, ErrorBox, deniedUnlessAll, useAction } from '../ui.tsx';
+import { Action, Empty, ErrorBox, Link, deniedUnlessAll, useAction } from '../ui.tsx';
 import { UploadList } from './upload-list.tsx';
+import { navigate, useLocation } from '../router.ts';
 
 type Kind = 'import' | 'export';
 interface JobHandle {
   slug: string;
-  kind: Kind;
+  /** Unknown for a job opened from its address until the service answers. */
+  kind: Kind | null;
 }
+
+/** The address of the connect tab showing the job `slug`: reloadable and shareable. */
+const jobAddress = (zoneId: string, slug: string) => `${location.pathname}?${new URLSearchParams({ zone: zoneId, tab: 'connect', job: slug })}`;
 interface Job {
   slug: string;
   kind: Kind;
@@ -81,8 +88,8 @@ function ImportUpload(props: { slug: string; onUploaded: () => void }) {
   );
 }
 
-function JobView(props: { handle: JobHandle }) {
-  const { slug, kind } = props.handle;
+function JobView(props: { handle: JobHandle; zoneId: string }) {
+  const { slug } = props.handle;
   const [job, setJob] = useState<Job | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [round, again] = useState(0);
@@ -105,12 +112,14 @@ function JobView(props: { handle: JobHandle }) {
       clearTimeout(timer);
     };
   }, [slug, round]);
-  const name = kind === 'import' ? 'Import' : 'Export';
+  const kind = job?.kind ?? props.handle.kind;
+  const name = kind === 'import' ? 'Import' : kind === 'export' ? 'Export' : 'Connect';
   return (
     <li class="job" aria-label={`${name} job ${slug}`}>
       <p>
         {name} <code>{slug}</code>: <strong class="job-state">{job?.state ?? 'starting'}</strong>
-        {job ? <span class="muted"> (started {new Date(job.createdAt).toLocaleString()})</span> : null}
+        {job ? <span class="muted"> (started {new Date(job.createdAt).toLocaleString()})</span> : null}{' '}
+        <Link href={jobAddress(props.zoneId, slug)}>Link to this job</Link>
       </p>
       <ErrorBox error={error} />
       {kind === 'import' && job ? <ImportUpload slug={slug} onUploaded={() => again((n) => n + 1)} /> : null}
@@ -139,6 +148,9 @@ export function ConnectPanel(props: { accountId: string; projectId: string; zone
   const [jobs, setJobs] = useState<JobHandle[]>(() => remembered(props.zoneId));
   const [run, busy, error] = useAction();
   useEffect(() => setJobs(remembered(props.zoneId)), [props.zoneId]);
+  // The job in the address (a reload, another browser, a shared link), first when not remembered here.
+  const fromAddress = useLocation().query.get('job');
+  const shown = fromAddress && !jobs.some((j) => j.slug === fromAddress) ? [{ slug: fromAddress, kind: null }, ...jobs] : jobs;
   const start = (kind: Kind) =>
     run(async () => {
       const { slug } = await api<{ url: string; slug: string }>(
@@ -149,6 +161,7 @@ export function ConnectPanel(props: { accountId: string; projectId: string; zone
       const next = [{ slug, kind }, ...jobs];
       remember(props.zoneId, next);
       setJobs(next);
+      navigate(jobAddress(props.zoneId, slug), true);
     });
   return (
     <div>
@@ -159,10 +172,10 @@ export function ConnectPanel(props: { accountId: string; projectId: string; zone
       <Action label="Start an export" kind="primary" denied={deniedUnlessAll(props.perms, ...EXPORT_NEEDS)} busy={busy} onClick={() => void start('export')} />
       <Action label="Start an import" kind="primary" denied={deniedUnlessAll(props.perms, ...IMPORT_NEEDS)} busy={busy} onClick={() => void start('import')} />
       <ErrorBox error={error} />
-      {jobs.length ? <h3>Jobs started from this browser</h3> : null}
+      {shown.length ? <h3>Jobs started from this browser or opened from their address</h3> : null}
       <ul class="list" aria-label="Connect jobs">
-        {jobs.map((h) => (
-          <JobView key={h.slug} handle={h} />
+        {shown.map((h) => (
+          <JobView key={h.slug} handle={h} zoneId={props.zoneId} />
         ))}
       </ul>
     </div>

@@ -2,12 +2,14 @@
 // tags, and the picked tag's fields (click a box or a row), which the caller may edit.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { A2, api, uuidOf } from '../api.ts';
-import type { FileItem, Project, Tag, TagList } from '../types.ts';
-import { PREVIEW_EXTENSIONS, decodePoints, download } from '../three/point-cloud.ts';
-import { Action, Empty, ErrorBox, Link, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
+import type { Project, Tag, TagList } from '../types.ts';
+import { ScanPreview } from './scan-preview.tsx';
+import { Empty, ErrorBox, Link, Loading, deniedUnless, useLoad } from '../ui.tsx';
 import { BoxScene } from '../three/box-scene.ts';
 import { NewTagForm } from './tag-create.tsx';
 import { TagTable } from './tag-table.tsx';
+import { TagFields } from './tag-edit.tsx';
+import { MetadataDefinitions } from './tag-metadata.tsx';
 import { zonePermissions } from '../permissions.ts';
 
 /** Timings of the last load, shown on the page and read by `npm run bench:console`. */
@@ -22,54 +24,6 @@ export interface ViewTimings {
 declare global {
   // The scene and its timings, for the browser tests and the benchmark (docs/console.md).
   var __scanbaseBoxScene: { scene: BoxScene; tags: Tag[]; timings: ViewTimings } | undefined;
-}
-
-/** A scan's decimated points in the view: choose a LAS, LAZ or PLY scan of the project. */
-function ScanPreview(props: { base: string; scene: BoxScene | null; onPoints: (n: number) => void }) {
-  const scans = useLoad(() => api<FileItem[]>('GET', `${props.base}/files?category=scan,gaussian`), `${props.base} scans`);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [status, setStatus] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const previewable = (scans.data ?? []).filter((f) => (PREVIEW_EXTENSIONS as readonly string[]).includes(f.extension.toLowerCase()));
-  const show = async (id: string) => {
-    const f = previewable.find((x) => x.id === id);
-    if (!f || !props.scene) return;
-    setError(null);
-    setStatus('');
-    try {
-      setProgress(0);
-      const { urls } = await api<{ urls: Record<string, string> }>('POST', `${props.base}/blobs`, [f.blobName]);
-      const bytes = await download(urls[f.blobName]!, setProgress);
-      setStatus('Decoding…');
-      const preview = await decodePoints(bytes, f.extension);
-      props.scene.setPoints(preview);
-      props.onPoints(preview.count);
-      setStatus(`${preview.count.toLocaleString('en')} points shown of ${preview.total.toLocaleString('en')}`);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setProgress(null);
-    }
-  };
-  if (!scans.data?.length && !scans.error) return null;
-  return (
-    <div class="row">
-      <label for="scan-preview">Show a scan's points</label>
-      <select id="scan-preview" disabled={!previewable.length || progress !== null} onChange={(e) => void show(e.currentTarget.value)}>
-        <option value="">{previewable.length ? 'Choose a scan…' : 'No LAS, LAZ or PLY scan'}</option>
-        {previewable.map((f) => (
-          <option key={f.id} value={f.id}>
-            {f.name}.{f.extension}
-          </option>
-        ))}
-      </select>
-      {progress !== null ? <progress max={1} value={progress} aria-label="Scan download" /> : null}
-      <span class="muted" role="status">
-        {status}
-      </span>
-      <ErrorBox error={error ?? scans.error} />
-    </div>
-  );
 }
 
 export function TagListScreen(props: { accountId: string; projectId: string; tagListId: string }) {
@@ -193,7 +147,7 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
         <section aria-labelledby="picked-h" class="picked">
           <h2 id="picked-h">Selected tag</h2>
           {pickedTag ? (
-            <TagFields key={pickedTag.id} tag={pickedTag} listUrl={listUrl} denied={writeDenied} onSaved={() => reloadTags((x) => x + 1)}
+            <TagFields key={`${pickedTag.id} ${pickedTag.tagsVersion} ${list.data?.updatedAt ?? ''}`} tag={pickedTag} definitions={list.data?.metadataDefinition ?? []} listUrl={listUrl} denied={writeDenied} onSaved={() => reloadTags((x) => x + 1)}
               onDeleted={() => {
                 setPicked(null);
                 reloadTags((x) => x + 1);
@@ -213,6 +167,19 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
           />
         </section>
       </div>
+      {list.data ? (
+        <MetadataDefinitions
+          key={list.data.updatedAt}
+          list={list.data}
+          accountId={props.accountId}
+          projectId={props.projectId}
+          denied={writeDenied}
+          onSaved={() => {
+            list.reload();
+            reloadTags((x) => x + 1);
+          }}
+        />
+      ) : null}
       <section aria-labelledby="table-h">
         <h2 id="table-h">Tags</h2>
         <div class="row">
@@ -234,59 +201,5 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
         <TagTable rows={matching} picked={picked} onPick={setPicked} />
       </section>
     </main>
-  );
-}
-
-function TagFields(props: { tag: Tag; listUrl: string; denied: string | null; onSaved: () => void; onDeleted: () => void }) {
-  const d = props.tag.data;
-  const [name, setName] = useState(d.name ?? '');
-  const [cls, setCls] = useState(d.class ?? '');
-  const [run, busy, error] = useAction();
-  const save = async (e: Event) => {
-    e.preventDefault();
-    const data = { ...d, name: name.trim() || undefined, class: cls.trim() || undefined };
-    if (await run(() => api('POST', `${props.listUrl}/tags/bulk`, { update: [{ id: props.tag.id, data }] }))) props.onSaved();
-  };
-  return (
-    <div data-testid="picked-tag">
-      <dl class="fields">
-        <dt>Id</dt>
-        <dd>{d.id}</dd>
-        <dt>Name</dt>
-        <dd class="picked-name">{d.name ?? '—'}</dd>
-        <dt>Class</dt>
-        <dd>{d.class ?? '—'}</dd>
-        {d.orientedBoundingBox ? (
-          <>
-            <dt>Oriented box</dt>
-            <dd>{d.orientedBoundingBox.map((v) => +v.toFixed(3)).join(', ')}</dd>
-          </>
-        ) : null}
-        {d.boundingBox ? (
-          <>
-            <dt>Bounding box</dt>
-            <dd>{d.boundingBox.map((v) => +v.toFixed(3)).join(', ')}</dd>
-          </>
-        ) : null}
-      </dl>
-      <form class="grid-form" onSubmit={save} aria-label="Edit the tag">
-        <label for="tag-name">Name</label>
-        <input id="tag-name" value={name} maxLength={50} disabled={Boolean(props.denied)} onInput={(e) => setName(e.currentTarget.value)} />
-        <label for="tag-class-edit">Class</label>
-        <input id="tag-class-edit" value={cls} maxLength={50} disabled={Boolean(props.denied)} onInput={(e) => setCls(e.currentTarget.value)} />
-        <Action label="Save tag" type="submit" kind="primary" denied={props.denied} busy={busy} />
-      </form>
-      <Action
-        label="Delete tag"
-        kind="danger"
-        denied={props.denied}
-        busy={busy}
-        onClick={() =>
-          confirm(`Delete the tag ${d.id}?`) &&
-          void run(() => api('POST', `${props.listUrl}/tags/bulk`, { delete: [props.tag.id] })).then((ok) => ok && props.onDeleted())
-        }
-      />
-      <ErrorBox error={error} />
-    </div>
   );
 }

@@ -1,11 +1,14 @@
 // Copying a work zone (POST …/workzones/{w}/copy, 202 with a job id) into a new project or
 // under a zone of this project, then following each copy started here (GET …/copy/{jobId},
-// every second until done or failed) and linking to the result.
+// every second until done or failed) and linking to the result. The copy followed last is
+// in the address (`&job={jobId}`): a reload, or the same user in another browser, follows
+// it again; the service shows a copy to its requester only (404 to anyone else).
 import { useEffect, useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
 import type { CopyStatus, Project, Workzone } from '../types.ts';
 import { Action, ErrorBox, Link, deniedUnlessAll, useAction } from '../ui.tsx';
 import { count } from '../format.ts';
+import { navigate, useLocation } from '../router.ts';
 
 /** The vendor's rule on the source zone (docs/projects.md "Copy"); the destination's is checked by the service. */
 const SOURCE_NEEDS = ['workzone:workzones:read', 'workzone:reality-data:read', 'workzone:cad-model:read'] as const;
@@ -14,11 +17,15 @@ const POLL_MS = 1000;
 
 interface Started {
   jobId: string;
-  name: string;
+  /** The copy's name when started on this page (not known after a reload: the status has none). */
+  name: string | null;
   statusUrl: string;
 }
 
-function CopyJob(props: { accountId: string; job: Started; onSettled: () => void }) {
+/** The address of the copy tab following `jobId`: reloadable and shareable. */
+const jobAddress = (zoneId: string, jobId: string) => `${location.pathname}?${new URLSearchParams({ zone: zoneId, tab: 'copy', job: jobId })}`;
+
+function CopyJob(props: { accountId: string; zoneId: string; job: Started; onSettled: () => void }) {
   const [status, setStatus] = useState<CopyStatus | null>(null);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
@@ -42,17 +49,19 @@ function CopyJob(props: { accountId: string; job: Started; onSettled: () => void
   }, [props.job.statusUrl]);
   const state = status?.state ?? 'queued';
   const r = status?.result;
+  const name = props.job.name ?? props.job.jobId;
   return (
-    <li class="job" aria-label={`Copy ${props.job.name}`}>
+    <li class="job" aria-label={`Copy ${name}`}>
       <p role="status">
-        Copy <strong>{props.job.name}</strong>: <strong class="copy-state">{state}</strong>{' '}
-        {state === 'queued' || state === 'running' ? <progress aria-label={`Progress of the copy ${props.job.name}`} /> : null}
+        Copy <strong>{name}</strong>: <strong class="copy-state">{state}</strong>{' '}
+        {state === 'queued' || state === 'running' ? <progress aria-label={`Progress of the copy ${name}`} /> : null}{' '}
+        <Link href={jobAddress(props.zoneId, props.job.jobId)}>Link to this copy</Link>
       </p>
       {r ? (
         <p>
           {count(r.copiedWorkzones, 'work zone')} and {count(r.copiedFiles, 'file')} copied
           {r.skippedMembers ? `; ${count(r.skippedMembers, 'member')} not copied (they hold another role there)` : ''}.{' '}
-          <Link href={`/console/a/${props.accountId}/p/${uuidOf(r.projectId)}?zone=${uuidOf(r.workzoneId)}&tab=files`}>Open the copy {props.job.name}</Link>
+          <Link href={`/console/a/${props.accountId}/p/${uuidOf(r.projectId)}?zone=${uuidOf(r.workzoneId)}&tab=files`}>Open the copy {name}</Link>
         </p>
       ) : null}
       {status?.error ? <ErrorBox error={new Error(status.error)} /> : null}
@@ -77,6 +86,12 @@ export function CopyPanel(props: {
   const [run, busy, error] = useAction();
   const denied = deniedUnlessAll(props.perms, ...SOURCE_NEEDS);
   const zoneUrl = `${props.base}/workzones/${uuidOf(zone.id)}`;
+  // The copy in the address (after a reload, or a link): followed like one started here.
+  const fromAddress = useLocation().query.get('job');
+  const shown =
+    fromAddress && !jobs.some((j) => j.jobId === fromAddress)
+      ? [...jobs, { jobId: fromAddress, name: null, statusUrl: `${zoneUrl}/copy/${encodeURIComponent(fromAddress)}` }]
+      : jobs;
 
   const start = (e: Event) => {
     e.preventDefault();
@@ -88,6 +103,7 @@ export function CopyPanel(props: {
     void run(async () => {
       const { jobId } = await api<{ jobId: string }>('POST', `${zoneUrl}/copy`, body);
       setJobs((j) => [{ jobId, name: name.trim(), statusUrl: `${zoneUrl}/copy/${jobId}` }, ...j]);
+      navigate(jobAddress(uuidOf(zone.id), jobId), true);
     });
   };
   return (
@@ -112,8 +128,8 @@ export function CopyPanel(props: {
       </form>
       <ErrorBox error={error} />
       <ul class="list" aria-label="Copies">
-        {jobs.map((j) => (
-          <CopyJob key={j.jobId} accountId={props.accountId} job={j} onSettled={props.onCopied} />
+        {shown.map((j) => (
+          <CopyJob key={j.jobId} accountId={props.accountId} zoneId={uuidOf(zone.id)} job={j} onSettled={props.onCopied} />
         ))}
       </ul>
     </div>

@@ -151,15 +151,20 @@ export class BoxScene {
     return drawn;
   }
 
-  /** Draws a scan's decimated points in the boxes' frame (replacing a previous preview). */
-  setPoints(preview: PointPreview): void {
+  /**
+   * Draws a scan's decimated points in the boxes' frame (replacing a previous preview).
+   * A streamed preview calls it again as points arrive, framing only the first time
+   * (`fit` false) so the camera is not moved under the user.
+   */
+  setPoints(preview: PointPreview, fit = true): void {
     this.preview = preview;
     if (!this.instanceTag.length) {
       this.origin.copy(previewCentre(preview));
       this.bounds.makeEmpty();
     }
     this.drawPoints(preview);
-    this.fitToView();
+    if (fit) this.fitToView();
+    else this.requestRender();
   }
 
   private drawPoints(preview: PointPreview): void {

@@ -1,7 +1,8 @@
-// A decimated point preview of a scan (docs/console.md): LAS and LAZ through
-// @loaders.gl/las (LAS 1.0–1.3; LAZ decodes with laz-perf's WebAssembly), PLY through
-// @loaders.gl/ply. The file is streamed with progress up to MAX_BYTES; at most MAX_POINTS
-// points are kept (LAS: the loader reads one point in `skip`; PLY: every k-th point after
+// A decimated point preview of a scan read whole (docs/console.md "Scan preview"): LAZ and
+// PLY, and LAS when its store ignores byte ranges (uncompressed LAS is otherwise read by
+// ranges: las-stream.ts). LAS and LAZ through @loaders.gl/las (LAS 1.0–1.3; LAZ decodes
+// with laz-perf's WebAssembly), PLY through @loaders.gl/ply. The file is streamed with
+// progress up to MAX_BYTES; at most MAX_POINTS points are kept (LAS: the loader reads one point in `skip`; PLY: every k-th point after
 // parsing). Positions stay float64 until the scene shifts them to its origin.
 export const MAX_POINTS = 200_000;
 export const MAX_BYTES = 512 * 1024 * 1024;

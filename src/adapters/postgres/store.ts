@@ -22,17 +22,17 @@ import { groupsRepo, invitationsRepo } from './repos/groups.ts';
 import { rateLimitsRepo } from './repos/rate-limits.ts';
 import { adminRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 import { outboxRepo } from './repos/outbox.ts';
-import { decodeEvent, EVENTS_CHANNEL, eventsRepo } from './repos/events.ts';
+import { decodeEvent, EVENTS_CHANNEL, eventsRepo, type NotifiedEvent } from './repos/events.ts';
 import { webhooksRepo } from './repos/webhooks.ts';
 import { withWebhookFanOut } from '../../core/webhooks/index.ts';
 import type { StoredDomainEvent } from '../../core/events/domain-events.ts';
 import { errorFields, type Logger } from '../../core/ports/telemetry.ts';
 
-export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void): Repos {
-  const webhooks = webhooksRepo(sql);
+/** `origin`: the id of the store, carried by its events' notifications (repos/events.ts encodeEvent). */
+export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, origin: string): Repos {
   return {
-    events: withWebhookFanOut(eventsRepo(sql, events), webhooks),
-    webhooks,
+    events: withWebhookFanOut(eventsRepo(sql, events, origin)),
+    webhooks: webhooksRepo(sql),
     locks: locksRepo(sql),
     jobs: jobsRepo(sql),
     connect: connectRepo(sql),
@@ -62,6 +62,9 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void): R
 }
 
 export async function createStore(sql: Sql, logger?: Logger): Promise<Store & { close(): Promise<void> }> {
+  // Names this store in its events' notifications: a node delivers its own events once, at
+  // commit, and skips them when LISTEN brings them back (other nodes' it delivers from there).
+  const origin = randomUUID();
   const eventListeners: ((e: StoredDomainEvent) => void)[] = [];
   const emitEvent = (e: StoredDomainEvent) => {
     for (const l of eventListeners) {
@@ -80,21 +83,22 @@ export async function createStore(sql: Sql, logger?: Logger): Promise<Store & { 
       emitEvent({ type: 'events.missed', accountId: null, subject: 'service', data: {}, id: randomUUID(), occurredAt: new Date() });
       return;
     }
-    let event: StoredDomainEvent;
+    let decoded: NotifiedEvent;
     try {
-      event = decodeEvent(text);
+      decoded = decodeEvent(text);
     } catch (err) {
       logger?.error({ ...errorFields(err), channel: EVENTS_CHANNEL }, 'unreadable domain event notification skipped');
       return;
     }
-    emitEvent(event);
+    // This store's own events were delivered right after their commit: each once.
+    if (decoded.origin !== origin) emitEvent(decoded.event);
   };
   const unlistenEvents = sql.engine === 'postgres' ? await sql.listen(EVENTS_CHANNEL, onNotify) : async () => {};
   return {
-    repos: createRepos(sql, emitEvent),
+    repos: createRepos(sql, emitEvent, origin),
     async transaction(fn) {
       const pendingEvents: StoredDomainEvent[] = [];
-      const result = await sql.transaction((tx) => fn(createRepos(tx, (e) => pendingEvents.push(e))));
+      const result = await sql.transaction((tx) => fn(createRepos(tx, (e) => pendingEvents.push(e), origin)));
       // Delivered only once committed: a transaction that throws delivers nothing.
       for (const e of pendingEvents) emitEvent(e);
       return result;

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
+import type { SettingsRepo } from '../../core/ports/repositories.ts';
 import type { Logger } from '../../core/ports/telemetry.ts';
 import { LocalDiskStore } from './local-disk.ts';
 
@@ -19,6 +20,13 @@ export interface ObjectStoreDeps {
   signingKey: () => Promise<Buffer>;
   logger?: Logger;
 }
+
+/** The local-disk store's URL key, read from the settings where migration 0008 created it (shared by every node). */
+export const storedSigningKey = (settings: SettingsRepo) => async (): Promise<Buffer> => {
+  const key = await settings.get<string>('storage.signing_key');
+  if (!key) throw new Error('storage.signing_key is missing (migration 0008)');
+  return Buffer.from(key, 'utf8');
+};
 
 export async function openObjectStore(config: Config, deps: ObjectStoreDeps): Promise<ObjectStore> {
   const url = config.storageUrl;

@@ -6,7 +6,8 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { AccountRecord, SubscriptionRecord } from '../ports/repositories.ts';
 import { accountPermissions, type AccountFacts } from '../permissions/evaluate.ts';
-import { requirePermission, forbidden, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { condition } from '../permissions/refusal-conditions.ts';
 import type { AnyPermission } from '../permissions/catalog.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
 
@@ -167,8 +168,9 @@ export function createAccounts(deps: {
         if (!name) throw invalidInput('name must not be empty', { field: 'name' });
         patch = { ...patch, name };
       }
-      if (patch.inviteAccountOwnerInNewProjects !== undefined && !scope.facts.isOwner) {
-        throw forbidden('update-subscription-forbidden', ['account:account:update-owner'], 'Only the account owner may change inviteAccountOwnerInNewProjects');
+      if (patch.inviteAccountOwnerInNewProjects !== undefined) {
+        requirePermission(condition('account-owner', scope.facts.isOwner), 'account:account:update-owner', 'update-subscription-forbidden',
+          'Only the account owner may change inviteAccountOwnerInNewProjects');
       }
       const sub = await subscriptionIn(scope, subRef);
       await store.transaction(async (repos) => {

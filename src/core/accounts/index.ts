@@ -3,3 +3,5 @@
 // Other modules, src/http and compose.ts import this module through this file only (eslint.config.js).
 export { createAccounts, flagsOf, subscriptionView } from './accounts.ts';
 export type { Accounts, AccountFlags, AccountView, SubscriptionPatch, SubscriptionUsage, SubscriptionView } from './accounts.ts';
+// Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
+export { accountsModule } from './module.ts';

@@ -8,7 +8,7 @@
 // the date written and cost a Map lookup. A reset (the '*' change, on every node) forgets
 // what was written, so no node believes it already wrote today into an emptied table.
 import type { Clock } from '../ports/clock.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
 import { cacheScope, onInvalidation } from '../events/invalidation.ts';
 
 export interface Activity {
@@ -19,7 +19,7 @@ export interface Activity {
   clear(): void;
 }
 
-export function createActivity(deps: { store: Store; clock: Clock; onError: (e: unknown) => void }): Activity {
+export function createActivity(deps: { store: StoreReads<'projects' | 'reports'> & StoreEvents; clock: Clock; onError: (e: unknown) => void }): Activity {
   const { store, clock } = deps;
   // The UTC day, recomputed only when the clock passes midnight (this runs on every request).
   let day = '';

@@ -3,3 +3,5 @@
 // Other modules, src/http and compose.ts import this module through this file only (eslint.config.js).
 export { createConnectJobs } from './connect-jobs.ts';
 export type { ConnectJobs, ConnectJobView } from './connect-jobs.ts';
+// Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
+export { connectModule } from './module.ts';

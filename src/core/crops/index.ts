@@ -3,3 +3,5 @@
 // Other modules, src/http and compose.ts import this module through this file only (eslint.config.js).
 export { createCrops } from './crops.ts';
 export type { CropInput, CropView, Crops } from './crops.ts';
+// Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
+export { cropsModule } from './module.ts';

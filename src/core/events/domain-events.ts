@@ -132,6 +132,13 @@ export interface DomainEventData {
   'webhook.deleted': WebhookEventData;
   /** The relay disabled an endpoint after a day of failed deliveries. */
   'webhook.disabled': WebhookEventData & { reason: 'failing' };
+  /**
+   * The endpoint's signing secret was replaced; the previous one still signs until
+   * `previousSecretExpiresAt`. Neither secret is ever in the event (nor in its delivery).
+   */
+  'webhook.secret-rotated': WebhookEventData & { previousSecretExpiresAt: string };
+  /** An administrator made one of the endpoint's deliveries pending again (it is sent anew with its webhook-id). Not delivered. */
+  'webhook.delivery-replayed': WebhookEventData & { deliveryId: string; eventId: string; eventType: string };
 }
 
 export type DomainEventType = keyof DomainEventData;

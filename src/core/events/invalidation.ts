@@ -101,6 +101,8 @@ const RULES: { [K in DomainEventType]: Rule<K> } = {
   'webhook.updated': nothing,
   'webhook.deleted': nothing,
   'webhook.disabled': nothing,
+  'webhook.secret-rotated': nothing,
+  'webhook.delivery-replayed': nothing,
 };
 
 /** The cache scopes the event makes stale (pure). */

@@ -10,3 +10,5 @@ export type { SweepResult, UploadSweeper } from './upload-sweeper.ts';
 export { CATEGORIES, CATEGORY_INFO, FORMATS, formatOf } from './formats.ts';
 export { mayDownload } from './file-permissions.ts';
 export { servedAs } from './blob-types.ts';
+// Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
+export { filesModule } from './module.ts';

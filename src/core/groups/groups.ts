@@ -5,7 +5,8 @@ import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import { UniqueViolation, type GroupRecord, type Repos, type Store } from '../ports/repositories.ts';
+import { UniqueViolation, type GroupRecord, type Repos } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 import { requirePermission, type AccountScope, type Actor, type Authorizer, type ForbiddenCode } from '../permissions/authorizer.ts';
 import { resolveAccountUsers } from '../users/index.ts';
 
@@ -43,10 +44,10 @@ export interface Groups {
   removeGroupMembers(actor: Actor, accountRef: EntityRef, groupRef: EntityRef, userRefs: EntityRef[]): Promise<GroupRecord>;
 }
 
-export function createGroups(deps: { store: Store; clock: Clock; ids: Ids; authorizer: Authorizer }): Groups {
+export function createGroups(deps: { store: StoreSlice<'groups'>; clock: Clock; ids: Ids; authorizer: Authorizer }): Groups {
   const { store, clock, ids, authorizer } = deps;
 
-  async function groupIn(repos: Repos, accountId: string, ref: EntityRef): Promise<GroupRecord> {
+  async function groupIn(repos: Pick<Repos, 'groups'>, accountId: string, ref: EntityRef): Promise<GroupRecord> {
     const g = await repos.groups.byRef(accountId, ref);
     if (!g) throw notFound('group', refValue(ref));
     return g;

@@ -6,3 +6,5 @@ export { createSendMail, REDACTED, redactMail, redactSpentSecret } from './send-
 export type { Mail, SendMail } from './send-mail.ts';
 export { createMailRelay, mailRelayPasses } from './relay.ts';
 export type { MailRelay, RelaySettings } from './relay.ts';
+// Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
+export { mailModule } from './module.ts';

@@ -3,3 +3,5 @@
 // Other modules, src/http and compose.ts import this module through this file only (eslint.config.js).
 export { createMembers } from './members.ts';
 export type { AddMembersInput, MemberAccessView, Members } from './members.ts';
+// Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
+export { membersModule } from './module.ts';

@@ -11,7 +11,7 @@ import type { MemberAccess, MemberType } from '../ports/project-repositories.ts'
 import type { SendMail } from '../mail/index.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { effectiveRolePermissions } from '../permissions/role-rules.ts';
-import { forbidden, requirePermission, type Actor, type ForbiddenCode } from '../permissions/authorizer.ts';
+import { requirePermission, type Actor, type ForbiddenCode } from '../permissions/authorizer.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
 import { admitToAccount, resolveUser } from '../users/index.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
@@ -131,8 +131,7 @@ export function createMembers(deps: {
             // A role's project-level permissions (create_project) are held at project level, not per zone.
             const held = new Set([...scope.workzone(z), ...scope.permissions]);
             const needed = [...new Set<Permission>(['workzone:members:write', ...(accountManager ? [] : role.permissions)])];
-            const missing = needed.filter((p) => !held.has(p));
-            if (missing.length) throw forbidden('add-project-members-forbidden', needed, `Requires ${missing.join(', ')} on every work zone`);
+            requirePermission(held, needed, 'add-project-members-forbidden', (missing) => `Requires ${missing.join(', ')} on every work zone`);
           }
         };
         const subtrees = new Set<string>();
@@ -149,9 +148,8 @@ export function createMembers(deps: {
           // one per member, so changing it changes his access on every zone he already holds:
           // the caller must manage members on each of them, not only on the zones named.
           if (current && current.expiresAt?.getTime() !== expiresAt?.getTime()) {
-            const outside = current.workzoneIds.filter((z) => !scope.workzone(z).has('workzone:members:write'));
-            if (outside.length) {
-              throw forbidden('add-project-members-forbidden', ['workzone:members:write'],
+            for (const z of current.workzoneIds) {
+              requirePermission(scope.workzone(z), 'workzone:members:write', 'add-project-members-forbidden',
                 'Changing a member\'s expiration date changes it on every work zone he holds; requires workzone:members:write on all of them');
             }
           }

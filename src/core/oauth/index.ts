@@ -10,3 +10,5 @@ export { createWebSessions, WEB_SESSION_SECONDS } from './web-sessions.ts';
 export type { WebSession, WebSessions } from './web-sessions.ts';
 export { consoleRedirect, isAllowedRedirectUri, parseAuthorizeRequest, redirectWith } from './authorize-request.ts';
 export type { AuthorizeRequest } from './authorize-request.ts';
+// Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
+export { oauthModule } from './module.ts';

@@ -6,7 +6,7 @@
 // (POST /_operator/signing-keys/rotate); an administration command will call the same.
 import { SIGNING_KEY_RELOAD_SECONDS, type TokenSigner } from '../ports/crypto.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { StoreEvents, StoreSlice } from '../ports/store-slices.ts';
 import { errorFields, type Logger } from '../ports/telemetry.ts';
 import { ACCESS_TOKEN_SECONDS } from './token-service.ts';
 import { cacheScope, onInvalidation } from '../events/invalidation.ts';
@@ -24,7 +24,7 @@ export interface SigningKeys {
   jwks(): Promise<{ keys: Record<string, unknown>[] }>;
 }
 
-export function createSigningKeys(deps: { store: Store; clock: Clock; signer: TokenSigner; logger: Logger }): SigningKeys {
+export function createSigningKeys(deps: { store: StoreSlice<never> & StoreEvents; clock: Clock; signer: TokenSigner; logger: Logger }): SigningKeys {
   const { store, clock, signer, logger } = deps;
   onInvalidation(store, (scope) => {
     if (scope === cacheScope.signingKeys) {

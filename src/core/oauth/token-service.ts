@@ -9,7 +9,8 @@ import type { Clock } from '../ports/clock.ts';
 import type { CoreMetrics } from '../ports/telemetry.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { TokenSigner } from '../ports/crypto.ts';
-import type { Repos, Store } from '../ports/repositories.ts';
+import type { Repos } from '../ports/repositories.ts';
+import type { StoreEvents, StoreSlice } from '../ports/store-slices.ts';
 import { verifyS256 } from './pkce.ts';
 import { KnownUsers } from './known-users.ts';
 import { cacheScope, onInvalidation } from '../events/invalidation.ts';
@@ -44,7 +45,7 @@ const refreshRejected = () =>
   });
 
 export interface TokenServiceDeps {
-  store: Store;
+  store: StoreSlice<'oauth' | 'users'> & StoreEvents;
   clock: Clock;
   ids: Ids;
   signer: TokenSigner;

@@ -11,7 +11,8 @@ import { DomainError, invalidInput } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { AccountRecord, OutboxEntry, Repos, Store, SubscriptionRecord, UserRecord } from '../ports/repositories.ts';
+import type { AccountRecord, OutboxEntry, Repos, SubscriptionRecord, UserRecord } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 import type { SeedDocument, SeedResult, SeedSubscription } from './seed.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../users/index.ts';
 
@@ -39,7 +40,7 @@ export interface AdminUse {
 }
 
 export function createAdmin(deps: {
-  store: Store;
+  store: StoreSlice<'accounts' | 'outbox' | 'subscriptions' | 'users'>;
   clock: Clock;
   ids: Ids;
   publicUrl: string;
@@ -47,13 +48,13 @@ export function createAdmin(deps: {
 }): AdminUse {
   const { store, clock, ids, publicUrl, applySeed } = deps;
 
-  async function accountOf(repos: Repos, ref: string): Promise<AccountRecord> {
+  async function accountOf(repos: Pick<Repos, 'accounts'>, ref: string): Promise<AccountRecord> {
     const account = /^[0-9a-f-]{36}$/i.test(ref) ? await repos.accounts.byId(ref.toLowerCase()) : await repos.accounts.byName(ref);
     if (!account) throw new DomainError('not-found', 'account-not-found', `No account ${ref} (give its name or id)`, { account: ref });
     return account;
   }
 
-  async function ownerEmail(repos: Repos, account: AccountRecord): Promise<string> {
+  async function ownerEmail(repos: Pick<Repos, 'users'>, account: AccountRecord): Promise<string> {
     return (await repos.users.byId(account.ownerId))!.email;
   }
 

@@ -17,6 +17,8 @@ export interface Operator {
 }
 
 export function createOperator(deps: {
+  // Reads the outbox and users outside a transaction; reset's transaction is the whole
+  // store (repos.admin.deleteAllData truncates every table), so no slice narrows it.
   store: StoreSlice<'outbox' | 'users'>;
   clock: Clock;
   tokens: TokenService;

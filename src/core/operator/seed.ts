@@ -66,11 +66,14 @@ export type SeedAccountExtension = (
 export type ApplySeed = (doc: SeedDocument) => Promise<SeedResult>;
 
 export function createSeeder(deps: {
+  // Reads nothing outside its transaction, but that transaction is the whole store in
+  // practice: users, accounts, subscriptions, events, the 'seed' lock, and through the
+  // extensions any module's tables (roles, groups…). Listing them would be a fake narrowing.
   store: StoreSlice<never>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;
-  extensions?: SeedAccountExtension[];
+  extensions?: readonly SeedAccountExtension[];
 }): ApplySeed {
   const { store, clock, ids, hasher } = deps;
   const extensions = deps.extensions ?? [];

@@ -5,10 +5,12 @@
 import type { CodeWithStatus } from '../error-codes.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
-import type { AccountRecord, Store } from '../ports/repositories.ts';
+import type { AccountRecord } from '../ports/repositories.ts';
+import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
 import type { AnyPermission } from './catalog.ts';
 import { accountPermissions, type AccountFacts } from './evaluate.ts';
 import { AccessCache } from './access-cache.ts';
+import type { ConditionCheck } from './refusal-conditions.ts';
 import { cacheScope, onInvalidation } from '../events/invalidation.ts';
 
 export interface Actor {
@@ -21,8 +23,8 @@ export interface AccountScope {
   permissions: ReadonlySet<AnyPermission>;
 }
 
-/** The spec's 403: `code` with errorValues.requiredPermissions. */
-export const forbidden = (code: ForbiddenCode, required: readonly string[], message?: string) =>
+/** The spec's 403: `code` with errorValues.requiredPermissions (thrown by requirePermission only). */
+const forbidden = (code: ForbiddenCode, required: readonly string[], message?: string) =>
   new DomainError('forbidden', code, message ?? `Requires ${required.join(', ')}`, {
     requiredPermissions: [...required],
   });
@@ -38,21 +40,37 @@ export type PermissionRule = AnyPermission | readonly AnyPermission[] | readonly
 const isAlternatives = (rule: PermissionRule): rule is readonly (readonly AnyPermission[])[] =>
   Array.isArray(rule) && Array.isArray(rule[0]);
 
+/** The permissions a refusal names: the rule's (of alternatives, the first). */
+const named = (rule: PermissionRule): readonly AnyPermission[] =>
+  typeof rule === 'string' ? [rule] : isAlternatives(rule) ? rule[0]! : (rule as readonly AnyPermission[]);
+
+const satisfies = (held: ReadonlySet<string>, rule: PermissionRule): boolean =>
+  typeof rule === 'string' ? held.has(rule)
+    : isAlternatives(rule) ? rule.some((alt) => alt.every((p) => held.has(p)))
+      : (rule as readonly AnyPermission[]).every((p) => held.has(p));
+
+const isCondition = (held: ReadonlySet<string> | ConditionCheck): held is ConditionCheck => 'condition' in held;
+
 /**
- * The one permission check of the use cases: throws 403 `code` unless `held` satisfies
- * `rule`. `held` is what the caller holds where the operation acts: an account scope's
- * `permissions`, a project scope's `permissions`, or a work zone's (`scope.workzone(id)`).
- * errorValues.requiredPermissions lists the rule (of alternatives, the first).
+ * The one permission check of the use cases, and the one way they refuse: throws 403
+ * `code` unless the caller satisfies `rule`. `held` is what the caller holds where the
+ * operation acts: an account scope's `permissions`, a project scope's `permissions`, or a
+ * work zone's (`scope.workzone(id)`); or, for a refusal whose condition is a fact about the
+ * caller, a named condition he was found to meet or not (`condition(name, holds)`,
+ * refusal-conditions.ts), `rule` then being the permissions the refusal names.
+ * errorValues.requiredPermissions lists the rule (of alternatives, the first). `message`
+ * defaults to "Requires …"; a function receives the permissions missing from `held`.
  */
-export function requirePermission(held: ReadonlySet<string>, rule: PermissionRule, code: ForbiddenCode, message?: string): void {
-  if (typeof rule === 'string') {
-    if (!held.has(rule)) throw forbidden(code, [rule], message);
-  } else if (isAlternatives(rule)) {
-    if (!rule.some((alt) => alt.every((p) => held.has(p)))) throw forbidden(code, rule[0]!, message);
-  } else {
-    const all = rule as readonly AnyPermission[];
-    if (!all.every((p) => held.has(p))) throw forbidden(code, all, message);
-  }
+export function requirePermission(
+  held: ReadonlySet<string> | ConditionCheck,
+  rule: PermissionRule,
+  code: ForbiddenCode,
+  message?: string | ((missing: readonly AnyPermission[]) => string),
+): void {
+  if (isCondition(held) ? held.holds : satisfies(held, rule)) return;
+  const required = named(rule);
+  const text = typeof message === 'function' ? message(isCondition(held) ? required : required.filter((p) => !held.has(p))) : message;
+  throw forbidden(code, required, text);
 }
 
 const refKey = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : `api1:${ref.api1Id}`);
@@ -65,7 +83,7 @@ export interface Authorizer {
   account(actor: Actor, ref: EntityRef): Promise<AccountScope>;
 }
 
-export function createAuthorizer(deps: { store: Store; cache?: AccessCache<AccountScope | null> }): Authorizer {
+export function createAuthorizer(deps: { store: StoreReads<'access'> & StoreEvents; cache?: AccessCache<AccountScope | null> }): Authorizer {
   const { store } = deps;
   const cache = deps.cache ?? new AccessCache<AccountScope | null>();
   onInvalidation(store, (scope) => (scope === cacheScope.all ? cache.clear() : cache.invalidate(scope)));

@@ -10,3 +10,32 @@ export interface EventsRepo {
    */
   publish(event: DomainEvent, now: Date): Promise<StoredDomainEvent>;
 }
+
+/** Where an event's webhook deliveries start: tried until `retryUntil`. */
+export interface FanOut {
+  retryUntil: Date;
+}
+
+/**
+ * The adapter's side of EventsRepo.publish (src/core/webhooks/fan-out.ts decides which
+ * events fan out, and wraps this into the EventsRepo use cases see).
+ *
+ * With `fanOut`, the event's own write also writes one pending delivery per enabled
+ * endpoint of its account subscribed to its type (or to `*`), in **one statement**: no
+ * extra round trip, whether the account has endpoints or none (then the join finds no
+ * row: an index probe). The delivery exists if and only if the event commits.
+ *
+ * Endpoints registered concurrently: the statement sees the endpoints committed when it
+ * starts (READ COMMITTED: one snapshot for the event row and its deliveries). An endpoint
+ * receives every event whose statement starts after its registration (or its enabling)
+ * committed: in particular every change made after the registration's answer, on any
+ * node, since nothing is cached between statements (a per-node "this account has no
+ * endpoint" answer would lose deliveries for as long as it lived on another node). An
+ * event whose statement started before is ordered before the registration, as if it had
+ * committed first, even when its transaction commits later: the registration never
+ * claimed it. The boundary is the same one statement for the event and its fan-out, so no
+ * event is on both sides of it.
+ */
+export interface EventWriter {
+  write(event: DomainEvent, now: Date, fanOut: FanOut | null): Promise<StoredDomainEvent>;
+}

@@ -413,7 +413,7 @@ export interface RateLimitsRepo {
 }
 
 export interface Repos {
-  /** Publishing an event also fans it out to the account's webhook endpoints, in the same transaction (src/core/webhooks/fan-out.ts). */
+  /** Publishing an event also fans it out to the account's webhook endpoints, in the event's own statement (src/core/webhooks/fan-out.ts, ports/events.ts EventWriter). */
   events: EventsRepo;
   webhooks: WebhooksRepo;
   locks: LocksRepo;

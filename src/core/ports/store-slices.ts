@@ -10,3 +10,6 @@ export interface StoreReads<K extends keyof Repos> {
 
 /** Reads through the named repositories, and transactions. */
 export type StoreSlice<K extends keyof Repos> = StoreReads<K> & Pick<Store, 'transaction'>;
+
+/** Committed domain events, for a use case that keeps a cache and drops entries on events (events/invalidation.ts). */
+export type StoreEvents = Pick<Store, 'onEvent'>;

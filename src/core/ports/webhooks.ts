@@ -76,12 +76,8 @@ export interface WebhooksRepo {
   /** The new secret signs from now on; the old one too until `previousUntil`. */
   rotateSecret(id: string, secret: string, previousUntil: Date, now: Date): Promise<void>;
 
-  /**
-   * In the publishing transaction: one pending delivery of the event per enabled endpoint of
-   * its account subscribed to its type (or to `*`). The event is delivered if and only if it
-   * commits, and once per endpoint (unique endpoint and event).
-   */
-  fanOut(event: StoredDomainEvent, retryUntil: Date): Promise<number>;
+  // The fan-out (one pending delivery per endpoint that wants an event) is written by the
+  // event's own statement: ports/events.ts EventWriter.
 
   /**
    * Leases endpoints that are enabled, not leased by a live node, and have a due delivery:

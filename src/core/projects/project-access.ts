@@ -5,12 +5,14 @@
 import { DomainError, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { Repos, Store } from '../ports/repositories.ts';
+import type { Repos } from '../ports/repositories.ts';
+import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
 import type { ProjectRecord } from '../ports/project-repositories.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { AccessCache } from '../permissions/access-cache.ts';
 import { cacheScope, onInvalidation } from '../events/invalidation.ts';
-import { forbidden, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { condition } from '../permissions/refusal-conditions.ts';
 import {
   isProjectMember, projectPermissions, workzonePermissions, type ProjectFacts, type WorkzoneGrant,
 } from '../permissions/evaluate.ts';
@@ -37,8 +39,7 @@ export interface ProjectScope {
 export const lockProjectMembership = (repos: Repos, projectId: string): Promise<void> =>
   repos.locks.exclusive([`project-members:${projectId}`]);
 
-const notMemberOfProject = (required: Permission) =>
-  forbidden('not-member-of-project', [required], 'You are not a member of this project');
+const NOT_MEMBER = 'You are not a member of this project';
 
 /**
  * Member-only reads (work zones, members, files, crops, tag lists, connect jobs; API 1's
@@ -48,7 +49,7 @@ const notMemberOfProject = (required: Permission) =>
  * (account:users:write ⇒ workzone:members:write) are writes, and stay.
  */
 export function requireMember(scope: ProjectScope): void {
-  if (!scope.isMember) throw notMemberOfProject('project:workzones:list'); // rule 5: marks a member
+  requirePermission(condition('project-member', scope.isMember), 'project:workzones:list', 'not-member-of-project', NOT_MEMBER); // rule 5: marks a member
 }
 
 export const deletedProject = (project: ProjectRecord) =>
@@ -73,7 +74,7 @@ export interface ProjectAccess {
   scopeOf(actor: Actor, account: AccountScope, loaded: Loaded): ProjectScope;
 }
 
-export function createProjectAccess(deps: { store: Store; clock: Clock; authorizer: Authorizer; activity: Activity }): ProjectAccess {
+export function createProjectAccess(deps: { store: StoreReads<'members' | 'projects'> & StoreEvents; clock: Clock; authorizer: Authorizer; activity: Activity }): ProjectAccess {
   const { store, clock, authorizer, activity } = deps;
   const cache = new AccessCache<Loaded | null>();
   onInvalidation(store, (scope) => (scope === cacheScope.all ? cache.clear() : cache.invalidate(scope)));
@@ -132,9 +133,10 @@ export function createProjectAccess(deps: { store: Store; clock: Clock; authoriz
       );
       if (!loaded) throw notFound('project', refValue(projectRef));
       const scope = scopeOf(actor, account, loaded);
-      if (!scope.isMember && !scope.permissions.has('project:project:list')) {
-        throw notMemberOfProject('project:project:list');
-      }
+      requirePermission(
+        condition('project-member-or-lister', scope.isMember || scope.permissions.has('project:project:list')),
+        'project:project:list', 'not-member-of-project', NOT_MEMBER,
+      );
       if (loaded.project.deletedAt && !opts.allowDeleted) throw deletedProject(loaded.project);
       if (opts.record !== false) {
         const writing = activity.projectAccessed(loaded.project.id);

@@ -3,3 +3,5 @@
 // Other modules, src/http and compose.ts import this module through this file only (eslint.config.js).
 export { createReports } from './reports.ts';
 export type { Reports } from './reports.ts';
+// Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
+export { reportsModule } from './module.ts';

@@ -5,7 +5,8 @@ import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Repos, RoleRecord, Store } from '../ports/repositories.ts';
+import type { Repos, RoleRecord } from '../ports/repositories.ts';
+import type { StoreEvents, StoreSlice } from '../ports/store-slices.ts';
 import { requirePermission, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { cacheScope, onInvalidation } from '../events/invalidation.ts';
 import { AccessCache } from '../permissions/access-cache.ts';
@@ -78,7 +79,7 @@ export interface Roles {
   deleteRole(actor: Actor, accountRef: EntityRef, roleRef: EntityRef): Promise<void>;
 }
 
-export function createRoles(deps: { store: Store; clock: Clock; ids: Ids; authorizer: Authorizer }): Roles {
+export function createRoles(deps: { store: StoreSlice<'roles'> & StoreEvents; clock: Clock; ids: Ids; authorizer: Authorizer }): Roles {
   const { store, clock, ids, authorizer } = deps;
   // The roles of an account, cached per node like access facts: dropped on every role event
   // of the account and on account.seeded (events/invalidation.ts, on every node after commit).

@@ -11,3 +11,5 @@ export type { TagData } from './tag-data.ts';
 export { AI_DETECTION_CLASSES } from './ai-detection-classes.ts';
 export { tagShapeOf, tagWriterOf } from './tag-json.ts';
 export type { TagJsonDescription } from './tag-json.ts';
+// Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
+export { tagsModule } from './module.ts';

@@ -3,7 +3,8 @@
 import type { EntityRef } from '../ids/urn.ts';
 import type { StoreReads } from '../ports/store-slices.ts';
 import type { TagFilter, TagListRecord, TagRow, TagTextRun } from '../ports/tags.ts';
-import { requirePermission, forbidden, type Actor } from '../permissions/authorizer.ts';
+import { requirePermission, type Actor } from '../permissions/authorizer.ts';
+import { condition } from '../permissions/refusal-conditions.ts';
 import { type ProjectAccess, requireMember } from '../projects/index.ts';
 import type { TagTexts } from './tag-texts.ts';
 import { TAGS_READ, listIn } from './tag-list-locks.ts';
@@ -58,7 +59,7 @@ export function createTagListReads(deps: {
       const scope = await access.project(actor, accountRef, projectRef);
       requireMember(scope);
       const zones = await store.repos.workzones.listByProject(scope.project.id);
-      if (!zones.some((z) => scope.workzone(z.id).has(TAGS_READ))) throw forbidden('list-tag-lists-forbidden', [TAGS_READ]);
+      requirePermission(condition('on-some-workzone', zones.some((z) => scope.workzone(z.id).has(TAGS_READ))), TAGS_READ, 'list-tag-lists-forbidden');
       const lists = await store.repos.tags.listsOfProject(scope.project.id, since);
       return lists.filter((l) => scope.workzone(l.workzoneId).has(TAGS_READ));
     },

@@ -8,7 +8,7 @@
 // the use cases, under the locks of tag-list-locks.ts.
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 import type { ProjectAccess } from '../projects/index.ts';
 import type { JobRunner } from '../jobs/index.ts';
 import type { TagTexts } from './tag-texts.ts';
@@ -26,7 +26,7 @@ export { tagListPending } from './tag-list-locks.ts';
 /** Every use case of tag lists and tags. */
 export type TagLists = TagListReads & TagListWrites & TagMoves;
 
-export function createTagLists(deps: { store: Store; clock: Clock; ids: Ids; access: ProjectAccess; jobs: JobRunner; tagTexts: TagTexts }): TagLists {
+export function createTagLists(deps: { store: StoreSlice<'tags' | 'workzones'>; clock: Clock; ids: Ids; access: ProjectAccess; jobs: JobRunner; tagTexts: TagTexts }): TagLists {
   const { store, clock, ids, access, jobs, tagTexts } = deps;
   return {
     ...createTagListReads({ store, access, tagTexts }),

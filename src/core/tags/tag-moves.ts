@@ -5,7 +5,7 @@ import { tagListChanged } from '../events/domain-events.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 import type { TagListRecord } from '../ports/tags.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
 import type { ProjectAccess } from '../projects/index.ts';
@@ -30,7 +30,7 @@ export interface TagMoves {
 }
 
 export function createTagMoves(deps: {
-  store: Pick<Store, 'transaction'>;
+  store: StoreSlice<never>;
   clock: Clock;
   access: Pick<ProjectAccess, 'project'>;
   tagTexts: Pick<TagTexts, 'shapesOf'>;

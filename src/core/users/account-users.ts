@@ -7,9 +7,11 @@ import { sha256Hex } from '../crypto/digest.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { AccountMemberRecord, AccountRecord, AccountRole, Repos, Store, UserRecord } from '../ports/repositories.ts';
+import type { AccountMemberRecord, AccountRecord, AccountRole, Repos, UserRecord } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 import type { SendMail } from '../mail/index.ts';
-import { requirePermission, forbidden, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { condition } from '../permissions/refusal-conditions.ts';
 import { ACCOUNT_ROLES, ROLE_READ_PERMISSION, ROLE_WRITE_PERMISSION } from '../permissions/account-roles.ts';
 import type { AnyPermission } from '../permissions/catalog.ts';
 import { membersWriteSomewhere } from '../permissions/evaluate.ts';
@@ -126,7 +128,7 @@ export interface AccountUsers {
 }
 
 export function createAccountUsers(deps: {
-  store: Store;
+  store: StoreSlice<'accounts' | 'members' | 'users'>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
@@ -142,7 +144,7 @@ export function createAccountUsers(deps: {
     scope.permissions.has('account:users:write') ||
     membersWriteSomewhere(scope.facts, await store.repos.members.zoneHoldsInAccount(scope.account.id, userId, clock.now()));
 
-  async function view(repos: Repos, scope: AccountScope, m: AccountMemberRecord, user?: UserRecord): Promise<AccountUserView> {
+  async function view(repos: Pick<Repos, 'users'>, scope: AccountScope, m: AccountMemberRecord, user?: UserRecord): Promise<AccountUserView> {
     const u = user ?? (await repos.users.byId(m.userId));
     if (!u) throw notFound('user', m.userId);
     return {
@@ -159,9 +161,8 @@ export function createAccountUsers(deps: {
       const scope = await authorizer.account(actor, accountRef);
       // Vendor getUsers: account:users:read, or workzone:members:write on any work zone of
       // the account (who adds members must find them); accountRoles stay per visibility.
-      if (!scope.permissions.has('account:users:read') && !(await managesMembersSomewhere(scope, actor.userId))) {
-        throw forbidden('list-users-forbidden', ['account:users:read']);
-      }
+      const mayList = scope.permissions.has('account:users:read') || (await managesMembersSomewhere(scope, actor.userId));
+      requirePermission(condition('members-write-somewhere', mayList), 'account:users:read', 'list-users-forbidden');
       const members = await store.repos.accounts.members(scope.account.id);
       const out: AccountUserView[] = [];
       for (const m of members) out.push(await view(store.repos, scope, m));
@@ -190,7 +191,7 @@ export function createAccountUsers(deps: {
       }
       requirePermission(scope.permissions, [...needed], 'create-user-forbidden');
       if (entries.some((e) => !e.roles?.length) && !scope.permissions.has('account:users:write')) {
-        if (!(await managesMembersSomewhere(scope, actor.userId))) throw forbidden('create-user-forbidden', ['workzone:members:write']);
+        requirePermission(condition('members-write-somewhere', await managesMembersSomewhere(scope, actor.userId)), 'workzone:members:write', 'create-user-forbidden');
       }
 
       // One entry per address; roles asked for twice are merged.
@@ -237,9 +238,7 @@ export function createAccountUsers(deps: {
           // Removal revokes every account role the user holds: each needs its write permission,
           // as PUT members/{u}/roles would (a project manager cannot remove an administrator).
           const revoking: AnyPermission[] = ['account:users:write', ...m.roles.map((r) => ROLE_WRITE_PERMISSION[r])];
-          if (!revoking.every((p) => scope.permissions.has(p))) {
-            throw forbidden('remove-user-from-account-forbidden', revoking, `Removing ${user.email} revokes account roles the caller may not revoke`);
-          }
+          requirePermission(scope.permissions, revoking, 'remove-user-from-account-forbidden', `Removing ${user.email} revokes account roles the caller may not revoke`);
           const owned = deps.ownedProjects ? await deps.ownedProjects(repos, user.id, accountId) : [];
           if (owned.length) {
             throw new DomainError(
@@ -264,7 +263,7 @@ export function createAccountUsers(deps: {
       const requested = ACCOUNT_ROLES.filter((r) => roles.includes(r));
       // Callers who could change none of the asked roles learn nothing about the target.
       const upfront: AnyPermission[] = ['account:users:write', ...requested.map((r) => ROLE_WRITE_PERMISSION[r])];
-      if (!scope.permissions.has('account:users:write')) throw forbidden('update-user-account-roles-forbidden', upfront);
+      requirePermission(condition('users-write-before-target', scope.permissions.has('account:users:write')), upfront, 'update-user-account-roles-forbidden');
       await store.transaction(async (repos) => {
         const user = await resolveUser(repos, userRef);
         const m = user && (await repos.accounts.member(accountId, user.id));

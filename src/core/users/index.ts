@@ -15,3 +15,5 @@ export type { PasswordResets } from './password-resets.ts';
 export { resolveAccountUsers, resolveUser } from './resolve-users.ts';
 export { createUserProfiles } from './user-profiles.ts';
 export type { UserProfiles } from './user-profiles.ts';
+// Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
+export { usersModule } from './module.ts';

@@ -3,7 +3,7 @@ import { notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Repos, UserRecord } from '../ports/repositories.ts';
 
-export async function resolveUser(repos: Repos, ref: EntityRef): Promise<UserRecord | null> {
+export async function resolveUser(repos: Pick<Repos, 'users'>, ref: EntityRef): Promise<UserRecord | null> {
   return 'uuid' in ref ? repos.users.byId(ref.uuid) : repos.users.byApi1Id(ref.api1Id);
 }
 

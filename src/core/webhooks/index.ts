@@ -13,3 +13,5 @@ export type { WebhookRelay, WebhookRelaySettings } from './relay.ts';
 export { withWebhookFanOut } from './fan-out.ts';
 export { ALL_EVENTS, DELIVERABLE_EVENT_TYPES, endpointWants, isDeliverable, webhookPayload } from './webhook-events.ts';
 export { addressLiteral, checkWebhookUrl, MAX_URL_LENGTH, nonPublicReason } from './target-addresses.ts';
+// Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
+export { webhooksModule } from './module.ts';

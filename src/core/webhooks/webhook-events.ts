@@ -42,6 +42,10 @@ export const WEBHOOK_EVENT_RULES: Partial<Record<DomainEventType, WebhookEventRu
   'webhook.updated': WEBHOOK,
   'webhook.deleted': WEBHOOK,
   'webhook.disabled': WEBHOOK,
+  // The ids only: the event's data holds no secret, and the payload would not carry it if it did.
+  'webhook.secret-rotated': WEBHOOK,
+  // Not 'webhook.delivery-replayed': the replayed delivery itself is what the endpoint sees;
+  // a notice of it would add a delivery to every '*' endpoint per replay, the replayed one too.
 };
 
 const administratorReads = new Set<AnyPermission>(ADMINISTRATOR_PERMISSIONS);

@@ -3,6 +3,7 @@
 // Reading needs account:integrations:read, every change account:integrations:write: the
 // account owner's and administrators' permissions for the account's integrations, and no one
 // else's (a project manager has neither).
+import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, isUuid, refValue } from '../ids/urn.ts';
 import { uuidOfApi1Id } from '../ids/api1-id.ts';
@@ -172,7 +173,12 @@ export function createWebhooks(deps: {
       const now = clock.now();
       const secret = newSecret();
       const previousSecretExpiresAt = new Date(now.getTime() + WEBHOOK_LIMITS.previousSecretGraceSeconds * 1000);
-      await store.repos.webhooks.rotateSecret(endpoint.id, secret, previousSecretExpiresAt, now);
+      await store.transaction(async (repos) => {
+        await repos.webhooks.rotateSecret(endpoint.id, secret, previousSecretExpiresAt, now);
+        await repos.events.publish(eventOf('webhook.secret-rotated', endpoint.accountId, subjectOf('webhook', endpoint.id), {
+          ...event(endpoint), previousSecretExpiresAt: previousSecretExpiresAt.toISOString(),
+        }), now);
+      });
       return { secret, previousSecretExpiresAt };
     },
 
@@ -184,7 +190,15 @@ export function createWebhooks(deps: {
     async replayWebhookDelivery(actor, accountRef, webhookRef, deliveryId) {
       const endpoint = await endpointOf(await scope(actor, accountRef, true), webhookRef);
       const now = clock.now();
-      const replayed = isUuid(deliveryId) && (await store.repos.webhooks.replay(endpoint.id, deliveryId, now, new Date(now.getTime() + RETRY.windowSeconds * 1000)));
+      const replayed = isUuid(deliveryId) && (await store.transaction(async (repos) => {
+        const r = await repos.webhooks.replay(endpoint.id, deliveryId, now, new Date(now.getTime() + RETRY.windowSeconds * 1000));
+        if (r) {
+          await repos.events.publish(eventOf('webhook.delivery-replayed', endpoint.accountId, subjectOf('webhook', endpoint.id), {
+            ...event(endpoint), deliveryId: r.id, eventId: r.eventId, eventType: r.type,
+          }), now);
+        }
+        return r;
+      }));
       if (!replayed) throw notFound('webhook-delivery', deliveryId);
       return replayed;
     },

@@ -5,4 +5,6 @@
 export { createWorkzones } from './workzones.ts';
 export type { WorkzoneView, Workzones } from './workzones.ts';
 export { COPY_JOB, createWorkzoneCopy } from './copy.ts';
-export type { CopyInput, WorkzoneCopy } from './copy.ts';
+export type { CopyInput, CopyStatus, WorkzoneCopy } from './copy.ts';
+// Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
+export { workzonesModule } from './module.ts';

@@ -6,6 +6,7 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
+import type { StoreSlice } from '../ports/store-slices.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope, requiredName, requireMember } from '../projects/index.ts';
@@ -39,14 +40,14 @@ export interface Workzones {
 }
 
 export function createWorkzones(deps: {
-  store: Store; clock: Clock; ids: Ids; access: ProjectAccess;
+  store: StoreSlice<'files' | 'tags' | 'workzones'> & Pick<Store, 'onEvent'>; clock: Clock; ids: Ids; access: ProjectAccess;
   /** WORKZONE_CACHE_ENTRIES: zones whose read model this node keeps (0: none). */
   viewCacheEntries: number;
 }): Workzones {
   const { store, clock, ids, access } = deps;
   const zoneViews = createZoneViews({ store, maxEntries: deps.viewCacheEntries });
 
-  async function zoneIn(repos: Repos, scope: ProjectScope, ref: EntityRef): Promise<WorkzoneRecord> {
+  async function zoneIn(repos: Pick<Repos, 'workzones'>, scope: ProjectScope, ref: EntityRef): Promise<WorkzoneRecord> {
     const w = await repos.workzones.byRef(scope.project.id, ref);
     if (!w) throw notFound('workzone', refValue(ref));
     return w;

@@ -1,4 +1,4 @@
-// API 1: accounts and the people of an account, over the same use cases as API 2.
+// API 1: accounts and their subscriptions, the accounts module, over the same use cases as API 2.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -24,28 +24,4 @@ export function accountRoutes(root: FastifyInstance, core: Core): void {
   app.get('/accounts/:accountId/subscriptions', {
     schema: { summary: 'List subscriptions', operationId: 'listSubscriptions', tags: ['subscriptions'], params: S.AccountParams, response: { 200: Type.Array(S.Subscription), ...errors } },
   }, async (req) => (await core.accounts.listSubscriptions(actor(req), ref('account', req.params.accountId))).map(api1.subscription));
-
-  app.get('/accounts/:accountId/roles', {
-    schema: { summary: 'List roles', operationId: 'listRoles', tags: ['roles'], params: S.AccountParams, response: { 200: Type.Array(S.Role), ...errors } },
-  }, async (req) => (await core.roles.listRoles(actor(req), ref('account', req.params.accountId))).map(api1.role));
-
-  app.get('/accounts/:accountId/roles/:roleId', {
-    schema: { summary: 'Get role', operationId: 'getRole', tags: ['roles'], params: S.withParams('roleId'), response: { 200: S.Role, ...errors } },
-  }, async (req) => api1.role(await core.roles.getRole(actor(req), ref('account', req.params.accountId), ref('role', req.params.roleId))));
-
-  app.get('/accounts/:accountId/groups', {
-    schema: { summary: 'List groups', operationId: 'listGroups', tags: ['groups'], params: S.AccountParams, response: { 200: Type.Array(S.Group), ...errors } },
-  }, async (req) => (await core.groups.listGroups(actor(req), ref('account', req.params.accountId))).map(api1.group));
-
-  app.get('/accounts/:accountId/groups/:groupId', {
-    schema: { summary: 'Get group', operationId: 'getGroup', tags: ['groups'], params: S.withParams('groupId'), response: { 200: S.Group, ...errors } },
-  }, async (req) => api1.group(await core.groups.getGroup(actor(req), ref('account', req.params.accountId), ref('group', req.params.groupId))));
-
-  app.get('/accounts/:accountId/users', {
-    schema: { summary: 'List users', operationId: 'listUsers', tags: ['users'], params: S.AccountParams, response: { 200: Type.Array(S.User), ...errors } },
-  }, async (req) => (await core.accountUsers.listUsers(actor(req), ref('account', req.params.accountId))).map(api1.user));
-
-  app.get('/accounts/:accountId/users/:userId', {
-    schema: { summary: 'Get user', operationId: 'getUser', tags: ['users'], params: S.withParams('userId'), response: { 200: S.User, ...errors } },
-  }, async (req) => api1.user(await core.accountUsers.getUser(actor(req), ref('account', req.params.accountId), ref('user', req.params.userId))));
 }

@@ -1,11 +1,10 @@
-// API 1: projects (find, get, the subscription change) and the reports (CONTRACT §6).
+// API 1: projects (find, get, the subscription change), the projects module (CONTRACT §6).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DateTime, Nullable, NullableDateTime } from '../schema-helpers.ts';
 import type { Core } from '../../compose.ts';
-import { api1IdOf, uuidOfApi1Id } from '../../core/ids/api1-id.ts';
-import { isUuid } from '../../core/ids/urn.ts';
+import { api1IdOf } from '../../core/ids/api1-id.ts';
 import type { ProjectDetails } from '../../core/projects/index.ts';
 import { actorOf } from '../auth.ts';
 import { api1RefParser as ref } from '../refs.ts';
@@ -36,14 +35,6 @@ const Project = Type.Object({
   permissions: Type.Object({ administrator: Type.Boolean(), manager: Type.Boolean(), contributor: Type.Boolean() }),
 });
 
-const ProjectRow = Type.Object({
-  accountId: Type.String(), planId: Type.String(), projectId: Type.String(), projectName: Type.String(), lastAccessedDate: Nullable(Type.String({ format: 'date' })),
-});
-const UserRow = Type.Object({
-  userId: Type.String(), userFirstname: Type.String(), userLastname: Type.String(), userEmail: Type.String(),
-  userCompanyName: Type.String(), lastActivityDate: Nullable(Type.String({ format: 'date' })),
-});
-
 const id1 = (uuid: string | null) => (uuid ? api1IdOf(uuid) : null);
 
 function present(d: ProjectDetails) {
@@ -72,13 +63,6 @@ function present(d: ProjectDetails) {
     permissions: d.flags,
   };
 }
-
-/** An API 1 id or UUID filter as a UUID; null when it cannot name anything. */
-const filterId = (v: string | undefined): string | undefined | null => {
-  if (v === undefined || v === '') return undefined;
-  if (isUuid(v)) return v.toLowerCase();
-  return uuidOfApi1Id(v);
-};
 
 export function projectRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -129,34 +113,4 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
     });
     return present(await core.projectDetails.getProjectDetails(actor(req), accountRef, projectRef));
   });
-
-  app.get('/accounts/:accountId/reports/projects-last-accessed', {
-    schema: {
-      summary: 'Report: projects last accessed date', operationId: 'reportProjectsLastAccessed', tags: ['reports'], params: S.AccountParams,
-      querystring: Type.Object({ subscriptionId: Type.Optional(Type.String({ maxLength: 200 })), projectId: Type.Optional(Type.String({ maxLength: 200 })) }),
-      response: { 200: Type.Array(ProjectRow), ...errors },
-    },
-  }, async (req) => {
-    const subscriptionId = filterId(req.query.subscriptionId);
-    const projectId = filterId(req.query.projectId);
-    const rows = await core.reports.projectsLastAccessed(actor(req), ref('account', req.params.accountId), {
-      subscriptionId: subscriptionId ?? undefined, projectId: projectId ?? undefined,
-    });
-    if (subscriptionId === null || projectId === null) return []; // a filter naming nothing matches nothing
-    return rows.map((r) => ({
-      accountId: api1IdOf(r.accountId), planId: api1IdOf(r.subscriptionId), projectId: api1IdOf(r.projectId),
-      projectName: r.projectName, lastAccessedDate: r.lastAccessedDate,
-    }));
-  });
-
-  app.get('/accounts/:accountId/reports/users-last-activity', {
-    schema: {
-      summary: 'Report: users last activity date', operationId: 'reportUsersLastActivity', tags: ['reports'], params: S.AccountParams,
-      response: { 200: Type.Array(UserRow), ...errors },
-    },
-  }, async (req) =>
-    (await core.reports.usersLastActivity(actor(req), ref('account', req.params.accountId))).map((r) => ({
-      userId: api1IdOf(r.userId), userFirstname: r.firstName, userLastname: r.lastName, userEmail: r.email,
-      userCompanyName: r.company, lastActivityDate: r.lastActivityDate,
-    })));
 }

@@ -4,11 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { requireAuthentication } from '../auth.ts';
-import { accountRoutes } from './accounts.ts';
-import { projectRoutes } from './projects.ts';
-import { tagRoutes } from './tags.ts';
-import { fileRoutes } from './files.ts';
-import { connectRoutes } from './connect.ts';
+import { ROUTE_MODULES } from '../route-modules.ts';
 
 export const api1Routes =
   (core: Core): FastifyPluginAsync =>
@@ -28,9 +24,6 @@ export const api1Routes =
       () => ({ success: true as const }), // synchronous: no promise on the hottest route
     );
 
-    accountRoutes(app, core);
-    projectRoutes(app, core);
-    tagRoutes(app, core);
-    fileRoutes(app, core);
-    connectRoutes(app, core);
+    // Each module's routes of this API (src/http/route-modules.ts).
+    for (const m of ROUTE_MODULES) m.api1?.(app, core);
   };

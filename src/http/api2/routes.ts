@@ -4,12 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { requireAuthentication } from '../auth.ts';
+import { ROUTE_MODULES } from '../route-modules.ts';
 import { PERMISSIONS } from '../../core/permissions/catalog.ts';
-import { accountRoutes } from './accounts.ts';
-import { projectRoutes } from './projects.ts';
-import { fileRoutes } from './files.ts';
-import { tagRoutes } from './tags.ts';
-import { webhookRoutes } from './webhooks.ts';
 
 export const api2Routes =
   (core: Core): FastifyPluginAsync =>
@@ -31,9 +27,6 @@ export const api2Routes =
       async () => permissionList,
     );
 
-    accountRoutes(app, core);
-    projectRoutes(app, core);
-    fileRoutes(app, core);
-    tagRoutes(app, core);
-    webhookRoutes(app, core);
+    // Each module's routes of this API (src/http/route-modules.ts).
+    for (const m of ROUTE_MODULES) m.api2?.(app, core);
   };

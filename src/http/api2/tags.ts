@@ -78,7 +78,7 @@ const sendJson = (reply: FastifyReply, text: string | Buffer, code = 200) => rep
 
 export function tagRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { ns, ref, urn, opt, actor, errors, beta } = api2Kit(core);
+  const { ns, ref, urn, opt, actor, errors, beta, refs } = api2Kit(core);
   const wholeLists = new TagTextCache(TAG_TEXT_CACHE_BYTES);
   const tagJson = api2TagJson(ns);
 
@@ -100,8 +100,6 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
   const A = '/accounts/:accountRef/projects/:projectRef/tag-lists';
   const PP = S.withParams('projectRef');
   const LP = S.withParams('projectRef', 'tagListRef');
-  const refs = (req: { params: { accountRef: string; projectRef: string } }) =>
-    [ref('account', req.params.accountRef), ref('project', req.params.projectRef)] as const;
   const listRef = (req: { params: { tagListRef: string } }): EntityRef => ref('tag-list', req.params.tagListRef);
   // Large bodies: the caller's reach on the account and project is checked before the body is read.
   const preParsing = reachFirst(core, (p) => [ref('account', p.accountRef!), ref('project', p.projectRef!)]);

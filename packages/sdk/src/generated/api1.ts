@@ -196,54 +196,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/accounts/{accountId}/groups": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List groups
-         * @description The groups of the account.
-         *
-         *     **Permission:** `account:groups:read` (every account member).
-         *
-         *     **Errors:** `404 account-not-found`, `403 list-groups-forbidden`.
-         */
-        get: operations["listGroups"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/accounts/{accountId}/groups/{groupId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get group
-         * @description One group of the account.
-         *
-         *     **Permission:** `account:groups:read`.
-         *
-         *     **Errors:** `404 account-not-found`, `403 view-group-forbidden`, `404 group-not-found`.
-         */
-        get: operations["getGroup"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/accounts/{accountId}/users": {
         parameters: {
             query?: never;
@@ -284,6 +236,54 @@ export interface paths {
          *     **Errors:** `404 account-not-found`, `403 view-user-forbidden`, `404 user-not-found`.
          */
         get: operations["getUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{accountId}/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List groups
+         * @description The groups of the account.
+         *
+         *     **Permission:** `account:groups:read` (every account member).
+         *
+         *     **Errors:** `404 account-not-found`, `403 list-groups-forbidden`.
+         */
+        get: operations["listGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{accountId}/groups/{groupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get group
+         * @description One group of the account.
+         *
+         *     **Permission:** `account:groups:read`.
+         *
+         *     **Errors:** `404 account-not-found`, `403 view-group-forbidden`, `404 group-not-found`.
+         */
+        get: operations["getGroup"];
         put?: never;
         post?: never;
         delete?: never;
@@ -396,6 +396,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/accounts/{accountId}/projects/{projectId}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List project files (optionally of some categories: scan,model,geo-image…)
+         * @description The files of the project in the work zones where the caller holds `workzone:workzones:read`, optionally of some categories (`category=scan,model`).
+         *
+         *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`).
+         *
+         *     **Errors:** `404 account-not-found`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`.
+         */
+        get: operations["listProjectFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/accounts/{accountId}/projects/{projectId}/tag-lists": {
         parameters: {
             query?: never;
@@ -463,30 +487,6 @@ export interface paths {
          *     **Errors:** `404 account-not-found`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `403 delete-tag-list-forbidden`, `404 tag-list-not-found`, `409 tag-list-pending`.
          */
         delete: operations["deleteTagList"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/accounts/{accountId}/projects/{projectId}/files": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List project files (optionally of some categories: scan,model,geo-image…)
-         * @description The files of the project in the work zones where the caller holds `workzone:workzones:read`, optionally of some categories (`category=scan,model`).
-         *
-         *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`).
-         *
-         *     **Errors:** `404 account-not-found`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`.
-         */
-        get: operations["listProjectFiles"];
-        put?: never;
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1408,6 +1408,174 @@ export interface operations {
             };
         };
     };
+    listUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description API 1 id or UUID */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        type: "user";
+                        firstname: string;
+                        lastname: string;
+                        company: string;
+                        title: string;
+                        email: string;
+                        accountIds: string[];
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description API 1 id or UUID */
+                accountId: string;
+                /** @description API 1 id or UUID */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        type: "user";
+                        firstname: string;
+                        lastname: string;
+                        company: string;
+                        title: string;
+                        email: string;
+                        accountIds: string[];
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     listGroups: {
         parameters: {
             query?: never;
@@ -1528,174 +1696,6 @@ export interface operations {
                         /** Format: date-time */
                         updatedAt: string | null;
                         userIds: string[];
-                        accountIds: string[];
-                    };
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-        };
-    };
-    listUsers: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description API 1 id or UUID */
-                accountId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "user";
-                        firstname: string;
-                        lastname: string;
-                        company: string;
-                        title: string;
-                        email: string;
-                        accountIds: string[];
-                    }[];
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-        };
-    };
-    getUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description API 1 id or UUID */
-                accountId: string;
-                /** @description API 1 id or UUID */
-                userId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "user";
-                        firstname: string;
-                        lastname: string;
-                        company: string;
-                        title: string;
-                        email: string;
                         accountIds: string[];
                     };
                 };
@@ -2380,6 +2380,130 @@ export interface operations {
                         userEmail: string;
                         userCompanyName: string;
                         lastActivityDate: string | null;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listProjectFiles: {
+        parameters: {
+            query?: {
+                category?: string;
+            };
+            header?: never;
+            path: {
+                /** @description API 1 id or UUID */
+                accountId: string;
+                /** @description API 1 id or UUID */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        projectId: string;
+                        parentId: string;
+                        parentUuid: string;
+                        id: string;
+                        type: string;
+                        uuid: string;
+                        name: string;
+                        formatId: number;
+                        size: number;
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string | null;
+                        updatedBy: string | null;
+                        /** Format: date-time */
+                        importedAt: string | null;
+                        imageBlob: string | null;
+                        imagePreviewBlob: string | null;
+                        translation: {
+                            x: number;
+                            y: number;
+                            z: number;
+                        } | null;
+                        rotation: {
+                            x: number;
+                            y: number;
+                            z: number;
+                            w: number;
+                        } | null;
+                        contentId: string | null;
+                        src: {
+                            type: string;
+                            data: string | null;
+                            name: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string | null;
+                            version: number;
+                            treeBlob: string | null;
+                            metadataBlob: string | null;
+                            mfi: {
+                                blob: string;
+                                format: string;
+                            } | null;
+                        };
                     }[];
                 };
             };
@@ -3302,130 +3426,6 @@ export interface operations {
                         id: string;
                         /** @enum {boolean} */
                         isDeleted: true;
-                    }[];
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-        };
-    };
-    listProjectFiles: {
-        parameters: {
-            query?: {
-                category?: string;
-            };
-            header?: never;
-            path: {
-                /** @description API 1 id or UUID */
-                accountId: string;
-                /** @description API 1 id or UUID */
-                projectId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        projectId: string;
-                        parentId: string;
-                        parentUuid: string;
-                        id: string;
-                        type: string;
-                        uuid: string;
-                        name: string;
-                        formatId: number;
-                        size: number;
-                        createdBy: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string | null;
-                        updatedBy: string | null;
-                        /** Format: date-time */
-                        importedAt: string | null;
-                        imageBlob: string | null;
-                        imagePreviewBlob: string | null;
-                        translation: {
-                            x: number;
-                            y: number;
-                            z: number;
-                        } | null;
-                        rotation: {
-                            x: number;
-                            y: number;
-                            z: number;
-                            w: number;
-                        } | null;
-                        contentId: string | null;
-                        src: {
-                            type: string;
-                            data: string | null;
-                            name: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            createdBy: string | null;
-                            version: number;
-                            treeBlob: string | null;
-                            metadataBlob: string | null;
-                            mfi: {
-                                blob: string;
-                                format: string;
-                            } | null;
-                        };
                     }[];
                 };
             };

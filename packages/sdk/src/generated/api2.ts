@@ -13312,7 +13312,7 @@ export interface operations {
                 "application/json": {
                     /** @description http(s) URL the deliveries are POSTed to */
                     url: string;
-                    /** @description Event types, or "*" for every type: project.created, project.deleted, project.restored, project.updated, user.added, user.invited, user.removed, user.roles-changed, webhook.created, webhook.deleted, webhook.disabled, webhook.updated */
+                    /** @description Event types, or "*" for every type: project.created, project.deleted, project.restored, project.updated, user.added, user.invited, user.removed, user.roles-changed, webhook.created, webhook.deleted, webhook.disabled, webhook.secret-rotated, webhook.updated */
                     events: string[];
                     description?: string;
                     enabled?: boolean;
@@ -13703,7 +13703,7 @@ export interface operations {
                 "application/json": {
                     /** @description http(s) URL the deliveries are POSTed to */
                     url?: string;
-                    /** @description Event types, or "*" for every type: project.created, project.deleted, project.restored, project.updated, user.added, user.invited, user.removed, user.roles-changed, webhook.created, webhook.deleted, webhook.disabled, webhook.updated */
+                    /** @description Event types, or "*" for every type: project.created, project.deleted, project.restored, project.updated, user.added, user.invited, user.removed, user.roles-changed, webhook.created, webhook.deleted, webhook.disabled, webhook.secret-rotated, webhook.updated */
                     events?: string[];
                     description?: string;
                     enabled?: boolean;

@@ -49,18 +49,6 @@ export function webhooksRepo(sql: Sql): WebhooksRepo {
       );
     },
 
-    async fanOut(event, retryUntil) {
-      const rows = await sql.query(
-        `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_seq, type, subject, state, next_at, retry_until, created_at)
-         SELECT gen_random_uuid(), e.id, ev.id, ev.seq, ev.type, ev.subject, 'pending', ev.occurred_at, $2, ev.occurred_at
-         FROM domain_events ev JOIN webhook_endpoints e ON e.account_id = ev.account_id
-         WHERE ev.id = $1 AND e.enabled AND (ev.type = ANY (e.events) OR '*' = ANY (e.events))
-         RETURNING 1`,
-        [event.id, retryUntil],
-      );
-      return rows.length;
-    },
-
     claimEndpoints: (now, leaseUntil, limit) =>
       sql.query<ClaimedEndpoint>(
         `UPDATE webhook_endpoints w SET lease_until = $2

@@ -1,10 +1,11 @@
 // The seed document's roles and groups (CONTRACT §3): every account gets its base roles;
-// roles and groups are matched by fixed id or name, and re-applying changes nothing.
+// roles and groups are matched by fixed id or name, and re-applying changes nothing. The
+// roles module's seed extension (roles/module.ts), applied by the operator module's seeder.
 import { invalidInput } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { SeedAccountExtension } from './seed.ts';
-import { createBaseRoles, roleFields, type RoleInput } from '../roles/index.ts';
+import type { SeedAccountExtension } from '../operator/index.ts';
+import { createBaseRoles, roleFields, type RoleInput } from './roles.ts';
 
 interface SeedRole extends RoleInput {
   id?: string;

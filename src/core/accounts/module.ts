@@ -1,0 +1,20 @@
+// The accounts module's descriptor (src/core/modules.ts).
+import type { FeatureModule } from '../modules.ts';
+import type { Store } from '../ports/repositories.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Authorizer } from '../permissions/authorizer.ts';
+import { createAccounts, type Accounts } from './accounts.ts';
+
+export interface AccountsNeeds {
+  store: Store;
+  clock: Clock;
+  authorizer: Authorizer;
+  config: { storageQuotaBytes: number };
+}
+
+export const accountsModule: FeatureModule<AccountsNeeds, { accounts: Accounts }> = {
+  name: 'accounts',
+  create: ({ store, clock, authorizer, config }) => ({
+    offers: { accounts: createAccounts({ store, clock, authorizer, storageQuotaBytes: config.storageQuotaBytes }) },
+  }),
+};

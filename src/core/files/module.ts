@@ -1,0 +1,40 @@
+// The files module's descriptor (src/core/modules.ts): files, uploads, blob URLs, covers,
+// and the sweeper of expired unregistered uploads (a periodic task).
+import type { FeatureModule } from '../modules.ts';
+import type { Store } from '../ports/repositories.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { ObjectStore } from '../ports/object-store.ts';
+import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
+import type { ProjectAccess } from '../projects/index.ts';
+import { createFiles, type Files } from './files.ts';
+import { createUploadSweeper, uploadSweep, type UploadSweeper } from './upload-sweeper.ts';
+
+export interface FilesNeeds {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  objectStore: ObjectStore;
+  projectAccess: ProjectAccess;
+  logger: Logger;
+  metrics: { core: CoreMetrics };
+  config: { sandbox: boolean; uploadTtlSeconds: number; uploadUrlTtlSeconds: number; storageQuotaBytes: number };
+}
+
+export const filesModule: FeatureModule<FilesNeeds, { files: Files; uploadSweeper: UploadSweeper }> = {
+  name: 'files',
+  create: ({ store, clock, ids, objectStore, projectAccess, logger, metrics, config }) => {
+    const uploadSweeper = createUploadSweeper({ store, clock, objectStore });
+    return {
+      offers: {
+        files: createFiles({
+          store, clock, ids, access: projectAccess, objectStore, sandbox: config.sandbox,
+          uploadTtlSeconds: config.uploadTtlSeconds, uploadUrlTtlSeconds: config.uploadUrlTtlSeconds, metrics: metrics.core,
+          storageQuotaBytes: config.storageQuotaBytes, logger,
+        }),
+        uploadSweeper,
+      },
+      tasks: [uploadSweep(uploadSweeper)],
+    };
+  },
+};

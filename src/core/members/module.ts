@@ -1,0 +1,24 @@
+// The members module's descriptor (src/core/modules.ts).
+import type { FeatureModule } from '../modules.ts';
+import type { Store } from '../ports/repositories.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { ProjectAccess } from '../projects/index.ts';
+import type { SendMail } from '../mail/index.ts';
+import { createMembers, type Members } from './members.ts';
+
+export interface MembersNeeds {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  projectAccess: ProjectAccess;
+  sendMail: SendMail;
+  config: { publicUrl: string };
+}
+
+export const membersModule: FeatureModule<MembersNeeds, { members: Members }> = {
+  name: 'members',
+  create: ({ store, clock, ids, projectAccess, sendMail, config }) => ({
+    offers: { members: createMembers({ store, clock, ids, access: projectAccess, sendMail, publicUrl: config.publicUrl }) },
+  }),
+};

@@ -1,0 +1,40 @@
+// The oauth module's descriptor (src/core/modules.ts): tokens, signing keys, the sign-in pages' sessions.
+import type { FeatureModule } from '../modules.ts';
+import type { Store } from '../ports/repositories.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { TokenSigner } from '../ports/crypto.ts';
+import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
+import { createTokenService, type TokenService } from './token-service.ts';
+import { createSigningKeys, type SigningKeys } from './signing-keys.ts';
+import { createWebSessions, type WebSessions } from './web-sessions.ts';
+
+export interface OauthNeeds {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  signer: TokenSigner;
+  logger: Logger;
+  metrics: { core: CoreMetrics };
+  config: { urnNamespace: string; refreshReuseDetection: boolean };
+}
+
+export interface OauthOffers {
+  tokens: TokenService;
+  signingKeys: SigningKeys;
+  webSessions: WebSessions;
+}
+
+export const oauthModule: FeatureModule<OauthNeeds, OauthOffers> = {
+  name: 'oauth',
+  create: ({ store, clock, ids, signer, logger, metrics, config }) => ({
+    offers: {
+      tokens: createTokenService({
+        store, clock, ids, signer, urnNamespace: config.urnNamespace, refreshReuseDetection: config.refreshReuseDetection,
+        metrics: metrics.core,
+      }),
+      signingKeys: createSigningKeys({ store, clock, signer, logger }),
+      webSessions: createWebSessions({ store, clock, ids }),
+    },
+  }),
+};

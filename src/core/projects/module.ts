@@ -1,0 +1,46 @@
+// The projects module's descriptor (src/core/modules.ts): projects, the project scope the
+// other project-level modules open with, reach, project details; and the owned-projects
+// rule the users module checks before removing a user from an account.
+import type { FeatureModule } from '../modules.ts';
+import type { Repos, Store } from '../ports/repositories.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { Authorizer } from '../permissions/authorizer.ts';
+import type { Activity } from '../activity/index.ts';
+import { createProjects, ownedProjects, type Projects } from './projects.ts';
+import { createProjectAccess, type ProjectAccess } from './project-access.ts';
+import { createProjectDetails, type ProjectDetailsService } from './project-details.ts';
+import { createReach, type Reach } from './reach.ts';
+
+export interface ProjectsNeeds {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  authorizer: Authorizer;
+  activity: Activity;
+}
+
+export interface ProjectsOffers {
+  projectAccess: ProjectAccess;
+  projects: Projects;
+  projectDetails: ProjectDetailsService;
+  reach: Reach;
+  /** The projects of an account a user owns, in the caller's transaction. */
+  ownedProjects: (repos: Repos, userId: string, accountId: string) => Promise<string[]>;
+}
+
+export const projectsModule: FeatureModule<ProjectsNeeds, ProjectsOffers> = {
+  name: 'projects',
+  create: ({ store, clock, ids, authorizer, activity }) => {
+    const projectAccess = createProjectAccess({ store, clock, authorizer, activity });
+    return {
+      offers: {
+        projectAccess,
+        projects: createProjects({ store, clock, ids, authorizer, access: projectAccess }),
+        projectDetails: createProjectDetails({ store, access: projectAccess }),
+        reach: createReach({ access: projectAccess }),
+        ownedProjects,
+      },
+    };
+  },
+};

@@ -1,0 +1,46 @@
+// The webhooks module's descriptor (src/core/modules.ts; docs/webhooks.md): the endpoints'
+// use cases, and every node's relay of due deliveries (a periodic task).
+import type { FeatureModule } from '../modules.ts';
+import type { Store } from '../ports/repositories.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { WebhookSender } from '../ports/webhooks.ts';
+import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
+import type { Authorizer } from '../permissions/authorizer.ts';
+import type { SendMail } from '../mail/index.ts';
+import { createWebhooks, type Webhooks } from './webhooks.ts';
+import { createWebhookRelay, webhookRelayPasses, type WebhookRelay } from './relay.ts';
+
+export interface WebhooksNeeds {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  logger: Logger;
+  metrics: { core: CoreMetrics };
+  authorizer: Authorizer;
+  sendMail: SendMail;
+  /** Sends one signed delivery (src/adapters/webhooks/http-sender.ts: the SSRF guard is there). */
+  webhookSender: WebhookSender;
+  config: {
+    urnNamespace: string;
+    publicUrl: string;
+    webhooks: { allowPrivateTargets: boolean; firstRetrySeconds: number; timeoutSeconds: number; relayIntervalSeconds: number };
+  };
+}
+
+export const webhooksModule: FeatureModule<WebhooksNeeds, { webhooks: Webhooks; webhookRelay: WebhookRelay }> = {
+  name: 'webhooks',
+  create: ({ store, clock, ids, logger, metrics, authorizer, sendMail, webhookSender, config }) => {
+    const webhookRelay = createWebhookRelay({
+      store, clock, sendMail, logger, metrics: metrics.core, sender: webhookSender,
+      settings: { ...config.webhooks, urnNamespace: config.urnNamespace, publicUrl: config.publicUrl },
+    });
+    return {
+      offers: {
+        webhooks: createWebhooks({ store, clock, ids, authorizer, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
+        webhookRelay,
+      },
+      tasks: [webhookRelayPasses(webhookRelay, config.webhooks.relayIntervalSeconds)],
+    };
+  },
+};

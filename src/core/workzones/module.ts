@@ -1,0 +1,45 @@
+// The workzones module's descriptor (src/core/modules.ts): work zones, and their copy (a
+// job it enqueues and handles).
+import type { FeatureModule } from '../modules.ts';
+import type { Store } from '../ports/repositories.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import { formatUrn } from '../ids/urn.ts';
+import type { Authorizer } from '../permissions/authorizer.ts';
+import type { ProjectAccess } from '../projects/index.ts';
+import type { JobRunner } from '../jobs/index.ts';
+import type { SendMail } from '../mail/index.ts';
+import type { Files } from '../files/index.ts';
+import { createWorkzones, type Workzones } from './workzones.ts';
+import { COPY_JOB, createWorkzoneCopy, type WorkzoneCopy } from './copy.ts';
+
+export interface WorkzonesNeeds {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  authorizer: Authorizer;
+  projectAccess: ProjectAccess;
+  jobRunner: JobRunner;
+  sendMail: SendMail;
+  files: Files;
+  config: { publicUrl: string; urnNamespace: string; workzoneCacheEntries: number };
+}
+
+export const workzonesModule: FeatureModule<WorkzonesNeeds, { workzones: Workzones; workzoneCopy: WorkzoneCopy }> = {
+  name: 'workzones',
+  enqueues: [COPY_JOB],
+  create: ({ store, clock, ids, authorizer, projectAccess, jobRunner, sendMail, files, config }) => {
+    const workzoneCopy = createWorkzoneCopy({
+      store, clock, ids, authorizer, access: projectAccess, jobs: jobRunner, sendMail, publicUrl: config.publicUrl,
+      urn: (type, id) => formatUrn(config.urnNamespace, type, id),
+      copyFiles: files.copyFiles,
+    });
+    return {
+      offers: {
+        workzones: createWorkzones({ store, clock, ids, access: projectAccess, viewCacheEntries: config.workzoneCacheEntries }),
+        workzoneCopy,
+      },
+      jobs: { [COPY_JOB]: workzoneCopy.handler },
+    };
+  },
+};

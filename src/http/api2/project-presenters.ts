@@ -1,0 +1,87 @@
+// API 2 presenters of projects, work zones, project members and work-zone copies: pure
+// reshaping of the core's views (URN ids, the 302 links of covers, docs/files.md).
+import type { Core } from '../../compose.ts';
+import type { ProjectView } from '../../core/projects/index.ts';
+import type { CopyStatus, WorkzoneView } from '../../core/workzones/index.ts';
+import type { MemberAccessView } from '../../core/members/index.ts';
+import type { UserRecord } from '../../core/ports/repositories.ts';
+import { api2Kit } from './route-kit.ts';
+
+/**
+ * What a project without a location shows as `location`: the vendor's `Project.location` is a
+ * required, non-nullable `{lat, lng}` (docs/projects.md "Location", docs/decisions.md). The
+ * database keeps "no location" (NULL), and API 1 still shows it as null.
+ */
+const NO_LOCATION = Object.freeze({ lat: 0, lng: 0 });
+
+export function projectPresenters(core: Core) {
+  const { urn, opt, blobUrl } = api2Kit(core);
+  const project = (v: ProjectView) => {
+    const p = v.project;
+    return {
+      id: urn('project', p.id), urn: urn('project', p.id), api1Id: p.api1Id, type: 'project' as const,
+      accountId: urn('account', p.accountId), subscriptionId: urn('subscription', p.subscriptionId), isdemo: p.isDemo,
+      region: p.region, name: p.name, description: p.description, ownerId: urn('user', p.ownerId), location: p.location ?? NO_LOCATION,
+      modificationInfo: {
+        createdAt: p.createdAt.toISOString(), createdBy: opt('user', p.createdBy), updatedAt: p.updatedAt.toISOString(),
+        updatedBy: opt('user', p.updatedBy), isDeleted: p.deletedAt !== null,
+        ...(p.deletedAt ? { deletedAt: p.deletedAt.toISOString() } : {}),
+        ...(p.deletedBy ? { deletedBy: urn('user', p.deletedBy) } : {}),
+      },
+      statsInfo: v.stats ?? {},
+      ...(p.coverBlobName
+        ? {
+          coverBlobName: p.coverBlobName,
+          // the 302 link of the cover (docs/files.md)
+          coverUrl: blobUrl(p.accountId, p.id, p.coverBlobName),
+        }
+        : {}),
+      rootWorkzoneId: urn('workzone', p.rootWorkzoneId),
+      ...(p.spatialReference ? { spatialReference: p.spatialReference } : {}),
+      permissions: v.permissions,
+      bimOnRootWz: v.bimOnRootWz,
+    };
+  };
+  const workzone = (v: WorkzoneView) => {
+    const w = v.workzone;
+    return {
+      id: urn('workzone', w.id), urn: urn('workzone', w.id), api1Id: w.api1Id, type: 'workzone' as const,
+      projectId: urn('project', w.projectId), parentId: opt('workzone', w.parentId), rootWorkzoneId: urn('workzone', v.rootWorkzoneId),
+      name: w.name, description: w.description, roleIds: v.roleIds.map((r) => urn('role', r)),
+      modificationInfo: {
+        createdAt: w.createdAt.toISOString(), createdBy: opt('user', w.createdBy), updatedAt: w.updatedAt.toISOString(),
+        updatedBy: opt('user', w.updatedBy), isDeleted: false,
+      },
+      statsInfo: { scanCount: v.scans.scanCount, scanSize: v.scans.scanSize, tagCount: v.tagCount },
+      ...(v.permissions ? { permissions: v.permissions } : {}),
+    };
+  };
+  const member = (u: UserRecord) => ({
+    id: urn('user', u.id), urn: urn('user', u.id), api1Id: u.api1Id, type: 'user' as const, firstName: u.firstName,
+    lastName: u.lastName, email: u.email, company: u.company, title: u.title,
+    avatar: `${core.config.publicUrl}/avatars/${u.id}.svg`, invitedBy: opt('user', u.invitedBy), invitedAt: u.invitedAt?.toISOString() ?? null,
+  });
+  const memberAccess = (m: MemberAccessView) => ({
+    member: m.member.type === 'user'
+      ? { type: 'user' as const, id: urn('user', m.member.id), email: m.member.email }
+      : { type: 'group' as const, id: urn('group', m.member.id), name: m.member.name },
+    roleId: urn('role', m.roleId),
+    expirationDate: m.expirationDate?.toISOString() ?? null,
+    workzoneIds: m.workzoneIds.map((w) => urn('workzone', w)),
+  });
+
+  const copyStatus = (s: CopyStatus) => ({
+    jobId: s.jobId,
+    state: s.state,
+    ...(s.result
+      ? {
+        result: {
+          projectId: urn('project', s.result.destinationProjectId), workzoneId: urn('workzone', s.result.workzoneId),
+          copiedWorkzones: s.result.copiedWorkzones, copiedFiles: s.result.copiedFiles, skippedMembers: s.result.skippedMembers.length,
+        },
+      }
+      : {}),
+    ...(s.error ? { error: s.error } : {}),
+  });
+  return { project, workzone, member, memberAccess, copyStatus };
+}

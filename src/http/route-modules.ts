@@ -1,0 +1,73 @@
+// Where each feature module's HTTP routes are (docs/architecture.md "Routes by module"):
+// one row per module of src/core that has routes, naming its API 1 routes, its API 2
+// routes and its routes outside the two APIs. Each route file serves one module in one
+// API. api1/routes.ts and api2/routes.ts add every row's routes of their API, and app.ts
+// registers every row's other routes, all in the order of this table: that order is the
+// order of the paths in the OpenAPI documents (and so in the SDK's generated types).
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { Core } from '../compose.ts';
+import { oauthRoutes } from './oauth/routes.ts';
+import { pageRoutes } from './pages/routes.ts';
+import { blobRoutes } from './blobs.ts';
+import { connectJobRoutes } from './connect.ts';
+import { operatorRoutes } from './operator/routes.ts';
+import { accountRoutes as api1Accounts } from './api1/accounts.ts';
+import { roleRoutes as api1Roles } from './api1/roles.ts';
+import { userRoutes as api1Users } from './api1/users.ts';
+import { groupRoutes as api1Groups } from './api1/groups.ts';
+import { projectRoutes as api1Projects } from './api1/projects.ts';
+import { reportRoutes as api1Reports } from './api1/reports.ts';
+import { fileRoutes as api1Files } from './api1/files.ts';
+import { tagRoutes as api1Tags } from './api1/tags.ts';
+import { connectRoutes as api1Connect } from './api1/connect.ts';
+import { accountRoutes as api2Accounts } from './api2/accounts.ts';
+import { roleRoutes as api2Roles } from './api2/roles.ts';
+import { userRoutes as api2Users } from './api2/users.ts';
+import { groupRoutes as api2Groups } from './api2/groups.ts';
+import { projectRoutes as api2Projects } from './api2/projects.ts';
+import { workzoneRoutes as api2Workzones } from './api2/workzones.ts';
+import { memberRoutes as api2Members } from './api2/members.ts';
+import { fileRoutes as api2Files } from './api2/files.ts';
+import { cropRoutes as api2Crops } from './api2/crops.ts';
+import { tagRoutes as api2Tags } from './api2/tags.ts';
+import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
+
+/** Adds a module's routes to one API's plugin (authenticated and rate limited there, under /api or /api/2). */
+export type ApiRoutes = (app: FastifyInstance, core: Core) => void;
+
+/** A module's routes outside the two APIs (pages, signed blob URLs, the connect surface, the operator API). */
+export interface OtherRoutes {
+  plugin: (core: Core) => FastifyPluginAsync;
+  /** Browser pages: registered in a context of their own that parses form bodies and cookies (nowhere else does). */
+  browser?: boolean;
+  prefix?: string;
+}
+
+export interface ModuleRoutes {
+  /** The module's folder under src/core. */
+  module: string;
+  api1?: ApiRoutes;
+  api2?: ApiRoutes;
+  other?: OtherRoutes;
+}
+
+export const ROUTE_MODULES: readonly ModuleRoutes[] = [
+  { module: 'oauth', other: { plugin: oauthRoutes, browser: true } },
+  { module: 'accounts', api1: api1Accounts, api2: api2Accounts },
+  { module: 'roles', api1: api1Roles, api2: api2Roles },
+  // The invitation and password-reset pages and the avatars share the OAuth pages' browser session.
+  { module: 'users', api1: api1Users, api2: api2Users, other: { plugin: pageRoutes, browser: true } },
+  { module: 'groups', api1: api1Groups, api2: api2Groups },
+  { module: 'projects', api1: api1Projects, api2: api2Projects },
+  { module: 'reports', api1: api1Reports },
+  { module: 'workzones', api2: api2Workzones },
+  { module: 'members', api2: api2Members },
+  // /_blobs: the local-disk store's signed URLs.
+  { module: 'files', api1: api1Files, api2: api2Files, other: { plugin: blobRoutes } },
+  { module: 'crops', api2: api2Crops },
+  { module: 'tags', api1: api1Tags, api2: api2Tags },
+  // /connect/{slug}: a connect job's own surface.
+  { module: 'connect', api1: api1Connect, other: { plugin: connectJobRoutes } },
+  { module: 'webhooks', api2: api2Webhooks },
+  { module: 'operator', other: { plugin: operatorRoutes, prefix: '/_operator' } },
+];
