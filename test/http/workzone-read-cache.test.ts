@@ -10,6 +10,7 @@ import { testApp, type TestApp } from '../support/app.ts';
 import { queryLog } from '../support/query-counter.ts';
 import { A2, addMembers, createProject, createZone, emailOf, projectWorld, uuidOf, type World } from '../support/projects.ts';
 import { bytes, upload } from '../support/files.ts';
+import { loadConfig } from '../../src/config.ts';
 
 const log = queryLog();
 let t: TestApp;
@@ -149,4 +150,10 @@ test('WORKZONE_CACHE_ENTRIES=0 turns the cache off: every read queries', async (
   } finally {
     await app.close();
   }
+});
+
+test('WORKZONE_CACHE_ENTRIES config rule: an integer from 0 to 1,000,000, 10,000 by default', () => {
+  assert.equal(loadConfig({}).workzoneCacheEntries, 10_000);
+  assert.equal(loadConfig({ WORKZONE_CACHE_ENTRIES: '0' }).workzoneCacheEntries, 0);
+  for (const bad of ['-1', '1000001', 'lots', '1.5']) assert.throws(() => loadConfig({ WORKZONE_CACHE_ENTRIES: bad }), /WORKZONE_CACHE_ENTRIES/, bad);
 });
