@@ -16,6 +16,8 @@
 // BENCH_ONLY=startup only the start-up times (bench/startup.ts), which come last;
 // BENCH_ONLY=http only the HTTP scenarios above. BENCH_SCENARIOS=regex keeps the HTTP
 // scenarios whose name matches, with the references they are compared with.
+// WORKZONE_CACHE_ENTRIES, when set, is handed to the Scanbase servers (0: a one-zone read
+// pays its statement every time, the cost of a read after a change: docs/performance.md).
 import path from 'node:path';
 import { fire, measureDriver, median, probe, Samples, type LoadOptions } from './measure.ts';
 import { printTable, writeJson, type ScenarioResult } from './report.ts';

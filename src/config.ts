@@ -66,6 +66,8 @@ export interface Config {
   metricsPort: number | undefined;
   /** SHUTDOWN_DRAIN_SECONDS: how long in-flight requests may take to finish after SIGTERM. */
   shutdownDrainSeconds: number;
+  /** WORKZONE_CACHE_ENTRIES: work zones whose read model (roles, counts) a node keeps, least recently read out first; 0 turns it off. */
+  workzoneCacheEntries: number;
   /** Outgoing mail (docs/operations.md "Mail relay"). */
   mail: MailConfig;
   /** Webhook deliveries (docs/webhooks.md). */
@@ -320,6 +322,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken,
     metricsPort,
     shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 25, 0, 3600),
+    workzoneCacheEntries: integer(env, 'WORKZONE_CACHE_ENTRIES', 10_000, 0, 1_000_000),
     mail: mail(env, publicUrl),
     webhooks: {
       allowPrivateTargets: bool(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS'),

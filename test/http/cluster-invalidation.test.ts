@@ -8,8 +8,9 @@ import { TEST_DATABASE_URL } from '../support/database.ts';
 import { eventually, twoNodes } from '../support/two-nodes.ts';
 import type { TestApp } from '../support/app.ts';
 import {
-  A2, addMembers, caller, createProject, emailOf, projectWorld, uuidOf, type Call, type World,
+  A2, addMembers, caller, createProject, createZone, emailOf, projectWorld, uuidOf, type Call, type World,
 } from '../support/projects.ts';
+import { bytes, upload } from '../support/files.ts';
 
 /** Well under the 60-second cache lifetime: only an event explains a change seen this soon. */
 const WAIT_MS = 3000;
@@ -24,7 +25,7 @@ describe('cache invalidation across nodes (PostgreSQL, domain events)', { skip: 
   before(async () => {
     nodes = await twoNodes();
     w = await projectWorld(nodes.a);
-    for (const name of ['alice', 'bob', 'carol', 'projectOwner']) await callerOnB(nodes.b, name);
+    for (const name of ['alice', 'bob', 'carol', 'dave', 'projectOwner']) await callerOnB(nodes.b, name);
   });
   after(async () => {
     await nodes?.close();
@@ -69,5 +70,65 @@ describe('cache invalidation across nodes (PostgreSQL, domain events)', { skip: 
     assert.equal(await statusOnB('projectOwner', url)(), 200);
     assert.equal((await w.as.projectOwner!('DELETE', `${A2}/projects/${uuidOf(p.id)}`)).status, 204);
     assert.equal(await eventually(statusOnB('projectOwner', url), (s) => s === 403, WAIT_MS), 403);
+  });
+
+  // The one-zone read's cache (src/core/workzones/zone-views.ts): node B keeps the zone's read
+  // model until the event of a change made on node A arrives.
+  describe('a work zone\'s read model on node B', () => {
+    const zoneOnB = (p: any, z: string, name = 'projectOwner') => async () =>
+      (await onB[name]!('GET', `${A2}/projects/${uuidOf(p.id)}/workzones/${uuidOf(z)}`)).body;
+    /**
+     * Read on node B once the set-up's own events have arrived there (a load overlapping an
+     * event is not kept), so that B really holds the zone before the change.
+     */
+    const cachedOnB = async (read: () => Promise<any>) => {
+      await read();
+      await new Promise((r) => setTimeout(r, 300));
+      return read();
+    };
+
+    test('file.registered: a scan registered on node A is counted on node B within a short wait', async () => {
+      const p = await createProject(w.as.projectOwner!);
+      const z = (await createZone(w.as.projectOwner!, p.id, p.rootWorkzoneId)).id;
+      assert.equal((await cachedOnB(zoneOnB(p, z))).statsInfo.scanCount, 0, 'node B caches the zone');
+      await upload(nodes.a, w.as.projectOwner!, p.id, z, [{ name: 'scan', extension: 'e57', content: bytes(100) }]);
+      assert.equal((await eventually(zoneOnB(p, z), (b) => b.statsInfo.scanCount === 1, WAIT_MS)).statsInfo.scanCount, 1);
+    });
+
+    test('tag-list.changed: tags written on node A are counted on node B within a short wait', async () => {
+      const p = await createProject(w.as.projectOwner!);
+      const z = p.rootWorkzoneId;
+      assert.equal((await cachedOnB(zoneOnB(p, z))).statsInfo.tagCount, 0, 'node B caches the zone');
+      const list = await w.as.projectOwner!('POST', `${A2}/projects/${uuidOf(p.id)}/tag-lists`, { workzoneId: z, tagListType: '3d', name: 'Pipes' });
+      assert.equal(list.status, 201, JSON.stringify(list.body));
+      const tags = await w.as.projectOwner!('POST', `${A2}/projects/${uuidOf(p.id)}/tag-lists/${uuidOf(list.body.id)}/tags/bulk`, { create: [{ data: { id: 'P1' } }] });
+      assert.equal(tags.status, 200, JSON.stringify(tags.body));
+      assert.equal((await eventually(zoneOnB(p, z), (b) => b.statsInfo.tagCount === 1, WAIT_MS)).statsInfo.tagCount, 1);
+    });
+
+    test('workzone.updated: a zone renamed on node A is read with its new name on node B within a short wait', async () => {
+      const p = await createProject(w.as.projectOwner!);
+      const z = (await createZone(w.as.projectOwner!, p.id, p.rootWorkzoneId, 'Before')).id;
+      assert.equal((await cachedOnB(zoneOnB(p, z))).name, 'Before', 'node B caches the zone');
+      const put = await w.as.projectOwner!('PUT', `${A2}/projects/${uuidOf(p.id)}/workzones/${uuidOf(z)}`, { name: 'After' });
+      assert.equal(put.status, 200, JSON.stringify(put.body));
+      assert.equal((await eventually(zoneOnB(p, z), (b) => b.name === 'After', WAIT_MS)).name, 'After');
+    });
+
+    test('member.added and member.removed: the zone\'s roles on node B follow, and the removed member is refused there', async () => {
+      const p = await createProject(w.as.projectOwner!);
+      const z = p.rootWorkzoneId;
+      const roles = (b: any) => (b.roleIds as string[]).map(uuidOf).sort().join();
+      assert.equal(roles(await cachedOnB(zoneOnB(p, z))), w.roles.Manager, 'node B caches the zone');
+      await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('dave'), role: w.roles.Viewer }] });
+      const withDave = [w.roles.Manager, w.roles.Viewer].sort().join();
+      assert.equal(roles(await eventually(zoneOnB(p, z), (b) => roles(b) === withDave, WAIT_MS)), withDave);
+      assert.equal(roles(await cachedOnB(zoneOnB(p, z, 'dave'))), withDave, 'dave reads the zone on node B (cached there)');
+      const removed = await w.as.projectOwner!('DELETE', `${A2}/projects/${uuidOf(p.id)}/members/users/${w.ids.dave}`);
+      assert.equal(removed.status, 204, JSON.stringify(removed.body));
+      assert.equal(roles(await eventually(zoneOnB(p, z), (b) => roles(b) === w.roles.Manager, WAIT_MS)), w.roles.Manager);
+      const url = `${A2}/projects/${uuidOf(p.id)}/workzones/${uuidOf(z)}`;
+      assert.equal(await eventually(statusOnB('dave', url), (s) => s === 403, WAIT_MS), 403);
+    });
   });
 });

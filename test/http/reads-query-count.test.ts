@@ -78,5 +78,7 @@ test('a member\'s read of one work zone issues the same number of queries in a p
   assert.deepEqual(inLarge.body.roleIds.map(uuidOf).sort(), [w.roles.Manager, w.roles.Viewer].sort());
   assert.equal(inLarge.warm, inSmall.warm, 'warm read');
   assert.equal(inLarge.cold, inSmall.cold, `first read: ${JSON.stringify([inSmall.coldTexts, inLarge.coldTexts])}`);
-  assert.equal(inLarge.warm, 1, 'a warm work-zone read is one query (the zone with its roles and counts)');
+  // The zone's read model (its roles and counts) is kept per node until an event changes it
+  // (workzone-read-cache.test.ts); the caller's grants are kept the same way.
+  assert.equal(inLarge.warm, 0, 'a warm work-zone read issues no query');
 });

@@ -69,7 +69,8 @@ test('a lost LISTEN connection (events.missed) drops every cache, like a reset',
   assert.deepEqual(invalidatedScopes(eventOf('events.missed', null, 'service', {})), ['*']);
 });
 
-test('contents (files, crops, tag lists, jobs) drop no access fact', () => {
+test('contents (files, crops, tag lists, jobs, a zone\'s own fields) drop no access fact', () => {
+  const accessScopes = [cacheScope.all, cacheScope.account(A), cacheScope.user(U), cacheScope.project(P), cacheScope.role(R), cacheScope.roles(A)];
   const contents: DomainEvent[] = [
     projectEventOf('file.registered', project, 'file:f', { fileId: 'f', workzoneId: Z, category: 'scan' }),
     projectEventOf('crop.updated', project, 'crop:c', { cropId: 'c', workzoneId: Z }),
@@ -77,7 +78,25 @@ test('contents (files, crops, tag lists, jobs) drop no access fact', () => {
     eventOf('job.finished', A, 'job:j', { jobId: 'j', kind: 'workzone-copy', state: 'done', createdBy: U }),
     projectEventOf('workzone.updated', project, `workzone:${Z}`, { workzoneId: Z }),
   ];
-  for (const e of contents) assert.deepEqual(invalidatedScopes(e), [], e.type);
+  for (const e of contents) assert.deepEqual(invalidatedScopes(e).filter((s) => accessScopes.includes(s)), [], e.type);
+});
+
+test('what a zone\'s read model shows (its fields, scan and tag counts) drops the project\'s contents scope', () => {
+  const changes: DomainEvent[] = [
+    projectEventOf('workzone.updated', project, `workzone:${Z}`, { workzoneId: Z }),
+    projectEventOf('file.registered', project, 'file:f', { fileId: 'f', workzoneId: Z, category: 'scan' }),
+    projectEventOf('file.deleted', project, 'file:f', { fileId: 'f', workzoneId: Z, category: 'scan' }),
+    projectEventOf('tag-list.created', project, 'tag-list:t', { tagListId: 't', workzoneId: Z }),
+    // A list's update may move it (and its tags) to another zone.
+    projectEventOf('tag-list.updated', project, 'tag-list:t', { tagListId: 't', workzoneId: Z }),
+    projectEventOf('tag-list.deleted', project, 'tag-list:t', { tagListId: 't', workzoneId: Z }),
+    tagListChanged(project, 't', { tagsVersion: 2, tagCount: 1, pending: false }),
+  ];
+  for (const e of changes) assert.deepEqual(invalidatedScopes(e), [cacheScope.contents(P)], e.type);
+  // Roles and zones: the project scope, which zone read models are tagged with as well.
+  for (const [, e] of BEFORE_EVENTS.filter(([, e]) => e.type.startsWith('member.') || e.type.startsWith('workzone.'))) {
+    assert.ok(invalidatedScopes(e).includes(cacheScope.project(P)), e.type);
+  }
 });
 
 test('onInvalidation calls back once per scope of each delivered event', () => {

@@ -1,8 +1,9 @@
 // Cache invalidation as a consumer of domain events: which per-node caches an event makes
 // stale, as scope keys. Caches tag each entry with the scopes it was read from (an
 // account's access facts: account:<a> and user:<u>; a project's grants: project:<p>, and
-// role:<r> of every role held; an account's role list: roles:<a>) and drop the entries of
-// every scope an event names. '*' drops everything.
+// role:<r> of every role held; an account's role list: roles:<a>; a work zone's read model:
+// its project's project:<p> and contents:<p>, and account:<a>) and drop the entries of every
+// scope an event names. '*' drops everything.
 //
 // One row per event type: the type checker refuses an event without its row, so a new
 // event must say what it invalidates (often nothing).
@@ -14,6 +15,8 @@ export const cacheScope = {
   account: (id: string) => `account:${id}`,
   user: (id: string) => `user:${id}`,
   project: (id: string) => `project:${id}`,
+  /** What a project's zones hold and show (their own fields, files, tag lists): the zones' read models (workzones.ts). */
+  contents: (projectId: string) => `contents:${projectId}`,
   role: (id: string) => `role:${id}`,
   /** The role list of an account (roles.ts). */
   roles: (accountId: string) => `roles:${accountId}`,
@@ -32,6 +35,7 @@ const accountAndUser = (e: { accountId: string | null; data: { userId: string } 
 ];
 const user = (e: { data: { userId: string } }) => [cacheScope.user(e.data.userId)];
 const project = (e: { data: { projectId: string } }) => [cacheScope.project(e.data.projectId)];
+const contents = (e: { data: { projectId: string } }) => [cacheScope.contents(e.data.projectId)];
 
 const RULES: { [K in DomainEventType]: Rule<K> } = {
   'signing-keys.rotated': () => [cacheScope.signingKeys],
@@ -69,24 +73,27 @@ const RULES: { [K in DomainEventType]: Rule<K> } = {
 
   // A zone's grants are materialised per zone: creating, deleting or copying zones changes them.
   'workzone.created': project,
-  'workzone.updated': nothing,
+  // A zone's name and description are in its read model.
+  'workzone.updated': contents,
   'workzone.deleted': project,
   'workzone.copied': project,
   'member.added': project,
   'member.removed': project,
   'member.access-removed': project,
 
-  // Contents: no access fact depends on them (readers check tagsVersion themselves).
-  'file.registered': nothing,
+  // Contents: no access fact depends on them (readers check tagsVersion themselves); a zone's
+  // read model counts its scans and its tags. A tag list's update may move it to another zone.
+  'file.registered': contents,
+  // A rename or a transformation changes no count.
   'file.updated': nothing,
-  'file.deleted': nothing,
+  'file.deleted': contents,
   'crop.created': nothing,
   'crop.updated': nothing,
   'crop.deleted': nothing,
-  'tag-list.created': nothing,
-  'tag-list.updated': nothing,
-  'tag-list.deleted': nothing,
-  'tag-list.changed': nothing,
+  'tag-list.created': contents,
+  'tag-list.updated': contents,
+  'tag-list.deleted': contents,
+  'tag-list.changed': contents,
   'connect-job.created': nothing,
   'connect-job.received': nothing,
   'job.finished': nothing,

@@ -42,3 +42,45 @@ test('the cache stays bounded', async () => {
   for (let i = 0; i < 10; i++) await c.get(`k${i}`, async () => i, () => []);
   assert.ok(c.size <= 3);
 });
+
+test('past its cap the least recently read entry goes first (LRU)', async () => {
+  const c = new AccessCache<string>(2);
+  let loads = 0;
+  const load = (v: string) => async () => {
+    loads++;
+    return v;
+  };
+  await c.get('a', load('a'), () => []);
+  await c.get('b', load('b'), () => []);
+  await c.get('a', load('a'), () => []); // a is now the most recently read
+  await c.get('c', load('c'), () => []); // evicts b
+  assert.equal(loads, 3);
+  await c.get('a', load('a'), () => []);
+  assert.equal(loads, 3, 'a stayed');
+  await c.get('b', load('b'), () => []);
+  assert.equal(loads, 4, 'b was evicted');
+  assert.equal(c.size, 2);
+});
+
+test('an evicted or invalidated entry leaves nothing in the scope index (memory stays bounded)', async () => {
+  const c = new AccessCache<number>(2);
+  for (let i = 0; i < 100; i++) await c.get(`k${i}`, async () => i, () => [`project:${i}`, 'account:a']);
+  assert.equal(c.size, 2);
+  assert.equal(c.scopeCount, 3, 'the two live entries\' projects and their account');
+  c.invalidate('project:99');
+  assert.equal(c.size, 1);
+  assert.equal(c.scopeCount, 2);
+  c.invalidate('account:a');
+  assert.equal(c.size, 0);
+  assert.equal(c.scopeCount, 0);
+});
+
+test('an entry re-read under other scopes is no longer dropped by its old ones', async () => {
+  const c = new AccessCache<string>();
+  let loads = 0;
+  await c.get('k', async () => `v${++loads}`, () => ['project:old']);
+  c.invalidate('project:old');
+  await c.get('k', async () => `v${++loads}`, () => ['project:new']);
+  c.invalidate('project:old');
+  assert.equal(await c.get('k', async () => `v${++loads}`, () => ['project:new']), 'v2');
+});

@@ -1,8 +1,19 @@
-// A bounded cache of access facts per user and scope, invalidated by scope key when a
+// A bounded cache of access facts and read models per key, invalidated by scope key when a
 // change commits (its domain event: on this node at once, on other nodes through LISTEN). A
 // load that overlaps an invalidation is not stored, so a stale read never sticks.
+//
+// Bounded as an LRU: past `maxEntries`, the least recently read entry goes (with its place in
+// every scope's index, so the index never outgrows the entries). Entries also expire after
+// `ttlMs`, a backstop should an event never arrive.
+interface Entry<V> {
+  scopes: readonly string[];
+  value: V;
+  until: number;
+}
+
 export class AccessCache<V> {
-  private readonly entries = new Map<string, { scopes: readonly string[]; value: V; until: number }>();
+  /** In recency order: a hit moves its entry to the end, eviction takes the first. */
+  private readonly entries = new Map<string, Entry<V>>();
   private readonly byScope = new Map<string, Set<string>>();
   private generation = 0;
 
@@ -11,6 +22,7 @@ export class AccessCache<V> {
   private readonly nowMs: () => number;
 
   constructor(maxEntries = 50_000, ttlMs = 60_000, nowMs: () => number = Date.now) {
+    if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`AccessCache: maxEntries must be a positive integer, got ${maxEntries}`);
     this.maxEntries = maxEntries;
     this.ttlMs = ttlMs;
     this.nowMs = nowMs;
@@ -19,7 +31,14 @@ export class AccessCache<V> {
   /** Answers the cached value, or loads it; `scopesOf` names the keys whose changes invalidate it. */
   async get(key: string, load: () => Promise<V>, scopesOf: (v: V) => readonly string[]): Promise<V> {
     const hit = this.entries.get(key);
-    if (hit && hit.until > this.nowMs()) return hit.value;
+    if (hit) {
+      if (hit.until > this.nowMs()) {
+        this.entries.delete(key);
+        this.entries.set(key, hit);
+        return hit.value;
+      }
+      this.remove(key);
+    }
     const generation = this.generation;
     const value = await load();
     if (generation === this.generation) this.put(key, value, scopesOf(value));
@@ -30,7 +49,7 @@ export class AccessCache<V> {
     this.generation++;
     const keys = this.byScope.get(scope);
     if (!keys) return;
-    for (const k of keys) this.entries.delete(k);
+    for (const k of keys) this.remove(k);
     this.byScope.delete(scope);
   }
 
@@ -44,13 +63,32 @@ export class AccessCache<V> {
     return this.entries.size;
   }
 
+  /** Scope keys indexed (each names at least one live entry). */
+  get scopeCount(): number {
+    return this.byScope.size;
+  }
+
   private put(key: string, value: V, scopes: readonly string[]): void {
-    if (this.entries.size >= this.maxEntries) this.clear();
+    this.remove(key);
+    while (this.entries.size >= this.maxEntries) this.remove(this.entries.keys().next().value!);
     this.entries.set(key, { scopes, value, until: this.nowMs() + this.ttlMs });
     for (const s of scopes) {
       let set = this.byScope.get(s);
       if (!set) this.byScope.set(s, (set = new Set()));
       set.add(key);
+    }
+  }
+
+  /** Drops one entry and its place in its scopes' index. */
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    for (const s of entry.scopes) {
+      const set = this.byScope.get(s);
+      if (!set) continue;
+      set.delete(key);
+      if (!set.size) this.byScope.delete(s);
     }
   }
 }

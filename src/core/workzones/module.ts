@@ -22,7 +22,7 @@ export interface WorkzonesNeeds {
   jobRunner: JobRunner;
   sendMail: SendMail;
   files: Files;
-  config: { publicUrl: string; urnNamespace: string };
+  config: { publicUrl: string; urnNamespace: string; workzoneCacheEntries: number };
 }
 
 export const workzonesModule: FeatureModule<WorkzonesNeeds, { workzones: Workzones; workzoneCopy: WorkzoneCopy }> = {
@@ -35,7 +35,10 @@ export const workzonesModule: FeatureModule<WorkzonesNeeds, { workzones: Workzon
       copyFiles: files.copyFiles,
     });
     return {
-      offers: { workzones: createWorkzones({ store, clock, ids, access: projectAccess }), workzoneCopy },
+      offers: {
+        workzones: createWorkzones({ store, clock, ids, access: projectAccess, viewCacheEntries: config.workzoneCacheEntries }),
+        workzoneCopy,
+      },
       jobs: { [COPY_JOB]: workzoneCopy.handler },
     };
   },

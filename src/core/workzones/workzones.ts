@@ -5,11 +5,12 @@ import { DomainError, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Repos } from '../ports/repositories.ts';
+import type { Repos, Store } from '../ports/repositories.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope, requiredName, requireMember } from '../projects/index.ts';
+import { createZoneViews } from './zone-views.ts';
 
 export interface WorkzoneView {
   workzone: WorkzoneRecord;
@@ -38,8 +39,13 @@ export interface Workzones {
   deleteWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<void>;
 }
 
-export function createWorkzones(deps: { store: StoreSlice<'files' | 'tags' | 'workzones'>; clock: Clock; ids: Ids; access: ProjectAccess }): Workzones {
+export function createWorkzones(deps: {
+  store: StoreSlice<'files' | 'tags' | 'workzones'> & Pick<Store, 'onEvent'>; clock: Clock; ids: Ids; access: ProjectAccess;
+  /** WORKZONE_CACHE_ENTRIES: zones whose read model this node keeps (0: none). */
+  viewCacheEntries: number;
+}): Workzones {
   const { store, clock, ids, access } = deps;
+  const zoneViews = createZoneViews({ store, maxEntries: deps.viewCacheEntries });
 
   async function zoneIn(repos: Pick<Repos, 'workzones'>, scope: ProjectScope, ref: EntityRef): Promise<WorkzoneRecord> {
     const w = await repos.workzones.byRef(scope.project.id, ref);
@@ -62,9 +68,12 @@ export function createWorkzones(deps: { store: StoreSlice<'files' | 'tags' | 'wo
     }));
   }
 
-  /** One zone with its view, in one query (reads its own roles only: a project may have thousands of zones). */
+  /**
+   * One zone with its view: its read model, kept per node until an event changes it, else one
+   * query (its own roles only: a project may have thousands of zones); the caller's rights.
+   */
   async function viewOf(scope: ProjectScope, ref: { uuid: string } | { api1Id: string }): Promise<WorkzoneView | null> {
-    const found = await store.repos.workzones.withStatsByRef(scope.project.id, ref);
+    const found = await zoneViews.read(scope.project, ref);
     if (!found) return null;
     const { roleIds, scanCount, scanSize, tagCount, ...workzone } = found;
     return {

@@ -1,0 +1,38 @@
+// A work zone's read model (its row, the roles present on it, its scan and tag counts), the
+// same for every caller, kept per node and dropped by the domain events that change it
+// (core/events/invalidation.ts): the project's scope (members, zones, copies, deletion), its
+// contents scope (the zone's fields, files, tag lists) and the account's (a user or a group
+// leaving the account leaves its projects). The caller's rights are not in it: they come from
+// the project scope, evaluated per request. docs/performance.md, "One zone of 1,000".
+import type { Store } from '../ports/repositories.ts';
+import type { StoreReads } from '../ports/store-slices.ts';
+import type { Ref, WorkzoneWithStats } from '../ports/project-repositories.ts';
+import { AccessCache } from '../permissions/access-cache.ts';
+import { cacheScope, onInvalidation } from '../events/invalidation.ts';
+
+export interface ZoneViews {
+  /** The zone of the project named by `ref`, with its roles and counts; null when the project has no such zone. */
+  read(project: { id: string; accountId: string }, ref: Ref): Promise<WorkzoneWithStats | null>;
+}
+
+/**
+ * `maxEntries` bounds the cache (least recently read out first; WORKZONE_CACHE_ENTRIES);
+ * 0 turns it off: every read goes to the database.
+ */
+export function createZoneViews(deps: { store: StoreReads<'workzones'> & Pick<Store, 'onEvent'>; maxEntries: number }): ZoneViews {
+  const { store, maxEntries } = deps;
+  const fromDatabase = (projectId: string, ref: Ref) => store.repos.workzones.withStatsByRef(projectId, ref);
+  if (maxEntries === 0) return { read: (project, ref) => fromDatabase(project.id, ref) };
+
+  const cache = new AccessCache<WorkzoneWithStats | null>(maxEntries);
+  onInvalidation(store, (scope) => (scope === cacheScope.all ? cache.clear() : cache.invalidate(scope)));
+  return {
+    read(project, ref) {
+      return cache.get(
+        `${project.id}|${'uuid' in ref ? ref.uuid : `api1:${ref.api1Id}`}`,
+        () => fromDatabase(project.id, ref),
+        () => [cacheScope.project(project.id), cacheScope.contents(project.id), cacheScope.account(project.accountId)],
+      );
+    },
+  };
+}
