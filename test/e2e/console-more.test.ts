@@ -11,10 +11,8 @@
 // @engine-independent (the console is a client of the API; the API's data path is tested elsewhere)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { launchWebGLBrowser } from '../support/browser.ts';
-import { startOAuthServer, type OAuthServer } from '../support/oauth-client.ts';
-import { apiAs, assertNoSeriousAxeViolations, consolePages, lasFile, screenshot, signInThroughConsole, paintedPixels } from '../support/console.ts';
+import type { OAuthServer } from '../support/oauth-client.ts';
+import { apiAs, assertNoSeriousAxeViolations, consoleWorld, lasFile, screenshot, signInThroughConsole, paintedPixels } from '../support/console.ts';
 
 const MIA = { email: 'mia@console-more.test', password: 'mia-password-1' };
 const VIC = { email: 'vic@console-more.test', password: 'vic-password-1' };
@@ -28,18 +26,15 @@ const PNG = Buffer.from(
 );
 
 let server: OAuthServer;
-let browser: Browser;
-const { newPage, showPages, closeAll } = consolePages(() => browser);
+const world = consoleWorld();
+const { newPage, showPages } = world;
 const uuidOf = (urn: string) => urn.slice(urn.lastIndexOf(':') + 1);
 
 /** What the first test made, for the Viewer's test. */
 const made = { projectPath: '', tagListPath: '', accountId: '', projectId: '', hallId: '' };
 
 before(async () => {
-  const [s, b] = await Promise.allSettled([startOAuthServer(), launchWebGLBrowser()]);
-  if (s.status === 'fulfilled') server = s.value;
-  if (b.status === 'fulfilled') browser = b.value;
-  for (const r of [s, b]) if (r.status === 'rejected') throw r.reason;
+  server = await world.start();
   await server.seed({
     users: [MIA, VIC, ZED].map((u) => ({ ...u, firstName: u.email.slice(0, 3), lastName: 'Console' })),
     accounts: [
@@ -47,11 +42,7 @@ before(async () => {
     ],
   });
 });
-after(async () => {
-  await closeAll();
-  await browser?.close();
-  await server?.stop();
-});
+after(() => world.stop());
 
 
 test('the console: a cover uploaded and shown, a group added as a member with an expiry, a zone copied with its job followed to done, a tag list created and renamed, tags created and drawn in 3D', async (t) => {

@@ -11,17 +11,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { launchWebGLBrowser } from '../support/browser.ts';
-import { startOAuthServer, type OAuthServer } from '../support/oauth-client.ts';
-import { apiAs, assertNoSeriousAxeViolations, consolePages, lasFileOf, screenshot, signInThroughConsole } from '../support/console.ts';
+import type { Page } from 'playwright-core';
+import type { OAuthServer } from '../support/oauth-client.ts';
+import { apiAs, assertNoSeriousAxeViolations, consoleWorld, lasFileOf, screenshot, signInThroughConsole } from '../support/console.ts';
 
 const MIA = { email: 'mia@console-tags.test', password: 'mia-password-1' };
 const VIC = { email: 'vic@console-tags.test', password: 'vic-password-1' };
 
 let server: OAuthServer;
-let browser: Browser;
-const { newPage, showPages, closeAll } = consolePages(() => browser);
+const world = consoleWorld();
+const { newPage, showPages } = world;
 const uuidOf = (urn: string) => urn.slice(urn.lastIndexOf(':') + 1);
 
 /** What the first test made, for the later ones. */
@@ -29,10 +28,7 @@ const made = { accountId: '', projectId: '', hallId: '', tagListPath: '', copyAd
 const api2 = () => `/api/2/accounts/${made.accountId}/projects/${made.projectId}`;
 
 before(async () => {
-  const [s, b] = await Promise.allSettled([startOAuthServer(), launchWebGLBrowser()]);
-  if (s.status === 'fulfilled') server = s.value;
-  if (b.status === 'fulfilled') browser = b.value;
-  for (const r of [s, b]) if (r.status === 'rejected') throw r.reason;
+  server = await world.start();
   await server.seed({
     users: [MIA, VIC].map((u) => ({ ...u, firstName: u.email.slice(0, 3), lastName: 'Console' })),
     accounts: [{ name: 'Tags Inc', owner: MIA.email, projectManagers: [MIA.email], members: [VIC.email], subscriptions: [{ name: 'Main', isActive: true }] }],
@@ -52,11 +48,7 @@ before(async () => {
   });
   made.tagListPath = `/console/a/${made.accountId}/p/${made.projectId}/t/${uuidOf(list.id)}`;
 });
-after(async () => {
-  await closeAll();
-  await browser?.close();
-  await server?.stop();
-});
+after(() => world.stop());
 
 /** The drawn instance of tag `id`: its matrix (column-major, 16 numbers) as the scene holds it. */
 const instanceOf = (page: Page, id: string) =>

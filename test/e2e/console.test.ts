@@ -12,10 +12,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { launchWebGLBrowser } from '../support/browser.ts';
-import { startOAuthServer, tokenRequest, type OAuthServer } from '../support/oauth-client.ts';
-import { apiAs, assertNoSeriousAxeViolations, consolePages, lasFile, screenshot, signInThroughConsole, paintedPixels } from '../support/console.ts';
+import { tokenRequest, type OAuthServer } from '../support/oauth-client.ts';
+import { apiAs, assertNoSeriousAxeViolations, consoleWorld, lasFile, screenshot, signInThroughConsole, paintedPixels } from '../support/console.ts';
 
 const MIA = { email: 'mia@console.test', password: 'mia-password-1' };
 const VIC = { email: 'vic@console.test', password: 'vic-password-1' };
@@ -24,14 +22,11 @@ const NED = { email: 'ned@console.test', password: 'ned-password-1' };
 const IVY = 'ivy@console.test';
 
 let server: OAuthServer;
-let browser: Browser;
-const { newPage, showPages, closeAll } = consolePages(() => browser);
+const world = consoleWorld();
+const { newPage, showPages } = world;
 
 before(async () => {
-  const [s, b] = await Promise.allSettled([startOAuthServer(), launchWebGLBrowser()]);
-  if (s.status === 'fulfilled') server = s.value;
-  if (b.status === 'fulfilled') browser = b.value;
-  for (const r of [s, b]) if (r.status === 'rejected') throw r.reason;
+  server = await world.start();
   await server.seed({
     users: [MIA, VIC, NED].map((u) => ({ ...u, firstName: u.email.slice(0, 3), lastName: 'Console' })),
     accounts: [
@@ -45,11 +40,7 @@ before(async () => {
     ],
   });
 });
-after(async () => {
-  await closeAll();
-  await browser?.close();
-  await server?.stop();
-});
+after(() => world.stop());
 
 const uuidOf = (urn: string) => urn.slice(urn.lastIndexOf(':') + 1);
 

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { OAuthServer } from './oauth-client.ts';
+import { startOAuthServer, type OAuthServer } from './oauth-client.ts';
+import { launchWebGLBrowser } from './browser.ts';
 
 /** Where the browser tests keep their screenshots (CI can collect the folder). */
 export const ARTIFACTS = path.resolve('.tmp/artifacts/console');
@@ -136,6 +137,36 @@ export function consolePages(browser: () => Browser) {
     },
     async closeAll(): Promise<void> {
       for (const c of contexts) await c.close();
+    },
+  };
+}
+
+/**
+ * A console test file's world: the service (with its OAuth client) and a WebGL browser,
+ * started at once, the file's pages (consolePages), and stop() closing whatever started,
+ * also after a failed start.
+ */
+export function consoleWorld() {
+  let server: OAuthServer | undefined;
+  let browser: Browser | undefined;
+  const pages = consolePages(() => {
+    if (!browser) throw new Error('consoleWorld: the browser did not start');
+    return browser;
+  });
+  return {
+    ...pages,
+    /** Starts both; throws the first failure once both have settled. */
+    async start(): Promise<OAuthServer> {
+      const [s, b] = await Promise.allSettled([startOAuthServer(), launchWebGLBrowser()]);
+      if (s.status === 'fulfilled') server = s.value;
+      if (b.status === 'fulfilled') browser = b.value;
+      for (const r of [s, b]) if (r.status === 'rejected') throw r.reason;
+      return server!;
+    },
+    async stop(): Promise<void> {
+      await pages.closeAll();
+      await browser?.close();
+      await server?.stop();
     },
   };
 }
