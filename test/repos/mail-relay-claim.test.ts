@@ -3,12 +3,11 @@
 // an attempt is counted and the mail leaves reach until its lease ends; an outcome counts only
 // for the attempt that claimed it; a finished mail loses its relay secret; stored mails are
 // never claimed.
-import { describe, test, before, after, beforeEach } from 'node:test';
+import { describe, test, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { createStore } from '../../src/adapters/postgres/store.ts';
-import type { Repos, Store } from '../../src/core/ports/repositories.ts';
-import { ENGINES, migratedDatabase, type TestDatabase } from '../support/database.ts';
+import { suiteStore } from '../support/suite-store.ts';
+import { ENGINES } from '../support/database.ts';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -18,24 +17,11 @@ const mail = (to: string, secret = '') => ({
 
 for (const engine of ENGINES) {
   describe(`mail relay claim on ${engine}`, () => {
-    let db: TestDatabase;
-    let store: Store;
-    let repos: Repos;
-    let closeStore: () => Promise<void>;
+    const suite = suiteStore(engine);
+    const { repos } = suite;
 
-    before(async () => {
-      db = await migratedDatabase(engine);
-      const created = await createStore(db.sql);
-      store = created;
-      repos = created.repos;
-      closeStore = created.close;
-    });
-    after(async () => {
-      await closeStore();
-      await db.drop();
-    });
     beforeEach(async () => {
-      await db.sql.exec('DELETE FROM outbox');
+      await suite.db.sql.exec('DELETE FROM outbox');
     });
 
     test('mail relay claim rule: only pending mails that are due are claimed, each once until its lease ends', async () => {
@@ -74,7 +60,7 @@ for (const engine of ENGINES) {
         let release!: () => void;
         const held = new Promise<void>((r) => (release = r));
         let claimedInside: string[] = [];
-        const inside = store.transaction(async (tx) => {
+        const inside = suite.store.transaction(async (tx) => {
           claimedInside = (await tx.outbox.claimDue(at(1), at(300), 1)).map((m) => m.id);
           await held;
         });
@@ -103,7 +89,7 @@ for (const engine of ENGINES) {
       assert.equal(await repos.outbox.settle(failed, 2, { state: 'failed', error: '550 no such user' }, '[redacted]'), true);
       assert.equal(await repos.outbox.settle(sent, 1, { state: 'sent', at: at(2) }, '[redacted]'), true);
 
-      const rows = await db.sql.query<{ id: string; body: string; links: string[]; relay_secret: string | null; secret_hash: string | null }>(
+      const rows = await suite.db.sql.query<{ id: string; body: string; links: string[]; relay_secret: string | null; secret_hash: string | null }>(
         'SELECT id, body, links, relay_secret, secret_hash FROM outbox',
       );
       for (const r of rows) {

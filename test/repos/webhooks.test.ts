@@ -6,13 +6,13 @@
 // leased by one caller at a time (concurrent claims never share one; a dead node's lease
 // ends); due deliveries come in event order and a subject waiting for a retry holds back
 // its later deliveries only.
-import { describe, test, before, after, beforeEach } from 'node:test';
+import { describe, test, before, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { createStore } from '../../src/adapters/postgres/store.ts';
-import type { Repos, Store } from '../../src/core/ports/repositories.ts';
+import { suiteStore, userRow } from '../support/suite-store.ts';
 import type { DomainEvent } from '../../src/core/events/domain-events.ts';
-import { ENGINES, migratedDatabase, type TestDatabase } from '../support/database.ts';
+import { ENGINES } from '../support/database.ts';
 import { queryLog } from '../support/query-counter.ts';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
@@ -26,10 +26,8 @@ const projectEvent = (accountId: string, projectId: string, type: 'project.creat
 
 for (const engine of ENGINES) {
   describe(`webhook deliveries on ${engine}`, () => {
-    let db: TestDatabase;
-    let store: Store;
-    let repos: Repos;
-    let closeStore: () => Promise<void>;
+    const suite = suiteStore(engine);
+    const { repos } = suite;
 
     const endpoint = async (accountId: string, events: string[], enabled = true) => {
       const id = crypto.randomUUID();
@@ -38,26 +36,14 @@ for (const engine of ENGINES) {
       });
       return id;
     };
-    const publish = (e: DomainEvent, now = T0) => store.transaction((tx) => tx.events.publish(e, now));
+    const publish = (e: DomainEvent, now = T0) => suite.store.transaction((tx) => tx.events.publish(e, now));
 
     before(async () => {
-      db = await migratedDatabase(engine);
-      const created = await createStore(db.sql);
-      store = created;
-      repos = created.repos;
-      closeStore = created.close;
-      const owner = await repos.users.insert(
-        { id: crypto.randomUUID(), email: `o-${engine}@hooks.test`, firstName: 'O', lastName: 'O', company: '', title: '', passwordHash: null, invitedBy: null, invitedAt: null },
-        T0,
-      );
+      const owner = await repos.users.insert(userRow(`o-${engine}@hooks.test`, { firstName: 'O', lastName: 'O' }), T0);
       for (const [id, name] of [[ACCOUNT, 'Hooks'], [OTHER, 'Other']] as const) await repos.accounts.insert({ id, name, ownerId: owner.id, createdBy: null }, T0);
     });
-    after(async () => {
-      await closeStore();
-      await db.drop();
-    });
     beforeEach(async () => {
-      await db.sql.exec('DELETE FROM webhook_endpoints');
+      await suite.db.sql.exec('DELETE FROM webhook_endpoints');
     });
 
     test('webhook fan-out rule: one delivery per enabled endpoint of the account that wants the type, written with the event', async () => {
@@ -80,7 +66,7 @@ for (const engine of ENGINES) {
     test('webhook fan-out rule: a rolled-back change writes no delivery', async () => {
       const id = await endpoint(ACCOUNT, ['*']);
       await assert.rejects(
-        store.transaction(async (tx) => {
+        suite.store.transaction(async (tx) => {
           await tx.events.publish(projectEvent(ACCOUNT, crypto.randomUUID()), T0);
           throw new Error('rolled back');
         }),
@@ -91,7 +77,7 @@ for (const engine of ENGINES) {
 
     test('webhook fan-out cost rule: publishing an event is one statement, whether its account has endpoints or none (the fan-out is in the event\'s INSERT)', async () => {
       const log = queryLog();
-      const counted = await createStore(log.wrapSql(db.sql));
+      const counted = await createStore(log.wrapSql(suite.db.sql));
       try {
         const statements = async (e: DomainEvent) => (await log.measure(() => counted.transaction((tx) => tx.events.publish(e, T0)))).texts;
         assert.equal((await statements(projectEvent(ACCOUNT, crypto.randomUUID()))).length, 1, 'no endpoint');
@@ -110,7 +96,7 @@ for (const engine of ENGINES) {
       let go!: () => void;
       const opened = new Promise<void>((r) => (open = r));
       const proceed = new Promise<void>((r) => (go = r));
-      const change = store.transaction(async (tx) => {
+      const change = suite.store.transaction(async (tx) => {
         await tx.webhooks.listEndpoints(ACCOUNT); // the transaction has read: an older snapshot does not matter, the statement's does
         open();
         await proceed;
@@ -128,7 +114,7 @@ for (const engine of ENGINES) {
       let go!: () => void;
       const done = new Promise<void>((r) => (published = r));
       const proceed = new Promise<void>((r) => (go = r));
-      const change = store.transaction(async (tx) => {
+      const change = suite.store.transaction(async (tx) => {
         await tx.events.publish(projectEvent(ACCOUNT, crypto.randomUUID()), T0);
         published();
         await proceed;
