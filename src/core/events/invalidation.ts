@@ -116,3 +116,8 @@ export function onInvalidation(store: Pick<Store, 'onEvent'>, invalidate: (scope
     for (const scope of invalidatedScopes(event)) invalidate(scope);
   });
 }
+
+/** A scoped cache (AccessCache): every scope an event makes stale is dropped from it; the all-scope ('*', a reset or missed events) empties it. */
+export function dropOnInvalidation(store: Pick<Store, 'onEvent'>, cache: { clear(): void; invalidate(scope: string): void }): void {
+  onInvalidation(store, (scope) => (scope === cacheScope.all ? cache.clear() : cache.invalidate(scope)));
+}

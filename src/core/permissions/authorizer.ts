@@ -11,7 +11,7 @@ import type { AnyPermission } from './catalog.ts';
 import { accountPermissions, type AccountFacts } from './evaluate.ts';
 import { AccessCache } from './access-cache.ts';
 import type { ConditionCheck } from './refusal-conditions.ts';
-import { cacheScope, onInvalidation } from '../events/invalidation.ts';
+import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
 
 export interface Actor {
   userId: string;
@@ -86,7 +86,7 @@ export interface Authorizer {
 export function createAuthorizer(deps: { store: StoreReads<'access'> & StoreEvents; cache?: AccessCache<AccountScope | null> }): Authorizer {
   const { store } = deps;
   const cache = deps.cache ?? new AccessCache<AccountScope | null>();
-  onInvalidation(store, (scope) => (scope === cacheScope.all ? cache.clear() : cache.invalidate(scope)));
+  dropOnInvalidation(store, cache);
 
   return {
     cache,

@@ -10,7 +10,7 @@ import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
 import type { ProjectRecord } from '../ports/project-repositories.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { AccessCache } from '../permissions/access-cache.ts';
-import { cacheScope, onInvalidation } from '../events/invalidation.ts';
+import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
 import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { condition } from '../permissions/refusal-conditions.ts';
 import {
@@ -77,7 +77,7 @@ export interface ProjectAccess {
 export function createProjectAccess(deps: { store: StoreReads<'members' | 'projects'> & StoreEvents; clock: Clock; authorizer: Authorizer; activity: Activity }): ProjectAccess {
   const { store, clock, authorizer, activity } = deps;
   const cache = new AccessCache<Loaded | null>();
-  onInvalidation(store, (scope) => (scope === cacheScope.all ? cache.clear() : cache.invalidate(scope)));
+  dropOnInvalidation(store, cache);
 
   function scopeOf(actor: Actor, account: AccountScope, loaded: Loaded): ProjectScope {
     const now = clock.now();

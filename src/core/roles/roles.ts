@@ -8,7 +8,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { Repos, RoleRecord } from '../ports/repositories.ts';
 import type { StoreEvents, StoreSlice } from '../ports/store-slices.ts';
 import { requirePermission, type Actor, type Authorizer } from '../permissions/authorizer.ts';
-import { cacheScope, onInvalidation } from '../events/invalidation.ts';
+import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
 import { AccessCache } from '../permissions/access-cache.ts';
 import {
   BASE_ROLES, basePermissions, resolveRolePermissions, type LegacyPermission, type RolePermission,
@@ -84,7 +84,7 @@ export function createRoles(deps: { store: StoreSlice<'roles'> & StoreEvents; cl
   // The roles of an account, cached per node like access facts: dropped on every role event
   // of the account and on account.seeded (events/invalidation.ts, on every node after commit).
   const lists = new AccessCache<RoleRecord[]>(10_000);
-  onInvalidation(store, (scope) => (scope === cacheScope.all ? lists.clear() : lists.invalidate(scope)));
+  dropOnInvalidation(store, lists);
 
   async function roleIn(accountId: string, ref: EntityRef): Promise<RoleRecord> {
     const role = await store.repos.roles.byRef(accountId, ref);

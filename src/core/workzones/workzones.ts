@@ -5,8 +5,8 @@ import { DomainError, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Repos, Store } from '../ports/repositories.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import type { Repos } from '../ports/repositories.ts';
+import type { StoreEvents, StoreSlice } from '../ports/store-slices.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope, requiredName, requireMember } from '../projects/index.ts';
@@ -40,7 +40,7 @@ export interface Workzones {
 }
 
 export function createWorkzones(deps: {
-  store: StoreSlice<'files' | 'tags' | 'workzones'> & Pick<Store, 'onEvent'>; clock: Clock; ids: Ids; access: ProjectAccess;
+  store: StoreSlice<'files' | 'tags' | 'workzones'> & StoreEvents; clock: Clock; ids: Ids; access: ProjectAccess;
   /** WORKZONE_CACHE_ENTRIES: zones whose read model this node keeps (0: none). */
   viewCacheEntries: number;
 }): Workzones {

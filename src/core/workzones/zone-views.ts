@@ -4,11 +4,10 @@
 // contents scope (the zone's fields, files, tag lists) and the account's (a user or a group
 // leaving the account leaves its projects). The caller's rights are not in it: they come from
 // the project scope, evaluated per request. docs/performance.md, "One zone of 1,000".
-import type { Store } from '../ports/repositories.ts';
-import type { StoreReads } from '../ports/store-slices.ts';
+import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
 import type { Ref, WorkzoneWithStats } from '../ports/project-repositories.ts';
 import { AccessCache } from '../permissions/access-cache.ts';
-import { cacheScope, onInvalidation } from '../events/invalidation.ts';
+import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
 
 export interface ZoneViews {
   /** The zone of the project named by `ref`, with its roles and counts; null when the project has no such zone. */
@@ -19,13 +18,13 @@ export interface ZoneViews {
  * `maxEntries` bounds the cache (least recently read out first; WORKZONE_CACHE_ENTRIES);
  * 0 turns it off: every read goes to the database.
  */
-export function createZoneViews(deps: { store: StoreReads<'workzones'> & Pick<Store, 'onEvent'>; maxEntries: number }): ZoneViews {
+export function createZoneViews(deps: { store: StoreReads<'workzones'> & StoreEvents; maxEntries: number }): ZoneViews {
   const { store, maxEntries } = deps;
   const fromDatabase = (projectId: string, ref: Ref) => store.repos.workzones.withStatsByRef(projectId, ref);
   if (maxEntries === 0) return { read: (project, ref) => fromDatabase(project.id, ref) };
 
   const cache = new AccessCache<WorkzoneWithStats | null>(maxEntries);
-  onInvalidation(store, (scope) => (scope === cacheScope.all ? cache.clear() : cache.invalidate(scope)));
+  dropOnInvalidation(store, cache);
   return {
     read(project, ref) {
       return cache.get(
