@@ -32,6 +32,7 @@ beforeEach(async () => {
   for (const e of list.body) await w.as.owner!('DELETE', `${A2}/webhooks/${e.id}`);
   receiver.received.length = 0;
   receiver.answer = 204;
+  receiver.beforeAnswer = undefined;
 });
 
 const relay = () => t.core.webhookRelay.run();
@@ -202,6 +203,38 @@ test('after a rotation, deliveries carry signatures with the new and the previou
   assert.equal(d!.headers['webhook-signature']!.split(' ').length, 2);
   verifyDelivery(rotated.body.secret, d!);
   verifyDelivery(hook.secret, d!);
+});
+
+test('a rotation during a relay pass: the deliveries sent after it carry the new secret\'s signature, and a changed URL is used at once', async () => {
+  const hook = await register({ events: ['project.created'] });
+  const other = await startWebhookReceiver();
+  try {
+    await createProject(w.as.projectOwner!);
+    await createProject(w.as.projectOwner!);
+    await createProject(w.as.projectOwner!);
+    let rotated: { secret: string } | undefined;
+    // While the pass holds the endpoint, the first delivery's receipt rotates the secret; the second's moves the endpoint.
+    receiver.beforeAnswer = async () => {
+      if (!rotated) {
+        const res = await w.as.owner!('POST', `${A2}/webhooks/${uuidOf(hook.id)}/rotate-secret`);
+        assert.equal(res.status, 200);
+        rotated = res.body;
+      } else {
+        const res = await w.as.owner!('PATCH', `${A2}/webhooks/${uuidOf(hook.id)}`, { url: other.url });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+      }
+    };
+    await relay();
+    assert.equal(receiver.received.length, 2, 'the third delivery goes to the new URL');
+    const [first, second] = receiver.received;
+    verifyDelivery(hook.secret, first!);
+    verifyDelivery(rotated!.secret, second!);
+    verifyDelivery(hook.secret, second!);
+    const [third] = await other.waitFor('project.created');
+    verifyDelivery(rotated!.secret, third!);
+  } finally {
+    await other.close();
+  }
 });
 
 test('a rotation is delivered as webhook.secret-rotated with the ids only, never a secret; a replay is not an event an endpoint can name', async () => {

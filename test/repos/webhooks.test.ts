@@ -139,6 +139,8 @@ for (const engine of ENGINES) {
       const first = claims[0]![0]!;
       assert.equal(await repos.webhooks.renewLease(first.id, at(31), at(61)), true);
       assert.equal(await repos.webhooks.renewLease(first.id, at(31), at(62)), false, 'a lease no longer held is not renewed');
+      assert.equal((await repos.webhooks.leasedTarget(first.id, at(61)))?.secret, first.secret, 'the holder reads the current target');
+      assert.equal(await repos.webhooks.leasedTarget(first.id, at(31)), null, 'a lease no longer held reads no target');
       const after = await repos.webhooks.claimEndpoints(at(32), at(90), 10);
       assert.equal(after.length, 2, 'the two leases that ended are taken over');
       assert.ok(!after.some((e) => e.id === first.id));

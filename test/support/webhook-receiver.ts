@@ -22,6 +22,8 @@ export interface WebhookReceiver {
   delayMs: number;
   /** The most requests that were in progress at once. */
   maxInFlight: number;
+  /** Runs (and is awaited) after a request is recorded and before it is answered. */
+  beforeAnswer?: (delivery: ReceivedDelivery) => Promise<void>;
   /** The deliveries of `type` once `count` of them arrived (polls; fails after `timeoutMs`). */
   waitFor(type: string, count?: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
   close(): Promise<void>;
@@ -60,10 +62,17 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      receiver.received.push({ headers: req.headers as Record<string, string>, body, json: JSON.parse(body) });
-      const answer = receiver.answer;
-      if (answer === 'hang') held.push(res);
-      else setTimeout(() => res.writeHead(answer).end(), receiver.delayMs);
+      const delivery: ReceivedDelivery = { headers: req.headers as Record<string, string>, body, json: JSON.parse(body) };
+      receiver.received.push(delivery);
+      const respond = () => {
+        const answer = receiver.answer;
+        if (answer === 'hang') held.push(res);
+        else setTimeout(() => res.writeHead(answer).end(), receiver.delayMs);
+      };
+      if (!receiver.beforeAnswer) return respond();
+      receiver.beforeAnswer(delivery).then(respond, (e: unknown) => {
+        res.writeHead(500).end(String(e));
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

@@ -50,6 +50,11 @@ export interface ClaimedEndpoint extends WebhookSecrets {
   leaseUntil: Date;
 }
 
+/** Where and how a leased endpoint's next delivery is sent. */
+export interface LeasedTarget extends WebhookSecrets {
+  url: string;
+}
+
 /** A due delivery with the event it carries. */
 export interface DueDelivery {
   id: string;
@@ -87,6 +92,12 @@ export interface WebhooksRepo {
   /** Extends a held lease; false when it is no longer held (expired and taken, or the endpoint gone or disabled). */
   renewLease(endpointId: string, heldUntil: Date, leaseUntil: Date): Promise<boolean>;
   releaseLease(endpointId: string, heldUntil: Date): Promise<void>;
+  /**
+   * The endpoint's address and secrets as they are now, while the lease `heldUntil` is still
+   * the caller's (null: lost, or the endpoint disabled or deleted). Read before each send, so
+   * a rotation or a new URL applies from the next delivery, not the next pass.
+   */
+  leasedTarget(endpointId: string, heldUntil: Date): Promise<LeasedTarget | null>;
   /**
    * The endpoint's due deliveries in event order, without any whose subject has an older
    * pending delivery at this endpoint that is not due (waiting for its retry): per-subject

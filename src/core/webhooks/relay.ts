@@ -12,7 +12,7 @@ import { failureLine } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
 import type { Repos } from '../ports/repositories.ts';
-import { WebhookSendError, type ClaimedEndpoint, type DueDelivery, type WebhookSender } from '../ports/webhooks.ts';
+import { WebhookSendError, type ClaimedEndpoint, type DueDelivery, type LeasedTarget, type WebhookSender } from '../ports/webhooks.ts';
 import { errorFields, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
 import type { SendMail } from '../mail/index.ts';
 import type { PeriodicTask } from '../ports/background.ts';
@@ -68,8 +68,8 @@ export function createWebhookRelay(deps: {
   const { store, clock, sender, sendMail, settings, logger, metrics } = deps;
   const leaseMs = leaseSecondsFor(settings.timeoutSeconds) * 1000;
 
-  /** One attempt; answers whether the endpoint took it. */
-  async function attempt(endpoint: ClaimedEndpoint, d: DueDelivery): Promise<boolean> {
+  /** One attempt to the endpoint's current address, signed with its current secrets; answers whether the endpoint took it. */
+  async function attempt(endpoint: ClaimedEndpoint, target: LeasedTarget, d: DueDelivery): Promise<boolean> {
     const fields = { webhookId: endpoint.id, deliveryId: d.id, attempt: d.attempts + 1 };
     const payload = webhookPayload(d.event, settings.urnNamespace);
     if (!payload) {
@@ -79,13 +79,13 @@ export function createWebhookRelay(deps: {
     }
     const body = JSON.stringify(payload);
     const now = clock.now();
-    const secrets = [endpoint.secret];
-    if (endpoint.previousSecret && endpoint.previousSecretUntil && endpoint.previousSecretUntil > now) secrets.push(endpoint.previousSecret);
+    const secrets = [target.secret];
+    if (target.previousSecret && target.previousSecretUntil && target.previousSecretUntil > now) secrets.push(target.previousSecret);
     const headers = { 'content-type': 'application/json', ...signedHeaders(secrets, d.id, Math.floor(now.getTime() / 1000), body) };
     let status: number | null = null;
     let error: string;
     try {
-      status = (await sender.send({ url: endpoint.url, headers, body })).status;
+      status = (await sender.send({ url: target.url, headers, body })).status;
       if (status >= 200 && status < 300) {
         metrics.webhookDelivered();
         if (!(await store.repos.webhooks.settle(d.id, d.attempts, { state: 'delivered', status, at: clock.now() }, clock.now()))) {
@@ -156,7 +156,9 @@ export function createWebhookRelay(deps: {
             if (!(await store.repos.webhooks.renewLease(endpoint.id, heldUntil, renewed))) return; // disabled, deleted, or lease lost
             heldUntil = renewed;
           }
-          if (await attempt(endpoint, d)) {
+          const target = await store.repos.webhooks.leasedTarget(endpoint.id, heldUntil);
+          if (!target) return; // disabled, deleted, or lease lost
+          if (await attempt(endpoint, target, d)) {
             failingSince = null;
             continue;
           }

@@ -1,6 +1,6 @@
 // Webhook endpoints and deliveries (migration 0019, src/core/ports/webhooks.ts).
 import type {
-  ClaimedEndpoint, DueDelivery, WebhookDeliveryRecord, WebhookEndpointRecord, WebhooksRepo,
+  ClaimedEndpoint, DueDelivery, LeasedTarget, WebhookDeliveryRecord, WebhookEndpointRecord, WebhooksRepo,
 } from '../../../core/ports/webhooks.ts';
 import type { Sql } from '../sql.ts';
 
@@ -70,6 +70,14 @@ export function webhooksRepo(sql: Sql): WebhooksRepo {
     async releaseLease(endpointId, heldUntil) {
       await sql.query('UPDATE webhook_endpoints SET lease_until = NULL WHERE id = $1 AND lease_until = $2', [endpointId, heldUntil]);
     },
+    leasedTarget: async (endpointId, heldUntil) =>
+      (
+        await sql.query<LeasedTarget>(
+          `SELECT url, secret, previous_secret AS "previousSecret", previous_secret_until AS "previousSecretUntil"
+           FROM webhook_endpoints WHERE id = $1 AND lease_until = $2 AND enabled`,
+          [endpointId, heldUntil],
+        )
+      )[0] ?? null,
     dueDeliveries: (endpointId, now, limit) =>
       sql
         .query<Omit<DueDelivery, 'event'> & Pick<DueDelivery['event'], 'type' | 'accountId' | 'data' | 'occurredAt'>>(
