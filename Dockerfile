@@ -33,7 +33,8 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
     DATA_DIR=/var/lib/scanbase \
-    LOG_LEVEL=info
+    LOG_LEVEL=info \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build --chown=root:root /app /app
 RUN mkdir -p /var/lib/scanbase && chown node:node /var/lib/scanbase

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort, registerCleanup, startChild, startIpcChild, type Child } from './children.ts';
 import { benchServerUrl, createTempDatabase, redactUrl, type TempDatabase } from './postgres.ts';
 import type { FromChild, PointSelectRound, ToChild } from './point-select.ts';
+import { SERVICE_PROCESS_ENV } from '../src/runtime-env.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -146,6 +147,7 @@ async function startScanbase(kind: ScanbaseKind): Promise<ScanbaseServer> {
         DATABASE_URL: databaseUrl,
         OPERATOR_TOKEN: operatorToken,
         LOG_LEVEL: 'warn',
+        ...SERVICE_PROCESS_ENV, // as npm start and the image run it
         // The rate limits stay on (their cost is measured) but never refuse the load.
         RATE_LIMIT_USER_RATE: '1000000',
         RATE_LIMIT_USER_BURST: '10000000',

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort, registerCleanup } from './children.ts';
 import { median } from './measure.ts';
 import { benchServerUrl, createTempDatabase } from './postgres.ts';
+import { SERVICE_PROCESS_ENV } from '../src/runtime-env.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const STARTUP_TARGET_POSTGRES_MS = 3000;
@@ -47,7 +48,7 @@ async function timeStart(args: string[], env: Record<string, string>, urlPath: s
   const started = performance.now();
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...SERVICE_PROCESS_ENV, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';

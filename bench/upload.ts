@@ -36,6 +36,7 @@ import { median, processMemory } from './measure.ts';
 import { openPglite } from '../src/adapters/postgres/pglite.ts';
 import { migrate } from '../src/adapters/postgres/migrate.ts';
 import { LocalDiskStore } from '../src/adapters/storage/local-disk.ts';
+import { SERVICE_PROCESS_ENV } from '../src/runtime-env.ts';
 
 export const UPLOAD_TARGET_RATIO = 0.8;
 export const RSS_TARGET_MIB = 64;
@@ -208,6 +209,7 @@ export async function runUploadBench(): Promise<UploadBenchResult> {
         PUBLIC_URL: publicUrl,
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
+        ...SERVICE_PROCESS_ENV, // as npm start and the image run it
       },
       cwd: ROOT,
       port,

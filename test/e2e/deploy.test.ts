@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../support/server.ts';
+import { SERVICE_PROCESS_ENV } from '../../src/runtime-env.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -88,6 +89,15 @@ test('the image runs node on the sources as an unprivileged user, with a health 
   assert.equal(stage.healthcheck[0], 'node');
   assert.match(stage.healthcheck.join(' '), /\/readyz/);
   assert.equal(stage.env.NODE_ENV, 'production');
+});
+
+test('npm start and the image run the service with the same process environment (SERVICE_PROCESS_ENV: bounded malloc arenas)', () => {
+  const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
+  for (const [name, value] of Object.entries(SERVICE_PROCESS_ENV)) {
+    assert.equal(stage.env[name], value, `the image sets ${name}=${value}`);
+    // A value the operator sets wins; otherwise the service's.
+    assert.ok(start.includes(`${name}=\${${name}:-${value}}`), `npm start sets ${name} (${start})`);
+  }
 });
 
 test("the image's command line, with the image's environment, serves and passes the image's health check", async () => {

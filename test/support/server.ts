@@ -7,6 +7,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 import { MIGRATED_PGLITE_TEMPLATE } from './database.ts';
+import { SERVICE_PROCESS_ENV } from '../../src/runtime-env.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -65,6 +66,7 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      ...SERVICE_PROCESS_ENV, // as npm start and the image run it
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
