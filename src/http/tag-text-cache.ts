@@ -10,6 +10,7 @@
 import { Readable, PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { TagFilter, TagTextRun } from '../core/ports/tags.ts';
+import { handledLater } from '../core/promises.ts';
 
 /** A kept list (never changed once kept: a newer version is a patched copy). */
 export interface KeptList {
@@ -180,7 +181,7 @@ export async function sendWholeList(
     runs.push(run);
     started();
   });
-  done.catch(() => {}); // handled below, once the answer has begun
+  handledLater(done); // handled below, once the answer has begun
   await Promise.race([first, done]); // a refusal is thrown here, before any byte
   done.then(
     (v) => {

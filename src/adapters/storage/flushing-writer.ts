@@ -1,5 +1,6 @@
 // The local-disk store's upload writer (docs/storage.md): an upload's chunks go to its
 // temporary file in batches, with a datasync every 64 MiB while the body still arrives.
+import { handledLater } from '../../core/promises.ts';
 /** What the writer needs of a file handle (a FileHandle; a recording one in tests). */
 export interface WriteTarget {
   writev(buffers: Buffer[], position: number): Promise<{ bytesWritten: number }>;
@@ -50,20 +51,20 @@ export class FlushingWriter {
     const bytes = this.batchBytes;
     this.batch = [];
     this.batchBytes = 0;
-    this.writing = writeAllAt(this.fh, chunks, this.position);
-    this.writing.catch(() => {}); // awaited later; never an unhandled rejection meanwhile
+    this.writing = handledLater(writeAllAt(this.fh, chunks, this.position)); // awaited by the next batch or finish()
     this.position += bytes;
     this.unflushed += bytes;
     if (this.unflushed >= this.flushEvery && !this.flushing) {
       this.unflushed = 0;
       // After the write it follows: the flush then covers everything written so far.
-      const flushing: Promise<void> = this.writing
-        .then(() => this.fh.datasync())
-        .finally(() => {
-          if (this.flushing === flushing) this.flushing = null;
-        });
+      const flushing: Promise<void> = handledLater(
+        this.writing
+          .then(() => this.fh.datasync())
+          .finally(() => {
+            if (this.flushing === flushing) this.flushing = null;
+          }),
+      ); // awaited by finish()
       this.flushing = flushing;
-      flushing.catch(() => {});
     }
   }
 
@@ -77,13 +78,15 @@ export class FlushingWriter {
     await this.fh.close();
   }
 
-  /** Waits for what is in flight (ignoring its failures) and closes the file. */
+  /**
+   * Waits for what is in flight and closes the file, after the upload failed: that failure is
+   * the one reported, so these steps' own outcomes are only waited for.
+   */
   async abandon(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.writing.catch(() => {});
-    await this.flushing?.catch(() => {});
-    await this.fh.close().catch(() => {});
+    await Promise.allSettled([this.writing, this.flushing]);
+    await Promise.allSettled([this.fh.close()]);
   }
 }
 

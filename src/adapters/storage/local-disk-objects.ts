@@ -70,13 +70,8 @@ export class DiskObjects {
     const removed: string[] = [];
     const cutoff = Date.now() - idleMs;
     const walk = async (dir: string, depth: number): Promise<void> => {
-      let entries: fs.Dirent[];
-      try {
-        entries = await fsp.readdir(dir, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const e of entries) {
+      const entries = await unlessMissing(fsp.readdir(dir, { withFileTypes: true })); // removed meanwhile
+      for (const e of entries ?? []) {
         const p = path.join(dir, e.name);
         if (e.isDirectory()) {
           if (depth < 8) await walk(p, depth + 1);
@@ -86,9 +81,9 @@ export class DiskObjects {
         const temporary = /\.(part|meta-part)$/.test(e.name);
         const meta = /^\.(.+)\.meta$/.exec(e.name);
         if (!temporary && !meta) continue;
-        const st = await fsp.stat(p).catch(() => null);
+        const st = await unlessMissing(fsp.stat(p)); // removed meanwhile (an upload finished)
         if (!st || st.mtimeMs > cutoff) continue;
-        if (meta && (await fsp.stat(path.join(dir, meta[1]!)).catch(() => null))) continue;
+        if (meta && (await unlessMissing(fsp.stat(path.join(dir, meta[1]!))))) continue;
         await fsp.rm(p, { force: true });
         removed.push(path.relative(this.root, p));
       }
@@ -176,14 +171,8 @@ export class DiskObjects {
 
   /** The object's metadata (null: no object); the MD5 is recomputed (not stored) when the metadata file is stale. */
   async read(file: string): Promise<ObjectMeta | null> {
-    let st: fs.Stats;
-    try {
-      st = await fsp.stat(file);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
-      throw e;
-    }
-    if (!st.isFile()) return null;
+    const st = await unlessMissing(fsp.stat(file));
+    if (!st?.isFile()) return null;
     let meta: Partial<ObjectMeta> | null = null;
     try {
       meta = JSON.parse(await fsp.readFile(this.metaPathOf(file), 'utf8')) as Partial<ObjectMeta>;
@@ -253,14 +242,14 @@ export class DiskObjects {
 
   /** Deletes every object (operator reset). */
   async deleteAll(): Promise<void> {
-    const entries = await fsp.readdir(this.root).catch(() => [] as string[]);
+    const entries = (await unlessMissing(fsp.readdir(this.root))) ?? [];
     for (const e of entries) await fsp.rm(path.join(this.root, e), { recursive: true, force: true });
   }
 
   async close(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = null;
-    if (this.opts.removeRootOnClose) await fsp.rm(this.root, { recursive: true, force: true }).catch(() => {});
+    if (this.opts.removeRootOnClose) await fsp.rm(this.root, { recursive: true, force: true });
   }
 }
 
@@ -269,8 +258,18 @@ export class DiskObjects {
  * sweep (sweepTemporary) so that the write's own error is the one reported.
  */
 async function removeTemporary(tmp: string, tmpMeta: string): Promise<void> {
-  await fsp.rm(tmp, { force: true }).catch(() => {});
-  await fsp.rm(tmpMeta, { force: true }).catch(() => {});
+  await Promise.allSettled([fsp.rm(tmp, { force: true }), fsp.rm(tmpMeta, { force: true })]);
+}
+
+/** An fs call's answer, or null when the path is not there (ENOENT, ENOTDIR); any other failure is thrown. */
+async function unlessMissing<T>(call: Promise<T>): Promise<T | null> {
+  try {
+    return await call;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw e;
+  }
 }
 
 async function writeDurably(file: string, text: string): Promise<void> {
