@@ -5,8 +5,9 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
 import {
-  A1, A2, GROUP_ID, SURVEYOR_ID, addMembers, assertApi1Error, createProject, createZone, emailOf, projectWorld, uuidOf, type World,
+  A1, A2, GROUP_ID, PROJECT_ACTORS, SURVEYOR_ID, addMembers, assertApi1Error, createProject, createZone, emailOf, projectWorld, uuidOf, type World,
 } from '../support/projects.ts';
+import { bytes, upload } from '../support/files.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const API1_ID = /^[a-zA-Z0-9_-]{1,50}$/;
@@ -155,6 +156,44 @@ describe('find projects', () => {
     const hidden = await w.as.member!('GET', `${A1}/projects?workzoneId=${Z1.api1Id}`);
     assert.equal(hidden.status, 200, JSON.stringify(hidden.body));
     assert.deepEqual(hidden.body, []);
+  });
+
+  test('find answers each project as get does, for every caller (zones read, members, scans per zone, flags), read for all projects at once', async () => {
+    const S = await createProject(w.as.projectOwner!, { name: 'Survey' });
+    const S1 = await createZone(w.as.projectOwner!, S.id, S.rootWorkzoneId, 'S1');
+    const S2 = await createZone(w.as.projectOwner!, S.id, S1.id, 'S2');
+    await addMembers(w.as.projectOwner!, S.id, { users: [{ user: emailOf('viewer'), role: w.roles.Viewer }] });
+    await addMembers(w.as.projectOwner!, S.id, { groups: [{ group: GROUP_ID, role: w.roles.Contributor }] }, [S1.id]);
+    await addMembers(w.as.projectOwner!, S.id, { users: [{ user: emailOf('dave'), role: SURVEYOR_ID }] }, [S2.id]);
+    await upload(t, w.as.projectOwner!, S.id, S.rootWorkzoneId, [{ name: 'Root scan', extension: 'e57', content: bytes(300, 1) }]);
+    await upload(t, w.as.projectOwner!, S.id, S2.id, [
+      { name: 'Deep scan', extension: 'e57', content: bytes(200, 2) }, { name: 'Report', extension: 'pdf', content: bytes(100, 3) },
+    ]);
+    let compared = 0;
+    for (const who of [...PROJECT_ACTORS, 'dave', 'alice']) {
+      const found = await w.as[who]!('GET', `${A1}/projects`);
+      if (who === 'outsider') {
+        assert.notEqual(found.status, 200, 'another account\'s user finds nothing here');
+        continue;
+      }
+      assert.equal(found.status, 200, `${who}: ${JSON.stringify(found.body)}`);
+      const one = [];
+      for (const p of found.body) {
+        const got = await w.as[who]!('GET', `${A1}/projects/${p.id}`);
+        assert.equal(got.status, 200, `${who} ${p.name}: ${JSON.stringify(got.body)}`);
+        one.push(got.body);
+      }
+      assert.deepEqual(found.body, one, who);
+      compared += found.body.length;
+    }
+    assert.ok(compared >= 15, `${compared} projects compared`);
+    const scans = (who: string) => async () => {
+      const s = (await w.as[who]!('GET', `${A1}/projects`)).body.find((p: any) => p.id === S.api1Id);
+      return new Map(s.workzones.map((z: any) => [z.name, [z.scanCount, z.scanSize]]));
+    };
+    assert.deepEqual(await scans('projectOwner')(), new Map([['Survey', [1, 300]], ['S1', [0, 0]], ['S2', [1, 200]]]));
+    assert.deepEqual(await scans('dave')(), new Map([['S2', [1, 200]]]), 'a member of a sub-zone: that zone only');
+    assert.deepEqual(await scans('alice')(), new Map([['S1', [0, 0]], ['S2', [1, 200]]]), 'through a group: its zones');
   });
 });
 

@@ -1,17 +1,18 @@
 // Reads that must not grow with the project (issue "Run it in production", item 10): a
-// member's project list and a member's read of one work zone issue a fixed number of
-// queries, whatever the number of projects or zones. Counted on the Sql port, under the
+// member's project list (API 2's, and API 1's find with every project's zones and members)
+// and a member's read of one work zone issue a fixed number of queries, whatever the
+// number of projects or zones. Counted on the Sql port, under the
 // app (test/support/query-counter.ts), on PGlite or TEST_DATABASE_URL's PostgreSQL.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
 import { queryLog } from '../support/query-counter.ts';
-import { A2, addMembers, createProject, createZone, emailOf, projectWorld, uuidOf, type Call, type World } from '../support/projects.ts';
+import { A1, A2, addMembers, createProject, createZone, emailOf, projectWorld, uuidOf, type Call, type World } from '../support/projects.ts';
 
 const log = queryLog();
 let t: TestApp;
 let w: World;
-/** alice is a Viewer in 3 projects, carol in 30 (the first 3 the same). */
+/** alice is a Viewer in 3 projects, carol in 30 (the first 3 the same); erin in 2 and frank in 10 of them (API 1's find). */
 const projects: any[] = [];
 /** A project of 3 zones below the root and one of 30 (each a chain under the root); bob a Viewer on the first's root, dave on the second's. */
 const small = { project: null as any, leaf: '', reader: 'bob' };
@@ -25,7 +26,12 @@ before(async () => {
   for (let i = 0; i < 30; i++) {
     const p = await createProject(owner);
     projects.push(p);
-    const members = [{ user: emailOf('carol'), role: w.roles.Viewer }, ...(i < 3 ? [{ user: emailOf('alice'), role: w.roles.Viewer }] : [])];
+    const members = [
+      { user: emailOf('carol'), role: w.roles.Viewer },
+      ...(i < 3 ? [{ user: emailOf('alice'), role: w.roles.Viewer }] : []),
+      ...(i < 2 ? [{ user: emailOf('erin'), role: w.roles.Viewer }] : []),
+      ...(i < 10 ? [{ user: emailOf('frank'), role: w.roles.Viewer }] : []),
+    ];
     await addMembers(owner, p.id, { users: members });
   }
   for (const [tree, zones] of [[small, 3], [large, 30]] as const) {
@@ -81,4 +87,21 @@ test('a member\'s read of one work zone issues the same number of queries in a p
   // The zone's read model (its roles and counts) is kept per node until an event changes it
   // (workzone-read-cache.test.ts); the caller's grants are kept the same way.
   assert.equal(inLarge.warm, 0, 'a warm work-zone read issues no query');
+});
+
+test('a member\'s API 1 find issues the same number of queries for 2 projects as for 10', async () => {
+  const two = await queriesOf(w.as.erin!, `${A1}/projects`);
+  const ten = await queriesOf(w.as.frank!, `${A1}/projects`);
+  assert.equal(two.body.length, 2);
+  assert.equal(ten.body.length, 10);
+  assert.deepEqual(new Set(ten.body.map((p: any) => p.id)), new Set(projects.slice(0, 10).map((p) => p.api1Id)));
+  // Every project with its details: the root zone the member reads, and its members.
+  for (const p of ten.body) {
+    assert.equal(p.workzones.length, 1, JSON.stringify(p));
+    assert.equal(p.permissions.contributor, true);
+    assert.ok(p.userIds.length >= 3, JSON.stringify(p.userIds));
+  }
+  assert.equal(ten.warm, two.warm, `warm find: ${JSON.stringify(ten.warm)}`);
+  assert.equal(ten.cold, two.cold, `first find: ${JSON.stringify([two.coldTexts, ten.coldTexts])}`);
+  assert.ok(ten.warm <= 7, `a warm find issues ${ten.warm} queries (the list, the projects, the grants, the counts, zones, members, scans)`);
 });

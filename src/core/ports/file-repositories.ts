@@ -86,6 +86,11 @@ export interface FilesRepo {
   lockSubscription(subscriptionId: string): Promise<void>;
   /** Per work zone of the project (only `zoneIds` when given): scan count and total scan size. */
   scanStatsByZone(projectId: string, zoneIds?: string[]): Promise<Map<string, { scanCount: number; scanSize: number }>>;
+  /**
+   * scanStatsByZone (every zone) for many projects in one statement for any number of ids
+   * (none for no id): by project id, then by work zone (zones without scans are absent).
+   */
+  scanStatsByZones(projectIds: string[]): Promise<Map<string, Map<string, { scanCount: number; scanSize: number }>>>;
 }
 
 export interface UploadsRepo {

@@ -49,6 +49,11 @@ export interface ProjectStats {
 
 export interface ProjectsRepo {
   byRef(accountId: string, ref: Ref): Promise<ProjectRecord | null>;
+  /**
+   * The account's projects among `ids`, in one statement for any number of ids (none for no
+   * id), in no particular order; an id of no project of the account is absent.
+   */
+  byIds(accountId: string, ids: string[]): Promise<ProjectRecord[]>;
   /** Every project of the account (listers), or those the user reaches as a member (directly or by a group). */
   list(accountId: string, filter: { all: true } | { memberUserId: string; now: Date }): Promise<ProjectRecord[]>;
   /** The project owning a work zone (API 1 find by workzoneId). */
@@ -93,6 +98,12 @@ export interface WorkzonesRepo {
   /** byRef with the zone's roles, scan and tag counts, in one query (a one-zone read). */
   withStatsByRef(projectId: string, ref: Ref): Promise<WorkzoneWithStats | null>;
   listByProject(projectId: string): Promise<WorkzoneRecord[]>;
+  /**
+   * listByProject for many projects in one statement for any number of ids (none for no id):
+   * each project's zones in listByProject's order, by project id (a project without zones,
+   * or unknown, is absent).
+   */
+  listByProjects(projectIds: string[]): Promise<Map<string, WorkzoneRecord[]>>;
   /** Inserts the zone and its ancestry rows (closure table) in the caller's transaction. */
   insert(w: Omit<WorkzoneRecord, 'api1Id' | 'updatedAt' | 'updatedBy'>): Promise<void>;
   update(id: string, fields: Pick<WorkzoneRecord, 'name' | 'description'>, by: string, now: Date): Promise<void>;
@@ -137,6 +148,12 @@ export interface MembersRepo {
   /** A new zone inherits its parent's members. */
   inheritAccess(projectId: string, parentId: string, childId: string): Promise<void>;
   accessList(projectId: string): Promise<MemberAccess[]>;
+  /**
+   * accessList for many projects in one statement for any number of ids (none for no id):
+   * each project's members in accessList's order, with the same zones, by project id (a
+   * project without members is absent).
+   */
+  accessLists(projectIds: string[]): Promise<Map<string, MemberAccess[]>>;
   /** The user's grants in a project: his own role and his groups' roles, with their zones. */
   grantsOf(projectId: string, userId: string): Promise<WorkzoneGrant[]>;
   /**
@@ -146,6 +163,13 @@ export interface MembersRepo {
    * root zone's need, rules 5–8), so the read does not grow with the projects' zones.
    */
   grantsIn(projectIds: string[], userId: string): Promise<Map<string, WorkzoneGrant[]>>;
+  /**
+   * grantsOf for many projects in one statement for any number of ids (none for no id), by
+   * project id (projects without grants are absent): each grant with every zone it reaches,
+   * what work-zone permissions need (API 1's find shows each project's readable zones).
+   * Unlike grantsIn, the read grows with the zones the user reaches in those projects.
+   */
+  grantsWithZonesIn(projectIds: string[], userId: string): Promise<Map<string, WorkzoneGrant[]>>;
   /**
    * In one read, what gives the user rights on work zones of the account's live projects:
    * the permissions of each role reaching him there (his own or a group's, unexpired, on at

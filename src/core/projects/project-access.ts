@@ -70,6 +70,14 @@ export interface ProjectAccess {
    * is deleted (unless the operation works on deleted projects).
    */
   project(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, opts?: { allowDeleted?: boolean; record?: boolean }): Promise<ProjectScope>;
+  /**
+   * The caller's scopes in many projects of the account, in the order of `projectIds`: a
+   * listing (API 1's find), so no last-access date moves. Two statements for any number of
+   * projects (the projects, the caller's grants in them with every zone each reaches),
+   * read fresh rather than through the per-project cache. Each project is refused as
+   * `project` refuses it, the first refusal in that order thrown.
+   */
+  projects(actor: Actor, accountRef: EntityRef, projectIds: string[], opts?: { allowDeleted?: boolean }): Promise<ProjectScope[]>;
   /** The project scope from already-loaded facts (pure: no query, no activity date). */
   scopeOf(actor: Actor, account: AccountScope, loaded: Loaded): ProjectScope;
 }
@@ -78,6 +86,15 @@ export function createProjectAccess(deps: { store: StoreReads<'members' | 'proje
   const { store, clock, authorizer, activity } = deps;
   const cache = new AccessCache<Loaded | null>();
   dropOnInvalidation(store, cache);
+
+  /** The refusals of a project scope: one the caller may not see, one deleted (unless allowed). */
+  function checkVisible(scope: ProjectScope, allowDeleted: boolean | undefined): void {
+    requirePermission(
+      condition('project-member-or-lister', scope.isMember || scope.permissions.has('project:project:list')),
+      'project:project:list', 'not-member-of-project', NOT_MEMBER,
+    );
+    if (scope.project.deletedAt && !allowDeleted) throw deletedProject(scope.project);
+  }
 
   function scopeOf(actor: Actor, account: AccountScope, loaded: Loaded): ProjectScope {
     const now = clock.now();
@@ -133,16 +150,28 @@ export function createProjectAccess(deps: { store: StoreReads<'members' | 'proje
       );
       if (!loaded) throw notFound('project', refValue(projectRef));
       const scope = scopeOf(actor, account, loaded);
-      requirePermission(
-        condition('project-member-or-lister', scope.isMember || scope.permissions.has('project:project:list')),
-        'project:project:list', 'not-member-of-project', NOT_MEMBER,
-      );
-      if (loaded.project.deletedAt && !opts.allowDeleted) throw deletedProject(loaded.project);
+      checkVisible(scope, opts.allowDeleted);
       if (opts.record !== false) {
         const writing = activity.projectAccessed(loaded.project.id);
         if (writing !== undefined) await writing;
       }
       return scope;
+    },
+
+    async projects(actor: Actor, accountRef: EntityRef, projectIds: string[], opts: { allowDeleted?: boolean } = {}): Promise<ProjectScope[]> {
+      const account = await authorizer.account(actor, accountRef);
+      const [projects, grants] = await Promise.all([
+        store.repos.projects.byIds(account.account.id, projectIds),
+        store.repos.members.grantsWithZonesIn(projectIds, actor.userId),
+      ]);
+      const byId = new Map(projects.map((p) => [p.id, p]));
+      return projectIds.map((id) => {
+        const project = byId.get(id);
+        if (!project) throw notFound('project', id);
+        const scope = scopeOf(actor, account, { project, grants: grants.get(id) ?? [] });
+        checkVisible(scope, opts.allowDeleted);
+        return scope;
+      });
     },
 
     scopeOf,

@@ -23,7 +23,8 @@ export interface ProjectDetailsService {
   getProjectDetails(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<ProjectDetails>;
   /**
    * API 1 find: every project the caller sees, or only the one owning `workzoneRef`. A
-   * listing, like API 2's: it does not move the projects' last-access dates.
+   * listing, like API 2's: it does not move the projects' last-access dates. A fixed
+   * number of statements for any number of projects.
    */
   findProjects(actor: Actor, accountRef: EntityRef, projectIds: string[]): Promise<ProjectDetails[]>;
 }
@@ -34,45 +35,51 @@ export function createProjectDetails(deps: { store: StoreReads<'files' | 'member
   /**
    * The same rules as API 2's: the zones the caller may read (…/workzones) and the members
    * only with project:members:list (…/members/access), so a caller who only sees the
-   * project listed (rule 6, no member) gets the project without zones or members.
+   * project listed (rule 6, no member) gets the project without zones or members. Four
+   * statements at most for any number of projects (counts, zones, members, scans per
+   * zone), none of them per project.
    */
-  async function details(scope: ProjectScope): Promise<ProjectDetails> {
-    const p = scope.project;
-    const member = scope.isMember;
-    const [stats, workzones, members] = [
-      (await store.repos.projects.stats([p.id])).get(p.id)!,
-      member ? await store.repos.workzones.listByProject(p.id) : [],
-      member && scope.permissions.has('project:members:list') ? await store.repos.members.accessList(p.id) : [],
-    ];
-    const acc = scope.account;
-    return {
-      project: p,
-      stats,
-      zoneScans: member ? await store.repos.files.scanStatsByZone(p.id) : new Map(),
-      workzones: workzones.filter((w) => scope.workzone(w.id).has('workzone:workzones:read')),
-      access: members,
-      flags: {
-        administrator: p.ownerId === scope.actor.userId || acc.facts.isOwner || acc.facts.roles.includes('administrator'),
-        manager: scope.workzone(p.rootWorkzoneId).has('workzone:members:write'),
-        contributor: scope.isMember,
-      },
-    };
+  async function detailsOf(scopes: ProjectScope[]): Promise<ProjectDetails[]> {
+    const ids = scopes.map((s) => s.project.id);
+    const memberOf = scopes.filter((s) => s.isMember).map((s) => s.project.id);
+    const listingMembers = scopes.filter((s) => s.isMember && s.permissions.has('project:members:list')).map((s) => s.project.id);
+    const [stats, zones, access, scans] = await Promise.all([
+      store.repos.projects.stats(ids),
+      store.repos.workzones.listByProjects(memberOf),
+      store.repos.members.accessLists(listingMembers),
+      store.repos.files.scanStatsByZones(memberOf),
+    ]);
+    return scopes.map((scope) => {
+      const p = scope.project;
+      const acc = scope.account;
+      return {
+        project: p,
+        stats: stats.get(p.id)!,
+        zoneScans: scans.get(p.id) ?? new Map(),
+        workzones: (zones.get(p.id) ?? []).filter((w) => scope.workzone(w.id).has('workzone:workzones:read')),
+        access: access.get(p.id) ?? [],
+        flags: {
+          administrator: p.ownerId === scope.actor.userId || acc.facts.isOwner || acc.facts.roles.includes('administrator'),
+          manager: scope.workzone(p.rootWorkzoneId).has('workzone:members:write'),
+          contributor: scope.isMember,
+        },
+      };
+    });
   }
 
   return {
     async getProjectDetails(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<ProjectDetails> {
-      return details(await access.project(actor, accountRef, projectRef, { allowDeleted: true }));
+      const [details] = await detailsOf([await access.project(actor, accountRef, projectRef, { allowDeleted: true })]);
+      return details!;
     },
     /**
      * API 1 find: every project the caller sees, or only the one owning `workzoneRef`. A
-     * listing, like API 2's: it does not move the projects' last-access dates.
+     * listing, like API 2's: it does not move the projects' last-access dates. A fixed
+     * number of statements for any number of projects: the scopes (two), then the details
+     * (four at most).
      */
     async findProjects(actor: Actor, accountRef: EntityRef, projectIds: string[]): Promise<ProjectDetails[]> {
-      const out: ProjectDetails[] = [];
-      for (const id of projectIds) {
-        out.push(await details(await access.project(actor, accountRef, { type: 'project', uuid: id }, { allowDeleted: true, record: false })));
-      }
-      return out;
+      return detailsOf(await access.projects(actor, accountRef, projectIds, { allowDeleted: true }));
     },
   };
 }

@@ -93,6 +93,23 @@ export function filesRepo(sql: Sql): FilesRepo {
       );
       return new Map(rows.map((r) => [r.zone, { scanCount: r.n, scanSize: r.size }]));
     },
+    async scanStatsByZones(projectIds) {
+      const out = new Map<string, Map<string, { scanCount: number; scanSize: number }>>();
+      if (!projectIds.length) return out;
+      // One statement for any number of projects: one row per zone holding scans.
+      const rows = await sql.query<{ project: string; zone: string; n: number; size: number }>(
+        `SELECT project_id AS project, workzone_id AS zone, count(*)::int AS n, coalesce(sum(size), 0)::float8 AS size
+         FROM files WHERE project_id = ANY($1::uuid[]) AND category = 'scan'
+         GROUP BY project_id, workzone_id`,
+        [projectIds],
+      );
+      for (const r of rows) {
+        const zones = out.get(r.project) ?? new Map<string, { scanCount: number; scanSize: number }>();
+        zones.set(r.zone, { scanCount: r.n, scanSize: r.size });
+        out.set(r.project, zones);
+      }
+      return out;
+    },
   };
 }
 

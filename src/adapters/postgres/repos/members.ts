@@ -11,6 +11,31 @@ const M_COLS = `project_id AS "projectId", member_type AS "memberType", member_i
 const REACHES_USER = `((pm.member_type = 'user' AND pm.member_id = $2)
   OR (pm.member_type = 'group' AND pm.member_id IN (SELECT group_id FROM group_members WHERE user_id = $2)))`;
 
+/** A grant read as JSON for a list of projects: its role's permissions on the role's first row only. */
+interface GrantRow {
+  projectId: string;
+  roleId: string;
+  permissions: string[] | null;
+  expiresAt: string | null;
+}
+
+/** Rows of grants (a role's permissions on its first row only) → each project's grants, with the zones `zonesOf` gives. */
+function grantsByProject<R extends GrantRow>(rows: R[], zonesOf: (r: R) => ReadonlySet<string>): Map<string, WorkzoneGrant[]> {
+  const out = new Map<string, WorkzoneGrant[]>();
+  const permissionsOf = new Map<string, string[]>();
+  for (const r of rows) if (r.permissions) permissionsOf.set(r.roleId, r.permissions);
+  for (const r of rows) {
+    const list = out.get(r.projectId) ?? [];
+    const expiresAt = r.expiresAt === null ? null : new Date(r.expiresAt);
+    list.push({ roleId: r.roleId, permissions: permissionsOf.get(r.roleId)!, expiresAt, workzoneIds: zonesOf(r) });
+    out.set(r.projectId, list);
+  }
+  return out;
+}
+
+/** A MemberAccess as JSON, with its order keys. */
+type JsonAccessRow = Omit<MemberAccess, 'expiresAt'> & { expiresAt: string | null; addedAt: string };
+
 export function membersRepo(sql: Sql): MembersRepo {
   /** The grants reaching the user in one project, each with every zone it reaches. */
   async function grantsOf(projectId: string, userId: string): Promise<WorkzoneGrant[]> {
@@ -34,9 +59,8 @@ export function membersRepo(sql: Sql): MembersRepo {
   // one role would otherwise receive and decode the same list 1,000 times). Read as one
   // JSON text (queryJsonRows).
   async function grantsIn(projectIds: string[], userId: string): Promise<Map<string, WorkzoneGrant[]>> {
-    const out = new Map<string, WorkzoneGrant[]>();
-    if (!projectIds.length) return out;
-    const rows = await queryJsonRows<{ projectId: string; roleId: string; permissions: string[] | null; expiresAt: string | null; root: string | null }>(
+    if (!projectIds.length) return new Map();
+    const rows = await queryJsonRows<GrantRow & { root: string | null }>(
       sql,
       `SELECT g."projectId", g."roleId", g."expiresAt", g.root,
          CASE WHEN row_number() OVER (PARTITION BY g."roleId") = 1 THEN r.permissions END AS permissions
@@ -52,15 +76,27 @@ export function membersRepo(sql: Sql): MembersRepo {
          WHERE wa.project_id = g."projectId" AND wa.member_type = g.member_type AND wa.member_id = g.member_id)`,
       [projectIds, userId],
     );
-    const permissionsOf = new Map<string, string[]>();
-    for (const r of rows) if (r.permissions) permissionsOf.set(r.roleId, r.permissions);
-    for (const r of rows) {
-      const list = out.get(r.projectId) ?? [];
-      const expiresAt = r.expiresAt === null ? null : new Date(r.expiresAt);
-      list.push({ roleId: r.roleId, permissions: permissionsOf.get(r.roleId)!, expiresAt, workzoneIds: r.root ? new Set([r.root]) : NO_ZONES });
-      out.set(r.projectId, list);
-    }
-    return out;
+    return grantsByProject(rows, (r) => (r.root ? new Set([r.root]) : NO_ZONES));
+  }
+
+  // grantsOf for many projects in one query: each grant with every zone it reaches (API 1's
+  // find evaluates every zone's rights). The permission lists come once per role, as in
+  // grantsIn; read as one JSON text (queryJsonRows).
+  async function grantsWithZonesIn(projectIds: string[], userId: string): Promise<Map<string, WorkzoneGrant[]>> {
+    if (!projectIds.length) return new Map();
+    const rows = await queryJsonRows<GrantRow & { zones: string[] }>(
+      sql,
+      `SELECT g."projectId", g."roleId", g."expiresAt", g.zones,
+         CASE WHEN row_number() OVER (PARTITION BY g."roleId") = 1 THEN r.permissions END AS permissions
+       FROM (SELECT pm.project_id AS "projectId", pm.role_id AS "roleId", pm.expires_at AS "expiresAt", array_agg(wa.workzone_id) AS zones
+             FROM project_members pm
+             JOIN workzone_access wa ON wa.project_id = pm.project_id AND wa.member_type = pm.member_type AND wa.member_id = pm.member_id
+             WHERE pm.project_id = ANY($1::uuid[]) AND ${REACHES_USER}
+             GROUP BY pm.project_id, pm.member_type, pm.member_id, pm.role_id, pm.expires_at) g
+       JOIN roles r ON r.id = g."roleId"`,
+      [projectIds, userId],
+    );
+    return grantsByProject(rows, (r) => new Set(r.zones));
   }
 
   return {
@@ -144,8 +180,33 @@ export function membersRepo(sql: Sql): MembersRepo {
          ORDER BY pm.added_at, pm.member_type DESC, pm.member_id`,
         [projectId],
       ),
+    async accessLists(projectIds) {
+      const out = new Map<string, MemberAccess[]>();
+      if (!projectIds.length) return out;
+      // accessList for many projects in one query, in its order within each project (the
+      // date added is read for the order only), read as one JSON text (queryJsonRows).
+      const rows = await queryJsonRows<JsonAccessRow>(
+        sql,
+        `SELECT ${M_COLS.replace(/(project_id|member_type|member_id|role_id|expires_at) AS/g, 'pm.$1 AS')}, pm.added_at AS "addedAt",
+           COALESCE(array_agg(wa.workzone_id ORDER BY wa.workzone_id) FILTER (WHERE wa.workzone_id IS NOT NULL), '{}') AS "workzoneIds"
+         FROM project_members pm
+         LEFT JOIN workzone_access wa ON wa.project_id = pm.project_id AND wa.member_type = pm.member_type AND wa.member_id = pm.member_id
+         WHERE pm.project_id = ANY($1::uuid[])
+         GROUP BY pm.project_id, pm.member_type, pm.member_id, pm.role_id, pm.expires_at, pm.added_at`,
+        [projectIds],
+        'q."projectId", q."addedAt", q."memberType" DESC, q."memberId"',
+      );
+      for (const { addedAt: _addedAt, ...r } of rows) {
+        const member: MemberAccess = { ...r, expiresAt: r.expiresAt === null ? null : new Date(r.expiresAt) };
+        const list = out.get(member.projectId);
+        if (list) list.push(member);
+        else out.set(member.projectId, [member]);
+      }
+      return out;
+    },
     grantsOf,
     grantsIn,
+    grantsWithZonesIn,
     async removeGroupEverywhere(groupId) {
       await sql.query(`DELETE FROM project_members WHERE member_type = 'group' AND member_id = $1`, [groupId]);
     },

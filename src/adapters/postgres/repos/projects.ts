@@ -52,6 +52,16 @@ export function projectsRepo(sql: Sql): ProjectsRepo {
       const rows = await sql.query<ProjectRow>(`SELECT ${P_COLS} FROM projects p WHERE p.account_id = $1 AND ${where}`, [accountId, v]);
       return rows[0] ? toProject(rows[0]) : null;
     },
+    async byIds(accountId, ids) {
+      if (!ids.length) return [];
+      // One statement for any number of ids, read as one JSON text (queryJsonRows).
+      const rows = await queryJsonRows<JsonProjectRow>(
+        sql,
+        `SELECT ${P_COLS} FROM projects p WHERE p.account_id = $1 AND p.id = ANY($2::uuid[])`,
+        [accountId, ids],
+      );
+      return rows.map(fromJsonRow);
+    },
     async list(accountId, filter) {
       // Read as one JSON text (a list may hold thousands of projects: queryJsonRows).
       const rows =
@@ -154,6 +164,8 @@ const wCols = (p = '') => `${p}id, ${p}api1_id AS "api1Id", ${p}project_id AS "p
   ${p}description, ${p}cover_blob_name AS "coverBlobName", ${p}created_at AS "createdAt", ${p}created_by AS "createdBy",
   ${p}updated_at AS "updatedAt", ${p}updated_by AS "updatedBy"`;
 const W_COLS = wCols();
+/** A WorkzoneRecord as JSON carries its timestamps as text. */
+type JsonWorkzoneRow = Omit<WorkzoneRecord, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string };
 
 export function workzonesRepo(sql: Sql): WorkzonesRepo {
   return {
@@ -192,6 +204,28 @@ export function workzonesRepo(sql: Sql): WorkzonesRepo {
          ORDER BY a.depth, w.created_at, w.id`,
         [projectId],
       ),
+    async listByProjects(projectIds) {
+      const out = new Map<string, WorkzoneRecord[]>();
+      if (!projectIds.length) return out;
+      // One statement for any number of projects, in listByProject's order within each
+      // project (the depth is read for the order only), read as one JSON text (queryJsonRows).
+      const rows = await queryJsonRows<JsonWorkzoneRow & { depth: number }>(
+        sql,
+        `SELECT ${wCols('w.')}, a.depth FROM projects p
+         JOIN workzone_ancestry a ON a.ancestor_id = p.root_workzone_id
+         JOIN workzones w ON w.id = a.descendant_id AND w.project_id = p.id
+         WHERE p.id = ANY($1::uuid[])`,
+        [projectIds],
+        'q."projectId", q.depth, q."createdAt", q.id',
+      );
+      for (const { depth: _depth, ...r } of rows) {
+        const zone: WorkzoneRecord = { ...r, createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) };
+        const list = out.get(zone.projectId);
+        if (list) list.push(zone);
+        else out.set(zone.projectId, [zone]);
+      }
+      return out;
+    },
     async insert(w) {
       await sql.query(
         `INSERT INTO workzones (id, api1_id, project_id, parent_id, name, description, cover_blob_name, created_at,
