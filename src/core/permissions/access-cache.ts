@@ -4,10 +4,13 @@
 //
 // Bounded as an LRU: past `maxEntries`, the least recently read entry goes (with its place in
 // every scope's index, so the index never outgrows the entries). Entries also expire after
-// `ttlMs`, a backstop should an event never arrive.
+// `ttlMs`, a backstop should an event never arrive, or earlier at the time `untilOf` gives
+// (a value that changes with time and no event: a membership's expiry), and when the clock
+// goes back before the time they were stored (the sandbox clock).
 interface Entry<V> {
   scopes: readonly string[];
   value: V;
+  storedAt: number;
   until: number;
 }
 
@@ -28,11 +31,16 @@ export class AccessCache<V> {
     this.nowMs = nowMs;
   }
 
-  /** Answers the cached value, or loads it; `scopesOf` names the keys whose changes invalidate it. */
-  async get(key: string, load: () => Promise<V>, scopesOf: (v: V) => readonly string[]): Promise<V> {
+  /**
+   * Answers the cached value, or loads it; `scopesOf` names the keys whose changes invalidate
+   * it; `untilOf`, when given, the time (ms, on this cache's clock) at which the value stops
+   * holding, or null when only the TTL ends it.
+   */
+  async get(key: string, load: () => Promise<V>, scopesOf: (v: V) => readonly string[], untilOf?: (v: V) => number | null): Promise<V> {
     const hit = this.entries.get(key);
     if (hit) {
-      if (hit.until > this.nowMs()) {
+      const now = this.nowMs();
+      if (hit.until > now && now >= hit.storedAt) {
         this.entries.delete(key);
         this.entries.set(key, hit);
         return hit.value;
@@ -41,7 +49,7 @@ export class AccessCache<V> {
     }
     const generation = this.generation;
     const value = await load();
-    if (generation === this.generation) this.put(key, value, scopesOf(value));
+    if (generation === this.generation) this.put(key, value, scopesOf(value), untilOf?.(value) ?? null);
     return value;
   }
 
@@ -68,10 +76,13 @@ export class AccessCache<V> {
     return this.byScope.size;
   }
 
-  private put(key: string, value: V, scopes: readonly string[]): void {
+  private put(key: string, value: V, scopes: readonly string[], validUntil: number | null): void {
     this.remove(key);
+    const now = this.nowMs();
+    const until = Math.min(now + this.ttlMs, validUntil ?? Infinity);
+    if (until <= now) return;
     while (this.entries.size >= this.maxEntries) this.remove(this.entries.keys().next().value!);
-    this.entries.set(key, { scopes, value, until: this.nowMs() + this.ttlMs });
+    this.entries.set(key, { scopes, value, storedAt: now, until });
     for (const s of scopes) {
       let set = this.byScope.get(s);
       if (!set) this.byScope.set(s, (set = new Set()));
