@@ -11,9 +11,9 @@ import { gunzipSync } from 'node:zlib';
 import { OPERATOR_TOKEN, PUBLIC_URL, testApp, type TestApp } from '../support/app.ts';
 import { queryLog } from '../support/query-counter.ts';
 import {
-  A2, GROUP_ID, addMembers, advanceClock, createProject, createZone, emailOf, projectWorld, serviceNow, uuidOf, type World,
+  A2, GROUP_ID, GROUP_2_ID, PROJECT_SEED, addMembers, advanceClock, createProject, createZone, emailOf, projectWorld, serviceNow, uuidOf, type World,
 } from '../support/projects.ts';
-import { bytes, upload } from '../support/files.ts';
+import { bytes, md5Hex, pngBytes, putSigned, upload } from '../support/files.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { compose, type Core } from '../../src/compose.ts';
 import { buildApp, type App } from '../../src/http/app.ts';
@@ -36,7 +36,7 @@ before(async () => {
   const core = await compose(config, { sql: log.wrapSql(sql) });
   await core.jobRunner.stop();
   uncached = { core, app: await buildApp(core) };
-  for (const name of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'projectLister', 'projectOwner']) {
+  for (const name of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'projectLister', 'projectOwner']) {
     tokens[name] = (await t.tokens(emailOf(name))).access_token;
   }
 });
@@ -176,12 +176,82 @@ describe('what drops a cached list', () => {
     assert.ok(!find(await list('alice'), p));
   });
 
-  test('user.roles-changed: a member made a project lister lists every project at once', async () => {
+  test('user.roles-changed: a member made a project lister lists every project at once; made an administrator, his rights follow', async () => {
     const p = await createProject(w.as.projectOwner!);
     assert.ok(!find(await list('carol'), p));
     const res = await w.as.owner!('PUT', `${A2}/members/${w.ids.carol}/roles`, ['projectLister']);
-    assert.ok(res.status === 200 || res.status === 204, JSON.stringify(res.body));
-    assert.ok(find(await list('carol'), p));
+    assert.equal(res.status, 204, JSON.stringify(res.body));
+    const asLister = find(await list('carol'), p).permissions as string[];
+    // The same list (every project: the same entry's key), other account roles.
+    const admin = await w.as.owner!('PUT', `${A2}/members/${w.ids.carol}/roles`, ['administrator']);
+    assert.equal(admin.status, 204, JSON.stringify(admin.body));
+    assert.notDeepEqual(find(await list('carol'), p).permissions, asLister);
+  });
+
+  test('group.member-added and group.deleted: a project reached through a group joins, then leaves, the list at once', async () => {
+    const g = await w.as.owner!('POST', `${A2}/groups`, { name: `Crew ${Date.now()}` });
+    assert.equal(g.status, 201, JSON.stringify(g.body));
+    const p = await createProject(w.as.projectOwner!);
+    await addMembers(w.as.projectOwner!, p.id, { groups: [{ group: g.body.id, role: w.roles.Viewer }] });
+    assert.ok(!find(await list('bob'), p));
+    const added = await w.as.owner!('POST', `${A2}/groups/${uuidOf(g.body.id)}/members`, [w.ids.bob]);
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    assert.ok(find(await list('bob'), p), 'group.member-added');
+    assert.equal((await w.as.owner!('DELETE', `${A2}/groups/${uuidOf(g.body.id)}`)).status, 204);
+    assert.ok(!find(await list('bob'), p), 'group.deleted');
+  });
+
+  test('user.removed then user.added: a user who left the account and came back lists none of his former projects', async () => {
+    const p = await createProject(w.as.projectOwner!);
+    await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('grace'), role: w.roles.Viewer }] });
+    assert.ok(find(await list('grace'), p));
+    assert.equal((await w.as.owner!('DELETE', `${A2}/members`, [w.ids.grace])).status, 204);
+    const back = await w.as.owner!('POST', `${A2}/users/bulk-invite`, [{ email: emailOf('grace') }]);
+    assert.equal(back.status, 201, JSON.stringify(back.body));
+    assert.ok(!find(await list('grace'), p));
+  });
+
+  test('project.cover-changed: a new cover shows in the list at once', async () => {
+    const p = await createProject(w.as.projectOwner!);
+    assert.equal(find(await list('projectOwner'), p).coverBlobName, undefined);
+    const png = pngBytes(500, 7);
+    const body = { name: 'cover', extension: 'png', size: png.length, md5: md5Hex(png) };
+    const signed = await w.as.projectOwner!('POST', `${LIST}/${uuidOf(p.id)}/cover`, body);
+    assert.equal(signed.status, 200, JSON.stringify(signed.body));
+    assert.ok((await putSigned(t, signed.body.file.url, png)).statusCode < 300);
+    const reg = await w.as.projectOwner!('PUT', `${LIST}/${uuidOf(p.id)}/cover`, body);
+    assert.equal(reg.status, 200, JSON.stringify(reg.body));
+    const listed = find(await list('projectOwner'), p);
+    assert.equal(listed.coverBlobName, signed.body.file.blobName);
+    assert.equal(new URL(listed.coverUrl).pathname, `${LIST}/${uuidOf(p.id)}/blobs/${signed.body.file.blobName}`);
+  });
+
+  test('workzone.copied: a zone copied into another project counts in that project\'s workzoneCount at once', async () => {
+    const source = await createProject(w.as.projectOwner!);
+    const z = (await createZone(w.as.projectOwner!, source.id, source.rootWorkzoneId)).id;
+    const destination = await createProject(w.as.projectOwner!);
+    assert.equal(find(await list('projectOwner'), destination).statsInfo.workzoneCount, 1);
+    const res = await w.as.projectOwner!('POST', `${LIST}/${uuidOf(source.id)}/workzones/${uuidOf(z)}/copy`, {
+      destinationName: 'Copied zone', destinationProject: destination.id, destinationWorkzone: destination.rootWorkzoneId,
+    });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    await t.core.jobRunner.drain();
+    assert.equal(find(await list('projectOwner'), destination).statsInfo.workzoneCount, 2);
+  });
+
+  test('account.seeded: a seed that puts a user in a group gives him the group\'s projects at once', async () => {
+    const p = await createProject(w.as.projectOwner!);
+    await addMembers(w.as.projectOwner!, p.id, { groups: [{ group: GROUP_2_ID, role: w.roles.Viewer }] });
+    assert.ok(!find(await list('heidi'), p));
+    const account = PROJECT_SEED.accounts[0]!;
+    await t.seed({
+      ...PROJECT_SEED,
+      accounts: [
+        { ...account, groups: account.groups!.map((g) => (g.id === GROUP_2_ID ? { ...g, users: [...g.users, emailOf('heidi')] } : g)) },
+        ...PROJECT_SEED.accounts.slice(1),
+      ],
+    });
+    assert.ok(find(await list('heidi'), p));
   });
 });
 

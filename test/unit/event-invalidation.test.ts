@@ -112,12 +112,13 @@ test('project lists: every change to what a list shows drops the account\'s list
   const F = { fileId: 'f', workzoneId: Z, category: 'scan' };
   const T = { tagListId: 't', workzoneId: Z };
   const changesLists: DomainEvent[] = [
-    ...BEFORE_EVENTS.map(([, e]) => e).filter((e) => !['user.password-set', 'user.password-cleared', 'service.reset', 'role.created', 'signing-keys.rotated'].includes(e.type)),
+    ...BEFORE_EVENTS.map(([, e]) => e).filter((e) => ![
+      'user.password-set', 'user.password-cleared', 'service.reset', 'role.created', 'role.deleted', 'signing-keys.rotated',
+      'subscription.updated', 'user.invited', 'group.created', 'group.updated',
+    ].includes(e.type)),
     projectEventOf('project.created', project, `project:${P}`, { subscriptionId: 's', ownerId: U, rootWorkzoneId: Z }),
     projectEventOf('file.registered', project, 'file:f', F),
     projectEventOf('file.deleted', project, 'file:f', F),
-    projectEventOf('tag-list.created', project, 'tag-list:t', T),
-    projectEventOf('tag-list.updated', project, 'tag-list:t', T),
     projectEventOf('tag-list.deleted', project, 'tag-list:t', T),
     tagListChanged(project, 't', { tagsVersion: 2, tagCount: 1, pending: false }),
   ];
@@ -127,6 +128,15 @@ test('project lists: every change to what a list shows drops the account\'s list
     projectEventOf('file.updated', project, 'file:f', { fileId: 'f', workzoneId: Z, fields: ['name'] }),
     projectEventOf('crop.created', project, 'crop:c', { cropId: 'c', workzoneId: Z }),
     eventOf('role.created', A, `role:${R}`, { roleId: R }),
+    // A role in use cannot be deleted; a list shows no subscription or group field; a new tag
+    // list is empty, and a moved one stays in its project.
+    eventOf('role.deleted', A, `role:${R}`, { roleId: R }),
+    eventOf('subscription.updated', A, 'subscription:s', { subscriptionId: 's', fields: ['name'] }),
+    eventOf('user.invited', A, `user:${U}`, { userId: U, invitedBy: U, roles: [] }),
+    eventOf('group.created', A, `group:${G}`, { groupId: G }),
+    eventOf('group.updated', A, `group:${G}`, { groupId: G }),
+    projectEventOf('tag-list.created', project, 'tag-list:t', T),
+    projectEventOf('tag-list.updated', project, 'tag-list:t', T),
     eventOf('user.password-set', null, `user:${U}`, { userId: U, purpose: 'reset' }),
     eventOf('job.finished', A, 'job:j', { jobId: 'j', kind: 'workzone-copy', state: 'done', createdBy: U }),
   ];

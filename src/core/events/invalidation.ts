@@ -58,8 +58,11 @@ const RULES: { [K in DomainEventType]: Rule<K> } = {
   'account.seeded': (e) => [cacheScope.account(e.data.accountId), cacheScope.projectLists(e.data.accountId)],
   'user.seeded': user,
 
-  'subscription.updated': withLists(account),
-  'user.invited': withLists(accountAndUser),
+  // A list shows a project's subscriptionId only, never the subscription's fields.
+  'subscription.updated': account,
+  // A new user is in no project yet (and has no list kept); an existing one who comes back
+  // (user.added) may have a list kept from before he left.
+  'user.invited': accountAndUser,
   'user.added': withLists(accountAndUser),
   'user.roles-changed': withLists(accountAndUser),
   'user.removed': withLists(accountAndUser),
@@ -71,10 +74,12 @@ const RULES: { [K in DomainEventType]: Rule<K> } = {
   'role.created': (e) => (e.accountId ? [cacheScope.roles(e.accountId)] : []),
   // Members holding the role see its new permissions at once.
   'role.updated': withLists((e) => [cacheScope.role(e.data.roleId), ...(e.accountId ? [cacheScope.roles(e.accountId)] : [])]),
-  'role.deleted': withLists((e) => [cacheScope.role(e.data.roleId), ...(e.accountId ? [cacheScope.roles(e.accountId)] : [])]),
+  // A role in use in a project cannot be deleted (role-used): no list held it.
+  'role.deleted': (e) => [cacheScope.role(e.data.roleId), ...(e.accountId ? [cacheScope.roles(e.accountId)] : [])],
   // Groups carry project access: every access fact of the account is re-read.
-  'group.created': withLists(account),
-  'group.updated': withLists(account),
+  // A group's own fields show in no list; a new group has no members and no project.
+  'group.created': account,
+  'group.updated': account,
   'group.deleted': withLists(account),
   'group.member-added': withLists(account),
   'group.member-removed': withLists(account),
@@ -105,8 +110,10 @@ const RULES: { [K in DomainEventType]: Rule<K> } = {
   'crop.created': nothing,
   'crop.updated': nothing,
   'crop.deleted': nothing,
-  'tag-list.created': withLists(contents),
-  'tag-list.updated': withLists(contents),
+  // A project's tagCount sums its lists' tags: a new list is empty (its first tags come with
+  // tag-list.changed), and a list moved to another zone stays in the project.
+  'tag-list.created': contents,
+  'tag-list.updated': contents,
   'tag-list.deleted': withLists(contents),
   'tag-list.changed': withLists(contents),
   'connect-job.created': nothing,
