@@ -155,6 +155,8 @@ async function startScanbase(kind: ScanbaseKind): Promise<ScanbaseServer> {
         WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1',
         // The one-zone read's cache, when the run names a size (0: off; bench/run.ts).
         ...(process.env.WORKZONE_CACHE_ENTRIES !== undefined ? { WORKZONE_CACHE_ENTRIES: process.env.WORKZONE_CACHE_ENTRIES } : {}),
+        // The project lists' cache likewise (0: every list is built, serialised and sent uncompressed).
+        ...(process.env.PROJECT_LIST_CACHE_PROJECTS !== undefined ? { PROJECT_LIST_CACHE_PROJECTS: process.env.PROJECT_LIST_CACHE_PROJECTS } : {}),
       },
       cwd: ROOT,
       port,

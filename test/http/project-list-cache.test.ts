@@ -2,7 +2,7 @@
 // serialised and gzipped once (src/http/encoded-bodies.ts). Each change below is read back at
 // once, on this node, right after its call answered: each case fails if its event's row in
 // core/events/invalidation.ts stops dropping the account's lists (project-lists:<a>). Every
-// answer is compared byte for byte with a node that keeps no list (PROJECT_LIST_CACHE_ENTRIES=0)
+// answer is compared byte for byte with a node that keeps no list (PROJECT_LIST_CACHE_PROJECTS=0)
 // on the same database. On PGlite, or TEST_DATABASE_URL's PostgreSQL (one node; two nodes:
 // cluster-invalidation.test.ts).
 import { test, before, after, describe } from 'node:test';
@@ -32,7 +32,7 @@ before(async () => {
   t = await testApp({}, { wrapSql: (s) => log.wrapSql((sql = s)) });
   w = await projectWorld(t);
   await t.core.jobRunner.stop();
-  const config: Config = loadConfig({ DATABASE_URL: 'memory:', OPERATOR_TOKEN, SANDBOX: '1', PUBLIC_URL, PROJECT_LIST_CACHE_ENTRIES: '0' });
+  const config: Config = loadConfig({ DATABASE_URL: 'memory:', OPERATOR_TOKEN, SANDBOX: '1', PUBLIC_URL, PROJECT_LIST_CACHE_PROJECTS: '0' });
   const core = await compose(config, { sql: log.wrapSql(sql) });
   await core.jobRunner.stop();
   uncached = { core, app: await buildApp(core) };
@@ -311,7 +311,7 @@ test('Accept-Encoding rule: gzip when gzip (or *) is accepted with q > 0', () =>
   for (const [header, gzip] of cases) assert.equal(acceptsGzip(header), gzip, String(header));
 });
 
-test('PROJECT_LIST_CACHE_ENTRIES=0 turns the cache off: every list queries, and is sent as before (no ETag, no gzip)', async () => {
+test('PROJECT_LIST_CACHE_PROJECTS=0 turns the cache off: every list queries, and is sent as before (no ETag, no gzip)', async () => {
   const res = await rawList('projectLister', { 'accept-encoding': 'gzip' }, uncached.app);
   assert.equal(res.headers['content-encoding'], undefined);
   assert.equal(res.headers.etag, undefined);
@@ -319,8 +319,8 @@ test('PROJECT_LIST_CACHE_ENTRIES=0 turns the cache off: every list queries, and 
   assert.ok(again.texts.length > 0);
 });
 
-test('PROJECT_LIST_CACHE_ENTRIES config rule: an integer from 0 to 1,000,000, 1,000 by default', () => {
-  assert.equal(loadConfig({}).projectListCacheEntries, 1_000);
-  assert.equal(loadConfig({ PROJECT_LIST_CACHE_ENTRIES: '0' }).projectListCacheEntries, 0);
-  for (const bad of ['-1', '1000001', 'lots', '1.5']) assert.throws(() => loadConfig({ PROJECT_LIST_CACHE_ENTRIES: bad }), /PROJECT_LIST_CACHE_ENTRIES/, bad);
+test('PROJECT_LIST_CACHE_PROJECTS config rule: an integer from 0 to 10,000,000, 50,000 by default', () => {
+  assert.equal(loadConfig({}).projectListCacheProjects, 50_000);
+  assert.equal(loadConfig({ PROJECT_LIST_CACHE_PROJECTS: '0' }).projectListCacheProjects, 0);
+  for (const bad of ['-1', '10000001', 'lots', '1.5']) assert.throws(() => loadConfig({ PROJECT_LIST_CACHE_PROJECTS: bad }), /PROJECT_LIST_CACHE_PROJECTS/, bad);
 });

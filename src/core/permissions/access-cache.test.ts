@@ -115,3 +115,24 @@ test('an entry is not served when the clock went back before the time it was sto
   t = 5_000;
   assert.equal(await c.get('k', async () => ++loads, () => []), 2);
 });
+
+test('with weightOf the bound is on the total weight: heavy values push out the least recently read, and a value heavier than the bound is not kept', async () => {
+  const c = new AccessCache<number[]>(10, 60_000, Date.now, (v) => v.length);
+  const list = (n: number) => async () => Array.from({ length: n }, (_, i) => i);
+  await c.get('a', list(4), () => []);
+  await c.get('b', list(4), () => []);
+  assert.equal(c.weight, 8);
+  await c.get('a', list(4), () => []); // a is now the most recently read
+  await c.get('c', list(5), () => []); // 13 > 10: b goes
+  assert.deepEqual([c.size, c.weight], [2, 9]);
+  let loads = 0;
+  await c.get('a', async () => (loads++, []), () => []);
+  assert.equal(loads, 0, 'a stayed');
+  await c.get('huge', list(11), () => []);
+  assert.deepEqual([c.size, c.weight], [2, 9], 'not kept, and nothing pushed out for it');
+  await c.get('empty', list(0), () => []);
+  assert.equal(c.weight, 10, 'an empty value weighs 1');
+  c.invalidate('none');
+  c.clear();
+  assert.deepEqual([c.size, c.weight], [0, 0]);
+});

@@ -19,7 +19,7 @@ export interface ProjectsNeeds {
   ids: Ids;
   authorizer: Authorizer;
   activity: Activity;
-  config: { projectListCacheEntries: number };
+  config: { projectListCacheProjects: number };
 }
 
 export interface ProjectsOffers {
@@ -35,7 +35,7 @@ export const projectsModule: FeatureModule<ProjectsNeeds, ProjectsOffers> = {
   name: 'projects',
   create: ({ store, clock, ids, authorizer, activity, config }) => {
     const projectAccess = createProjectAccess({ store, clock, authorizer, activity });
-    const lists = createProjectLists({ store, clock, maxEntries: config.projectListCacheEntries });
+    const lists = createProjectLists({ store, clock, maxProjects: config.projectListCacheProjects });
     return {
       offers: {
         projectAccess,

@@ -51,15 +51,18 @@ export function earliestExpiry(grants: Iterable<readonly WorkzoneGrant[]>, now: 
 }
 
 /**
- * `maxEntries` bounds the cache (least recently read out first; PROJECT_LIST_CACHE_ENTRIES);
- * 0 turns it off: every read builds the list. Entries also end after a minute (AccessCache's
- * TTL), on the service's clock (the sandbox clock moves expiries and entries together).
+ * `maxProjects` bounds the projects across the kept lists (PROJECT_LIST_CACHE_PROJECTS; a list
+ * counts its projects, an empty one 1; least recently read out first): lists range from none
+ * to thousands of projects (~2.5 kB each with the HTTP layer's body), so a bound on their
+ * number would not bound memory. 0 turns it off: every read builds the list. Entries also end
+ * after a minute (AccessCache's TTL), on the service's clock (the sandbox clock moves expiries
+ * and entries together).
  */
-export function createProjectLists(deps: { store: StoreEvents; clock: Clock; maxEntries: number }): ProjectLists {
-  const { store, clock, maxEntries } = deps;
-  if (maxEntries === 0) return { read: async (_key, build) => (await build()).views };
+export function createProjectLists(deps: { store: StoreEvents; clock: Clock; maxProjects: number }): ProjectLists {
+  const { store, clock, maxProjects } = deps;
+  if (maxProjects === 0) return { read: async (_key, build) => (await build()).views };
 
-  const cache = new AccessCache<BuiltList>(maxEntries, 60_000, () => clock.nowMs());
+  const cache = new AccessCache<BuiltList>(maxProjects, 60_000, () => clock.nowMs(), (v) => v.views.length);
   dropOnInvalidation(store, cache);
   return {
     async read(key, build) {

@@ -20,8 +20,8 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
     workzones: q.countWorkzones ?? true,
   });
 
-  /** PROJECT_LIST_CACHE_ENTRIES > 0: lists are kept in the core, and their bodies here. */
-  const listsCached = core.config.projectListCacheEntries > 0;
+  /** PROJECT_LIST_CACHE_PROJECTS > 0: lists are kept in the core, and their bodies here. */
+  const listsCached = core.config.projectListCacheProjects > 0;
   const listBodies = encodedBodies<ProjectView[]>();
 
   const A = '/accounts/:accountRef/projects';
