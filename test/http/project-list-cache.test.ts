@@ -81,6 +81,17 @@ test('cache: a list read again issues no query and answers the same bytes (what 
   assert.equal(again.result.body, JSON.stringify(first));
 });
 
+test('reads of one list that miss together share one build (a burst after a change costs one list\'s statements)', async () => {
+  await rawList('projectLister'); // the caller's account facts are cached from here on
+  await createProject(w.as.projectOwner!); // drops the account's lists
+  const one = await log.measure(() => rawList('projectLister'));
+  await createProject(w.as.projectOwner!);
+  const burst = await log.measure(() => Promise.all(Array.from({ length: 5 }, () => rawList('projectLister'))));
+  assert.ok(one.texts.length > 0);
+  assert.equal(burst.texts.length, one.texts.length);
+  assert.equal(new Set(burst.result.map((r) => r.body)).size, 1);
+});
+
 describe('what drops a cached list', () => {
   test('project.created: a lister sees a new project at once', async () => {
     const before = await list('projectLister');

@@ -63,13 +63,37 @@ export function createProjectLists(deps: { store: StoreEvents; clock: Clock; max
   if (maxProjects === 0) return { read: async (_key, build) => (await build()).views };
 
   const cache = new AccessCache<BuiltList>(maxProjects, 60_000, () => clock.nowMs(), (v) => v.views.length);
-  dropOnInvalidation(store, cache);
+  // Reads of one list that miss together (a client's burst after a change) share one build.
+  // Any invalidation forgets the builds in flight, so a read that comes after it never joins
+  // a build that started before it.
+  const building = new Map<string, Promise<BuiltList>>();
+  dropOnInvalidation(store, {
+    clear: () => {
+      building.clear();
+      cache.clear();
+    },
+    invalidate: (scope) => {
+      building.clear();
+      cache.invalidate(scope);
+    },
+  });
+  const shared = (key: string, build: () => Promise<BuiltList>): Promise<BuiltList> => {
+    let pending = building.get(key);
+    if (!pending) {
+      const started = build().finally(() => {
+        if (building.get(key) === started) building.delete(key);
+      });
+      building.set(key, (pending = started));
+    }
+    return pending;
+  };
   return {
     async read(key, build) {
       const { scans, tags, workzones } = key.want;
+      const cacheKey = `${key.accountId}|${key.userId}|${key.all ? 'all' : 'member'}|${+scans}${+tags}${+workzones}`;
       const built = await cache.get(
-        `${key.accountId}|${key.userId}|${key.all ? 'all' : 'member'}|${+scans}${+tags}${+workzones}`,
-        build,
+        cacheKey,
+        () => shared(cacheKey, build),
         () => [cacheScope.projectLists(key.accountId)],
         (v) => v.validUntil?.getTime() ?? null,
       );
