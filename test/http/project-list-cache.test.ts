@@ -300,6 +300,14 @@ describe('the body: gzip when accepted, identity otherwise', () => {
     }
   });
 
+  test('HEAD answers the GET\'s headers without a body', async () => {
+    const get = await rawList('projectLister', { 'accept-encoding': 'gzip' });
+    const head = await t.app.inject({ method: 'HEAD', url: LIST, headers: { authorization: `Bearer ${tokens.projectLister}`, 'accept-encoding': 'gzip' } });
+    assert.equal(head.statusCode, 200);
+    assert.equal(head.rawPayload.length, 0);
+    for (const h of ['content-type', 'content-encoding', 'etag', 'vary']) assert.equal(head.headers[h], get.headers[h], h);
+  });
+
   test('If-None-Match with the answer\'s ETag is 304 without a body; the ETag changes with the list', async () => {
     const first = await rawList('projectLister');
     const etag = String(first.headers.etag);
