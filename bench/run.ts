@@ -17,7 +17,8 @@
 // BENCH_ONLY=http only the HTTP scenarios above. BENCH_SCENARIOS=regex keeps the HTTP
 // scenarios whose name matches, with the references they are compared with.
 // WORKZONE_CACHE_ENTRIES, when set, is handed to the Scanbase servers (0: a one-zone read
-// pays its statement every time, the cost of a read after a change: docs/performance.md).
+// pays its statement every time, the cost of a read after a change: docs/performance.md);
+// PROJECT_LIST_CACHE_PROJECTS likewise (0: each project list is built and serialised anew).
 import path from 'node:path';
 import { fire, measureDriver, median, probe, Samples, type LoadOptions } from './measure.ts';
 import { printTable, writeJson, type ScenarioResult } from './report.ts';

@@ -3,7 +3,7 @@
 // is compared with, and the target ratio (reported, never asserted).
 import { BENCH_USER, type RunningServer, type ScanbaseServer, type ServerKind } from './servers.ts';
 import { workzoneAtDepth } from './workzone-depth.ts';
-import { projectListOfMember } from './project-list.ts';
+import { projectListOfMember, projectListOfMemberIdentity } from './project-list.ts';
 import { projectRename, WEBHOOK_ENDPOINTS } from './webhook-cost.ts';
 
 export interface BenchRequest {
@@ -83,11 +83,15 @@ export const scenarios: Scenario[] = [
   scenario({ name: DEPTH_1, server: 'scanbase-pglite', reference: [], setup: workzoneAtDepth(1) }),
   scenario({ name: 'GET work zone at depth 10 (PGlite)', server: 'scanbase-pglite', target: 0.9, reference: [DEPTH_1], setup: workzoneAtDepth(10) }),
   // Operations issue, item 10: the same read against the combined limit used for roles, and
-  // the project list of a member of 1,000 projects (a fixed number of queries each).
+  // the project list of a member of 1,000 projects (a fixed number of queries each), as Node's
+  // fetch asks for it (gzip; bench/project-list.ts).
   scenario({ name: 'GET work zone of 1,000 (PGlite)', server: 'scanbase-pglite-large', target: 0.7, reference: [BASELINE, SELECT_PGLITE], setup: workzoneAtDepth(10) }),
   scenario({ name: 'GET work zone of 1,000 (PostgreSQL)', server: 'scanbase-postgres-large', target: 0.7, reference: [BASELINE, SELECT_POSTGRES], setup: workzoneAtDepth(10) }),
   scenario({ name: 'GET projects, member of 1,000 (PGlite)', server: 'scanbase-pglite-list', target: 0.5, reference: [BASELINE, SELECT_PGLITE], setup: projectListOfMember }),
   scenario({ name: 'GET projects, member of 1,000 (PostgreSQL)', server: 'scanbase-postgres-list', target: 0.5, reference: [BASELINE, SELECT_POSTGRES], setup: projectListOfMember }),
+  // Informational: the same list with no Accept-Encoding (identity, ~950 kB a request).
+  scenario({ name: 'GET projects, member of 1,000, identity (PGlite)', server: 'scanbase-pglite-list', reference: [BASELINE, SELECT_PGLITE], setup: projectListOfMemberIdentity }),
+  scenario({ name: 'GET projects, member of 1,000, identity (PostgreSQL)', server: 'scanbase-postgres-list', reference: [BASELINE, SELECT_POSTGRES], setup: projectListOfMemberIdentity }),
   // Webhooks issue: the cost of an event, the same write with webhook endpoints registered vs none (bench/webhook-cost.ts).
   scenario({ name: RENAME('PGlite'), server: 'scanbase-pglite', reference: [], setup: projectRename(0) }),
   scenario({ name: `PATCH project name, ${WEBHOOK_ENDPOINTS} webhooks (PGlite)`, server: 'scanbase-pglite', target: 0.8, reference: [RENAME('PGlite')], setup: projectRename(WEBHOOK_ENDPOINTS) }),

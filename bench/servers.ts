@@ -157,6 +157,8 @@ async function startScanbase(kind: ScanbaseKind): Promise<ScanbaseServer> {
         WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1',
         // The one-zone read's cache, when the run names a size (0: off; bench/run.ts).
         ...(process.env.WORKZONE_CACHE_ENTRIES !== undefined ? { WORKZONE_CACHE_ENTRIES: process.env.WORKZONE_CACHE_ENTRIES } : {}),
+        // The project lists' cache likewise (0: every list is built, serialised and sent uncompressed).
+        ...(process.env.PROJECT_LIST_CACHE_PROJECTS !== undefined ? { PROJECT_LIST_CACHE_PROJECTS: process.env.PROJECT_LIST_CACHE_PROJECTS } : {}),
         // Settings to try on this tree's servers (npm run bench:compare): a JSON object of variables.
         ...(process.env.BENCH_SERVER_ENV ? (JSON.parse(process.env.BENCH_SERVER_ENV) as Record<string, string>) : {}),
       },

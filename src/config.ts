@@ -68,6 +68,8 @@ export interface Config {
   shutdownDrainSeconds: number;
   /** WORKZONE_CACHE_ENTRIES: work zones whose read model (roles, counts) a node keeps, least recently read out first; 0 turns it off. */
   workzoneCacheEntries: number;
+  /** PROJECT_LIST_CACHE_PROJECTS: projects across the callers' lists a node keeps (as built, and serialised; a list counts its projects), least recently read out first; 0 turns it off. */
+  projectListCacheProjects: number;
   /** Outgoing mail (docs/operations.md "Mail relay"). */
   mail: MailConfig;
   /** Webhook deliveries (docs/webhooks.md). */
@@ -323,6 +325,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsPort,
     shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 25, 0, 3600),
     workzoneCacheEntries: integer(env, 'WORKZONE_CACHE_ENTRIES', 10_000, 0, 1_000_000),
+    projectListCacheProjects: integer(env, 'PROJECT_LIST_CACHE_PROJECTS', 50_000, 0, 10_000_000),
     mail: mail(env, publicUrl),
     webhooks: {
       allowPrivateTargets: bool(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS'),

@@ -131,4 +131,31 @@ describe('cache invalidation across nodes (PostgreSQL, domain events)', { skip: 
       assert.equal(await eventually(statusOnB('dave', url), (s) => s === 403, WAIT_MS), 403);
     });
   });
+
+  // A caller's project list (src/core/projects/project-lists.ts): node B keeps it, with its
+  // serialised body, until the event of a change made on node A in the account arrives.
+  describe('a caller\'s project list on node B', () => {
+    const listOnB = (name: string) => async () => (await onB[name]!('GET', `${A2}/projects`)).body as any[];
+    const listedOnB = async (name: string) => {
+      await listOnB(name)();
+      await new Promise((r) => setTimeout(r, 300));
+      return listOnB(name)();
+    };
+    const has = (p: any) => (l: any[]) => l.some((x) => x.id === p.id);
+
+    test('member.added: a project the caller joins on node A appears in his list on node B within a short wait', async () => {
+      const p = await createProject(w.as.projectOwner!);
+      assert.ok(!has(p)(await listedOnB('bob')), 'node B caches bob\'s list');
+      await addMembers(w.as.projectOwner!, p.id, { users: [{ user: emailOf('bob'), role: w.roles.Viewer }] });
+      assert.ok(has(p)(await eventually(listOnB('bob'), has(p), WAIT_MS)));
+    });
+
+    test('file.registered: a scan registered on node A is counted in the list on node B within a short wait', async () => {
+      const p = await createProject(w.as.projectOwner!);
+      const counted = (n: number) => (l: any[]) => l.find((x) => x.id === p.id)?.statsInfo.scanCount === n;
+      assert.ok(counted(0)(await listedOnB('projectOwner')), 'node B caches the list');
+      await upload(nodes.a, w.as.projectOwner!, p.id, p.rootWorkzoneId, [{ name: 'scan', extension: 'e57', content: bytes(100) }]);
+      assert.ok(counted(1)(await eventually(listOnB('projectOwner'), counted(1), WAIT_MS)));
+    });
+  });
 });

@@ -92,7 +92,7 @@ test('what a zone\'s read model shows (its fields, scan and tag counts) drops th
     projectEventOf('tag-list.deleted', project, 'tag-list:t', { tagListId: 't', workzoneId: Z }),
     tagListChanged(project, 't', { tagsVersion: 2, tagCount: 1, pending: false }),
   ];
-  for (const e of changes) assert.deepEqual(invalidatedScopes(e), [cacheScope.contents(P)], e.type);
+  for (const e of changes) assert.deepEqual(invalidatedScopes(e).filter((s) => s !== cacheScope.projectLists(A)), [cacheScope.contents(P)], e.type);
   // Roles and zones: the project scope, which zone read models are tagged with as well.
   for (const [, e] of BEFORE_EVENTS.filter(([, e]) => e.type.startsWith('member.') || e.type.startsWith('workzone.'))) {
     assert.ok(invalidatedScopes(e).includes(cacheScope.project(P)), e.type);
@@ -105,7 +105,42 @@ test('onInvalidation calls back once per scope of each delivered event', () => {
   onInvalidation({ onEvent: (l) => listeners.push(l) }, (s) => seen.push(s));
   const e = eventOf('role.updated', A, `role:${R}`, { roleId: R });
   for (const l of listeners) l({ ...e, id: 'e1', occurredAt: new Date() } as StoredDomainEvent);
-  assert.deepEqual(seen, [`role:${R}`, `roles:${A}`]);
+  assert.deepEqual(seen, [`role:${R}`, `roles:${A}`, `project-lists:${A}`]);
+});
+
+test('project lists: every change to what a list shows drops the account\'s lists (project-lists:<a>), and nothing else does', () => {
+  const F = { fileId: 'f', workzoneId: Z, category: 'scan' };
+  const T = { tagListId: 't', workzoneId: Z };
+  const changesLists: DomainEvent[] = [
+    ...BEFORE_EVENTS.map(([, e]) => e).filter((e) => ![
+      'user.password-set', 'user.password-cleared', 'service.reset', 'role.created', 'role.deleted', 'signing-keys.rotated',
+      'subscription.updated', 'user.invited', 'group.created', 'group.updated',
+    ].includes(e.type)),
+    projectEventOf('project.created', project, `project:${P}`, { subscriptionId: 's', ownerId: U, rootWorkzoneId: Z }),
+    projectEventOf('file.registered', project, 'file:f', F),
+    projectEventOf('file.deleted', project, 'file:f', F),
+    projectEventOf('tag-list.deleted', project, 'tag-list:t', T),
+    tagListChanged(project, 't', { tagsVersion: 2, tagCount: 1, pending: false }),
+  ];
+  for (const e of changesLists) assert.ok(invalidatedScopes(e).includes(cacheScope.projectLists(A)), e.type);
+  const showsNothingListed: DomainEvent[] = [
+    projectEventOf('workzone.updated', project, `workzone:${Z}`, { workzoneId: Z }),
+    projectEventOf('file.updated', project, 'file:f', { fileId: 'f', workzoneId: Z, fields: ['name'] }),
+    projectEventOf('crop.created', project, 'crop:c', { cropId: 'c', workzoneId: Z }),
+    eventOf('role.created', A, `role:${R}`, { roleId: R }),
+    // A role in use cannot be deleted; a list shows no subscription or group field; a new tag
+    // list is empty, and a moved one stays in its project.
+    eventOf('role.deleted', A, `role:${R}`, { roleId: R }),
+    eventOf('subscription.updated', A, 'subscription:s', { subscriptionId: 's', fields: ['name'] }),
+    eventOf('user.invited', A, `user:${U}`, { userId: U, invitedBy: U, roles: [] }),
+    eventOf('group.created', A, `group:${G}`, { groupId: G }),
+    eventOf('group.updated', A, `group:${G}`, { groupId: G }),
+    projectEventOf('tag-list.created', project, 'tag-list:t', T),
+    projectEventOf('tag-list.updated', project, 'tag-list:t', T),
+    eventOf('user.password-set', null, `user:${U}`, { userId: U, purpose: 'reset' }),
+    eventOf('job.finished', A, 'job:j', { jobId: 'j', kind: 'workzone-copy', state: 'done', createdBy: U }),
+  ];
+  for (const e of showsNothingListed) assert.ok(!invalidatedScopes(e).includes(cacheScope.projectLists(A)), e.type);
 });
 
 test('project events carry their account and the project in both id forms', () => {

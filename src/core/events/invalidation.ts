@@ -2,8 +2,8 @@
 // stale, as scope keys. Caches tag each entry with the scopes it was read from (an
 // account's access facts: account:<a> and user:<u>; a project's grants: project:<p>, and
 // role:<r> of every role held; an account's role list: roles:<a>; a work zone's read model:
-// its project's project:<p> and contents:<p>, and account:<a>) and drop the entries of every
-// scope an event names. '*' drops everything.
+// its project's project:<p> and contents:<p>, and account:<a>; a caller's project list:
+// project-lists:<a>) and drop the entries of every scope an event names. '*' drops everything.
 //
 // One row per event type: the type checker refuses an event without its row, so a new
 // event must say what it invalidates (often nothing).
@@ -20,6 +20,13 @@ export const cacheScope = {
   role: (id: string) => `role:${id}`,
   /** The role list of an account (roles.ts). */
   roles: (accountId: string) => `roles:${accountId}`,
+  /**
+   * Every caller's project list in an account (projects/project-lists.ts): any change to what a
+   * list shows of any project of the account (a project, its members and zones, its counts, the
+   * roles, groups and account roles that make the rights), including a project the caller is
+   * not yet in, which may join his list.
+   */
+  projectLists: (accountId: string) => `project-lists:${accountId}`,
   /** Each node's signing and verification keys (signing-keys.ts). */
   signingKeys: 'signing-keys',
 } as const;
@@ -36,19 +43,29 @@ const accountAndUser = (e: { accountId: string | null; data: { userId: string } 
 const user = (e: { data: { userId: string } }) => [cacheScope.user(e.data.userId)];
 const project = (e: { data: { projectId: string } }) => [cacheScope.project(e.data.projectId)];
 const contents = (e: { data: { projectId: string } }) => [cacheScope.contents(e.data.projectId)];
+/** The rule's scopes and the account's project lists (every list of the event's account). */
+const withLists = <E>(rule: (e: E) => readonly string[]) => (e: E & { accountId: string | null }): readonly string[] => [
+  ...rule(e),
+  ...(e.accountId ? [cacheScope.projectLists(e.accountId)] : []),
+];
 
+// withLists(…): the change shows in the account's project lists (a project's fields, its
+// members and zones, its counts, or the rights of its members: roles, groups, account roles).
 const RULES: { [K in DomainEventType]: Rule<K> } = {
   'signing-keys.rotated': () => [cacheScope.signingKeys],
   'service.reset': () => [cacheScope.all],
   'events.missed': () => [cacheScope.all],
-  'account.seeded': (e) => [cacheScope.account(e.data.accountId)],
+  'account.seeded': (e) => [cacheScope.account(e.data.accountId), cacheScope.projectLists(e.data.accountId)],
   'user.seeded': user,
 
+  // A list shows a project's subscriptionId only, never the subscription's fields.
   'subscription.updated': account,
+  // A new user is in no project yet (and has no list kept); an existing one who comes back
+  // (user.added) may have a list kept from before he left.
   'user.invited': accountAndUser,
-  'user.added': accountAndUser,
-  'user.roles-changed': accountAndUser,
-  'user.removed': accountAndUser,
+  'user.added': withLists(accountAndUser),
+  'user.roles-changed': withLists(accountAndUser),
+  'user.removed': withLists(accountAndUser),
   // Tokens of a user whose password was reset or cleared end: his known-user entry goes.
   'user.password-set': user,
   'user.password-reset-requested': nothing,
@@ -56,44 +73,49 @@ const RULES: { [K in DomainEventType]: Rule<K> } = {
 
   'role.created': (e) => (e.accountId ? [cacheScope.roles(e.accountId)] : []),
   // Members holding the role see its new permissions at once.
-  'role.updated': (e) => [cacheScope.role(e.data.roleId), ...(e.accountId ? [cacheScope.roles(e.accountId)] : [])],
+  'role.updated': withLists((e) => [cacheScope.role(e.data.roleId), ...(e.accountId ? [cacheScope.roles(e.accountId)] : [])]),
+  // A role in use in a project cannot be deleted (role-used): no list held it.
   'role.deleted': (e) => [cacheScope.role(e.data.roleId), ...(e.accountId ? [cacheScope.roles(e.accountId)] : [])],
   // Groups carry project access: every access fact of the account is re-read.
+  // A group's own fields show in no list; a new group has no members and no project.
   'group.created': account,
   'group.updated': account,
-  'group.deleted': account,
-  'group.member-added': account,
-  'group.member-removed': account,
+  'group.deleted': withLists(account),
+  'group.member-added': withLists(account),
+  'group.member-removed': withLists(account),
 
-  'project.created': project,
-  'project.updated': project,
-  'project.deleted': project,
-  'project.restored': project,
-  'project.cover-changed': project,
+  'project.created': withLists(project),
+  'project.updated': withLists(project),
+  'project.deleted': withLists(project),
+  'project.restored': withLists(project),
+  'project.cover-changed': withLists(project),
 
   // A zone's grants are materialised per zone: creating, deleting or copying zones changes them.
-  'workzone.created': project,
+  'workzone.created': withLists(project),
   // A zone's name and description are in its read model.
   'workzone.updated': contents,
-  'workzone.deleted': project,
-  'workzone.copied': project,
-  'member.added': project,
-  'member.removed': project,
-  'member.access-removed': project,
+  'workzone.deleted': withLists(project),
+  'workzone.copied': withLists(project),
+  'member.added': withLists(project),
+  'member.removed': withLists(project),
+  'member.access-removed': withLists(project),
 
   // Contents: no access fact depends on them (readers check tagsVersion themselves); a zone's
-  // read model counts its scans and its tags. A tag list's update may move it to another zone.
-  'file.registered': contents,
+  // read model counts its scans and its tags, and so does a project list (scanCount, scanSize,
+  // tagCount). A tag list's update may move it to another zone.
+  'file.registered': withLists(contents),
   // A rename or a transformation changes no count.
   'file.updated': nothing,
-  'file.deleted': contents,
+  'file.deleted': withLists(contents),
   'crop.created': nothing,
   'crop.updated': nothing,
   'crop.deleted': nothing,
+  // A project's tagCount sums its lists' tags: a new list is empty (its first tags come with
+  // tag-list.changed), and a list moved to another zone stays in the project.
   'tag-list.created': contents,
   'tag-list.updated': contents,
-  'tag-list.deleted': contents,
-  'tag-list.changed': contents,
+  'tag-list.deleted': withLists(contents),
+  'tag-list.changed': withLists(contents),
   'connect-job.created': nothing,
   'connect-job.received': nothing,
   'job.finished': nothing,

@@ -84,3 +84,55 @@ test('an entry re-read under other scopes is no longer dropped by its old ones',
   c.invalidate('project:old');
   assert.equal(await c.get('k', async () => `v${++loads}`, () => ['project:new']), 'v2');
 });
+
+test('an entry ends at the time untilOf gives when it comes before the TTL (a membership expiring with no event)', async () => {
+  let t = 0;
+  const c = new AccessCache<{ n: number; until: number | null }>(10, 1000, () => t);
+  let loads = 0;
+  const load = (until: number | null) => async () => ({ n: ++loads, until });
+  const untilOf = (v: { until: number | null }) => v.until;
+  await c.get('k', load(300), () => [], untilOf);
+  t = 299;
+  assert.equal((await c.get('k', load(300), () => [], untilOf)).n, 1, 'kept before its end');
+  t = 300;
+  assert.equal((await c.get('k', load(null), () => [], untilOf)).n, 2, 'reloaded at its end');
+  t = 1299;
+  assert.equal((await c.get('k', load(null), () => [], untilOf)).n, 2, 'null: the TTL alone ends it');
+  t = 1300;
+  assert.equal((await c.get('k', load(5000), () => [], untilOf)).n, 3, 'a later time never extends the TTL');
+  t = 2299;
+  assert.equal((await c.get('k', load(null), () => [], untilOf)).n, 3);
+  t = 2300;
+  assert.equal((await c.get('k', load(1), () => [], untilOf)).n, 4, 'TTL');
+  assert.equal(c.size, 0, 'a value already past its end is not stored');
+});
+
+test('an entry is not served when the clock went back before the time it was stored', async () => {
+  let t = 10_000;
+  const c = new AccessCache<number>(10, 1000, () => t);
+  let loads = 0;
+  await c.get('k', async () => ++loads, () => []);
+  t = 5_000;
+  assert.equal(await c.get('k', async () => ++loads, () => []), 2);
+});
+
+test('with weightOf the bound is on the total weight: heavy values push out the least recently read, and a value heavier than the bound is not kept', async () => {
+  const c = new AccessCache<number[]>(10, 60_000, Date.now, (v) => v.length);
+  const list = (n: number) => async () => Array.from({ length: n }, (_, i) => i);
+  await c.get('a', list(4), () => []);
+  await c.get('b', list(4), () => []);
+  assert.equal(c.weight, 8);
+  await c.get('a', list(4), () => []); // a is now the most recently read
+  await c.get('c', list(5), () => []); // 13 > 10: b goes
+  assert.deepEqual([c.size, c.weight], [2, 9]);
+  let loads = 0;
+  await c.get('a', async () => (loads++, []), () => []);
+  assert.equal(loads, 0, 'a stayed');
+  await c.get('huge', list(11), () => []);
+  assert.deepEqual([c.size, c.weight], [2, 9], 'not kept, and nothing pushed out for it');
+  await c.get('empty', list(0), () => []);
+  assert.equal(c.weight, 10, 'an empty value weighs 1');
+  c.invalidate('none');
+  c.clear();
+  assert.deepEqual([c.size, c.weight], [0, 0]);
+});

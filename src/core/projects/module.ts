@@ -11,6 +11,7 @@ import { createProjects, ownedProjects, type Projects } from './projects.ts';
 import { createProjectAccess, type ProjectAccess } from './project-access.ts';
 import { createProjectDetails, type ProjectDetailsService } from './project-details.ts';
 import { createReach, type Reach } from './reach.ts';
+import { createProjectLists } from './project-lists.ts';
 
 export interface ProjectsNeeds {
   store: Store;
@@ -18,6 +19,7 @@ export interface ProjectsNeeds {
   ids: Ids;
   authorizer: Authorizer;
   activity: Activity;
+  config: { projectListCacheProjects: number };
 }
 
 export interface ProjectsOffers {
@@ -31,12 +33,13 @@ export interface ProjectsOffers {
 
 export const projectsModule: FeatureModule<ProjectsNeeds, ProjectsOffers> = {
   name: 'projects',
-  create: ({ store, clock, ids, authorizer, activity }) => {
+  create: ({ store, clock, ids, authorizer, activity, config }) => {
     const projectAccess = createProjectAccess({ store, clock, authorizer, activity });
+    const lists = createProjectLists({ store, clock, maxProjects: config.projectListCacheProjects });
     return {
       offers: {
         projectAccess,
-        projects: createProjects({ store, clock, ids, authorizer, access: projectAccess }),
+        projects: createProjects({ store, clock, ids, authorizer, access: projectAccess, lists }),
         projectDetails: createProjectDetails({ store, access: projectAccess }),
         reach: createReach({ access: projectAccess }),
         ownedProjects,

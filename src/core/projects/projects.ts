@@ -10,10 +10,11 @@ import type { Ids } from '../ports/ids.ts';
 import type { Repos, SubscriptionRecord } from '../ports/repositories.ts';
 import type { Location, ProjectFields, ProjectRecord, ProjectStats, SpatialReference } from '../ports/project-repositories.ts';
 import type { Permission } from '../permissions/catalog.ts';
-import { requirePermission, type Actor, type Authorizer } from '../permissions/authorizer.ts';
+import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { projectPermissions, workzonePermissions } from '../permissions/evaluate.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope } from './project-access.ts';
 import { findSpatialReference } from './spatial-references.ts';
+import { earliestExpiry, type BuiltList, type ProjectLists } from './project-lists.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
 
 export interface ProjectView {
@@ -99,7 +100,11 @@ export const subscriptionNotActive = (s: SubscriptionRecord) =>
 
 /** The project use cases of both API generations (spec "Project"). */
 export interface Projects {
-  /** The projects of an account the caller may see (members: theirs; listers: all). */
+  /**
+   * The projects of an account the caller may see (members: theirs; listers: all). While the
+   * caller's list is cached (project-lists.ts) every call answers the same array: treat it as
+   * read-only.
+   */
   listProjects(actor: Actor, accountRef: EntityRef, want: StatsWanted): Promise<ProjectView[]>;
   /**
    * The ids of the projects a caller sees; with a work zone, only the project owning it
@@ -124,8 +129,9 @@ export function createProjects(deps: {
   ids: Ids;
   authorizer: Authorizer;
   access: ProjectAccess;
+  lists: ProjectLists;
 }): Projects {
-  const { store, clock, ids, authorizer, access } = deps;
+  const { store, clock, ids, authorizer, access, lists } = deps;
 
   async function subscriptionOf(repos: Repos, accountId: string, ref: EntityRef): Promise<SubscriptionRecord> {
     const s = 'uuid' in ref ? await repos.subscriptions.byId(ref.uuid) : await repos.subscriptions.byApi1Id(ref.api1Id);
@@ -154,40 +160,46 @@ export function createProjects(deps: {
     return view(fresh, want);
   }
 
+  /** The caller's list as built from the database (the rights evaluated at `now`). */
+  async function buildList(actor: Actor, account: AccountScope, all: boolean, want: StatsWanted): Promise<BuiltList> {
+    const now = clock.now();
+    const projects = await store.repos.projects.list(account.account.id, all ? { all: true } : { memberUserId: actor.userId, now });
+    // A fixed number of queries for any number of projects: the list, the caller's grants
+    // in all of them, and (when asked) their counts.
+    const ids = projects.map((p) => p.id);
+    const [stats, grantsByProject] = await Promise.all([
+      want.scans || want.tags || want.workzones ? store.repos.projects.stats(ids) : new Map<string, ProjectStats>(),
+      store.repos.members.grantsIn(ids, actor.userId),
+    ]);
+    // Projects whose facts differ only in their ids are evaluated alike: the rights are
+    // evaluated once per distinct (owner or not, each grant's role, expiry and reach of
+    // the root zone), a few for a thousand projects, and their answers shared.
+    const evaluated = new Map<string, Pick<ProjectView, 'permissions' | 'bimOnRootWz'>>();
+    const out: ProjectView[] = [];
+    for (const p of projects) {
+      const grants = grantsByProject.get(p.id) ?? [];
+      const key = `${p.ownerId === actor.userId}|${grants.map((g) => `${g.roleId} ${g.expiresAt?.getTime()} ${g.workzoneIds.has(p.rootWorkzoneId)}`).join('|')}`;
+      let rights = evaluated.get(key);
+      if (!rights) {
+        const facts = { projectId: p.id, ownerId: p.ownerId, rootWorkzoneId: p.rootWorkzoneId, grants };
+        rights = {
+          permissions: [...projectPermissions(actor.userId, account.facts, facts, now)],
+          bimOnRootWz: workzonePermissions(actor.userId, account.facts, facts, p.rootWorkzoneId, now).has('workzone:cad-model:read'),
+        };
+        evaluated.set(key, rights);
+      }
+      out.push({ project: p, permissions: rights.permissions, stats: pickStats(stats.get(p.id), want), bimOnRootWz: rights.bimOnRootWz });
+    }
+    // An expiring membership ends the list as built (the project leaves it, or its rights change).
+    return { views: out, validUntil: earliestExpiry(grantsByProject.values(), now) };
+  }
+
   return {
     async listProjects(actor: Actor, accountRef: EntityRef, want: StatsWanted): Promise<ProjectView[]> {
       const account = await authorizer.account(actor, accountRef);
       requirePermission(account.permissions, 'account:account:read', 'list-projects-forbidden');
-      const now = clock.now();
       const all = account.permissions.has('account:projects:list');
-      const projects = await store.repos.projects.list(account.account.id, all ? { all: true } : { memberUserId: actor.userId, now });
-      // A fixed number of queries for any number of projects: the list, the caller's grants
-      // in all of them, and (when asked) their counts.
-      const ids = projects.map((p) => p.id);
-      const [stats, grantsByProject] = await Promise.all([
-        want.scans || want.tags || want.workzones ? store.repos.projects.stats(ids) : new Map<string, ProjectStats>(),
-        store.repos.members.grantsIn(ids, actor.userId),
-      ]);
-      // Projects whose facts differ only in their ids are evaluated alike: the rights are
-      // evaluated once per distinct (owner or not, each grant's role, expiry and reach of
-      // the root zone), a few for a thousand projects, and their answers shared.
-      const evaluated = new Map<string, Pick<ProjectView, 'permissions' | 'bimOnRootWz'>>();
-      const out: ProjectView[] = [];
-      for (const p of projects) {
-        const grants = grantsByProject.get(p.id) ?? [];
-        const key = `${p.ownerId === actor.userId}|${grants.map((g) => `${g.roleId} ${g.expiresAt?.getTime()} ${g.workzoneIds.has(p.rootWorkzoneId)}`).join('|')}`;
-        let rights = evaluated.get(key);
-        if (!rights) {
-          const facts = { projectId: p.id, ownerId: p.ownerId, rootWorkzoneId: p.rootWorkzoneId, grants };
-          rights = {
-            permissions: [...projectPermissions(actor.userId, account.facts, facts, now)],
-            bimOnRootWz: workzonePermissions(actor.userId, account.facts, facts, p.rootWorkzoneId, now).has('workzone:cad-model:read'),
-          };
-          evaluated.set(key, rights);
-        }
-        out.push({ project: p, permissions: rights.permissions, stats: pickStats(stats.get(p.id), want), bimOnRootWz: rights.bimOnRootWz });
-      }
-      return out;
+      return lists.read({ accountId: account.account.id, userId: actor.userId, all, want }, () => buildList(actor, account, all, want));
     },
 
     /**

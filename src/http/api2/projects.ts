@@ -3,9 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
-import { SPATIAL_REFERENCES } from '../../core/projects/index.ts';
+import { SPATIAL_REFERENCES, type ProjectView } from '../../core/projects/index.ts';
 import { api2Kit } from './route-kit.ts';
 import { projectPresenters } from './project-presenters.ts';
+import { encodedBodies, sendEncoded } from '../encoded-bodies.ts';
 import * as S from './schemas.ts';
 import * as P from './project-schemas.ts';
 
@@ -19,6 +20,10 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
     workzones: q.countWorkzones ?? true,
   });
 
+  /** PROJECT_LIST_CACHE_PROJECTS > 0: lists are kept in the core, and their bodies here. */
+  const listsCached = core.config.projectListCacheProjects > 0;
+  const listBodies = encodedBodies<ProjectView[]>();
+
   const A = '/accounts/:accountRef/projects';
   const PP = S.withParams('projectRef');
 
@@ -29,7 +34,14 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
 
   app.get(A, {
     schema: { summary: 'Active and deleted projects of the account the caller sees', operationId: 'getProjects', ...beta('Project'), params: S.AccountParams, querystring: P.CountQuery, response: { 200: Type.Array(P.Project), ...errors } },
-  }, async (req) => (await core.projects.listProjects(actor(req), ref('account', req.params.accountRef), want(req.query))).map(present.project));
+  }, async (req, reply) => {
+    const views = await core.projects.listProjects(actor(req), ref('account', req.params.accountRef), want(req.query));
+    if (!listsCached) return views.map(present.project);
+    // The core answers the same array while the caller's list holds: its body is serialised
+    // (by this route's schema, so the bytes are the uncached path's), hashed and gzipped once.
+    // Nothing in it ages by itself: coverUrl is the stable 302 link, not a signed URL.
+    return sendEncoded(req, reply, listBodies.of(views, () => reply.serialize(views.map(present.project)) as string));
+  });
 
   app.post(A, {
     schema: { summary: 'Create a project (with its root work zone)', operationId: 'createProject', ...beta('Project'), params: S.AccountParams, body: P.ProjectCreate, response: { 201: P.Project, ...errors } },
