@@ -5,7 +5,8 @@
 // for (Accept-Encoding: gzip), cost once per cached value instead of once per request.
 // docs/performance.md "Project list", docs/decisions.md.
 import { createHash } from 'node:crypto';
-import { gzipSync, constants } from 'node:zlib';
+import { gzip as gzipCallback, constants } from 'node:zlib';
+import { promisify } from 'node:util';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** A JSON answer as sent: its bytes, its strong validator, and its gzip variant once asked for. */
@@ -13,10 +14,13 @@ export interface EncodedBody {
   readonly json: Buffer;
   /** A strong ETag of the JSON bytes (the identity representation; the gzip one adds `-gzip`). */
   readonly etag: string;
-  gzip?: Buffer;
+  /** Made on libuv's thread pool the first time a client asks for it, then kept. */
+  gzip?: Promise<Buffer>;
 }
 
-/** zlib's default level: ~10 ms for 1 MB of JSON, once per kept body; higher levels gain little on JSON. */
+const gzipAsync = promisify(gzipCallback);
+
+/** zlib's default level: ~5–10 ms for 1 MB of JSON (off the main thread), once per kept body; higher levels gain little on JSON. */
 const GZIP_LEVEL = 6;
 
 /** The content coding to send for an `Accept-Encoding` header: gzip when accepted (q > 0), else identity. */
@@ -69,13 +73,16 @@ function matches(ifNoneMatch: string | undefined, tags: readonly string[]): bool
  * accepts it (`Vary: Accept-Encoding` either way), or 304 when `If-None-Match` names it.
  * The bytes bypass the route's serializer (they were made by it).
  */
-export function sendEncoded(req: FastifyRequest, reply: FastifyReply, body: EncodedBody): FastifyReply {
-  const gzip = acceptsGzip(req.headers['accept-encoding']);
-  const etag = gzip ? `${body.etag.slice(0, -1)}-gzip"` : body.etag;
+export async function sendEncoded(req: FastifyRequest, reply: FastifyReply, body: EncodedBody): Promise<FastifyReply> {
+  const gzipped = acceptsGzip(req.headers['accept-encoding']);
+  const etag = gzipped ? `${body.etag.slice(0, -1)}-gzip"` : body.etag;
   reply.header('vary', 'Accept-Encoding').header('etag', etag);
   if (matches(req.headers['if-none-match'], [body.etag, `${body.etag.slice(0, -1)}-gzip"`])) return reply.code(304).send();
   reply.code(200).type('application/json; charset=utf-8');
-  if (!gzip) return reply.send(body.json);
-  body.gzip ??= gzipSync(body.json, { level: GZIP_LEVEL, strategy: constants.Z_DEFAULT_STRATEGY });
-  return reply.header('content-encoding', 'gzip').send(body.gzip);
+  if (!gzipped) return reply.send(body.json);
+  body.gzip ??= gzipAsync(body.json, { level: GZIP_LEVEL, strategy: constants.Z_DEFAULT_STRATEGY }).catch((e: unknown) => {
+    body.gzip = undefined; // not kept: the next request tries again
+    throw e;
+  });
+  return reply.header('content-encoding', 'gzip').send(await body.gzip);
 }
