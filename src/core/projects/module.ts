@@ -36,11 +36,12 @@ export const projectsModule: FeatureModule<ProjectsNeeds, ProjectsOffers> = {
   create: ({ store, clock, ids, authorizer, activity, config }) => {
     const projectAccess = createProjectAccess({ store, clock, authorizer, activity });
     const lists = createProjectLists({ store, clock, maxProjects: config.projectListCacheProjects });
+    const projects = createProjects({ store, clock, ids, authorizer, access: projectAccess, lists });
     return {
       offers: {
         projectAccess,
-        projects: createProjects({ store, clock, ids, authorizer, access: projectAccess, lists }),
-        projectDetails: createProjectDetails({ store, access: projectAccess }),
+        projects,
+        projectDetails: createProjectDetails({ store, access: projectAccess, projects }),
         reach: createReach({ access: projectAccess }),
         ownedProjects,
       },

@@ -5,6 +5,7 @@ import type { EntityRef } from '../ids/urn.ts';
 import type { MemberAccess, ProjectRecord, ProjectStats, WorkzoneRecord } from '../ports/project-repositories.ts';
 import type { Actor } from '../permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from './project-access.ts';
+import type { Projects } from './projects.ts';
 import type { StoreReads } from '../ports/store-slices.ts';
 
 export interface ProjectDetails {
@@ -26,11 +27,16 @@ export interface ProjectDetailsService {
    * listing, like API 2's: it does not move the projects' last-access dates. A fixed
    * number of statements for any number of projects.
    */
-  findProjects(actor: Actor, accountRef: EntityRef, projectIds: string[]): Promise<ProjectDetails[]>;
+  findProjects(actor: Actor, accountRef: EntityRef, workzoneRef?: EntityRef): Promise<ProjectDetails[]>;
 }
 
-export function createProjectDetails(deps: { store: StoreReads<'files' | 'members' | 'projects' | 'workzones'>; access: ProjectAccess }): ProjectDetailsService {
-  const { store, access } = deps;
+export function createProjectDetails(deps: {
+  store: StoreReads<'files' | 'members' | 'projects' | 'workzones'>;
+  access: ProjectAccess;
+  /** Which projects a find lists: the same rule as API 2's list (projects.ts). */
+  projects: Pick<Projects, 'visibleProjectIds'>;
+}): ProjectDetailsService {
+  const { store, access, projects } = deps;
 
   /**
    * The same rules as API 2's: the zones the caller may read (…/workzones) and the members
@@ -78,8 +84,9 @@ export function createProjectDetails(deps: { store: StoreReads<'files' | 'member
      * number of statements for any number of projects: the scopes (two), then the details
      * (four at most).
      */
-    async findProjects(actor: Actor, accountRef: EntityRef, projectIds: string[]): Promise<ProjectDetails[]> {
-      return detailsOf(await access.projects(actor, accountRef, projectIds, { allowDeleted: true }));
+    async findProjects(actor: Actor, accountRef: EntityRef, workzoneRef?: EntityRef): Promise<ProjectDetails[]> {
+      const ids = await projects.visibleProjectIds(actor, accountRef, workzoneRef);
+      return detailsOf(await access.projects(actor, accountRef, ids, { allowDeleted: true }));
     },
   };
 }

@@ -77,9 +77,8 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
       response: { 200: Type.Array(Project), ...errors },
     },
   }, async (req) => {
-    const accountRef = ref('account', req.params.accountId);
-    const ids = await core.projects.visibleProjectIds(actor(req), accountRef, req.query.workzoneId ? ref('workzone', req.query.workzoneId) : undefined);
-    return (await core.projectDetails.findProjects(actor(req), accountRef, ids)).map(present);
+    const workzoneRef = req.query.workzoneId ? ref('workzone', req.query.workzoneId) : undefined;
+    return (await core.projectDetails.findProjects(actor(req), ref('account', req.params.accountId), workzoneRef)).map(present);
   });
 
   app.get('/accounts/:accountId/projects/:projectId', {
