@@ -6,6 +6,6 @@
 // MALLOC_ARENA_MAX=2: glibc gives each thread that allocates while another holds an arena an
 // arena of its own (up to 8 per core), and keeps freed memory in it. The service's request
 // bodies and file chunks are allocated on the main thread and released by V8's and libuv's
-// threads, so a 1 GiB upload grew the process by 93–119 MiB with the default and by 45–62 MiB
+// threads, so a 1 GiB upload grew the process by 93–119 MiB with the default and by 45–75 MiB
 // with two arenas (docs/storage.md, "server peak RSS growth", target < 64 MiB).
 export const SERVICE_PROCESS_ENV = { MALLOC_ARENA_MAX: '2' } as const;
