@@ -103,5 +103,5 @@ test('a member\'s API 1 find issues the same number of queries for 2 projects as
   }
   assert.equal(ten.warm, two.warm, `warm find: ${JSON.stringify(ten.warm)}`);
   assert.equal(ten.cold, two.cold, `first find: ${JSON.stringify([two.coldTexts, ten.coldTexts])}`);
-  assert.ok(ten.warm <= 7, `a warm find issues ${ten.warm} queries (the list, the projects, the grants, the counts, zones, members, scans)`);
+  assert.ok(ten.warm <= 7, `a warm find issues ${ten.warm} queries (the list, the grants, the counts, zones, members, scans)`);
 });

@@ -1,6 +1,6 @@
 // The batched reads of API 1's find, on every engine: each answers, for many projects in one
 // statement (none for no id), what its per-project read answers for each of them, in the
-// same order (projects.byIds ↔ byRef, workzones.listByProjects ↔ listByProject,
+// same order (workzones.listByProjects ↔ listByProject,
 // members.accessLists ↔ accessList, members.grantsWithZonesIn ↔ grantsOf,
 // files.scanStatsByZones ↔ scanStatsByZone).
 import { describe, test, before } from 'node:test';
@@ -112,15 +112,6 @@ for (const engine of ENGINES) {
       });
     });
 
-    test('projects.byIds answers the account\'s projects among the ids, as byRef does, in one statement', async () => {
-      const r = counted();
-      const { result, texts } = await log.measure(() => r.projects.byIds(account, [...ids, Q.id, uuid()]));
-      assert.equal(texts.length, 1);
-      const byId = new Map(result.map((p) => [p.id, p]));
-      assert.deepEqual([...byId.keys()].sort(), [...ids].sort(), 'another account\'s project and an unknown id are absent');
-      for (const id of ids) assert.deepEqual(byId.get(id), await repos.projects.byRef(account, { uuid: id }));
-    });
-
     test('workzones.listByProjects answers each project\'s zones as listByProject does (depth, then creation), in one statement', async () => {
       const r = counted();
       const { result, texts } = await log.measure(() => r.workzones.listByProjects([...ids, Q.id]));
@@ -167,7 +158,6 @@ for (const engine of ENGINES) {
     test('the same one statement for 1 project as for 3, and none for no project', async () => {
       const r = counted();
       const reads: ((list: string[]) => Promise<unknown[] | Map<string, unknown>>)[] = [
-        (list: string[]) => r.projects.byIds(account, list),
         (list: string[]) => r.workzones.listByProjects(list),
         (list: string[]) => r.members.accessLists(list),
         (list: string[]) => r.members.grantsWithZonesIn(list, ursula),

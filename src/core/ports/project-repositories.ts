@@ -49,11 +49,6 @@ export interface ProjectStats {
 
 export interface ProjectsRepo {
   byRef(accountId: string, ref: Ref): Promise<ProjectRecord | null>;
-  /**
-   * The account's projects among `ids`, in one statement for any number of ids (none for no
-   * id), in no particular order; an id of no project of the account is absent.
-   */
-  byIds(accountId: string, ids: string[]): Promise<ProjectRecord[]>;
   /** Every project of the account (listers), or those the user reaches as a member (directly or by a group). */
   list(accountId: string, filter: { all: true } | { memberUserId: string; now: Date }): Promise<ProjectRecord[]>;
   /** The project owning a work zone (API 1 find by workzoneId). */

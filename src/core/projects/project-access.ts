@@ -71,13 +71,13 @@ export interface ProjectAccess {
    */
   project(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, opts?: { allowDeleted?: boolean; record?: boolean }): Promise<ProjectScope>;
   /**
-   * The caller's scopes in many projects of the account, in the order of `projectIds`: a
-   * listing (API 1's find), so no last-access date moves. Two statements for any number of
-   * projects (the projects, the caller's grants in them with every zone each reaches),
-   * read fresh rather than through the per-project cache. Each project is refused as
-   * `project` refuses it, the first refusal in that order thrown.
+   * The caller's scopes in projects of the account already read (`projects`, in their
+   * order): a listing (API 1's find), so no last-access date moves. One statement for any
+   * number of projects (the caller's grants in them with every zone each reaches), read
+   * fresh rather than through the per-project cache. Each project is refused as `project`
+   * refuses it, the first refusal in that order thrown.
    */
-  projects(actor: Actor, accountRef: EntityRef, projectIds: string[], opts?: { allowDeleted?: boolean }): Promise<ProjectScope[]>;
+  projects(actor: Actor, accountRef: EntityRef, projects: ProjectRecord[], opts?: { allowDeleted?: boolean }): Promise<ProjectScope[]>;
   /** The project scope from already-loaded facts (pure: no query, no activity date). */
   scopeOf(actor: Actor, account: AccountScope, loaded: Loaded): ProjectScope;
 }
@@ -158,17 +158,11 @@ export function createProjectAccess(deps: { store: StoreReads<'members' | 'proje
       return scope;
     },
 
-    async projects(actor: Actor, accountRef: EntityRef, projectIds: string[], opts: { allowDeleted?: boolean } = {}): Promise<ProjectScope[]> {
+    async projects(actor: Actor, accountRef: EntityRef, projects: ProjectRecord[], opts: { allowDeleted?: boolean } = {}): Promise<ProjectScope[]> {
       const account = await authorizer.account(actor, accountRef);
-      const [projects, grants] = await Promise.all([
-        store.repos.projects.byIds(account.account.id, projectIds),
-        store.repos.members.grantsWithZonesIn(projectIds, actor.userId),
-      ]);
-      const byId = new Map(projects.map((p) => [p.id, p]));
-      return projectIds.map((id) => {
-        const project = byId.get(id);
-        if (!project) throw notFound('project', id);
-        const scope = scopeOf(actor, account, { project, grants: grants.get(id) ?? [] });
+      const grants = await store.repos.members.grantsWithZonesIn(projects.map((p) => p.id), actor.userId);
+      return projects.map((project) => {
+        const scope = scopeOf(actor, account, { project, grants: grants.get(project.id) ?? [] });
         checkVisible(scope, opts.allowDeleted);
         return scope;
       });

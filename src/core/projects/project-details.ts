@@ -34,7 +34,7 @@ export function createProjectDetails(deps: {
   store: StoreReads<'files' | 'members' | 'projects' | 'workzones'>;
   access: ProjectAccess;
   /** Which projects a find lists: the same rule as API 2's list (projects.ts). */
-  projects: Pick<Projects, 'visibleProjectIds'>;
+  projects: Pick<Projects, 'visibleProjects'>;
 }): ProjectDetailsService {
   const { store, access, projects } = deps;
 
@@ -81,12 +81,12 @@ export function createProjectDetails(deps: {
     /**
      * API 1 find: every project the caller sees, or only the one owning `workzoneRef`. A
      * listing, like API 2's: it does not move the projects' last-access dates. A fixed
-     * number of statements for any number of projects: the scopes (two), then the details
-     * (four at most).
+     * number of statements for any number of projects: the visible projects and the caller's
+     * grants in them (two), then the details (four at most).
      */
     async findProjects(actor: Actor, accountRef: EntityRef, workzoneRef?: EntityRef): Promise<ProjectDetails[]> {
-      const ids = await projects.visibleProjectIds(actor, accountRef, workzoneRef);
-      return detailsOf(await access.projects(actor, accountRef, ids, { allowDeleted: true }));
+      const visible = await projects.visibleProjects(actor, accountRef, workzoneRef);
+      return detailsOf(await access.projects(actor, accountRef, visible, { allowDeleted: true }));
     },
   };
 }

@@ -107,10 +107,10 @@ export interface Projects {
    */
   listProjects(actor: Actor, accountRef: EntityRef, want: StatsWanted): Promise<ProjectView[]>;
   /**
-   * The ids of the projects a caller sees; with a work zone, only the project owning it
-   * when the caller sees that project (a find never answers 403 for a project it filters out).
+   * The projects a caller sees; with a work zone, only the project owning it when the
+   * caller sees that project (a find never answers 403 for a project it filters out).
    */
-  visibleProjectIds(actor: Actor, accountRef: EntityRef, workzoneRef?: EntityRef): Promise<string[]>;
+  visibleProjects(actor: Actor, accountRef: EntityRef, workzoneRef?: EntityRef): Promise<ProjectRecord[]>;
   /** Creates a project in a subscription; the caller becomes its owner. */
   createProject(actor: Actor, accountRef: EntityRef, input: Required<Pick<ProjectInput, 'name' | 'subscriptionRef'>> & ProjectInput): Promise<ProjectView>;
   /** One project as the caller may see it. */
@@ -160,10 +160,15 @@ export function createProjects(deps: {
     return view(fresh, want);
   }
 
+  /** The rows of the projects the caller sees: every project of the account (`all`: a lister), else those he is an unexpired member of. */
+  function visibleRows(actor: Actor, accountId: string, all: boolean, now: Date): Promise<ProjectRecord[]> {
+    return store.repos.projects.list(accountId, all ? { all: true } : { memberUserId: actor.userId, now });
+  }
+
   /** The caller's list as built from the database (the rights evaluated at `now`). */
   async function buildList(actor: Actor, account: AccountScope, all: boolean, want: StatsWanted): Promise<BuiltList> {
     const now = clock.now();
-    const projects = await store.repos.projects.list(account.account.id, all ? { all: true } : { memberUserId: actor.userId, now });
+    const projects = await visibleRows(actor, account.account.id, all, now);
     // A fixed number of queries for any number of projects: the list, the caller's grants
     // in all of them, and (when asked) their counts.
     const ids = projects.map((p) => p.id);
@@ -203,19 +208,17 @@ export function createProjects(deps: {
     },
 
     /**
-     * The ids of the projects a caller sees; with a work zone, only the project owning it
-     * when the caller sees that project (a find never answers 403 for a project it filters out).
+     * The projects a caller sees; with a work zone, only the project owning it when the
+     * caller sees that project (a find never answers 403 for a project it filters out).
      */
-    async visibleProjectIds(actor: Actor, accountRef: EntityRef, workzoneRef?: EntityRef): Promise<string[]> {
+    async visibleProjects(actor: Actor, accountRef: EntityRef, workzoneRef?: EntityRef): Promise<ProjectRecord[]> {
       const account = await authorizer.account(actor, accountRef);
       requirePermission(account.permissions, 'account:account:read', 'list-projects-forbidden');
       const owning = workzoneRef ? await store.repos.projects.byWorkzone(account.account.id, workzoneRef) : null;
       if (workzoneRef && !owning) throw notFound('workzone', refValue(workzoneRef));
-      const all = account.permissions.has('account:projects:list');
-      const list = await store.repos.projects.list(account.account.id, all ? { all: true } : { memberUserId: actor.userId, now: clock.now() });
-      const ids = list.map((p) => p.id);
-      if (owning) return ids.includes(owning.id) || owning.ownerId === actor.userId ? [owning.id] : [];
-      return ids;
+      const rows = await visibleRows(actor, account.account.id, account.permissions.has('account:projects:list'), clock.now());
+      if (owning) return rows.some((p) => p.id === owning.id) || owning.ownerId === actor.userId ? [owning] : [];
+      return rows;
     },
 
     async createProject(

@@ -52,16 +52,6 @@ export function projectsRepo(sql: Sql): ProjectsRepo {
       const rows = await sql.query<ProjectRow>(`SELECT ${P_COLS} FROM projects p WHERE p.account_id = $1 AND ${where}`, [accountId, v]);
       return rows[0] ? toProject(rows[0]) : null;
     },
-    async byIds(accountId, ids) {
-      if (!ids.length) return [];
-      // One statement for any number of ids, read as one JSON text (queryJsonRows).
-      const rows = await queryJsonRows<JsonProjectRow>(
-        sql,
-        `SELECT ${P_COLS} FROM projects p WHERE p.account_id = $1 AND p.id = ANY($2::uuid[])`,
-        [accountId, ids],
-      );
-      return rows.map(fromJsonRow);
-    },
     async list(accountId, filter) {
       // Read as one JSON text (a list may hold thousands of projects: queryJsonRows).
       const rows =
