@@ -1,6 +1,7 @@
 import type { MemberAccess, MembersRepo, ZoneHolds } from '../../../core/ports/project-repositories.ts';
 import { queryJsonRows, type Sql } from '../sql.ts';
 import type { WorkzoneGrant } from '../../../core/permissions/evaluate.ts';
+import { grouped } from './grouped.ts';
 
 const NO_ZONES: ReadonlySet<string> = new Set();
 
@@ -21,16 +22,14 @@ interface GrantRow {
 
 /** Rows of grants (a role's permissions on its first row only) → each project's grants, with the zones `zonesOf` gives. */
 function grantsByProject<R extends GrantRow>(rows: R[], zonesOf: (r: R) => ReadonlySet<string>): Map<string, WorkzoneGrant[]> {
-  const out = new Map<string, WorkzoneGrant[]>();
   const permissionsOf = new Map<string, string[]>();
   for (const r of rows) if (r.permissions) permissionsOf.set(r.roleId, r.permissions);
-  for (const r of rows) {
-    const list = out.get(r.projectId) ?? [];
-    const expiresAt = r.expiresAt === null ? null : new Date(r.expiresAt);
-    list.push({ roleId: r.roleId, permissions: permissionsOf.get(r.roleId)!, expiresAt, workzoneIds: zonesOf(r) });
-    out.set(r.projectId, list);
-  }
-  return out;
+  return grouped(rows, (r) => r.projectId, (r) => ({
+    roleId: r.roleId,
+    permissions: permissionsOf.get(r.roleId)!,
+    expiresAt: r.expiresAt === null ? null : new Date(r.expiresAt),
+    workzoneIds: zonesOf(r),
+  }));
 }
 
 /** A MemberAccess as JSON, with its order keys. */
@@ -181,8 +180,7 @@ export function membersRepo(sql: Sql): MembersRepo {
         [projectId],
       ),
     async accessLists(projectIds) {
-      const out = new Map<string, MemberAccess[]>();
-      if (!projectIds.length) return out;
+      if (!projectIds.length) return new Map();
       // accessList for many projects in one query, in its order within each project (the
       // date added is read for the order only), read as one JSON text (queryJsonRows).
       const rows = await queryJsonRows<JsonAccessRow>(
@@ -196,13 +194,10 @@ export function membersRepo(sql: Sql): MembersRepo {
         [projectIds],
         'q."projectId", q."addedAt", q."memberType" DESC, q."memberId"',
       );
-      for (const { addedAt: _addedAt, ...r } of rows) {
-        const member: MemberAccess = { ...r, expiresAt: r.expiresAt === null ? null : new Date(r.expiresAt) };
-        const list = out.get(member.projectId);
-        if (list) list.push(member);
-        else out.set(member.projectId, [member]);
-      }
-      return out;
+      return grouped(rows, (r) => r.projectId, ({ addedAt: _addedAt, ...r }): MemberAccess => ({
+        ...r,
+        expiresAt: r.expiresAt === null ? null : new Date(r.expiresAt),
+      }));
     },
     grantsOf,
     grantsIn,

@@ -4,6 +4,7 @@ import type {
 import { queryJsonRows, type Sql } from '../sql.ts';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
 import { byRefClause } from './ref.ts';
+import { grouped } from './grouped.ts';
 
 interface ProjectRow extends Omit<ProjectRecord, 'location' | 'spatialReference'> {
   lat: number | null;
@@ -195,8 +196,7 @@ export function workzonesRepo(sql: Sql): WorkzonesRepo {
         [projectId],
       ),
     async listByProjects(projectIds) {
-      const out = new Map<string, WorkzoneRecord[]>();
-      if (!projectIds.length) return out;
+      if (!projectIds.length) return new Map();
       // One statement for any number of projects, in listByProject's order within each
       // project (the depth is read for the order only), read as one JSON text (queryJsonRows).
       const rows = await queryJsonRows<JsonWorkzoneRow & { depth: number }>(
@@ -208,13 +208,11 @@ export function workzonesRepo(sql: Sql): WorkzonesRepo {
         [projectIds],
         'q."projectId", q.depth, q."createdAt", q.id',
       );
-      for (const { depth: _depth, ...r } of rows) {
-        const zone: WorkzoneRecord = { ...r, createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) };
-        const list = out.get(zone.projectId);
-        if (list) list.push(zone);
-        else out.set(zone.projectId, [zone]);
-      }
-      return out;
+      return grouped(rows, (r) => r.projectId, ({ depth: _depth, ...r }): WorkzoneRecord => ({
+        ...r,
+        createdAt: new Date(r.createdAt),
+        updatedAt: new Date(r.updatedAt),
+      }));
     },
     async insert(w) {
       await sql.query(
