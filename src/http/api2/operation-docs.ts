@@ -164,7 +164,10 @@ export const API2_OPERATIONS: OperationTable = {
 
   // Projects (src/core/projects/projects.ts).
   [`GET ${A}/projects`]: {
-    does: 'The active and deleted projects of the account that the caller sees: those he is a member of, and all of them with `account:projects:list`.',
+    does:
+      'The active and deleted projects of the account that the caller sees: those he is a member of, and all of them with `account:projects:list`. ' +
+      'The answer is gzip-coded when `Accept-Encoding` accepts gzip (`Vary: Accept-Encoding`), and carries a strong `ETag`: ' +
+      '`If-None-Match` naming it answers 304 without a body (docs/performance.md, "The project list").',
     permission: '`account:account:read` (every account member).',
     errors: [...ACCOUNT, 'list-projects-forbidden'],
   },
