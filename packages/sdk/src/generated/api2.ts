@@ -567,7 +567,7 @@ export interface paths {
         };
         /**
          * Active and deleted projects of the account the caller sees
-         * @description The active and deleted projects of the account that the caller sees: those he is a member of, and all of them with `account:projects:list`.
+         * @description The active and deleted projects of the account that the caller sees: those he is a member of, and all of them with `account:projects:list`. The answer is gzip-coded when `Accept-Encoding` accepts gzip (`Vary: Accept-Encoding`), and carries a strong `ETag`: `If-None-Match` naming it answers 304 without a body (docs/performance.md, "The project list").
          *
          *     **Permission:** `account:account:read` (every account member).
          *
