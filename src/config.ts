@@ -8,12 +8,23 @@ export type DatabaseConfig =
   | { kind: 'pglite-memory' }
   | { kind: 'postgres'; url: string };
 
+/** Deadlines on the database (docs/decisions.md, "Deadlines on the database"). */
+export interface DatabaseDeadlineConfig {
+  /** DB_STATEMENT_TIMEOUT (s): one statement at most (PostgreSQL's statement_timeout; PGlite cannot stop a statement). */
+  statementMs: number;
+  /** DB_TRANSACTION_TIMEOUT (s): one transaction at most, then it is rolled back (503). */
+  transactionMs: number;
+  /** DB_WAIT_TIMEOUT (s): the longest wait for a connection (PGlite's only one, or the pool's), then 503. */
+  waitMs: number;
+}
+
 export interface Config {
   host: string;
   port: number;
   publicUrl: string;
   dataDir: string;
   database: DatabaseConfig;
+  databaseDeadlines: DatabaseDeadlineConfig;
   seedFile: string | undefined;
   operatorToken: string | undefined;
   sandbox: boolean;
@@ -64,6 +75,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** METRICS_PORT: GET /metrics without a token on its own listener (HOST, this port). */
   metricsPort: number | undefined;
+  /** TASK_PERIODS (`name=seconds,…`): periodic tasks' periods overriding their own (tests, soak runs; docs/operations.md). */
+  taskPeriods: Record<string, number>;
   /** SHUTDOWN_DRAIN_SECONDS: how long in-flight requests may take to finish after SIGTERM. */
   shutdownDrainSeconds: number;
   /** WORKZONE_CACHE_ENTRIES: work zones whose read model (roles, counts) a node keeps, least recently read out first; 0 turns it off. */
@@ -131,6 +144,18 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const n = Number(raw);
   if (n < min || n > max) fail(name, raw, `an integer from ${min} to ${max}`);
   return n;
+}
+
+function taskPeriods(env: Env): Record<string, number> {
+  const raw = env.TASK_PERIODS;
+  const periods: Record<string, number> = {};
+  if (!raw) return periods;
+  for (const item of raw.split(',')) {
+    const m = /^\s*([a-z][a-z0-9-]*)=(\d+)\s*$/.exec(item);
+    if (!m || Number(m[2]) < 1 || Number(m[2]) > 86_400) fail('TASK_PERIODS', raw, 'name=seconds pairs separated by commas, e.g. janitor=5,signing-keys=2 (1 to 86400 s)');
+    periods[m[1]!] = Number(m[2]);
+  }
+  return periods;
 }
 
 function bool(env: Env, name: string): boolean {
@@ -300,6 +325,11 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     dataDir,
     database,
+    databaseDeadlines: {
+      statementMs: integer(env, 'DB_STATEMENT_TIMEOUT', 30, 1, 3600) * 1000,
+      transactionMs: integer(env, 'DB_TRANSACTION_TIMEOUT', 60, 1, 3600) * 1000,
+      waitMs: integer(env, 'DB_WAIT_TIMEOUT', 10, 1, 600) * 1000,
+    },
     seedFile,
     operatorToken,
     sandbox,
@@ -323,6 +353,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits: rateLimits(env, sandbox),
     metricsToken,
     metricsPort,
+    taskPeriods: taskPeriods(env),
     shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 25, 0, 3600),
     workzoneCacheEntries: integer(env, 'WORKZONE_CACHE_ENTRIES', 10_000, 0, 1_000_000),
     projectListCacheProjects: integer(env, 'PROJECT_LIST_CACHE_PROJECTS', 50_000, 0, 10_000_000),
