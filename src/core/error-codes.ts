@@ -184,6 +184,9 @@ export const ERROR_CODES = {
   'too-many-password-reset-requests': ours(429),
   'too-many-operator-attempts': ours(429),
   'internal-error': ours(500),
+
+  // 503
+  'database-unavailable': ours(503),
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

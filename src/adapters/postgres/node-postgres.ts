@@ -153,8 +153,26 @@ function wrap(c: Client, pool: pg.Pool, inTx: boolean, url: string, logger: Logg
   };
 }
 
-export function openPostgres(url: string, max = 10, logger: Logger = silentLogger): Sql {
-  const pool = new pg.Pool({ connectionString: url, max });
+/** The server-side deadlines of every pooled connection (deadlines.ts bounds the rest). */
+export interface PostgresDeadlines {
+  /** statement_timeout, ms: a statement running longer is cancelled (57014). */
+  statementMs: number;
+  /** idle_in_transaction_session_timeout, ms: a transaction idle this long is ended by the server. */
+  idleInTransactionMs: number;
+}
+
+export const DEFAULT_POSTGRES_DEADLINES: PostgresDeadlines = { statementMs: 30_000, idleInTransactionMs: 65_000 };
+
+export function openPostgres(url: string, max = 10, logger: Logger = silentLogger, deadlines = DEFAULT_POSTGRES_DEADLINES): Sql {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    statement_timeout: deadlines.statementMs,
+    idle_in_transaction_session_timeout: deadlines.idleInTransactionMs,
+    // A server that does not answer the connection attempt: fail instead of waiting for TCP.
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+  });
   // An idle client losing its server must not crash the process; the pool replaces it.
   pool.on('error', (e) => logger.warn(errorFields(e), 'an idle database connection failed'));
   return wrap(pool, pool, false, url, logger);

@@ -103,8 +103,8 @@ export async function createStore(sql: Sql, logger?: Logger): Promise<Store & { 
       for (const e of pendingEvents) emitEvent(e);
       return result;
     },
-    async ping() {
-      await sql.query('SELECT 1');
+    async ping(opts) {
+      await sql.query('SELECT 1', [], { waitMs: opts?.waitMs });
     },
     onEvent(listener) {
       eventListeners.push(listener);
