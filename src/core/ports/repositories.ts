@@ -446,8 +446,8 @@ export interface Repos {
 export interface Store {
   readonly repos: Repos;
   transaction<T>(fn: (repos: Repos) => Promise<T>): Promise<T>;
-  /** Throws when the database does not answer. */
-  ping(): Promise<void>;
+  /** Answers when the database does (throws otherwise); `waitMs`: the longest wait for a connection (the readiness probe). */
+  ping(opts?: { waitMs?: number }): Promise<void>;
   /**
    * Listens to committed domain events: this node's right after commit, other nodes'
    * through the database. A listener must not throw (a throw is logged and skipped).
