@@ -48,12 +48,14 @@ export interface Config {
   refreshReuseDetection: boolean;
   /** HEADERS_TIMEOUT (s): the request line and headers must arrive within it (408). */
   headersTimeoutSeconds: number;
-  /** BODY_TIMEOUT (s): a request body (not a /_blobs upload) must arrive entirely within it from the request's start (408, closed). */
+  /** BODY_TIMEOUT (s): a request body (not a verified /_blobs upload) must arrive entirely within it from the request's start (408, closed). */
   bodyTimeoutSeconds: number;
   /** IDLE_TIMEOUT (s): a connection with no traffic either way for this long is closed. */
   idleTimeoutSeconds: number;
   /** MAX_CONNECTIONS: open connections this node accepts; further ones are closed at once. */
   maxConnections: number;
+  /** MAX_CONNECTIONS_PER_ADDRESS: of those, what one client address (after TRUST_PROXY) may hold; 0 turns the cap off. */
+  maxConnectionsPerAddress: number;
   /** Token buckets of API 1 and API 2 (RATE_LIMIT_*); a rate of 0 turns a limit off. */
   rateLimits: {
     user: { rate: number; burst: number };
@@ -320,6 +322,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyTimeoutSeconds: integer(env, 'BODY_TIMEOUT', 120, 1, 3600),
     idleTimeoutSeconds: integer(env, 'IDLE_TIMEOUT', 300, 1, 3600),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 1000, 1, 1_000_000),
+    maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 100, 0, 1_000_000),
     rateLimits: rateLimits(env, sandbox),
     metricsToken,
     metricsPort,
