@@ -172,7 +172,8 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
   const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
   const mailTransport = config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl, config.mail.from) : null;
   const webhookSender = httpWebhookSender({
-    allowPrivateTargets: config.webhooks.allowPrivateTargets, timeoutMs: config.webhooks.timeoutSeconds * 1000,
+    allowPrivateTargets: config.webhooks.allowPrivateTargets, extraPorts: config.webhooks.targetPorts,
+    timeoutMs: config.webhooks.timeoutSeconds * 1000,
   });
 
   // The feature modules, in order: each is built from the adapters and the offers of the

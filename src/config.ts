@@ -81,12 +81,16 @@ export interface Config {
 export interface WebhooksConfig {
   /** WEBHOOKS_ALLOW_PRIVATE_TARGETS: deliveries may go to loopback, private, link-local and other non-public addresses. */
   allowPrivateTargets: boolean;
+  /** WEBHOOKS_TARGET_PORTS: ports webhook URLs may use besides 80 and 443, or 'any'. */
+  targetPorts: readonly number[] | 'any';
   /** WEBHOOKS_TIMEOUT: seconds one delivery attempt may take, connection to response. */
   timeoutSeconds: number;
   /** WEBHOOKS_RETRY_SECONDS: the wait after a delivery's first failed attempt, doubling after each. */
   firstRetrySeconds: number;
   /** WEBHOOKS_RELAY_INTERVAL: seconds between two relay passes of a node. */
   relayIntervalSeconds: number;
+  /** WEBHOOKS_SENDS_PER_ACCOUNT: an account's endpoints sent to at once, across the nodes. */
+  sendsPerAccount: number;
 }
 
 export interface MailConfig {
@@ -212,6 +216,16 @@ function rateLimits(env: Env, sandbox: boolean): Config['rateLimits'] {
   };
 }
 
+/** A comma list of ports (1-65535), or `any`; unset: none. */
+function portList(env: Env, name: string): readonly number[] | 'any' {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '') return [];
+  if (raw.toLowerCase() === 'any') return 'any';
+  const ports = raw.split(',').map((p) => p.trim());
+  if (!ports.every((p) => /^\d{1,5}$/.test(p) && Number(p) >= 1 && Number(p) <= 65535)) fail(name, raw, 'a comma-separated list of ports (1-65535), or any');
+  return [...new Set(ports.map(Number))];
+}
+
 /** SMTP_URL and the relay's settings: checked at start, the URL's password never echoed. */
 function mail(env: Env, publicUrl: string): MailConfig {
   const smtpUrl = env.SMTP_URL || undefined;
@@ -332,9 +346,11 @@ export function loadConfig(env: Env = process.env): Config {
     mail: mail(env, publicUrl),
     webhooks: {
       allowPrivateTargets: bool(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS'),
+      targetPorts: portList(env, 'WEBHOOKS_TARGET_PORTS'),
       timeoutSeconds: integer(env, 'WEBHOOKS_TIMEOUT', 10, 1, 60),
       firstRetrySeconds: integer(env, 'WEBHOOKS_RETRY_SECONDS', 30, 1, 3600),
       relayIntervalSeconds: integer(env, 'WEBHOOKS_RELAY_INTERVAL', 2, 1, 3600),
+      sendsPerAccount: integer(env, 'WEBHOOKS_SENDS_PER_ACCOUNT', 4, 1, 50),
     },
   };
 }

@@ -128,6 +128,18 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
+  new Gauge({
+    name: 'scanbase_webhook_delivery_lag_seconds',
+    help: "Per account: seconds its oldest due webhook delivery has waited (enabled endpoints; a paused endpoint's deliveries count); no sample when none waits",
+    labelNames: ['account'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await scraped('scanbase_webhook_delivery_lag_seconds', async () => {
+        for (const r of await stats().webhookLag()) this.set({ account: r.accountId }, Math.max(0, r.seconds));
+      });
+    },
+  });
   const webhooksDisabled = new Counter({
     name: 'scanbase_webhook_endpoints_disabled_total',
     help: 'Webhook endpoints this node disabled after a day of failed deliveries',

@@ -24,7 +24,10 @@ export interface WebhooksNeeds {
   config: {
     urnNamespace: string;
     publicUrl: string;
-    webhooks: { allowPrivateTargets: boolean; firstRetrySeconds: number; timeoutSeconds: number; relayIntervalSeconds: number };
+    webhooks: {
+      allowPrivateTargets: boolean; targetPorts: readonly number[] | 'any';
+      firstRetrySeconds: number; timeoutSeconds: number; relayIntervalSeconds: number; sendsPerAccount: number;
+    };
   };
 }
 
@@ -37,10 +40,15 @@ export const webhooksModule: FeatureModule<WebhooksNeeds, { webhooks: Webhooks; 
     });
     return {
       offers: {
-        webhooks: createWebhooks({ store, clock, ids, authorizer, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
+        webhooks: createWebhooks({
+          store, clock, ids, authorizer,
+          targets: { allowPrivateTargets: config.webhooks.allowPrivateTargets, extraPorts: config.webhooks.targetPorts },
+        }),
         webhookRelay,
       },
       tasks: [webhookRelayPasses(webhookRelay, config.webhooks.relayIntervalSeconds)],
+      // After the passes stopped: the endpoint tasks under way end after their send in hand.
+      stop: () => webhookRelay.stop(),
     };
   },
 };
