@@ -7,3 +7,8 @@ ALTER TABLE webhook_endpoints
   ADD COLUMN paused_until timestamptz,
   ADD COLUMN breaker_failures integer NOT NULL DEFAULT 0,
   ADD COLUMN last_claimed_at timestamptz;
+
+-- An endpoint disabled because its creator may no longer manage the account's webhooks
+-- (removed, or a role without account:integrations:write): disabled in the transaction of
+-- that change, and its account's owner mailed by the next notice pass, which clears this.
+ALTER TABLE webhook_endpoints ADD COLUMN owner_notice_pending boolean NOT NULL DEFAULT false;

@@ -50,7 +50,7 @@ import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
 import { filesModule, type Files, type UploadSweeper } from './core/files/index.ts';
 import { cropsModule, type Crops } from './core/crops/index.ts';
 import { connectModule, type ConnectJobs } from './core/connect/index.ts';
-import { webhooksModule, type WebhookRelay, type Webhooks } from './core/webhooks/index.ts';
+import { webhooksModule, type WebhookOwnerNotices, type WebhookRelay, type Webhooks } from './core/webhooks/index.ts';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
 import type { Ids } from './core/ports/ids.ts';
 import type { PasswordHasher, TokenSigner } from './core/ports/crypto.ts';
@@ -141,6 +141,7 @@ export interface Core {
   jobRunner: JobRunner;
   webhooks: Webhooks;
   webhookRelay: WebhookRelay;
+  webhookOwnerNotices: WebhookOwnerNotices;
   /** The feature modules built, in order, with what each declared (docs/architecture.md "Module descriptors"). */
   modules: Sealed<unknown>['modules'];
   /** GET /healthz: the database and storage answer (a failure is logged with its reason). */

@@ -7,7 +7,7 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
 import {
-  A2, ACCOUNT_ID, OTHER_ACCOUNT_ID, advanceClock, caller, createProject, outbox, projectWorld, uuidOf, type World,
+  A2, ACCOUNT_ID, OTHER_ACCOUNT_ID, advanceClock, caller, createProject, emailOf, outbox, projectWorld, urn, uuidOf, type World,
 } from '../support/projects.ts';
 import { startWebhookReceiver, verifyDelivery, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { api1IdOf } from '../../src/core/ids/api1-id.ts';
@@ -349,6 +349,56 @@ test('replay sends a delivered delivery again with the same webhook-id', async (
   const both = await receiver.waitFor('project.created', 2);
   assert.equal(both[1]!.headers['webhook-id'], first!.headers['webhook-id']);
   assert.equal((await w.as.projectManager!('POST', `${A2}/webhooks/${uuidOf(hook.id)}/deliveries/${first!.headers['webhook-id']}/replay`)).status, 403);
+});
+
+test('an endpoint whose creator loses the right to manage webhooks (a role change, a removal) is disabled at once, announced, and the owner mailed', async () => {
+  const watcher = await w.as.owner!('POST', `${A2}/webhooks`, { url: receiver.url, events: ['webhook.disabled'] });
+  assert.equal(watcher.status, 201);
+  const registeredBy = async (name: string) => {
+    const user = (await t.core.store.repos.users.byEmail(emailOf(name)))!;
+    assert.equal((await w.as.owner!('PUT', `${A2}/members/${user.id}/roles`, ['administrator'])).status, 204);
+    const as = caller(t, (await t.tokens(emailOf(name))).access_token);
+    const res = await as('POST', `${A2}/webhooks`, { url: receiver.url, events: ['project.created'], description: `by ${name}` });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return { userId: user.id, hook: uuidOf(res.body.id as string) };
+  };
+  const demoted = await registeredBy('dave');
+  const removed = await registeredBy('erin');
+  const kept = await registeredBy('frank');
+
+  // dave becomes a project lister; erin leaves the account; frank stays an administrator.
+  assert.equal((await w.as.owner!('PUT', `${A2}/members/${demoted.userId}/roles`, ['projectLister'])).status, 204);
+  assert.equal((await w.as.owner!('DELETE', `${A2}/members`, [removed.userId])).status, 204);
+  for (const { hook } of [demoted, removed]) {
+    const after = (await w.as.owner!('GET', `${A2}/webhooks/${hook}`)).body;
+    assert.equal(after.enabled, false, hook);
+    assert.equal(after.disabledReason, 'creator-lost-access');
+  }
+  assert.equal((await w.as.owner!('GET', `${A2}/webhooks/${kept.hook}`)).body.enabled, true, 'an administrator keeps hers');
+
+  // Nothing more reaches the disabled endpoints; the kept one gets the change.
+  receiver.received.length = 0;
+  await createProject(w.as.projectOwner!);
+  await relay();
+  const disabledEvents = await receiver.waitFor('webhook.disabled', 2);
+  assert.deepEqual(disabledEvents.map((d) => uuidOf(d.json.data.webhookId!)).sort(), [demoted.hook, removed.hook].sort());
+  await receiver.waitFor('project.created', 1);
+  assert.equal(receiver.received.filter((r) => r.json.type === 'project.created').length, 1, 'only the kept endpoint');
+
+  // The owner is told, once, by the notice pass.
+  assert.equal(await t.core.webhookOwnerNotices.run(), 2);
+  assert.equal(await t.core.webhookOwnerNotices.run(), 0);
+  const mails = (await outbox(t)).filter((m) => m.subject === 'Webhook disabled in Proj: its creator lost access');
+  assert.deepEqual(mails.map((m) => m.to), ['owner@proj.test', 'owner@proj.test']);
+  assert.ok(mails.some((m) => m.text.includes(emailOf('dave'))) && mails.some((m) => m.text.includes(emailOf('erin'))));
+
+  // Enabled again by the owner, it is the owner's to answer for: dave's next change leaves it alone.
+  const enabled = await w.as.owner!('PATCH', `${A2}/webhooks/${demoted.hook}`, { enabled: true });
+  assert.equal(enabled.status, 200);
+  assert.equal(enabled.body.createdBy, urn('user', (await t.core.store.repos.users.byEmail(emailOf('owner')))!.id));
+  assert.equal((await w.as.owner!('PUT', `${A2}/members/${demoted.userId}/roles`, [])).status, 204);
+  assert.equal((await w.as.owner!('GET', `${A2}/webhooks/${demoted.hook}`)).body.enabled, true);
+  assert.equal((await w.as.owner!('PUT', `${A2}/members/${kept.userId}/roles`, [])).status, 204); // as the other tests expect
 });
 
 // Last: it moves the sandbox clock by a day, past the receivers' timestamp tolerance.

@@ -30,8 +30,9 @@ import { errorFields, type Logger } from '../../core/ports/telemetry.ts';
 
 /** `origin`: the id of the store, carried by its events' notifications (repos/events.ts encodeEvent). */
 export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, origin: string): Repos {
-  return {
-    events: withWebhookFanOut(eventsRepo(sql, events, origin)),
+  // The fan-out reads and disables endpoints on the same executor (in the publishing transaction).
+  const repos: Repos = {
+    events: withWebhookFanOut(eventsRepo(sql, events, origin), () => repos),
     webhooks: webhooksRepo(sql),
     locks: locksRepo(sql),
     jobs: jobsRepo(sql),
@@ -59,6 +60,7 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     rateLimits: rateLimitsRepo(sql),
     admin: adminRepo(sql),
   };
+  return repos;
 }
 
 export async function createStore(sql: Sql, logger?: Logger): Promise<Store & { close(): Promise<void> }> {

@@ -86,8 +86,11 @@ export interface WebhooksRepo {
   /** The account's endpoints, oldest first. */
   listEndpoints(accountId: string): Promise<WebhookEndpointRecord[]>;
   endpoint(accountId: string, id: string): Promise<WebhookEndpointRecord | null>;
-  /** Enabling clears disabledReason and failingSince; enabling or a new URL closes the circuit breaker. */
-  updateEndpoint(id: string, patch: Partial<Pick<WebhookEndpointRecord, 'url' | 'events' | 'description' | 'enabled'>>, now: Date): Promise<void>;
+  /**
+   * Enabling clears disabledReason and failingSince; enabling or a new URL closes the circuit
+   * breaker. `createdBy`: the user who answers for it from now on.
+   */
+  updateEndpoint(id: string, patch: Partial<Pick<WebhookEndpointRecord, 'url' | 'events' | 'description' | 'enabled' | 'createdBy'>>, now: Date): Promise<void>;
   /** Deletes the endpoint and its deliveries; false when there was none. */
   deleteEndpoint(accountId: string, id: string): Promise<boolean>;
   /** The new secret signs from now on; the old one too until `previousUntil`. */
@@ -124,8 +127,17 @@ export interface WebhooksRepo {
    * clears the endpoint's failingSince, a failure sets it if unset. False when it had moved on.
    */
   settle(id: string, attempts: number, outcome: DeliveryOutcome, now: Date): Promise<boolean>;
-  /** Disables a failing endpoint (reason 'failing'); false when it already was disabled. */
-  disableFailing(endpointId: string, now: Date): Promise<boolean>;
+  /**
+   * Disables an enabled endpoint for `reason`; false when it already was disabled. With
+   * 'creator-lost-access' its account's owner is to be told (takeOwnerNotices).
+   */
+  disable(endpointId: string, reason: WebhookDisabledReason, now: Date): Promise<boolean>;
+  /**
+   * Up to `limit` endpoints whose owner notice is pending, taken (the notice is cleared): in
+   * the transaction that writes the notices, so a rollback leaves them pending. Rows another
+   * transaction holds are skipped.
+   */
+  takeOwnerNotices(limit: number): Promise<WebhookEndpointRecord[]>;
 
   /** An endpoint's deliveries, newest event first. */
   listDeliveries(endpointId: string, limit: number, state?: WebhookDeliveryState): Promise<WebhookDeliveryRecord[]>;

@@ -163,7 +163,7 @@ export function createWebhookRelay(deps: {
   async function disable(endpoint: ClaimedEndpoint): Promise<void> {
     const now = clock.now();
     const disabled = await store.transaction(async (repos) => {
-      if (!(await repos.webhooks.disableFailing(endpoint.id, now))) return false;
+      if (!(await repos.webhooks.disable(endpoint.id, 'failing', now))) return false;
       const data = { accountId: endpoint.accountId, webhookId: endpoint.id, reason: 'failing' as const };
       await repos.events.publish({ type: 'webhook.disabled', accountId: endpoint.accountId, subject: `webhook:${endpoint.id}`, data }, now);
       await tellAdministrators(repos, endpoint);

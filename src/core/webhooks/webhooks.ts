@@ -148,6 +148,9 @@ export function createWebhooks(deps: {
         ...(patch.events !== undefined ? { events: checkEvents(patch.events) } : {}),
         ...(patch.description !== undefined ? { description: checkDescription(patch.description) } : {}),
         ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+        // Enabled again after its creator lost the right: whoever enables it answers for it now
+        // (otherwise the next change of that user's roles would have nothing to go by).
+        ...(patch.enabled && !endpoint.enabled && endpoint.disabledReason === 'creator-lost-access' ? { createdBy: actor.userId } : {}),
       };
       const now = clock.now();
       await store.transaction(async (repos) => {

@@ -31,7 +31,7 @@ export function webhooksRepo(sql: Sql): WebhooksRepo {
     async updateEndpoint(id, patch, now) {
       await sql.query(
         `UPDATE webhook_endpoints SET url = COALESCE($2, url), events = COALESCE($3, events), description = COALESCE($4, description),
-           enabled = COALESCE($5, enabled),
+           enabled = COALESCE($5, enabled), created_by = COALESCE($7, created_by),
            disabled_reason = CASE WHEN $5 THEN NULL ELSE disabled_reason END,
            failing_since = CASE WHEN $5 THEN NULL ELSE failing_since END,
            -- enabled again, or sent elsewhere: the circuit breaker starts closed
@@ -39,7 +39,7 @@ export function webhooksRepo(sql: Sql): WebhooksRepo {
            breaker_failures = CASE WHEN $5 OR $2::text <> url THEN 0 ELSE breaker_failures END,
            updated_at = $6
          WHERE id = $1`,
-        [id, patch.url ?? null, patch.events ?? null, patch.description ?? null, patch.enabled ?? null, now],
+        [id, patch.url ?? null, patch.events ?? null, patch.description ?? null, patch.enabled ?? null, now, patch.createdBy ?? null],
       );
     },
     async deleteEndpoint(accountId, id) {
@@ -142,13 +142,22 @@ export function webhooksRepo(sql: Sql): WebhooksRepo {
       );
       return row!.settled > 0;
     },
-    async disableFailing(endpointId, now) {
+    async disable(endpointId, reason, now) {
       const rows = await sql.query(
-        `UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'failing', updated_at = $2 WHERE id = $1 AND enabled RETURNING 1`,
-        [endpointId, now],
+        `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, owner_notice_pending = $3 = 'creator-lost-access', updated_at = $2
+         WHERE id = $1 AND enabled RETURNING 1`,
+        [endpointId, now, reason],
       );
       return rows.length > 0;
     },
+    takeOwnerNotices: (limit) =>
+      sql.query<WebhookEndpointRecord>(
+        `UPDATE webhook_endpoints w SET owner_notice_pending = false
+         FROM (SELECT id AS due_id FROM webhook_endpoints WHERE owner_notice_pending ORDER BY updated_at, id LIMIT $1 FOR UPDATE SKIP LOCKED) due
+         WHERE w.id = due.due_id
+         RETURNING ${ENDPOINT_COLS}`,
+        [limit],
+      ),
 
     listDeliveries: (endpointId, limit, state) =>
       sql.query<WebhookDeliveryRecord>(
