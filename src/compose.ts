@@ -55,6 +55,7 @@ import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
 import type { Ids } from './core/ports/ids.ts';
 import type { PasswordHasher, TokenSigner } from './core/ports/crypto.ts';
 import type { Store } from './core/ports/repositories.ts';
+import type { ListenerState } from './core/ports/events.ts';
 import type { ObjectStore } from './core/ports/object-store.ts';
 import { VERSION } from './version.ts';
 
@@ -151,6 +152,8 @@ export interface Core {
   isDraining(): boolean;
   /** GET /readyz: not draining, database and storage reachable. */
   ready(): Promise<boolean>;
+  /** How this node hears other nodes' events (GET /readyz, GET /metrics); null on the embedded database. */
+  eventsListener(): ListenerState | null;
   /** Stops the periodic tasks and background jobs (after the pass or job in hand), then closes storage and the database (the PGlite lock is released). */
   close(): Promise<void>;
 }
@@ -169,6 +172,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
   const ids = opts.ids ?? randomIds;
   const hasher = opts.hasher ?? argon2Hasher;
   const store = await createStore(sql, logger);
+  if (store.eventsListener?.()) metrics.watchListener(() => store.eventsListener!());
   const objectStore = await openObjectStore(config, { clock, signingKey: storedSigningKey(store.repos.settings), logger });
   const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
   const mailTransport = config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl, config.mail.from) : null;
@@ -235,6 +239,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
       draining = true;
     },
     isDraining: () => draining,
+    eventsListener: () => store.eventsListener?.() ?? null,
     async ready(): Promise<boolean> {
       return !draining && (await health());
     },

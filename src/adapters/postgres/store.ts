@@ -3,7 +3,7 @@
 // through LISTEN/NOTIFY (NOTIFY inside a transaction is sent when it commits).
 import { randomUUID } from 'node:crypto';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
-import type { Sql } from './sql.ts';
+import type { Sql, Unlisten } from './sql.ts';
 import { usersRepo } from './repos/users.ts';
 import { accountsRepo } from './repos/accounts.ts';
 import { subscriptionsRepo } from './repos/subscriptions.ts';
@@ -95,7 +95,7 @@ export async function createStore(sql: Sql, logger?: Logger): Promise<Store & { 
     // This store's own events were delivered right after their commit: each once.
     if (decoded.origin !== origin) emitEvent(decoded.event);
   };
-  const unlistenEvents = sql.engine === 'postgres' ? await sql.listen(EVENTS_CHANNEL, onNotify) : async () => {};
+  const unlistenEvents: Unlisten = sql.engine === 'postgres' ? await sql.listen(EVENTS_CHANNEL, onNotify) : async () => {};
   return {
     repos: createRepos(sql, emitEvent, origin),
     async transaction(fn) {
@@ -111,6 +111,7 @@ export async function createStore(sql: Sql, logger?: Logger): Promise<Store & { 
     onEvent(listener) {
       eventListeners.push(listener);
     },
+    eventsListener: () => unlistenEvents.state?.() ?? null,
     close: unlistenEvents,
   };
 }

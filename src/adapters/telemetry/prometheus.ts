@@ -5,6 +5,7 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Sql } from '../postgres/sql.ts';
 import { opsStats } from '../postgres/repos/ops-stats.ts';
 import { errorFields, type CoreMetrics, type Logger } from '../../core/ports/telemetry.ts';
+import type { ListenerState } from '../../core/ports/events.ts';
 import { createRequestSeries } from './request-series.ts';
 
 export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
@@ -27,6 +28,8 @@ export interface Metrics {
   request: (method: string, route: string, status: number, seconds: number) => void;
   /** The exposition text. */
   text(): Promise<string>;
+  /** Adds the series of the node's LISTEN connection (compose.ts, when the database has one). */
+  watchListener(read: () => ListenerState | null): void;
 }
 
 export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMetrics?: boolean }): Metrics {
@@ -156,6 +159,36 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
     registers: [registry],
   });
 
+  /** The LISTEN connection's series (PostgreSQL only: absent on embedded PGlite, which has no listener). */
+  const watchListener = (read: () => ListenerState | null) => {
+    new Gauge({
+      name: 'scanbase_events_listener_up',
+      help: "1 while this node's LISTEN connection listens and its heartbeat comes back, 0 while it is replaced (caches dropped once back)",
+      registers: [registry],
+      collect() {
+        this.set(read()?.state === 'listening' ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'scanbase_events_listener_reconnects',
+      help: "Times this node's LISTEN connection was replaced since start (lost, or a heartbeat not back in time)",
+      registers: [registry],
+      collect() {
+        this.set(read()?.reconnects ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'scanbase_events_listener_heartbeat_age_seconds',
+      help: "Seconds since this node's LISTEN connection last got its heartbeat back (every 10 s while healthy)",
+      registers: [registry],
+      collect() {
+        const at = read()?.lastHeartbeatAt;
+        this.reset();
+        if (at) this.set((Date.now() - at.getTime()) / 1000);
+      },
+    });
+  };
+
   const core: CoreMetrics = {
     jobFailed: (kind, final) => jobFailures.inc({ kind, final: String(final) }),
     refreshLost: () => refreshLost.inc(),
@@ -175,5 +208,6 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
     request: requests.observe,
     /** The exposition text. */
     text: async () => `${await registry.metrics()}\n${requests.text()}`,
+    watchListener,
   };
 }
