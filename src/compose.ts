@@ -52,11 +52,12 @@ import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
 import { filesModule, type Files, type UploadSweeper } from './core/files/index.ts';
 import { cropsModule, type Crops } from './core/crops/index.ts';
 import { connectModule, type ConnectJobs } from './core/connect/index.ts';
-import { webhooksModule, type WebhookRelay, type Webhooks } from './core/webhooks/index.ts';
+import { webhooksModule, type WebhookOwnerNotices, type WebhookRelay, type Webhooks } from './core/webhooks/index.ts';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
 import type { Ids } from './core/ports/ids.ts';
 import type { PasswordHasher, TokenSigner } from './core/ports/crypto.ts';
 import type { Store } from './core/ports/repositories.ts';
+import type { ListenerState } from './core/ports/events.ts';
 import type { ObjectStore } from './core/ports/object-store.ts';
 import { VERSION } from './version.ts';
 
@@ -143,6 +144,7 @@ export interface Core {
   jobRunner: JobRunner;
   webhooks: Webhooks;
   webhookRelay: WebhookRelay;
+  webhookOwnerNotices: WebhookOwnerNotices;
   /** The feature modules built, in order, with what each declared (docs/architecture.md "Module descriptors"). */
   modules: Sealed<unknown>['modules'];
   /** GET /healthz and GET /readyz, and the drain (src/probes.ts). */
@@ -150,6 +152,8 @@ export interface Core {
   ready: Probes['ready'];
   beginDrain(): void;
   isDraining(): boolean;
+  /** How this node hears other nodes' events (GET /readyz, GET /metrics); null on the embedded database. */
+  eventsListener(): ListenerState | null;
   /** Stops the periodic tasks and background jobs (after the pass or job in hand), then closes storage and the database (the PGlite lock is released). */
   close(): Promise<void>;
 }
@@ -172,11 +176,13 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
   const ids = opts.ids ?? randomIds;
   const hasher = opts.hasher ?? argon2Hasher;
   const store = await createStore(sql, logger);
+  if (store.eventsListener?.()) metrics.watchListener(() => store.eventsListener!());
   const objectStore = await openObjectStore(config, { clock, signingKey: storedSigningKey(store.repos.settings), logger });
   const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
   const mailTransport = config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl, config.mail.from) : null;
   const webhookSender = httpWebhookSender({
-    allowPrivateTargets: config.webhooks.allowPrivateTargets, timeoutMs: config.webhooks.timeoutSeconds * 1000,
+    allowPrivateTargets: config.webhooks.allowPrivateTargets, extraPorts: config.webhooks.targetPorts,
+    timeoutMs: config.webhooks.timeoutSeconds * 1000,
   });
 
   // The feature modules, in order: each is built from the adapters and the offers of the
@@ -226,6 +232,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
     ...node.use,
     version: VERSION, startup, modules: node.modules,
     ...probes,
+    eventsListener: () => store.eventsListener?.() ?? null,
     async close(): Promise<void> {
       await scheduler.stop(); // no new pass; the passes under way finish
       await node.stop(); // each module's stop, last listed first (the job runner: after the job in hand)

@@ -59,12 +59,14 @@ export interface Config {
   refreshReuseDetection: boolean;
   /** HEADERS_TIMEOUT (s): the request line and headers must arrive within it (408). */
   headersTimeoutSeconds: number;
-  /** BODY_TIMEOUT (s): a request body (not a /_blobs upload) must arrive entirely within it from the request's start (408, closed). */
+  /** BODY_TIMEOUT (s): a request body (not a verified /_blobs upload) must arrive entirely within it from the request's start (408, closed). */
   bodyTimeoutSeconds: number;
   /** IDLE_TIMEOUT (s): a connection with no traffic either way for this long is closed. */
   idleTimeoutSeconds: number;
   /** MAX_CONNECTIONS: open connections this node accepts; further ones are closed at once. */
   maxConnections: number;
+  /** MAX_CONNECTIONS_PER_ADDRESS: of those, what one client address (after TRUST_PROXY) may hold; 0 turns the cap off. */
+  maxConnectionsPerAddress: number;
   /** Token buckets of API 1 and API 2 (RATE_LIMIT_*); a rate of 0 turns a limit off. */
   rateLimits: {
     user: { rate: number; burst: number };
@@ -92,12 +94,16 @@ export interface Config {
 export interface WebhooksConfig {
   /** WEBHOOKS_ALLOW_PRIVATE_TARGETS: deliveries may go to loopback, private, link-local and other non-public addresses. */
   allowPrivateTargets: boolean;
+  /** WEBHOOKS_TARGET_PORTS: ports webhook URLs may use besides 80 and 443, or 'any'. */
+  targetPorts: readonly number[] | 'any';
   /** WEBHOOKS_TIMEOUT: seconds one delivery attempt may take, connection to response. */
   timeoutSeconds: number;
   /** WEBHOOKS_RETRY_SECONDS: the wait after a delivery's first failed attempt, doubling after each. */
   firstRetrySeconds: number;
   /** WEBHOOKS_RELAY_INTERVAL: seconds between two relay passes of a node. */
   relayIntervalSeconds: number;
+  /** WEBHOOKS_SENDS_PER_ACCOUNT: an account's endpoints sent to at once, across the nodes. */
+  sendsPerAccount: number;
 }
 
 export interface MailConfig {
@@ -235,6 +241,16 @@ function rateLimits(env: Env, sandbox: boolean): Config['rateLimits'] {
   };
 }
 
+/** A comma list of ports (1-65535), or `any`; unset: none. */
+function portList(env: Env, name: string): readonly number[] | 'any' {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '') return [];
+  if (raw.toLowerCase() === 'any') return 'any';
+  const ports = raw.split(',').map((p) => p.trim());
+  if (!ports.every((p) => /^\d{1,5}$/.test(p) && Number(p) >= 1 && Number(p) <= 65535)) fail(name, raw, 'a comma-separated list of ports (1-65535), or any');
+  return [...new Set(ports.map(Number))];
+}
+
 /** SMTP_URL and the relay's settings: checked at start, the URL's password never echoed. */
 function mail(env: Env, publicUrl: string): MailConfig {
   const smtpUrl = env.SMTP_URL || undefined;
@@ -350,6 +366,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyTimeoutSeconds: integer(env, 'BODY_TIMEOUT', 120, 1, 3600),
     idleTimeoutSeconds: integer(env, 'IDLE_TIMEOUT', 300, 1, 3600),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 1000, 1, 1_000_000),
+    maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 100, 0, 1_000_000),
     rateLimits: rateLimits(env, sandbox),
     metricsToken,
     metricsPort,
@@ -360,9 +377,11 @@ export function loadConfig(env: Env = process.env): Config {
     mail: mail(env, publicUrl),
     webhooks: {
       allowPrivateTargets: bool(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS'),
+      targetPorts: portList(env, 'WEBHOOKS_TARGET_PORTS'),
       timeoutSeconds: integer(env, 'WEBHOOKS_TIMEOUT', 10, 1, 60),
       firstRetrySeconds: integer(env, 'WEBHOOKS_RETRY_SECONDS', 30, 1, 3600),
       relayIntervalSeconds: integer(env, 'WEBHOOKS_RELAY_INTERVAL', 2, 1, 3600),
+      sendsPerAccount: integer(env, 'WEBHOOKS_SENDS_PER_ACCOUNT', 4, 1, 50),
     },
   };
 }

@@ -1,7 +1,8 @@
 // The node's probes (GET /healthz, GET /readyz; docs/operations.md "Probes"). Readiness
 // answers within PROBE_MS whatever the database does: a ping that waits longer for a
 // connection, a store that does not answer, or a transaction past its deadline still open
-// (its connection is stuck) each make it not ready, with the reason.
+// (its connection is stuck) each make it not ready, with the reason; so does a LISTEN
+// connection (PostgreSQL) being replaced.
 import type { Store } from './core/ports/repositories.ts';
 import type { ObjectStore } from './core/ports/object-store.ts';
 import type { DatabaseLoad } from './adapters/postgres/deadlines.ts';
@@ -14,6 +15,8 @@ export interface Readiness {
   status: 'ok' | 'unavailable' | 'draining';
   /** Why it is not ready (absent when ready). */
   reason?: string;
+  /** The LISTEN connection's state when it is what makes the node not ready (PostgreSQL). */
+  listener?: string;
 }
 
 export interface Probes {
@@ -54,6 +57,12 @@ export function createProbes(deps: { store: Store; objectStore: ObjectStore; loa
     },
     async ready() {
       if (draining) return { status: 'draining', reason: 'shutting down' };
+      // A node that does not hear other nodes' changes (its LISTEN connection lost or silent,
+      // being replaced) may answer from stale caches: no traffic until it listens again.
+      const listener = store.eventsListener?.();
+      if (listener && listener.state !== 'listening') {
+        return { status: 'unavailable', reason: `the connection that hears other nodes' changes is ${listener.state}`, listener: listener.state };
+      }
       const load = deps.load();
       if (load && load.overdueTransactions > 0) {
         return { status: 'unavailable', reason: `a database transaction is still open ${Math.round(load.oldestTransactionMs / 1000)} s after it started, past its deadline` };

@@ -180,6 +180,7 @@ export const ERROR_CODES = {
   'unsupported-media-type': ours(415),
   'range-not-satisfiable': ours(416),
   'too-many-requests': ours(429),
+  'too-many-connections': ours(429),
   'too-many-sign-in-attempts': ours(429),
   'too-many-password-reset-requests': ours(429),
   'too-many-operator-attempts': ours(429),

@@ -17,7 +17,8 @@ import { api1Routes } from './api1/routes.ts';
 import { api2Routes } from './api2/routes.ts';
 import { consoleRoutes } from './console.ts';
 import { ROUTE_MODULES } from './route-modules.ts';
-import { bodyDeadline, idleConnections, serverTimeOptions } from './timeouts.ts';
+import { bodyDeadline, hasBody, idleConnections, serverTimeOptions } from './timeouts.ts';
+import { connectionsPerAddress } from './address-connections.ts';
 import { closeBodySchema } from './strict-bodies.ts';
 import { formBodies, jsonBodies } from './request-bodies.ts';
 import { answerExpectationFailed, clientErrorResponse, requireHost, trackTarget } from './client-errors.ts';
@@ -143,12 +144,23 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   // request arrives: error and 404 replies keep the headers already set.
   const armBodyDeadline = bodyDeadline(app, core.config, always);
   idleConnections(app.server, core.config);
+  // MAX_CONNECTIONS_PER_ADDRESS; a step per request only for connections from trusted proxies.
+  const perAddress = connectionsPerAddress(app.server, core.config.maxConnectionsPerAddress, core.config.trustProxy);
   // The headers as [name, value] pairs, set one by one: reply.headers(object) lists the
   // object's keys anew on every request.
   const alwaysPairs = Object.entries(always);
   app.addHook('onRequest', (req, reply, done) => {
     for (const [name, value] of alwaysPairs) reply.header(name, value);
     trackTarget(req.raw);
+    const refused = perAddress?.(req, reply);
+    if (refused) return done(refused);
+    // No route: answered before its body is read, and the connection closed (the body is
+    // never read, docs/security.md "Slow clients").
+    if (req.is404 && hasBody(req)) {
+      reply.header('connection', 'close');
+      notFound(req, reply);
+      return;
+    }
     armBodyDeadline(req, reply);
     requireHost.call(app, req, reply, done);
   });
@@ -163,10 +175,11 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   if (!logLines && log.isLevelEnabled && !opts.loggerInstance) app.setChildLoggerFactory((logger) => logger);
   const answers = answerRecorder(core, logLines ? logRequest : undefined);
   app.addHook('onRoute', answers.onRoute);
-  app.setNotFoundHandler((req, reply) => {
+  function notFound(req: FastifyRequest, reply: FastifyReply) {
     answers.unmatched(req, reply);
     return notFoundHandler(req, reply);
-  });
+  }
+  app.setNotFoundHandler(notFound);
 
   // Bodies: JSON (UTF-8, empty = none), forms only where registered (src/http/request-bodies.ts);
   // before any route (and the OpenAPI generator), bodies refuse undeclared properties.

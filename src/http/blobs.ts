@@ -7,6 +7,7 @@ import type { Core } from '../compose.ts';
 import { DomainError } from '../core/errors.ts';
 import { BLOB_ROUTE_PREFIX, LocalDiskStore, contentDisposition, type DownloadTarget } from '../adapters/storage/local-disk.ts';
 import { renderFailure, toFailure } from './errors.ts';
+import { liftBodyDeadline } from './timeouts.ts';
 
 /** The key and query of a /_blobs/… URL, decoded; null when undecodable. */
 function parseUrl(url: string): { key: string; query: Record<string, string | undefined> } | null {
@@ -33,11 +34,15 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
   return Array.isArray(v) ? v.join(',') : v;
 };
 
-function fail(reply: FastifyReply, err: unknown, closeConnection: boolean) {
+/**
+ * A refusal closes its connection (docs/security.md "Slow clients"): the rest of a refused
+ * body is never read, and a client refused here (a bad signature, an unknown key) gets no
+ * kept-alive connection to try again on.
+ */
+function fail(reply: FastifyReply, err: unknown) {
   const f = toFailure(err);
   if (f.status >= 500) reply.log.error({ err }, 'blob request failed');
-  // The rest of a refused body is not read: close the connection instead of draining it.
-  if (closeConnection) reply.header('connection', 'close');
+  reply.header('connection', 'close');
   return renderFailure('other', f, reply);
 }
 
@@ -133,8 +138,11 @@ export const blobRoutes =
           chunked: header(req, 'transfer-encoding') !== undefined,
         });
       } catch (e) {
-        return fail(reply, e, true);
+        return fail(reply, e);
       }
+      // Verified: the body may take longer than BODY_TIMEOUT (a large upload), so the
+      // deadline gives way to the upload idle rule.
+      liftBodyDeadline(req.raw);
       // A client that stops sending for UPLOAD_IDLE_MS loses its connection (and its
       // temporary file): no upload hangs for ever holding a socket and a half-written file.
       const socket = req.raw.socket;
@@ -151,7 +159,7 @@ export const blobRoutes =
           reply.hijack(); // the client is gone: nobody to answer
           return;
         }
-        return fail(reply, e, !req.raw.readableEnded);
+        return fail(reply, e);
       } finally {
         socket.off('timeout', onIdle);
         socket.setTimeout(0);
@@ -169,7 +177,7 @@ export const blobRoutes =
           const target = await store.verifyDownload(parsed.key, parsed.query);
           return serve(req, reply, target);
         } catch (e) {
-          return fail(reply, e, false);
+          return fail(reply, e);
         }
       },
     });

@@ -2,8 +2,8 @@
 // - GET /healthz: 200 when the database (and storage) answer, 503 otherwise (kept as it was);
 // - GET /livez: the process answers (restart it when this fails);
 // - GET /readyz: 200 when it should get traffic: database and storage answering within
-//   1.5 s, no transaction stuck past its deadline, not shutting down; 503 with the reason
-//   otherwise (draining after SIGTERM).
+//   1 s, no transaction stuck past its deadline, the LISTEN connection (PostgreSQL) not
+//   being replaced, not shutting down; 503 with the reason otherwise (src/probes.ts).
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { Core } from '../compose.ts';
@@ -14,6 +14,7 @@ const Probe = {
     status: Type.Union([Type.Literal('unavailable'), Type.Literal('draining')]),
     version: Type.String(),
     reason: Type.Optional(Type.String()),
+    listener: Type.Optional(Type.String()),
   }),
 };
 

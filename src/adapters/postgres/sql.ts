@@ -1,5 +1,7 @@
 // The small SQL interface every repository is written against: one dialect
 // (the PostgreSQL 15 subset), two engines (PGlite, node-postgres).
+import type { ListenerState } from '../../core/ports/events.ts';
+
 export interface Sql {
   readonly engine: 'pglite' | 'postgres';
   query<R = Record<string, unknown>>(text: string, params?: unknown[], opts?: QueryOptions): Promise<R[]>;
@@ -22,11 +24,14 @@ export interface Sql {
    */
   transaction<T>(fn: (tx: Sql) => Promise<T>, opts?: { deadlineMs?: number }): Promise<T>;
   /** LISTEN on a channel (PostgreSQL: a dedicated connection that reconnects). Answers an unlisten function. */
-  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onMessage: (payload: string) => void): Promise<Unlisten>;
   close(): Promise<void>;
   /** node-postgres: the pool's connections (GET /metrics). */
   poolStats?(): { total: number; idle: number; waiting: number };
 }
+
+/** Ends a LISTEN; `state` (PostgreSQL's dedicated connection) tells whether it listens now. */
+export type Unlisten = (() => Promise<void>) & { state?: () => ListenerState };
 
 export interface QueryOptions {
   /**

@@ -6,6 +6,7 @@ import type { Sql } from '../postgres/sql.ts';
 import type { DeadlineObserver, DeadlineSql } from '../postgres/deadlines.ts';
 import { opsStats } from '../postgres/repos/ops-stats.ts';
 import { errorFields, type CoreMetrics, type Logger } from '../../core/ports/telemetry.ts';
+import type { ListenerState } from '../../core/ports/events.ts';
 import { createRequestSeries } from './request-series.ts';
 
 export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
@@ -30,6 +31,8 @@ export interface Metrics {
   request: (method: string, route: string, status: number, seconds: number) => void;
   /** The exposition text. */
   text(): Promise<string>;
+  /** Adds the series of the node's LISTEN connection (compose.ts, when the database has one). */
+  watchListener(read: () => ListenerState | null): void;
 }
 
 export function createMetrics(deps: { sql: () => Sql & Partial<Pick<DeadlineSql, 'load'>>; logger: Logger; processMetrics?: boolean }): Metrics {
@@ -164,6 +167,18 @@ export function createMetrics(deps: { sql: () => Sql & Partial<Pick<DeadlineSql,
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
+  new Gauge({
+    name: 'scanbase_webhook_delivery_lag_seconds',
+    help: "Per account: seconds its oldest due webhook delivery has waited (enabled endpoints; a paused endpoint's deliveries count); no sample when none waits",
+    labelNames: ['account'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await scraped('scanbase_webhook_delivery_lag_seconds', async () => {
+        for (const r of await stats().webhookLag()) this.set({ account: r.accountId }, Math.max(0, r.seconds));
+      });
+    },
+  });
   const webhooksDisabled = new Counter({
     name: 'scanbase_webhook_endpoints_disabled_total',
     help: 'Webhook endpoints this node disabled after a day of failed deliveries',
@@ -179,6 +194,36 @@ export function createMetrics(deps: { sql: () => Sql & Partial<Pick<DeadlineSql,
     help: 'Refresh-token grants whose conditional update consumed nothing (a concurrent refresh won the race, or the token was spent)',
     registers: [registry],
   });
+
+  /** The LISTEN connection's series (PostgreSQL only: absent on embedded PGlite, which has no listener). */
+  const watchListener = (read: () => ListenerState | null) => {
+    new Gauge({
+      name: 'scanbase_events_listener_up',
+      help: "1 while this node's LISTEN connection listens and its heartbeat comes back, 0 while it is replaced (caches dropped once back)",
+      registers: [registry],
+      collect() {
+        this.set(read()?.state === 'listening' ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'scanbase_events_listener_reconnects',
+      help: "Times this node's LISTEN connection was replaced since start (lost, or a heartbeat not back in time)",
+      registers: [registry],
+      collect() {
+        this.set(read()?.reconnects ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'scanbase_events_listener_heartbeat_age_seconds',
+      help: "Seconds since this node's LISTEN connection last got its heartbeat back (every 10 s while healthy)",
+      registers: [registry],
+      collect() {
+        const at = read()?.lastHeartbeatAt;
+        this.reset();
+        if (at) this.set((Date.now() - at.getTime()) / 1000);
+      },
+    });
+  };
 
   const core: CoreMetrics = {
     jobFailed: (kind, final) => jobFailures.inc({ kind, final: String(final) }),
@@ -204,5 +249,6 @@ export function createMetrics(deps: { sql: () => Sql & Partial<Pick<DeadlineSql,
     request: requests.observe,
     /** The exposition text. */
     text: async () => `${await registry.metrics()}\n${requests.text()}`,
+    watchListener,
   };
 }

@@ -5,7 +5,7 @@ import type { AccountFacts } from '../permissions/evaluate.ts';
 import type { MembersRepo, ProjectsRepo, WorkzonesRepo } from './project-repositories.ts';
 import type { JobsRepo } from './jobs.ts';
 import type { LocksRepo } from './locks.ts';
-import type { EventsRepo } from './events.ts';
+import type { EventsRepo, ListenerState } from './events.ts';
 import type { WebhooksRepo } from './webhooks.ts';
 import type { StoredDomainEvent } from '../events/domain-events.ts';
 import type { ConnectRepo } from './connect.ts';
@@ -453,6 +453,8 @@ export interface Store {
    * through the database. A listener must not throw (a throw is logged and skipped).
    */
   onEvent(listener: (event: StoredDomainEvent) => void): void;
+  /** How other nodes' events are heard (PostgreSQL's LISTEN connection); null on the embedded database (one process). */
+  eventsListener?(): ListenerState | null;
 }
 
 /** Thrown by repositories when a unique constraint refuses a write (the use case decides the 409). */
