@@ -6,6 +6,7 @@
 // (test/support/children.ts; Playwright's for browsers). The timer does not keep the
 // process alive.
 import path from 'node:path';
+import { setTimeout } from 'node:timers';
 
 const seconds = Number(process.env.TEST_FILE_TIMEOUT_SECONDS);
 if (process.env.NODE_TEST_CONTEXT?.startsWith('child') && seconds > 0) {

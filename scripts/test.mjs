@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 const setup = spawnSync(process.execPath, ['scripts/setup.mjs'], { stdio: 'inherit' });
 if (setup.status !== 0) process.exit(setup.status ?? 1);

@@ -20,7 +20,7 @@ import { ROUTE_MODULES } from './route-modules.ts';
 import { bodyDeadline, idleConnections, serverTimeOptions } from './timeouts.ts';
 import { closeBodySchema } from './strict-bodies.ts';
 import { formBodies, jsonBodies } from './request-bodies.ts';
-import { answerExpectationFailed, clientErrorResponse, requireHost, trackTarget } from './client-errors.ts';
+import { answerExpectationFailed, refuseRequest, requireHost, trackRequests } from './client-errors.ts';
 
 export type App = FastifyInstance;
 
@@ -125,17 +125,13 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     },
     // Requests Node's HTTP parser refuses (bad header bytes, headers over 16 KB) never
     // reach Fastify: answer them in their surface's format with the version header too.
-    clientErrorHandler: (err, socket) => {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ECONNRESET' || socket.destroyed) return;
-      if (socket.writable) socket.write(clientErrorResponse(err, socket as Socket, always));
-      socket.destroy(err);
-    },
+    clientErrorHandler: (err, socket) => refuseRequest(err, socket as Socket, always),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   compilers.bind(app);
   app.decorateRequest('principal', null);
   answerExpectationFailed(app.server, always);
+  trackRequests(app.server);
   app.setErrorHandler(errorHandler);
 
   // Per-request work is kept to what is required, in callback-style hooks (an async hook
@@ -148,7 +144,6 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   const alwaysPairs = Object.entries(always);
   app.addHook('onRequest', (req, reply, done) => {
     for (const [name, value] of alwaysPairs) reply.header(name, value);
-    trackTarget(req.raw);
     armBodyDeadline(req, reply);
     requireHost.call(app, req, reply, done);
   });
