@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../support/server.ts';
 import { MIGRATED_PGLITE_TEMPLATE } from '../support/database.ts';
-import { ownChild, stopChild } from '../support/children.ts';
+import { ownChild, processState, stopChild } from '../support/children.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-ops-'));
@@ -147,15 +147,6 @@ test('shutdown rule: SIGTERM to the npm process drains the request in flight, ex
   assert.match(second.logs(), /drain time over/);
   assert.equal(fs.existsSync(lock), false);
 });
-
-/** The state letter of /proc/<pid>/stat ('Z' for a zombie), or undefined once it is reaped. */
-function processState(pid: number): string | undefined {
-  try {
-    return /^\d+ \(.*\) (\S)/s.exec(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
-  } catch {
-    return undefined;
-  }
-}
 
 test('crash rule: after kill -9, npm start on the same DATA_DIR starts at once, even while the killed server is an unreaped zombie; a live second instance is refused, naming the first', async () => {
   const dir = dataDir();

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DataDirLockedError, openPglite } from '../../src/adapters/postgres/pglite.ts';
-import { ownChild } from '../support/children.ts';
+import { ownChild, processState } from '../support/children.ts';
 
 const LOCK_MODULE = fileURLToPath(new URL('../../src/adapters/postgres/data-dir-lock.ts', import.meta.url));
 
@@ -42,15 +42,6 @@ async function holder(dir: string): Promise<ChildProcess> {
     child.once('exit', (c) => reject(new Error(`holder exited (${c}): ${err}`)));
   });
   return child;
-}
-
-/** The state letter of /proc/<pid>/stat ('Z' for a zombie), or undefined once it is reaped. */
-function processState(pid: number): string | undefined {
-  try {
-    return /^\d+ \(.*\) (\S)/s.exec(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
-  } catch {
-    return undefined;
-  }
 }
 
 test('a second open of the same directory in this process is refused while the first is open', async () => {

@@ -6,6 +6,7 @@
 // its whole process group when it was started `detached`. Browsers are Playwright's: it
 // kills them when the process exits (test/support/browser.ts closes them with a deadline).
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 
 /** Owned children, with whether each leads a process group of its own (`detached`). */
@@ -79,5 +80,14 @@ export async function stopChild(child: ChildProcess, opts: { signal?: NodeJS.Sig
     }
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** The state letter of /proc/<pid>/stat ('Z' for a zombie, not yet reaped), or undefined once the process is gone. */
+export function processState(pid: number): string | undefined {
+  try {
+    return /^\d+ \(.*\) (\S)/s.exec(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
+  } catch {
+    return undefined;
   }
 }

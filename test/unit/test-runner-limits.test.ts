@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ownChild, stopChild } from '../support/children.ts';
+import { ownChild, processState, stopChild } from '../support/children.ts';
 
 const IN_A_TEST = 'test/fixtures/runner/hangs-in-a-test.fixture.ts';
 const AT_TOP_LEVEL = 'test/fixtures/runner/hangs-at-top-level.fixture.ts';
@@ -40,14 +40,8 @@ async function runTests(file: string, limits: Record<string, string>): Promise<R
   return { code, output, seconds: (Date.now() - t0) / 1000, helpers };
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return !/^\d+ \(.*\) Z/s.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
+/** Running: neither gone nor a zombie. */
+const alive = (pid: number) => ![undefined, 'Z'].includes(processState(pid));
 
 test('a test past TEST_TIMEOUT_SECONDS fails by name, the file still ends, and the process it started is killed', async () => {
   const run = await runTests(IN_A_TEST, { TEST_TIMEOUT_SECONDS: '3', TEST_FILE_TIMEOUT_SECONDS: '0', TEST_BUDGET_SECONDS: '0' });
