@@ -21,7 +21,7 @@ import { bodyDeadline, hasBody, idleConnections, serverTimeOptions } from './tim
 import { connectionsPerAddress } from './address-connections.ts';
 import { closeBodySchema } from './strict-bodies.ts';
 import { formBodies, jsonBodies } from './request-bodies.ts';
-import { answerExpectationFailed, clientErrorResponse, requireHost, trackTarget } from './client-errors.ts';
+import { answerExpectationFailed, refuseRequest, requireHost, trackRequests } from './client-errors.ts';
 
 export type App = FastifyInstance;
 
@@ -126,17 +126,13 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     },
     // Requests Node's HTTP parser refuses (bad header bytes, headers over 16 KB) never
     // reach Fastify: answer them in their surface's format with the version header too.
-    clientErrorHandler: (err, socket) => {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ECONNRESET' || socket.destroyed) return;
-      if (socket.writable) socket.write(clientErrorResponse(err, socket as Socket, always));
-      socket.destroy(err);
-    },
+    clientErrorHandler: (err, socket) => refuseRequest(err, socket as Socket, always),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   compilers.bind(app);
   app.decorateRequest('principal', null);
   answerExpectationFailed(app.server, always);
+  trackRequests(app.server);
   app.setErrorHandler(errorHandler);
 
   // Per-request work is kept to what is required, in callback-style hooks (an async hook
@@ -151,7 +147,6 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   const alwaysPairs = Object.entries(always);
   app.addHook('onRequest', (req, reply, done) => {
     for (const [name, value] of alwaysPairs) reply.header(name, value);
-    trackTarget(req.raw);
     const refused = perAddress?.(req, reply);
     if (refused) return done(refused);
     // No route: answered before its body is read, and the connection closed (the body is

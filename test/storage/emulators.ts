@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import S3rver from 's3rver';
 import { freePort } from '../support/server.ts';
+import { ownChild, stopChild } from '../support/children.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -31,10 +32,10 @@ export async function startAzurite(): Promise<Emulator & { connectionString: str
     // In memory: nothing is written, but run in a temporary directory all the same.
     { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir },
   );
+  ownChild(child);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`azurite exited (${child.exitCode}):\n${out}`);
@@ -57,8 +58,7 @@ export async function startAzurite(): Promise<Emulator & { connectionString: str
     port,
     connectionString: `DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=${AZURITE_KEY};BlobEndpoint=${endpoint};`,
     async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
+      await stopChild(child, { graceMs: 10_000 });
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
