@@ -113,7 +113,7 @@ test('azure: STORAGE_PUBLIC_URL replaces the origin clients see; the container i
 
 test('azure: a part URL is a write-only SAS on the blob whose block id names the upload, the part and its MD5', async () => {
   const body = crypto.randomBytes(1000);
-  const upload = await store.createMultipart({ key: freshKey(), size: 3 * 1024 * 1024, partSize: 1024 * 1024 }, new Date());
+  const upload = await store.createMultipart({ key: freshKey(), size: 3 * 1024 * 1024, partSize: 1024 * 1024 });
   const [signed] = await store.signParts({ upload, parts: [{ partNumber: 2, md5Hex: md5Hex(body) }], expiresInSeconds: 600 }, new Date());
   const url = new URL(signed!.url);
   assert.equal(url.searchParams.get('sp'), 'w');

@@ -94,7 +94,8 @@ function multipartComplement(server: S3rver): S3rverMiddleware {
     }
     const max = Number(ctx.query['max-parts'] ?? 1000);
     const marker = Number(ctx.query['part-number-marker'] ?? 0);
-    const numbers = fs.readdirSync(dir).filter((f) => /^\d+$/.test(f)).map(Number).filter((n) => n > marker).sort((a, b) => a - b);
+    // A part is listed once s3rver wrote its MD5 file (after its bytes): one being received is not.
+    const numbers = fs.readdirSync(dir).filter((f) => /^\d+\.md5$/.test(f)).map((f) => Number(f.slice(0, -4))).filter((n) => n > marker).sort((a, b) => a - b);
     const page = numbers.slice(0, max);
     const parts = page.map((n) => {
       const st = fs.statSync(path.join(dir, String(n)));

@@ -153,7 +153,7 @@ export interface ObjectStore {
   /** Server-side copy (work-zone copy). */
   copy(fromKey: string, toKey: string): Promise<void>;
   /** Starts a multipart upload of `size` bytes in parts of `partSize` (checked against multipartLimits). */
-  createMultipart(input: CreateMultipartInput, now: Date): Promise<MultipartUpload>;
+  createMultipart(input: CreateMultipartInput): Promise<MultipartUpload>;
   /**
    * Signs PUT URLs of some parts (a page, or one part on demand), each bound to its part
    * number, its exact size and its MD5. Part numbers outside 1..partCount: 400
