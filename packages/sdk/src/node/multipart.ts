@@ -62,6 +62,14 @@ export interface MultipartResult {
   partsSent: number;
 }
 
+/** The service answered the start of a multipart upload with 404 or 405: it has no such extension. */
+export class MultipartUnsupported extends Error {
+  override readonly name = 'MultipartUnsupported';
+  constructor(cause: ScanbaseError) {
+    super('The service does not offer multipart uploads', { cause });
+  }
+}
+
 /** A counting semaphore: at most `size` holders at once. */
 export class Slots {
   private free: number;
@@ -142,9 +150,14 @@ export async function uploadMultipart(client: ScanbaseClient, o: MultipartOption
     }
   }
   if (!state.id) {
-    const created = await json<{ id: string; blobName: string; partSize: number; partCount: number }>('POST', base, {
-      name: file.name, extension: file.extension, size: file.size, ...(o.partSize ? { partSize: o.partSize } : {}),
-    });
+    let created: { id: string; blobName: string; partSize: number; partCount: number };
+    try {
+      created = await json('POST', base, { name: file.name, extension: file.extension, size: file.size, ...(o.partSize ? { partSize: o.partSize } : {}) });
+    } catch (e) {
+      // A service without the extension (the vendor's, or one before it): the caller sends the file whole.
+      if (e instanceof ScanbaseError && (e.status === 404 || e.status === 405)) throw new MultipartUnsupported(e);
+      throw e;
+    }
     if (created.partSize !== state.partSize) state.partMd5s = []; // hashed for another part size
     Object.assign(state, { id: created.id, blobName: created.blobName, partSize: created.partSize, partCount: created.partCount });
     await o.save();

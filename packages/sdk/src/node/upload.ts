@@ -16,7 +16,7 @@ import { errorFromResponse, ScanbaseError } from '../errors.ts';
 import { withRetry } from '../retry.ts';
 import { RateMeter } from '../rate.ts';
 import { JsonJournal } from './journal.ts';
-import { Slots, uploadMultipart, type MultipartState } from './multipart.ts';
+import { MultipartUnsupported, Slots, uploadMultipart, type MultipartState } from './multipart.ts';
 
 export interface UploadTarget {
   accountId: string;
@@ -319,11 +319,19 @@ export async function uploadFiles(client: ScanbaseClient, o: UploadOptions): Pro
     const e = state.files[file]!;
     if (e.id) return;
     if (e.multipart) {
-      await large(file, e);
-      await save();
-      progress.filesDone++;
-      emit('registered', file);
-      return;
+      try {
+        await large(file, e);
+        await save();
+        progress.filesDone++;
+        emit('registered', file);
+        return;
+      } catch (err) {
+        if (!(err instanceof MultipartUnsupported)) throw err;
+        // No extension at this service: the file goes whole (one PUT, as below).
+        delete e.multipart;
+        e.md5 = await md5OfFile(file, o.signal);
+        await save();
+      }
     }
     for (let round = 1; ; round++) {
       if (!usable(e)) await signAll([file]);
