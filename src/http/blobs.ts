@@ -126,17 +126,25 @@ export const blobRoutes =
 
     app.put(`${BLOB_ROUTE_PREFIX}*`, { schema: { hide: true } }, async (req, reply) => {
       const parsed = parseUrl(req.url);
-      let verified;
+      // A whole upload, or one part of a multipart upload (`upload` and `part` in the query).
+      let receive: () => Promise<{ md5Hex: string }>;
       try {
         if (!parsed) throw badUrl();
-        verified = await store.verifyUpload({
+        const request = {
           key: parsed.key,
           query: parsed.query,
           contentLength: header(req, 'content-length'),
           contentMd5: header(req, 'content-md5'),
           cacheControl: header(req, 'cache-control'),
           chunked: header(req, 'transfer-encoding') !== undefined,
-        });
+        };
+        if (parsed.query.upload !== undefined) {
+          const part = await store.verifyPart(request);
+          receive = () => store.receivePart(part, req.raw);
+        } else {
+          const whole = await store.verifyUpload(request);
+          receive = () => store.receive(whole, req.raw);
+        }
       } catch (e) {
         return fail(reply, e);
       }
@@ -150,7 +158,7 @@ export const blobRoutes =
       socket.setTimeout(UPLOAD_IDLE_MS);
       socket.on('timeout', onIdle);
       try {
-        const info = await store.receive(verified, req.raw);
+        const info = await receive();
         reply.header('etag', `"${info.md5Hex}"`);
         reply.header('content-md5', Buffer.from(info.md5Hex, 'hex').toString('base64'));
         return reply.code(201).send();
