@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startOAuthServer, type OAuthServer } from './oauth-client.ts';
+import { startOAuthServer, type OAuthServer, type OAuthServerOptions } from './oauth-client.ts';
 import { launchWebGLBrowser } from './browser.ts';
 
 /** Where the browser tests keep their screenshots (CI can collect the folder). */
@@ -20,19 +20,21 @@ export async function screenshot(page: Page, name: string, target?: { selector: 
 }
 
 /**
- * Presses the console's Sign in, signs in on the authorize page when asked, allows, and
- * waits until the console shows `path` again. Answers the authorize address the console used.
+ * Presses the console's Sign in, signs in on the authorize page when asked (the console is a
+ * first-party client: no approval page), and waits until the console shows `backTo` again.
+ * Answers the authorize address the console used.
  */
 export async function signInThroughConsole(page: Page, user: { email: string; password: string }, backTo: RegExp): Promise<URL> {
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/oauth\/authorize\?/);
-  const authorizeUrl = new URL(page.url());
-  if (await page.locator('#email').count()) {
+  const [authorize] = await Promise.all([page.waitForRequest(/\/oauth\/authorize\?/), page.getByRole('button', { name: 'Sign in' }).click()]);
+  const authorizeUrl = new URL(authorize.url());
+  const form = page.locator('#email');
+  // Either the sign-in form, or (a browser already signed in on the authorize pages) straight back.
+  await Promise.race([form.waitFor({ timeout: 20_000 }), page.waitForURL(backTo, { timeout: 20_000 })]);
+  if (!backTo.test(page.url()) && (await form.count())) {
     await page.fill('#email', user.email);
     await page.fill('#password', user.password);
-    await Promise.all([page.waitForURL(/\/oauth\/authorize\?/), page.click('button[type=submit]')]);
+    await page.click('button[type=submit]');
   }
-  await page.getByRole('button', { name: 'Allow' }).click();
   await page.waitForURL(backTo, { timeout: 20_000 });
   await page.getByRole('button', { name: 'Sign out' }).waitFor({ timeout: 20_000 });
   return authorizeUrl;
@@ -156,8 +158,8 @@ export function consoleWorld() {
   return {
     ...pages,
     /** Starts both; throws the first failure once both have settled. */
-    async start(): Promise<OAuthServer> {
-      const [s, b] = await Promise.allSettled([startOAuthServer(), launchWebGLBrowser()]);
+    async start(opts: OAuthServerOptions = {}): Promise<OAuthServer> {
+      const [s, b] = await Promise.allSettled([startOAuthServer(opts), launchWebGLBrowser()]);
       if (s.status === 'fulfilled') server = s.value;
       if (b.status === 'fulfilled') browser = b.value;
       for (const r of [s, b]) if (r.status === 'rejected') throw r.reason;
