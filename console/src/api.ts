@@ -47,10 +47,6 @@ export async function problemOf(res: Response): Promise<ApiError> {
   return new ApiError(res.status, p.detail ?? p.message ?? p.title ?? `The service answered ${res.status}`, p.errorCode ?? p.code, required);
 }
 
-export const A2 = '/api/2';
-/** API 1, for what only it offers (connect jobs, reports). */
-export const A1 = '/api';
-
 /** How long a call may take before it fails with a retry offered (a 50,000-tag list takes about 2 s). */
 export const REQUEST_TIMEOUT_MS = 30_000;
 

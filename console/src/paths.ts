@@ -25,8 +25,9 @@ export function segment(value: string): string {
 }
 
 /**
- * An API path whose every interpolated value is one encoded segment: ``apiPath`${A2}/accounts/${id}` ``
- * is wrong (A2 would be encoded); write ``apiPath`/api/2/accounts/${id}` ``. A value that is
+ * An API path whose every interpolated value is one encoded segment: write the constant
+ * parts in the template (``apiPath`/api/2/accounts/${id}` ``); a plain string put where a
+ * prefix belongs is encoded as one segment and the path fails isNormalPath. A value that is
  * itself an ApiPath (a screen's base) is kept as built.
  */
 export class ApiPath {

@@ -12,7 +12,7 @@ import { Icon, type IconName } from './ui/icons.tsx';
 import type { Account } from './types.ts';
 
 export { Icon, type IconName } from './ui/icons.tsx';
-export { Dialog, useConfirm } from './ui/dialog.tsx';
+export { Dialog, RenameDialog, useConfirm } from './ui/dialog.tsx';
 export { toast, Toasts } from './ui/toast.tsx';
 
 export function Link(props: { href: string; children: ComponentChildren; class?: string; 'aria-label'?: string }) {
@@ -186,20 +186,32 @@ export function Action(props: {
   );
 }
 
-/** An icon-only button; `label` is its accessible name and its tooltip. */
-export function IconButton(props: { icon: IconName; label: string; onClick?: () => void; disabled?: boolean; danger?: boolean; pressed?: boolean }) {
+/**
+ * An icon-only button; `label` is its accessible name and its tooltip. With `denied` it is
+ * disabled, and the reason is its description (read out, and in the tooltip).
+ */
+export function IconButton(props: { icon: IconName; label: string; onClick?: () => void; disabled?: boolean; denied?: string | null; danger?: boolean; pressed?: boolean }) {
+  const why = props.denied ? `why-${props.label.replace(/\W+/g, '-').toLowerCase()}` : undefined;
   return (
-    <button
-      type="button"
-      class={props.danger ? 'icon-button danger' : 'icon-button'}
-      aria-label={props.label}
-      title={props.label}
-      aria-pressed={props.pressed === undefined ? undefined : props.pressed}
-      disabled={props.disabled}
-      onClick={props.onClick}
-    >
-      <Icon name={props.icon} />
-    </button>
+    <>
+      <button
+        type="button"
+        class={props.danger ? 'icon-button danger' : 'icon-button'}
+        aria-label={props.label}
+        title={props.denied ? `${props.label}: ${props.denied}` : props.label}
+        aria-pressed={props.pressed === undefined ? undefined : props.pressed}
+        aria-describedby={why}
+        disabled={props.disabled || Boolean(props.denied)}
+        onClick={props.onClick}
+      >
+        <Icon name={props.icon} />
+      </button>
+      {why ? (
+        <span class="visually-hidden" id={why}>
+          {props.denied}
+        </span>
+      ) : null}
+    </>
   );
 }
 

@@ -17,7 +17,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page, Request } from 'playwright-core';
 import type { OAuthServer } from '../support/oauth-client.ts';
-import { apiAs, assertNoSeriousAxeViolations, consoleWorld, lasFile, screenshot, signInThroughConsole } from '../support/console.ts';
+import { apiAs, assertNoSeriousAxeViolations, consoleWorld, lasFile, paintedPixels, screenshot, signInThroughConsole } from '../support/console.ts';
 import { DEMO_OWNER, demoSite, type DemoSite } from '../support/console-demo.ts';
 
 let server: OAuthServer;
@@ -71,25 +71,6 @@ const highlighted = (page: Page, layerId: string, key: string) =>
     },
     { layerId, key },
   );
-
-/** Pixels of the canvas in the selection's colour (#ffb000, lit: within a tolerance of its hue). */
-const highlightPixels = (page: Page) =>
-  page.evaluate(() => {
-    const c = document.querySelector('canvas.scene') as HTMLCanvasElement;
-    const copy = document.createElement('canvas');
-    copy.width = c.width;
-    copy.height = c.height;
-    const g = copy.getContext('2d')!;
-    g.drawImage(c, 0, 0);
-    const px = g.getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let i = 0; i < px.length; i += 4) {
-      const [r, gr, b] = [px[i]!, px[i + 1]!, px[i + 2]!];
-      // Amber: red high, green a bit lower, blue low (the box's lit faces and its edges).
-      if (r > 150 && gr > 90 && gr < r && b < 60 && r - b > 120) n++;
-    }
-    return n;
-  });
 
 test('a session that lasts: sign in once, then a reload and a new tab need no sign-in; the console skips the approval page', async (t) => {
   let done = false;
@@ -222,8 +203,8 @@ for (const viewport of [DESKTOP, PHONE]) {
     assert.deepEqual(await selectionOf(page), { layerId: `tags:${equipment.id}`, key: '2' });
     assert.equal(await highlighted(page, `tags:${equipment.id}`, '2'), 'ffb000');
     assert.equal(await dayTank.getAttribute('aria-pressed'), 'true');
-    await page.waitForFunction(() => true, undefined, { polling: 'raf' });
-    assert.ok((await highlightPixels(page)) > 50, 'the selected box is drawn in the highlight colour');
+    const pixels = await paintedPixels(page);
+    assert.ok(pixels.highlight > 50, `the selected box is drawn in the highlight colour: ${JSON.stringify(pixels)}`);
 
     // The scene → the list: a click on the isolation valve's box selects it in its list.
     await page.evaluate(() => scrollTo(0, 0));

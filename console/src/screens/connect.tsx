@@ -7,7 +7,7 @@
 // job has an address (`&job={slug}`) that a reload, another browser or a colleague opens
 // (the service shows a job to whoever may act on the zone's jobs: docs/connect.md).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { A1, api } from '../api.ts';
+import { api } from '../api.ts';
 import { apiPath } from '../paths.ts';
 import { uploadFiles, type UploadProgress } from '../upload.ts';
 import { Action, Empty, ErrorBox, Link, deniedUnlessAll, useAction } from '../ui.tsx';

@@ -6,7 +6,7 @@ import { useRef, useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
 import { apiPath } from '../paths.ts';
 import type { FileItem } from '../types.ts';
-import { Action, Dialog, Empty, ErrorBox, IconButton, LoadState, deniedUnless, toast, useAction, useConfirm, type Loaded } from '../ui.tsx';
+import { Action, Dialog, Empty, ErrorBox, IconButton, LoadState, RenameDialog, deniedUnless, toast, useAction, useConfirm, type Loaded } from '../ui.tsx';
 import { uploadFiles, type UploadProgress } from '../upload.ts';
 import { CATEGORY_ORDER, categoryName, formatDate, formatFullDate, formatSize } from '../format.ts';
 import { UploadList } from './upload-list.tsx';
@@ -41,8 +41,10 @@ export function FilesPanel(props: {
   const [renaming, setRenaming] = useState<FileItem | null>(null);
   const [newName, setNewName] = useState('');
 
+  const dropped = useRef<File[]>([]);
   const start = async (list: File[]) => {
     if (!list.length || uploadDenied) return;
+    dropped.current = list;
     controllers.current = list.map(() => new AbortController());
     await uploadFiles(String(apiPath`${ctx.base}/workzones/${zoneId}/bulk-files`), list, setUploads, controllers.current);
     files.reload();
@@ -66,11 +68,10 @@ export function FilesPanel(props: {
       files.reload();
     }
   };
-  const rename = async (e: Event) => {
-    e.preventDefault();
+  const rename = async (name: string) => {
     const f = renaming;
-    if (!f || !newName.trim()) return;
-    if (await run(() => api('PATCH', fileUrl(f), { name: newName.trim() }))) {
+    if (!f) return;
+    if (await run(() => api('PATCH', fileUrl(f), { name }))) {
       setRenaming(null);
       files.reload();
     }
@@ -96,7 +97,7 @@ export function FilesPanel(props: {
         <input ref={input} id="file-input" type="file" multiple class="visually-hidden" aria-label="Files to upload" tabIndex={-1} onChange={(e) => void start([...(e.currentTarget.files ?? [])])} />
         <Action label="Choose files" icon="upload" denied={uploadDenied} onClick={() => input.current?.click()} />
       </div>
-      <UploadList uploads={uploads} controllers={controllers.current} />
+      <UploadList uploads={uploads} controllers={controllers.current} onRetry={(i) => void start([dropped.current[i]!])} />
       <ErrorBox error={error} />
       <LoadState of={[files]} what="files" />
       {files.data && inZone.length === 0 ? <Empty icon="file">No file in this zone yet.</Empty> : null}
@@ -171,20 +172,17 @@ export function FilesPanel(props: {
           />
         ) : null}
       </Dialog>
-      <Dialog open={renaming !== null} title={renaming ? `Rename ${fileLabel(renaming)}` : 'Rename'} onClose={() => setRenaming(null)}>
-        <form onSubmit={rename}>
-          <label for="rename-file">New file name (without its extension)</label>
-          <input id="rename-file" value={newName} maxLength={255} onInput={(e) => setNewName(e.currentTarget.value)} />
-          <footer>
-            <button type="button" class="secondary" onClick={() => setRenaming(null)}>
-              Cancel
-            </button>
-            <button type="submit" aria-busy={busy ? 'true' : undefined}>
-              Save name
-            </button>
-          </footer>
-        </form>
-      </Dialog>
+      <RenameDialog
+        open={renaming !== null}
+        title={renaming ? `Rename ${fileLabel(renaming)}` : 'Rename'}
+        label="New file name (without its extension)"
+        id="rename-file"
+        value={newName}
+        onInput={setNewName}
+        onSave={(name) => void rename(name)}
+        onClose={() => setRenaming(null)}
+        busy={busy}
+      />
       {confirmDialog}
     </div>
   );

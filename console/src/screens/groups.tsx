@@ -1,6 +1,6 @@
 // An account's groups: create, delete, add and remove users (account:groups:write).
 import { useState } from 'preact/hooks';
-import { A2, api, ApiError, uuidOf } from '../api.ts';
+import { api, ApiError, uuidOf } from '../api.ts';
 import { apiPath } from '../paths.ts';
 import type { Account, Group, User } from '../types.ts';
 import { AccountPage, Action, Empty, ErrorBox, Loading, useAction, useLoad } from '../ui.tsx';

@@ -40,6 +40,14 @@ const TABS = [
 /** Scans of a zone drawn when it opens (LAS, streamed and bounded: docs/console.md). */
 const SCANS_SHOWN_AT_OPEN = 3;
 
+/** A copy of `set` with `id` in it (`on`) or not. */
+function toggled(set: ReadonlySet<string>, id: string, on: boolean): Set<string> {
+  const next = new Set(set);
+  if (on) next.add(id);
+  else next.delete(id);
+  return next;
+}
+
 declare global {
   // The zone's view, for the browser tests (docs/console.md "Tests").
   var __scanbaseZoneView: ZoneView | undefined;
@@ -71,6 +79,17 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
 
   const go = (q: { zone?: string; tab?: string }) =>
     navigate(`${here}?${new URLSearchParams({ zone: uuidOf(q.zone ?? zoneId ?? ''), tab: q.tab ?? props.tab })}`);
+
+  // A panel opened again shows what is there now (other people and clients change it too).
+  const firstTab = useRef(true);
+  useEffect(() => {
+    if (firstTab.current) {
+      firstTab.current = false;
+      return;
+    }
+    if (props.tab === 'tags') lists.reload();
+    if (props.tab === 'files') files.reload();
+  }, [props.tab]);
 
   const zoneLists = (lists.data ?? []).filter((l) => same(l.workzoneId, zoneId));
   const zoneFiles = (files.data ?? []).filter((f) => same(f.workzoneId, zoneId));
@@ -228,14 +247,7 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
                   lists={lists}
                   tags={tags}
                   hidden={hidden}
-                  onToggle={(id, visible) =>
-                    setHidden((h) => {
-                      const next = new Set(h);
-                      if (visible) next.delete(id);
-                      else next.add(id);
-                      return next;
-                    })
-                  }
+                  onToggle={(id, visible) => setHidden((h) => toggled(h, id, !visible))}
                   selection={selection}
                   onSelect={setSelection}
                 />
@@ -253,14 +265,7 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
                   zoneId={zoneId}
                   files={files}
                   shown={shown}
-                  onShow={(f, show) =>
-                    setShown((s) => {
-                      const next = new Set(s);
-                      if (show) next.add(f.id);
-                      else next.delete(f.id);
-                      return next;
-                    })
-                  }
+                  onShow={(f, show) => setShown((s) => toggled(s, f.id, show))}
                   selected={selection?.kind === 'file' ? selection.fileId : null}
                   onSelect={(f) => setSelection({ kind: 'file', fileId: f.id })}
                 />

@@ -6,7 +6,7 @@ import { apiPath } from '../paths.ts';
 import { Fragment } from 'preact';
 import type { Account, Project, Subscription, SubscriptionUsage } from '../types.ts';
 import { formatAgo, formatFullDate, formatSize } from '../format.ts';
-import { Action, Breadcrumbs, Dialog, Empty, ErrorBox, Icon, IconButton, Link, LoadState, toast, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { Action, Breadcrumbs, Empty, RenameDialog, ErrorBox, Icon, IconButton, Link, LoadState, toast, useAction, useConfirm, useLoad } from '../ui.tsx';
 
 export function AccountsScreen() {
   const accounts = useLoad(() => api<Account[]>('GET', '/api/2/accounts'), 'accounts');
@@ -196,12 +196,13 @@ function ProjectCard(props: { accountId: string; project: Project; onChange: () 
           <Action label={`Restore ${p.name}`} denied={deleteDenied ? 'Needs project:project:delete' : null} busy={busy} onClick={() => void act(() => api('PUT', `${url}/restore`))} />
         ) : (
           <>
-            <IconButton icon="rename" label={`Rename ${p.name}`} disabled={renameDenied} onClick={() => setRenaming(true)} />
+            <IconButton icon="rename" label={`Rename ${p.name}`} denied={renameDenied ? 'Needs project:project:update-details' : null} onClick={() => setRenaming(true)} />
             <IconButton
               icon="remove"
               label={`Delete ${p.name}`}
               danger
-              disabled={deleteDenied || busy}
+              denied={deleteDenied ? 'Needs project:project:delete' : null}
+              disabled={busy}
               onClick={() =>
                 void ask({ title: 'Delete the project?', body: `${p.name} will be deleted; it can be restored from this list.`, action: 'Delete project' }).then(
                   (ok) => {
@@ -214,25 +215,18 @@ function ProjectCard(props: { accountId: string; project: Project; onChange: () 
         )}
       </div>
       <ErrorBox error={error} />
-      <Dialog open={renaming} title={`Rename ${p.name}`} onClose={() => setRenaming(false)}>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void act(() => api('PATCH', url, { name: name.trim() })).then(() => setRenaming(false));
-          }}
-        >
-          <label for={`rename-${p.id}`}>New name</label>
-          <input id={`rename-${p.id}`} value={name} maxLength={255} onInput={(e) => setName(e.currentTarget.value)} />
-          <footer>
-            <button type="button" class="secondary" onClick={() => setRenaming(false)}>
-              Cancel
-            </button>
-            <button type="submit" aria-busy={busy ? 'true' : undefined}>
-              Save
-            </button>
-          </footer>
-        </form>
-      </Dialog>
+      <RenameDialog
+        open={renaming}
+        title={`Rename ${p.name}`}
+        label="New name"
+        id={`rename-${p.id}`}
+        value={name}
+        onInput={setName}
+        onSave={(next) => void act(() => api('PATCH', url, { name: next })).then(() => setRenaming(false))}
+        onClose={() => setRenaming(false)}
+        busy={busy}
+        save="Save"
+      />
       {confirmDialog}
     </li>
   );

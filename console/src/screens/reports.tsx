@@ -1,7 +1,7 @@
 // API 1 reports of an account (docs/projects.md): projects by last access
 // (account:projects:list) and users by last activity (account:users:read), each
 // downloadable as CSV.
-import { A1, api } from '../api.ts';
+import { api } from '../api.ts';
 import { apiPath } from '../paths.ts';
 import { toCsv, type Cell } from '../csv.ts';
 import { AccountPage, Empty, ErrorBox, Head, Loading, useLoad } from '../ui.tsx';

@@ -3,7 +3,7 @@
 // combinations, so any choice is valid; edit a custom role in the same form (PUT overwrites:
 // its name, description and colour are sent back); delete a custom role). account:roles:write.
 import { useState } from 'preact/hooks';
-import { A2, api, uuidOf } from '../api.ts';
+import { api, uuidOf } from '../api.ts';
 import { apiPath } from '../paths.ts';
 import type { Account, Role } from '../types.ts';
 import { AccountPage, Action, ErrorBox, Head, Loading, useAction, useLoad } from '../ui.tsx';

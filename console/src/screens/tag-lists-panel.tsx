@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
 import { apiPath } from '../paths.ts';
 import type { Tag, TagList } from '../types.ts';
-import { Action, Dialog, Empty, ErrorBox, IconButton, Link, LoadState, deniedUnless, toast, useAction, useConfirm, type Loaded } from '../ui.tsx';
+import { Action, Empty, RenameDialog, ErrorBox, IconButton, Link, LoadState, deniedUnless, toast, useAction, useConfirm, type Loaded } from '../ui.tsx';
 import { count } from '../format.ts';
 import { same, type Ctx, type ZoneSelection } from './project-context.ts';
 
@@ -41,12 +41,11 @@ export function TagListsPanel(props: {
   const [newName, setNewName] = useState('');
   const listUrl = (l: TagList) => apiPath`${ctx.base}/tag-lists/${uuidOf(l.id)}`;
   // PUT overwrites every field of the list (docs/tags.md): send the others back as they are.
-  const rename = async (e: Event) => {
-    e.preventDefault();
+  const rename = async (name: string) => {
     const l = renaming;
-    if (!l || !newName.trim()) return;
+    if (!l) return;
     const body = {
-      workzoneId: l.workzoneId, tagListType: l.tagListType, name: newName.trim(), description: l.description, color: l.color,
+      workzoneId: l.workzoneId, tagListType: l.tagListType, name, description: l.description, color: l.color,
       metadataDefinition: l.metadataDefinition, attachments: l.attachments,
     };
     if (await run(() => api('PUT', listUrl(l), body))) {
@@ -99,13 +98,14 @@ export function TagListsPanel(props: {
                   <IconButton
                     icon="rename"
                     label={`Rename ${l.name}`}
-                    disabled={Boolean(writeDenied) || busy}
+                    denied={writeDenied}
+                    disabled={busy}
                     onClick={() => {
                       setNewName(l.name);
                       setRenaming(l);
                     }}
                   />
-                  <IconButton icon="remove" label={`Delete ${l.name}`} danger disabled={Boolean(writeDenied) || busy} onClick={() => void remove(l)} />
+                  <IconButton icon="remove" label={`Delete ${l.name}`} danger denied={writeDenied} disabled={busy} onClick={() => void remove(l)} />
                 </span>
               </div>
               {tags instanceof Error ? <ErrorBox error={tags} /> : null}
@@ -133,20 +133,17 @@ export function TagListsPanel(props: {
           );
         })}
       </ul>
-      <Dialog open={renaming !== null} title={renaming ? `Rename ${renaming.name}` : 'Rename'} onClose={() => setRenaming(null)}>
-        <form onSubmit={rename}>
-          <label for="rename-list">New name of {renaming?.name}</label>
-          <input id="rename-list" value={newName} maxLength={255} onInput={(e) => setNewName(e.currentTarget.value)} />
-          <footer>
-            <button type="button" class="secondary" onClick={() => setRenaming(null)}>
-              Cancel
-            </button>
-            <button type="submit" aria-busy={busy ? 'true' : undefined}>
-              Save name
-            </button>
-          </footer>
-        </form>
-      </Dialog>
+      <RenameDialog
+        open={renaming !== null}
+        title={renaming ? `Rename ${renaming.name}` : 'Rename'}
+        label={`New name of ${renaming?.name ?? ''}`}
+        id="rename-list"
+        value={newName}
+        onInput={setNewName}
+        onSave={(name) => void rename(name)}
+        onClose={() => setRenaming(null)}
+        busy={busy}
+      />
       {confirmDialog}
     </div>
   );

@@ -4,7 +4,7 @@
 // values from every tag (API 2's overwrite sets definitions but never cleans). API 1's
 // `data` is a patch: the list's name, description and colour stay.
 import { useState } from 'preact/hooks';
-import { A1, api } from '../api.ts';
+import { api } from '../api.ts';
 import { apiPath } from '../paths.ts';
 import type { TagList } from '../types.ts';
 import { MAX_DEFINITION_NAME, definitionsOf, type Definition } from '../metadata.ts';

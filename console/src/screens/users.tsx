@@ -2,7 +2,7 @@
 // a link to set a password; optional account roles), for owners, administrators and
 // project managers (account:users:write).
 import { useState } from 'preact/hooks';
-import { A2, api, uuidOf } from '../api.ts';
+import { api, uuidOf } from '../api.ts';
 import { apiPath } from '../paths.ts';
 import type { Account, User } from '../types.ts';
 import { AccountPage, Action, Empty, ErrorBox, Head, Loading, useAction, useLoad } from '../ui.tsx';

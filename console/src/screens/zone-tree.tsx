@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
 import { apiPath } from '../paths.ts';
 import type { Workzone } from '../types.ts';
-import { Action, Dialog, ErrorBox, IconButton, Icon, deniedUnless, toast, useAction, useConfirm } from '../ui.tsx';
+import { Action, ErrorBox, RenameDialog, IconButton, Icon, deniedUnless, toast, useAction, useConfirm } from '../ui.tsx';
 import { same, type Ctx } from './project-context.ts';
 
 export function ZoneTree(props: { ctx: Ctx; zones: Workzone[]; selected: string | null; onSelect: (id: string) => void; onChange: () => void }) {
@@ -38,10 +38,9 @@ export function ZoneTree(props: { ctx: Ctx; zones: Workzone[]; selected: string 
       props.onChange();
     }
   };
-  const rename = async (e: Event) => {
-    e.preventDefault();
-    if (!selected || !newName.trim()) return;
-    if (await run(() => api('PUT', zoneUrl(selected), { name: newName.trim() }))) {
+  const rename = async (name: string) => {
+    if (!selected) return;
+    if (await run(() => api('PUT', zoneUrl(selected), { name }))) {
       setRenaming(false);
       props.onChange();
     }
@@ -64,13 +63,14 @@ export function ZoneTree(props: { ctx: Ctx; zones: Workzone[]; selected: string 
             <IconButton
               icon="rename"
               label="Rename zone"
-              disabled={Boolean(writeDenied) || busy}
+              denied={writeDenied}
+              disabled={busy}
               onClick={() => {
                 setNewName(selected.name);
                 setRenaming(true);
               }}
             />
-            <IconButton icon="remove" label="Delete zone" danger disabled={Boolean(isRoot || writeDenied) || busy} onClick={() => void remove()} />
+            <IconButton icon="remove" label="Delete zone" danger denied={isRoot ? 'The root zone is deleted with its project' : writeDenied} disabled={busy} onClick={() => void remove()} />
           </span>
         ) : null}
       </div>
@@ -85,20 +85,17 @@ export function ZoneTree(props: { ctx: Ctx; zones: Workzone[]; selected: string 
         <Action label="Create zone" type="submit" kind="primary" denied={writeDenied} busy={busy} />
       </form>
       <ErrorBox error={error} />
-      <Dialog open={renaming} title="Rename the work zone" onClose={() => setRenaming(false)}>
-        <form onSubmit={rename}>
-          <label for="rename-zone">New name of the work zone</label>
-          <input id="rename-zone" value={newName} maxLength={255} onInput={(e) => setNewName(e.currentTarget.value)} />
-          <footer>
-            <button type="button" class="secondary" onClick={() => setRenaming(false)}>
-              Cancel
-            </button>
-            <button type="submit" aria-busy={busy ? 'true' : undefined}>
-              Save name
-            </button>
-          </footer>
-        </form>
-      </Dialog>
+      <RenameDialog
+        open={renaming}
+        title="Rename the work zone"
+        label="New name of the work zone"
+        id="rename-zone"
+        value={newName}
+        onInput={setNewName}
+        onSave={(name) => void rename(name)}
+        onClose={() => setRenaming(false)}
+        busy={busy}
+      />
       {confirmDialog}
     </div>
   );

@@ -91,11 +91,10 @@ export class ZoneView {
     this.remove(layer.id);
     this.layers.set(layer.id, layer);
     this.scene.add(layer.object);
-    const view = this;
     const ctx: LayerContext = {
-      claimOrigin(centre) {
-        view.originWorld ??= centre.clone();
-        return view.originWorld;
+      claimOrigin: (centre) => {
+        this.originWorld ??= centre.clone();
+        return this.originWorld;
       },
       origin: () => this.originWorld,
       requestRender: () => this.requestRender(),

@@ -31,6 +31,45 @@ export function Dialog(props: { open: boolean; title: string; onClose: () => voi
   );
 }
 
+/**
+ * A dialog asking for a new name: one labelled input, Cancel and a submit button
+ * (`save`, "Save name" unless told). `onSave` gets the trimmed name (never empty).
+ */
+export function RenameDialog(props: {
+  open: boolean;
+  title: string;
+  label: string;
+  id: string;
+  value: string;
+  onInput: (v: string) => void;
+  onSave: (name: string) => void;
+  onClose: () => void;
+  busy?: boolean;
+  save?: string;
+}) {
+  return (
+    <Dialog open={props.open} title={props.title} onClose={props.onClose}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (props.value.trim()) props.onSave(props.value.trim());
+        }}
+      >
+        <label for={props.id}>{props.label}</label>
+        <input id={props.id} value={props.value} maxLength={255} onInput={(e) => props.onInput(e.currentTarget.value)} />
+        <footer>
+          <button type="button" class="secondary" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit" aria-busy={props.busy ? 'true' : undefined}>
+            {props.save ?? 'Save name'}
+          </button>
+        </footer>
+      </form>
+    </Dialog>
+  );
+}
+
 interface Ask {
   title: string;
   body: string;
