@@ -93,7 +93,7 @@ async function main(argv: string[]): Promise<number> {
   if (positionals.length > 1) throw new UsageError(`Unexpected argument ${positionals[1]}`);
 
   const config = loadConfig();
-  const sql = await openDatabase(config.database);
+  const sql = await openDatabase(config.database, config.databaseDeadlines);
   try {
     await migrate(sql);
     const store = await createStore(sql);

@@ -8,12 +8,23 @@ export type DatabaseConfig =
   | { kind: 'pglite-memory' }
   | { kind: 'postgres'; url: string };
 
+/** Deadlines on the database (docs/decisions.md, "Deadlines on the database"). */
+export interface DatabaseDeadlineConfig {
+  /** DB_STATEMENT_TIMEOUT (s): one statement at most (PostgreSQL's statement_timeout; PGlite cannot stop a statement). */
+  statementMs: number;
+  /** DB_TRANSACTION_TIMEOUT (s): one transaction at most, then it is rolled back (503). */
+  transactionMs: number;
+  /** DB_WAIT_TIMEOUT (s): the longest wait for a connection (PGlite's only one, or the pool's), then 503. */
+  waitMs: number;
+}
+
 export interface Config {
   host: string;
   port: number;
   publicUrl: string;
   dataDir: string;
   database: DatabaseConfig;
+  databaseDeadlines: DatabaseDeadlineConfig;
   seedFile: string | undefined;
   operatorToken: string | undefined;
   sandbox: boolean;
@@ -48,12 +59,14 @@ export interface Config {
   refreshReuseDetection: boolean;
   /** HEADERS_TIMEOUT (s): the request line and headers must arrive within it (408). */
   headersTimeoutSeconds: number;
-  /** BODY_TIMEOUT (s): a request body (not a /_blobs upload) must arrive entirely within it from the request's start (408, closed). */
+  /** BODY_TIMEOUT (s): a request body (not a verified /_blobs upload) must arrive entirely within it from the request's start (408, closed). */
   bodyTimeoutSeconds: number;
   /** IDLE_TIMEOUT (s): a connection with no traffic either way for this long is closed. */
   idleTimeoutSeconds: number;
   /** MAX_CONNECTIONS: open connections this node accepts; further ones are closed at once. */
   maxConnections: number;
+  /** MAX_CONNECTIONS_PER_ADDRESS: of those, what one client address (after TRUST_PROXY) may hold; 0 turns the cap off. */
+  maxConnectionsPerAddress: number;
   /** Token buckets of API 1 and API 2 (RATE_LIMIT_*); a rate of 0 turns a limit off. */
   rateLimits: {
     user: { rate: number; burst: number };
@@ -64,6 +77,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** METRICS_PORT: GET /metrics without a token on its own listener (HOST, this port). */
   metricsPort: number | undefined;
+  /** TASK_PERIODS (`name=seconds,…`): periodic tasks' periods overriding their own (tests, soak runs; docs/operations.md). */
+  taskPeriods: Record<string, number>;
   /** SHUTDOWN_DRAIN_SECONDS: how long in-flight requests may take to finish after SIGTERM. */
   shutdownDrainSeconds: number;
   /** WORKZONE_CACHE_ENTRIES: work zones whose read model (roles, counts) a node keeps, least recently read out first; 0 turns it off. */
@@ -79,12 +94,16 @@ export interface Config {
 export interface WebhooksConfig {
   /** WEBHOOKS_ALLOW_PRIVATE_TARGETS: deliveries may go to loopback, private, link-local and other non-public addresses. */
   allowPrivateTargets: boolean;
+  /** WEBHOOKS_TARGET_PORTS: ports webhook URLs may use besides 80 and 443, or 'any'. */
+  targetPorts: readonly number[] | 'any';
   /** WEBHOOKS_TIMEOUT: seconds one delivery attempt may take, connection to response. */
   timeoutSeconds: number;
   /** WEBHOOKS_RETRY_SECONDS: the wait after a delivery's first failed attempt, doubling after each. */
   firstRetrySeconds: number;
   /** WEBHOOKS_RELAY_INTERVAL: seconds between two relay passes of a node. */
   relayIntervalSeconds: number;
+  /** WEBHOOKS_SENDS_PER_ACCOUNT: an account's endpoints sent to at once, across the nodes. */
+  sendsPerAccount: number;
 }
 
 export interface MailConfig {
@@ -131,6 +150,18 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const n = Number(raw);
   if (n < min || n > max) fail(name, raw, `an integer from ${min} to ${max}`);
   return n;
+}
+
+function taskPeriods(env: Env): Record<string, number> {
+  const raw = env.TASK_PERIODS;
+  const periods: Record<string, number> = {};
+  if (!raw) return periods;
+  for (const item of raw.split(',')) {
+    const m = /^\s*([a-z][a-z0-9-]*)=(\d+)\s*$/.exec(item);
+    if (!m || Number(m[2]) < 1 || Number(m[2]) > 86_400) fail('TASK_PERIODS', raw, 'name=seconds pairs separated by commas, e.g. janitor=5,signing-keys=2 (1 to 86400 s)');
+    periods[m[1]!] = Number(m[2]);
+  }
+  return periods;
 }
 
 function bool(env: Env, name: string): boolean {
@@ -208,6 +239,16 @@ function rateLimits(env: Env, sandbox: boolean): Config['rateLimits'] {
     },
     syncSeconds: integer(env, 'RATE_LIMIT_SYNC_SECONDS', 5, 1, 300),
   };
+}
+
+/** A comma list of ports (1-65535), or `any`; unset: none. */
+function portList(env: Env, name: string): readonly number[] | 'any' {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '') return [];
+  if (raw.toLowerCase() === 'any') return 'any';
+  const ports = raw.split(',').map((p) => p.trim());
+  if (!ports.every((p) => /^\d{1,5}$/.test(p) && Number(p) >= 1 && Number(p) <= 65535)) fail(name, raw, 'a comma-separated list of ports (1-65535), or any');
+  return [...new Set(ports.map(Number))];
 }
 
 /** SMTP_URL and the relay's settings: checked at start, the URL's password never echoed. */
@@ -300,6 +341,11 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     dataDir,
     database,
+    databaseDeadlines: {
+      statementMs: integer(env, 'DB_STATEMENT_TIMEOUT', 30, 1, 3600) * 1000,
+      transactionMs: integer(env, 'DB_TRANSACTION_TIMEOUT', 60, 1, 3600) * 1000,
+      waitMs: integer(env, 'DB_WAIT_TIMEOUT', 10, 1, 600) * 1000,
+    },
     seedFile,
     operatorToken,
     sandbox,
@@ -320,18 +366,22 @@ export function loadConfig(env: Env = process.env): Config {
     bodyTimeoutSeconds: integer(env, 'BODY_TIMEOUT', 120, 1, 3600),
     idleTimeoutSeconds: integer(env, 'IDLE_TIMEOUT', 300, 1, 3600),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 1000, 1, 1_000_000),
+    maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 100, 0, 1_000_000),
     rateLimits: rateLimits(env, sandbox),
     metricsToken,
     metricsPort,
+    taskPeriods: taskPeriods(env),
     shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 25, 0, 3600),
     workzoneCacheEntries: integer(env, 'WORKZONE_CACHE_ENTRIES', 10_000, 0, 1_000_000),
     projectListCacheProjects: integer(env, 'PROJECT_LIST_CACHE_PROJECTS', 50_000, 0, 10_000_000),
     mail: mail(env, publicUrl),
     webhooks: {
       allowPrivateTargets: bool(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS'),
+      targetPorts: portList(env, 'WEBHOOKS_TARGET_PORTS'),
       timeoutSeconds: integer(env, 'WEBHOOKS_TIMEOUT', 10, 1, 60),
       firstRetrySeconds: integer(env, 'WEBHOOKS_RETRY_SECONDS', 30, 1, 3600),
       relayIntervalSeconds: integer(env, 'WEBHOOKS_RELAY_INTERVAL', 2, 1, 3600),
+      sendsPerAccount: integer(env, 'WEBHOOKS_SENDS_PER_ACCOUNT', 4, 1, 50),
     },
   };
 }

@@ -14,6 +14,9 @@ import { DomainError } from './core/errors.ts';
 import { errorFields } from './core/ports/telemetry.ts';
 import { startupLines } from './startup-report.ts';
 
+/** After the drain time, how long the rest of the shutdown (tasks, jobs, storage, database) may take. */
+const SHUTDOWN_GRACE_MS = 5000;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true, redact: LOG_REDACT });
@@ -36,6 +39,12 @@ async function main(): Promise<void> {
     const drainMs = config.shutdownDrainSeconds * 1000;
     logger.info({ signal, drainSeconds: config.shutdownDrainSeconds }, 'shutting down: not ready, draining requests');
     core.beginDrain();
+    // Whatever hangs (a database that stopped answering, a store), the process ends within
+    // the drain time plus 5 s; the data directory's lock goes with it (released on exit).
+    setTimeout(() => {
+      logger.error({ drainSeconds: config.shutdownDrainSeconds }, 'shutdown did not finish within the drain time plus 5 s: exiting now');
+      process.exit(1);
+    }, drainMs + SHUTDOWN_GRACE_MS).unref();
     // Past the drain time, connections still busy are cut so that the rest of the shutdown runs.
     const cut = setTimeout(() => {
       logger.warn({ drainSeconds: config.shutdownDrainSeconds }, 'drain time over: closing the connections still open');

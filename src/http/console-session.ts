@@ -70,11 +70,10 @@ export const consoleSessionRoutes =
       return { access_token: pair.access_token, token_type: pair.token_type, expires_in: pair.expires_in, user_id: pair.user_id };
     };
     const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-    const schema = (summary: string, extra: Record<string, unknown>) => ({ hide: true, summary, ...extra });
 
     app.post(
       CONSOLE_SESSION_PATH,
-      { schema: schema('Exchange the console’s authorization code; the refresh token goes into the cookie', { body: ExchangeBody, response: { 200: AccessAnswer } }) },
+      { schema: { hide: true, summary: 'Exchange the console’s authorization code; the refresh token goes into the cookie', body: ExchangeBody, response: { 200: AccessAnswer } } },
       async (req, reply) => {
         noStore(reply);
         checkSameOrigin(req, publicOrigin);
@@ -89,7 +88,7 @@ export const consoleSessionRoutes =
 
     app.post(
       `${CONSOLE_SESSION_PATH}/refresh`,
-      { schema: schema('A new access token from the cookie’s refresh token (rotated)', { response: { 200: AccessAnswer } }) },
+      { schema: { hide: true, summary: 'A new access token from the cookie’s refresh token (rotated)', response: { 200: AccessAnswer } } },
       async (req, reply) => {
         noStore(reply);
         checkSameOrigin(req, publicOrigin);
@@ -107,7 +106,7 @@ export const consoleSessionRoutes =
 
     app.post(
       `${CONSOLE_SESSION_PATH}/end`,
-      { schema: schema('Sign the console out: the refresh token is revoked and the cookie cleared', { response: { 200: Type.Object({}) } }) },
+      { schema: { hide: true, summary: 'Sign the console out: the refresh token is revoked and the cookie cleared', response: { 200: Type.Object({}) } } },
       async (req, reply) => {
         noStore(reply);
         checkSameOrigin(req, publicOrigin);

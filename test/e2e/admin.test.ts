@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENGINES, TEST_DATABASE_URL, freshPostgresUrl } from '../support/database.ts';
+import { ownChild } from '../support/children.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -36,7 +37,7 @@ for (const engine of ENGINES) {
 
     const admin = (args: string[], stdin?: string): Promise<Run> =>
       new Promise((resolve) => {
-        const child = spawn(process.execPath, [path.join(ROOT, 'src/admin.ts'), ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+        const child = ownChild(spawn(process.execPath, [path.join(ROOT, 'src/admin.ts'), ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] }));
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d) => (stdout += d));

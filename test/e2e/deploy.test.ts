@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../support/server.ts';
+import { ownChild } from '../support/children.ts';
 import { SERVICE_PROCESS_ENV } from '../../src/runtime-env.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -106,7 +107,7 @@ test("the image's command line, with the image's environment, serves and passes 
   const env = { PATH: process.env.PATH!, HOME: process.env.HOME!, ...stage.env, DATA_DIR: dataDir, PORT: String(port) };
   const [cmd, ...args] = stage.cmd;
   // `node` is the pinned runtime (node_modules/.bin is first on npm's PATH), as in the image.
-  const child = spawn(cmd!, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = ownChild(spawn(cmd!, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }));
   children.push(child);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));

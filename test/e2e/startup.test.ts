@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, freePort, type RunningServer } from '../support/server.ts';
+import { ownChild } from '../support/children.ts';
 import { openPglite } from '../../src/adapters/postgres/pglite.ts';
 import { VERSION } from '../../src/version.ts';
 
@@ -33,11 +34,13 @@ async function start(env: Record<string, string> = {}, dataDir?: string): Promis
 /** Runs the entry point until it exits (it must, within the timeout); answers its exit code and output. */
 function runToExit(env: Record<string, string>, timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'src/main.ts')], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = ownChild(
+      spawn(process.execPath, [path.join(ROOT, 'src/main.ts')], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));

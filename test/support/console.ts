@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startOAuthServer, type OAuthServer, type OAuthServerOptions } from './oauth-client.ts';
-import { launchWebGLBrowser } from './browser.ts';
+import { closeBrowser, launchWebGLBrowser } from './browser.ts';
 
 /** Where the browser tests keep their screenshots (CI can collect the folder). */
 export const ARTIFACTS = path.resolve('.tmp/artifacts/console');
@@ -176,7 +176,7 @@ export function consoleWorld() {
     },
     async stop(): Promise<void> {
       await pages.closeAll();
-      await browser?.close();
+      await closeBrowser(browser);
       await server?.stop();
     },
   };

@@ -20,6 +20,8 @@ export const EXIT = {
   unavailable: 7,
   /** No answer at all (connection refused, reset, DNS), after the retries. */
   network: 8,
+  /** Cancelled (Ctrl-C, SIGTERM): run the same command again to resume. */
+  cancelled: 130,
 } as const;
 
 /** Usage errors found by the command itself (beyond what the argument parser checks). */
@@ -28,6 +30,7 @@ export class UsageError extends Error {}
 export function exitCodeOf(e: unknown): number {
   if (e instanceof UsageError) return EXIT.usage;
   if (e instanceof Error && e.name === 'NotSignedIn') return EXIT.auth;
+  if (e instanceof Error && e.name === 'AbortError') return EXIT.cancelled;
   if (isConnectionFailure(e)) return EXIT.network;
   if (!(e instanceof ScanbaseError)) return EXIT.failure;
   const s = e.status;

@@ -8,4 +8,5 @@ export {
   TokenManager, MemoryTokenStore, authorizationRequest, exchangeCode, refreshTokens, revokeToken, pkcePair, pkceChallenge,
   randomState, toStored, EXPIRY_MARGIN_MS, type TokenStore, type StoredTokens, type TokenResponse, type AuthorizationRequest,
 } from './auth.ts';
+export { RateMeter, type RateSample } from './rate.ts';
 export { readTags, writeTags, deleteTagLists, TAG_BATCH, type TagBatchOptions, type TagWriteResult, type ProjectRefs } from './tags.ts';

@@ -13212,8 +13212,8 @@ export interface operations {
                         events: string[];
                         description: string;
                         enabled: boolean;
-                        /** @description "failing": the service disabled it after a day of failed deliveries */
-                        disabledReason: "failing" | null;
+                        /** @description "failing": the service disabled it after a day of failed deliveries; "creator-lost-access": the user who registered it may no longer manage the account's webhooks (removed from the account, or a role without the permission) */
+                        disabledReason: "failing" | "creator-lost-access" | null;
                         createdBy: string | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -13336,8 +13336,8 @@ export interface operations {
                         events: string[];
                         description: string;
                         enabled: boolean;
-                        /** @description "failing": the service disabled it after a day of failed deliveries */
-                        disabledReason: "failing" | null;
+                        /** @description "failing": the service disabled it after a day of failed deliveries; "creator-lost-access": the user who registered it may no longer manage the account's webhooks (removed from the account, or a role without the permission) */
+                        disabledReason: "failing" | "creator-lost-access" | null;
                         createdBy: string | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -13507,8 +13507,8 @@ export interface operations {
                         events: string[];
                         description: string;
                         enabled: boolean;
-                        /** @description "failing": the service disabled it after a day of failed deliveries */
-                        disabledReason: "failing" | null;
+                        /** @description "failing": the service disabled it after a day of failed deliveries; "creator-lost-access": the user who registered it may no longer manage the account's webhooks (removed from the account, or a role without the permission) */
+                        disabledReason: "failing" | "creator-lost-access" | null;
                         createdBy: string | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -13727,8 +13727,8 @@ export interface operations {
                         events: string[];
                         description: string;
                         enabled: boolean;
-                        /** @description "failing": the service disabled it after a day of failed deliveries */
-                        disabledReason: "failing" | null;
+                        /** @description "failing": the service disabled it after a day of failed deliveries; "creator-lost-access": the user who registered it may no longer manage the account's webhooks (removed from the account, or a role without the permission) */
+                        disabledReason: "failing" | "creator-lost-access" | null;
                         createdBy: string | null;
                         /** Format: date-time */
                         createdAt: string;
