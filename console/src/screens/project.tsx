@@ -208,7 +208,7 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
         </div>
       </div>
       <div class="workspace-body">
-        <aside class="side left" aria-label="Zone panels">
+        <aside class="side left" aria-label="Zone panels" tabIndex={0}>
           <LoadState of={[zones]} what="work zones" />
           {zones.data ? <ZoneTree ctx={ctx} zones={zones.data} selected={zoneId} onSelect={(id) => go({ zone: uuidOf(id) })} onChange={zones.reload} /> : null}
           <h2 id="zone-h" class="zone-heading">

@@ -130,7 +130,7 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
         <h1>{list.data?.name ?? 'Tag list'}</h1>
       </div>
       <div class="workspace-body">
-        <section aria-labelledby="table-h" class="side left">
+        <section aria-labelledby="table-h" class="side left" tabIndex={0}>
           <h2 id="table-h">Tags</h2>
           <div class="filters">
             <label for="tag-filter">Filter by id or name</label>
@@ -159,7 +159,7 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
           ) : !tags ? (
             <Loading what="tags" />
           ) : tags.length === 0 ? (
-            <Empty icon="tags">This list has no tag yet: create one on the right.</Empty>
+            <Empty icon="tags">This list has no tag yet. Create one on the right.</Empty>
           ) : (
             <TagTable rows={matching} picked={picked} onPick={setPicked} />
           )}
@@ -180,7 +180,7 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
             </div>
           </ScenePanel>
         </section>
-        <aside aria-labelledby="picked-h" class="side right">
+        <aside aria-labelledby="picked-h" class="side right" tabIndex={0}>
           <section class="panel-section" data-testid="picked-tag-panel">
             <h2 id="picked-h">Selected tag</h2>
             {pickedTag ? (
