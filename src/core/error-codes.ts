@@ -149,6 +149,7 @@ export const ERROR_CODES = {
   'create-connect-export-forbidden': spec(403),
   'signature-invalid': ours(403),
   'url-expired': ours(403),
+  'cross-site-request': ours(403), // the console's session endpoints called from another page (docs/security.md)
   'read-webhooks-forbidden': ours(403),
   'manage-webhooks-forbidden': ours(403),
 

@@ -16,6 +16,7 @@ import { healthRoutes } from './health.ts';
 import { api1Routes } from './api1/routes.ts';
 import { api2Routes } from './api2/routes.ts';
 import { consoleRoutes } from './console.ts';
+import { consoleSessionRoutes } from './console-session.ts';
 import { ROUTE_MODULES } from './route-modules.ts';
 import { bodyDeadline, hasBody, idleConnections, serverTimeOptions } from './timeouts.ts';
 import { connectionsPerAddress } from './address-connections.ts';
@@ -200,6 +201,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     }
   }
   await app.register(consoleRoutes(core));
+  await app.register(consoleSessionRoutes(core));
   await app.register(api1Routes(core), { prefix: '/api' });
   await app.register(api2Routes(core), { prefix: '/api/2' });
   return app;

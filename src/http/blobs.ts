@@ -7,6 +7,7 @@ import type { Core } from '../compose.ts';
 import { DomainError } from '../core/errors.ts';
 import { BLOB_ROUTE_PREFIX, LocalDiskStore, contentDisposition, type DownloadTarget } from '../adapters/storage/local-disk.ts';
 import { renderFailure, toFailure } from './errors.ts';
+import { allowConsoleOrigin, blobPreflight } from './blob-cors.ts';
 import { liftBodyDeadline } from './timeouts.ts';
 
 /** The key and query of a /_blobs/… URL, decoded; null when undecodable. */
@@ -116,9 +117,13 @@ export const blobRoutes =
     const store = core.objectStore;
     if (!(store instanceof LocalDiskStore)) return;
 
-    app.addHook('onRequest', async (_req, reply) => {
+    const consoleOrigin = new URL(core.config.publicUrl).origin;
+    app.addHook('onRequest', async (req, reply) => {
       reply.headers(BLOB_SECURITY_HEADERS);
+      allowConsoleOrigin(req, reply, consoleOrigin);
     });
+    // The console on PUBLIC_URL calling a separate blob origin (BLOB_PUBLIC_URL): blob-cors.ts.
+    app.options(`${BLOB_ROUTE_PREFIX}*`, { schema: { hide: true } }, (req, reply) => blobPreflight(req, reply, consoleOrigin));
 
     // The PUT body is the raw request stream, read by the handler: no parser, no body limit.
     app.removeAllContentTypeParsers();

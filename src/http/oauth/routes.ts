@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
-import { type AuthorizeRequest, consoleRedirect, parseAuthorizeRequest, redirectWith, type WebSession } from '../../core/oauth/index.ts';
+import { type AuthorizeRequest, consoleRedirect, parseAuthorizeRequest, redirectWith, skipsConsent, type WebSession } from '../../core/oauth/index.ts';
 import { docsPageRedirects } from '../openapi.ts';
 import { approvePage, codePage, errorPage, homePage, signedOutPage, signInPage, type PageContext } from './pages.ts';
 
@@ -117,6 +117,11 @@ export const oauthRoutes =
       const fields = authorizeFields(a, method);
       const email = s.userId ? await core.userProfiles.emailOf(s.userId) : null;
       if (email === null) return html(reply, 200, signInPage(ctx, { fields, csrf: s.csrf }));
+      // The console is a first-party client: a signed-in browser goes straight back with a code.
+      if (s.userId && skipsConsent(a, core.config.publicUrl)) {
+        const code = await core.tokens.issueCode(s.userId, a.redirectUri, a.codeChallenge);
+        return securityHeaders(reply).redirect(redirectWith(a.redirectUri, { code, state: a.state }), 303);
+      }
       return html(reply, 200, approvePage(ctx, { email, redirectUri: a.redirectUri, fields, csrf: s.csrf }));
     }
 
