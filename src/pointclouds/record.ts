@@ -57,4 +57,6 @@ export interface CloudInfo {
   hasGpsTime: boolean;
   /** OGC WKT of the coordinate system, when the file has one. */
   wkt?: string;
+  /** LAS global encoding bit 0: GPS times are adjusted standard GPS time (else GPS week time). */
+  gpsTimeStandard?: boolean;
 }
