@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { encodeLazChunk } from './laz/chunk-encoder.ts';
 import {
-  buildSubtree, childKey, MAX_DEPTH_BELOW_CHUNK, keyString, normalizedCoordinates, octantOf, SamplingGrid, shuffledOrder, type Cube, type NodeKey,
+  buildSubtree, childKey, MAX_DEPTH_BELOW_CHUNK, cellOctant, keyString, normalizedCoordinates, SamplingGrid, shuffledOrder, type Cube, type NodeKey,
 } from './octree.ts';
 import { RECORD_SIZE, type Quantization } from './record.ts';
 
@@ -124,8 +124,9 @@ export function indexChunk(task: ChunkTask): ChunkResult {
         const keep: number[] = [];
         const byOctant: number[][] = [[], [], [], [], [], [], [], []];
         for (let i = 0; i < n; i++) {
-          if (grid.claim(xs[i]!, ys[i]!, zs[i]!)) keep.push(i);
-          else byOctant[octantOf(key, xs[i]!, ys[i]!, zs[i]!)]!.push(i);
+          const cell = grid.cell(xs[i]!, ys[i]!, zs[i]!);
+          if (grid.claimCell(cell)) keep.push(i);
+          else byOctant[cellOctant(cell)]!.push(i);
         }
         kept.push(gather(records, Uint32Array.from(keep)));
         keptCount += keep.length;

@@ -106,12 +106,13 @@ export function shuffledOrder(count: number, seed: number): Uint32Array {
  * for each node.
  */
 export class SamplingGrid {
-  private readonly stamps = new Uint32Array(GRID * GRID * GRID);
-  private generation = 0;
-  private d = 0;
-  private x0 = 0;
-  private y0 = 0;
-  private z0 = 0;
+  readonly stamps = new Uint32Array(GRID * GRID * GRID);
+  generation = 0;
+  /** Cells per axis of the whole cube at the node's sampling depth (node depth + 7). */
+  cells = GRID;
+  x0 = 0;
+  y0 = 0;
+  z0 = 0;
 
   /** Starts a node: its cells are those of depth d + 7 inside it. */
   reset(key: NodeKey): void {
@@ -119,27 +120,42 @@ export class SamplingGrid {
       this.stamps.fill(0);
       this.generation = 1;
     }
-    this.d = key.d + Math.log2(GRID);
+    this.cells = GRID * 2 ** key.d;
     this.x0 = key.x * GRID;
     this.y0 = key.y * GRID;
     this.z0 = key.z * GRID;
   }
 
-  /** Claims the cell of a point (normalized coordinates); true when it was free (the point stays in the node). */
-  claim(ux: number, uy: number, uz: number): boolean {
-    const cx = Math.min(GRID - 1, Math.max(0, cellAt(ux, this.d) - this.x0));
-    const cy = Math.min(GRID - 1, Math.max(0, cellAt(uy, this.d) - this.y0));
-    const cz = Math.min(GRID - 1, Math.max(0, cellAt(uz, this.d) - this.z0));
-    const cell = (cx * GRID + cy) * GRID + cz;
+  /**
+   * The node's cell of a point (normalized coordinates), packed as (cx·GRID + cy)·GRID + cz;
+   * each index is clamped to the node. Bit 6 of an index is the point's child half on that
+   * axis, so cellOctant() follows from it.
+   */
+  cell(ux: number, uy: number, uz: number): number {
+    const g = this.cells;
+    let cx = Math.floor(ux * g) - this.x0;
+    let cy = Math.floor(uy * g) - this.y0;
+    let cz = Math.floor(uz * g) - this.z0;
+    cx = cx < 0 ? 0 : cx > GRID - 1 ? GRID - 1 : cx;
+    cy = cy < 0 ? 0 : cy > GRID - 1 ? GRID - 1 : cy;
+    cz = cz < 0 ? 0 : cz > GRID - 1 ? GRID - 1 : cz;
+    return (cx * GRID + cy) * GRID + cz;
+  }
+
+  /** Claims a cell; true when it was free (the point stays in the node). */
+  claimCell(cell: number): boolean {
     if (this.stamps[cell] === this.generation) return false;
     this.stamps[cell] = this.generation;
     return true;
   }
+
+  claim(ux: number, uy: number, uz: number): boolean {
+    return this.claimCell(this.cell(ux, uy, uz));
+  }
 }
 
-/** The octant (0–7) of the child of node `key` holding a point. */
-export const octantOf = (key: NodeKey, ux: number, uy: number, uz: number) =>
-  (cellAt(ux, key.d + 1) & 1) | ((cellAt(uy, key.d + 1) & 1) << 1) | ((cellAt(uz, key.d + 1) & 1) << 2);
+/** The child octant (0–7) of a packed cell: the top bit of each axis index. */
+export const cellOctant = (cell: number) => ((cell >> 20) & 1) | (((cell >> 13) & 1) << 1) | (((cell >> 6) & 1) << 2);
 
 export interface BuiltNode {
   key: NodeKey;
@@ -148,10 +164,12 @@ export interface BuiltNode {
 }
 
 /**
- * Builds the subtree of `rootKey` over points held in memory (normalized coordinates):
+ * Builds the subtree of `rootKey` over points held in memory (normalized coordinates),
+ * visiting them in `order` (a shuffle: the first point met in a cell is a random one):
  * each node samples its GRID³ grid, the rest go to the children. Visits the nodes (root
  * first, depth first) through `onNode`, each with its point indices, so that the caller
- * can encode and drop them.
+ * can encode and drop them. The coordinates are copied in visiting order and partitioned
+ * along with the indices, so every pass reads memory sequentially.
  */
 export function buildSubtree(
   rootKey: NodeKey,
@@ -161,39 +179,66 @@ export function buildSubtree(
   grid: SamplingGrid,
   onNode: (node: BuiltNode) => void,
 ): void {
-  const [xs, ys, zs] = coords;
-  const scratch = new Uint32Array(order.length);
+  const n = order.length;
+  const ids = order;
+  const px = new Float64Array(n);
+  const py = new Float64Array(n);
+  const pz = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = ids[i]!;
+    px[i] = coords[0][p]!;
+    py[i] = coords[1][p]!;
+    pz[i] = coords[2][p]!;
+  }
+  const sIds = new Uint32Array(n);
+  const sx = new Float64Array(n);
+  const sy = new Float64Array(n);
+  const sz = new Float64Array(n);
+  const octants = new Uint8Array(n);
+  const kept = new Uint32Array(Math.min(n, GRID * GRID * GRID));
   const visit = (key: NodeKey, start: number, end: number) => {
-    const n = end - start;
-    if (n === 0) return;
-    if (n <= maxNodePoints || key.d - rootKey.d >= MAX_DEPTH_BELOW_CHUNK) {
-      onNode({ key, points: order.slice(start, end) });
+    const count = end - start;
+    if (count === 0) return;
+    if (count <= maxNodePoints || key.d - rootKey.d >= MAX_DEPTH_BELOW_CHUNK) {
+      onNode({ key, points: ids.slice(start, end) });
       return;
     }
     grid.reset(key);
-    const kept: number[] = [];
     const counts = new Uint32Array(8);
-    const octants = new Uint8Array(n);
-    // Sample: kept points go to `kept`; the rest are compacted in place at the range's start.
+    // Sample: kept indices go to `kept`; the rest are compacted at the range's start.
+    let keptCount = 0;
     let rest = start;
     for (let i = start; i < end; i++) {
-      const p = order[i]!;
-      if (grid.claim(xs[p]!, ys[p]!, zs[p]!)) kept.push(p);
+      const cell = grid.cell(px[i]!, py[i]!, pz[i]!);
+      if (grid.claimCell(cell)) kept[keptCount++] = ids[i]!;
       else {
-        const o = octantOf(key, xs[p]!, ys[p]!, zs[p]!);
-        octants[rest - start] = o;
-        order[rest++] = p;
+        const o = cellOctant(cell);
+        octants[rest] = o;
+        ids[rest] = ids[i]!;
+        px[rest] = px[i]!;
+        py[rest] = py[i]!;
+        pz[rest] = pz[i]!;
+        rest++;
         counts[o]!++;
       }
     }
-    onNode({ key, points: Uint32Array.from(kept) });
-    // Partition the rest by octant (counting sort through the scratch array).
+    onNode({ key, points: kept.slice(0, keptCount) });
+    // Partition the rest by octant (counting sort through the scratch arrays).
     const starts = new Uint32Array(9);
     for (let o = 0; o < 8; o++) starts[o + 1] = starts[o]! + counts[o]!;
     const fill = starts.slice(0, 8);
-    for (let i = start; i < rest; i++) scratch[start + fill[octants[i - start]!]!++] = order[i]!;
-    order.set(scratch.subarray(start, rest), start);
+    for (let i = start; i < rest; i++) {
+      const at = start + fill[octants[i]!]!++;
+      sIds[at] = ids[i]!;
+      sx[at] = px[i]!;
+      sy[at] = py[i]!;
+      sz[at] = pz[i]!;
+    }
+    ids.set(sIds.subarray(start, rest), start);
+    px.set(sx.subarray(start, rest), start);
+    py.set(sy.subarray(start, rest), start);
+    pz.set(sz.subarray(start, rest), start);
     for (let o = 0; o < 8; o++) visit(childKey(key, o), start + starts[o]!, start + starts[o + 1]!);
   };
-  visit(rootKey, 0, order.length);
+  visit(rootKey, 0, n);
 }
