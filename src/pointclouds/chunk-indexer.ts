@@ -101,8 +101,8 @@ export function indexChunk(task: ChunkTask): ChunkResult {
 
   const inMemory = (file: string, count: number, key: NodeKey) => {
     const records = readRecords(file, count);
-    const coords = normalizedCoordinates(records, count, task.quantization, task.root);
     const order = shuffledOrder(count, key.d * 73856093 + key.x * 19349663 + key.y * 83492791 + key.z);
+    const coords = normalizedCoordinates(records, count, task.quantization, task.root, order);
     buildSubtree(key, coords, order, task.maxNodePoints, grid, (node) => emit(node.key, records, node.points.length, node.points));
   };
 

@@ -22,6 +22,7 @@ import { Worker } from 'node:worker_threads';
 import { writeCopcFile, type NodeSource } from './copc-writer.ts';
 import { PointCloudError } from './errors.ts';
 import { encodeLazChunk } from './laz/chunk-encoder.ts';
+import { ByteSink } from './laz/arithmetic.ts';
 import {
   cellAt, cubeOf, GRID, isAncestorOrSelf, keyString, normalizedCoordinates, parentKey, SamplingGrid, type Cube, type NodeKey,
 } from './octree.ts';
@@ -54,7 +55,7 @@ export interface ConvertOptions {
   workers?: number;
   onProgress?: (p: ConversionProgress) => void;
   signal?: AbortSignal;
-  /** Points per chunk (a worker holds one chunk; ~100 bytes a point). Default 2,000,000. */
+  /** Points per chunk (a worker holds one chunk, ~150 bytes a point). Default 1,000,000. */
   maxChunkPoints?: number;
   /** A node with at most this many points is a leaf. Default 100,000. */
   maxNodePoints?: number;
@@ -500,8 +501,8 @@ async function upperPass(counted: Counted, chunks: PlannedChunk[], done: ChunkDo
     const grid = new SamplingGrid();
     for (const node of ordered) {
       grid.reset(node);
-      const picked: Uint8Array[] = [];
-      let pickedCount = 0;
+      // Copies, not views: a view would keep every chunk root's buffer alive until the node is written.
+      const picked = new ByteSink(1 << 20);
       for (let i = 0; i < chunks.length; i++) {
         if (!isAncestorOrSelf(node, chunks[i]!.key) || !done[i]!.rootCount) continue;
         const records = readFileRecords(done[i]!.rootFile, done[i]!.rootCount);
@@ -510,13 +511,10 @@ async function upperPass(counted: Counted, chunks: PlannedChunk[], done: ChunkDo
         for (let p = 0; p < t.length; p++) {
           if (t[p] || !grid.claim(xs[p]!, ys[p]!, zs[p]!)) continue;
           t[p] = 1;
-          picked.push(records.subarray(p * RECORD_SIZE, (p + 1) * RECORD_SIZE));
-          pickedCount++;
+          picked.putBytes(records.subarray(p * RECORD_SIZE, (p + 1) * RECORD_SIZE));
         }
       }
-      const records = new Uint8Array(pickedCount * RECORD_SIZE);
-      picked.forEach((r, i) => records.set(r, i * RECORD_SIZE));
-      await append(node, records, pickedCount);
+      await append(node, picked.view(), picked.length / RECORD_SIZE);
     }
     for (let i = 0; i < chunks.length; i++) {
       const d = done[i]!;
@@ -542,7 +540,7 @@ async function fingerprintOf(options: ConvertOptions, maxChunkPoints: number, ma
 /** Converts one file to COPC (see the file's header). */
 export async function convertToCopc(options: ConvertOptions): Promise<ConversionResult> {
   const started = Date.now();
-  const maxChunkPoints = options.maxChunkPoints ?? 2_000_000;
+  const maxChunkPoints = options.maxChunkPoints ?? 1_000_000;
   const maxNodePoints = options.maxNodePoints ?? 100_000;
   const workers = options.workers ?? os.availableParallelism();
   const workDir = options.workDir ?? `${options.output}.work`;

@@ -183,6 +183,7 @@ const COPY_SLICE = 8 << 20;
 export async function writeCopcFile(output: string, p: CopcFileParams, nodes: NodeSource[]): Promise<{ bytes: number; entries: HierarchyEntry[] }> {
   const part = `${output}.part`;
   const fh = await fs.open(part, 'w');
+  let open = true;
   try {
     const info = vlrBytes('copc', 1, 'COPC info', new Uint8Array(160));
     const laz = vlrBytes('laszip encoded', 22204, 'Scanbase LAZ 1.4', lazVlrData(p.format));
@@ -258,11 +259,13 @@ export async function writeCopcFile(output: string, p: CopcFileParams, nodes: No
     }
     await fh.write(head, 0, head.length, 0);
     await fh.sync();
+    open = false;
     await fh.close();
     await fs.rename(part, output);
     return { bytes: position, entries };
   } catch (e) {
-    await fh.close().catch(() => undefined);
+    // The half-written file goes; the error that stopped it is the one reported.
+    if (open) await fh.close();
     await fs.rm(part, { force: true });
     throw e;
   }

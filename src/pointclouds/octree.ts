@@ -58,7 +58,7 @@ export function cubeOf(min: readonly number[], max: readonly number[]): Cube {
  * Every rule below (the node a point belongs to, its sampling cell, its octant) is a floor
  * of u × 2^k, so the levels agree exactly: multiplying by a power of two never rounds.
  */
-export function normalizedCoordinates(records: Uint8Array, count: number, q: Quantization, root: Cube): [Float64Array, Float64Array, Float64Array] {
+export function normalizedCoordinates(records: Uint8Array, count: number, q: Quantization, root: Cube, order?: Uint32Array): [Float64Array, Float64Array, Float64Array] {
   const v = new DataView(records.buffer, records.byteOffset, records.byteLength);
   const out: [Float64Array, Float64Array, Float64Array] = [new Float64Array(count), new Float64Array(count), new Float64Array(count)];
   for (let axis = 0; axis < 3; axis++) {
@@ -67,7 +67,7 @@ export function normalizedCoordinates(records: Uint8Array, count: number, q: Qua
     const offset = q.offset[axis]!;
     const min = root.min[axis]!;
     const size = root.size;
-    for (let i = 0; i < count; i++) u[i] = (v.getInt32(i * RECORD_SIZE + axis * 4, true) * scale + offset - min) / size;
+    for (let i = 0; i < count; i++) u[i] = (v.getInt32((order ? order[i]! : i) * RECORD_SIZE + axis * 4, true) * scale + offset - min) / size;
   }
   return out;
 }
@@ -164,12 +164,13 @@ export interface BuiltNode {
 }
 
 /**
- * Builds the subtree of `rootKey` over points held in memory (normalized coordinates),
- * visiting them in `order` (a shuffle: the first point met in a cell is a random one):
- * each node samples its GRID³ grid, the rest go to the children. Visits the nodes (root
- * first, depth first) through `onNode`, each with its point indices, so that the caller
- * can encode and drop them. The coordinates are copied in visiting order and partitioned
- * along with the indices, so every pass reads memory sequentially.
+ * Builds the subtree of `rootKey` over points held in memory, visiting them in `order` (a
+ * shuffle: the first point met in a cell is a random one); `coords` are the normalized
+ * coordinates of order[0], order[1], … (normalizedCoordinates(…, order)). Each node samples
+ * its GRID³ grid, the rest go to the children. Visits the nodes (root first, depth first)
+ * through `onNode`, each with its point indices, so that the caller can encode and drop
+ * them. Coordinates are partitioned along with the indices (in place: `order` and `coords`
+ * are reordered), so every pass reads memory sequentially.
  */
 export function buildSubtree(
   rootKey: NodeKey,
@@ -181,15 +182,7 @@ export function buildSubtree(
 ): void {
   const n = order.length;
   const ids = order;
-  const px = new Float64Array(n);
-  const py = new Float64Array(n);
-  const pz = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const p = ids[i]!;
-    px[i] = coords[0][p]!;
-    py[i] = coords[1][p]!;
-    pz[i] = coords[2][p]!;
-  }
+  const [px, py, pz] = coords;
   const sIds = new Uint32Array(n);
   const sx = new Float64Array(n);
   const sy = new Float64Array(n);
