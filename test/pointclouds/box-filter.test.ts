@@ -1,3 +1,4 @@
+// @engine-independent: these tests use no database (the PostgreSQL pass leaves them to the PGlite one).
 // The box limit: serving a converted scan through a box (a share link's or a crop's view)
 // refuses the nodes outside, serves the inside ones as they are and filters the boundary
 // ones; the points a client receives are exactly the input's points inside the box.

@@ -1,3 +1,4 @@
+// @engine-independent: these tests use no database (the PostgreSQL pass leaves them to the PGlite one).
 // The converter end to end: LAS/LAZ in, COPC out, read back by copc.js (the COPC authors'
 // maintained reader, over laz-perf) with the same point count, bounds and content; a run
 // killed with SIGKILL resumes from its checkpoint; bad inputs fail with a clear reason.

@@ -1,3 +1,4 @@
+// @engine-independent: these tests use no database (the PostgreSQL pass leaves them to the PGlite one).
 // The E57 reader against files that an independent reader (web-e57: the Rust `e57` crate
 // compiled to WASM) reads the same way: several scans with poses, cartesian (single, double,
 // scaled integer) and spherical coordinates, invalid points, integer and float intensity,

@@ -1,3 +1,4 @@
+// @engine-independent: these tests use no database (the PostgreSQL pass leaves them to the PGlite one).
 // The LAZ encoder against the maintained decoder: every chunk this project writes must
 // decode, with laz-perf, to the exact bytes of every point (formats 6 and 7, all fields
 // varying, several scanner channels, GPS times that jump), and its chunk tables must read back.

@@ -1,3 +1,4 @@
+// @engine-independent: these tests use no database (the PostgreSQL pass leaves them to the PGlite one).
 // The PLY reader against files written by an independent writer: Debian's CloudCompare
 // (installed by scripts/setup.mjs; run headless with -SILENT) re-writes a cloud as binary
 // little-endian and ASCII PLY; both must read back to the same points and colours.
