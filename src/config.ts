@@ -2,6 +2,7 @@
 // a bad value stops the service with a message naming the variable.
 import net from 'node:net';
 import path from 'node:path';
+import { AZURE_CREDENTIALS_MISSING, accountCredentials } from './adapters/storage/azure-connection-string.ts';
 
 export type DatabaseConfig =
   | { kind: 'pglite-file'; dir: string }
@@ -118,10 +119,11 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/** A setting's value as printed: never a password given in a URL's user-info. */
+export const shownSetting = (value: string): string => value.replace(/(\/\/[^:/@\s]*:)[^@/\s]*@/, '$1***@');
+
 function fail(variable: string, value: string, expected: string): never {
-  // The message is printed: never echo a password given in a URL's user-info.
-  const shown = value.replace(/(\/\/[^:/@\s]*:)[^@/\s]*@/, '$1***@');
-  throw new ConfigError(`${variable}=${JSON.stringify(shown)} is invalid: expected ${expected}`);
+  throw new ConfigError(`${variable}=${JSON.stringify(shownSetting(value))} is invalid: expected ${expected}`);
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -293,6 +295,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (storageUrl?.startsWith('azure://') && !azureConnectionString) {
     throw new ConfigError('AZURE_STORAGE_CONNECTION_STRING is required with STORAGE_URL=azure://CONTAINER');
   }
+  if (storageUrl?.startsWith('azure://') && !accountCredentials(azureConnectionString!)) throw new ConfigError(AZURE_CREDENTIALS_MISSING);
 
   return {
     host,

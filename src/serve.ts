@@ -13,6 +13,7 @@ import { createLogger } from './adapters/telemetry/pino-logger.ts';
 import { DomainError } from './core/errors.ts';
 import { errorFields } from './core/ports/telemetry.ts';
 import { startupLines } from './startup-report.ts';
+import { listenFailure } from './startup-failures.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -72,8 +73,18 @@ async function main(): Promise<void> {
   })) {
     logger.info(fields, message);
   }
-  if (config.metricsPort !== undefined) metricsServer = await metricsListener(core, config.host, config.metricsPort);
-  await app.listen({ host: config.host, port: config.port });
+  // A port already taken, a HOST that is not this machine's: one line naming the setting.
+  const listening = async <T>(portSetting: 'PORT' | 'METRICS_PORT', port: number, listen: () => Promise<T>): Promise<T> => {
+    try {
+      return await listen();
+    } catch (e) {
+      throw listenFailure(e, { host: config.host, port, portSetting }) ?? e;
+    }
+  };
+  if (config.metricsPort !== undefined) {
+    metricsServer = await listening('METRICS_PORT', config.metricsPort, () => metricsListener(core, config.host, config.metricsPort!));
+  }
+  await listening('PORT', config.port, () => app.listen({ host: config.host, port: config.port }));
 }
 
 main().catch((e: unknown) => {
