@@ -13,5 +13,14 @@ export default defineConfig({
     sourcemap: true,
     // three.js alone is ~600 kB minified; the 3D view is its own chunk, loaded when opened.
     chunkSizeWarningLimit: 800,
+    rolldownOptions: {
+      // One known, harmless notice of a dependency: laz-perf's Emscripten glue (inside
+      // @loaders.gl/las) names the CommonJS `module` in an ES module; it runs correctly.
+      // Left in, it prints a boxed warning in every `npm ci`.
+      onLog(level, log, handler) {
+        if (log.code === 'COMMONJS_VARIABLE_IN_ESM' && /laz-perf/.test(log.id ?? '')) return;
+        handler(level, log);
+      },
+    },
   },
 });
