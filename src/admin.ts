@@ -18,13 +18,16 @@ import { seedRolesAndGroups } from './core/roles/index.ts';
 import { createSigningKeys } from './core/oauth/index.ts';
 import { silentLogger } from './core/ports/telemetry.ts';
 import { DomainError } from './core/errors.ts';
-import type { OutboxEntry, RelayState } from './core/ports/repositories.ts';
+import type { AccountRole, OutboxEntry, RelayState } from './core/ports/repositories.ts';
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 
-  create-account --name NAME --owner EMAIL [--password-stdin]
-      Creates the account and its owner (the user too, if new). Without --password-stdin
-      a user with no password gets a one-time set-password link (7 days), printed here.
+  create-account --name NAME --owner EMAIL [--owner-roles ROLES] [--password-stdin]
+      Creates the account and its owner (the user too, if new). The owner is also a
+      project manager (he may create projects) unless --owner-roles says otherwise: a
+      comma list of ${Object.keys(ADMIN_ACCOUNT_ROLES).join(', ')} (member: no role). Without
+      --password-stdin a user with no password gets a one-time set-password link (7 days),
+      printed here.
   users [--limit N]                       Lists users (e-mail, id, whether a password is set).
   subscriptions --account ACCOUNT         Lists an account's subscriptions (ACCOUNT: name or id).
   create-subscription --account ACCOUNT --name NAME [--scans N] [--tags N] [--geo-images N]
@@ -59,7 +62,7 @@ const OPTIONS = {
   name: { type: 'string' }, owner: { type: 'string' }, account: { type: 'string' }, email: { type: 'string' },
   role: { type: 'string' }, limit: { type: 'string' }, scans: { type: 'string' }, tags: { type: 'string' },
   'geo-images': { type: 'string' }, start: { type: 'string' }, end: { type: 'string' }, trial: { type: 'boolean' },
-  'password-stdin': { type: 'boolean' }, state: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  'password-stdin': { type: 'boolean' }, 'owner-roles': { type: 'string' }, state: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -76,6 +79,18 @@ function count(values: Values, name: keyof Values, fallback?: number): number | 
   if (typeof v !== 'string' || !/^\d{1,9}$/.test(v)) throw new UsageError(`--${name} must be a whole number`);
   return Number(v);
 }
+
+/** --owner-roles: a comma list of the admin role names (default DEFAULT_OWNER_ROLES). */
+function rolesOption(v: string | undefined): AdminAccountRole[] | undefined {
+  if (v === undefined) return undefined;
+  const roles = v.split(',').map((r) => r.trim()).filter(Boolean);
+  const unknown = roles.filter((r) => !(r in ADMIN_ACCOUNT_ROLES));
+  if (unknown.length || !roles.length) throw new UsageError(`--owner-roles takes a comma list of ${Object.keys(ADMIN_ACCOUNT_ROLES).join(', ')}`);
+  return roles as AdminAccountRole[];
+}
+
+/** How the output names an account role. */
+const ROLE_NAMES: Record<AccountRole, string> = { administrator: 'administrator', projectManager: 'project manager', projectLister: 'project lister' };
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -108,9 +123,11 @@ async function main(argv: string[]): Promise<number> {
 
     switch (command) {
       case 'create-account': {
+        const ownerRoles = rolesOption(values['owner-roles']);
         const password = values['password-stdin'] ? await readStdin() : undefined;
-        const r = await admin.createAccount({ name: need(values, 'name'), ownerEmail: need(values, 'owner'), password });
-        out(r, `Account ${r.account.name} (${r.account.id}), owner ${need(values, 'owner')} (${r.ownerId})${linkLine(r.setPasswordLink)}`);
+        const r = await admin.createAccount({ name: need(values, 'name'), ownerEmail: need(values, 'owner'), password, ownerRoles });
+        const roles = ['owner', ...r.ownerRoles.map((role) => ROLE_NAMES[role])].join(', ');
+        out(r, `Account ${r.account.name} (${r.account.id}), owner ${need(values, 'owner')} (${r.ownerId}), roles: ${roles}${linkLine(r.setPasswordLink)}`);
         break;
       }
       case 'users': {
