@@ -8,7 +8,7 @@ import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
 import { type AuthorizeRequest, consoleRedirect, parseAuthorizeRequest, redirectWith, type WebSession } from '../../core/oauth/index.ts';
 import { docsPageRedirects } from '../openapi.ts';
-import { approvePage, codePage, errorPage, homePage, signedOutPage, signInPage, type PageContext } from './pages.ts';
+import { approvePage, codePage, errorPage, formRefusedPage, homePage, sessionEndedPage, signedOutPage, signInPage, type PageContext } from './pages.ts';
 
 /**
  * The session cookie's name. Over https it carries the `__Host-` prefix (RFC 6265bis
@@ -89,6 +89,9 @@ const authorizeFields = (a: AuthorizeRequest, method: string | undefined) => ({
   code_challenge_method: a.codeChallenge ? (method ?? 'S256') : null,
 });
 
+/** What to do after a refused form of the authorize pages. */
+const AGAIN = 'Open the authorization link again.';
+
 export const oauthRoutes =
   (core: Core): FastifyPluginAsync =>
   async (root) => {
@@ -136,9 +139,8 @@ export const oauthRoutes =
       if (!a) return reply;
       const s = await session(req, reply);
       const fields = authorizeFields(a, b.code_challenge_method as string | undefined);
-      if (!(await core.webSessions.checkCsrf(s, b.csrf))) {
-        return html(reply, 403, errorPage(ctx, 'Expired form', 'The form expired; open the authorization link again.'));
-      }
+      const verdict = await core.webSessions.checkCsrf(s, b.csrf);
+      if (verdict !== 'ok') return html(reply, 403, formRefusedPage(ctx, verdict, AGAIN));
       const email = typeof b.email === 'string' ? b.email.trim() : '';
       const password = typeof b.password === 'string' ? b.password : '';
       if (!email || !password || password.length > 1024) {
@@ -166,9 +168,9 @@ export const oauthRoutes =
       const a = authorizeRequestOr400(b, reply);
       if (!a) return reply;
       const s = await core.webSessions.resume(req.cookies[COOKIE]);
-      if (!s.userId || !(await core.webSessions.checkCsrf(s, b.csrf))) {
-        return html(reply, 403, errorPage(ctx, 'Expired form', 'The form expired; open the authorization link again.'));
-      }
+      if (!s.userId) return html(reply, 403, sessionEndedPage(ctx, AGAIN));
+      const verdict = await core.webSessions.checkCsrf(s, b.csrf);
+      if (verdict !== 'ok') return html(reply, 403, formRefusedPage(ctx, verdict, AGAIN));
       securityHeaders(reply);
       if (b.decision === 'deny') {
         return reply.redirect(redirectWith(a.redirectUri, { error: 'access_denied', state: a.state }), 303);
@@ -184,9 +186,8 @@ export const oauthRoutes =
     app.post('/oauth/logout', { schema: { ...page, body: FormAny } }, async (req, reply) => {
       const b = (req.body ?? {}) as Record<string, unknown>;
       const s = await core.webSessions.resume(req.cookies[COOKIE]);
-      if (!(await core.webSessions.checkCsrf(s, b.csrf))) {
-        return html(reply, 403, errorPage(ctx, 'Expired form', 'The form expired; open the authorization link again.'));
-      }
+      const verdict = await core.webSessions.checkCsrf(s, b.csrf);
+      if (verdict !== 'ok') return html(reply, 403, formRefusedPage(ctx, verdict, AGAIN));
       await core.webSessions.signOut(s);
       reply.clearCookie(COOKIE, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
       return html(reply, 200, signedOutPage(ctx));
