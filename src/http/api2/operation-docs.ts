@@ -68,6 +68,13 @@ export const API2_OPERATIONS: OperationTable = {
   // Accounts and subscriptions (src/core/accounts/accounts.ts).
   'GET /api/2/accounts': { does: 'The accounts the caller belongs to, each with its subscriptions and the caller\'s permissions in it.', errors: [] },
   [`GET ${A}`]: { does: 'One account of the caller.', permission: '`account:account:read` (every account member).', errors: [...ACCOUNT, 'view-account-forbidden'] },
+  [`GET ${A}/notices`]: {
+    does: 'Our extension: notices about how the service is run that the caller should see in this account (the console shows each as a banner); `[]` when there is none. ' +
+      'Today one: `mail-not-sent` (no SMTP_URL: invitations and password-reset links are not delivered; an operator reads them with `npm run admin -- outbox`) ' +
+      'or `mail-to-log` (MAIL_TO_LOG: they are printed to the service\'s log), for those who may invite users (`account:users:write`).',
+    permission: '`account:account:read` (every account member); the mail notice only with `account:users:write`.',
+    errors: [...ACCOUNT, 'view-account-forbidden'],
+  },
   [`GET ${A}/subscriptions`]: {
     does: 'The subscriptions of the account; `end` only with `account:subscriptions:read-sensitive-infos`, `inviteAccountOwnerInNewProjects` only for the account owner.',
     permission: '`account:subscriptions:read` (owner, administrators, project managers).',
