@@ -102,13 +102,23 @@ describe('invitation tokens: the request log', () => {
 });
 
 describe('invitation tokens: the outbox', () => {
-  test('with the operator API off, the stored invitation mail holds no token (the link is redacted)', async () => {
-    await invite(closed, 'nobody-reads@outbox.test');
-    const [mail] = await storedMailsTo(closed, 'nobody-reads@outbox.test');
+  test('with neither the operator API nor a mail transport, the outbox is the mailbox (`npm run admin -- outbox`): the link is kept until the invitation is accepted, then redacted', async () => {
+    const to = 'admin-reads@outbox.test';
+    await invite(closed, to);
+    const [mail] = await storedMailsTo(closed, to);
     assert.ok(mail);
-    assert.deepEqual(mail.links, [`${PUBLIC_URL}/invitations/[redacted]`]);
-    assert.ok(mail.text.includes(`${PUBLIC_URL}/invitations/[redacted]`), mail.text);
-    assert.ok(!/\/invitations\/(?!\[redacted\])/.test(mail.text), 'no usable link in the row');
+    const link = mail.links[0]!;
+    assert.match(link, new RegExp(`^${PUBLIC_URL}/invitations/[A-Za-z0-9_-]{20,}$`), 'whole: nothing else delivers it');
+    const accepted = await closed.app.inject({
+      method: 'POST',
+      url: new URL(link).pathname,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ password: 'a-good-password', confirm: 'a-good-password' }).toString(),
+    });
+    assert.equal(accepted.statusCode, 200, accepted.body);
+    const [after] = await storedMailsTo(closed, to);
+    assert.deepEqual(after!.links, [`${PUBLIC_URL}/invitations/[redacted]`]);
+    assert.ok(!/\/invitations\/(?!\[redacted\])/.test(after!.text), 'no usable link in the row once spent');
   });
 
   test('with the operator API on, the outbox shows the link until the invitation is accepted, then the stored copy is redacted', async () => {
