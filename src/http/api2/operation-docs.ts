@@ -49,9 +49,15 @@ export const API2_OPERATIONS: OperationTable = {
     public: true,
     errors: ['invalid_request'],
   },
+  'GET /oauth/userinfo': {
+    does: 'Who the bearer of the access token is: `sub` (the user URN), `email`, `name`, `given_name`, `family_name` (the claim names of OpenID Connect\'s UserInfo). ' +
+      'A missing, expired or unknown token answers 401 `invalid_token` with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750).',
+    permission: 'a valid access token (any user: his own profile).',
+    errors: ['unauthorized'],
+  },
   'GET /oauth/jwks': { does: 'The public keys (ES256, JWK set) that verify the access tokens.', public: true, errors: [] },
   'GET /.well-known/oauth-authorization-server': {
-    does: 'The authorization server metadata (RFC 8414): issuer, authorize, token, revocation and JWKS addresses, PKCE method S256.',
+    does: 'The authorization server metadata (RFC 8414): issuer, authorize, token, revocation, JWKS and userinfo addresses, PKCE method S256.',
     public: true,
     errors: [],
   },

@@ -8,6 +8,9 @@ import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
 import { type AuthorizeRequest, consoleRedirect, parseAuthorizeRequest, redirectWith, type WebSession } from '../../core/oauth/index.ts';
 import { docsPageRedirects } from '../openapi.ts';
+import { bearerToken } from '../auth.ts';
+import { formatUrn } from '../../core/ids/urn.ts';
+import { UserInfo, userInfoOf } from './presenters.ts';
 import { approvePage, codePage, errorPage, formRefusedPage, homePage, sessionEndedPage, signedOutPage, signInPage, type PageContext } from './pages.ts';
 
 /**
@@ -270,6 +273,32 @@ export const oauthRoutes =
       async () => core.signingKeys.jwks(),
     );
 
+    // OpenID Connect's UserInfo (Core §5.3) without OpenID: who the bearer of an access token
+    // is, for clients that show it (`scanbase whoami`). The token is the only credential;
+    // refusals follow RFC 6750 (401 invalid_token with WWW-Authenticate).
+    app.get(
+      '/oauth/userinfo',
+      {
+        schema: {
+          summary: 'Who the bearer of the access token is (e-mail and name)',
+          operationId: 'userInfo',
+          tags: ['oauth'],
+          response: { 200: UserInfo, 401: OAuthError },
+        },
+      },
+      async (req) => {
+        const token = bearerToken(req);
+        const principal = token ? await core.tokens.authenticate(token) : null;
+        const profile = principal && (await core.userProfiles.ownProfile(principal.userId));
+        if (!principal || !profile) {
+          throw new DomainError('unauthorized', 'unauthorized', 'The access token is missing, malformed, expired or unknown', undefined, {
+            'www-authenticate': 'Bearer error="invalid_token"',
+          });
+        }
+        return userInfoOf(formatUrn(core.config.urnNamespace, 'user', principal.userId), profile);
+      },
+    );
+
     const base = core.config.publicUrl;
     const metadata = {
       issuer: base,
@@ -277,6 +306,7 @@ export const oauthRoutes =
       token_endpoint: `${base}/oauth/token`,
       revocation_endpoint: `${base}/oauth/revoke`,
       jwks_uri: `${base}/oauth/jwks`,
+      userinfo_endpoint: `${base}/oauth/userinfo`,
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
