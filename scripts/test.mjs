@@ -47,6 +47,8 @@ const concurrency = Number(process.env.TEST_CONCURRENCY) || os.availableParallel
 const res = spawnSync(
   process.execPath,
   [
+    // The client packages' sources rather than their built dist/ (packages/*/package.json exports).
+    '--conditions=@scanbase/source',
     '--import', 'tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
     // TEST_TIMES=path: also write the time each file took (scripts/file-times-reporter.mjs).
     ...(process.env.TEST_TIMES ? ['--test-reporter=./scripts/file-times-reporter.mjs', `--test-reporter-destination=${process.env.TEST_TIMES}`] : []),

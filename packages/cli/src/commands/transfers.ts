@@ -7,7 +7,7 @@ import { contextOf } from '../context.ts';
 import { UsageError } from '../exit-codes.ts';
 import { journalsDir } from '../profiles.ts';
 import { progressBar } from '../progress.ts';
-import { scopePath, withScope, type ScopeOptions } from './resources.ts';
+import { checkScope, resolveScope, withScope, type ScopeOptions } from './resources.ts';
 
 const positiveInt = (name: string, v: string) => {
   const n = Number(v);
@@ -30,15 +30,16 @@ export function transferCommands(): Command[] {
     .option('--journal <file>', 'the resume journal (default: one per target and set of files, in the configuration folder)')
     .action(async (files: string[], o: ScopeOptions & { zone: string; concurrency: string; journal?: string }, cmd: Command) => {
       const ctx = contextOf(cmd);
-      scopePath('project', o);
+      checkScope('project', o);
       const concurrency = positiveInt('concurrency', o.concurrency);
       const { client } = await ctx.signedIn();
+      const { accountId, projectId } = await resolveScope(client, 'project', o);
       const bar = progressBar('upload');
       let out;
       try {
         out = await uploadFiles(client, {
-          accountId: o.account!, projectId: o.project!, workzoneId: o.zone, files, concurrency,
-          journal: o.journal ?? journalOf(ctx.profile, o, files),
+          accountId, projectId, workzoneId: o.zone, files, concurrency,
+          journal: o.journal ?? journalOf(ctx.profile, { ...o, account: accountId }, files),
           onProgress: (p) => bar.update(p.bytesDone, p.bytesTotal, `${p.filesDone}/${p.filesTotal} files`),
         });
       } finally {
@@ -58,10 +59,11 @@ export function transferCommands(): Command[] {
     .option('--md5 <hex>', 'the expected MD5 (default: the file\'s)')
     .action(async (fileId: string | undefined, o: ScopeOptions & { blob?: string; out?: string; md5?: string }, cmd: Command) => {
       const ctx = contextOf(cmd);
-      const base = scopePath('project', o);
+      checkScope('project', o);
       if (!fileId === !o.blob) throw new UsageError('download: give a file id or --blob NAME (one of them)');
       if (o.blob && !o.out) throw new UsageError('download --blob: --out is required');
       const { client } = await ctx.signedIn();
+      const { accountId, projectId, path: base } = await resolveScope(client, 'project', o);
       let { blob: blobName, out: dest, md5 } = o;
       if (fileId) {
         const f = (await (await client.fetch(`${base}/files/${encodeURIComponent(fileId)}`)).json()) as { blobName: string; md5: string; name: string; extension: string };
@@ -73,7 +75,7 @@ export function transferCommands(): Command[] {
       let r;
       try {
         r = await downloadFile(client, {
-          accountId: o.account!, projectId: o.project!, blobName: blobName!, dest: dest!, md5,
+          accountId, projectId, blobName: blobName!, dest: dest!, md5,
           onProgress: (p) => bar.update(p.bytesDone, p.bytesTotal ?? p.bytesDone, path.basename(dest!)),
         });
       } finally {
