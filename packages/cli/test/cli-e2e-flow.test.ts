@@ -240,7 +240,7 @@ test('cli: one line and no stack for what is not a bug: a missing file, a refusa
 
   const member = await world.operator('POST', '/tokens', { email: 'member@proj.test' });
   ok(await cli(['login', '--with-token'], { stdin: JSON.stringify(member), profile: 'member' }));
-  const refused = await cli(['projects', 'create', '--name', 'Nope', '--subscription', 'A'], { profile: 'member' });
+  const refused = await cli(['projects', 'create', '--name', 'Nope', '--subscription', SUB_A], { profile: 'member' });
   assert.equal(refused.code, 4);
   assert.equal(refused.stderr, 'scanbase: create-project-forbidden (403): Requires account:projects:create (granted by: project manager)\n');
 

@@ -32,7 +32,10 @@ function systemNode20(): string | undefined {
 const NODE20 = systemNode20();
 
 interface Packed { name: string; filename: string; integrity: string; files: { path: string }[] }
-interface LockEntry { version?: string; integrity?: string; resolved?: string; dependencies?: Record<string, string>; dev?: boolean; devOptional?: boolean; peer?: boolean; [k: string]: unknown }
+interface LockEntry {
+  version?: string; integrity?: string; resolved?: string; link?: boolean;
+  dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; dev?: boolean; devOptional?: boolean; [k: string]: unknown;
+}
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-pack-'));
 const app = path.join(work, 'app');
@@ -61,9 +64,19 @@ function appLockfile(): unknown {
       if (!base) throw new Error(`${name} (needed by ${from || 'the root'}) is not in package-lock.json`);
     }
   };
+  const tryResolve = (from: string, name: string): string | null => {
+    try {
+      return resolve(from, name);
+    } catch {
+      return null;
+    }
+  };
   const needed = new Set<string>();
   const visit = (loc: string) => {
-    for (const dep of Object.keys(entries[loc]!.dependencies ?? {})) {
+    const { dependencies = {}, optionalDependencies = {} } = entries[loc]!;
+    for (const dep of [...Object.keys(dependencies), ...Object.keys(optionalDependencies)]) {
+      // An optional dependency the repository did not install (another platform's) stays out here too.
+      if (dep in optionalDependencies && !(dep in dependencies) && !tryResolve(loc, dep)) continue;
       const at = resolve(loc, dep);
       if (entries[at]!.link || IN_APP[entries[at]!.resolved ?? '']) continue; // the other workspace package: its tarball
       if (!needed.has(at)) {
