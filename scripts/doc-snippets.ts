@@ -10,6 +10,7 @@
 // documented environment: none of the caller's variables but PATH (the pinned Node first,
 // as npm scripts have it), HOME and the locale; DATA_DIR and SCANBASE_CONFIG_DIR in the
 // folder; PORT a free port, to which `localhost:8080` in the snippets is moved.
+// SNIPPETS_VERBOSE=1 prints what the blocks printed on success too.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -139,6 +140,8 @@ for (const file of files) {
   const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
   if (!r.failed) {
     console.log(`docs:snippets: ${file}: ${r.ran} blocks ran, ${r.skipped} skipped, ok (${took})`);
+    // SNIPPETS_VERBOSE=1: what the blocks printed, as a reader would see it.
+    if (process.env.SNIPPETS_VERBOSE) console.log(r.output);
     continue;
   }
   failures++;
