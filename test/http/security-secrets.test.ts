@@ -76,6 +76,17 @@ async function invite(s: Service, to: string): Promise<void> {
   assert.equal(res.statusCode, 201, res.body);
 }
 
+/** Accepts an invitation through its link's page (sets a password). */
+async function accept(s: Service, link: string): Promise<void> {
+  const accepted = await s.app.inject({
+    method: 'POST',
+    url: new URL(link).pathname,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ password: 'a-good-password', confirm: 'a-good-password' }).toString(),
+  });
+  assert.equal(accepted.statusCode, 200, accepted.body);
+}
+
 /** The outbox rows as stored (not through the operator API). */
 async function storedMailsTo(s: Service, to: string): Promise<Mail[]> {
   return (await s.core.store.repos.outbox.list(1000)).filter((m) => m.to === to);
@@ -109,13 +120,7 @@ describe('invitation tokens: the outbox', () => {
     assert.ok(mail);
     const link = mail.links[0]!;
     assert.match(link, new RegExp(`^${PUBLIC_URL}/invitations/[A-Za-z0-9_-]{20,}$`), 'whole: nothing else delivers it');
-    const accepted = await closed.app.inject({
-      method: 'POST',
-      url: new URL(link).pathname,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ password: 'a-good-password', confirm: 'a-good-password' }).toString(),
-    });
-    assert.equal(accepted.statusCode, 200, accepted.body);
+    await accept(closed, link);
     const [after] = await storedMailsTo(closed, to);
     assert.deepEqual(after!.links, [`${PUBLIC_URL}/invitations/[redacted]`]);
     assert.ok(!/\/invitations\/(?!\[redacted\])/.test(after!.text), 'no usable link in the row once spent');
@@ -130,13 +135,7 @@ describe('invitation tokens: the outbox', () => {
       assert.ok(shown.text.includes(link));
       const token = link.split('/').at(-1)!;
 
-      const accepted = await t.app.inject({
-        method: 'POST',
-        url: new URL(link).pathname,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({ password: 'a-good-password', confirm: 'a-good-password' }).toString(),
-      });
-      assert.equal(accepted.statusCode, 200, accepted.body);
+      await accept(t, link);
 
       const after = ((await t.app.inject({ url: '/_operator/outbox', headers: OP })).json() as Mail[]).find((m) => m.to === to)!;
       assert.deepEqual(after.links, [`${PUBLIC_URL}/invitations/[redacted]`]);
