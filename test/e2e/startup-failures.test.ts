@@ -9,10 +9,13 @@ import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, runServerToExit } from '../support/server.ts';
+import { freePort, runServerToExit as runToExit } from '../support/server.ts';
 
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-startup-failures-'));
 after(() => fs.rmSync(home, { recursive: true, force: true }));
+
+/** The entry point until it exits, its start-up log (and the no-mail warning) quiet: the failure's line is the whole output. */
+const runServerToExit = (env: Record<string, string>) => runToExit({ LOG_LEVEL: 'error', ...env });
 
 /** Exits non-zero with exactly one line on its output, which names `setting`. */
 function assertOneLine(r: { code: number | null; output: string }, setting: string, what: RegExp): void {
