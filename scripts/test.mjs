@@ -73,6 +73,8 @@ const progressFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-t
 const runner = spawn(
   process.execPath,
   [
+    // The client packages' sources rather than their built dist/ (packages/*/package.json exports).
+    '--conditions=@scanbase/source',
     '--import', 'tsx', '--import', path.resolve('scripts/test-file-watchdog.mjs'),
     '--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
     // Where each file is, for the budget's report (scripts/test-progress-reporter.mjs).

@@ -18,6 +18,7 @@ import { randomIds } from './adapters/ids/random-ids.ts';
 import { argon2Hasher } from './adapters/crypto/argon2-hasher.ts';
 import { createEs256Signer } from './adapters/jwt/es256-signer.ts';
 import { smtpTransport } from './adapters/mail/smtp.ts';
+import { logTransport } from './adapters/mail/log.ts';
 import { createScheduler } from './background.ts';
 import { createProbes, type Probes } from './probes.ts';
 import { seedFileReader } from './seed-file.ts';
@@ -179,7 +180,10 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
   if (store.eventsListener?.()) metrics.watchListener(() => store.eventsListener!());
   const objectStore = await openObjectStore(config, { clock, signingKey: storedSigningKey(store.repos.settings), logger });
   const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
-  const mailTransport = config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl, config.mail.from) : null;
+  // SMTP_URL: relayed over SMTP; MAIL_TO_LOG: printed to the log (the local mode); neither: the outbox keeps it.
+  const mailTransport = config.mail.smtpUrl
+    ? smtpTransport(config.mail.smtpUrl, config.mail.from)
+    : config.mail.delivery === 'log' ? logTransport(logger) : null;
   const webhookSender = httpWebhookSender({
     allowPrivateTargets: config.webhooks.allowPrivateTargets, extraPorts: config.webhooks.targetPorts,
     timeoutMs: config.webhooks.timeoutSeconds * 1000,

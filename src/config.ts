@@ -2,6 +2,7 @@
 // a bad value stops the service with a message naming the variable.
 import net from 'node:net';
 import path from 'node:path';
+import { AZURE_CREDENTIALS_MISSING, accountCredentials } from './adapters/storage/azure-connection-string.ts';
 
 export type DatabaseConfig =
   | { kind: 'pglite-file'; dir: string }
@@ -106,9 +107,19 @@ export interface WebhooksConfig {
   sendsPerAccount: number;
 }
 
+/**
+ * Where the service's mail goes: `smtp` (SMTP_URL: relayed), `log` (MAIL_TO_LOG, the local
+ * mode: printed to the log, never sent), `outbox` (neither: it stays in the outbox, read with
+ * `npm run admin -- outbox`).
+ */
+export type MailDelivery = 'smtp' | 'log' | 'outbox';
+
 export interface MailConfig {
   /** SMTP_URL (smtp:// or smtps://, credentials in the user-info; never printed): unset, mail stays in the outbox. */
   smtpUrl: string | undefined;
+  /** MAIL_TO_LOG: without SMTP_URL, each mail (its links included) is printed to the log; only on a loopback HOST. */
+  toLog: boolean;
+  delivery: MailDelivery;
   /** MAIL_FROM: the From header (default: Scanbase <no-reply@PUBLIC_URL's host>). */
   from: string;
   /** MAIL_MAX_ATTEMPTS: relay attempts before a mail fails for good. */
@@ -137,10 +148,11 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/** A setting's value as printed: never a password given in a URL's user-info. */
+export const shownSetting = (value: string): string => value.replace(/(\/\/[^:/@\s]*:)[^@/\s]*@/, '$1***@');
+
 function fail(variable: string, value: string, expected: string): never {
-  // The message is printed: never echo a password given in a URL's user-info.
-  const shown = value.replace(/(\/\/[^:/@\s]*:)[^@/\s]*@/, '$1***@');
-  throw new ConfigError(`${variable}=${JSON.stringify(shown)} is invalid: expected ${expected}`);
+  throw new ConfigError(`${variable}=${JSON.stringify(shownSetting(value))} is invalid: expected ${expected}`);
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -251,8 +263,12 @@ function portList(env: Env, name: string): readonly number[] | 'any' {
   return [...new Set(ports.map(Number))];
 }
 
-/** SMTP_URL and the relay's settings: checked at start, the URL's password never echoed. */
-function mail(env: Env, publicUrl: string): MailConfig {
+/** A HOST that only this machine reaches: 127.0.0.0/8, ::1, localhost. */
+export const isLoopbackHost = (host: string): boolean =>
+  host === 'localhost' || host === '::1' || host === '[::1]' || (net.isIPv4(host) && host.startsWith('127.'));
+
+/** SMTP_URL, MAIL_TO_LOG and the relay's settings: checked at start, the URL's password never echoed. */
+function mail(env: Env, publicUrl: string, host: string): MailConfig {
   const smtpUrl = env.SMTP_URL || undefined;
   const expected = 'smtp://[user:password@]host[:port] or smtps://… (nodemailer options as query parameters)';
   if (smtpUrl !== undefined) {
@@ -264,10 +280,19 @@ function mail(env: Env, publicUrl: string): MailConfig {
     }
     if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) fail('SMTP_URL', smtpUrl, expected);
   }
+  // The local mode prints one-time links (invitations, password resets) to the log: a log
+  // may be shipped or shared, so only a service nobody else can reach may do it.
+  const toLog = bool(env, 'MAIL_TO_LOG');
+  if (toLog && smtpUrl !== undefined) throw new ConfigError('MAIL_TO_LOG prints mail instead of sending it: unset it, or unset SMTP_URL');
+  if (toLog && !isLoopbackHost(host)) {
+    throw new ConfigError(`MAIL_TO_LOG prints one-time links to the log: it is refused unless HOST is a loopback address (127.0.0.1, ::1, localhost), not ${JSON.stringify(host)}`);
+  }
   const from = env.MAIL_FROM || `Scanbase <no-reply@${new URL(publicUrl).hostname}>`;
   if (!/^[^\r\n]*<?[^\s<>@]+@[^\s<>@]+>?$/.test(from)) fail('MAIL_FROM', from, 'an address, or Name <address>');
   return {
     smtpUrl,
+    toLog,
+    delivery: smtpUrl !== undefined ? 'smtp' : toLog ? 'log' : 'outbox',
     from,
     maxAttempts: integer(env, 'MAIL_MAX_ATTEMPTS', 8, 1, 100),
     firstRetrySeconds: integer(env, 'MAIL_RETRY_SECONDS', 60, 1, 24 * 3600),
@@ -334,6 +359,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (storageUrl?.startsWith('azure://') && !azureConnectionString) {
     throw new ConfigError('AZURE_STORAGE_CONNECTION_STRING is required with STORAGE_URL=azure://CONTAINER');
   }
+  if (storageUrl?.startsWith('azure://') && !accountCredentials(azureConnectionString!)) throw new ConfigError(AZURE_CREDENTIALS_MISSING);
 
   return {
     host,
@@ -374,7 +400,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 25, 0, 3600),
     workzoneCacheEntries: integer(env, 'WORKZONE_CACHE_ENTRIES', 10_000, 0, 1_000_000),
     projectListCacheProjects: integer(env, 'PROJECT_LIST_CACHE_PROJECTS', 50_000, 0, 10_000_000),
-    mail: mail(env, publicUrl),
+    mail: mail(env, publicUrl, host),
     webhooks: {
       allowPrivateTargets: bool(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS'),
       targetPorts: portList(env, 'WEBHOOKS_TARGET_PORTS'),

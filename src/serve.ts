@@ -13,6 +13,9 @@ import { createLogger } from './adapters/telemetry/pino-logger.ts';
 import { DomainError } from './core/errors.ts';
 import { errorFields } from './core/ports/telemetry.ts';
 import { startupLines } from './startup-report.ts';
+import { listenFailure } from './startup-failures.ts';
+import { listenAdminSocket } from './admin-socket.ts';
+import { createAdmin } from './core/operator/index.ts';
 
 /** After the drain time, how long the rest of the shutdown (tasks, jobs, storage, database) may take. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -26,6 +29,7 @@ async function main(): Promise<void> {
   const app = await buildApp(core, { loggerInstance: logger });
 
   let metricsServer: http.Server | undefined;
+  let adminSocket: http.Server | null = null;
   let stoppingSince = 0;
   const shutdown = async (signal: NodeJS.Signals) => {
     if (stoppingSince) {
@@ -61,6 +65,10 @@ async function main(): Promise<void> {
         metricsServer.closeAllConnections();
         await new Promise<void>((resolve) => metricsServer!.close(() => resolve()));
       }
+      if (adminSocket) {
+        adminSocket.closeAllConnections();
+        await new Promise<void>((resolve) => adminSocket!.close(() => resolve())); // removes the socket file
+      }
       await core.close(); // timers, jobs (after the one in hand), storage, database and its lock
       logger.info({ signal }, 'stopped');
       process.exit(0);
@@ -72,17 +80,34 @@ async function main(): Promise<void> {
   process.on('SIGINT', (s) => void shutdown(s));
   process.on('SIGTERM', (s) => void shutdown(s));
 
-  for (const [fields, message] of startupLines(config, {
+  for (const [fields, message, level] of startupLines(config, {
     version: core.version,
     nodeVersion: process.version,
     migrationsApplied: core.startup.migrationsApplied,
     migrationsTotal: core.startup.migrationsTotal,
     seed,
   })) {
-    logger.info(fields, message);
+    logger[level ?? 'info'](fields, message);
   }
-  if (config.metricsPort !== undefined) metricsServer = await metricsListener(core, config.host, config.metricsPort);
-  await app.listen({ host: config.host, port: config.port });
+  // A port already taken, a HOST that is not this machine's: one line naming the setting.
+  const listening = async <T>(portSetting: 'PORT' | 'METRICS_PORT', port: number, listen: () => Promise<T>): Promise<T> => {
+    try {
+      return await listen();
+    } catch (e) {
+      throw listenFailure(e, { host: config.host, port, portSetting }) ?? e;
+    }
+  };
+  if (config.metricsPort !== undefined) {
+    metricsServer = await listening('METRICS_PORT', config.metricsPort, () => metricsListener(core, config.host, config.metricsPort!));
+  }
+  await listening('PORT', config.port, () => app.listen({ host: config.host, port: config.port }));
+  // The embedded database is this process's alone: `npm run admin` asks it over a socket.
+  if (config.database.kind === 'pglite-file') {
+    adminSocket = await listenAdminSocket(config.dataDir, {
+      admin: createAdmin({ store: core.store, clock: core.clock, ids: core.ids, publicUrl: config.publicUrl, applySeed: core.applySeed }),
+      rotateSigningKey: () => core.signingKeys.rotate(),
+    }, logger);
+  }
 }
 
 main().catch((e: unknown) => {

@@ -84,6 +84,31 @@ test('the image serves the web console: a stage builds it and the final image ho
   assert.ok(all.at(-1)!.lines.some((l) => /^COPY --from=\S+ .*\/app \/app$/.test(l)), 'the final stage takes the build stage (which holds console/dist)');
 });
 
+test("the image holds one Node.js, the base image's, of the version the project pins (the `node` package is a development package)", () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>; devDependencies: Record<string, string>;
+  };
+  assert.equal(pkg.dependencies.node, undefined, '`npm ci --omit=dev` must not install a second Node into the image');
+  const pinned = pkg.devDependencies.node;
+  assert.match(pinned ?? '', /^\d+\.\d+\.\d+$/, 'the development runtime is pinned exactly');
+  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  assert.equal(lock.packages['node_modules/node']?.dev, true, 'the lockfile marks it development-only too');
+  const froms = [...fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8').matchAll(/^FROM\s+(\S+)/gm)].map((m) => m[1]!);
+  assert.ok(froms.length >= 2);
+  for (const from of froms) assert.equal(from, `node:${pinned}-bookworm-slim`, 'every stage runs the pinned version');
+});
+
+test('compose.yaml pins every image to a version (never latest), and tags the built image with the package version', () => {
+  const images = [...fs.readFileSync(path.join(ROOT, 'compose.yaml'), 'utf8').matchAll(/^\s*image:\s*(\S+)\s*$/gm)].map((m) => m[1]!);
+  assert.ok(images.length >= 5, images.join(', '));
+  const version = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  for (const image of images) {
+    const tag = /:([^:/]+)$/.exec(image)?.[1];
+    assert.ok(tag && tag !== 'latest' && /\d+\.\d+|\d{4}-\d\d-\d\d/.test(tag), `${image}: a version tag`);
+  }
+  assert.ok(images.includes(`scanbase:${version}`), `the built image is tagged scanbase:${version}`);
+});
+
 test('the image runs node on the sources as an unprivileged user, with a health check on /readyz', () => {
   assert.deepEqual(stage.cmd, ['node', 'src/main.ts'], 'no npm between the runtime and the service (signals reach it)');
   assert.equal(stage.user, 'node');

@@ -110,6 +110,38 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
   };
 }
 
+/**
+ * Runs the entry point until it exits (it must, within the timeout: a start-up that fails);
+ * answers its exit code and output. Without DATA_DIR in `env` it gets a fresh one (holding
+ * the migrated cluster, as startServer's), removed afterwards.
+ */
+export function runServerToExit(env: Record<string, string>, timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
+  const ownDataDir = env.DATA_DIR === undefined ? freshDataDir(!env.DATABASE_URL) : undefined;
+  return new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = ownChild(spawn(process.execPath, [path.join(ROOT, 'src/main.ts')], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+        ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}), ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }));
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`did not exit within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    child.once('close', (code) => { // close: the output read to the end
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  }).finally(() => {
+    if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });
+  });
+}
+
 /** Stops a started server, then drops its database (when it has one of its own) and removes its data directory. */
 export async function stopAndRemove(server: RunningServer, database?: { drop(): Promise<void> }): Promise<void> {
   try {

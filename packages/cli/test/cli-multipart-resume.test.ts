@@ -37,7 +37,7 @@ const md5 = (f: string) => crypto.createHash('md5').update(fs.readFileSync(f)).d
 test('resume: `scanbase upload` of a 48-part file killed with SIGKILL mid-upload; run again, it sends only the parts the service lacks; every byte verified', async () => {
   const file = path.join(work, 'site.e57');
   fs.writeFileSync(file, crypto.randomBytes(48 * MiB - 1000));
-  const scope = ['--account', 'urn:svc:account:a', '--project', 'urn:svc:project:1f0e6a1e-9d1c-4b4f-8f0e-2a8c3f1d5e77'];
+  const scope = ['--account', 'urn:svc:account:0a0e6a1e-9d1c-4b4f-8f0e-2a8c3f1d5e70', '--project', 'urn:svc:project:1f0e6a1e-9d1c-4b4f-8f0e-2a8c3f1d5e77'];
   const args = ['upload', ...scope, '--zone', 'urn:svc:workzone:z', '--parallel', '4', '--multipart-threshold', '8', file];
 
   let timer: NodeJS.Timeout | undefined;

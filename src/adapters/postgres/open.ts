@@ -4,6 +4,7 @@ import { openPglite } from './pglite.ts';
 import { openPostgres } from './node-postgres.ts';
 import type { Sql } from './sql.ts';
 import type { Logger } from '../../core/ports/telemetry.ts';
+import { databaseFailure } from '../../startup-failures.ts';
 
 /** node-postgres's pool: connections per node. */
 export const POOL_SIZE = 10;
@@ -17,11 +18,21 @@ export async function openDatabase(db: DatabaseConfig, deadlines: DatabaseDeadli
       return openPglite(db.dir);
     case 'pglite-memory':
       return openPglite(undefined);
-    case 'postgres':
-      return openPostgres(db.url, POOL_SIZE, logger, {
+    case 'postgres': {
+      const sql = openPostgres(db.url, POOL_SIZE, logger, {
         statementMs: deadlines.statementMs,
         // Past our own transaction deadline (which logs it by name), the server ends it too.
         idleInTransactionMs: deadlines.transactionMs + 5_000,
       });
+      // The first connection, at once: a server that does not answer or refuses the user is
+      // one line naming DATABASE_URL, not a stack from the first migration's query.
+      try {
+        await sql.query('SELECT 1');
+      } catch (e) {
+        await sql.close();
+        throw databaseFailure(e, db.url) ?? e;
+      }
+      return sql;
+    }
   }
 }

@@ -23,10 +23,7 @@ import type {
   SignedPart, SignedUpload, SignPartsInput, SignUploadInput, StoredPart,
 } from '../../core/ports/object-store.ts';
 import { UPLOAD_CACHE_CONTROL, contentDisposition } from './local-disk.ts';
-
-/** Azurite's well-known development account (UseDevelopmentStorage=true). */
-const DEV_ACCOUNT = 'devstoreaccount1';
-const DEV_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+import { AZURE_CREDENTIALS_MISSING, accountCredentials } from './azure-connection-string.ts';
 
 export interface AzureOptions {
   container: string;
@@ -39,15 +36,6 @@ export function parseAzureUrl(raw: string): { container: string } {
   const url = new URL(raw);
   if (url.protocol !== 'azure:' || !url.hostname) throw new Error('STORAGE_URL: expected azure://CONTAINER');
   return { container: decodeURIComponent(url.hostname) };
-}
-
-function connectionStringParts(cs: string): Record<string, string> {
-  const parts: Record<string, string> = {};
-  for (const item of cs.split(';')) {
-    const eq = item.indexOf('=');
-    if (eq > 0) parts[item.slice(0, eq).trim()] = item.slice(eq + 1).trim();
-  }
-  return parts;
 }
 
 /**
@@ -74,14 +62,10 @@ export class AzureStore implements ObjectStore {
   private readonly publicOrigin: string | undefined;
 
   constructor(opts: AzureOptions) {
-    const parts = connectionStringParts(opts.connectionString);
-    const dev = parts.UseDevelopmentStorage?.toLowerCase() === 'true';
-    const account = parts.AccountName ?? (dev ? DEV_ACCOUNT : undefined);
-    const key = parts.AccountKey ?? (dev ? DEV_KEY : undefined);
-    if (!account || !key) {
-      throw new Error('AZURE_STORAGE_CONNECTION_STRING must hold AccountName and AccountKey (signed URLs need the account key)');
-    }
-    this.credential = new StorageSharedKeyCredential(account, key);
+    // config.ts refuses a string without them at start; a store built otherwise (tests) says so too.
+    const credentials = accountCredentials(opts.connectionString);
+    if (!credentials) throw new Error(AZURE_CREDENTIALS_MISSING);
+    this.credential = new StorageSharedKeyCredential(credentials.account, credentials.key);
     const service = BlobServiceClient.fromConnectionString(opts.connectionString);
     this.container = service.getContainerClient(opts.container);
     this.publicOrigin = opts.publicUrl ? new URL(opts.publicUrl).origin : undefined;

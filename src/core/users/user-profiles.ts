@@ -9,6 +9,8 @@ export interface UserProfiles {
   emailOf(userId: string): Promise<string | null>;
   /** An avatar's initials: the first letters of the first and last names, else of the e-mail; null when there is no such user. */
   initialsOf(userId: string): Promise<string | null>;
+  /** The signed-in user's own profile (GET /oauth/userinfo: the bearer's, so no permission to check); null when the user is gone. */
+  ownProfile(userId: string): Promise<{ email: string; firstName: string; lastName: string } | null>;
 }
 
 export function createUserProfiles(deps: { store: StoreReads<'users'> }): UserProfiles {
@@ -16,6 +18,10 @@ export function createUserProfiles(deps: { store: StoreReads<'users'> }): UserPr
   return {
     async emailOf(userId) {
       return (await store.repos.users.byId(userId))?.email ?? null;
+    },
+    async ownProfile(userId) {
+      const user = await store.repos.users.byId(userId);
+      return user && { email: user.email, firstName: user.firstName, lastName: user.lastName };
     },
     async initialsOf(userId) {
       const user = await store.repos.users.byId(userId);

@@ -9,7 +9,7 @@ import { UsageError } from '../exit-codes.ts';
 import { journalsDir } from '../profiles.ts';
 import { progressBar } from '../progress.ts';
 import { transferProgress } from '../transfer-progress.ts';
-import { scopePath, withScope, type ScopeOptions } from './resources.ts';
+import { checkScope, resolveScope, withScope, type ScopeOptions } from './resources.ts';
 
 const positiveInt = (name: string, v: string, max = 64) => {
   const n = Number(v);
@@ -60,19 +60,20 @@ export function transferCommands(): Command[] {
       zone: string; concurrency: string; parallel: string; multipartThreshold: string; partSize?: string; journal?: string;
     }, cmd: Command) => {
       const ctx = contextOf(cmd);
-      scopePath('project', o);
+      checkScope('project', o);
       const concurrency = positiveInt('concurrency', o.concurrency);
       const parallel = positiveInt('parallel', o.parallel);
       const multipartThreshold = positiveInt('multipart-threshold', o.multipartThreshold, 5 * 1024 * 1024) * MiB;
       const partSize = o.partSize === undefined ? undefined : positiveInt('part-size', o.partSize, 5 * 1024) * MiB;
       const { client } = await ctx.signedIn();
+      const { accountId, projectId } = await resolveScope(client, 'project', o);
       const bars = transferProgress('upload');
       const cancel = cancelOnSignals();
       let out;
       try {
         out = await uploadFiles(client, {
-          accountId: o.account!, projectId: o.project!, workzoneId: o.zone, files, concurrency, parallel, multipartThreshold, partSize,
-          journal: o.journal ?? journalOf(ctx.profile, o, files), signal: cancel.signal,
+          accountId, projectId, workzoneId: o.zone, files, concurrency, parallel, multipartThreshold, partSize,
+          journal: o.journal ?? journalOf(ctx.profile, { ...o, account: accountId }, files), signal: cancel.signal,
           onProgress: (p) => {
             bars.overall(p.bytesDone, p.bytesTotal, p.bytesPerSecond, p.etaSeconds, `${p.filesDone}/${p.filesTotal} files`);
             if (p.file && p.fileBytesTotal !== undefined) {
@@ -101,10 +102,11 @@ export function transferCommands(): Command[] {
     .addOption(new Option('--multipart-threshold <MiB>', 'files larger than this are fetched in parallel ranges').default(String(DEFAULT_MULTIPART_THRESHOLD / MiB)))
     .action(async (fileId: string | undefined, o: ScopeOptions & { blob?: string; out?: string; md5?: string; parallel: string; multipartThreshold: string }, cmd: Command) => {
       const ctx = contextOf(cmd);
-      const base = scopePath('project', o);
+      checkScope('project', o);
       if (!fileId === !o.blob) throw new UsageError('download: give a file id or --blob NAME (one of them)');
       if (o.blob && !o.out) throw new UsageError('download --blob: --out is required');
       const { client } = await ctx.signedIn();
+      const { accountId, projectId, path: base } = await resolveScope(client, 'project', o);
       let { blob: blobName, out: dest, md5 } = o;
       let size: number | undefined;
       if (fileId) {
@@ -116,7 +118,7 @@ export function transferCommands(): Command[] {
       }
       const parallel = positiveInt('parallel', o.parallel);
       const threshold = positiveInt('multipart-threshold', o.multipartThreshold, 5 * 1024 * 1024) * MiB;
-      const where = { accountId: o.account!, projectId: o.project!, blobName: blobName!, dest: dest!, md5 };
+      const where = { accountId, projectId, blobName: blobName!, dest: dest!, md5 };
       // Over the threshold (the file record's size, or a range state left by an earlier run): parallel ranges.
       const ranged = (size !== undefined && size > threshold) || fs.existsSync(`${dest}.part.json`);
       if (ranged) {

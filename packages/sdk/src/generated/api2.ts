@@ -70,6 +70,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/userinfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the bearer of the access token is (e-mail and name)
+         * @description Who the bearer of the access token is: `sub` (the user URN), `email`, `name`, `given_name`, `family_name` (the claim names of OpenID Connect's UserInfo). A missing, expired or unknown token answers 401 `invalid_token` with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750).
+         *
+         *     **Permission:** a valid access token (any user: his own profile).
+         *
+         *     **Errors:** `401 unauthorized`.
+         */
+        get: operations["userInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/oauth-authorization-server": {
         parameters: {
             query?: never;
@@ -79,7 +103,7 @@ export interface paths {
         };
         /**
          * Authorization server metadata (RFC 8414)
-         * @description The authorization server metadata (RFC 8414): issuer, authorize, token, revocation and JWKS addresses, PKCE method S256.
+         * @description The authorization server metadata (RFC 8414): issuer, authorize, token, revocation, JWKS and userinfo addresses, PKCE method S256.
          *
          *     **Permission:** none: a public operation, without an access token.
          */
@@ -152,6 +176,30 @@ export interface paths {
          *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `403 view-account-forbidden`.
          */
         get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Notices about the service for this account (ours): e.g. that no e-mail is sent
+         * @description Our extension: notices about how the service is run that the caller should see in this account (the console shows each as a banner); `[]` when there is none. Today one: `mail-not-sent` (no SMTP_URL: invitations and password-reset links are not delivered; an operator reads them with `npm run admin -- outbox`) or `mail-to-log` (MAIL_TO_LOG: they are printed to the service's log), for those who may invite users (`account:users:write`).
+         *
+         *     **Permission:** `account:account:read` (every account member); the mail notice only with `account:users:write`.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `403 view-account-forbidden`.
+         */
+        get: operations["getAccountNotices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1840,6 +1888,59 @@ export interface operations {
             };
         };
     };
+    userInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The user URN (the token pair's user_id) */
+                        sub: string;
+                        email: string;
+                        /** @description First and last name; the e-mail address when both are empty */
+                        name: string;
+                        given_name: string;
+                        family_name: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                        errorCode?: string;
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+        };
+    };
     authorizationServerMetadata: {
         parameters: {
             query?: never;
@@ -2134,7 +2235,108 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAccountNotices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: "mail-not-sent" | "mail-to-log";
+                        severity: "warning" | "info";
+                        title: string;
+                        message: string;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2253,7 +2455,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2373,7 +2575,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2500,7 +2702,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2669,7 +2871,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2782,7 +2984,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2905,7 +3107,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3073,7 +3275,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3197,7 +3399,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3346,7 +3548,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3458,7 +3660,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3571,7 +3773,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3690,7 +3892,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3842,7 +4044,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3995,7 +4197,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4161,7 +4363,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4281,7 +4483,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4448,7 +4650,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4569,7 +4771,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4718,7 +4920,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4835,7 +5037,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5006,7 +5208,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5286,7 +5488,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5444,7 +5646,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5643,7 +5845,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5806,7 +6008,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5957,7 +6159,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6120,7 +6322,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6319,7 +6521,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6446,7 +6648,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6582,7 +6784,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6764,7 +6966,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6899,7 +7101,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7049,7 +7251,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7160,7 +7362,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7324,7 +7526,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7437,7 +7639,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7550,7 +7752,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7712,7 +7914,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7814,7 +8016,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7964,7 +8166,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8060,7 +8262,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8159,7 +8361,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8365,7 +8567,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8548,7 +8750,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8749,7 +8951,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8895,7 +9097,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8991,7 +9193,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9143,7 +9345,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9364,7 +9566,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9507,7 +9709,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9613,7 +9815,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9783,7 +9985,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9957,7 +10159,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10135,7 +10337,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10274,7 +10476,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10451,7 +10653,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10591,7 +10793,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10741,7 +10943,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10862,7 +11064,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11117,7 +11319,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11268,7 +11470,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11474,7 +11676,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11629,7 +11831,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11806,7 +12008,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11958,7 +12160,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12108,7 +12310,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12238,7 +12440,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12461,7 +12663,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12813,7 +13015,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13073,7 +13275,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13240,7 +13442,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13367,7 +13569,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13535,7 +13737,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13630,7 +13832,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13755,7 +13957,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13914,7 +14116,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14033,7 +14235,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14150,7 +14352,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;

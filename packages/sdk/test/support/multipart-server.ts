@@ -115,7 +115,7 @@ export async function startMultipartServer(o: { store?: ObjectStore; partSize?: 
       return reply.code(401).type('application/problem+json').send({ type: 'about:blank', title: 'unauthorized', status: 401, errorCode: 'unauthorized' });
     }
   });
-  await server.register(blobRoutes({ objectStore: store } as unknown as Core));
+  await server.register(blobRoutes({ objectStore: store, config: { publicUrl: url } } as unknown as Core));
 
   const base = '/api/2/accounts/:a/projects/:p/workzones/:w/multipart-uploads';
   type Params = { a: string; p: string; w: string; id: string };
