@@ -15,7 +15,7 @@ const home = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-startup-failures-')
 after(() => fs.rmSync(home, { recursive: true, force: true }));
 
 /** The entry point until it exits, its start-up log (and the no-mail warning) quiet: the failure's line is the whole output. */
-const runServerToExit = (env: Record<string, string>) => runToExit({ LOG_LEVEL: 'error', ...env });
+const runServerToExit = (env: Record<string, string>, timeoutMs?: number) => runToExit({ LOG_LEVEL: 'error', ...env }, timeoutMs);
 
 /** Exits non-zero with exactly one line on its output, which names `setting`. */
 function assertOneLine(r: { code: number | null; output: string }, setting: string, what: RegExp): void {
