@@ -14,7 +14,8 @@
 // scenarios: databases with random names are created on that server, dropped after).
 // BENCH_ONLY=tags runs only the tag measurements (bench/tags.ts), which otherwise follow;
 // BENCH_ONLY=startup only the start-up times (bench/startup.ts), which come last;
-// BENCH_ONLY=http only the HTTP scenarios above. BENCH_SCENARIOS=regex keeps the HTTP
+// BENCH_ONLY=http only the HTTP scenarios above; BENCH_SNAPSHOTS=0 skips the snapshot
+// restore row (bench/snapshots.ts). BENCH_SCENARIOS=regex keeps the HTTP
 // scenarios whose name matches, with the references they are compared with.
 // WORKZONE_CACHE_ENTRIES, when set, is handed to the Scanbase servers (0: a one-zone read
 // pays its statement every time, the cost of a read after a change: docs/performance.md);
@@ -32,6 +33,7 @@ import { printTagTable, runTagBench } from './tags.ts';
 import { printUploadTable, runUploadBench } from './upload.ts';
 import { printMultipartRow, runMultipartBench } from './multipart.ts';
 import { printStartupTable, runStartupBench } from './startup.ts';
+import { printSnapshotRow, runSnapshotBench } from './snapshots.ts';
 import fs from 'node:fs';
 
 /** The scenarios BENCH_SCENARIOS selects (all without it), with every scenario a selected one is compared with. */
@@ -177,10 +179,11 @@ async function main(): Promise<number> {
   if (process.env.BENCH_ONLY === 'http') return failed.length ? 1 : 0;
   const tagCode = await tagPhase();
   const uploadCode = await uploadPhase();
+  const snapshotCode = await snapshotPhase();
   // The large-file row (issue 30): minutes for 20 GiB, so only when asked for.
   if (process.env.BENCH_MULTIPART === '1') printMultipartRow(await runMultipartBench());
   const startupCode = await startupPhase();
-  return tagCode || uploadCode || startupCode || (failed.length ? 1 : 0);
+  return tagCode || uploadCode || snapshotCode || startupCode || (failed.length ? 1 : 0);
 }
 
 /** The files issue's 1 GiB upload and download through the local signed URL (bench/upload.ts). */
@@ -192,6 +195,18 @@ async function uploadPhase(): Promise<number> {
   fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), result: upload }, null, 2));
   console.log(`bench: upload results written to ${path.relative(process.cwd(), file)}`);
   return upload.error ? 1 : 0;
+}
+
+/** Issue 32's snapshot restore of 100,000 tags and 100 files on PGlite (bench/snapshots.ts); BENCH_SNAPSHOTS=0 skips it. */
+async function snapshotPhase(): Promise<number> {
+  if (process.env.BENCH_SNAPSHOTS === '0') return 0;
+  console.log('bench: snapshot save and restore (100,000 tags, 100 files, PGlite)');
+  const result = await runSnapshotBench();
+  printSnapshotRow(result);
+  const file = path.join(ROOT, 'bench/results/snapshots.json');
+  fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), result }, null, 2));
+  console.log(`bench: snapshot results written to ${path.relative(process.cwd(), file)}`);
+  return result.error ? 1 : 0;
 }
 
 /** The operations issue's start-up time on existing data (bench/startup.ts). */

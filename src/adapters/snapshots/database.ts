@@ -28,6 +28,9 @@ export interface SequenceState {
   isCalled: boolean;
 }
 
+/** Tables with at least this many rows get their secondary indexes built after the load. */
+const BULK_ROWS = 10_000;
+
 export const quoteName = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const columnList = (t: Pick<TablePlan, 'name' | 'columns'>) => `${quoteName(t.name)} (${t.columns.map(quoteName).join(', ')})`;
 
@@ -175,10 +178,22 @@ export async function loadDatabase(
     const emptied = saved.tables.filter((t) => t.name !== 'settings');
     if (emptied.length) await tx.exec(`TRUNCATE ${emptied.map((t) => quoteName(t.name)).join(', ')}`);
     await tx.query('DELETE FROM settings WHERE key <> ALL($1)', [SECRET_SETTINGS]);
-    for (const t of saved.tables) {
-      const data = await next(t);
-      await tx.copyIn(columnList(t), data);
-    }
+    // A large table's secondary indexes are built once after its load rather than row by
+    // row during it (about a third of a 100,000-tag load on PGlite); those backing a
+    // constraint stay. In the transaction: a failed restore leaves them as they were.
+    const bulky = saved.tables.filter((t) => t.rows >= BULK_ROWS).map((t) => t.name);
+    const rebuilt = bulky.length
+      ? await tx.query<{ name: string; def: string }>(
+        `SELECT i.indexname AS name, i.indexdef AS def FROM pg_indexes i
+         WHERE i.schemaname = current_schema() AND i.tablename = ANY($1)
+           AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = (quote_ident(i.schemaname) || '.' || quote_ident(i.indexname))::regclass)`,
+        [bulky],
+      )
+      : [];
+    for (const i of rebuilt) await tx.exec(`DROP INDEX ${quoteName(i.name)}`);
+    for (const t of saved.tables) await tx.copyIn(columnList(t), await next(t));
+    if (rebuilt.length) await tx.exec(`SET LOCAL maintenance_work_mem = '256MB'`);
+    for (const i of rebuilt) await tx.exec(i.def);
     for (const s of saved.sequences) await tx.query('SELECT setval($1::regclass, $2::bigint, $3)', [quoteName(s.name), s.value, s.isCalled]);
   }, { deadlineMs: 0 });
 }
