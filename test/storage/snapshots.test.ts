@@ -227,7 +227,9 @@ for (const kind of ['local', 's3', 'azure'] as const) {
       await refused(() => a.snapshots.save('../escape'), 'invalid-input');
       await refused(() => a.snapshots.restore('never-saved'), 'snapshot-not-found');
       await refused(() => a.snapshots.describe('never-saved'), 'snapshot-not-found');
-      const whole = Buffer.concat(await Array.fromAsync(a.snapshots.exportFile('before-changes') as AsyncIterable<Buffer>));
+      const parts: Buffer[] = [];
+      for await (const chunk of a.snapshots.exportFile('before-changes')) parts.push(Buffer.from(chunk));
+      const whole = Buffer.concat(parts);
       await refused(() => b.snapshots.importFile('cut', Readable.from([whole.subarray(0, Math.floor(whole.length * 0.6))])), 'snapshot-invalid');
       const altered = Buffer.from(whole);
       altered[altered.length - 20_000] = altered[altered.length - 20_000]! ^ 0xff;
