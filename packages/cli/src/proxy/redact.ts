@@ -5,6 +5,7 @@
 // written anywhere; personal data (e-mails, names, companies, phone numbers) may be kept, by
 // the proxy's --keys option, in a key file outside the session (placeholder → value) that
 // `proxy diff --map` reads back.
+import { mapPathAndQuery } from './paths.ts';
 
 export type SecretKind = 'token' | 'password' | 'cookie' | 'signature';
 export type PersonalKind = 'email' | 'name' | 'company' | 'phone';
@@ -97,23 +98,7 @@ export class Redactor {
 
   /** A path with its query: each path segment as text, each parameter by its name. */
   url(pathAndQuery: string): string {
-    const q = pathAndQuery.indexOf('?');
-    const pathPart = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
-    const segments = pathPart.split('/').map((seg) => {
-      let decoded: string;
-      try {
-        decoded = decodeURIComponent(seg);
-      } catch {
-        return this.text(seg);
-      }
-      const red = this.text(decoded);
-      return red === decoded ? seg : encodeURIComponent(red);
-    });
-    if (q < 0) return segments.join('/');
-    const params = new URLSearchParams(pathAndQuery.slice(q + 1));
-    const out = new URLSearchParams();
-    for (const [k, v] of params) out.append(k, this.value(k, v));
-    return `${segments.join('/')}?${out.toString()}`;
+    return mapPathAndQuery(pathAndQuery, (seg) => this.text(seg), (k, v) => this.value(k, v));
   }
 
   /** Request or answer headers (lower-case names). */

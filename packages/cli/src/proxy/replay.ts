@@ -19,6 +19,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isPlaceholder } from './redact.ts';
+import { mapPathAndQuery } from './paths.ts';
 import { classOf } from './record.ts';
 import { compareAnswers, type Difference } from './compare.ts';
 import { readSession, type Exchange, type RecordedBody } from './session.ts';
@@ -114,17 +115,7 @@ export class IdMap {
 
   /** A path with its query: each segment and each parameter value mapped. */
   path(pathAndQuery: string): string {
-    const q = pathAndQuery.indexOf('?');
-    const segments = (q < 0 ? pathAndQuery : pathAndQuery.slice(0, q)).split('/').map((seg) => {
-      const decoded = decodeURIComponent(seg);
-      const mapped = this.apply(decoded);
-      return mapped === decoded ? seg : encodeURIComponent(mapped);
-    });
-    if (q < 0) return segments.join('/');
-    const params = new URLSearchParams(pathAndQuery.slice(q + 1));
-    const out = new URLSearchParams();
-    for (const [k, v] of params) out.append(k, this.apply(v));
-    return `${segments.join('/')}?${out.toString()}`;
+    return mapPathAndQuery(pathAndQuery, (seg) => this.apply(seg), (_k, v) => this.apply(v));
   }
 }
 
