@@ -186,15 +186,20 @@ async function main(): Promise<number> {
   return tagCode || uploadCode || snapshotCode || startupCode || (failed.length ? 1 : 0);
 }
 
+/** Writes a phase's result to bench/results/<name>.json; answers the phase's exit code. */
+function writeResult(name: string, label: string, result: { error?: string }): number {
+  const file = path.join(ROOT, `bench/results/${name}.json`);
+  fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), result }, null, 2));
+  console.log(`bench: ${label} results written to ${path.relative(process.cwd(), file)}`);
+  return result.error ? 1 : 0;
+}
+
 /** The files issue's 1 GiB upload and download through the local signed URL (bench/upload.ts). */
 async function uploadPhase(): Promise<number> {
   console.log('bench: upload and download through the local-disk signed URL');
   const upload = await runUploadBench();
   printUploadTable(upload);
-  const file = path.join(ROOT, 'bench/results/upload.json');
-  fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), result: upload }, null, 2));
-  console.log(`bench: upload results written to ${path.relative(process.cwd(), file)}`);
-  return upload.error ? 1 : 0;
+  return writeResult('upload', 'upload', upload);
 }
 
 /** Issue 32's snapshot restore of 100,000 tags and 100 files on PGlite (bench/snapshots.ts); BENCH_SNAPSHOTS=0 skips it. */
@@ -203,10 +208,7 @@ async function snapshotPhase(): Promise<number> {
   console.log('bench: snapshot save and restore (100,000 tags, 100 files, PGlite)');
   const result = await runSnapshotBench();
   printSnapshotRow(result);
-  const file = path.join(ROOT, 'bench/results/snapshots.json');
-  fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), result }, null, 2));
-  console.log(`bench: snapshot results written to ${path.relative(process.cwd(), file)}`);
-  return result.error ? 1 : 0;
+  return writeResult('snapshots', 'snapshot', result);
 }
 
 /** The operations issue's start-up time on existing data (bench/startup.ts). */
@@ -215,10 +217,7 @@ async function startupPhase(): Promise<number> {
   console.log('bench: start-up time to /healthz on existing data');
   const startup = await runStartupBench();
   printStartupTable(startup);
-  const file = path.join(ROOT, 'bench/results/startup.json');
-  fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), result: startup }, null, 2));
-  console.log(`bench: start-up results written to ${path.relative(process.cwd(), file)}`);
-  return startup.error ? 1 : 0;
+  return writeResult('startup', 'start-up', startup);
 }
 
 /** The tags issue's measurements (bench/tags.ts), written to bench/results/tags.json. */
