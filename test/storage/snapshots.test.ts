@@ -223,6 +223,24 @@ for (const kind of ['local', 's3', 'azure'] as const) {
       assert.equal((await caller(b.t, token)('GET', '/api/isLogged')).status, 200, 'a token signed on A verifies on B');
     });
 
+    test('a snapshot file carries no deployment secret, and no private signing key unless asked', async () => {
+      const secrets = await a.sql.query<{ key: string; value: string }>('SELECT key, value #>> \'{}\' AS value FROM settings WHERE key = ANY($1)', [SECRET_SETTINGS]);
+      assert.ok(secrets.length >= 1, 'the deployment has its secret settings');
+      const keys = await a.sql.query<{ d: string }>(`SELECT private_jwk->>'d' AS d FROM signing_keys`);
+      assert.ok(keys.length >= 1);
+      const fileOf = async (name: string) => {
+        const parts: Buffer[] = [];
+        for await (const chunk of a.snapshots.exportFile(name)) parts.push(Buffer.from(chunk));
+        return Buffer.concat(parts).toString('latin1');
+      };
+      const plain = await fileOf('before-changes');
+      for (const s of secrets) assert.ok(!plain.includes(s.value), `the file holds ${s.key}`);
+      for (const k of keys) assert.ok(!plain.includes(k.d), 'the file holds a private signing key');
+      const withKeys = await fileOf('shared');
+      assert.ok(keys.some((k) => withKeys.includes(k.d)), 'asked for, the private signing keys are in the file');
+      for (const s of secrets) assert.ok(!withKeys.includes(s.value), `the file holds ${s.key}`);
+    });
+
     test('bad names, missing snapshots, cut or altered files and another schema are refused, and nothing changes', async () => {
       await refused(() => a.snapshots.save('../escape'), 'invalid-input');
       await refused(() => a.snapshots.restore('never-saved'), 'snapshot-not-found');
