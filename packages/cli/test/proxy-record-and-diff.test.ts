@@ -106,7 +106,7 @@ before(async () => {
 after(async () => {
   await new Promise<void>((resolve) => (wrapper ? wrapper.close(() => resolve()) : resolve()));
   for (const drop of drops.reverse()) await drop();
-  if (!process.env.KEEP_PROXY_WORK) for (const d of [work, configDir]) if (d) fs.rmSync(d, { recursive: true, force: true });
+  for (const d of [work, configDir]) if (d) fs.rmSync(d, { recursive: true, force: true });
 });
 
 /** `scanbase proxy …` started; answers its address, the child and its end. */
