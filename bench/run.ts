@@ -14,8 +14,9 @@
 // scenarios: databases with random names are created on that server, dropped after).
 // BENCH_ONLY=tags runs only the tag measurements (bench/tags.ts), which otherwise follow;
 // BENCH_ONLY=startup only the start-up times (bench/startup.ts), which come last;
-// BENCH_ONLY=http only the HTTP scenarios above. BENCH_POINTCLOUDS=1 adds the point-cloud
-// conversion rates (bench/pointclouds.ts, minutes long); BENCH_ONLY=pointclouds runs them alone. BENCH_SCENARIOS=regex keeps the HTTP
+// BENCH_ONLY=http only the HTTP scenarios above; BENCH_SNAPSHOTS=0 skips the snapshot
+// restore row (bench/snapshots.ts). BENCH_POINTCLOUDS=1 adds the point-cloud conversion
+// rates (bench/pointclouds.ts, minutes long); BENCH_ONLY=pointclouds runs them alone. BENCH_SCENARIOS=regex keeps the HTTP
 // scenarios whose name matches, with the references they are compared with.
 // WORKZONE_CACHE_ENTRIES, when set, is handed to the Scanbase servers (0: a one-zone read
 // pays its statement every time, the cost of a read after a change: docs/performance.md);
@@ -34,6 +35,7 @@ import { printUploadTable, runUploadBench } from './upload.ts';
 import { printMultipartRow, runMultipartBench } from './multipart.ts';
 import { printStartupTable, runStartupBench } from './startup.ts';
 import { printPointCloudTable, runPointCloudBench } from './pointclouds.ts';
+import { printSnapshotRow, runSnapshotBench } from './snapshots.ts';
 import fs from 'node:fs';
 
 /** The scenarios BENCH_SCENARIOS selects (all without it), with every scenario a selected one is compared with. */
@@ -180,11 +182,20 @@ async function main(): Promise<number> {
   if (process.env.BENCH_ONLY === 'http') return failed.length ? 1 : 0;
   const tagCode = await tagPhase();
   const uploadCode = await uploadPhase();
+  const snapshotCode = await snapshotPhase();
   // The large-file row (issue 30): minutes for 20 GiB, so only when asked for.
   if (process.env.BENCH_MULTIPART === '1') printMultipartRow(await runMultipartBench());
   const startupCode = await startupPhase();
   const pointCloudCode = process.env.BENCH_POINTCLOUDS === '1' ? await pointCloudPhase() : 0;
-  return tagCode || uploadCode || startupCode || pointCloudCode || (failed.length ? 1 : 0);
+  return tagCode || uploadCode || snapshotCode || startupCode || pointCloudCode || (failed.length ? 1 : 0);
+}
+
+/** Writes a phase's result to bench/results/<name>.json; answers the phase's exit code. */
+function writeResult(name: string, label: string, result: { error?: string }): number {
+  const file = path.join(ROOT, `bench/results/${name}.json`);
+  fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), result }, null, 2));
+  console.log(`bench: ${label} results written to ${path.relative(process.cwd(), file)}`);
+  return result.error ? 1 : 0;
 }
 
 /** The files issue's 1 GiB upload and download through the local signed URL (bench/upload.ts). */
@@ -192,10 +203,16 @@ async function uploadPhase(): Promise<number> {
   console.log('bench: upload and download through the local-disk signed URL');
   const upload = await runUploadBench();
   printUploadTable(upload);
-  const file = path.join(ROOT, 'bench/results/upload.json');
-  fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), result: upload }, null, 2));
-  console.log(`bench: upload results written to ${path.relative(process.cwd(), file)}`);
-  return upload.error ? 1 : 0;
+  return writeResult('upload', 'upload', upload);
+}
+
+/** Issue 32's snapshot restore of 100,000 tags and 100 files on PGlite (bench/snapshots.ts); BENCH_SNAPSHOTS=0 skips it. */
+async function snapshotPhase(): Promise<number> {
+  if (process.env.BENCH_SNAPSHOTS === '0') return 0;
+  console.log('bench: snapshot save and restore (100,000 tags, 100 files, PGlite)');
+  const result = await runSnapshotBench();
+  printSnapshotRow(result);
+  return writeResult('snapshots', 'snapshot', result);
 }
 
 /** The operations issue's start-up time on existing data (bench/startup.ts). */
@@ -204,10 +221,7 @@ async function startupPhase(): Promise<number> {
   console.log('bench: start-up time to /healthz on existing data');
   const startup = await runStartupBench();
   printStartupTable(startup);
-  const file = path.join(ROOT, 'bench/results/startup.json');
-  fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), result: startup }, null, 2));
-  console.log(`bench: start-up results written to ${path.relative(process.cwd(), file)}`);
-  return startup.error ? 1 : 0;
+  return writeResult('startup', 'start-up', startup);
 }
 
 /** Issue 31's conversion rates (bench/pointclouds.ts): minutes long, so only with BENCH_POINTCLOUDS=1 or BENCH_ONLY=pointclouds. */

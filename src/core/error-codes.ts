@@ -53,6 +53,7 @@ export const ERROR_CODES = {
   'capacity-exceeded-tag': ours(400),
   'storage-quota-exceeded': ours(400),
   'too-many-tags': ours(400),
+  'snapshot-invalid': ours(400), // an imported snapshot file that is not whole or not ours (docs/sandbox.md)
   'cannot-delete-root-workzone': ours(400),
   'cannot-remove-project-owner': ours(400),
   'member-has-another-role': ours(400),
@@ -174,6 +175,7 @@ export const ERROR_CODES = {
   'route-not-found': ours(404),
   'webhook-not-found': ours(404),
   'webhook-delivery-not-found': ours(404),
+  'snapshot-not-found': ours(404), // docs/sandbox.md "Snapshots"
   'not-found': ours(404),
 
   // 408, 409, 413, 415, 416, 429, 500
@@ -185,6 +187,7 @@ export const ERROR_CODES = {
   'webhook-limit-reached': ours(409),
   'upload-already-completed': ours(409),
   'upload-busy': ours(409),
+  'snapshot-incompatible': ours(409), // a snapshot of another schema (docs/sandbox.md)
   'payload-too-large': ours(413),
   'unsupported-media-type': ours(415),
   'range-not-satisfiable': ours(416),

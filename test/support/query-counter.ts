@@ -29,6 +29,14 @@ export function queryLog(): QueryLog {
       record(text);
       return sql.exec(text);
     },
+    copyOut: (source, onChunk) => {
+      record(`COPY ${source} TO`);
+      return sql.copyOut(source, onChunk);
+    },
+    copyIn: (target, data) => {
+      record(`COPY ${target} FROM`);
+      return sql.copyIn(target, data);
+    },
     transaction: (fn) => sql.transaction((tx) => fn(wrap(tx))),
     listen: (channel, onMessage) => sql.listen(channel, onMessage),
     close: () => sql.close(),

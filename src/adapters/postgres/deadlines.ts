@@ -183,6 +183,8 @@ export function withDeadlines(
       query: async (text, params, o) => (check(), tx.query(text, params, o)),
       queryTexts: async (text, params, onRow) => (check(), tx.queryTexts(text, params, onRow)),
       exec: async (text) => (check(), tx.exec(text)),
+      copyOut: async (source, onChunk) => (check(), tx.copyOut(source, onChunk)),
+      copyIn: async (target, data) => (check(), tx.copyIn(target, data)),
       transaction: async (fn) => (check(), fn(handle)), // nested: the same transaction
       listen: (channel, onMessage) => tx.listen(channel, onMessage),
       close: () => Promise.reject(new Error('a transaction handle is not closed')),
@@ -196,6 +198,8 @@ export function withDeadlines(
       gated('A query', o?.waitMs ?? opts.waitMs, () => engine.query<R>(text, params, o)),
     queryTexts: (text, params, onRow) => gated('A query', opts.waitMs, () => engine.queryTexts(text, params, onRow)),
     exec: (text) => gated('A statement', opts.waitMs, () => engine.exec(text)),
+    copyOut: (source, onChunk) => gated('A COPY', opts.waitMs, () => engine.copyOut(source, onChunk)),
+    copyIn: (target, data) => gated('A COPY', opts.waitMs, () => engine.copyIn(target, data)),
     async transaction<T>(fn: (tx: Sql) => Promise<T>, o?: { deadlineMs?: number }): Promise<T> {
       const deadlineMs = o?.deadlineMs ?? opts.transactionMs;
       reentryGuard('A transaction');

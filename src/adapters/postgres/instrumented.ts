@@ -14,6 +14,8 @@ export function instrumentSql<S extends Sql>(sql: S, onError: (e: unknown) => vo
     query: (text, params, opts) => counted(sql.query(text, params, opts)),
     queryTexts: (text, params, onRow) => counted(sql.queryTexts(text, params, onRow)),
     exec: (text) => counted(sql.exec(text)),
+    copyOut: (source, onChunk) => counted(sql.copyOut(source, onChunk)),
+    copyIn: (target, data) => counted(sql.copyIn(target, data)),
     // Failures inside fn are counted where they happen (fn gets an instrumented tx).
     transaction: (fn, opts) => sql.transaction((tx) => fn(instrumentSql(tx, onError)), opts),
     listen: (channel, onMessage) => sql.listen(channel, onMessage),

@@ -1,7 +1,9 @@
 // node-postgres engine: a pool; each transaction holds one client from BEGIN to COMMIT.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { paramText, type QueryOptions, type Sql, type Unlisten } from './sql.ts';
 import type { ListenerState } from '../../core/ports/events.ts';
 import { binaryCopyReader } from './copy-binary.ts';
@@ -138,6 +140,23 @@ function inlined(text: string, params: unknown[]): string {
 }
 
 function wrap(c: Client, pool: pg.Pool, inTx: boolean, url: string, logger: Logger): Sql {
+  /**
+   * Runs `fn` on the transaction's client, or on one the pool lends for the call (a COPY holds
+   * its connection to the end). A lent connection whose call failed may be left mid-COPY: the
+   * pool discards it instead of lending it again.
+   */
+  const withClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    if (inTx) return fn(c as pg.PoolClient);
+    const client = await pool.connect();
+    try {
+      const result = await fn(client);
+      client.release();
+      return result;
+    } catch (e) {
+      client.release(e instanceof Error ? e : new Error(String(e)));
+      throw e;
+    }
+  };
   return {
     engine: 'postgres',
     async query<R>(text: string, params?: unknown[], opts?: QueryOptions) {
@@ -150,40 +169,43 @@ function wrap(c: Client, pool: pg.Pool, inTx: boolean, url: string, logger: Logg
     async queryTexts(text: string, params: unknown[], onRow: (values: (Buffer | null)[]) => void) {
       const copy = `COPY (${inlined(text, params)}) TO STDOUT (FORMAT binary)`;
       // A pool lends one client for the COPY (it holds the connection until CopyDone).
-      const client = inTx ? (c as pg.PoolClient) : await pool.connect();
-      try {
-        await new Promise<void>((resolve, reject) => {
-          let failure: unknown;
-          const reader = binaryCopyReader(onRow);
-          const stream = client.query(copyTo(copy));
-          // After a failure the rest is read and dropped: the connection must reach the end.
-          stream.on('data', (chunk: Buffer) => {
-            if (failure !== undefined) return;
-            try {
-              reader.push(chunk);
-            } catch (e) {
-              failure = e ?? new Error('onRow failed');
-            }
-          });
-          stream.on('error', reject);
-          stream.on('end', () => {
-            if (failure === undefined) {
-              try {
-                reader.end();
-              } catch (e) {
-                failure = e;
-              }
-            }
-            if (failure === undefined) resolve();
-            else reject(failure);
-          });
+      await withClient((client) => new Promise<void>((resolve, reject) => {
+        let failure: unknown;
+        const reader = binaryCopyReader(onRow);
+        const stream = client.query(copyTo(copy));
+        // After a failure the rest is read and dropped: the connection must reach the end.
+        stream.on('data', (chunk: Buffer) => {
+          if (failure !== undefined) return;
+          try {
+            reader.push(chunk);
+          } catch (e) {
+            failure = e ?? new Error('onRow failed');
+          }
         });
-      } finally {
-        if (!inTx) (client as pg.PoolClient).release();
-      }
+        stream.on('error', reject);
+        stream.on('end', () => {
+          if (failure === undefined) {
+            try {
+              reader.end();
+            } catch (e) {
+              failure = e;
+            }
+          }
+          if (failure === undefined) resolve();
+          else reject(failure);
+        });
+      }));
     },
     async exec(text: string) {
       await c.query(text);
+    },
+    async copyOut(source, onChunk) {
+      await withClient(async (client) => {
+        for await (const chunk of client.query(copyTo(`COPY ${source} TO STDOUT (FORMAT binary)`)) as AsyncIterable<Buffer>) await onChunk(chunk);
+      });
+    },
+    async copyIn(target, data) {
+      await withClient((client) => pipeline(Readable.from(data), client.query(copyFrom(`COPY ${target} FROM STDIN (FORMAT binary)`))));
     },
     async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
       if (inTx) return fn(this);

@@ -44,6 +44,16 @@ function wrap(q: Queryable, root: PGlite, release: () => void, prepared: Prepare
     async exec(text: string) {
       await q.exec(text);
     },
+    async copyOut(source, onChunk) {
+      const res = await q.query(`COPY ${source} TO '/dev/blob' (FORMAT binary)`);
+      if (!res.blob) throw new Error('PGlite answered COPY TO without its output');
+      await onChunk(new Uint8Array(await res.blob.arrayBuffer()));
+    },
+    async copyIn(target, data) {
+      const parts: Uint8Array[] = [];
+      for await (const chunk of data) parts.push(chunk);
+      await q.query(`COPY ${target} FROM '/dev/blob' (FORMAT binary)`, [], { blob: new Blob(parts as BlobPart[]) });
+    },
     async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
       // A nested call runs inside the caller's transaction (PGlite has one connection).
       if (q !== root) return fn(this);

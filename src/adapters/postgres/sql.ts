@@ -18,6 +18,19 @@ export interface Sql {
   /** Runs several statements (migrations); no parameters. */
   exec(text: string): Promise<void>;
   /**
+   * `COPY source TO … (FORMAT binary)`: a table's rows (`source` is `"table" ("col", …)` or a
+   * parenthesised query) in PostgreSQL's binary COPY format, handed on chunk by chunk;
+   * `onChunk` is awaited (the caller sets the pace). node-postgres: `TO STDOUT` on the
+   * connection in hand (the transaction's); PGlite: `TO '/dev/blob'`, the whole output in one
+   * chunk (PGlite's own memory holds it anyway). Snapshots (src/adapters/snapshots).
+   */
+  copyOut(source: string, onChunk: (chunk: Uint8Array) => Promise<void> | void): Promise<void>;
+  /**
+   * `COPY target FROM … (FORMAT binary)` with `data` as its input (`target`: `"table" ("col", …)`).
+   * node-postgres: streamed to `FROM STDIN`; PGlite: gathered into one Blob, then `FROM '/dev/blob'`.
+   */
+  copyIn(target: string, data: AsyncIterable<Uint8Array>): Promise<void>;
+  /**
    * Runs fn in a transaction; inside it, use only `tx`: a call on the outer handle from inside
    * is refused (deadlines.ts; on PGlite it would wait for ever). `deadlineMs` overrides the
    * transaction deadline (0: none, for migrations).

@@ -223,6 +223,54 @@ export class DiskObjects {
     await fsp.access(this.root, fs.constants.W_OK);
   }
 
+  /**
+   * Every object with its metadata (snapshots), by key order within each directory. Dot
+   * entries are not objects: metadata and temporary files, the multipart area (`.multipart`).
+   */
+  async *list(): AsyncGenerator<{ key: string; meta: ObjectMeta }> {
+    const walk = async function* (this: DiskObjects, dir: string, prefix: string): AsyncGenerator<{ key: string; meta: ObjectMeta }> {
+      const entries = ((await unlessMissing(fsp.readdir(dir, { withFileTypes: true }))) ?? []).sort((a, b) => (a.name < b.name ? -1 : 1));
+      for (const e of entries) {
+        if (e.name.startsWith('.')) continue;
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) yield* walk.call(this, p, `${prefix}${e.name}/`);
+        else if (e.isFile()) {
+          const meta = await this.read(p); // null: deleted meanwhile
+          if (meta) yield { key: `${prefix}${e.name}`, meta };
+        }
+      }
+    };
+    yield* walk.call(this, this.root, '');
+  }
+
+  /** The object's bytes, streamed (null: no object). */
+  async open(key: string): Promise<Readable | null> {
+    const fh = await unlessMissing(fsp.open(this.pathOf(key), 'r'));
+    return fh ? fh.createReadStream({ highWaterMark: 1024 * 1024 }) : null;
+  }
+
+  /**
+   * Writes an object whole (a snapshot's restore), as an upload is: a temporary file, its
+   * size and MD5 checked against `meta`, fsync, then renamed into place with its metadata.
+   */
+  async write(key: string, body: Readable, meta: { size: number; md5: string; contentType?: string; cacheControl?: string }): Promise<void> {
+    await this.init();
+    const file = this.pathOf(key);
+    const { dir, tmp, tmpMeta } = this.temporaryPaths(file);
+    await fsp.mkdir(dir, { recursive: true });
+    const out = new FlushingWriter(await fsp.open(tmp, 'wx', 0o640));
+    try {
+      const md5 = await writeVerifiedBody(body, out, { size: meta.size, md5Hex: meta.md5 });
+      const { ino } = await fsp.stat(tmp);
+      await this.publish(file, tmp, tmpMeta, { size: meta.size, md5, ino, cacheControl: meta.cacheControl, contentType: meta.contentType });
+      await syncDir(dir);
+    } catch (e) {
+      await out.abandon();
+      await removeTemporary(tmp, tmpMeta);
+      throw e;
+    }
+  }
+
   /** Deletes every object (operator reset). */
   async deleteAll(): Promise<void> {
     const entries = (await unlessMissing(fsp.readdir(this.root))) ?? [];

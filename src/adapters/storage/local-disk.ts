@@ -12,7 +12,7 @@ import type {
 } from '../../core/ports/object-store.ts';
 import { LOCAL_MULTIPART_LIMITS } from '../../core/ports/multipart-plan.ts';
 import { DiskMultipart } from './local-disk-multipart.ts';
-import { DiskObjects } from './local-disk-objects.ts';
+import { DiskObjects, type ObjectMeta } from './local-disk-objects.ts';
 import { SignedBlobUrls, UPLOAD_CACHE_CONTROL, type UploadRequest, type VerifiedPart, type VerifiedUpload } from './local-disk-urls.ts';
 
 export { BLOB_ROUTE_PREFIX, UPLOAD_CACHE_CONTROL, contentDisposition, isValidKey } from './local-disk-urls.ts';
@@ -167,6 +167,21 @@ export class LocalDiskStore implements ObjectStore {
 
   ping(): Promise<void> {
     return this.objects.ping();
+  }
+
+  /** Every object with its metadata (snapshots). */
+  listObjects(): AsyncGenerator<{ key: string; meta: ObjectMeta }> {
+    return this.objects.list();
+  }
+
+  /** An object's bytes (null: none). */
+  openObject(key: string): Promise<Readable | null> {
+    return this.objects.open(key);
+  }
+
+  /** Writes an object whole, checked against its size and MD5 (a snapshot's restore). */
+  writeObject(key: string, body: Readable, meta: { size: number; md5: string; contentType?: string; cacheControl?: string }): Promise<void> {
+    return this.objects.write(key, body, meta);
   }
 
   /** Deletes every object (operator reset). */

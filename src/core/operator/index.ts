@@ -10,7 +10,7 @@ export { createOperator } from './operator.ts';
 export type { Operator } from './operator.ts';
 export { createOperatorAuth } from './operator-auth.ts';
 export type { AuthenticateOperator } from './operator-auth.ts';
-export { createSandboxClock, followSandboxClock } from './sandbox-clock.ts';
+export { SANDBOX_CLOCK_SETTING, createSandboxClock, followSandboxClock } from './sandbox-clock.ts';
 export type { SandboxClock } from './sandbox-clock.ts';
 export { ADMIN_ACCOUNT_ROLES, DEFAULT_OWNER_ROLES, createAdmin } from './admin.ts';
 export type { AdminAccountRole, AdminUse } from './admin.ts';

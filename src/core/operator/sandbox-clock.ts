@@ -5,7 +5,9 @@ import type { AdjustableClock } from '../ports/clock.ts';
 import type { PeriodicTask } from '../ports/background.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
 
-const KEY = 'clock.offsetSeconds';
+/** The settings row holding the shared offset, in seconds (snapshots save and restore it with the settings). */
+export const SANDBOX_CLOCK_SETTING = 'clock.offsetSeconds';
+const KEY = SANDBOX_CLOCK_SETTING;
 const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59);
 
 /** The sandbox clock (SANDBOX): shared by every node through the database. */

@@ -111,7 +111,7 @@ export function settingsRepo(sql: Sql): SettingsRepo {
 }
 
 /** Held by the node running a housekeeping pass (migrations hold 727274001, key creation 727274002). */
-const MAINTENANCE_LOCK = 727_274_003;
+export const MAINTENANCE_LOCK = 727_274_003;
 
 /** Tables that survive a reset; every other table of the schema is emptied. */
 const KEPT = new Set(['schema_migrations', 'signing_keys', 'settings']);
