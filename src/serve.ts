@@ -12,7 +12,7 @@ import { DataDirLockedError } from './adapters/postgres/pglite.ts';
 import { createLogger } from './adapters/telemetry/pino-logger.ts';
 import { DomainError } from './core/errors.ts';
 import { errorFields } from './core/ports/telemetry.ts';
-import { startupLines } from './startup-report.ts';
+import { startupLines, startupWarnings } from './startup-report.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -72,6 +72,7 @@ async function main(): Promise<void> {
   })) {
     logger.info(fields, message);
   }
+  for (const [fields, message] of startupWarnings(config)) logger.warn(fields, message);
   if (config.metricsPort !== undefined) metricsServer = await metricsListener(core, config.host, config.metricsPort);
   await app.listen({ host: config.host, port: config.port });
 }

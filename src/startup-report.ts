@@ -2,7 +2,7 @@
 // which database, storage, URL and switches this process runs with. No secret is ever in
 // it: the database URL loses its password, the storage URL its query string, tokens are
 // only "on"/"off".
-import type { Config } from './config.ts';
+import { type Config, DEFAULT_STORAGE_QUOTA_BYTES } from './config.ts';
 import type { SeedResult } from './core/operator/index.ts';
 
 export interface StartupReport {
@@ -93,4 +93,24 @@ export function startupLines(config: Config, r: StartupReport): [Record<string, 
       `webhooks: ${config.webhooks.allowPrivateTargets ? 'private targets ALLOWED (WEBHOOKS_ALLOW_PRIVATE_TARGETS)' : 'public targets only'}, ${config.webhooks.timeoutSeconds} s timeout`,
     ],
   ];
+}
+
+const GIB = 1024 ** 3;
+
+/**
+ * The start-up warnings, each logged at warn: settings a production deployment
+ * (NODE_ENV=production, as the image runs) should not leave to their defaults. Today: the
+ * storage quota (STORAGE_QUOTA_BYTES), which bounds what one subscription can put on the
+ * store's disk or bill (docs/security.md "Unbounded stored bytes").
+ */
+export function startupWarnings(config: Config): [Record<string, unknown>, string][] {
+  const out: [Record<string, unknown>, string][] = [];
+  if (config.production && !config.storageQuotaSet) {
+    out.push([
+      { setting: 'STORAGE_QUOTA_BYTES', storageQuotaBytes: config.storageQuotaBytes },
+      `STORAGE_QUOTA_BYTES is unset: each subscription may store up to the default ${DEFAULT_STORAGE_QUOTA_BYTES / GIB} GiB; ` +
+        'set it to what your store and your subscriptions call for (docs/files.md "Capacities")',
+    ]);
+  }
+  return out;
 }
