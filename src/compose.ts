@@ -22,7 +22,7 @@ import { seedFileReader } from './seed-file.ts';
 import { Composition, type Sealed } from './core/modules.ts';
 import { permissionsModule } from './core/permissions/module.ts';
 import type { Authorizer } from './core/permissions/authorizer.ts';
-import { oauthModule, type SigningKeys, type TokenService, type WebSessions } from './core/oauth/index.ts';
+import { oauthModule, type Revocation, type SigningKeys, type TokenService, type WebSessions } from './core/oauth/index.ts';
 import {
   usersModule, type AccountUsers, type Invitations, type PasswordResets, type SignIn, type UserProfiles,
 } from './core/users/index.ts';
@@ -96,6 +96,8 @@ export interface Core {
   signingKeys: SigningKeys;
   tokens: TokenService;
   webSessions: WebSessions;
+  /** "Sign out everywhere": every session of a user ends (docs/security.md "Evicting every session"). */
+  revocation: Revocation;
   // users
   signIn: SignIn;
   accountUsers: AccountUsers;

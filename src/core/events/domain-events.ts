@@ -59,12 +59,14 @@ export interface DomainEventData {
   'user.roles-changed': { userId: string; roles: AccountRole[] };
   /** A user left the account (and its groups and projects). */
   'user.removed': { userId: string };
-  /** A user set his password through a one-time link (an invitation, or a reset, which also ended his refresh tokens). */
+  /** A user set his password through a one-time link (an invitation, or a reset); every session of his ended with it. */
   'user.password-set': { userId: string; purpose: 'set-password' | 'reset' };
   /** A password reset link was sent ("Forgot password?"). */
   'user.password-reset-requested': { userId: string };
-  /** The administration command forgot the user's password and ended his refresh tokens. */
+  /** The administration command forgot the user's password and ended every session of his. */
   'user.password-cleared': { userId: string };
+  /** The user ended every session of his ("sign out everywhere"): his tokens issued until now are refused. */
+  'user.signed-out-everywhere': { userId: string };
 
   // Roles and groups.
   'role.created': { roleId: string };

@@ -8,6 +8,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
 import type { AccountRole, Repos } from '../ports/repositories.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
+import { endEverySession } from '../oauth/index.ts';
 
 export interface SeedUser {
   id?: string;
@@ -112,6 +113,8 @@ export function createSeeder(deps: {
           const patch = { firstName: u.firstName, lastName: u.lastName, company: u.company, title: u.title, passwordHash };
           if (differs(existing, patch)) {
             await repos.users.update(existing.id, patch, now);
+            // A password the seed changes ends the user's sessions, as any other password change does.
+            if (passwordHash !== existing.passwordHash) await endEverySession(repos, existing.id, now);
             await repos.events.publish(eventOf('user.seeded', null, subjectOf('user', existing.id), { userId: existing.id, created: false }), now);
           }
           result.users.push({ email: existing.email, id: existing.id });

@@ -28,6 +28,12 @@ export interface UserRecord {
 
 export type NewUser = Omit<UserRecord, 'api1Id' | 'createdAt' | 'updatedAt'>;
 
+/** What the bearer check needs of a user (docs/security.md "Evicting every session"). */
+export interface UserTokenState {
+  /** Access tokens issued at or before this instant (to the second) are refused; null: none. */
+  tokensValidAfter: Date | null;
+}
+
 export interface UsersRepo {
   byId(id: string): Promise<UserRecord | null>;
   byApi1Id(api1Id: string): Promise<UserRecord | null>;
@@ -40,8 +46,13 @@ export interface UsersRepo {
     patch: Partial<Pick<UserRecord, 'firstName' | 'lastName' | 'company' | 'title' | 'passwordHash'>>,
     now: Date,
   ): Promise<void>;
-  /** Takes a row lock on the user for the rest of the transaction (serialises token issuance). */
-  lock(id: string): Promise<void>;
+  /**
+   * Takes a row lock on the user for the rest of the transaction (serialises token issuance
+   * with the revocations); answers his token state as locked, null when there is no such user.
+   */
+  lock(id: string): Promise<UserTokenState | null>;
+  /** The user's token state (the bearer check's per-node cache reads it); null when there is no such user. */
+  tokenState(id: string): Promise<UserTokenState | null>;
 }
 
 export type AccountRole = 'administrator' | 'projectManager' | 'projectLister';
@@ -110,6 +121,8 @@ export interface SubscriptionsRepo {
 }
 
 export interface AuthorizationCodeRecord {
+  /** When it was issued (set by insertCode from its `now`; answered by consumeCode). */
+  createdAt?: Date;
   codeHash: string;
   userId: string;
   redirectUri: string;
@@ -146,6 +159,13 @@ export interface OAuthRepo {
    */
   revokeFamilyOfConsumed(tokenHash: string, now: Date): Promise<number>;
   countValidRefreshTokens(userId: string, now: Date): Promise<number>;
+  /**
+   * Ends everything the user is signed in with, in one statement (docs/security.md
+   * "Evicting every session"): his revocation point becomes `now` (users.tokens_valid_after,
+   * never moved back), his browser sessions are deleted, his valid refresh tokens revoked
+   * and his unused authorization codes spent.
+   */
+  endUserSessions(userId: string, now: Date): Promise<void>;
 }
 
 export interface WebSessionRecord {

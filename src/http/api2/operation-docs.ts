@@ -56,6 +56,14 @@ export const API2_OPERATIONS: OperationTable = {
     errors: [],
   },
 
+  // The caller's sessions: our extension (docs/security.md "Evicting every session").
+  'POST /api/2/me/sign-out-everywhere': {
+    does:
+      'Ends every session of the caller: his browser sign-ins, his refresh tokens and unused authorization codes, and every access token ' +
+      'issued until now (this one included), refused from the next request on every node. Answers 204. Not in the vendor\'s API.',
+    errors: [],
+  },
+
   // Values.
   'GET /api/2/values/permissions': { does: `Every permission name the service knows (spec "Permissions"). ${VALUES}`, errors: [] },
   'GET /api/2/values/formats': {

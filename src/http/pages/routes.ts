@@ -1,6 +1,6 @@
 // Public pages outside the OAuth flow: the invitation page (set a password from the
-// e-mailed link), "Forgot password?" (ask for a reset link; choose a new password from it)
-// and generated avatars (User.avatar).
+// e-mailed link), "Forgot password?" (ask for a reset link; choose a new password from it),
+// the account page (account.ts) and generated avatars (User.avatar).
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -11,6 +11,7 @@ import { browserSessions } from '../oauth/routes.ts';
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_RESET } from '../../core/users/index.ts';
 import type { InvitationPurpose } from '../../core/ports/repositories.ts';
 import { isUuid } from '../../core/ids/urn.ts';
+import { ACCOUNT_PATH, accountRoutes, signedOutEverywhereText } from './account.ts';
 
 /** Where each kind of one-time link points (the form posts back to it). */
 const LINK_PATHS: Record<InvitationPurpose, string> = { 'set-password': '/invitations', reset: '/password-reset' };
@@ -33,11 +34,14 @@ ${reset ? '' : `<label for="firstName">First name</label><input id="firstName" n
   );
 }
 
-const donePage = (ctx: PageContext, email: string) =>
+/** After a password is set: a reset also says that every session ended with it (the eviction is part of the reset). */
+const donePage = (ctx: PageContext, purpose: InvitationPurpose, email: string) =>
   layout(
     ctx,
     'Password set',
-    `<h1>Password set</h1><p id="done">You can now sign in as <strong>${escapeHtml(email)}</strong> from your application.</p>`,
+    `<h1>Password set</h1><p id="done">You can now sign in as <strong>${escapeHtml(email)}</strong> from your application.</p>
+${purpose === 'reset' ? `<p id="signed-out-everywhere"><strong>Signed out everywhere.</strong> ${escapeHtml(signedOutEverywhereText)}</p>` : ''}
+<p><a href="${ACCOUNT_PATH}">Your account</a></p>`,
   );
 
 function forgotPage(ctx: PageContext, csrf: string, p: { email?: string; error?: string } = {}): string {
@@ -63,7 +67,7 @@ const forgotSentPage = (ctx: PageContext) =>
     `<h1>Check your mail</h1><p id="sent">If an account uses that address, a link to choose a new password is on its way. It works once, for ${PASSWORD_RESET.linkSeconds / 60} minutes.</p>`,
   );
 
-function html(reply: FastifyReply, status: number, body: string) {
+function html(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply
     .code(status)
     .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; form-action 'self'")
@@ -135,7 +139,7 @@ export const pageRoutes =
             firstName: str('firstName').slice(0, 255),
             lastName: str('lastName').slice(0, 255),
           });
-          return html(reply, 200, donePage(ctx, email));
+          return html(reply, 200, donePage(ctx, purpose, email));
         } catch (e) {
           if (e instanceof DomainError && e.kind === 'invalid') {
             return html(reply, 400, setPasswordPage(ctx, purpose, token, email, e.message));
@@ -144,6 +148,9 @@ export const pageRoutes =
         }
       });
     }
+
+    // The account page: sign out everywhere (account.ts).
+    accountRoutes(app, core, ctx, html);
 
     // "Forgot password?": a CSRF-protected form (the sign-in pages' browser session); one answer for every address.
     const { session } = browserSessions(core);
