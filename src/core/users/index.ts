@@ -10,7 +10,7 @@ export { admitToAccount, createAccountUsers, INVITATION_SECONDS } from './accoun
 export type { AccountUsers, AccountUserView, InviteEntry } from './account-users.ts';
 export { createInvitations, PASSWORD_MAX, PASSWORD_MIN } from './invitations.ts';
 export type { Invitations } from './invitations.ts';
-export { createPasswordResets, PASSWORD_RESET } from './password-resets.ts';
+export { createPasswordResets, PASSWORD_RESET, RESET_MAIL_JOB } from './password-resets.ts';
 export type { PasswordResets } from './password-resets.ts';
 export { resolveAccountUsers, resolveUser } from './resolve-users.ts';
 export { createUserProfiles } from './user-profiles.ts';
