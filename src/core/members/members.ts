@@ -219,7 +219,8 @@ export function createMembers(deps: {
         const w = await repos.workzones.byRef(projectId, workzoneRef);
         if (!w) throw notFound('workzone', refValue(workzoneRef));
         const user = await resolveUser(repos, userRef);
-        if (!user) throw notFound('user', refValue(userRef));
+        // A user of another tenant answers as an unknown one (docs/security.md "Existence across tenants").
+        if (!user || !(await repos.accounts.member(scope.account.account.id, user.id))) throw notFound('user', refValue(userRef));
         const self = user.id === actor.userId;
         if (!self) requireMembersWrite(scope, w.id, 'remove-contributor-from-work-zone-forbidden');
         const mine = (await repos.members.accessList(projectId)).find((m) => m.memberType === 'user' && m.memberId === user.id);

@@ -12,6 +12,7 @@ import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_RESET } from '../../core/users/ind
 import type { InvitationPurpose } from '../../core/ports/repositories.ts';
 import { isUuid } from '../../core/ids/urn.ts';
 import { ACCOUNT_PATH, accountRoutes, signedOutEverywhereText } from './account.ts';
+import { avatarSvg } from './avatar.ts';
 
 /** Where each kind of one-time link points (the form posts back to it). */
 const LINK_PATHS: Record<InvitationPurpose, string> = { 'set-password': '/invitations', reset: '/password-reset' };
@@ -77,8 +78,6 @@ function html(reply: FastifyReply, status: number, body: string): FastifyReply {
     .type('text/html; charset=utf-8')
     .send(body);
 }
-
-const COLORS = ['#0b5cad', '#2e8540', '#b35900', '#6f42c1', '#c0392b', '#117a8b'];
 
 export const pageRoutes =
   (core: Core): FastifyPluginAsync =>
@@ -181,22 +180,19 @@ export const pageRoutes =
       return html(reply, 200, forgotSentPage(ctx));
     });
 
+    // Public (an <img> sends no token): drawn from the id alone, no lookup (avatar.ts). A name
+    // that is not a UUID is no avatar address at all.
     app.get(
       '/avatars/:file',
       { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } },
       async (req, reply) => {
         const id = req.params.file.replace(/\.svg$/, '');
         if (!isUuid(id)) throw new DomainError('not-found', 'user-not-found', 'No such avatar');
-        const initials = await core.userProfiles.initialsOf(id.toLowerCase());
-        if (initials === null) throw new DomainError('not-found', 'user-not-found', 'No such avatar');
-        const color = COLORS[parseInt(id.slice(0, 2), 16) % COLORS.length];
         return reply
           .type('image/svg+xml')
-          .header('cache-control', 'public, max-age=300')
+          .header('cache-control', 'public, max-age=86400, immutable')
           .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-          .send(
-            `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><rect width="64" height="64" rx="32" fill="${color}"/><text x="32" y="41" font-family="sans-serif" font-size="24" fill="#fff" text-anchor="middle">${escapeHtml(initials)}</text></svg>`,
-          );
+          .send(avatarSvg(id));
       },
     );
   };
