@@ -24,7 +24,7 @@ import { permissionsModule } from './core/permissions/module.ts';
 import type { Authorizer } from './core/permissions/authorizer.ts';
 import { oauthModule, type Revocation, type SigningKeys, type TokenService, type WebSessions } from './core/oauth/index.ts';
 import {
-  usersModule, type AccountUsers, type Invitations, type PasswordResets, type SignIn, type UserProfiles,
+  usersModule, type AccountInvitations, type AccountUsers, type Invitations, type PasswordResets, type SignIn, type UserProfiles,
 } from './core/users/index.ts';
 import {
   operatorModule, type ApplySeed, type AuthenticateOperator, type Operator, type SandboxClock, type SeedDocument,
@@ -104,6 +104,8 @@ export interface Core {
   invitations: Invitations;
   passwordResets: PasswordResets;
   userProfiles: UserProfiles;
+  /** The signed-in user's own pending invitations to accounts (accept, decline). */
+  accountInvitations: AccountInvitations;
   // mail
   sendMail: SendMail;
   /** The SMTP relay; null without SMTP_URL. */

@@ -182,6 +182,7 @@ export const ERROR_CODES = {
   'too-many-requests': ours(429),
   'too-many-sign-in-attempts': ours(429),
   'too-many-password-reset-requests': ours(429),
+  'too-many-invitations': ours(429),
   'too-many-operator-attempts': ours(429),
   'internal-error': ours(500),
 } as const satisfies Record<string, ErrorCodeEntry>;

@@ -66,6 +66,7 @@ const RULES: { [K in DomainEventType]: Rule<K> } = {
   'user.added': withLists(accountAndUser),
   'user.roles-changed': withLists(accountAndUser),
   'user.removed': withLists(accountAndUser),
+  'user.invitation-declined': withLists(accountAndUser),
   // Every session of the user ended (his revocation point moved): his known-user entry goes,
   // so each node's bearer check reads the new point at his next request.
   'user.password-set': user,

@@ -90,6 +90,47 @@ export interface AccountsRepo {
   removeMember(accountId: string, userId: string): Promise<void>;
 }
 
+/**
+ * An invitation to join an account, pending until the user accepts it (docs/security.md
+ * "Invitations"): until then he is no member, and the account sees of him only `email`.
+ */
+export interface AccountInvitationRecord {
+  accountId: string;
+  userId: string;
+  /** The address as the inviter wrote it. */
+  email: string;
+  /** The account roles accepting gives. */
+  roles: AccountRole[];
+  invitedBy: string | null;
+  invitedAt: Date;
+}
+
+export interface AccountInvitationsRepo {
+  get(accountId: string, userId: string): Promise<AccountInvitationRecord | null>;
+  /** The account's pending invitations, oldest first. */
+  listForAccount(accountId: string): Promise<AccountInvitationRecord[]>;
+  /** The user's pending invitations with each account's name, oldest first. */
+  listForUser(userId: string): Promise<(AccountInvitationRecord & { accountName: string })[]>;
+  /** Inserts the invitation, or sets the roles (and the address) of the pending one. */
+  put(invitation: AccountInvitationRecord): Promise<void>;
+  /** Deletes the pending invitation and answers it; null when there was none. */
+  take(accountId: string, userId: string): Promise<AccountInvitationRecord | null>;
+}
+
+/**
+ * Counts over a fixed window that starts with the first charge (windowed_counters): the
+ * invitation caps (docs/security.md "Invitations").
+ */
+export interface CountersRepo {
+  /**
+   * Adds `amount` to the key's count in one conditional UPSERT (row-locked: concurrent
+   * charges on every node count one after the other), unless that would pass `max`. A key
+   * whose window ended at or before `now` starts a new one, `now` to `windowEnd`. Answers
+   * whether it was charged, and when the key's window ends.
+   */
+  charge(key: string, amount: number, p: { now: Date; windowEnd: Date; max: number }): Promise<{ charged: boolean; windowEnd: Date }>;
+}
+
 export interface SubscriptionRecord {
   id: string;
   api1Id: string;
@@ -294,6 +335,7 @@ export interface PurgeCounts {
   authorizationCodes: number;
   refreshTokens: number;
   loginThrottle: number;
+  windowedCounters: number;
   invitations: number;
   jobs: number;
   outbox: number;
@@ -451,6 +493,8 @@ export interface Repos {
   roles: RolesRepo;
   groups: GroupsRepo;
   invitations: InvitationsRepo;
+  accountInvitations: AccountInvitationsRepo;
+  counters: CountersRepo;
   access: AccessRepo;
   users: UsersRepo;
   accounts: AccountsRepo;

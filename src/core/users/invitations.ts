@@ -9,6 +9,7 @@ import { DomainError, invalidInput } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import { redactSpentSecret } from '../mail/index.ts';
 import { endEverySession } from '../oauth/index.ts';
+import { joinAccount } from './account-invitations.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
 import type { InvitationPurpose } from '../ports/repositories.ts';
@@ -62,6 +63,8 @@ export function createInvitations(deps: { store: StoreSlice<'invitations' | 'use
         } else if ((await repos.users.byId(inv.userId))?.passwordHash) throw invalidLink();
         // Whoever held a session of his (a stolen cookie, a refresh token, an access token) is out.
         await endEverySession(repos, inv.userId, now);
+        // The link of an account's invitation accepts that invitation: he followed it by choice.
+        if (inv.accountId) await joinAccount(repos, inv.accountId, inv.userId, now);
         await repos.users.update(
           inv.userId,
           {

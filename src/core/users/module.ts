@@ -12,6 +12,7 @@ import { createAccountUsers, type AccountUsers } from './account-users.ts';
 import { createInvitations, type Invitations } from './invitations.ts';
 import { createPasswordResets, RESET_MAIL_JOB, type PasswordResets } from './password-resets.ts';
 import { createUserProfiles, type UserProfiles } from './user-profiles.ts';
+import { type AccountInvitations, createAccountInvitations, type InviteLimits } from './account-invitations.ts';
 
 export interface UsersNeeds {
   store: Store;
@@ -24,7 +25,7 @@ export interface UsersNeeds {
   jobRunner: JobRunner;
   /** The projects module's rule: the owner of a project of the account cannot be removed from it. */
   ownedProjects: (repos: Repos, userId: string, accountId: string) => Promise<string[]>;
-  config: { publicUrl: string };
+  config: { publicUrl: string; invitations: InviteLimits };
 }
 
 export interface UsersOffers {
@@ -33,6 +34,7 @@ export interface UsersOffers {
   invitations: Invitations;
   passwordResets: PasswordResets;
   userProfiles: UserProfiles;
+  accountInvitations: AccountInvitations;
 }
 
 export const usersModule: FeatureModule<UsersNeeds, UsersOffers> = {
@@ -43,10 +45,11 @@ export const usersModule: FeatureModule<UsersNeeds, UsersOffers> = {
     return {
       offers: {
         signIn: createSignIn({ store, clock, hasher }),
-        accountUsers: createAccountUsers({ store, clock, ids, authorizer, sendMail, publicUrl: config.publicUrl, ownedProjects }),
+        accountUsers: createAccountUsers({ store, clock, ids, authorizer, sendMail, publicUrl: config.publicUrl, limits: config.invitations, ownedProjects }),
         invitations: createInvitations({ store, clock, hasher }),
         passwordResets,
         userProfiles: createUserProfiles({ store }),
+        accountInvitations: createAccountInvitations({ store, clock }),
       },
       jobs: { [RESET_MAIL_JOB]: passwordResets.handler },
     };

@@ -1,25 +1,43 @@
 // The account page of the service's own pages (GET /account): the signed-in browser's user
-// ends every session of his ("sign out everywhere", docs/security.md "Evicting every
-// session"). A browser that is not signed in gets the sign-in form, which comes back here.
-// Every form post is CSRF-checked against the browser session (the sign-in pages' cookie).
+// accepts or declines his pending invitations to accounts (docs/security.md "Invitations")
+// and ends every session of his ("sign out everywhere", "Evicting every session"). A
+// browser that is not signed in gets the sign-in form, which comes back here. Every form
+// post is CSRF-checked against the browser session (the sign-in pages' cookie).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
 import type { WebSession } from '../../core/oauth/index.ts';
+import type { MyInvitation } from '../../core/users/index.ts';
 import { browserSessions } from '../oauth/routes.ts';
 import { errorPage, escapeHtml, hiddenFields, layout, signInPage, type PageContext } from '../oauth/pages.ts';
 
 export const ACCOUNT_PATH = '/account';
 
-function accountPage(ctx: PageContext, p: { email: string; csrf: string; notice?: string }): string {
+/** One pending invitation: what the account and the inviter call themselves (their own words, escaped), and Accept / Decline. */
+function invitationItem(inv: MyInvitation, csrf: string): string {
+  const action = (verb: string) => `${ACCOUNT_PATH}/invitations/${encodeURIComponent(inv.accountId)}/${verb}`;
+  return `<li class="invitation" data-account="${escapeHtml(inv.accountId)}">
+<p>The account <strong>“${escapeHtml(inv.accountName)}”</strong>${inv.invitedBy ? `, invited by “${escapeHtml(inv.invitedBy)}”` : ''}
+(${escapeHtml(inv.invitedAt.toISOString().slice(0, 10))}).</p>
+<div class="row"><form method="post" action="${action('accept')}">${hiddenFields({ csrf })}<button class="primary" type="submit">Accept</button></form>
+<form method="post" action="${action('decline')}">${hiddenFields({ csrf })}<button class="secondary" type="submit">Decline</button></form></div>
+</li>`;
+}
+
+function accountPage(ctx: PageContext, p: { email: string; csrf: string; invitations: MyInvitation[]; notice?: string }): string {
   return layout(
     ctx,
     'Your account',
     `<h1>Your account</h1>
 <p>Signed in as <strong>${escapeHtml(p.email)}</strong>.</p>
 ${p.notice ? `<p id="notice" role="status">${escapeHtml(p.notice)}</p>` : ''}
+<h2>Invitations</h2>
+${p.invitations.length
+    ? `<p>Accounts that invited you. You join one only if you accept; names in quotes are the accounts' own.</p>
+<ul id="invitations">${p.invitations.map((i) => invitationItem(i, p.csrf)).join('')}</ul>`
+    : '<p id="no-invitations">No pending invitation.</p>'}
 <h2>Sign out everywhere</h2>
 <p>Ends every session of yours: every browser signed in as you (this one too), and every
 application's access and refresh tokens. Use it when a device was lost or your password may be known.</p>
@@ -66,7 +84,7 @@ export function accountRoutes(
       const s = await session(req, reply);
       return html(reply, 200, signInPage(ctx, { fields: {}, csrf: s.csrf, action: `${ACCOUNT_PATH}/sign-in` }));
     }
-    return html(reply, 200, accountPage(ctx, { email: me.email, csrf: me.s.csrf }));
+    return html(reply, 200, accountPage(ctx, { email: me.email, csrf: me.s.csrf, invitations: await core.accountInvitations.mine(me.s.userId!) }));
   });
 
   const SignInForm = Type.Object(
@@ -99,6 +117,24 @@ export function accountRoutes(
   });
 
   const CsrfForm = Type.Object({ csrf: Type.Optional(Type.String({ maxLength: 256 })) }, { additionalProperties: false });
+  const InvitationParams = Type.Object({ accountId: Type.String({ format: 'uuid' }), verb: Type.Union([Type.Literal('accept'), Type.Literal('decline')]) });
+  app.post(`${ACCOUNT_PATH}/invitations/:accountId/:verb`, { schema: { hide: true, params: InvitationParams, body: CsrfForm } }, async (req, reply) => {
+    const me = await signedIn(req, reply);
+    if (!me || !(await core.webSessions.checkCsrf(me.s, req.body.csrf))) return expired(reply);
+    const userId = me.s.userId!;
+    const ref = { type: 'account' as const, uuid: req.params.accountId.toLowerCase() };
+    try {
+      if (req.params.verb === 'accept') await core.accountInvitations.accept(userId, ref);
+      else await core.accountInvitations.decline(userId, ref);
+    } catch (e) {
+      if (e instanceof DomainError && e.kind === 'not-found') {
+        return html(reply, 404, errorPage(ctx, 'No such invitation', 'This invitation was withdrawn, or already answered.'));
+      }
+      throw e;
+    }
+    const notice = req.params.verb === 'accept' ? 'Invitation accepted: you are a member of the account.' : 'Invitation declined.';
+    return html(reply, 200, accountPage(ctx, { email: me.email, csrf: me.s.csrf, invitations: await core.accountInvitations.mine(userId), notice }));
+  });
   app.post(`${ACCOUNT_PATH}/sign-out-everywhere`, { schema: { hide: true, body: CsrfForm } }, async (req, reply) => {
     const me = await signedIn(req, reply);
     if (!me || !(await core.webSessions.checkCsrf(me.s, req.body.csrf))) return expired(reply);
