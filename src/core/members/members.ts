@@ -4,11 +4,8 @@
 import { projectEventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
 import type { Repos, UserRecord } from '../ports/repositories.ts';
 import type { MemberAccess, MemberType } from '../ports/project-repositories.ts';
-import type { SendMail } from '../mail/index.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { effectiveRolePermissions } from '../permissions/role-rules.ts';
 import { requirePermission, type Actor, type ForbiddenCode } from '../permissions/authorizer.ts';
