@@ -49,14 +49,17 @@ export interface Members {
 }
 
 export function createMembers(deps: InviteDeps & {
-  store: StoreSlice<'accountInvitations' | 'groups' | 'members' | 'users'>;
+  store: StoreSlice<'accountInvitations' | 'accounts' | 'groups' | 'members' | 'users'>;
   access: ProjectAccess;
 }): Members {
   const { store, clock, access } = deps;
 
   /** A project's users as the caller may see them: one whose invitation to the account is pending shows only what the inviter wrote. */
-  async function usersAsSeen(repos: Pick<Repos, 'accountInvitations' | 'users'>, accountId: string, ids: Iterable<string>): Promise<Map<string, UserRecord>> {
-    const pending = new Map((await repos.accountInvitations.listForAccount(accountId)).map((i) => [i.userId, i]));
+  async function usersAsSeen(repos: Pick<Repos, 'accountInvitations' | 'accounts' | 'users'>, accountId: string, ids: Iterable<string>): Promise<Map<string, UserRecord>> {
+    const invitations = await repos.accountInvitations.listForAccount(accountId);
+    // A seed or the administration command may have made an invitee a member meanwhile: a member shows as one.
+    const members = invitations.length ? new Set((await repos.accounts.members(accountId)).map((m) => m.userId)) : new Set<string>();
+    const pending = new Map(invitations.filter((i) => !members.has(i.userId)).map((i) => [i.userId, i]));
     const out = new Map<string, UserRecord>();
     for (const id of ids) {
       const u = await repos.users.byId(id);

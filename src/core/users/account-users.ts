@@ -114,7 +114,10 @@ export function createAccountUsers(deps: InviteDeps & {
       const members = await store.repos.accounts.members(scope.account.id);
       const out: AccountUserView[] = [];
       for (const m of members) out.push(await view(store.repos, scope, m));
+      const memberIds = new Set(members.map((m) => m.userId));
       for (const inv of await store.repos.accountInvitations.listForAccount(scope.account.id)) {
+        // A seed or the administration command may have made him a member meanwhile: listed once, as a member.
+        if (memberIds.has(inv.userId)) continue;
         const user = await store.repos.users.byId(inv.userId);
         if (user) out.push(pendingOf(scope, user, inv));
       }

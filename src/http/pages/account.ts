@@ -71,20 +71,21 @@ export function accountRoutes(
   const expired = (reply: FastifyReply) =>
     html(reply, 403, errorPage(ctx, 'Expired form', `The form expired; open ${ACCOUNT_PATH} again.`));
 
-  /** The signed-in session and its user's e-mail, or null (not signed in, or the user is gone). */
-  async function signedIn(req: FastifyRequest, reply: FastifyReply): Promise<{ s: WebSession; email: string } | null> {
+  /** The browser's session, and its user's e-mail when it is signed in (null: not signed in, or the user is gone). */
+  async function browser(req: FastifyRequest, reply: FastifyReply): Promise<{ s: WebSession; email: string | null }> {
     const s = await session(req, reply);
-    const email = s.userId ? await core.userProfiles.emailOf(s.userId) : null;
-    return email === null ? null : { s, email };
+    return { s, email: s.userId ? await core.userProfiles.emailOf(s.userId) : null };
+  }
+  /** The signed-in session and its user's e-mail, or null. */
+  async function signedIn(req: FastifyRequest, reply: FastifyReply): Promise<{ s: WebSession; email: string } | null> {
+    const b = await browser(req, reply);
+    return b.email === null ? null : { s: b.s, email: b.email };
   }
 
   app.get(ACCOUNT_PATH, { schema: { hide: true } }, async (req, reply) => {
-    const me = await signedIn(req, reply);
-    if (!me) {
-      const s = await session(req, reply);
-      return html(reply, 200, signInPage(ctx, { fields: {}, csrf: s.csrf, action: `${ACCOUNT_PATH}/sign-in` }));
-    }
-    return html(reply, 200, accountPage(ctx, { email: me.email, csrf: me.s.csrf, invitations: await core.accountInvitations.mine(me.s.userId!) }));
+    const { s, email } = await browser(req, reply);
+    if (email === null) return html(reply, 200, signInPage(ctx, { fields: {}, csrf: s.csrf, action: `${ACCOUNT_PATH}/sign-in` }));
+    return html(reply, 200, accountPage(ctx, { email, csrf: s.csrf, invitations: await core.accountInvitations.mine(s.userId!) }));
   });
 
   const SignInForm = Type.Object(
