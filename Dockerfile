@@ -3,7 +3,7 @@
 # Build: docker build -t scanbase .      Run: see compose.yaml and docs/deploy.md.
 
 # --- console: the full install (Vite is a development package), then `vite build` ----
-FROM node:24-bookworm-slim AS console
+FROM node:24.21.0-bookworm-slim AS console
 WORKDIR /app
 COPY package.json package-lock.json ./
 # The workspaces (the SDK the console's types come from, the CLI) are part of the lockfile.
@@ -14,21 +14,22 @@ COPY console ./console
 RUN npm ci --no-audit --no-fund && test -f console/dist/index.html
 
 # --- build: install exactly the lockfile, then drop development packages -------------
-FROM node:24-bookworm-slim AS build
+FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages ./packages
 # `prepare` runs here too; without Vite it says so and builds nothing (the console stage did).
 COPY scripts ./scripts
-# Native modules come prebuilt in registry packages (argon2); the pinned `node` package
-# brings the same Node 24 the image has, so the service runs on one version everywhere.
+# Native modules come prebuilt in registry packages (argon2). The `node` package (the
+# development machines' pinned runtime) is a development package: the image's only Node is
+# the base image's, the same version (test/e2e/deploy.test.ts checks they agree).
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY src ./src
 COPY migrations ./migrations
 COPY --from=console /app/console/dist ./console/dist
 
 # --- run: the installed packages and the sources Node runs directly ------------------
-FROM node:24-bookworm-slim
+FROM node:24.21.0-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \

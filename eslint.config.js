@@ -15,7 +15,7 @@ const MODULE_MESSAGE =
 const throughIndex = (prefix) => ({ regex: `${prefix}(?!${SHARED}/)[^/]+/(?!index\\.ts$)[^/]+$`, message: MODULE_MESSAGE });
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', '.tmp/**', 'console/dist/**'] },
+  { ignores: ['node_modules/**', 'data/**', '.tmp/**', 'console/dist/**', 'packages/*/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

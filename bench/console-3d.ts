@@ -92,8 +92,8 @@ async function main(): Promise<void> {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     await page.goto(address);
     await signInThroughConsole(page, BENCH_USER, new RegExp(`/t/${uuid(list.id)}$`));
-    // Once more from a reload (tokens are in memory: the page signs in again; the browser
-    // has the bundles cached, as on a person's second visit).
+    // Once more from a reload (the session is kept in the console's cookie: no sign-in; the
+    // browser has the bundles cached, as on a person's second visit).
     const t0 = Date.now();
     await page.reload();
     await signInThroughConsole(page, BENCH_USER, new RegExp(`/t/${uuid(list.id)}$`));

@@ -14,7 +14,8 @@
 // scenarios: databases with random names are created on that server, dropped after).
 // BENCH_ONLY=tags runs only the tag measurements (bench/tags.ts), which otherwise follow;
 // BENCH_ONLY=startup only the start-up times (bench/startup.ts), which come last;
-// BENCH_ONLY=http only the HTTP scenarios above. BENCH_SCENARIOS=regex keeps the HTTP
+// BENCH_ONLY=http only the HTTP scenarios above. BENCH_POINTCLOUDS=1 adds the point-cloud
+// conversion rates (bench/pointclouds.ts, minutes long); BENCH_ONLY=pointclouds runs them alone. BENCH_SCENARIOS=regex keeps the HTTP
 // scenarios whose name matches, with the references they are compared with.
 // WORKZONE_CACHE_ENTRIES, when set, is handed to the Scanbase servers (0: a one-zone read
 // pays its statement every time, the cost of a read after a change: docs/performance.md);
@@ -30,7 +31,9 @@ import {
 import { cleanUpEverything, killAllChildren } from './children.ts';
 import { printTagTable, runTagBench } from './tags.ts';
 import { printUploadTable, runUploadBench } from './upload.ts';
+import { printMultipartRow, runMultipartBench } from './multipart.ts';
 import { printStartupTable, runStartupBench } from './startup.ts';
+import { printPointCloudTable, runPointCloudBench } from './pointclouds.ts';
 import fs from 'node:fs';
 
 /** The scenarios BENCH_SCENARIOS selects (all without it), with every scenario a selected one is compared with. */
@@ -85,6 +88,7 @@ const combined = (rates: number[]) => 1 / rates.reduce((sum, r) => sum + 1 / r, 
 async function main(): Promise<number> {
   if (process.env.BENCH_ONLY === 'tags') return tagPhase();
   if (process.env.BENCH_ONLY === 'startup') return startupPhase();
+  if (process.env.BENCH_ONLY === 'pointclouds') return pointCloudPhase();
   const results: ScenarioResult[] = scenarios.map((s) => ({
     name: s.name,
     server: s.server,
@@ -176,8 +180,11 @@ async function main(): Promise<number> {
   if (process.env.BENCH_ONLY === 'http') return failed.length ? 1 : 0;
   const tagCode = await tagPhase();
   const uploadCode = await uploadPhase();
+  // The large-file row (issue 30): minutes for 20 GiB, so only when asked for.
+  if (process.env.BENCH_MULTIPART === '1') printMultipartRow(await runMultipartBench());
   const startupCode = await startupPhase();
-  return tagCode || uploadCode || startupCode || (failed.length ? 1 : 0);
+  const pointCloudCode = process.env.BENCH_POINTCLOUDS === '1' ? await pointCloudPhase() : 0;
+  return tagCode || uploadCode || startupCode || pointCloudCode || (failed.length ? 1 : 0);
 }
 
 /** The files issue's 1 GiB upload and download through the local signed URL (bench/upload.ts). */
@@ -201,6 +208,17 @@ async function startupPhase(): Promise<number> {
   fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), result: startup }, null, 2));
   console.log(`bench: start-up results written to ${path.relative(process.cwd(), file)}`);
   return startup.error ? 1 : 0;
+}
+
+/** Issue 31's conversion rates (bench/pointclouds.ts): minutes long, so only with BENCH_POINTCLOUDS=1 or BENCH_ONLY=pointclouds. */
+async function pointCloudPhase(): Promise<number> {
+  console.log('bench: point-cloud conversion (generated LAS and E57)');
+  const rows = await runPointCloudBench();
+  printPointCloudTable(rows);
+  const file = path.join(ROOT, 'bench/results/pointclouds.json');
+  fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), rows }, null, 2));
+  console.log(`bench: point-cloud results written to ${path.relative(process.cwd(), file)}`);
+  return rows.some((r) => r.error) ? 1 : 0;
 }
 
 /** The tags issue's measurements (bench/tags.ts), written to bench/results/tags.json. */

@@ -155,6 +155,7 @@ async function startScanbase(kind: ScanbaseKind): Promise<ScanbaseServer> {
         RATE_LIMIT_ADDRESS_BURST: '10000000',
         // The webhook scenarios' receiver is the bench process, on loopback.
         WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1',
+        WEBHOOKS_TARGET_PORTS: 'any',
         // The one-zone read's cache, when the run names a size (0: off; bench/run.ts).
         ...(process.env.WORKZONE_CACHE_ENTRIES !== undefined ? { WORKZONE_CACHE_ENTRIES: process.env.WORKZONE_CACHE_ENTRIES } : {}),
         // The project lists' cache likewise (0: every list is built, serialised and sent uncompressed).

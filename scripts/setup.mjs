@@ -1,6 +1,7 @@
 // Installs what the tests need beyond npm packages, from Debian's packages: Chromium for
-// the browser tests (playwright-core never downloads a browser), and docker-compose to
-// parse compose.yaml (no container engine runs here; `config` needs none). Idempotent;
+// the browser tests (playwright-core never downloads a browser), docker-compose to
+// parse compose.yaml (no container engine runs here; `config` needs none), and CloudCompare
+// with Xvfb for the point-cloud readers' tests. Idempotent;
 // needs root (or sudo) for apt.
 import { execSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +14,10 @@ const hasCompose = ['docker compose version', 'docker-compose version'].some(
   (c) => spawnSync('sh', ['-c', c], { stdio: 'ignore' }).status === 0,
 );
 if (!hasCompose) missing.push('docker-compose');
+// The point-cloud tests read PLY files written by an independent writer: CloudCompare,
+// run headless under Xvfb (test/pointclouds/ply.test.ts).
+if (!fs.existsSync('/usr/bin/CloudCompare')) missing.push('cloudcompare');
+if (!fs.existsSync('/usr/bin/xvfb-run')) missing.push('xvfb', 'xauth');
 
 if (missing.length) {
   console.log(`setup: installing Debian ${missing.join(', ')} for the tests`);

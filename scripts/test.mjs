@@ -1,10 +1,11 @@
 // `npm test`: runs the setup step, then every *.test.ts under src/, test/ and packages/*/test/ with
 // node's test runner (through tsx). TEST_DATABASE_URL=postgres://… runs the same
 // suite on PostgreSQL. Arguments narrow the run: `npm test -- test/http`.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 const setup = spawnSync(process.execPath, ['scripts/setup.mjs'], { stdio: 'inherit' });
 if (setup.status !== 0) process.exit(setup.status ?? 1);
@@ -44,14 +45,136 @@ if (!files.length) {
 // Test files spend much of their time waiting (servers starting, child processes, the
 // database): one more file than cores keeps the cores busy.
 const concurrency = Number(process.env.TEST_CONCURRENCY) || os.availableParallelism() + 1;
-const res = spawnSync(
+
+// A hang fails, and names itself, instead of holding the run (docs/decisions.md "A test
+// suite that fails instead of hanging"). 0 turns a limit off (`npm run fuzz` does).
+const seconds = (name, fallback) => {
+  const v = process.env[name];
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) {
+    console.error(`${name}=${JSON.stringify(v)} is invalid: expected a number of seconds (0: no limit)`);
+    process.exit(2);
+  }
+  return n;
+};
+// Each test (a suite counts as one test): the slowest legitimate one takes ~70 s on a loaded machine.
+const testTimeout = seconds('TEST_TIMEOUT_SECONDS', 300);
+// Each file, module top level and teardown included (scripts/test-file-watchdog.mjs).
+const fileTimeout = seconds('TEST_FILE_TIMEOUT_SECONDS', 600);
+// The whole run (one pass): the full suite takes ~17 min on a loaded 2-core machine, and
+// .ci/run's two passes must end within CI's 90 minutes.
+const budget = seconds('TEST_BUDGET_SECONDS', 2400);
+// After the budget: SIGTERM to the runner (its files end what they started), SIGKILL to
+// everything left after this grace.
+const GRACE_MS = 30_000;
+
+const progressFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-test-run-')), 'progress.jsonl');
+const runner = spawn(
   process.execPath,
   [
-    '--import', 'tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
+    // The client packages' sources rather than their built dist/ (packages/*/package.json exports).
+    '--conditions=@scanbase/source',
+    '--import', 'tsx', '--import', path.resolve('scripts/test-file-watchdog.mjs'),
+    '--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
+    // Where each file is, for the budget's report (scripts/test-progress-reporter.mjs).
+    '--test-reporter=./scripts/test-progress-reporter.mjs', `--test-reporter-destination=${progressFile}`,
     // TEST_TIMES=path: also write the time each file took (scripts/file-times-reporter.mjs).
     ...(process.env.TEST_TIMES ? ['--test-reporter=./scripts/file-times-reporter.mjs', `--test-reporter-destination=${process.env.TEST_TIMES}`] : []),
+    ...(testTimeout > 0 ? [`--test-timeout=${testTimeout * 1000}`] : []),
+    // A file whose tests are done exits even if something it started still holds its event
+    // loop; its exit handlers kill what is left (test/support/children.ts).
+    '--test-force-exit',
     `--test-concurrency=${concurrency}`, ...files,
   ],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', SCANBASE_TEST_PGLITE_EMPTY: templates.empty, SCANBASE_TEST_PGLITE_MIGRATED: templates.migrated } },
+  {
+    stdio: 'inherit',
+    // Its own process group: the budget can end the runner, its files and their servers at once.
+    detached: true,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      SCANBASE_TEST_PGLITE_EMPTY: templates.empty,
+      SCANBASE_TEST_PGLITE_MIGRATED: templates.migrated,
+      TEST_FILE_TIMEOUT_SECONDS: String(fileTimeout),
+    },
+  },
 );
-process.exit(res.status ?? 1);
+
+/** The files running now, from the progress lines: when each started, and the tests started in it and not yet ended. */
+function runningFiles() {
+  const running = new Map();
+  const text = fs.existsSync(progressFile) ? fs.readFileSync(progressFile, 'utf8') : '';
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const { event, file, name, nesting, at } = JSON.parse(line);
+    if (nesting === 0 && path.resolve(name) === file) {
+      if (event === 'start') running.set(file, { since: at, tests: [] });
+      else running.delete(file);
+      continue;
+    }
+    const tests = running.get(file)?.tests;
+    if (!tests) continue;
+    if (event === 'start') tests.push({ name, nesting, since: at });
+    else {
+      const i = tests.findLastIndex((t) => t.name === name && t.nesting === nesting);
+      if (i >= 0) tests.splice(i, 1);
+    }
+  }
+  return running;
+}
+
+let overBudget = false;
+let interrupted = false;
+// Ctrl-C or a stop of this script ends the run's whole process group too (it is not in this
+// terminal's foreground group).
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    interrupted = true;
+    endRun();
+  });
+}
+
+/** SIGTERM to the runner (it cancels its files, whose handlers end what they started), then SIGKILL to the group. */
+function endRun() {
+  try {
+    runner.kill('SIGTERM');
+  } catch {
+    return; // already gone
+  }
+  setTimeout(() => {
+    try {
+      process.kill(-runner.pid, 'SIGKILL');
+    } catch (e) {
+      if (e.code !== 'ESRCH') throw e;
+    }
+  }, GRACE_MS);
+}
+
+const budgetTimer =
+  budget > 0
+    ? setTimeout(() => {
+        overBudget = true;
+        const now = Date.now();
+        const lines = [...runningFiles()].map(([file, { since, tests }]) => {
+          const inner = tests.length ? `; running: ${tests.map((t) => `"${t.name}" (${Math.round((now - t.since) / 1000)} s)`).join(' > ')}` : '';
+          return `  ${path.relative(process.cwd(), file)} (for ${Math.round((now - since) / 1000)} s${inner})`;
+        });
+        console.error(
+          `\nnpm test: the run exceeded TEST_BUDGET_SECONDS=${budget}; ${lines.length ? `still running:\n${lines.join('\n')}` : 'no file is running (the runner itself is stuck)'}\nending the run.`,
+        );
+        endRun();
+      }, budget * 1000)
+    : undefined;
+
+runner.on('exit', (code, signal) => {
+  clearTimeout(budgetTimer);
+  fs.rmSync(path.dirname(progressFile), { recursive: true, force: true });
+  // The group may still hold processes of a cancelled file: end them.
+  try {
+    process.kill(-runner.pid, 'SIGKILL');
+  } catch (e) {
+    if (e.code !== 'ESRCH') throw e;
+  }
+  process.exit(interrupted ? 130 : overBudget ? 1 : (code ?? (signal ? 1 : 0)));
+});

@@ -12,11 +12,16 @@ export interface Scheduler {
   stop(): Promise<void>;
 }
 
-export function createScheduler(logger: Logger): Scheduler {
+/**
+ * `periods`: seconds per task name overriding the tasks' own (TASK_PERIODS: tests and soak
+ * runs put a node through every period in seconds); a name no task has is refused at start.
+ */
+export function createScheduler(logger: Logger, periods: Record<string, number> = {}): Scheduler {
   const timers: NodeJS.Timeout[] = [];
   const running = new Set<Promise<void>>();
   return {
     every(task) {
+      const everySeconds = periods[task.name] ?? task.everySeconds;
       let busy = false;
       const pass = () => {
         if (busy) return;
@@ -34,7 +39,7 @@ export function createScheduler(logger: Logger): Scheduler {
         running.add(p);
       };
       if (task.atStart) pass();
-      const t = setInterval(pass, task.everySeconds * 1000);
+      const t = setInterval(pass, everySeconds * 1000);
       t.unref();
       timers.push(t);
     },

@@ -3,12 +3,13 @@
 // index.ts, docs/architecture.md "Module descriptors"); the modules' job handlers, periodic
 // tasks and seed extensions come from their descriptors. It holds no rule and does no I/O
 // of its own: the seed file is read by src/seed-file.ts, the tasks run on src/background.ts.
-import type { Config } from './config.ts';
-import { openDatabase } from './adapters/postgres/open.ts';
+import { ConfigError, type Config } from './config.ts';
+import { connectionsOf, openDatabase } from './adapters/postgres/open.ts';
+import { withDeadlines } from './adapters/postgres/deadlines.ts';
 import { migrate, readMigrations } from './adapters/postgres/migrate.ts';
 import { instrumentSql } from './adapters/postgres/instrumented.ts';
 import { createMetrics, type Metrics } from './adapters/telemetry/prometheus.ts';
-import { errorFields, silentLogger, type Logger } from './core/ports/telemetry.ts';
+import { silentLogger, type Logger } from './core/ports/telemetry.ts';
 import { createStore } from './adapters/postgres/store.ts';
 import { openObjectStore, storedSigningKey } from './adapters/storage/open.ts';
 import type { Sql } from './adapters/postgres/sql.ts';
@@ -17,7 +18,9 @@ import { randomIds } from './adapters/ids/random-ids.ts';
 import { argon2Hasher } from './adapters/crypto/argon2-hasher.ts';
 import { createEs256Signer } from './adapters/jwt/es256-signer.ts';
 import { smtpTransport } from './adapters/mail/smtp.ts';
+import { logTransport } from './adapters/mail/log.ts';
 import { createScheduler } from './background.ts';
+import { createProbes, type Probes } from './probes.ts';
 import { seedFileReader } from './seed-file.ts';
 import { Composition, type Sealed } from './core/modules.ts';
 import { permissionsModule } from './core/permissions/module.ts';
@@ -50,11 +53,12 @@ import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
 import { filesModule, type Files, type UploadSweeper } from './core/files/index.ts';
 import { cropsModule, type Crops } from './core/crops/index.ts';
 import { connectModule, type ConnectJobs } from './core/connect/index.ts';
-import { webhooksModule, type WebhookRelay, type Webhooks } from './core/webhooks/index.ts';
+import { webhooksModule, type WebhookOwnerNotices, type WebhookRelay, type Webhooks } from './core/webhooks/index.ts';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
 import type { Ids } from './core/ports/ids.ts';
 import type { PasswordHasher, TokenSigner } from './core/ports/crypto.ts';
 import type { Store } from './core/ports/repositories.ts';
+import type { ListenerState } from './core/ports/events.ts';
 import type { ObjectStore } from './core/ports/object-store.ts';
 import { VERSION } from './version.ts';
 
@@ -145,15 +149,16 @@ export interface Core {
   jobRunner: JobRunner;
   webhooks: Webhooks;
   webhookRelay: WebhookRelay;
+  webhookOwnerNotices: WebhookOwnerNotices;
   /** The feature modules built, in order, with what each declared (docs/architecture.md "Module descriptors"). */
   modules: Sealed<unknown>['modules'];
-  /** GET /healthz: the database and storage answer (a failure is logged with its reason). */
-  health(): Promise<boolean>;
-  /** Shutdown has begun: not ready any more (GET /readyz 503). */
+  /** GET /healthz and GET /readyz, and the drain (src/probes.ts). */
+  health: Probes['health'];
+  ready: Probes['ready'];
   beginDrain(): void;
   isDraining(): boolean;
-  /** GET /readyz: not draining, database and storage reachable. */
-  ready(): Promise<boolean>;
+  /** How this node hears other nodes' events (GET /readyz, GET /metrics); null on the embedded database. */
+  eventsListener(): ListenerState | null;
   /** Stops the periodic tasks and background jobs (after the pass or job in hand), then closes storage and the database (the PGlite lock is released). */
   close(): Promise<void>;
 }
@@ -163,7 +168,11 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
   const logger = opts.logger ?? silentLogger;
   const ownsSql = !opts.sql;
   const metrics = createMetrics({ sql: () => sql, logger, processMetrics: opts.processMetrics });
-  const sql = instrumentSql(opts.sql ?? (await openDatabase(config.database, logger)), metrics.queryError);
+  const engine = opts.sql ?? (await openDatabase(config.database, config.databaseDeadlines, logger));
+  const sql = instrumentSql(
+    withDeadlines(engine, { ...config.databaseDeadlines, permits: connectionsOf(engine), logger, observer: metrics.database }),
+    metrics.queryError,
+  );
   const migrations = readMigrations();
   const applied = await migrate(sql, migrations);
   const startup: StartupFacts = { migrationsApplied: applied.length, migrationsTotal: migrations.length };
@@ -172,11 +181,16 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
   const ids = opts.ids ?? randomIds;
   const hasher = opts.hasher ?? argon2Hasher;
   const store = await createStore(sql, logger);
+  if (store.eventsListener?.()) metrics.watchListener(() => store.eventsListener!());
   const objectStore = await openObjectStore(config, { clock, signingKey: storedSigningKey(store.repos.settings), logger });
   const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
-  const mailTransport = config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl, config.mail.from) : null;
+  // SMTP_URL: relayed over SMTP; MAIL_TO_LOG: printed to the log (the local mode); neither: the outbox keeps it.
+  const mailTransport = config.mail.smtpUrl
+    ? smtpTransport(config.mail.smtpUrl, config.mail.from)
+    : config.mail.delivery === 'log' ? logTransport(logger) : null;
   const webhookSender = httpWebhookSender({
-    allowPrivateTargets: config.webhooks.allowPrivateTargets, timeoutMs: config.webhooks.timeoutSeconds * 1000,
+    allowPrivateTargets: config.webhooks.allowPrivateTargets, extraPorts: config.webhooks.targetPorts,
+    timeoutMs: config.webhooks.timeoutSeconds * 1000,
   });
 
   // The feature modules, in order: each is built from the adapters and the offers of the
@@ -210,43 +224,30 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
     .add(webhooksModule)
     .seal();
 
+  const unknownTasks = Object.keys(config.taskPeriods).filter((name) => !node.tasks.some((t) => t.name === name));
+  if (unknownTasks.length) {
+    throw new ConfigError(`TASK_PERIODS names no task ${unknownTasks.join(', ')}: the tasks are ${node.tasks.map((t) => t.name).join(', ')}`);
+  }
+
   // Before serving: each module's start (the job runner, the sandbox clock), then its periodic tasks.
   await node.start();
-  const scheduler = createScheduler(logger);
+  const scheduler = createScheduler(logger, config.taskPeriods);
   for (const task of node.tasks) scheduler.every(task);
 
-  /** GET /healthz: the database and storage answer (a failure is logged with its reason). */
-  const health = async (): Promise<boolean> => {
-    try {
-      await store.ping();
-      await objectStore.ping?.();
-      return true;
-    } catch (e) {
-      logger.warn(errorFields(e), 'health check failed');
-      return false;
-    }
-  };
-  // Draining (shutdown under way): /readyz answers 503 so that load balancers stop sending.
-  let draining = false;
+  const probes = createProbes({ store, objectStore, load: () => sql.load(), logger });
 
   return {
     ...node.use,
     version: VERSION, startup, modules: node.modules,
-    health,
-    beginDrain(): void {
-      draining = true;
-    },
-    isDraining: () => draining,
-    async ready(): Promise<boolean> {
-      return !draining && (await health());
-    },
+    ...probes,
+    eventsListener: () => store.eventsListener?.() ?? null,
     async close(): Promise<void> {
       await scheduler.stop(); // no new pass; the passes under way finish
       await node.stop(); // each module's stop, last listed first (the job runner: after the job in hand)
       mailTransport?.close();
       await objectStore.close?.();
       await store.close();
-      if (ownsSql) await sql.close();
+      if (ownsSql) await engine.close();
     },
   };
 }

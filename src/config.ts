@@ -2,11 +2,22 @@
 // a bad value stops the service with a message naming the variable.
 import net from 'node:net';
 import path from 'node:path';
+import { AZURE_CREDENTIALS_MISSING, accountCredentials } from './adapters/storage/azure-connection-string.ts';
 
 export type DatabaseConfig =
   | { kind: 'pglite-file'; dir: string }
   | { kind: 'pglite-memory' }
   | { kind: 'postgres'; url: string };
+
+/** Deadlines on the database (docs/decisions.md, "Deadlines on the database"). */
+export interface DatabaseDeadlineConfig {
+  /** DB_STATEMENT_TIMEOUT (s): one statement at most (PostgreSQL's statement_timeout; PGlite cannot stop a statement). */
+  statementMs: number;
+  /** DB_TRANSACTION_TIMEOUT (s): one transaction at most, then it is rolled back (503). */
+  transactionMs: number;
+  /** DB_WAIT_TIMEOUT (s): the longest wait for a connection (PGlite's only one, or the pool's), then 503. */
+  waitMs: number;
+}
 
 export interface Config {
   host: string;
@@ -14,6 +25,7 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   database: DatabaseConfig;
+  databaseDeadlines: DatabaseDeadlineConfig;
   seedFile: string | undefined;
   operatorToken: string | undefined;
   sandbox: boolean;
@@ -54,12 +66,14 @@ export interface Config {
   refreshReuseDetection: boolean;
   /** HEADERS_TIMEOUT (s): the request line and headers must arrive within it (408). */
   headersTimeoutSeconds: number;
-  /** BODY_TIMEOUT (s): a request body (not a /_blobs upload) must arrive entirely within it from the request's start (408, closed). */
+  /** BODY_TIMEOUT (s): a request body (not a verified /_blobs upload) must arrive entirely within it from the request's start (408, closed). */
   bodyTimeoutSeconds: number;
   /** IDLE_TIMEOUT (s): a connection with no traffic either way for this long is closed. */
   idleTimeoutSeconds: number;
   /** MAX_CONNECTIONS: open connections this node accepts; further ones are closed at once. */
   maxConnections: number;
+  /** MAX_CONNECTIONS_PER_ADDRESS: of those, what one client address (after TRUST_PROXY) may hold; 0 turns the cap off. */
+  maxConnectionsPerAddress: number;
   /** Token buckets of API 1 and API 2 (RATE_LIMIT_*); a rate of 0 turns a limit off. */
   rateLimits: {
     user: { rate: number; burst: number };
@@ -70,6 +84,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** METRICS_PORT: GET /metrics without a token on its own listener (HOST, this port). */
   metricsPort: number | undefined;
+  /** TASK_PERIODS (`name=seconds,…`): periodic tasks' periods overriding their own (tests, soak runs; docs/operations.md). */
+  taskPeriods: Record<string, number>;
   /** SHUTDOWN_DRAIN_SECONDS: how long in-flight requests may take to finish after SIGTERM. */
   shutdownDrainSeconds: number;
   /** WORKZONE_CACHE_ENTRIES: work zones whose read model (roles, counts) a node keeps, least recently read out first; 0 turns it off. */
@@ -94,17 +110,31 @@ export interface InvitationLimits {
 export interface WebhooksConfig {
   /** WEBHOOKS_ALLOW_PRIVATE_TARGETS: deliveries may go to loopback, private, link-local and other non-public addresses. */
   allowPrivateTargets: boolean;
+  /** WEBHOOKS_TARGET_PORTS: ports webhook URLs may use besides 80 and 443, or 'any'. */
+  targetPorts: readonly number[] | 'any';
   /** WEBHOOKS_TIMEOUT: seconds one delivery attempt may take, connection to response. */
   timeoutSeconds: number;
   /** WEBHOOKS_RETRY_SECONDS: the wait after a delivery's first failed attempt, doubling after each. */
   firstRetrySeconds: number;
   /** WEBHOOKS_RELAY_INTERVAL: seconds between two relay passes of a node. */
   relayIntervalSeconds: number;
+  /** WEBHOOKS_SENDS_PER_ACCOUNT: an account's endpoints sent to at once, across the nodes. */
+  sendsPerAccount: number;
 }
+
+/**
+ * Where the service's mail goes: `smtp` (SMTP_URL: relayed), `log` (MAIL_TO_LOG, the local
+ * mode: printed to the log, never sent), `outbox` (neither: it stays in the outbox, read with
+ * `npm run admin -- outbox`).
+ */
+export type MailDelivery = 'smtp' | 'log' | 'outbox';
 
 export interface MailConfig {
   /** SMTP_URL (smtp:// or smtps://, credentials in the user-info; never printed): unset, mail stays in the outbox. */
   smtpUrl: string | undefined;
+  /** MAIL_TO_LOG: without SMTP_URL, each mail (its links included) is printed to the log; only on a loopback HOST. */
+  toLog: boolean;
+  delivery: MailDelivery;
   /** MAIL_FROM: the From header (default: Scanbase <no-reply@PUBLIC_URL's host>). */
   from: string;
   /** MAIL_MAX_ATTEMPTS: relay attempts before a mail fails for good. */
@@ -136,10 +166,11 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/** A setting's value as printed: never a password given in a URL's user-info. */
+export const shownSetting = (value: string): string => value.replace(/(\/\/[^:/@\s]*:)[^@/\s]*@/, '$1***@');
+
 function fail(variable: string, value: string, expected: string): never {
-  // The message is printed: never echo a password given in a URL's user-info.
-  const shown = value.replace(/(\/\/[^:/@\s]*:)[^@/\s]*@/, '$1***@');
-  throw new ConfigError(`${variable}=${JSON.stringify(shown)} is invalid: expected ${expected}`);
+  throw new ConfigError(`${variable}=${JSON.stringify(shownSetting(value))} is invalid: expected ${expected}`);
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -149,6 +180,18 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const n = Number(raw);
   if (n < min || n > max) fail(name, raw, `an integer from ${min} to ${max}`);
   return n;
+}
+
+function taskPeriods(env: Env): Record<string, number> {
+  const raw = env.TASK_PERIODS;
+  const periods: Record<string, number> = {};
+  if (!raw) return periods;
+  for (const item of raw.split(',')) {
+    const m = /^\s*([a-z][a-z0-9-]*)=(\d+)\s*$/.exec(item);
+    if (!m || Number(m[2]) < 1 || Number(m[2]) > 86_400) fail('TASK_PERIODS', raw, 'name=seconds pairs separated by commas, e.g. janitor=5,signing-keys=2 (1 to 86400 s)');
+    periods[m[1]!] = Number(m[2]);
+  }
+  return periods;
 }
 
 function bool(env: Env, name: string): boolean {
@@ -228,8 +271,22 @@ function rateLimits(env: Env, sandbox: boolean): Config['rateLimits'] {
   };
 }
 
-/** SMTP_URL and the relay's settings: checked at start, the URL's password never echoed. */
-function mail(env: Env, publicUrl: string): MailConfig {
+/** A comma list of ports (1-65535), or `any`; unset: none. */
+function portList(env: Env, name: string): readonly number[] | 'any' {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '') return [];
+  if (raw.toLowerCase() === 'any') return 'any';
+  const ports = raw.split(',').map((p) => p.trim());
+  if (!ports.every((p) => /^\d{1,5}$/.test(p) && Number(p) >= 1 && Number(p) <= 65535)) fail(name, raw, 'a comma-separated list of ports (1-65535), or any');
+  return [...new Set(ports.map(Number))];
+}
+
+/** A HOST that only this machine reaches: 127.0.0.0/8, ::1, localhost. */
+export const isLoopbackHost = (host: string): boolean =>
+  host === 'localhost' || host === '::1' || host === '[::1]' || (net.isIPv4(host) && host.startsWith('127.'));
+
+/** SMTP_URL, MAIL_TO_LOG and the relay's settings: checked at start, the URL's password never echoed. */
+function mail(env: Env, publicUrl: string, host: string): MailConfig {
   const smtpUrl = env.SMTP_URL || undefined;
   const expected = 'smtp://[user:password@]host[:port] or smtps://… (nodemailer options as query parameters)';
   if (smtpUrl !== undefined) {
@@ -241,10 +298,19 @@ function mail(env: Env, publicUrl: string): MailConfig {
     }
     if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) fail('SMTP_URL', smtpUrl, expected);
   }
+  // The local mode prints one-time links (invitations, password resets) to the log: a log
+  // may be shipped or shared, so only a service nobody else can reach may do it.
+  const toLog = bool(env, 'MAIL_TO_LOG');
+  if (toLog && smtpUrl !== undefined) throw new ConfigError('MAIL_TO_LOG prints mail instead of sending it: unset it, or unset SMTP_URL');
+  if (toLog && !isLoopbackHost(host)) {
+    throw new ConfigError(`MAIL_TO_LOG prints one-time links to the log: it is refused unless HOST is a loopback address (127.0.0.1, ::1, localhost), not ${JSON.stringify(host)}`);
+  }
   const from = env.MAIL_FROM || `Scanbase <no-reply@${new URL(publicUrl).hostname}>`;
   if (!/^[^\r\n]*<?[^\s<>@]+@[^\s<>@]+>?$/.test(from)) fail('MAIL_FROM', from, 'an address, or Name <address>');
   return {
     smtpUrl,
+    toLog,
+    delivery: smtpUrl !== undefined ? 'smtp' : toLog ? 'log' : 'outbox',
     from,
     maxAttempts: integer(env, 'MAIL_MAX_ATTEMPTS', 8, 1, 100),
     firstRetrySeconds: integer(env, 'MAIL_RETRY_SECONDS', 60, 1, 24 * 3600),
@@ -311,6 +377,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (storageUrl?.startsWith('azure://') && !azureConnectionString) {
     throw new ConfigError('AZURE_STORAGE_CONNECTION_STRING is required with STORAGE_URL=azure://CONTAINER');
   }
+  if (storageUrl?.startsWith('azure://') && !accountCredentials(azureConnectionString!)) throw new ConfigError(AZURE_CREDENTIALS_MISSING);
 
   return {
     host,
@@ -318,6 +385,11 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     dataDir,
     database,
+    databaseDeadlines: {
+      statementMs: integer(env, 'DB_STATEMENT_TIMEOUT', 30, 1, 3600) * 1000,
+      transactionMs: integer(env, 'DB_TRANSACTION_TIMEOUT', 60, 1, 3600) * 1000,
+      waitMs: integer(env, 'DB_WAIT_TIMEOUT', 10, 1, 600) * 1000,
+    },
     seedFile,
     operatorToken,
     sandbox,
@@ -345,18 +417,22 @@ export function loadConfig(env: Env = process.env): Config {
     bodyTimeoutSeconds: integer(env, 'BODY_TIMEOUT', 120, 1, 3600),
     idleTimeoutSeconds: integer(env, 'IDLE_TIMEOUT', 300, 1, 3600),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 1000, 1, 1_000_000),
+    maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 100, 0, 1_000_000),
     rateLimits: rateLimits(env, sandbox),
     metricsToken,
     metricsPort,
+    taskPeriods: taskPeriods(env),
     shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 25, 0, 3600),
     workzoneCacheEntries: integer(env, 'WORKZONE_CACHE_ENTRIES', 10_000, 0, 1_000_000),
     projectListCacheProjects: integer(env, 'PROJECT_LIST_CACHE_PROJECTS', 50_000, 0, 10_000_000),
-    mail: mail(env, publicUrl),
+    mail: mail(env, publicUrl, host),
     webhooks: {
       allowPrivateTargets: bool(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS'),
+      targetPorts: portList(env, 'WEBHOOKS_TARGET_PORTS'),
       timeoutSeconds: integer(env, 'WEBHOOKS_TIMEOUT', 10, 1, 60),
       firstRetrySeconds: integer(env, 'WEBHOOKS_RETRY_SECONDS', 30, 1, 3600),
       relayIntervalSeconds: integer(env, 'WEBHOOKS_RELAY_INTERVAL', 2, 1, 3600),
+      sendsPerAccount: integer(env, 'WEBHOOKS_SENDS_PER_ACCOUNT', 4, 1, 50),
     },
   };
 }

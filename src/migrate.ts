@@ -4,7 +4,7 @@ import { openDatabase } from './adapters/postgres/open.ts';
 import { migrate } from './adapters/postgres/migrate.ts';
 
 const config = loadConfig();
-const sql = await openDatabase(config.database);
+const sql = await openDatabase(config.database, config.databaseDeadlines);
 try {
   const applied = await migrate(sql);
   console.log(applied.length ? `applied: ${applied.join(', ')}` : 'up to date');

@@ -12,7 +12,13 @@ import { DataDirLockedError } from './adapters/postgres/pglite.ts';
 import { createLogger } from './adapters/telemetry/pino-logger.ts';
 import { DomainError } from './core/errors.ts';
 import { errorFields } from './core/ports/telemetry.ts';
-import { startupLines, startupWarnings } from './startup-report.ts';
+import { startupLines } from './startup-report.ts';
+import { listenFailure } from './startup-failures.ts';
+import { listenAdminSocket } from './admin-socket.ts';
+import { createAdmin } from './core/operator/index.ts';
+
+/** After the drain time, how long the rest of the shutdown (tasks, jobs, storage, database) may take. */
+const SHUTDOWN_GRACE_MS = 5000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -23,6 +29,7 @@ async function main(): Promise<void> {
   const app = await buildApp(core, { loggerInstance: logger });
 
   let metricsServer: http.Server | undefined;
+  let adminSocket: http.Server | null = null;
   let stoppingSince = 0;
   const shutdown = async (signal: NodeJS.Signals) => {
     if (stoppingSince) {
@@ -36,6 +43,12 @@ async function main(): Promise<void> {
     const drainMs = config.shutdownDrainSeconds * 1000;
     logger.info({ signal, drainSeconds: config.shutdownDrainSeconds }, 'shutting down: not ready, draining requests');
     core.beginDrain();
+    // Whatever hangs (a database that stopped answering, a store), the process ends within
+    // the drain time plus 5 s; the data directory's lock goes with it (released on exit).
+    setTimeout(() => {
+      logger.error({ drainSeconds: config.shutdownDrainSeconds }, 'shutdown did not finish within the drain time plus 5 s: exiting now');
+      process.exit(1);
+    }, drainMs + SHUTDOWN_GRACE_MS).unref();
     // Past the drain time, connections still busy are cut so that the rest of the shutdown runs.
     const cut = setTimeout(() => {
       logger.warn({ drainSeconds: config.shutdownDrainSeconds }, 'drain time over: closing the connections still open');
@@ -52,6 +65,10 @@ async function main(): Promise<void> {
         metricsServer.closeAllConnections();
         await new Promise<void>((resolve) => metricsServer!.close(() => resolve()));
       }
+      if (adminSocket) {
+        adminSocket.closeAllConnections();
+        await new Promise<void>((resolve) => adminSocket!.close(() => resolve())); // removes the socket file
+      }
       await core.close(); // timers, jobs (after the one in hand), storage, database and its lock
       logger.info({ signal }, 'stopped');
       process.exit(0);
@@ -63,18 +80,34 @@ async function main(): Promise<void> {
   process.on('SIGINT', (s) => void shutdown(s));
   process.on('SIGTERM', (s) => void shutdown(s));
 
-  for (const [fields, message] of startupLines(config, {
+  for (const [fields, message, level] of startupLines(config, {
     version: core.version,
     nodeVersion: process.version,
     migrationsApplied: core.startup.migrationsApplied,
     migrationsTotal: core.startup.migrationsTotal,
     seed,
   })) {
-    logger.info(fields, message);
+    logger[level ?? 'info'](fields, message);
   }
-  for (const [fields, message] of startupWarnings(config)) logger.warn(fields, message);
-  if (config.metricsPort !== undefined) metricsServer = await metricsListener(core, config.host, config.metricsPort);
-  await app.listen({ host: config.host, port: config.port });
+  // A port already taken, a HOST that is not this machine's: one line naming the setting.
+  const listening = async <T>(portSetting: 'PORT' | 'METRICS_PORT', port: number, listen: () => Promise<T>): Promise<T> => {
+    try {
+      return await listen();
+    } catch (e) {
+      throw listenFailure(e, { host: config.host, port, portSetting }) ?? e;
+    }
+  };
+  if (config.metricsPort !== undefined) {
+    metricsServer = await listening('METRICS_PORT', config.metricsPort, () => metricsListener(core, config.host, config.metricsPort!));
+  }
+  await listening('PORT', config.port, () => app.listen({ host: config.host, port: config.port }));
+  // The embedded database is this process's alone: `npm run admin` asks it over a socket.
+  if (config.database.kind === 'pglite-file') {
+    adminSocket = await listenAdminSocket(config.dataDir, {
+      admin: createAdmin({ store: core.store, clock: core.clock, ids: core.ids, publicUrl: config.publicUrl, applySeed: core.applySeed }),
+      rotateSigningKey: () => core.signingKeys.rotate(),
+    }, logger);
+  }
 }
 
 main().catch((e: unknown) => {

@@ -45,22 +45,35 @@ export function describeStorage(config: Config): Record<string, unknown> {
 
 const onOff = (b: boolean) => (b ? 'on' : 'off');
 
-/** The SMTP relay as logged: on with the server's host and port (never its user or password), or off. */
+/** The SMTP relay as logged: on with the server's host and port (never its user or password), or off and where mail goes instead. */
 export function describeMail(config: Config): Record<string, unknown> {
-  if (!config.mail.smtpUrl) return { smtp: 'off' };
+  if (!config.mail.smtpUrl) return { smtp: 'off', delivery: config.mail.delivery };
   const url = new URL(config.mail.smtpUrl);
   const secure = url.protocol === 'smtps:';
   return { smtp: 'on', host: url.hostname, port: url.port ? Number(url.port) : secure ? 465 : 587, secure, from: config.mail.from };
 }
 
-function mailLine(config: Config): [Record<string, unknown>, string] {
+/**
+ * The mail line. Without SMTP it says, where a newcomer looks first, that invitations and
+ * "Forgot password?" links reach nobody, and how to read them (a warning, so that it shows
+ * at LOG_LEVEL=warn too).
+ */
+export const MAIL_OFF_LINE =
+  'mail: SMTP off: NO e-mail is sent (invitations, password resets). Read the links with `npm run admin -- outbox`, ' +
+  'set SMTP_URL to send them, or MAIL_TO_LOG=1 to print them here (loopback HOST only)';
+
+function mailLine(config: Config): StartupLine {
   const mail = describeMail(config);
-  if (mail.smtp === 'off') return [{ mail }, 'mail: SMTP off (mails stay in the outbox; set SMTP_URL)'];
+  if (config.mail.delivery === 'outbox') return [{ mail }, MAIL_OFF_LINE, 'warn'];
+  if (config.mail.delivery === 'log') return [{ mail }, 'mail: SMTP off, MAIL_TO_LOG on: every mail (its links included) is printed to this log, none is sent'];
   return [{ mail }, `mail: SMTP on, ${String(mail.host)}:${String(mail.port)} from ${config.mail.from}`];
 }
 
-/** The start-up lines: [fields, message], each logged at info. */
-export function startupLines(config: Config, r: StartupReport): [Record<string, unknown>, string][] {
+/** One start-up line: its fields, its message, and its level when not info. */
+export type StartupLine = [Record<string, unknown>, string, 'warn'?];
+
+/** The start-up lines, each logged at info unless it names another level. */
+export function startupLines(config: Config, r: StartupReport): StartupLine[] {
   const db = describeDatabase(config);
   const storage = describeStorage(config);
   const seed = r.seed;
@@ -92,24 +105,26 @@ export function startupLines(config: Config, r: StartupReport): [Record<string, 
       { webhooks: { allowPrivateTargets: config.webhooks.allowPrivateTargets, timeoutSeconds: config.webhooks.timeoutSeconds } },
       `webhooks: ${config.webhooks.allowPrivateTargets ? 'private targets ALLOWED (WEBHOOKS_ALLOW_PRIVATE_TARGETS)' : 'public targets only'}, ${config.webhooks.timeoutSeconds} s timeout`,
     ],
+    ...startupWarnings(config),
   ];
 }
 
 const GIB = 1024 ** 3;
 
 /**
- * The start-up warnings, each logged at warn: settings a production deployment
+ * The start-up warnings (the last start-up lines, at warn): settings a production deployment
  * (NODE_ENV=production, as the image runs) should not leave to their defaults. Today: the
  * storage quota (STORAGE_QUOTA_BYTES), which bounds what one subscription can put on the
  * store's disk or bill (docs/security.md "Unbounded stored bytes").
  */
-export function startupWarnings(config: Config): [Record<string, unknown>, string][] {
-  const out: [Record<string, unknown>, string][] = [];
+export function startupWarnings(config: Config): StartupLine[] {
+  const out: StartupLine[] = [];
   if (config.production && !config.storageQuotaSet) {
     out.push([
       { setting: 'STORAGE_QUOTA_BYTES', storageQuotaBytes: config.storageQuotaBytes },
       `STORAGE_QUOTA_BYTES is unset: each subscription may store up to the default ${DEFAULT_STORAGE_QUOTA_BYTES / GIB} GiB; ` +
         'set it to what your store and your subscriptions call for (docs/files.md "Capacities")',
+      'warn',
     ]);
   }
   return out;

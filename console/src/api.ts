@@ -1,6 +1,9 @@
 // The public API as the console calls it: bearer token from auth.ts, one refresh and one
-// retry on a 401, and failures as ApiError carrying the RFC 9457 problem's fields.
+// retry on a 401, a time limit on every request, and failures as ApiError (the RFC 9457
+// problem's fields) or NetworkError (no answer: the service is unreachable or too slow).
 import { accessToken, currentTokens, refresh } from './auth.ts';
+import { reportAnswer, reportUnreachable } from './connection.ts';
+import { type ApiPath, isNormalPath } from './paths.ts';
 
 export class ApiError extends Error {
   readonly status: number;
@@ -11,6 +14,15 @@ export class ApiError extends Error {
     this.status = status;
     this.code = code;
     this.requiredPermissions = requiredPermissions;
+  }
+}
+
+/** No answer: the network failed, or the service took longer than the request's time limit. */
+export class NetworkError extends Error {
+  readonly timedOut: boolean;
+  constructor(timedOut: boolean, what: string) {
+    super(timedOut ? `The service did not answer in time (${what}).` : `The service cannot be reached (${what}).`);
+    this.timedOut = timedOut;
   }
 }
 
@@ -25,27 +37,59 @@ interface Problem {
 }
 
 export async function problemOf(res: Response): Promise<ApiError> {
-  const p = (await res.json().catch(() => ({}))) as Problem;
+  let p: Problem = {};
+  try {
+    p = (await res.json()) as Problem;
+  } catch {
+    // Not JSON (a proxy's page): the status says what happened.
+  }
   const required = Array.isArray(p.errorValues?.requiredPermissions) ? (p.errorValues.requiredPermissions as string[]) : [];
   return new ApiError(res.status, p.detail ?? p.message ?? p.title ?? `The service answered ${res.status}`, p.errorCode ?? p.code, required);
 }
 
-export const A2 = '/api/2';
-/** API 1, for what only it offers (connect jobs, reports). */
-export const A1 = '/api';
+/** How long a call may take before it fails with a retry offered (a 50,000-tag list takes about 2 s). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * fetch with a time limit (and the caller's own signal): no answer in `timeoutMs` is a
+ * NetworkError, as is a network failure; both tell the shell the service is unreachable.
+ */
+export async function fetchWithTimeout(url: string, init: RequestInit = {}, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Response> {
+  const limit = AbortSignal.timeout(timeoutMs);
+  const signal = init.signal ? AbortSignal.any([init.signal, limit]) : limit;
+  try {
+    const res = await fetch(url, { ...init, signal });
+    reportAnswer();
+    return res;
+  } catch (e) {
+    if (init.signal?.aborted) throw e; // the caller cancelled: not a failure of the service
+    const timedOut = limit.aborted;
+    // A signed URL on another origin (the object store) failing says nothing of the service.
+    if (url.startsWith('/')) reportUnreachable();
+    throw new NetworkError(timedOut, `${init.method ?? 'GET'} ${url.split('?')[0]}`);
+  }
+}
 
 /** An API call; answers the parsed JSON (undefined for 204). */
-export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+export async function api<T = unknown>(method: string, path: string | ApiPath, body?: unknown, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<T> {
+  const url = String(path);
+  // The last guard against an address the browser would resolve elsewhere (paths.ts).
+  if (!isNormalPath(url)) throw new ApiError(400, `The console refused to call ${url.split('?')[0]}: not a valid address.`, 'invalid-address');
   const send = async (token: string | null) =>
-    fetch(path, {
-      method,
-      headers: {
-        accept: 'application/json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    fetchWithTimeout(
+      url,
+      {
+        method,
+        headers: {
+          accept: 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: opts.signal,
       },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+      opts.timeoutMs,
+    );
   const token = await accessToken();
   let res = await send(token);
   if (res.status === 401 && token) {

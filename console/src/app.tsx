@@ -1,24 +1,28 @@
-// The console's shell: sign-in state, the header (sandbox banner, account, sign out), and
-// the routes (docs/console.md lists them).
+// The console's shell: the session (restored from the service on load: a reload keeps it),
+// the top bar (sandbox banner, theme, sign out), the banner when the service cannot be
+// reached, the toasts, and the routes (paths.ts checks every id of the address first).
 import { useEffect, useState } from 'preact/hooks';
 import { lazy, Suspense } from 'preact/compat';
-import { CALLBACK_PATH, completeSignIn, currentTokens, onAuthChange, signIn, signOut } from './auth.ts';
-import { match, navigate, useLocation } from './router.ts';
-import { ErrorBox, Link, Loading } from './ui.tsx';
+import { completeSignIn, onAuthChange, restoreSession, sessionState, signIn, signOut } from './auth.ts';
+import { navigate, useLocation } from './router.ts';
+import { routeOf } from './paths.ts';
+import { probeNow, useReachable } from './connection.ts';
+import { effectiveTheme, setThemeChoice, themeChoice, onThemeChange, type ThemeChoice } from './theme.ts';
+import { ErrorBox, Icon, IconButton, Link, Loading, Toasts } from './ui.tsx';
 import { AccountsScreen, ProjectsScreen } from './screens/projects.tsx';
-import { ProjectScreen } from './screens/project.tsx';
 import { UsersScreen } from './screens/users.tsx';
 import { ReportsScreen } from './screens/reports.tsx';
 import { RolesScreen } from './screens/roles.tsx';
 import { GroupsScreen } from './screens/groups.tsx';
 
-// The tag list screen holds three.js: its own chunk, fetched when first opened.
+// The screens around the 3D view hold three.js: their own chunks (three.js shared), fetched when first opened.
+const ProjectScreen = lazy(() => import('./screens/project.tsx').then((m) => ({ default: m.ProjectScreen })));
 const TagListScreen = lazy(() => import('./screens/tag-list.tsx').then((m) => ({ default: m.TagListScreen })));
 
-function useSignedIn(): boolean {
-  const [signedIn, setSignedIn] = useState(Boolean(currentTokens()));
-  useEffect(() => onAuthChange(() => setSignedIn(Boolean(currentTokens()))), []);
-  return signedIn;
+function useSession() {
+  const [state, setState] = useState(sessionState());
+  useEffect(() => onAuthChange(() => setState(sessionState())), []);
+  return state;
 }
 
 /** Sandbox mode: the service marks the page it serves (src/http/console.ts), no API call needed. */
@@ -30,24 +34,26 @@ function Callback() {
     completeSignIn(location.search).then((to) => navigate(to, true), setError);
   }, []);
   return error ? (
-    <main id="main">
+    <main id="main" class="page narrow">
       <h1>Sign-in failed</h1>
       <ErrorBox error={error} />
-      <button type="button" class="primary" onClick={() => void signIn('/console/')}>
+      <button type="button" onClick={() => void signIn('/console/')}>
         Sign in again
       </button>
     </main>
   ) : (
-    <Loading what="your session" />
+    <main id="main" class="page narrow">
+      <Loading what="your session" />
+    </main>
   );
 }
 
 function SignedOut(props: { path: string }) {
   return (
-    <main id="main" class="signed-out">
+    <main id="main" class="page narrow signed-out">
       <h1>Scanbase console</h1>
-      <p>Browse and manage accounts, projects, work zones, members and files; see tags in 3D.</p>
-      <button type="button" class="primary" onClick={() => void signIn(props.path + location.search)}>
+      <p>Your projects' scans, tags and files in one 3D view; members, roles and reports of your accounts.</p>
+      <button type="button" onClick={() => void signIn(props.path + location.search)}>
         Sign in
       </button>
     </main>
@@ -55,70 +61,149 @@ function SignedOut(props: { path: string }) {
 }
 
 function Routes(props: { path: string; query: URLSearchParams }) {
-  const { path, query } = props;
-  let m: Record<string, string> | null;
-  if ((m = match('/console', path)) || path === '/console/') return <AccountsScreen />;
-  if ((m = match('/console/a/:account', path))) return <ProjectsScreen accountId={m.account!} />;
-  if ((m = match('/console/a/:account/users', path))) return <UsersScreen accountId={m.account!} />;
-  if ((m = match('/console/a/:account/reports', path))) return <ReportsScreen accountId={m.account!} />;
-  if ((m = match('/console/a/:account/roles', path))) return <RolesScreen accountId={m.account!} />;
-  if ((m = match('/console/a/:account/groups', path))) return <GroupsScreen accountId={m.account!} />;
-  if ((m = match('/console/a/:account/p/:project', path))) {
-    return <ProjectScreen accountId={m.account!} projectId={m.project!} zoneId={query.get('zone')} tab={query.get('tab') ?? 'files'} />;
+  const r = routeOf(props.path, props.query);
+  switch (r.screen) {
+    case 'accounts':
+      return <AccountsScreen />;
+    case 'projects':
+      return <ProjectsScreen accountId={r.account} />;
+    case 'users':
+      return <UsersScreen accountId={r.account} />;
+    case 'reports':
+      return <ReportsScreen accountId={r.account} />;
+    case 'roles':
+      return <RolesScreen accountId={r.account} />;
+    case 'groups':
+      return <GroupsScreen accountId={r.account} />;
+    case 'project':
+      return (
+        <Suspense fallback={<Loading what="the project" />}>
+          <ProjectScreen key={`${r.account}/${r.project}`} accountId={r.account} projectId={r.project} zoneId={r.zone} tab={r.tab} />
+        </Suspense>
+      );
+    case 'tag-list':
+      return (
+        <Suspense fallback={<Loading what="the tag list" />}>
+          <TagListScreen accountId={r.account} projectId={r.project} tagListId={r.tagList} tagId={r.tag} />
+        </Suspense>
+      );
+    case 'invalid':
+      return (
+        <main id="main" class="page narrow">
+          <h1>Not a valid address</h1>
+          <p role="alert">
+            The {r.part} in this address is not a valid id, so nothing was asked of the service. <Link href="/console/">Go to your accounts</Link>.
+          </p>
+        </main>
+      );
+    default:
+      return (
+        <main id="main" class="page narrow">
+          <h1>Not found</h1>
+          <p>
+            No screen at this address. <Link href="/console/">Go to your accounts</Link>.
+          </p>
+        </main>
+      );
   }
-  if ((m = match('/console/a/:account/p/:project/t/:tagList', path))) {
-    return (
-      <Suspense fallback={<Loading what="the 3D view" />}>
-        <TagListScreen accountId={m.account!} projectId={m.project!} tagListId={m.tagList!} />
-      </Suspense>
-    );
-  }
+}
+
+const NEXT_THEME: Record<ThemeChoice, ThemeChoice> = { auto: 'light', light: 'dark', dark: 'auto' };
+
+function ThemeButton() {
+  const [choice, setChoice] = useState(themeChoice());
+  const [, tick] = useState(0);
+  useEffect(() => onThemeChange(() => tick((n) => n + 1)), []);
+  const label = choice === 'auto' ? `Theme: as the system (${effectiveTheme()})` : `Theme: ${choice}`;
   return (
-    <main id="main">
-      <h1>Not found</h1>
-      <p>
-        No screen at this address. <Link href="/console/">Go to your accounts</Link>.
-      </p>
-    </main>
+    <IconButton
+      icon={choice === 'auto' ? 'auto' : choice}
+      label={label}
+      onClick={() => {
+        const next = NEXT_THEME[choice];
+        setThemeChoice(next);
+        setChoice(next);
+      }}
+    />
+  );
+}
+
+function Unreachable() {
+  const reachable = useReachable();
+  const [trying, setTrying] = useState(false);
+  if (reachable) return null;
+  return (
+    <div class="banner offline" role="alert">
+      <Icon name="offline" /> The service cannot be reached. The console keeps trying; what you see may be out of date.
+      <button
+        type="button"
+        class="secondary small"
+        aria-busy={trying ? 'true' : undefined}
+        onClick={() => {
+          setTrying(true);
+          void probeNow().finally(() => setTrying(false));
+        }}
+      >
+        Try now
+      </button>
+    </div>
   );
 }
 
 export function App() {
   const { path, query } = useLocation();
-  const signedIn = useSignedIn();
+  const session = useSession();
   const [signOutError, setSignOutError] = useState<unknown>(null);
-  const onCallback = path === CALLBACK_PATH;
+  const onCallback = path === '/console/callback';
+  useEffect(() => {
+    if (!onCallback) void restoreSession();
+  }, []);
   return (
     <>
       <a class="skip" href="#main">
         Skip to content
       </a>
       {SANDBOX ? (
-        <div class="sandbox" role="note">
+        <div class="banner sandbox" role="note">
           Sandbox: this service is for trying things out; its data may be reset at any time.
         </div>
       ) : null}
+      <Unreachable />
       <header class="top">
         <Link href="/console/" class="brand">
-          Scanbase
+          <Icon name="layers" /> Scanbase
         </Link>
-        {signedIn ? (
-          <button
-            type="button"
-            class="plain"
-            onClick={() =>
-              signOut().then(
-                () => navigate('/console/'),
-                (e: unknown) => setSignOutError(e),
-              )
-            }
-          >
-            Sign out
-          </button>
-        ) : null}
+        <span class="top-tools">
+          <ThemeButton />
+          {session === 'signed-in' ? (
+            <button
+              type="button"
+              class="secondary small"
+              onClick={() =>
+                signOut().then(
+                  () => navigate('/console/'),
+                  (e: unknown) => setSignOutError(e),
+                )
+              }
+            >
+              <Icon name="signOut" /> Sign out
+            </button>
+          ) : null}
+        </span>
       </header>
       <ErrorBox error={signOutError} />
-      {onCallback ? <Callback /> : signedIn ? <Routes path={path} query={query} /> : <SignedOut path={path} />}
+      {onCallback ? (
+        <Callback />
+      ) : session === 'signed-in' ? (
+        <Routes path={path} query={query} />
+      ) : session === 'restoring' ? (
+        <main id="main" class="page narrow">
+          <Loading what="your session" />
+        </main>
+      ) : (
+        <SignedOut path={path} />
+      )}
+      <Toasts />
     </>
   );
 }

@@ -1,5 +1,6 @@
 // Routes are real paths under /console/ (History API), so a reload or a shared link opens
 // the same screen: the service answers the app's index.html for every /console/* path.
+// Which screen an address shows, with its ids checked, is paths.ts's routeOf.
 import { useEffect, useState } from 'preact/hooks';
 
 const listeners = new Set<() => void>();
@@ -31,17 +32,4 @@ export function onLinkClick(e: MouseEvent): void {
   if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
   e.preventDefault();
   navigate(a.getAttribute('href')!);
-}
-
-/** Matches `/console/a/:account/p/:project` style patterns; answers the named parts. */
-export function match(pattern: string, path: string): Record<string, string> | null {
-  const p = pattern.split('/').filter(Boolean);
-  const s = path.split('/').filter(Boolean);
-  if (p.length !== s.length) return null;
-  const out: Record<string, string> = {};
-  for (let i = 0; i < p.length; i++) {
-    if (p[i]!.startsWith(':')) out[p[i]!.slice(1)] = decodeURIComponent(s[i]!);
-    else if (p[i] !== s[i]) return null;
-  }
-  return out;
 }

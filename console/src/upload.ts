@@ -36,19 +36,37 @@ export function splitName(fileName: string): { name: string; extension: string }
   return dot > 0 ? { name: fileName.slice(0, dot), extension: fileName.slice(dot + 1).toLowerCase() } : { name: fileName, extension: '' };
 }
 
+/** How long an upload may send nothing before it fails (a time limit on progress, not on the whole upload). */
+export const UPLOAD_STALL_MS = 60_000;
+
 /** PUTs bytes to a signed upload URL with the headers the stores check (Content-MD5 from the hex digest). */
 export function putBlob(url: string, file: Blob, md5: string, onProgress: (f: number) => void, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
+    let stalled = false;
+    let idle = 0;
+    const arm = () => {
+      clearTimeout(idle);
+      idle = window.setTimeout(() => {
+        stalled = true;
+        xhr.abort();
+      }, UPLOAD_STALL_MS);
+    };
     xhr.open('PUT', url);
     xhr.setRequestHeader('Content-MD5', hexToBase64(md5));
     xhr.setRequestHeader('Cache-Control', 'max-age=2592000');
     xhr.setRequestHeader('x-ms-blob-type', 'BlockBlob');
-    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+    xhr.upload.onprogress = (e) => {
+      arm();
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
+    xhr.onloadend = () => clearTimeout(idle);
     xhr.onload = () => (xhr.status >= 200 && xhr.status < 300 ? resolve() : reject(new Error(`The store answered ${xhr.status}`)));
     xhr.onerror = () => reject(new Error('The upload failed (network)'));
-    xhr.onabort = () => reject(new DOMException('Cancelled', 'AbortError'));
+    xhr.onabort = () =>
+      reject(stalled ? new Error(`The upload stalled: nothing was sent for ${UPLOAD_STALL_MS / 1000} s`) : new DOMException('Cancelled', 'AbortError'));
     signal.addEventListener('abort', () => xhr.abort(), { once: true });
+    arm();
     xhr.send(file);
   });
 }

@@ -72,6 +72,11 @@ export const ERROR_CODES = {
   'content-md5-mismatch': ours(400),
   'bad-digest': ours(400),
   'upload-incomplete': ours(400),
+  // Multipart uploads, our extension (docs/files.md "Multipart uploads", docs/storage.md).
+  'part-number-out-of-range': ours(400),
+  'parts-missing': ours(400),
+  'part-mismatch': ours(400),
+  'multipart-checksum-mismatch': ours(400),
   // Webhooks, our extension (docs/webhooks.md).
   'invalid-webhook-urn': ours(400),
   'invalid-webhook-url': ours(400),
@@ -144,6 +149,7 @@ export const ERROR_CODES = {
   'create-connect-export-forbidden': spec(403),
   'signature-invalid': ours(403),
   'url-expired': ours(403),
+  'cross-site-request': ours(403), // the console's session endpoints called from another page (docs/security.md)
   'read-webhooks-forbidden': ours(403),
   'manage-webhooks-forbidden': ours(403),
 
@@ -164,6 +170,7 @@ export const ERROR_CODES = {
   'job-not-found': ours(404), // a work-zone copy its requester follows (docs/projects.md "Copy")
   'invitation-not-found': ours(404),
   'blob-not-found': ours(404),
+  'upload-not-found': ours(404),
   'route-not-found': ours(404),
   'webhook-not-found': ours(404),
   'webhook-delivery-not-found': ours(404),
@@ -176,15 +183,21 @@ export const ERROR_CODES = {
   'copy-in-progress': ours(409),
   'tag-list-pending': ours(409),
   'webhook-limit-reached': ours(409),
+  'upload-already-completed': ours(409),
+  'upload-busy': ours(409),
   'payload-too-large': ours(413),
   'unsupported-media-type': ours(415),
   'range-not-satisfiable': ours(416),
   'too-many-requests': ours(429),
+  'too-many-connections': ours(429),
   'too-many-sign-in-attempts': ours(429),
   'too-many-password-reset-requests': ours(429),
   'too-many-invitations': ours(429),
   'too-many-operator-attempts': ours(429),
   'internal-error': ours(500),
+
+  // 503
+  'database-unavailable': ours(503),
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -16,11 +16,13 @@ import { healthRoutes } from './health.ts';
 import { api1Routes } from './api1/routes.ts';
 import { api2Routes } from './api2/routes.ts';
 import { consoleRoutes } from './console.ts';
+import { consoleSessionRoutes } from './console-session.ts';
 import { ROUTE_MODULES } from './route-modules.ts';
-import { bodyDeadline, idleConnections, serverTimeOptions } from './timeouts.ts';
+import { bodyDeadline, hasBody, idleConnections, serverTimeOptions } from './timeouts.ts';
+import { connectionsPerAddress } from './address-connections.ts';
 import { closeBodySchema } from './strict-bodies.ts';
 import { formBodies, jsonBodies } from './request-bodies.ts';
-import { answerExpectationFailed, clientErrorResponse, requireHost, trackTarget } from './client-errors.ts';
+import { answerExpectationFailed, refuseRequest, requireHost, trackRequests } from './client-errors.ts';
 
 export type App = FastifyInstance;
 
@@ -125,17 +127,13 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     },
     // Requests Node's HTTP parser refuses (bad header bytes, headers over 16 KB) never
     // reach Fastify: answer them in their surface's format with the version header too.
-    clientErrorHandler: (err, socket) => {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ECONNRESET' || socket.destroyed) return;
-      if (socket.writable) socket.write(clientErrorResponse(err, socket as Socket, always));
-      socket.destroy(err);
-    },
+    clientErrorHandler: (err, socket) => refuseRequest(err, socket as Socket, always),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   compilers.bind(app);
   app.decorateRequest('principal', null);
   answerExpectationFailed(app.server, always);
+  trackRequests(app.server);
   app.setErrorHandler(errorHandler);
 
   // Per-request work is kept to what is required, in callback-style hooks (an async hook
@@ -143,12 +141,22 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   // request arrives: error and 404 replies keep the headers already set.
   const armBodyDeadline = bodyDeadline(app, core.config, always);
   idleConnections(app.server, core.config);
+  // MAX_CONNECTIONS_PER_ADDRESS; a step per request only for connections from trusted proxies.
+  const perAddress = connectionsPerAddress(app.server, core.config.maxConnectionsPerAddress, core.config.trustProxy);
   // The headers as [name, value] pairs, set one by one: reply.headers(object) lists the
   // object's keys anew on every request.
   const alwaysPairs = Object.entries(always);
   app.addHook('onRequest', (req, reply, done) => {
     for (const [name, value] of alwaysPairs) reply.header(name, value);
-    trackTarget(req.raw);
+    const refused = perAddress?.(req, reply);
+    if (refused) return done(refused);
+    // No route: answered before its body is read, and the connection closed (the body is
+    // never read, docs/security.md "Slow clients").
+    if (req.is404 && hasBody(req)) {
+      reply.header('connection', 'close');
+      notFound(req, reply);
+      return;
+    }
     armBodyDeadline(req, reply);
     requireHost.call(app, req, reply, done);
   });
@@ -163,10 +171,11 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
   if (!logLines && log.isLevelEnabled && !opts.loggerInstance) app.setChildLoggerFactory((logger) => logger);
   const answers = answerRecorder(core, logLines ? logRequest : undefined);
   app.addHook('onRoute', answers.onRoute);
-  app.setNotFoundHandler((req, reply) => {
+  function notFound(req: FastifyRequest, reply: FastifyReply) {
     answers.unmatched(req, reply);
     return notFoundHandler(req, reply);
-  });
+  }
+  app.setNotFoundHandler(notFound);
 
   // Bodies: JSON (UTF-8, empty = none), forms only where registered (src/http/request-bodies.ts);
   // before any route (and the OpenAPI generator), bodies refuse undeclared properties.
@@ -192,6 +201,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     }
   }
   await app.register(consoleRoutes(core));
+  await app.register(consoleSessionRoutes(core));
   await app.register(api1Routes(core), { prefix: '/api' });
   await app.register(api2Routes(core), { prefix: '/api/2' });
   return app;

@@ -7,6 +7,8 @@ import type { Core } from '../compose.ts';
 import { DomainError } from '../core/errors.ts';
 import { BLOB_ROUTE_PREFIX, LocalDiskStore, contentDisposition, type DownloadTarget } from '../adapters/storage/local-disk.ts';
 import { renderFailure, toFailure } from './errors.ts';
+import { allowConsoleOrigin, blobPreflight } from './blob-cors.ts';
+import { liftBodyDeadline } from './timeouts.ts';
 
 /** The key and query of a /_blobs/… URL, decoded; null when undecodable. */
 function parseUrl(url: string): { key: string; query: Record<string, string | undefined> } | null {
@@ -33,11 +35,15 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
   return Array.isArray(v) ? v.join(',') : v;
 };
 
-function fail(reply: FastifyReply, err: unknown, closeConnection: boolean) {
+/**
+ * A refusal closes its connection (docs/security.md "Slow clients"): the rest of a refused
+ * body is never read, and a client refused here (a bad signature, an unknown key) gets no
+ * kept-alive connection to try again on.
+ */
+function fail(reply: FastifyReply, err: unknown) {
   const f = toFailure(err);
   if (f.status >= 500) reply.log.error({ err }, 'blob request failed');
-  // The rest of a refused body is not read: close the connection instead of draining it.
-  if (closeConnection) reply.header('connection', 'close');
+  reply.header('connection', 'close');
   return renderFailure('other', f, reply);
 }
 
@@ -111,9 +117,13 @@ export const blobRoutes =
     const store = core.objectStore;
     if (!(store instanceof LocalDiskStore)) return;
 
-    app.addHook('onRequest', async (_req, reply) => {
+    const consoleOrigin = new URL(core.config.publicUrl).origin;
+    app.addHook('onRequest', async (req, reply) => {
       reply.headers(BLOB_SECURITY_HEADERS);
+      allowConsoleOrigin(req, reply, consoleOrigin);
     });
+    // The console on PUBLIC_URL calling a separate blob origin (BLOB_PUBLIC_URL): blob-cors.ts.
+    app.options(`${BLOB_ROUTE_PREFIX}*`, { schema: { hide: true } }, (req, reply) => blobPreflight(req, reply, consoleOrigin));
 
     // The PUT body is the raw request stream, read by the handler: no parser, no body limit.
     app.removeAllContentTypeParsers();
@@ -121,20 +131,31 @@ export const blobRoutes =
 
     app.put(`${BLOB_ROUTE_PREFIX}*`, { schema: { hide: true } }, async (req, reply) => {
       const parsed = parseUrl(req.url);
-      let verified;
+      // A whole upload, or one part of a multipart upload (`upload` and `part` in the query).
+      let receive: () => Promise<{ md5Hex: string }>;
       try {
         if (!parsed) throw badUrl();
-        verified = await store.verifyUpload({
+        const request = {
           key: parsed.key,
           query: parsed.query,
           contentLength: header(req, 'content-length'),
           contentMd5: header(req, 'content-md5'),
           cacheControl: header(req, 'cache-control'),
           chunked: header(req, 'transfer-encoding') !== undefined,
-        });
+        };
+        if (parsed.query.upload !== undefined) {
+          const part = await store.verifyPart(request);
+          receive = () => store.receivePart(part, req.raw);
+        } else {
+          const whole = await store.verifyUpload(request);
+          receive = () => store.receive(whole, req.raw);
+        }
       } catch (e) {
-        return fail(reply, e, true);
+        return fail(reply, e);
       }
+      // Verified: the body may take longer than BODY_TIMEOUT (a large upload), so the
+      // deadline gives way to the upload idle rule.
+      liftBodyDeadline(req.raw);
       // A client that stops sending for UPLOAD_IDLE_MS loses its connection (and its
       // temporary file): no upload hangs for ever holding a socket and a half-written file.
       const socket = req.raw.socket;
@@ -142,7 +163,7 @@ export const blobRoutes =
       socket.setTimeout(UPLOAD_IDLE_MS);
       socket.on('timeout', onIdle);
       try {
-        const info = await store.receive(verified, req.raw);
+        const info = await receive();
         reply.header('etag', `"${info.md5Hex}"`);
         reply.header('content-md5', Buffer.from(info.md5Hex, 'hex').toString('base64'));
         return reply.code(201).send();
@@ -151,7 +172,7 @@ export const blobRoutes =
           reply.hijack(); // the client is gone: nobody to answer
           return;
         }
-        return fail(reply, e, !req.raw.readableEnded);
+        return fail(reply, e);
       } finally {
         socket.off('timeout', onIdle);
         socket.setTimeout(0);
@@ -169,7 +190,7 @@ export const blobRoutes =
           const target = await store.verifyDownload(parsed.key, parsed.query);
           return serve(req, reply, target);
         } catch (e) {
-          return fail(reply, e, false);
+          return fail(reply, e);
         }
       },
     });

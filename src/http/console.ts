@@ -40,11 +40,13 @@ export function consoleCsp(storageOrigins: readonly string[]): string {
 }
 
 /**
- * The origins signed URLs go to besides the service's own: STORAGE_PUBLIC_URL, and an
- * S3-type STORAGE_URL's endpoint (docs/storage.md). Local-disk URLs are on PUBLIC_URL.
+ * The origins signed URLs go to besides the service's own: BLOB_PUBLIC_URL (the local-disk
+ * store's separate blob origin), STORAGE_PUBLIC_URL, and an S3-type STORAGE_URL's endpoint
+ * (docs/storage.md). Without them, local-disk URLs are on PUBLIC_URL.
  */
-export function storageOriginsOf(config: Pick<Core['config'], 'storageUrl' | 'storagePublicUrl'>): string[] {
+export function storageOriginsOf(config: Pick<Core['config'], 'storageUrl' | 'storagePublicUrl'> & { blobPublicUrl?: string | undefined }): string[] {
   const out = new Set<string>();
+  if (config.blobPublicUrl) out.add(new URL(config.blobPublicUrl).origin);
   if (config.storagePublicUrl) out.add(new URL(config.storagePublicUrl).origin);
   if (config.storageUrl?.startsWith('s3://')) {
     const endpoint = new URL(config.storageUrl.replace(/^s3:/, 'http:')).searchParams.get('endpoint');

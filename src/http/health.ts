@@ -1,15 +1,21 @@
 // Probes, no auth (docs/operations.md):
 // - GET /healthz: 200 when the database (and storage) answer, 503 otherwise (kept as it was);
 // - GET /livez: the process answers (restart it when this fails);
-// - GET /readyz: 200 when it should get traffic: database and storage reachable and not
-//   shutting down; 503 while draining after SIGTERM.
+// - GET /readyz: 200 when it should get traffic: database and storage answering within
+//   1 s, no transaction stuck past its deadline, the LISTEN connection (PostgreSQL) not
+//   being replaced, not shutting down; 503 with the reason otherwise (src/probes.ts).
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { Core } from '../compose.ts';
 
 const Probe = {
   200: Type.Object({ status: Type.Literal('ok'), version: Type.String() }),
-  503: Type.Object({ status: Type.Union([Type.Literal('unavailable'), Type.Literal('draining')]), version: Type.String() }),
+  503: Type.Object({
+    status: Type.Union([Type.Literal('unavailable'), Type.Literal('draining')]),
+    version: Type.String(),
+    reason: Type.Optional(Type.String()),
+    listener: Type.Optional(Type.String()),
+  }),
 };
 
 export const healthRoutes =
@@ -20,9 +26,9 @@ export const healthRoutes =
       return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', version: core.version } as never);
     });
     app.get('/livez', { schema: { hide: true, response: { 200: Probe[200] } } }, async () => ({ status: 'ok' as const, version: core.version }));
+    // Within 2 s whatever the database does (src/probes.ts), with the reason when not ready.
     app.get('/readyz', { schema: { hide: true, response: Probe } }, async (_req, reply) => {
-      if (core.isDraining()) return reply.code(503).send({ status: 'draining', version: core.version } as never);
-      const ok = await core.ready();
-      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', version: core.version } as never);
+      const r = await core.ready();
+      return reply.code(r.status === 'ok' ? 200 : 503).send({ ...r, version: core.version } as never);
     });
   };

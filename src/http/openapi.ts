@@ -112,7 +112,8 @@ function commonAnswers(surface: Surface, op: Operation, needsPermission: boolean
     out['401'] = answer('`unauthorized`: no access token, or a malformed, expired or unknown one.');
     if (needsPermission) {
       out['403'] = answer(
-        'The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), ' +
+        'The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, ' +
+          'and `errorValues.grantedBy` the account roles that would grant them: our extension), ' +
           'or the object is out of reach (the codes are in the description).',
       );
     }

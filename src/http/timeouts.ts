@@ -2,12 +2,11 @@
 // enforces the header deadline (headersTimeout → 408 through clientErrorHandler) and the
 // connection cap (maxConnections). The body deadline is ours: Node's requestTimeout would
 // also cut /_blobs uploads, which are long streams with their own idle rule (http/blobs.ts,
-// UPLOAD_IDLE_MS). The idle deadline is ours too (idleConnections): Node's
+// UPLOAD_IDLE_MS) once their signature is verified (liftBodyDeadline). The idle deadline is ours too (idleConnections): Node's
 // (server.setTimeout) costs every request a timer.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BLOB_ROUTE_PREFIX } from '../adapters/storage/local-disk.ts';
 import { rawFailure } from './client-errors.ts';
 import type { Failure } from './errors.ts';
 
@@ -88,10 +87,23 @@ export function idleConnections(server: Server, limits: Pick<TimeLimits, 'idleTi
   });
 }
 
-const hasBody = (req: FastifyRequest): boolean => {
+/** Whether a request announces a body (a length other than 0, or chunks). */
+export const hasBody = (req: FastifyRequest): boolean => {
   const h = req.headers;
   return h['transfer-encoding'] !== undefined || (h['content-length'] !== undefined && h['content-length'] !== '0');
 };
+
+/** The body deadline armed for each request whose body is on its way: its clear. */
+const deadlines = new WeakMap<IncomingMessage, () => void>();
+
+/**
+ * Exempts a request from BODY_TIMEOUT: only a /_blobs upload whose signature was verified
+ * (http/blobs.ts), which then keeps the upload idle rule instead. Every other request with
+ * a body, /_blobs ones included until verified, keeps the deadline.
+ */
+export function liftBodyDeadline(req: IncomingMessage): void {
+  deadlines.get(req)?.();
+}
 
 /**
  * A body that has not arrived entirely BODY_TIMEOUT after the request started gets 408
@@ -109,7 +121,7 @@ export function bodyDeadline(
   const late: Failure = { status: 408, code: 'request-timeout', message: 'The request body did not arrive in time' };
   app.server.maxConnections = limits.maxConnections;
   return (req, reply) => {
-    if (!hasBody(req) || req.url.startsWith(BLOB_ROUTE_PREFIX)) return;
+    if (!hasBody(req)) return;
     const raw = req.raw;
     const socket: Socket = raw.socket;
     const timer = setTimeout(() => {
@@ -122,5 +134,6 @@ export function bodyDeadline(
     const clear = () => clearTimeout(timer);
     raw.once('end', clear);
     raw.once('close', clear);
+    deadlines.set(raw, clear);
   };
 }

@@ -3,16 +3,12 @@
 // process on the configured database), with usage errors told apart from refusals.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ENGINES, TEST_DATABASE_URL, freshPostgresUrl } from '../support/database.ts';
+import { runAdmin } from '../support/admin.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-interface Run { code: number | null; stdout: string; stderr: string }
 
 for (const engine of ENGINES) {
   describe(`npm run admin on ${engine}`, () => {
@@ -34,16 +30,7 @@ for (const engine of ENGINES) {
     });
     after(() => cleanup());
 
-    const admin = (args: string[], stdin?: string): Promise<Run> =>
-      new Promise((resolve) => {
-        const child = spawn(process.execPath, [path.join(ROOT, 'src/admin.ts'), ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => (stdout += d));
-        child.stderr.on('data', (d) => (stderr += d));
-        child.stdin.end(stdin ?? '');
-        child.once('close', (code) => resolve({ code, stdout, stderr })); // close: stdout read to the end
-      });
+    const admin = (args: string[], stdin?: string) => runAdmin(env, args, stdin);
     const json = async (args: string[], stdin?: string) => {
       const r = await admin([...args, '--json'], stdin);
       assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);

@@ -55,8 +55,8 @@ const instanceOf = (page: Page, id: string) =>
   page.evaluate((tagId) => {
     const h = (globalThis as any).__scanbaseBoxScene;
     const tagIndex = h.tags.findIndex((t: { data: { id: string } }) => t.data.id === tagId);
-    const instance = [...h.scene.instanceTag].indexOf(tagIndex);
-    return [...h.scene.mesh.instanceMatrix.array.slice(instance * 16, instance * 16 + 16)] as number[];
+    const instance = [...h.layer.instanceTag].indexOf(tagIndex);
+    return [...h.layer.mesh.instanceMatrix.array.slice(instance * 16, instance * 16 + 16)] as number[];
   }, id);
 
 const tagsNow = async () => {
@@ -256,7 +256,7 @@ test('the console: a copy job and a connect job are found again from their addre
   await page.getByRole('button', { name: 'Copy zone' }).click();
   await page.waitForURL(/tab=copy&job=/);
   made.copyAddress = new URL(page.url()).pathname + new URL(page.url()).search;
-  // A reload: the console signs in again and follows the copy in the address to its end.
+  // A reload: the console keeps its session and follows the copy in the address to its end.
   await page.reload();
   await signInThroughConsole(page, MIA, /job=/);
   await page.locator('.copy-state').filter({ hasText: 'done' }).waitFor({ timeout: 30_000 });

@@ -1,6 +1,6 @@
 // The web console (issue 18) in headless Chromium against one started server: sign in
 // with PKCE through the console's own callback, create a project, invite a user, read the reports (CSV), make a
-// custom role and a group, create a zone, survive a reload, upload two files by drag and drop, export the zone with a connect
+// custom role and a group, create a zone, survive a reload (without signing in again), upload two files by drag and drop, export the zone with a connect
 // job, add the invited user as a member with a role and an expiry, see a
 // tag list's axis-aligned and oriented boxes drawn in 3D and pick one, show the LAS scan's
 // points with them, sign out (the
@@ -60,7 +60,8 @@ test('the console: sign in (PKCE, own callback), create a project, invite a user
   // The service runs with SANDBOX on here: the banner says so.
   await page.getByRole('note').filter({ hasText: 'Sandbox' }).waitFor();
 
-  const authorizeUrl = await signInThroughConsole(page, MIA, /\/console\/$/);
+  const authorizeUrl = (await signInThroughConsole(page, MIA, /\/console\/$/))!;
+  assert.ok(authorizeUrl, 'signed in through the authorize page');
   assert.equal(authorizeUrl.searchParams.get('redirect_uri'), `${server.url}/console/callback`);
   assert.match(authorizeUrl.searchParams.get('state') ?? '', /^[a-z0-9]+$/);
   assert.equal(authorizeUrl.searchParams.get('code_challenge_method'), 'S256');
@@ -137,10 +138,10 @@ test('the console: sign in (PKCE, own callback), create a project, invite a user
   made.zoneId = url.searchParams.get('zone')!;
   await page.getByRole('heading', { name: 'Level 1', level: 2 }).waitFor();
 
-  // The route survives a reload: tokens were in memory, so the console asks to sign in and
-  // comes back to the same zone (the authorize page remembers the browser: Allow only).
+  // The route survives a reload, and so does the session (the console's cookie): no sign-in.
   await page.reload();
-  await signInThroughConsole(page, MIA, new RegExp(`\\?zone=${made.zoneId}&tab=files$`));
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  assert.match(page.url(), new RegExp(`\\?zone=${made.zoneId}&tab=files$`));
   await page.getByRole('heading', { name: 'Level 1', level: 2 }).waitFor();
 
   // Two files dropped on the zone: signed, PUT with progress, registered, then listed.
@@ -157,8 +158,8 @@ test('the console: sign in (PKCE, own callback), create a project, invite a user
   }, las);
   await page.dispatchEvent('[data-testid=drop-zone]', 'dragover', { dataTransfer: dropped });
   await page.dispatchEvent('[data-testid=drop-zone]', 'drop', { dataTransfer: dropped });
-  await page.getByRole('cell', { name: 'station-01.las' }).waitFor({ timeout: 20_000 });
-  await page.getByRole('cell', { name: 'survey-report.pdf' }).waitFor();
+  await page.getByRole('button', { name: 'station-01.las', exact: true }).waitFor({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'survey-report.pdf', exact: true }).waitFor();
   const states = await page.locator('.uploads .state').allTextContents();
   assert.deepEqual(states, ['done', 'done']);
   await assertNoSeriousAxeViolations(page, 'files');
@@ -210,7 +211,7 @@ test('the console: sign in (PKCE, own callback), create a project, invite a user
   const valve = await page.evaluate(() => {
     // The view's handle for tests and the benchmark (console/src/screens/tag-list.tsx).
     const h = (globalThis as any).__scanbaseBoxScene;
-    return h.scene.screenPointOf(h.tags.findIndex((t: { data: { id: string } }) => t.data.id === 'V-301')) as { x: number; y: number } | null;
+    return h.scene.screenPointOf(h.layer.id, String(h.tags.findIndex((t: { data: { id: string } }) => t.data.id === 'V-301'))) as { x: number; y: number } | null;
   });
   assert.ok(valve);
   await page.mouse.click(valve.x, valve.y);
@@ -230,12 +231,13 @@ test('the console: sign in (PKCE, own callback), create a project, invite a user
   await assertNoSeriousAxeViolations(page, 'tag list');
   await screenshot(page, 'tag-list');
 
-  // Sign out revokes the refresh token the console held.
-  const [revoke] = await Promise.all([page.waitForRequest((r) => r.url().endsWith('/oauth/revoke')), page.getByRole('button', { name: 'Sign out' }).click()]);
-  await page.getByRole('button', { name: 'Sign in' }).waitFor();
-  const refreshToken = new URLSearchParams(revoke.postData() ?? '').get('token')!;
+  // Sign out revokes the refresh token the browser held (in the console's HttpOnly cookie).
+  const refreshToken = (await page.context().cookies()).find((c) => c.name === 'sb_console')?.value;
   assert.ok(refreshToken);
-  await (await revoke.response())?.finished();
+  const [end] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/console/session/end')), page.getByRole('button', { name: 'Sign out' }).click()]);
+  assert.equal(end.status(), 200);
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  assert.equal((await page.context().cookies()).find((c) => c.name === 'sb_console'), undefined);
   const again = await tokenRequest(server.http, { grant_type: 'refresh_token', refresh_token: refreshToken });
   // The revoked token no longer refreshes (the service answers an RFC 6749 error).
   assert.ok(again.status === 400 || again.status === 401, `refresh after sign-out: ${again.status} ${again.body}`);
@@ -261,10 +263,10 @@ test('the console: an expired token is refreshed once for parallel calls; a View
   // retries them with the new token.
   const refreshes: string[] = [];
   page.on('request', (r) => {
-    if (r.url().endsWith('/oauth/token') && /grant_type=refresh_token/.test(r.postData() ?? '')) refreshes.push(r.url());
+    if (r.url().endsWith('/console/session/refresh')) refreshes.push(r.url());
   });
   await server.advanceClock(3 * 3600 + 60);
-  await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Projects' }).click();
+  await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Console Inc' }).click();
   await page.getByRole('link', { name: 'Refinery north' }).waitFor();
   assert.equal(refreshes.length, 1, 'one refresh for the parallel calls');
   await page.getByRole('link', { name: 'Refinery north' }).click();

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../support/server.ts';
+import { ownChild } from '../support/children.ts';
 import { SERVICE_PROCESS_ENV } from '../../src/runtime-env.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -83,6 +84,31 @@ test('the image serves the web console: a stage builds it and the final image ho
   assert.ok(all.at(-1)!.lines.some((l) => /^COPY --from=\S+ .*\/app \/app$/.test(l)), 'the final stage takes the build stage (which holds console/dist)');
 });
 
+test("the image holds one Node.js, the base image's, of the version the project pins (the `node` package is a development package)", () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>; devDependencies: Record<string, string>;
+  };
+  assert.equal(pkg.dependencies.node, undefined, '`npm ci --omit=dev` must not install a second Node into the image');
+  const pinned = pkg.devDependencies.node;
+  assert.match(pinned ?? '', /^\d+\.\d+\.\d+$/, 'the development runtime is pinned exactly');
+  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  assert.equal(lock.packages['node_modules/node']?.dev, true, 'the lockfile marks it development-only too');
+  const froms = [...fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8').matchAll(/^FROM\s+(\S+)/gm)].map((m) => m[1]!);
+  assert.ok(froms.length >= 2);
+  for (const from of froms) assert.equal(from, `node:${pinned}-bookworm-slim`, 'every stage runs the pinned version');
+});
+
+test('compose.yaml pins every image to a version (never latest), and tags the built image with the package version', () => {
+  const images = [...fs.readFileSync(path.join(ROOT, 'compose.yaml'), 'utf8').matchAll(/^\s*image:\s*(\S+)\s*$/gm)].map((m) => m[1]!);
+  assert.ok(images.length >= 5, images.join(', '));
+  const version = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  for (const image of images) {
+    const tag = /:([^:/]+)$/.exec(image)?.[1];
+    assert.ok(tag && tag !== 'latest' && /\d+\.\d+|\d{4}-\d\d-\d\d/.test(tag), `${image}: a version tag`);
+  }
+  assert.ok(images.includes(`scanbase:${version}`), `the built image is tagged scanbase:${version}`);
+});
+
 test('the image runs node on the sources as an unprivileged user, with a health check on /readyz', () => {
   assert.deepEqual(stage.cmd, ['node', 'src/main.ts'], 'no npm between the runtime and the service (signals reach it)');
   assert.equal(stage.user, 'node');
@@ -106,7 +132,7 @@ test("the image's command line, with the image's environment, serves and passes 
   const env = { PATH: process.env.PATH!, HOME: process.env.HOME!, ...stage.env, DATA_DIR: dataDir, PORT: String(port) };
   const [cmd, ...args] = stage.cmd;
   // `node` is the pinned runtime (node_modules/.bin is first on npm's PATH), as in the image.
-  const child = spawn(cmd!, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = ownChild(spawn(cmd!, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }));
   children.push(child);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
+import { closeBrowser, launchBrowser } from '../support/browser.ts';
 import { pkcePair, startOAuthServer, type OAuthServer } from '../support/oauth-client.ts';
 
 const USER = { email: 'dora@docs.test', password: 'dora-password-1' };
@@ -28,7 +28,7 @@ before(async () => {
 });
 after(async () => {
   await context?.close();
-  await browser?.close();
+  await closeBrowser(browser);
   await server?.stop();
 });
 

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
+import { closeBrowser, launchBrowser } from '../support/browser.ts';
 import { authorizePath, bearerGet, exchangeCode, pkcePair, randomState, startOAuthServer, type OAuthServer } from '../support/oauth-client.ts';
 
 const OWNER = { email: 'olivia@invite.test', password: 'olivia-password-1' };
@@ -42,7 +42,7 @@ before(async () => {
 });
 after(async () => {
   for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
+  await closeBrowser(browser);
   await server?.stop();
 });
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
+import { closeBrowser, launchBrowser } from '../support/browser.ts';
 import {
   authorizePath,
   bearerGet,
@@ -85,7 +85,7 @@ before(async () => {
 });
 after(async () => {
   for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close().catch(() => {});
+  await closeBrowser(browser);
   await callback?.close().catch(() => {});
   await server?.stop();
 });

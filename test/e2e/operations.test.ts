@@ -14,14 +14,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../support/server.ts';
 import { MIGRATED_PGLITE_TEMPLATE } from '../support/database.ts';
+import { ownChild, processState, stopChild } from '../support/children.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-ops-'));
-const started: ChildProcess[] = [];
-after(() => {
-  for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** DATA_DIR holding the migrated cluster `npm test` wrote, when there is one (saves initdb). */
 function dataDir(): string {
@@ -41,15 +38,21 @@ interface NpmServer {
   exited: Promise<number | null>;
 }
 
-/** `npm start` in the repository, on a free port; resolves once /readyz answers 200. */
-async function npmStart(dir: string, env: Record<string, string> = {}): Promise<NpmServer> {
-  const port = await freePort();
-  const npm = spawn('npm', ['start', '--silent'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dir, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  started.push(npm);
+/**
+ * `npm start` in the repository, on a free port (or `port`); resolves once /readyz answers
+ * 200. `group`: npm leads a process group of its own, as a service manager starts it.
+ */
+async function npmStart(dir: string, env: Record<string, string> = {}, opts: { port?: number; group?: boolean } = {}): Promise<NpmServer> {
+  const port = opts.port ?? (await freePort());
+  const npm = ownChild(
+    spawn('npm', ['start', '--silent'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dir, LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: opts.group ?? false,
+    }),
+    { group: opts.group ?? false },
+  );
   let out = '';
   npm.stdout!.on('data', (d) => (out += d));
   npm.stderr!.on('data', (d) => (out += d));
@@ -143,4 +146,45 @@ test('shutdown rule: SIGTERM to the npm process drains the request in flight, ex
   assert.ok(Date.now() - t0 < 15_000, 'the drain time bounds the stop');
   assert.match(second.logs(), /drain time over/);
   assert.equal(fs.existsSync(lock), false);
+});
+
+test('crash rule: after kill -9, npm start on the same DATA_DIR starts at once, even while the killed server is an unreaped zombie; a live second instance is refused, naming the first', async () => {
+  const dir = dataDir();
+  const lock = path.join(dir, 'pglite.lock');
+  const first = await npmStart(dir, {}, { group: true });
+  const firstPid = Number(fs.readFileSync(lock, 'utf8'));
+  assert.ok(firstPid > 0 && alive(firstPid));
+
+  // While the first runs, a second start on its DATA_DIR is refused with the first's pid.
+  const refused = await npmStart(dir).then(
+    () => assert.fail('a second instance started on the same DATA_DIR'),
+    (e: Error) => e.message,
+  );
+  assert.match(refused, new RegExp(`The database directory .*pglite is in use by process ${firstPid}; stop it or choose another DATA_DIR`), refused);
+
+  // kill -9 of the server while its parent (npm, stopped) cannot reap it: a zombie that
+  // still answers kill(pid, 0), named by the lock file.
+  process.kill(first.npm.pid!, 'SIGSTOP');
+  process.kill(firstPid, 'SIGKILL');
+  for (const deadline = Date.now() + 10_000; processState(firstPid) !== 'Z'; ) {
+    assert.ok(Date.now() < deadline, `the killed server is ${processState(firstPid)}, not a zombie`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.ok(alive(firstPid));
+  assert.equal(fs.readFileSync(lock, 'utf8'), String(firstPid));
+  const second = await npmStart(dir, {}, { group: true });
+  assert.equal(processState(firstPid), 'Z', 'the killed server was still unreaped when the restart took the lock');
+  const secondPid = Number(fs.readFileSync(lock, 'utf8'));
+  assert.ok(secondPid !== firstPid && alive(secondPid), 'the lock names the new server');
+  process.kill(-first.npm.pid!, 'SIGKILL');
+
+  // kill -9 of npm start's whole process group, as an operator would, and a restart in the same breath.
+  const port = await freePort();
+  process.kill(-second.npm.pid!, 'SIGKILL');
+  const third = await npmStart(dir, {}, { port, group: true });
+  assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200, third.logs());
+  assert.notEqual(Number(fs.readFileSync(lock, 'utf8')), secondPid);
+  await stopChild(third.npm, { graceMs: 30_000 });
+  assert.equal(await third.exited, 0, third.logs());
+  assert.equal(fs.existsSync(lock), false, 'a clean stop removes the lock file');
 });

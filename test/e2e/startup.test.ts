@@ -5,16 +5,13 @@
 // time; one JSON log line per request, never a token.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startServer, freePort, type RunningServer } from '../support/server.ts';
+import { startServer, freePort, runServerToExit as runToExit, type RunningServer } from '../support/server.ts';
 import { openPglite } from '../../src/adapters/postgres/pglite.ts';
 import { VERSION } from '../../src/version.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const OPERATOR_TOKEN = 'e2e-operator-token-secret';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-startup-'));
@@ -28,28 +25,6 @@ async function start(env: Record<string, string> = {}, dataDir?: string): Promis
   const s = await startServer(env, { dataDir: dataDir ?? fs.mkdtempSync(path.join(tmp, 'data-')) });
   running.push(s);
   return s;
-}
-
-/** Runs the entry point until it exits (it must, within the timeout); answers its exit code and output. */
-function runToExit(env: Record<string, string>, timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'src/main.ts')], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`did not exit within ${timeoutMs} ms:\n${output}`));
-    }, timeoutMs);
-    child.once('close', (code) => { // close: the output read to the end
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
 }
 
 const SEED = {

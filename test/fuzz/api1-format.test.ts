@@ -3,15 +3,17 @@
 // bytes in the path or a header, oversized headers, malformed framing), URL decoding, a
 // missing Host, an Expect header, the body parser, authentication, validation — the answer
 // is {code, message}, never problem+json, never 5xx. Raw requests over a socket to a
-// listening app, since app.inject() skips Node's parser. Property-based, ~300 runs.
+// listening app, since app.inject() skips Node's parser. Property-based, ~300 runs
+// (test/fuzz/settings.ts).
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import fc from 'fast-check';
 import { testApp, BASIC_SEED, type TestApp } from '../support/app.ts';
+import { exchange, type RawResponse } from './raw-http.ts';
+import { FUZZ_SEED, runs } from './settings.ts';
 
-const RUNS = 300;
-const SEED = Number(process.env.FUZZ_SEED) || Date.now() % 2 ** 31;
+const RUNS = runs(300);
 
 let t: TestApp;
 let port: number;
@@ -28,46 +30,11 @@ before(async () => {
 });
 after(() => t?.close());
 
-interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** The responses in what the server wrote (a refusal in a body may follow the answer to its head). */
-function responsesOf(text: string): RawResponse[] {
-  const out: RawResponse[] = [];
-  let rest = text;
-  while (rest.startsWith('HTTP/')) {
-    const end = rest.indexOf('\r\n\r\n');
-    const head = end < 0 ? rest : rest.slice(0, end);
-    const [statusLine = '', ...lines] = head.split('\r\n');
-    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-    const after = end < 0 ? '' : rest.slice(end + 4);
-    const status = Number(statusLine.split(' ')[1]);
-    // An interim response (100 Continue) has no body; the final one follows.
-    const length = status < 200 ? 0 : headers['content-length'] !== undefined ? Number(headers['content-length']) : after.length;
-    if (status >= 200) out.push({ status, headers, body: after.slice(0, length) });
-    rest = after.slice(length);
-  }
-  return out;
-}
-
 /** Sends bytes, waits for the server to close (every request says Connection: close). */
-function raw(bytes: Buffer): Promise<RawResponse[]> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const s = net.connect(port, '127.0.0.1', () => s.write(bytes));
-    const timer = setTimeout(() => s.destroy(new Error('no answer within 10 s')), 10_000);
-    s.on('data', (d) => chunks.push(d));
-    s.on('error', (e) => (chunks.length ? undefined : reject(e)));
-    s.on('close', () => {
-      clearTimeout(timer);
-      const responses = responsesOf(Buffer.concat(chunks).toString('latin1'));
-      if (!responses.length) reject(new Error('no response'));
-      else resolve(responses);
-    });
-  });
+async function raw(bytes: Buffer): Promise<RawResponse[]> {
+  const responses = await exchange(port, [bytes], { closeAfterMs: 10_000 });
+  if (!responses.length) throw new Error('no response');
+  return responses;
 }
 
 /** Asserts the answer to a refused API 1 request: {code, message} JSON, < 500, version header. */
@@ -191,7 +158,7 @@ describe('API 1 errors stay in API 1 format', () => {
         const { bytes, what } = build(r);
         for (const res of await raw(bytes)) assertApi1Format(res, what);
       }),
-      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      { numRuns: RUNS, seed: FUZZ_SEED, endOnFailure: true },
     );
   });
 });

@@ -1,16 +1,16 @@
 // CONTRACT §9: "No request, however malformed, answers 5xx." Property-based: random
 // bodies (strings, JSON values, bytes), content types, headers and paths/query strings
 // at the public entry points; every response is < 500 and carries x-scanbase-version.
-// Bounded: ~200 runs per target.
+// Bounded: ~200 runs per target, fixed seed (test/fuzz/settings.ts).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { testApp, BASIC_SEED, OPERATOR_TOKEN, type TestApp } from '../support/app.ts';
 import { UserAgent, injectTransport, hiddenFieldsOf, signIn, authorizePath, pkcePair } from '../support/oauth-client.ts';
+import { FUZZ_SEED, runs } from './settings.ts';
 
-const RUNS = 200;
-const SEED = Number(process.env.FUZZ_SEED) || Date.now() % 2 ** 31;
+const RUNS = runs(200);
 
 let t: TestApp;
 let accessToken: string;
@@ -132,14 +132,14 @@ const request = (method: 'GET' | 'POST', path: string) =>
     },
   );
 
-async function neverFiveHundred(arb: fc.Arbitrary<InjectOptions>, runs = RUNS) {
+async function neverFiveHundred(arb: fc.Arbitrary<InjectOptions>, count = RUNS) {
   await fc.assert(
     fc.asyncProperty(arb, async (opts) => {
       const res = await t.app.inject(opts);
       assert.ok(res.statusCode < 500, `${res.statusCode} ${res.body.slice(0, 300)}`);
       assert.equal(res.headers['x-scanbase-version'], t.core.version);
     }),
-    { numRuns: runs, seed: SEED, endOnFailure: true },
+    { numRuns: count, seed: FUZZ_SEED, endOnFailure: true },
   );
 }
 

@@ -178,7 +178,7 @@ test('probe rule: /livez 200, /readyz 200 when ready and 503 {status:"draining"}
     other.beginDrain();
     const ready = await otherApp.inject({ url: '/readyz' });
     assert.equal(ready.statusCode, 503);
-    assert.deepEqual(ready.json(), { status: 'draining', version: other.version });
+    assert.deepEqual(ready.json(), { status: 'draining', reason: 'shutting down', version: other.version });
     assert.equal((await otherApp.inject({ url: '/livez' })).statusCode, 200);
     assert.equal((await otherApp.inject({ url: '/healthz' })).statusCode, 200);
   } finally {

@@ -50,10 +50,14 @@ after(async () => {
 
 const sessions = async () => (await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM web_sessions'))[0]!.n;
 
-function assertExpiredForm(res: HttpResponse) {
+/** 403 with the page that says why: "Expired form" only for a form of this browser that is too old. */
+function assertRefusedForm(res: HttpResponse, why: 'expired' | 'mismatch' | 'missing') {
   assert.equal(res.status, 403, res.body);
-  assert.match(res.body, /Expired form/);
   assert.equal(header(res, 'location'), undefined);
+  if (why === 'expired') return assert.match(res.body, /Expired form/);
+  assert.doesNotMatch(res.body, /Expired|expired/, 'a token that is not this session\'s is not called expired');
+  assert.match(res.body, /Form not accepted/);
+  assert.match(res.body, why === 'missing' ? /carried no security token/ : /does not belong to this browser&#39;s session/);
 }
 
 /** A browser showing the sign-in form: its cookie and the form's fields. */
@@ -96,9 +100,9 @@ describe('the sign-in form stays CSRF-protected', () => {
     const a = await signInForm();
     const b = await signInForm();
     assert.notEqual(a.agent.cookies.get('sb_session'), b.agent.cookies.get('sb_session'));
-    assertExpiredForm(await a.agent.postForm('/oauth/login', { ...a.fields, csrf: b.fields.csrf, ...USER }));
+    assertRefusedForm(await a.agent.postForm('/oauth/login', { ...a.fields, csrf: b.fields.csrf, ...USER }), 'mismatch');
     const cookieless = new UserAgent(http);
-    assertExpiredForm(await cookieless.postForm('/oauth/login', { ...a.fields, ...USER }));
+    assertRefusedForm(await cookieless.postForm('/oauth/login', { ...a.fields, ...USER }), 'mismatch');
     // The right pair signs in.
     assert.equal((await a.agent.postForm('/oauth/login', { ...a.fields, ...USER })).status, 303);
   });
@@ -108,9 +112,12 @@ describe('the sign-in form stays CSRF-protected', () => {
     const [issued, mac] = fields.csrf!.split('.');
     const later = (parseInt(issued!, 36) + 1).toString(36);
     const flipped = `${mac!.slice(0, -1)}${mac!.endsWith('A') ? 'B' : 'A'}`;
-    for (const csrf of [`${later}.${mac}`, `${issued}.${flipped}`, `${issued}.`, `.${mac}`, mac!, 'x'.repeat(300), '']) {
-      assertExpiredForm(await agent.postForm('/oauth/login', { ...fields, csrf, ...USER }));
+    for (const csrf of [`${later}.${mac}`, `${issued}.${flipped}`, `${issued}.`, `.${mac}`, mac!, 'x'.repeat(300), `${fields.csrf}\n${fields.csrf}`]) {
+      assertRefusedForm(await agent.postForm('/oauth/login', { ...fields, csrf, ...USER }), 'mismatch');
     }
+    assertRefusedForm(await agent.postForm('/oauth/login', { ...fields, csrf: '', ...USER }), 'missing');
+    const { csrf: _none, ...withoutToken } = fields;
+    assertRefusedForm(await agent.postForm('/oauth/login', { ...withoutToken, ...USER }), 'missing');
   });
 
   test('a sign-in form older than 12 hours answers 403; the same browser gets a fresh form that works', async () => {
@@ -122,9 +129,26 @@ describe('the sign-in form stays CSRF-protected', () => {
       payload: { advanceSeconds: 12 * 3600 + 60 },
     });
     assert.equal(res.statusCode, 200, res.body);
-    assertExpiredForm(await agent.postForm('/oauth/login', { ...fields, ...USER }));
+    assertRefusedForm(await agent.postForm('/oauth/login', { ...fields, ...USER }), 'expired');
     const fresh = hiddenFieldsOf((await agent.get(PATH)).body);
     assert.equal((await agent.postForm('/oauth/login', { ...fresh, ...USER })).status, 303);
+  });
+
+  test('an approval whose token is not the signed-in session\'s (two pasted together, another page\'s) is "Form not accepted", never "Expired form"; signed out, it says so', async () => {
+    const r = await authorize(http, { ...USER, redirectUri: REDIRECT });
+    const approve = await r.agent.get(PATH);
+    const fields = hiddenFieldsOf(approve.body);
+    assert.match(approve.body, /action="\/oauth\/authorize"/);
+    // The approval page has two forms (Allow/Deny, Sign out) carrying the same token: a
+    // script that reads both gets two lines, the README's old curl recipe's mistake.
+    assertRefusedForm(await r.agent.postForm('/oauth/authorize', { ...fields, csrf: `${fields.csrf}\n${fields.csrf}`, decision: 'allow' }), 'mismatch');
+    assertRefusedForm(await r.agent.postForm('/oauth/authorize', { ...fields, csrf: 'not-the-token', decision: 'allow' }), 'mismatch');
+    const signedOut = await r.agent.postForm('/oauth/logout', { csrf: fields.csrf! });
+    assert.equal(signedOut.status, 200);
+    const after = await r.agent.postForm('/oauth/authorize', { ...fields, decision: 'allow' });
+    assert.equal(after.status, 403);
+    assert.match(after.body, /Signed out/);
+    assert.doesNotMatch(after.body, /Expired form/);
   });
 
   test('every node accepts a form another node served (the key is in the database)', async () => {

@@ -22,7 +22,7 @@ before(async () => {
   db = await migratedDatabase('postgres');
   for (let i = 0; i < 2; i++) {
     const config = loadConfig({
-      DATABASE_URL: db.url!, OPERATOR_TOKEN, SANDBOX: '1', PUBLIC_URL, WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1', WEBHOOKS_RELAY_INTERVAL: '3600',
+      DATABASE_URL: db.url!, OPERATOR_TOKEN, SANDBOX: '1', PUBLIC_URL, WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1', WEBHOOKS_TARGET_PORTS: 'any', WEBHOOKS_RELAY_INTERVAL: '3600',
     });
     const core = await compose(config);
     nodes.push({ core, app: await buildApp(core) });

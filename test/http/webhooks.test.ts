@@ -7,7 +7,7 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
 import {
-  A2, ACCOUNT_ID, OTHER_ACCOUNT_ID, advanceClock, caller, createProject, outbox, projectWorld, uuidOf, type World,
+  A2, ACCOUNT_ID, OTHER_ACCOUNT_ID, advanceClock, caller, createProject, emailOf, outbox, projectWorld, urn, uuidOf, type World,
 } from '../support/projects.ts';
 import { startWebhookReceiver, verifyDelivery, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { api1IdOf } from '../../src/core/ids/api1-id.ts';
@@ -18,7 +18,7 @@ let w: World;
 let receiver: WebhookReceiver;
 
 before(async () => {
-  t = await testApp({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1', WEBHOOKS_RETRY_SECONDS: '1', WEBHOOKS_RELAY_INTERVAL: '3600' });
+  t = await testApp({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1', WEBHOOKS_TARGET_PORTS: 'any', WEBHOOKS_RETRY_SECONDS: '1', WEBHOOKS_RELAY_INTERVAL: '3600' });
   w = await projectWorld(t);
   receiver = await startWebhookReceiver();
 });
@@ -160,7 +160,7 @@ test('a receiver that is down gets the delivery once it is back', async () => {
   const [failed] = (await w.as.owner!('GET', `${A2}/webhooks/${uuidOf(hook.id)}/deliveries`)).body;
   assert.equal(failed.state, 'pending');
   assert.equal(failed.lastStatus, null);
-  assert.match(failed.lastError, /cannot reach 127\.0\.0\.1:\d+: ECONNREFUSED/);
+  assert.equal(failed.lastError, 'connection-failed');
 
   const back = await startWebhookReceiver(port);
   try {
@@ -174,12 +174,12 @@ test('a receiver that is down gets the delivery once it is back', async () => {
   }
 });
 
-test('deliveries of one subject keep their order: a later change waits while an earlier one is being retried', async () => {
+test('deliveries of one subject keep their order: a later change waits while an earlier one is being retried (a 4xx refuses the delivery, not the endpoint)', async () => {
   await register({ events: ['project.created', 'project.updated'] });
   const p1 = await createProject(w.as.projectOwner!);
   await createProject(w.as.projectOwner!); // another subject
-  receiver.answer = 500;
-  await relay(); // both project.created fail
+  receiver.answer = 422;
+  await relay(); // both project.created fail: a 4xx holds back its subject only
   receiver.answer = 204;
   await w.as.projectOwner!('PATCH', `${A2}/projects/${uuidOf(p1.id)}`, { name: 'First rename' });
   await w.as.projectOwner!('PATCH', `${A2}/projects/${uuidOf(p1.id)}`, { name: 'Second rename' });
@@ -190,6 +190,28 @@ test('deliveries of one subject keep their order: a later change waits while an 
   const order = receiver.received.slice(2).map((r) => `${r.json.type} ${r.json.data.projectId === p1.id ? 'p1' : 'p2'}`);
   assert.deepEqual(order.filter((x) => x.endsWith('p1')), ['project.created p1', 'project.updated p1', 'project.updated p1']);
   assert.ok(order.includes('project.created p2'));
+});
+
+test('circuit breaker: an endpoint answering 5xx backs off as a whole (no other subject tried until its pause ends), the pauses double, a 2xx closes it', async () => {
+  const hook = await register({ events: ['project.created'] });
+  receiver.answer = 503;
+  for (let i = 0; i < 3; i++) await createProject(w.as.projectOwner!); // three subjects
+  await relay();
+  assert.equal(receiver.received.length, 1, 'one attempt, then the endpoint is paused: the other subjects are not tried');
+  await relay();
+  assert.equal(receiver.received.length, 1, 'paused: not claimed');
+  await advanceClock(t, 2); // WEBHOOKS_RETRY_SECONDS=1: the first pause is 1 s
+  await relay();
+  assert.equal(receiver.received.length, 2, 'after the pause, one probe, failing again');
+  await advanceClock(t, 1);
+  await relay();
+  assert.equal(receiver.received.length, 2, 'the second pause is 2 s');
+  receiver.answer = 204;
+  await advanceClock(t, 2);
+  await relay();
+  await receiver.waitFor('project.created', 5);
+  const deliveries = (await w.as.owner!('GET', `${A2}/webhooks/${uuidOf(hook.id)}/deliveries?state=delivered`)).body;
+  assert.equal(deliveries.length, 3, 'the probe succeeded: the breaker closed and every subject went');
 });
 
 test('after a rotation, deliveries carry signatures with the new and the previous secret (each verifies)', async () => {
@@ -328,6 +350,56 @@ test('replay sends a delivered delivery again with the same webhook-id', async (
   const both = await receiver.waitFor('project.created', 2);
   assert.equal(both[1]!.headers['webhook-id'], first!.headers['webhook-id']);
   assert.equal((await w.as.projectManager!('POST', `${A2}/webhooks/${uuidOf(hook.id)}/deliveries/${first!.headers['webhook-id']}/replay`)).status, 403);
+});
+
+test('an endpoint whose creator loses the right to manage webhooks (a role change, a removal) is disabled at once, announced, and the owner mailed', async () => {
+  const watcher = await w.as.owner!('POST', `${A2}/webhooks`, { url: receiver.url, events: ['webhook.disabled'] });
+  assert.equal(watcher.status, 201);
+  const registeredBy = async (name: string) => {
+    const user = (await t.core.store.repos.users.byEmail(emailOf(name)))!;
+    assert.equal((await w.as.owner!('PUT', `${A2}/members/${user.id}/roles`, ['administrator'])).status, 204);
+    const as = caller(t, (await t.tokens(emailOf(name))).access_token);
+    const res = await as('POST', `${A2}/webhooks`, { url: receiver.url, events: ['project.created'], description: `by ${name}` });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return { userId: user.id, hook: uuidOf(res.body.id as string) };
+  };
+  const demoted = await registeredBy('dave');
+  const removed = await registeredBy('erin');
+  const kept = await registeredBy('frank');
+
+  // dave becomes a project lister; erin leaves the account; frank stays an administrator.
+  assert.equal((await w.as.owner!('PUT', `${A2}/members/${demoted.userId}/roles`, ['projectLister'])).status, 204);
+  assert.equal((await w.as.owner!('DELETE', `${A2}/members`, [removed.userId])).status, 204);
+  for (const { hook } of [demoted, removed]) {
+    const after = (await w.as.owner!('GET', `${A2}/webhooks/${hook}`)).body;
+    assert.equal(after.enabled, false, hook);
+    assert.equal(after.disabledReason, 'creator-lost-access');
+  }
+  assert.equal((await w.as.owner!('GET', `${A2}/webhooks/${kept.hook}`)).body.enabled, true, 'an administrator keeps hers');
+
+  // Nothing more reaches the disabled endpoints; the kept one gets the change.
+  receiver.received.length = 0;
+  await createProject(w.as.projectOwner!);
+  await relay();
+  const disabledEvents = await receiver.waitFor('webhook.disabled', 2);
+  assert.deepEqual(disabledEvents.map((d) => uuidOf(d.json.data.webhookId!)).sort(), [demoted.hook, removed.hook].sort());
+  await receiver.waitFor('project.created', 1);
+  assert.equal(receiver.received.filter((r) => r.json.type === 'project.created').length, 1, 'only the kept endpoint');
+
+  // The owner is told, once, by the notice pass.
+  assert.equal(await t.core.webhookOwnerNotices.run(), 2);
+  assert.equal(await t.core.webhookOwnerNotices.run(), 0);
+  const mails = (await outbox(t)).filter((m) => m.subject === 'Webhook disabled in Proj: its creator lost access');
+  assert.deepEqual(mails.map((m) => m.to), ['owner@proj.test', 'owner@proj.test']);
+  assert.ok(mails.some((m) => m.text.includes(emailOf('dave'))) && mails.some((m) => m.text.includes(emailOf('erin'))));
+
+  // Enabled again by the owner, it is the owner's to answer for: dave's next change leaves it alone.
+  const enabled = await w.as.owner!('PATCH', `${A2}/webhooks/${demoted.hook}`, { enabled: true });
+  assert.equal(enabled.status, 200);
+  assert.equal(enabled.body.createdBy, urn('user', (await t.core.store.repos.users.byEmail(emailOf('owner')))!.id));
+  assert.equal((await w.as.owner!('PUT', `${A2}/members/${demoted.userId}/roles`, [])).status, 204);
+  assert.equal((await w.as.owner!('GET', `${A2}/webhooks/${demoted.hook}`)).body.enabled, true);
+  assert.equal((await w.as.owner!('PUT', `${A2}/members/${kept.userId}/roles`, [])).status, 204); // as the other tests expect
 });
 
 // Last: it moves the sandbox clock by a day, past the receivers' timestamp tolerance.

@@ -131,19 +131,59 @@ for (const engine of ENGINES) {
     test('webhook lease rule: an endpoint with due deliveries is leased by one caller at a time, and by another once the lease ends', async () => {
       const ids = [await endpoint(ACCOUNT, ['*']), await endpoint(ACCOUNT, ['*']), await endpoint(ACCOUNT, ['*'])];
       await publish(projectEvent(ACCOUNT, crypto.randomUUID()));
-      const claims = await Promise.all([0, 1, 2].map(() => repos.webhooks.claimEndpoints(at(1), at(31), 1)));
+      const claims = await Promise.all([0, 1, 2].map(() => repos.webhooks.claimEndpoints(at(1), at(31), 1, 50)));
       const claimed = claims.flat().map((e) => e.id);
       assert.equal(claimed.length, 3);
       assert.deepEqual(new Set(claimed), new Set(ids), 'each endpoint in one hand');
-      assert.deepEqual(await repos.webhooks.claimEndpoints(at(30), at(60), 10), [], 'leased: out of reach');
+      assert.deepEqual(await repos.webhooks.claimEndpoints(at(30), at(60), 10, 50), [], 'leased: out of reach');
       const first = claims[0]![0]!;
       assert.equal(await repos.webhooks.renewLease(first.id, at(31), at(61)), true);
       assert.equal(await repos.webhooks.renewLease(first.id, at(31), at(62)), false, 'a lease no longer held is not renewed');
       assert.equal((await repos.webhooks.leasedTarget(first.id, at(61)))?.secret, first.secret, 'the holder reads the current target');
       assert.equal(await repos.webhooks.leasedTarget(first.id, at(31)), null, 'a lease no longer held reads no target');
-      const after = await repos.webhooks.claimEndpoints(at(32), at(90), 10);
+      const after = await repos.webhooks.claimEndpoints(at(32), at(90), 10, 50);
       assert.equal(after.length, 2, 'the two leases that ended are taken over');
       assert.ok(!after.some((e) => e.id === first.id));
+    });
+
+    test('webhook claim fairness rule: claims go round the accounts (one endpoint each before any second), least recently served first, at most perAccount leased per account', async () => {
+      const many: string[] = [];
+      for (let i = 0; i < 6; i++) many.push(await endpoint(ACCOUNT, ['*']));
+      const single = await endpoint(OTHER, ['*']);
+      await publish(projectEvent(ACCOUNT, crypto.randomUUID()));
+      await publish(projectEvent(OTHER, crypto.randomUUID()));
+      const first = await repos.webhooks.claimEndpoints(at(1), at(31), 2, 4);
+      assert.deepEqual(new Set(first.map((e) => e.accountId)), new Set([ACCOUNT, OTHER]), 'one of each account first');
+      assert.ok(first.some((e) => e.id === single));
+      const more = await repos.webhooks.claimEndpoints(at(1), at(31), 10, 4);
+      assert.equal(more.length, 3, 'the account already holds one: three more make its four');
+      assert.ok(more.every((e) => many.includes(e.id)));
+      const leased = new Set([...first, ...more].map((e) => e.id));
+      assert.deepEqual(await repos.webhooks.claimEndpoints(at(2), at(31), 10, 4), [], 'at its cap: none until a lease ends');
+      // Released: in each account the endpoints not served yet come before those served just now.
+      for (const e of [...first, ...more]) await repos.webhooks.releaseLease(e.id, at(31));
+      const next = await repos.webhooks.claimEndpoints(at(3), at(33), 3, 4);
+      assert.deepEqual(next.map((e) => e.accountId).sort(), [ACCOUNT, ACCOUNT, OTHER].sort());
+      assert.ok(next.filter((e) => e.accountId === ACCOUNT).every((e) => !leased.has(e.id)), 'the two not served yet come first');
+    });
+
+    test('webhook circuit breaker rule: a failure that pauses the endpoint keeps it from the claims until then; a 2xx closes the breaker', async () => {
+      const id = await endpoint(ACCOUNT, ['*']);
+      await publish(projectEvent(ACCOUNT, crypto.randomUUID()));
+      await publish(projectEvent(ACCOUNT, crypto.randomUUID()));
+      const [claimed] = await repos.webhooks.claimEndpoints(at(1), at(31), 1, 4);
+      assert.equal(claimed!.breakerFailures, 0);
+      const [d] = await repos.webhooks.dueDeliveries(id, at(1), 10);
+      assert.equal(await repos.webhooks.settle(d!.id, 0, { state: 'pending', status: null, error: 'timeout', retryAt: at(31), pauseUntil: at(31) }, at(1)), true);
+      await repos.webhooks.releaseLease(id, at(31));
+      assert.deepEqual(await repos.webhooks.claimEndpoints(at(2), at(32), 1, 4), [], 'paused: the other subject waits too');
+      const [again] = await repos.webhooks.claimEndpoints(at(31), at(61), 1, 4);
+      assert.equal(again!.breakerFailures, 1);
+      const [next] = await repos.webhooks.dueDeliveries(id, at(31), 10);
+      assert.equal(await repos.webhooks.settle(next!.id, next!.attempts, { state: 'delivered', status: 204, at: at(32) }, at(32)), true);
+      await repos.webhooks.releaseLease(id, at(61));
+      const [closed] = await repos.webhooks.claimEndpoints(at(33), at(63), 1, 4);
+      assert.equal(closed!.breakerFailures, 0, 'closed by the 2xx');
     });
 
     test('webhook order rule: due deliveries come in event order; a subject waiting for a retry holds back only its own later deliveries', async () => {

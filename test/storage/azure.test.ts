@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import { AzureStore, parseAzureUrl } from '../../src/adapters/storage/azure.ts';
 import { loadConfig } from '../../src/config.ts';
 import { freshKey, md5Base64, md5Hex, objectStoreContract } from './contract.ts';
+import { multipartContract } from './multipart-contract.ts';
 import { startAzurite } from './emulators.ts';
 
 type Azurite = Awaited<ReturnType<typeof startAzurite>>;
@@ -33,6 +34,17 @@ objectStoreContract(
   },
   // Azure serves no suffix ranges (bytes=-N); Azurite answers them with a broken Content-Length.
   { signature: true, expiry: true, md5: true, length: false, suffixRange: false },
+);
+
+multipartContract(
+  'azure (azurite)',
+  async () => {
+    const emulator = await startAzurite();
+    const store = await openAzure(emulator);
+    return { store, reopen: () => openAzure(emulator), close: () => emulator.stop() };
+  },
+  // A SAS binds no length; Azure checks a block's Content-MD5. Azure knows no upload, only blocks.
+  { partLength: false, partMd5: true, unknownUpload: false },
 );
 
 let azurite: Azurite;
@@ -97,4 +109,16 @@ test('azure: STORAGE_PUBLIC_URL replaces the origin clients see; the container i
   await pub.ping();
   assert.throws(() => loadConfig({ STORAGE_URL: 'azure://c' }), /AZURE_STORAGE_CONNECTION_STRING/);
   assert.deepEqual(parseAzureUrl('azure://my-container'), { container: 'my-container' });
+});
+
+test('azure: a part URL is a write-only SAS on the blob whose block id names the upload, the part and its MD5', async () => {
+  const body = crypto.randomBytes(1000);
+  const upload = await store.createMultipart({ key: freshKey(), size: 3 * 1024 * 1024, partSize: 1024 * 1024 });
+  const [signed] = await store.signParts({ upload, parts: [{ partNumber: 2, md5Hex: md5Hex(body) }], expiresInSeconds: 600 }, new Date());
+  const url = new URL(signed!.url);
+  assert.equal(url.searchParams.get('sp'), 'w');
+  assert.equal(url.searchParams.get('comp'), 'block');
+  assert.equal(Buffer.from(url.searchParams.get('blockid')!, 'base64').toString(), `${upload.uploadId}-000002-${md5Hex(body)}`);
+  assert.equal(signed!.headers['Content-MD5'], md5Base64(body));
+  assert.equal((await fetch(signed!.url)).status, 403, 'the part URL reads nothing');
 });

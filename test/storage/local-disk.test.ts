@@ -11,6 +11,7 @@ import { freePort } from '../support/server.ts';
 import { OPERATOR_TOKEN, testApp, type TestApp } from '../support/app.ts';
 import { LocalDiskStore } from '../../src/adapters/storage/local-disk.ts';
 import { freshKey, md5Hex, objectStoreContract, upload } from './contract.ts';
+import { multipartContract } from './multipart-contract.ts';
 
 async function listening(): Promise<TestApp & { url: string }> {
   const port = await freePort();
@@ -27,6 +28,20 @@ objectStoreContract(
     return { store: t.core.objectStore, close: () => t.close() };
   },
   { signature: true, expiry: true, md5: true, length: true },
+);
+
+multipartContract(
+  'local disk',
+  async () => {
+    const t = await listening();
+    const local = t.core.objectStore as LocalDiskStore;
+    return {
+      store: local,
+      close: () => t.close(),
+      reopen: async () => new LocalDiskStore({ root: local.root, publicUrl: t.url, signingKey: async () => Buffer.from('unused'), clock: t.core.clock }),
+    };
+  },
+  { partLength: true, partMd5: true, unknownUpload: true },
 );
 
 /** Every file under the root, temporary and metadata files included. */

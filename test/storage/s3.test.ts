@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import { S3Store, parseS3Url } from '../../src/adapters/storage/s3.ts';
 import { loadConfig } from '../../src/config.ts';
 import { freshKey, md5Hex, objectStoreContract } from './contract.ts';
+import { multipartContract } from './multipart-contract.ts';
 import { startS3rver, type Emulator } from './emulators.ts';
 import { freePort } from '../support/server.ts';
 
@@ -25,20 +26,27 @@ async function openS3(emulator: Emulator, publicUrl?: string): Promise<S3Store> 
   return store;
 }
 
-objectStoreContract(
+/** s3rver started, a store on it; `reopen` another store on the same emulator. */
+async function s3UnderTest() {
+  const emulator = await startS3rver();
+  const store = await openS3(emulator);
+  return {
+    store,
+    reopen: () => openS3(emulator),
+    async close() {
+      await store.close();
+      await emulator.stop();
+    },
+  };
+}
+
+objectStoreContract('s3 (s3rver)', s3UnderTest, { signature: false, expiry: false, md5: false, length: false, suffixRange: false });
+
+multipartContract(
   's3 (s3rver)',
-  async () => {
-    const emulator = await startS3rver();
-    const store = await openS3(emulator);
-    return {
-      store,
-      async close() {
-        await store.close();
-        await emulator.stop();
-      },
-    };
-  },
-  { signature: false, expiry: false, md5: false, length: false, suffixRange: false },
+  s3UnderTest,
+  // s3rver checks neither a part's length nor its MD5 (S3 does, by the signed headers: checked below).
+  { partLength: false, partMd5: false, unknownUpload: true },
 );
 
 const hmac = (key: Buffer | string, data: string) => crypto.createHmac('sha256', key).update(data, 'utf8').digest();
@@ -161,6 +169,30 @@ test('s3: ping fails when the storage does not answer (/healthz then answers 503
   const store = new S3Store({ ...parseS3Url(`s3://b?endpoint=http://127.0.0.1:${await freePort()}&forcePathStyle=true`), credentials: CREDENTIALS });
   try {
     await assert.rejects(store.ping());
+  } finally {
+    await store.close();
+  }
+});
+
+test('s3: a presigned UploadPart signs content-md5, content-length and host (S3 then refuses another part length or MD5)', async () => {
+  const store = await openS3(emulator);
+  try {
+    const now = new Date('2026-11-23T01:02:03Z');
+    const upload = await store.createMultipart({ key: freshKey(), size: 12 * 1024 * 1024, partSize: 5 * 1024 * 1024 });
+    const md5 = md5Hex(Buffer.from('part'));
+    const [signed] = await store.signParts({ upload, parts: [{ partNumber: 3, md5Hex: md5 }], expiresInSeconds: 600 }, now);
+    const url = new URL(signed!.url);
+    assert.equal(signed!.size, 2 * 1024 * 1024);
+    assert.equal(url.searchParams.get('partNumber'), '3');
+    assert.equal(url.searchParams.get('uploadId'), upload.uploadId);
+    const signedHeaders = url.searchParams.get('X-Amz-SignedHeaders')!.split(';');
+    assert.deepEqual(signedHeaders.sort(), ['content-length', 'content-md5', 'host']);
+    const clientHeaders = { ...signed!.headers, 'Content-Length': String(signed!.size) };
+    const expected = sigV4('PUT', url, clientHeaders, CREDENTIALS.secretAccessKey);
+    assert.equal(url.searchParams.get('X-Amz-Signature'), expected, 'the independent SigV4 matches');
+    assert.notEqual(sigV4('PUT', url, { ...clientHeaders, 'Content-Length': '1' }, CREDENTIALS.secretAccessKey), expected);
+    assert.notEqual(sigV4('PUT', url, { ...clientHeaders, 'Content-MD5': md5Hex(Buffer.from('x')) }, CREDENTIALS.secretAccessKey), expected);
+    await store.abortMultipart(upload);
   } finally {
     await store.close();
   }

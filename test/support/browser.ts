@@ -18,3 +18,21 @@ export function launchWebGLBrowser(): Promise<Browser> {
     args: [...QUIET, '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
   });
 }
+
+/**
+ * Closes a browser the test launched, waiting at most `graceMs`: a browser that does not
+ * close by then is left to Playwright, which kills it with SIGKILL when the test process
+ * exits (the runner ends a file's process once its tests are done: scripts/test.mjs).
+ */
+export async function closeBrowser(browser: Browser | undefined, graceMs = 15_000): Promise<void> {
+  if (!browser) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, graceMs);
+  });
+  try {
+    await Promise.race([browser.close(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

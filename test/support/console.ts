@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startOAuthServer, type OAuthServer } from './oauth-client.ts';
-import { launchWebGLBrowser } from './browser.ts';
+import { startOAuthServer, type OAuthServer, type OAuthServerOptions } from './oauth-client.ts';
+import { closeBrowser, launchWebGLBrowser } from './browser.ts';
 
 /** Where the browser tests keep their screenshots (CI can collect the folder). */
 export const ARTIFACTS = path.resolve('.tmp/artifacts/console');
@@ -20,21 +20,32 @@ export async function screenshot(page: Page, name: string, target?: { selector: 
 }
 
 /**
- * Presses the console's Sign in, signs in on the authorize page when asked, allows, and
- * waits until the console shows `path` again. Answers the authorize address the console used.
+ * Signs the console in: presses its Sign in, signs in on the authorize page when asked
+ * (the console is a first-party client: no approval page), and waits until the console
+ * shows `backTo` again. A browser that still has the console's session (its cookie) is
+ * signed in already on load: then nothing is pressed. Answers the authorize address the
+ * console used (null when it was already signed in).
  */
-export async function signInThroughConsole(page: Page, user: { email: string; password: string }, backTo: RegExp): Promise<URL> {
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/oauth\/authorize\?/);
-  const authorizeUrl = new URL(page.url());
-  if (await page.locator('#email').count()) {
+export async function signInThroughConsole(page: Page, user: { email: string; password: string }, backTo: RegExp): Promise<URL | null> {
+  const signIn = page.getByRole('button', { name: 'Sign in' });
+  const signOut = page.getByRole('button', { name: 'Sign out' });
+  await signIn.or(signOut).first().waitFor({ timeout: 30_000 });
+  if (await signOut.isVisible()) {
+    await page.waitForURL(backTo, { timeout: 20_000 });
+    return null;
+  }
+  const [authorize] = await Promise.all([page.waitForRequest(/\/oauth\/authorize\?/), signIn.click()]);
+  const authorizeUrl = new URL(authorize.url());
+  const form = page.locator('#email');
+  // Either the sign-in form, or (a browser already signed in on the authorize pages) straight back.
+  await Promise.race([form.waitFor({ timeout: 20_000 }), page.waitForURL(backTo, { timeout: 20_000 })]);
+  if (!backTo.test(page.url()) && (await form.count())) {
     await page.fill('#email', user.email);
     await page.fill('#password', user.password);
-    await Promise.all([page.waitForURL(/\/oauth\/authorize\?/), page.click('button[type=submit]')]);
+    await page.click('button[type=submit]');
   }
-  await page.getByRole('button', { name: 'Allow' }).click();
   await page.waitForURL(backTo, { timeout: 20_000 });
-  await page.getByRole('button', { name: 'Sign out' }).waitFor({ timeout: 20_000 });
+  await signOut.waitFor({ timeout: 20_000 });
   return authorizeUrl;
 }
 
@@ -156,8 +167,8 @@ export function consoleWorld() {
   return {
     ...pages,
     /** Starts both; throws the first failure once both have settled. */
-    async start(): Promise<OAuthServer> {
-      const [s, b] = await Promise.allSettled([startOAuthServer(), launchWebGLBrowser()]);
+    async start(opts: OAuthServerOptions = {}): Promise<OAuthServer> {
+      const [s, b] = await Promise.allSettled([startOAuthServer(opts), launchWebGLBrowser()]);
       if (s.status === 'fulfilled') server = s.value;
       if (b.status === 'fulfilled') browser = b.value;
       for (const r of [s, b]) if (r.status === 'rejected') throw r.reason;
@@ -165,23 +176,45 @@ export function consoleWorld() {
     },
     async stop(): Promise<void> {
       await pages.closeAll();
-      await browser?.close();
+      await closeBrowser(browser);
       await server?.stop();
     },
   };
 }
 
-/** How many pixels of the 3D view differ from its background (the boxes drawn). */
+/**
+ * How many pixels of the 3D view differ from its background (what is drawn: boxes, points)
+ * and how many are in the selection's colour, rendered once without the grid and axes; the
+ * background is the view's most common colour.
+ */
 export const paintedPixels = (page: Page) =>
   page.evaluate(() => {
+    const g = globalThis as any;
+    const view = g.__scanbaseBoxScene?.scene ?? g.__scanbaseZoneView;
+    view.setHelpersVisible(false);
+    view.renderNow();
     const c = document.querySelector('canvas.scene') as HTMLCanvasElement;
     const copy = document.createElement('canvas');
     copy.width = c.width;
     copy.height = c.height;
-    const g = copy.getContext('2d')!;
-    g.drawImage(c, 0, 0);
-    const px = g.getImageData(0, 0, c.width, c.height).data;
+    const ctx = copy.getContext('2d')!;
+    ctx.drawImage(c, 0, 0);
+    view.setHelpersVisible(true);
+    const px = ctx.getImageData(0, 0, c.width, c.height).data;
+    const counts = new Map<number, number>();
+    for (let i = 0; i < px.length; i += 4) {
+      const k = (px[i]! << 16) | (px[i + 1]! << 8) | px[i + 2]!;
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    const bg = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+    const [br, bgr, bb] = [bg >> 16, (bg >> 8) & 255, bg & 255];
     let boxes = 0;
-    for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i]! - 244) + Math.abs(px[i + 1]! - 246) + Math.abs(px[i + 2]! - 248) > 60) boxes++;
-    return { boxes, total: px.length / 4 };
+    let highlight = 0;
+    for (let i = 0; i < px.length; i += 4) {
+      const [r, gr, b] = [px[i]!, px[i + 1]!, px[i + 2]!];
+      if (Math.abs(r - br) + Math.abs(gr - bgr) + Math.abs(b - bb) > 60) boxes++;
+      // The selection's amber (#ffb000, lit): red high, green lower, blue low.
+      if (r > 150 && gr > 90 && gr < r && b < 60 && r - b > 120) highlight++;
+    }
+    return { boxes, highlight, total: px.length / 4 };
   });

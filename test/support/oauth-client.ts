@@ -3,7 +3,7 @@
 // and the code exchange. One Transport interface, two implementations: fetch against
 // a real server, and app.inject() against an in-process app.
 import crypto from 'node:crypto';
-import { startServer, stopAndRemove, type RunningServer } from './server.ts';
+import { freePort, startServer, stopAndRemove, type RunningServer } from './server.ts';
 import { TEST_DATABASE_URL, freshPostgresUrl } from './database.ts';
 import { bearerCall, type HttpAnswer } from './e2e-http.ts';
 
@@ -279,11 +279,26 @@ export interface OAuthServer {
   stop(): Promise<void>;
 }
 
-export async function startOAuthServer(opts: { postgres?: boolean } = {}): Promise<OAuthServer> {
+export interface OAuthServerOptions {
+  postgres?: boolean;
+  /** More settings of the service. */
+  env?: Record<string, string>;
+  /**
+   * Signed blob URLs on another origin than the service's (BLOB_PUBLIC_URL): the same
+   * server named `localhost` instead of `127.0.0.1`, as a browser sees two origins.
+   */
+  blobOrigin?: boolean;
+}
+
+export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<OAuthServer> {
   const usePostgres = opts.postgres ?? Boolean(TEST_DATABASE_URL);
   if (usePostgres && !TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
   const db = usePostgres ? await freshPostgresUrl(TEST_DATABASE_URL!) : undefined;
-  const env: Record<string, string> = { OPERATOR_TOKEN: E2E_OPERATOR_TOKEN, SANDBOX: '1' };
+  const env: Record<string, string> = { OPERATOR_TOKEN: E2E_OPERATOR_TOKEN, SANDBOX: '1', ...opts.env };
+  if (opts.blobOrigin) {
+    const port = await freePort();
+    Object.assign(env, { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, BLOB_PUBLIC_URL: `http://localhost:${port}` });
+  }
   if (db) env.DATABASE_URL = db.url;
   let server: RunningServer;
   try {

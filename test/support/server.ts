@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 import { MIGRATED_PGLITE_TEMPLATE } from './database.ts';
 import { SERVICE_PROCESS_ENV } from '../../src/runtime-env.ts';
+import { exitOf, killChild, ownChild, stopChild } from './children.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -28,7 +29,7 @@ export interface RunningServer {
   dataDir: string;
   child: ChildProcess;
   logs(): string;
-  /** Graceful stop (SIGTERM), waits for exit. */
+  /** Graceful stop (SIGTERM), waits for exit; SIGKILL when it has not exited after its drain time and a margin. */
   stop(): Promise<void>;
   /** kill -9. */
   kill(): Promise<void>;
@@ -56,7 +57,7 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = opts.dataDir ?? freshDataDir(!env.DATABASE_URL);
   const url = env.PUBLIC_URL ?? `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(ROOT, 'src/main.ts')], {
+  const child = ownChild(spawn(process.execPath, [path.join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
@@ -70,11 +71,11 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }));
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = exitOf(child);
 
   const deadline = Date.now() + 90_000; // generous: a loaded 2-core machine compiles slowly
   for (;;) {
@@ -86,7 +87,7 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
       /* not yet */
     }
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      killChild(child);
       throw new Error(`server did not start:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 100));
@@ -98,14 +99,47 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
     child,
     logs: () => out,
     async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
+      // SIGTERM drains for at most SHUTDOWN_DRAIN_SECONDS (25 by default): a server still
+      // running well after that is killed rather than waited for.
+      await stopChild(child, { graceMs: (Number(env.SHUTDOWN_DRAIN_SECONDS ?? 25) + 15) * 1000 });
     },
     async kill() {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      killChild(child);
       await exited;
     },
   };
+}
+
+/**
+ * Runs the entry point until it exits (it must, within the timeout: a start-up that fails);
+ * answers its exit code and output. Without DATA_DIR in `env` it gets a fresh one (holding
+ * the migrated cluster, as startServer's), removed afterwards.
+ */
+export function runServerToExit(env: Record<string, string>, timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
+  const ownDataDir = env.DATA_DIR === undefined ? freshDataDir(!env.DATABASE_URL) : undefined;
+  return new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = ownChild(spawn(process.execPath, [path.join(ROOT, 'src/main.ts')], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+        ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}), ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }));
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`did not exit within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    child.once('close', (code) => { // close: the output read to the end
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  }).finally(() => {
+    if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });
+  });
 }
 
 /** Stops a started server, then drops its database (when it has one of its own) and removes its data directory. */

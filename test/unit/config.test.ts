@@ -203,6 +203,23 @@ test('config.trustProxy, given to Fastify as trustProxy, picks the client addres
   assert.equal(await clientOf('true'), '6.6.6.6', 'every hop: the leftmost, which the client controls');
 });
 
+test('MAX_CONNECTIONS_PER_ADDRESS (100; 0 off), WEBHOOKS_SENDS_PER_ACCOUNT (4) and WEBHOOKS_TARGET_PORTS (a port list or any) are read and validated', () => {
+  const defaults = loadConfig({});
+  assert.equal(defaults.maxConnectionsPerAddress, 100);
+  assert.equal(defaults.webhooks.sendsPerAccount, 4);
+  assert.deepEqual(defaults.webhooks.targetPorts, []);
+  const set = loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0', WEBHOOKS_SENDS_PER_ACCOUNT: '2', WEBHOOKS_TARGET_PORTS: '8443, 9000,8443' });
+  assert.equal(set.maxConnectionsPerAddress, 0);
+  assert.equal(set.webhooks.sendsPerAccount, 2);
+  assert.deepEqual(set.webhooks.targetPorts, [8443, 9000]);
+  assert.equal(loadConfig({ WEBHOOKS_TARGET_PORTS: 'ANY' }).webhooks.targetPorts, 'any');
+  assert.throws(() => loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '-1' }), /MAX_CONNECTIONS_PER_ADDRESS="-1" is invalid/);
+  assert.throws(() => loadConfig({ WEBHOOKS_SENDS_PER_ACCOUNT: '0' }), /WEBHOOKS_SENDS_PER_ACCOUNT="0" is invalid/);
+  for (const bad of ['0', '65536', '80;443', 'http']) {
+    assert.throws(() => loadConfig({ WEBHOOKS_TARGET_PORTS: bad }), /WEBHOOKS_TARGET_PORTS=.* is invalid: expected a comma-separated list of ports/, bad);
+  }
+});
+
 test('INVITE_*: the invitation caps default to 100 per request, 500 per account a day, 3 mails per recipient a day; bad values stop the start naming the variable', () => {
   assert.deepEqual(loadConfig({}).invitations, { maxPerRequest: 100, maxPerAccountPerDay: 500, mailsPerRecipientPerDay: 3 });
   assert.deepEqual(

@@ -13,9 +13,31 @@ const mailLine = (env: Record<string, string>) => startupLines(loadConfig({ ...b
 test('mail settings rule: SMTP off by default, From from the public host, retry defaults', () => {
   const c = loadConfig(base);
   assert.deepEqual(c.mail, {
-    smtpUrl: undefined, from: 'Scanbase <no-reply@scan.example.com>', maxAttempts: 8, firstRetrySeconds: 60, relayIntervalSeconds: 5,
+    smtpUrl: undefined, toLog: false, delivery: 'outbox', from: 'Scanbase <no-reply@scan.example.com>', maxAttempts: 8, firstRetrySeconds: 60, relayIntervalSeconds: 5,
   });
-  assert.deepEqual(mailLine({}), [{ mail: { smtp: 'off' } }, 'mail: SMTP off (mails stay in the outbox; set SMTP_URL)']);
+});
+
+test('mail start-up line rule: without SMTP it warns that no e-mail is sent and says how to read or print the links', () => {
+  const [fields, message, level] = mailLine({});
+  assert.deepEqual(fields, { mail: { smtp: 'off', delivery: 'outbox' } });
+  assert.equal(level, 'warn');
+  assert.match(message, /NO e-mail is sent/);
+  assert.match(message, /npm run admin -- outbox/);
+  assert.match(message, /SMTP_URL/);
+  assert.match(message, /MAIL_TO_LOG=1/);
+  const [logFields, logMessage, logLevel] = mailLine({ MAIL_TO_LOG: '1' });
+  assert.deepEqual(logFields, { mail: { smtp: 'off', delivery: 'log' } });
+  assert.equal(logLevel, undefined);
+  assert.match(logMessage, /printed to this log, none is sent/);
+});
+
+test('MAIL_TO_LOG rule: on a loopback HOST only (never a public or every-interface address), and not with SMTP_URL', () => {
+  for (const host of ['127.0.0.1', '127.0.1.1', '::1', 'localhost']) assert.equal(loadConfig({ ...base, HOST: host, MAIL_TO_LOG: 'yes' }).mail.delivery, 'log', host);
+  for (const host of ['0.0.0.0', '::', '192.168.1.10', 'scan.example.com']) {
+    assert.throws(() => loadConfig({ ...base, HOST: host, MAIL_TO_LOG: '1' }), (e: unknown) => e instanceof ConfigError && /^MAIL_TO_LOG .*loopback/.test(e.message), host);
+  }
+  assert.throws(() => loadConfig({ ...base, MAIL_TO_LOG: '1', SMTP_URL: 'smtp://mail.example.com' }), /MAIL_TO_LOG .*unset SMTP_URL/);
+  assert.throws(() => loadConfig({ ...base, MAIL_TO_LOG: 'maybe' }), /MAIL_TO_LOG=/);
 });
 
 test('mail settings rule: a bad SMTP_URL stops the start with the variable named and the password hidden', () => {

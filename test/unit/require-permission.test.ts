@@ -26,11 +26,11 @@ test('a rule over a held set refuses naming the rule, of alternatives the first,
   requirePermission(held, 'workzone:documents:read', 'view-file-forbidden');
   requirePermission(held, [['workzone:cad-model:read'], ['workzone:documents:read']], 'view-file-forbidden');
   const one = refusal(() => requirePermission(held, 'workzone:documents:write', 'delete-file-forbidden'));
-  assert.deepEqual([one.kind, one.code, one.message, one.values], ['forbidden', 'delete-file-forbidden', 'Requires workzone:documents:write', { requiredPermissions: ['workzone:documents:write'] }]);
+  assert.deepEqual([one.kind, one.code, one.message, one.values], ['forbidden', 'delete-file-forbidden', 'Requires workzone:documents:write', { requiredPermissions: ['workzone:documents:write'], grantedBy: [] }]);
   const alt = refusal(() => requirePermission(held, [['workzone:cad-model:write'], ['workzone:documents:write']], 'update-file-forbidden'));
-  assert.deepEqual(alt.values, { requiredPermissions: ['workzone:cad-model:write'] });
+  assert.deepEqual(alt.values, { requiredPermissions: ['workzone:cad-model:write'], grantedBy: [] });
   const all = refusal(() => requirePermission(held, ['workzone:documents:read', 'workzone:documents:write'], 'update-file-forbidden'));
-  assert.deepEqual(all.values, { requiredPermissions: ['workzone:documents:read', 'workzone:documents:write'] });
+  assert.deepEqual(all.values, { requiredPermissions: ['workzone:documents:read', 'workzone:documents:write'], grantedBy: [] });
 });
 
 test('a message function receives the permissions missing from the held set', () => {
@@ -38,15 +38,15 @@ test('a message function receives the permissions missing from the held set', ()
   const e = refusal(() => requirePermission(held, ['workzone:members:write', 'workzone:tags:read', 'workzone:crops:read'], 'add-project-members-forbidden',
     (missing) => `Requires ${missing.join(', ')} on every work zone`));
   assert.equal(e.message, 'Requires workzone:tags:read, workzone:crops:read on every work zone');
-  assert.deepEqual(e.values, { requiredPermissions: ['workzone:members:write', 'workzone:tags:read', 'workzone:crops:read'] });
+  assert.deepEqual(e.values, { requiredPermissions: ['workzone:members:write', 'workzone:tags:read', 'workzone:crops:read'], grantedBy: [] });
 });
 
 test('a named condition refuses when it does not hold, naming the rule it stands for, and passes when it holds', () => {
   requirePermission(condition('project-member', true), 'project:workzones:list', 'not-member-of-project');
   const e = refusal(() => requirePermission(condition('project-member', false), 'project:workzones:list', 'not-member-of-project', 'You are not a member of this project'));
-  assert.deepEqual([e.code, e.message, e.values], ['not-member-of-project', 'You are not a member of this project', { requiredPermissions: ['project:workzones:list'] }]);
+  assert.deepEqual([e.code, e.message, e.values], ['not-member-of-project', 'You are not a member of this project', { requiredPermissions: ['project:workzones:list'], grantedBy: [] }]);
   const owner = refusal(() => requirePermission(condition('account-owner', false), 'account:account:update-owner', 'update-subscription-forbidden'));
-  assert.deepEqual([owner.message, owner.values], ['Requires account:account:update-owner', { requiredPermissions: ['account:account:update-owner'] }]);
+  assert.deepEqual([owner.message, owner.values], ['Requires account:account:update-owner', { requiredPermissions: ['account:account:update-owner'], grantedBy: ['owner'] }]);
 });
 
 const CORE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/core');

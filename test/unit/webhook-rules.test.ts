@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import { DELIVERABLE_EVENT_TYPES, endpointWants, isDeliverable, webhookPayload } from '../../src/core/webhooks/webhook-events.ts';
 import { formatSecret, signatureOf, signedHeaders } from '../../src/core/webhooks/signature.ts';
-import { nextAttemptAt, retryDelaySeconds, RETRY, shouldDisable } from '../../src/core/webhooks/retry-schedule.ts';
-import { checkWebhookUrl, nonPublicReason } from '../../src/core/webhooks/target-addresses.ts';
+import { nextAttemptAt, pausesEndpoint, retryDelaySeconds, RETRY, shouldDisable } from '../../src/core/webhooks/retry-schedule.ts';
+import { checkWebhookUrl, nonPublicReason, portAllowed } from '../../src/core/webhooks/target-addresses.ts';
 import { checkEvents } from '../../src/core/webhooks/webhooks.ts';
 import { api1IdOf } from '../../src/core/ids/api1-id.ts';
 import { DomainError } from '../../src/core/errors.ts';
@@ -107,12 +107,37 @@ test('loopback, private, link-local, unspecified, multicast, CGNAT, ULA and IPv4
 });
 
 test('a webhook URL is absolute http(s) without credentials; an address literal outside the public range is refused unless allowed', () => {
-  assert.equal(checkWebhookUrl('https://hooks.example.com/in?x=1', false).href, 'https://hooks.example.com/in?x=1');
+  const publicOnly = { allowPrivateTargets: false, extraPorts: 'any' } as const;
+  const privateToo = { allowPrivateTargets: true, extraPorts: 'any' } as const;
+  assert.equal(checkWebhookUrl('https://hooks.example.com/in?x=1', publicOnly).href, 'https://hooks.example.com/in?x=1');
   for (const url of ['http://127.0.0.1/', 'http://10.1.2.3:8080/', 'http://[::1]/', 'http://169.254.169.254/latest', 'http://[::ffff:7f00:1]/']) {
-    assert.throws(() => checkWebhookUrl(url, false), (e: unknown) => e instanceof DomainError && e.code === 'invalid-webhook-url', url);
-    assert.ok(checkWebhookUrl(url, true));
+    assert.throws(() => checkWebhookUrl(url, publicOnly), (e: unknown) => e instanceof DomainError && e.code === 'invalid-webhook-url', url);
+    assert.ok(checkWebhookUrl(url, privateToo));
   }
   for (const url of ['ftp://x.example/', '/relative', 'https://u:p@x.example/', 'https://x.example/#frag', `https://x.example/${'a'.repeat(2000)}`]) {
-    assert.throws(() => checkWebhookUrl(url, true), (e: unknown) => e instanceof DomainError && e.code === 'invalid-webhook-url', url);
+    assert.throws(() => checkWebhookUrl(url, privateToo), (e: unknown) => e instanceof DomainError && e.code === 'invalid-webhook-url', url);
   }
+});
+
+test('webhook port rule: only ports 80 and 443 (default or named) and those WEBHOOKS_TARGET_PORTS adds', () => {
+  const standard = { allowPrivateTargets: false, extraPorts: [] } as const;
+  for (const url of ['https://hooks.example/', 'http://hooks.example/', 'https://hooks.example:443/', 'http://hooks.example:80/', 'https://hooks.example:80/']) {
+    assert.ok(checkWebhookUrl(url, standard), url);
+  }
+  for (const url of ['https://hooks.example:8443/', 'http://hooks.example:22/', 'http://hooks.example:6379/', 'https://hooks.example:1/']) {
+    assert.throws(
+      () => checkWebhookUrl(url, standard),
+      (e: unknown) => e instanceof DomainError && e.code === 'invalid-webhook-url' && /port 80, 443/.test(e.message),
+      url,
+    );
+  }
+  const extra = { allowPrivateTargets: false, extraPorts: [8443] } as const;
+  assert.ok(checkWebhookUrl('https://hooks.example:8443/', extra));
+  assert.throws(() => checkWebhookUrl('https://hooks.example:9443/', extra), /port 80, 443, 8443/);
+  assert.equal(portAllowed(new URL('https://hooks.example:6379/'), { extraPorts: 'any' }), true);
+});
+
+test('webhook circuit breaker rule: 5xx, 408 and 429 pause the endpoint as a whole; other answers concern the delivery', () => {
+  for (const status of [500, 502, 503, 504, 408, 429]) assert.equal(pausesEndpoint(status), true, String(status));
+  for (const status of [400, 401, 403, 404, 410, 422, 301, 302]) assert.equal(pausesEndpoint(status), false, String(status));
 });

@@ -7,7 +7,8 @@
 // job has an address (`&job={slug}`) that a reload, another browser or a colleague opens
 // (the service shows a job to whoever may act on the zone's jobs: docs/connect.md).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { A1, api } from '../api.ts';
+import { api } from '../api.ts';
+import { apiPath } from '../paths.ts';
 import { uploadFiles, type UploadProgress } from '../upload.ts';
 import { Action, Empty, ErrorBox, Link, deniedUnlessAll, useAction } from '../ui.tsx';
 import { UploadList } from './upload-list.tsx';
@@ -67,7 +68,7 @@ function ImportUpload(props: { slug: string; onUploaded: () => void }) {
   const start = async (files: File[]) => {
     if (!files.length) return;
     controllers.current = files.map(() => new AbortController());
-    await uploadFiles(`/connect/${encodeURIComponent(props.slug)}/files`, files, setUploads, controllers.current, 'PUT');
+    await uploadFiles(String(apiPath`/connect/${props.slug}/files`), files, setUploads, controllers.current, 'PUT');
     props.onUploaded();
   };
   return (
@@ -97,7 +98,7 @@ function JobView(props: { handle: JobHandle; zoneId: string }) {
     let live = true;
     let timer = 0;
     const poll = () =>
-      api<Job>('GET', `/connect/${encodeURIComponent(slug)}`).then(
+      api<Job>('GET', apiPath`/connect/${slug}`).then(
         (j) => {
           if (!live) return;
           setJob(j);
@@ -155,7 +156,7 @@ export function ConnectPanel(props: { accountId: string; projectId: string; zone
     run(async () => {
       const { slug } = await api<{ url: string; slug: string }>(
         'POST',
-        `${A1}/accounts/${props.accountId}/projects/${props.projectId}/workzones/${props.zoneId}/connect/${kind}`,
+        apiPath`/api/accounts/${props.accountId}/projects/${props.projectId}/workzones/${props.zoneId}/connect/${kind}`,
         {},
       );
       const next = [{ slug, kind }, ...jobs];

@@ -6,6 +6,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
+import { apiPath, type ApiPath } from '../paths.ts';
 import type { Crop, FileItem } from '../types.ts';
 import { Action, Empty, ErrorBox, Head, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
 
@@ -39,12 +40,12 @@ const writable = (c: Crop) => ({
   cameraType: c.cameraType, cameraState: c.cameraState, scan: c.scan, thumbnailBlobName: c.thumbnailBlobName, oview: c.oview, settings: c.settings,
 });
 
-export function CropsPanel(props: { base: string; zoneId: string; perms: ReadonlySet<string> | undefined }) {
+export function CropsPanel(props: { base: ApiPath; zoneId: string; perms: ReadonlySet<string> | undefined }) {
   const { base, zoneId } = props;
   const readDenied = deniedUnless(props.perms, 'workzone:crops:read', 'workzone:reality-data:read');
   const writeDenied = deniedUnless(props.perms, 'workzone:crops:write');
   const crops = useLoad(
-    () => (readDenied ? Promise.resolve([] as Crop[]) : api<Crop[]>('GET', `${base}/crops?workzones=${zoneId}`)),
+    () => (readDenied ? Promise.resolve([] as Crop[]) : api<Crop[]>('GET', `${apiPath`${base}/crops`}?${new URLSearchParams({ workzones: zoneId })}`)),
     `${base} crops ${zoneId} ${readDenied ?? ''}`,
   );
   const scans = useLoad(() => api<FileItem[]>('GET', `${base}/files?category=scan`), `${base} crop scans`);
@@ -79,7 +80,7 @@ export function CropsPanel(props: { base: string; zoneId: string; perms: Readonl
   const rename = (e: Event, c: Crop) => {
     e.preventDefault();
     if (!newName.trim()) return;
-    void run(() => api('PUT', `${base}/crops/${uuidOf(c.id)}`, { ...writable(c), name: newName.trim() })).then((ok) => {
+    void run(() => api('PUT', apiPath`${base}/crops/${uuidOf(c.id)}`, { ...writable(c), name: newName.trim() })).then((ok) => {
       if (!ok) return;
       setRenaming(null);
       crops.reload();
@@ -159,7 +160,7 @@ export function CropsPanel(props: { base: string; zoneId: string; perms: Readonl
                         type="button"
                         class="danger"
                         disabled={busy}
-                        onClick={() => confirm(`Delete the crop ${c.name}?`) && void run(() => api('DELETE', `${base}/crops/${uuidOf(c.id)}`)).then((ok) => ok && crops.reload())}
+                        onClick={() => confirm(`Delete the crop ${c.name}?`) && void run(() => api('DELETE', apiPath`${base}/crops/${uuidOf(c.id)}`)).then((ok) => ok && crops.reload())}
                       >
                         Delete {c.name}
                       </button>

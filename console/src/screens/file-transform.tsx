@@ -5,6 +5,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
+import type { ApiPath } from '../paths.ts';
 import { degreesAboutZ, quaternionAboutZ } from '../geometry.ts';
 import type { FileItem } from '../types.ts';
 import { Action, ErrorBox, deniedUnless, useAction } from '../ui.tsx';
@@ -26,7 +27,7 @@ export function transformDenied(file: FileItem, granted: ReadonlySet<string> | u
 
 const AXES = ['x', 'y', 'z'] as const;
 
-export function TransformForm(props: { file: FileItem; base: string; onDone: () => void; onCancel: () => void }) {
+export function TransformForm(props: { file: FileItem; base: ApiPath; onDone: () => void; onCancel: () => void }) {
   const f = props.file;
   const scales = TRANSFORMABLE[f.type]?.scales ?? false;
   const [translation, setTranslation] = useState(AXES.map((a) => String(f.translation?.[a] ?? 0)));

@@ -1,14 +1,15 @@
 // An account's groups: create, delete, add and remove users (account:groups:write).
 import { useState } from 'preact/hooks';
-import { A2, api, ApiError, uuidOf } from '../api.ts';
+import { api, ApiError, uuidOf } from '../api.ts';
+import { apiPath } from '../paths.ts';
 import type { Account, Group, User } from '../types.ts';
 import { AccountPage, Action, Empty, ErrorBox, Loading, useAction, useLoad } from '../ui.tsx';
 import { managesAccount } from './roles.tsx';
 
 
 export function GroupsScreen(props: { accountId: string }) {
-  const base = `${A2}/accounts/${props.accountId}`;
-  const account = useLoad(() => api<Account>('GET', base), base);
+  const base = apiPath`/api/2/accounts/${props.accountId}`;
+  const account = useLoad(() => api<Account>('GET', base), String(base));
   const groups = useLoad(() => api<Group[]>('GET', `${base}/groups`), `${base} groups`);
   // The users' e-mails only label the members: a caller who may not list the account's
   // users (403) sees the members' ids instead; any other failure is shown.
@@ -44,7 +45,7 @@ export function GroupsScreen(props: { accountId: string }) {
       {groups.data?.length === 0 ? <Empty>No group yet.</Empty> : null}
       <ul class="cards" aria-label="Groups">
         {groups.data?.map((g) => {
-          const g2 = `${base}/groups/${uuidOf(g.id)}`;
+          const g2 = String(apiPath`${base}/groups/${uuidOf(g.id)}`);
           const others = (users.data ?? []).filter((u) => !g.userIds.some((id) => uuidOf(id) === uuidOf(u.id)));
           return (
             <li key={g.id}>

@@ -3,6 +3,7 @@
 // bytes, register with PUT …/cover). PNG or JPEG only; the service checks the bytes too.
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
+import type { ApiPath } from '../paths.ts';
 import type { Project } from '../types.ts';
 import { md5Hex, putBlob, splitName } from '../upload.ts';
 import { Action, ErrorBox, deniedUnless, useAction, useLoad } from '../ui.tsx';
@@ -15,7 +16,7 @@ interface SignedCover {
   file: { url: string; blobName: string };
 }
 
-export function ProjectCover(props: { base: string; project: Project; onChange: () => void }) {
+export function ProjectCover(props: { base: ApiPath; project: Project; onChange: () => void }) {
   const { project } = props;
   const blob = project.coverBlobName;
   const image = useLoad(

@@ -1,25 +1,28 @@
-// Accounts (with their subscriptions' capacities, used against allowed) and an account's projects: list with
-// search, create, rename, delete and restore.
+// Accounts (with their subscriptions' capacities, used against allowed) and an account's
+// projects as cards (cover, counts, last activity): search, create, rename, delete and restore.
 import { useState } from 'preact/hooks';
-import { A2, api, uuidOf } from '../api.ts';
+import { api, uuidOf } from '../api.ts';
+import { apiPath } from '../paths.ts';
 import { Fragment } from 'preact';
 import type { Account, Project, Subscription, SubscriptionUsage } from '../types.ts';
-import { formatSize } from '../format.ts';
-import { Action, Empty, ErrorBox, Link, Loading, useAction, useLoad } from '../ui.tsx';
+import { formatAgo, formatFullDate, formatSize } from '../format.ts';
+import { Action, Breadcrumbs, Empty, RenameDialog, ErrorBox, Icon, IconButton, Link, LoadState, toast, useAction, useConfirm, useLoad } from '../ui.tsx';
 
 export function AccountsScreen() {
-  const accounts = useLoad(() => api<Account[]>('GET', `${A2}/accounts`), 'accounts');
+  const accounts = useLoad(() => api<Account[]>('GET', '/api/2/accounts'), 'accounts');
   return (
-    <main id="main">
+    <main id="main" class="page">
+      <Breadcrumbs trail={[]} />
       <h1>Accounts</h1>
-      <ErrorBox error={accounts.error} />
-      {accounts.loading && !accounts.data ? <Loading what="accounts" /> : null}
-      {accounts.data?.length === 0 ? <Empty>You belong to no account yet: ask an account administrator to invite you.</Empty> : null}
+      <LoadState of={[accounts]} what="accounts" />
+      {accounts.data?.length === 0 ? <Empty icon="users">You belong to no account yet: ask an account administrator to invite you.</Empty> : null}
       <ul class="cards">
         {accounts.data?.map((a) => (
-          <li key={a.id}>
-            <Link href={`/console/a/${uuidOf(a.id)}`}>{a.name}</Link>
-            <span class="muted"> {roleOf(a)}</span>
+          <li key={a.id} class="card">
+            <h2>
+              <Link href={`/console/a/${uuidOf(a.id)}`}>{a.name}</Link>
+            </h2>
+            <p class="muted">{roleOf(a)}</p>
             <ul class="subscriptions">
               {a.subscriptions.map((s) => (
                 <li key={s.id}>
@@ -34,12 +37,11 @@ export function AccountsScreen() {
   );
 }
 
-
 /** A subscription's capacities, used against allowed (GET …/usage, which counts as the service's checks do). */
 function SubscriptionUsageMeters(props: { accountId: string; subscription: Subscription }) {
   const s = props.subscription;
-  const url = `${A2}/accounts/${props.accountId}/subscriptions/${uuidOf(s.id)}/usage`;
-  const usage = useLoad(() => api<SubscriptionUsage>('GET', url), url);
+  const url = apiPath`/api/2/accounts/${props.accountId}/subscriptions/${uuidOf(s.id)}/usage`;
+  const usage = useLoad(() => api<SubscriptionUsage>('GET', url), String(url));
   const title = `${s.name ?? 'Subscription'}${s.isActive ? '' : ' (inactive)'}`;
   const u = usage.data;
   const rows: [string, string, { used: number; allowed: number }, (n: number) => string][] = u
@@ -53,14 +55,13 @@ function SubscriptionUsageMeters(props: { accountId: string; subscription: Subsc
   return (
     <div class="usage" aria-label={`Usage of ${title}`} role="group">
       <strong>{title}</strong>
-      {usage.loading && !u ? <Loading what="usage" /> : null}
-      <ErrorBox error={usage.error} />
+      <LoadState of={[usage]} what="usage" />
       {u ? (
         <dl class="fields">
           {rows.map(([id, label, v, show]) => (
             <Fragment key={id}>
               <dt id={`${s.id}-${id}`}>{label}</dt>
-              <dd>
+              <dd class="nowrap">
                 <meter min={0} max={Math.max(v.allowed, 1)} value={v.used} aria-labelledby={`${s.id}-${id}`} /> {show(v.used)} of {show(v.allowed)} used
               </dd>
             </Fragment>
@@ -72,15 +73,15 @@ function SubscriptionUsageMeters(props: { accountId: string; subscription: Subsc
 }
 
 const roleOf = (a: Account): string =>
-  a.permissions.isOwner ? 'owner' : a.permissions.isAdmin ? 'administrator' : a.permissions.isManager ? 'project manager' : 'member';
+  a.permissions.isOwner ? 'Owner' : a.permissions.isAdmin ? 'Administrator' : a.permissions.isManager ? 'Project manager' : 'Member';
 
 /** Only project managers hold account:projects:create (docs/permissions.md, the account-level table). */
 const mayCreateProjects = (a: Account) => a.permissions.isManager;
 
 export function ProjectsScreen(props: { accountId: string }) {
-  const base = `${A2}/accounts/${props.accountId}`;
+  const base = apiPath`/api/2/accounts/${props.accountId}`;
   const account = useLoad(() => api<Account>('GET', base), `account ${props.accountId}`);
-  const projects = useLoad(() => api<Project[]>('GET', `${base}/projects`), `projects ${props.accountId}`);
+  const projects = useLoad(() => api<Project[]>('GET', apiPath`${base}/projects`), `projects ${props.accountId}`);
   const [search, setSearch] = useState('');
   const [name, setName] = useState('');
   const [run, busy, error] = useAction();
@@ -96,7 +97,8 @@ export function ProjectsScreen(props: { accountId: string }) {
   const create = async (e: Event) => {
     e.preventDefault();
     if (!activeSub || !name.trim()) return;
-    if (await run(() => api('POST', `${base}/projects`, { name: name.trim(), subscriptionId: activeSub.id }))) {
+    if (await run(() => api('POST', apiPath`${base}/projects`, { name: name.trim(), subscriptionId: activeSub.id }))) {
+      toast(`Project ${name.trim()} created`);
       setName('');
       projects.reload();
     }
@@ -104,85 +106,128 @@ export function ProjectsScreen(props: { accountId: string }) {
   const q = search.trim().toLowerCase();
   const shown = (projects.data ?? []).filter((p) => !q || p.name.toLowerCase().includes(q));
   return (
-    <main id="main">
-      <nav aria-label="Breadcrumb" class="crumbs">
-        <Link href="/console/">Accounts</Link> / <span aria-current="page">{account.data?.name ?? '…'}</span>
-      </nav>
-      <h1>Projects</h1>
-      <p>
-        <Link href={`/console/a/${props.accountId}/users`}>Users of the account</Link> ·{' '}
-        <Link href={`/console/a/${props.accountId}/groups`}>Groups</Link> ·{' '}
-        <Link href={`/console/a/${props.accountId}/roles`}>Roles</Link> ·{' '}
-        <Link href={`/console/a/${props.accountId}/reports`}>Reports</Link>
-      </p>
-      <ErrorBox error={account.error ?? projects.error} />
-      <form class="row" onSubmit={create}>
-        <label for="new-project">New project name</label>
-        <input id="new-project" value={name} maxLength={255} onInput={(e) => setName(e.currentTarget.value)} disabled={Boolean(createDenied)} />
-        <Action label="Create project" type="submit" kind="primary" denied={createDenied} busy={busy} />
-      </form>
-      <ErrorBox error={error} />
-      <div class="row">
-        <label for="project-search">Search projects</label>
-        <input id="project-search" type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+    <main id="main" class="page">
+      <Breadcrumbs accountId={props.accountId} trail={[{ label: 'Projects' }]} />
+      <div class="page-head">
+        <h1>Projects</h1>
+        <nav aria-label="Account" class="account-nav">
+          <Link href={`/console/a/${props.accountId}/users`}>
+            <Icon name="users" /> Users of the account
+          </Link>
+          <Link href={`/console/a/${props.accountId}/groups`}>Groups</Link>
+          <Link href={`/console/a/${props.accountId}/roles`}>Roles</Link>
+          <Link href={`/console/a/${props.accountId}/reports`}>Reports</Link>
+        </nav>
       </div>
-      {projects.loading && !projects.data ? <Loading what="projects" /> : null}
-      {projects.data && shown.length === 0 ? <Empty>{q ? 'No project matches the search.' : 'No project yet.'}</Empty> : null}
-      <ul class="list" aria-label="Projects">
+      <div class="toolbar">
+        <form class="row compact" onSubmit={create}>
+          <label for="new-project" class="visually-hidden">
+            New project name
+          </label>
+          <input id="new-project" placeholder="New project name" value={name} maxLength={255} onInput={(e) => setName(e.currentTarget.value)} disabled={Boolean(createDenied)} />
+          <Action label="Create project" icon="add" type="submit" kind="primary" denied={createDenied} busy={busy} />
+        </form>
+        <div class="row compact">
+          <label for="project-search" class="visually-hidden">
+            Search projects
+          </label>
+          <input id="project-search" type="search" placeholder="Search projects" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+        </div>
+      </div>
+      <ErrorBox error={error} />
+      <LoadState of={[account, projects]} what="projects" />
+      {projects.data && shown.length === 0 ? <Empty icon="folder">{q ? 'No project matches the search.' : 'No project yet.'}</Empty> : null}
+      <ul class="cards projects" aria-label="Projects">
         {shown.map((p) => (
-          <ProjectRow key={p.id} accountId={props.accountId} project={p} onChange={projects.reload} />
+          <ProjectCard key={p.id} accountId={props.accountId} project={p} onChange={projects.reload} />
         ))}
       </ul>
     </main>
   );
 }
 
-function ProjectRow(props: { accountId: string; project: Project; onChange: () => void }) {
+/** A project's cover through a signed URL (covers are read like files: POST …/blobs). */
+function Cover(props: { url: string; blob: string | undefined }) {
+  const image = useLoad(
+    () => (props.blob ? api<{ urls: Record<string, string> }>('POST', `${props.url}/blobs`, [props.blob]).then((r) => r.urls[props.blob!] ?? null) : Promise.resolve(null)),
+    `${props.url} cover ${props.blob ?? ''}`,
+  );
+  return image.data ? <img class="cover" src={image.data} alt="" /> : <div class="cover placeholder" aria-hidden="true"><Icon name="layers" size={32} /></div>;
+}
+
+function ProjectCard(props: { accountId: string; project: Project; onChange: () => void }) {
   const p = props.project;
-  const url = `${A2}/accounts/${props.accountId}/projects/${uuidOf(p.id)}`;
+  const url = String(apiPath`/api/2/accounts/${props.accountId}/projects/${uuidOf(p.id)}`);
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(p.name);
   const [run, busy, error] = useAction();
+  const [ask, confirmDialog] = useConfirm();
   const has = (perm: string) => p.permissions.includes(perm);
-  const renameDenied = has('project:project:update-details') ? null : 'Needs project:project:update-details';
-  const deleteDenied = has('project:project:delete') ? null : 'Needs project:project:delete';
+  const renameDenied = !has('project:project:update-details');
+  const deleteDenied = !has('project:project:delete');
   const deleted = p.modificationInfo.isDeleted;
   const act = async (f: () => Promise<unknown>) => {
     if (await run(f)) props.onChange();
   };
+  const stats = p.statsInfo;
+  const updated = p.modificationInfo.updatedAt;
   return (
-    <li class={deleted ? 'deleted' : undefined}>
-      {renaming ? (
-        <form
-          class="row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void act(() => api('PATCH', url, { name: name.trim() })).then(() => setRenaming(false));
-          }}
-        >
-          <label for={`rename-${p.id}`}>New name</label>
-          <input id={`rename-${p.id}`} value={name} maxLength={255} onInput={(e) => setName(e.currentTarget.value)} />
-          <Action label="Save" type="submit" kind="primary" busy={busy} />
-          <Action label="Cancel" onClick={() => setRenaming(false)} />
-        </form>
-      ) : deleted ? (
-        <span>
-          {p.name} <span class="muted">(deleted)</span>
-        </span>
-      ) : (
-        <Link href={`/console/a/${props.accountId}/p/${uuidOf(p.id)}`}>{p.name}</Link>
-      )}
-      <span class="actions">
+    <li class={deleted ? 'card project-card deleted' : 'card project-card'}>
+      <Cover url={url} blob={deleted ? undefined : p.coverBlobName} />
+      <div class="card-body">
+        <h2>
+          {deleted ? (
+            <span>
+              {p.name} <span class="muted">(deleted)</span>
+            </span>
+          ) : (
+            <Link href={`/console/a/${props.accountId}/p/${uuidOf(p.id)}`}>{p.name}</Link>
+          )}
+        </h2>
+        <p class="counts nowrap">
+          {stats.scanCount ?? 0} scans · {stats.tagCount ?? 0} tags · {stats.workzoneCount ?? 1} zones
+        </p>
+        <p class="muted nowrap" title={formatFullDate(updated)}>
+          Last activity {formatAgo(updated)}
+        </p>
+      </div>
+      <div class="card-actions">
         {deleted ? (
-          <Action label={`Restore ${p.name}`} denied={deleteDenied} busy={busy} onClick={() => void act(() => api('PUT', `${url}/restore`))} />
+          <Action label={`Restore ${p.name}`} denied={deleteDenied ? 'Needs project:project:delete' : null} busy={busy} onClick={() => void act(() => api('PUT', `${url}/restore`))} />
         ) : (
           <>
-            {renaming ? null : <Action label={`Rename ${p.name}`} denied={renameDenied} onClick={() => setRenaming(true)} />}
-            <Action label={`Delete ${p.name}`} kind="danger" denied={deleteDenied} busy={busy} onClick={() => void act(() => api('DELETE', url))} />
+            <IconButton icon="rename" label={`Rename ${p.name}`} denied={renameDenied ? 'Needs project:project:update-details' : null} onClick={() => setRenaming(true)} />
+            <IconButton
+              icon="remove"
+              label={`Delete ${p.name}`}
+              danger
+              denied={deleteDenied ? 'Needs project:project:delete' : null}
+              disabled={busy}
+              onClick={() =>
+                void ask({ title: 'Delete the project?', body: `${p.name} will be deleted; it can be restored from this list.`, action: 'Delete project' }).then(
+                  (ok) => {
+                    if (ok) void act(() => api('DELETE', url));
+                  },
+                )
+              }
+            />
           </>
         )}
-      </span>
+      </div>
       <ErrorBox error={error} />
+      <RenameDialog
+        open={renaming}
+        title={`Rename ${p.name}`}
+        label="New name"
+        id={`rename-${p.id}`}
+        value={name}
+        onInput={setName}
+        onSave={(next) => void act(() => api('PATCH', url, { name: next })).then(() => setRenaming(false))}
+        onClose={() => setRenaming(false)}
+        busy={busy}
+        save="Save"
+      />
+      {confirmDialog}
     </li>
   );
 }

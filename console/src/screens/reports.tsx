@@ -1,7 +1,8 @@
 // API 1 reports of an account (docs/projects.md): projects by last access
 // (account:projects:list) and users by last activity (account:users:read), each
 // downloadable as CSV.
-import { A1, api } from '../api.ts';
+import { api } from '../api.ts';
+import { apiPath } from '../paths.ts';
 import { toCsv, type Cell } from '../csv.ts';
 import { AccountPage, Empty, ErrorBox, Head, Loading, useLoad } from '../ui.tsx';
 
@@ -62,7 +63,7 @@ function Report<T>(props: { title: string; file: string; url: string; cols: stri
 }
 
 export function ReportsScreen(props: { accountId: string }) {
-  const base = `${A1}/accounts/${props.accountId}/reports`;
+  const base = String(apiPath`/api/accounts/${props.accountId}/reports`);
   return (
     <AccountPage accountId={props.accountId} title="Reports">
       <Report<ProjectRow>

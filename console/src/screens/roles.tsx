@@ -3,7 +3,8 @@
 // combinations, so any choice is valid; edit a custom role in the same form (PUT overwrites:
 // its name, description and colour are sent back); delete a custom role). account:roles:write.
 import { useState } from 'preact/hooks';
-import { A2, api, uuidOf } from '../api.ts';
+import { api, uuidOf } from '../api.ts';
+import { apiPath } from '../paths.ts';
 import type { Account, Role } from '../types.ts';
 import { AccountPage, Action, ErrorBox, Head, Loading, useAction, useLoad } from '../ui.tsx';
 
@@ -35,8 +36,8 @@ export const managesAccount = (a: Account | undefined): string | null =>
   !a ? 'Checking your permissions…' : a.permissions.isOwner || a.permissions.isAdmin || a.permissions.isManager ? null : 'Needs account:roles:write';
 
 export function RolesScreen(props: { accountId: string }) {
-  const base = `${A2}/accounts/${props.accountId}`;
-  const account = useLoad(() => api<Account>('GET', base), base);
+  const base = apiPath`/api/2/accounts/${props.accountId}`;
+  const account = useLoad(() => api<Account>('GET', base), String(base));
   const roles = useLoad(() => api<Role[]>('GET', `${base}/roles`), `${base} roles`);
   const [name, setName] = useState('');
   const [legacy, setLegacy] = useState<string[]>([]);
@@ -53,7 +54,7 @@ export function RolesScreen(props: { accountId: string }) {
     if (!name.trim() || !legacy.length) return;
     const saved = editing
       ? run(() =>
-          api('PUT', `${base}/roles/${uuidOf(editing.id)}`, {
+          api('PUT', apiPath`${base}/roles/${uuidOf(editing.id)}`, {
             name: name.trim(), description: editing.description, ...(editing.color ? { color: editing.color } : {}), legacyPermissions: legacy,
           }),
         )
@@ -112,7 +113,7 @@ export function RolesScreen(props: { accountId: string }) {
                         kind="danger"
                         denied={denied}
                         busy={busy}
-                        onClick={() => confirm(`Delete the role ${r.name}?`) && void run(() => api('DELETE', `${base}/roles/${uuidOf(r.id)}`)).then((ok) => ok && roles.reload())}
+                        onClick={() => confirm(`Delete the role ${r.name}?`) && void run(() => api('DELETE', apiPath`${base}/roles/${uuidOf(r.id)}`)).then((ok) => ok && roles.reload())}
                       />
                     </>
                   )}

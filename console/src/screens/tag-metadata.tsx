@@ -4,7 +4,8 @@
 // values from every tag (API 2's overwrite sets definitions but never cleans). API 1's
 // `data` is a patch: the list's name, description and colour stay.
 import { useState } from 'preact/hooks';
-import { A1, api } from '../api.ts';
+import { api } from '../api.ts';
+import { apiPath } from '../paths.ts';
 import type { TagList } from '../types.ts';
 import { MAX_DEFINITION_NAME, definitionsOf, type Definition } from '../metadata.ts';
 import { Action, ErrorBox, useAction } from '../ui.tsx';
@@ -23,7 +24,7 @@ export function MetadataDefinitions(props: { list: TagList; accountId: string; p
     void run(async () => {
       const defs = definitionsOf(rows);
       if (typeof defs === 'string') throw new Error(defs);
-      await api('PUT', `${A1}/accounts/${props.accountId}/projects/${props.projectId}/tag-lists/${props.list.api1Id}`, {
+      await api('PUT', apiPath`/api/accounts/${props.accountId}/projects/${props.projectId}/tag-lists/${props.list.api1Id}`, {
         data: { metadataDefinitions: defs },
         cleanRemovedMetadataIds: clean,
       });

@@ -1,7 +1,8 @@
-// The rows of uploads in progress: each file's progress, state, error and its own Cancel.
+// The rows of uploads in progress: each file's progress, state, error, its own Cancel, and
+// Retry for a file that failed (a refusal, a network failure, a stalled upload).
 import type { UploadProgress } from '../upload.ts';
 
-export function UploadList(props: { uploads: UploadProgress[]; controllers: AbortController[] }) {
+export function UploadList(props: { uploads: UploadProgress[]; controllers: AbortController[]; onRetry?: (i: number) => void }) {
   if (!props.uploads.length) return null;
   return (
     <ul class="uploads" aria-label="Uploads">
@@ -10,8 +11,13 @@ export function UploadList(props: { uploads: UploadProgress[]; controllers: Abor
           <span>{u.name}</span> <progress max={1} value={u.fraction} aria-label={`Upload of ${u.name}`} /> <span class="state">{u.state}</span>
           {u.error ? <span class="error-text"> {u.error}</span> : null}
           {u.state === 'uploading' || u.state === 'hashing' ? (
-            <button type="button" class="plain" onClick={() => props.controllers[i]?.abort()}>
+            <button type="button" class="secondary small" onClick={() => props.controllers[i]?.abort()}>
               Cancel {u.name}
+            </button>
+          ) : null}
+          {u.state === 'failed' && props.onRetry ? (
+            <button type="button" class="secondary small" onClick={() => props.onRetry!(i)}>
+              Retry {u.name}
             </button>
           ) : null}
         </li>

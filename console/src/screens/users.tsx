@@ -2,7 +2,8 @@
 // a link to set a password; optional account roles), for owners, administrators and
 // project managers (account:users:write).
 import { useState } from 'preact/hooks';
-import { A2, api, uuidOf } from '../api.ts';
+import { api, uuidOf } from '../api.ts';
+import { apiPath } from '../paths.ts';
 import type { Account, User } from '../types.ts';
 import { AccountPage, Action, Empty, ErrorBox, Head, Loading, useAction, useLoad } from '../ui.tsx';
 
@@ -75,8 +76,8 @@ function UserRow(props: { user: User; accountUrl: string; denied: string | null;
 const managesUsers = (a: Account) => a.permissions.isOwner || a.permissions.isAdmin || a.permissions.isManager;
 
 export function UsersScreen(props: { accountId: string }) {
-  const base = `${A2}/accounts/${props.accountId}`;
-  const account = useLoad(() => api<Account>('GET', base), base);
+  const base = apiPath`/api/2/accounts/${props.accountId}`;
+  const account = useLoad(() => api<Account>('GET', base), String(base));
   const users = useLoad(() => api<User[]>('GET', `${base}/users`), `${base} users`);
   const [email, setEmail] = useState('');
   const [roles, setRoles] = useState<string[]>([]);
@@ -120,7 +121,7 @@ export function UsersScreen(props: { accountId: string }) {
           <Head cols={['E-mail', 'Name', 'Account roles', 'Invited', 'Actions']} />
           <tbody>
             {users.data.map((u) => (
-              <UserRow key={u.id} user={u} accountUrl={base} denied={denied} onChange={users.reload} />
+              <UserRow key={u.id} user={u} accountUrl={String(base)} denied={denied} onChange={users.reload} />
             ))}
           </tbody>
         </table>

@@ -5,6 +5,7 @@
 // it again; the service shows a copy to its requester only (404 to anyone else).
 import { useEffect, useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
+import { apiPath, type ApiPath } from '../paths.ts';
 import type { CopyStatus, Project, Workzone } from '../types.ts';
 import { Action, ErrorBox, Link, deniedUnlessAll, useAction } from '../ui.tsx';
 import { count } from '../format.ts';
@@ -73,7 +74,7 @@ function CopyJob(props: { accountId: string; zoneId: string; job: Started; onSet
 export function CopyPanel(props: {
   accountId: string;
   project: Project;
-  base: string;
+  base: ApiPath;
   zone: Workzone;
   zones: Workzone[];
   perms: ReadonlySet<string> | undefined;
@@ -85,12 +86,12 @@ export function CopyPanel(props: {
   const [jobs, setJobs] = useState<Started[]>([]);
   const [run, busy, error] = useAction();
   const denied = deniedUnlessAll(props.perms, ...SOURCE_NEEDS);
-  const zoneUrl = `${props.base}/workzones/${uuidOf(zone.id)}`;
+  const zoneUrl = apiPath`${props.base}/workzones/${uuidOf(zone.id)}`;
   // The copy in the address (after a reload, or a link): followed like one started here.
   const fromAddress = useLocation().query.get('job');
   const shown =
     fromAddress && !jobs.some((j) => j.jobId === fromAddress)
-      ? [...jobs, { jobId: fromAddress, name: null, statusUrl: `${zoneUrl}/copy/${encodeURIComponent(fromAddress)}` }]
+      ? [...jobs, { jobId: fromAddress, name: null, statusUrl: String(apiPath`${zoneUrl}/copy/${fromAddress}`) }]
       : jobs;
 
   const start = (e: Event) => {
@@ -102,7 +103,7 @@ export function CopyPanel(props: {
         : { destinationName: name.trim(), destinationProject: props.project.id, destinationWorkzone: destination };
     void run(async () => {
       const { jobId } = await api<{ jobId: string }>('POST', `${zoneUrl}/copy`, body);
-      setJobs((j) => [{ jobId, name: name.trim(), statusUrl: `${zoneUrl}/copy/${jobId}` }, ...j]);
+      setJobs((j) => [{ jobId, name: name.trim(), statusUrl: String(apiPath`${zoneUrl}/copy/${jobId}`) }, ...j]);
       navigate(jobAddress(uuidOf(zone.id), jobId), true);
     });
   };

@@ -17,6 +17,9 @@ const RGB_AT: Record<number, number> = { 2: 20, 3: 28, 5: 28, 7: 30, 8: 30, 10: 
 /** This file or store cannot be read by ranges: the whole-file path (point-cloud.ts) can still read it. */
 export class WholeFileNeeded extends PreviewError {}
 
+/** How long one ranged read may take. */
+const RANGE_TIMEOUT_MS = 30_000;
+
 export interface LasHeader {
   pointOffset: number;
   format: number;
@@ -59,7 +62,8 @@ export function recordWindows(total: number, maxPoints = MAX_POINTS, windows = W
 
 /** Bytes `start`..`end` (inclusive) of `url`; refuses an answer that is not that range (a store ignoring Range would send the whole file). */
 async function range(url: string, start: number, end: number, signal: AbortSignal): Promise<ArrayBuffer> {
-  const res = await fetch(url, { headers: { range: `bytes=${start}-${end}` }, signal });
+  // Each window has its time limit (a window is at most a few hundred KiB).
+  const res = await fetch(url, { headers: { range: `bytes=${start}-${end}` }, signal: AbortSignal.any([signal, AbortSignal.timeout(RANGE_TIMEOUT_MS)]) });
   if (res.status !== 206) {
     await res.body?.cancel();
     if (res.ok) throw new WholeFileNeeded('The store answered the whole scan instead of a byte range: it does not support Range requests.');

@@ -22,7 +22,10 @@ export class PreviewError extends Error {}
 
 /** Downloads `url`, reporting the fraction received; refuses more than MAX_BYTES. */
 export async function download(url: string, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<ArrayBuffer> {
-  const res = await fetch(url, { signal });
+  // No answer within the limit fails; once it answers, a large file streams for as long as bytes arrive.
+  const answered = new AbortController();
+  const timer = setTimeout(() => answered.abort(new PreviewError('The store did not answer in time.')), 30_000);
+  const res = await fetch(url, { signal: signal ? AbortSignal.any([signal, answered.signal]) : answered.signal }).finally(() => clearTimeout(timer));
   if (!res.ok || !res.body) throw new PreviewError(`The scan could not be downloaded (${res.status}).`);
   const total = Number(res.headers.get('content-length') ?? 0);
   if (total > MAX_BYTES) throw new PreviewError(`The scan is ${Math.round(total / 2 ** 20)} MiB: the preview reads scans up to ${MAX_BYTES / 2 ** 20} MiB.`);

@@ -1,7 +1,7 @@
 // What every command gets from the global options: the profile, the service's address,
 // the client (tokens refreshing through the profile's shared store) and the printer.
 import type { Command } from 'commander';
-import { TokenManager, createScanbaseClient, type ScanbaseClient, type StoredTokens } from '@scanbase/sdk/node';
+import { TokenManager, createScanbaseClient, fetchWithTimeout, type ScanbaseClient, type StoredTokens } from '@scanbase/sdk/node';
 import { UsageError } from './exit-codes.ts';
 import { normalBaseUrl, profileName, storeOfProfile } from './profiles.ts';
 import { printer, type Printer } from './output.ts';
@@ -10,6 +10,17 @@ export interface GlobalOptions {
   profile?: string;
   baseUrl?: string;
   json?: boolean;
+  timeout?: string;
+}
+
+/** --timeout / SCANBASE_TIMEOUT: seconds a request may wait for the service's answer (file transfers excepted). */
+export const DEFAULT_TIMEOUT_SECONDS = 60;
+
+function timeoutMs(given: string | undefined): number {
+  if (given === undefined || given === '') return DEFAULT_TIMEOUT_SECONDS * 1000;
+  const n = Number(given);
+  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`bad --timeout: ${given} (seconds, more than 0 and at most 3600)`);
+  return Math.round(n * 1000);
 }
 
 export interface Context {
@@ -19,6 +30,8 @@ export interface Context {
   store: ReturnType<typeof storeOfProfile>;
   /** The --base-url / SCANBASE_BASE_URL given, normalised (undefined when none). */
   baseUrlOption: string | undefined;
+  /** fetch with the --timeout deadline: for the token endpoints (the client's API calls have it too). */
+  timedFetch: typeof fetch;
   /** The signed-in tokens and a client on them; a usage-kind error when not signed in. */
   signedIn(): Promise<{ tokens: StoredTokens; manager: TokenManager; client: ScanbaseClient }>;
 }
@@ -29,19 +42,22 @@ export function contextOf(cmd: Command): Context {
   const store = storeOfProfile(profile);
   const given = g.baseUrl || process.env.SCANBASE_BASE_URL;
   const baseUrlOption = given ? normalBaseUrl(given) : undefined;
+  const deadline = timeoutMs(g.timeout);
+  const timedFetch = fetchWithTimeout(deadline);
   return {
     profile,
     out: printer(Boolean(g.json)),
     store,
     baseUrlOption,
+    timedFetch,
     async signedIn() {
       const tokens = await store.read();
       if (!tokens) throw new NotSignedIn(`profile ${profile} is not signed in: run \`scanbase login${profile === 'default' ? '' : ` --profile ${profile}`}\``);
       if (baseUrlOption && baseUrlOption !== tokens.server) {
         throw new UsageError(`profile ${profile} is signed in on ${tokens.server}, not ${baseUrlOption}: sign in there with another --profile`);
       }
-      const manager = new TokenManager(tokens.server, store);
-      return { tokens, manager, client: createScanbaseClient({ baseUrl: tokens.server, tokens: manager }) };
+      const manager = new TokenManager(tokens.server, store, timedFetch);
+      return { tokens, manager, client: createScanbaseClient({ baseUrl: tokens.server, tokens: manager, timeoutMs: deadline }) };
     },
   };
 }

@@ -20,14 +20,53 @@ export const EXIT = {
   unavailable: 7,
   /** No answer at all (connection refused, reset, DNS), after the retries. */
   network: 8,
+  /** Cancelled (Ctrl-C, SIGTERM): run the same command again to resume. */
+  cancelled: 130,
 } as const;
 
 /** Usage errors found by the command itself (beyond what the argument parser checks). */
 export class UsageError extends Error {}
 
+/** Errors of the machine, not of the program: a file missing or unreadable, a full disk. Told in one line, no stack. */
+const LOCAL_FAILURES: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'not a directory',
+  EEXIST: 'already exists',
+  ENOSPC: 'no space left on the device',
+  EROFS: 'read-only file system',
+  EMFILE: 'too many open files',
+};
+
+/** How each account role is named to people. */
+const ROLE_NAMES: Record<string, string> = { owner: 'the account owner', administrator: 'administrator', projectManager: 'project manager', projectLister: 'project lister' };
+
+/** What the command prints on standard error for a failure: one line, except for a bug (the stack: exit 1). */
+export function failureLine(e: unknown): string {
+  if (e instanceof ScanbaseError) {
+    const granted = Array.isArray(e.errorValues.grantedBy) && e.errorValues.grantedBy.length
+      ? ` (granted by: ${(e.errorValues.grantedBy as string[]).map((r) => ROLE_NAMES[r] ?? r).join(', ')})`
+      : '';
+    return `scanbase: ${e.errorCode} (${e.status || 'no answer'}): ${e.message}${granted}`;
+  }
+  const err = e as NodeJS.ErrnoException;
+  if (err instanceof Error && typeof err.code === 'string' && LOCAL_FAILURES[err.code]) {
+    return `scanbase: ${err.path ? `${err.path}: ` : ''}${LOCAL_FAILURES[err.code]}${err.path ? '' : ` (${err.message})`}`;
+  }
+  if (err instanceof Error && err.name === 'TimeoutError') return `scanbase: no answer in time: ${err.message}`;
+  const code = exitCodeOf(e);
+  if (code === EXIT.network) return `scanbase: no answer: ${err.message}${err.cause ? ` (${String(err.cause)})` : ''}`;
+  if (code === EXIT.failure) return `scanbase: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
+  return `scanbase: ${err.message}`;
+}
+
 export function exitCodeOf(e: unknown): number {
   if (e instanceof UsageError) return EXIT.usage;
+  if (e instanceof Error && e.name === 'TimeoutError') return EXIT.network;
   if (e instanceof Error && e.name === 'NotSignedIn') return EXIT.auth;
+  if (e instanceof Error && e.name === 'AbortError') return EXIT.cancelled;
   if (isConnectionFailure(e)) return EXIT.network;
   if (!(e instanceof ScanbaseError)) return EXIT.failure;
   const s = e.status;

@@ -6,8 +6,8 @@
 // Exit codes by kind of failure: exit-codes.ts.
 import fs from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { ScanbaseError } from '@scanbase/sdk/node';
-import { EXIT, exitCodeOf } from './exit-codes.ts';
+import { EXIT, exitCodeOf, failureLine } from './exit-codes.ts';
+import { DEFAULT_TIMEOUT_SECONDS } from './context.ts';
 import { authCommands } from './commands/auth.ts';
 import { resourceCommands } from './commands/resources.ts';
 import { transferCommands } from './commands/transfers.ts';
@@ -20,6 +20,7 @@ export function program(): Command {
     .addOption(new Option('--profile <name>', 'the profile (one signed-in user on one server)').env('SCANBASE_PROFILE'))
     .addOption(new Option('--base-url <url>', 'the service\'s address (login: where to sign in; default http://127.0.0.1:8080)').env('SCANBASE_BASE_URL'))
     .option('--json', 'print JSON (the service\'s documents) instead of tables')
+    .addOption(new Option('--timeout <seconds>', `how long a request may wait for the service's answer (file transfers excepted; default ${DEFAULT_TIMEOUT_SECONDS})`).env('SCANBASE_TIMEOUT'))
     .version((JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version)
     .showHelpAfterError('(scanbase --help for usage)')
     .exitOverride();
@@ -41,11 +42,7 @@ try {
     // Help and version are not failures; the parser already printed its message.
     process.exitCode = e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version' ? EXIT.ok : EXIT.usage;
   } else {
-    const code = exitCodeOf(e);
-    if (e instanceof ScanbaseError) console.error(`scanbase: ${e.errorCode} (${e.status || 'no answer'}): ${e.message}`);
-    else if (code === EXIT.network) console.error(`scanbase: no answer: ${(e as Error).message}${(e as Error).cause ? ` (${String((e as Error).cause)})` : ''}`);
-    else if (code === EXIT.failure) console.error(`scanbase: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-    else console.error(`scanbase: ${(e as Error).message}`);
-    process.exitCode = code;
+    console.error(failureLine(e));
+    process.exitCode = exitCodeOf(e);
   }
 }

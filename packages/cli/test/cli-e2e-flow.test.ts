@@ -8,6 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,9 +91,12 @@ test('cli e2e: browser login, whoami, project and zone, upload with a progress b
   const profileFile = path.join(configDir, 'profiles', 'default.json');
   assert.equal(fs.statSync(profileFile).mode & 0o777, 0o600);
 
+  // whoami says who: the e-mail, the name and the accounts, as the service knows them.
   const me = await json(['whoami']);
-  assert.deepEqual([me.profile, me.server], ['default', world.url]);
+  assert.deepEqual([me.profile, me.server, me.email, me.name], ['default', world.url, world.owner.email, 'projectOwner Test']);
   assert.match(me.userId, /^urn:svc:user:/);
+  assert.deepEqual(me.accounts.map((a: { name: string }) => a.name), ['Proj']);
+  assert.match(ok(await cli(['whoami'])).stdout, /^email\s+projectowner@proj\.test$/m);
 
   // A project and a zone under its root zone, by the command.
   const project = await json(['projects', 'create', '--account', world.accountId, '--name', 'CLI e2e', '--subscription', SUB_A]);
@@ -111,8 +115,9 @@ test('cli e2e: browser login, whoami, project and zone, upload with a progress b
   const target = ['--account', world.accountId, '--project', project.id, '--zone', zone.id];
   const tty = await scanbaseInTerminal(['upload', ...target, '--concurrency', '2', ...files.slice(0, 3)], { configDir });
   assert.equal(tty.code, 0, tty.stdout);
-  assert.match(tty.stdout, /upload \[[█░]+\] \d+% \| [\d.]+ (KiB|MiB)\/[\d.]+ MiB \| \d\/3 files/, 'the bar, drawn on the terminal');
-  assert.match(tty.stdout, /upload \[█{40}\] 100% \| 4\.4 MiB\/4\.4 MiB \| 3\/3 files/);
+  // The batch's line (bytes, rate, ETA, files), and a line per file in flight.
+  assert.match(tty.stdout, /upload \[[█░]+\] \d+% \| [\d.]+ (B|KiB|MiB)\/[\d.]+ MiB \| [\d.]+ (B|KiB|MiB)\/s \| ETA [^|]+ \| \d\/3 files/, 'the bar, drawn on the terminal');
+  assert.match(tty.stdout, /upload \[█{40}\] 100% \| 4\.4 MiB\/4\.4 MiB \| [^|]+\/s \| ETA [^|]+ \| 3\/3 files/);
   assert.match(tty.stdout, /\r/, 'redrawn in place');
   const piped = ok(await cli(['upload', ...target, files[3]!]));
   assert.equal(piped.stderr, '', 'no progress when piped');
@@ -178,6 +183,14 @@ test('cli: login --with-token takes a token pair (JSON) or a bare refresh token;
   const pair = await world.operator('POST', '/tokens', { email: world.owner.email });
   const first = await json(['login', '--with-token', '--base-url', world.url], { stdin: JSON.stringify(pair), profile: 'ci' });
   assert.equal(first.userId, pair.user_id);
+  // Without --base-url the server is the pair's issuer (the service's PUBLIC_URL), not a default.
+  const byIssuer = await json(['login', '--with-token'], { stdin: JSON.stringify(await world.operator('POST', '/tokens', { email: world.owner.email })), profile: 'issuer' });
+  assert.equal(byIssuer.server, world.url);
+  assert.equal((await json(['whoami'], { profile: 'issuer' })).email, world.owner.email);
+  // A bare refresh token names no server: with neither --base-url nor a profile's server, a usage error.
+  const unknown = await cli(['login', '--with-token'], { stdin: 'some-refresh-token', profile: 'nowhere' });
+  assert.equal(unknown.code, 2, unknown.stderr);
+  assert.match(unknown.stderr, /give --base-url/);
   const token = ok(await cli(['token'], { profile: 'ci' })).stdout.trim();
   assert.equal(token, pair.access_token, 'still valid: no refresh');
   const res = await fetch(`${world.url}/api/isLogged`, { headers: { authorization: `Bearer ${token}` } });
@@ -193,9 +206,6 @@ test('cli: login --with-token takes a token pair (JSON) or a bare refresh token;
 
 test('cli: exit codes by failure kind: usage 2, not found 5, refused input 6, no answer 8; --base-url must match the profile', async () => {
   assert.equal((await cli(['frobnicate'])).code, 2);
-  const noAccount = await cli(['projects', 'list'], { profile: 'ci' });
-  assert.equal(noAccount.code, 2);
-  assert.match(noAccount.stderr, /--account is required/);
   assert.equal((await cli(['projects', 'get', crypto.randomUUID(), '--account', world.accountId], { profile: 'ci' })).code, 5);
   assert.equal((await cli(['projects', 'create', '--account', world.accountId, '--name', '', '--subscription', SUB_A], { profile: 'ci' })).code, 6);
   assert.equal((await cli(['projects', 'create', '--account', world.accountId, '--data', '{not json'], { profile: 'ci' })).code, 2);
@@ -206,10 +216,56 @@ test('cli: exit codes by failure kind: usage 2, not found 5, refused input 6, no
   assert.equal(down.code, 8, down.stderr);
 });
 
+test('cli: --account defaults to the only account, accounts and subscriptions go by name, subscriptions list; with several accounts --account is required', async () => {
+  const mine = await json(['projects', 'list'], { profile: 'ci' });
+  assert.ok(mine.length >= 1, 'the only account: Proj');
+  const subs = await json(['subscriptions', 'list', '--account', 'Proj'], { profile: 'ci' });
+  assert.deepEqual(subs.map((x: { name: string }) => x.name).sort(), ['A', 'B', 'Inactive', 'Invite']);
+  assert.match(ok(await cli(['subscriptions', 'list'], { profile: 'ci' })).stdout, /│ Invite\s+│/);
+  // By name, its case aside: the account "Proj", the subscription "A".
+  const made = await json(['projects', 'create', '--account', 'proj', '--subscription', 'a', '--name', 'By names'], { profile: 'ci' });
+  assert.equal(made.subscriptionId.endsWith(SUB_A), true, made.subscriptionId);
+  const unknownSub = await cli(['projects', 'create', '--subscription', 'No such plan', '--name', 'X'], { profile: 'ci' });
+  assert.equal(unknownSub.code, 6, unknownSub.stderr);
+  // A second account: the default no longer applies, and the refusal names the accounts.
+  await world.operator('POST', '/seed', { accounts: [{ name: 'Elsewhere', owner: 'other-owner@proj.test', members: ['outsider@proj.test', world.owner.email] }] });
+  const several = await cli(['projects', 'list'], { profile: 'ci' });
+  assert.equal(several.code, 2);
+  assert.match(several.stderr, /--account is required .*2 accounts: (Proj, Elsewhere|Elsewhere, Proj)/);
+});
+
+test('cli: one line and no stack for what is not a bug: a missing file, a refusal (naming the role that grants it), no answer in time', async () => {
+  const missing = await cli(['upload', '--account', 'Proj', '--project', crypto.randomUUID(), '--zone', crypto.randomUUID(), path.join(work, 'missing.e57')], { profile: 'ci' });
+  assert.equal(missing.code, 1);
+  assert.equal(missing.stderr, `scanbase: ${path.join(work, 'missing.e57')}: no such file or directory\n`);
+
+  const member = await world.operator('POST', '/tokens', { email: 'member@proj.test' });
+  ok(await cli(['login', '--with-token'], { stdin: JSON.stringify(member), profile: 'member' }));
+  const refused = await cli(['projects', 'create', '--name', 'Nope', '--subscription', SUB_A], { profile: 'member' });
+  assert.equal(refused.code, 4);
+  assert.equal(refused.stderr, 'scanbase: create-project-forbidden (403): Requires account:projects:create (granted by: project manager)\n');
+
+  // A service that takes the connection and never answers: the command gives up after --timeout.
+  const silent = net.createServer(() => {});
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  try {
+    const port = (silent.address() as net.AddressInfo).port;
+    ok(await cli(['login', '--with-token', '--base-url', `http://127.0.0.1:${port}`], { stdin: JSON.stringify(member), profile: 'silent' }));
+    const started = Date.now();
+    const r = await cli(['--timeout', '1', 'whoami'], { profile: 'silent' });
+    assert.equal(r.code, 8, r.stderr);
+    assert.match(r.stderr, /^scanbase: timeout \(no answer\): GET http:\/\/127\.0\.0\.1:\d+\/oauth\/userinfo: no answer within 1 s\n$/);
+    assert.ok(Date.now() - started < 15_000, 'not the server\'s idle timeout');
+    assert.equal((await cli(['--timeout', 'soon', 'whoami'], { profile: 'silent' })).code, 2);
+  } finally {
+    silent.close();
+  }
+});
+
 test('cli: completion bash lists the commands, their sub-commands and options, and is valid bash', async () => {
   const script = ok(await cli(['completion', 'bash'])).stdout;
   assert.match(script, /complete -F _scanbase scanbase/);
-  assert.match(script, /""\) words="login logout whoami token accounts projects workzones members files tag-lists upload download tags completion /);
+  assert.match(script, /""\) words="login logout whoami token accounts subscriptions projects workzones members files tag-lists upload download tags completion --profile --base-url --json --timeout /);
   assert.match(script, /"projects create"\) words="[^"]*--subscription/);
   const words = spawnSync('bash', ['-c', `${script}\nCOMP_WORDS=(scanbase projects cr); COMP_CWORD=2; _scanbase; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
   assert.equal(words.stdout.trim(), 'create');

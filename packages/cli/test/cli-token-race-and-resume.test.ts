@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { startSdkWorld, type SdkWorld } from '../../sdk/test/support/server.ts';
-import { MAIN, scanbase, type Run } from './support/run.ts';
+import { NODE_ARGS, scanbase, type Run } from './support/run.ts';
 
 let world: SdkWorld;
 let configDir: string;
@@ -49,7 +49,7 @@ function all(n: number, command: string): Promise<Run[]> {
 }
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-const scanbaseSh = `${q(process.execPath)} ${q(MAIN)}`;
+const scanbaseSh = [process.execPath, ...NODE_ARGS].map(q).join(' ');
 
 test('token race: 20 `scanbase token` + a request each, then 20 `scanbase whoami`, on one expired profile: all succeed, one refresh per expiry, no refresh token spent twice', async () => {
   const lostBefore = await world.metric('scanbase_oauth_refresh_lost_total', {});

@@ -55,6 +55,24 @@ export async function authorizationRequest(baseUrl: string, redirectUri: string)
   return { url: url.href, state, verifier, redirectUri };
 }
 
+/**
+ * The `iss` claim of an access token (the service's PUBLIC_URL, its address), read without
+ * verifying: to know where a token pair came from (`scanbase login --with-token`), never to
+ * trust it. Undefined when the token is not a JWT with an http(s) issuer.
+ */
+export function tokenIssuer(accessToken: string): string | undefined {
+  const payload = accessToken.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const json = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(payload.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)))) as { iss?: unknown };
+    if (typeof json.iss !== 'string') return undefined;
+    const url = new URL(json.iss);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? json.iss.replace(/\/+$/, '') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** What the token endpoint answers. */
 export interface TokenResponse {
   access_token: string;

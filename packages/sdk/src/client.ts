@@ -6,6 +6,7 @@ import type { paths as Api2Paths } from './generated/api2.ts';
 import type { paths as Api1Paths } from './generated/api1.ts';
 import { errorFromResponse } from './errors.ts';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry.ts';
+import { fetchWithTimeout } from './timeout.ts';
 import type { TokenManager } from './auth.ts';
 
 export type { Api1Paths, Api2Paths };
@@ -19,6 +20,11 @@ export interface ClientOptions {
   accessToken?: string;
   fetch?: typeof fetch;
   retry?: Partial<RetryPolicy>;
+  /**
+   * A deadline on each API request, in milliseconds (each attempt of a retried one): past
+   * it, a ScanbaseError `timeout` (status 0). Unset: none. Not applied to `rawFetch`.
+   */
+  timeoutMs?: number;
 }
 
 /** fetch with the client's token, refresh, retries and typed errors. Paths are relative to baseUrl. */
@@ -45,7 +51,8 @@ const withBearer = (headers: HeadersInit | undefined, token: string | undefined)
 
 export function createScanbaseClient(o: ClientOptions): ScanbaseClient {
   const baseUrl = o.baseUrl.replace(/\/+$/, '');
-  const fetchFn = o.fetch ?? globalThis.fetch;
+  const rawFetch = o.fetch ?? globalThis.fetch;
+  const fetchFn = o.timeoutMs ? fetchWithTimeout(o.timeoutMs, rawFetch) : rawFetch;
   const retry = { ...DEFAULT_RETRY, ...o.retry };
   const tokenFor = async () => (o.tokens ? o.tokens.accessToken() : o.accessToken);
 
@@ -69,5 +76,5 @@ export function createScanbaseClient(o: ClientOptions): ScanbaseClient {
   };
 
   const api = <P extends object>() => createClient<P>({ baseUrl, fetch: (r: Request) => clientFetch(r) });
-  return { baseUrl, tokens: o.tokens, retry, fetch: clientFetch, rawFetch: fetchFn, api2: api<Api2Paths>(), api1: api<Api1Paths>() };
+  return { baseUrl, tokens: o.tokens, retry, fetch: clientFetch, rawFetch, api2: api<Api2Paths>(), api1: api<Api1Paths>() };
 }

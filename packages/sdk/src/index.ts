@@ -6,6 +6,8 @@ export { ScanbaseError, errorFromBody, errorFromResponse, parseRetryAfter, type 
 export { DEFAULT_RETRY, withRetry, isIdempotent, isConnectionFailure, backoffMs, type RetryPolicy } from './retry.ts';
 export {
   TokenManager, MemoryTokenStore, authorizationRequest, exchangeCode, refreshTokens, revokeToken, pkcePair, pkceChallenge,
-  randomState, toStored, EXPIRY_MARGIN_MS, type TokenStore, type StoredTokens, type TokenResponse, type AuthorizationRequest,
+  randomState, toStored, tokenIssuer, EXPIRY_MARGIN_MS, type TokenStore, type StoredTokens, type TokenResponse, type AuthorizationRequest,
 } from './auth.ts';
+export { RateMeter, type RateSample } from './rate.ts';
+export { fetchWithTimeout, isTimeout, timeoutError } from './timeout.ts';
 export { readTags, writeTags, deleteTagLists, TAG_BATCH, type TagBatchOptions, type TagWriteResult, type ProjectRefs } from './tags.ts';

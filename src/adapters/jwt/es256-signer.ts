@@ -2,9 +2,7 @@
 // node verifies every token. Verification pins the algorithm, issuer and type.
 import { SignJWT, jwtVerify, generateKeyPair, exportJWK, importJWK, type JWK, type CryptoKey } from 'jose';
 import crypto from 'node:crypto';
-import {
-  SIGNING_KEY_RELOAD_SECONDS, type AccessTokenClaims, type SigningKeyRotation, type TokenSigner,
-} from '../../core/ports/crypto.ts';
+import type { AccessTokenClaims, SigningKeyRotation, TokenSigner } from '../../core/ports/crypto.ts';
 import type { Sql } from '../postgres/sql.ts';
 
 const ALG = 'ES256';
@@ -102,8 +100,9 @@ export async function createEs256Signer(
 
   return {
     async sign(c) {
-      // Another node may have rotated: pick its key up within SIGNING_KEY_RELOAD_SECONDS.
-      if (Date.now() - lastReload > SIGNING_KEY_RELOAD_SECONDS * 1000) await reload();
+      // The key loaded last: another node's rotation arrives through reload() (the event, or
+      // the oauth module's task every SIGNING_KEY_RELOAD_SECONDS), never from here, which
+      // runs inside the token transactions (a read here would need a second connection).
       const key = current;
       return new SignJWT({ client_id: 'scanbase' })
         .setProtectedHeader({ alg: ALG, kid: key.kid, typ: 'at+jwt' })

@@ -26,7 +26,9 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
 export async function migrate(sql: Sql, migrations = readMigrations()): Promise<string[]> {
   const applied: string[] = [];
   for (const m of migrations) {
+    // A migration may take as long as it takes: no transaction or statement deadline.
     const done = await sql.transaction(async (tx) => {
+      await tx.exec('SET LOCAL statement_timeout = 0');
       await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
       await tx.exec(
         'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
@@ -36,7 +38,7 @@ export async function migrate(sql: Sql, migrations = readMigrations()): Promise<
       await tx.exec(m.sql);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
       return true;
-    });
+    }, { deadlineMs: 0 });
     if (done) applied.push(m.name);
   }
   return applied;

@@ -1,10 +1,11 @@
 // PGlite engine: in-process PostgreSQL, file-backed under DATA_DIR (guarded by a
 // lock file so a second process refuses the same directory) or in memory.
-import fs from 'node:fs';
-import path from 'node:path';
+import { acquireLock, DataDirLockedError } from './data-dir-lock.ts';
 import { PGlite, parse, type Transaction } from '@electric-sql/pglite';
 import { serialize, DatabaseError } from 'pg-protocol';
 import { paramText, type QueryOptions, type Sql } from './sql.ts';
+
+export { DataDirLockedError };
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
@@ -170,67 +171,6 @@ function onMessage(type: number, m: Buffer, onRow: (values: (Buffer | null)[]) =
     throw Object.assign(new DatabaseError(fields.M ?? 'query failed', m.length + 5, 'error'), {
       severity: fields.S, code: fields.C, detail: fields.D, hint: fields.H, position: fields.P,
     });
-  }
-}
-
-export class DataDirLockedError extends Error {
-  override name = 'DataDirLockedError';
-}
-
-/** Lock files this process holds: a second open of the same directory here is refused too. */
-const held = new Set<string>();
-
-/** Takes DATA_DIR's lock file; a stale lock (its process gone) is taken over. */
-function acquireLock(dir: string): () => void {
-  // Beside the data directory, not in it: initdb wants an empty directory.
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  const lockPath = `${dir}.lock`;
-  const inUse = (pid: number) =>
-    new DataDirLockedError(`The database directory ${dir} is in use by process ${pid}; stop it or choose another DATA_DIR`);
-  if (held.has(lockPath)) throw inUse(process.pid);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = fs.openSync(lockPath, 'wx');
-      fs.writeSync(fd, String(process.pid));
-      fs.closeSync(fd);
-      held.add(lockPath);
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        held.delete(lockPath);
-        process.removeListener('exit', release);
-        try {
-          if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);
-        } catch {
-          /* already gone */
-        }
-      };
-      process.once('exit', release);
-      return release;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      let pid: number;
-      try {
-        pid = Number(fs.readFileSync(lockPath, 'utf8'));
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // released meanwhile: try again
-        throw err;
-      }
-      // Our own pid in a lock we do not hold is stale: a container restarted with the same pid.
-      if (pid && pid !== process.pid && isAlive(pid)) throw inUse(pid);
-      fs.rmSync(lockPath, { force: true });
-    }
-  }
-  throw new DataDirLockedError(`Could not lock ${dir}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,5 +1,7 @@
 // The small SQL interface every repository is written against: one dialect
 // (the PostgreSQL 15 subset), two engines (PGlite, node-postgres).
+import type { ListenerState } from '../../core/ports/events.ts';
+
 export interface Sql {
   readonly engine: 'pglite' | 'postgres';
   query<R = Record<string, unknown>>(text: string, params?: unknown[], opts?: QueryOptions): Promise<R[]>;
@@ -15,14 +17,21 @@ export interface Sql {
   queryTexts(text: string, params: unknown[], onRow: (values: (Buffer | null)[]) => void): Promise<void>;
   /** Runs several statements (migrations); no parameters. */
   exec(text: string): Promise<void>;
-  /** Runs fn in a transaction; inside it, use only `tx` (on PGlite the outer handle would wait for ever). */
-  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn in a transaction; inside it, use only `tx`: a call on the outer handle from inside
+   * is refused (deadlines.ts; on PGlite it would wait for ever). `deadlineMs` overrides the
+   * transaction deadline (0: none, for migrations).
+   */
+  transaction<T>(fn: (tx: Sql) => Promise<T>, opts?: { deadlineMs?: number }): Promise<T>;
   /** LISTEN on a channel (PostgreSQL: a dedicated connection that reconnects). Answers an unlisten function. */
-  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onMessage: (payload: string) => void): Promise<Unlisten>;
   close(): Promise<void>;
   /** node-postgres: the pool's connections (GET /metrics). */
   poolStats?(): { total: number; idle: number; waiting: number };
 }
+
+/** Ends a LISTEN; `state` (PostgreSQL's dedicated connection) tells whether it listens now. */
+export type Unlisten = (() => Promise<void>) & { state?: () => ListenerState };
 
 export interface QueryOptions {
   /**
@@ -33,6 +42,8 @@ export interface QueryOptions {
    * does not depend on its values (not for `= ANY($1)` lists of any length).
    */
   name?: string;
+  /** The longest wait for a connection, ms, when shorter than the service's (the readiness probe's ping). */
+  waitMs?: number;
 }
 
 /** A scalar parameter of queryTexts as its text (a Date as its ISO instant). */

@@ -3,7 +3,7 @@
 // through LISTEN/NOTIFY (NOTIFY inside a transaction is sent when it commits).
 import { randomUUID } from 'node:crypto';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
-import type { Sql } from './sql.ts';
+import type { Sql, Unlisten } from './sql.ts';
 import { usersRepo } from './repos/users.ts';
 import { accountsRepo } from './repos/accounts.ts';
 import { subscriptionsRepo } from './repos/subscriptions.ts';
@@ -31,8 +31,9 @@ import { errorFields, type Logger } from '../../core/ports/telemetry.ts';
 
 /** `origin`: the id of the store, carried by its events' notifications (repos/events.ts encodeEvent). */
 export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, origin: string): Repos {
-  return {
-    events: withWebhookFanOut(eventsRepo(sql, events, origin)),
+  // The fan-out reads and disables endpoints on the same executor (in the publishing transaction).
+  const repos: Repos = {
+    events: withWebhookFanOut(eventsRepo(sql, events, origin), () => repos),
     webhooks: webhooksRepo(sql),
     locks: locksRepo(sql),
     jobs: jobsRepo(sql),
@@ -62,6 +63,7 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     rateLimits: rateLimitsRepo(sql),
     admin: adminRepo(sql),
   };
+  return repos;
 }
 
 export async function createStore(sql: Sql, logger?: Logger): Promise<Store & { close(): Promise<void> }> {
@@ -96,7 +98,7 @@ export async function createStore(sql: Sql, logger?: Logger): Promise<Store & { 
     // This store's own events were delivered right after their commit: each once.
     if (decoded.origin !== origin) emitEvent(decoded.event);
   };
-  const unlistenEvents = sql.engine === 'postgres' ? await sql.listen(EVENTS_CHANNEL, onNotify) : async () => {};
+  const unlistenEvents: Unlisten = sql.engine === 'postgres' ? await sql.listen(EVENTS_CHANNEL, onNotify) : async () => {};
   return {
     repos: createRepos(sql, emitEvent, origin),
     async transaction(fn) {
@@ -106,12 +108,13 @@ export async function createStore(sql: Sql, logger?: Logger): Promise<Store & { 
       for (const e of pendingEvents) emitEvent(e);
       return result;
     },
-    async ping() {
-      await sql.query('SELECT 1');
+    async ping(opts) {
+      await sql.query('SELECT 1', [], { waitMs: opts?.waitMs });
     },
     onEvent(listener) {
       eventListeners.push(listener);
     },
+    eventsListener: () => unlistenEvents.state?.() ?? null,
     close: unlistenEvents,
   };
 }

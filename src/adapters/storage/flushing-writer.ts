@@ -31,8 +31,10 @@ export class FlushingWriter {
 
   private readonly fh: WriteTarget;
 
-  constructor(fh: WriteTarget, opts: { batch?: number; flushEvery?: number } = {}) {
+  /** `position`: where in the file the first byte goes (a multipart part's offset; default 0). */
+  constructor(fh: WriteTarget, opts: { batch?: number; flushEvery?: number; position?: number } = {}) {
     this.fh = fh;
+    this.position = opts.position ?? 0;
     this.batchLimit = opts.batch ?? 4 * 1024 * 1024;
     this.flushEvery = opts.flushEvery ?? 64 * 1024 * 1024;
   }

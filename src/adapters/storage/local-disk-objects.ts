@@ -22,6 +22,10 @@ export interface ObjectMeta {
   ino: number;
   cacheControl?: string;
   contentType?: string;
+  /** A multipart upload's id (local-disk-multipart.ts): a second completion finds it here. */
+  uploadId?: string;
+  /** A multipart upload's composite checksum (MD5 of its parts' MD5s). */
+  partsMd5?: string;
 }
 
 export interface DiskObjectsOptions {
@@ -31,6 +35,8 @@ export interface DiskObjectsOptions {
   logger?: Logger;
   /** Remove the root on close (a temporary root of an in-memory deployment). */
   removeRootOnClose?: boolean;
+  /** Also run by the periodic sweep (the multipart area's idle uploads). */
+  alsoSweep?: () => Promise<unknown>;
 }
 
 export class DiskObjects {
@@ -53,7 +59,7 @@ export class DiskObjects {
     await (this.ready ??= fsp.mkdir(this.root, { recursive: true }).then(() => undefined));
     if (!this.sweeper && !this.opts.removeRootOnClose) {
       const sweep = () =>
-        void this.sweepTemporary().catch((e: unknown) => this.opts.logger?.warn(errorFields(e), 'local-disk sweep of temporary files failed'));
+        void Promise.all([this.sweepTemporary(), this.opts.alsoSweep?.()]).catch((e: unknown) => this.opts.logger?.warn(errorFields(e), 'local-disk sweep of temporary files failed'));
       sweep();
       this.sweeper = setInterval(sweep, 10 * 60_000);
       this.sweeper.unref();
@@ -100,12 +106,12 @@ export class DiskObjects {
     return p;
   }
 
-  private metaPathOf(file: string): string {
+  metaPathOf(file: string): string {
     return path.join(path.dirname(file), `.${path.basename(file)}.meta`);
   }
 
   /** Temporary names beside `file` for its bytes and its metadata (swept when left behind). */
-  private temporaryPaths(file: string): { dir: string; tmp: string; tmpMeta: string } {
+  temporaryPaths(file: string): { dir: string; tmp: string; tmpMeta: string } {
     const dir = path.dirname(file);
     const tag = crypto.randomBytes(6).toString('hex');
     return {
@@ -116,7 +122,7 @@ export class DiskObjects {
   }
 
   /** Publishes a finished temporary file and its metadata: the metadata first, then the object. */
-  private async publish(file: string, tmp: string, tmpMeta: string, meta: ObjectMeta): Promise<void> {
+  async publish(file: string, tmp: string, tmpMeta: string, meta: ObjectMeta): Promise<void> {
     await writeDurably(tmpMeta, JSON.stringify(meta));
     await fsp.rename(tmpMeta, this.metaPathOf(file));
     await fsp.rename(tmp, file);
@@ -132,36 +138,13 @@ export class DiskObjects {
     const file = this.pathOf(upload.key);
     const { dir, tmp, tmpMeta } = this.temporaryPaths(file);
     await fsp.mkdir(dir, { recursive: true });
-    const hash = crypto.createHash('md5');
-    let received = 0;
     const out = new FlushingWriter(await fsp.open(tmp, 'wx', 0o640));
     try {
-      try {
-        for await (const chunk of body as AsyncIterable<Buffer>) {
-          received += chunk.length;
-          if (received > upload.size) throw storeInvalid('content-length-mismatch', 'The body is longer than the signed size');
-          hash.update(chunk);
-          await out.push(chunk);
-        }
-        // fsync before the descriptor is closed, so the rename publishes durable bytes.
-        await out.finish();
-      } catch (e) {
-        if (e instanceof DomainError) throw e;
-        // The client's side failed (cut connection, aborted body): its fault, a 4xx. A disk
-        // error (full, read-only) is ours and goes on as a 5xx.
-        const code = (e as NodeJS.ErrnoException).code;
-        if (body.readableAborted || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET') {
-          throw storeInvalid('upload-incomplete', 'The upload was interrupted');
-        }
-        throw e;
-      }
-      if (received !== upload.size) throw storeInvalid('content-length-mismatch', 'The body is shorter than the signed size');
-      const digest = hash.digest('hex');
-      if (digest !== upload.md5Hex) throw storeInvalid('bad-digest', 'The MD5 of the body does not match Content-MD5');
+      const digest = await writeVerifiedBody(body, out, upload);
       const { ino } = await fsp.stat(tmp);
-      await this.publish(file, tmp, tmpMeta, { size: received, md5: digest, ino, cacheControl: upload.cacheControl, contentType: upload.contentType });
+      await this.publish(file, tmp, tmpMeta, { size: upload.size, md5: digest, ino, cacheControl: upload.cacheControl, contentType: upload.contentType });
       await syncDir(dir);
-      return { size: received, md5Hex: digest };
+      return { size: upload.size, md5Hex: digest };
     } catch (e) {
       await out.abandon();
       await removeTemporary(tmp, tmpMeta);
@@ -254,6 +237,41 @@ export class DiskObjects {
 }
 
 /**
+ * Streams a body through a running MD5 into `out` (a FlushingWriter on the target file) and
+ * finishes it (fsync, close): the bytes must be exactly `expected.size` long and have the
+ * MD5 `expected.md5Hex` (400 `content-length-mismatch`, `bad-digest`); a cut connection is
+ * 400 `upload-incomplete`; a disk error goes on as it is (a 5xx). Answers the digest. The
+ * caller abandons `out` and removes what was written when this throws.
+ */
+export async function writeVerifiedBody(body: Readable, out: FlushingWriter, expected: { size: number; md5Hex: string }): Promise<string> {
+  const hash = crypto.createHash('md5');
+  let received = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      received += chunk.length;
+      if (received > expected.size) throw storeInvalid('content-length-mismatch', 'The body is longer than the signed size');
+      hash.update(chunk);
+      await out.push(chunk);
+    }
+    // fsync before the descriptor is closed, so the rename publishes durable bytes.
+    await out.finish();
+  } catch (e) {
+    if (e instanceof DomainError) throw e;
+    // The client's side failed (cut connection, aborted body): its fault, a 4xx. A disk
+    // error (full, read-only) is ours and goes on as a 5xx.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (body.readableAborted || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET') {
+      throw storeInvalid('upload-incomplete', 'The upload was interrupted');
+    }
+    throw e;
+  }
+  if (received !== expected.size) throw storeInvalid('content-length-mismatch', 'The body is shorter than the signed size');
+  const digest = hash.digest('hex');
+  if (digest !== expected.md5Hex) throw storeInvalid('bad-digest', 'The MD5 of the body does not match Content-MD5');
+  return digest;
+}
+
+/**
  * Removes the temporary files of a failed write; a failure to remove them is left to the
  * sweep (sweepTemporary) so that the write's own error is the one reported.
  */
@@ -262,7 +280,7 @@ async function removeTemporary(tmp: string, tmpMeta: string): Promise<void> {
 }
 
 /** An fs call's answer, or null when the path is not there (ENOENT, ENOTDIR); any other failure is thrown. */
-async function unlessMissing<T>(call: Promise<T>): Promise<T | null> {
+export async function unlessMissing<T>(call: Promise<T>): Promise<T | null> {
   try {
     return await call;
   } catch (e) {
@@ -282,7 +300,7 @@ async function writeDurably(file: string, text: string): Promise<void> {
   }
 }
 
-async function syncDir(dir: string): Promise<void> {
+export async function syncDir(dir: string): Promise<void> {
   try {
     const fh = await fsp.open(dir, 'r');
     try {

@@ -4,8 +4,10 @@
 // Signed URL format, {base} = BLOB_PUBLIC_URL, else STORAGE_PUBLIC_URL, else PUBLIC_URL:
 //   PUT  {base}/_blobs/{key}?expires={unix s}&size={bytes}&md5={hex}[&type={type}]&sig={base64url}
 //   GET  {base}/_blobs/{key}?expires={unix s}&type={type}[&inline=1][&name={file name}]&sig={base64url}
+//   PUT  {base}/_blobs/{key}?upload={id}&part={n}&expires={unix s}&size={bytes}&md5={hex}&sig={base64url}  (a multipart part)
 // sig = HMAC-SHA256 under a key kept in the database (shared by every node) over
-// "v2\nPUT\n{key}\n{expires}\n{size}\n{md5}\n{type}" or "v2\nGET\n{key}\n{expires}\n{name}\n{type}\n{inline}".
+// "v2\nPUT\n{key}\n{expires}\n{size}\n{md5}\n{type}", "v2\nGET\n{key}\n{expires}\n{name}\n{type}\n{inline}"
+// or "v2\nPART\n{key}\n{id}\n{n}\n{expires}\n{size}\n{md5}".
 // The type is the service's (src/core/files/blob-types.ts): the uploader's Content-Type is
 // ignored, and a read answers only the signed type and disposition (docs/security.md).
 import crypto from 'node:crypto';
@@ -73,6 +75,18 @@ export interface VerifiedUpload {
   contentType: string | undefined;
 }
 
+/** A verified PUT of one part of a multipart upload (local-disk-multipart.ts). */
+export interface VerifiedPart {
+  key: string;
+  uploadId: string;
+  partNumber: number;
+  size: number;
+  md5Hex: string;
+}
+
+/** A local multipart upload id: 32 hex digits (also its directory's name). */
+export const UPLOAD_ID = /^[0-9a-f]{32}$/;
+
 /** What a verified GET/HEAD URL allows: the object at `key`, served with the signed type and disposition. */
 export interface VerifiedDownload {
   key: string;
@@ -133,6 +147,24 @@ export class SignedBlobUrls {
     };
   }
 
+  /** A part's PUT URL: the key, upload, part number, size and MD5 are signed. */
+  async signPart(
+    input: { key: string; uploadId: string; partNumber: number; size: number; md5Hex: string; expiresInSeconds: number }, now: Date,
+  ): Promise<SignedUpload> {
+    if (!isValidKey(input.key)) throw invalidBlobKey();
+    const md5 = input.md5Hex.toLowerCase();
+    if (!MD5_HEX.test(md5)) throw storeInvalid('invalid-input', 'md5 must be 32 hexadecimal digits');
+    const expires = Math.floor(now.getTime() / 1000) + input.expiresInSeconds;
+    const sig = await this.mac(partText(input.key, input.uploadId, String(input.partNumber), String(expires), String(input.size), md5));
+    return {
+      url: this.urlOf(input.key, {
+        upload: input.uploadId, part: String(input.partNumber), expires: String(expires), size: String(input.size), md5, sig,
+      }),
+      headers: { 'Content-MD5': Buffer.from(md5, 'hex').toString('base64') },
+      expiresAt: new Date(expires * 1000),
+    };
+  }
+
   async signDownload(input: SignDownloadInput, now: Date): Promise<string> {
     if (!isValidKey(input.key)) throw invalidBlobKey();
     const expires = Math.floor(now.getTime() / 1000) + input.expiresInSeconds;
@@ -164,15 +196,7 @@ export class SignedBlobUrls {
     if (!size || !md5 || !/^\d{1,16}$/.test(size) || !MD5_HEX.test(md5)) throw SIGNATURE_INVALID();
     const type = req.query.type ?? '';
     await this.checkSignature(`v2\nPUT\n${req.key}\n${req.query.expires}\n${size}\n${md5}\n${type}`, req.query);
-    if (req.contentLength === undefined || req.chunked) {
-      throw storeInvalid('length-required', 'The upload needs a Content-Length header');
-    }
-    if (req.contentLength !== size) {
-      throw storeInvalid('content-length-mismatch', `Content-Length must be the signed size (${size} bytes)`);
-    }
-    const declared = req.contentMd5 === undefined ? undefined : base64Md5ToHex(req.contentMd5);
-    if (declared === undefined) throw storeInvalid('content-md5-missing', 'The upload needs a Content-MD5 header (base64 of the MD5)');
-    if (declared !== md5) throw storeInvalid('content-md5-mismatch', 'Content-MD5 does not match the signed MD5');
+    checkBodyHeaders(req, size, md5);
     return {
       key: req.key,
       size: Number(size),
@@ -180,6 +204,16 @@ export class SignedBlobUrls {
       cacheControl: req.cacheControl?.slice(0, 256),
       contentType: type || undefined,
     };
+  }
+
+  /** Verifies a part's PUT URL (`upload` and `part` in the query) and headers before a byte of the body is read. */
+  async verifyPart(req: UploadRequest): Promise<VerifiedPart> {
+    const { size, md5, upload, part } = req.query;
+    if (!isValidKey(req.key) || !upload || !UPLOAD_ID.test(upload) || !part || !/^[1-9]\d{0,5}$/.test(part)) throw SIGNATURE_INVALID();
+    if (!size || !md5 || !/^\d{1,16}$/.test(size) || !MD5_HEX.test(md5)) throw SIGNATURE_INVALID();
+    await this.checkSignature(partText(req.key, upload, part, req.query.expires ?? '', size, md5), req.query);
+    checkBodyHeaders(req, size, md5);
+    return { key: req.key, uploadId: upload, partNumber: Number(part), size: Number(size), md5Hex: md5 };
   }
 
   /** Verifies a GET/HEAD URL's signature and expiry; answers what it allows to serve. */
@@ -191,6 +225,22 @@ export class SignedBlobUrls {
     await this.checkSignature(`v2\nGET\n${key}\n${query.expires}\n${name}\n${type}\n${inline}`, query);
     return { key, contentType: type || 'application/octet-stream', inline: inline === '1', fileName: name || undefined };
   }
+}
+
+const partText = (key: string, upload: string, part: string, expires: string, size: string, md5: string) =>
+  `v2\nPART\n${key}\n${upload}\n${part}\n${expires}\n${size}\n${md5}`;
+
+/** A signed PUT's body headers: a Content-Length equal to the signed size, a Content-MD5 equal to the signed MD5. */
+function checkBodyHeaders(req: UploadRequest, size: string, md5: string): void {
+  if (req.contentLength === undefined || req.chunked) {
+    throw storeInvalid('length-required', 'The upload needs a Content-Length header');
+  }
+  if (req.contentLength !== size) {
+    throw storeInvalid('content-length-mismatch', `Content-Length must be the signed size (${size} bytes)`);
+  }
+  const declared = req.contentMd5 === undefined ? undefined : base64Md5ToHex(req.contentMd5);
+  if (declared === undefined) throw storeInvalid('content-md5-missing', 'The upload needs a Content-MD5 header (base64 of the MD5)');
+  if (declared !== md5) throw storeInvalid('content-md5-mismatch', 'Content-MD5 does not match the signed MD5');
 }
 
 /** Content-MD5 is the base64 of the 16-byte digest (RFC 1864); anything else answers undefined-as-mismatch. */

@@ -7,13 +7,16 @@ import { DomainError } from '../../core/errors.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Logger } from '../../core/ports/telemetry.ts';
 import type {
-  ObjectInfo, ObjectStore, SignDownloadInput, SignedUpload, SignUploadInput,
+  CompleteMultipartInput, CompletedMultipart, CreateMultipartInput, MultipartUpload, ObjectInfo, ObjectStore, SignDownloadInput,
+  SignedPart, SignedUpload, SignPartsInput, SignUploadInput, StoredPart,
 } from '../../core/ports/object-store.ts';
+import { LOCAL_MULTIPART_LIMITS } from '../../core/ports/multipart-plan.ts';
+import { DiskMultipart } from './local-disk-multipart.ts';
 import { DiskObjects } from './local-disk-objects.ts';
-import { SignedBlobUrls, UPLOAD_CACHE_CONTROL, type UploadRequest, type VerifiedUpload } from './local-disk-urls.ts';
+import { SignedBlobUrls, UPLOAD_CACHE_CONTROL, type UploadRequest, type VerifiedPart, type VerifiedUpload } from './local-disk-urls.ts';
 
 export { BLOB_ROUTE_PREFIX, UPLOAD_CACHE_CONTROL, contentDisposition, isValidKey } from './local-disk-urls.ts';
-export type { UploadRequest, VerifiedUpload } from './local-disk-urls.ts';
+export type { UploadRequest, VerifiedPart, VerifiedUpload } from './local-disk-urls.ts';
 export { FlushingWriter, type WriteTarget } from './flushing-writer.ts';
 
 export interface LocalDiskOptions {
@@ -45,12 +48,17 @@ export interface DownloadTarget {
 
 export class LocalDiskStore implements ObjectStore {
   readonly provider = 'local' as const;
+  readonly multipartLimits = LOCAL_MULTIPART_LIMITS;
   private readonly urls: SignedBlobUrls;
   private readonly objects: DiskObjects;
+  private readonly multipart: DiskMultipart;
 
   constructor(opts: LocalDiskOptions) {
     this.urls = new SignedBlobUrls({ publicUrl: opts.publicUrl, signingKey: opts.signingKey, clock: opts.clock });
-    this.objects = new DiskObjects({ root: opts.root, logger: opts.logger, removeRootOnClose: opts.removeRootOnClose });
+    this.objects = new DiskObjects({
+      root: opts.root, logger: opts.logger, removeRootOnClose: opts.removeRootOnClose, alsoSweep: () => this.multipart.sweepIdle(),
+    });
+    this.multipart = new DiskMultipart(this.objects, this.urls);
   }
 
   get root(): string {
@@ -87,6 +95,41 @@ export class LocalDiskStore implements ObjectStore {
   /** Streams a verified upload to disk (DiskObjects.receive). */
   receive(upload: VerifiedUpload, body: Readable): Promise<{ size: number; md5Hex: string }> {
     return this.objects.receive(upload, body);
+  }
+
+  createMultipart(input: CreateMultipartInput): Promise<MultipartUpload> {
+    return this.multipart.create(input);
+  }
+
+  signParts(input: SignPartsInput, now: Date): Promise<SignedPart[]> {
+    return this.multipart.signParts(input, now);
+  }
+
+  listParts(upload: MultipartUpload): Promise<StoredPart[]> {
+    return this.multipart.listParts(upload);
+  }
+
+  completeMultipart(input: CompleteMultipartInput): Promise<CompletedMultipart> {
+    return this.multipart.complete(input);
+  }
+
+  abortMultipart(upload: Pick<MultipartUpload, 'key' | 'uploadId'>): Promise<void> {
+    return this.multipart.abort(upload);
+  }
+
+  /** The multipart area's uploads idle for `idleMs` are removed (also run by the periodic sweep). */
+  sweepIdleMultipart(idleMs?: number): Promise<string[]> {
+    return this.multipart.sweepIdle(idleMs);
+  }
+
+  /** Verifies a part's PUT URL and headers before a byte of the body is read. */
+  verifyPart(req: UploadRequest): Promise<VerifiedPart> {
+    return this.urls.verifyPart(req);
+  }
+
+  /** Writes a verified part at its offset (DiskMultipart.receivePart). */
+  receivePart(part: VerifiedPart, body: Readable): Promise<{ size: number; md5Hex: string }> {
+    return this.multipart.receivePart(part, body);
   }
 
   /** Verifies a GET/HEAD URL; answers the file to serve. */

@@ -13,6 +13,7 @@ import type { ObjectStore } from '../../core/ports/object-store.ts';
 import type { SettingsRepo } from '../../core/ports/repositories.ts';
 import type { Logger } from '../../core/ports/telemetry.ts';
 import { LocalDiskStore } from './local-disk.ts';
+import { s3Failure } from '../../startup-failures.ts';
 
 export interface ObjectStoreDeps {
   clock: Clock;
@@ -49,7 +50,12 @@ export async function openObjectStore(config: Config, deps: ObjectStoreDeps): Pr
   if (url.startsWith('s3://')) {
     const { parseS3Url, S3Store } = await import('./s3.ts');
     const store = new S3Store({ ...parseS3Url(url), publicUrl: config.storagePublicUrl });
-    await store.init();
+    try {
+      await store.init();
+    } catch (e) {
+      // No credentials, no answer: one line naming STORAGE_URL rather than the SDK's stack.
+      throw s3Failure(e, url) ?? e;
+    }
     return store;
   }
   if (url.startsWith('azure://')) {

@@ -10,12 +10,18 @@
 // credentials from the standard AWS chain (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, …).
 // STORAGE_PUBLIC_URL: the scheme, host and port clients see; URLs are signed for that host.
 import {
-  CopyObjectCommand, CreateBucketCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand,
-  HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type S3ClientConfig,
+  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CopyObjectCommand, CreateBucketCommand, CreateMultipartUploadCommand,
+  DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command,
+  ListPartsCommand, PutObjectCommand, S3Client, UploadPartCommand, type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { DomainError } from '../../core/errors.ts';
+import {
+  MD5_HEX, S3_MULTIPART_LIMITS, checkComposite, checkHeldParts, checkPlan, partRange, partsMd5Hex,
+} from '../../core/ports/multipart-plan.ts';
 import type {
-  ObjectInfo, ObjectStore, SignDownloadInput, SignedUpload, SignUploadInput,
+  CompleteMultipartInput, CompletedMultipart, CreateMultipartInput, MultipartUpload, ObjectInfo, ObjectStore, SignDownloadInput,
+  SignedPart, SignedUpload, SignPartsInput, SignUploadInput, StoredPart,
 } from '../../core/ports/object-store.ts';
 import { UPLOAD_CACHE_CONTROL, contentDisposition } from './local-disk.ts';
 
@@ -50,6 +56,27 @@ export interface S3Options extends S3Location {
 
 const statusOf = (e: unknown) => (e as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
 
+const isNoSuchUpload = (e: unknown) => (e as { name?: string })?.name === 'NoSuchUpload' || statusOf(e) === 404;
+const uploadNotFound = () => new DomainError('not-found', 'upload-not-found', 'No such multipart upload (never started, aborted, or completed)');
+/** An ETag without its quotes, lower case. */
+const bareEtag = (etag: string | undefined) => (etag ?? '').replace(/"/g, '').toLowerCase();
+
+/**
+ * The SDK would add a default Content-Type and sign it: a client sending none would then
+ * fail. No type is signed at upload: every download URL names the service's type instead
+ * (ResponseContentType), so what the uploader sent is never served.
+ */
+function withoutDefaultContentType(command: { middlewareStack: PutObjectCommand['middlewareStack'] }): void {
+  command.middlewareStack.add(
+    (next) => async (args) => {
+      const request = args.request as { headers?: Record<string, string> };
+      if (request.headers) delete request.headers['content-type'];
+      return next(args);
+    },
+    { step: 'build', name: 'scanbaseNoDefaultContentType' },
+  );
+}
+
 const isNotFound = (e: unknown) => {
   const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
   return err?.name === 'NotFound' || err?.name === 'NoSuchKey' || err?.$metadata?.httpStatusCode === 404;
@@ -57,6 +84,7 @@ const isNotFound = (e: unknown) => {
 
 export class S3Store implements ObjectStore {
   readonly provider = 's3' as const;
+  readonly multipartLimits = S3_MULTIPART_LIMITS;
   readonly client: S3Client;
   /** Signs the URLs clients use: the same client unless STORAGE_PUBLIC_URL names another host. */
   private readonly signer: S3Client;
@@ -98,18 +126,8 @@ export class S3Store implements ObjectStore {
       ContentMD5: contentMd5,
       CacheControl: UPLOAD_CACHE_CONTROL,
     });
-    // The SDK would add a default Content-Type and sign it: a client sending none (CONTRACT §7
-    // names three headers; the vendor's own example sends application/json) would then fail.
-    // No type is signed at upload: every download URL names the service's type instead
-    // (ResponseContentType), so what the uploader sent is never served.
-    command.middlewareStack.add(
-      (next) => async (args) => {
-        const request = args.request as { headers?: Record<string, string> };
-        if (request.headers) delete request.headers['content-type'];
-        return next(args);
-      },
-      { step: 'build', name: 'scanbaseNoDefaultContentType' },
-    );
+    // CONTRACT §7 names three headers (the vendor's own example sends application/json).
+    withoutDefaultContentType(command);
     const url = await getSignedUrl(this.signer, command, {
       expiresIn: input.expiresInSeconds,
       signingDate: now,
@@ -122,6 +140,102 @@ export class S3Store implements ObjectStore {
       'x-ms-blob-type': 'BlockBlob',
     };
     return { url, headers, expiresAt: new Date(now.getTime() + input.expiresInSeconds * 1000) };
+  }
+
+  async createMultipart(input: CreateMultipartInput): Promise<MultipartUpload> {
+    checkPlan(input, S3_MULTIPART_LIMITS);
+    const res = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: input.key, CacheControl: UPLOAD_CACHE_CONTROL }));
+    if (!res.UploadId) throw new Error('CreateMultipartUpload answered no UploadId');
+    return { key: input.key, uploadId: res.UploadId, size: input.size, partSize: input.partSize };
+  }
+
+  /** Presigned UploadPart URLs signing content-md5 and content-length: S3 refuses another MD5, length or body digest. */
+  async signParts(input: SignPartsInput, now: Date): Promise<SignedPart[]> {
+    const { upload } = input;
+    const out: SignedPart[] = [];
+    for (const p of input.parts) {
+      const { size } = partRange(upload, p.partNumber);
+      if (!MD5_HEX.test(p.md5Hex)) throw new DomainError('invalid', 'invalid-input', 'md5 must be 32 hexadecimal digits', { partNumber: p.partNumber });
+      const contentMd5 = Buffer.from(p.md5Hex, 'hex').toString('base64');
+      const command = new UploadPartCommand({
+        Bucket: this.bucket, Key: upload.key, UploadId: upload.uploadId, PartNumber: p.partNumber, ContentLength: size, ContentMD5: contentMd5,
+      });
+      withoutDefaultContentType(command as unknown as PutObjectCommand);
+      const url = await getSignedUrl(this.signer, command, {
+        expiresIn: input.expiresInSeconds, signingDate: now, signableHeaders: new Set(['content-md5', 'content-length']),
+      });
+      out.push({ partNumber: p.partNumber, size, url, headers: { 'Content-MD5': contentMd5 }, expiresAt: new Date(now.getTime() + input.expiresInSeconds * 1000) });
+    }
+    return out;
+  }
+
+  /** ListParts, every page: a part's ETag is the MD5 of its bytes (not with SSE-KMS or SSE-C: then null). */
+  async listParts(upload: MultipartUpload): Promise<StoredPart[]> {
+    const parts: StoredPart[] = [];
+    let marker: string | undefined;
+    try {
+      do {
+        const page = await this.client.send(new ListPartsCommand({ Bucket: this.bucket, Key: upload.key, UploadId: upload.uploadId, PartNumberMarker: marker }));
+        for (const p of page.Parts ?? []) {
+          const etag = bareEtag(p.ETag);
+          parts.push({ partNumber: p.PartNumber ?? 0, size: p.Size ?? 0, md5Hex: MD5_HEX.test(etag) ? etag : null });
+        }
+        marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
+      } while (marker);
+    } catch (e) {
+      if (isNoSuchUpload(e)) throw uploadNotFound();
+      throw e;
+    }
+    return parts;
+  }
+
+  /**
+   * Checks the parts S3 holds (all there, each of its planned size; the composite of their
+   * ETags against the client's), completes with their ETags, and checks the object's ETag:
+   * `<composite>-N` as S3 makes it, or, from a store that answers the plain MD5 of the whole
+   * object, that MD5 against the file's (a mismatch then deletes the object).
+   */
+  async completeMultipart(input: CompleteMultipartInput): Promise<CompletedMultipart> {
+    const { upload } = input;
+    let held: StoredPart[];
+    try {
+      held = await this.listParts(upload);
+    } catch (e) {
+      if (e instanceof DomainError && e.code === 'upload-not-found' && (await this.stat(upload.key))) {
+        throw new DomainError('conflict', 'upload-already-completed', 'This upload was completed already');
+      }
+      throw e;
+    }
+    const parts = checkHeldParts(upload, held);
+    const known = parts.every((p) => p.md5Hex !== null);
+    const composite = known ? partsMd5Hex(parts.map((p) => p.md5Hex!)) : null;
+    if (composite) checkComposite(input.partsMd5Hex, composite);
+    let etag: string;
+    try {
+      const res = await this.client.send(new CompleteMultipartUploadCommand({
+        Bucket: this.bucket, Key: upload.key, UploadId: upload.uploadId,
+        MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: `"${p.md5Hex ?? ''}"` })) },
+      }));
+      etag = bareEtag(res.ETag);
+    } catch (e) {
+      if (isNoSuchUpload(e)) throw uploadNotFound();
+      throw e;
+    }
+    const wholeMd5 = MD5_HEX.test(etag) ? etag : null;
+    const bad = wholeMd5 ? wholeMd5 !== input.md5Hex.toLowerCase() : composite !== null && etag !== `${composite}-${parts.length}`;
+    if (bad) {
+      await this.delete(upload.key);
+      throw new DomainError('invalid', 'multipart-checksum-mismatch', 'The assembled object does not have the checksum of its parts', { etag });
+    }
+    return { size: upload.size, partCount: parts.length, partsMd5Hex: composite, md5Hex: wholeMd5 };
+  }
+
+  async abortMultipart(upload: Pick<MultipartUpload, 'key' | 'uploadId'>): Promise<void> {
+    try {
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.key, UploadId: upload.uploadId }));
+    } catch (e) {
+      if (!isNoSuchUpload(e)) throw e;
+    }
   }
 
   async signDownload(input: SignDownloadInput, now: Date): Promise<string> {

@@ -1,10 +1,12 @@
 // GET /metrics: one prom-client registry per composed service (tests compose many). The
 // core's counters (CoreMetrics), the HTTP counters (src/http/metrics.ts), and gauges read
 // at each scrape: the database pool, the job queue and the outbox (by relay state).
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Sql } from '../postgres/sql.ts';
+import type { DeadlineObserver, DeadlineSql } from '../postgres/deadlines.ts';
 import { opsStats } from '../postgres/repos/ops-stats.ts';
 import { errorFields, type CoreMetrics, type Logger } from '../../core/ports/telemetry.ts';
+import type { ListenerState } from '../../core/ports/events.ts';
 import { createRequestSeries } from './request-series.ts';
 
 export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
@@ -23,13 +25,17 @@ export interface Metrics {
   core: CoreMetrics;
   /** Counts a failed database query (instrumentSql calls it). */
   queryError(e: unknown): void;
+  /** The database deadlines' waits and timeouts (deadlines.ts). */
+  database: DeadlineObserver;
   /** Records one answered request (http/metrics.ts). */
   request: (method: string, route: string, status: number, seconds: number) => void;
   /** The exposition text. */
   text(): Promise<string>;
+  /** Adds the series of the node's LISTEN connection (compose.ts, when the database has one). */
+  watchListener(read: () => ListenerState | null): void;
 }
 
-export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMetrics?: boolean }): Metrics {
+export function createMetrics(deps: { sql: () => Sql & Partial<Pick<DeadlineSql, 'load'>>; logger: Logger; processMetrics?: boolean }): Metrics {
   const registry = new Registry();
   // Process metrics (CPU, memory, event loop, GC) for the real process only: each call
   // starts its own observers.
@@ -70,6 +76,39 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
       this.set({ state: 'idle' }, s.idle);
       this.set({ state: 'waiting' }, s.waiting);
     },
+  });
+  new Gauge({
+    name: 'scanbase_db_oldest_transaction_seconds',
+    help: 'Age of the oldest open database transaction of this node (0: none open)',
+    registers: [registry],
+    collect() {
+      this.set((deps.sql().load?.().oldestTransactionMs ?? 0) / 1000);
+    },
+  });
+  new Gauge({
+    name: 'scanbase_db_connection_queue',
+    help: 'Database calls of this node waiting for a connection (PGlite: its only one; PostgreSQL: the pool)',
+    registers: [registry],
+    collect() {
+      this.set(deps.sql().load?.().waiting ?? 0);
+    },
+  });
+  const connectionWait = new Histogram({
+    name: 'scanbase_db_connection_wait_seconds',
+    help: 'How long database calls that had to wait for a connection waited',
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const connectionWaitTimeouts = new Counter({
+    name: 'scanbase_db_connection_wait_timeouts_total',
+    help: 'Database calls that gave up waiting for a connection (answered 503)',
+    registers: [registry],
+  });
+  const transactionTimeouts = new Counter({
+    name: 'scanbase_db_transaction_timeouts_total',
+    help: 'Transactions rolled back for outliving DB_TRANSACTION_TIMEOUT, by the code that opened them',
+    labelNames: ['transaction'] as const,
+    registers: [registry],
   });
   new Gauge({
     name: 'scanbase_jobs',
@@ -128,6 +167,18 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
+  new Gauge({
+    name: 'scanbase_webhook_delivery_lag_seconds',
+    help: "Per account: seconds its oldest due webhook delivery has waited (enabled endpoints; a paused endpoint's deliveries count); no sample when none waits",
+    labelNames: ['account'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await scraped('scanbase_webhook_delivery_lag_seconds', async () => {
+        for (const r of await stats().webhookLag()) this.set({ account: r.accountId }, Math.max(0, r.seconds));
+      });
+    },
+  });
   const webhooksDisabled = new Counter({
     name: 'scanbase_webhook_endpoints_disabled_total',
     help: 'Webhook endpoints this node disabled after a day of failed deliveries',
@@ -143,6 +194,36 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
     help: 'Refresh-token grants whose conditional update consumed nothing (a concurrent refresh won the race, or the token was spent)',
     registers: [registry],
   });
+
+  /** The LISTEN connection's series (PostgreSQL only: absent on embedded PGlite, which has no listener). */
+  const watchListener = (read: () => ListenerState | null) => {
+    new Gauge({
+      name: 'scanbase_events_listener_up',
+      help: "1 while this node's LISTEN connection listens and its heartbeat comes back, 0 while it is replaced (caches dropped once back)",
+      registers: [registry],
+      collect() {
+        this.set(read()?.state === 'listening' ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'scanbase_events_listener_reconnects',
+      help: "Times this node's LISTEN connection was replaced since start (lost, or a heartbeat not back in time)",
+      registers: [registry],
+      collect() {
+        this.set(read()?.reconnects ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'scanbase_events_listener_heartbeat_age_seconds',
+      help: "Seconds since this node's LISTEN connection last got its heartbeat back (every 10 s while healthy)",
+      registers: [registry],
+      collect() {
+        const at = read()?.lastHeartbeatAt;
+        this.reset();
+        if (at) this.set((Date.now() - at.getTime()) / 1000);
+      },
+    });
+  };
 
   const core: CoreMetrics = {
     jobFailed: (kind, final) => jobFailures.inc({ kind, final: String(final) }),
@@ -160,8 +241,14 @@ export function createMetrics(deps: { sql: () => Sql; logger: Logger; processMet
     registry,
     core,
     queryError: (e: unknown) => queryErrors.inc({ class: errorClass(e) }),
+    database: {
+      waited: (seconds) => connectionWait.observe(seconds),
+      waitTimedOut: () => connectionWaitTimeouts.inc(),
+      transactionTimedOut: (name) => transactionTimeouts.inc({ transaction: name.slice(0, 120) }),
+    },
     request: requests.observe,
     /** The exposition text. */
     text: async () => `${await registry.metrics()}\n${requests.text()}`,
+    watchListener,
   };
 }

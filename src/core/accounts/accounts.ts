@@ -10,6 +10,7 @@ import { requirePermission, type AccountScope, type Actor, type Authorizer } fro
 import { condition } from '../permissions/refusal-conditions.ts';
 import type { AnyPermission } from '../permissions/catalog.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
+import { accountNotices, type AccountNotice, type MailDelivery } from './notices.ts';
 
 export interface AccountFlags {
   isOwner: boolean;
@@ -83,6 +84,8 @@ export interface Accounts {
   subscriptionUsage(actor: Actor, ref: EntityRef, subRef: EntityRef): Promise<SubscriptionUsage>;
   /** PATCH: the name needs `account:subscriptions:update-name`; the invite flag, the account owner. */
   updateSubscription(actor: Actor, ref: EntityRef, subRef: EntityRef, patch: SubscriptionPatch): Promise<SubscriptionView>;
+  /** Ours: what the deployment's settings mean for this account's people, as far as the caller is concerned (notices.ts); a member's. */
+  notices(actor: Actor, ref: EntityRef): Promise<AccountNotice[]>;
 }
 
 export function createAccounts(deps: {
@@ -91,6 +94,8 @@ export function createAccounts(deps: {
   authorizer: Authorizer;
   /** STORAGE_QUOTA_BYTES: each subscription's storage quota, reported with its usage. */
   storageQuotaBytes: number;
+  /** Where the service's mail goes (SMTP_URL, MAIL_TO_LOG), for the notices. */
+  mailDelivery: MailDelivery;
 }): Accounts {
   const { store, clock, authorizer } = deps;
 
@@ -182,6 +187,12 @@ export function createAccounts(deps: {
       const updated = await store.repos.subscriptions.byId(sub.id);
       if (!updated) throw new DomainError('not-found', 'subscription-not-found', 'The subscription disappeared');
       return subscriptionView(updated, scope);
+    },
+
+    async notices(actor: Actor, ref: EntityRef): Promise<AccountNotice[]> {
+      const scope = await authorizer.account(actor, ref);
+      requirePermission(scope.permissions, 'account:account:read', 'view-account-forbidden');
+      return accountNotices(deps.mailDelivery, scope.permissions);
     },
   };
 }

@@ -4,17 +4,18 @@ import type { Store } from '../ports/repositories.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Authorizer } from '../permissions/authorizer.ts';
 import { createAccounts, type Accounts } from './accounts.ts';
+import type { MailDelivery } from './notices.ts';
 
 export interface AccountsNeeds {
   store: Store;
   clock: Clock;
   authorizer: Authorizer;
-  config: { storageQuotaBytes: number };
+  config: { storageQuotaBytes: number; mail: { delivery: MailDelivery } };
 }
 
 export const accountsModule: FeatureModule<AccountsNeeds, { accounts: Accounts }> = {
   name: 'accounts',
   create: ({ store, clock, authorizer, config }) => ({
-    offers: { accounts: createAccounts({ store, clock, authorizer, storageQuotaBytes: config.storageQuotaBytes }) },
+    offers: { accounts: createAccounts({ store, clock, authorizer, storageQuotaBytes: config.storageQuotaBytes, mailDelivery: config.mail.delivery }) },
   }),
 };

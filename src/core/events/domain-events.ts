@@ -134,8 +134,11 @@ export interface DomainEventData {
   'webhook.created': WebhookEventData;
   'webhook.updated': WebhookEventData;
   'webhook.deleted': WebhookEventData;
-  /** The relay disabled an endpoint after a day of failed deliveries. */
-  'webhook.disabled': WebhookEventData & { reason: 'failing' };
+  /**
+   * The service disabled an endpoint: the relay after a day of failed deliveries ('failing'),
+   * or the change that took its creator's right to manage webhooks ('creator-lost-access').
+   */
+  'webhook.disabled': WebhookEventData & { reason: 'failing' | 'creator-lost-access' };
   /**
    * The endpoint's signing secret was replaced; the previous one still signs until
    * `previousSecretExpiresAt`. Neither secret is ever in the event (nor in its delivery).

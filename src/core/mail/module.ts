@@ -15,31 +15,33 @@ export interface MailNeeds {
   ids: Ids;
   logger: Logger;
   metrics: { core: CoreMetrics };
-  /** The SMTP transport; null without SMTP_URL (mail then stays in the outbox). */
+  /** The transport: SMTP (SMTP_URL), or the log (MAIL_TO_LOG); null with neither (mail then stays in the outbox). */
   mailTransport: MailTransport | null;
   config: {
     publicUrl: string;
     operatorToken: string | undefined;
-    mail: RelaySettings & { smtpUrl: string | undefined; relayIntervalSeconds: number };
+    mail: RelaySettings & { delivery: 'smtp' | 'log' | 'outbox'; relayIntervalSeconds: number };
   };
 }
 
 export interface MailOffers {
   sendMail: SendMail;
-  /** The SMTP relay; null without SMTP_URL. */
+  /** The relay (over SMTP, or to the log); null with neither. */
   mailRelay: MailRelay | null;
 }
 
 export const mailModule: FeatureModule<MailNeeds, MailOffers> = {
   name: 'mail',
   create: ({ store, clock, ids, logger, metrics, mailTransport, config }) => {
-    // The outbox keeps a mail's secret (an invitation link) only while someone can read it
-    // there: the operator API, or until the SMTP relay has sent it (docs/security.md, "Secrets and keys").
+    // The outbox keeps a mail's secret (an invitation link) only while the outbox is how it
+    // reaches people: the operator API, or no transport at all (`npm run admin -- outbox` is
+    // then the mailbox), until the link is spent; with a transport, until it has delivered
+    // the mail (docs/security.md, "Secrets and keys").
     const sendMail = createSendMail(ids, clock, {
-      keepSecrets: config.operatorToken !== undefined,
-      relay: config.mail.smtpUrl !== undefined,
+      keepSecrets: config.operatorToken !== undefined || config.mail.delivery === 'outbox',
+      relay: config.mail.delivery !== 'outbox',
     });
-    // With SMTP_URL, every node relays the outbox's pending mails (one node per mail: relay.ts).
+    // With a transport (SMTP, or the log), every node relays the outbox's pending mails (one node per mail: relay.ts).
     const mailRelay = mailTransport
       ? createMailRelay({
           store, clock, transport: mailTransport, domain: new URL(config.publicUrl).hostname,

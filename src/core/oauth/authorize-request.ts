@@ -20,6 +20,17 @@ const NO_OWN_REDIRECTS: ReadonlySet<string> = new Set();
 export const consoleRedirect = (publicUrl: string): string => `${publicUrl}/console/callback`;
 
 /**
+ * First-party clients (docs/security.md "The console's session"): the service's own apps,
+ * whose authorization needs no consent page. Only the web console, named by its exact
+ * callback address, and only with a PKCE challenge: a code issued without the user's click
+ * is then worth nothing to anyone but the console tab that holds the verifier. The API docs
+ * pages keep the approval page (they hand a token to whoever uses the page).
+ */
+export function skipsConsent(a: AuthorizeRequest, publicUrl: string): boolean {
+  return a.codeChallenge !== null && a.redirectUri === consoleRedirect(publicUrl);
+}
+
+/**
  * `ownRedirects`: exact addresses of the service's own pages (on its PUBLIC_URL) that act
  * as public PKCE clients; compared character for character, so no prefix, query or other
  * path on that origin is allowed by them.

@@ -3,7 +3,7 @@ import type { FeatureModule } from '../modules.ts';
 import type { Store } from '../ports/repositories.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { TokenSigner } from '../ports/crypto.ts';
+import { SIGNING_KEY_RELOAD_SECONDS, type TokenSigner } from '../ports/crypto.ts';
 import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
 import { createTokenService, type TokenService } from './token-service.ts';
 import { createSigningKeys, type SigningKeys } from './signing-keys.ts';
@@ -39,5 +39,12 @@ export const oauthModule: FeatureModule<OauthNeeds, OauthOffers> = {
       webSessions: createWebSessions({ store, clock, ids }),
       revocation: createRevocation({ store, clock }),
     },
+    tasks: [
+      {
+        // Another node's rotation reaches this one within the period even if its event was missed.
+        name: 'signing-keys', everySeconds: SIGNING_KEY_RELOAD_SECONDS, atStart: false, run: () => signer.reload(),
+        failure: { level: 'warn', message: 'signing keys reload failed; retrying at the next pass' },
+      },
+    ],
   }),
 };

@@ -15,6 +15,14 @@ export const SIGN_IN_FORM_SECONDS = WEB_SESSION_SECONDS;
 /** Tokens dated this far in the future are refused (nodes' clocks differ a little). */
 const FUTURE_SKEW_SECONDS = 60;
 
+/**
+ * What a form post's CSRF token is worth: `ok`; `missing` (no token); `mismatch` (not this
+ * session's: another browser's or page's, a cookie that did not come back, a forgery);
+ * `expired` (this browser's sign-in form, but older than SIGN_IN_FORM_SECONDS). The pages
+ * tell each apart: only an expired form says "expired".
+ */
+export type CsrfVerdict = 'ok' | 'missing' | 'mismatch' | 'expired';
+
 export interface WebSession {
   cookie: string;
   /** null: an anonymous browser, which has no row. */
@@ -33,8 +41,8 @@ export interface WebSessions {
    * row is written either way.
    */
   resume(cookie: string | undefined): Promise<WebSession>;
-  /** True when a form post carries the session's token (compared in constant time). */
-  checkCsrf(session: WebSession, submitted: unknown): Promise<boolean>;
+  /** Whether a form post carries the session's token (compared in constant time), and if not, why. */
+  checkCsrf(session: WebSession, submitted: unknown): Promise<CsrfVerdict>;
   /** Creates the signed-in session (new cookie, new CSRF token: no fixation); its row is the first one. */
   signedIn(session: WebSession, userId: string): Promise<WebSession>;
   /** Ends the session (its row is deleted). */
@@ -64,14 +72,16 @@ export function createWebSessions(deps: { store: StoreSlice<'webSessions'>; cloc
     return `${issued}.${mac(await csrfKey(), cookie, issued)}`;
   }
 
-  async function checkSignInToken(cookie: string, submitted: string): Promise<boolean> {
+  async function checkSignInToken(cookie: string, submitted: string): Promise<CsrfVerdict> {
     const dot = submitted.indexOf('.');
-    if (dot < 1 || dot > 12) return false;
+    if (dot < 1 || dot > 12) return 'mismatch';
     const issued = submitted.slice(0, dot);
-    if (!/^[0-9a-z]+$/.test(issued)) return false;
+    if (!/^[0-9a-z]+$/.test(issued)) return 'mismatch';
+    // The signature first: only a token this browser was given may be called expired.
+    if (!safeEqual(submitted.slice(dot + 1), mac(await csrfKey(), cookie, issued))) return 'mismatch';
     const age = Math.floor(clock.nowMs() / 1000) - parseInt(issued, 36);
-    if (age > SIGN_IN_FORM_SECONDS || age < -FUTURE_SKEW_SECONDS) return false;
-    return safeEqual(submitted.slice(dot + 1), mac(await csrfKey(), cookie, issued));
+    if (age > SIGN_IN_FORM_SECONDS) return 'expired';
+    return age < -FUTURE_SKEW_SECONDS ? 'mismatch' : 'ok';
   }
 
   return {
@@ -90,10 +100,11 @@ export function createWebSessions(deps: { store: StoreSlice<'webSessions'>; cloc
       return { cookie: fresh, userId: null, csrf: await signInToken(fresh) };
     },
 
-    /** True when a form post carries the session's token (compared in constant time). */
-    async checkCsrf(session: WebSession, submitted: unknown): Promise<boolean> {
-      if (typeof submitted !== 'string' || submitted.length > 256) return false;
-      if (session.userId) return safeEqual(session.csrf, submitted);
+    /** Whether a form post carries the session's token (compared in constant time), and if not, why. */
+    async checkCsrf(session: WebSession, submitted: unknown): Promise<CsrfVerdict> {
+      if (submitted === undefined || submitted === '') return 'missing';
+      if (typeof submitted !== 'string' || submitted.length > 256) return 'mismatch';
+      if (session.userId) return safeEqual(session.csrf, submitted) ? 'ok' : 'mismatch';
       return checkSignInToken(session.cookie, submitted);
     },
 

@@ -11,9 +11,9 @@ import { DomainError, invalidInput } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { AccountRecord, OutboxEntry, Repos, SubscriptionRecord, UserRecord } from '../ports/repositories.ts';
+import type { AccountRecord, AccountRole, OutboxEntry, Repos, SubscriptionRecord, UserRecord } from '../ports/repositories.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
-import type { SeedDocument, SeedResult, SeedSubscription } from './seed.ts';
+import type { SeedAccount, SeedDocument, SeedResult, SeedSubscription } from './seed.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../users/index.ts';
 import { endEverySession } from '../oauth/index.ts';
 
@@ -28,8 +28,21 @@ export const ADMIN_ACCOUNT_ROLES = {
 } as const;
 export type AdminAccountRole = keyof typeof ADMIN_ACCOUNT_ROLES;
 
+/**
+ * The roles `create-account` gives the owner unless told otherwise: project manager, the
+ * role that creates projects (the owner alone lacks `account:projects:create`, as on the
+ * vendor's service, so a new owner could not create the first project).
+ */
+export const DEFAULT_OWNER_ROLES: readonly AdminAccountRole[] = ['project-manager'];
+
+type RoleList = (typeof ADMIN_ACCOUNT_ROLES)[AdminAccountRole];
+const LIST_OF_ROLE: Record<AccountRole, RoleList> = { administrator: 'administrators', projectManager: 'projectManagers', projectLister: 'projectListers' };
+
 export interface AdminUse {
-  createAccount(input: { name: string; ownerEmail: string; password?: string }): Promise<{ account: SeedResult['accounts'][number]; ownerId: string; setPasswordLink: string | null }>;
+  /** Creates the account and its owner, who also gets `ownerRoles` (default DEFAULT_OWNER_ROLES; `member` alone: none). */
+  createAccount(input: { name: string; ownerEmail: string; password?: string; ownerRoles?: readonly AdminAccountRole[] }): Promise<{
+    account: SeedResult['accounts'][number]; ownerId: string; ownerRoles: AccountRole[]; setPasswordLink: string | null;
+  }>;
   createSubscription(accountRef: string, s: SeedSubscription): Promise<SubscriptionRecord[]>;
   listSubscriptions(accountRef: string): Promise<SubscriptionRecord[]>;
   addAccountRole(accountRef: string, email: string, role: AdminAccountRole): Promise<{ setPasswordLink: string | null }>;
@@ -55,8 +68,25 @@ export function createAdmin(deps: {
     return account;
   }
 
-  async function ownerEmail(repos: Pick<Repos, 'users'>, account: AccountRecord): Promise<string> {
-    return (await repos.users.byId(account.ownerId))!.email;
+  /**
+   * The account as a seed document's entry that changes nothing: its owner and each member in
+   * the lists of his current roles. A seed sets a listed user's roles to the lists he is in,
+   * so an entry naming only the owner would take every role away; the admin commands add
+   * their change to this one.
+   */
+  async function unchangedEntry(repos: Pick<Repos, 'users' | 'accounts'>, account: AccountRecord): Promise<SeedAccount & Record<RoleList, string[]>> {
+    const entry = {
+      name: account.name,
+      owner: (await repos.users.byId(account.ownerId))!.email,
+      administrators: [] as string[], projectManagers: [] as string[], projectListers: [] as string[], members: [] as string[],
+    };
+    for (const m of await repos.accounts.members(account.id)) {
+      const email = (await repos.users.byId(m.userId))?.email;
+      if (!email) continue;
+      entry.members.push(email);
+      for (const role of m.roles) entry[LIST_OF_ROLE[role]].push(email);
+    }
+    return entry;
   }
 
   /** A set-password link for a user without a password; null when he has one. */
@@ -70,20 +100,28 @@ export function createAdmin(deps: {
   }
 
   return {
-    async createAccount({ name, ownerEmail: email, password }) {
+    async createAccount({ name, ownerEmail: email, password, ownerRoles = DEFAULT_OWNER_ROLES }) {
       if (password !== undefined && (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)) {
         throw invalidInput(`The password must have ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, { field: 'password' });
       }
-      const result = await applySeed({ users: [{ email, ...(password !== undefined ? { password } : {}) }], accounts: [{ name, owner: email }] });
+      // Run again on an existing account (it is idempotent), the members keep their roles.
+      const existing = await store.repos.accounts.byName(name);
+      const entry: SeedAccount & Record<RoleList, string[]> = existing
+        ? await unchangedEntry(store.repos, existing)
+        : { name, owner: email, administrators: [], projectManagers: [], projectListers: [], members: [] };
+      entry.owner = email;
+      for (const role of ownerRoles) entry[ADMIN_ACCOUNT_ROLES[role]].push(email);
+      const result = await applySeed({ users: [{ email, ...(password !== undefined ? { password } : {}) }], accounts: [entry] });
       const ownerId = result.users[0]!.id;
       const account = result.accounts[0]!;
       const setPasswordLink = await store.transaction((repos) => linkIfPasswordless(repos, ownerId, account.id));
-      return { account, ownerId, setPasswordLink };
+      const owner = await store.repos.accounts.member(account.id, ownerId);
+      return { account, ownerId, ownerRoles: owner?.roles ?? [], setPasswordLink };
     },
 
     async createSubscription(accountRef, s) {
       const account = await accountOf(store.repos, accountRef);
-      await applySeed({ accounts: [{ name: account.name, owner: await ownerEmail(store.repos, account), subscriptions: [s] }] });
+      await applySeed({ accounts: [{ ...(await unchangedEntry(store.repos, account)), subscriptions: [s] }] });
       return store.repos.subscriptions.listByAccount(account.id);
     },
 
@@ -93,11 +131,9 @@ export function createAdmin(deps: {
 
     async addAccountRole(accountRef, email, role) {
       const account = await accountOf(store.repos, accountRef);
-      const field = ADMIN_ACCOUNT_ROLES[role];
-      await applySeed({
-        users: (await store.repos.users.byEmail(email)) ? [] : [{ email }],
-        accounts: [{ name: account.name, owner: await ownerEmail(store.repos, account), [field]: [email] }],
-      });
+      const entry = await unchangedEntry(store.repos, account);
+      entry[ADMIN_ACCOUNT_ROLES[role]].push(email);
+      await applySeed({ users: (await store.repos.users.byEmail(email)) ? [] : [{ email }], accounts: [entry] });
       const user = (await store.repos.users.byEmail(email))!;
       return { setPasswordLink: await store.transaction((repos) => linkIfPasswordless(repos, user.id, account.id)) };
     },

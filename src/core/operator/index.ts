@@ -12,7 +12,7 @@ export { createOperatorAuth } from './operator-auth.ts';
 export type { AuthenticateOperator } from './operator-auth.ts';
 export { createSandboxClock, followSandboxClock } from './sandbox-clock.ts';
 export type { SandboxClock } from './sandbox-clock.ts';
-export { ADMIN_ACCOUNT_ROLES, createAdmin } from './admin.ts';
+export { ADMIN_ACCOUNT_ROLES, DEFAULT_OWNER_ROLES, createAdmin } from './admin.ts';
 export type { AdminAccountRole, AdminUse } from './admin.ts';
 // Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
 export { operatorModule } from './module.ts';

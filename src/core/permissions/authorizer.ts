@@ -10,6 +10,7 @@ import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
 import type { AnyPermission } from './catalog.ts';
 import { accountPermissions, type AccountFacts } from './evaluate.ts';
 import { AccessCache } from './access-cache.ts';
+import { refusalValues } from './granted-by.ts';
 import type { ConditionCheck } from './refusal-conditions.ts';
 import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
 
@@ -23,11 +24,12 @@ export interface AccountScope {
   permissions: ReadonlySet<AnyPermission>;
 }
 
-/** The spec's 403: `code` with errorValues.requiredPermissions (thrown by requirePermission only). */
+/**
+ * The spec's 403: `code` with errorValues.requiredPermissions, and our grantedBy (the account
+ * roles that would grant them: granted-by.ts). Thrown by requirePermission only.
+ */
 const forbidden = (code: ForbiddenCode, required: readonly string[], message?: string) =>
-  new DomainError('forbidden', code, message ?? `Requires ${required.join(', ')}`, {
-    requiredPermissions: [...required],
-  });
+  new DomainError('forbidden', code, message ?? `Requires ${required.join(', ')}`, refusalValues(required));
 
 export type ForbiddenCode = CodeWithStatus<403>;
 

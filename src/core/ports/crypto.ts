@@ -12,8 +12,10 @@ export interface AccessTokenClaims {
 }
 
 /**
- * How soon every node signs with a key another node added: a signer re-reads the keys at
- * least this often before signing (and at once on the `signing-keys` change).
+ * How soon every node signs with a key another node added: each node re-reads the keys
+ * this often in the background (the oauth module's `signing-keys` task), and at once on the
+ * `signing-keys` change. Signing itself never reads the database: it runs inside the token
+ * transactions, where a read on another connection would wait for the one they hold.
  */
 export const SIGNING_KEY_RELOAD_SECONDS = 60;
 
@@ -26,6 +28,7 @@ export interface SigningKeyRotation {
 
 /** Signs and verifies access tokens (JWT ES256, keys kept in the database). */
 export interface TokenSigner {
+  /** Signs with the key loaded last: no I/O (it is called inside transactions). */
   sign(claims: { sub: string; jti: string; iat: number; exp: number }): Promise<string>;
   /**
    * Verifies signature, algorithm, issuer and expiry against `nowSeconds`, with a key that

@@ -39,3 +39,19 @@ export interface FanOut {
 export interface EventWriter {
   write(event: DomainEvent, now: Date, fanOut: FanOut | null): Promise<StoredDomainEvent>;
 }
+
+/**
+ * How the node hears other nodes' events (PostgreSQL's LISTEN connection): 'listening'
+ * (connected, its heartbeat coming back), 'reconnecting' (lost or silent: being replaced;
+ * other nodes' changes are not heard meanwhile, and every cache is dropped once it is back),
+ * 'closed' (the node is stopping).
+ */
+export interface ListenerState {
+  state: 'listening' | 'reconnecting' | 'closed';
+  /** When it entered that state. */
+  since: Date;
+  /** When a heartbeat last came back (null before the first). */
+  lastHeartbeatAt: Date | null;
+  /** Connections replaced since the start. */
+  reconnects: number;
+}

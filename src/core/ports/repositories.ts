@@ -5,7 +5,7 @@ import type { AccountFacts } from '../permissions/evaluate.ts';
 import type { MembersRepo, ProjectsRepo, WorkzonesRepo } from './project-repositories.ts';
 import type { JobsRepo } from './jobs.ts';
 import type { LocksRepo } from './locks.ts';
-import type { EventsRepo } from './events.ts';
+import type { EventsRepo, ListenerState } from './events.ts';
 import type { WebhooksRepo } from './webhooks.ts';
 import type { StoredDomainEvent } from '../events/domain-events.ts';
 import type { ConnectRepo } from './connect.ts';
@@ -510,13 +510,15 @@ export interface Repos {
 export interface Store {
   readonly repos: Repos;
   transaction<T>(fn: (repos: Repos) => Promise<T>): Promise<T>;
-  /** Throws when the database does not answer. */
-  ping(): Promise<void>;
+  /** Answers when the database does (throws otherwise); `waitMs`: the longest wait for a connection (the readiness probe). */
+  ping(opts?: { waitMs?: number }): Promise<void>;
   /**
    * Listens to committed domain events: this node's right after commit, other nodes'
    * through the database. A listener must not throw (a throw is logged and skipped).
    */
   onEvent(listener: (event: StoredDomainEvent) => void): void;
+  /** How other nodes' events are heard (PostgreSQL's LISTEN connection); null on the embedded database (one process). */
+  eventsListener?(): ListenerState | null;
 }
 
 /** Thrown by repositories when a unique constraint refuses a write (the use case decides the 409). */

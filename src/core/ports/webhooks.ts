@@ -1,6 +1,8 @@
 // Webhook endpoints, their deliveries, and the outbound sender (docs/webhooks.md).
 import type { StoredDomainEvent } from '../events/domain-events.ts';
 
+export type WebhookDisabledReason = 'failing' | 'creator-lost-access';
+
 export interface WebhookEndpointRecord {
   id: string;
   accountId: string;
@@ -8,8 +10,11 @@ export interface WebhookEndpointRecord {
   events: string[];
   description: string;
   enabled: boolean;
-  /** 'failing' when the relay disabled it; null otherwise. */
-  disabledReason: 'failing' | null;
+  /**
+   * Why the service disabled it: 'failing' (the relay, after a day of failures),
+   * 'creator-lost-access' (its creator may no longer manage the account's webhooks); null otherwise.
+   */
+  disabledReason: WebhookDisabledReason | null;
   failingSince: Date | null;
   createdBy: string | null;
   createdAt: Date;
@@ -47,6 +52,8 @@ export interface ClaimedEndpoint extends WebhookSecrets {
   accountId: string;
   url: string;
   failingSince: Date | null;
+  /** Failed attempts in a row that paused the endpoint (the circuit breaker); 0 after a 2xx. */
+  breakerFailures: number;
   leaseUntil: Date;
 }
 
@@ -64,18 +71,26 @@ export interface DueDelivery {
   event: Pick<StoredDomainEvent, 'type' | 'accountId' | 'data' | 'occurredAt'>;
 }
 
+/**
+ * An attempt's outcome. A failure that says the endpoint is down or overloaded (no answer in
+ * time, no connection, 5xx, 408, 429) also pauses the whole endpoint until `pauseUntil`
+ * (the circuit breaker: no claim takes it before then).
+ */
 export type DeliveryOutcome =
   | { state: 'delivered'; status: number; at: Date }
-  | { state: 'pending'; status: number | null; error: string; retryAt: Date }
-  | { state: 'failed'; status: number | null; error: string };
+  | { state: 'pending'; status: number | null; error: string; retryAt: Date; pauseUntil?: Date }
+  | { state: 'failed'; status: number | null; error: string; pauseUntil?: Date };
 
 export interface WebhooksRepo {
   insertEndpoint(e: Omit<WebhookEndpointRecord, 'disabledReason' | 'failingSince' | 'updatedAt'> & { secret: string }): Promise<void>;
   /** The account's endpoints, oldest first. */
   listEndpoints(accountId: string): Promise<WebhookEndpointRecord[]>;
   endpoint(accountId: string, id: string): Promise<WebhookEndpointRecord | null>;
-  /** Enabling clears disabledReason and failingSince. */
-  updateEndpoint(id: string, patch: Partial<Pick<WebhookEndpointRecord, 'url' | 'events' | 'description' | 'enabled'>>, now: Date): Promise<void>;
+  /**
+   * Enabling clears disabledReason and failingSince; enabling or a new URL closes the circuit
+   * breaker. `createdBy`: the user who answers for it from now on.
+   */
+  updateEndpoint(id: string, patch: Partial<Pick<WebhookEndpointRecord, 'url' | 'events' | 'description' | 'enabled' | 'createdBy'>>, now: Date): Promise<void>;
   /** Deletes the endpoint and its deliveries; false when there was none. */
   deleteEndpoint(accountId: string, id: string): Promise<boolean>;
   /** The new secret signs from now on; the old one too until `previousUntil`. */
@@ -85,10 +100,13 @@ export interface WebhooksRepo {
   // event's own statement: ports/events.ts EventWriter.
 
   /**
-   * Leases endpoints that are enabled, not leased by a live node, and have a due delivery:
-   * until `leaseUntil` they are this caller's only (FOR UPDATE SKIP LOCKED across nodes).
+   * Leases up to `limit` endpoints that are enabled, not leased by a live node, not paused,
+   * and have a due delivery: until `leaseUntil` they are this caller's only (FOR UPDATE SKIP
+   * LOCKED across nodes: concurrent claims never share one). Fair: an account with `perAccount` endpoints
+   * leased (by any node) gets no more; the accounts' least recently served endpoints come
+   * first, one per account before any account's second.
    */
-  claimEndpoints(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedEndpoint[]>;
+  claimEndpoints(now: Date, leaseUntil: Date, limit: number, perAccount: number): Promise<ClaimedEndpoint[]>;
   /** Extends a held lease; false when it is no longer held (expired and taken, or the endpoint gone or disabled). */
   renewLease(endpointId: string, heldUntil: Date, leaseUntil: Date): Promise<boolean>;
   releaseLease(endpointId: string, heldUntil: Date): Promise<void>;
@@ -109,8 +127,17 @@ export interface WebhooksRepo {
    * clears the endpoint's failingSince, a failure sets it if unset. False when it had moved on.
    */
   settle(id: string, attempts: number, outcome: DeliveryOutcome, now: Date): Promise<boolean>;
-  /** Disables a failing endpoint (reason 'failing'); false when it already was disabled. */
-  disableFailing(endpointId: string, now: Date): Promise<boolean>;
+  /**
+   * Disables an enabled endpoint for `reason`; false when it already was disabled. With
+   * 'creator-lost-access' its account's owner is to be told (takeOwnerNotices).
+   */
+  disable(endpointId: string, reason: WebhookDisabledReason, now: Date): Promise<boolean>;
+  /**
+   * Up to `limit` endpoints whose owner notice is pending, taken (the notice is cleared): in
+   * the transaction that writes the notices, so a rollback leaves them pending. Rows another
+   * transaction holds are skipped.
+   */
+  takeOwnerNotices(limit: number): Promise<WebhookEndpointRecord[]>;
 
   /** An endpoint's deliveries, newest event first. */
   listDeliveries(endpointId: string, limit: number, state?: WebhookDeliveryState): Promise<WebhookDeliveryRecord[]>;
@@ -125,11 +152,17 @@ export interface WebhookRequest {
   body: string;
 }
 
-/** A refused or failed send, with a message for the delivery's lastError (never a secret). */
+/**
+ * Why a send failed, as recorded on the delivery for the endpoint's owner: a generic class,
+ * never the resolved addresses, the DNS answer or the error text (docs/webhooks.md "Errors").
+ */
+export type WebhookSendFailure = 'address-refused' | 'port-refused' | 'dns-failed' | 'connection-failed' | 'tls-failed' | 'timeout';
+
+/** A refused or failed send: its class (what the owner sees) and a message for the node's log (may name addresses; never a secret). */
 export class WebhookSendError extends Error {
   override name = 'WebhookSendError';
-  readonly reason: 'refused-address' | 'network' | 'timeout';
-  constructor(reason: WebhookSendError['reason'], message: string) {
+  readonly reason: WebhookSendFailure;
+  constructor(reason: WebhookSendFailure, message: string) {
     super(message);
     this.reason = reason;
   }
@@ -137,8 +170,9 @@ export class WebhookSendError extends Error {
 
 export interface WebhookSender {
   /**
-   * POSTs the body and answers the response status; throws WebhookSendError when the
-   * resolved address is not public (unless allowed), on a connection failure or on timeout.
+   * POSTs the body and answers the response status; throws WebhookSendError when the port
+   * is not allowed, the resolved address is not public (unless allowed), on a resolution,
+   * connection or TLS failure, or on timeout.
    */
   send(request: WebhookRequest): Promise<{ status: number }>;
 }

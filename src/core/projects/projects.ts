@@ -12,6 +12,7 @@ import type { Location, ProjectFields, ProjectRecord, ProjectStats, SpatialRefer
 import type { Permission } from '../permissions/catalog.ts';
 import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { projectPermissions, workzonePermissions } from '../permissions/evaluate.ts';
+import { refusalValues } from '../permissions/granted-by.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope } from './project-access.ts';
 import { findSpatialReference } from './spatial-references.ts';
 import { earliestExpiry, type BuiltList, type ProjectLists } from './project-lists.ts';
@@ -310,7 +311,7 @@ export function createProjects(deps: {
           if (!m || (!m.roles.includes('projectManager') && account?.ownerId !== next.ownerId)) {
             throw new DomainError('forbidden', 'new-project-owner-not-manager', 'The new owner of a project must be a project manager of the account', {
               userId: next.ownerId,
-              requiredPermissions: ['account:projects:create'],
+              ...refusalValues(['account:projects:create']),
             });
           }
           await lockProjectMembership(repos, p.id);

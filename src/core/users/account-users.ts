@@ -12,6 +12,7 @@ import { condition } from '../permissions/refusal-conditions.ts';
 import { ACCOUNT_ROLES, ROLE_READ_PERMISSION, ROLE_WRITE_PERMISSION } from '../permissions/account-roles.ts';
 import type { AnyPermission } from '../permissions/catalog.ts';
 import { membersWriteSomewhere } from '../permissions/evaluate.ts';
+import { refusalValues } from '../permissions/granted-by.ts';
 import { resolveUser } from './resolve-users.ts';
 import { inviteToAccount, type InviteDeps, pendingView, withdrawInvitation } from './account-invitations.ts';
 
@@ -199,7 +200,7 @@ export function createAccountUsers(deps: InviteDeps & {
               'forbidden',
               'delete-account-owner-forbidden',
               'The account owner cannot be removed from the account: an account always has an owner',
-              { user: user.id, requiredPermissions: ['account:account:update-owner'] },
+              { user: user.id, ...refusalValues(['account:account:update-owner']) },
             );
           }
           // Removal revokes every account role the user holds: each needs its write permission,
@@ -212,7 +213,7 @@ export function createAccountUsers(deps: InviteDeps & {
               'forbidden',
               'remove-user-from-account-forbidden',
               `The user owns projects of the account (${owned.join(', ')}); transfer them first`,
-              { user: user.id, projectIds: owned.join(', '), requiredPermissions: ['account:users:write'] },
+              { user: user.id, projectIds: owned.join(', '), ...refusalValues(['account:users:write']) },
             );
           }
           await repos.groups.removeUserFromAccountGroups(accountId, user.id);

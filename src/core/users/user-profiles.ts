@@ -1,11 +1,13 @@
 // What the service's own pages show of a user (the sign-in approval page, the account
-// page): read by user id, without an actor (the page has checked the session).
+// page) and the bearer's own profile (GET /oauth/userinfo): read by user id, without an actor.
 import type { StoreReads } from '../ports/store-slices.ts';
 
 /** The pages' view of users. */
 export interface UserProfiles {
   /** The e-mail of the user a signed-in session names; null when the user is gone. */
   emailOf(userId: string): Promise<string | null>;
+  /** The signed-in user's own profile (GET /oauth/userinfo: the bearer's, so no permission to check); null when the user is gone. */
+  ownProfile(userId: string): Promise<{ email: string; firstName: string; lastName: string } | null>;
 }
 
 export function createUserProfiles(deps: { store: StoreReads<'users'> }): UserProfiles {
@@ -13,6 +15,10 @@ export function createUserProfiles(deps: { store: StoreReads<'users'> }): UserPr
   return {
     async emailOf(userId) {
       return (await store.repos.users.byId(userId))?.email ?? null;
+    },
+    async ownProfile(userId) {
+      const user = await store.repos.users.byId(userId);
+      return user && { email: user.email, firstName: user.firstName, lastName: user.lastName };
     },
   };
 }

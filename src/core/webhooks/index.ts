@@ -10,8 +10,10 @@ export { createWebhooks, checkEvents, WEBHOOK_LIMITS } from './webhooks.ts';
 export type { CreatedWebhook, RotatedSecret, WebhookInput, Webhooks } from './webhooks.ts';
 export { createWebhookRelay, webhookRelayPasses } from './relay.ts';
 export type { WebhookRelay, WebhookRelaySettings } from './relay.ts';
+export type { WebhookOwnerNotices } from './owner-notices.ts';
 export { withWebhookFanOut } from './fan-out.ts';
 export { ALL_EVENTS, DELIVERABLE_EVENT_TYPES, endpointWants, isDeliverable, webhookPayload } from './webhook-events.ts';
-export { addressLiteral, checkWebhookUrl, MAX_URL_LENGTH, nonPublicReason } from './target-addresses.ts';
+export { addressLiteral, checkWebhookUrl, MAX_URL_LENGTH, nonPublicReason, portAllowed } from './target-addresses.ts';
+export type { WebhookTargetRules } from './target-addresses.ts';
 // Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
 export { webhooksModule } from './module.ts';

@@ -10,6 +10,7 @@ import type { Authorizer } from '../permissions/authorizer.ts';
 import type { SendMail } from '../mail/index.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { createWebhookRelay, webhookRelayPasses, type WebhookRelay } from './relay.ts';
+import { createWebhookOwnerNotices, webhookOwnerNoticePasses, type WebhookOwnerNotices } from './owner-notices.ts';
 
 export interface WebhooksNeeds {
   store: Store;
@@ -24,23 +25,36 @@ export interface WebhooksNeeds {
   config: {
     urnNamespace: string;
     publicUrl: string;
-    webhooks: { allowPrivateTargets: boolean; firstRetrySeconds: number; timeoutSeconds: number; relayIntervalSeconds: number };
+    webhooks: {
+      allowPrivateTargets: boolean; targetPorts: readonly number[] | 'any';
+      firstRetrySeconds: number; timeoutSeconds: number; relayIntervalSeconds: number; sendsPerAccount: number;
+    };
   };
 }
 
-export const webhooksModule: FeatureModule<WebhooksNeeds, { webhooks: Webhooks; webhookRelay: WebhookRelay }> = {
+export const webhooksModule: FeatureModule<WebhooksNeeds, { webhooks: Webhooks; webhookRelay: WebhookRelay; webhookOwnerNotices: WebhookOwnerNotices }> = {
   name: 'webhooks',
   create: ({ store, clock, ids, logger, metrics, authorizer, sendMail, webhookSender, config }) => {
     const webhookRelay = createWebhookRelay({
       store, clock, sendMail, logger, metrics: metrics.core, sender: webhookSender,
       settings: { ...config.webhooks, urnNamespace: config.urnNamespace, publicUrl: config.publicUrl },
     });
+    const webhookOwnerNotices = createWebhookOwnerNotices({ store, sendMail, publicUrl: config.publicUrl });
     return {
       offers: {
-        webhooks: createWebhooks({ store, clock, ids, authorizer, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
+        webhooks: createWebhooks({
+          store, clock, ids, authorizer,
+          targets: { allowPrivateTargets: config.webhooks.allowPrivateTargets, extraPorts: config.webhooks.targetPorts },
+        }),
         webhookRelay,
+        webhookOwnerNotices,
       },
-      tasks: [webhookRelayPasses(webhookRelay, config.webhooks.relayIntervalSeconds)],
+      tasks: [
+        webhookRelayPasses(webhookRelay, config.webhooks.relayIntervalSeconds),
+        webhookOwnerNoticePasses(webhookOwnerNotices, config.webhooks.relayIntervalSeconds),
+      ],
+      // After the passes stopped: the endpoint tasks under way end after their send in hand.
+      stop: () => webhookRelay.stop(),
     };
   },
 };

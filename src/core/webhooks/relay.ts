@@ -1,8 +1,16 @@
 // The webhook relay (docs/webhooks.md "Delivery"): every node runs a pass every few seconds.
-// A pass leases the endpoints that have due deliveries (FOR UPDATE SKIP LOCKED and a lease:
-// each endpoint is in one node's hands at a time) and sends each endpoint's deliveries one
-// after the other, in event order; a failed delivery holds back the later ones of its
-// subject (per-subject order) but not those of other subjects.
+// A pass leases endpoints that have due deliveries (a lease makes each endpoint one node's
+// at a time) and starts a task for each, without waiting for it: endpoints never wait for
+// each other, and a slow endpoint holds only its own task. A task sends its endpoint's
+// deliveries one after the other, in event order, for at most its time budget, then gives
+// the endpoint back, so that the next claims serve the others first (fairness: claims go
+// round the accounts and their least recently served endpoints, and an account has at most
+// WEBHOOKS_SENDS_PER_ACCOUNT endpoints leased, so sends, at once).
+//
+// Failures: one that says the endpoint is down or overloaded (no answer in time, no
+// connection, a refused address, 5xx, 408, 429) pauses the whole endpoint (the circuit
+// breaker, pauses doubling like the retries); a 4xx answer concerns that delivery only and
+// holds back the later deliveries of its subject (per-subject order), not other subjects.
 //
 // At least once: a delivery is settled by the statement after the receiver's answer; a node
 // that dies in between leaves it pending, and once the endpoint's lease ends another node
@@ -17,18 +25,15 @@ import { errorFields, type CoreMetrics, type Logger } from '../ports/telemetry.t
 import type { SendMail } from '../mail/index.ts';
 import type { PeriodicTask } from '../ports/background.ts';
 import { signedHeaders } from './signature.ts';
-import { nextAttemptAt, shouldDisable } from './retry-schedule.ts';
+import { nextAttemptAt, pausesEndpoint, retryDelaySeconds, shouldDisable } from './retry-schedule.ts';
 import { webhookPayload } from './webhook-events.ts';
 
 export const WEBHOOK_RELAY = {
-  /** Endpoints one node leases per statement (sent to in parallel). */
-  endpointsPerClaim: 10,
-  /** Deliveries read per statement, and batches per endpoint and pass (the rest waits for the next pass). */
+  /** Endpoint tasks one node runs at once (a pass leases no more than the free ones). */
+  endpointsPerNode: 16,
+  /** Deliveries read per statement. */
   deliveriesPerBatch: 50,
-  batchesPerPass: 20,
-  /** Claim statements per pass. */
-  claimsPerPass: 5,
-  /** The error kept and shown, at most. */
+  /** A failure's detail in the log, at most. */
   maxErrorChars: 500,
 };
 
@@ -37,6 +42,8 @@ export interface WebhookRelaySettings {
   firstRetrySeconds: number;
   /** The sender's timeout (WEBHOOKS_TIMEOUT): the lease covers one send and its bookkeeping. */
   timeoutSeconds: number;
+  /** WEBHOOKS_SENDS_PER_ACCOUNT: an account's endpoints leased at once across the nodes (each sends one delivery at a time). */
+  sendsPerAccount: number;
   urnNamespace: string;
   publicUrl: string;
 }
@@ -44,16 +51,23 @@ export interface WebhookRelaySettings {
 /** The lease an endpoint is held for around one send: twice the send timeout, and some margin. */
 export const leaseSecondsFor = (timeoutSeconds: number) => 2 * timeoutSeconds + 5;
 
-/** A failure as kept on the delivery: one line, bounded (a status, a connection error, a refusal). */
-export function describeSendFailure(e: unknown): string {
-  const text = e instanceof Error ? e.message : String(e);
-  return failureLine(text, WEBHOOK_RELAY.maxErrorChars);
-}
+/**
+ * How long one endpoint task may go on starting sends (then the endpoint is given back and
+ * claimed again in its turn): one lease, so a task renews its lease at most once or twice.
+ */
+export const endpointBudgetSecondsFor = leaseSecondsFor;
 
 /** Sends due deliveries, signed, to their endpoints (docs/webhooks.md). */
 export interface WebhookRelay {
-  /** One pass: leases endpoints with due deliveries and relays each; how many endpoints were leased. */
+  /**
+   * One pass: leases endpoints with due deliveries (as many as the node has free tasks) and
+   * starts a task for each, without waiting for them; answers how many were leased.
+   */
+  dispatch(): Promise<number>;
+  /** One pass, then waits for the tasks it started (tests drive the relay with it). */
   run(): Promise<number>;
+  /** Starts no more sends and waits for the tasks under way (each ends after its send in hand). */
+  stop(): Promise<void>;
 }
 
 export function createWebhookRelay(deps: {
@@ -67,15 +81,20 @@ export function createWebhookRelay(deps: {
 }): WebhookRelay {
   const { store, clock, sender, sendMail, settings, logger, metrics } = deps;
   const leaseMs = leaseSecondsFor(settings.timeoutSeconds) * 1000;
+  const budgetMs = endpointBudgetSecondsFor(settings.timeoutSeconds) * 1000;
 
-  /** One attempt to the endpoint's current address, signed with its current secrets; answers whether the endpoint took it. */
-  async function attempt(endpoint: ClaimedEndpoint, target: LeasedTarget, d: DueDelivery): Promise<boolean> {
-    const fields = { webhookId: endpoint.id, deliveryId: d.id, attempt: d.attempts + 1 };
+  /**
+   * One attempt to the endpoint's current address, signed with its current secrets: 'sent'
+   * (2xx, or dropped), 'refused' (a 4xx: this delivery's subject waits) or 'down' (the
+   * endpoint is paused: the circuit breaker).
+   */
+  async function attempt(endpoint: ClaimedEndpoint, target: LeasedTarget, d: DueDelivery): Promise<'sent' | 'refused' | 'down'> {
+    const fields = { webhookId: endpoint.id, accountId: endpoint.accountId, deliveryId: d.id, attempt: d.attempts + 1 };
     const payload = webhookPayload(d.event, settings.urnNamespace);
     if (!payload) {
       // Only deliverable events are fanned out; a type made undeliverable since is dropped, not sent.
       await store.repos.webhooks.settle(d.id, d.attempts, { state: 'failed', status: null, error: 'the event type is no longer delivered' }, clock.now());
-      return true;
+      return 'sent';
     }
     const body = JSON.stringify(payload);
     const now = clock.now();
@@ -84,6 +103,8 @@ export function createWebhookRelay(deps: {
     const headers = { 'content-type': 'application/json', ...signedHeaders(secrets, d.id, Math.floor(now.getTime() / 1000), body) };
     let status: number | null = null;
     let error: string;
+    let detail: string | undefined;
+    let down: boolean;
     try {
       status = (await sender.send({ url: target.url, headers, body })).status;
       if (status >= 200 && status < 300) {
@@ -91,18 +112,33 @@ export function createWebhookRelay(deps: {
         if (!(await store.repos.webhooks.settle(d.id, d.attempts, { state: 'delivered', status, at: clock.now() }, clock.now()))) {
           logger.warn(fields, 'webhook relay: delivered, but the delivery had moved on (replayed or deleted)');
         }
-        return true;
+        endpoint.breakerFailures = 0;
+        return 'sent';
       }
       error = `HTTP ${status}`;
+      down = pausesEndpoint(status);
     } catch (e) {
       if (!(e instanceof WebhookSendError)) throw e;
-      error = describeSendFailure(e);
+      // The owner sees the class only (timeout, connection-failed, address-refused…): the
+      // details (addresses, the DNS answer, the error text) go to the node's log.
+      error = e.reason;
+      detail = failureLine(e.message, WEBHOOK_RELAY.maxErrorChars);
+      down = true;
     }
-    const retryAt = nextAttemptAt(d.attempts + 1, clock.nowMs(), d.retryUntil, settings.firstRetrySeconds);
+    const nowMs = clock.nowMs();
+    const retryAt = nextAttemptAt(d.attempts + 1, nowMs, d.retryUntil, settings.firstRetrySeconds);
+    // The breaker: the endpoint as a whole waits as a delivery would after as many failures in a row.
+    const pauseUntil = down ? new Date(nowMs + retryDelaySeconds(endpoint.breakerFailures + 1, settings.firstRetrySeconds) * 1000) : undefined;
+    if (down) endpoint.breakerFailures++;
     metrics.webhookFailed(retryAt === null);
-    await store.repos.webhooks.settle(d.id, d.attempts, retryAt ? { state: 'pending', status, error, retryAt } : { state: 'failed', status, error }, clock.now());
-    logger.warn({ ...fields, error }, retryAt ? 'webhook relay: attempt failed; retrying later' : 'webhook relay: delivery failed for good');
-    return false;
+    await store.repos.webhooks.settle(
+      d.id, d.attempts, retryAt ? { state: 'pending', status, error, retryAt, pauseUntil } : { state: 'failed', status, error, pauseUntil }, clock.now(),
+    );
+    logger.warn(
+      { ...fields, error, ...(detail ? { detail } : {}), ...(pauseUntil ? { pausedUntil: pauseUntil.toISOString() } : {}) },
+      retryAt ? 'webhook relay: attempt failed; retrying later' : 'webhook relay: delivery failed for good',
+    );
+    return down ? 'down' : 'refused';
   }
 
   /** The mail to the account's owner and administrators when their endpoint is disabled. */
@@ -127,7 +163,7 @@ export function createWebhookRelay(deps: {
   async function disable(endpoint: ClaimedEndpoint): Promise<void> {
     const now = clock.now();
     const disabled = await store.transaction(async (repos) => {
-      if (!(await repos.webhooks.disableFailing(endpoint.id, now))) return false;
+      if (!(await repos.webhooks.disable(endpoint.id, 'failing', now))) return false;
       const data = { accountId: endpoint.accountId, webhookId: endpoint.id, reason: 'failing' as const };
       await repos.events.publish({ type: 'webhook.disabled', accountId: endpoint.accountId, subject: `webhook:${endpoint.id}`, data }, now);
       await tellAdministrators(repos, endpoint);
@@ -139,17 +175,27 @@ export function createWebhookRelay(deps: {
     }
   }
 
-  /** Sends the endpoint's due deliveries while it holds the lease. */
+  /** The tasks under way on this node, one per leased endpoint. */
+  const tasks = new Set<Promise<void>>();
+  let stopping = false;
+
+  /**
+   * Sends the endpoint's due deliveries while it holds the lease, within its time budget;
+   * stops at the first failure that pauses the endpoint.
+   */
   async function relayEndpoint(endpoint: ClaimedEndpoint): Promise<void> {
     let heldUntil = endpoint.leaseUntil;
     let failingSince = endpoint.failingSince;
+    const until = clock.nowMs() + budgetMs;
     const heldBack = new Set<string>();
     try {
-      for (let batch = 0; batch < WEBHOOK_RELAY.batchesPerPass; batch++) {
+      for (;;) {
         const due = await store.repos.webhooks.dueDeliveries(endpoint.id, clock.now(), WEBHOOK_RELAY.deliveriesPerBatch);
         const sendable = due.filter((d) => !heldBack.has(d.subject));
         for (const d of sendable) {
           if (heldBack.has(d.subject)) continue;
+          // Out of time: the endpoint goes back to the claims, behind the others.
+          if (stopping || clock.nowMs() >= until) return;
           // The lease must outlast this send: renewed once less than half of it is left.
           if (heldUntil.getTime() - clock.nowMs() < leaseMs / 2) {
             const renewed = new Date(clock.nowMs() + leaseMs);
@@ -158,16 +204,18 @@ export function createWebhookRelay(deps: {
           }
           const target = await store.repos.webhooks.leasedTarget(endpoint.id, heldUntil);
           if (!target) return; // disabled, deleted, or lease lost
-          if (await attempt(endpoint, target, d)) {
+          const outcome = await attempt(endpoint, target, d);
+          if (outcome === 'sent') {
             failingSince = null;
             continue;
           }
-          heldBack.add(d.subject);
           failingSince ??= clock.now();
           if (shouldDisable(failingSince, clock.nowMs())) {
             await disable(endpoint);
             return;
           }
+          if (outcome === 'down') return; // paused as a whole: the claims skip it until the pause ends
+          heldBack.add(d.subject);
         }
         if (due.length < WEBHOOK_RELAY.deliveriesPerBatch || sendable.length === 0) return;
       }
@@ -176,26 +224,40 @@ export function createWebhookRelay(deps: {
     }
   }
 
+  /** Starts a task for each endpoint, tracked until it ends; answers the tasks. */
+  function start(endpoints: ClaimedEndpoint[]): Promise<void>[] {
+    return endpoints.map((e) => {
+      // A copy: its breaker count follows the task's attempts.
+      const task = relayEndpoint({ ...e })
+        .catch((err: unknown) => {
+          // The lease brings the endpoint back; only the bookkeeping failed (the database).
+          logger.error({ webhookId: e.id, ...errorFields(err) }, 'webhook relay: an endpoint task failed; retried after its lease');
+        })
+        .finally(() => tasks.delete(task));
+      tasks.add(task);
+      return task;
+    });
+  }
+
+  async function claim(): Promise<ClaimedEndpoint[]> {
+    const free = WEBHOOK_RELAY.endpointsPerNode - tasks.size;
+    if (stopping || free <= 0) return [];
+    const now = clock.nowMs();
+    return store.repos.webhooks.claimEndpoints(new Date(now), new Date(now + leaseMs), free, settings.sendsPerAccount);
+  }
+
   return {
-    /** One pass: leases endpoints with due deliveries and relays each; how many endpoints were leased. */
-    async run(): Promise<number> {
-      let leased = 0;
-      // Bounded: endpoints with more due deliveries than one pass sends wait for the next pass.
-      for (let round = 0; round < WEBHOOK_RELAY.claimsPerPass; round++) {
-        const now = clock.nowMs();
-        const endpoints = await store.repos.webhooks.claimEndpoints(new Date(now), new Date(now + leaseMs), WEBHOOK_RELAY.endpointsPerClaim);
-        leased += endpoints.length;
-        await Promise.all(
-          endpoints.map((e) =>
-            relayEndpoint(e).catch((err: unknown) => {
-              // The lease brings the endpoint back; only the bookkeeping failed (the database).
-              logger.error({ webhookId: e.id, ...errorFields(err) }, 'webhook relay: an endpoint pass failed; retried after its lease');
-            }),
-          ),
-        );
-        if (endpoints.length < WEBHOOK_RELAY.endpointsPerClaim) break;
-      }
-      return leased;
+    async dispatch() {
+      return start(await claim()).length;
+    },
+    async run() {
+      const started = start(await claim());
+      await Promise.all(started);
+      return started.length;
+    },
+    async stop() {
+      stopping = true;
+      await Promise.all(tasks);
     },
   };
 }
@@ -204,7 +266,7 @@ export function createWebhookRelay(deps: {
 /** Every node's periodic pass over the due deliveries (one node per endpoint: the lease). */
 export function webhookRelayPasses(relay: WebhookRelay, intervalSeconds: number): PeriodicTask {
   return {
-    name: 'webhook-relay', everySeconds: intervalSeconds, atStart: true, run: () => relay.run(),
+    name: 'webhook-relay', everySeconds: intervalSeconds, atStart: true, run: () => relay.dispatch(),
     failure: { level: 'error', message: `webhook relay pass failed; next pass in ${intervalSeconds} s` },
   };
 }

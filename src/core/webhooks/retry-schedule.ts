@@ -21,6 +21,15 @@ export function nextAttemptAt(attempt: number, nowMs: number, retryUntil: Date, 
   return next > retryUntil.getTime() ? null : new Date(next);
 }
 
+/**
+ * Whether an answer says the endpoint itself is down or overloaded, so that it is paused as a
+ * whole (the circuit breaker): 5xx, 408 and 429. Other answers (4xx) concern the delivery.
+ * No answer at all (a timeout, no connection, a refused address) pauses it too.
+ */
+export function pausesEndpoint(status: number): boolean {
+  return status >= 500 || status === 408 || status === 429;
+}
+
 /** Whether an endpoint failing since `failingSince` (no success in between) is disabled now. */
 export function shouldDisable(failingSince: Date | null, nowMs: number): boolean {
   return failingSince !== null && nowMs - failingSince.getTime() >= RETRY.disableAfterSeconds * 1000;

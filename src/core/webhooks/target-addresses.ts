@@ -1,6 +1,7 @@
 // Where a webhook may be sent (docs/webhooks.md "Targets"; docs/security.md): only to public
 // unicast addresses, so that an endpoint's URL cannot make the service reach its own host,
-// the cloud metadata address or the private network behind it (SSRF). The sender checks the
+// the cloud metadata address or the private network behind it (SSRF), and only on ports 80
+// and 443 and those WEBHOOKS_TARGET_PORTS adds (no probing of other services' ports). The sender checks the
 // address it resolved, right before connecting to exactly that address (DNS rebinding);
 // registration refuses what it can tell without resolving (an address literal, a bad scheme).
 import net from 'node:net';
@@ -64,12 +65,32 @@ export function addressLiteral(hostname: string): string | null {
 
 export const MAX_URL_LENGTH = 2000;
 
+/** The ports webhooks are always sent to: HTTP's and HTTPS's. */
+export const STANDARD_PORTS: readonly number[] = [80, 443];
+
+/** Where webhooks may go (WEBHOOKS_ALLOW_PRIVATE_TARGETS, WEBHOOKS_TARGET_PORTS). */
+export interface WebhookTargetRules {
+  /** Non-public addresses too (tests, closed networks). */
+  allowPrivateTargets: boolean;
+  /** Ports allowed besides 80 and 443, or 'any'. */
+  extraPorts: readonly number[] | 'any';
+}
+
+/** The URL's port (its scheme's when it names none). */
+export const portOf = (url: URL): number => (url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80);
+
+/** Whether the rules allow the URL's port. */
+export function portAllowed(url: URL, rules: Pick<WebhookTargetRules, 'extraPorts'>): boolean {
+  const port = portOf(url);
+  return rules.extraPorts === 'any' || STANDARD_PORTS.includes(port) || rules.extraPorts.includes(port);
+}
+
 /**
  * The URL an endpoint may be registered with: absolute http(s), no user-info, no fragment,
- * and (unless private targets are allowed) not an address literal outside the public
- * range. A name is resolved and checked at each send, not here.
+ * an allowed port, and (unless private targets are allowed) not an address literal outside
+ * the public range. A name is resolved and checked at each send, not here.
  */
-export function checkWebhookUrl(text: string, allowPrivateTargets: boolean): URL {
+export function checkWebhookUrl(text: string, rules: WebhookTargetRules): URL {
   if (text.length > MAX_URL_LENGTH) throw webhookUrlRefused(`url must be at most ${MAX_URL_LENGTH} characters`);
   let url: URL;
   try {
@@ -80,8 +101,12 @@ export function checkWebhookUrl(text: string, allowPrivateTargets: boolean): URL
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw webhookUrlRefused('url must be an http or https URL');
   if (url.username || url.password) throw webhookUrlRefused('url must not carry a user name or password');
   if (url.hash) throw webhookUrlRefused('url must not have a fragment');
+  if (!portAllowed(url, rules)) {
+    const extra = rules.extraPorts === 'any' ? [] : rules.extraPorts;
+    throw webhookUrlRefused(`url must use port ${[...STANDARD_PORTS, ...extra].join(', ')} (WEBHOOKS_TARGET_PORTS adds ports)`);
+  }
   const literal = addressLiteral(url.hostname);
-  const reason = literal && !allowPrivateTargets ? nonPublicReason(literal) : null;
+  const reason = literal && !rules.allowPrivateTargets ? nonPublicReason(literal) : null;
   if (reason) throw webhookUrlRefused(`url points to a ${reason} address, which webhooks are not sent to (WEBHOOKS_ALLOW_PRIVATE_TARGETS)`);
   return url;
 }

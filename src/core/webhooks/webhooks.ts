@@ -15,7 +15,7 @@ import { requirePermission, type Actor, type AccountScope, type Authorizer } fro
 import { ALL_EVENTS, DELIVERABLE_EVENT_TYPES } from './webhook-events.ts';
 import { formatSecret, SECRET_BYTES } from './signature.ts';
 import { RETRY } from './retry-schedule.ts';
-import { checkWebhookUrl } from './target-addresses.ts';
+import { checkWebhookUrl, type WebhookTargetRules } from './target-addresses.ts';
 
 export const WEBHOOK_LIMITS = {
   /** Endpoints one account may register. */
@@ -83,9 +83,9 @@ export function createWebhooks(deps: {
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
-  allowPrivateTargets: boolean;
+  targets: WebhookTargetRules;
 }): Webhooks {
-  const { store, clock, ids, authorizer, allowPrivateTargets } = deps;
+  const { store, clock, ids, authorizer, targets } = deps;
   const newSecret = () => formatSecret(Buffer.from(ids.secret(SECRET_BYTES), 'base64url'));
 
   async function scope(actor: Actor, accountRef: EntityRef, write: boolean): Promise<AccountScope> {
@@ -107,7 +107,7 @@ export function createWebhooks(deps: {
   return {
     async createWebhook(actor, accountRef, input) {
       const account = await scope(actor, accountRef, true);
-      const url = checkWebhookUrl(input.url, allowPrivateTargets).href;
+      const url = checkWebhookUrl(input.url, targets).href;
       const events = checkEvents(input.events);
       const description = checkDescription(input.description ?? '');
       const now = clock.now();
@@ -144,10 +144,13 @@ export function createWebhooks(deps: {
       const account = await scope(actor, accountRef, true);
       const endpoint = await endpointOf(account, webhookRef);
       const changes = {
-        ...(patch.url !== undefined ? { url: checkWebhookUrl(patch.url, allowPrivateTargets).href } : {}),
+        ...(patch.url !== undefined ? { url: checkWebhookUrl(patch.url, targets).href } : {}),
         ...(patch.events !== undefined ? { events: checkEvents(patch.events) } : {}),
         ...(patch.description !== undefined ? { description: checkDescription(patch.description) } : {}),
         ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+        // Enabled again after its creator lost the right: whoever enables it answers for it now
+        // (otherwise the next change of that user's roles would have nothing to go by).
+        ...(patch.enabled && !endpoint.enabled && endpoint.disabledReason === 'creator-lost-access' ? { createdBy: actor.userId } : {}),
       };
       const now = clock.now();
       await store.transaction(async (repos) => {

@@ -19,6 +19,15 @@ export function accountRoutes(root: FastifyInstance, core: Core): void {
     schema: { summary: 'An account', operationId: 'getAccount', ...tag('Account'), params: S.AccountParams, response: { 200: S.Account, ...errors } },
   }, async (req) => p.account(await core.accounts.getAccount(actor(req), ref('account', req.params.accountRef))));
 
+  // Our extension (docs/decisions.md "The first hour"): what the deployment's settings mean
+  // for the account's people (no e-mail without SMTP), each shown by the console as a banner.
+  app.get('/accounts/:accountRef/notices', {
+    schema: {
+      summary: 'Notices about the service for this account (ours): e.g. that no e-mail is sent', operationId: 'getAccountNotices', ...tag('Account'),
+      params: S.AccountParams, response: { 200: Type.Array(S.AccountNotice), ...errors },
+    },
+  }, async (req) => core.accounts.notices(actor(req), ref('account', req.params.accountRef)));
+
   // Subscriptions
   app.get('/accounts/:accountRef/subscriptions', {
     schema: { summary: 'Subscriptions of an account', operationId: 'getSubscriptions', ...tag('Subscription'), params: S.AccountParams, response: { 200: Type.Array(S.Subscription), ...errors } },

@@ -49,9 +49,15 @@ export const API2_OPERATIONS: OperationTable = {
     public: true,
     errors: ['invalid_request'],
   },
+  'GET /oauth/userinfo': {
+    does: 'Who the bearer of the access token is: `sub` (the user URN), `email`, `name`, `given_name`, `family_name` (the claim names of OpenID Connect\'s UserInfo). ' +
+      'A missing, expired or unknown token answers 401 `invalid_token` with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750).',
+    permission: 'a valid access token (any user: his own profile).',
+    errors: ['unauthorized'],
+  },
   'GET /oauth/jwks': { does: 'The public keys (ES256, JWK set) that verify the access tokens.', public: true, errors: [] },
   'GET /.well-known/oauth-authorization-server': {
-    does: 'The authorization server metadata (RFC 8414): issuer, authorize, token, revocation and JWKS addresses, PKCE method S256.',
+    does: 'The authorization server metadata (RFC 8414): issuer, authorize, token, revocation, JWKS and userinfo addresses, PKCE method S256.',
     public: true,
     errors: [],
   },
@@ -90,6 +96,13 @@ export const API2_OPERATIONS: OperationTable = {
   // Accounts and subscriptions (src/core/accounts/accounts.ts).
   'GET /api/2/accounts': { does: 'The accounts the caller belongs to, each with its subscriptions and the caller\'s permissions in it.', errors: [] },
   [`GET ${A}`]: { does: 'One account of the caller.', permission: '`account:account:read` (every account member).', errors: [...ACCOUNT, 'view-account-forbidden'] },
+  [`GET ${A}/notices`]: {
+    does: 'Our extension: notices about how the service is run that the caller should see in this account (the console shows each as a banner); `[]` when there is none. ' +
+      'Today one: `mail-not-sent` (no SMTP_URL: invitations and password-reset links are not delivered; an operator reads them with `npm run admin -- outbox`) ' +
+      'or `mail-to-log` (MAIL_TO_LOG: they are printed to the service\'s log), for those who may invite users (`account:users:write`).',
+    permission: '`account:account:read` (every account member); the mail notice only with `account:users:write`.',
+    errors: [...ACCOUNT, 'view-account-forbidden'],
+  },
   [`GET ${A}/subscriptions`]: {
     does: 'The subscriptions of the account; `end` only with `account:subscriptions:read-sensitive-infos`, `inviteAccountOwnerInNewProjects` only for the account owner.',
     permission: '`account:subscriptions:read` (owner, administrators, project managers).',

@@ -60,6 +60,14 @@ const Used = Type.Object({ used: Type.Integer(), allowed: Type.Integer() });
 /** Our extension: a subscription's usage (scans and geo images count live pending uploads too, as the capacity checks do). */
 export const SubscriptionUsage = Type.Object({ subscriptionId: Type.String(), scans: Used, geoImages: Used, tags: Used, storageBytes: Used });
 
+/** Ours (GET …/accounts/{a}/notices): a fact about the deployment an account's people should see (core/accounts/notices.ts). */
+export const AccountNotice = Type.Object({
+  code: Type.Union([Type.Literal('mail-not-sent'), Type.Literal('mail-to-log')]),
+  severity: Type.Union([Type.Literal('warning'), Type.Literal('info')]),
+  title: Type.String(),
+  message: Type.String(),
+});
+
 export const Account = Type.Object({
   id: Type.String(),
   urn: Type.String(),

@@ -41,8 +41,10 @@ export const Webhook = Type.Object({
   events: Type.Array(Type.String()),
   description: Type.String(),
   enabled: Type.Boolean(),
-  disabledReason: Type.Union([Type.Literal('failing'), Type.Null()], {
-    description: '"failing": the service disabled it after a day of failed deliveries',
+  disabledReason: Type.Union([Type.Literal('failing'), Type.Literal('creator-lost-access'), Type.Null()], {
+    description:
+      '"failing": the service disabled it after a day of failed deliveries; "creator-lost-access": the user who registered it ' +
+      'may no longer manage the account\'s webhooks (removed from the account, or a role without the permission)',
   }),
   createdBy: Nullable(Type.String()),
   createdAt: DateTime,

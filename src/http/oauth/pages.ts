@@ -83,6 +83,20 @@ export function errorPage(ctx: PageContext, title: string, message: string): str
   return layout(ctx, title, `<h1>${escapeHtml(title)}</h1><p class="error" role="alert">${escapeHtml(message)}</p>`);
 }
 
+/** Why a form post was refused for its CSRF token (web-sessions.ts CsrfVerdict); `again`: what to do, a sentence. */
+export function formRefusedPage(ctx: PageContext, verdict: 'missing' | 'mismatch' | 'expired', again: string): string {
+  if (verdict === 'expired') return errorPage(ctx, 'Expired form', `The form expired (a sign-in form is valid for 12 hours). ${again}`);
+  const why = verdict === 'missing'
+    ? 'The form carried no security token.'
+    : "The form's security token does not belong to this browser's session: its cookie did not come back, or the form came from another page or browser.";
+  return errorPage(ctx, 'Form not accepted', `${why} ${again}`);
+}
+
+/** An approval posted when the browser is no longer signed in (signed out, or its session ended). */
+export function sessionEndedPage(ctx: PageContext, again: string): string {
+  return errorPage(ctx, 'Signed out', `This browser is not signed in any more (it signed out, or its session ended after 12 hours). ${again}`);
+}
+
 export function signedOutPage(ctx: PageContext): string {
   return layout(ctx, 'Signed out', '<h1>Signed out</h1><p>You are signed out of Scanbase in this browser.</p>');
 }

@@ -6,9 +6,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
-import { type AuthorizeRequest, consoleRedirect, parseAuthorizeRequest, redirectWith, type WebSession } from '../../core/oauth/index.ts';
+import { type AuthorizeRequest, consoleRedirect, parseAuthorizeRequest, redirectWith, skipsConsent, type WebSession } from '../../core/oauth/index.ts';
 import { docsPageRedirects } from '../openapi.ts';
-import { approvePage, codePage, errorPage, homePage, signedOutPage, signInPage, type PageContext } from './pages.ts';
+import { bearerToken } from '../auth.ts';
+import { formatUrn } from '../../core/ids/urn.ts';
+import { UserInfo, userInfoOf } from './presenters.ts';
+import { approvePage, codePage, errorPage, formRefusedPage, homePage, sessionEndedPage, signedOutPage, signInPage, type PageContext } from './pages.ts';
 
 /**
  * The session cookie's name. Over https it carries the `__Host-` prefix (RFC 6265bis
@@ -89,6 +92,9 @@ const authorizeFields = (a: AuthorizeRequest, method: string | undefined) => ({
   code_challenge_method: a.codeChallenge ? (method ?? 'S256') : null,
 });
 
+/** What to do after a refused form of the authorize pages. */
+const AGAIN = 'Open the authorization link again.';
+
 export const oauthRoutes =
   (core: Core): FastifyPluginAsync =>
   async (root) => {
@@ -117,6 +123,11 @@ export const oauthRoutes =
       const fields = authorizeFields(a, method);
       const email = s.userId ? await core.userProfiles.emailOf(s.userId) : null;
       if (email === null) return html(reply, 200, signInPage(ctx, { fields, csrf: s.csrf }));
+      // The console is a first-party client: a signed-in browser goes straight back with a code.
+      if (s.userId && skipsConsent(a, core.config.publicUrl)) {
+        const code = await core.tokens.issueCode(s.userId, a.redirectUri, a.codeChallenge);
+        return securityHeaders(reply).redirect(redirectWith(a.redirectUri, { code, state: a.state }), 303);
+      }
       return html(reply, 200, approvePage(ctx, { email, redirectUri: a.redirectUri, fields, csrf: s.csrf }));
     }
 
@@ -136,9 +147,8 @@ export const oauthRoutes =
       if (!a) return reply;
       const s = await session(req, reply);
       const fields = authorizeFields(a, b.code_challenge_method as string | undefined);
-      if (!(await core.webSessions.checkCsrf(s, b.csrf))) {
-        return html(reply, 403, errorPage(ctx, 'Expired form', 'The form expired; open the authorization link again.'));
-      }
+      const verdict = await core.webSessions.checkCsrf(s, b.csrf);
+      if (verdict !== 'ok') return html(reply, 403, formRefusedPage(ctx, verdict, AGAIN));
       const email = typeof b.email === 'string' ? b.email.trim() : '';
       const password = typeof b.password === 'string' ? b.password : '';
       if (!email || !password || password.length > 1024) {
@@ -166,9 +176,9 @@ export const oauthRoutes =
       const a = authorizeRequestOr400(b, reply);
       if (!a) return reply;
       const s = await core.webSessions.resume(req.cookies[COOKIE]);
-      if (!s.userId || !(await core.webSessions.checkCsrf(s, b.csrf))) {
-        return html(reply, 403, errorPage(ctx, 'Expired form', 'The form expired; open the authorization link again.'));
-      }
+      if (!s.userId) return html(reply, 403, sessionEndedPage(ctx, AGAIN));
+      const verdict = await core.webSessions.checkCsrf(s, b.csrf);
+      if (verdict !== 'ok') return html(reply, 403, formRefusedPage(ctx, verdict, AGAIN));
       securityHeaders(reply);
       if (b.decision === 'deny') {
         return reply.redirect(redirectWith(a.redirectUri, { error: 'access_denied', state: a.state }), 303);
@@ -184,9 +194,8 @@ export const oauthRoutes =
     app.post('/oauth/logout', { schema: { ...page, body: FormAny } }, async (req, reply) => {
       const b = (req.body ?? {}) as Record<string, unknown>;
       const s = await core.webSessions.resume(req.cookies[COOKIE]);
-      if (!(await core.webSessions.checkCsrf(s, b.csrf))) {
-        return html(reply, 403, errorPage(ctx, 'Expired form', 'The form expired; open the authorization link again.'));
-      }
+      const verdict = await core.webSessions.checkCsrf(s, b.csrf);
+      if (verdict !== 'ok') return html(reply, 403, formRefusedPage(ctx, verdict, AGAIN));
       await core.webSessions.signOut(s);
       reply.clearCookie(COOKIE, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
       return html(reply, 200, signedOutPage(ctx));
@@ -269,6 +278,32 @@ export const oauthRoutes =
       async () => core.signingKeys.jwks(),
     );
 
+    // OpenID Connect's UserInfo (Core §5.3) without OpenID: who the bearer of an access token
+    // is, for clients that show it (`scanbase whoami`). The token is the only credential;
+    // refusals follow RFC 6750 (401 invalid_token with WWW-Authenticate).
+    app.get(
+      '/oauth/userinfo',
+      {
+        schema: {
+          summary: 'Who the bearer of the access token is (e-mail and name)',
+          operationId: 'userInfo',
+          tags: ['oauth'],
+          response: { 200: UserInfo, 401: OAuthError },
+        },
+      },
+      async (req) => {
+        const token = bearerToken(req);
+        const principal = token ? await core.tokens.authenticate(token) : null;
+        const profile = principal && (await core.userProfiles.ownProfile(principal.userId));
+        if (!principal || !profile) {
+          throw new DomainError('unauthorized', 'unauthorized', 'The access token is missing, malformed, expired or unknown', undefined, {
+            'www-authenticate': 'Bearer error="invalid_token"',
+          });
+        }
+        return userInfoOf(formatUrn(core.config.urnNamespace, 'user', principal.userId), profile);
+      },
+    );
+
     const base = core.config.publicUrl;
     const metadata = {
       issuer: base,
@@ -276,6 +311,7 @@ export const oauthRoutes =
       token_endpoint: `${base}/oauth/token`,
       revocation_endpoint: `${base}/oauth/revoke`,
       jwks_uri: `${base}/oauth/jwks`,
+      userinfo_endpoint: `${base}/oauth/userinfo`,
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],

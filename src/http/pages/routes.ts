@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
-import { escapeHtml, hiddenFields, layout, errorPage, type PageContext } from '../oauth/pages.ts';
+import { escapeHtml, hiddenFields, layout, errorPage, formRefusedPage, type PageContext } from '../oauth/pages.ts';
 import { browserSessions } from '../oauth/routes.ts';
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_RESET } from '../../core/users/index.ts';
 import type { InvitationPurpose } from '../../core/ports/repositories.ts';
@@ -163,9 +163,8 @@ export const pageRoutes =
     );
     app.post('/forgot-password', { schema: { hide: true, body: ForgotForm } }, async (req, reply) => {
       const s = await session(req, reply);
-      if (!(await core.webSessions.checkCsrf(s, req.body.csrf))) {
-        return html(reply, 403, errorPage(ctx, 'Expired form', 'The form expired; open the "Forgot password?" page again.'));
-      }
+      const verdict = await core.webSessions.checkCsrf(s, req.body.csrf);
+      if (verdict !== 'ok') return html(reply, 403, formRefusedPage(ctx, verdict, 'Open the "Forgot password?" page again.'));
       const email = (req.body.email ?? '').trim();
       if (!email) return html(reply, 400, forgotPage(ctx, s.csrf, { error: 'Enter your e-mail address.' }));
       try {

@@ -5,6 +5,7 @@ import { Command, Option } from 'commander';
 import type { ScanbaseClient } from '@scanbase/sdk/node';
 import { contextOf } from '../context.ts';
 import { UsageError } from '../exit-codes.ts';
+import { accountIdOf, subscriptionIdOf } from '../names.ts';
 
 type Verb = 'list' | 'get' | 'create' | 'update' | 'delete';
 type Scope = 'none' | 'account' | 'project';
@@ -22,21 +23,27 @@ interface Resource {
   /** Table columns, in order (the JSON output has every member). */
   columns: string[];
   verbs: Partial<Record<Verb, { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; item?: (id: string) => string; alias?: string; help: string }>>;
-  /** Fills what the create body may leave out (e.g. a zone's parent: the project's root zone). */
-  createDefaults?: (client: ScanbaseClient, scope: Required<ScopeOptions>, body: Record<string, unknown>, o: Record<string, string | undefined>) => Promise<void>;
+  /** Fills what the create body may leave out (e.g. a zone's parent: the project's root zone); `scope`: the resolved scope's path and ids. */
+  createDefaults?: (client: ScanbaseClient, scope: { accountId: string; path: string }, body: Record<string, unknown>, o: Record<string, string | undefined>) => Promise<void>;
   createOptions?: Option[];
 }
 
 const enc = encodeURIComponent;
 const item = (id: string) => `/${enc(id)}`;
 
-export const scopePath = (scope: Scope, s: ScopeOptions) => {
-  if (scope === 'none') return '/api/2';
-  if (!s.account) throw new UsageError('--account is required (or SCANBASE_ACCOUNT)');
-  if (scope === 'account') return `/api/2/accounts/${enc(s.account)}`;
-  if (!s.project) throw new UsageError('--project is required (or SCANBASE_PROJECT)');
-  return `/api/2/accounts/${enc(s.account)}/projects/${enc(s.project)}`;
+/** The options a scope needs that no default fills: --project (checked before anything is asked of the service). */
+export const checkScope = (scope: Scope, s: ScopeOptions) => {
+  if (scope === 'project' && !s.project) throw new UsageError('--project is required (or SCANBASE_PROJECT)');
 };
+
+/** The scope's ids, the account resolved (by name, or the caller's only one: names.ts). */
+export async function resolveScope(client: ScanbaseClient, scope: Scope, s: ScopeOptions): Promise<{ accountId: string; projectId: string; path: string }> {
+  checkScope(scope, s);
+  if (scope === 'none') return { accountId: '', projectId: '', path: '/api/2' };
+  const accountId = await accountIdOf(client, s.account);
+  if (scope === 'account') return { accountId, projectId: '', path: `/api/2/accounts/${enc(accountId)}` };
+  return { accountId, projectId: s.project!, path: `/api/2/accounts/${enc(accountId)}/projects/${enc(s.project!)}` };
+}
 
 /** The five verbs of a resource API 2 lets one list, read, create, change and delete. */
 const crud = (one: string, many: string, create: string, update: { method: 'PUT' | 'PATCH'; help: string }): Resource['verbs'] => ({
@@ -53,21 +60,25 @@ const RESOURCES: Resource[] = [
     verbs: { list: { method: 'GET', help: 'the accounts you belong to' }, get: { method: 'GET', item, help: 'one account' } },
   },
   {
+    name: 'subscriptions', scope: 'account', collection: '/subscriptions', columns: ['id', 'name', 'isActive', 'scanCapacity', 'start', 'end'],
+    verbs: { list: { method: 'GET', help: 'the account\'s subscriptions' }, get: { method: 'GET', item, help: 'one subscription' } },
+  },
+  {
     name: 'projects', scope: 'account', collection: '/projects', columns: ['id', 'name', 'rootWorkzoneId', 'subscriptionId', 'createdAt'],
     verbs: crud('project', 'account\'s projects you can see', '--name, --subscription, or --data', { method: 'PATCH', help: 'change a project (the members given)' }),
-    createOptions: [new Option('--subscription <id>', 'the subscription the project counts against')],
-    createDefaults: async (_c, _s, body, o) => {
-      if (o.subscription) body.subscriptionId = o.subscription;
+    createOptions: [new Option('--subscription <subscription>', 'the subscription the project counts against (its name or id)')],
+    createDefaults: async (client, scope, body, o) => {
+      if (o.subscription) body.subscriptionId = await subscriptionIdOf(client, scope.accountId, o.subscription);
     },
   },
   {
     name: 'workzones', scope: 'project', collection: '/workzones', columns: ['id', 'name', 'parentId', 'createdAt'],
     verbs: crud('work zone', 'project\'s work zones', '--name, --parent; default parent: the root zone', { method: 'PUT', help: 'rename or describe a work zone' }),
     createOptions: [new Option('--parent <zone>', 'the parent work zone (default: the project\'s root zone)')],
-    createDefaults: async (client, s, body, o) => {
+    createDefaults: async (client, scope, body, o) => {
       if (o.parent) body.parentWorkzoneId = o.parent;
       if (body.parentWorkzoneId) return;
-      const res = await client.fetch(scopePath('project', s));
+      const res = await client.fetch(scope.path);
       body.parentWorkzoneId = ((await res.json()) as { rootWorkzoneId: string }).rootWorkzoneId;
     },
   },
@@ -115,7 +126,7 @@ function readData(data: string | undefined): Record<string, unknown> {
 
 /** --account / --project, with SCANBASE_ACCOUNT / SCANBASE_PROJECT as defaults. */
 export const withScope = (cmd: Command, scope: Scope) => {
-  if (scope !== 'none') cmd.addOption(new Option('--account <id>', 'the account').env('SCANBASE_ACCOUNT'));
+  if (scope !== 'none') cmd.addOption(new Option('--account <account>', 'the account: its name or id (default: your only account)').env('SCANBASE_ACCOUNT'));
   if (scope === 'project') cmd.addOption(new Option('--project <id>', 'the project').env('SCANBASE_PROJECT'));
   return cmd;
 };
@@ -134,16 +145,17 @@ function verbCommand(r: Resource, verb: Verb): Command {
     const id = v.item ? (args[0] as string) : undefined;
     const o = self.opts<Record<string, string | undefined> & ScopeOptions>();
     const ctx = contextOf(self);
-    const base = scopePath(r.scope, o);
-    const { client } = await ctx.signedIn();
+    checkScope(r.scope, o);
     let body: Record<string, unknown> | undefined;
     if (verb === 'create' || verb === 'update') {
       body = readData(o.data);
       if (o.name !== undefined) body.name = o.name;
       if (o.description !== undefined) body.description = o.description;
-      if (verb === 'create') await r.createDefaults?.(client, o as Required<ScopeOptions>, body, o);
     }
-    const res = await client.fetch(`${base}${r.collection}${id === undefined ? '' : v.item!(id)}`, {
+    const { client } = await ctx.signedIn();
+    const scope = await resolveScope(client, r.scope, o);
+    if (body && verb === 'create') await r.createDefaults?.(client, scope, body, o);
+    const res = await client.fetch(`${scope.path}${r.collection}${id === undefined ? '' : v.item!(id)}`, {
       method: v.method,
       ...(body ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
     });

@@ -7,7 +7,7 @@ import { contextOf } from '../context.ts';
 import { UsageError } from '../exit-codes.ts';
 import { csvToTagData, tagsToCsv } from '../tags-csv.ts';
 import { progressBar } from '../progress.ts';
-import { scopePath, withScope, type ScopeOptions } from './resources.ts';
+import { checkScope, resolveScope, withScope, type ScopeOptions } from './resources.ts';
 
 type Format = 'json' | 'csv';
 const formatOf = (given: string | undefined, file: string | undefined): Format => {
@@ -26,10 +26,10 @@ export function tagCommands(): Command {
       .option('--out <file>', 'the file (default: standard output)')
       .action(async (o: ScopeOptions & { list: string; format?: string; out?: string }, cmd: Command) => {
         const ctx = contextOf(cmd);
-        scopePath('project', o);
+        checkScope('project', o);
         const format = formatOf(o.format, o.out);
         const { client } = await ctx.signedIn();
-        const list = await readTags(client, { accountId: o.account!, projectId: o.project! }, o.list);
+        const list = await readTags(client, await resolveScope(client, 'project', o), o.list);
         const text = format === 'csv' ? tagsToCsv(list as { id: string; data: Record<string, unknown> }[]) : `${JSON.stringify(list, null, 2)}\n`;
         if (o.out) {
           fs.writeFileSync(o.out, text);
@@ -46,7 +46,7 @@ export function tagCommands(): Command {
       .option('--replace', 'delete the list\'s live tags first (in the same batches)')
       .action(async (file: string, o: ScopeOptions & { list: string; format?: string; replace?: boolean }, cmd: Command) => {
         const ctx = contextOf(cmd);
-        scopePath('project', o);
+        checkScope('project', o);
         const format = formatOf(o.format, file);
         const text = fs.readFileSync(file === '-' ? 0 : file, 'utf8');
         let data: Record<string, unknown>[];
@@ -56,7 +56,7 @@ export function tagCommands(): Command {
           throw new UsageError(`${file}: ${(e as Error).message}`);
         }
         const { client } = await ctx.signedIn();
-        const refs = { accountId: o.account!, projectId: o.project! };
+        const refs = await resolveScope(client, 'project', o);
         const remove = o.replace ? (await readTags(client, refs, o.list)).map((t) => (t as { id: string }).id) : [];
         const bar = progressBar('import', 'items');
         let r;

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
+/** The sources run as they are, @scanbase/sdk's too (its `@scanbase/source` export condition), not the built dist/. */
+export const NODE_ARGS = ['--conditions=@scanbase/source', MAIN];
 
 export interface Run { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
 
@@ -37,14 +39,14 @@ function collect(child: ChildProcess, o: RunOptions): Promise<Run> {
 
 /** The command with pipes for standard input, output and error. */
 export function scanbase(args: string[], o: RunOptions): Promise<Run> {
-  return collect(spawn(process.execPath, [MAIN, ...args], { env: envOf(o), stdio: ['pipe', 'pipe', 'pipe'] }), o);
+  return collect(spawn(process.execPath, [...NODE_ARGS, ...args], { env: envOf(o), stdio: ['pipe', 'pipe', 'pipe'] }), o);
 }
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** The command in a pseudo-terminal (standard output and error both on it): what a person sees. */
 export function scanbaseInTerminal(args: string[], o: RunOptions): Promise<Run> {
-  const command = [process.execPath, MAIN, ...args].map(quote).join(' ');
+  const command = [process.execPath, ...NODE_ARGS, ...args].map(quote).join(' ');
   // script -q (no banner) -e (the command's exit code) -f (flush) -c COMMAND /dev/null (no typescript file).
   return collect(spawn('script', ['-qefc', command, '/dev/null'], { env: { ...envOf(o), COLUMNS: '120', TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] }), o);
 }

@@ -70,6 +70,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/userinfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the bearer of the access token is (e-mail and name)
+         * @description Who the bearer of the access token is: `sub` (the user URN), `email`, `name`, `given_name`, `family_name` (the claim names of OpenID Connect's UserInfo). A missing, expired or unknown token answers 401 `invalid_token` with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750).
+         *
+         *     **Permission:** a valid access token (any user: his own profile).
+         *
+         *     **Errors:** `401 unauthorized`.
+         */
+        get: operations["userInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/oauth-authorization-server": {
         parameters: {
             query?: never;
@@ -79,7 +103,7 @@ export interface paths {
         };
         /**
          * Authorization server metadata (RFC 8414)
-         * @description The authorization server metadata (RFC 8414): issuer, authorize, token, revocation and JWKS addresses, PKCE method S256.
+         * @description The authorization server metadata (RFC 8414): issuer, authorize, token, revocation, JWKS and userinfo addresses, PKCE method S256.
          *
          *     **Permission:** none: a public operation, without an access token.
          */
@@ -174,6 +198,30 @@ export interface paths {
          *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `403 view-account-forbidden`.
          */
         get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Notices about the service for this account (ours): e.g. that no e-mail is sent
+         * @description Our extension: notices about how the service is run that the caller should see in this account (the console shows each as a banner); `[]` when there is none. Today one: `mail-not-sent` (no SMTP_URL: invitations and password-reset links are not delivered; an operator reads them with `npm run admin -- outbox`) or `mail-to-log` (MAIL_TO_LOG: they are printed to the service's log), for those who may invite users (`account:users:write`).
+         *
+         *     **Permission:** `account:account:read` (every account member); the mail notice only with `account:users:write`.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `403 view-account-forbidden`.
+         */
+        get: operations["getAccountNotices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1932,6 +1980,59 @@ export interface operations {
             };
         };
     };
+    userInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The user URN (the token pair's user_id) */
+                        sub: string;
+                        email: string;
+                        /** @description First and last name; the e-mail address when both are empty */
+                        name: string;
+                        given_name: string;
+                        family_name: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                        errorCode?: string;
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+        };
+    };
     authorizationServerMetadata: {
         parameters: {
             query?: never;
@@ -2300,7 +2401,108 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAccountNotices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: "mail-not-sent" | "mail-to-log";
+                        severity: "warning" | "info";
+                        title: string;
+                        message: string;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2419,7 +2621,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2539,7 +2741,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2666,7 +2868,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2835,7 +3037,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2948,7 +3150,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3071,7 +3273,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3239,7 +3441,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3363,7 +3565,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3512,7 +3714,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3629,7 +3831,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3747,7 +3949,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3871,7 +4073,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4259,7 +4461,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4412,7 +4614,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4578,7 +4780,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4698,7 +4900,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4865,7 +5067,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4986,7 +5188,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5135,7 +5337,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5252,7 +5454,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5423,7 +5625,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5703,7 +5905,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5861,7 +6063,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6060,7 +6262,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6223,7 +6425,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6374,7 +6576,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6537,7 +6739,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6736,7 +6938,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6863,7 +7065,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6999,7 +7201,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7181,7 +7383,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7316,7 +7518,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7466,7 +7668,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7577,7 +7779,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7741,7 +7943,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7859,7 +8061,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7972,7 +8174,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8134,7 +8336,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8236,7 +8438,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8386,7 +8588,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8482,7 +8684,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8581,7 +8783,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8787,7 +8989,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8970,7 +9172,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9171,7 +9373,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9317,7 +9519,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9413,7 +9615,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9565,7 +9767,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9786,7 +9988,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9929,7 +10131,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10035,7 +10237,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10205,7 +10407,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10379,7 +10581,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10557,7 +10759,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10696,7 +10898,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10873,7 +11075,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11013,7 +11215,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11163,7 +11365,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11284,7 +11486,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11539,7 +11741,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11690,7 +11892,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11896,7 +12098,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12051,7 +12253,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12228,7 +12430,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12380,7 +12582,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12530,7 +12732,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12660,7 +12862,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12883,7 +13085,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13235,7 +13437,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13495,7 +13697,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13634,8 +13836,8 @@ export interface operations {
                         events: string[];
                         description: string;
                         enabled: boolean;
-                        /** @description "failing": the service disabled it after a day of failed deliveries */
-                        disabledReason: "failing" | null;
+                        /** @description "failing": the service disabled it after a day of failed deliveries; "creator-lost-access": the user who registered it may no longer manage the account's webhooks (removed from the account, or a role without the permission) */
+                        disabledReason: "failing" | "creator-lost-access" | null;
                         createdBy: string | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -13662,7 +13864,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13758,8 +13960,8 @@ export interface operations {
                         events: string[];
                         description: string;
                         enabled: boolean;
-                        /** @description "failing": the service disabled it after a day of failed deliveries */
-                        disabledReason: "failing" | null;
+                        /** @description "failing": the service disabled it after a day of failed deliveries; "creator-lost-access": the user who registered it may no longer manage the account's webhooks (removed from the account, or a role without the permission) */
+                        disabledReason: "failing" | "creator-lost-access" | null;
                         createdBy: string | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -13789,7 +13991,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13929,8 +14131,8 @@ export interface operations {
                         events: string[];
                         description: string;
                         enabled: boolean;
-                        /** @description "failing": the service disabled it after a day of failed deliveries */
-                        disabledReason: "failing" | null;
+                        /** @description "failing": the service disabled it after a day of failed deliveries; "creator-lost-access": the user who registered it may no longer manage the account's webhooks (removed from the account, or a role without the permission) */
+                        disabledReason: "failing" | "creator-lost-access" | null;
                         createdBy: string | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -13957,7 +14159,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14052,7 +14254,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14149,8 +14351,8 @@ export interface operations {
                         events: string[];
                         description: string;
                         enabled: boolean;
-                        /** @description "failing": the service disabled it after a day of failed deliveries */
-                        disabledReason: "failing" | null;
+                        /** @description "failing": the service disabled it after a day of failed deliveries; "creator-lost-access": the user who registered it may no longer manage the account's webhooks (removed from the account, or a role without the permission) */
+                        disabledReason: "failing" | "creator-lost-access" | null;
                         createdBy: string | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -14177,7 +14379,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14336,7 +14538,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14455,7 +14657,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14572,7 +14774,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed), or the object is out of reach (the codes are in the description). */
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -14,7 +14,9 @@ import { pipeline } from 'node:stream/promises';
 import type { ScanbaseClient } from '../client.ts';
 import { errorFromResponse, ScanbaseError } from '../errors.ts';
 import { withRetry } from '../retry.ts';
+import { RateMeter } from '../rate.ts';
 import { JsonJournal } from './journal.ts';
+import { MultipartUnsupported, Slots, uploadMultipart, type MultipartState } from './multipart.ts';
 
 export interface UploadTarget {
   accountId: string;
@@ -37,12 +39,27 @@ export interface UploadProgress {
   /** The file this event is about, and what happened to it. */
   file?: string;
   event: 'hashed' | 'bytes' | 'uploaded' | 'registered' | 'skipped';
+  /** That file's bytes sent (or held at the service) and size. */
+  fileBytesDone?: number;
+  fileBytesTotal?: number;
+  /** The batch's rate over the last seconds, and the time left at that rate (undefined while unknown). */
+  bytesPerSecond: number;
+  etaSeconds: number | undefined;
+  /** The same for the file. */
+  fileBytesPerSecond?: number;
+  fileEtaSeconds?: number;
 }
 
 export interface UploadOptions extends UploadTarget {
   files: (string | UploadFileSpec)[];
   /** Files in flight at once (default 4). */
   concurrency?: number;
+  /** Files larger than this go multipart (default 64 MiB; docs/files.md "Multipart uploads"). */
+  multipartThreshold?: number;
+  /** Parts in flight at once across the batch's multipart files (default 4). */
+  parallel?: number;
+  /** A part size to ask the service for (it decides, within its store's limits). */
+  partSize?: number;
   /** The resume journal (a JSON file); without it an interrupted batch starts over. */
   journal?: string;
   signal?: AbortSignal;
@@ -73,6 +90,8 @@ interface Entry {
   urlExpiresAt?: number;
   uploaded?: boolean;
   id?: string;
+  /** A file over the threshold: its multipart upload (the MD5 is known once its hash pass ends). */
+  multipart?: MultipartState;
 }
 
 interface JournalState {
@@ -84,6 +103,7 @@ interface JournalState {
 /** A signed URL this close to its expiry is signed again rather than used. */
 const URL_MARGIN_MS = 60_000;
 const SIGN_BATCH = 1000;
+export const DEFAULT_MULTIPART_THRESHOLD = 64 * 1024 * 1024;
 
 export const splitName = (file: string) => {
   const base = path.basename(file);
@@ -107,6 +127,7 @@ const PUT_CHUNK = 256 * 1024;
  */
 export async function putFile(
   url: string, file: string, headers: Record<string, string>, onChunk: (bytes: number) => void, signal?: AbortSignal,
+  range?: { start: number; length: number },
 ): Promise<Response> {
   const u = new URL(url);
   const req = (u.protocol === 'https:' ? https : http).request(u, { method: 'PUT', headers, signal });
@@ -121,12 +142,16 @@ export async function putFile(
       // A write's failure is kept here and thrown by the loop (a rejected promise not yet awaited would be unhandled).
       let failure: Error | undefined;
       const flushed: Promise<void>[] = buffers.map(() => Promise.resolve());
+      // A part of the file (multipart.ts) or all of it.
+      let position = range?.start ?? 0;
+      const end = range ? range.start + range.length : Infinity;
       for (let i = 0; ; i = (i + 1) % PUT_BUFFERS) {
         await flushed[i];
         if (failure) throw failure;
         signal?.throwIfAborted();
-        const { bytesRead } = await fh.read(buffers[i]!, 0, PUT_CHUNK, null);
+        const { bytesRead } = await fh.read(buffers[i]!, 0, Math.min(PUT_CHUNK, end - position), position);
         if (bytesRead === 0) break;
+        position += bytesRead;
         onChunk(bytesRead);
         flushed[i] = new Promise<void>((resolve) => {
           req.write(buffers[i]!.subarray(0, bytesRead), (e) => {
@@ -177,28 +202,55 @@ export async function uploadFiles(client: ScanbaseClient, o: UploadOptions): Pro
   const save = () => journal?.save(() => state) ?? Promise.resolve();
   const specs = o.files.map((f) => (typeof f === 'string' ? { path: f } : f)).map((f) => ({ ...f, path: path.resolve(f.path) }));
 
-  // 1. What each file is (a file changed since the journal was written starts over).
+  // 1. What each file is (a file changed since the journal was written starts over). A
+  // multipart file is hashed by its upload, while its parts are sent.
+  const threshold = o.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD;
   for (const spec of specs) {
     const st = await fs.promises.stat(spec.path);
     const known = state.files[spec.path];
-    if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) continue;
+    if (known && known.size === st.size && known.mtimeMs === st.mtimeMs && Boolean(known.multipart) === st.size > threshold) continue;
     const { name, extension } = { ...splitName(spec.path), ...(spec.name ? { name: spec.name } : {}), ...(spec.extension ? { extension: spec.extension } : {}) };
-    state.files[spec.path] = { name, extension, size: st.size, mtimeMs: st.mtimeMs, md5: await md5OfFile(spec.path, o.signal) };
+    const multipart = st.size > threshold;
+    state.files[spec.path] = {
+      name, extension, size: st.size, mtimeMs: st.mtimeMs,
+      md5: multipart ? '' : await md5OfFile(spec.path, o.signal),
+      ...(multipart ? { multipart: { partMd5s: [] } } : {}),
+    };
   }
   await save();
 
   const progress = { bytesDone: 0, bytesTotal: 0, filesDone: 0, filesTotal: specs.length };
-  const emit = (event: UploadProgress['event'], file?: string) => o.onProgress?.({ ...progress, event, file });
+  const fileDone = new Map<string, number>();
+  const meter = new RateMeter();
+  const fileMeters = new Map<string, RateMeter>();
+  const emit = (event: UploadProgress['event'], file?: string) => {
+    if (!o.onProgress) return;
+    const overall = meter.sample(progress.bytesDone, progress.bytesTotal);
+    const p: UploadProgress = { ...progress, event, file, bytesPerSecond: overall.bytesPerSecond, etaSeconds: overall.etaSeconds };
+    const e = file === undefined ? undefined : state.files[file];
+    if (file !== undefined && e) {
+      const done = fileDone.get(file) ?? 0;
+      if (!fileMeters.has(file)) fileMeters.set(file, new RateMeter());
+      const r = fileMeters.get(file)!.sample(done, e.size);
+      Object.assign(p, { fileBytesDone: done, fileBytesTotal: e.size, fileBytesPerSecond: r.bytesPerSecond, fileEtaSeconds: r.etaSeconds });
+    }
+    o.onProgress(p);
+  };
+  const count = (file: string, delta: number) => {
+    progress.bytesDone += delta;
+    fileDone.set(file, (fileDone.get(file) ?? 0) + delta);
+  };
+  const slots = new Slots(Math.max(1, o.parallel ?? 4));
   for (const s of specs) progress.bytesTotal += state.files[s.path]!.size;
   // Registered by an earlier run of this batch (the journal said so before this run began).
   const skipped = new Set(specs.filter((s) => state.files[s.path]!.id).map((s) => s.path));
   for (const s of specs) {
     const e = state.files[s.path]!;
     if (e.id) {
-      progress.bytesDone += e.size;
+      count(s.path, e.size);
       progress.filesDone++;
       emit('skipped', s.path);
-    } else if (e.uploaded) progress.bytesDone += e.size; // sent by an earlier run, registered below
+    } else if (e.uploaded) count(s.path, e.size); // sent by an earlier run, registered below
   }
 
   const call = async <T>(method: 'POST' | 'PUT', items: object[]): Promise<T> => {
@@ -222,12 +274,12 @@ export async function uploadFiles(client: ScanbaseClient, o: UploadOptions): Pro
 
   // 2. Sign what has no usable URL (neither uploaded nor a URL good for a while).
   const usable = (e: Entry) => e.uploaded || (e.url && (e.urlExpiresAt ?? 0) - URL_MARGIN_MS > Date.now());
-  await signAll(specs.map((s) => s.path).filter((p) => !state.files[p]!.id && !usable(state.files[p]!)));
+  await signAll(specs.map((s) => s.path).filter((p) => !state.files[p]!.id && !state.files[p]!.multipart && !usable(state.files[p]!)));
 
   const put = async (file: string, e: Entry) => {
     let sent = 0;
     const res = await withRetry('PUT', e.url!, () => {
-      progress.bytesDone -= sent;
+      count(file, -sent);
       sent = 0;
       const headers = {
         'content-length': String(e.size),
@@ -238,7 +290,7 @@ export async function uploadFiles(client: ScanbaseClient, o: UploadOptions): Pro
       };
       return putFile(e.url!, file, headers, (n) => {
         sent += n;
-        progress.bytesDone += n;
+        count(file, n);
         emit('bytes', file);
       }, o.signal);
     }, client.retry, o.signal);
@@ -251,9 +303,36 @@ export async function uploadFiles(client: ScanbaseClient, o: UploadOptions): Pro
     return registered!.id;
   };
 
+  const large = async (file: string, e: Entry) => {
+    const out = await uploadMultipart(client, {
+      target, file: { path: file, name: e.name, extension: e.extension, size: e.size }, state: e.multipart!, save, slots,
+      partSize: o.partSize, signal: o.signal,
+      onBytes: (delta) => {
+        count(file, delta);
+        emit('bytes', file);
+      },
+    });
+    Object.assign(e, { id: out.id, blobName: out.blobName, md5: out.md5, uploaded: true });
+  };
+
   const one = async (file: string) => {
     const e = state.files[file]!;
     if (e.id) return;
+    if (e.multipart) {
+      try {
+        await large(file, e);
+        await save();
+        progress.filesDone++;
+        emit('registered', file);
+        return;
+      } catch (err) {
+        if (!(err instanceof MultipartUnsupported)) throw err;
+        // No extension at this service: the file goes whole (one PUT, as below).
+        delete e.multipart;
+        e.md5 = await md5OfFile(file, o.signal);
+        await save();
+      }
+    }
     for (let round = 1; ; round++) {
       if (!usable(e)) await signAll([file]);
       if (!e.uploaded) {
@@ -270,7 +349,7 @@ export async function uploadFiles(client: ScanbaseClient, o: UploadOptions): Pro
         const gone = err instanceof ScanbaseError && ['upload-expired', 'unknown-blob-name', 'blob-not-uploaded'].includes(err.errorCode);
         if (!gone || round > 1) throw err;
         Object.assign(e, { uploaded: false, url: undefined, blobName: undefined, urlExpiresAt: undefined });
-        progress.bytesDone -= e.size;
+        count(file, -e.size);
       }
     }
     await save();

@@ -31,12 +31,15 @@ export function webhooksRepo(sql: Sql): WebhooksRepo {
     async updateEndpoint(id, patch, now) {
       await sql.query(
         `UPDATE webhook_endpoints SET url = COALESCE($2, url), events = COALESCE($3, events), description = COALESCE($4, description),
-           enabled = COALESCE($5, enabled),
+           enabled = COALESCE($5, enabled), created_by = COALESCE($7, created_by),
            disabled_reason = CASE WHEN $5 THEN NULL ELSE disabled_reason END,
            failing_since = CASE WHEN $5 THEN NULL ELSE failing_since END,
+           -- enabled again, or sent elsewhere: the circuit breaker starts closed
+           paused_until = CASE WHEN $5 OR $2::text <> url THEN NULL ELSE paused_until END,
+           breaker_failures = CASE WHEN $5 OR $2::text <> url THEN 0 ELSE breaker_failures END,
            updated_at = $6
          WHERE id = $1`,
-        [id, patch.url ?? null, patch.events ?? null, patch.description ?? null, patch.enabled ?? null, now],
+        [id, patch.url ?? null, patch.events ?? null, patch.description ?? null, patch.enabled ?? null, now, patch.createdBy ?? null],
       );
     },
     async deleteEndpoint(accountId, id) {
@@ -49,17 +52,35 @@ export function webhooksRepo(sql: Sql): WebhooksRepo {
       );
     },
 
-    claimEndpoints: (now, leaseUntil, limit) =>
+    // Fair claims (docs/webhooks.md "Fairness"): `busy` counts each account's live leases (every
+    // node's); an account's due endpoints are ranked after them, least recently served first,
+    // and only those within `perAccount` are taken, rank by rank (every account's first before
+    // any account's second). The rows are then locked FOR UPDATE SKIP LOCKED, the lease
+    // condition checked again on the locked row: concurrent claims never share an endpoint
+    // (they may together pass the per-account count by what they take at the same instant).
+    claimEndpoints: (now, leaseUntil, limit, perAccount) =>
       sql.query<ClaimedEndpoint>(
-        `UPDATE webhook_endpoints w SET lease_until = $2
-         FROM (SELECT e.id FROM webhook_endpoints e
-               WHERE e.enabled AND (e.lease_until IS NULL OR e.lease_until <= $1)
-                 AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.state = 'pending' AND d.next_at <= $1)
-               ORDER BY e.id LIMIT $3 FOR UPDATE SKIP LOCKED) due
-         WHERE w.id = due.id
+        `WITH due AS (
+           SELECT e.id, e.account_id, e.last_claimed_at FROM webhook_endpoints e
+           WHERE e.enabled AND (e.lease_until IS NULL OR e.lease_until <= $1) AND (e.paused_until IS NULL OR e.paused_until <= $1)
+             AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.state = 'pending' AND d.next_at <= $1)),
+         busy AS (
+           SELECT account_id, count(*)::int AS leased FROM webhook_endpoints WHERE lease_until > $1 GROUP BY account_id),
+         ranked AS (
+           SELECT due.id, due.last_claimed_at,
+             COALESCE(busy.leased, 0) + row_number() OVER (PARTITION BY due.account_id ORDER BY due.last_claimed_at NULLS FIRST, due.id) AS place
+           FROM due LEFT JOIN busy ON busy.account_id = due.account_id),
+         picked AS (
+           SELECT e.id FROM webhook_endpoints e JOIN ranked r ON r.id = e.id
+           WHERE r.place <= $4 AND e.enabled AND (e.lease_until IS NULL OR e.lease_until <= $1)
+           ORDER BY r.place, r.last_claimed_at NULLS FIRST, e.id LIMIT $3
+           FOR UPDATE OF e SKIP LOCKED)
+         UPDATE webhook_endpoints w SET lease_until = $2, last_claimed_at = $1
+         FROM picked WHERE w.id = picked.id
          RETURNING w.id, w.account_id AS "accountId", w.url, w.secret, w.previous_secret AS "previousSecret",
-           w.previous_secret_until AS "previousSecretUntil", w.failing_since AS "failingSince", w.lease_until AS "leaseUntil"`,
-        [now, leaseUntil, limit],
+           w.previous_secret_until AS "previousSecretUntil", w.failing_since AS "failingSince",
+           w.breaker_failures AS "breakerFailures", w.lease_until AS "leaseUntil"`,
+        [now, leaseUntil, limit, perAccount],
       ),
     async renewLease(endpointId, heldUntil, leaseUntil) {
       const rows = await sql.query('UPDATE webhook_endpoints SET lease_until = $3 WHERE id = $1 AND lease_until = $2 AND enabled RETURNING 1', [
@@ -101,27 +122,42 @@ export function webhooksRepo(sql: Sql): WebhooksRepo {
           : outcome.state === 'pending'
             ? ['next_at = $4, last_status = $5, last_error = $6', [outcome.retryAt, outcome.status, outcome.error]]
             : [`state = 'failed', next_at = NULL, last_status = $4, last_error = $5`, [outcome.status, outcome.error]];
-      // One statement: the delivery, and the endpoint's failure streak (a success ends it,
-      // a failure starts it if not started), the endpoint row written only when it changes.
-      const streak = outcome.state === 'delivered' ? 'failing_since = NULL' : 'failing_since = $3';
-      const unchanged = outcome.state === 'delivered' ? 'w.failing_since IS NOT NULL' : 'w.failing_since IS NULL';
+      // One statement: the delivery, and the endpoint's failure streak and circuit breaker (a
+      // success ends both; a failure starts the streak if not started, and one that pauses
+      // the endpoint counts a breaker failure), the endpoint row written only when it changes.
+      const pause = outcome.state === 'delivered' ? undefined : outcome.pauseUntil;
+      const [endpointSet, unchanged] =
+        outcome.state === 'delivered'
+          ? ['failing_since = NULL, paused_until = NULL, breaker_failures = 0', 'w.failing_since IS NOT NULL OR w.breaker_failures > 0 OR w.paused_until IS NOT NULL']
+          : pause
+            ? [`failing_since = COALESCE(w.failing_since, $3), paused_until = $${4 + values.length}, breaker_failures = w.breaker_failures + 1`, 'true']
+            : ['failing_since = $3', 'w.failing_since IS NULL'];
       const [row] = await sql.query<{ settled: number }>(
         `WITH d AS (
            UPDATE webhook_deliveries SET attempts = attempts + 1, ${set}
            WHERE id = $1 AND attempts = $2 AND state = 'pending' RETURNING endpoint_id),
-         e AS (UPDATE webhook_endpoints w SET ${streak} FROM d WHERE w.id = d.endpoint_id AND ${unchanged} RETURNING 1)
+         e AS (UPDATE webhook_endpoints w SET ${endpointSet} FROM d WHERE w.id = d.endpoint_id AND (${unchanged}) RETURNING 1)
          SELECT (SELECT count(*) FROM d)::int AS settled, $3::timestamptz AS now`, // $3 named even where the streak does not use it: one numbering
-        [id, attempts, now, ...values],
+        [id, attempts, now, ...values, ...(pause ? [pause] : [])],
       );
       return row!.settled > 0;
     },
-    async disableFailing(endpointId, now) {
+    async disable(endpointId, reason, now) {
       const rows = await sql.query(
-        `UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'failing', updated_at = $2 WHERE id = $1 AND enabled RETURNING 1`,
-        [endpointId, now],
+        `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, owner_notice_pending = $3 = 'creator-lost-access', updated_at = $2
+         WHERE id = $1 AND enabled RETURNING 1`,
+        [endpointId, now, reason],
       );
       return rows.length > 0;
     },
+    takeOwnerNotices: (limit) =>
+      sql.query<WebhookEndpointRecord>(
+        `UPDATE webhook_endpoints w SET owner_notice_pending = false
+         FROM (SELECT id AS due_id FROM webhook_endpoints WHERE owner_notice_pending ORDER BY updated_at, id LIMIT $1 FOR UPDATE SKIP LOCKED) due
+         WHERE w.id = due.due_id
+         RETURNING ${ENDPOINT_COLS}`,
+        [limit],
+      ),
 
     listDeliveries: (endpointId, limit, state) =>
       sql.query<WebhookDeliveryRecord>(

@@ -1,0 +1,124 @@
+// Point-cloud conversion rates (issue 31): a generated LAS (default 100 million points) and
+// a generated E57 (default 20 million) converted to COPC on this machine, each in its own
+// process so that its peak RSS (worker threads included) is the conversion's. Inputs are
+// streamed to a temporary directory and deleted after. Targets (reported, never asserted):
+// LAS ≥ 2 M points/s; RSS < 1 GiB.
+//
+// Long (minutes), so off by default: BENCH_POINTCLOUDS=1 adds it to `npm run bench`;
+// BENCH_ONLY=pointclouds runs it alone. BENCH_PC_LAS_POINTS and BENCH_PC_E57_POINTS set the
+// sizes (0 skips one). Alone: `npx tsx bench/pointclouds.ts`.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeSyntheticLas, syntheticPoint } from '../test/pointclouds/support/synthetic.ts';
+import { writeE57 } from '../test/pointclouds/support/e57-writer.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const LAS_TARGET_POINTS_PER_SECOND = 2_000_000;
+export const RSS_TARGET_BYTES = 1 << 30;
+
+export interface PointCloudBenchRow {
+  input: string;
+  points: number;
+  inputBytes: number;
+  seconds: number;
+  pointsPerSecond: number;
+  peakRssBytes: number;
+  outputBytes: number;
+  nodes: number;
+  error?: string;
+}
+
+const CHILD = `
+import { convertToCopc } from ${JSON.stringify(path.join(ROOT, 'src/pointclouds/index.ts'))};
+const [input, output] = process.argv.slice(-2);
+const r = await convertToCopc({ input, output });
+console.log(JSON.stringify({ ...r, maxRss: process.resourceUsage().maxRSS * 1024 }));
+`;
+
+async function convertInChild(input: string, output: string): Promise<{ seconds: number; pointCount: number; nodes: number; bytes: number; maxRss: number }> {
+  const script = path.join(path.dirname(output), 'convert.mts');
+  fs.writeFileSync(script, CHILD);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, input, output], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`conversion exited ${code}`));
+      resolve(JSON.parse(out.trim().split('\n').pop()!));
+    });
+  });
+}
+
+async function measure(input: string, points: number, dir: string): Promise<PointCloudBenchRow> {
+  const inputBytes = fs.statSync(input).size;
+  const output = path.join(dir, `${path.basename(input)}.copc.laz`);
+  try {
+    const r = await convertInChild(input, output);
+    return { input: path.basename(input), points: r.pointCount, inputBytes, seconds: r.seconds, pointsPerSecond: r.pointCount / r.seconds, peakRssBytes: r.maxRss, outputBytes: r.bytes, nodes: r.nodes };
+  } catch (e) {
+    return { input: path.basename(input), points, inputBytes, seconds: 0, pointsPerSecond: 0, peakRssBytes: 0, outputBytes: 0, nodes: 0, error: (e as Error).message };
+  } finally {
+    fs.rmSync(output, { force: true });
+  }
+}
+
+export async function runPointCloudBench(): Promise<PointCloudBenchRow[]> {
+  const lasPoints = Number(process.env.BENCH_PC_LAS_POINTS ?? 100_000_000);
+  const e57Points = Number(process.env.BENCH_PC_E57_POINTS ?? 20_000_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-bench-pc-'));
+  const rows: PointCloudBenchRow[] = [];
+  try {
+    if (lasPoints > 0) {
+      const input = path.join(dir, `generated-${lasPoints}.las`);
+      console.log(`bench: writing a ${lasPoints}-point LAS`);
+      await writeSyntheticLas(input, { version: '1.4', format: 7, count: lasPoints });
+      console.log('bench: converting it to COPC');
+      rows.push(await measure(input, lasPoints, dir));
+      fs.rmSync(input, { force: true });
+    }
+    if (e57Points > 0) {
+      const input = path.join(dir, `generated-${e57Points}.e57`);
+      console.log(`bench: writing a ${e57Points}-point E57 (two posed scans)`);
+      const half = Math.floor(e57Points / 2);
+      const scan = (n: number, dx: number) => ({
+        name: `scan at ${dx}`, count: n, coordinates: 'scaled' as const, intensity: 'integer' as const, color: true,
+        pose: { rotation: [1, 0, 0, 0] as [number, number, number, number], translation: [dx, 0, 0] as [number, number, number] },
+        point: (i: number) => {
+          const p = syntheticPoint(i, n, 200, [0, 0, 0]);
+          return { a: p.x, b: p.y, c: p.z, intensity: p.intensity % 4096, red: p.red >> 8, green: p.green >> 8, blue: p.blue >> 8 };
+        },
+      });
+      writeE57(input, [scan(half, 0), scan(e57Points - half, 150)]);
+      console.log('bench: converting it to COPC');
+      rows.push(await measure(input, e57Points, dir));
+      fs.rmSync(input, { force: true });
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+export function printPointCloudTable(rows: PointCloudBenchRow[]): void {
+  console.log('\nPoint-cloud conversion to COPC (this machine, %d cores)', os.availableParallelism());
+  console.log('input                          points   seconds   points/s   peak RSS   output    nodes');
+  for (const r of rows) {
+    if (r.error) {
+      console.log(`${r.input.padEnd(28)} error: ${r.error}`);
+      continue;
+    }
+    const target = r.input.endsWith('.las') ? ` (target ≥ ${LAS_TARGET_POINTS_PER_SECOND / 1e6} M/s)` : '';
+    console.log(
+      `${r.input.padEnd(28)} ${(r.points / 1e6).toFixed(1).padStart(7)}M ${r.seconds.toFixed(1).padStart(8)} ${(r.pointsPerSecond / 1e6).toFixed(2).padStart(8)}M ${(r.peakRssBytes / 2 ** 20).toFixed(0).padStart(7)} MiB ${(r.outputBytes / 2 ** 20).toFixed(0).padStart(6)} MiB ${String(r.nodes).padStart(7)}${target}`,
+    );
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const rows = await runPointCloudBench();
+  printPointCloudTable(rows);
+  fs.writeFileSync(path.join(ROOT, 'bench/results/pointclouds.json'), JSON.stringify({ at: new Date().toISOString(), rows }, null, 2));
+}

@@ -1,0 +1,22 @@
+// What the panels of a project's screen share: the project, its API base, and the caller's
+// permissions in the chosen zone.
+import { uuidOf } from '../api.ts';
+import type { ApiPath } from '../paths.ts';
+import type { Project } from '../types.ts';
+
+export interface Ctx {
+  accountId: string;
+  project: Project;
+  base: ApiPath;
+  /** The caller's permissions in the chosen zone (undefined while they load). */
+  perms: ReadonlySet<string> | undefined;
+}
+
+/** One id in its URN or bare UUID form. */
+export const same = (a: string | null | undefined, b: string | null | undefined) => Boolean(a && b && uuidOf(a) === uuidOf(b));
+
+/** What is selected on the zone's screen: a tag of one of its lists, or a file. */
+export type ZoneSelection = { kind: 'tag'; listId: string; index: number } | { kind: 'file'; fileId: string };
+
+export const tagLayerId = (listId: string) => `tags:${uuidOf(listId)}`;
+export const scanLayerId = (fileId: string) => `scan:${uuidOf(fileId)}`;

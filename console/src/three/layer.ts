@@ -1,0 +1,69 @@
+// The layer interface of the 3D view (docs/console.md "The 3D view: layers"). A zone's
+// scene is a stack of layers: the tag lists' boxes, the scans' points, and what later work
+// adds (annotations as pins, measurements, streamed point clouds through a level-of-detail
+// loader). The view (view.ts) owns the renderer, the camera, navigation, picking, hover
+// labels, selection and "fit"; a layer owns its objects and answers a few questions.
+//
+// Coordinates: data arrive in survey coordinates (float64, millions of metres). The view
+// keeps one origin, claimed by the first layer that has data; every layer draws relative
+// to it (float32 on the GPU keeps millimetres near the origin). Z is up.
+import type { Box3, Object3D, PerspectiveCamera, Raycaster, Vector3 } from 'three';
+
+/** What a layer is given when it is added to a view. */
+export interface LayerContext {
+  /**
+   * The survey coordinates of the view's local (0, 0, 0). The first call with a centre
+   * fixes it for the view's life; later calls answer the same origin.
+   */
+  claimOrigin(centre: Vector3): Vector3;
+  /** The origin if one was claimed. */
+  origin(): Vector3 | null;
+  /** Asks for a frame (the view renders on demand, never in a loop). */
+  requestRender(): void;
+  /** Tells the view that the layer's bounds changed (its content arrived or grew). */
+  changed(): void;
+}
+
+/** An item under the pointer. */
+export interface Hit {
+  layerId: string;
+  /** The item in its layer (a tag's index, a pin's id…), as the layer names it. */
+  key: string;
+  /** What a hover label shows. */
+  label: string;
+  /** Distance from the camera: the nearest hit of all layers wins. */
+  distance: number;
+}
+
+/** Per-frame information for layers that load or simplify by distance (level of detail). */
+export interface FrameInfo {
+  camera: PerspectiveCamera;
+  /** Canvas size in CSS pixels. */
+  width: number;
+  height: number;
+}
+
+export interface SceneLayer {
+  /** Unique in its view: `tags:{tagListId}`, `scan:{fileId}`, `pins:…`. */
+  readonly id: string;
+  /** Shown in the layer list. */
+  readonly label: string;
+  /** The layer's objects, in the view's local frame; the view adds and removes it. */
+  readonly object: Object3D;
+  /** Called once when added; the layer keeps the context to claim the origin and ask for frames. */
+  attach(ctx: LayerContext): void;
+  /** Its extent in the local frame, or null while it holds nothing. */
+  bounds(): Box3 | null;
+  /** The nearest item hit by the ray (local frame), or null; absent: the layer is not pickable. */
+  pick?(ray: Raycaster): Hit | null;
+  /** Marks one item as the selection (or none). */
+  highlight?(key: string | null): void;
+  /** Where an item is (local frame), for labels and "fit to selection". */
+  anchor?(key: string): { centre: Vector3; radius: number } | null;
+  /**
+   * Before each frame: a layer that streams or simplifies by distance reads the camera here
+   * and answers true when it wants another frame soon (data still arriving).
+   */
+  beforeRender?(frame: FrameInfo): boolean;
+  dispose(): void;
+}

@@ -1,0 +1,206 @@
+// The administration commands (`npm run admin -- <command>`, docs/operations.md): the
+// arguments parsed, the use case called, the answer written, the same whether the command
+// opened the database itself (src/admin.ts) or the running service runs it for the command
+// over its administration socket (src/admin-socket.ts, embedded database only). Use cases:
+// src/core/operator/admin.ts.
+import { parseArgs } from 'node:util';
+import { ADMIN_ACCOUNT_ROLES, type AdminAccountRole, type AdminUse } from './core/operator/index.ts';
+import type { RotationView } from './core/oauth/index.ts';
+import { DomainError } from './core/errors.ts';
+import { ConfigError } from './config.ts';
+import type { AccountRole, OutboxEntry, RelayState } from './core/ports/repositories.ts';
+
+export const USAGE = `Usage: npm run admin -- <command> [options] [--json]
+
+  create-account --name NAME --owner EMAIL [--owner-roles ROLES] [--password-stdin]
+      Creates the account and its owner (the user too, if new). The owner is also a
+      project manager (he may create projects) unless --owner-roles says otherwise: a
+      comma list of ${Object.keys(ADMIN_ACCOUNT_ROLES).join(', ')} (member: no role). Without
+      --password-stdin a user with no password gets a one-time set-password link (7 days),
+      printed here.
+  users [--limit N]                       Lists users (e-mail, id, whether a password is set).
+  subscriptions --account ACCOUNT         Lists an account's subscriptions (ACCOUNT: name or id).
+  create-subscription --account ACCOUNT --name NAME [--scans N] [--tags N] [--geo-images N]
+      [--start ISO-DATE] [--end ISO-DATE] [--trial]
+  add-role --account ACCOUNT --email EMAIL --role ${Object.keys(ADMIN_ACCOUNT_ROLES).join('|')}
+      Adds the account role (the user too, if new: then a set-password link is printed).
+  reset-password --email EMAIL            Forgets the password, ends the user's refresh tokens,
+                                          prints a one-time set-password link.
+  rotate-signing-key                      Adds a JWT signing key and retires the current one
+                                          after the longest access-token lifetime.
+  outbox [--limit N] [--state S]          The mails the service has written, newest first, with
+                                          their SMTP relay state (S: stored|pending|sent|failed),
+                                          attempts and last error.
+`;
+
+/** A mistake on the command line: exit 2, with the usage. */
+export class UsageError extends Error {}
+
+/** What the commands work with: the use cases, and the signing-key rotation (the signer's own). */
+export interface AdminBackend {
+  admin: AdminUse;
+  rotateSigningKey(): Promise<RotationView>;
+}
+
+/** What a command ends with: an exit code (0 done, 1 refused, 2 usage) and what it writes. */
+export interface AdminResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const RELAY_STATES: string[] = ['stored', 'pending', 'sent', 'failed'] satisfies RelayState[];
+
+/** The relay state of a mail, one line: what an operator checks when someone says no mail came. */
+function relayLine(r: OutboxEntry['relay']): string {
+  const what = {
+    stored: 'outbox only (no SMTP when written)',
+    pending: `pending, ${r.attempts} attempt(s) so far`,
+    sent: `sent at ${r.relayedAt?.toISOString() ?? '?'} (attempt ${r.attempts})`,
+    failed: `FAILED after ${r.attempts} attempt(s)`,
+  }[r.state];
+  return `relay: ${what}${r.lastError && r.state !== 'sent' ? `; last error: ${r.lastError}` : ''}`;
+}
+
+const OPTIONS = {
+  name: { type: 'string' }, owner: { type: 'string' }, account: { type: 'string' }, email: { type: 'string' },
+  role: { type: 'string' }, limit: { type: 'string' }, scans: { type: 'string' }, tags: { type: 'string' },
+  'geo-images': { type: 'string' }, start: { type: 'string' }, end: { type: 'string' }, trial: { type: 'boolean' },
+  'password-stdin': { type: 'boolean' }, 'owner-roles': { type: 'string' }, state: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function need(values: Values, name: keyof Values): string {
+  const v = values[name];
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+function count(values: Values, name: keyof Values, fallback?: number): number | undefined {
+  const v = values[name];
+  if (v === undefined) return fallback;
+  if (typeof v !== 'string' || !/^\d{1,9}$/.test(v)) throw new UsageError(`--${name} must be a whole number`);
+  return Number(v);
+}
+
+/** --owner-roles: a comma list of the admin role names (default DEFAULT_OWNER_ROLES). */
+function rolesOption(v: string | undefined): AdminAccountRole[] | undefined {
+  if (v === undefined) return undefined;
+  const roles = v.split(',').map((r) => r.trim()).filter(Boolean);
+  const unknown = roles.filter((r) => !(r in ADMIN_ACCOUNT_ROLES));
+  if (unknown.length || !roles.length) throw new UsageError(`--owner-roles takes a comma list of ${Object.keys(ADMIN_ACCOUNT_ROLES).join(', ')}`);
+  return roles as AdminAccountRole[];
+}
+
+/** How the output names an account role. */
+const ROLE_NAMES: Record<AccountRole, string> = { administrator: 'administrator', projectManager: 'project manager', projectLister: 'project lister' };
+
+
+/** The arguments, checked: the command and its options (UsageError otherwise). Null: print the usage (help, or no command). */
+export function parseAdminArgs(argv: string[]): { command: string; values: Values } | null {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    if (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS')) throw new UsageError(e.message);
+    throw e;
+  }
+  const { values, positionals } = parsed;
+  const command = positionals[0];
+  if (values.help || !command) return null;
+  if (positionals.length > 1) throw new UsageError(`Unexpected argument ${positionals[1]}`);
+  return { command, values };
+}
+
+/** Runs one parsed command against `backend`; `readStdin` is asked for the password of --password-stdin only. */
+async function dispatch(command: string, values: Values, backend: AdminBackend, readStdin: () => Promise<string>): Promise<string> {
+  const { admin } = backend;
+  let written = '';
+  const out = (json: unknown, text: string) => void (written += values.json ? `${JSON.stringify(json, null, 2)}\n` : `${text}\n`);
+  const linkLine = (link: string | null) => (link ? `\nOne-time set-password link (valid 7 days; give it to the user only):\n${link}` : '');
+switch (command) {
+    case 'create-account': {
+      const ownerRoles = rolesOption(values['owner-roles']);
+      const password = values['password-stdin'] ? await readStdin() : undefined;
+      const r = await admin.createAccount({ name: need(values, 'name'), ownerEmail: need(values, 'owner'), password, ownerRoles });
+      const roles = ['owner', ...r.ownerRoles.map((role) => ROLE_NAMES[role])].join(', ');
+      out(r, `Account ${r.account.name} (${r.account.id}), owner ${need(values, 'owner')} (${r.ownerId}), roles: ${roles}${linkLine(r.setPasswordLink)}`);
+      break;
+    }
+    case 'users': {
+      const users = await admin.listUsers(count(values, 'limit', 1000)!);
+      const rows = users.map((u) => ({ email: u.email, id: u.id, name: `${u.firstName} ${u.lastName}`.trim(), password: u.passwordHash !== null }));
+      out(rows, rows.map((u) => `${u.email}\t${u.id}\t${u.password ? 'password set' : 'no password'}\t${u.name}`).join('\n') || '(no users)');
+      break;
+    }
+    case 'subscriptions': {
+      const subs = await admin.listSubscriptions(need(values, 'account'));
+      out(subs, subs.map((s) => `${s.name}\t${s.id}\tscans ${s.scanCapacity}\ttags ${s.tagCapacity}\tgeo-images ${s.geoImageCapacity}\t${s.isActive ? 'active' : 'inactive'}`).join('\n') || '(no subscriptions)');
+      break;
+    }
+    case 'create-subscription': {
+      const subs = await admin.createSubscription(need(values, 'account'), {
+        name: need(values, 'name'),
+        scanCapacity: count(values, 'scans'),
+        tagCapacity: count(values, 'tags'),
+        geoImageCapacity: count(values, 'geo-images'),
+        start: values.start ?? null,
+        end: values.end ?? null,
+        isTrial: values.trial ?? false,
+      });
+      const made = subs.find((s) => s.name === values.name)!;
+      out(made, `Subscription ${made.name} (${made.id}) on ${values.account}`);
+      break;
+    }
+    case 'add-role': {
+      const role = need(values, 'role');
+      if (!(role in ADMIN_ACCOUNT_ROLES)) throw new UsageError(`--role must be one of ${Object.keys(ADMIN_ACCOUNT_ROLES).join(', ')}`);
+      const r = await admin.addAccountRole(need(values, 'account'), need(values, 'email'), role as AdminAccountRole);
+      out(r, `${values.email} is ${role} of ${values.account}${linkLine(r.setPasswordLink)}`);
+      break;
+    }
+    case 'reset-password': {
+      const r = await admin.resetPassword(need(values, 'email'));
+      out(r, `The password of ${values.email} is forgotten and its refresh tokens ended.${linkLine(r.setPasswordLink)}`);
+      break;
+    }
+    case 'rotate-signing-key': {
+      const r = await backend.rotateSigningKey();
+      out(r, `Signing with ${r.kid} from now on; retiring: ${r.retiring.map((k) => `${k.kid} at ${k.retiresAt}`).join(', ') || 'none'}`);
+      break;
+    }
+    case 'outbox': {
+      const state = values.state;
+      if (state !== undefined && !RELAY_STATES.includes(state)) throw new UsageError(`--state must be one of ${RELAY_STATES.join(', ')}`);
+      const mails = await admin.outbox(count(values, 'limit', 20)!, state as RelayState | undefined);
+      out(mails, mails.map((m) => `${m.sentAt.toISOString()}  to ${m.to}  ${m.subject}\n${relayLine(m.relay)}\n${m.text}\n`).join('\n') || '(no mail)');
+      break;
+    }
+    default:
+      throw new UsageError(`Unknown command ${command}`);
+  }
+  return written;
+}
+
+/** A failure as the command reports it: a usage mistake (2, with the usage), a refusal (1, its message), else null (a bug: the caller prints it whole). */
+export function adminFailure(e: unknown, hint = ''): AdminResult | null {
+  if (e instanceof UsageError) return { code: 2, stdout: '', stderr: `scanbase admin: ${e.message}\n\n${USAGE}` };
+  if (e instanceof ConfigError || e instanceof DomainError) return { code: 1, stdout: '', stderr: `scanbase admin: ${e.message}${hint}\n` };
+  return null;
+}
+
+/** One command, parsed and run: what the command line prints and its exit code. */
+export async function executeAdmin(
+  parsed: { command: string; values: Values },
+  backend: AdminBackend,
+  readStdin: () => Promise<string>,
+): Promise<AdminResult> {
+  try {
+    return { code: 0, stdout: await dispatch(parsed.command, parsed.values, backend, readStdin), stderr: '' };
+  } catch (e) {
+    const failure = adminFailure(e);
+    if (failure) return failure;
+    throw e;
+  }
+}

@@ -1,0 +1,617 @@
+// Converts a point-cloud file (E57, LAS, LAZ, PLY) to COPC, streaming, with bounded memory
+// whatever the input's size, on every core (worker threads), and resumable: the work
+// directory keeps a checkpoint after each pass and each indexed chunk, so a run killed at
+// any point (kill -9 included) resumes where it stopped, and the output appears only whole
+// (written beside it, then renamed).
+//
+// The passes, after PotreeConverter 2's counting sort (docs/point-clouds.md):
+//  1. count: read the input once; points per cell of a 128³ grid over the cloud's cube, the
+//     bounds, returns and GPS-time range; inputs that are costly to decode again (LAZ, PLY,
+//     E57) are spilled to a raw record file on the way;
+//  2. plan and distribute: the grid's counts give chunks (octree nodes of at most
+//     maxChunkPoints points); a second read appends each point to its chunk's file;
+//  3. index: each chunk's subtree is built and LAZ-encoded in a worker; its root's points
+//     stay raw;
+//  4. upper levels: the nodes above the chunks sample from the chunks' roots;
+//  5. write: the COPC file is assembled from the work files.
+import fs from 'node:fs/promises';
+import fssync from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { writeCopcFile, type NodeSource } from './copc-writer.ts';
+import { PointCloudError } from './errors.ts';
+import { encodeLazChunk } from './laz/chunk-encoder.ts';
+import { ByteSink } from './laz/arithmetic.ts';
+import {
+  cellAt, cubeOf, GRID, isAncestorOrSelf, keyString, normalizedCoordinates, parentKey, SamplingGrid, type Cube, type NodeKey,
+} from './octree.ts';
+import { openPointCloud } from './readers/open.ts';
+import type { InputFormat, PointCloudReader } from './readers/reader.ts';
+import { emptyBounds, growBounds, RECORD_SIZE, type Bounds, type Quantization, type RecordBatch } from './record.ts';
+import type { ChunkResult, ChunkTask } from './chunk-indexer.ts';
+
+export interface ConversionProgress {
+  phase: 'counting' | 'distributing' | 'indexing' | 'writing' | 'done';
+  /** Points read from the input so far (the counting pass). */
+  pointsRead: number;
+  /** Points in the input (the header's count until the count pass ends, then the count read). */
+  pointsTotal: number;
+  /** Of the whole conversion, 0–100. */
+  percent: number;
+  /** Seconds left at the rate so far; null until there is a rate. */
+  etaSeconds: number | null;
+}
+
+export interface ConvertOptions {
+  input: string;
+  /** Default: from the extension. */
+  format?: InputFormat;
+  /** The COPC file to write (conventionally *.copc.laz). */
+  output: string;
+  /** Checkpoints and temporary files; kept across a crash, removed on success. Default: `<output>.work`. */
+  workDir?: string;
+  /** Worker threads (default: the machine's available parallelism). */
+  workers?: number;
+  onProgress?: (p: ConversionProgress) => void;
+  signal?: AbortSignal;
+  /** Points per chunk (a worker holds one chunk, ~150 bytes a point). Default 1,000,000. */
+  maxChunkPoints?: number;
+  /** A node with at most this many points is a leaf. Default 100,000. */
+  maxNodePoints?: number;
+}
+
+export interface ConversionResult {
+  output: string;
+  format: InputFormat;
+  pointCount: number;
+  bounds: Bounds;
+  nodes: number;
+  bytes: number;
+  seconds: number;
+  /** True when the run continued from a checkpoint. */
+  resumed: boolean;
+}
+
+const STATE_VERSION = 1;
+/** Counting grid: 128³ cells, i.e. octree level 7. */
+const COUNT_LEVEL = 7;
+const COUNT_CELLS = 1 << COUNT_LEVEL;
+const STAGING_POINTS = 1 << 20;
+const PHASE_SHARE = { counting: [0, 20], distributing: [20, 35], indexing: [35, 95], writing: [95, 100] } as const;
+
+interface Counted {
+  pointCount: number;
+  bounds: Bounds;
+  cube: Cube;
+  quantization: Quantization;
+  pointsByReturn: number[];
+  gpsTime: { min: number; max: number };
+  hasColor: boolean;
+  wkt?: string;
+  /** Raw record spill of the input (absent when the input itself is read again). */
+  spill?: string;
+  gpsTimeStandard: boolean;
+}
+
+interface PlannedChunk {
+  key: NodeKey;
+  count: number;
+  file: string;
+}
+
+interface State {
+  version: number;
+  fingerprint: string;
+  counted?: Counted;
+  chunks?: PlannedChunk[];
+}
+
+/** Writes a file whole or not at all (temporary name, fsync, rename). */
+async function writeAtomic(file: string, data: string | Uint8Array): Promise<void> {
+  const tmp = `${file}.tmp`;
+  const fh = await fs.open(tmp, 'w');
+  try {
+    await fh.writeFile(data);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await fs.rename(tmp, file);
+}
+
+async function readJson<T>(file: string): Promise<T | null> {
+  try {
+    return JSON.parse(await fs.readFile(file, 'utf8')) as T;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+class Progress {
+  private readonly started = Date.now();
+  private last = 0;
+  pointsRead = 0;
+  pointsTotal: number;
+  private readonly onProgress: ((p: ConversionProgress) => void) | undefined;
+  constructor(total: number, onProgress?: (p: ConversionProgress) => void) {
+    this.pointsTotal = total;
+    this.onProgress = onProgress;
+  }
+  report(phase: ConversionProgress['phase'], fraction: number, force = false): void {
+    if (!this.onProgress) return;
+    const now = Date.now();
+    if (!force && now - this.last < 200) return;
+    this.last = now;
+    const [from, to] = phase === 'done' ? [100, 100] : PHASE_SHARE[phase];
+    const percent = Math.min(100, from + (to - from) * Math.min(1, Math.max(0, fraction)));
+    const elapsed = (now - this.started) / 1000;
+    const etaSeconds = percent >= 1 && percent < 100 ? Math.round((elapsed / percent) * (100 - percent)) : percent >= 100 ? 0 : null;
+    this.onProgress({ phase, pointsRead: this.pointsRead, pointsTotal: this.pointsTotal, percent: Math.round(percent * 10) / 10, etaSeconds });
+  }
+}
+
+function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('conversion aborted');
+}
+
+/** Batches of the spill file (raw records). */
+async function* spillBatches(file: string, batchPoints = 65_536): AsyncGenerator<RecordBatch> {
+  const fh = await fs.open(file, 'r');
+  try {
+    for (;;) {
+      const bytes = new Uint8Array(batchPoints * RECORD_SIZE);
+      const { bytesRead } = await fh.read(bytes, 0, bytes.length);
+      if (bytesRead === 0) return;
+      yield { bytes: bytes.subarray(0, bytesRead), count: bytesRead / RECORD_SIZE };
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+const cellIndex = (cx: number, cy: number, cz: number) => (cx * COUNT_CELLS + cy) * COUNT_CELLS + cz;
+
+/** Level-7 cell of each record of a batch. */
+function cellsOf(batch: RecordBatch, q: Quantization, cube: Cube): Int32Array {
+  const [xs, ys, zs] = normalizedCoordinates(batch.bytes, batch.count, q, cube);
+  const cells = new Int32Array(batch.count);
+  for (let i = 0; i < batch.count; i++) cells[i] = cellIndex(cellAt(xs[i]!, COUNT_LEVEL), cellAt(ys[i]!, COUNT_LEVEL), cellAt(zs[i]!, COUNT_LEVEL));
+  return cells;
+}
+
+async function countPass(reader: PointCloudReader, workDir: string, progress: Progress, signal?: AbortSignal): Promise<{ counted: Counted; histogram: Uint32Array }> {
+  const info = reader.info;
+  const q = info.quantization;
+  const headerBounds = info.bounds;
+  let cube = cubeOf(headerBounds.min, headerBounds.max);
+  let histogram = new Uint32Array(COUNT_CELLS ** 3);
+  const bounds = emptyBounds();
+  const pointsByReturn = new Array<number>(15).fill(0);
+  const gps = { min: Infinity, max: -Infinity };
+  const spill = reader.cheapToReread ? undefined : path.join(workDir, 'spill.bin');
+  const spillFh = spill ? await fs.open(spill, 'w') : null;
+  let count = 0;
+  try {
+    for await (const batch of reader.batches()) {
+      throwIfAborted(signal);
+      const v = new DataView(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength);
+      for (let i = 0; i < batch.count; i++) {
+        const o = i * RECORD_SIZE;
+        growBounds(bounds, v.getInt32(o, true) * q.scale[0] + q.offset[0], v.getInt32(o + 4, true) * q.scale[1] + q.offset[1], v.getInt32(o + 8, true) * q.scale[2] + q.offset[2]);
+        const r = batch.bytes[o + 14]! & 0xf;
+        if (r >= 1) pointsByReturn[r - 1]!++;
+        const t = v.getFloat64(o + 22, true);
+        if (t < gps.min) gps.min = t;
+        if (t > gps.max) gps.max = t;
+      }
+      const cells = cellsOf(batch, q, cube);
+      for (let i = 0; i < cells.length; i++) histogram[cells[i]!]!++;
+      if (spillFh) await spillFh.write(batch.bytes, 0, batch.count * RECORD_SIZE);
+      count += batch.count;
+      progress.pointsRead = count;
+      progress.report('counting', info.pointCount ? count / info.pointCount : 0);
+    }
+    if (spillFh) await spillFh.sync();
+  } finally {
+    await spillFh?.close();
+  }
+  if (count === 0) throw new PointCloudError('empty', `the ${reader.format.toUpperCase()} file has no points`);
+  const slack = (i: number) => q.scale[i]! * 2;
+  const outside = [0, 1, 2].some((i) => bounds.min[i]! < headerBounds.min[i]! - slack(i) || bounds.max[i]! > headerBounds.max[i]! + slack(i));
+  const loose = [0, 1, 2].some((i) => bounds.max[i]! - bounds.min[i]! < (headerBounds.max[i]! - headerBounds.min[i]!) / 2);
+  if (outside || loose || !Number.isFinite(cube.size)) {
+    // The header's bounds were wrong (or far too wide): count again over the measured ones.
+    cube = cubeOf(bounds.min, bounds.max);
+    histogram = new Uint32Array(COUNT_CELLS ** 3);
+    for await (const batch of spill ? spillBatches(spill) : reader.batches()) {
+      const cells = cellsOf(batch, q, cube);
+      for (let i = 0; i < cells.length; i++) histogram[cells[i]!]!++;
+    }
+  }
+  progress.pointsTotal = count;
+  if (gps.min > gps.max) gps.min = gps.max = 0;
+  return {
+    counted: {
+      pointCount: count,
+      bounds,
+      cube,
+      quantization: q,
+      pointsByReturn,
+      gpsTime: gps,
+      hasColor: info.hasColor,
+      gpsTimeStandard: info.gpsTimeStandard ?? false,
+      ...(info.wkt ? { wkt: info.wkt } : {}),
+      ...(spill ? { spill } : {}),
+    },
+    histogram,
+  };
+}
+
+/**
+ * Chunks from the counting grid: from the root down, a node with at most `maxChunk`
+ * points (or a level-7 cell, whatever its count) is a chunk.
+ */
+export function planChunks(histogram: Uint32Array, maxChunk: number): { key: NodeKey; count: number }[] {
+  const levels: Float64Array[] = [];
+  levels[COUNT_LEVEL] = Float64Array.from(histogram);
+  for (let d = COUNT_LEVEL - 1; d >= 0; d--) {
+    const n = 1 << d;
+    const child = levels[d + 1]!;
+    const cur = new Float64Array(n * n * n);
+    for (let x = 0; x < 2 * n; x++)
+      for (let y = 0; y < 2 * n; y++)
+        for (let z = 0; z < 2 * n; z++) cur[((x >> 1) * n + (y >> 1)) * n + (z >> 1)]! += child[(x * 2 * n + y) * 2 * n + z]!;
+    levels[d] = cur;
+  }
+  const chunks: { key: NodeKey; count: number }[] = [];
+  const visit = (k: NodeKey) => {
+    const n = 1 << k.d;
+    const count = levels[k.d]![(k.x * n + k.y) * n + k.z]!;
+    if (count === 0) return;
+    if (count <= maxChunk || k.d === COUNT_LEVEL) {
+      chunks.push({ key: k, count });
+      return;
+    }
+    for (let o = 0; o < 8; o++) visit({ d: k.d + 1, x: k.x * 2 + (o & 1), y: k.y * 2 + ((o >> 1) & 1), z: k.z * 2 + ((o >> 2) & 1) });
+  };
+  visit({ d: 0, x: 0, y: 0, z: 0 });
+  return chunks;
+}
+
+async function distributePass(
+  reader: PointCloudReader,
+  counted: Counted,
+  planned: { key: NodeKey; count: number }[],
+  workDir: string,
+  progress: Progress,
+  signal?: AbortSignal,
+): Promise<PlannedChunk[]> {
+  const chunkOfCell = new Int32Array(COUNT_CELLS ** 3).fill(-1);
+  planned.forEach((c, i) => {
+    const span = 1 << (COUNT_LEVEL - c.key.d);
+    for (let x = c.key.x * span; x < (c.key.x + 1) * span; x++)
+      for (let y = c.key.y * span; y < (c.key.y + 1) * span; y++)
+        for (let z = c.key.z * span; z < (c.key.z + 1) * span; z++) chunkOfCell[cellIndex(x, y, z)] = i;
+  });
+  const chunks = planned.map((c, i) => ({ ...c, file: path.join(workDir, `chunk-${i}.bin`) }));
+  for (const c of chunks) await fs.writeFile(c.file, new Uint8Array(0));
+  const written = new Float64Array(chunks.length);
+  const staging = new Uint8Array(STAGING_POINTS * RECORD_SIZE);
+  const stagedChunk = new Int32Array(STAGING_POINTS);
+  let staged = 0;
+  const flush = async () => {
+    const counts = new Uint32Array(chunks.length + 1);
+    for (let i = 0; i < staged; i++) counts[stagedChunk[i]! + 1]!++;
+    for (let i = 1; i <= chunks.length; i++) counts[i]! += counts[i - 1]!;
+    const starts = counts.slice(0, chunks.length);
+    const sorted = new Uint8Array(staged * RECORD_SIZE);
+    const fill = starts.slice();
+    for (let i = 0; i < staged; i++) {
+      const at = fill[stagedChunk[i]!]!++;
+      sorted.set(staging.subarray(i * RECORD_SIZE, (i + 1) * RECORD_SIZE), at * RECORD_SIZE);
+    }
+    for (let c = 0; c < chunks.length; c++) {
+      const n = (c + 1 < chunks.length ? starts[c + 1]! : staged) - starts[c]!;
+      if (!n) continue;
+      await fs.appendFile(chunks[c]!.file, sorted.subarray(starts[c]! * RECORD_SIZE, (starts[c]! + n) * RECORD_SIZE));
+      written[c]! += n;
+    }
+    staged = 0;
+  };
+  let done = 0;
+  for await (const batch of counted.spill ? spillBatches(counted.spill) : reader.batches()) {
+    throwIfAborted(signal);
+    const cells = cellsOf(batch, counted.quantization, counted.cube);
+    for (let i = 0; i < batch.count; i++) {
+      const chunk = chunkOfCell[cells[i]!]!;
+      if (chunk < 0) throw new Error('distribution: a point falls in a cell the count pass did not see (the input changed?)');
+      staging.set(batch.bytes.subarray(i * RECORD_SIZE, (i + 1) * RECORD_SIZE), staged * RECORD_SIZE);
+      stagedChunk[staged++] = chunk;
+      if (staged === STAGING_POINTS) await flush();
+    }
+    done += batch.count;
+    progress.report('distributing', done / counted.pointCount);
+  }
+  await flush();
+  chunks.forEach((c, i) => {
+    if (written[i] !== c.count) throw new Error(`distribution: chunk ${keyString(c.key)} got ${written[i]} points, the count pass saw ${c.count} (the input changed?)`);
+  });
+  // The chunk files must be on disk before the checkpoint says they are.
+  for (const c of chunks) {
+    const fh = await fs.open(c.file, 'r+');
+    await fh.sync();
+    await fh.close();
+  }
+  if (counted.spill) await fs.rm(counted.spill, { force: true });
+  return chunks;
+}
+
+/** A fixed pool of worker threads indexing chunks. */
+class ChunkPool {
+  private readonly workers: Worker[] = [];
+  private readonly idle: Worker[] = [];
+  private readonly waiting: (() => void)[] = [];
+  private nextId = 0;
+  constructor(size: number) {
+    for (let i = 0; i < size; i++) {
+      const w = new Worker(new URL('./chunk-worker.ts', import.meta.url));
+      this.workers.push(w);
+      this.idle.push(w);
+    }
+  }
+  async run(task: ChunkTask): Promise<ChunkResult> {
+    while (!this.idle.length) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    const worker = this.idle.pop()!;
+    const id = this.nextId++;
+    try {
+      return await new Promise<ChunkResult>((resolve, reject) => {
+        const onMessage = (m: { id: number; result?: ChunkResult; error?: string }) => {
+          if (m.id !== id) return;
+          cleanup();
+          if (m.error) reject(new Error(`indexing chunk ${keyString(task.key)}: ${m.error}`));
+          else resolve(m.result!);
+        };
+        const onError = (e: Error) => {
+          cleanup();
+          reject(e);
+        };
+        const onExit = (code: number) => {
+          cleanup();
+          reject(new Error(`a conversion worker exited (${code})`));
+        };
+        const cleanup = () => {
+          worker.off('message', onMessage);
+          worker.off('error', onError);
+          worker.off('exit', onExit);
+        };
+        worker.on('message', onMessage);
+        worker.on('error', onError);
+        worker.on('exit', onExit);
+        worker.postMessage({ ...task, id });
+      });
+    } finally {
+      this.idle.push(worker);
+      this.waiting.shift()?.();
+    }
+  }
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+interface ChunkDone extends ChunkResult {
+  rootFile: string;
+  outFile: string;
+}
+
+async function indexPass(
+  counted: Counted,
+  chunks: PlannedChunk[],
+  workDir: string,
+  options: Required<Pick<ConvertOptions, 'maxChunkPoints' | 'maxNodePoints' | 'workers'>>,
+  progress: Progress,
+  signal?: AbortSignal,
+): Promise<ChunkDone[]> {
+  const results: (ChunkDone | undefined)[] = new Array(chunks.length);
+  let indexed = 0;
+  const todo: number[] = [];
+  for (let i = 0; i < chunks.length; i++) {
+    const done = await readJson<ChunkDone>(path.join(workDir, `chunk-${i}.done.json`));
+    if (done) {
+      results[i] = done;
+      indexed += chunks[i]!.count;
+    } else todo.push(i);
+  }
+  todo.sort((a, b) => chunks[b]!.count - chunks[a]!.count);
+  const pool = new ChunkPool(Math.max(1, Math.min(options.workers, todo.length)));
+  try {
+    let failure: unknown = null;
+    await Promise.all(
+      todo.map(async (i) => {
+        const chunk = chunks[i]!;
+        const outFile = path.join(workDir, `chunk-${i}.nodes`);
+        const rootFile = path.join(workDir, `chunk-${i}.root`);
+        if (failure || signal?.aborted) return;
+        try {
+          const result = await pool.run({
+            chunkFile: chunk.file,
+            count: chunk.count,
+            key: chunk.key,
+            root: counted.cube,
+            quantization: counted.quantization,
+            format: counted.hasColor ? 7 : 6,
+            maxNodePoints: options.maxNodePoints,
+            maxInMemory: options.maxChunkPoints,
+            outFile,
+            rootFile,
+          });
+          const done: ChunkDone = { ...result, rootFile, outFile };
+          await writeAtomic(path.join(workDir, `chunk-${i}.done.json`), JSON.stringify(done));
+          await fs.rm(chunk.file, { force: true });
+          results[i] = done;
+          indexed += chunk.count;
+          progress.report('indexing', indexed / counted.pointCount);
+        } catch (e) {
+          failure ??= e;
+        }
+      }),
+    );
+    if (failure) throw failure;
+    throwIfAborted(signal);
+  } finally {
+    await pool.close();
+  }
+  return results as ChunkDone[];
+}
+
+function readFileRecords(file: string, count: number): Uint8Array {
+  const bytes = fssync.readFileSync(file);
+  if (bytes.length !== count * RECORD_SIZE) throw new Error(`${file}: ${bytes.length} bytes, expected ${count * RECORD_SIZE}`);
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
+/**
+ * The nodes above the chunks, top-down: each samples its grid from the not-yet-taken
+ * points of the chunk roots below it. Then the chunk roots keep what is left. Answers
+ * the node sources of both (encoded into `upper.nodes`).
+ */
+async function upperPass(counted: Counted, chunks: PlannedChunk[], done: ChunkDone[], workDir: string): Promise<NodeSource[]> {
+  const format: 6 | 7 = counted.hasColor ? 7 : 6;
+  const upperFile = path.join(workDir, 'upper.nodes');
+  const fh = await fs.open(upperFile, 'w');
+  let position = 0;
+  const sources: NodeSource[] = [];
+  const append = async (key: NodeKey, records: Uint8Array, count: number) => {
+    if (count === 0) {
+      sources.push({ key, pointCount: 0 });
+      return;
+    }
+    const bytes = encodeLazChunk(format, records, count);
+    await fh.write(bytes, 0, bytes.length, position);
+    sources.push({ key, pointCount: count, file: upperFile, offset: position, bytes: bytes.length });
+    position += bytes.length;
+  };
+  try {
+    const upper = new Map<string, NodeKey>();
+    for (const c of chunks) for (let k = c.key; k.d > 0; ) upper.set(keyString((k = parentKey(k))), k);
+    const ordered = [...upper.values()].sort((a, b) => a.d - b.d || a.x - b.x || a.y - b.y || a.z - b.z);
+    const taken = done.map((d) => new Uint8Array(d.rootCount));
+    const grid = new SamplingGrid();
+    for (const node of ordered) {
+      grid.reset(node);
+      // Copies, not views: a view would keep every chunk root's buffer alive until the node is written.
+      const picked = new ByteSink(1 << 20);
+      for (let i = 0; i < chunks.length; i++) {
+        if (!isAncestorOrSelf(node, chunks[i]!.key) || !done[i]!.rootCount) continue;
+        const records = readFileRecords(done[i]!.rootFile, done[i]!.rootCount);
+        const [xs, ys, zs] = normalizedCoordinates(records, done[i]!.rootCount, counted.quantization, counted.cube);
+        const t = taken[i]!;
+        for (let p = 0; p < t.length; p++) {
+          if (t[p] || !grid.claim(xs[p]!, ys[p]!, zs[p]!)) continue;
+          t[p] = 1;
+          picked.putBytes(records.subarray(p * RECORD_SIZE, (p + 1) * RECORD_SIZE));
+        }
+      }
+      await append(node, picked.view(), picked.length / RECORD_SIZE);
+    }
+    for (let i = 0; i < chunks.length; i++) {
+      const d = done[i]!;
+      const records = d.rootCount ? readFileRecords(d.rootFile, d.rootCount) : new Uint8Array(0);
+      const t = taken[i]!;
+      const left = new Uint8Array((t.length - t.reduce((s, x) => s + x, 0)) * RECORD_SIZE);
+      let n = 0;
+      for (let p = 0; p < t.length; p++) if (!t[p]) left.set(records.subarray(p * RECORD_SIZE, (p + 1) * RECORD_SIZE), n++ * RECORD_SIZE);
+      await append(chunks[i]!.key, left, n);
+    }
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  return sources;
+}
+
+async function fingerprintOf(options: ConvertOptions, maxChunkPoints: number, maxNodePoints: number): Promise<string> {
+  const st = await fs.stat(options.input);
+  return JSON.stringify({ v: STATE_VERSION, input: path.resolve(options.input), size: st.size, mtime: st.mtimeMs, format: options.format ?? null, maxChunkPoints, maxNodePoints, grid: GRID });
+}
+
+/** Converts one file to COPC (see the file's header). */
+export async function convertToCopc(options: ConvertOptions): Promise<ConversionResult> {
+  const started = Date.now();
+  const maxChunkPoints = options.maxChunkPoints ?? 1_000_000;
+  const maxNodePoints = options.maxNodePoints ?? 100_000;
+  const workers = options.workers ?? os.availableParallelism();
+  const workDir = options.workDir ?? `${options.output}.work`;
+  const fingerprint = await fingerprintOf(options, maxChunkPoints, maxNodePoints);
+  await fs.mkdir(workDir, { recursive: true });
+  const stateFile = path.join(workDir, 'state.json');
+  let state = await readJson<State>(stateFile);
+  const resumed = state?.fingerprint === fingerprint && Boolean(state.counted);
+  if (state?.fingerprint !== fingerprint) {
+    // Another input or other settings: nothing here can be reused.
+    await fs.rm(workDir, { recursive: true, force: true });
+    await fs.mkdir(workDir, { recursive: true });
+    state = { version: STATE_VERSION, fingerprint };
+  }
+  const reader = await openPointCloud(options.input, options.format);
+  const progress = new Progress(reader.info.pointCount, options.onProgress);
+  try {
+    if (!state.counted) {
+      progress.report('counting', 0, true);
+      const { counted, histogram } = await countPass(reader, workDir, progress, options.signal);
+      state.counted = counted;
+      await writeAtomic(path.join(workDir, 'histogram.bin'), new Uint8Array(histogram.buffer));
+      await writeAtomic(stateFile, JSON.stringify(state));
+    }
+    const counted = state.counted;
+    progress.pointsRead = progress.pointsTotal = counted.pointCount;
+    if (!state.chunks) {
+      const histogram = new Uint32Array(new Uint8Array(await fs.readFile(path.join(workDir, 'histogram.bin'))).buffer);
+      const planned = planChunks(histogram, maxChunkPoints);
+      progress.report('distributing', 0, true);
+      state.chunks = await distributePass(reader, counted, planned, workDir, progress, options.signal);
+      await writeAtomic(stateFile, JSON.stringify(state));
+    }
+    const chunks = state.chunks;
+    progress.report('indexing', 0, true);
+    const done = await indexPass(counted, chunks, workDir, { maxChunkPoints, maxNodePoints, workers }, progress, options.signal);
+    progress.report('writing', 0, true);
+    const upper = await upperPass(counted, chunks, done, workDir);
+    const nodes: NodeSource[] = [...upper];
+    done.forEach((d) => nodes.push(...d.nodes.map((n) => ({ ...n, file: d.outFile }))));
+    const total = nodes.reduce((s, n) => s + n.pointCount, 0);
+    if (total !== counted.pointCount) throw new Error(`conversion: the octree holds ${total} points, the input ${counted.pointCount}`);
+    const written = await writeCopcFile(
+      options.output,
+      {
+        format: counted.hasColor ? 7 : 6,
+        quantization: counted.quantization,
+        bounds: counted.bounds,
+        cube: counted.cube,
+        spacing: counted.cube.size / GRID,
+        pointCount: counted.pointCount,
+        pointsByReturn: counted.pointsByReturn,
+        gpsTime: counted.gpsTime,
+        gpsTimeStandard: counted.gpsTimeStandard,
+        ...(counted.wkt ? { wkt: counted.wkt } : {}),
+      },
+      nodes,
+    );
+    progress.report('done', 1, true);
+    await fs.rm(workDir, { recursive: true, force: true });
+    return {
+      output: options.output,
+      format: reader.format,
+      pointCount: counted.pointCount,
+      bounds: counted.bounds,
+      nodes: nodes.length,
+      bytes: written.bytes,
+      seconds: (Date.now() - started) / 1000,
+      resumed,
+    };
+  } finally {
+    await reader.close();
+  }
+}

@@ -1,0 +1,237 @@
+// The octree of a COPC file: a cube split in eight at each level, node keys (depth, x, y,
+// z), and the level-of-detail rule. Each point is stored once: a node keeps at most one
+// point per cell of a GRID³ grid over its cube (the first one met, in a shuffled order),
+// and passes the others to its children; a node with few points keeps them all (a leaf).
+// The root's spacing is cube size / GRID; each level halves it.
+import { RECORD_SIZE, type Quantization } from './record.ts';
+
+/** Cells per axis of a node's sampling grid. */
+export const GRID = 128;
+/** Deepest level below a chunk root the in-memory build goes (deeper points stay in their leaf). */
+export const MAX_DEPTH_BELOW_CHUNK = 16;
+
+export interface Cube {
+  /** Minimum corner. */
+  min: [number, number, number];
+  /** Edge length. */
+  size: number;
+}
+
+export interface NodeKey {
+  d: number;
+  x: number;
+  y: number;
+  z: number;
+}
+
+export const keyString = (k: NodeKey) => `${k.d}-${k.x}-${k.y}-${k.z}`;
+export const parseKey = (s: string): NodeKey => {
+  const [d, x, y, z] = s.split('-').map(Number) as [number, number, number, number];
+  return { d, x, y, z };
+};
+export const childKey = (k: NodeKey, octant: number): NodeKey => ({
+  d: k.d + 1,
+  x: k.x * 2 + (octant & 1),
+  y: k.y * 2 + ((octant >> 1) & 1),
+  z: k.z * 2 + ((octant >> 2) & 1),
+});
+export const parentKey = (k: NodeKey): NodeKey => ({ d: k.d - 1, x: k.x >> 1, y: k.y >> 1, z: k.z >> 1 });
+/** True when `a` is `b` or one of its ancestors. */
+export const isAncestorOrSelf = (a: NodeKey, b: NodeKey) => a.d <= b.d && b.x >> (b.d - a.d) === a.x && b.y >> (b.d - a.d) === a.y && b.z >> (b.d - a.d) === a.z;
+
+/** The cube of a node. */
+export function nodeCube(root: Cube, k: NodeKey): Cube {
+  const size = root.size / 2 ** k.d;
+  return { min: [root.min[0] + k.x * size, root.min[1] + k.y * size, root.min[2] + k.z * size], size };
+}
+
+/** The root cube of a bounds: centred, edge = the largest extent (1 unit for a single point). */
+export function cubeOf(min: readonly number[], max: readonly number[]): Cube {
+  const extent = Math.max(max[0]! - min[0]!, max[1]! - min[1]!, max[2]! - min[2]!);
+  const size = extent > 0 ? extent * 1.000001 : 1;
+  const c = [0, 1, 2].map((i) => (min[i]! + max[i]!) / 2);
+  return { min: [c[0]! - size / 2, c[1]! - size / 2, c[2]! - size / 2], size };
+}
+
+/**
+ * Where a point sits in the root cube, each axis scaled to [0, 1): u = (real − min) / size.
+ * Every rule below (the node a point belongs to, its sampling cell, its octant) is a floor
+ * of u × 2^k, so the levels agree exactly: multiplying by a power of two never rounds.
+ */
+export function normalizedCoordinates(records: Uint8Array, count: number, q: Quantization, root: Cube, order?: Uint32Array): [Float64Array, Float64Array, Float64Array] {
+  const v = new DataView(records.buffer, records.byteOffset, records.byteLength);
+  const out: [Float64Array, Float64Array, Float64Array] = [new Float64Array(count), new Float64Array(count), new Float64Array(count)];
+  for (let axis = 0; axis < 3; axis++) {
+    const u = out[axis]!;
+    const scale = q.scale[axis]!;
+    const offset = q.offset[axis]!;
+    const min = root.min[axis]!;
+    const size = root.size;
+    for (let i = 0; i < count; i++) u[i] = (v.getInt32((order ? order[i]! : i) * RECORD_SIZE + axis * 4, true) * scale + offset - min) / size;
+  }
+  return out;
+}
+
+/** The normalized coordinate of one real value. */
+export const normalize = (real: number, root: Cube, axis: number) => (real - root.min[axis]!) / root.size;
+
+/** Index along one axis of the cell holding u at depth d (2^d cells), clamped to the cube. */
+export function cellAt(u: number, d: number): number {
+  const cells = 2 ** d;
+  const c = Math.floor(u * cells);
+  return c < 0 ? 0 : c >= cells ? cells - 1 : c;
+}
+
+/** A deterministic shuffle (xorshift32): the same input gives the same octree, run after run. */
+export function shuffledOrder(count: number, seed: number): Uint32Array {
+  const order = new Uint32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
+  let s = seed >>> 0 || 0x9e3779b9;
+  for (let i = count - 1; i > 0; i--) {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    const j = s % (i + 1);
+    const t = order[i]!;
+    order[i] = order[j]!;
+    order[j] = t;
+  }
+  return order;
+}
+
+/**
+ * A sampling grid reused across nodes: a stamp per cell instead of clearing GRID³ cells
+ * for each node.
+ */
+export class SamplingGrid {
+  readonly stamps = new Uint32Array(GRID * GRID * GRID);
+  generation = 0;
+  /** Cells per axis of the whole cube at the node's sampling depth (node depth + 7). */
+  cells = GRID;
+  x0 = 0;
+  y0 = 0;
+  z0 = 0;
+
+  /** Starts a node: its cells are those of depth d + 7 inside it. */
+  reset(key: NodeKey): void {
+    if (++this.generation === 0xffffffff) {
+      this.stamps.fill(0);
+      this.generation = 1;
+    }
+    this.cells = GRID * 2 ** key.d;
+    this.x0 = key.x * GRID;
+    this.y0 = key.y * GRID;
+    this.z0 = key.z * GRID;
+  }
+
+  /**
+   * The node's cell of a point (normalized coordinates), packed as (cx·GRID + cy)·GRID + cz;
+   * each index is clamped to the node. Bit 6 of an index is the point's child half on that
+   * axis, so cellOctant() follows from it.
+   */
+  cell(ux: number, uy: number, uz: number): number {
+    const g = this.cells;
+    let cx = Math.floor(ux * g) - this.x0;
+    let cy = Math.floor(uy * g) - this.y0;
+    let cz = Math.floor(uz * g) - this.z0;
+    cx = cx < 0 ? 0 : cx > GRID - 1 ? GRID - 1 : cx;
+    cy = cy < 0 ? 0 : cy > GRID - 1 ? GRID - 1 : cy;
+    cz = cz < 0 ? 0 : cz > GRID - 1 ? GRID - 1 : cz;
+    return (cx * GRID + cy) * GRID + cz;
+  }
+
+  /** Claims a cell; true when it was free (the point stays in the node). */
+  claimCell(cell: number): boolean {
+    if (this.stamps[cell] === this.generation) return false;
+    this.stamps[cell] = this.generation;
+    return true;
+  }
+
+  claim(ux: number, uy: number, uz: number): boolean {
+    return this.claimCell(this.cell(ux, uy, uz));
+  }
+}
+
+/** The child octant (0–7) of a packed cell: the top bit of each axis index. */
+export const cellOctant = (cell: number) => ((cell >> 20) & 1) | (((cell >> 13) & 1) << 1) | (((cell >> 6) & 1) << 2);
+
+export interface BuiltNode {
+  key: NodeKey;
+  /** Indices of the node's points in the chunk's records. */
+  points: Uint32Array;
+}
+
+/**
+ * Builds the subtree of `rootKey` over points held in memory, visiting them in `order` (a
+ * shuffle: the first point met in a cell is a random one); `coords` are the normalized
+ * coordinates of order[0], order[1], … (normalizedCoordinates(…, order)). Each node samples
+ * its GRID³ grid, the rest go to the children. Visits the nodes (root first, depth first)
+ * through `onNode`, each with its point indices, so that the caller can encode and drop
+ * them. Coordinates are partitioned along with the indices (in place: `order` and `coords`
+ * are reordered), so every pass reads memory sequentially.
+ */
+export function buildSubtree(
+  rootKey: NodeKey,
+  coords: [Float64Array, Float64Array, Float64Array],
+  order: Uint32Array,
+  maxNodePoints: number,
+  grid: SamplingGrid,
+  onNode: (node: BuiltNode) => void,
+): void {
+  const n = order.length;
+  const ids = order;
+  const [px, py, pz] = coords;
+  const sIds = new Uint32Array(n);
+  const sx = new Float64Array(n);
+  const sy = new Float64Array(n);
+  const sz = new Float64Array(n);
+  const octants = new Uint8Array(n);
+  const kept = new Uint32Array(Math.min(n, GRID * GRID * GRID));
+  const visit = (key: NodeKey, start: number, end: number) => {
+    const count = end - start;
+    if (count === 0) return;
+    if (count <= maxNodePoints || key.d - rootKey.d >= MAX_DEPTH_BELOW_CHUNK) {
+      onNode({ key, points: ids.slice(start, end) });
+      return;
+    }
+    grid.reset(key);
+    const counts = new Uint32Array(8);
+    // Sample: kept indices go to `kept`; the rest are compacted at the range's start.
+    let keptCount = 0;
+    let rest = start;
+    for (let i = start; i < end; i++) {
+      const cell = grid.cell(px[i]!, py[i]!, pz[i]!);
+      if (grid.claimCell(cell)) kept[keptCount++] = ids[i]!;
+      else {
+        const o = cellOctant(cell);
+        octants[rest] = o;
+        ids[rest] = ids[i]!;
+        px[rest] = px[i]!;
+        py[rest] = py[i]!;
+        pz[rest] = pz[i]!;
+        rest++;
+        counts[o]!++;
+      }
+    }
+    onNode({ key, points: kept.slice(0, keptCount) });
+    // Partition the rest by octant (counting sort through the scratch arrays).
+    const starts = new Uint32Array(9);
+    for (let o = 0; o < 8; o++) starts[o + 1] = starts[o]! + counts[o]!;
+    const fill = starts.slice(0, 8);
+    for (let i = start; i < rest; i++) {
+      const at = start + fill[octants[i]!]!++;
+      sIds[at] = ids[i]!;
+      sx[at] = px[i]!;
+      sy[at] = py[i]!;
+      sz[at] = pz[i]!;
+    }
+    ids.set(sIds.subarray(start, rest), start);
+    px.set(sx.subarray(start, rest), start);
+    py.set(sy.subarray(start, rest), start);
+    pz.set(sz.subarray(start, rest), start);
+    for (let o = 0; o < 8; o++) visit(childKey(key, o), start + starts[o]!, start + starts[o + 1]!);
+  };
+  visit(rootKey, 0, n);
+}

@@ -1,0 +1,22 @@
+// What every reader offers the converter: what the file says of its cloud, and its points
+// as batches in the pipeline's record layout (record.ts), read as a stream so that memory
+// stays bounded whatever the file's size.
+import type { CloudInfo, RecordBatch } from '../record.ts';
+
+export type InputFormat = 'las' | 'laz' | 'ply' | 'e57';
+
+export interface PointCloudReader {
+  readonly format: InputFormat;
+  readonly info: CloudInfo;
+  /**
+   * The points in file order, `batchPoints` at most per batch (each batch is a fresh
+   * buffer the caller may keep). Each call reads the file again from the start. Fails
+   * with a PointCloudError when the file turns out short or corrupt on the way.
+   */
+  batches(batchPoints?: number): AsyncGenerator<RecordBatch>;
+  /** Reading it again costs about as much as copying it (raw LAS): the converter then spills nothing. */
+  readonly cheapToReread: boolean;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_BATCH_POINTS = 65_536;

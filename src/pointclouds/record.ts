@@ -1,0 +1,62 @@
+// The one point layout inside the pipeline: LAS 1.4 point data record format 7 (36 bytes,
+// little-endian), whatever the input. Readers convert to it, the octree moves it, and the
+// LAZ encoder compresses it (as format 6, its first 30 bytes, when the cloud has no colour).
+//
+//   0  X, Y, Z        int32 ×3, in the cloud's scale and offset
+//  12  intensity      uint16
+//  14  returns        return number (bits 0–3), number of returns (bits 4–7)
+//  15  flags          classification flags (0–3), scanner channel (4–5), scan direction (6), edge (7)
+//  16  classification uint8
+//  17  user data      uint8
+//  18  scan angle     int16, 0.006° units
+//  20  point source   uint16
+//  22  GPS time       float64
+//  30  red, green, blue uint16 ×3
+
+export const RECORD_SIZE = 36;
+/** The point 14 part (format 6). */
+export const POINT14_SIZE = 30;
+
+/** Scale and offset of the integer coordinates: real = int × scale + offset. */
+export interface Quantization {
+  scale: [number, number, number];
+  offset: [number, number, number];
+}
+
+export interface Bounds {
+  min: [number, number, number];
+  max: [number, number, number];
+}
+
+export const emptyBounds = (): Bounds => ({ min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] });
+
+export function growBounds(b: Bounds, x: number, y: number, z: number): void {
+  if (x < b.min[0]) b.min[0] = x;
+  if (y < b.min[1]) b.min[1] = y;
+  if (z < b.min[2]) b.min[2] = z;
+  if (x > b.max[0]) b.max[0] = x;
+  if (y > b.max[1]) b.max[1] = y;
+  if (z > b.max[2]) b.max[2] = z;
+}
+
+/** A batch of points in the record layout: `count` records at the start of `bytes`. */
+export interface RecordBatch {
+  bytes: Uint8Array;
+  count: number;
+}
+
+/** What a reader knows of a cloud before streaming it. */
+export interface CloudInfo {
+  /** Point count announced by the file (the stream is the truth: a short file fails). */
+  pointCount: number;
+  /** The integer coordinates' scale and offset (LAS keeps the file's own; float inputs get one chosen from the bounds). */
+  quantization: Quantization;
+  /** Bounds of the points (from the header for LAS/LAZ, measured for PLY/E57). */
+  bounds: Bounds;
+  hasColor: boolean;
+  hasGpsTime: boolean;
+  /** OGC WKT of the coordinate system, when the file has one. */
+  wkt?: string;
+  /** LAS global encoding bit 0: GPS times are adjusted standard GPS time (else GPS week time). */
+  gpsTimeStandard?: boolean;
+}
