@@ -8,10 +8,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
-import type { WebSession } from '../../core/oauth/index.ts';
+import type { CsrfVerdict, WebSession } from '../../core/oauth/index.ts';
 import type { MyInvitation } from '../../core/users/index.ts';
 import { browserSessions } from '../oauth/routes.ts';
-import { errorPage, escapeHtml, hiddenFields, layout, signInPage, type PageContext } from '../oauth/pages.ts';
+import { errorPage, escapeHtml, formRefusedPage, hiddenFields, layout, sessionEndedPage, signInPage, type PageContext } from '../oauth/pages.ts';
 
 export const ACCOUNT_PATH = '/account';
 
@@ -68,8 +68,10 @@ export function accountRoutes(
 ): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { session, setSessionCookie, cookieName, secure } = browserSessions(core);
-  const expired = (reply: FastifyReply) =>
-    html(reply, 403, errorPage(ctx, 'Expired form', `The form expired; open ${ACCOUNT_PATH} again.`));
+  const again = `Open ${ACCOUNT_PATH} again.`;
+  /** The refusal of a form post whose CSRF token is not this session's (or that no signed-in session sent): 403, nothing done. */
+  const refused = (reply: FastifyReply, verdict: Exclude<CsrfVerdict, 'ok'>) => html(reply, 403, formRefusedPage(ctx, verdict, again));
+  const signedOut = (reply: FastifyReply) => html(reply, 403, sessionEndedPage(ctx, again));
 
   /** The browser's session, and its user's e-mail when it is signed in (null: not signed in, or the user is gone). */
   async function browser(req: FastifyRequest, reply: FastifyReply): Promise<{ s: WebSession; email: string | null }> {
@@ -98,7 +100,8 @@ export function accountRoutes(
   );
   app.post(`${ACCOUNT_PATH}/sign-in`, { schema: { hide: true, body: SignInForm } }, async (req, reply) => {
     const s = await session(req, reply);
-    if (!(await core.webSessions.checkCsrf(s, req.body.csrf))) return expired(reply);
+    const verdict = await core.webSessions.checkCsrf(s, req.body.csrf);
+    if (verdict !== 'ok') return refused(reply, verdict);
     const email = (req.body.email ?? '').trim();
     const password = req.body.password ?? '';
     const again = (status: number, error: string) =>
@@ -121,7 +124,9 @@ export function accountRoutes(
   const InvitationParams = Type.Object({ accountId: Type.String({ format: 'uuid' }), verb: Type.Union([Type.Literal('accept'), Type.Literal('decline')]) });
   app.post(`${ACCOUNT_PATH}/invitations/:accountId/:verb`, { schema: { hide: true, params: InvitationParams, body: CsrfForm } }, async (req, reply) => {
     const me = await signedIn(req, reply);
-    if (!me || !(await core.webSessions.checkCsrf(me.s, req.body.csrf))) return expired(reply);
+    if (!me) return signedOut(reply);
+    const verdict = await core.webSessions.checkCsrf(me.s, req.body.csrf);
+    if (verdict !== 'ok') return refused(reply, verdict);
     const userId = me.s.userId!;
     const ref = { type: 'account' as const, uuid: req.params.accountId.toLowerCase() };
     try {
@@ -138,7 +143,9 @@ export function accountRoutes(
   });
   app.post(`${ACCOUNT_PATH}/sign-out-everywhere`, { schema: { hide: true, body: CsrfForm } }, async (req, reply) => {
     const me = await signedIn(req, reply);
-    if (!me || !(await core.webSessions.checkCsrf(me.s, req.body.csrf))) return expired(reply);
+    if (!me) return signedOut(reply);
+    const verdict = await core.webSessions.checkCsrf(me.s, req.body.csrf);
+    if (verdict !== 'ok') return refused(reply, verdict);
     await core.revocation.signOutEverywhere(me.s.userId!);
     reply.clearCookie(cookieName, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
     return html(reply, 200, signedOutEverywherePage(ctx));
