@@ -25,9 +25,9 @@ import { seedFileReader } from './seed-file.ts';
 import { Composition, type Sealed } from './core/modules.ts';
 import { permissionsModule } from './core/permissions/module.ts';
 import type { Authorizer } from './core/permissions/authorizer.ts';
-import { oauthModule, type SigningKeys, type TokenService, type WebSessions } from './core/oauth/index.ts';
+import { oauthModule, type Revocation, type SigningKeys, type TokenService, type WebSessions } from './core/oauth/index.ts';
 import {
-  usersModule, type AccountUsers, type Invitations, type PasswordResets, type SignIn, type UserProfiles,
+  usersModule, type AccountInvitations, type AccountUsers, type Invitations, type PasswordResets, type SignIn, type UserProfiles,
 } from './core/users/index.ts';
 import {
   operatorModule, type ApplySeed, type AuthenticateOperator, type Operator, type SandboxClock, type SeedDocument,
@@ -100,12 +100,16 @@ export interface Core {
   signingKeys: SigningKeys;
   tokens: TokenService;
   webSessions: WebSessions;
+  /** "Sign out everywhere": every session of a user ends (docs/security.md "Evicting every session"). */
+  revocation: Revocation;
   // users
   signIn: SignIn;
   accountUsers: AccountUsers;
   invitations: Invitations;
   passwordResets: PasswordResets;
   userProfiles: UserProfiles;
+  /** The signed-in user's own pending invitations to accounts (accept, decline). */
+  accountInvitations: AccountInvitations;
   // mail
   sendMail: SendMail;
   /** The SMTP relay; null without SMTP_URL. */
@@ -206,13 +210,13 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
     .add(activityModule)
     .add(limitsModule)
     .add(projectsModule)
-    .add(usersModule)
     .add(membersModule)
     .add(reportsModule)
     .add(filesModule)
     .add(cropsModule)
     .add(connectModule)
     .add(jobsModule)
+    .add(usersModule)
     .add(workzonesModule)
     .add(tagsModule)
     .add(operatorModule)

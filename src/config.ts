@@ -35,6 +35,12 @@ export interface Config {
   uploadUrlTtlSeconds: number;
   /** STORAGE_QUOTA_BYTES: bytes stored per subscription, every category and live pending upload counted. */
   storageQuotaBytes: number;
+  /** Whether STORAGE_QUOTA_BYTES was set (unset in production: a start-up warning, src/startup-report.ts). */
+  storageQuotaSet: boolean;
+  /** NODE_ENV=production (the image sets it): only start-up warnings depend on it. */
+  production: boolean;
+  /** Bulk invitations (docs/security.md "Invitations"): INVITE_* caps and the per-recipient mail throttle. */
+  invitations: InvitationLimits;
   storageUrl: string | undefined;
   storagePublicUrl: string | undefined;
   /**
@@ -92,6 +98,15 @@ export interface Config {
   webhooks: WebhooksConfig;
 }
 
+export interface InvitationLimits {
+  /** INVITE_MAX_PER_REQUEST: addresses one bulk-invite request may name. */
+  maxPerRequest: number;
+  /** INVITE_MAX_PER_ACCOUNT_DAY: new invitations one account may send in 24 hours (every route that invites). */
+  maxPerAccountPerDay: number;
+  /** INVITE_MAILS_PER_RECIPIENT_DAY: invitation mails one address receives in 24 hours, from every account together. */
+  mailsPerRecipientPerDay: number;
+}
+
 export interface WebhooksConfig {
   /** WEBHOOKS_ALLOW_PRIVATE_TARGETS: deliveries may go to loopback, private, link-local and other non-public addresses. */
   allowPrivateTargets: boolean;
@@ -136,6 +151,9 @@ export type TrustProxy = boolean | string[] | TrustProxyHops;
 
 const trustHops = (hops: number): TrustProxyHops =>
   Object.assign((_address: string, hop: number) => hop < hops, { hops });
+
+/** STORAGE_QUOTA_BYTES when unset: 100 GiB per subscription (docs/files.md "Capacities"). */
+export const DEFAULT_STORAGE_QUOTA_BYTES = 100 * 1024 ** 3;
 
 /** CONTRACT §10: the operator token has at least 24 characters. */
 export const OPERATOR_TOKEN_MIN = 24;
@@ -379,8 +397,15 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     uploadTtlSeconds: integer(env, 'UPLOAD_TTL', 24 * 3600, 60, 365 * 24 * 3600),
     uploadUrlTtlSeconds: integer(env, 'UPLOAD_URL_TTL', 3600, 10, 7 * 24 * 3600),
-    // 10 TiB by default; at most 2^53 - 1 (exact in a JavaScript number).
-    storageQuotaBytes: integer(env, 'STORAGE_QUOTA_BYTES', 10 * 1024 ** 4, 0, Number.MAX_SAFE_INTEGER),
+    // 100 GiB by default; at most 2^53 - 1 (exact in a JavaScript number).
+    storageQuotaBytes: integer(env, 'STORAGE_QUOTA_BYTES', DEFAULT_STORAGE_QUOTA_BYTES, 0, Number.MAX_SAFE_INTEGER),
+    storageQuotaSet: (env.STORAGE_QUOTA_BYTES ?? '') !== '',
+    production: env.NODE_ENV === 'production',
+    invitations: {
+      maxPerRequest: integer(env, 'INVITE_MAX_PER_REQUEST', 100, 1, 1000),
+      maxPerAccountPerDay: integer(env, 'INVITE_MAX_PER_ACCOUNT_DAY', 500, 1, 1_000_000),
+      mailsPerRecipientPerDay: integer(env, 'INVITE_MAILS_PER_RECIPIENT_DAY', 3, 1, 100),
+    },
     storageUrl,
     storagePublicUrl,
     blobPublicUrl,

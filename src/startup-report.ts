@@ -2,7 +2,7 @@
 // which database, storage, URL and switches this process runs with. No secret is ever in
 // it: the database URL loses its password, the storage URL its query string, tokens are
 // only "on"/"off".
-import type { Config } from './config.ts';
+import { type Config, DEFAULT_STORAGE_QUOTA_BYTES } from './config.ts';
 import type { SeedResult } from './core/operator/index.ts';
 
 export interface StartupReport {
@@ -105,5 +105,27 @@ export function startupLines(config: Config, r: StartupReport): StartupLine[] {
       { webhooks: { allowPrivateTargets: config.webhooks.allowPrivateTargets, timeoutSeconds: config.webhooks.timeoutSeconds } },
       `webhooks: ${config.webhooks.allowPrivateTargets ? 'private targets ALLOWED (WEBHOOKS_ALLOW_PRIVATE_TARGETS)' : 'public targets only'}, ${config.webhooks.timeoutSeconds} s timeout`,
     ],
+    ...startupWarnings(config),
   ];
+}
+
+const GIB = 1024 ** 3;
+
+/**
+ * The start-up warnings (the last start-up lines, at warn): settings a production deployment
+ * (NODE_ENV=production, as the image runs) should not leave to their defaults. Today: the
+ * storage quota (STORAGE_QUOTA_BYTES), which bounds what one subscription can put on the
+ * store's disk or bill (docs/security.md "Unbounded stored bytes").
+ */
+export function startupWarnings(config: Config): StartupLine[] {
+  const out: StartupLine[] = [];
+  if (config.production && !config.storageQuotaSet) {
+    out.push([
+      { setting: 'STORAGE_QUOTA_BYTES', storageQuotaBytes: config.storageQuotaBytes },
+      `STORAGE_QUOTA_BYTES is unset: each subscription may store up to the default ${DEFAULT_STORAGE_QUOTA_BYTES / GIB} GiB; ` +
+        'set it to what your store and your subscriptions call for (docs/files.md "Capacities")',
+      'warn',
+    ]);
+  }
+  return out;
 }

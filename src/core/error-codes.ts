@@ -195,6 +195,7 @@ export const ERROR_CODES = {
   'too-many-connections': ours(429),
   'too-many-sign-in-attempts': ours(429),
   'too-many-password-reset-requests': ours(429),
+  'too-many-invitations': ours(429),
   'too-many-operator-attempts': ours(429),
   'internal-error': ours(500),
 

@@ -37,7 +37,8 @@ export const connectJobRoutes =
   (core: Core): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    requireAuthentication(app, core);
+    // Rate limited like API 1 and API 2 (docs/security.md "Rate limits"): the address before the token, the user after it.
+    requireAuthentication(app, core, { rateLimited: true });
     const actor = actorOf;
     const errors = { '4xx': Problem };
 

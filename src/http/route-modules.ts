@@ -31,6 +31,7 @@ import { fileRoutes as api2Files } from './api2/files.ts';
 import { cropRoutes as api2Crops } from './api2/crops.ts';
 import { tagRoutes as api2Tags } from './api2/tags.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
+import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
 
 /** Adds a module's routes to one API's plugin (authenticated and rate limited there, under /api or /api/2). */
 export type ApiRoutes = (app: FastifyInstance, core: Core) => void;
@@ -52,7 +53,7 @@ export interface ModuleRoutes {
 }
 
 export const ROUTE_MODULES: readonly ModuleRoutes[] = [
-  { module: 'oauth', other: { plugin: oauthRoutes, browser: true } },
+  { module: 'oauth', api2: api2Sessions, other: { plugin: oauthRoutes, browser: true } },
   { module: 'accounts', api1: api1Accounts, api2: api2Accounts },
   { module: 'roles', api1: api1Roles, api2: api2Roles },
   // The invitation and password-reset pages and the avatars share the OAuth pages' browser session.

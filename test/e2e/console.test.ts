@@ -85,6 +85,8 @@ test('the console: sign in (PKCE, own callback), create a project, invite a user
   await page.getByLabel('E-mail to invite').fill(IVY);
   await page.getByRole('button', { name: 'Invite', exact: true }).click();
   await page.getByRole('cell', { name: IVY, exact: true }).waitFor();
+  // Joining an account is an invitation the user accepts (docs/security.md "Invitations"): Ivy accepts hers.
+  await apiAs(server, IVY, 'POST', `/api/2/me/invitations/${made.accountId}/accept`);
   // …and make them a project lister.
   await page.getByRole('button', { name: `Change roles of ${IVY}` }).click();
   await page.getByRole('group', { name: `Account roles of ${IVY}` }).getByLabel('Project lister').check();

@@ -73,7 +73,7 @@ test('the owner invites a new e-mail: 201, and the outbox holds one invitation w
   const outbox = await server.operator<Mail[]>('GET', '/outbox');
   const mails = outbox.filter((m) => m.to === INVITEE);
   assert.equal(mails.length, 1);
-  assert.match(mails[0]!.subject, /Invite Co/);
+  assert.match(mails[0]!.text, /the account “Invite Co”/, 'the account\'s name, quoted, in the text (the subject holds nothing of the inviting side)');
   assert.equal(mails[0]!.links.length, 1);
   link = mails[0]!.links[0]!;
   assert.ok(link.startsWith(`${server.url}/invitations/`), link);

@@ -57,6 +57,16 @@ test('the entry point starts on embedded PGlite under DATA_DIR and answers /heal
   assert.equal(fs.readFileSync(path.join(primary.dataDir, 'pglite.lock'), 'utf8'), String(primary.child.pid));
 });
 
+test('in production (NODE_ENV=production) an unset STORAGE_QUOTA_BYTES is a start-up warning', async () => {
+  const s = await start({ NODE_ENV: 'production' });
+  const warning = s.logs().split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>)
+    .find((l) => l.setting === 'STORAGE_QUOTA_BYTES');
+  assert.ok(warning, s.logs());
+  assert.equal(warning.level, 40, 'logged at warn');
+  assert.equal(warning.storageQuotaBytes, 100 * 1024 ** 3);
+  await s.stop();
+});
+
 test('a bad environment value stops the process with a non-zero exit and a message naming the variable', async () => {
   const cases: [Record<string, string>, string][] = [
     [{ PORT: 'abc' }, 'PORT'],

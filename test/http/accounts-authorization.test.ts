@@ -1,7 +1,8 @@
 // Who may call what, derived from the spec's tables ("Account-level roles" and the
 // permission column of each operation), not from the implementation: every endpoint of
 // the accounts issue × every kind of caller → allowed, or the exact 403 code, on both
-// API generations.
+// API generations. A user of another account gets 404 account-not-found, as for an
+// account that does not exist (docs/security.md "Existence across tenants").
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
@@ -146,7 +147,8 @@ for (const [generation, cases] of [['API 2', API2], ['API 1', API1]] as const) {
     for (const c of cases) {
       for (const actor of ACTORS) {
         const allowed = HOLDERS[c.permission]!.includes(actor);
-        test(`${c.name} as ${actor}: ${allowed ? `answers ${c.ok}` : `answers 403 ${c.denied}`}`, async () => {
+        const stranger = !ALL_MEMBERS.includes(actor);
+        test(`${c.name} as ${actor}: ${allowed ? `answers ${c.ok}` : stranger ? 'answers 404 account-not-found' : `answers 403 ${c.denied}`}`, async () => {
           const { url, payload } = await c.prepare(t);
           const res = await t.app.inject({
             method: c.method,
@@ -156,6 +158,11 @@ for (const [generation, cases] of [['API 2', API2], ['API 1', API1]] as const) {
           });
           if (allowed) {
             assert.equal(res.statusCode, c.ok, res.body);
+            return;
+          }
+          if (stranger) {
+            assert.equal(res.statusCode, 404, res.body);
+            assert.equal(generation === 'API 2' ? res.json().errorCode : res.json().code, 'account-not-found');
             return;
           }
           assert.equal(res.statusCode, 403, res.body);

@@ -101,8 +101,14 @@ test('a link stops working once the user has a password, even one set through an
   assert.equal((await page(second)).statusCode, 404);
   assert.equal((await submit(second, { password: 'hijacked-password-1', confirm: 'hijacked-password-1' })).statusCode, 404);
   const tokens = await obtainTokens(injectTransport(t.app), to, 'quentin-password-1');
-  const accounts = await t.app.inject({ url: '/api/2/accounts', headers: { authorization: `Bearer ${tokens.access_token}` } });
-  assert.deepEqual(accounts.json().map((a: { name: string }) => a.name).sort(), ['Acme', 'Other'], 'a member of both accounts');
+  const bearer = { authorization: `Bearer ${tokens.access_token}` };
+  const accounts = await t.app.inject({ url: '/api/2/accounts', headers: bearer });
+  assert.deepEqual(accounts.json().map((a: { name: string }) => a.name), ['Acme'], 'the link he followed accepted its account\'s invitation');
+  // The other account's invitation waits for him; accepting it makes him a member of both.
+  const accepted = await t.app.inject({ method: 'POST', url: `/api/2/me/invitations/${OTHER_ACCOUNT_ID}/accept`, headers: bearer });
+  assert.equal(accepted.statusCode, 204, accepted.body);
+  const both = await t.app.inject({ url: '/api/2/accounts', headers: bearer });
+  assert.deepEqual(both.json().map((a: { name: string }) => a.name).sort(), ['Acme', 'Other'], 'a member of both accounts');
 });
 
 test('two links of one user submitted at once: exactly one sets the password', async () => {

@@ -93,11 +93,11 @@ describe('accounts', () => {
     });
   }
 
-  test('a user of another account lists only his own account and gets 403 view-account-forbidden on this one', async () => {
+  test('a user of another account lists only his own account and gets 404 account-not-found on this one, as for an unknown account', async () => {
     const list = await get('outsider', '/api/accounts');
     assert.equal(list.status, 200);
     assert.deepEqual(list.body.map((a: any) => a.name), ['Other']);
-    assertApi1Error(await get('outsider', A1), 403, 'view-account-forbidden');
+    assertApi1Error(await get('outsider', A1), 404, 'account-not-found');
   });
 
   test('an account is referenced by API 1 id or UUID; a URN answers 400 invalid-account-urn; nothing answers 404', async () => {
@@ -107,7 +107,7 @@ describe('accounts', () => {
     assertApi1Error(await get('owner', `/api/accounts/${encodeURIComponent('bad id!')}`), 400, 'invalid-account-urn');
     assertApi1Error(await get('owner', `/api/accounts/${'a'.repeat(51)}`), 400, 'invalid-account-urn');
     assertApi1Error(await get('owner', '/api/accounts/NoSuchAccount'), 404, 'account-not-found');
-    assertApi1Error(await get('owner', `/api/accounts/${OTHER_ACCOUNT_ID}/roles`), 403, 'list-roles-forbidden');
+    assertApi1Error(await get('owner', `/api/accounts/${OTHER_ACCOUNT_ID}/roles`), 404, 'account-not-found');
   });
 });
 

@@ -64,6 +64,17 @@ describe('cache invalidation across nodes (PostgreSQL, domain events)', { skip: 
     assert.notEqual(await eventually(statusOnB('carol', url), (s) => s !== 200, WAIT_MS), 200);
   });
 
+  test('user.signed-out-everywhere: an access token node B has cached is refused on node B from the next request after the sign-out on node A', async () => {
+    const { access_token } = await nodes.a.tokens(emailOf('carol'));
+    const onBWith = (token: string) => async () => (await nodes.b.app.inject({ url: '/api/isLogged', headers: { authorization: `Bearer ${token}` } })).statusCode;
+    assert.equal(await onBWith(access_token)(), 200, 'node B caches the token and carol\'s revocation point');
+    const out = await caller(nodes.a, access_token)('POST', '/api/2/me/sign-out-everywhere');
+    assert.equal(out.status, 204, JSON.stringify(out.body));
+    assert.equal(await eventually(onBWith(access_token), (s) => s === 401, WAIT_MS), 401);
+    const fresh = await nodes.a.tokens(emailOf('carol'));
+    assert.equal(await onBWith(fresh.access_token)(), 200, 'a token issued after it works on node B');
+  });
+
   test('project.deleted: a project deleted on node A answers deleted-project on node B within a short wait', async () => {
     const p = await createProject(w.as.projectOwner!);
     const url = `${A2}/projects/${uuidOf(p.id)}/workzones`;

@@ -342,7 +342,7 @@ describe('the caller must hold every permission he hands out', () => {
 });
 
 describe('unknown e-mails are invited to the account', () => {
-  test('adding newcomer@proj.test creates the user, admits him to the account, mails an invitation and makes him a member', async () => {
+  test('adding newcomer@proj.test creates the user, invites him to the account (pending until he accepts), mails an invitation and places his grant', async () => {
     const { p } = await tree();
     await addMembers(w.as.projectOwner!, p.id, { users: [{ user: 'Newcomer@Proj.test', role: w.roles.Viewer }] });
     const mail = (await outbox(t)).find((m) => m.to.toLowerCase() === 'newcomer@proj.test');
@@ -350,8 +350,9 @@ describe('unknown e-mails are invited to the account', () => {
     assert.ok(mail.links.length >= 1);
     const users = (await w.as.owner!('GET', `${A2}/users`)).body;
     const u = users.find((x: any) => x.email.toLowerCase() === 'newcomer@proj.test');
-    assert.ok(u, 'now an account member');
-    assert.ok(await zonesOf(p, 'user', uuidOf(u.id)));
+    assert.ok(u, 'listed by the account');
+    assert.equal(u.pending, true, 'invited, not yet a member');
+    assert.ok(await zonesOf(p, 'user', uuidOf(u.id)), 'his grant is placed, and waits for his acceptance');
   });
 });
 

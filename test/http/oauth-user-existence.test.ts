@@ -34,7 +34,7 @@ describe('tokens of users who no longer exist', () => {
   let core: Core;
   let app: App;
   let ids: Record<string, string>;
-  /** users.byId lookups (the existence check) per user id. */
+  /** users.tokenState lookups (the existence and revocation check) per user id. */
   const lookups = new Map<string, number>();
 
   const seed = async () => {
@@ -56,10 +56,10 @@ describe('tokens of users who no longer exist', () => {
     app = await buildApp(core);
     await seed();
     const users = core.store.repos.users;
-    const byId = users.byId.bind(users);
-    users.byId = async (id: string) => {
+    const tokenState = users.tokenState.bind(users);
+    users.tokenState = async (id: string) => {
       lookups.set(id, (lookups.get(id) ?? 0) + 1);
-      return byId(id);
+      return tokenState(id);
     };
   });
   after(async () => {

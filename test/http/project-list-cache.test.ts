@@ -11,7 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { OPERATOR_TOKEN, PUBLIC_URL, testApp, type TestApp } from '../support/app.ts';
 import { queryLog } from '../support/query-counter.ts';
 import {
-  A2, GROUP_ID, GROUP_2_ID, PROJECT_SEED, addMembers, advanceClock, createProject, createZone, emailOf, projectWorld, serviceNow, uuidOf, type World,
+  A2, ACCOUNT_ID, GROUP_ID, GROUP_2_ID, PROJECT_SEED, addMembers, advanceClock, createProject, createZone, emailOf, projectWorld, serviceNow, uuidOf, type World,
 } from '../support/projects.ts';
 import { bytes, md5Hex, pngBytes, putSigned, upload } from '../support/files.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -219,6 +219,7 @@ describe('what drops a cached list', () => {
     assert.equal((await w.as.owner!('DELETE', `${A2}/members`, [w.ids.grace])).status, 204);
     const back = await w.as.owner!('POST', `${A2}/users/bulk-invite`, [{ email: emailOf('grace') }]);
     assert.equal(back.status, 201, JSON.stringify(back.body));
+    assert.equal((await w.as.grace!('POST', `/api/2/me/invitations/${ACCOUNT_ID}/accept`)).status, 204, 'grace accepts the invitation');
     assert.ok(!find(await list('grace'), p));
   });
 

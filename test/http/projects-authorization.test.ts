@@ -2,7 +2,9 @@
 // spec ("Account-level roles", "Project and work zone roles", "Membership rules" 5–8,
 // the permission notes of the vendor operations) and not from the implementation:
 // every endpoint × every kind of caller → allowed, or the exact 403 code, on both API
-// generations where the operation exists.
+// generations where the operation exists. A user of another account gets 404
+// account-not-found, as for an account that does not exist (docs/security.md "Existence
+// across tenants").
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
@@ -283,12 +285,18 @@ for (const [generation, cases] of [['API 2', API2], ['API 1', API1]] as const) {
         const hidden = c.inProject && (!visible || notMember);
         const allowed = !hidden && (HOLDERS[c.permission] as ProjectActor[]).includes(actor);
         const code = hidden ? 'not-member-of-project' : c.denied;
-        test(`${c.name} as ${actor}: ${allowed ? `answers ${c.ok}` : `answers 403 ${code}`}`, async () => {
+        const stranger = !ACCOUNT_MEMBERS.includes(actor);
+        test(`${c.name} as ${actor}: ${allowed ? `answers ${c.ok}` : stranger ? 'answers 404 account-not-found' : `answers 403 ${code}`}`, async () => {
           const { url, payload } = await c.prepare(w);
           const res = await w.as[actor]!(c.method, url, payload);
           if (allowed) {
             assert.equal(res.status, c.ok, JSON.stringify(res.body));
             c.check?.(actor, res.body);
+            return;
+          }
+          if (stranger) {
+            assert.equal(res.status, 404, JSON.stringify(res.body));
+            assert.equal(generation === 'API 2' ? res.body.errorCode : res.body.code, 'account-not-found');
             return;
           }
           assert.equal(res.status, 403, JSON.stringify(res.body));

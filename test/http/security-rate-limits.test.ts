@@ -51,7 +51,22 @@ describe('with RATE_LIMIT_USER 1/s burst 3, RATE_LIMIT_ADDRESS 1/s burst 8', () 
     assert.equal(r.statusCode, 429);
     assert.ok(Number(r.headers['retry-after']) >= 1);
     assert.equal((await call('/api/2/accounts', null, '10.2.0.2')).statusCode, 401, 'another address is not affected');
-    assert.equal((await call('/healthz', null, '10.2.0.1')).statusCode, 200, 'only API 1 and API 2 are limited');
+    assert.equal((await call('/healthz', null, '10.2.0.1')).statusCode, 200, 'only API 1, API 2 and /connect are limited');
+  });
+
+  test('rate limits: /connect/* is limited like the APIs, per address before authentication and per user after it (problem+json 429)', async () => {
+    for (let i = 0; i < 8; i++) assert.equal((await call('/connect/no-such-job', null, '10.3.0.1')).statusCode, 401);
+    const flood = await call('/connect/no-such-job', null, '10.3.0.1');
+    assert.equal(flood.statusCode, 429, flood.body);
+    assert.ok(Number(flood.headers['retry-after']) >= 1);
+    assert.match(String(flood.headers['content-type']), /application\/problem\+json/);
+    assert.equal(flood.json().errorCode, 'too-many-requests');
+    await moveClock(10);
+    const ben = users[1]!.email;
+    for (let i = 0; i < 3; i++) assert.equal((await call('/connect/no-such-job', ben, `10.3.1.${i}`)).statusCode, 404);
+    const over = await call('/connect/no-such-job', ben, '10.3.1.9');
+    assert.equal(over.statusCode, 429, over.body);
+    assert.equal(over.json().errorCode, 'too-many-requests');
   });
 });
 

@@ -9,6 +9,7 @@ import { testApp, BASIC_SEED, type TestApp } from '../support/app.ts';
 import { assertProblem, caller, type Call } from '../support/projects.ts';
 import { bytes, md5Hex, pendingOf, putSigned } from '../support/files.ts';
 import { loadConfig } from '../../src/config.ts';
+import { startupWarnings } from '../../src/startup-report.ts';
 
 const QUOTA = 10_000;
 let t: TestApp;
@@ -64,9 +65,19 @@ test('the storage quota counts every category across the subscription\'s project
   );
 });
 
-test('STORAGE_QUOTA_BYTES: 10 TiB by default, a non-negative integer', () => {
-  assert.equal(loadConfig({}).storageQuotaBytes, 10 * 1024 ** 4);
+test('STORAGE_QUOTA_BYTES: 100 GiB by default (not 10 TiB), a non-negative integer', () => {
+  assert.equal(loadConfig({}).storageQuotaBytes, 100 * 1024 ** 3);
   assert.equal(loadConfig({ STORAGE_QUOTA_BYTES: '5000' }).storageQuotaBytes, 5000);
   assert.throws(() => loadConfig({ STORAGE_QUOTA_BYTES: '10TB' }), /STORAGE_QUOTA_BYTES/);
   assert.throws(() => loadConfig({ STORAGE_QUOTA_BYTES: '99999999999999999999' }), /STORAGE_QUOTA_BYTES/);
+});
+
+test('STORAGE_QUOTA_BYTES unset in production (NODE_ENV=production) is a start-up warning; set, or outside production, none', () => {
+  const warned = startupWarnings(loadConfig({ NODE_ENV: 'production' }));
+  assert.equal(warned.length, 1);
+  assert.equal(warned[0]![0].setting, 'STORAGE_QUOTA_BYTES');
+  assert.match(warned[0]![1], /STORAGE_QUOTA_BYTES is unset/);
+  assert.deepEqual(startupWarnings(loadConfig({ NODE_ENV: 'production', STORAGE_QUOTA_BYTES: String(2 * 1024 ** 4) })), []);
+  assert.deepEqual(startupWarnings(loadConfig({})), []);
+  assert.deepEqual(startupWarnings(loadConfig({ NODE_ENV: 'development' })), []);
 });

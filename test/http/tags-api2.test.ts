@@ -355,7 +355,7 @@ describe('permissions: workzone:tags:read / workzone:tags:write on the list’s 
 
   test('callers outside the project, or without any tag permission, are refused', async () => {
     assertProblem(await w.as.member!('GET', lists(P)), 403, 'not-member-of-project');
-    assertProblem(await w.as.outsider!('GET', lists(P)), 403, 'not-member-of-project');
+    assertProblem(await w.as.outsider!('GET', lists(P)), 404, 'account-not-found'); // another tenant: as an unknown account
     // Seeing the project listed (rule 6) makes no member.
     const lister = assertProblem(await w.as.projectLister!('GET', lists(P)), 403, 'not-member-of-project');
     assert.deepEqual(lister.errorValues.requiredPermissions, ['project:workzones:list']);

@@ -167,7 +167,7 @@ describe('bulk-invite', () => {
     for (const to of [a, b]) {
       const mail = mails.find((m) => m.to === to);
       assert.ok(mail, `a mail to ${to}`);
-      assert.match(mail.subject, /Acme/);
+      assert.match(mail.text, /the account “Acme”/, 'the account\'s name, quoted');
       assert.equal(mail.links.length, 1);
       assert.match(mail.links[0]!, new RegExp(`^${PUBLIC_URL}/invitations/[A-Za-z0-9_-]{20,}$`));
       assert.ok(mail.text.includes(mail.links[0]!), 'the link is in the text');
@@ -224,22 +224,29 @@ describe('bulk-invite', () => {
     assert.deepEqual(res.body[1].accountRoles, ['projectManager']);
   });
 
-  test('an existing platform user is added with a notice mail and no invitation link, and gains access', async () => {
+  test('invitations: an existing platform user is invited, not added: a mail to accept on his account page (no set-password link), access once he accepts', async () => {
     const existing = email('outsider');
     const before = await api('outsider', 'GET', A2);
-    assertProblem(before, 403, 'view-account-forbidden');
+    assertProblem(before, 404, 'account-not-found');
     const mails = (await outbox()).length;
     const res = await invite('owner', [{ email: existing }]);
     assert.equal(res.status, 201);
     assert.equal(res.body[0].id, urnOf(existing), 'the same user, not a new one');
+    assert.equal(res.body[0].pending, true);
     const sent = (await outbox()).slice(0, (await outbox()).length - mails);
     assert.equal(sent.length, 1);
     assert.equal(sent[0]!.to, existing);
-    assert.ok(sent[0]!.links.every((l) => !l.includes('/invitations/')), 'no invitation link');
+    assert.deepEqual(sent[0]!.links, [`${PUBLIC_URL}/account`], 'accept on the account page; no set-password link');
     assert.ok(!sent[0]!.text.includes('/invitations/'));
-    const after = await api('outsider', 'GET', A2);
-    assert.equal(after.status, 200, 'the new member reads the account at once');
+    assertProblem(await api('outsider', 'GET', A2), 404, 'account-not-found');
+    assert.ok(!(await api('outsider', 'GET', '/api/2/accounts')).body.some((acc: any) => acc.id === `urn:svc:account:${ACCOUNT_ID}`), 'not a member before accepting');
+    const mine = await api('outsider', 'GET', '/api/2/me/invitations');
+    assert.deepEqual(mine.body.map((i: any) => [i.accountId, i.accountName]), [[`urn:svc:account:${ACCOUNT_ID}`, 'Acme']]);
+    assert.equal((await api('outsider', 'POST', `/api/2/me/invitations/${ACCOUNT_ID}/accept`)).status, 204);
+    assert.equal((await api('outsider', 'GET', A2)).status, 200, 'a member once he accepted');
     assert.ok((await api('outsider', 'GET', '/api/2/accounts')).body.some((acc: any) => acc.id === `urn:svc:account:${ACCOUNT_ID}`));
+    assert.equal((await usersByEmail()).get(existing).pending, undefined, 'listed as a member, with his own names');
+    assert.equal((await usersByEmail()).get(existing).firstName, 'outsider');
   });
 
   test('invalid bodies answer 400 invalid-input and change nothing', async () => {
@@ -294,7 +301,7 @@ describe('DELETE members', () => {
     assert.deepEqual(await usersByEmail(), state);
   });
 
-  test('a removed user loses access at once (403) and leaves the account\'s groups', async () => {
+  test('a removed user loses access at once (404, as for an unknown account) and leaves the account\'s groups', async () => {
     const member = email('member');
     assert.equal((await api('member', 'GET', A2)).status, 200, 'reads the account before (and the access is cached)');
     const group = await api('owner', 'GET', `${A2}/groups/${GROUP_ID}`);
@@ -304,16 +311,18 @@ describe('DELETE members', () => {
     assert.equal(res.status, 204, JSON.stringify(res.body));
     assert.equal(res.body, undefined);
 
-    assertProblem(await api('member', 'GET', A2), 403, 'view-account-forbidden');
-    assertProblem(await api('member', 'GET', `${A2}/roles`), 403, 'list-roles-forbidden');
+    assertProblem(await api('member', 'GET', A2), 404, 'account-not-found');
+    assertProblem(await api('member', 'GET', `${A2}/roles`), 404, 'account-not-found');
     assert.ok(!(await api('member', 'GET', '/api/2/accounts')).body.some((a: any) => a.id === `urn:svc:account:${ACCOUNT_ID}`));
     assert.ok(!(await usersByEmail()).has(member));
     assertProblem(await api('owner', 'GET', `${A2}/users/${ids.get(member)}`), 404, 'user-not-found');
     const groupAfter = await api('owner', 'GET', `${A2}/groups/${GROUP_ID}`);
     assert.ok(!groupAfter.body.userIds.includes(urnOf(member)), 'left the group');
 
-    // Invited again, he is back, without his old group membership.
+    // Invited again, he is back once he accepts, without his old group membership.
     assert.equal((await invite('owner', [{ email: member }])).status, 201);
+    assertProblem(await api('member', 'GET', A2), 404, 'account-not-found');
+    assert.equal((await api('member', 'POST', `/api/2/me/invitations/${ACCOUNT_ID}/accept`)).status, 204);
     assert.equal((await api('member', 'GET', A2)).status, 200);
     assert.ok(!(await api('owner', 'GET', `${A2}/groups/${GROUP_ID}`)).body.userIds.includes(urnOf(member)));
   });
@@ -396,6 +405,7 @@ describe('PUT members/{u}/roles', () => {
   test('a role change takes effect at once: a member promoted to administrator can list users, and not after the revocation', async () => {
     const mail = fresh('promoted');
     await invite('owner', [{ email: mail }]);
+    assert.equal((await api(mail, 'POST', `/api/2/me/invitations/${ACCOUNT_ID}/accept`)).status, 204);
     assertProblem(await api(mail, 'GET', `${A2}/users`), 403, 'list-users-forbidden');
     assert.equal((await api(mail, 'GET', A2)).body.permissions.isAdmin, false);
 

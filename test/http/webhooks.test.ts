@@ -56,7 +56,7 @@ test('registering answers 201 with the endpoint and a whsec_ secret that no othe
   assert.ok(!('secret' in one.body));
 });
 
-test('webhooks are read and managed only with account:integrations (owner, administrator): others get 403', async () => {
+test('webhooks are read and managed only with account:integrations (owner, administrator): others get 403, another tenant 404', async () => {
   for (const who of ['projectManager', 'projectLister', 'member', 'viewer'] as const) {
     const read = await w.as[who]!('GET', `${A2}/webhooks`);
     assert.equal(read.status, 403, who);
@@ -67,7 +67,8 @@ test('webhooks are read and managed only with account:integrations (owner, admin
     assert.deepEqual(write.body.errorValues.requiredPermissions, ['account:integrations:write']);
   }
   const outsider = await w.as.outsider!('GET', `${A2}/webhooks`);
-  assert.equal(outsider.status, 403);
+  assert.equal(outsider.status, 404, 'another tenant: as an unknown account');
+  assert.equal(outsider.body.errorCode, 'account-not-found');
 });
 
 test('registration refuses bad input with 400 in RFC 9457 form, never 5xx', async () => {

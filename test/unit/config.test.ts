@@ -219,3 +219,14 @@ test('MAX_CONNECTIONS_PER_ADDRESS (100; 0 off), WEBHOOKS_SENDS_PER_ACCOUNT (4) a
     assert.throws(() => loadConfig({ WEBHOOKS_TARGET_PORTS: bad }), /WEBHOOKS_TARGET_PORTS=.* is invalid: expected a comma-separated list of ports/, bad);
   }
 });
+
+test('INVITE_*: the invitation caps default to 100 per request, 500 per account a day, 3 mails per recipient a day; bad values stop the start naming the variable', () => {
+  assert.deepEqual(loadConfig({}).invitations, { maxPerRequest: 100, maxPerAccountPerDay: 500, mailsPerRecipientPerDay: 3 });
+  assert.deepEqual(
+    loadConfig({ INVITE_MAX_PER_REQUEST: '10', INVITE_MAX_PER_ACCOUNT_DAY: '20', INVITE_MAILS_PER_RECIPIENT_DAY: '1' }).invitations,
+    { maxPerRequest: 10, maxPerAccountPerDay: 20, mailsPerRecipientPerDay: 1 },
+  );
+  assert.throws(() => loadConfig({ INVITE_MAX_PER_REQUEST: '1001' }), /INVITE_MAX_PER_REQUEST/);
+  assert.throws(() => loadConfig({ INVITE_MAX_PER_ACCOUNT_DAY: '0' }), /INVITE_MAX_PER_ACCOUNT_DAY/);
+  assert.throws(() => loadConfig({ INVITE_MAILS_PER_RECIPIENT_DAY: 'x' }), /INVITE_MAILS_PER_RECIPIENT_DAY/);
+});

@@ -50,8 +50,8 @@ test("the job kinds a module's code enqueues are the ones its descriptor declare
     assert.deepEqual([...(descriptor!.enqueues ?? [])].sort(), [...enqueued].sort(), `src/core/${dir}: declared vs enqueued job kinds`);
     all.push(...enqueued);
   }
-  // Not vacuous: the work-zone copy and the tag detection are found in the code.
-  assert.deepEqual(all.sort(), ['tag-detection', 'workzone-copy']);
+  // Not vacuous: the password reset's mail, the work-zone copy and the tag detection are found in the code.
+  assert.deepEqual(all.sort(), ['password-reset-mail', 'tag-detection', 'workzone-copy']);
 });
 
 test('no two modules may handle the same job kind', () => {

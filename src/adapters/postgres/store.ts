@@ -20,7 +20,8 @@ import { tagsRepo } from './repos/tags.ts';
 import { cropsRepo, filesRepo, uploadsRepo } from './repos/files.ts';
 import { groupsRepo, invitationsRepo } from './repos/groups.ts';
 import { rateLimitsRepo } from './repos/rate-limits.ts';
-import { adminRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
+import { adminRepo, countersRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
+import { accountInvitationsRepo } from './repos/account-invitations.ts';
 import { outboxRepo } from './repos/outbox.ts';
 import { decodeEvent, EVENTS_CHANNEL, eventsRepo, type NotifiedEvent } from './repos/events.ts';
 import { webhooksRepo } from './repos/webhooks.ts';
@@ -48,6 +49,8 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     roles: rolesRepo(sql),
     groups: groupsRepo(sql),
     invitations: invitationsRepo(sql),
+    accountInvitations: accountInvitationsRepo(sql),
+    counters: countersRepo(sql),
     access: accessRepo(sql),
     users: usersRepo(sql),
     accounts: accountsRepo(sql),

@@ -3,7 +3,7 @@
 // the chosen scans when it starts and hands out signed download URLs for them; an import
 // job takes the sign → PUT → register upload flow into its work zone and lists what arrived.
 import { projectEventOf, subjectOf } from '../events/domain-events.ts';
-import { invalidInput, notFound } from '../errors.ts';
+import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
@@ -92,8 +92,12 @@ export function createConnectJobs(deps: {
   /** The job by slug, with the caller's scope in its project (403/404 as the project rules say). */
   async function openJob(actor: Actor, slug: string): Promise<{ job: ConnectJobRecord; scope: ProjectScope }> {
     const job = SLUG_RE.test(slug) ? await store.repos.connect.bySlug(slug) : null;
-    if (!job) throw notFound('connect-job', slug.slice(0, 64));
-    const scope = await access.project(actor, { type: 'account', uuid: job.accountId }, { type: 'project', uuid: job.projectId });
+    const unknown = () => notFound('connect-job', slug.slice(0, 64));
+    if (!job) throw unknown();
+    // Another tenant's job answers as an unknown one (docs/security.md "Existence across tenants").
+    const scope = await access.project(actor, { type: 'account', uuid: job.accountId }, { type: 'project', uuid: job.projectId }).catch((e: unknown) => {
+      throw e instanceof DomainError && e.code === 'account-not-found' ? unknown() : e;
+    });
     requireMember(scope); // a job shows the project's files
     requirePermission(scope.workzone(job.workzoneId), VIEW[job.kind], 'view-connect-job-forbidden');
     return { job, scope };

@@ -66,10 +66,13 @@ const RULES: { [K in DomainEventType]: Rule<K> } = {
   'user.added': withLists(accountAndUser),
   'user.roles-changed': withLists(accountAndUser),
   'user.removed': withLists(accountAndUser),
-  // Tokens of a user whose password was reset or cleared end: his known-user entry goes.
+  'user.invitation-declined': withLists(accountAndUser),
+  // Every session of the user ended (his revocation point moved): his known-user entry goes,
+  // so each node's bearer check reads the new point at his next request.
   'user.password-set': user,
   'user.password-reset-requested': nothing,
   'user.password-cleared': user,
+  'user.signed-out-everywhere': user,
 
   'role.created': (e) => (e.accountId ? [cacheScope.roles(e.accountId)] : []),
   // Members holding the role see its new permissions at once.

@@ -4,16 +4,13 @@
 import { projectEventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
 import type { Repos, UserRecord } from '../ports/repositories.ts';
 import type { MemberAccess, MemberType } from '../ports/project-repositories.ts';
-import type { SendMail } from '../mail/index.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { effectiveRolePermissions } from '../permissions/role-rules.ts';
 import { requirePermission, type Actor, type ForbiddenCode } from '../permissions/authorizer.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
-import { admitToAccount, resolveUser } from '../users/index.ts';
+import { inviteToAccount, type InviteDeps, pendingView, resolveUser } from '../users/index.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
 
 export interface AddMembersInput {
@@ -51,15 +48,27 @@ export interface Members {
   listAccess(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<MemberAccessView[]>;
 }
 
-export function createMembers(deps: {
-  store: StoreSlice<'groups' | 'members' | 'users'>;
-  clock: Clock;
-  ids: Ids;
+export function createMembers(deps: InviteDeps & {
+  store: StoreSlice<'accountInvitations' | 'accounts' | 'groups' | 'members' | 'users'>;
   access: ProjectAccess;
-  sendMail: SendMail;
-  publicUrl: string;
 }): Members {
   const { store, clock, access } = deps;
+
+  /** A project's users as the caller may see them: one whose invitation to the account is pending shows only what the inviter wrote. */
+  async function usersAsSeen(repos: Pick<Repos, 'accountInvitations' | 'accounts' | 'users'>, accountId: string, ids: Iterable<string>): Promise<Map<string, UserRecord>> {
+    const invitations = await repos.accountInvitations.listForAccount(accountId);
+    // A seed or the administration command may have made an invitee a member meanwhile: a member shows as one.
+    const members = invitations.length ? new Set((await repos.accounts.members(accountId)).map((m) => m.userId)) : new Set<string>();
+    const pending = new Map(invitations.filter((i) => !members.has(i.userId)).map((i) => [i.userId, i]));
+    const out = new Map<string, UserRecord>();
+    for (const id of ids) {
+      const u = await repos.users.byId(id);
+      if (!u) continue;
+      const inv = pending.get(id);
+      out.set(id, inv ? pendingView(u, inv) : u);
+    }
+    return out;
+  }
 
   /** Work-zone writes need workzone:members:write on the zone (root for project-wide removal). */
   const requireMembersWrite = (scope: ProjectScope, zoneId: string, code: ForbiddenCode) =>
@@ -88,6 +97,10 @@ export function createMembers(deps: {
       const users = input.users ?? [];
       const groups = input.groups ?? [];
       if (!users.length && !groups.length) throw invalidInput('members must name at least one user or group', { field: 'members' });
+      const max = deps.limits.maxPerRequest;
+      if (users.length > max) {
+        throw invalidInput(`At most ${max} users per request (INVITE_MAX_PER_REQUEST); send the others in further requests`, { field: 'members.users', max });
+      }
       // Absent or null means the root (the whole project); an empty list must not silently mean that too.
       if (input.workzoneRefs && !input.workzoneRefs.length) {
         throw invalidInput('workzones, when given, must name at least one work zone (omit it or send null for the whole project)', { field: 'workzones' });
@@ -163,7 +176,8 @@ export function createMembers(deps: {
         for (const u of users) {
           const role = await roleOf(u.roleRef);
           checkZones(role);
-          const { user } = await admitToAccount(repos, deps, scope.account.account, actor.userId, u.email.trim(), []);
+          // A user who is not a member is invited to the account: his grants wait until he accepts.
+          const { user } = await inviteToAccount(repos, deps, scope.account.account, actor.userId, u.email.trim(), []);
           await place('user', user.id, role.id, u.expirationDate ?? null);
         }
         for (const g of groups) {
@@ -219,7 +233,11 @@ export function createMembers(deps: {
         const w = await repos.workzones.byRef(projectId, workzoneRef);
         if (!w) throw notFound('workzone', refValue(workzoneRef));
         const user = await resolveUser(repos, userRef);
-        if (!user) throw notFound('user', refValue(userRef));
+        // A user of another tenant answers as an unknown one (docs/security.md "Existence across tenants");
+        // one whose invitation to the account is pending is in it, with his grants waiting.
+        const accountId = scope.account.account.id;
+        const inAccount = user && ((await repos.accounts.member(accountId, user.id)) || (await repos.accountInvitations.get(accountId, user.id)));
+        if (!user || !inAccount) throw notFound('user', refValue(userRef));
         const self = user.id === actor.userId;
         if (!self) requireMembersWrite(scope, w.id, 'remove-contributor-from-work-zone-forbidden');
         const mine = (await repos.members.accessList(projectId)).find((m) => m.memberType === 'user' && m.memberId === user.id);
@@ -246,17 +264,13 @@ export function createMembers(deps: {
       const scope = await access.project(actor, accountRef, projectRef);
       requireMember(scope);
       requirePermission(scope.permissions, 'project:members:list', 'list-project-members-forbidden');
-      const out = new Map<string, UserRecord>();
+      const ids = new Set<string>();
       for (const m of await store.repos.members.accessList(scope.project.id)) {
         const userIds =
           m.memberType === 'user' ? [m.memberId] : ((await store.repos.groups.byRef(scope.account.account.id, { uuid: m.memberId }))?.userIds ?? []);
-        for (const id of userIds) {
-          if (out.has(id)) continue;
-          const u = await store.repos.users.byId(id);
-          if (u) out.set(id, u);
-        }
+        for (const id of userIds) ids.add(id);
       }
-      return [...out.values()];
+      return [...(await usersAsSeen(store.repos, scope.account.account.id, ids)).values()];
     },
 
     /** Every member with every work zone it reaches (rule 4). */
@@ -265,9 +279,11 @@ export function createMembers(deps: {
       requireMember(scope);
       requirePermission(scope.permissions, 'project:members:list', 'list-project-members-forbidden');
       const out: MemberAccessView[] = [];
-      for (const m of (await store.repos.members.accessList(scope.project.id)) as MemberAccess[]) {
+      const list = (await store.repos.members.accessList(scope.project.id)) as MemberAccess[];
+      const users = await usersAsSeen(store.repos, scope.account.account.id, list.filter((m) => m.memberType === 'user').map((m) => m.memberId));
+      for (const m of list) {
         if (m.memberType === 'user') {
-          const u = await store.repos.users.byId(m.memberId);
+          const u = users.get(m.memberId);
           if (!u) continue;
           out.push({ member: { type: 'user', id: u.id, email: u.email }, roleId: m.roleId, expirationDate: m.expiresAt, workzoneIds: m.workzoneIds });
         } else {

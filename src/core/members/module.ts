@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { ProjectAccess } from '../projects/index.ts';
 import type { SendMail } from '../mail/index.ts';
+import type { InviteLimits } from '../users/index.ts';
 import { createMembers, type Members } from './members.ts';
 
 export interface MembersNeeds {
@@ -13,12 +14,12 @@ export interface MembersNeeds {
   ids: Ids;
   projectAccess: ProjectAccess;
   sendMail: SendMail;
-  config: { publicUrl: string };
+  config: { publicUrl: string; invitations: InviteLimits };
 }
 
 export const membersModule: FeatureModule<MembersNeeds, { members: Members }> = {
   name: 'members',
   create: ({ store, clock, ids, projectAccess, sendMail, config }) => ({
-    offers: { members: createMembers({ store, clock, ids, access: projectAccess, sendMail, publicUrl: config.publicUrl }) },
+    offers: { members: createMembers({ store, clock, ids, access: projectAccess, sendMail, publicUrl: config.publicUrl, limits: config.invitations }) },
   }),
 };

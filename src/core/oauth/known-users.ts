@@ -1,13 +1,23 @@
-// Whether the user an access token names still exists, cached per node so that the bearer
-// hot path costs no query: at most one lookup per user per lifetime (concurrent misses
-// share it), bounded (the oldest entry goes first), and dropped when a change is
-// published for the user ("user:<id>") or for everything ("*", a reset).
+// Whether an access token's user still admits it, cached per node so that the bearer hot
+// path costs no query: the user must exist, and the token must be issued after his
+// revocation point (his "valid after", revocation.ts). At most one lookup per user per
+// lifetime (concurrent misses share it), bounded (the oldest entry goes first), and dropped
+// when a change is published for the user ("user:<id>": deleted, password set or reset,
+// signed out everywhere) or for everything ("*", a reset).
 //
 // "Absent" is remembered with the time of the lookup, and does not apply to a token issued
 // at or after it: issuing a token needs the user, so such a token proves the user exists
 // again (a seed re-creating a fixed id after a reset), and gets a fresh lookup.
+import { tokenOutlivesRevocation } from './revocation.ts';
+
+/** A user as a lookup finds him: null when there is no such user. */
+export interface KnownUser {
+  /** Seconds since the epoch up to which (included) his access tokens are revoked; null: none. */
+  revokedUpTo: number | null;
+}
+
 interface Entry {
-  exists: boolean;
+  user: KnownUser | null;
   until: number;
   /** Seconds since the epoch at which the lookup started. */
   checkedAt: number;
@@ -16,14 +26,14 @@ interface Entry {
 export class KnownUsers {
   private readonly entries = new Map<string, Entry>();
   /** Lookups in flight; an invalidation removes them, so what they read is answered but not kept. */
-  private readonly loading = new Map<string, Promise<boolean>>();
+  private readonly loading = new Map<string, Promise<KnownUser | null>>();
 
-  private readonly lookup: (userId: string) => Promise<boolean>;
+  private readonly lookup: (userId: string) => Promise<KnownUser | null>;
   private readonly nowMs: () => number;
   private readonly maxEntries: number;
   private readonly ttlMs: number;
 
-  constructor(lookup: (userId: string) => Promise<boolean>, nowMs: () => number, maxEntries = 50_000, ttlMs = 60_000) {
+  constructor(lookup: (userId: string) => Promise<KnownUser | null>, nowMs: () => number, maxEntries = 50_000, ttlMs = 60_000) {
     this.lookup = lookup;
     this.nowMs = nowMs;
     this.maxEntries = maxEntries;
@@ -31,30 +41,33 @@ export class KnownUsers {
   }
 
   /**
-   * The cached answer (synchronously, on a hit), or a lookup shared by every concurrent
-   * caller. `issuedAt` (seconds) is the token's `iat`.
+   * Whether a token of the user issued at `issuedAt` (seconds, the token's `iat`) is
+   * admitted: the cached answer (synchronously, on a hit), or a lookup shared by every
+   * concurrent caller.
    */
-  exists(userId: string, issuedAt = 0): boolean | Promise<boolean> {
+  admits(userId: string, issuedAt = 0): boolean | Promise<boolean> {
     const hit = this.peek(userId, issuedAt);
     if (hit !== undefined) return hit;
-    const pending = this.loading.get(userId);
-    if (pending) return pending;
-    const checkedAt = Math.floor(this.nowMs() / 1000);
-    const load = this.lookup(userId).then(
-      (exists) => {
-        if (this.loading.get(userId) === load) {
-          this.loading.delete(userId);
-          this.put(userId, { exists, until: this.nowMs() + this.ttlMs, checkedAt });
-        }
-        return exists;
-      },
-      (e: unknown) => {
-        if (this.loading.get(userId) === load) this.loading.delete(userId);
-        throw e;
-      },
-    );
-    this.loading.set(userId, load);
-    return load;
+    let load = this.loading.get(userId);
+    if (!load) {
+      const checkedAt = Math.floor(this.nowMs() / 1000);
+      const started: Promise<KnownUser | null> = this.lookup(userId).then(
+        (user) => {
+          if (this.loading.get(userId) === started) {
+            this.loading.delete(userId);
+            this.put(userId, { user, until: this.nowMs() + this.ttlMs, checkedAt });
+          }
+          return user;
+        },
+        (e: unknown) => {
+          if (this.loading.get(userId) === started) this.loading.delete(userId);
+          throw e;
+        },
+      );
+      this.loading.set(userId, started);
+      load = started;
+    }
+    return load.then((user) => admitted(user, issuedAt));
   }
 
   /**
@@ -65,11 +78,11 @@ export class KnownUsers {
   peek(userId: string, issuedAt = 0, now = this.nowMs()): boolean | undefined {
     const hit = this.entries.get(userId);
     if (!hit || hit.until <= now) return undefined;
-    if (!hit.exists && issuedAt >= hit.checkedAt) return undefined;
-    return hit.exists;
+    if (!hit.user && issuedAt >= hit.checkedAt) return undefined;
+    return admitted(hit.user, issuedAt);
   }
 
-  /** A change to the user (deleted, re-created): the next request looks again. */
+  /** A change to the user (deleted, re-created, sessions ended): the next request looks again. */
   forget(userId: string): void {
     this.entries.delete(userId);
     this.loading.delete(userId);
@@ -90,3 +103,6 @@ export class KnownUsers {
     this.entries.set(userId, entry);
   }
 }
+
+const admitted = (user: KnownUser | null, issuedAt: number): boolean =>
+  user !== null && tokenOutlivesRevocation(issuedAt, user.revokedUpTo);

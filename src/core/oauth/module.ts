@@ -1,4 +1,4 @@
-// The oauth module's descriptor (src/core/modules.ts): tokens, signing keys, the sign-in pages' sessions.
+// The oauth module's descriptor (src/core/modules.ts): tokens, signing keys, the sign-in pages' sessions, revocation.
 import type { FeatureModule } from '../modules.ts';
 import type { Store } from '../ports/repositories.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -8,6 +8,7 @@ import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
 import { createTokenService, type TokenService } from './token-service.ts';
 import { createSigningKeys, type SigningKeys } from './signing-keys.ts';
 import { createWebSessions, type WebSessions } from './web-sessions.ts';
+import { createRevocation, type Revocation } from './revocation.ts';
 
 export interface OauthNeeds {
   store: Store;
@@ -23,6 +24,7 @@ export interface OauthOffers {
   tokens: TokenService;
   signingKeys: SigningKeys;
   webSessions: WebSessions;
+  revocation: Revocation;
 }
 
 export const oauthModule: FeatureModule<OauthNeeds, OauthOffers> = {
@@ -35,6 +37,7 @@ export const oauthModule: FeatureModule<OauthNeeds, OauthOffers> = {
       }),
       signingKeys: createSigningKeys({ store, clock, signer, logger }),
       webSessions: createWebSessions({ store, clock, ids }),
+      revocation: createRevocation({ store, clock }),
     },
     tasks: [
       {

@@ -1,7 +1,8 @@
 // The token service (spec "Authentication", CONTRACT §4): single-use 5-minute codes
 // bound to user, redirect and challenge; 3-hour ES256 access tokens; 21-day opaque
 // refresh tokens, single use, at most 10 valid per user. An access token of a user who no
-// longer exists (deleted, or every user after a reset) is refused.
+// longer exists (deleted, or every user after a reset), or issued before his revocation
+// point (revocation.ts: password set, reset or cleared, sign out everywhere), is refused.
 import { DomainError } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import { formatUrn, uuidOfUrn } from '../ids/urn.ts';
@@ -13,6 +14,7 @@ import type { Repos } from '../ports/repositories.ts';
 import type { StoreEvents, StoreSlice } from '../ports/store-slices.ts';
 import { verifyS256 } from './pkce.ts';
 import { KnownUsers } from './known-users.ts';
+import { firstIssuableSecond, revokedUpTo } from './revocation.ts';
 import { cacheScope, onInvalidation } from '../events/invalidation.ts';
 
 export const ACCESS_TOKEN_SECONDS = 3 * 3600;
@@ -84,16 +86,17 @@ export interface TokenService {
   revoke(token: string): Promise<void>;
   /** Operator shortcut (CONTRACT §3): a pair without the browser step. */
   issueForUser(userId: string): Promise<TokenResponse>;
-  /** Verifies a bearer access token; null when missing, malformed, expired, not ours, or its user is gone. */
+  /** Verifies a bearer access token; null when missing, malformed, expired, not ours, its user gone or his sessions ended since. */
   authenticate(token: string): Promise<Principal | null>;
   /**
    * The answer the caches hold, without a promise (the bearer hot path): the principal;
-   * null when the token is known to be refused (expired, or its user gone); undefined
+   * null when the token is known to be refused (expired, its user gone, or issued at or
+   * before his revocation point); undefined
    * when authenticate() must decide. `nowMs`: the clock as the caller already read it for
    * this request (read here otherwise).
    */
   cached(token: string, nowMs?: number): Principal | null | undefined;
-  /** Which users still exist, per node (the bearer hot path's user check); tests clear it. */
+  /** Which users still exist and their revocation points, per node (the bearer hot path's user check); tests clear it. */
   knownUsers: KnownUsers;
 }
 
@@ -103,9 +106,13 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const reuseDetection = deps.refreshReuseDetection ?? false;
   // Verified access tokens → principal, until expiry: a signature is checked once per node.
   const verified = new VerifiedTokens(cacheSize);
-  // Does the token's user still exist: one query per user per lifetime, dropped on change.
+  // Does the token's user still exist, and since when are his tokens valid: one query per
+  // user per lifetime, dropped on change (user:<id>, on every node through the event).
   const knownUsers = new KnownUsers(
-    async (userId) => (await store.repos.users.byId(userId)) !== null,
+    async (userId) => {
+      const state = await store.repos.users.tokenState(userId);
+      return state && { revokedUpTo: revokedUpTo(state.tokensValidAfter) };
+    },
     () => clock.nowMs(),
     deps.knownUsersSize ?? 50_000,
     deps.knownUsersTtlMs ?? 60_000,
@@ -116,16 +123,26 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     else if (scope.startsWith(userScope)) knownUsers.forget(scope.slice(userScope.length));
   });
 
-  /** `familyId`: the family of the refresh token this pair replaces; none starts a new family. */
-  async function issuePair(repos: Repos, userId: string, familyId?: string): Promise<TokenResponse> {
+  /**
+   * `familyId`: the family of the refresh token this pair replaces; none starts a new family.
+   * `grantedAt`: when the authorization code was issued; a code issued at or before the
+   * user's revocation point (consumed just before his sessions ended) gives nothing.
+   */
+  async function issuePair(repos: Repos, userId: string, opts: { familyId?: string; grantedAt?: Date } = {}): Promise<TokenResponse> {
+    const { familyId, grantedAt } = opts;
+    // Serialise issuance per user so the "at most 10 valid" rule holds under concurrency,
+    // and against the revocations, which take the same lock (a no-op when the caller
+    // already holds it); the revocation point is read under it.
+    const validAfter = (await repos.users.lock(userId))?.tokensValidAfter ?? null;
+    if (grantedAt && validAfter && grantedAt.getTime() <= validAfter.getTime()) {
+      throw invalidGrant('The authorization code was issued before the user\'s sessions ended');
+    }
+    const upTo = revokedUpTo(validAfter);
     const now = clock.now();
-    const iat = Math.floor(now.getTime() / 1000);
+    const iat = firstIssuableSecond(Math.floor(now.getTime() / 1000), upTo);
     const sub = formatUrn(ns, 'user', userId);
     const access = await signer.sign({ sub, jti: ids.uuid(), iat, exp: iat + ACCESS_TOKEN_SECONDS });
     const refresh = ids.secret(32);
-    // Serialise issuance per user so the "at most 10 valid" rule holds under concurrency
-    // (a no-op when the caller already holds the lock).
-    await repos.users.lock(userId);
     await repos.oauth.insertRefreshToken(
       {
         id: ids.uuid(),
@@ -181,7 +198,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
         // PKCE downgrade (RFC 9700 §2.1.1): a verifier for a code issued without a challenge.
         throw invalidGrant('code_verifier given for a code issued without code_challenge');
       }
-      return store.transaction((repos) => issuePair(repos, rec.userId));
+      return store.transaction((repos) => issuePair(repos, rec.userId, { grantedAt: rec.createdAt }));
     },
 
     /**
@@ -199,7 +216,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
         await repos.users.lock(owner);
         const now = clock.now();
         const rec = await repos.oauth.consumeRefreshToken(hash, now);
-        if (rec) return issuePair(repos, rec.userId, rec.familyId);
+        if (rec) return issuePair(repos, rec.userId, { familyId: rec.familyId });
         // The conditional UPDATE lost: a concurrent refresh consumed the token first (or it was spent).
         deps.metrics?.refreshLost();
         if (reuseDetection) await repos.oauth.revokeFamilyOfConsumed(hash, now);
@@ -219,17 +236,17 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       return store.transaction((repos) => issuePair(repos, userId));
     },
 
-    /** Verifies a bearer access token; null when missing, malformed, expired, not ours, or its user is gone. */
+    /** Verifies a bearer access token; null when missing, malformed, expired, not ours, its user gone or his sessions ended since. */
     async authenticate(token: string): Promise<Principal | null> {
       const principal = await verify(token);
       if (!principal) return null;
-      return (await knownUsers.exists(principal.userId, principal.iat)) ? principal : null;
+      return (await knownUsers.admits(principal.userId, principal.iat)) ? principal : null;
     },
 
     /**
      * The answer the caches hold, without a promise (the bearer hot path): the principal;
-     * null when the token is known to be refused (expired, or its user gone); undefined
-     * when authenticate() must decide.
+     * null when the token is known to be refused (expired, its user gone, or his sessions
+     * ended since); undefined when authenticate() must decide.
      */
     cached(token: string, nowMs = clock.nowMs()): Principal | null | undefined {
       const hit = verified.get(token);
@@ -242,7 +259,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       return exists === undefined ? undefined : exists ? hit : null;
     },
 
-    /** The user-existence cache (for tests and diagnostics). */
+    /** The user-existence and revocation cache (for tests and diagnostics). */
     knownUsers,
   };
 

@@ -15,6 +15,7 @@ import type { AccountRecord, AccountRole, OutboxEntry, Repos, SubscriptionRecord
 import type { StoreSlice } from '../ports/store-slices.ts';
 import type { SeedAccount, SeedDocument, SeedResult, SeedSubscription } from './seed.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../users/index.ts';
+import { endEverySession } from '../oauth/index.ts';
 
 /** The invitation link's lifetime (account-users.ts sends the same link by mail). */
 const LINK_SECONDS = 7 * 24 * 3600;
@@ -45,7 +46,7 @@ export interface AdminUse {
   createSubscription(accountRef: string, s: SeedSubscription): Promise<SubscriptionRecord[]>;
   listSubscriptions(accountRef: string): Promise<SubscriptionRecord[]>;
   addAccountRole(accountRef: string, email: string, role: AdminAccountRole): Promise<{ setPasswordLink: string | null }>;
-  /** Forgets the password, ends every refresh token of the user, and answers a one-time set-password link. */
+  /** Forgets the password, ends every session of the user (browser, refresh and access tokens), and answers a one-time set-password link. */
   resetPassword(email: string): Promise<{ setPasswordLink: string }>;
   listUsers(limit: number): Promise<UserRecord[]>;
   /** The newest mails with their relay state (attempts, last error): a failed relay shows here. */
@@ -144,7 +145,7 @@ export function createAdmin(deps: {
         await repos.users.lock(user.id);
         const now = clock.now();
         await repos.users.update(user.id, { passwordHash: null }, now);
-        await repos.oauth.revokeExcessRefreshTokens(user.id, 0, now);
+        await endEverySession(repos, user.id, now);
         await repos.events.publish(eventOf('user.password-cleared', null, subjectOf('user', user.id), { userId: user.id }), now);
         return { setPasswordLink: (await linkIfPasswordless(repos, user.id, null))! };
       });

@@ -9,6 +9,7 @@ import type { PasswordHasher } from '../ports/crypto.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import type { AccountRole, Repos } from '../ports/repositories.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
+import { endEverySession } from '../oauth/index.ts';
 
 export interface SeedUser {
   id?: string;
@@ -128,6 +129,8 @@ export function createSeeder(deps: {
           const patch = { firstName: u.firstName, lastName: u.lastName, company: u.company, title: u.title, passwordHash };
           if (differs(existing, patch)) {
             await repos.users.update(existing.id, patch, now);
+            // A password the seed changes ends the user's sessions, as any other password change does.
+            if (passwordHash !== existing.passwordHash) await endEverySession(repos, existing.id, now);
             await repos.events.publish(eventOf('user.seeded', null, subjectOf('user', existing.id), { userId: existing.id, created: false }), now);
           }
           result.users.push({ email: existing.email, id: existing.id });

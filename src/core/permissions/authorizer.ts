@@ -81,7 +81,11 @@ const refKey = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : `api1:${ref.api1I
 export interface Authorizer {
   /** The per-node cache of account scopes, invalidated through the change feed. */
   cache: AccessCache<AccountScope | null>;
-  /** The caller's scope in an account; 404 account-not-found when there is no such account. */
+  /**
+   * The caller's scope in an account; 404 account-not-found when there is no such account,
+   * and the same when the caller is neither its owner nor a member: another tenant's
+   * account answers as one that does not exist (docs/security.md "Existence across tenants").
+   */
   account(actor: Actor, ref: EntityRef): Promise<AccountScope>;
 }
 
@@ -92,7 +96,10 @@ export function createAuthorizer(deps: { store: StoreReads<'access'> & StoreEven
 
   return {
     cache,
-    /** The caller's scope in an account; 404 account-not-found when there is no such account. */
+    /**
+     * The caller's scope in an account; 404 account-not-found when there is no such account,
+     * or when the caller is neither its owner nor a member.
+     */
     async account(actor: Actor, ref: EntityRef): Promise<AccountScope> {
       const scope = await cache.get(
         `${actor.userId}|${refKey(ref)}`,
@@ -103,7 +110,7 @@ export function createAuthorizer(deps: { store: StoreReads<'access'> & StoreEven
         },
         (v) => (v ? [cacheScope.account(v.account.id), cacheScope.user(actor.userId)] : [cacheScope.user(actor.userId)]),
       );
-      if (!scope) throw notFound('account', refValue(ref));
+      if (!scope || !(scope.facts.isMember || scope.facts.isOwner)) throw notFound('account', refValue(ref));
       return scope;
     },
   };

@@ -28,6 +28,12 @@ export interface UserRecord {
 
 export type NewUser = Omit<UserRecord, 'api1Id' | 'createdAt' | 'updatedAt'>;
 
+/** What the bearer check needs of a user (docs/security.md "Evicting every session"). */
+export interface UserTokenState {
+  /** Access tokens issued at or before this instant (to the second) are refused; null: none. */
+  tokensValidAfter: Date | null;
+}
+
 export interface UsersRepo {
   byId(id: string): Promise<UserRecord | null>;
   byApi1Id(api1Id: string): Promise<UserRecord | null>;
@@ -40,8 +46,13 @@ export interface UsersRepo {
     patch: Partial<Pick<UserRecord, 'firstName' | 'lastName' | 'company' | 'title' | 'passwordHash'>>,
     now: Date,
   ): Promise<void>;
-  /** Takes a row lock on the user for the rest of the transaction (serialises token issuance). */
-  lock(id: string): Promise<void>;
+  /**
+   * Takes a row lock on the user for the rest of the transaction (serialises token issuance
+   * with the revocations); answers his token state as locked, null when there is no such user.
+   */
+  lock(id: string): Promise<UserTokenState | null>;
+  /** The user's token state (the bearer check's per-node cache reads it); null when there is no such user. */
+  tokenState(id: string): Promise<UserTokenState | null>;
 }
 
 export type AccountRole = 'administrator' | 'projectManager' | 'projectLister';
@@ -79,6 +90,47 @@ export interface AccountsRepo {
   removeMember(accountId: string, userId: string): Promise<void>;
 }
 
+/**
+ * An invitation to join an account, pending until the user accepts it (docs/security.md
+ * "Invitations"): until then he is no member, and the account sees of him only `email`.
+ */
+export interface AccountInvitationRecord {
+  accountId: string;
+  userId: string;
+  /** The address as the inviter wrote it. */
+  email: string;
+  /** The account roles accepting gives. */
+  roles: AccountRole[];
+  invitedBy: string | null;
+  invitedAt: Date;
+}
+
+export interface AccountInvitationsRepo {
+  get(accountId: string, userId: string): Promise<AccountInvitationRecord | null>;
+  /** The account's pending invitations, oldest first. */
+  listForAccount(accountId: string): Promise<AccountInvitationRecord[]>;
+  /** The user's pending invitations with each account's name, oldest first. */
+  listForUser(userId: string): Promise<(AccountInvitationRecord & { accountName: string })[]>;
+  /** Inserts the invitation, or sets the roles (and the address) of the pending one. */
+  put(invitation: AccountInvitationRecord): Promise<void>;
+  /** Deletes the pending invitation and answers it; null when there was none. */
+  take(accountId: string, userId: string): Promise<AccountInvitationRecord | null>;
+}
+
+/**
+ * Counts over a fixed window that starts with the first charge (windowed_counters): the
+ * invitation caps (docs/security.md "Invitations").
+ */
+export interface CountersRepo {
+  /**
+   * Adds `amount` to the key's count in one conditional UPSERT (row-locked: concurrent
+   * charges on every node count one after the other), unless that would pass `max`. A key
+   * whose window ended at or before `now` starts a new one, `now` to `windowEnd`. Answers
+   * whether it was charged, and when the key's window ends.
+   */
+  charge(key: string, amount: number, p: { now: Date; windowEnd: Date; max: number }): Promise<{ charged: boolean; windowEnd: Date }>;
+}
+
 export interface SubscriptionRecord {
   id: string;
   api1Id: string;
@@ -110,6 +162,8 @@ export interface SubscriptionsRepo {
 }
 
 export interface AuthorizationCodeRecord {
+  /** When it was issued (set by insertCode from its `now`; answered by consumeCode). */
+  createdAt?: Date;
   codeHash: string;
   userId: string;
   redirectUri: string;
@@ -146,6 +200,13 @@ export interface OAuthRepo {
    */
   revokeFamilyOfConsumed(tokenHash: string, now: Date): Promise<number>;
   countValidRefreshTokens(userId: string, now: Date): Promise<number>;
+  /**
+   * Ends everything the user is signed in with, in one statement (docs/security.md
+   * "Evicting every session"): his revocation point becomes `now` (users.tokens_valid_after,
+   * never moved back), his browser sessions are deleted, his valid refresh tokens revoked
+   * and his unused authorization codes spent.
+   */
+  endUserSessions(userId: string, now: Date): Promise<void>;
 }
 
 export interface WebSessionRecord {
@@ -274,6 +335,7 @@ export interface PurgeCounts {
   authorizationCodes: number;
   refreshTokens: number;
   loginThrottle: number;
+  windowedCounters: number;
   invitations: number;
   jobs: number;
   outbox: number;
@@ -431,6 +493,8 @@ export interface Repos {
   roles: RolesRepo;
   groups: GroupsRepo;
   invitations: InvitationsRepo;
+  accountInvitations: AccountInvitationsRepo;
+  counters: CountersRepo;
   access: AccessRepo;
   users: UsersRepo;
   accounts: AccountsRepo;

@@ -1,15 +1,12 @@
 // The users of an account (spec "User", "Invite users", "Remove users", "Update the
-// account roles of a user"): listing with accountRoles visibility, invitations,
-// removal, and account-role changes, each write all-or-nothing.
+// account roles of a user"): listing with accountRoles visibility, invitations (pending
+// until the user accepts: account-invitations.ts), removal, and account-role changes, each
+// write all-or-nothing.
 import { eventOf, subjectOf } from '../events/domain-events.ts';
-import { DomainError, notFound } from '../errors.ts';
-import { sha256Hex } from '../crypto/digest.ts';
+import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { AccountMemberRecord, AccountRecord, AccountRole, Repos, UserRecord } from '../ports/repositories.ts';
+import type { AccountInvitationRecord, AccountMemberRecord, AccountRole, Repos, UserRecord } from '../ports/repositories.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
-import type { SendMail } from '../mail/index.ts';
 import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { condition } from '../permissions/refusal-conditions.ts';
 import { ACCOUNT_ROLES, ROLE_READ_PERMISSION, ROLE_WRITE_PERMISSION } from '../permissions/account-roles.ts';
@@ -17,16 +14,18 @@ import type { AnyPermission } from '../permissions/catalog.ts';
 import { membersWriteSomewhere } from '../permissions/evaluate.ts';
 import { refusalValues } from '../permissions/granted-by.ts';
 import { resolveUser } from './resolve-users.ts';
-
-export const INVITATION_SECONDS = 7 * 24 * 3600;
+import { inviteToAccount, type InviteDeps, pendingView, withdrawInvitation } from './account-invitations.ts';
 
 /** A user as seen in one account: membership details, and only the account roles the caller may read. */
 export interface AccountUserView {
+  /** For a pending invitee, only what the inviter wrote (account-invitations.ts `pendingView`). */
   user: UserRecord;
   invitedBy: string | null;
   invitedAt: Date | null;
   accountRoles?: AccountRole[];
   accountIds: string[];
+  /** Invited, and not (yet) accepted: no member. */
+  pending: boolean;
 }
 
 export interface InviteEntry {
@@ -40,76 +39,6 @@ function visibleRoles(scope: AccountScope, roles: AccountRole[]): AccountRole[] 
   return roles.filter((r) => readable.includes(r));
 }
 
-
-/**
- * Makes the user (created and invited by e-mail when unknown) a member of the account
- * with at least the given account roles, in the caller's transaction. Idempotent: an
- * existing member gets the missing roles only, and no mail.
- */
-export async function admitToAccount(
-  repos: Repos,
-  deps: { ids: Ids; clock: Clock; sendMail: SendMail; publicUrl: string },
-  account: AccountRecord,
-  inviterId: string,
-  email: string,
-  roles: AccountRole[],
-): Promise<{ user: UserRecord; member: AccountMemberRecord; added: boolean }> {
-  const { ids, clock, sendMail, publicUrl } = deps;
-  const now = clock.now();
-  let user = await repos.users.byEmail(email);
-  if (!user) {
-    user = await repos.users.insert(
-      {
-        id: ids.uuid(), email, firstName: '', lastName: '', company: '', title: '',
-        passwordHash: null, invitedBy: inviterId, invitedAt: now,
-      },
-      now,
-    );
-  }
-  const current = await repos.accounts.member(account.id, user.id);
-  const next: AccountMemberRecord = {
-    accountId: account.id,
-    userId: user.id,
-    roles: ACCOUNT_ROLES.filter((r) => roles.includes(r) || current?.roles.includes(r)),
-    invitedBy: current?.invitedBy ?? inviterId,
-    invitedAt: current?.invitedAt ?? now,
-  };
-  if (!current || next.roles.length !== current.roles.length) await repos.accounts.upsertMember(next);
-  if (current && next.roles.length !== current.roles.length) {
-    await repos.events.publish(eventOf('user.roles-changed', account.id, subjectOf('user', user.id), { userId: user.id, roles: next.roles }), now);
-  }
-  if (!current) {
-    // Invited: a new user (no password yet) gets a set-password link; added: a user who can sign in already.
-    const type = user.passwordHash ? 'user.added' : 'user.invited';
-    await repos.events.publish(eventOf(type, account.id, subjectOf('user', user.id), { userId: user.id, invitedBy: inviterId, roles: next.roles }), now);
-    const inviter = await repos.users.byId(inviterId);
-    const who = inviter ? `${inviter.firstName} ${inviter.lastName}`.trim() || inviter.email : 'Someone';
-    if (!user.passwordHash) {
-      const token = ids.secret(32);
-      await repos.invitations.insert(
-        { tokenHash: sha256Hex(token), userId: user.id, accountId: account.id, expiresAt: new Date(now.getTime() + INVITATION_SECONDS * 1000) },
-        now,
-      );
-      const link = `${publicUrl}/invitations/${token}`;
-      await sendMail(repos, {
-        to: user.email,
-        subject: `You are invited to ${account.name} on Scanbase`,
-        text: `${who} invited you to the account ${account.name}.\n\nSet your password to sign in: ${link}\n\nThe link is valid for 7 days.`,
-        links: [link],
-        secret: token,
-      });
-    } else {
-      await sendMail(repos, {
-        to: user.email,
-        subject: `You were added to ${account.name} on Scanbase`,
-        text: `${who} added you to the account ${account.name}.\n\n${publicUrl}/`,
-        links: [`${publicUrl}/`],
-      });
-    }
-  }
-  return { user, member: next, added: !current };
-}
-
 /** The users of an account: list, read, invite, remove, account roles. */
 export interface AccountUsers {
   /** The users of an account, with the fields the caller may see. */
@@ -120,25 +49,24 @@ export interface AccountUsers {
    * Invites users (idempotent: applies the requested state, granting roles not yet held).
    * Every role asked for needs its write permission, and a user without account role needs
    * workzone:members:write; if any entry is not allowed, nothing changes and nothing is sent.
+   * A user who is not a member gets a pending invitation, and the answer shows of him only
+   * what the caller sent (`pending`). At most INVITE_MAX_PER_REQUEST addresses (400), and
+   * INVITE_MAX_PER_ACCOUNT_DAY new invitations a day (429, nothing changed).
    */
   inviteUsers(actor: Actor, accountRef: EntityRef, entries: InviteEntry[]): Promise<AccountUserView[]>;
-  /** Removes users from the account; the owner and project owners stay (403), all or nothing. */
+  /** Removes users from the account (a pending invitee: withdraws his invitation); the owner and project owners stay (403), all or nothing. */
   removeUsers(actor: Actor, accountRef: EntityRef, userRefs: EntityRef[]): Promise<void>;
-  /** Sets a member's account roles; granting or revoking each role needs its write permission. */
+  /** Sets a member's (or a pending invitation's) account roles; granting or revoking each role needs its write permission. */
   updateAccountRoles(actor: Actor, accountRef: EntityRef, userRef: EntityRef, roles: AccountRole[]): Promise<void>;
 }
 
-export function createAccountUsers(deps: {
-  store: StoreSlice<'accounts' | 'members' | 'users'>;
-  clock: Clock;
-  ids: Ids;
+export function createAccountUsers(deps: InviteDeps & {
+  store: StoreSlice<'accountInvitations' | 'accounts' | 'members' | 'users'>;
   authorizer: Authorizer;
-  sendMail: SendMail;
-  publicUrl: string;
   /** Names the projects of the account the user owns (projects module); the owner of one cannot be removed. */
   ownedProjects?: (repos: Repos, userId: string, accountId: string) => Promise<string[]>;
 }): AccountUsers {
-  const { store, clock, ids, authorizer, sendMail, publicUrl } = deps;
+  const { store, clock, authorizer } = deps;
 
   /** workzone:members:write on some work zone of the account: one read of the caller's zone holds. */
   const managesMembersSomewhere = async (scope: AccountScope, userId: string): Promise<boolean> =>
@@ -154,7 +82,27 @@ export function createAccountUsers(deps: {
       invitedAt: m.invitedAt,
       accountRoles: visibleRoles(scope, m.roles),
       accountIds: [scope.account.id],
+      pending: false,
     };
+  }
+
+  /** A pending invitee as the account sees him: only what the inviter wrote. */
+  const pendingOf = (scope: AccountScope, user: UserRecord, inv: AccountInvitationRecord): AccountUserView => ({
+    user: pendingView(user, inv),
+    invitedBy: inv.invitedBy,
+    invitedAt: inv.invitedAt,
+    accountRoles: visibleRoles(scope, inv.roles),
+    accountIds: [scope.account.id],
+    pending: true,
+  });
+
+  /** The user as this account knows him: a member, or a pending invitee; null otherwise (unknown, or another tenant's). */
+  async function inAccount(repos: Pick<Repos, 'accountInvitations' | 'accounts'>, accountId: string, user: UserRecord | null) {
+    if (!user) return null;
+    const member = await repos.accounts.member(accountId, user.id);
+    if (member) return { user, member, invitation: null };
+    const invitation = await repos.accountInvitations.get(accountId, user.id);
+    return invitation ? { user, member: null, invitation } : null;
   }
 
   return {
@@ -167,16 +115,22 @@ export function createAccountUsers(deps: {
       const members = await store.repos.accounts.members(scope.account.id);
       const out: AccountUserView[] = [];
       for (const m of members) out.push(await view(store.repos, scope, m));
+      const memberIds = new Set(members.map((m) => m.userId));
+      for (const inv of await store.repos.accountInvitations.listForAccount(scope.account.id)) {
+        // A seed or the administration command may have made him a member meanwhile: listed once, as a member.
+        if (memberIds.has(inv.userId)) continue;
+        const user = await store.repos.users.byId(inv.userId);
+        if (user) out.push(pendingOf(scope, user, inv));
+      }
       return out;
     },
 
     async getUser(actor: Actor, accountRef: EntityRef, userRef: EntityRef): Promise<AccountUserView> {
       const scope = await authorizer.account(actor, accountRef);
       requirePermission(scope.permissions, 'account:users:read', 'view-user-forbidden');
-      const user = await resolveUser(store.repos, userRef);
-      const m = user && (await store.repos.accounts.member(scope.account.id, user.id));
-      if (!user || !m) throw notFound('user', refValue(userRef));
-      return view(store.repos, scope, m, user);
+      const found = await inAccount(store.repos, scope.account.id, await resolveUser(store.repos, userRef));
+      if (!found) throw notFound('user', refValue(userRef));
+      return found.member ? view(store.repos, scope, found.member, found.user) : pendingOf(scope, found.user, found.invitation);
     },
 
     /**
@@ -194,6 +148,10 @@ export function createAccountUsers(deps: {
       if (entries.some((e) => !e.roles?.length) && !scope.permissions.has('account:users:write')) {
         requirePermission(condition('members-write-somewhere', await managesMembersSomewhere(scope, actor.userId)), 'workzone:members:write', 'create-user-forbidden');
       }
+      const max = deps.limits.maxPerRequest;
+      if (entries.length > max) {
+        throw invalidInput(`At most ${max} addresses per request (INVITE_MAX_PER_REQUEST); send the others in further requests`, { field: 'body', max });
+      }
 
       // One entry per address; roles asked for twice are merged.
       const byEmail = new Map<string, { email: string; roles: Set<AccountRole> }>();
@@ -207,8 +165,8 @@ export function createAccountUsers(deps: {
       return store.transaction(async (repos) => {
         const out: AccountUserView[] = [];
         for (const { email, roles } of byEmail.values()) {
-          const { user, member } = await admitToAccount(repos, { ids, clock, sendMail, publicUrl }, scope.account, actor.userId, email, [...roles]);
-          out.push(await view(repos, scope, member, user));
+          const invited = await inviteToAccount(repos, deps, scope.account, actor.userId, email, [...roles]);
+          out.push(invited.pending ? pendingOf(scope, invited.user, invited.invitation) : await view(repos, scope, invited.member, invited.user));
         }
         return out;
       });
@@ -222,12 +180,21 @@ export function createAccountUsers(deps: {
       await store.transaction(async (repos) => {
         const done = new Set<string>();
         for (const ref of userRefs) {
-          const user = await resolveUser(repos, ref);
+          const named = await resolveUser(repos, ref);
           // The same user named twice (URN and API 1 id) is removed once, not refused as a non-member.
-          if (user && done.has(user.id)) continue;
-          const m = user && (await repos.accounts.member(accountId, user.id));
-          if (!user || !m) throw notFound('user', refValue(ref));
+          if (named && done.has(named.id)) continue;
+          const found = await inAccount(repos, accountId, named);
+          if (!found) throw notFound('user', refValue(ref));
+          const user = found.user;
           done.add(user.id);
+          if (found.invitation) {
+            // Withdrawing an invitation revokes the roles it would give: each needs its write permission.
+            requirePermission(scope.permissions, ['account:users:write', ...found.invitation.roles.map((r) => ROLE_WRITE_PERMISSION[r])],
+              'remove-user-from-account-forbidden', `Withdrawing the invitation of ${found.invitation.email} revokes account roles the caller may not revoke`);
+            await withdrawInvitation(repos, accountId, user.id, clock.now());
+            continue;
+          }
+          const m = found.member;
           if (user.id === scope.account.ownerId) {
             throw new DomainError(
               'forbidden',
@@ -266,16 +233,19 @@ export function createAccountUsers(deps: {
       const upfront: AnyPermission[] = ['account:users:write', ...requested.map((r) => ROLE_WRITE_PERMISSION[r])];
       requirePermission(condition('users-write-before-target', scope.permissions.has('account:users:write')), upfront, 'update-user-account-roles-forbidden');
       await store.transaction(async (repos) => {
-        const user = await resolveUser(repos, userRef);
-        const m = user && (await repos.accounts.member(accountId, user.id));
-        if (!user || !m) throw notFound('user', refValue(userRef));
+        const found = await inAccount(repos, accountId, await resolveUser(repos, userRef));
+        if (!found) throw notFound('user', refValue(userRef));
+        const user = found.user;
+        const held = found.member?.roles ?? found.invitation!.roles;
         const target = new Set(roles);
-        const changed = ACCOUNT_ROLES.filter((r) => target.has(r) !== m.roles.includes(r));
+        const changed = ACCOUNT_ROLES.filter((r) => target.has(r) !== held.includes(r));
         const needed: AnyPermission[] = ['account:users:write', ...changed.map((r) => ROLE_WRITE_PERMISSION[r])];
         requirePermission(scope.permissions, needed, 'update-user-account-roles-forbidden');
         if (!changed.length) return;
         const next = ACCOUNT_ROLES.filter((r) => target.has(r));
-        await repos.accounts.upsertMember({ ...m, roles: next });
+        // A pending invitation's roles are what accepting it will give.
+        if (found.member) await repos.accounts.upsertMember({ ...found.member, roles: next });
+        else await repos.accountInvitations.put({ ...found.invitation!, roles: next });
         await repos.events.publish(eventOf('user.roles-changed', accountId, subjectOf('user', user.id), { userId: user.id, roles: next }), clock.now());
       });
     },

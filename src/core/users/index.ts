@@ -6,11 +6,16 @@
 // Other modules, src/http and compose.ts import this module through this file only (eslint.config.js).
 export { createSignIn, THROTTLE } from './sign-in.ts';
 export type { SignIn } from './sign-in.ts';
-export { admitToAccount, createAccountUsers, INVITATION_SECONDS } from './account-users.ts';
+export { createAccountUsers } from './account-users.ts';
 export type { AccountUsers, AccountUserView, InviteEntry } from './account-users.ts';
+export {
+  createAccountInvitations, INVITATION_SECONDS, inviteToAccount, joinAccount, pendingView, tooManyInvitations,
+} from './account-invitations.ts';
+export type { AccountInvitations, InviteDeps, InviteLimits, MyInvitation } from './account-invitations.ts';
+export { invitationMail, quoteUntrusted } from './invitation-mails.ts';
 export { createInvitations, PASSWORD_MAX, PASSWORD_MIN } from './invitations.ts';
 export type { Invitations } from './invitations.ts';
-export { createPasswordResets, PASSWORD_RESET } from './password-resets.ts';
+export { createPasswordResets, PASSWORD_RESET, RESET_MAIL_JOB } from './password-resets.ts';
 export type { PasswordResets } from './password-resets.ts';
 export { resolveAccountUsers, resolveUser } from './resolve-users.ts';
 export { createUserProfiles } from './user-profiles.ts';

@@ -1,11 +1,15 @@
 // Accepting an invitation: the link in the e-mail lets a new user set a password
 // (single use, 7 days), after which he signs in through the OAuth flow. The same one-time
 // links, with purpose 'reset', carry "Forgot password?" (password-resets.ts, 1 hour): those
-// replace an existing password, end the user's refresh tokens and spend his other reset links.
+// replace an existing password and spend his other reset links. Setting a password through
+// either ends every session of the user in the same transaction (oauth endEverySession:
+// browser sign-ins, refresh tokens, codes, and access tokens issued until then).
 import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import { redactSpentSecret } from '../mail/index.ts';
+import { endEverySession } from '../oauth/index.ts';
+import { joinAccount } from './account-invitations.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
 import type { InvitationPurpose } from '../ports/repositories.ts';
@@ -54,10 +58,13 @@ export function createInvitations(deps: { store: StoreSlice<'invitations' | 'use
         await repos.users.lock(inv.userId);
         const now = clock.now();
         if (inv.purpose === 'reset') {
-          // The old password may be known to someone else: his refresh tokens end, and no other reset link works.
+          // The old password may be known to someone else: no other reset link works.
           await repos.invitations.spendUnused(inv.userId, 'reset', now);
-          await repos.oauth.revokeExcessRefreshTokens(inv.userId, 0, now);
         } else if ((await repos.users.byId(inv.userId))?.passwordHash) throw invalidLink();
+        // Whoever held a session of his (a stolen cookie, a refresh token, an access token) is out.
+        await endEverySession(repos, inv.userId, now);
+        // The link of an account's invitation accepts that invitation: he followed it by choice.
+        if (inv.accountId) await joinAccount(repos, inv.accountId, inv.userId, now);
         await repos.users.update(
           inv.userId,
           {

@@ -6,11 +6,13 @@ import type { Ids } from '../ports/ids.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
 import type { Authorizer } from '../permissions/authorizer.ts';
 import type { SendMail } from '../mail/index.ts';
+import type { JobRunner } from '../jobs/index.ts';
 import { createSignIn, type SignIn } from './sign-in.ts';
 import { createAccountUsers, type AccountUsers } from './account-users.ts';
 import { createInvitations, type Invitations } from './invitations.ts';
-import { createPasswordResets, type PasswordResets } from './password-resets.ts';
+import { createPasswordResets, RESET_MAIL_JOB, type PasswordResets } from './password-resets.ts';
 import { createUserProfiles, type UserProfiles } from './user-profiles.ts';
+import { type AccountInvitations, createAccountInvitations, type InviteLimits } from './account-invitations.ts';
 
 export interface UsersNeeds {
   store: Store;
@@ -19,9 +21,11 @@ export interface UsersNeeds {
   hasher: PasswordHasher;
   authorizer: Authorizer;
   sendMail: SendMail;
+  /** Queues the "Forgot password?" work off the request path. */
+  jobRunner: JobRunner;
   /** The projects module's rule: the owner of a project of the account cannot be removed from it. */
   ownedProjects: (repos: Repos, userId: string, accountId: string) => Promise<string[]>;
-  config: { publicUrl: string };
+  config: { publicUrl: string; invitations: InviteLimits };
 }
 
 export interface UsersOffers {
@@ -30,17 +34,24 @@ export interface UsersOffers {
   invitations: Invitations;
   passwordResets: PasswordResets;
   userProfiles: UserProfiles;
+  accountInvitations: AccountInvitations;
 }
 
 export const usersModule: FeatureModule<UsersNeeds, UsersOffers> = {
   name: 'users',
-  create: ({ store, clock, ids, hasher, authorizer, sendMail, ownedProjects, config }) => ({
-    offers: {
-      signIn: createSignIn({ store, clock, hasher }),
-      accountUsers: createAccountUsers({ store, clock, ids, authorizer, sendMail, publicUrl: config.publicUrl, ownedProjects }),
-      invitations: createInvitations({ store, clock, hasher }),
-      passwordResets: createPasswordResets({ store, clock, ids, sendMail, publicUrl: config.publicUrl }),
-      userProfiles: createUserProfiles({ store }),
-    },
-  }),
+  enqueues: [RESET_MAIL_JOB],
+  create: ({ store, clock, ids, hasher, authorizer, sendMail, jobRunner, ownedProjects, config }) => {
+    const passwordResets = createPasswordResets({ store, clock, ids, sendMail, jobs: jobRunner, publicUrl: config.publicUrl });
+    return {
+      offers: {
+        signIn: createSignIn({ store, clock, hasher }),
+        accountUsers: createAccountUsers({ store, clock, ids, authorizer, sendMail, publicUrl: config.publicUrl, limits: config.invitations, ownedProjects }),
+        invitations: createInvitations({ store, clock, hasher }),
+        passwordResets,
+        userProfiles: createUserProfiles({ store }),
+        accountInvitations: createAccountInvitations({ store, clock }),
+      },
+      jobs: { [RESET_MAIL_JOB]: passwordResets.handler },
+    };
+  },
 };

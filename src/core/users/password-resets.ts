@@ -1,16 +1,24 @@
 // "Forgot password?" (docs/security.md "Forgot password"): anyone may ask for a reset link
 // for an e-mail address. The answer is the same whether an account has that address or
-// not (no account enumeration); only a known address gets a mail, holding a one-time link
-// (the invitation mechanism, purpose 'reset') valid for one hour. Requests are throttled
-// per address and per client IP, counted before anything is looked up, cluster-wide (the
-// sign-in throttle's rows), so a refused request looks the same for every address too.
+// not (no account enumeration), in content and in time: the request only counts the
+// throttle and queues a job, the same statements for every address; the job looks the
+// address up and, for a known one, writes a one-time link (the invitation mechanism,
+// purpose 'reset', valid for one hour) and its mail, off the request path. Requests are
+// throttled per address and per client IP, counted before anything else, cluster-wide
+// (the sign-in throttle's rows), so a refused request looks the same for every address too.
 import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
+import type { JobRecord } from '../ports/jobs.ts';
+import type { Repos } from '../ports/repositories.ts';
 import type { SendMail } from '../mail/index.ts';
+import type { JobHandler, JobRunner } from '../jobs/index.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
+
+/** The job a reset request queues: `{email}`, looked up and mailed by `PasswordResets.handler`. */
+export const RESET_MAIL_JOB = 'password-reset-mail';
 
 export const PASSWORD_RESET = {
   /** The link's lifetime. */
@@ -35,17 +43,30 @@ export const tooManyResetRequests = (retryAfter: number) =>
 /** "Forgot password?": a reset link by mail, without saying whether the address is known. */
 export interface PasswordResets {
   /**
-   * Mails a one-time reset link when a user has this e-mail address; answers nothing
-   * either way (the caller shows one page for both). Throws 429 when throttled.
+   * Queues the reset of this e-mail address (a mail with a one-time link when a user has
+   * it); answers nothing either way, in the same time (the caller shows one page for both).
+   * Throws 429 when throttled.
    */
   request(email: string, address: string): Promise<void>;
+  /** The queued reset's job: looks the address up; a known one gets its link and mail. */
+  handler: JobHandler;
 }
 
-export function createPasswordResets(deps: { store: StoreSlice<never>; clock: Clock; ids: Ids; sendMail: SendMail; publicUrl: string }): PasswordResets {
-  const { store, clock, ids, sendMail, publicUrl } = deps;
+export function createPasswordResets(deps: {
+  store: StoreSlice<never>;
+  clock: Clock;
+  ids: Ids;
+  sendMail: SendMail;
+  jobs: Pick<JobRunner, 'enqueue'>;
+  publicUrl: string;
+}): PasswordResets {
+  const { store, clock, ids, sendMail, jobs, publicUrl } = deps;
 
-  /** Counts the request against the e-mail and the client IP; throws 429 (counting nothing) when either is over its limit. */
-  async function reserve(email: string, address: string): Promise<void> {
+  /**
+   * Counts the request against the e-mail and the client IP, in the caller's transaction;
+   * throws 429 when either is over its limit (the transaction, and so the count, is undone).
+   */
+  async function reserve(repos: Repos, email: string, address: string): Promise<void> {
     const now = clock.now();
     const windowCutoff = new Date(now.getTime() - PASSWORD_RESET.windowSeconds * 1000);
     const lockedUntil = new Date(now.getTime() + PASSWORD_RESET.windowSeconds * 1000);
@@ -53,46 +74,62 @@ export function createPasswordResets(deps: { store: StoreSlice<never>; clock: Cl
       { key: `reset-email:${email.toLowerCase()}`, max: PASSWORD_RESET.maxPerEmail },
       { key: `reset-address:${address}`, max: PASSWORD_RESET.maxPerAddress },
     ];
-    await store.transaction(async (repos) => {
-      for (const { key, max } of limits) {
-        const r = await repos.throttle.reserve(key, { now, windowCutoff, max, lockedUntil });
-        if (r.failures > max) {
-          const until = r.lockedUntil?.getTime() ?? lockedUntil.getTime();
-          throw tooManyResetRequests(Math.max(1, Math.ceil((until - now.getTime()) / 1000)));
-        }
+    for (const { key, max } of limits) {
+      const r = await repos.throttle.reserve(key, { now, windowCutoff, max, lockedUntil });
+      if (r.failures > max) {
+        const until = r.lockedUntil?.getTime() ?? lockedUntil.getTime();
+        throw tooManyResetRequests(Math.max(1, Math.ceil((until - now.getTime()) / 1000)));
       }
+    }
+  }
+
+  /** The link and its mail for a known address; nothing for an unknown one. */
+  async function mailLink(job: JobRecord): Promise<void> {
+    const email = typeof job.payload.email === 'string' ? job.payload.email : '';
+    await store.transaction(async (repos) => {
+      const user = await repos.users.byEmail(email);
+      if (!user) return;
+      const token = ids.secret(32);
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + PASSWORD_RESET.linkSeconds * 1000);
+      await repos.invitations.insert({ tokenHash: sha256Hex(token), userId: user.id, accountId: null, expiresAt, purpose: 'reset' }, now);
+      await repos.events.publish(eventOf('user.password-reset-requested', null, subjectOf('user', user.id), { userId: user.id }), now);
+      const link = `${publicUrl}/password-reset/${token}`;
+      await sendMail(repos, {
+        to: user.email,
+        subject: 'Reset your Scanbase password',
+        text:
+          `Someone (hopefully you) asked to reset the password of ${user.email} on Scanbase.\n\n` +
+          `Choose a new password: ${link}\n\nThe link works once, for 1 hour. If you did not ask, ignore this mail: ` +
+          'your password stays as it is.',
+        links: [link],
+        secret: token,
+      });
     });
   }
 
   return {
     /**
-     * Mails a one-time reset link when a user has this e-mail address; answers nothing
-     * either way (the caller shows one page for both). Throws 429 when throttled.
+     * Queues the reset of this e-mail address (a mail with a one-time link when a user has
+     * it); answers nothing either way, in the same time (the caller shows one page for both).
+     * Throws 429 when throttled.
      */
     async request(email: string, address: string): Promise<void> {
       const normalized = email.trim();
-      await reserve(normalized, address);
-      if (normalized.length > 320 || !normalized.includes('@')) return;
+      const plausible = normalized.length <= 320 && normalized.includes('@');
       await store.transaction(async (repos) => {
-        const user = await repos.users.byEmail(normalized);
-        if (!user) return;
-        const token = ids.secret(32);
-        const now = clock.now();
-        const expiresAt = new Date(now.getTime() + PASSWORD_RESET.linkSeconds * 1000);
-        await repos.invitations.insert({ tokenHash: sha256Hex(token), userId: user.id, accountId: null, expiresAt, purpose: 'reset' }, now);
-        await repos.events.publish(eventOf('user.password-reset-requested', null, subjectOf('user', user.id), { userId: user.id }), now);
-        const link = `${publicUrl}/password-reset/${token}`;
-        await sendMail(repos, {
-          to: user.email,
-          subject: 'Reset your Scanbase password',
-          text:
-            `Someone (hopefully you) asked to reset the password of ${user.email} on Scanbase.\n\n` +
-            `Choose a new password: ${link}\n\nThe link works once, for 1 hour. If you did not ask, ignore this mail: ` +
-            'your password stays as it is.',
-          links: [link],
-          secret: token,
-        });
+        await reserve(repos, normalized, address);
+        // Queued without a kick: the node's runner picks it up at its next poll (a second at
+        // most), not right after this answer, where its work would time the next request.
+        if (plausible) await jobs.enqueue(repos, { kind: RESET_MAIL_JOB, payload: { email: normalized }, createdBy: null });
       });
+    },
+
+    handler: {
+      async run(job) {
+        await mailLink(job);
+        return null; // never whether the address was known: the job's row says nothing about it
+      },
     },
   };
 }

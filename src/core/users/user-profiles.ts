@@ -1,14 +1,11 @@
-// What the service's own pages show of a user (the sign-in approval page, the avatars of
-// GET /avatars/{id}.svg): read by user id, without an actor (the page has checked the
-// session, an avatar shows initials only).
+// What the service's own pages show of a user (the sign-in approval page, the account
+// page) and the bearer's own profile (GET /oauth/userinfo): read by user id, without an actor.
 import type { StoreReads } from '../ports/store-slices.ts';
 
 /** The pages' view of users. */
 export interface UserProfiles {
   /** The e-mail of the user a signed-in session names; null when the user is gone. */
   emailOf(userId: string): Promise<string | null>;
-  /** An avatar's initials: the first letters of the first and last names, else of the e-mail; null when there is no such user. */
-  initialsOf(userId: string): Promise<string | null>;
   /** The signed-in user's own profile (GET /oauth/userinfo: the bearer's, so no permission to check); null when the user is gone. */
   ownProfile(userId: string): Promise<{ email: string; firstName: string; lastName: string } | null>;
 }
@@ -22,11 +19,6 @@ export function createUserProfiles(deps: { store: StoreReads<'users'> }): UserPr
     async ownProfile(userId) {
       const user = await store.repos.users.byId(userId);
       return user && { email: user.email, firstName: user.firstName, lastName: user.lastName };
-    },
-    async initialsOf(userId) {
-      const user = await store.repos.users.byId(userId);
-      if (!user) return null;
-      return ((user.firstName[0] ?? '') + (user.lastName[0] ?? '')).toUpperCase() || (user.email[0] ?? '?').toUpperCase();
     },
   };
 }

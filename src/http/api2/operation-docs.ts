@@ -62,6 +62,28 @@ export const API2_OPERATIONS: OperationTable = {
     errors: [],
   },
 
+  // The caller's sessions: our extension (docs/security.md "Evicting every session").
+  'POST /api/2/me/sign-out-everywhere': {
+    does:
+      'Ends every session of the caller: his browser sign-ins, his refresh tokens and unused authorization codes, and every access token ' +
+      'issued until now (this one included), refused from the next request on every node. Answers 204. Not in the vendor\'s API.',
+    errors: [],
+  },
+
+  // The caller's own invitations: our extension (docs/security.md "Invitations").
+  'GET /api/2/me/invitations': {
+    does: 'The caller\'s pending invitations to accounts (joining an account is an invitation the user accepts), oldest first. Not in the vendor\'s API.',
+    errors: [],
+  },
+  'POST /api/2/me/invitations/{accountRef}/accept': {
+    does: 'Accepts the caller\'s invitation to the account: he becomes a member with the account roles it gives, and his project grants there take effect. Answers 204. Not in the vendor\'s API.',
+    errors: [...ACCOUNT, { code: 'account-not-found', when: 'the caller has no pending invitation to that account' }],
+  },
+  'POST /api/2/me/invitations/{accountRef}/decline': {
+    does: 'Declines the caller\'s invitation to the account; the project grants waiting with it go. Answers 204. Not in the vendor\'s API.',
+    errors: [...ACCOUNT],
+  },
+
   // Values.
   'GET /api/2/values/permissions': { does: `Every permission name the service knows (spec "Permissions"). ${VALUES}`, errors: [] },
   'GET /api/2/values/formats': {
@@ -123,25 +145,34 @@ export const API2_OPERATIONS: OperationTable = {
 
   // Users of an account (src/core/users/account-users.ts).
   [`GET ${A}/users`]: {
-    does: 'The users of the account; `accountRoles` lists only the roles the caller may read.',
+    does:
+      'The users of the account, then the users invited and not yet accepted (`pending: true`: only the address the inviter wrote and the id); ' +
+      '`accountRoles` lists only the roles the caller may read.',
     permission: '`account:users:read`, or `workzone:members:write` on some work zone of the account.',
     errors: [...ACCOUNT, 'list-users-forbidden'],
   },
   [`GET ${A}/users/{userRef}`]: { does: 'One user of the account.', permission: '`account:users:read`.', errors: [...ACCOUNT, 'invalid-user-urn', 'view-user-forbidden', 'user-not-found'] },
   [`POST ${A}/users/bulk-invite`]: {
-    does: 'Invites users by e-mail, optionally with account roles; unknown addresses get an invitation e-mail. Idempotent, all or nothing.',
+    does:
+      'Invites users by e-mail, optionally with account roles. Idempotent, all or nothing. A member gets the roles he misses. Anyone else ' +
+      '(new to the service or not) gets a pending invitation, which he accepts after signing in (or by setting his first password from the ' +
+      'e-mailed link); the answer shows of him only the address sent, his id and `pending: true`. At most `INVITE_MAX_PER_REQUEST` ' +
+      'addresses (100) per request, `INVITE_MAX_PER_ACCOUNT_DAY` new invitations (500) per account per day (429 `too-many-invitations` ' +
+      'with Retry-After, nothing changed); a recipient gets at most `INVITE_MAILS_PER_RECIPIENT_DAY` invitation mails (3) a day.',
     permission:
       '`account:users:write` (or `workzone:members:write` on some work zone, for users invited without account roles); each account role given needs its write permission: ' +
       '`account:administrators:write`, `account:project-managers:write`, `account:project-listers:write`.',
-    errors: [...ACCOUNT, INPUT, 'create-user-forbidden'],
+    errors: [...ACCOUNT, INPUT, 'create-user-forbidden', 'too-many-invitations'],
   },
   [`DELETE ${A}/members`]: {
-    does: 'Removes users from the account (and from its projects). The account owner cannot be removed, nor a user who owns projects of the account.',
+    does:
+      'Removes users from the account (and from its projects); for a pending invitee, withdraws the invitation. The account owner cannot be ' +
+      'removed, nor a user who owns projects of the account.',
     permission: '`account:users:write`, plus the write permission of every account role the user holds.',
     errors: [...ACCOUNT, INPUT, 'remove-user-from-account-forbidden', 'delete-account-owner-forbidden', 'user-not-found'],
   },
   [`PUT ${A}/members/{userRef}/roles`]: {
-    does: 'Sets the account roles (administrator, projectManager, projectLister) of a user of the account.',
+    does: 'Sets the account roles (administrator, projectManager, projectLister) of a user of the account (of a pending invitee: those accepting will give).',
     permission: '`account:users:write`, plus the write permission of every role added or removed (`account:administrators:write`, `account:project-managers:write`, `account:project-listers:write`).',
     errors: [...ACCOUNT, INPUT, 'invalid-user-urn', 'update-user-account-roles-forbidden', 'user-not-found'],
   },
@@ -256,10 +287,15 @@ export const API2_OPERATIONS: OperationTable = {
     errors: [...PROJECT, 'list-project-members-forbidden'],
   },
   [`POST ${P}/members`]: {
-    does: 'Adds users (by e-mail) and groups to the project, or to some of its work zones, with one role each (a member has one role in a project).',
+    does:
+      'Adds users (by e-mail) and groups to the project, or to some of its work zones, with one role each (a member has one role in a project). ' +
+      'A user who is not a member of the account is invited to it (as bulk invite does, with its caps): his grants take effect when he accepts.',
     permission:
       '`workzone:members:write` on every work zone named (the root when none is); a caller who is neither the project owner nor holds `account:users:write` must also hold the permissions of the role given.',
-    errors: [...PROJECT, ...WORKZONE, INPUT, 'expiration-date-in-past', 'member-has-another-role', 'add-project-members-forbidden', 'role-not-found', 'group-not-found'],
+    errors: [
+      ...PROJECT, ...WORKZONE, INPUT, 'expiration-date-in-past', 'member-has-another-role', 'add-project-members-forbidden', 'role-not-found', 'group-not-found',
+      'too-many-invitations',
+    ],
   },
   [`POST ${P}/members/bulk-remove`]: {
     does: 'Removes users and groups from every work zone of the project. The project owner cannot be removed.',

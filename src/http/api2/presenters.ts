@@ -2,7 +2,7 @@
 import { formatUrn, type UrnType } from '../../core/ids/urn.ts';
 import type { AccountView, SubscriptionView } from '../../core/accounts/index.ts';
 import type { GroupRecord, RoleRecord } from '../../core/ports/repositories.ts';
-import type { AccountUserView } from '../../core/users/index.ts';
+import type { AccountUserView, MyInvitation } from '../../core/users/index.ts';
 import type { LegacyPermission, RolePermission } from '../../core/permissions/role-rules.ts';
 
 export const DEFAULT_COLOR = '#6b7785';
@@ -91,6 +91,14 @@ export function presenters(ctx: Api2Context) {
       invitedBy: userUrn(v.invitedBy),
       invitedAt: iso(v.invitedAt),
       ...(v.accountRoles ? { accountRoles: v.accountRoles } : {}),
+      ...(v.pending ? { pending: true as const } : {}),
+    }),
+    invitation: (i: MyInvitation) => ({
+      accountId: urn('account', i.accountId),
+      accountName: i.accountName,
+      roles: i.roles,
+      invitedBy: i.invitedBy,
+      invitedAt: i.invitedAt.toISOString(),
     }),
     group: (g: GroupRecord) => ({
       id: urn('group', g.id),

@@ -143,6 +143,20 @@ export const User = Type.Object({
   invitedBy: Nullable(Type.String()),
   invitedAt: NullableDateTime,
   accountRoles: Type.Optional(Type.Array(AccountRoleEnum)),
+  pending: Type.Optional(Type.Literal(true, {
+    description:
+      'Our extension: present (true) on a user invited to the account who has not accepted yet. Until then the account sees only the ' +
+      'address it wrote and the id; names, company and title are empty, and `accountRoles` are those accepting will give.',
+  })),
+});
+
+/** Our extension: a pending invitation of the caller's (GET /api/2/me/invitations). */
+export const MyInvitation = Type.Object({
+  accountId: Type.String({ description: 'The account URN' }),
+  accountName: Type.String(),
+  roles: Type.Array(AccountRoleEnum),
+  invitedBy: Nullable(Type.String({ description: 'The inviter as he names himself (names, else e-mail)' })),
+  invitedAt: DateTime,
 });
 
 export const Group = Type.Object({

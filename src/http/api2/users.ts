@@ -27,6 +27,25 @@ export function userRoutes(root: FastifyInstance, core: Core): void {
     return reply.code(201).send(users.map(p.user));
   });
 
+  // The caller's own pending invitations (our extension: joining an account is an invitation he accepts).
+  app.get('/me/invitations', {
+    schema: { summary: 'The caller\'s pending invitations to accounts', operationId: 'getMyInvitations', ...tag('User'), response: { 200: Type.Array(S.MyInvitation), ...errors } },
+  }, async (req) => (await core.accountInvitations.mine(actor(req).userId)).map(p.invitation));
+
+  app.post('/me/invitations/:accountRef/accept', {
+    schema: { summary: 'Accept an invitation: become a member of the account', operationId: 'acceptInvitation', ...tag('User'), params: S.AccountParams, response: { 204: Type.Null(), ...errors } },
+  }, async (req, reply) => {
+    await core.accountInvitations.accept(actor(req).userId, ref('account', req.params.accountRef));
+    return reply.code(204).send(null);
+  });
+
+  app.post('/me/invitations/:accountRef/decline', {
+    schema: { summary: 'Decline an invitation', operationId: 'declineInvitation', ...tag('User'), params: S.AccountParams, response: { 204: Type.Null(), ...errors } },
+  }, async (req, reply) => {
+    await core.accountInvitations.decline(actor(req).userId, ref('account', req.params.accountRef));
+    return reply.code(204).send(null);
+  });
+
   app.delete('/accounts/:accountRef/members', {
     schema: { summary: 'Remove users from an account', operationId: 'removeUsersFromAccount', ...tag('Account'), params: S.AccountParams, body: S.RefList, response: { 204: Type.Null(), ...errors } },
   }, async (req, reply) => {

@@ -34,16 +34,17 @@ export const hiddenFields = (fields: Record<string, string | null | undefined>):
     .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v!)}">`)
     .join('');
 
+/** The sign-in form: of the authorize flow (posts to /oauth/login), or of the account page (`action` /account/sign-in). */
 export function signInPage(
   ctx: PageContext,
-  p: { fields: Record<string, string | null>; csrf: string; email?: string; error?: string },
+  p: { fields: Record<string, string | null>; csrf: string; email?: string; error?: string; action?: string },
 ): string {
   return layout(
     ctx,
     'Sign in',
     `<h1>Sign in to Scanbase</h1>
 ${p.error ? `<p class="error" role="alert">${escapeHtml(p.error)}</p>` : ''}
-<form method="post" action="/oauth/login">
+<form method="post" action="${escapeHtml(p.action ?? '/oauth/login')}">
 ${hiddenFields({ ...p.fields, csrf: p.csrf })}
 <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(p.email ?? '')}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
@@ -73,7 +74,8 @@ ${hiddenFields({ ...p.fields, csrf: p.csrf })}
 <form method="post" action="/oauth/logout">
 ${hiddenFields({ csrf: p.csrf })}
 <button class="secondary" type="submit">Sign out</button>
-</form>`,
+</form>
+<p><a id="account" href="/account">Your account: invitations, sign out everywhere</a></p>`,
   );
 }
 

@@ -1,6 +1,6 @@
 // Public pages outside the OAuth flow: the invitation page (set a password from the
-// e-mailed link), "Forgot password?" (ask for a reset link; choose a new password from it)
-// and generated avatars (User.avatar).
+// e-mailed link), "Forgot password?" (ask for a reset link; choose a new password from it),
+// the account page (account.ts) and generated avatars (User.avatar).
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -11,6 +11,8 @@ import { browserSessions } from '../oauth/routes.ts';
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_RESET } from '../../core/users/index.ts';
 import type { InvitationPurpose } from '../../core/ports/repositories.ts';
 import { isUuid } from '../../core/ids/urn.ts';
+import { ACCOUNT_PATH, accountRoutes, signedOutEverywhereText } from './account.ts';
+import { avatarSvg } from './avatar.ts';
 
 /** Where each kind of one-time link points (the form posts back to it). */
 const LINK_PATHS: Record<InvitationPurpose, string> = { 'set-password': '/invitations', reset: '/password-reset' };
@@ -33,11 +35,14 @@ ${reset ? '' : `<label for="firstName">First name</label><input id="firstName" n
   );
 }
 
-const donePage = (ctx: PageContext, email: string) =>
+/** After a password is set: a reset also says that every session ended with it (the eviction is part of the reset). */
+const donePage = (ctx: PageContext, purpose: InvitationPurpose, email: string) =>
   layout(
     ctx,
     'Password set',
-    `<h1>Password set</h1><p id="done">You can now sign in as <strong>${escapeHtml(email)}</strong> from your application.</p>`,
+    `<h1>Password set</h1><p id="done">You can now sign in as <strong>${escapeHtml(email)}</strong> from your application.</p>
+${purpose === 'reset' ? `<p id="signed-out-everywhere"><strong>Signed out everywhere.</strong> ${escapeHtml(signedOutEverywhereText)}</p>` : ''}
+<p><a href="${ACCOUNT_PATH}">Your account</a></p>`,
   );
 
 function forgotPage(ctx: PageContext, csrf: string, p: { email?: string; error?: string } = {}): string {
@@ -63,7 +68,7 @@ const forgotSentPage = (ctx: PageContext) =>
     `<h1>Check your mail</h1><p id="sent">If an account uses that address, a link to choose a new password is on its way. It works once, for ${PASSWORD_RESET.linkSeconds / 60} minutes.</p>`,
   );
 
-function html(reply: FastifyReply, status: number, body: string) {
+function html(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply
     .code(status)
     .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; form-action 'self'")
@@ -73,8 +78,6 @@ function html(reply: FastifyReply, status: number, body: string) {
     .type('text/html; charset=utf-8')
     .send(body);
 }
-
-const COLORS = ['#0b5cad', '#2e8540', '#b35900', '#6f42c1', '#c0392b', '#117a8b'];
 
 export const pageRoutes =
   (core: Core): FastifyPluginAsync =>
@@ -135,7 +138,7 @@ export const pageRoutes =
             firstName: str('firstName').slice(0, 255),
             lastName: str('lastName').slice(0, 255),
           });
-          return html(reply, 200, donePage(ctx, email));
+          return html(reply, 200, donePage(ctx, purpose, email));
         } catch (e) {
           if (e instanceof DomainError && e.kind === 'invalid') {
             return html(reply, 400, setPasswordPage(ctx, purpose, token, email, e.message));
@@ -144,6 +147,9 @@ export const pageRoutes =
         }
       });
     }
+
+    // The account page: sign out everywhere (account.ts).
+    accountRoutes(app, core, ctx, html);
 
     // "Forgot password?": a CSRF-protected form (the sign-in pages' browser session); one answer for every address.
     const { session } = browserSessions(core);
@@ -173,22 +179,19 @@ export const pageRoutes =
       return html(reply, 200, forgotSentPage(ctx));
     });
 
+    // Public (an <img> sends no token): drawn from the id alone, no lookup (avatar.ts). A name
+    // that is not a UUID is no avatar address at all.
     app.get(
       '/avatars/:file',
       { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } },
       async (req, reply) => {
         const id = req.params.file.replace(/\.svg$/, '');
         if (!isUuid(id)) throw new DomainError('not-found', 'user-not-found', 'No such avatar');
-        const initials = await core.userProfiles.initialsOf(id.toLowerCase());
-        if (initials === null) throw new DomainError('not-found', 'user-not-found', 'No such avatar');
-        const color = COLORS[parseInt(id.slice(0, 2), 16) % COLORS.length];
         return reply
           .type('image/svg+xml')
-          .header('cache-control', 'public, max-age=300')
+          .header('cache-control', 'public, max-age=86400, immutable')
           .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-          .send(
-            `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><rect width="64" height="64" rx="32" fill="${color}"/><text x="32" y="41" font-family="sans-serif" font-size="24" fill="#fff" text-anchor="middle">${escapeHtml(initials)}</text></svg>`,
-          );
+          .send(avatarSvg(id));
       },
     );
   };

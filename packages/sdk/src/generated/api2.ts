@@ -138,6 +138,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/2/me/sign-out-everywhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out everywhere: end every session of the caller
+         * @description Ends every session of the caller: his browser sign-ins, his refresh tokens and unused authorization codes, and every access token issued until now (this one included), refused from the next request on every node. Answers 204. Not in the vendor's API.
+         *
+         *     **Permission:** none beyond a valid access token.
+         */
+        post: operations["signOutEverywhere"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/2/accounts": {
         parameters: {
             query?: never;
@@ -369,7 +391,7 @@ export interface paths {
         };
         /**
          * Users of an account
-         * @description The users of the account; `accountRoles` lists only the roles the caller may read.
+         * @description The users of the account, then the users invited and not yet accepted (`pending: true`: only the address the inviter wrote and the id); `accountRoles` lists only the roles the caller may read.
          *
          *     **Permission:** `account:users:read`, or `workzone:members:write` on some work zone of the account.
          *
@@ -419,13 +441,83 @@ export interface paths {
         put?: never;
         /**
          * Invite users to an account (idempotent; all or nothing)
-         * @description Invites users by e-mail, optionally with account roles; unknown addresses get an invitation e-mail. Idempotent, all or nothing.
+         * @description Invites users by e-mail, optionally with account roles. Idempotent, all or nothing. A member gets the roles he misses. Anyone else (new to the service or not) gets a pending invitation, which he accepts after signing in (or by setting his first password from the e-mailed link); the answer shows of him only the address sent, his id and `pending: true`. At most `INVITE_MAX_PER_REQUEST` addresses (100) per request, `INVITE_MAX_PER_ACCOUNT_DAY` new invitations (500) per account per day (429 `too-many-invitations` with Retry-After, nothing changed); a recipient gets at most `INVITE_MAILS_PER_RECIPIENT_DAY` invitation mails (3) a day.
          *
          *     **Permission:** `account:users:write` (or `workzone:members:write` on some work zone, for users invited without account roles); each account role given needs its write permission: `account:administrators:write`, `account:project-managers:write`, `account:project-listers:write`.
          *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-input`, `403 create-user-forbidden`.
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-input`, `403 create-user-forbidden`, `429 too-many-invitations`.
          */
         post: operations["inviteUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/me/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's pending invitations to accounts
+         * @description The caller's pending invitations to accounts (joining an account is an invitation the user accepts), oldest first. Not in the vendor's API.
+         *
+         *     **Permission:** none beyond a valid access token.
+         */
+        get: operations["getMyInvitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/me/invitations/{accountRef}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: become a member of the account
+         * @description Accepts the caller's invitation to the account: he becomes a member with the account roles it gives, and his project grants there take effect. Answers 204. Not in the vendor's API.
+         *
+         *     **Permission:** none beyond a valid access token.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `404 account-not-found (the caller has no pending invitation to that account)`.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/me/invitations/{accountRef}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline an invitation
+         * @description Declines the caller's invitation to the account; the project grants waiting with it go. Answers 204. Not in the vendor's API.
+         *
+         *     **Permission:** none beyond a valid access token.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`.
+         */
+        post: operations["declineInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -444,7 +536,7 @@ export interface paths {
         post?: never;
         /**
          * Remove users from an account
-         * @description Removes users from the account (and from its projects). The account owner cannot be removed, nor a user who owns projects of the account.
+         * @description Removes users from the account (and from its projects); for a pending invitee, withdraws the invitation. The account owner cannot be removed, nor a user who owns projects of the account.
          *
          *     **Permission:** `account:users:write`, plus the write permission of every account role the user holds.
          *
@@ -466,7 +558,7 @@ export interface paths {
         get?: never;
         /**
          * Set the account roles of a user
-         * @description Sets the account roles (administrator, projectManager, projectLister) of a user of the account.
+         * @description Sets the account roles (administrator, projectManager, projectLister) of a user of the account (of a pending invitee: those accepting will give).
          *
          *     **Permission:** `account:users:write`, plus the write permission of every role added or removed (`account:administrators:write`, `account:project-managers:write`, `account:project-listers:write`).
          *
@@ -849,11 +941,11 @@ export interface paths {
         put?: never;
         /**
          * Add members to a project
-         * @description Adds users (by e-mail) and groups to the project, or to some of its work zones, with one role each (a member has one role in a project).
+         * @description Adds users (by e-mail) and groups to the project, or to some of its work zones, with one role each (a member has one role in a project). A user who is not a member of the account is invited to it (as bulk invite does, with its caps): his grants take effect when he accepts.
          *
          *     **Permission:** `workzone:members:write` on every work zone named (the root when none is); a caller who is neither the project owner nor holds `account:users:write` must also hold the permissions of the role given.
          *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-workzone-urn`, `404 workzone-not-found`, `400 invalid-input`, `400 expiration-date-in-past`, `400 member-has-another-role`, `403 add-project-members-forbidden`, `404 role-not-found`, `404 group-not-found`.
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-workzone-urn`, `404 workzone-not-found`, `400 invalid-input`, `400 expiration-date-in-past`, `400 member-has-another-role`, `403 add-project-members-forbidden`, `404 role-not-found`, `404 group-not-found`, `429 too-many-invitations`.
          */
         post: operations["addProjectMembers"];
         delete?: never;
@@ -2010,6 +2102,80 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    signOutEverywhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
                         type?: string;
                         status: number;
                         title: string;
@@ -3639,6 +3805,11 @@ export interface operations {
                         /** Format: date-time */
                         invitedAt: string | null;
                         accountRoles?: ("administrator" | "projectManager" | "projectLister")[];
+                        /**
+                         * @description Our extension: present (true) on a user invited to the account who has not accepted yet. Until then the account sees only the address it wrote and the id; names, company and title are empty, and `accountRoles` are those accepting will give.
+                         * @enum {boolean}
+                         */
+                        pending?: true;
                     }[];
                 };
             };
@@ -3752,6 +3923,11 @@ export interface operations {
                         /** Format: date-time */
                         invitedAt: string | null;
                         accountRoles?: ("administrator" | "projectManager" | "projectLister")[];
+                        /**
+                         * @description Our extension: present (true) on a user invited to the account who has not accepted yet. Until then the account sees only the address it wrote and the id; names, company and title are empty, and `accountRoles` are those accepting will give.
+                         * @enum {boolean}
+                         */
+                        pending?: true;
                     };
                 };
             };
@@ -3871,6 +4047,11 @@ export interface operations {
                         /** Format: date-time */
                         invitedAt: string | null;
                         accountRoles?: ("administrator" | "projectManager" | "projectLister")[];
+                        /**
+                         * @description Our extension: present (true) on a user invited to the account who has not accepted yet. Until then the account sees only the address it wrote and the id; names, company and title are empty, and `accountRoles` are those accepting will give.
+                         * @enum {boolean}
+                         */
+                        pending?: true;
                     }[];
                 };
             };
@@ -3948,6 +4129,242 @@ export interface operations {
             };
             /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getMyInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The account URN */
+                        accountId: string;
+                        accountName: string;
+                        roles: ("administrator" | "projectManager" | "projectLister")[];
+                        invitedBy: string | null;
+                        /** Format: date-time */
+                        invitedAt: string;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    declineInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7618,6 +8035,11 @@ export interface operations {
                         /** Format: date-time */
                         invitedAt: string | null;
                         accountRoles?: ("administrator" | "projectManager" | "projectLister")[];
+                        /**
+                         * @description Our extension: present (true) on a user invited to the account who has not accepted yet. Until then the account sees only the address it wrote and the id; names, company and title are empty, and `accountRoles` are those accepting will give.
+                         * @enum {boolean}
+                         */
+                        pending?: true;
                     }[];
                 };
             };

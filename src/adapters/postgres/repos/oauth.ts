@@ -17,7 +17,7 @@ export function oauthRepo(sql: Sql): OAuthRepo {
         `UPDATE authorization_codes SET used_at = $2
          WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2
          RETURNING code_hash AS "codeHash", user_id AS "userId", redirect_uri AS "redirectUri",
-           code_challenge AS "codeChallenge", expires_at AS "expiresAt"`,
+           code_challenge AS "codeChallenge", created_at AS "createdAt", expires_at AS "expiresAt"`,
         [codeHash, now],
       );
       return rows[0] ?? null;
@@ -77,6 +77,22 @@ export function oauthRepo(sql: Sql): OAuthRepo {
         [userId, now],
       );
       return rows[0]!.n;
+    },
+    // Data-modifying WITH clauses all run to completion, read or not: one round trip, one snapshot.
+    async endUserSessions(userId, now) {
+      await sql.query(
+        `WITH stamp AS (
+           UPDATE users SET tokens_valid_after = GREATEST(tokens_valid_after, $2::timestamptz) WHERE id = $1 RETURNING id
+         ), browsers AS (
+           DELETE FROM web_sessions WHERE user_id = $1 RETURNING id_hash
+         ), refresh AS (
+           UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND ${VALID} RETURNING id
+         ), codes AS (
+           UPDATE authorization_codes SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL RETURNING code_hash
+         )
+         SELECT (SELECT count(*) FROM stamp) AS users`,
+        [userId, now],
+      );
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { NewUser, UserRecord, UsersRepo } from '../../../core/ports/repositories.ts';
+import type { NewUser, UserRecord, UsersRepo, UserTokenState } from '../../../core/ports/repositories.ts';
 import type { Sql } from '../sql.ts';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
 
@@ -43,7 +43,9 @@ export function usersRepo(sql: Sql): UsersRepo {
       await sql.query(`UPDATE users SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1`, params);
     },
     async lock(id) {
-      await sql.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [id]);
+      return first(await sql.query<UserTokenState>('SELECT tokens_valid_after AS "tokensValidAfter" FROM users WHERE id = $1 FOR UPDATE', [id]));
     },
+    tokenState: async (id) =>
+      first(await sql.query<UserTokenState>('SELECT tokens_valid_after AS "tokensValidAfter" FROM users WHERE id = $1', [id])),
   };
 }
