@@ -39,7 +39,9 @@ function remote(sql: Sql): Sql {
       await sleep(DB_LATENCY_MS);
       return sql.exec(text);
     },
-    transaction: (fn) => sql.transaction((tx) => fn(remote(tx))),
+    copyOut: (source, onChunk) => sql.copyOut(source, onChunk),
+    copyIn: (target, data) => sql.copyIn(target, data),
+    transaction: (fn, opts) => sql.transaction((tx) => fn(remote(tx)), opts),
     listen: (channel, onMessage) => sql.listen(channel, onMessage),
     close: () => sql.close(),
   };
