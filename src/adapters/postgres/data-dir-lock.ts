@@ -13,6 +13,25 @@ export class DataDirLockedError extends Error {
   override name = 'DataDirLockedError';
 }
 
+/**
+ * How long a refused lock is tried again. A holder killed a moment ago shows as a zombie as
+ * soon as its main thread has exited, but its file table (and the lock) goes only when its
+ * last thread has: on a loaded machine that takes tens of milliseconds. A live second
+ * instance is refused after this wait.
+ */
+const DYING_HOLDER_MS = 2000;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/** tryLock, again every 20 ms for up to `ms` (synchronously: the caller takes the lock before it yields). */
+function tryLockWithin(fd: number, ms: number): boolean {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (tryLock(fd)) return true;
+    if (Date.now() >= until) return false;
+    Atomics.wait(pause, 0, 0, 20);
+  }
+}
+
 /** The pid the holder wrote into the lock file, if it is one. */
 function holderOf(fd: number): number | undefined {
   const buf = Buffer.alloc(32);
@@ -46,7 +65,7 @@ export function acquireLock(dir: string): () => void {
   for (let attempt = 0; attempt < 5; attempt++) {
     const fd = fs.openSync(lockPath, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
     try {
-      if (!tryLock(fd)) {
+      if (!tryLockWithin(fd, DYING_HOLDER_MS)) {
         const pid = holderOf(fd);
         throw new DataDirLockedError(
           `The database directory ${dir} is in use by ${pid ? `process ${pid}` : 'another process'}; stop it or choose another DATA_DIR`,
