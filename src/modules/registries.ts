@@ -72,11 +72,10 @@ function merge<V>(where: string, tables: readonly { owner: string; rows: Readonl
 /** The route rows of the modules under src/modules (src/http/route-modules.ts appends them to its own). */
 export const CONTRACT_ROUTES: readonly (RouteRows & { module: string })[] = contracts.flatMap((m) => (m.routes ? [{ module: m.name, ...m.routes }] : []));
 
-/** The operation docs of the modules under src/modules, by API (src/http/openapi.ts merges them with the kernel's tables). */
-export const CONTRACT_OPERATIONS: { api1: OperationTable; api2: OperationTable } = {
-  api1: merge('operation docs (API 1)', contracts.map((m) => ({ owner: m.name, rows: m.operations?.api1 }))),
-  api2: merge('operation docs (API 2)', contracts.map((m) => ({ owner: m.name, rows: m.operations?.api2 }))),
-};
+/** One API's operation docs: the kernel's table (src/http/api1 or api2 operation-docs.ts) and the contracts' (src/http/openapi.ts); an operation documented twice throws. */
+export function operationTable(api: 'api1' | 'api2', kernel: OperationTable): OperationTable {
+  return merge(`operation docs (${api})`, [{ owner: `src/http/${api}/operation-docs.ts`, rows: kernel }, ...contracts.map((m) => ({ owner: m.name, rows: m.operations?.[api] }))]);
+}
 
 /** Every error code the service answers: the kernel's catalogue and the modules'. */
 export const ERROR_CATALOGUE: Readonly<Record<string, ErrorCodeEntry>> = merge<ErrorCodeEntry>('error codes', [

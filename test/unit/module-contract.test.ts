@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { ESLint } from 'eslint';
 import type { FeatureModule } from '../../src/core/modules.ts';
 import type { Unmet } from '../../src/modules/registries.ts';
-import { CONTRACT_OPERATIONS, CONTRACT_ROUTES, ERROR_CATALOGUE, STORE_MODULES } from '../../src/modules/registries.ts';
+import { CONTRACT_ROUTES, ERROR_CATALOGUE, STORE_MODULES, operationTable } from '../../src/modules/registries.ts';
 import { ERROR_CODES } from '../../src/core/error-codes.ts';
 import { valuesModule } from '../../src/modules/values/module.ts';
 import type { InvalidationRows } from '../../src/modules/contract.ts';
@@ -88,8 +88,10 @@ test("an invalidation row must exist for each event a contract names, with the e
 
 test('the registries hold the kernel rows and the contracts\': routes, operation docs, error codes, store', () => {
   assert.ok(CONTRACT_ROUTES.some((r) => r.module === 'values' && r.api2 === valuesModule.routes?.api2));
-  assert.ok(CONTRACT_OPERATIONS.api2['GET /api/2/values/spatial-references']);
-  assert.ok(CONTRACT_OPERATIONS.api2['GET /api/2/values/permissions']);
+  const api2 = operationTable('api2', { 'GET /api/2/kernel-probe': { does: 'x', errors: [] } });
+  assert.ok(api2['GET /api/2/values/spatial-references'] && api2['GET /api/2/values/permissions'] && api2['GET /api/2/kernel-probe']);
+  // An operation documented by the kernel's table and a module's is refused.
+  assert.throws(() => operationTable('api2', { 'GET /api/2/values/permissions': { does: 'x', errors: [] } }), /given by both/);
   for (const code of Object.keys(ERROR_CODES)) assert.ok(ERROR_CATALOGUE[code], code);
   assert.deepEqual(Object.keys(STORE_MODULES.repositories), []);
 });
