@@ -158,7 +158,7 @@ export function refresh(): Promise<Tokens | null> {
       (e: unknown) => {
         if (e instanceof Refused) {
           // A session this tab held was refused: say so (a first load without a session is no news).
-          setTokens(null, tokens ? 'ended' : null);
+          setTokens(null, tokens ? 'ended' : reason);
           return null;
         }
         throw e;

@@ -86,15 +86,19 @@ export function AccountMenu() {
       document.removeEventListener('keydown', escape);
     };
   }, [open]);
-  const label = `Your account${waiting ? `: ${waiting} invitation${waiting === 1 ? '' : 's'} waiting` : ''}`;
+  const plural = waiting === 1 ? '' : 's';
+  // The name is the visible text with what the eye gets from the icon and the badge: "Your
+  // account: {e-mail} 2 invitations waiting" (at phone width, without the e-mail).
   return (
     <div class="account-menu" ref={ref}>
-      <button type="button" class="secondary small" aria-expanded={open} aria-controls={menuId} aria-label={label} title={me.data?.email ?? label} onClick={() => setOpen(!open)}>
+      <button type="button" class="secondary small" aria-expanded={open} aria-controls={menuId} onClick={() => setOpen(!open)}>
         <Icon name="user" />
-        <span class="who">{me.data?.email ?? 'Account'}</span>
+        <span class="visually-hidden">Your account: </span>
+        {me.data ? <span class="who">{me.data.email}</span> : null}
         {waiting ? (
-          <span class="badge" aria-hidden="true">
+          <span class="badge">
             {waiting}
+            <span class="visually-hidden"> invitation{plural} waiting</span>
           </span>
         ) : null}
       </button>
@@ -111,7 +115,7 @@ export function AccountMenu() {
             onLinkClick(e);
           }}
         >
-          <Icon name="user" /> Your account{waiting ? ` (${waiting} invitation${waiting === 1 ? '' : 's'})` : ''}
+          <Icon name="user" /> Your account{waiting ? ` (${waiting} invitation${plural})` : ''}
         </a>
         <button
           type="button"
@@ -133,12 +137,11 @@ export function AccountMenu() {
 function InvitationItem(props: { inv: MyInvitation }) {
   const inv = props.inv;
   const [run, busy, error] = useAction();
-  const headingId = useId();
   const answer = (a: 'accept' | 'decline') =>
     void run(() => answerInvitation(inv, a)).then((ok) => ok && toast(a === 'accept' ? `You joined “${inv.accountName}”` : `Invitation to “${inv.accountName}” declined`));
   return (
-    <li class="card invitation" aria-labelledby={headingId}>
-      <h3 id={headingId}>“{inv.accountName}”</h3>
+    <li class="card invitation">
+      <h3>“{inv.accountName}”</h3>
       <p class="muted">
         {inv.invitedBy ? <>Invited by “{inv.invitedBy}”, </> : 'Invited '}
         <time dateTime={inv.invitedAt} title={formatFullDate(inv.invitedAt)} class="nowrap">
