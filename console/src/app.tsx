@@ -207,7 +207,7 @@ export function App() {
       </header>
       <ErrorBox error={signOutError} />
       {session === 'signed-in' && !onCallback ? <AfterResetPrompt /> : null}
-      {session === 'signed-in' && accountId ? <AccountNotices key={accountId} accountId={accountId} /> : null}
+      {session === 'signed-in' && accountId ? <AccountNotices key={accountId} accountId={accountId} compact={route.screen === 'project' || route.screen === 'tag-list'} /> : null}
       {onCallback ? (
         <Callback />
       ) : session === 'signed-in' ? (

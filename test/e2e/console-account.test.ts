@@ -59,6 +59,8 @@ async function axeAtBothSizes(page: Page, screen: string): Promise<void> {
 
 async function signedIn(user: { email: string; password: string }, path = '/console/', backTo = /\/console\/$/, viewport = DESKTOP): Promise<Page> {
   const page = await newPage(viewport);
+  // Pico's colour transitions off, so axe reads the final colours of a button just pressed.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto(`${server.url}${path}`);
   await signInThroughConsole(page, user, backTo);
   return page;
@@ -124,6 +126,7 @@ test('after a password reset: the reset\'s last page opens the console, which sa
     if (!done) await showPages('account-after-reset');
   });
   const page = await newPage(DESKTOP);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto(`${server.url}/forgot-password`);
   await page.fill('#email', RAE.email);
   await page.click('button[type=submit]');
@@ -265,7 +268,14 @@ test('the account\'s notices: "E-mail is off" is a banner for those who invite u
     assert.equal(overlaps(boxes.banner, boxes.canvas), false, `the banner covers the view: ${JSON.stringify(boxes)}`);
     for (const k of ['x', 'y', 'width', 'height'] as const) assert.ok(Math.abs(boxes.canvas[k] - boxes.centre[k]) <= 1, `the view fills its panel: ${JSON.stringify(boxes)}`);
     if (viewport.width > 760) assert.ok(Math.abs(boxes.canvas.y + boxes.canvas.height - viewport.height) <= 1, `the view reaches the window's bottom: ${JSON.stringify(boxes)}`);
+    // Beside the view it takes one line until opened.
+    const lineHeight = await banner.locator('p').evaluate((e) => parseFloat(getComputedStyle(e).lineHeight));
+    assert.ok(boxes.banner.height < 2 * lineHeight + 20, `one line: ${boxes.banner.height}`);
     await assertNoSeriousAxeViolations(page, `zone with a notice at ${size}`);
+    await banner.getByRole('button', { name: 'More' }).click();
+    await banner.getByRole('button', { name: 'Less' }).waitFor();
+    assert.ok((await banner.boundingBox())!.height > boxes.banner.height, 'opened, the whole notice');
+    await banner.getByRole('button', { name: 'Less' }).click();
     if (viewport === DESKTOP) await screenshot(page, 'account-notice-zone');
 
     // Dismissed: gone on every screen of this tab, after a reload too; a new browser sees it again.

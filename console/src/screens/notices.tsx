@@ -34,7 +34,8 @@ function Message(props: { text: string }) {
  * the service decides). A failed load shows nothing here: the screen below shows the
  * account's own error.
  */
-export function AccountNotices(props: { accountId: string }) {
+export function AccountNotices(props: { accountId: string; compact?: boolean }) {
+  const [open, setOpen] = useState<string | null>(null);
   const url = apiPath`/api/2/accounts/${props.accountId}/notices`;
   const notices = useLoad(() => api<AccountNotice[]>('GET', url), String(url));
   const [dismissed, setDismissed] = useState(dismissedNow);
@@ -48,15 +49,24 @@ export function AccountNotices(props: { accountId: string }) {
   };
   return (
     <>
-      {shown.map((n) => (
-        <section key={n.code} class={`banner notice ${n.severity}`} aria-label={`Notice: ${n.title}`} data-notice={n.code}>
-          <Icon name={n.severity === 'warning' ? 'warning' : 'info'} />
-          <p>
-            <strong>{n.title}.</strong> <Message text={n.message} />
-          </p>
-          <IconButton icon="close" label={`Dismiss the notice “${n.title}” for this session`} onClick={() => dismiss(n)} />
-        </section>
-      ))}
+      {shown.map((n) => {
+        // Beside the 3D view a notice takes one line until opened: the view keeps its height.
+        const oneLine = props.compact && open !== n.code;
+        return (
+          <section key={n.code} class={`banner notice ${n.severity}${oneLine ? ' one-line' : ''}`} aria-label={`Notice: ${n.title}`} data-notice={n.code}>
+            <Icon name={n.severity === 'warning' ? 'warning' : 'info'} />
+            <p id={`notice-${n.code}`}>
+              <strong>{n.title}.</strong> <Message text={n.message} />
+            </p>
+            {props.compact ? (
+              <button type="button" class="link" aria-expanded={!oneLine} aria-controls={`notice-${n.code}`} onClick={() => setOpen(oneLine ? n.code : null)}>
+                {oneLine ? 'More' : 'Less'}
+              </button>
+            ) : null}
+            <IconButton icon="close" label={`Dismiss the notice “${n.title}” for this session`} onClick={() => dismiss(n)} />
+          </section>
+        );
+      })}
     </>
   );
 }
