@@ -302,3 +302,34 @@ test('the account\'s notices: "E-mail is off" is a banner for those who invite u
   assert.equal(await member.locator('section.banner.notice').count(), 0);
   done = true;
 });
+
+test('errors and loading on the account screens: a failed load shows its error with Try again, never beside a spinner, and Try again loads it (users, groups, roles, reports)', async (t) => {
+  let done = false;
+  t.after(async () => {
+    if (!done) await showPages('account-load-errors');
+  });
+  const page = await signedIn(DEMO_OWNER, `/console/a/${site.accountId}`, new RegExp(`/console/a/${site.accountId}$`));
+  await page.getByRole('link', { name: 'Refinery north' }).waitFor();
+  for (const [screen, loaded] of [
+    ['users', () => page.getByRole('cell', { name: DEMO_VIEWER.email, exact: true })],
+    ['groups', () => page.getByRole('heading', { name: 'Groups', level: 1 })],
+    ['roles', () => page.getByRole('cell', { name: 'Viewer', exact: true })],
+    ['reports', () => page.getByRole('button', { name: /^Export .* as CSV$/ }).first()],
+  ] as const) {
+    // The service's API fails at the network (every call of the screen).
+    await page.route(/\/api\//, (r) => r.abort('connectionrefused'));
+    await page.goto(`${server.url}/console/a/${site.accountId}/${screen}`);
+    const error = page.locator('main .error').first();
+    await error.waitFor();
+    await error.getByRole('button', { name: 'Try again' }).waitFor();
+    assert.equal(await page.locator('main [aria-busy=true]').count(), 0, `${screen}: no spinner beside the error`);
+    await assertNoSeriousAxeViolations(page, `${screen}, failed`);
+    await page.unroute(/\/api\//);
+    // Each failed load has its own Try again (the reports screen has two).
+    const retries = page.locator('main').getByRole('button', { name: 'Try again' });
+    while ((await retries.count()) > 0) await retries.first().click();
+    await loaded().waitFor();
+    assert.equal(await page.locator('main .error').count(), 0, `${screen}: the error is gone`);
+  }
+  done = true;
+});

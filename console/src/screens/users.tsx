@@ -3,13 +3,13 @@
 // project managers (account:users:write). A user invited who has not accepted yet is
 // listed as pending (API 2's `pending: true`: only the address the inviter wrote); the
 // pending view lists only those, and an invitation is withdrawn with DELETE …/members.
-// The API has no "send again": an invitation is mailed once (docs/security.md "Invitations").
+// Removing and withdrawing are confirmed in a dialog. The API has no "send again": an invitation is mailed once (docs/security.md "Invitations").
 import { useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
 import { ACCOUNT_ROLE_NAMES, accountRoleNames, formatDate, formatFullDate } from '../format.ts';
 import { apiPath } from '../paths.ts';
 import type { Account, User } from '../types.ts';
-import { AccountPage, Action, Empty, ErrorBox, Head, Loading, toast, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { AccountPage, Action, Empty, ErrorBox, Head, IconButton, toast, useAction, useConfirm, useLoad, LoadState } from '../ui.tsx';
 
 const ROLES = Object.entries(ACCOUNT_ROLE_NAMES) as [keyof typeof ACCOUNT_ROLE_NAMES, string][];
 
@@ -31,6 +31,17 @@ function UserRow(props: { user: User; accountUrl: string; denied: string | null;
     });
     if (ok && (await run(() => api('DELETE', `${props.accountUrl}/members`, [u.id])))) {
       toast(`Invitation to ${u.email} withdrawn`);
+      props.onChange();
+    }
+  };
+  const remove = async () => {
+    const ok = await props.ask({
+      title: 'Remove the user?',
+      body: `${u.email} leaves the account and loses access to its projects.`,
+      action: 'Remove from the account',
+    });
+    if (ok && (await run(() => api('DELETE', `${props.accountUrl}/members`, [u.id])))) {
+      toast(`${u.email} removed`);
       props.onChange();
     }
   };
@@ -61,11 +72,7 @@ function UserRow(props: { user: User; accountUrl: string; denied: string | null;
         ) : (
           <>
             {accountRoleNames(u.accountRoles) || 'member'}{' '}
-            {props.denied ? null : (
-              <button type="button" class="plain" onClick={() => setEditing(u.accountRoles ?? [])}>
-                Change roles of {label}
-              </button>
-            )}
+            {props.denied ? null : <IconButton icon="rename" label={`Change roles of ${label}`} onClick={() => setEditing(u.accountRoles ?? [])} />}
           </>
         )}
         <ErrorBox error={error} />
@@ -82,21 +89,9 @@ function UserRow(props: { user: User; accountUrl: string; denied: string | null;
       </td>
       <td>
         {props.denied ? null : u.pending ? (
-          <button type="button" class="danger" disabled={busy} onClick={() => void withdraw()}>
-            Withdraw invitation to {u.email}
-          </button>
+          <IconButton icon="close" danger disabled={busy} label={`Withdraw invitation to ${u.email}`} onClick={() => void withdraw()} />
         ) : (
-          <button
-            type="button"
-            class="danger"
-            disabled={busy}
-            onClick={() =>
-              confirm(`Remove ${u.email} from the account? They lose access to its projects.`) &&
-              void run(() => api('DELETE', `${props.accountUrl}/members`, [u.id])).then((ok) => ok && props.onChange())
-            }
-          >
-            Remove {u.email}
-          </button>
+          <IconButton icon="remove" danger disabled={busy} label={`Remove ${u.email}`} onClick={() => void remove()} />
         )}
       </td>
     </tr>
@@ -152,8 +147,8 @@ export function UsersScreen(props: { accountId: string }) {
         </fieldset>
         <Action label="Invite" type="submit" kind="primary" denied={denied} busy={busy} />
       </form>
-      <ErrorBox error={error ?? account.error ?? users.error} />
-      {users.loading && !users.data ? <Loading what="users" /> : null}
+      <ErrorBox error={error} />
+      <LoadState of={[account, users]} what="users" />
       {users.data?.length === 0 ? <Empty>No user yet.</Empty> : null}
       {users.data?.length ? (
         <>
