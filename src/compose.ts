@@ -52,6 +52,8 @@ import { api2TagJson } from './http/api2/tag-json.ts';
 import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
 import { filesModule, type Files, type UploadSweeper } from './core/files/index.ts';
 import { cropsModule, type Crops } from './core/crops/index.ts';
+import { annotationsModule, type Annotations } from './modules/annotations/index.ts';
+import { measurementsModule, type Measurements } from './modules/measurements/index.ts';
 import { connectModule, type ConnectJobs } from './core/connect/index.ts';
 import { webhooksModule, type WebhookOwnerNotices, type WebhookRelay, type Webhooks } from './core/webhooks/index.ts';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
@@ -144,6 +146,8 @@ export interface Core {
   files: Files;
   uploadSweeper: UploadSweeper;
   crops: Crops;
+  annotations: Annotations;
+  measurements: Measurements;
   connectJobs: ConnectJobs;
   tagLists: TagLists;
   jobRunner: JobRunner;
@@ -214,6 +218,8 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
     .add(reportsModule)
     .add(filesModule)
     .add(cropsModule)
+    .add(annotationsModule)
+    .add(measurementsModule)
     .add(connectModule)
     .add(jobsModule)
     .add(usersModule)

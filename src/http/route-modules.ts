@@ -29,6 +29,8 @@ import { workzoneRoutes as api2Workzones } from './api2/workzones.ts';
 import { memberRoutes as api2Members } from './api2/members.ts';
 import { fileRoutes as api2Files } from './api2/files.ts';
 import { cropRoutes as api2Crops } from './api2/crops.ts';
+import { annotationRoutes as api2Annotations } from '../modules/annotations/http/routes.ts';
+import { measurementRoutes as api2Measurements } from '../modules/measurements/http/routes.ts';
 import { tagRoutes as api2Tags } from './api2/tags.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
 import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
@@ -66,6 +68,8 @@ export const ROUTE_MODULES: readonly ModuleRoutes[] = [
   // /_blobs: the local-disk store's signed URLs.
   { module: 'files', api1: api1Files, api2: api2Files, other: { plugin: blobRoutes } },
   { module: 'crops', api2: api2Crops },
+  { module: 'annotations', api2: api2Annotations },
+  { module: 'measurements', api2: api2Measurements },
   { module: 'tags', api1: api1Tags, api2: api2Tags },
   // /connect/{slug}: a connect job's own surface.
   { module: 'connect', api1: api1Connect, other: { plugin: connectJobRoutes } },

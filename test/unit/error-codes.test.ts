@@ -39,7 +39,7 @@ function specRows(): { status: number; pattern: RegExp; literal: string | null }
   return rows;
 }
 
-/** The vendor document's errorCode values, each with the statuses it is given under (none: only in an example). */
+/** The vendor document's errorCode values (fields, and codes its descriptions name with a status), each with the statuses it is given under (none: only in an example). */
 function vendorCodes(): Map<string, Set<number>> {
   const found = new Map<string, Set<number>>();
   const add = (code: string, status: number | null) => {
@@ -50,6 +50,8 @@ function vendorCodes(): Map<string, Set<number>> {
   const walk = (node: unknown, status: number | null): void => {
     if (typeof node === 'string') {
       for (const m of node.matchAll(/"errorCode\\?"\s*:\s*\\?"([a-z0-9_-]+)/g)) add(m[1]!, status);
+      // An operation's prose naming the code: "an error 400 with error code `project-max-annotations`" (createAnnotation).
+      for (const m of node.matchAll(/error (\d{3}) with\s+error code `([a-z0-9_-]+)`/g)) add(m[2]!, Number(m[1]));
     } else if (Array.isArray(node)) {
       for (const n of node) walk(n, status);
     } else if (node && typeof node === 'object') {

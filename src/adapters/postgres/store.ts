@@ -18,6 +18,8 @@ import { locksRepo } from './repos/locks.ts';
 import { connectRepo } from './repos/connect.ts';
 import { tagsRepo } from './repos/tags.ts';
 import { cropsRepo, filesRepo, uploadsRepo } from './repos/files.ts';
+import { annotationsRepo } from '../../modules/annotations/postgres/annotations-repo.ts';
+import { measurementsRepo } from '../../modules/measurements/postgres/measurements-repo.ts';
 import { groupsRepo, invitationsRepo } from './repos/groups.ts';
 import { rateLimitsRepo } from './repos/rate-limits.ts';
 import { adminRepo, countersRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
@@ -42,6 +44,8 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     files: filesRepo(sql),
     uploads: uploadsRepo(sql),
     crops: cropsRepo(sql),
+    annotations: annotationsRepo(sql),
+    measurements: measurementsRepo(sql),
     reports: reportsRepo(sql),
     projects: projectsRepo(sql),
     workzones: workzonesRepo(sql),

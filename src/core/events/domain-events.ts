@@ -114,6 +114,18 @@ export interface DomainEventData {
   /** Also a move: `workzoneId` is where the crop is now. */
   'crop.updated': ProjectIds & { cropId: string; workzoneId: string };
   'crop.deleted': ProjectIds & { cropId: string; workzoneId: string };
+  // Annotations and measurements (src/modules/annotations, src/modules/measurements).
+  'annotation.created': ProjectIds & { annotationId: string; workzoneId: string; annotationType: string };
+  /** A PUT (every field); `workzoneId` is where the annotation is now. */
+  'annotation.updated': ProjectIds & { annotationId: string; workzoneId: string; annotationType: string };
+  'annotation.deleted': ProjectIds & { annotationId: string; workzoneId: string };
+  /** One per user newly assigned (by a create or an update); the assignee was mailed in the same transaction. */
+  'annotation.assigned': ProjectIds & { annotationId: string; workzoneId: string; userId: string };
+  'annotation.commented': ProjectIds & { annotationId: string; workzoneId: string; commentId: string };
+  'measurement.created': ProjectIds & { measurementId: string; workzoneId: string; kind: string };
+  /** Also a move: `workzoneId` is where the measurement is now. */
+  'measurement.updated': ProjectIds & { measurementId: string; workzoneId: string; kind: string };
+  'measurement.deleted': ProjectIds & { measurementId: string; workzoneId: string };
   'tag-list.created': ProjectIds & { tagListId: string; workzoneId: string };
   /** The list's own fields (name, zone, type, definitions…); its tags change with tag-list.changed. */
   'tag-list.updated': ProjectIds & { tagListId: string; workzoneId: string };

@@ -113,6 +113,15 @@ const RULES: { [K in DomainEventType]: Rule<K> } = {
   'crop.created': nothing,
   'crop.updated': nothing,
   'crop.deleted': nothing,
+  // Annotations and measurements: no cache holds them (each read goes to the database).
+  'annotation.created': nothing,
+  'annotation.updated': nothing,
+  'annotation.deleted': nothing,
+  'annotation.assigned': nothing,
+  'annotation.commented': nothing,
+  'measurement.created': nothing,
+  'measurement.updated': nothing,
+  'measurement.deleted': nothing,
   // A project's tagCount sums its lists' tags: a new list is empty (its first tags come with
   // tag-list.changed), and a list moved to another zone stays in the project.
   'tag-list.created': contents,

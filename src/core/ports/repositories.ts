@@ -11,6 +11,9 @@ import type { StoredDomainEvent } from '../events/domain-events.ts';
 import type { ConnectRepo } from './connect.ts';
 import type { TagsRepo } from './tags.ts';
 import type { CropsRepo, FilesRepo, UploadsRepo } from './file-repositories.ts';
+// The new modules' own ports (src/modules/<m>/core/ports.ts), until the module list assembles Repos (issue 28).
+import type { AnnotationsRepo } from '../../modules/annotations/core/ports.ts';
+import type { MeasurementsRepo } from '../../modules/measurements/core/ports.ts';
 export interface UserRecord {
   id: string;
   api1Id: string;
@@ -486,6 +489,8 @@ export interface Repos {
   files: FilesRepo;
   uploads: UploadsRepo;
   crops: CropsRepo;
+  annotations: AnnotationsRepo;
+  measurements: MeasurementsRepo;
   reports: ReportsRepo;
   projects: ProjectsRepo;
   workzones: WorkzonesRepo;
