@@ -63,6 +63,22 @@ export default tseslint.config(
     },
   },
   {
+    // A module's core under src/modules/<m>/core holds to the core's rule: no framework, driver,
+    // surface or adapter (its SQL is in ../postgres, its routes in ../http).
+    files: ['src/modules/*/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(?!node:|\\.{1,2}/).*', message: 'A module core imports only src/core, its module and the standard library (node:*).' },
+            { regex: '(^|/)(http|adapters|postgres)(/|$)', message: 'A module core must not import src/http, src/adapters or its own postgres/http parts.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/http/**/*.ts', 'src/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [throughIndex('(^|/)core/')] }],
