@@ -15,7 +15,8 @@ for (const engine of ENGINES) {
   describe(`annotations and measurements repositories on ${engine}`, () => {
     const suite = suiteStore(engine);
     const repos = suite.repos;
-    const [user, other, account, sub, project, zone] = Array.from({ length: 6 }, () => crypto.randomUUID());
+    const uuid = (): string => crypto.randomUUID();
+    const user = uuid(), other = uuid(), account = uuid(), sub = uuid(), project = uuid(), zone = uuid();
 
     before(async () => {
       await suite.store.transaction(async (tx) => {
