@@ -38,11 +38,6 @@ export const ERROR_CODES = {
   'invalid-workzone-urn': spec(400),
   'invalid-file-urn': spec(400),
   'invalid-crop-urn': spec(400),
-  'invalid-annotation-urn': spec(400),
-  'invalid-annotation-comment-urn': spec(400),
-  'invalid-measurement-urn': spec(400),
-  // The vendor's createAnnotation: 3000 annotations per project.
-  'project-max-annotations': vendor(400),
   'invalid-tag-list-urn': spec(400),
   'invalid-tag-urn': spec(400),
   'invalid-format-urn': spec(400),
@@ -144,15 +139,6 @@ export const ERROR_CODES = {
   'create-crop-forbidden': spec(403),
   'update-crop-forbidden': spec(403),
   'delete-crop-forbidden': spec(403),
-  'view-annotation-forbidden': spec(403),
-  'create-annotation-forbidden': spec(403),
-  'update-annotation-forbidden': spec(403),
-  'delete-annotation-forbidden': spec(403),
-  'create-annotation-comment-forbidden': spec(403),
-  'list-measurements-forbidden': spec(403),
-  'create-measurement-forbidden': spec(403),
-  'update-measurement-forbidden': spec(403),
-  'delete-measurement-forbidden': spec(403),
   'list-tag-lists-forbidden': spec(403),
   'view-tag-list-forbidden': spec(403),
   'create-tag-list-forbidden': spec(403),
@@ -179,8 +165,6 @@ export const ERROR_CODES = {
   'workzone-not-found': spec(404),
   'file-not-found': spec(404),
   'crop-not-found': spec(404),
-  'annotation-not-found': spec(404),
-  'measurement-not-found': spec(404),
   'tag-list-not-found': spec(404),
   'tag-not-found': spec(404),
   'connect-job-not-found': ours(404),
@@ -219,12 +203,25 @@ export const ERROR_CODES = {
   'database-unavailable': ours(503),
 } as const satisfies Record<string, ErrorCodeEntry>;
 
-export type ErrorCode = keyof typeof ERROR_CODES;
+/**
+ * The error codes of the modules under src/modules: each module's core adds its own by
+ * declaration merging (`interface ModuleErrorCodes { 'too-many-annotations': { status:
+ * readonly [409]; defined: readonly ['vendor'] } }`), and its contract gives their
+ * catalogue rows (src/modules/contract.ts errorCodes; src/module-list.ts checks them).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the modules' declaration merging
+export interface ModuleErrorCodes {}
+
+/** The kernel's codes and the modules': the assembled runtime catalogue is src/modules/registries.ts ERROR_CATALOGUE. */
+export type Catalogue = typeof ERROR_CODES & { readonly [C in keyof ModuleErrorCodes]: ModuleErrorCodes[C] & ErrorCodeEntry };
+
+export type ErrorCode = keyof Catalogue;
 
 /** The statuses a code is answered with. */
-export type StatusOf<C extends ErrorCode> = (typeof ERROR_CODES)[C]['status'][number];
+export type StatusOf<C extends ErrorCode> = Catalogue[C]['status'][number];
 
 /** The codes answered with `status`. */
 export type CodeWithStatus<S extends number> = { [C in ErrorCode]: S extends StatusOf<C> ? C : never }[ErrorCode];
 
+/** A code of the kernel's catalogue (the modules' are in src/modules/registries.ts ERROR_CATALOGUE). */
 export const isErrorCode = (s: string): s is ErrorCode => Object.hasOwn(ERROR_CODES, s);

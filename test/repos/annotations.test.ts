@@ -8,13 +8,16 @@ import crypto from 'node:crypto';
 import { suiteStore } from '../support/suite-store.ts';
 import { ENGINES } from '../support/database.ts';
 import type { AnnotationRecord } from '../../src/modules/annotations/index.ts';
+import { annotationsRepo } from '../../src/modules/annotations/postgres/annotations-repo.ts';
+import { measurementsRepo } from '../../src/modules/measurements/postgres/measurements-repo.ts';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 
 for (const engine of ENGINES) {
   describe(`annotations and measurements repositories on ${engine}`, () => {
     const suite = suiteStore(engine);
-    const repos = suite.repos;
+    // The modules' repositories, bound to the pool as the store binds them (src/modules/<m>/module.ts).
+    const mine = { get annotations() { return annotationsRepo(suite.db.sql); }, get measurements() { return measurementsRepo(suite.db.sql); } };
     const uuid = (): string => crypto.randomUUID();
     const user = uuid(), other = uuid(), account = uuid(), sub = uuid(), project = uuid(), zone = uuid();
 
@@ -44,50 +47,50 @@ for (const engine of ENGINES) {
     });
 
     test('an annotation reads back as written; a PUT replaces its fields and its assignees', async () => {
-      const a = annotation(await repos.annotations.nextNumber(project));
-      await repos.annotations.insert(a);
-      assert.deepEqual(await repos.annotations.byId(project, a.id), a);
+      const a = annotation(await mine.annotations.nextNumber(project));
+      await mine.annotations.insert(a);
+      assert.deepEqual(await mine.annotations.byId(project, a.id), a);
       const { id: _i, projectId: _p, number: _n, createdAt: _c, createdBy: _b, updatedAt: _u, updatedBy: _v, ...fields } = a;
       const later = new Date(T0.getTime() + 1000);
-      await repos.annotations.update(a.id, { ...fields, dueDate: null, normal: { x: 0, y: 0, z: 1 }, assignedTo: [user], labels: [] }, other, later);
-      const b = (await repos.annotations.byId(project, a.id))!;
+      await mine.annotations.update(a.id, { ...fields, dueDate: null, normal: { x: 0, y: 0, z: 1 }, assignedTo: [user], labels: [] }, other, later);
+      const b = (await mine.annotations.byId(project, a.id))!;
       assert.deepEqual([b.dueDate, b.normal, b.assignedTo, b.labels, b.updatedBy, b.updatedAt], [null, { x: 0, y: 0, z: 1 }, [user], [], other, later]);
-      assert.equal(await repos.annotations.byId(crypto.randomUUID(), a.id), null);
+      assert.equal(await mine.annotations.byId(crypto.randomUUID(), a.id), null);
     });
 
     test('numbers are never reused after a deletion; comments come in order and go with their annotation', async () => {
-      const first = await repos.annotations.nextNumber(project);
+      const first = await mine.annotations.nextNumber(project);
       const a = annotation(first, { assignedTo: [] });
-      await repos.annotations.insert(a);
-      await repos.annotations.remove(a.id);
-      assert.equal(await repos.annotations.nextNumber(project), first + 1);
+      await mine.annotations.insert(a);
+      await mine.annotations.remove(a.id);
+      assert.equal(await mine.annotations.nextNumber(project), first + 1);
       const b = annotation(first + 2);
-      await repos.annotations.insert(b);
+      await mine.annotations.insert(b);
       for (const [i, text] of ['one', 'two'].entries()) {
-        await repos.annotations.insertComment({ id: crypto.randomUUID(), annotationId: b.id, description: text, createdAt: new Date(T0.getTime() + i), createdBy: user });
+        await mine.annotations.insertComment({ id: crypto.randomUUID(), annotationId: b.id, description: text, createdAt: new Date(T0.getTime() + i), createdBy: user });
       }
-      assert.deepEqual((await repos.annotations.comments([b.id])).map((c) => c.description), ['one', 'two']);
-      assert.deepEqual(await repos.annotations.comments([]), []);
-      const count = await repos.annotations.count(project);
-      await repos.annotations.remove(b.id);
-      assert.equal(await repos.annotations.count(project), count - 1);
-      assert.deepEqual(await repos.annotations.comments([b.id]), []);
+      assert.deepEqual((await mine.annotations.comments([b.id])).map((c) => c.description), ['one', 'two']);
+      assert.deepEqual(await mine.annotations.comments([]), []);
+      const count = await mine.annotations.count(project);
+      await mine.annotations.remove(b.id);
+      assert.equal(await mine.annotations.count(project), count - 1);
+      assert.deepEqual(await mine.annotations.comments([b.id]), []);
     });
 
     test('a measurement keeps its points as given; update and remove', async () => {
       const id = crypto.randomUUID();
       const points = [{ x: 0.1, y: -2.5, z: 1e6 }, { x: 3, y: 4, z: 5 }, { x: -1, y: 0, z: 0 }];
-      await repos.measurements.insert({
+      await mine.measurements.insert({
         id, projectId: project, workzoneId: zone, name: 'M', kind: 'area', points, cameraState: null, scanId: null,
         createdAt: T0, createdBy: user, updatedAt: T0, updatedBy: user,
       });
-      assert.deepEqual((await repos.measurements.byId(project, id))!.points, points);
-      await repos.measurements.update(id, { workzoneId: zone, name: 'N', kind: 'distance', points: points.slice(0, 2), cameraState: '{}', scanId: null }, other, T0);
-      const m = (await repos.measurements.list(project)).find((x) => x.id === id)!;
+      assert.deepEqual((await mine.measurements.byId(project, id))!.points, points);
+      await mine.measurements.update(id, { workzoneId: zone, name: 'N', kind: 'distance', points: points.slice(0, 2), cameraState: '{}', scanId: null }, other, T0);
+      const m = (await mine.measurements.list(project)).find((x) => x.id === id)!;
       assert.deepEqual([m.name, m.kind, m.points.length, m.cameraState, m.updatedBy], ['N', 'distance', 2, '{}', other]);
-      await repos.measurements.remove(id);
-      assert.equal(await repos.measurements.byId(project, id), null);
-      assert.equal(await repos.measurements.count(project), 0);
+      await mine.measurements.remove(id);
+      assert.equal(await mine.measurements.byId(project, id), null);
+      assert.equal(await mine.measurements.count(project), 0);
     });
   });
 }

@@ -31,8 +31,17 @@ export interface WebhookEventData {
 
 export type MemberType = 'user' | 'group';
 
+/**
+ * The events of the modules under src/modules: each module's core adds its own types here by
+ * declaration merging (`declare module '…/core/events/domain-events.ts' { interface
+ * ModuleEventData { 'annotation.created': {…} } }`), and its contract gives their
+ * invalidation rows (src/modules/contract.ts; src/module-list.ts checks none is missing).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the modules' declaration merging
+export interface ModuleEventData {}
+
 /** Each event type and the data it carries (ids are UUIDs; API 1 ids where the API has them). */
-export interface DomainEventData {
+export interface DomainEventData extends ModuleEventData {
   // The service.
   /** The signing keys changed (rotation): every node reloads them. */
   'signing-keys.rotated': Record<string, never>;
@@ -114,18 +123,6 @@ export interface DomainEventData {
   /** Also a move: `workzoneId` is where the crop is now. */
   'crop.updated': ProjectIds & { cropId: string; workzoneId: string };
   'crop.deleted': ProjectIds & { cropId: string; workzoneId: string };
-  // Annotations and measurements (src/modules/annotations, src/modules/measurements).
-  'annotation.created': ProjectIds & { annotationId: string; workzoneId: string; annotationType: string };
-  /** A PUT (every field); `workzoneId` is where the annotation is now. */
-  'annotation.updated': ProjectIds & { annotationId: string; workzoneId: string; annotationType: string };
-  'annotation.deleted': ProjectIds & { annotationId: string; workzoneId: string };
-  /** One per user newly assigned (by a create or an update); the assignee was mailed in the same transaction. */
-  'annotation.assigned': ProjectIds & { annotationId: string; workzoneId: string; userId: string };
-  'annotation.commented': ProjectIds & { annotationId: string; workzoneId: string; commentId: string };
-  'measurement.created': ProjectIds & { measurementId: string; workzoneId: string; kind: string };
-  /** Also a move: `workzoneId` is where the measurement is now. */
-  'measurement.updated': ProjectIds & { measurementId: string; workzoneId: string; kind: string };
-  'measurement.deleted': ProjectIds & { measurementId: string; workzoneId: string };
   'tag-list.created': ProjectIds & { tagListId: string; workzoneId: string };
   /** The list's own fields (name, zone, type, definitions…); its tags change with tag-list.changed. */
   'tag-list.updated': ProjectIds & { tagListId: string; workzoneId: string };
@@ -161,6 +158,8 @@ export interface DomainEventData {
 }
 
 export type DomainEventType = keyof DomainEventData;
+/** The event types declared here (their invalidation rows are in invalidation.ts). */
+export type KernelEventType = Exclude<DomainEventType, keyof ModuleEventData>;
 
 /** An event as a use case publishes it. */
 export type DomainEvent = {

@@ -85,12 +85,10 @@ export const API2_OPERATIONS: OperationTable = {
   },
 
   // Values.
-  'GET /api/2/values/permissions': { does: `Every permission name the service knows (spec "Permissions"). ${VALUES}`, errors: [] },
   'GET /api/2/values/formats': {
     does: `The file formats: extension, format id and category (scan, model, geoImage, document, …); a file's category comes from its extension. ${VALUES}`,
     errors: [],
   },
-  'GET /api/2/values/spatial-references': { does: `The spatial references a project's \`spatialReference\` may name. ${VALUES}`, errors: [] },
   'GET /api/2/values/ai-detection-classes': { does: `The classes an AI detection may look for. ${VALUES}`, errors: [] },
 
   // Accounts and subscriptions (src/core/accounts/accounts.ts).
@@ -429,64 +427,6 @@ export const API2_OPERATIONS: OperationTable = {
     does: 'Moves tags from source lists into this one; the sources keep them as deleted.',
     permission: '`workzone:tags:write` on the target list\'s work zone and on every source list\'s.',
     errors: [...PROJECT, INPUT, ...TAG_LIST, ...TAG_CHANGES, 'update-tag-list-forbidden'],
-  },
-  // Annotations (src/modules/annotations, docs/annotations.md).
-  [`GET ${P}/annotations`]: {
-    does: 'The annotations on the work zones where the caller holds `workzone:annotations:read`, by number (a "Private note" only to its author); ' +
-      '`includeComments=true` adds each one\'s comments, `includeAttachments=true` an empty attachments list (attachments are not stored); otherwise those fields are null.',
-    permission: `${MEMBER}; annotations of zones without \`workzone:annotations:read\` are left out.`,
-    errors: [...PROJECT],
-  },
-  [`POST ${P}/annotations`]: {
-    does: 'Creates an annotation on a work zone, numbered in the project. Each assignee must be a member of the zone and is mailed. At most 3000 annotations per project.',
-    permission: '`workzone:annotations:write` on the work zone.',
-    errors: [...PROJECT, ...WORKZONE, INPUT, 'invalid-user-urn', 'create-annotation-forbidden', { code: 'project-max-annotations', when: '3000 annotations in the project' }],
-  },
-  [`GET ${P}/annotations/{annotationRef}`]: {
-    does: 'One annotation, with its comments when `includeComments=true`.',
-    permission: `${MEMBER} with \`workzone:annotations:read\` on its work zone.`,
-    errors: [...PROJECT, 'invalid-annotation-urn', 'view-annotation-forbidden', 'annotation-not-found'],
-  },
-  [`PUT ${P}/annotations/{annotationRef}`]: {
-    does: 'Overwrites every field of an annotation (a missing optional one becomes null); users newly assigned are mailed. `workzoneId` (our extension) moves it.',
-    permission: '`workzone:annotations:write` on its work zone (and on the new one when it moves).',
-    errors: [...PROJECT, ...WORKZONE, INPUT, 'invalid-annotation-urn', 'invalid-user-urn', 'update-annotation-forbidden', 'annotation-not-found'],
-  },
-  [`DELETE ${P}/annotations/{annotationRef}`]: {
-    does: 'Deletes an annotation and its comments.',
-    permission: '`workzone:annotations:write` on its work zone.',
-    errors: [...PROJECT, 'invalid-annotation-urn', 'delete-annotation-forbidden', 'annotation-not-found'],
-  },
-  [`POST ${P}/annotations/{annotationRef}/comments`]: {
-    does: 'Adds a comment to an annotation (at most 1000 per annotation).',
-    permission: '`workzone:annotations:write` on its work zone.',
-    errors: [...PROJECT, INPUT, 'invalid-annotation-urn', 'create-annotation-comment-forbidden', 'annotation-not-found'],
-  },
-  // Measurements (src/modules/measurements): the vendor's listing, and our extension's writes.
-  [`GET ${P}/measurements`]: {
-    does: 'The measurements of the work zones where the caller holds `workzone:measurements:read`, oldest first.',
-    permission: `${MEMBER} with \`workzone:measurements:read\` on at least one work zone of the project.`,
-    errors: [...PROJECT, 'list-measurements-forbidden'],
-  },
-  [`POST ${P}/measurements`]: {
-    does: 'Creates a distance, polyline, area or height measurement from points in project coordinates; its length, height, width (and area) are computed. Not in the vendor\'s API.',
-    permission: '`workzone:measurements:write` on the work zone.',
-    errors: [...PROJECT, ...WORKZONE, INPUT, 'invalid-file-urn', 'create-measurement-forbidden'],
-  },
-  [`GET ${P}/measurements/{measurementRef}`]: {
-    does: 'One measurement. Not in the vendor\'s API.',
-    permission: `${MEMBER} with \`workzone:measurements:read\` on its work zone.`,
-    errors: [...PROJECT, 'invalid-measurement-urn', 'list-measurements-forbidden', 'measurement-not-found'],
-  },
-  [`PUT ${P}/measurements/{measurementRef}`]: {
-    does: 'Overwrites a measurement; a new `workzoneId` moves it. Not in the vendor\'s API.',
-    permission: '`workzone:measurements:write` on its work zone (and on the new one when it moves).',
-    errors: [...PROJECT, ...WORKZONE, INPUT, 'invalid-measurement-urn', 'invalid-file-urn', 'update-measurement-forbidden', 'measurement-not-found'],
-  },
-  [`DELETE ${P}/measurements/{measurementRef}`]: {
-    does: 'Deletes a measurement. Not in the vendor\'s API.',
-    permission: '`workzone:measurements:write` on its work zone.',
-    errors: [...PROJECT, 'invalid-measurement-urn', 'delete-measurement-forbidden', 'measurement-not-found'],
   },
   // Webhooks: our extension, not in the vendor's API (docs/webhooks.md).
   [`POST ${A}/webhooks`]: {

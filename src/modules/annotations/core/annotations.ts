@@ -11,12 +11,13 @@ import { uuidOfApi1Id } from '../../../core/ids/api1-id.ts';
 import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
-import type { Repos } from '../../../core/ports/repositories.ts';
-import type { StoreSlice } from '../../../core/ports/store-slices.ts';
+import type { Repos, Store } from '../../../core/ports/repositories.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import type { SendMail } from '../../../core/mail/index.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
-import type { AnnotationCommentRecord, AnnotationFields, AnnotationRecord } from './ports.ts';
+import type { AnnotationCommentRecord, AnnotationFields, AnnotationRecord, AnnotationsRepos } from './ports.ts';
+import './events.ts';
+import './errors.ts';
 import { ANNOTATION_LIMITS, MAX_ANNOTATIONS_PER_PROJECT, checkFields, isZoneMember, newlyAssigned, visibleTo } from './rules.ts';
 import { assignmentMail } from './assignment-mail.ts';
 
@@ -66,7 +67,8 @@ export interface Annotations {
 }
 
 export function createAnnotations(deps: {
-  store: StoreSlice<'annotations' | 'workzones' | 'users' | 'members'>;
+  /** The kernel's repositories (users, members, workzones, locks, events, the outbox) and the module's. */
+  store: Store<Repos & AnnotationsRepos>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;
@@ -130,7 +132,7 @@ export function createAnnotations(deps: {
   }
 
   /** Mails and announces each newly assigned user, in the change's transaction. */
-  async function assign(repos: Repos, scope: ProjectScope, a: AnnotationRecord, userIds: string[], now: Date): Promise<void> {
+  async function assign(repos: Repos & AnnotationsRepos, scope: ProjectScope, a: AnnotationRecord, userIds: string[], now: Date): Promise<void> {
     if (!userIds.length) return;
     const by = await repos.users.byId(scope.actor.userId);
     const zone = await repos.workzones.byRef(scope.project.id, { uuid: a.workzoneId });

@@ -61,3 +61,8 @@ export interface AnnotationsRepo {
   comments(annotationIds: string[]): Promise<AnnotationCommentRecord[]>;
   insertComment(c: AnnotationCommentRecord): Promise<void>;
 }
+
+/** The module's repositories, as every executor of the store carries them (module.ts `repositories`). */
+export interface AnnotationsRepos {
+  annotations: AnnotationsRepo;
+}

@@ -12,13 +12,15 @@ import { uuidOfApi1Id } from '../../../core/ids/api1-id.ts';
 import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
-import type { StoreSlice } from '../../../core/ports/store-slices.ts';
+import type { Repos, Store } from '../../../core/ports/repositories.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import { condition } from '../../../core/permissions/refusal-conditions.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
 import type { Point3D } from '../../annotations/index.ts';
 import { MEASUREMENT_LIMITS, checkPoints, measure, type Measured } from './geometry.ts';
-import type { MeasurementFields, MeasurementKind, MeasurementRecord } from './ports.ts';
+import type { MeasurementFields, MeasurementKind, MeasurementRecord, MeasurementsRepos } from './ports.ts';
+import './events.ts';
+import './errors.ts';
 
 export interface MeasurementView {
   measurement: MeasurementRecord;
@@ -49,7 +51,7 @@ export interface Measurements {
   deleteMeasurement(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef): Promise<void>;
 }
 
-export function createMeasurements(deps: { store: StoreSlice<'measurements' | 'workzones' | 'files'>; clock: Clock; ids: Ids; access: ProjectAccess }): Measurements {
+export function createMeasurements(deps: { store: Store<Repos & MeasurementsRepos>; clock: Clock; ids: Ids; access: ProjectAccess }): Measurements {
   const { store, clock, ids, access } = deps;
 
   const view = (scope: ProjectScope, m: MeasurementRecord): MeasurementView => ({

@@ -33,3 +33,8 @@ export interface MeasurementsRepo {
   update(id: string, f: MeasurementFields, by: string, now: Date): Promise<void>;
   remove(id: string): Promise<void>;
 }
+
+/** The module's repositories, as every executor of the store carries them (module.ts `repositories`). */
+export interface MeasurementsRepos {
+  measurements: MeasurementsRepo;
+}

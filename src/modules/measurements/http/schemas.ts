@@ -3,9 +3,13 @@
 import { Type } from 'typebox';
 import { DateTime, Nullable, StringEnum } from '../../../http/schema-helpers.ts';
 import { RefString } from '../../../http/api2/schemas.ts';
-import { Point3D } from '../../annotations/http/schemas.ts';
 import { MEASUREMENT_KINDS, MEASUREMENT_LIMITS as L, type MeasurementKind } from '../index.ts';
 
+/** A point in project coordinates (metres, z up). */
+const Point3D = Type.Object(
+  { x: Type.Number({ format: 'double' }), y: Type.Number({ format: 'double' }), z: Type.Number({ format: 'double' }) },
+  { additionalProperties: false },
+);
 const Kind = StringEnum<MeasurementKind>(MEASUREMENT_KINDS);
 
 export const MeasurementWrite = Type.Object(

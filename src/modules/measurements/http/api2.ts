@@ -3,21 +3,27 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
-import type { Core } from '../../../compose.ts';
-import { api2Kit } from '../../../http/api2/route-kit.ts';
+import { formatUrn, type UrnType } from '../../../core/ids/urn.ts';
+import { actorOf } from '../../../http/auth.ts';
+import { api2RefParser } from '../../../http/refs.ts';
 import * as S from '../../../http/api2/schemas.ts';
-import type { MeasurementInput } from '../index.ts';
+import type { MeasurementInput, Measurements } from '../index.ts';
 import { measurementPresenters } from './presenters.ts';
 import * as M from './schemas.ts';
 
-export function measurementRoutes(root: FastifyInstance, core: Core): void {
+export function measurementRoutes(root: FastifyInstance, use: { measurements: Measurements; config: { urnNamespace: string } }): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { ref, actor, errors, beta, tag, refs, urn } = api2Kit(core);
+  const ns = use.config.urnNamespace;
+  const ref = api2RefParser(ns);
+  const urn = (type: UrnType, id: string) => formatUrn(ns, type, id);
+  const refs = (req: { params: { accountRef: string; projectRef: string } }) => [ref('account', req.params.accountRef), ref('project', req.params.projectRef)] as const;
+  const errors = { '4xx': S.Problem };
+  const beta = (t: string) => ({ tags: ['BETA', t] });
   const present = measurementPresenters(urn);
   const P = '/accounts/:accountRef/projects/:projectRef/measurements';
   const PP = S.withParams('projectRef');
   const MP = S.withParams('projectRef', 'measurementRef');
-  const ours = tag('Measurement (extension)');
+  const ours = { tags: ['Measurement (extension)'] };
 
   const input = (b: Static<typeof M.MeasurementWrite>): MeasurementInput => ({
     workzoneRef: ref('workzone', b.workzoneId), name: b.name, kind: b.kind, points: b.points,
@@ -26,24 +32,24 @@ export function measurementRoutes(root: FastifyInstance, core: Core): void {
 
   app.get(P, {
     schema: { summary: 'Get Measurements', operationId: 'getMeasurements', ...beta('Measurement'), params: PP, response: { 200: Type.Array(M.Measurement), ...errors } },
-  }, async (req) => (await core.measurements.listMeasurements(actor(req), ...refs(req))).map(present.measurement));
+  }, async (req) => (await use.measurements.listMeasurements(actorOf(req), ...refs(req))).map(present.measurement));
 
   app.post(P, {
     schema: { summary: 'Create a measurement (extension)', operationId: 'createMeasurement', ...ours, params: PP, body: M.MeasurementWrite, response: { 201: M.Measurement, ...errors } },
-  }, async (req, reply) => reply.code(201).send(present.measurement(await core.measurements.createMeasurement(actor(req), ...refs(req), input(req.body)))));
+  }, async (req, reply) => reply.code(201).send(present.measurement(await use.measurements.createMeasurement(actorOf(req), ...refs(req), input(req.body)))));
 
   app.get(`${P}/:measurementRef`, {
     schema: { summary: 'A measurement (extension)', operationId: 'getMeasurement', ...ours, params: MP, response: { 200: M.Measurement, ...errors } },
-  }, async (req) => present.measurement(await core.measurements.getMeasurement(actor(req), ...refs(req), ref('measurement', req.params.measurementRef))));
+  }, async (req) => present.measurement(await use.measurements.getMeasurement(actorOf(req), ...refs(req), ref('measurement', req.params.measurementRef))));
 
   app.put(`${P}/:measurementRef`, {
     schema: { summary: 'Overwrite a measurement (extension)', operationId: 'updateMeasurement', ...ours, params: MP, body: M.MeasurementWrite, response: { 200: M.Measurement, ...errors } },
-  }, async (req) => present.measurement(await core.measurements.updateMeasurement(actor(req), ...refs(req), ref('measurement', req.params.measurementRef), input(req.body))));
+  }, async (req) => present.measurement(await use.measurements.updateMeasurement(actorOf(req), ...refs(req), ref('measurement', req.params.measurementRef), input(req.body))));
 
   app.delete(`${P}/:measurementRef`, {
     schema: { summary: 'Delete a measurement (extension)', operationId: 'deleteMeasurement', ...ours, params: MP, response: { 204: Type.Null(), ...errors } },
   }, async (req, reply) => {
-    await core.measurements.deleteMeasurement(actor(req), ...refs(req), ref('measurement', req.params.measurementRef));
+    await use.measurements.deleteMeasurement(actorOf(req), ...refs(req), ref('measurement', req.params.measurementRef));
     return reply.code(204).send(null);
   });
 }
