@@ -48,6 +48,7 @@ export async function runSnapshotBench(): Promise<SnapshotBenchResult> {
   const sql = await openPglite(path.join(tmp, 'pglite'));
   const core = await compose(loadConfig({ OPERATOR_TOKEN: OPERATOR, DATA_DIR: tmp, PUBLIC_URL: 'http://localhost:8080' }), { sql });
   const app = await buildApp(core);
+  let snapshots: ReturnType<typeof createSnapshots> | undefined;
   try {
     const inject = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, headers: Record<string, string> = {}) => {
       const res = await app.inject({ method, url, payload: payload as object, headers });
@@ -95,7 +96,7 @@ export async function runSnapshotBench(): Promise<SnapshotBenchResult> {
     }
     await inject('PUT', bulk, (signed.files as { blobName: string }[]).map((f, i) => ({ ...items[i], blobName: f.blobName })), auth);
 
-    const snapshots = createSnapshots({ sql, store: core.store, objectStore: core.objectStore, clock: core.clock, dir: path.join(tmp, 'snapshots') });
+    snapshots = createSnapshots({ sql, store: core.store, objectStore: core.objectStore, clock: core.clock, dir: path.join(tmp, 'snapshots') });
     let t0 = performance.now();
     const info = await snapshots.save('bench');
     out.saveMs = Math.round(performance.now() - t0);
@@ -122,6 +123,7 @@ export async function runSnapshotBench(): Promise<SnapshotBenchResult> {
   } catch (e) {
     out.error = (e as Error).message;
   } finally {
+    await snapshots?.settled();
     await app.close();
     await core.close();
     await sql.close();

@@ -296,6 +296,7 @@ async function startNodeOnDisk(): Promise<Node & { dataDir: string }> {
   return {
     t, sql, snapshots, dir, owner, dataDir,
     async close() {
+      await snapshots.settled();
       await t.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

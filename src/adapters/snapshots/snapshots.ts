@@ -153,6 +153,8 @@ export async function verifyFile(file: string): Promise<{ manifest: Manifest; tr
 export function createSnapshots(deps: SnapshotEngineDeps): Snapshots & {
   /** Writes the whole state as a snapshot file to `out` (the named save's core; docs/sandbox.md). */
   saveTo(out: Writable, name: string, opts?: SnapshotOptions): Promise<{ manifest: Manifest; trailer: Trailer }>;
+  /** Resolves once no background work (the spare data directory being made again) is under way: before the directory is removed. */
+  settled(): Promise<void>;
 } {
   const { sql, objectStore, clock, dir } = deps;
   let blobs: Promise<BlobAccess> | null = null;
@@ -340,6 +342,7 @@ export function createSnapshots(deps: SnapshotEngineDeps): Snapshots & {
 
   return {
     saveTo,
+    settled: () => refilling,
     save: (name, opts) => serial(async () => {
       checkName(name);
       await fsp.mkdir(dir, { recursive: true });
