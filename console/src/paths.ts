@@ -66,7 +66,7 @@ export type Route =
   | { screen: 'not-found' }
   | { screen: 'invalid'; part: string };
 
-const TABS = new Set(['files', 'tags', 'members', 'crops', 'connect', 'copy']);
+const TABS = new Set(['files', 'tags', 'members', 'crops', 'annotations', 'measurements', 'connect', 'copy']);
 const ACCOUNT_SCREENS = new Set(['users', 'groups', 'roles', 'reports']);
 
 /** The screen at a console address (path and query), ids checked. */
