@@ -52,6 +52,7 @@ import { api2TagJson } from './http/api2/tag-json.ts';
 import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
 import { filesModule, type Files, type UploadSweeper } from './core/files/index.ts';
 import { cropsModule, type Crops } from './core/crops/index.ts';
+import { uploadsModule, type UploadsOffers } from './modules/uploads/module.ts';
 import { connectModule, type ConnectJobs } from './core/connect/index.ts';
 import { webhooksModule, type WebhookOwnerNotices, type WebhookRelay, type Webhooks } from './core/webhooks/index.ts';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
@@ -143,6 +144,9 @@ export interface Core {
   // files, crops, connect, tags, jobs
   files: Files;
   uploadSweeper: UploadSweeper;
+  // uploads (src/modules/uploads): multipart uploads and their sweeper
+  multipartUploads: UploadsOffers['multipartUploads'];
+  multipartSweeper: UploadsOffers['multipartSweeper'];
   crops: Crops;
   connectJobs: ConnectJobs;
   tagLists: TagLists;
@@ -213,6 +217,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
     .add(membersModule)
     .add(reportsModule)
     .add(filesModule)
+    .add(uploadsModule)
     .add(cropsModule)
     .add(connectModule)
     .add(jobsModule)

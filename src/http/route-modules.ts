@@ -29,6 +29,7 @@ import { workzoneRoutes as api2Workzones } from './api2/workzones.ts';
 import { memberRoutes as api2Members } from './api2/members.ts';
 import { fileRoutes as api2Files } from './api2/files.ts';
 import { cropRoutes as api2Crops } from './api2/crops.ts';
+import { uploadRoutes as api2Uploads } from '../modules/uploads/http/api2-routes.ts';
 import { tagRoutes as api2Tags } from './api2/tags.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
 import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
@@ -65,6 +66,8 @@ export const ROUTE_MODULES: readonly ModuleRoutes[] = [
   { module: 'members', api2: api2Members },
   // /_blobs: the local-disk store's signed URLs.
   { module: 'files', api1: api1Files, api2: api2Files, other: { plugin: blobRoutes } },
+  // Multipart uploads (src/modules/uploads), the extension beside the files module's single-URL flow.
+  { module: 'uploads', api2: api2Uploads },
   { module: 'crops', api2: api2Crops },
   { module: 'tags', api1: api1Tags, api2: api2Tags },
   // /connect/{slug}: a connect job's own surface.

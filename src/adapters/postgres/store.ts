@@ -25,6 +25,7 @@ import { accountInvitationsRepo } from './repos/account-invitations.ts';
 import { outboxRepo } from './repos/outbox.ts';
 import { decodeEvent, EVENTS_CHANNEL, eventsRepo, type NotifiedEvent } from './repos/events.ts';
 import { webhooksRepo } from './repos/webhooks.ts';
+import { multipartUploadsRepo } from '../../modules/uploads/postgres/multipart-uploads-repo.ts';
 import { withWebhookFanOut } from '../../core/webhooks/index.ts';
 import type { StoredDomainEvent } from '../../core/events/domain-events.ts';
 import { errorFields, type Logger } from '../../core/ports/telemetry.ts';
@@ -41,6 +42,7 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     tags: tagsRepo(sql),
     files: filesRepo(sql),
     uploads: uploadsRepo(sql),
+    multipartUploads: multipartUploadsRepo(sql),
     crops: cropsRepo(sql),
     reports: reportsRepo(sql),
     projects: projectsRepo(sql),

@@ -11,6 +11,7 @@ import type { StoredDomainEvent } from '../events/domain-events.ts';
 import type { ConnectRepo } from './connect.ts';
 import type { TagsRepo } from './tags.ts';
 import type { CropsRepo, FilesRepo, UploadsRepo } from './file-repositories.ts';
+import type { MultipartUploadsRepo } from '../../modules/uploads/core/records.ts';
 export interface UserRecord {
   id: string;
   api1Id: string;
@@ -485,6 +486,8 @@ export interface Repos {
   tags: TagsRepo;
   files: FilesRepo;
   uploads: UploadsRepo;
+  /** The uploads module's (src/modules/uploads): multipart uploads. */
+  multipartUploads: MultipartUploadsRepo;
   crops: CropsRepo;
   reports: ReportsRepo;
   projects: ProjectsRepo;
