@@ -91,6 +91,8 @@ test('a 300 MiB scan from the console: in parts, the page reloaded half way, cho
   const heldAtReload = (await apiAs(server, NIA.email, 'GET', `${uploads}/${upload.id}/parts`)).parts.length;
   assert.ok(heldAtReload >= upload.partCount / 3 && heldAtReload < upload.partCount, `${heldAtReload} of ${upload.partCount} parts held at the reload`);
 
+  // The console keeps its tokens in the page: signed in again (the authorize pages remember the browser).
+  await signInThroughConsole(page, NIA, /tab=files$/);
   await page.getByRole('button', { name: 'Choose files' }).waitFor();
   await page.setInputFiles('#file-input', file);
   const row = page.getByRole('list', { name: 'Uploads' }).getByRole('listitem').filter({ hasText: 'hall-scan.e57' });
