@@ -29,10 +29,10 @@ import { workzoneRoutes as api2Workzones } from './api2/workzones.ts';
 import { memberRoutes as api2Members } from './api2/members.ts';
 import { fileRoutes as api2Files } from './api2/files.ts';
 import { cropRoutes as api2Crops } from './api2/crops.ts';
-import { uploadRoutes as api2Uploads } from '../modules/uploads/http/api2-routes.ts';
 import { tagRoutes as api2Tags } from './api2/tags.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
 import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
+import { CONTRACT_ROUTES } from '../modules/registries.ts';
 
 /** Adds a module's routes to one API's plugin (authenticated and rate limited there, under /api or /api/2). */
 export type ApiRoutes = (app: FastifyInstance, core: Core) => void;
@@ -46,14 +46,15 @@ export interface OtherRoutes {
 }
 
 export interface ModuleRoutes {
-  /** The module's folder under src/core. */
+  /** The module's folder under src/core (or src/modules). */
   module: string;
   api1?: ApiRoutes;
   api2?: ApiRoutes;
   other?: OtherRoutes;
 }
 
-export const ROUTE_MODULES: readonly ModuleRoutes[] = [
+/** src/core's modules' rows; the modules under src/modules bring theirs in their contracts (appended below). */
+const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   { module: 'oauth', api2: api2Sessions, other: { plugin: oauthRoutes, browser: true } },
   { module: 'accounts', api1: api1Accounts, api2: api2Accounts },
   { module: 'roles', api1: api1Roles, api2: api2Roles },
@@ -66,8 +67,6 @@ export const ROUTE_MODULES: readonly ModuleRoutes[] = [
   { module: 'members', api2: api2Members },
   // /_blobs: the local-disk store's signed URLs.
   { module: 'files', api1: api1Files, api2: api2Files, other: { plugin: blobRoutes } },
-  // Multipart uploads (src/modules/uploads), the extension beside the files module's single-URL flow.
-  { module: 'uploads', api2: api2Uploads },
   { module: 'crops', api2: api2Crops },
   { module: 'tags', api1: api1Tags, api2: api2Tags },
   // /connect/{slug}: a connect job's own surface.
@@ -75,3 +74,6 @@ export const ROUTE_MODULES: readonly ModuleRoutes[] = [
   { module: 'webhooks', api2: api2Webhooks },
   { module: 'operator', other: { plugin: operatorRoutes, prefix: '/_operator' } },
 ];
+
+/** Every module's routes: src/core's rows above, then the module list's contracts (src/modules/registries.ts). */
+export const ROUTE_MODULES: readonly ModuleRoutes[] = [...KERNEL_ROUTES, ...CONTRACT_ROUTES];

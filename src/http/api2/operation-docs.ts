@@ -6,7 +6,6 @@ const A = '/api/2/accounts/{accountRef}';
 const P = `${A}/projects/{projectRef}`;
 const W = `${P}/workzones/{workzoneRef}`;
 const T = `${P}/tag-lists/{tagListRef}`;
-const MP = `${W}/multipart-uploads`;
 
 const INPUT = 'invalid-input';
 const ACCOUNT = ['invalid-account-urn', 'account-not-found'] as const;
@@ -86,12 +85,10 @@ export const API2_OPERATIONS: OperationTable = {
   },
 
   // Values.
-  'GET /api/2/values/permissions': { does: `Every permission name the service knows (spec "Permissions"). ${VALUES}`, errors: [] },
   'GET /api/2/values/formats': {
     does: `The file formats: extension, format id and category (scan, model, geoImage, document, …); a file's category comes from its extension. ${VALUES}`,
     errors: [],
   },
-  'GET /api/2/values/spatial-references': { does: `The spatial references a project's \`spatialReference\` may name. ${VALUES}`, errors: [] },
   'GET /api/2/values/ai-detection-classes': { does: `The classes an AI detection may look for. ${VALUES}`, errors: [] },
 
   // Accounts and subscriptions (src/core/accounts/accounts.ts).
@@ -329,35 +326,6 @@ export const API2_OPERATIONS: OperationTable = {
     does: 'Registers uploaded files in a work zone: each object must exist with its signed size and MD5; all or nothing, idempotent per blob.',
     permission: `${FILE_WRITE}.`,
     errors: [...PROJECT, ...WORKZONE, INPUT, ...UPLOAD, 'capacity-exceeded-scan', 'capacity-exceeded-geoimage', 'create-file-forbidden'],
-  },
-  // Multipart uploads (src/modules/uploads; docs/files.md "Multipart uploads"): our extension, beside the single-URL flow.
-  [`POST ${MP}`]: {
-    does: 'Starts a multipart upload of one file of 1 B to 5 TiB: answers its id, blob name, part size (the service\'s rule: 16 MiB by default, larger where the store\'s part count needs it) ' +
-      'and part count. The category\'s capacity and the storage quota are reserved for the whole size until completion, abort or expiry (`UPLOAD_TTL`). The permission is checked before the body is read.',
-    permission: `${FILE_WRITE}.`,
-    errors: [...PROJECT, ...WORKZONE, INPUT, 'capacity-exceeded-scan', 'capacity-exceeded-geoimage', 'storage-quota-exceeded', 'create-file-forbidden'],
-  },
-  [`POST ${MP}/{uploadId}/part-urls`]: {
-    does: 'Signs PUT URLs of 1–1000 parts, each bound to its part number, exact size and MD5 (`parts: [{partNumber, md5}]`, hex); the client PUTs each part with the answered headers. Only the user who started the upload may use it.',
-    permission: `${FILE_WRITE}, and being the user who started the upload (anyone else: 404).`,
-    errors: [...PROJECT, ...WORKZONE, INPUT, 'create-file-forbidden', 'upload-not-found', 'part-number-out-of-range', 'upload-expired', 'upload-already-completed'],
-  },
-  [`GET ${MP}/{uploadId}/parts`]: {
-    does: 'The parts the store holds after part `after` (default 0), at most `limit` (≤ 1000): `{parts: [{partNumber, size, md5}], next}`, for a client resuming an upload.',
-    permission: `${FILE_WRITE}, and being the user who started the upload (anyone else: 404).`,
-    errors: [...PROJECT, ...WORKZONE, INPUT, 'create-file-forbidden', 'upload-not-found', 'upload-already-completed'],
-  },
-  [`POST ${MP}/{uploadId}/complete`]: {
-    does: 'Completes a multipart upload (`{md5, partsMd5}`: the whole file\'s MD5 and the MD5 of the parts\' binary MD5s): every part held with its planned size and MD5, the checksums verified, ' +
-      'then the object assembled at its key and the file registered as `PUT …/bulk-files` registers it. Answers 201 the registered file.',
-    permission: `${FILE_WRITE}, and being the user who started the upload (anyone else: 404).`,
-    errors: [...PROJECT, ...WORKZONE, INPUT, 'create-file-forbidden', 'upload-not-found', 'parts-missing', 'part-mismatch', 'multipart-checksum-mismatch',
-      'upload-expired', 'upload-already-completed', 'upload-busy', 'capacity-exceeded-scan', 'capacity-exceeded-geoimage', 'storage-quota-exceeded'],
-  },
-  [`DELETE ${MP}/{uploadId}`]: {
-    does: 'Aborts a multipart upload: the parts the store holds are removed and the reserved capacity and quota released.',
-    permission: `${FILE_WRITE}, and being the user who started the upload (anyone else: 404).`,
-    errors: [...PROJECT, ...WORKZONE, 'create-file-forbidden', 'upload-not-found', 'upload-already-completed'],
   },
   [`GET ${P}/files`]: {
     does: 'The files of the project in the work zones where the caller holds `workzone:workzones:read`, optionally of some categories (`category=scan,model`).',

@@ -19,11 +19,11 @@ import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import { MD5_HEX, partCountOf, planPartSize } from '../../../core/ports/multipart-plan.ts';
 import { blobKey, type MultipartUpload, type ObjectStore, type StoredPart } from '../../../core/ports/object-store.ts';
-import type { StoreSlice } from '../../../core/ports/store-slices.ts';
+import type { Repos, Store } from '../../../core/ports/repositories.ts';
 import type { CoreMetrics } from '../../../core/ports/telemetry.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from '../../../core/projects/index.ts';
-import type { MultipartUploadRecord } from './records.ts';
+import type { MultipartUploadRecord, MultipartUploadsRepo } from './records.ts';
 import { ANY_FILE_WRITE, MULTIPART } from './rules.ts';
 
 export interface StartInput {
@@ -99,7 +99,7 @@ export const storeUploadOf = (r: MultipartUploadRecord): MultipartUpload => ({
 });
 
 export function createMultipartUploads(deps: {
-  store: StoreSlice<'files' | 'uploads' | 'workzones' | 'multipartUploads'>;
+  store: Pick<Store<Repos & { multipartUploads: MultipartUploadsRepo }>, 'repos' | 'transaction'>;
   clock: Clock;
   ids: Ids;
   access: Pick<ProjectAccess, 'project'>;

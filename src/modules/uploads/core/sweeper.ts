@@ -8,7 +8,8 @@
 import type { PeriodicTask } from '../../../core/ports/background.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { ObjectStore } from '../../../core/ports/object-store.ts';
-import type { StoreSlice } from '../../../core/ports/store-slices.ts';
+import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import type { MultipartUploadsRepo } from './records.ts';
 import { storeUploadOf } from './multipart-uploads.ts';
 
 export type MultipartSweep = { ran: true; aborted: number; dropped: number } | { ran: false; reason: 'busy' };
@@ -18,7 +19,7 @@ export interface MultipartSweeper {
   run(): Promise<MultipartSweep>;
 }
 
-export function createMultipartSweeper(deps: { store: StoreSlice<never>; clock: Clock; objectStore: ObjectStore; batch?: number }): MultipartSweeper {
+export function createMultipartSweeper(deps: { store: Pick<Store<Repos & { multipartUploads: MultipartUploadsRepo }>, 'transaction'>; clock: Clock; objectStore: ObjectStore; batch?: number }): MultipartSweeper {
   const batch = deps.batch ?? 100;
   return {
     async run() {

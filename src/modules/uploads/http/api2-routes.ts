@@ -5,21 +5,27 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Core } from '../../../compose.ts';
 import { DomainError } from '../../../core/errors.ts';
-import { api2Kit } from '../../../http/api2/route-kit.ts';
+import { formatUrn } from '../../../core/ids/urn.ts';
+import { actorOf as actor } from '../../../http/auth.ts';
 import { beforeBody } from '../../../http/reach-first.ts';
+import { api2RefParser } from '../../../http/refs.ts';
+import { Problem } from '../../../http/api2/schemas.ts';
 import * as F from '../../../http/api2/file-schemas.ts';
-import type { UploadPath, ZonePath } from '../core/multipart-uploads.ts';
+import type { MultipartUploads, UploadPath, ZonePath } from '../core/multipart-uploads.ts';
 import * as M from './api2-schemas.ts';
 
 type ZoneParams = { accountRef: string; projectRef: string; workzoneRef: string };
 type UploadParams = ZoneParams & { uploadId: string };
 
-export function uploadRoutes(root: FastifyInstance, core: Core): void {
+const errors = { '4xx': Problem };
+const beta = (tag: string) => ({ tags: ['BETA', tag] });
+
+export function uploadRoutes(root: FastifyInstance, use: { multipartUploads: MultipartUploads; config: { urnNamespace: string } }): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { ref, urn, actor, errors, beta } = api2Kit(core);
-  const uploads = core.multipartUploads;
+  const ref = api2RefParser(use.config.urnNamespace);
+  const urn = (type: 'file', id: string) => formatUrn(use.config.urnNamespace, type, id);
+  const uploads = use.multipartUploads;
 
   const zoneOf = (p: ZoneParams): ZonePath => ({ account: ref('account', p.accountRef), project: ref('project', p.projectRef), workzone: ref('workzone', p.workzoneRef) });
   const uploadOf = (p: UploadParams): UploadPath => ({ ...zoneOf(p), id: p.uploadId });
