@@ -19,6 +19,7 @@ import { projectsModule } from './core/projects/index.ts';
 import { membersModule } from './core/members/index.ts';
 import { reportsModule } from './core/reports/index.ts';
 import { filesModule } from './core/files/index.ts';
+import { uploadsModule } from './modules/uploads/module.ts';
 import { cropsModule } from './core/crops/index.ts';
 import { annotationsModule } from './modules/annotations/module.ts';
 import { measurementsModule } from './modules/measurements/module.ts';
@@ -45,6 +46,7 @@ export const MODULES = [
   membersModule,
   reportsModule,
   filesModule,
+  uploadsModule,
   cropsModule,
   annotationsModule,
   measurementsModule,
