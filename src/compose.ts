@@ -61,6 +61,9 @@ import type { Store } from './core/ports/repositories.ts';
 import type { ListenerState } from './core/ports/events.ts';
 import type { ObjectStore } from './core/ports/object-store.ts';
 import { VERSION } from './version.ts';
+import { createSnapshots } from './adapters/snapshots/snapshots.ts';
+import { sandboxModule, type SandboxOffers } from './modules/sandbox/module.ts';
+import { faultsFileReader } from './modules/sandbox/faults-file.ts';
 
 export interface ComposeOptions {
   /** An already-open database (tests share one engine across apps). */
@@ -122,6 +125,11 @@ export interface Core {
   operator: Operator;
   /** The operator token's check; null without OPERATOR_TOKEN (every /_operator path answers 404). */
   authenticateOperator: AuthenticateOperator | null;
+  // sandbox (docs/sandbox.md): snapshots behind the request gate, fault rules, the journal
+  requestGate: SandboxOffers['requestGate'];
+  snapshotControl: SandboxOffers['snapshotControl'];
+  faults: SandboxOffers['faults'];
+  journal: SandboxOffers['journal'];
   // maintenance
   janitor: Janitor;
   // permissions, accounts, roles, groups, activity, limits
@@ -198,6 +206,9 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
   const node = Composition.of({
     config, logger, metrics, clock, ids, hasher, store, objectStore, signer, mailTransport, webhookSender,
     loadSeedFile: seedFileReader(config.seedFile),
+    loadFaultsFile: faultsFileReader(config.sandboxTools.faultsFile),
+    // The snapshot engine (docs/sandbox.md "Snapshots"): named snapshots under SNAPSHOTS_DIR.
+    snapshots: createSnapshots({ sql, store, objectStore, clock, dir: config.sandboxTools.snapshotsDir }),
     detector: opts.detector ?? noDetections,
     tagJson: [api1TagJson, api2TagJson(config.urnNamespace)],
   })
@@ -220,6 +231,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
     .add(workzonesModule)
     .add(tagsModule)
     .add(operatorModule)
+    .add(sandboxModule)
     .add(maintenanceModule)
     .add(webhooksModule)
     .seal();

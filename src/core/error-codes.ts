@@ -176,6 +176,7 @@ export const ERROR_CODES = {
   'webhook-not-found': ours(404),
   'webhook-delivery-not-found': ours(404),
   'snapshot-not-found': ours(404), // docs/sandbox.md "Snapshots"
+  'fault-rule-not-found': ours(404), // docs/sandbox.md "Fault rules"
   'not-found': ours(404),
 
   // 408, 409, 413, 415, 416, 429, 500
@@ -198,6 +199,8 @@ export const ERROR_CODES = {
   'too-many-invitations': ours(429),
   'too-many-operator-attempts': ours(429),
   'internal-error': ours(500),
+  // A fault rule's `status` effect (docs/sandbox.md "Fault rules"): SANDBOX only.
+  'injected-fault': ours(500, 502, 503, 504),
 
   // 503
   'database-unavailable': ours(503),

@@ -11,6 +11,7 @@ import { pageRoutes } from './pages/routes.ts';
 import { blobRoutes } from './blobs.ts';
 import { connectJobRoutes } from './connect.ts';
 import { operatorRoutes } from './operator/routes.ts';
+import { sandboxRoutes } from '../modules/sandbox/http/routes.ts';
 import { accountRoutes as api1Accounts } from './api1/accounts.ts';
 import { roleRoutes as api1Roles } from './api1/roles.ts';
 import { userRoutes as api1Users } from './api1/users.ts';
@@ -71,4 +72,5 @@ export const ROUTE_MODULES: readonly ModuleRoutes[] = [
   { module: 'connect', api1: api1Connect, other: { plugin: connectJobRoutes } },
   { module: 'webhooks', api2: api2Webhooks },
   { module: 'operator', other: { plugin: operatorRoutes, prefix: '/_operator' } },
+  { module: 'sandbox', other: { plugin: sandboxRoutes, prefix: '/_operator' } },
 ];
