@@ -43,27 +43,31 @@ function factsOf(req: FastifyRequest): FaultRequest {
  */
 function truncate(reply: FastifyReply): void {
   const res = reply.raw;
-  const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  const write = res.write.bind(res) as (chunk: Uint8Array, done?: () => void) => boolean;
   let budget: number | null = null;
-  const cut = (chunk: unknown): boolean => {
+  let cutOff = false;
+  // The connection is destroyed once the bytes kept are flushed (destroying at once would drop them).
+  const destroy = () => res.socket?.destroy();
+  const cut = (chunk: unknown, last: boolean): boolean => {
+    if (cutOff) return false;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk instanceof Uint8Array ? chunk : Buffer.alloc(0);
     if (budget === null) {
-      const length = Number(res.getHeader('content-length'));
+      // Fastify keeps the headers on the reply until it writes them all at once.
+      const length = Number(reply.getHeader('content-length') ?? res.getHeader('content-length') ?? (last ? bytes.length : NaN));
       budget = Number.isFinite(length) && length > 1 ? Math.floor(length / 2) : 1;
     }
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk instanceof Uint8Array ? chunk : Buffer.alloc(0);
     const keep = bytes.subarray(0, budget);
     budget -= keep.length;
-    if (keep.length) write(keep);
-    if (budget <= 0) {
-      res.socket?.destroy();
-      return false;
-    }
-    return true;
+    if (budget > 0 && !last) return keep.length ? write(keep) : true;
+    cutOff = true;
+    if (keep.length) write(keep, destroy);
+    else if (res.headersSent) destroy();
+    else write(Buffer.alloc(0), destroy); // the headers, then the end
+    return false;
   };
-  res.write = ((chunk: unknown) => cut(chunk)) as typeof res.write;
+  res.write = ((chunk: unknown) => cut(chunk, false)) as typeof res.write;
   res.end = ((chunk?: unknown) => {
-    if (chunk !== undefined && typeof chunk !== 'function') cut(chunk);
-    res.socket?.destroy();
+    cut(typeof chunk === 'function' ? undefined : chunk, true);
     return res;
   }) as typeof res.end;
 }
