@@ -2,6 +2,7 @@
 // "The request journal"), under /_operator with the operator token: snapshots and the
 // journal with OPERATOR_TOKEN; the fault rules only with SANDBOX=1 (404 otherwise, as a
 // path that does not exist). Handlers parse, call one use case, present.
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -26,7 +27,7 @@ function streamFile(reply: FastifyReply, name: string, bytes: AsyncIterable<Uint
     .type('application/octet-stream')
     .header('content-length', String(size))
     .header('content-disposition', `attachment; filename="${name}.sbsnap"`)
-    .send(bytes);
+    .send(Readable.from(bytes));
 }
 
 export const sandboxRoutes =
