@@ -142,7 +142,7 @@ test('the journal keeps the last JOURNAL_SIZE requests; JOURNAL_SIZE=0 or no OPE
   } finally {
     await small.close();
   }
-  for (const env of [{ JOURNAL_SIZE: '0' }, { OPERATOR_TOKEN: '' }]) {
+  for (const env of [{ JOURNAL_SIZE: '0' }, { OPERATOR_TOKEN: '' }] as Record<string, string>[]) {
     const off = await testApp(env);
     try {
       const res = await off.app.inject({ method: 'GET', url: '/_operator/journal', headers: OP });
