@@ -176,7 +176,6 @@ export const ERROR_CODES = {
   'webhook-not-found': ours(404),
   'webhook-delivery-not-found': ours(404),
   'snapshot-not-found': ours(404), // docs/sandbox.md "Snapshots"
-  'fault-rule-not-found': ours(404), // docs/sandbox.md "Fault rules"
   'not-found': ours(404),
 
   // 408, 409, 413, 415, 416, 429, 500
@@ -199,19 +198,30 @@ export const ERROR_CODES = {
   'too-many-invitations': ours(429),
   'too-many-operator-attempts': ours(429),
   'internal-error': ours(500),
-  // A fault rule's `status` effect (docs/sandbox.md "Fault rules"): SANDBOX only.
-  'injected-fault': ours(500, 502, 503, 504),
 
   // 503
   'database-unavailable': ours(503),
 } as const satisfies Record<string, ErrorCodeEntry>;
 
-export type ErrorCode = keyof typeof ERROR_CODES;
+/**
+ * The error codes of the modules under src/modules: each module's core adds its own by
+ * declaration merging (`interface ModuleErrorCodes { 'too-many-annotations': { status:
+ * readonly [409]; defined: readonly ['vendor'] } }`), and its contract gives their
+ * catalogue rows (src/modules/contract.ts errorCodes; src/module-list.ts checks them).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the modules' declaration merging
+export interface ModuleErrorCodes {}
+
+/** The kernel's codes and the modules': the assembled runtime catalogue is src/modules/registries.ts ERROR_CATALOGUE. */
+export type Catalogue = typeof ERROR_CODES & { readonly [C in keyof ModuleErrorCodes]: ModuleErrorCodes[C] & ErrorCodeEntry };
+
+export type ErrorCode = keyof Catalogue;
 
 /** The statuses a code is answered with. */
-export type StatusOf<C extends ErrorCode> = (typeof ERROR_CODES)[C]['status'][number];
+export type StatusOf<C extends ErrorCode> = Catalogue[C]['status'][number];
 
 /** The codes answered with `status`. */
 export type CodeWithStatus<S extends number> = { [C in ErrorCode]: S extends StatusOf<C> ? C : never }[ErrorCode];
 
+/** A code of the kernel's catalogue (the modules' are in src/modules/registries.ts ERROR_CATALOGUE). */
 export const isErrorCode = (s: string): s is ErrorCode => Object.hasOwn(ERROR_CODES, s);

@@ -24,7 +24,7 @@ import { closeBodySchema } from './strict-bodies.ts';
 import { formBodies, jsonBodies } from './request-bodies.ts';
 import { answerExpectationFailed, refuseRequest, requireHost, trackRequests } from './client-errors.ts';
 import { loggedPath } from './logged-path.ts';
-import { sandboxHooks } from '../modules/sandbox/http/hooks.ts';
+import { CONTRACT_REQUEST_HOOKS } from '../modules/registries.ts';
 
 export type App = FastifyInstance;
 
@@ -148,9 +148,9 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     armBodyDeadline(req, reply);
     requireHost.call(app, req, reply, done);
   });
-  // The sandbox module's steps (src/modules/sandbox/http/hooks.ts): the request gate and the
-  // journal with OPERATOR_TOKEN, the fault rules with SANDBOX=1; none otherwise.
-  sandboxHooks(app, core);
+  // The modules' root steps (src/modules/contract.ts requestHooks): the sandbox module's
+  // request gate and journal with OPERATOR_TOKEN, its fault rules with SANDBOX=1; none otherwise.
+  for (const hooks of CONTRACT_REQUEST_HOOKS) hooks(app, core);
   // The request metrics (src/http/metrics.ts) and the request line, written at info, in
   // one onResponse step per route (added by an onRoute hook, with the route's pattern) and
   // on 404 answers. The level is fixed at start (LOG_LEVEL): when info is off the line

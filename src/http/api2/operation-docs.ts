@@ -85,12 +85,10 @@ export const API2_OPERATIONS: OperationTable = {
   },
 
   // Values.
-  'GET /api/2/values/permissions': { does: `Every permission name the service knows (spec "Permissions"). ${VALUES}`, errors: [] },
   'GET /api/2/values/formats': {
     does: `The file formats: extension, format id and category (scan, model, geoImage, document, …); a file's category comes from its extension. ${VALUES}`,
     errors: [],
   },
-  'GET /api/2/values/spatial-references': { does: `The spatial references a project's \`spatialReference\` may name. ${VALUES}`, errors: [] },
   'GET /api/2/values/ai-detection-classes': { does: `The classes an AI detection may look for. ${VALUES}`, errors: [] },
 
   // Accounts and subscriptions (src/core/accounts/accounts.ts).

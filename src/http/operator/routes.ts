@@ -7,20 +7,20 @@ import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
 import { bearerToken } from '../auth.ts';
 import { Email, SeedDocument } from './schemas.ts';
-import type { SeedDocument as SeedDoc } from '../../core/operator/index.ts';
+import type { AuthenticateOperator, SeedDocument as SeedDoc } from '../../core/operator/index.ts';
 
 const routeNotFound = (url: string) =>
   new DomainError('not-found', 'route-not-found', `No route ${url.split('?')[0]!.slice(0, 200)}`);
 
 /** The operator surface's check, every route's onRequest: 404 without OPERATOR_TOKEN, then the token (401, 429). */
-export const requireOperator = (core: Pick<Core, 'authenticateOperator'>) => async (req: FastifyRequest): Promise<void> => {
+export const requireOperator = (core: { authenticateOperator: AuthenticateOperator | null }) => async (req: FastifyRequest): Promise<void> => {
   const authenticate = core.authenticateOperator;
   if (!authenticate) throw routeNotFound(req.url);
   await authenticate(bearerToken(req), req.ip);
 };
 
 /** A route that exists only with SANDBOX=1: 404 `route-not-found` otherwise, as if it did not exist. */
-export const sandboxOnly = (core: Pick<Core, 'config'>) => async (req: { url: string }): Promise<void> => {
+export const sandboxOnly = (core: { config: { sandbox: boolean } }) => async (req: { url: string }): Promise<void> => {
   if (!core.config.sandbox) throw routeNotFound(req.url);
 };
 

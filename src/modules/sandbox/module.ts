@@ -3,8 +3,12 @@
 // and the request journal exist with OPERATOR_TOKEN; fault rules with SANDBOX=1 as well.
 // Offers: RequestGate, SnapshotControl, Faults, Journal.
 // Needs: the snapshot engine (an adapter, built by compose.ts), the sandbox clock (a restore
-// brings its offset back), the FAULTS_FILE reader.
+// brings its offset back); FAULTS_FILE is read by its own adapter (adapters/faults-file.ts).
 import type { FeatureModule } from '../../core/modules.ts';
+import { defineModule } from '../contract.ts';
+import { sandboxRoutes } from './http/routes.ts';
+import { sandboxHooks } from './http/hooks.ts';
+import { faultsFileReader } from './adapters/faults-file.ts';
 import { invalidInput, type DomainError } from '../../core/errors.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { Snapshots } from '../../core/ports/snapshots.ts';
@@ -18,9 +22,7 @@ export interface SandboxNeeds {
   ids: Ids;
   snapshots: Snapshots;
   sandboxClock: SandboxClock;
-  /** Reads FAULTS_FILE (null when unset): a rule list as POST /_operator/faults takes it. */
-  loadFaultsFile: () => Promise<unknown>;
-  config: { sandbox: boolean; operatorToken: string | undefined; sandboxTools: { journalSize: number } };
+  config: { sandbox: boolean; operatorToken: string | undefined; sandboxTools: { journalSize: number; faultsFile: string | undefined } };
 }
 
 export interface SandboxOffers {
@@ -36,9 +38,10 @@ export interface SandboxOffers {
 /** How long a restore waits for the requests in flight before it starts anyway. */
 export const RESTORE_DRAIN_MS = 30_000;
 
-export const sandboxModule: FeatureModule<SandboxNeeds, SandboxOffers> = {
+const feature: FeatureModule<SandboxNeeds, SandboxOffers> = {
   name: 'sandbox',
-  create: ({ ids, snapshots, sandboxClock, loadFaultsFile, config }) => {
+  create: ({ ids, snapshots, sandboxClock, config }) => {
+    const loadFaultsFile = faultsFileReader(config.sandboxTools.faultsFile);
     const requestGate = createRequestGate({ drainMs: RESTORE_DRAIN_MS });
     const faults = createFaults({ ids });
     const journalOn = Boolean(config.operatorToken) && config.sandboxTools.journalSize > 0;
@@ -62,3 +65,20 @@ export const sandboxModule: FeatureModule<SandboxNeeds, SandboxOffers> = {
     };
   },
 };
+
+export const sandboxModule = defineModule<SandboxNeeds, SandboxOffers, Record<never, never>, never, 'fault-rule-not-found' | 'injected-fault'>({
+  name: 'sandbox',
+  feature,
+  // Under /_operator, beside the operator module's routes, behind the same token.
+  routes: { other: { plugin: sandboxRoutes, prefix: '/_operator' } },
+  requestHooks: sandboxHooks,
+  errorCodes: {
+    'fault-rule-not-found': { status: [404], defined: ['ours'] },
+    'injected-fault': { status: [500, 502, 503, 504], defined: ['ours'] },
+  },
+  settings: [
+    { env: 'SNAPSHOTS_DIR', does: 'where named snapshots are kept (docs/sandbox.md "Snapshots")', default: 'DATA_DIR/snapshots' },
+    { env: 'JOURNAL_SIZE', does: 'how many requests the request journal keeps (0: no journal); with OPERATOR_TOKEN', default: '1000' },
+    { env: 'FAULTS_FILE', does: 'a JSON {"rules": [...]} of fault rules loaded at start; needs SANDBOX=1', default: 'none' },
+  ],
+});

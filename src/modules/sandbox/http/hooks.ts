@@ -7,7 +7,10 @@
 // /_operator requests pass neither the gate (a restore is one) nor the journal nor the rules.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter } from 'prom-client';
-import type { Core } from '../../../compose.ts';
+import type { Registry } from 'prom-client';
+import type { RequestGate } from '../core/request-gate.ts';
+import type { Faults } from '../core/faults.ts';
+import type { Journal } from '../core/journal.ts';
 import { failureOf, renderFailure, surfaceOf, type Failure } from '../../../http/errors.ts';
 import { loggedPath } from '../../../http/logged-path.ts';
 import type { InjectedFault } from '../core/faults.ts';
@@ -86,7 +89,16 @@ function injectedFailure(f: InjectedFault): Failure | null {
   return null;
 }
 
-export function sandboxHooks(app: FastifyInstance, core: Pick<Core, 'config' | 'requestGate' | 'journal' | 'faults' | 'metrics'>): void {
+/** What the hooks use: the settings, the module's gate, journal and rules, the /metrics registry. */
+export interface SandboxHookUse {
+  config: { sandbox: boolean; operatorToken: string | undefined };
+  requestGate: RequestGate;
+  journal: Journal | null;
+  faults: Faults;
+  metrics: { registry: Registry };
+}
+
+export function sandboxHooks(app: FastifyInstance, core: SandboxHookUse): void {
   const { requestGate: gate, journal, faults } = core;
 
   if (core.config.operatorToken) {

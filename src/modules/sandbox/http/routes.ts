@@ -6,7 +6,10 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Core } from '../../../compose.ts';
+import type { AuthenticateOperator } from '../../../core/operator/index.ts';
+import type { SnapshotControl } from '../core/snapshot-control.ts';
+import type { Faults } from '../core/faults.ts';
+import type { Journal } from '../core/journal.ts';
 import { DomainError } from '../../../core/errors.ts';
 import { requireOperator, sandboxOnly } from '../../../http/operator/routes.ts';
 import { hasBody, liftBodyDeadline } from '../../../http/timeouts.ts';
@@ -30,8 +33,17 @@ function streamFile(reply: FastifyReply, name: string, bytes: AsyncIterable<Uint
     .send(Readable.from(bytes));
 }
 
+/** What the routes call: the module's use cases, the operator token's check, the settings. */
+export interface SandboxRouteUse {
+  config: { sandbox: boolean };
+  authenticateOperator: AuthenticateOperator | null;
+  snapshotControl: SnapshotControl;
+  faults: Faults;
+  journal: Journal | null;
+}
+
 export const sandboxRoutes =
-  (core: Core): FastifyPluginAsync =>
+  (core: SandboxRouteUse): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', requireOperator(core));

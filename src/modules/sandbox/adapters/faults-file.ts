@@ -2,7 +2,7 @@
 // `{"rules": [...]}` read once at start (SANDBOX only); its rules are checked as
 // PUT /_operator/faults checks them, and a failure names the file and the field.
 import fs from 'node:fs/promises';
-import { invalidInput } from '../../core/errors.ts';
+import { invalidInput } from '../../../core/errors.ts';
 
 export function faultsFileReader(path: string | undefined): () => Promise<unknown> {
   return async () => {
