@@ -7,6 +7,8 @@
 import type { SnapshotInfo, SnapshotOptions, Snapshots } from '../../../core/ports/snapshots.ts';
 import type { RequestGate } from './request-gate.ts';
 
+export type { SnapshotInfo, SnapshotOptions };
+
 export interface SnapshotControl {
   save(name: string, opts?: SnapshotOptions): Promise<SnapshotInfo>;
   list(): Promise<SnapshotInfo[]>;
