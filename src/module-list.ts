@@ -20,6 +20,8 @@ import { membersModule } from './core/members/index.ts';
 import { reportsModule } from './core/reports/index.ts';
 import { filesModule } from './core/files/index.ts';
 import { cropsModule } from './core/crops/index.ts';
+import { annotationsModule } from './modules/annotations/module.ts';
+import { measurementsModule } from './modules/measurements/module.ts';
 import { connectModule } from './core/connect/index.ts';
 import { jobsModule } from './core/jobs/index.ts';
 import { usersModule } from './core/users/index.ts';
@@ -45,6 +47,8 @@ export const MODULES = [
   reportsModule,
   filesModule,
   cropsModule,
+  annotationsModule,
+  measurementsModule,
   connectModule,
   jobsModule,
   usersModule,
