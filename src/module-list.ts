@@ -29,6 +29,7 @@ import { usersModule } from './core/users/index.ts';
 import { workzonesModule } from './core/workzones/index.ts';
 import { tagsModule } from './core/tags/index.ts';
 import { operatorModule } from './core/operator/index.ts';
+import { sandboxModule } from './modules/sandbox/module.ts';
 import { maintenanceModule } from './core/maintenance/index.ts';
 import { webhooksModule } from './core/webhooks/index.ts';
 
@@ -56,6 +57,7 @@ export const MODULES = [
   workzonesModule,
   tagsModule,
   operatorModule,
+  sandboxModule,
   maintenanceModule,
   webhooksModule,
 ] as const;
