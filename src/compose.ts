@@ -54,6 +54,7 @@ import { filesModule, type Files, type UploadSweeper } from './core/files/index.
 import { cropsModule, type Crops } from './core/crops/index.ts';
 import { connectModule, type ConnectJobs } from './core/connect/index.ts';
 import { webhooksModule, type WebhookOwnerNotices, type WebhookRelay, type Webhooks } from './core/webhooks/index.ts';
+import { pointcloudsModule, type PointCloudIntake, type PointClouds } from './modules/pointclouds/index.ts';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
 import type { Ids } from './core/ports/ids.ts';
 import type { PasswordHasher, TokenSigner } from './core/ports/crypto.ts';
@@ -150,6 +151,9 @@ export interface Core {
   webhooks: Webhooks;
   webhookRelay: WebhookRelay;
   webhookOwnerNotices: WebhookOwnerNotices;
+  // pointclouds (src/modules/pointclouds)
+  pointClouds: PointClouds;
+  pointCloudIntake: PointCloudIntake;
   /** The feature modules built, in order, with what each declared (docs/architecture.md "Module descriptors"). */
   modules: Sealed<unknown>['modules'];
   /** GET /healthz and GET /readyz, and the drain (src/probes.ts). */
@@ -222,6 +226,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
     .add(operatorModule)
     .add(maintenanceModule)
     .add(webhooksModule)
+    .add(pointcloudsModule)
     .seal();
 
   const unknownTasks = Object.keys(config.taskPeriods).filter((name) => !node.tasks.some((t) => t.name === name));

@@ -65,6 +65,7 @@ export const ERROR_CODES = {
   'blob-mismatch': ours(400),
   'upload-expired': ours(400),
   'unknown-job-kind': ours(400), // a job's failure, never an HTTP answer
+  'point-cloud-unreadable': ours(400), // a conversion job's failure (docs/point-clouds.md): not what its extension says, cut short, corrupt
   // The local-disk store's signed URLs (/_blobs, docs/storage.md).
   'invalid-blob-key': ours(400),
   'length-required': ours(400),
@@ -176,6 +177,7 @@ export const ERROR_CODES = {
   'webhook-not-found': ours(404),
   'webhook-delivery-not-found': ours(404),
   'snapshot-not-found': ours(404), // docs/sandbox.md "Snapshots"
+  'point-cloud-not-found': ours(404), // a file that is not a point cloud (docs/point-clouds.md "The module")
   'not-found': ours(404),
 
   // 408, 409, 413, 415, 416, 429, 500
@@ -188,6 +190,7 @@ export const ERROR_CODES = {
   'upload-already-completed': ours(409),
   'upload-busy': ours(409),
   'snapshot-incompatible': ours(409), // a snapshot of another schema (docs/sandbox.md)
+  'point-cloud-not-ready': ours(409), // its COPC output is not converted yet (docs/point-clouds.md)
   'payload-too-large': ours(413),
   'unsupported-media-type': ours(415),
   'range-not-satisfiable': ours(416),

@@ -32,6 +32,7 @@ import { cropRoutes as api2Crops } from './api2/crops.ts';
 import { tagRoutes as api2Tags } from './api2/tags.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
 import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
+import { pointCloudRoutes as api2PointClouds } from '../modules/pointclouds/http/routes.ts';
 
 /** Adds a module's routes to one API's plugin (authenticated and rate limited there, under /api or /api/2). */
 export type ApiRoutes = (app: FastifyInstance, core: Core) => void;
@@ -70,5 +71,7 @@ export const ROUTE_MODULES: readonly ModuleRoutes[] = [
   // /connect/{slug}: a connect job's own surface.
   { module: 'connect', api1: api1Connect, other: { plugin: connectJobRoutes } },
   { module: 'webhooks', api2: api2Webhooks },
+  // Our extension on a file: its conversion to COPC and the output by range (src/modules/pointclouds).
+  { module: 'pointclouds', api2: api2PointClouds },
   { module: 'operator', other: { plugin: operatorRoutes, prefix: '/_operator' } },
 ];

@@ -14,6 +14,7 @@ import { projectsRepo, workzonesRepo } from './repos/projects.ts';
 import { membersRepo } from './repos/members.ts';
 import { reportsRepo } from './repos/reports.ts';
 import { jobsRepo } from './repos/jobs.ts';
+import { pointCloudsRepo } from '../../modules/pointclouds/postgres/point-clouds-repo.ts';
 import { locksRepo } from './repos/locks.ts';
 import { connectRepo } from './repos/connect.ts';
 import { tagsRepo } from './repos/tags.ts';
@@ -37,6 +38,7 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     webhooks: webhooksRepo(sql),
     locks: locksRepo(sql),
     jobs: jobsRepo(sql),
+    pointClouds: pointCloudsRepo(sql),
     connect: connectRepo(sql),
     tags: tagsRepo(sql),
     files: filesRepo(sql),

@@ -4,6 +4,7 @@
 import type { AccountFacts } from '../permissions/evaluate.ts';
 import type { MembersRepo, ProjectsRepo, WorkzonesRepo } from './project-repositories.ts';
 import type { JobsRepo } from './jobs.ts';
+import type { PointCloudsRepo } from '../../modules/pointclouds/core/ports.ts';
 import type { LocksRepo } from './locks.ts';
 import type { EventsRepo, ListenerState } from './events.ts';
 import type { WebhooksRepo } from './webhooks.ts';
@@ -481,6 +482,8 @@ export interface Repos {
   locks: LocksRepo;
   rateLimits: RateLimitsRepo;
   jobs: JobsRepo;
+  /** The pointclouds module's table (src/modules/pointclouds; here until modules bring their own repositories, issue 28). */
+  pointClouds: PointCloudsRepo;
   connect: ConnectRepo;
   tags: TagsRepo;
   files: FilesRepo;

@@ -1,0 +1,147 @@
+// The conversion job (docs/point-clouds.md "The module"): the file's bytes from the object
+// store to a local work directory, src/pointclouds' converter to COPC (worker threads, its
+// own checkpoints), the COPC file back to the store beside the file, then the row `done`.
+// Progress goes to the row every second (and renews the job's lease, so that no other node
+// takes a long conversion over). A node killed at any point leaves its lease to expire; the
+// next claim (any node) resumes from the work directory when it is on the same disk, else
+// starts over; the output is served only once the row says done, after the object is whole.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { DomainError } from '../../../core/errors.ts';
+import type { JobHandler } from '../../../core/jobs/index.ts';
+import { LEASE_MS } from '../../../core/jobs/index.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { JobRecord } from '../../../core/ports/jobs.ts';
+import { blobKey } from '../../../core/ports/object-store.ts';
+import type { StoreSlice } from '../../../core/ports/store-slices.ts';
+import { errorFields, type Logger } from '../../../core/ports/telemetry.ts';
+import { convertToCopc, formatOfName, PointCloudError, type ConversionProgress } from '../../../pointclouds/index.ts';
+import type { ConversionPhase, ConversionProgressRow, PointCloudObjects, PointCloudRecord } from './ports.ts';
+
+export const COPC_CONTENT_TYPE = 'application/vnd.laszip+copc';
+/** Progress is written at most this often. */
+const PROGRESS_EVERY_MS = 1000;
+
+export interface ConversionJobDeps {
+  store: StoreSlice<'pointClouds' | 'files' | 'jobs'>;
+  clock: Clock;
+  objects: PointCloudObjects;
+  /** Local directory of the conversions in hand (one sub-directory per file, kept across a crash). */
+  workRoot: string;
+  workers?: number;
+  logger: Logger;
+}
+
+export interface ConversionJob extends JobHandler {
+  /** Interrupts the conversion in hand (the node stops): the attempt fails and resumes later from its checkpoints. */
+  abort(): void;
+}
+
+const fileIdOf = (job: JobRecord): string => String(job.payload.fileId);
+
+export function createConversionJob(deps: ConversionJobDeps): ConversionJob {
+  const { store, clock, objects, logger } = deps;
+  let controller = new AbortController();
+
+  /** Progress rows written one at a time, at most every second; the last one always. */
+  function progressWriter(row: PointCloudRecord, job: JobRecord) {
+    let last = 0;
+    let writing: Promise<void> = Promise.resolve();
+    let next: ConversionProgressRow | null = null;
+    const write = () => {
+      const p = next;
+      next = null;
+      if (!p) return;
+      last = Date.now();
+      writing = writing.then(async () => {
+        const now = clock.now();
+        await store.repos.pointClouds.progress(row.fileId, p, now);
+        await store.repos.jobs.extendLease(job.id, new Date(now.getTime() + LEASE_MS));
+      }).catch((e: unknown) => logger.warn({ fileId: row.fileId, ...errorFields(e) }, 'point-cloud progress not recorded'));
+    };
+    return {
+      report(p: ConversionProgressRow, force = false) {
+        next = p;
+        if (force || Date.now() - last >= PROGRESS_EVERY_MS) write();
+      },
+      async flush() {
+        write();
+        await writing;
+      },
+    };
+  }
+
+  async function fetchInput(row: PointCloudRecord, key: string, md5: string, size: number, dir: string, ext: string): Promise<string> {
+    const input = path.join(dir, `input.${ext}`);
+    const marker = path.join(dir, 'input.md5');
+    const have = await fs.readFile(marker, 'utf8').catch(() => null);
+    const stat = await fs.stat(input).catch(() => null);
+    // Kept from an earlier attempt: the converter's checkpoints name its size and time.
+    if (have === md5 && stat?.size === size) return input;
+    await fs.rm(marker, { force: true });
+    const part = `${input}.part`;
+    const got = await objects.download(key, part);
+    if (!got) throw new DomainError('not-found', 'file-not-found', `The object of file ${row.fileId} is missing from the store`);
+    await fs.rename(part, input);
+    await fs.writeFile(marker, md5);
+    return input;
+  }
+
+  async function run(job: JobRecord): Promise<unknown> {
+    const fileId = fileIdOf(job);
+    const row = await store.repos.pointClouds.byFile(fileId);
+    if (!row) return { skipped: 'the file was deleted' };
+    if (row.state === 'done') return { skipped: 'already converted' };
+    const file = await store.repos.files.byRef(row.projectId, { uuid: fileId });
+    if (!file) return { skipped: 'the file was deleted' };
+    if (!(await store.repos.pointClouds.markConverting(fileId, clock.now()))) return { skipped: 'already converted' };
+
+    const dir = path.join(deps.workRoot, fileId);
+    await fs.mkdir(dir, { recursive: true });
+    const progress = progressWriter(row, job);
+    const signal = controller.signal;
+    try {
+      const format = formatOfName(`x.${file.extension}`);
+      if (!format) throw new PointCloudError('unknown_extension', `.${file.extension} is not a point-cloud format`);
+      progress.report({ phase: 'downloading', pointsRead: 0, pointsTotal: 0, percent: 0, etaSeconds: null }, true);
+      const input = await fetchInput(row, blobKey(row.projectId, file.blobName), file.md5, file.size, dir, file.extension.toLowerCase());
+      signal.throwIfAborted();
+      const output = path.join(dir, 'output.copc.laz');
+      const result = await convertToCopc({
+        input, format, output, workDir: path.join(dir, 'work'), workers: deps.workers ?? os.availableParallelism(), signal,
+        onProgress: (p: ConversionProgress) =>
+          progress.report({ ...p, phase: p.phase === 'done' ? 'uploading' : (p.phase as ConversionPhase) }, p.phase === 'done'),
+      });
+      await progress.flush();
+      await objects.upload(blobKey(row.projectId, row.outputBlobName), output, COPC_CONTENT_TYPE);
+      await store.transaction((repos) =>
+        repos.pointClouds.markDone(fileId, { pointCount: result.pointCount, bounds: result.bounds, outputSize: result.bytes, nodes: result.nodes }, clock.now()),
+      );
+      await fs.rm(dir, { recursive: true, force: true });
+      return { pointCount: result.pointCount, nodes: result.nodes, bytes: result.bytes, seconds: result.seconds, resumed: result.resumed };
+    } catch (e) {
+      await progress.flush();
+      if (e instanceof PointCloudError) {
+        // The file is not what its extension says, or is cut short or corrupt: final, with its reason.
+        await store.repos.pointClouds.markFailed(fileId, e.reason, e.message, clock.now());
+        await fs.rm(dir, { recursive: true, force: true });
+        throw new DomainError('invalid', 'point-cloud-unreadable', e.message, { reason: e.reason });
+      }
+      if (!(e instanceof DomainError)) await store.repos.pointClouds.markRetrying(fileId, e instanceof Error ? e.message : String(e), clock.now());
+      throw e;
+    }
+  }
+
+  return {
+    run,
+    /** Attempts spent (or a DomainError): the row says failed, with the last error, unless it already does. */
+    async finished(repos, job, outcome) {
+      if (outcome.state === 'failed') await repos.pointClouds.markFailed(fileIdOf(job), 'error', outcome.error, clock.now());
+    },
+    abort() {
+      controller.abort(new Error('the node is stopping; the conversion resumes from its checkpoints'));
+      controller = new AbortController();
+    },
+  };
+}
