@@ -11,3 +11,4 @@ export {
 export { RateMeter, type RateSample } from './rate.ts';
 export { fetchWithTimeout, isTimeout, timeoutError } from './timeout.ts';
 export { readTags, writeTags, deleteTagLists, TAG_BATCH, type TagBatchOptions, type TagWriteResult, type ProjectRefs } from './tags.ts';
+export { pointCloudStatus, waitForPointCloud, readCopcRange, type PointCloudStatus, type WaitOptions } from './point-clouds.ts';

@@ -166,10 +166,12 @@ function verbCommand(r: Resource, verb: Verb): Command {
   return cmd;
 }
 
-export function resourceCommands(): Command[] {
+/** `extra`: commands a resource has besides its verbs (files point-cloud), by resource name. */
+export function resourceCommands(extra: Record<string, Command[]> = {}): Command[] {
   return RESOURCES.map((r) => {
-    const cmd = new Command(r.name).description(`${r.name}: ${Object.keys(r.verbs).join(', ')}`);
+    const cmd = new Command(r.name).description(`${r.name}: ${[...Object.keys(r.verbs), ...(extra[r.name] ?? []).map((c) => c.name())].join(', ')}`);
     for (const verb of Object.keys(r.verbs) as Verb[]) cmd.addCommand(verbCommand(r, verb));
+    for (const c of extra[r.name] ?? []) cmd.addCommand(c);
     return cmd;
   });
 }
