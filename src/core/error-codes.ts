@@ -65,7 +65,6 @@ export const ERROR_CODES = {
   'blob-mismatch': ours(400),
   'upload-expired': ours(400),
   'unknown-job-kind': ours(400), // a job's failure, never an HTTP answer
-  'point-cloud-unreadable': ours(400), // a conversion job's failure (docs/point-clouds.md): not what its extension says, cut short, corrupt
   // The local-disk store's signed URLs (/_blobs, docs/storage.md).
   'invalid-blob-key': ours(400),
   'length-required': ours(400),
@@ -177,7 +176,6 @@ export const ERROR_CODES = {
   'webhook-not-found': ours(404),
   'webhook-delivery-not-found': ours(404),
   'snapshot-not-found': ours(404), // docs/sandbox.md "Snapshots"
-  'point-cloud-not-found': ours(404), // a file that is not a point cloud (docs/point-clouds.md "The module")
   'not-found': ours(404),
 
   // 408, 409, 413, 415, 416, 429, 500
@@ -190,7 +188,6 @@ export const ERROR_CODES = {
   'upload-already-completed': ours(409),
   'upload-busy': ours(409),
   'snapshot-incompatible': ours(409), // a snapshot of another schema (docs/sandbox.md)
-  'point-cloud-not-ready': ours(409), // its COPC output is not converted yet (docs/point-clouds.md)
   'payload-too-large': ours(413),
   'unsupported-media-type': ours(415),
   'range-not-satisfiable': ours(416),
@@ -206,12 +203,25 @@ export const ERROR_CODES = {
   'database-unavailable': ours(503),
 } as const satisfies Record<string, ErrorCodeEntry>;
 
-export type ErrorCode = keyof typeof ERROR_CODES;
+/**
+ * The error codes of the modules under src/modules: each module's core adds its own by
+ * declaration merging (`interface ModuleErrorCodes { 'too-many-annotations': { status:
+ * readonly [409]; defined: readonly ['vendor'] } }`), and its contract gives their
+ * catalogue rows (src/modules/contract.ts errorCodes; src/module-list.ts checks them).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the modules' declaration merging
+export interface ModuleErrorCodes {}
+
+/** The kernel's codes and the modules': the assembled runtime catalogue is src/modules/registries.ts ERROR_CATALOGUE. */
+export type Catalogue = typeof ERROR_CODES & { readonly [C in keyof ModuleErrorCodes]: ModuleErrorCodes[C] & ErrorCodeEntry };
+
+export type ErrorCode = keyof Catalogue;
 
 /** The statuses a code is answered with. */
-export type StatusOf<C extends ErrorCode> = (typeof ERROR_CODES)[C]['status'][number];
+export type StatusOf<C extends ErrorCode> = Catalogue[C]['status'][number];
 
 /** The codes answered with `status`. */
 export type CodeWithStatus<S extends number> = { [C in ErrorCode]: S extends StatusOf<C> ? C : never }[ErrorCode];
 
+/** A code of the kernel's catalogue (the modules' are in src/modules/registries.ts ERROR_CATALOGUE). */
 export const isErrorCode = (s: string): s is ErrorCode => Object.hasOwn(ERROR_CODES, s);

@@ -13,6 +13,7 @@ import { surfaceOf, type Surface } from './errors.ts';
 import { API2_OPERATIONS } from './api2/operation-docs.ts';
 import { API1_OPERATIONS } from './api1/operation-docs.ts';
 import { describeOperation, type OperationTable } from './operation-docs.ts';
+import { operationTable } from '../modules/registries.ts';
 
 type Operation = Record<string, unknown> & {
   description?: string;
@@ -53,8 +54,8 @@ interface DocsPage {
 
 /** The two documents and their docs pages (CONTRACT §3: /api/2/docs; API 1's at /api/docs). */
 const DOCS_PAGES: readonly DocsPage[] = [
-  { prefix: '/api/2/docs', keep: isApi2Path, info: API2_INFO, table: API2_OPERATIONS },
-  { prefix: '/api/docs', keep: isApi1Path, info: API1_INFO, table: API1_OPERATIONS },
+  { prefix: '/api/2/docs', keep: isApi2Path, info: API2_INFO, table: operationTable('api2', API2_OPERATIONS) },
+  { prefix: '/api/docs', keep: isApi1Path, info: API1_INFO, table: operationTable('api1', API1_OPERATIONS) },
 ];
 
 /** Where @fastify/swagger-ui serves swagger-ui's oauth2-redirect page under its prefix. */

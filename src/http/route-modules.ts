@@ -32,7 +32,7 @@ import { cropRoutes as api2Crops } from './api2/crops.ts';
 import { tagRoutes as api2Tags } from './api2/tags.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
 import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
-import { pointCloudRoutes as api2PointClouds } from '../modules/pointclouds/http/routes.ts';
+import { CONTRACT_ROUTES } from '../modules/registries.ts';
 
 /** Adds a module's routes to one API's plugin (authenticated and rate limited there, under /api or /api/2). */
 export type ApiRoutes = (app: FastifyInstance, core: Core) => void;
@@ -46,14 +46,15 @@ export interface OtherRoutes {
 }
 
 export interface ModuleRoutes {
-  /** The module's folder under src/core. */
+  /** The module's folder under src/core (or src/modules). */
   module: string;
   api1?: ApiRoutes;
   api2?: ApiRoutes;
   other?: OtherRoutes;
 }
 
-export const ROUTE_MODULES: readonly ModuleRoutes[] = [
+/** src/core's modules' rows; the modules under src/modules bring theirs in their contracts (appended below). */
+const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   { module: 'oauth', api2: api2Sessions, other: { plugin: oauthRoutes, browser: true } },
   { module: 'accounts', api1: api1Accounts, api2: api2Accounts },
   { module: 'roles', api1: api1Roles, api2: api2Roles },
@@ -71,7 +72,8 @@ export const ROUTE_MODULES: readonly ModuleRoutes[] = [
   // /connect/{slug}: a connect job's own surface.
   { module: 'connect', api1: api1Connect, other: { plugin: connectJobRoutes } },
   { module: 'webhooks', api2: api2Webhooks },
-  // Our extension on a file: its conversion to COPC and the output by range (src/modules/pointclouds).
-  { module: 'pointclouds', api2: api2PointClouds },
   { module: 'operator', other: { plugin: operatorRoutes, prefix: '/_operator' } },
 ];
+
+/** Every module's routes: src/core's rows above, then the module list's contracts (src/modules/registries.ts). */
+export const ROUTE_MODULES: readonly ModuleRoutes[] = [...KERNEL_ROUTES, ...CONTRACT_ROUTES];

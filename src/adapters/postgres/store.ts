@@ -14,7 +14,6 @@ import { projectsRepo, workzonesRepo } from './repos/projects.ts';
 import { membersRepo } from './repos/members.ts';
 import { reportsRepo } from './repos/reports.ts';
 import { jobsRepo } from './repos/jobs.ts';
-import { pointCloudsRepo } from '../../modules/pointclouds/postgres/point-clouds-repo.ts';
 import { locksRepo } from './repos/locks.ts';
 import { connectRepo } from './repos/connect.ts';
 import { tagsRepo } from './repos/tags.ts';
@@ -29,6 +28,26 @@ import { webhooksRepo } from './repos/webhooks.ts';
 import { withWebhookFanOut } from '../../core/webhooks/index.ts';
 import type { StoredDomainEvent } from '../../core/events/domain-events.ts';
 import { errorFields, type Logger } from '../../core/ports/telemetry.ts';
+import type { ModuleInvalidation } from '../../core/events/invalidation.ts';
+
+/** What the module list adds to the store (src/modules/registries.ts): its repositories, its events' invalidation rows. */
+export interface StoreModules<M> {
+  /** Each module repository's factory by name, bound to each executor as the kernel's are. */
+  repositories: { readonly [K in keyof M]: (sql: Sql) => M[K] };
+  invalidation: ModuleInvalidation;
+}
+
+const NO_MODULES: StoreModules<Record<never, never>> = { repositories: {}, invalidation: {} };
+
+/** The modules' repositories bound to `sql` (a name the kernel already uses is refused). */
+function moduleRepos<M>(sql: Sql, factories: StoreModules<M>['repositories'], kernel: Repos): M {
+  const out: Record<string, unknown> = {};
+  for (const [name, factory] of Object.entries(factories) as [string, (sql: Sql) => unknown][]) {
+    if (name in kernel) throw new Error(`a module's repository ${name} has the name of a kernel repository`);
+    out[name] = factory(sql);
+  }
+  return out as M;
+}
 
 /** `origin`: the id of the store, carried by its events' notifications (repos/events.ts encodeEvent). */
 export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, origin: string): Repos {
@@ -38,7 +57,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     webhooks: webhooksRepo(sql),
     locks: locksRepo(sql),
     jobs: jobsRepo(sql),
-    pointClouds: pointCloudsRepo(sql),
     connect: connectRepo(sql),
     tags: tagsRepo(sql),
     files: filesRepo(sql),
@@ -68,10 +86,18 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
   return repos;
 }
 
-export async function createStore(sql: Sql, logger?: Logger): Promise<Store & { close(): Promise<void> }> {
+export async function createStore<M = Record<never, never>>(
+  sql: Sql,
+  logger?: Logger,
+  modules: StoreModules<M> = NO_MODULES as StoreModules<M>,
+): Promise<Store<Repos & M> & { close(): Promise<void> }> {
   // Names this store in its events' notifications: a node delivers its own events once, at
   // commit, and skips them when LISTEN brings them back (other nodes' it delivers from there).
   const origin = randomUUID();
+  const bind = (executor: Sql, events: (e: StoredDomainEvent) => void): Repos & M => {
+    const kernel = createRepos(executor, events, origin);
+    return Object.assign(kernel, moduleRepos(executor, modules.repositories, kernel));
+  };
   const eventListeners: ((e: StoredDomainEvent) => void)[] = [];
   const emitEvent = (e: StoredDomainEvent) => {
     for (const l of eventListeners) {
@@ -100,12 +126,14 @@ export async function createStore(sql: Sql, logger?: Logger): Promise<Store & { 
     // This store's own events were delivered right after their commit: each once.
     if (decoded.origin !== origin) emitEvent(decoded.event);
   };
+  const poolRepos = bind(sql, emitEvent); // first: a module repository's bad name throws before anything is opened
   const unlistenEvents: Unlisten = sql.engine === 'postgres' ? await sql.listen(EVENTS_CHANNEL, onNotify) : async () => {};
   return {
-    repos: createRepos(sql, emitEvent, origin),
+    repos: poolRepos,
+    moduleInvalidation: modules.invalidation,
     async transaction(fn) {
       const pendingEvents: StoredDomainEvent[] = [];
-      const result = await sql.transaction((tx) => fn(createRepos(tx, (e) => pendingEvents.push(e), origin)));
+      const result = await sql.transaction((tx) => fn(bind(tx, (e) => pendingEvents.push(e))));
       // Delivered only once committed: a transaction that throws delivers nothing.
       for (const e of pendingEvents) emitEvent(e);
       return result;

@@ -85,12 +85,10 @@ export const API2_OPERATIONS: OperationTable = {
   },
 
   // Values.
-  'GET /api/2/values/permissions': { does: `Every permission name the service knows (spec "Permissions"). ${VALUES}`, errors: [] },
   'GET /api/2/values/formats': {
     does: `The file formats: extension, format id and category (scan, model, geoImage, document, …); a file's category comes from its extension. ${VALUES}`,
     errors: [],
   },
-  'GET /api/2/values/spatial-references': { does: `The spatial references a project's \`spatialReference\` may name. ${VALUES}`, errors: [] },
   'GET /api/2/values/ai-detection-classes': { does: `The classes an AI detection may look for. ${VALUES}`, errors: [] },
 
   // Accounts and subscriptions (src/core/accounts/accounts.ts).
@@ -344,17 +342,6 @@ export const API2_OPERATIONS: OperationTable = {
     does: 'Deletes a file and its stored objects.',
     permission: `${FILE_WRITE.replace('on the work zone', "on the file's work zone")}.`,
     errors: [...PROJECT, 'invalid-file-urn', 'delete-file-forbidden', 'file-not-found'],
-  },
-  // Our extension (src/modules/pointclouds, docs/point-clouds.md "The module").
-  [`GET ${P}/files/{fileRef}/point-cloud`]: {
-    does: 'A point-cloud file\'s (E57, LAS, LAZ, PLY) conversion to COPC: state (pending, queued, converting, done, failed), phase, points read, percent, ETA, the failure\'s reason and message, and once done the point count, bounds and the COPC output\'s URL.',
-    permission: `${MEMBER} with \`workzone:workzones:read\` on the file's work zone.`,
-    errors: [...PROJECT, 'invalid-file-urn', 'view-file-forbidden', 'file-not-found', 'point-cloud-not-found'],
-  },
-  [`GET ${P}/files/{fileRef}/point-cloud/copc`]: {
-    does: 'The COPC output of a converted point cloud, by byte range (one range: 206 with Content-Range; outside the object: 416 with `Content-Range: bytes */size`; none, several or malformed: 200 with the whole object), with If-Range and If-None-Match on its ETag.',
-    permission: `${MEMBER} with \`workzone:workzones:read\` and ${FILE_READ.split('; a crop cover')[0]}.`,
-    errors: [...PROJECT, 'invalid-file-urn', 'view-file-forbidden', 'file-not-found', 'point-cloud-not-found', 'point-cloud-not-ready', 'range-not-satisfiable'],
   },
   [`POST ${P}/files/bulk-transformation`]: {
     does: 'Moves, rotates or scales files (all or nothing); scaling only where the category allows it.',

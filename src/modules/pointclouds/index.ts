@@ -1,7 +1,6 @@
 // The pointclouds module (docs/point-clouds.md "The module"): conversion of registered
 // point-cloud files to COPC on the job runner, their progress, and the COPC output served
 // by byte range with the file's read permission. The converter itself is src/pointclouds.
-export { pointcloudsModule } from './module.ts';
 export type { PointClouds, PointCloudView, CopcObject } from './core/point-clouds.ts';
 export type { PointCloudIntake } from './core/intake.ts';
 export { CONVERT_JOB } from './core/intake.ts';

@@ -116,28 +116,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/2/values/permissions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The permissions the service knows
-         * @description Every permission name the service knows (spec "Permissions"). A fixed list, the same for every caller.
-         *
-         *     **Permission:** none beyond a valid access token.
-         */
-        get: operations["getPermissions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/2/me/sign-out-everywhere": {
         parameters: {
             query?: never;
@@ -671,28 +649,6 @@ export interface paths {
          *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-input`, `400 invalid-group-urn`, `400 users-not-in-groups`, `403 update-group-forbidden`, `404 group-not-found`.
          */
         delete: operations["removeUsersFromGroup"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/2/values/spatial-references": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Spatial references a project may use
-         * @description The spatial references a project's `spatialReference` may name. A fixed list, the same for every caller.
-         *
-         *     **Permission:** none beyond a valid access token.
-         */
-        get: operations["getSpatialReferences"];
-        put?: never;
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1774,6 +1730,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/2/values/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List permissions
+         * @description Every permission name the service knows (spec "Permissions"), in the spec's order: the names roles hold and the engine evaluates. A fixed list, the same for every caller.
+         *
+         *     **Permission:** none beyond a valid access token.
+         */
+        get: operations["listPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/values/spatial-references": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Spatial References
+         * @description The spatial references a project's `spatialReference` may name: every coordinate reference system of the EPSG registry (`authName` EPSG, `code`, `name`, `type` in PROJ's words: projected, geographic 2D, geographic 3D, geocentric, vertical, compound, engineering, derived projected), by code; `deprecated` is false for each (the registry's valid systems). A fixed list, the same for every caller.
+         *
+         *     **Permission:** none beyond a valid access token.
+         */
+        get: operations["listSpatialReferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/2/accounts/{accountRef}/projects/{projectRef}/files/{fileRef}/point-cloud": {
         parameters: {
             query?: never;
@@ -1783,7 +1783,7 @@ export interface paths {
         };
         /**
          * A point-cloud file's conversion to COPC: state, points read, percent, ETA, failure reason (our extension)
-         * @description A point-cloud file's (E57, LAS, LAZ, PLY) conversion to COPC: state (pending, queued, converting, done, failed), phase, points read, percent, ETA, the failure's reason and message, and once done the point count, bounds and the COPC output's URL.
+         * @description A point-cloud file's (E57, LAS, LAZ, PLY) conversion to COPC (our extension): state (pending, queued, converting, done, failed), phase, points read, percent, ETA, the failure's reason and message, and once done the point count, bounds and the COPC output's URL.
          *
          *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`) with `workzone:workzones:read` on the file's work zone.
          *
@@ -1807,9 +1807,9 @@ export interface paths {
         };
         /**
          * The COPC output of a point-cloud file, by byte range (206, Content-Range; 416 outside it) (our extension)
-         * @description The COPC output of a converted point cloud, by byte range (one range: 206 with Content-Range; outside the object: 416 with `Content-Range: bytes *\/size`; none, several or malformed: 200 with the whole object), with If-Range and If-None-Match on its ETag.
+         * @description The COPC output of a converted point cloud, by byte range (our extension): one range answers 206 with Content-Range; a range outside the object 416 with `Content-Range: bytes *\/size`; none, several or a malformed one 200 with the whole object; If-Range and If-None-Match on its ETag.
          *
-         *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`) with `workzone:workzones:read` and on the file's work zone, the read permission of its category: `workzone:reality-data:read` (scans, geo images, sitemaps, gaussian splats), `workzone:cad-model:read` or `workzone:documents:read` (3D/CAD models), `workzone:model-reports:read`, `workzone:video3d:read`, `workzone:documents:read` (documents, media, other files, archives).
+         *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`) with `workzone:workzones:read` and, on the file's work zone, the read permission of its category: `workzone:reality-data:read` (scans: E57, LAS, LAZ; gaussian splats: PLY).
          *
          *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-file-urn`, `403 view-file-forbidden`, `404 file-not-found`, `404 point-cloud-not-found`, `409 point-cloud-not-ready`, `416 range-not-satisfiable`.
          */
@@ -2098,66 +2098,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         [key: string]: unknown;
-                    };
-                };
-            };
-        };
-    };
-    getPermissions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        name: string;
-                    }[];
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
                     };
                 };
             };
@@ -5729,88 +5669,6 @@ export interface operations {
             };
             /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    getSpatialReferences: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        authName: string;
-                        code: string;
-                        deprecated: boolean;
-                        name: string;
-                        type: string;
-                    }[];
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14824,6 +14682,166 @@ export interface operations {
             };
             /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listSpatialReferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        authName: string;
+                        code: string;
+                        deprecated: boolean;
+                        name: string;
+                        type: string;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

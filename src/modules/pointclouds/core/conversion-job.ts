@@ -6,7 +6,6 @@
 // next claim (any node) resumes from the work directory when it is on the same disk, else
 // starts over; the output is served only once the row says done, after the object is whole.
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { DomainError } from '../../../core/errors.ts';
 import type { JobHandler } from '../../../core/jobs/index.ts';
@@ -14,22 +13,23 @@ import { LEASE_MS } from '../../../core/jobs/index.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { JobRecord } from '../../../core/ports/jobs.ts';
 import { blobKey } from '../../../core/ports/object-store.ts';
-import type { StoreSlice } from '../../../core/ports/store-slices.ts';
 import { errorFields, type Logger } from '../../../core/ports/telemetry.ts';
-import { convertToCopc, formatOfName, PointCloudError, type ConversionProgress } from '../../../pointclouds/index.ts';
-import type { ConversionPhase, ConversionProgressRow, PointCloudObjects, PointCloudRecord } from './ports.ts';
+import {
+  UnreadablePointCloud, type ConversionProgressRow, type PointCloudConverter, type PointCloudObjects, type PointCloudRecord, type PointCloudStore,
+} from './ports.ts';
+import './errors.ts';
 
 export const COPC_CONTENT_TYPE = 'application/vnd.laszip+copc';
 /** Progress is written at most this often. */
 const PROGRESS_EVERY_MS = 1000;
 
 export interface ConversionJobDeps {
-  store: StoreSlice<'pointClouds' | 'files' | 'jobs'>;
+  store: Pick<PointCloudStore, 'repos' | 'transaction'>;
   clock: Clock;
   objects: PointCloudObjects;
+  converter: PointCloudConverter;
   /** Local directory of the conversions in hand (one sub-directory per file, kept across a crash). */
   workRoot: string;
-  workers?: number;
   logger: Logger;
 }
 
@@ -41,7 +41,7 @@ export interface ConversionJob extends JobHandler {
 const fileIdOf = (job: JobRecord): string => String(job.payload.fileId);
 
 export function createConversionJob(deps: ConversionJobDeps): ConversionJob {
-  const { store, clock, objects, logger } = deps;
+  const { store, clock, objects, converter, logger } = deps;
   let controller = new AbortController();
 
   /** Progress rows written one at a time, at most every second; the last one always. */
@@ -102,16 +102,15 @@ export function createConversionJob(deps: ConversionJobDeps): ConversionJob {
     const progress = progressWriter(row, job);
     const signal = controller.signal;
     try {
-      const format = formatOfName(`x.${file.extension}`);
-      if (!format) throw new PointCloudError('unknown_extension', `.${file.extension} is not a point-cloud format`);
+      const format = converter.formatOf(file.extension);
+      if (!format) throw new UnreadablePointCloud('unknown_extension', `.${file.extension} is not a point-cloud format`);
       progress.report({ phase: 'downloading', pointsRead: 0, pointsTotal: 0, percent: 0, etaSeconds: null }, true);
       const input = await fetchInput(row, blobKey(row.projectId, file.blobName), file.md5, file.size, dir, file.extension.toLowerCase());
       signal.throwIfAborted();
       const output = path.join(dir, 'output.copc.laz');
-      const result = await convertToCopc({
-        input, format, output, workDir: path.join(dir, 'work'), workers: deps.workers ?? os.availableParallelism(), signal,
-        onProgress: (p: ConversionProgress) =>
-          progress.report({ ...p, phase: p.phase === 'done' ? 'uploading' : (p.phase as ConversionPhase) }, p.phase === 'done'),
+      const result = await converter.convert({
+        input, format, output, workDir: path.join(dir, 'work'), signal,
+        onProgress: (p) => progress.report(p.phase === 'done' ? { ...p, phase: 'uploading' } : p, p.phase === 'done'),
       });
       await progress.flush();
       await objects.upload(blobKey(row.projectId, row.outputBlobName), output, COPC_CONTENT_TYPE);
@@ -122,7 +121,7 @@ export function createConversionJob(deps: ConversionJobDeps): ConversionJob {
       return { pointCount: result.pointCount, nodes: result.nodes, bytes: result.bytes, seconds: result.seconds, resumed: result.resumed };
     } catch (e) {
       await progress.flush();
-      if (e instanceof PointCloudError) {
+      if (e instanceof UnreadablePointCloud) {
         // The file is not what its extension says, or is cut short or corrupt: final, with its reason.
         await store.repos.pointClouds.markFailed(fileId, e.reason, e.message, clock.now());
         await fs.rm(dir, { recursive: true, force: true });
@@ -135,9 +134,9 @@ export function createConversionJob(deps: ConversionJobDeps): ConversionJob {
 
   return {
     run,
-    /** Attempts spent (or a DomainError): the row says failed, with the last error, unless it already does. */
-    async finished(repos, job, outcome) {
-      if (outcome.state === 'failed') await repos.pointClouds.markFailed(fileIdOf(job), 'error', outcome.error, clock.now());
+    /** Attempts spent (or a DomainError), after job.finished committed: the row says failed, with the last error, unless it already does. */
+    async failed(job, error) {
+      await store.repos.pointClouds.markFailed(fileIdOf(job), 'error', error, clock.now());
     },
     abort() {
       controller.abort(new Error('the node is stopping; the conversion resumes from its checkpoints'));

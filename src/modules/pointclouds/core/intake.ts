@@ -7,10 +7,10 @@
 import type { JobRunner } from '../../../core/jobs/index.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { PeriodicTask } from '../../../core/ports/background.ts';
-import type { StoreEvents, StoreSlice } from '../../../core/ports/store-slices.ts';
 import type { Logger } from '../../../core/ports/telemetry.ts';
 import { errorFields } from '../../../core/ports/telemetry.ts';
 import { subjectOf } from '../../../core/events/domain-events.ts';
+import type { PointCloudStore } from './ports.ts';
 
 export const CONVERT_JOB = 'point-cloud-conversion';
 /** A node killed mid-conversion leaves its lease; each claim counts an attempt. */
@@ -23,7 +23,7 @@ export interface PointCloudIntake {
 }
 
 export function createPointCloudIntake(deps: {
-  store: StoreSlice<'pointClouds'> & StoreEvents;
+  store: Pick<PointCloudStore, 'transaction' | 'onEvent'>;
   clock: Clock;
   jobRunner: JobRunner;
   logger: Logger;

@@ -10,10 +10,10 @@ import { mayDownload } from '../../../core/files/index.ts';
 import { refValue, type EntityRef } from '../../../core/ids/urn.ts';
 import type { FileRecord } from '../../../core/ports/file-repositories.ts';
 import { blobKey } from '../../../core/ports/object-store.ts';
-import type { StoreEvents, StoreReads } from '../../../core/ports/store-slices.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import { requireMember, type ProjectAccess } from '../../../core/projects/index.ts';
-import type { PointCloudObjects, PointCloudRecord } from './ports.ts';
+import type { PointCloudObjects, PointCloudRecord, PointCloudStore } from './ports.ts';
+import './errors.ts';
 
 export interface PointCloudView {
   file: FileRecord;
@@ -42,7 +42,7 @@ export interface PointClouds {
 const CACHED = 2000;
 
 export function createPointClouds(deps: {
-  store: StoreReads<'files' | 'pointClouds'> & StoreEvents;
+  store: Pick<PointCloudStore, 'repos' | 'onEvent'>;
   access: Pick<ProjectAccess, 'project'>;
   objects: Pick<PointCloudObjects, 'readRange'>;
 }): PointClouds {

@@ -3,7 +3,7 @@
 // signs URLs only: a conversion downloads the input and uploads the COPC output, and the
 // range route reads parts of it).
 import type { Readable } from 'node:stream';
-import type { Bounds } from '../../../pointclouds/index.ts';
+import type { Repos, Store } from '../../../core/ports/repositories.ts';
 
 /**
  * pending: registered, not yet queued (the intake task queues it within seconds);
@@ -11,6 +11,11 @@ import type { Bounds } from '../../../pointclouds/index.ts';
  * done: the COPC object is stored whole and served; failed: for good, `reason` says why.
  */
 export type PointCloudState = 'pending' | 'queued' | 'converting' | 'done' | 'failed';
+
+export interface Bounds {
+  min: [number, number, number];
+  max: [number, number, number];
+}
 
 export type ConversionPhase = 'downloading' | 'counting' | 'distributing' | 'indexing' | 'writing' | 'uploading' | 'done';
 
@@ -68,6 +73,38 @@ export interface PointCloudsRepo {
   markDone(fileId: string, outcome: ConversionOutcome, now: Date): Promise<void>;
   /** Failed for good (a file that is not what its extension says, or the attempts spent); a done or failed row stays as it is (the first reason is kept). */
   markFailed(fileId: string, reason: string, message: string, now: Date): Promise<void>;
+}
+
+/** The node's store as this module sees it: the kernel's repositories (files, jobs) and its own. */
+export type PointCloudStore = Store<Repos & { pointClouds: PointCloudsRepo }>;
+
+/** The converter (adapters/converter.ts over src/pointclouds): streaming, worker threads, its own checkpoints in `workDir`. */
+export interface PointCloudConverter {
+  /** The input format of an extension, or null when it is not a point cloud. */
+  formatOf(extension: string): string | null;
+  /**
+   * Converts `input` to a COPC file at `output`; run again with the same work directory after
+   * a crash, it continues from its last checkpoint. Bad input throws UnreadablePointCloud.
+   */
+  convert(o: {
+    input: string;
+    format: string;
+    output: string;
+    workDir: string;
+    signal: AbortSignal;
+    onProgress: (p: ConversionProgressRow) => void;
+  }): Promise<{ pointCount: number; bounds: Bounds; nodes: number; bytes: number; seconds: number; resumed: boolean }>;
+}
+
+/** The input is not what its extension says, cut short, corrupt or unsupported: a final failure with its reason. */
+export class UnreadablePointCloud extends Error {
+  override name = 'UnreadablePointCloud';
+  /** wrong_format, not_las, truncated, corrupt, checksum, unsupported, empty, unknown_extension. */
+  readonly reason: string;
+  constructor(reason: string, message: string) {
+    super(message);
+    this.reason = reason;
+  }
 }
 
 /** The object store's bytes, streamed (src/modules/pointclouds/storage). */
