@@ -1,6 +1,7 @@
 // PointCloudConverter over this project's converter (src/pointclouds: readers of E57, LAS,
 // LAZ and PLY, the COPC writer, worker threads on every core, checkpoints).
 import os from 'node:os';
+import path from 'node:path';
 import { convertToCopc, formatOfName, PointCloudError, type InputFormat } from '../../../pointclouds/index.ts';
 import { UnreadablePointCloud, type PointCloudConverter } from '../core/ports.ts';
 
@@ -14,7 +15,8 @@ export function copcConverter(opts: { workers?: number } = {}): PointCloudConver
           workers: opts.workers ?? os.availableParallelism(), onProgress: o.onProgress,
         });
       } catch (e) {
-        if (e instanceof PointCloudError) throw new UnreadablePointCloud(e.reason, e.message);
+        // The reader names its local copy (input.laz): the message names the user's file.
+        if (e instanceof PointCloudError) throw new UnreadablePointCloud(e.reason, e.message.split(path.basename(o.input)).join(o.name));
         throw e;
       }
     },

@@ -109,7 +109,7 @@ export function createConversionJob(deps: ConversionJobDeps): ConversionJob {
       signal.throwIfAborted();
       const output = path.join(dir, 'output.copc.laz');
       const result = await converter.convert({
-        input, format, output, workDir: path.join(dir, 'work'), signal,
+        input, name: `${file.name}.${file.extension}`, format, output, workDir: path.join(dir, 'work'), signal,
         onProgress: (p) => progress.report(p.phase === 'done' ? { ...p, phase: 'uploading' } : p, p.phase === 'done'),
       });
       await progress.flush();

@@ -88,6 +88,8 @@ export interface PointCloudConverter {
    */
   convert(o: {
     input: string;
+    /** The file's name as its owner knows it: failure messages name it (never the local path). */
+    name: string;
     format: string;
     output: string;
     workDir: string;
