@@ -90,14 +90,17 @@ export function createConversionJob(deps: ConversionJobDeps): ConversionJob {
 
   async function run(job: JobRecord): Promise<unknown> {
     const fileId = fileIdOf(job);
+    const dir = path.join(deps.workRoot, fileId);
     const row = await store.repos.pointClouds.byFile(fileId);
-    if (!row) return { skipped: 'the file was deleted' };
-    if (row.state === 'done') return { skipped: 'already converted' };
+    // Done or deleted: what a node killed after the commit left behind goes too.
+    if (!row || row.state === 'done') {
+      await fs.rm(dir, { recursive: true, force: true });
+      return { skipped: row ? 'already converted' : 'the file was deleted' };
+    }
     const file = await store.repos.files.byRef(row.projectId, { uuid: fileId });
     if (!file) return { skipped: 'the file was deleted' };
     if (!(await store.repos.pointClouds.markConverting(fileId, clock.now()))) return { skipped: 'already converted' };
 
-    const dir = path.join(deps.workRoot, fileId);
     await fs.mkdir(dir, { recursive: true });
     const progress = progressWriter(row, job);
     const signal = controller.signal;
