@@ -14,6 +14,7 @@ import { A2, TAGGER_ID, addMembers, assertProblem, createProject, emailOf, proje
 import { bytes, upload } from '../support/files.ts';
 import { writeSyntheticLas } from '../pointclouds/support/synthetic.ts';
 import { readCopcHierarchy } from '../pointclouds/support/copc-read.ts';
+import { Copc } from 'copc';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-pc-http-'));
 let t: TestApp;
@@ -117,6 +118,29 @@ describe('range serving', () => {
     assert.equal(suffix.statusCode, 206);
     assert.equal(suffix.headers['content-range'], `bytes ${size - 100}-${size - 1}/${size}`);
     assert.equal(suffix.rawPayload.length, 100);
+  });
+
+  test('a viewer\'s first frame through the route: copc.js reads the header and VLRs, the root hierarchy page and the root node in at most 4 range reads, < 300 kB before the points', async () => {
+    const token = (await t.tokens(emailOf('viewer'))).access_token;
+    const reads: number[] = [];
+    const getter = async (begin: number, end: number) => {
+      const res = await t.app.inject({ method: 'GET', url: copcUrl(lasId), headers: { authorization: `Bearer ${token}`, range: `bytes=${begin}-${end - 1}` } });
+      assert.equal(res.statusCode, 206);
+      reads.push(res.rawPayload.length);
+      return new Uint8Array(res.rawPayload);
+    };
+    const copc = await Copc.create(getter);
+    const { nodes } = await Copc.loadHierarchyPage(getter, copc.info.rootHierarchyPage);
+    const root = nodes['0-0-0-0'];
+    assert.ok(root && root.pointCount > 0);
+    const view = await Copc.loadPointDataView(getter, copc, root);
+    assert.equal(view.pointCount, root.pointCount);
+    // copc.js reads 64 KiB of header and VLRs, the EVLR header and the root page, then the node
+    // (a 30,000-point cloud's root is a leaf holding every point: its size is the data's).
+    assert.ok(reads.length <= 4, `range reads: ${reads.join(', ')}`);
+    const before = reads.slice(0, -1).reduce((a, b) => a + b, 0);
+    assert.ok(before < 300 * 1024, `${before} bytes before the root node`);
+    assert.equal(reads.at(-1), root.pointDataLength);
   });
 
   test('safe headers: the COPC type, nosniff, a sandboxing CSP, an attachment, private caching, an ETag', async () => {
