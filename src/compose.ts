@@ -55,6 +55,9 @@ import { cropsModule, type Crops } from './core/crops/index.ts';
 import { connectModule, type ConnectJobs } from './core/connect/index.ts';
 import { webhooksModule, type WebhookOwnerNotices, type WebhookRelay, type Webhooks } from './core/webhooks/index.ts';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
+import { ssoModule } from './modules/sso/module.ts';
+import type { SsoSettings, SsoSignIn } from './modules/sso/core/index.ts';
+import { createOpenIdRelyingParty } from './modules/sso/oidc/openid-client.ts';
 import type { Ids } from './core/ports/ids.ts';
 import type { PasswordHasher, TokenSigner } from './core/ports/crypto.ts';
 import type { Store } from './core/ports/repositories.ts';
@@ -150,6 +153,9 @@ export interface Core {
   webhooks: Webhooks;
   webhookRelay: WebhookRelay;
   webhookOwnerNotices: WebhookOwnerNotices;
+  // sso (src/modules/sso, docs/identity.md)
+  ssoSettings: SsoSettings;
+  ssoSignIn: SsoSignIn;
   /** The feature modules built, in order, with what each declared (docs/architecture.md "Module descriptors"). */
   modules: Sealed<unknown>['modules'];
   /** GET /healthz and GET /readyz, and the drain (src/probes.ts). */
@@ -197,6 +203,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
   // modules above it (src/core/modules.ts; a need nothing above supplies fails tsc here).
   const node = Composition.of({
     config, logger, metrics, clock, ids, hasher, store, objectStore, signer, mailTransport, webhookSender,
+    oidcRelyingParty: createOpenIdRelyingParty({ timeoutSeconds: config.sso.idpTimeoutSeconds }),
     loadSeedFile: seedFileReader(config.seedFile),
     detector: opts.detector ?? noDetections,
     tagJson: [api1TagJson, api2TagJson(config.urnNamespace)],
@@ -222,6 +229,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
     .add(operatorModule)
     .add(maintenanceModule)
     .add(webhooksModule)
+    .add(ssoModule)
     .seal();
 
   const unknownTasks = Object.keys(config.taskPeriods).filter((name) => !node.tasks.some((t) => t.name === name));

@@ -153,6 +153,9 @@ export const ERROR_CODES = {
   'cross-site-request': ours(403), // the console's session endpoints called from another page (docs/security.md)
   'read-webhooks-forbidden': ours(403),
   'manage-webhooks-forbidden': ours(403),
+  // Single sign-on, our extension (docs/identity.md).
+  'read-sso-forbidden': ours(403),
+  'manage-sso-forbidden': ours(403),
 
   // 404
   'account-not-found': { status: [404], defined: ['spec', 'vendor'] },
@@ -175,6 +178,9 @@ export const ERROR_CODES = {
   'route-not-found': ours(404),
   'webhook-not-found': ours(404),
   'webhook-delivery-not-found': ours(404),
+  'sso-provider-not-found': ours(404, 409),
+  'sso-domain-not-found': ours(404),
+  'sso-rule-not-found': ours(404),
   'snapshot-not-found': ours(404), // docs/sandbox.md "Snapshots"
   'not-found': ours(404),
 
@@ -185,6 +191,10 @@ export const ERROR_CODES = {
   'copy-in-progress': ours(409),
   'tag-list-pending': ours(409),
   'webhook-limit-reached': ours(409),
+  'sso-domain-claimed': ours(409),
+  'sso-domain-not-verified': ours(409),
+  'sso-domain-limit-reached': ours(409),
+  'sso-rule-limit-reached': ours(409),
   'upload-already-completed': ours(409),
   'upload-busy': ours(409),
   'snapshot-incompatible': ours(409), // a snapshot of another schema (docs/sandbox.md)

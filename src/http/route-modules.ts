@@ -32,6 +32,8 @@ import { cropRoutes as api2Crops } from './api2/crops.ts';
 import { tagRoutes as api2Tags } from './api2/tags.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
 import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
+import { ssoRoutes as api2Sso } from '../modules/sso/http/api2.ts';
+import { ssoPageRoutes } from '../modules/sso/http/pages.ts';
 
 /** Adds a module's routes to one API's plugin (authenticated and rate limited there, under /api or /api/2). */
 export type ApiRoutes = (app: FastifyInstance, core: Core) => void;
@@ -70,5 +72,7 @@ export const ROUTE_MODULES: readonly ModuleRoutes[] = [
   // /connect/{slug}: a connect job's own surface.
   { module: 'connect', api1: api1Connect, other: { plugin: connectJobRoutes } },
   { module: 'webhooks', api2: api2Webhooks },
+  // /sso/start and /sso/callback: single sign-on at the account's IdP (src/modules/sso), in the OAuth pages' browser session.
+  { module: 'sso', api2: api2Sso, other: { plugin: ssoPageRoutes, browser: true } },
   { module: 'operator', other: { plugin: operatorRoutes, prefix: '/_operator' } },
 ];

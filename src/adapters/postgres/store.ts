@@ -25,6 +25,7 @@ import { accountInvitationsRepo } from './repos/account-invitations.ts';
 import { outboxRepo } from './repos/outbox.ts';
 import { decodeEvent, EVENTS_CHANNEL, eventsRepo, type NotifiedEvent } from './repos/events.ts';
 import { webhooksRepo } from './repos/webhooks.ts';
+import { ssoRepo } from '../../modules/sso/postgres/sso-repo.ts';
 import { withWebhookFanOut } from '../../core/webhooks/index.ts';
 import type { StoredDomainEvent } from '../../core/events/domain-events.ts';
 import { errorFields, type Logger } from '../../core/ports/telemetry.ts';
@@ -62,6 +63,7 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     settings: settingsRepo(sql),
     rateLimits: rateLimitsRepo(sql),
     admin: adminRepo(sql),
+    sso: ssoRepo(sql),
   };
   return repos;
 }

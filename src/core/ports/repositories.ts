@@ -11,6 +11,7 @@ import type { StoredDomainEvent } from '../events/domain-events.ts';
 import type { ConnectRepo } from './connect.ts';
 import type { TagsRepo } from './tags.ts';
 import type { CropsRepo, FilesRepo, UploadsRepo } from './file-repositories.ts';
+import type { SsoRepo } from '../../modules/sso/core/ports.ts';
 export interface UserRecord {
   id: string;
   api1Id: string;
@@ -505,6 +506,8 @@ export interface Repos {
   outbox: OutboxRepo;
   settings: SettingsRepo;
   admin: AdminRepo;
+  /** Single sign-on (src/modules/sso). */
+  sso: SsoRepo;
 }
 
 export interface Store {

@@ -66,7 +66,7 @@ export function checkText(field: string, value: string, max: number): string {
   const v = value.trim();
   if (!v) throw invalidInput(`${field} must not be empty`, { field });
   if (v.length > max) throw invalidInput(`${field} must be at most ${max} characters`, { field });
-  if (/[\u0000-\u001f\u007f]/.test(v)) throw invalidInput(`${field} must not contain control characters`, { field });
+  if ([...v].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) throw invalidInput(`${field} must not contain control characters`, { field });
   return v;
 }
 

@@ -22,6 +22,8 @@ export interface SsoRoute {
   domain: string;
   /** Password sign-in is refused for the domain's users. */
   requireSso: boolean;
+  /** The IdP's origin (its issuer's): the page's form may be redirected there. */
+  issuerOrigin: string;
 }
 
 /**
@@ -89,7 +91,7 @@ export function createSsoSignIn(deps: {
     if (!claim) return null;
     const provider = await store.repos.sso.provider(claim.accountId);
     if (!provider?.enabled) return null;
-    return { accountId: claim.accountId, displayName: provider.displayName, domain, requireSso: claim.requireSso };
+    return { accountId: claim.accountId, displayName: provider.displayName, domain, requireSso: claim.requireSso, issuerOrigin: new URL(provider.issuer).origin };
   }
 
   const failureOf = (e: unknown): SsoSignInFailure => {
