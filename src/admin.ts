@@ -20,6 +20,7 @@ import { createSigningKeys } from './core/oauth/index.ts';
 import { silentLogger } from './core/ports/telemetry.ts';
 import { USAGE, adminFailure, executeAdmin, parseAdminArgs, type AdminResult } from './admin-commands.ts';
 import { runOverAdminSocket } from './admin-socket.ts';
+import { confirmSsoDomain } from './modules/sso/core/index.ts';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -54,6 +55,7 @@ async function main(argv: string[]): Promise<AdminResult> {
     const applySeed = createSeeder({ store, clock, ids, hasher: argon2Hasher, extensions: [seedRolesAndGroups(ids, clock)] });
     const result = await executeAdmin(parsed, {
       admin: createAdmin({ store, clock, ids, publicUrl: config.publicUrl, applySeed }),
+      confirmSsoDomain: (domain, token) => confirmSsoDomain({ store, clock }, domain, token),
       rotateSigningKey: async () => {
         const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
         return createSigningKeys({ store, clock, signer, logger: silentLogger }).rotate();

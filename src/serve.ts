@@ -106,6 +106,7 @@ async function main(): Promise<void> {
     adminSocket = await listenAdminSocket(config.dataDir, {
       admin: createAdmin({ store: core.store, clock: core.clock, ids: core.ids, publicUrl: config.publicUrl, applySeed: core.applySeed }),
       rotateSigningKey: () => core.signingKeys.rotate(),
+      confirmSsoDomain: (domain, token) => core.ssoSettings.confirmDomain(domain, token),
     }, logger);
   }
 }

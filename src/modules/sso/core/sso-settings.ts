@@ -182,21 +182,29 @@ export function createSsoSettings(deps: {
       if (!ok) throw new DomainError('not-found', 'sso-rule-not-found', `No mapping rule with id ${ruleId.slice(0, 64)}`, { ruleId: ruleId.slice(0, 64) });
     },
 
-    async confirmDomain(input, verificationToken) {
-      const domain = normaliseDomain(input);
-      const hash = sha256Hex(verificationToken.trim());
-      const claim = (await store.repos.sso.pendingDomains(domain)).find((d) => safeEqual(d.verificationTokenHash, hash));
-      if (!claim) throw domainNotFound(domain);
-      const now = clock.now();
-      try {
-        await store.repos.sso.verifyDomain(claim.accountId, domain, now);
-      } catch (e) {
-        if (e instanceof UniqueViolation) {
-          throw new DomainError('conflict', 'sso-domain-claimed', `${domain} is verified for another account already`, { domain });
-        }
-        throw e;
-      }
-      return { ...claim, verifiedAt: now };
-    },
+    confirmDomain: (domain, verificationToken) => confirmSsoDomain({ store, clock }, domain, verificationToken),
   };
+}
+
+/**
+ * The operator's confirmation of a domain claim (the admin command `confirm-sso-domain`,
+ * docs/identity.md "Verifying a domain"): the claim whose verification token this is becomes
+ * its account's verified domain. 404 when no pending claim of the domain has the token, 409
+ * when another account has the domain verified already.
+ */
+export async function confirmSsoDomain(deps: { store: StoreSlice<'sso'>; clock: Clock }, input: string, verificationToken: string): Promise<SsoDomainRecord> {
+  const domain = normaliseDomain(input);
+  const hash = sha256Hex(verificationToken.trim());
+  const claim = (await deps.store.repos.sso.pendingDomains(domain)).find((d) => safeEqual(d.verificationTokenHash, hash));
+  if (!claim) throw domainNotFound(domain);
+  const now = deps.clock.now();
+  try {
+    await deps.store.repos.sso.verifyDomain(claim.accountId, domain, now);
+  } catch (e) {
+    if (e instanceof UniqueViolation) {
+      throw new DomainError('conflict', 'sso-domain-claimed', `${domain} is verified for another account already`, { domain });
+    }
+    throw e;
+  }
+  return { ...claim, verifiedAt: now };
 }
