@@ -28,7 +28,9 @@ function idpErrorOf(e: unknown, stage: 'discovery' | 'grant'): IdpError {
     const why = code === 'OAUTH_TIMEOUT' ? 'no answer in time' : message;
     return new IdpError('unreachable', stage === 'discovery' ? `discovery failed (${why})` : why);
   }
-  return new IdpError('refused', `${message}${code ? ` (${code})` : ''}`);
+  // openid-client's messages are generic ("unexpected JWT claim value encountered"); its cause names the check.
+  const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : null;
+  return new IdpError('refused', `${cause && cause !== message ? `${message}: ${cause}` : message}${code ? ` (${code})` : ''}`);
 }
 
 export function createOpenIdRelyingParty(opts: { timeoutSeconds: number; now?: () => number }): OidcRelyingParty {
