@@ -1,6 +1,7 @@
 // The description of every API 2 and token-service operation (src/http/operation-docs.ts):
 // what it does, the permission the use case checks (src/core/…), the codes it answers.
 import type { OperationTable } from '../operation-docs.ts';
+import { SSO_OPERATIONS } from '../../modules/sso/http/operation-docs.ts';
 
 const A = '/api/2/accounts/{accountRef}';
 const P = `${A}/projects/{projectRef}`;
@@ -461,4 +462,6 @@ export const API2_OPERATIONS: OperationTable = {
     permission: WEBHOOK_WRITE,
     errors: [...WEBHOOK, 'manage-webhooks-forbidden', 'webhook-delivery-not-found'],
   },
+  // Single sign-on: our extension (src/modules/sso, docs/identity.md).
+  ...SSO_OPERATIONS,
 };
