@@ -53,7 +53,7 @@ ${hiddenFields({ ...p.fields, csrf: p.csrf })}
 <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(p.email ?? '')}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <button class="primary" type="submit">Sign in</button>
-${p.action ? '' : '<button class="secondary" id="use-sso" type="submit" name="sso" value="1" formnovalidate>Sign in with single sign-on</button>'}
+${p.action ? '' : '<button class="secondary" id="use-sso" type="submit" name="sso" value="1" formnovalidate>Use single sign-on</button>'}
 </form>
 ${p.sso ? `<form method="post" action="/sso/start">
 ${hiddenFields({ ...p.fields, csrf: p.csrf, email: p.email ?? '' })}

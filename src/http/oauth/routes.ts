@@ -166,7 +166,7 @@ export const oauthRoutes =
       if (verdict !== 'ok') return html(reply, 403, formRefusedPage(ctx, verdict, AGAIN));
       const email = typeof b.email === 'string' ? b.email.trim() : '';
       const password = typeof b.password === 'string' ? b.password : '';
-      // Single sign-on (docs/identity.md): "Sign in with single sign-on" offers the domain's
+      // Single sign-on (docs/identity.md): "Use single sign-on" offers the domain's
       // IdP; a domain that requires it refuses the password, before it is checked.
       const sso = await ssoStep(core, email, { asked: b.sso !== undefined, password: password !== '' });
       if (sso) return html(reply, sso.status, signInPage(ctx, { fields, csrf: s.csrf, email, error: sso.error, sso: sso.offer }), sso.formTargets);

@@ -97,11 +97,10 @@ export interface IdpClient {
 /** Why talking to the IdP failed: `unreachable` (down, timed out, bad discovery), `refused` (an answer that fails a check). */
 export class IdpError extends Error {
   override name = 'IdpError';
-  constructor(
-    readonly reason: 'unreachable' | 'refused',
-    message: string,
-  ) {
+  readonly reason: 'unreachable' | 'refused';
+  constructor(reason: 'unreachable' | 'refused', message: string) {
     super(message);
+    this.reason = reason;
   }
 }
 

@@ -34,13 +34,14 @@ export interface SsoRoute {
  * the IdP reported an error; `identity`: the token names no usable, verified e-mail of the
  * account's domains.
  */
+export type SsoFailureReason = 'state' | 'browser' | 'idp-unavailable' | 'idp-refused' | 'identity' | 'not-configured';
+
 export class SsoSignInFailure extends Error {
   override name = 'SsoSignInFailure';
-  constructor(
-    readonly reason: 'state' | 'browser' | 'idp-unavailable' | 'idp-refused' | 'identity' | 'not-configured',
-    message: string,
-  ) {
+  readonly reason: SsoFailureReason;
+  constructor(reason: SsoFailureReason, message: string) {
     super(message);
+    this.reason = reason;
   }
 }
 

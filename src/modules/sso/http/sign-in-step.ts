@@ -1,5 +1,5 @@
 // What the password sign-in forms do about single sign-on (docs/identity.md "Signing in"):
-// "Sign in with single sign-on" offers "Continue with <IdP>" when the e-mail's domain has one,
+// "Use single sign-on" offers "Continue with <IdP>" when the e-mail's domain has one,
 // and a domain that requires SSO has its password refused (before it is checked) with a
 // message naming its IdP. null: no SSO matter, the password sign-in goes on.
 import type { Core } from '../../../compose.ts';
