@@ -3,6 +3,7 @@
 // console (console/) is a client of the public API only and never imports the service.
 // Feature modules (docs/architecture.md "Modules") are imported through their index.ts
 // only, from other modules, src/http and the wiring; src/http never touches the store.
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -13,6 +14,72 @@ const MODULE_MESSAGE =
   'Import a feature module through its index.ts (src/core/<module>/index.ts), not its internal files; only ' +
   'ports, ids, crypto, permissions and events are imported file by file (docs/architecture.md "Modules").';
 const throughIndex = (prefix) => ({ regex: `${prefix}(?!${SHARED}/)[^/]+/(?!index\\.ts$)[^/]+$`, message: MODULE_MESSAGE });
+
+// The vertical slices under src/modules/<m>/ (docs/architecture.md "Adding a module"): the
+// rule resolves each import against the importing file, so no relative spelling slips by.
+//  - core/: the module's own core, the shared kernel of src/core (ports, ids, crypto,
+//    permissions, events, errors.ts, error-codes.ts, modules.ts, promises.ts), another module
+//    through its public face (src/modules/<other>/index.ts or src/core/<other>/index.ts) and
+//    node:*; no framework, driver, SDK, surface, wiring, nor its own postgres/http/adapters.
+//  - index.ts (the public face): its own core only.
+//  - postgres/, adapters/, http/: never another module's insides (its public face only), never
+//    the wiring; postgres/ and adapters/ never a surface, http/ never a driver adapter.
+//  - outside a module, only its module.ts (the module list, tests) and index.ts are imported.
+const SRC = path.resolve(import.meta.dirname, 'src');
+const KERNEL = /^core\/((ports|ids|crypto|permissions|events)\/|(errors|error-codes|modules|promises)\.ts$)/;
+const WIRING = /^(compose|module-list|main|serve|admin|background)\.ts$/;
+
+/** Where `rel` (a path under src/) is: its module and part, if under src/modules/<m>/. */
+function placeOf(rel) {
+  const m = /^modules\/([^/]+)\/(?:(core|postgres|http|adapters)\/|(module\.ts|index\.ts)$)/.exec(rel);
+  return m ? { module: m[1], part: m[2] ?? m[3] } : null;
+}
+
+/** Why `file` may not import `source`, or null. */
+export function moduleBoundaryViolation(file, source) {
+  const relFile = path.relative(SRC, file).split(path.sep).join('/');
+  if (relFile.startsWith('..')) return null;
+  const from = placeOf(relFile);
+  const isRelative = source.startsWith('.');
+  const target = isRelative ? path.relative(SRC, path.resolve(path.dirname(file), source)).split(path.sep).join('/') : null;
+  const to = target ? placeOf(target) : null;
+  // Anyone outside a module reaches it through module.ts (its contract) or index.ts (its public face).
+  if (to && (!from || from.module !== to.module)) {
+    const face = to.part === 'index.ts' || (!from && to.part === 'module.ts');
+    if (!face) return `import the module ${to.module} through its index.ts (its public face), not ${target}`;
+  }
+  if (!from) return null;
+  if (from.part === 'core' || from.part === 'index.ts') {
+    if (!isRelative) return source.startsWith('node:') ? null : `a module's core imports no framework, driver or SDK (${source})`;
+    if (to && to.module === from.module) {
+      return to.part === 'core' ? null : `a module's core imports only its own core, not its ${to.part}`;
+    }
+    if (to) return null; // another module's index.ts (checked above)
+    if (KERNEL.test(target) || /^core\/[^/]+\/index\.ts$/.test(target)) return from.part === 'index.ts' ? `a module's index.ts exports its own core only` : null;
+    return `a module's core imports its own core, the shared kernel (src/core ports, ids, crypto, permissions, events, errors) and public faces only, not src/${target}`;
+  }
+  if (target && WIRING.test(target)) return `a module never imports the wiring (src/${target})`;
+  if (target && (from.part === 'postgres' || from.part === 'adapters') && /^http\//.test(target)) return `a module's ${from.part} never imports a surface (src/${target})`;
+  if (target && from.part === 'http' && /^adapters\//.test(target)) return `a module's http calls use cases: no adapter (src/${target})`;
+  if (to && to.module === from.module && from.part === 'http' && (to.part === 'postgres' || to.part === 'adapters')) return `a module's http calls use cases: not its ${to.part}`;
+  return null;
+}
+
+const layering = {
+  rules: {
+    'module-boundaries': {
+      meta: { type: 'problem', schema: [] },
+      create(context) {
+        const check = (node) => {
+          if (!node.source || typeof node.source.value !== 'string') return;
+          const why = moduleBoundaryViolation(context.filename, node.source.value);
+          if (why) context.report({ node: node.source, message: `${why} (docs/architecture.md "Adding a module").` });
+        };
+        return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check, TSImportType: (node) => check({ source: node.argument?.literal ?? node.argument }) };
+      },
+    },
+  },
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'data/**', '.tmp/**', 'console/dist/**', 'packages/*/dist/**'] },
@@ -38,6 +105,11 @@ export default tseslint.config(
         { patterns: [{ regex: '^(\\.\\./){3,}', message: 'packages/*/src imports only its own package, node:* and its dependencies.' }] },
       ],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { layering },
+    rules: { 'layering/module-boundaries': 'error' },
   },
   {
     files: ['src/core/**/*.ts'],
@@ -70,7 +142,7 @@ export default tseslint.config(
   },
   {
     // The HTTP layer receives use cases only: no repository, no store (issue 16).
-    files: ['src/http/**/*.ts'],
+    files: ['src/http/**/*.ts', 'src/modules/*/http/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { ADMIN_ACCOUNT_ROLES, type AdminAccountRole, type AdminUse } from './core/operator/index.ts';
 import type { RotationView } from './core/oauth/index.ts';
-import type { SsoDomainRecord } from './modules/sso/core/index.ts';
+import type { SsoDomainRecord } from './modules/sso/index.ts';
 import { DomainError } from './core/errors.ts';
 import { ConfigError } from './config.ts';
 import type { AccountRole, OutboxEntry, RelayState } from './core/ports/repositories.ts';

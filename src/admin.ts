@@ -20,7 +20,8 @@ import { createSigningKeys } from './core/oauth/index.ts';
 import { silentLogger } from './core/ports/telemetry.ts';
 import { USAGE, adminFailure, executeAdmin, parseAdminArgs, type AdminResult } from './admin-commands.ts';
 import { runOverAdminSocket } from './admin-socket.ts';
-import { confirmSsoDomain } from './modules/sso/core/index.ts';
+import { confirmSsoDomain } from './modules/sso/index.ts';
+import { STORE_MODULES } from './modules/registries.ts';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -47,7 +48,7 @@ async function main(argv: string[]): Promise<AdminResult> {
   }
   try {
     await migrate(sql);
-    const store = await createStore(sql);
+    const store = await createStore(sql, undefined, STORE_MODULES);
     const clock = new OffsetClock();
     // The sandbox's shared clock, so links expire on the service's time.
     if (config.sandbox) await createSandboxClock({ store, clock }).load();

@@ -1,7 +1,8 @@
 // Wires adapters into the core: no container, no module-level side effects. It lists the
-// adapters, then the feature modules' descriptors in order (each imported through its
-// index.ts, docs/architecture.md "Module descriptors"); the modules' job handlers, periodic
-// tasks and seed extensions come from their descriptors. It holds no rule and does no I/O
+// adapters, then builds the feature modules in the order of src/module-list.ts
+// (docs/architecture.md "Adding a module"); the modules' job handlers, periodic tasks and
+// seed extensions come from their descriptors, their repositories and invalidation rows
+// reach the store through src/modules/registries.ts. It holds no rule and does no I/O
 // of its own: the seed file is read by src/seed-file.ts, the tasks run on src/background.ts.
 import { ConfigError, type Config } from './config.ts';
 import { connectionsOf, openDatabase } from './adapters/postgres/open.ts';
@@ -23,44 +24,35 @@ import { createScheduler } from './background.ts';
 import { createProbes, type Probes } from './probes.ts';
 import { seedFileReader } from './seed-file.ts';
 import { Composition, type Sealed } from './core/modules.ts';
-import { permissionsModule } from './core/permissions/module.ts';
+import { composeModules, STORE_MODULES, type ContractOffers, type ModuleRepos } from './modules/registries.ts';
 import type { Authorizer } from './core/permissions/authorizer.ts';
-import { oauthModule, type Revocation, type SigningKeys, type TokenService, type WebSessions } from './core/oauth/index.ts';
-import {
-  usersModule, type AccountInvitations, type AccountUsers, type Invitations, type PasswordResets, type SignIn, type UserProfiles,
-} from './core/users/index.ts';
-import {
-  operatorModule, type ApplySeed, type AuthenticateOperator, type Operator, type SandboxClock, type SeedDocument,
-} from './core/operator/index.ts';
-import { maintenanceModule, type Janitor } from './core/maintenance/index.ts';
-import { mailModule, type MailRelay, type SendMail } from './core/mail/index.ts';
-import { accountsModule, type Accounts } from './core/accounts/index.ts';
-import { rolesModule, type Roles } from './core/roles/index.ts';
-import { groupsModule, type Groups } from './core/groups/index.ts';
-import { activityModule, type Activity } from './core/activity/index.ts';
-import {
-  projectsModule, type ProjectAccess, type ProjectDetailsService, type Projects, type Reach,
-} from './core/projects/index.ts';
-import { limitsModule, type RateLimiter } from './core/limits/index.ts';
-import { workzonesModule, type WorkzoneCopy, type Workzones } from './core/workzones/index.ts';
-import { membersModule, type Members } from './core/members/index.ts';
-import { reportsModule, type Reports } from './core/reports/index.ts';
-import { jobsModule, type JobRunner } from './core/jobs/index.ts';
-import { tagsModule, type TagLists } from './core/tags/index.ts';
+import type { Revocation, SigningKeys, TokenService, WebSessions } from './core/oauth/index.ts';
+import type { AccountInvitations, AccountUsers, Invitations, PasswordResets, SignIn, UserProfiles } from './core/users/index.ts';
+import type { ApplySeed, AuthenticateOperator, Operator, SandboxClock, SeedDocument } from './core/operator/index.ts';
+import type { Janitor } from './core/maintenance/index.ts';
+import type { MailRelay, SendMail } from './core/mail/index.ts';
+import type { Accounts } from './core/accounts/index.ts';
+import type { Roles } from './core/roles/index.ts';
+import type { Groups } from './core/groups/index.ts';
+import type { Activity } from './core/activity/index.ts';
+import type { ProjectAccess, ProjectDetailsService, Projects, Reach } from './core/projects/index.ts';
+import type { RateLimiter } from './core/limits/index.ts';
+import type { WorkzoneCopy, Workzones } from './core/workzones/index.ts';
+import type { Members } from './core/members/index.ts';
+import type { Reports } from './core/reports/index.ts';
+import type { JobRunner } from './core/jobs/index.ts';
+import type { TagLists } from './core/tags/index.ts';
 import { api1TagJson } from './http/api1/tag-json.ts';
 import { api2TagJson } from './http/api2/tag-json.ts';
 import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
-import { filesModule, type Files, type UploadSweeper } from './core/files/index.ts';
-import { cropsModule, type Crops } from './core/crops/index.ts';
-import { connectModule, type ConnectJobs } from './core/connect/index.ts';
-import { webhooksModule, type WebhookOwnerNotices, type WebhookRelay, type Webhooks } from './core/webhooks/index.ts';
+import type { Files, UploadSweeper } from './core/files/index.ts';
+import type { Crops } from './core/crops/index.ts';
+import type { ConnectJobs } from './core/connect/index.ts';
+import type { WebhookOwnerNotices, WebhookRelay, Webhooks } from './core/webhooks/index.ts';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
-import { ssoModule } from './modules/sso/module.ts';
-import type { SsoSettings, SsoSignIn } from './modules/sso/core/index.ts';
-import { createOpenIdRelyingParty } from './modules/sso/oidc/openid-client.ts';
 import type { Ids } from './core/ports/ids.ts';
 import type { PasswordHasher, TokenSigner } from './core/ports/crypto.ts';
-import type { Store } from './core/ports/repositories.ts';
+import type { Repos, Store } from './core/ports/repositories.ts';
 import type { ListenerState } from './core/ports/events.ts';
 import type { ObjectStore } from './core/ports/object-store.ts';
 import { VERSION } from './version.ts';
@@ -84,8 +76,12 @@ export interface StartupFacts {
   migrationsTotal: number;
 }
 
-/** The composed service: the adapters, then each module's use cases (src/http receives this, and reads use cases only). */
-export interface Core {
+/**
+ * The composed service: the adapters, then each module's use cases (src/http receives this,
+ * and reads use cases only). The modules under src/modules add their offers through
+ * ContractOffers (src/modules/registries.ts); src/core's modules are listed here.
+ */
+export interface Core extends ContractOffers {
   // Adapters and process facts.
   config: Config;
   version: string;
@@ -96,7 +92,7 @@ export interface Core {
   clock: OffsetClock;
   ids: Ids;
   /** The database (administration, tests); never read by src/http (eslint.config.js). */
-  store: Store & { close(): Promise<void> };
+  store: Store<Repos & ModuleRepos> & { close(): Promise<void> };
   objectStore: ObjectStore;
   signer: TokenSigner;
   // oauth
@@ -153,9 +149,6 @@ export interface Core {
   webhooks: Webhooks;
   webhookRelay: WebhookRelay;
   webhookOwnerNotices: WebhookOwnerNotices;
-  // sso (src/modules/sso, docs/identity.md)
-  ssoSettings: SsoSettings;
-  ssoSignIn: SsoSignIn;
   /** The feature modules built, in order, with what each declared (docs/architecture.md "Module descriptors"). */
   modules: Sealed<unknown>['modules'];
   /** GET /healthz and GET /readyz, and the drain (src/probes.ts). */
@@ -186,7 +179,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
   const clock = new OffsetClock();
   const ids = opts.ids ?? randomIds;
   const hasher = opts.hasher ?? argon2Hasher;
-  const store = await createStore(sql, logger);
+  const store = await createStore(sql, logger, STORE_MODULES);
   if (store.eventsListener?.()) metrics.watchListener(() => store.eventsListener!());
   const objectStore = await openObjectStore(config, { clock, signingKey: storedSigningKey(store.repos.settings), logger });
   const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
@@ -199,38 +192,14 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
     timeoutMs: config.webhooks.timeoutSeconds * 1000,
   });
 
-  // The feature modules, in order: each is built from the adapters and the offers of the
-  // modules above it (src/core/modules.ts; a need nothing above supplies fails tsc here).
-  const node = Composition.of({
+  // The feature modules, in the order of src/module-list.ts: each is built from the adapters
+  // and the offers of the modules above it (a need nothing above supplies fails tsc here).
+  const node = composeModules(Composition.of({
     config, logger, metrics, clock, ids, hasher, store, objectStore, signer, mailTransport, webhookSender,
-    oidcRelyingParty: createOpenIdRelyingParty({ timeoutSeconds: config.sso.idpTimeoutSeconds }),
     loadSeedFile: seedFileReader(config.seedFile),
     detector: opts.detector ?? noDetections,
     tagJson: [api1TagJson, api2TagJson(config.urnNamespace)],
-  })
-    .add(oauthModule)
-    .add(mailModule)
-    .add(permissionsModule)
-    .add(accountsModule)
-    .add(rolesModule)
-    .add(groupsModule)
-    .add(activityModule)
-    .add(limitsModule)
-    .add(projectsModule)
-    .add(membersModule)
-    .add(reportsModule)
-    .add(filesModule)
-    .add(cropsModule)
-    .add(connectModule)
-    .add(jobsModule)
-    .add(usersModule)
-    .add(workzonesModule)
-    .add(tagsModule)
-    .add(operatorModule)
-    .add(maintenanceModule)
-    .add(webhooksModule)
-    .add(ssoModule)
-    .seal();
+  })).seal();
 
   const unknownTasks = Object.keys(config.taskPeriods).filter((name) => !node.tasks.some((t) => t.name === name));
   if (unknownTasks.length) {

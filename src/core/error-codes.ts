@@ -153,9 +153,6 @@ export const ERROR_CODES = {
   'cross-site-request': ours(403), // the console's session endpoints called from another page (docs/security.md)
   'read-webhooks-forbidden': ours(403),
   'manage-webhooks-forbidden': ours(403),
-  // Single sign-on, our extension (docs/identity.md).
-  'read-sso-forbidden': ours(403),
-  'manage-sso-forbidden': ours(403),
 
   // 404
   'account-not-found': { status: [404], defined: ['spec', 'vendor'] },
@@ -178,9 +175,6 @@ export const ERROR_CODES = {
   'route-not-found': ours(404),
   'webhook-not-found': ours(404),
   'webhook-delivery-not-found': ours(404),
-  'sso-provider-not-found': ours(404, 409),
-  'sso-domain-not-found': ours(404),
-  'sso-rule-not-found': ours(404),
   'snapshot-not-found': ours(404), // docs/sandbox.md "Snapshots"
   'not-found': ours(404),
 
@@ -191,10 +185,6 @@ export const ERROR_CODES = {
   'copy-in-progress': ours(409),
   'tag-list-pending': ours(409),
   'webhook-limit-reached': ours(409),
-  'sso-domain-claimed': ours(409),
-  'sso-domain-not-verified': ours(409),
-  'sso-domain-limit-reached': ours(409),
-  'sso-rule-limit-reached': ours(409),
   'upload-already-completed': ours(409),
   'upload-busy': ours(409),
   'snapshot-incompatible': ours(409), // a snapshot of another schema (docs/sandbox.md)
@@ -213,12 +203,25 @@ export const ERROR_CODES = {
   'database-unavailable': ours(503),
 } as const satisfies Record<string, ErrorCodeEntry>;
 
-export type ErrorCode = keyof typeof ERROR_CODES;
+/**
+ * The error codes of the modules under src/modules: each module's core adds its own by
+ * declaration merging (`interface ModuleErrorCodes { 'too-many-annotations': { status:
+ * readonly [409]; defined: readonly ['vendor'] } }`), and its contract gives their
+ * catalogue rows (src/modules/contract.ts errorCodes; src/module-list.ts checks them).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the modules' declaration merging
+export interface ModuleErrorCodes {}
+
+/** The kernel's codes and the modules': the assembled runtime catalogue is src/modules/registries.ts ERROR_CATALOGUE. */
+export type Catalogue = typeof ERROR_CODES & { readonly [C in keyof ModuleErrorCodes]: ModuleErrorCodes[C] & ErrorCodeEntry };
+
+export type ErrorCode = keyof Catalogue;
 
 /** The statuses a code is answered with. */
-export type StatusOf<C extends ErrorCode> = (typeof ERROR_CODES)[C]['status'][number];
+export type StatusOf<C extends ErrorCode> = Catalogue[C]['status'][number];
 
 /** The codes answered with `status`. */
 export type CodeWithStatus<S extends number> = { [C in ErrorCode]: S extends StatusOf<C> ? C : never }[ErrorCode];
 
+/** A code of the kernel's catalogue (the modules' are in src/modules/registries.ts ERROR_CATALOGUE). */
 export const isErrorCode = (s: string): s is ErrorCode => Object.hasOwn(ERROR_CODES, s);

@@ -2,8 +2,10 @@
 // API (api2/operation-docs.ts, api1/operation-docs.ts), keyed "METHOD /path" as the
 // documents spell paths. Facts from the spec, CONTRACT and the code: each permission
 // named is the one the use case checks (src/core/…), each code one it can answer, named
-// from the error-code catalogue (src/core/error-codes.ts), which gives its status.
-import { ERROR_CODES, type ErrorCode } from '../core/error-codes.ts';
+// from the error-code catalogue (src/core/error-codes.ts and the modules', assembled in
+// src/modules/registries.ts), which gives its status.
+import type { ErrorCode } from '../core/error-codes.ts';
+import { ERROR_CATALOGUE } from '../modules/registries.ts';
 
 /** An error an operation answers: a code of the catalogue, with a condition where useful. */
 export type OperationError = ErrorCode | { code: ErrorCode; when: string };
@@ -33,5 +35,5 @@ export function describeOperation(d: OperationDoc): string {
 /** "status code", and " (condition)" when given: the status is the catalogue's (its first). */
 export function describeError(e: OperationError): string {
   const { code, when } = typeof e === 'string' ? { code: e, when: undefined } : e;
-  return `${ERROR_CODES[code].status[0]} ${code}${when ? ` (${when})` : ''}`;
+  return `${ERROR_CATALOGUE[code]!.status[0]} ${code}${when ? ` (${when})` : ''}`;
 }

@@ -32,8 +32,7 @@ import { cropRoutes as api2Crops } from './api2/crops.ts';
 import { tagRoutes as api2Tags } from './api2/tags.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
 import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
-import { ssoRoutes as api2Sso } from '../modules/sso/http/api2.ts';
-import { ssoPageRoutes } from '../modules/sso/http/pages.ts';
+import { CONTRACT_ROUTES } from '../modules/registries.ts';
 
 /** Adds a module's routes to one API's plugin (authenticated and rate limited there, under /api or /api/2). */
 export type ApiRoutes = (app: FastifyInstance, core: Core) => void;
@@ -47,14 +46,15 @@ export interface OtherRoutes {
 }
 
 export interface ModuleRoutes {
-  /** The module's folder under src/core. */
+  /** The module's folder under src/core (or src/modules). */
   module: string;
   api1?: ApiRoutes;
   api2?: ApiRoutes;
   other?: OtherRoutes;
 }
 
-export const ROUTE_MODULES: readonly ModuleRoutes[] = [
+/** src/core's modules' rows; the modules under src/modules bring theirs in their contracts (appended below). */
+const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   { module: 'oauth', api2: api2Sessions, other: { plugin: oauthRoutes, browser: true } },
   { module: 'accounts', api1: api1Accounts, api2: api2Accounts },
   { module: 'roles', api1: api1Roles, api2: api2Roles },
@@ -72,7 +72,8 @@ export const ROUTE_MODULES: readonly ModuleRoutes[] = [
   // /connect/{slug}: a connect job's own surface.
   { module: 'connect', api1: api1Connect, other: { plugin: connectJobRoutes } },
   { module: 'webhooks', api2: api2Webhooks },
-  // /sso/start and /sso/callback: single sign-on at the account's IdP (src/modules/sso), in the OAuth pages' browser session.
-  { module: 'sso', api2: api2Sso, other: { plugin: ssoPageRoutes, browser: true } },
   { module: 'operator', other: { plugin: operatorRoutes, prefix: '/_operator' } },
 ];
+
+/** Every module's routes: src/core's rows above, then the module list's contracts (src/modules/registries.ts). */
+export const ROUTE_MODULES: readonly ModuleRoutes[] = [...KERNEL_ROUTES, ...CONTRACT_ROUTES];

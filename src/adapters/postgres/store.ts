@@ -25,10 +25,29 @@ import { accountInvitationsRepo } from './repos/account-invitations.ts';
 import { outboxRepo } from './repos/outbox.ts';
 import { decodeEvent, EVENTS_CHANNEL, eventsRepo, type NotifiedEvent } from './repos/events.ts';
 import { webhooksRepo } from './repos/webhooks.ts';
-import { ssoRepo } from '../../modules/sso/postgres/sso-repo.ts';
 import { withWebhookFanOut } from '../../core/webhooks/index.ts';
 import type { StoredDomainEvent } from '../../core/events/domain-events.ts';
 import { errorFields, type Logger } from '../../core/ports/telemetry.ts';
+import type { ModuleInvalidation } from '../../core/events/invalidation.ts';
+
+/** What the module list adds to the store (src/modules/registries.ts): its repositories, its events' invalidation rows. */
+export interface StoreModules<M> {
+  /** Each module repository's factory by name, bound to each executor as the kernel's are. */
+  repositories: { readonly [K in keyof M]: (sql: Sql) => M[K] };
+  invalidation: ModuleInvalidation;
+}
+
+const NO_MODULES: StoreModules<Record<never, never>> = { repositories: {}, invalidation: {} };
+
+/** The modules' repositories bound to `sql` (a name the kernel already uses is refused). */
+function moduleRepos<M>(sql: Sql, factories: StoreModules<M>['repositories'], kernel: Repos): M {
+  const out: Record<string, unknown> = {};
+  for (const [name, factory] of Object.entries(factories) as [string, (sql: Sql) => unknown][]) {
+    if (name in kernel) throw new Error(`a module's repository ${name} has the name of a kernel repository`);
+    out[name] = factory(sql);
+  }
+  return out as M;
+}
 
 /** `origin`: the id of the store, carried by its events' notifications (repos/events.ts encodeEvent). */
 export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, origin: string): Repos {
@@ -63,15 +82,22 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     settings: settingsRepo(sql),
     rateLimits: rateLimitsRepo(sql),
     admin: adminRepo(sql),
-    sso: ssoRepo(sql),
   };
   return repos;
 }
 
-export async function createStore(sql: Sql, logger?: Logger): Promise<Store & { close(): Promise<void> }> {
+export async function createStore<M = Record<never, never>>(
+  sql: Sql,
+  logger?: Logger,
+  modules: StoreModules<M> = NO_MODULES as StoreModules<M>,
+): Promise<Store<Repos & M> & { close(): Promise<void> }> {
   // Names this store in its events' notifications: a node delivers its own events once, at
   // commit, and skips them when LISTEN brings them back (other nodes' it delivers from there).
   const origin = randomUUID();
+  const bind = (executor: Sql, events: (e: StoredDomainEvent) => void): Repos & M => {
+    const kernel = createRepos(executor, events, origin);
+    return Object.assign(kernel, moduleRepos(executor, modules.repositories, kernel));
+  };
   const eventListeners: ((e: StoredDomainEvent) => void)[] = [];
   const emitEvent = (e: StoredDomainEvent) => {
     for (const l of eventListeners) {
@@ -100,12 +126,14 @@ export async function createStore(sql: Sql, logger?: Logger): Promise<Store & { 
     // This store's own events were delivered right after their commit: each once.
     if (decoded.origin !== origin) emitEvent(decoded.event);
   };
+  const poolRepos = bind(sql, emitEvent); // first: a module repository's bad name throws before anything is opened
   const unlistenEvents: Unlisten = sql.engine === 'postgres' ? await sql.listen(EVENTS_CHANNEL, onNotify) : async () => {};
   return {
-    repos: createRepos(sql, emitEvent, origin),
+    repos: poolRepos,
+    moduleInvalidation: modules.invalidation,
     async transaction(fn) {
       const pendingEvents: StoredDomainEvent[] = [];
-      const result = await sql.transaction((tx) => fn(createRepos(tx, (e) => pendingEvents.push(e), origin)));
+      const result = await sql.transaction((tx) => fn(bind(tx, (e) => pendingEvents.push(e))));
       // Delivered only once committed: a transaction that throws delivers nothing.
       for (const e of pendingEvents) emitEvent(e);
       return result;

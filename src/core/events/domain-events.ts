@@ -31,8 +31,17 @@ export interface WebhookEventData {
 
 export type MemberType = 'user' | 'group';
 
+/**
+ * The events of the modules under src/modules: each module's core adds its own types here by
+ * declaration merging (`declare module '…/core/events/domain-events.ts' { interface
+ * ModuleEventData { 'annotation.created': {…} } }`), and its contract gives their
+ * invalidation rows (src/modules/contract.ts; src/module-list.ts checks none is missing).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the modules' declaration merging
+export interface ModuleEventData {}
+
 /** Each event type and the data it carries (ids are UUIDs; API 1 ids where the API has them). */
-export interface DomainEventData {
+export interface DomainEventData extends ModuleEventData {
   // The service.
   /** The signing keys changed (rotation): every node reloads them. */
   'signing-keys.rotated': Record<string, never>;
@@ -149,6 +158,8 @@ export interface DomainEventData {
 }
 
 export type DomainEventType = keyof DomainEventData;
+/** The event types declared here (their invalidation rows are in invalidation.ts). */
+export type KernelEventType = Exclude<DomainEventType, keyof ModuleEventData>;
 
 /** An event as a use case publishes it. */
 export type DomainEvent = {

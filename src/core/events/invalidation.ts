@@ -6,8 +6,10 @@
 // project-lists:<a>) and drop the entries of every scope an event names. '*' drops everything.
 //
 // One row per event type: the type checker refuses an event without its row, so a new
-// event must say what it invalidates (often nothing).
-import type { DomainEvent, DomainEventOf, DomainEventType } from './domain-events.ts';
+// event must say what it invalidates (often nothing). The events of the modules under
+// src/modules have their rows in their contracts (src/modules/contract.ts invalidation);
+// the store carries the assembled rows (Store.moduleInvalidation).
+import type { DomainEvent, DomainEventOf, DomainEventType, KernelEventType } from './domain-events.ts';
 import type { Store } from '../ports/repositories.ts';
 
 export const cacheScope = {
@@ -51,7 +53,7 @@ const withLists = <E>(rule: (e: E) => readonly string[]) => (e: E & { accountId:
 
 // withLists(…): the change shows in the account's project lists (a project's fields, its
 // members and zones, its counts, or the rights of its members: roles, groups, account roles).
-const RULES: { [K in DomainEventType]: Rule<K> } = {
+const RULES: { [K in KernelEventType]: Rule<K> } = {
   'signing-keys.rotated': () => [cacheScope.signingKeys],
   'service.reset': () => [cacheScope.all],
   'events.missed': () => [cacheScope.all],
@@ -130,19 +132,25 @@ const RULES: { [K in DomainEventType]: Rule<K> } = {
   'webhook.delivery-replayed': nothing,
 };
 
-/** The cache scopes the event makes stale (pure). */
-export function invalidatedScopes(event: DomainEvent): readonly string[] {
-  return (RULES[event.type] as Rule<DomainEventType>)(event);
+/** The invalidation rows of the modules' events, by event type (assembled from src/module-list.ts). */
+export type ModuleInvalidation = Readonly<Partial<Record<DomainEventType, (e: never) => readonly string[]>>>;
+
+/** The cache scopes the event makes stale (pure): its kernel row, or its module's. */
+export function invalidatedScopes(event: DomainEvent, modules: ModuleInvalidation = {}): readonly string[] {
+  const rule = (Object.hasOwn(RULES, event.type) ? RULES[event.type as KernelEventType] : modules[event.type]) as Rule<DomainEventType> | undefined;
+  // The list's rows are checked complete at compile time (src/module-list.ts); an unknown type
+  // (a newer node's event during a rolling upgrade) may stale anything: drop everything.
+  return rule ? rule(event) : [cacheScope.all];
 }
 
 /** Calls `invalidate` with each scope every committed event (this node's and the others') makes stale. */
-export function onInvalidation(store: Pick<Store, 'onEvent'>, invalidate: (scope: string) => void): void {
+export function onInvalidation(store: Pick<Store, 'onEvent' | 'moduleInvalidation'>, invalidate: (scope: string) => void): void {
   store.onEvent((event) => {
-    for (const scope of invalidatedScopes(event)) invalidate(scope);
+    for (const scope of invalidatedScopes(event, store.moduleInvalidation)) invalidate(scope);
   });
 }
 
 /** A scoped cache (AccessCache): every scope an event makes stale is dropped from it; the all-scope ('*', a reset or missed events) empties it. */
-export function dropOnInvalidation(store: Pick<Store, 'onEvent'>, cache: { clear(): void; invalidate(scope: string): void }): void {
+export function dropOnInvalidation(store: Pick<Store, 'onEvent' | 'moduleInvalidation'>, cache: { clear(): void; invalidate(scope: string): void }): void {
   onInvalidation(store, (scope) => (scope === cacheScope.all ? cache.clear() : cache.invalidate(scope)));
 }

@@ -8,10 +8,10 @@ import type { LocksRepo } from './locks.ts';
 import type { EventsRepo, ListenerState } from './events.ts';
 import type { WebhooksRepo } from './webhooks.ts';
 import type { StoredDomainEvent } from '../events/domain-events.ts';
+import type { ModuleInvalidation } from '../events/invalidation.ts';
 import type { ConnectRepo } from './connect.ts';
 import type { TagsRepo } from './tags.ts';
 import type { CropsRepo, FilesRepo, UploadsRepo } from './file-repositories.ts';
-import type { SsoRepo } from '../../modules/sso/core/ports.ts';
 export interface UserRecord {
   id: string;
   api1Id: string;
@@ -506,13 +506,16 @@ export interface Repos {
   outbox: OutboxRepo;
   settings: SettingsRepo;
   admin: AdminRepo;
-  /** Single sign-on (src/modules/sso). */
-  sso: SsoRepo;
 }
 
-export interface Store {
-  readonly repos: Repos;
-  transaction<T>(fn: (repos: Repos) => Promise<T>): Promise<T>;
+/**
+ * The database: `R` is the repositories every executor carries (the kernel's Repos, and the
+ * modules' of src/module-list.ts in the composed node: Store<Repos & ModuleRepos>). A
+ * module's needs name the slice it uses, e.g. Store<{ annotations: AnnotationsRepo }>.
+ */
+export interface Store<R = Repos> {
+  readonly repos: R;
+  transaction<T>(fn: (repos: R) => Promise<T>): Promise<T>;
   /** Answers when the database does (throws otherwise); `waitMs`: the longest wait for a connection (the readiness probe). */
   ping(opts?: { waitMs?: number }): Promise<void>;
   /**
@@ -522,6 +525,8 @@ export interface Store {
   onEvent(listener: (event: StoredDomainEvent) => void): void;
   /** How other nodes' events are heard (PostgreSQL's LISTEN connection); null on the embedded database (one process). */
   eventsListener?(): ListenerState | null;
+  /** The invalidation rows of the modules' events (src/core/events/invalidation.ts); absent: the kernel's events only. */
+  readonly moduleInvalidation?: ModuleInvalidation;
 }
 
 /** Thrown by repositories when a unique constraint refuses a write (the use case decides the 409). */

@@ -11,7 +11,5 @@ export { createReach } from './reach.ts';
 export type { Reach } from './reach.ts';
 export { createProjectDetails } from './project-details.ts';
 export type { ProjectDetails, ProjectDetailsService } from './project-details.ts';
-export { findSpatialReference, SPATIAL_REFERENCES } from './spatial-references.ts';
-export type { SpatialReferenceValue } from './spatial-references.ts';
 // Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
 export { projectsModule } from './module.ts';

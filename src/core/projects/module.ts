@@ -7,7 +7,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Authorizer } from '../permissions/authorizer.ts';
 import type { Activity } from '../activity/index.ts';
-import { createProjects, ownedProjects, type Projects } from './projects.ts';
+import { createProjects, ownedProjects, type Projects, type SpatialReferenceCheck } from './projects.ts';
 import { createProjectAccess, type ProjectAccess } from './project-access.ts';
 import { createProjectDetails, type ProjectDetailsService } from './project-details.ts';
 import { createReach, type Reach } from './reach.ts';
@@ -20,6 +20,8 @@ export interface ProjectsNeeds {
   authorizer: Authorizer;
   activity: Activity;
   config: { projectListCacheProjects: number };
+  /** The values module's lists: a project's spatialReference must be one of them. */
+  valuesLists: SpatialReferenceCheck;
 }
 
 export interface ProjectsOffers {
@@ -33,10 +35,10 @@ export interface ProjectsOffers {
 
 export const projectsModule: FeatureModule<ProjectsNeeds, ProjectsOffers> = {
   name: 'projects',
-  create: ({ store, clock, ids, authorizer, activity, config }) => {
+  create: ({ store, clock, ids, authorizer, activity, config, valuesLists }) => {
     const projectAccess = createProjectAccess({ store, clock, authorizer, activity });
     const lists = createProjectLists({ store, clock, maxProjects: config.projectListCacheProjects });
-    const projects = createProjects({ store, clock, ids, authorizer, access: projectAccess, lists });
+    const projects = createProjects({ store, clock, ids, authorizer, access: projectAccess, lists, spatialReferences: valuesLists });
     return {
       offers: {
         projectAccess,

@@ -14,7 +14,6 @@ import { requirePermission, type AccountScope, type Actor, type Authorizer } fro
 import { projectPermissions, workzonePermissions } from '../permissions/evaluate.ts';
 import { refusalValues } from '../permissions/granted-by.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope } from './project-access.ts';
-import { findSpatialReference } from './spatial-references.ts';
 import { earliestExpiry, type BuiltList, type ProjectLists } from './project-lists.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
 
@@ -124,6 +123,11 @@ export interface Projects {
   restoreProject(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, want: StatsWanted): Promise<ProjectView>;
 }
 
+/** The spatial references a project may name (the values module's list, src/modules/values). */
+export interface SpatialReferenceCheck {
+  findSpatialReference(authName: string, code: string): object | undefined;
+}
+
 export function createProjects(deps: {
   store: StoreSlice<'members' | 'projects'>;
   clock: Clock;
@@ -131,8 +135,9 @@ export function createProjects(deps: {
   authorizer: Authorizer;
   access: ProjectAccess;
   lists: ProjectLists;
+  spatialReferences: SpatialReferenceCheck;
 }): Projects {
-  const { store, clock, ids, authorizer, access, lists } = deps;
+  const { store, clock, ids, authorizer, access, lists, spatialReferences } = deps;
 
   async function subscriptionOf(repos: Repos, accountId: string, ref: EntityRef): Promise<SubscriptionRecord> {
     const s = 'uuid' in ref ? await repos.subscriptions.byId(ref.uuid) : await repos.subscriptions.byApi1Id(ref.api1Id);
@@ -141,7 +146,7 @@ export function createProjects(deps: {
   }
 
   function checkSpatialReference(sr: SpatialReference | null | undefined): void {
-    if (sr && !findSpatialReference(sr.authName, sr.code)) {
+    if (sr && !spatialReferences.findSpatialReference(sr.authName, sr.code)) {
       throw invalidInput(`Unknown spatial reference ${sr.authName}:${sr.code}`, { field: 'spatialReference' });
     }
   }

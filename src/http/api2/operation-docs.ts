@@ -1,7 +1,6 @@
 // The description of every API 2 and token-service operation (src/http/operation-docs.ts):
 // what it does, the permission the use case checks (src/core/…), the codes it answers.
 import type { OperationTable } from '../operation-docs.ts';
-import { SSO_OPERATIONS } from '../../modules/sso/http/operation-docs.ts';
 
 const A = '/api/2/accounts/{accountRef}';
 const P = `${A}/projects/{projectRef}`;
@@ -86,12 +85,10 @@ export const API2_OPERATIONS: OperationTable = {
   },
 
   // Values.
-  'GET /api/2/values/permissions': { does: `Every permission name the service knows (spec "Permissions"). ${VALUES}`, errors: [] },
   'GET /api/2/values/formats': {
     does: `The file formats: extension, format id and category (scan, model, geoImage, document, …); a file's category comes from its extension. ${VALUES}`,
     errors: [],
   },
-  'GET /api/2/values/spatial-references': { does: `The spatial references a project's \`spatialReference\` may name. ${VALUES}`, errors: [] },
   'GET /api/2/values/ai-detection-classes': { does: `The classes an AI detection may look for. ${VALUES}`, errors: [] },
 
   // Accounts and subscriptions (src/core/accounts/accounts.ts).
@@ -462,6 +459,4 @@ export const API2_OPERATIONS: OperationTable = {
     permission: WEBHOOK_WRITE,
     errors: [...WEBHOOK, 'manage-webhooks-forbidden', 'webhook-delivery-not-found'],
   },
-  // Single sign-on: our extension (src/modules/sso, docs/identity.md).
-  ...SSO_OPERATIONS,
 };

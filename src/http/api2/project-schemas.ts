@@ -176,14 +176,6 @@ export const MemberAccess = Type.Object({
   workzoneIds: Type.Array(Type.String()),
 });
 
-export const SpatialReferenceValue = Type.Object({
-  authName: Type.String(),
-  code: Type.String(),
-  deprecated: Type.Boolean(),
-  name: Type.String(),
-  type: Type.String(),
-});
-
 export const WorkzoneCopy = Type.Object(
   {
     destinationName: Type.String({ minLength: 1, maxLength: 255 }),

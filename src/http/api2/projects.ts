@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
-import { SPATIAL_REFERENCES, type ProjectView } from '../../core/projects/index.ts';
+import type { ProjectView } from '../../core/projects/index.ts';
 import { api2Kit } from './route-kit.ts';
 import { projectPresenters } from './project-presenters.ts';
 import { encodedBodies, sendEncoded } from '../encoded-bodies.ts';
@@ -26,11 +26,6 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
 
   const A = '/accounts/:accountRef/projects';
   const PP = S.withParams('projectRef');
-
-  const spatialReferences = SPATIAL_REFERENCES.map((s) => ({ ...s }));
-  app.get('/values/spatial-references', {
-    schema: { summary: 'Spatial references a project may use', operationId: 'getSpatialReferences', tags: ['values'], response: { 200: Type.Array(P.SpatialReferenceValue), ...errors } },
-  }, async () => spatialReferences);
 
   app.get(A, {
     schema: { summary: 'Active and deleted projects of the account the caller sees', operationId: 'getProjects', ...beta('Project'), params: S.AccountParams, querystring: P.CountQuery, response: { 200: Type.Array(P.Project), ...errors } },

@@ -6,12 +6,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
-import { type AuthorizeRequest, consoleRedirect, parseAuthorizeRequest, redirectWith, skipsConsent, type WebSession } from '../../core/oauth/index.ts';
+import { type AuthorizeRequest, consoleRedirect, parseAuthorizeRequest, redirectWith, skipsConsent, type WebSession, type WebSessions } from '../../core/oauth/index.ts';
 import { docsPageRedirects } from '../openapi.ts';
 import { bearerToken } from '../auth.ts';
 import { formatUrn } from '../../core/ids/urn.ts';
 import { UserInfo, userInfoOf } from './presenters.ts';
-import { ssoStep } from '../../modules/sso/http/sign-in-step.ts';
+import { ssoStep } from '../../modules/sso/index.ts';
 import { approvePage, codePage, errorPage, formRefusedPage, homePage, sessionEndedPage, signedOutPage, signInPage, type PageContext } from './pages.ts';
 
 /**
@@ -22,7 +22,13 @@ import { approvePage, codePage, errorPage, formRefusedPage, homePage, sessionEnd
 export const sessionCookieName = (secure: boolean) => (secure ? '__Host-sb_session' : 'sb_session');
 
 /** The browser's session cookie of the pages (sign-in, forgot password): read, and set when new. */
-export function browserSessions(core: Core) {
+/** What the pages' browser session needs of the node (structural: module pages use it too). */
+export interface SessionUse {
+  config: { publicUrl: string };
+  webSessions: WebSessions;
+}
+
+export function browserSessions(core: SessionUse) {
   const secure = core.config.publicUrl.startsWith('https:');
   const COOKIE = sessionCookieName(secure);
   const setSessionCookie = (reply: FastifyReply, s: WebSession) =>
@@ -101,7 +107,7 @@ export const authorizeFields = (a: AuthorizeRequest, method: string | undefined)
 const AGAIN = 'Open the authorization link again.';
 
 /** The redirect addresses of the service's own public clients: the API docs pages and the web console. */
-export const ownRedirectsOf = (core: Core): ReadonlySet<string> =>
+export const ownRedirectsOf = (core: { config: { publicUrl: string } }): ReadonlySet<string> =>
   new Set([...docsPageRedirects(core.config.publicUrl), consoleRedirect(core.config.publicUrl)]);
 
 /** After a sign-in (password or SSO): back to the authorize page with the request's fields. */

@@ -3,7 +3,7 @@
 // and ends every session of his ("sign out everywhere", "Evicting every session"). A
 // browser that is not signed in gets the sign-in form, which comes back here. Every form
 // post is CSRF-checked against the browser session (the sign-in pages' cookie).
-import { requiredMessage } from '../../modules/sso/http/sign-in-step.ts';
+import { requiredMessage } from '../../modules/sso/index.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';

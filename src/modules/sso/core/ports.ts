@@ -1,6 +1,6 @@
 // What the SSO module needs from persistence and from the OpenID Connect client library,
 // free of SQL and of the library (the adapters: ../postgres/sso-repo.ts, ../oidc/openid-client.ts).
-import type { AccountRole } from '../../../core/ports/repositories.ts';
+import type { AccountRole, Repos, Store } from '../../../core/ports/repositories.ts';
 import type { MappingRule } from './rules.ts';
 
 export interface SsoProviderRecord {
@@ -78,6 +78,9 @@ export interface SsoRepo {
   /** The deployment's sealing key: `candidate` unless one exists (first node wins). */
   sealingKey(candidate: string): Promise<string>;
 }
+
+/** The store as the module's use cases see it: the kernel's repositories and its own. */
+export type SsoStore = Store<Repos & { sso: SsoRepo }>;
 
 /** Seals and opens the client secrets (AES-256-GCM; ./secret-box.ts). */
 export interface SecretBox {

@@ -10,9 +10,8 @@ import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import { UniqueViolation } from '../../../core/ports/repositories.ts';
-import type { StoreSlice } from '../../../core/ports/store-slices.ts';
 import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
-import type { SecretBox, SsoDomainRecord, SsoMappingRuleRecord, SsoProviderRecord } from './ports.ts';
+import type { SecretBox, SsoDomainRecord, SsoMappingRuleRecord, SsoProviderRecord, SsoRepo, SsoStore } from './ports.ts';
 import { checkIssuer, checkRule, checkScopes, checkText, normaliseDomain, SSO_LIMITS, type MappingRuleInput } from './rules.ts';
 
 export interface ProviderInput {
@@ -58,7 +57,7 @@ export interface SsoSettings {
 const domainNotFound = (domain: string) => new DomainError('not-found', 'sso-domain-not-found', `The account has no claim of the domain ${domain}`, { domain });
 
 export function createSsoSettings(deps: {
-  store: StoreSlice<'sso' | 'groups'>;
+  store: SsoStore;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
@@ -192,7 +191,7 @@ export function createSsoSettings(deps: {
  * its account's verified domain. 404 when no pending claim of the domain has the token, 409
  * when another account has the domain verified already.
  */
-export async function confirmSsoDomain(deps: { store: StoreSlice<'sso'>; clock: Clock }, input: string, verificationToken: string): Promise<SsoDomainRecord> {
+export async function confirmSsoDomain(deps: { store: { repos: { sso: SsoRepo } }; clock: Clock }, input: string, verificationToken: string): Promise<SsoDomainRecord> {
   const domain = normaliseDomain(input);
   const hash = sha256Hex(verificationToken.trim());
   const claim = (await deps.store.repos.sso.pendingDomains(domain)).find((d) => safeEqual(d.verificationTokenHash, hash));

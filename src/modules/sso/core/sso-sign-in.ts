@@ -9,9 +9,8 @@ import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { AccountRole, Repos } from '../../../core/ports/repositories.ts';
-import type { StoreSlice } from '../../../core/ports/store-slices.ts';
 import type { Logger } from '../../../core/ports/telemetry.ts';
-import { IdpError, type IdpClient, type OidcRelyingParty, type SecretBox, type SsoProviderRecord } from './ports.ts';
+import { IdpError, type IdpClient, type OidcRelyingParty, type SecretBox, type SsoProviderRecord, type SsoStore } from './ports.ts';
 import { domainOfEmail, mapClaims, rolesAfterSignIn, SSO_LIMITS } from './rules.ts';
 
 /** The IdP an e-mail address signs in with. */
@@ -67,7 +66,7 @@ export interface SsoSignIn {
 const LOCK = (accountId: string, email: string) => `sso-user:${accountId}:${email.toLowerCase()}`;
 
 export function createSsoSignIn(deps: {
-  store: StoreSlice<'sso' | 'users' | 'accounts'>;
+  store: SsoStore;
   clock: Clock;
   ids: Ids;
   secrets: SecretBox;
@@ -190,7 +189,7 @@ export function createSsoSignIn(deps: {
 const nameClaim = (v: unknown): string => (typeof v === 'string' ? v.trim().slice(0, 100) : '');
 
 /** The member's account roles and groups as the mapping rules give them (unmanaged ones untouched); the owner's roles stay. */
-async function applyRules(repos: Repos, accountId: string, userId: string, isOwner: boolean, mapped: ReturnType<typeof mapClaims>, now: Date): Promise<void> {
+async function applyRules(repos: Pick<Repos, 'accounts' | 'groups' | 'events'>, accountId: string, userId: string, isOwner: boolean, mapped: ReturnType<typeof mapClaims>, now: Date): Promise<void> {
   const member = await repos.accounts.member(accountId, userId);
   const roles: AccountRole[] = isOwner ? (member?.roles ?? []) : rolesAfterSignIn(member?.roles ?? [], mapped);
   if (!member) {

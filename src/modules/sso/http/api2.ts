@@ -3,15 +3,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Core } from '../../../compose.ts';
-import { api2Kit } from '../../../http/api2/route-kit.ts';
+import { actorOf } from '../../../http/auth.ts';
+import { api2RefParser } from '../../../http/refs.ts';
 import * as S from '../../../http/api2/schemas.ts';
 import { ssoPresenters } from './presenters.ts';
 import * as X from './schemas.ts';
+import type { SsoSettings } from '../core/index.ts';
 
-export function ssoRoutes(root: FastifyInstance, core: Core): void {
+/** What the routes use: the URN namespace, the public address and the settings' use cases. */
+type Use = { config: { urnNamespace: string; publicUrl: string }; ssoSettings: SsoSettings };
+
+export function ssoRoutes(root: FastifyInstance, core: Use): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { ref, actor, errors } = api2Kit(core);
+  const ref = api2RefParser(core.config.urnNamespace);
+  const actor = actorOf;
+  const errors = { '4xx': S.Problem };
   const p = ssoPresenters(core.config.urnNamespace, core.config.publicUrl);
   const tag = { tags: ['Single sign-on'] };
   const bodyLimit = X.SSO_BODY_LIMIT;

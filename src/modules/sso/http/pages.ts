@@ -6,12 +6,14 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Core } from '../../../compose.ts';
 import { DomainError } from '../../../core/errors.ts';
 import { parseAuthorizeRequest } from '../../../core/oauth/index.ts';
-import { authorizeFields, browserSessions, continueAuthorize, html, ownRedirectsOf, securityHeaders } from '../../../http/oauth/routes.ts';
+import { authorizeFields, browserSessions, type SessionUse, continueAuthorize, html, ownRedirectsOf, securityHeaders } from '../../../http/oauth/routes.ts';
 import { errorPage, formRefusedPage, signInPage, type PageContext } from '../../../http/oauth/pages.ts';
-import { SsoSignInFailure } from '../core/index.ts';
+import { SsoSignInFailure, type SsoSignIn } from '../core/index.ts';
+
+/** What the pages use: the node's OAuth pages' parts (browser session, own redirects) and the sign-in's use cases. */
+type Use = SessionUse & { config: { sandbox: boolean }; ssoSignIn: SsoSignIn };
 
 const AGAIN = 'Open the authorization link again.';
 
@@ -25,8 +27,8 @@ const FAILURE_PAGES: Record<SsoSignInFailure['reason'], { status: number; title:
   identity: { status: 403, title: 'Sign-in refused' },
 };
 
-export const ssoPageRoutes =
-  (core: Core): FastifyPluginAsync =>
+export const ssoPages =
+  (core: Use): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     const ctx: PageContext = { sandbox: core.config.sandbox };

@@ -2,8 +2,8 @@
 // "Use single sign-on" offers "Continue with <IdP>" when the e-mail's domain has one,
 // and a domain that requires SSO has its password refused (before it is checked) with a
 // message naming its IdP. null: no SSO matter, the password sign-in goes on.
-import type { Core } from '../../../compose.ts';
-import { domainOfEmail } from '../core/index.ts';
+import type { SsoSignIn } from './sso-sign-in.ts';
+import { domainOfEmail } from './rules.ts';
 
 export interface SsoStep {
   status: number;
@@ -14,7 +14,7 @@ export interface SsoStep {
   formTargets: string[];
 }
 
-export async function ssoStep(core: Pick<Core, 'ssoSignIn'>, email: string, form: { asked: boolean; password: boolean }): Promise<SsoStep | null> {
+export async function ssoStep(core: { ssoSignIn: Pick<SsoSignIn, 'routeFor'> }, email: string, form: { asked: boolean; password: boolean }): Promise<SsoStep | null> {
   const route = email ? await core.ssoSignIn.routeFor(email) : null;
   if (form.asked) {
     if (route) return { status: 200, offer: { displayName: route.displayName }, formTargets: [route.issuerOrigin] };

@@ -1,0 +1,57 @@
+// The node's feature modules, in the order they are built (docs/architecture.md "Adding a
+// module"): each is built from the adapters (src/compose.ts) and the offers of the modules
+// above it, so a need nothing above supplies fails tsc (src/modules/registries.ts). A module
+// under src/modules brings its whole contract (src/modules/contract.ts: repositories, routes,
+// operation docs, events' invalidation rows, error codes, settings); the registries are
+// assembled from this list. Rows of src/core/<m> are descriptors until their module moves.
+//
+// Adding a module: one import and one row here; nothing else shared is edited.
+import { oauthModule } from './core/oauth/index.ts';
+import { mailModule } from './core/mail/index.ts';
+import { permissionsModule } from './core/permissions/module.ts';
+import { valuesModule } from './modules/values/module.ts';
+import { accountsModule } from './core/accounts/index.ts';
+import { rolesModule } from './core/roles/index.ts';
+import { groupsModule } from './core/groups/index.ts';
+import { activityModule } from './core/activity/index.ts';
+import { limitsModule } from './core/limits/index.ts';
+import { projectsModule } from './core/projects/index.ts';
+import { membersModule } from './core/members/index.ts';
+import { reportsModule } from './core/reports/index.ts';
+import { filesModule } from './core/files/index.ts';
+import { cropsModule } from './core/crops/index.ts';
+import { connectModule } from './core/connect/index.ts';
+import { jobsModule } from './core/jobs/index.ts';
+import { usersModule } from './core/users/index.ts';
+import { workzonesModule } from './core/workzones/index.ts';
+import { tagsModule } from './core/tags/index.ts';
+import { operatorModule } from './core/operator/index.ts';
+import { maintenanceModule } from './core/maintenance/index.ts';
+import { webhooksModule } from './core/webhooks/index.ts';
+import { ssoModule } from './modules/sso/module.ts';
+
+export const MODULES = [
+  oauthModule,
+  mailModule,
+  permissionsModule,
+  valuesModule,
+  accountsModule,
+  rolesModule,
+  groupsModule,
+  activityModule,
+  limitsModule,
+  projectsModule,
+  membersModule,
+  reportsModule,
+  filesModule,
+  cropsModule,
+  connectModule,
+  jobsModule,
+  usersModule,
+  workzonesModule,
+  tagsModule,
+  operatorModule,
+  maintenanceModule,
+  webhooksModule,
+  ssoModule,
+] as const;

@@ -1,0 +1,90 @@
+// The module contract (docs/architecture.md "Adding a module"): everything one feature module
+// brings to the node, in one typed value that its src/modules/<m>/module.ts exports and
+// src/module-list.ts lists. The shared registries are assembled from the list
+// (src/modules/registries.ts): the composition order (src/compose.ts), the repositories bound
+// to each executor (src/adapters/postgres/store.ts), the routes (src/http/route-modules.ts),
+// the operation docs (src/http/openapi.ts), the invalidation rows of the events, and the
+// error catalogue. Nobody edits a shared table to add a module.
+//
+// The type-level halves (what the core type-checks) are declared by the module's core
+// through TypeScript's declaration merging, so the shared kernel never imports a module:
+// its events extend `ModuleEventData` (src/core/events/domain-events.ts), its error codes
+// `ModuleErrorCodes` (src/core/error-codes.ts). src/modules/registries.ts checks at compile time
+// that every merged event has its invalidation row and every merged code its catalogue row.
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FeatureModule } from '../core/modules.ts';
+import type { Sql } from '../adapters/postgres/sql.ts';
+import type { ErrorCodeEntry, ModuleErrorCodes } from '../core/error-codes.ts';
+import type { DomainEventOf, ModuleEventData } from '../core/events/domain-events.ts';
+import type { OperationTable } from '../http/operation-docs.ts';
+
+/**
+ * A module's routes in one API: added to that API's plugin (authenticated and rate limited
+ * there, under /api or /api/2). `use` is the node's use cases (src/compose.ts Core); a
+ * route file names the ones it calls in its own parameter type.
+ */
+export type ApiRoutes<Use = any> = (app: FastifyInstance, use: Use) => void;
+
+/** A module's routes outside the two APIs (pages, signed blob URLs, the connect surface, the operator API). */
+export interface OtherRoutes<Use = any> {
+  plugin: (use: Use) => FastifyPluginAsync;
+  /** Browser pages: registered in a context of their own that parses form bodies and cookies (nowhere else does). */
+  browser?: boolean;
+  prefix?: string;
+}
+
+export interface RouteRows<Use = any> {
+  api1?: ApiRoutes<Use>;
+  api2?: ApiRoutes<Use>;
+  other?: OtherRoutes<Use>;
+}
+
+/** A module's SQL repositories: each bound to the executor it is given (the pool, or one transaction; src/adapters/postgres/sql.ts). */
+export type RepositoryFactories<R> = { readonly [K in keyof R]: (sql: Sql) => R[K] };
+
+/** Which cache scopes (src/core/events/invalidation.ts cacheScope) an event of the module makes stale; often none. */
+export type InvalidationRows<E extends string> = {
+  readonly [K in E]: K extends keyof ModuleEventData ? (event: DomainEventOf<K>) => readonly string[] : never;
+};
+
+/** One setting of a module: the environment variable, what it means, its default (the README's configuration table). */
+export interface ModuleSetting {
+  env: string;
+  does: string;
+  default: string;
+}
+
+export interface ModuleContract<
+  Needs = any,
+  Offers = any,
+  Repos = any,
+  Events extends string = never,
+  Codes extends string = never,
+> {
+  /** Its folder under src/modules, in errors and docs. */
+  readonly name: string;
+  /** Its use cases, jobs, tasks and seed extensions, and what it needs to build them (src/core/modules.ts). */
+  readonly feature: FeatureModule<Needs, Offers>;
+  /** Its repositories by name: every transaction's repos carry them (its core declares the port types). */
+  readonly repositories?: RepositoryFactories<Repos>;
+  /** Its HTTP routes, by API. */
+  readonly routes?: RouteRows;
+  /** The operation docs of its routes (permission, codes), keyed "METHOD /path" as in the OpenAPI documents. */
+  readonly operations?: { readonly api1?: OperationTable; readonly api2?: OperationTable };
+  /** The invalidation row of each event type its core declares (ModuleEventData). */
+  readonly invalidation?: InvalidationRows<Events>;
+  /** The catalogue rows of the error codes its core declares (ModuleErrorCodes). */
+  readonly errorCodes?: { readonly [C in Codes]: C extends keyof ModuleErrorCodes ? ModuleErrorCodes[C] & ErrorCodeEntry : never };
+  /** Its settings (read by src/config.ts; listed in the README's configuration table). */
+  readonly settings?: readonly ModuleSetting[];
+}
+
+/** A row of the module list: a module with its whole contract, or (until it moves) a descriptor of src/core/<m>. */
+export type ModuleEntry = ModuleContract<any, any, any, any, any> | FeatureModule<any, any>;
+
+export const isContract = (m: ModuleEntry): m is ModuleContract<any, any, any, any, any> => 'feature' in m;
+
+/** Declares a module's contract (an identity function: it keeps the types the list folds over). */
+export const defineModule = <N, O, R = Record<never, never>, E extends string = never, C extends string = never>(
+  m: ModuleContract<N, O, R, E, C>,
+): ModuleContract<N, O, R, E, C> => m;

@@ -1,0 +1,99 @@
+// The module contract's rules (docs/architecture.md "Adding a module"), each shown failing on
+// a planted violation: the lint rule of the vertical slices (eslint.config.js
+// layering/module-boundaries, on probe sources), and the compile-time checks of the module
+// list (src/modules/registries.ts; the @ts-expect-error lines fail `npm run lint` if a check
+// ever stops refusing them). The registries assembled from the list are checked at run time.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ESLint } from 'eslint';
+import type { FeatureModule } from '../../src/core/modules.ts';
+import type { Unmet } from '../../src/modules/registries.ts';
+import { CONTRACT_ROUTES, ERROR_CATALOGUE, STORE_MODULES, operationTable } from '../../src/modules/registries.ts';
+import { ERROR_CODES } from '../../src/core/error-codes.ts';
+import { valuesModule } from '../../src/modules/values/module.ts';
+import type { InvalidationRows } from '../../src/modules/contract.ts';
+
+const eslint = new ESLint();
+
+async function boundaries(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages.filter((m) => m.ruleId === 'layering/module-boundaries').map((m) => m.message);
+}
+
+const use = (imports: string) => `${imports}\nexport const probe = [x];\n`;
+
+test("a module's core imports no framework, driver, surface, adapter or its own postgres/http", async () => {
+  const file = 'src/modules/values/core/probe.ts';
+  for (const bad of [
+    "import x from 'fastify';",
+    "import x from 'pg';",
+    "import { x } from '../../../http/errors.ts';",
+    "import { x } from '../../../adapters/postgres/sql.ts';",
+    "import { x } from '../postgres/repository.ts';",
+    "import { x } from '../http/api2.ts';",
+    "import { x } from '../../../compose.ts';",
+    "import { x } from '../../../core/projects/projects.ts';",
+  ]) assert.equal((await boundaries(file, use(bad))).length, 1, bad);
+  for (const good of [
+    "import { x } from 'node:fs';",
+    "import { x } from './values.ts';",
+    "import { x } from '../../../core/ports/clock.ts';",
+    "import { x } from '../../../core/permissions/catalog.ts';",
+    "import { x } from '../../../core/errors.ts';",
+    "import { x } from '../../../core/projects/index.ts';",
+    "import { x } from '../../other/index.ts';",
+  ]) assert.deepEqual(await boundaries(file, use(good)), [], good);
+});
+
+test("another module is reached through its index.ts only, from a module and from outside", async () => {
+  assert.equal((await boundaries('src/modules/values/core/probe.ts', use("import { x } from '../../other/core/things.ts';"))).length, 1);
+  assert.equal((await boundaries('src/modules/values/http/probe.ts', use("import { x } from '../../other/postgres/things.ts';"))).length, 1);
+  assert.equal((await boundaries('src/http/api2/probe.ts', use("import { x } from '../../modules/values/core/values.ts';"))).length, 1);
+  assert.equal((await boundaries('src/core/projects/probe.ts', use("import { x } from '../../modules/values/core/values.ts';"))).length, 1);
+  assert.deepEqual(await boundaries('src/http/api2/probe.ts', use("import { x } from '../../modules/values/index.ts';")), []);
+  assert.deepEqual(await boundaries('src/probe.ts', use("import { x } from './modules/values/module.ts';")), []);
+});
+
+test("a module's http reaches no adapter and not its postgres; its postgres no surface; no part the wiring", async () => {
+  assert.equal((await boundaries('src/modules/values/http/probe.ts', use("import { x } from '../../../adapters/postgres/sql.ts';"))).length, 1);
+  assert.equal((await boundaries('src/modules/values/http/probe.ts', use("import { x } from '../postgres/repository.ts';"))).length, 1);
+  assert.equal((await boundaries('src/modules/values/postgres/probe.ts', use("import { x } from '../../../http/errors.ts';"))).length, 1);
+  assert.equal((await boundaries('src/modules/values/module.ts', use("import { x } from '../../compose.ts';"))).length, 1);
+  assert.deepEqual(await boundaries('src/modules/values/postgres/probe.ts', use("import { x } from '../../../adapters/postgres/sql.ts';")), []);
+  assert.deepEqual(await boundaries('src/modules/values/http/probe.ts', use("import { x } from '../core/values.ts';")), []);
+});
+
+test("a module's http never reads the store or repositories", async () => {
+  const code = 'export const f = (core: { store: { repos: { users: { byId(id: string): unknown } } } }) => core.store.repos.users.byId("x");\n';
+  const [result] = await eslint.lintText(code, { filePath: 'src/modules/values/http/probe.ts' });
+  assert.ok(result!.messages.some((m) => m.ruleId === 'no-restricted-syntax'));
+});
+
+test('a module whose needs nothing before it supplies is a compile error naming it', () => {
+  type Needy = FeatureModule<{ clock: { now(): Date }; spatial: string }, { lists: number }>;
+  type Giver = FeatureModule<{ clock: { now(): Date } }, { spatial: string }>;
+  const met: [Unmet<{ clock: { now(): Date } }, [Giver, Needy]>] extends [never] ? true : false = true;
+  // @ts-expect-error -- Needy listed before the module that offers `spatial`
+  const unmet: [Unmet<{ clock: { now(): Date } }, [Needy, Giver]>] extends [never] ? true : false = true;
+  // @ts-expect-error -- a need of the wrong type is unmet too
+  const wrongType: [Unmet<{ clock: { now(): Date }; spatial: number }, [Needy]>] extends [never] ? true : false = true;
+  assert.deepEqual([met, unmet, wrongType], [true, true, true]);
+});
+
+test("an invalidation row must exist for each event a contract names, with the event's own data type", () => {
+  // @ts-expect-error -- 'values.nothing' is no event of ModuleEventData: no row can be typed for it
+  const rows: InvalidationRows<'values.nothing'> = { 'values.nothing': () => [] };
+  assert.ok(rows);
+});
+
+test('the registries hold the kernel rows and the contracts\': routes, operation docs, error codes, store', () => {
+  assert.ok(CONTRACT_ROUTES.some((r) => r.module === 'values' && r.api2 === valuesModule.routes?.api2));
+  const api2 = operationTable('api2', { 'GET /api/2/kernel-probe': { does: 'x', errors: [] } });
+  assert.ok(api2['GET /api/2/values/spatial-references'] && api2['GET /api/2/values/permissions'] && api2['GET /api/2/kernel-probe']);
+  // An operation documented by the kernel's table and a module's is refused.
+  assert.throws(() => operationTable('api2', { 'GET /api/2/values/permissions': { does: 'x', errors: [] } }), /given by both/);
+  for (const code of Object.keys(ERROR_CODES)) assert.ok(ERROR_CATALOGUE[code], code);
+  // Every contract's repositories, by name (the sso module's table).
+  assert.deepEqual(Object.keys(STORE_MODULES.repositories), ['sso']);
+  for (const code of ['manage-sso-forbidden', 'sso-domain-claimed']) assert.ok(ERROR_CATALOGUE[code], code);
+});
