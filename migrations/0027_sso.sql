@@ -1,7 +1,8 @@
 -- Single sign-on with OpenID Connect, per account (docs/identity.md; src/modules/sso).
 
 -- The account's identity provider (one per account). client_secret_sealed: the client secret
--- sealed with AES-256-GCM under the deployment's SSO key (sso_keys); never returned, never logged.
+-- sealed with AES-256-GCM under the deployment's SSO key (the setting sso.sealing_key, which
+-- snapshots leave out like the other deployment secrets); never returned, never logged.
 CREATE TABLE sso_providers (
   account_id uuid PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
   display_name text NOT NULL,
@@ -12,12 +13,6 @@ CREATE TABLE sso_providers (
   enabled boolean NOT NULL DEFAULT true,
   created_at timestamptz NOT NULL,
   updated_at timestamptz NOT NULL
-);
-
--- The deployment's key that seals client secrets (first node wins).
-CREATE TABLE sso_keys (
-  id text PRIMARY KEY,
-  key text NOT NULL
 );
 
 -- E-mail domains an account claims. A domain belongs to one account at most once verified

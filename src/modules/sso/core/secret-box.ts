@@ -1,5 +1,6 @@
 // Sealing of the IdPs' client secrets: AES-256-GCM under the deployment's SSO key (a random
-// 32-byte key created once, first node wins, kept in its own table). A sealed value is
+// 32-byte key created once, first node wins, kept as the setting sso.sealing_key, which
+// snapshots leave out). A sealed value is
 // `v1.<iv>.<tag>.<ciphertext>` (base64url). It keeps the secret out of every answer, log line
 // and export of the sso_providers rows; docs/identity.md says what it does not protect against.
 import crypto from 'node:crypto';

@@ -78,10 +78,17 @@ export function createSsoSignIn(deps: {
   const { store, clock, ids, secrets, relyingParty, logger, redirectUri } = deps;
 
   async function clientOf(p: SsoProviderRecord): Promise<IdpClient> {
-    return {
-      issuer: p.issuer, clientId: p.clientId, scopes: p.scopes, redirectUri,
-      clientSecret: p.clientSecretSealed ? await secrets.open(p.clientSecretSealed) : null,
-    };
+    let clientSecret: string | null = null;
+    if (p.clientSecretSealed) {
+      try {
+        clientSecret = await secrets.open(p.clientSecretSealed);
+      } catch (e) {
+        // Sealed under another deployment's key (a snapshot restored here): set it again.
+        logger.warn({ accountId: p.accountId, error: e instanceof Error ? e.message : String(e) }, 'sso client secret cannot be opened');
+        throw new SsoSignInFailure('not-configured', "The identity provider's client secret cannot be read on this deployment: an account administrator must set it again.");
+      }
+    }
+    return { issuer: p.issuer, clientId: p.clientId, scopes: p.scopes, redirectUri, clientSecret };
   }
 
   async function routeFor(email: string): Promise<SsoRoute | null> {

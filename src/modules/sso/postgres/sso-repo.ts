@@ -93,9 +93,10 @@ export function ssoRepo(sql: Sql): SsoRepo {
     },
 
     async sealingKey(candidate) {
-      await sql.query(`INSERT INTO sso_keys (id, key) VALUES ('client-secrets', $1) ON CONFLICT (id) DO NOTHING`, [candidate]);
-      const [row] = await sql.query<{ key: string }>(`SELECT key FROM sso_keys WHERE id = 'client-secrets'`);
-      return row!.key;
+      // A deployment secret among the settings (snapshots leave it out: src/adapters/snapshots/database.ts).
+      await sql.query(`INSERT INTO settings (key, value) VALUES ('sso.sealing_key', to_jsonb($1::text)) ON CONFLICT (key) DO NOTHING`, [candidate]);
+      const [row] = await sql.query<{ value: string }>(`SELECT value FROM settings WHERE key = 'sso.sealing_key'`);
+      return row!.value;
     },
   };
 }
