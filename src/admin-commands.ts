@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { ADMIN_ACCOUNT_ROLES, type AdminAccountRole, type AdminUse } from './core/operator/index.ts';
 import type { RotationView } from './core/oauth/index.ts';
+import type { SsoDomainRecord } from './modules/sso/index.ts';
 import type { SnapshotControl, SnapshotInfo } from './modules/sandbox/index.ts';
 import { DomainError } from './core/errors.ts';
 import { ConfigError } from './config.ts';
@@ -29,6 +30,10 @@ export const USAGE = `Usage: npm run admin -- <command> [options] [--json]
                                           prints a one-time set-password link.
   rotate-signing-key                      Adds a JWT signing key and retires the current one
                                           after the longest access-token lifetime.
+  confirm-sso-domain --domain DOMAIN --token TOKEN
+      Confirms an account's claim of an e-mail domain for single sign-on, once you have
+      checked that the account owns it (docs/identity.md "Verifying a domain"). TOKEN: the
+      verification token the account's administrator got when claiming it.
   outbox [--limit N] [--state S]          The mails the service has written, newest first, with
                                           their SMTP relay state (S: stored|pending|sent|failed),
                                           attempts and last error.
@@ -46,6 +51,8 @@ export class UsageError extends Error {}
 export interface AdminBackend {
   admin: AdminUse;
   rotateSigningKey(): Promise<RotationView>;
+  /** Single sign-on: the operator confirms a domain claim (src/modules/sso). */
+  confirmSsoDomain(domain: string, token: string): Promise<SsoDomainRecord>;
   snapshots: Pick<SnapshotControl, 'save' | 'list' | 'restore' | 'remove'>;
 }
 
@@ -73,7 +80,7 @@ const OPTIONS = {
   name: { type: 'string' }, owner: { type: 'string' }, account: { type: 'string' }, email: { type: 'string' },
   role: { type: 'string' }, limit: { type: 'string' }, scans: { type: 'string' }, tags: { type: 'string' },
   'geo-images': { type: 'string' }, start: { type: 'string' }, end: { type: 'string' }, trial: { type: 'boolean' },
-  'password-stdin': { type: 'boolean' }, 'owner-roles': { type: 'string' }, state: { type: 'string' }, 'signing-keys': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  'password-stdin': { type: 'boolean' }, domain: { type: 'string' }, token: { type: 'string' }, 'owner-roles': { type: 'string' }, state: { type: 'string' }, 'signing-keys': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -179,6 +186,11 @@ switch (command) {
     case 'rotate-signing-key': {
       const r = await backend.rotateSigningKey();
       out(r, `Signing with ${r.kid} from now on; retiring: ${r.retiring.map((k) => `${k.kid} at ${k.retiresAt}`).join(', ') || 'none'}`);
+      break;
+    }
+    case 'confirm-sso-domain': {
+      const d = await backend.confirmSsoDomain(need(values, 'domain'), need(values, 'token'));
+      out({ accountId: d.accountId, domain: d.domain, verifiedAt: d.verifiedAt }, `${d.domain} is verified for the account ${d.accountId}: its users can sign in with the account's identity provider.`);
       break;
     }
     case 'outbox': {

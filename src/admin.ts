@@ -25,6 +25,8 @@ import { createSigningKeys } from './core/oauth/index.ts';
 import { silentLogger } from './core/ports/telemetry.ts';
 import { USAGE, adminFailure, executeAdmin, parseAdminArgs, type AdminBackend, type AdminResult } from './admin-commands.ts';
 import { runOverAdminSocket } from './admin-socket.ts';
+import { confirmSsoDomain } from './modules/sso/index.ts';
+import { STORE_MODULES } from './modules/registries.ts';
 
 /** The snapshot engine on the command's own connection (the service stopped, or PostgreSQL beside it). */
 async function createSnapshotEngine(config: Config, sql: Sql, store: Store, clock: OffsetClock): Promise<Snapshots> {
@@ -68,7 +70,7 @@ async function main(argv: string[]): Promise<AdminResult> {
   }
   try {
     await migrate(sql);
-    const store = await createStore(sql);
+    const store = await createStore(sql, undefined, STORE_MODULES);
     const clock = new OffsetClock();
     // The sandbox's shared clock, so links expire on the service's time.
     if (config.sandbox) await createSandboxClock({ store, clock }).load();
@@ -77,6 +79,7 @@ async function main(argv: string[]): Promise<AdminResult> {
     let engine: ReturnType<typeof createSnapshotEngine> | null = null;
     const result = await executeAdmin(parsed, {
       admin: createAdmin({ store, clock, ids, publicUrl: config.publicUrl, applySeed }),
+      confirmSsoDomain: (domain, token) => confirmSsoDomain({ store, clock }, domain, token),
       snapshots: snapshotsOf(() => (engine ??= createSnapshotEngine(config, sql, store, clock))),
       rotateSigningKey: async () => {
         const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });

@@ -107,6 +107,8 @@ export interface Config {
   mail: MailConfig;
   /** Webhook deliveries (docs/webhooks.md). */
   webhooks: WebhooksConfig;
+  /** Single sign-on (docs/identity.md). SSO_IDP_TIMEOUT: seconds one request to an identity provider may take. */
+  sso: { idpTimeoutSeconds: number };
 }
 
 export interface InvitationLimits {
@@ -451,5 +453,6 @@ export function loadConfig(env: Env = process.env): Config {
       relayIntervalSeconds: integer(env, 'WEBHOOKS_RELAY_INTERVAL', 2, 1, 3600),
       sendsPerAccount: integer(env, 'WEBHOOKS_SENDS_PER_ACCOUNT', 4, 1, 50),
     },
+    sso: { idpTimeoutSeconds: integer(env, 'SSO_IDP_TIMEOUT', 10, 1, 60) },
   };
 }

@@ -33,6 +33,7 @@ import { sandboxModule } from './modules/sandbox/module.ts';
 import { maintenanceModule } from './core/maintenance/index.ts';
 import { webhooksModule } from './core/webhooks/index.ts';
 import { pointcloudsModule } from './modules/pointclouds/module.ts';
+import { ssoModule } from './modules/sso/module.ts';
 
 export const MODULES = [
   oauthModule,
@@ -62,4 +63,5 @@ export const MODULES = [
   maintenanceModule,
   webhooksModule,
   pointcloudsModule,
+  ssoModule,
 ] as const;

@@ -49,13 +49,23 @@ interface DocsPage {
   prefix: string;
   keep: (path: string) => boolean;
   info: Record<string, unknown>;
-  table: OperationTable;
+  /**
+   * Its operation docs, assembled on first use: the module list is still loading when a
+   * module's pages import this file (through the OAuth pages' helpers), so the table is not
+   * built at load.
+   */
+  table: () => OperationTable;
 }
+
+const once = <T>(f: () => T): (() => T) => {
+  let v: T | undefined;
+  return () => (v ??= f());
+};
 
 /** The two documents and their docs pages (CONTRACT §3: /api/2/docs; API 1's at /api/docs). */
 const DOCS_PAGES: readonly DocsPage[] = [
-  { prefix: '/api/2/docs', keep: isApi2Path, info: API2_INFO, table: operationTable('api2', API2_OPERATIONS) },
-  { prefix: '/api/docs', keep: isApi1Path, info: API1_INFO, table: operationTable('api1', API1_OPERATIONS) },
+  { prefix: '/api/2/docs', keep: isApi2Path, info: API2_INFO, table: once(() => operationTable('api2', API2_OPERATIONS)) },
+  { prefix: '/api/docs', keep: isApi1Path, info: API1_INFO, table: once(() => operationTable('api1', API1_OPERATIONS)) },
 ];
 
 /** Where @fastify/swagger-ui serves swagger-ui's oauth2-redirect page under its prefix. */
@@ -144,7 +154,7 @@ function document(full: Doc, page: DocsPage): Doc {
         ops[method] = value;
         continue;
       }
-      const entry = page.table[`${method.toUpperCase()} ${path}`];
+      const entry = page.table()[`${method.toUpperCase()} ${path}`];
       const op: Operation = { ...value };
       if (entry) op.description = describeOperation(entry);
       const surface = surfaceOf(path);

@@ -37,7 +37,11 @@ export const hiddenFields = (fields: Record<string, string | null | undefined>):
 /** The sign-in form: of the authorize flow (posts to /oauth/login), or of the account page (`action` /account/sign-in). */
 export function signInPage(
   ctx: PageContext,
-  p: { fields: Record<string, string | null>; csrf: string; email?: string; error?: string; action?: string },
+  p: {
+    fields: Record<string, string | null>; csrf: string; email?: string; error?: string; action?: string;
+    /** The e-mail's domain signs in at this IdP: "Continue with <displayName>" (docs/identity.md). */
+    sso?: { displayName: string };
+  },
 ): string {
   return layout(
     ctx,
@@ -49,7 +53,12 @@ ${hiddenFields({ ...p.fields, csrf: p.csrf })}
 <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(p.email ?? '')}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <button class="primary" type="submit">Sign in</button>
+${p.action ? '' : '<button class="secondary" id="use-sso" type="submit" name="sso" value="1" formnovalidate>Use single sign-on</button>'}
 </form>
+${p.sso ? `<form method="post" action="/sso/start">
+${hiddenFields({ ...p.fields, csrf: p.csrf, email: p.email ?? '' })}
+<button class="primary" id="continue-sso" type="submit">Continue with ${escapeHtml(p.sso.displayName)}</button>
+</form>` : ''}
 <p><a id="forgot" href="/forgot-password">Forgot password?</a></p>`,
   );
 }

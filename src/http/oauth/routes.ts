@@ -6,11 +6,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
-import { type AuthorizeRequest, consoleRedirect, parseAuthorizeRequest, redirectWith, skipsConsent, type WebSession } from '../../core/oauth/index.ts';
+import { type AuthorizeRequest, consoleRedirect, parseAuthorizeRequest, redirectWith, skipsConsent, type WebSession, type WebSessions } from '../../core/oauth/index.ts';
 import { docsPageRedirects } from '../openapi.ts';
 import { bearerToken } from '../auth.ts';
 import { formatUrn } from '../../core/ids/urn.ts';
 import { UserInfo, userInfoOf } from './presenters.ts';
+import { ssoStep } from '../../modules/sso/index.ts';
 import { approvePage, codePage, errorPage, formRefusedPage, homePage, sessionEndedPage, signedOutPage, signInPage, type PageContext } from './pages.ts';
 
 /**
@@ -21,7 +22,13 @@ import { approvePage, codePage, errorPage, formRefusedPage, homePage, sessionEnd
 export const sessionCookieName = (secure: boolean) => (secure ? '__Host-sb_session' : 'sb_session');
 
 /** The browser's session cookie of the pages (sign-in, forgot password): read, and set when new. */
-export function browserSessions(core: Core) {
+/** What the pages' browser session needs of the node (structural: module pages use it too). */
+export interface SessionUse {
+  config: { publicUrl: string };
+  webSessions: WebSessions;
+}
+
+export function browserSessions(core: SessionUse) {
   const secure = core.config.publicUrl.startsWith('https:');
   const COOKIE = sessionCookieName(secure);
   const setSessionCookie = (reply: FastifyReply, s: WebSession) =>
@@ -68,12 +75,16 @@ const TokenRequest = Type.Object(
 
 const invalidRequest = (message: string) => new DomainError('invalid', 'invalid_request', message);
 
-function securityHeaders(reply: FastifyReply): FastifyReply {
+/**
+ * The pages' headers. `formTargets`: origins a form of the page may end at besides these (the
+ * account's IdP, where "Continue with …" is redirected to: form-action covers redirects).
+ */
+export function securityHeaders(reply: FastifyReply, formTargets: readonly string[] = []): FastifyReply {
   return reply
     .header(
       'content-security-policy',
       "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; " +
-        "form-action 'self' http://localhost:* https://localhost:* http://127.0.0.1:* https://127.0.0.1:*",
+        `form-action 'self' http://localhost:* https://localhost:* http://127.0.0.1:* https://127.0.0.1:*${formTargets.map((o) => ` ${o}`).join('')}`,
     )
     .header('x-frame-options', 'DENY')
     .header('referrer-policy', 'no-referrer')
@@ -81,11 +92,11 @@ function securityHeaders(reply: FastifyReply): FastifyReply {
     .header('cache-control', 'no-store');
 }
 
-const html = (reply: FastifyReply, status: number, body: string) =>
-  securityHeaders(reply).code(status).type('text/html; charset=utf-8').send(body);
+export const html = (reply: FastifyReply, status: number, body: string, formTargets?: readonly string[]) =>
+  securityHeaders(reply, formTargets).code(status).type('text/html; charset=utf-8').send(body);
 
 /** The authorize parameters carried through the forms as hidden fields. */
-const authorizeFields = (a: AuthorizeRequest, method: string | undefined) => ({
+export const authorizeFields = (a: AuthorizeRequest, method: string | undefined) => ({
   redirect_uri: a.redirectUri,
   state: a.state,
   code_challenge: a.codeChallenge,
@@ -95,6 +106,16 @@ const authorizeFields = (a: AuthorizeRequest, method: string | undefined) => ({
 /** What to do after a refused form of the authorize pages. */
 const AGAIN = 'Open the authorization link again.';
 
+/** The redirect addresses of the service's own public clients: the API docs pages and the web console. */
+export const ownRedirectsOf = (core: { config: { publicUrl: string } }): ReadonlySet<string> =>
+  new Set([...docsPageRedirects(core.config.publicUrl), consoleRedirect(core.config.publicUrl)]);
+
+/** After a sign-in (password or SSO): back to the authorize page with the request's fields. */
+export const continueAuthorize = (reply: FastifyReply, fields: Record<string, string | null>) => {
+  const qs = new URLSearchParams(Object.entries(fields).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  return reply.code(303).header('cache-control', 'no-store').redirect(`/oauth/authorize?${qs}`, 303);
+};
+
 export const oauthRoutes =
   (core: Core): FastifyPluginAsync =>
   async (root) => {
@@ -103,7 +124,7 @@ export const oauthRoutes =
     const { session, setSessionCookie, cookieName: COOKIE, secure } = browserSessions(core);
     // The API docs pages and the web console sign in as public PKCE clients of their own
     // (docs/security.md, docs/console.md).
-    const ownRedirects: ReadonlySet<string> = new Set([...docsPageRedirects(core.config.publicUrl), consoleRedirect(core.config.publicUrl)]);
+    const ownRedirects = ownRedirectsOf(core);
 
     /** Parses the authorize parameters; a bad request gets an error page and is never redirected. */
     function authorizeRequestOr400(q: Record<string, unknown>, reply: FastifyReply): AuthorizeRequest | null {
@@ -151,6 +172,10 @@ export const oauthRoutes =
       if (verdict !== 'ok') return html(reply, 403, formRefusedPage(ctx, verdict, AGAIN));
       const email = typeof b.email === 'string' ? b.email.trim() : '';
       const password = typeof b.password === 'string' ? b.password : '';
+      // Single sign-on (docs/identity.md): "Use single sign-on" offers the domain's
+      // IdP; a domain that requires it refuses the password, before it is checked.
+      const sso = await ssoStep(core, email, { asked: b.sso !== undefined, password: password !== '' });
+      if (sso) return html(reply, sso.status, signInPage(ctx, { fields, csrf: s.csrf, email, error: sso.error, sso: sso.offer }), sso.formTargets);
       if (!email || !password || password.length > 1024) {
         return html(reply, 400, signInPage(ctx, { fields, csrf: s.csrf, email, error: 'Enter your e-mail and password.' }));
       }
@@ -158,10 +183,7 @@ export const oauthRoutes =
         const user = await core.signIn(email, password, req.ip);
         const next = await core.webSessions.signedIn(s, user.id);
         setSessionCookie(reply, next);
-        const qs = new URLSearchParams(
-          Object.entries(fields).filter((e): e is [string, string] => typeof e[1] === 'string'),
-        );
-        return reply.code(303).header('cache-control', 'no-store').redirect(`/oauth/authorize?${qs}`, 303);
+        return continueAuthorize(reply, fields);
       } catch (e) {
         if (e instanceof DomainError && (e.kind === 'unauthorized' || e.kind === 'too-many')) {
           if (e.headers) reply.headers(e.headers);

@@ -3,6 +3,7 @@
 // and ends every session of his ("sign out everywhere", "Evicting every session"). A
 // browser that is not signed in gets the sign-in form, which comes back here. Every form
 // post is CSRF-checked against the browser session (the sign-in pages' cookie).
+import { requiredMessage } from '../../modules/sso/index.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -107,6 +108,9 @@ export function accountRoutes(
     const again = (status: number, error: string) =>
       html(reply, status, signInPage(ctx, { fields: {}, csrf: s.csrf, email, error, action: `${ACCOUNT_PATH}/sign-in` }));
     if (!email || !password) return again(400, 'Enter your e-mail and password.');
+    // A domain that requires single sign-on refuses the password here too (docs/identity.md).
+    const route = await core.ssoSignIn.routeFor(email);
+    if (route?.requireSso) return again(403, requiredMessage(route));
     try {
       const user = await core.signIn(email, password, req.ip);
       setSessionCookie(reply, await core.webSessions.signedIn(s, user.id));

@@ -99,7 +99,7 @@ export function invitationsRepo(sql: Sql): InvitationsRepo {
 }
 
 /** Maps PostgreSQL's unique_violation (23505) to the core's UniqueViolation. */
-async function uniqueOr409<T>(p: Promise<T>): Promise<T> {
+export async function uniqueOr409<T>(p: Promise<T>): Promise<T> {
   try {
     return await p;
   } catch (e) {

@@ -1,0 +1,222 @@
+// Single sign-on at the sign-in page (docs/identity.md "Signing in"): which IdP an e-mail
+// address signs in with, whether its password is refused, the redirect to the IdP
+// (authorization code + PKCE S256 + state + nonce), and the callback: the ID token validated,
+// the user found or created just in time, his account membership, groups and account roles
+// set by the mapping rules, all in one transaction. The pages then continue the OAuth flow
+// exactly as after a password sign-in.
+import { sha256Hex } from '../../../core/crypto/digest.ts';
+import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { AccountRole, Repos } from '../../../core/ports/repositories.ts';
+import type { Logger } from '../../../core/ports/telemetry.ts';
+import { IdpError, type IdpClient, type OidcRelyingParty, type SecretBox, type SsoProviderRecord, type SsoStore } from './ports.ts';
+import { domainOfEmail, mapClaims, rolesAfterSignIn, SSO_LIMITS } from './rules.ts';
+
+/** The IdP an e-mail address signs in with. */
+export interface SsoRoute {
+  accountId: string;
+  /** The provider's name as the page shows it ("Continue with …"). */
+  displayName: string;
+  domain: string;
+  /** Password sign-in is refused for the domain's users. */
+  requireSso: boolean;
+  /** The IdP's origin (its issuer's): the page's form may be redirected there. */
+  issuerOrigin: string;
+}
+
+/**
+ * Why a sign-in at the IdP did not complete; the callback page says it in words.
+ * `state`: unknown, used or expired state (a replay, a stale tab); `browser`: the callback came
+ * back in another browser; `idp-unavailable`: the IdP did not answer in time or answered
+ * nonsense; `idp-refused`: the IdP's answer failed a check (signature, nonce, audience…) or
+ * the IdP reported an error; `identity`: the token names no usable, verified e-mail of the
+ * account's domains.
+ */
+export type SsoFailureReason = 'state' | 'browser' | 'idp-unavailable' | 'idp-refused' | 'identity' | 'not-configured';
+
+export class SsoSignInFailure extends Error {
+  override name = 'SsoSignInFailure';
+  readonly reason: SsoFailureReason;
+  constructor(reason: SsoFailureReason, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+export interface CompletedSsoSignIn {
+  userId: string;
+  /** The authorize request's fields to continue with. */
+  returnTo: Record<string, string>;
+  /** A user created by this sign-in. */
+  created: boolean;
+}
+
+export interface SsoSignIn {
+  /** The IdP of an e-mail address's domain: a verified domain of an account whose provider is enabled; null otherwise. */
+  routeFor(email: string): Promise<SsoRoute | null>;
+  /** Starts a sign-in at the IdP: answers the URL to redirect the browser to. Throws SsoSignInFailure. */
+  begin(p: { email: string; browserCookie: string; returnTo: Record<string, string> }): Promise<URL>;
+  /** Completes a sign-in from the IdP's redirect back (the callback URL as received). Throws SsoSignInFailure. */
+  complete(p: { callbackUrl: URL; browserCookie: string }): Promise<CompletedSsoSignIn>;
+  /** Deletes the expired sign-ins under way (the janitor's pass). */
+  prune(): Promise<number>;
+}
+
+const LOCK = (accountId: string, email: string) => `sso-user:${accountId}:${email.toLowerCase()}`;
+
+export function createSsoSignIn(deps: {
+  store: SsoStore;
+  clock: Clock;
+  ids: Ids;
+  secrets: SecretBox;
+  relyingParty: OidcRelyingParty;
+  logger: Logger;
+  /** The redirect URI registered at every IdP: `${publicUrl}/sso/callback`. */
+  redirectUri: string;
+}): SsoSignIn {
+  const { store, clock, ids, secrets, relyingParty, logger, redirectUri } = deps;
+
+  async function clientOf(p: SsoProviderRecord): Promise<IdpClient> {
+    let clientSecret: string | null = null;
+    if (p.clientSecretSealed) {
+      try {
+        clientSecret = await secrets.open(p.clientSecretSealed);
+      } catch (e) {
+        // Sealed under another deployment's key (a snapshot restored here): set it again.
+        logger.warn({ accountId: p.accountId, error: e instanceof Error ? e.message : String(e) }, 'sso client secret cannot be opened');
+        throw new SsoSignInFailure('not-configured', "The identity provider's client secret cannot be read on this deployment: an account administrator must set it again.");
+      }
+    }
+    return { issuer: p.issuer, clientId: p.clientId, scopes: p.scopes, redirectUri, clientSecret };
+  }
+
+  async function routeFor(email: string): Promise<SsoRoute | null> {
+    const domain = domainOfEmail(email);
+    if (!domain) return null;
+    const claim = await store.repos.sso.verifiedDomain(domain);
+    if (!claim) return null;
+    const provider = await store.repos.sso.provider(claim.accountId);
+    if (!provider?.enabled) return null;
+    return { accountId: claim.accountId, displayName: provider.displayName, domain, requireSso: claim.requireSso, issuerOrigin: new URL(provider.issuer).origin };
+  }
+
+  const failureOf = (e: unknown): SsoSignInFailure => {
+    if (e instanceof IdpError) {
+      return e.reason === 'unreachable'
+        ? new SsoSignInFailure('idp-unavailable', `The identity provider did not answer: ${e.message}`)
+        : new SsoSignInFailure('idp-refused', `The identity provider's answer was refused: ${e.message}`);
+    }
+    throw e;
+  };
+
+  /** The user of the ID token's identity, created when new, with his membership, groups and roles as the rules say; in one transaction. */
+  async function provision(provider: SsoProviderRecord, claims: Record<string, unknown>, email: string): Promise<{ userId: string; created: boolean }> {
+    const accountId = provider.accountId;
+    const subject = String(claims.sub);
+    const now = clock.now();
+    return store.transaction(async (repos) => {
+      await repos.locks.exclusive([LOCK(accountId, email)]);
+      const linked = await repos.sso.identity(accountId, provider.issuer, subject);
+      let user = linked ? await repos.users.byId(linked) : await repos.users.byEmail(email);
+      let created = false;
+      if (!user) {
+        user = await repos.users.insert({
+          id: ids.uuid(), email, passwordHash: null, invitedBy: null, invitedAt: null,
+          firstName: nameClaim(claims.given_name), lastName: nameClaim(claims.family_name), company: '', title: '',
+        }, now);
+        created = true;
+      }
+      await repos.sso.linkIdentity({ accountId, issuer: provider.issuer, subject, userId: user.id }, now);
+      const account = await repos.accounts.byId(accountId);
+      await applyRules(repos, accountId, user.id, account?.ownerId === user.id, mapClaims(claims, await repos.sso.rules(accountId)), now);
+      return { userId: user.id, created };
+    });
+  }
+
+  return {
+    routeFor,
+
+    async begin({ email, browserCookie, returnTo }) {
+      const route = await routeFor(email);
+      const provider = route && (await store.repos.sso.provider(route.accountId));
+      if (!route || !provider) throw new SsoSignInFailure('not-configured', `No single sign-on is set up for ${domainOfEmail(email) ?? 'this address'}.`);
+      const state = ids.secret(32);
+      const nonce = ids.secret(32);
+      const codeVerifier = ids.secret(48);
+      let url: URL;
+      try {
+        url = await relyingParty.authorizationUrl(await clientOf(provider), { state, nonce, codeVerifier, loginHint: email });
+      } catch (e) {
+        throw failureOf(e);
+      }
+      await store.repos.sso.insertLogin({
+        stateHash: sha256Hex(state), accountId: route.accountId, browserHash: sha256Hex(browserCookie),
+        codeVerifier, nonce, loginHint: email, returnTo, expiresAt: new Date(clock.nowMs() + SSO_LIMITS.loginSeconds * 1000),
+      });
+      return url;
+    },
+
+    async complete({ callbackUrl, browserCookie }) {
+      const state = callbackUrl.searchParams.get('state');
+      // Taken at once: a replayed or concurrent callback of the same state finds nothing.
+      const login = state && state.length <= 256 ? await store.repos.sso.takeLogin(sha256Hex(state), clock.now()) : null;
+      if (!login || !state) throw new SsoSignInFailure('state', 'This sign-in link is unknown, was used already, or expired (a sign-in at the identity provider is valid for 10 minutes).');
+      if (login.browserHash !== sha256Hex(browserCookie)) {
+        throw new SsoSignInFailure('browser', 'The sign-in came back to a different browser than the one that started it.');
+      }
+      const provider = await store.repos.sso.provider(login.accountId);
+      if (!provider?.enabled) throw new SsoSignInFailure('not-configured', 'Single sign-on was turned off for this account while you were signing in.');
+      let claims: Record<string, unknown>;
+      try {
+        claims = await relyingParty.redeem(await clientOf(provider), callbackUrl, { state, nonce: login.nonce, codeVerifier: login.codeVerifier });
+      } catch (e) {
+        const failure = failureOf(e);
+        logger.warn({ accountId: login.accountId, reason: failure.reason, detail: failure.message }, 'sso sign-in refused');
+        throw failure;
+      }
+      const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
+      const domain = domainOfEmail(email);
+      if (typeof claims.sub !== 'string' || !claims.sub || !domain || claims.email_verified === false) {
+        throw new SsoSignInFailure('identity', 'The identity provider sent no verified e-mail address for you; ask your administrator to release the email claim.');
+      }
+      const claim = await store.repos.sso.verifiedDomain(domain);
+      if (claim?.accountId !== login.accountId) {
+        throw new SsoSignInFailure('identity', `The identity provider signed you in as ${email}, whose domain this account has not verified.`);
+      }
+      const { userId, created } = await provision(provider, claims, email);
+      logger.info({ accountId: login.accountId, userId, created }, 'sso sign-in');
+      return { userId, returnTo: login.returnTo, created };
+    },
+
+    prune: () => store.repos.sso.pruneLogins(clock.now()),
+  };
+}
+
+const nameClaim = (v: unknown): string => (typeof v === 'string' ? v.trim().slice(0, 100) : '');
+
+/** The member's account roles and groups as the mapping rules give them (unmanaged ones untouched); the owner's roles stay. */
+async function applyRules(repos: Pick<Repos, 'accounts' | 'groups' | 'events'>, accountId: string, userId: string, isOwner: boolean, mapped: ReturnType<typeof mapClaims>, now: Date): Promise<void> {
+  const member = await repos.accounts.member(accountId, userId);
+  const roles: AccountRole[] = isOwner ? (member?.roles ?? []) : rolesAfterSignIn(member?.roles ?? [], mapped);
+  if (!member) {
+    await repos.accounts.upsertMember({ accountId, userId, roles, invitedBy: null, invitedAt: null });
+    await repos.events.publish(eventOf('user.added', accountId, subjectOf('user', userId), { userId, invitedBy: userId, roles }), now);
+  } else if (roles.join() !== member.roles.join()) {
+    await repos.accounts.upsertMember({ ...member, roles });
+    await repos.events.publish(eventOf('user.roles-changed', accountId, subjectOf('user', userId), { userId, roles }), now);
+  }
+  if (mapped.managedGroupIds.length === 0) return;
+  for (const group of await repos.groups.listByAccount(accountId)) {
+    if (!mapped.managedGroupIds.includes(group.id)) continue;
+    const has = group.userIds.includes(userId);
+    const gets = mapped.groupIds.includes(group.id);
+    if (has === gets) continue;
+    if (gets) await repos.groups.addMembers(group.id, [userId], now);
+    else await repos.groups.removeMembers(group.id, [userId]);
+    await repos.groups.touch(group.id, now);
+    await repos.events.publish(
+      eventOf(gets ? 'group.member-added' : 'group.member-removed', accountId, subjectOf('group', group.id), { groupId: group.id, userId }), now,
+    );
+  }
+}

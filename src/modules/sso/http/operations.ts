@@ -1,0 +1,54 @@
+// The description of every API 2 operation of the SSO settings (src/http/operation-docs.ts;
+// docs/identity.md): what it does, the permission the use case checks, the codes it answers.
+import type { OperationTable } from '../../../http/operation-docs.ts';
+
+const S = '/api/2/accounts/{accountRef}/sso';
+const ACCOUNT = ['invalid-account-urn', 'account-not-found'] as const;
+const READ = '`account:administrators:read` (the account owner and administrators).';
+const WRITE = '`account:administrators:write` (the account owner and administrators).';
+const OURS = 'Our extension, not in the vendor\'s API (docs/identity.md).';
+
+export const SSO_OPERATIONS: OperationTable = {
+  [`GET ${S}`]: {
+    does: `The account's single sign-on: its OpenID Connect identity provider (the client secret only as \`hasClientSecret\`), its e-mail domains (verified or not, require SSO or not) and its mapping rules. ${OURS}`,
+    permission: READ,
+    errors: [...ACCOUNT, 'read-sso-forbidden'],
+  },
+  [`PUT ${S}/provider`]: {
+    does: 'Sets the account\'s identity provider: display name, issuer (https; discovery at `<issuer>/.well-known/openid-configuration`), client id, ' +
+      `client secret (write-only, sealed at rest; omitted: kept; null: a public client), scopes (\`openid email\` always). Answers it with \`redirectUri\`, the address to register at the IdP. ${OURS}`,
+    permission: WRITE,
+    errors: [...ACCOUNT, 'invalid-input', 'manage-sso-forbidden'],
+  },
+  [`DELETE ${S}/provider`]: {
+    does: `Removes the identity provider: its users sign in with a password again (those created by SSO set one with "Forgot password?"). ${OURS}`,
+    permission: WRITE,
+    errors: [...ACCOUNT, 'manage-sso-forbidden', 'sso-provider-not-found'],
+  },
+  [`POST ${S}/domains`]: {
+    does: `Claims an e-mail domain; answers 201 with its verification token, shown once: the operator confirms the claim with it (\`npm run admin -- confirm-sso-domain\`). ${OURS}`,
+    permission: WRITE,
+    errors: [...ACCOUNT, 'invalid-input', 'manage-sso-forbidden', 'sso-domain-claimed', 'sso-domain-limit-reached'],
+  },
+  [`PATCH ${S}/domains/{domain}`]: {
+    does: `Requires single sign-on for the domain's users (password sign-in refused), or not. Only a verified domain of an account whose provider is enabled may require it. ${OURS}`,
+    permission: WRITE,
+    errors: [...ACCOUNT, 'invalid-input', 'manage-sso-forbidden', 'sso-domain-not-found', 'sso-domain-not-verified', 'sso-provider-not-found'],
+  },
+  [`DELETE ${S}/domains/{domain}`]: {
+    does: `Removes a domain claim: its users no longer sign in with the account's IdP. ${OURS}`,
+    permission: WRITE,
+    errors: [...ACCOUNT, 'manage-sso-forbidden', 'sso-domain-not-found'],
+  },
+  [`POST ${S}/rules`]: {
+    does: 'Adds a mapping rule: when the ID token\'s `claim` equals `value` (or is an array containing it), the user gets `group` and/or `accountRole`. ' +
+      `Applied at each sign-in; a group or role some rule names is removed from a user no rule gives it. ${OURS}`,
+    permission: WRITE,
+    errors: [...ACCOUNT, 'invalid-input', 'invalid-group-urn', 'group-not-found', 'manage-sso-forbidden', 'sso-rule-limit-reached'],
+  },
+  [`DELETE ${S}/rules/{ruleId}`]: {
+    does: `Removes a mapping rule. ${OURS}`,
+    permission: WRITE,
+    errors: [...ACCOUNT, 'manage-sso-forbidden', 'sso-rule-not-found'],
+  },
+};

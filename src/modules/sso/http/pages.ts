@@ -1,0 +1,83 @@
+// The browser side of single sign-on (docs/identity.md "Signing in"): POST /sso/start sends
+// the browser to the account's IdP (the authorize request's fields kept with the state), and
+// GET /sso/callback comes back from it: on success the browser's session is signed in exactly
+// as after a password sign-in and the authorize flow continues; every failure is a page that
+// says what happened and what to do.
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { DomainError } from '../../../core/errors.ts';
+import { parseAuthorizeRequest } from '../../../core/oauth/index.ts';
+import { authorizeFields, browserSessions, type SessionUse, continueAuthorize, html, ownRedirectsOf, securityHeaders } from '../../../http/oauth/routes.ts';
+import { errorPage, formRefusedPage, signInPage, type PageContext } from '../../../http/oauth/pages.ts';
+import { SsoSignInFailure, type SsoSignIn } from '../core/index.ts';
+
+/** What the pages use: the node's OAuth pages' parts (browser session, own redirects) and the sign-in's use cases. */
+type Use = SessionUse & { config: { sandbox: boolean }; ssoSignIn: SsoSignIn };
+
+const AGAIN = 'Open the authorization link again.';
+
+/** A failure's page: its title and status by reason (the message says the rest). */
+const FAILURE_PAGES: Record<SsoSignInFailure['reason'], { status: number; title: string }> = {
+  state: { status: 400, title: 'Sign-in link expired' },
+  browser: { status: 400, title: 'Sign-in started in another browser' },
+  'not-configured': { status: 409, title: 'Single sign-on unavailable' },
+  'idp-unavailable': { status: 503, title: 'Identity provider unavailable' },
+  'idp-refused': { status: 403, title: 'Sign-in refused' },
+  identity: { status: 403, title: 'Sign-in refused' },
+};
+
+export const ssoPages =
+  (core: Use): FastifyPluginAsync =>
+  async (root) => {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
+    const ctx: PageContext = { sandbox: core.config.sandbox };
+    const { session, setSessionCookie } = browserSessions(core);
+    const ownRedirects = ownRedirectsOf(core);
+    const page = { hide: true };
+
+    const failurePage = (reply: FastifyReply, e: unknown) => {
+      if (!(e instanceof SsoSignInFailure)) throw e;
+      const { status, title } = FAILURE_PAGES[e.reason];
+      return html(reply, status, errorPage(ctx, title, `${e.message} ${e.reason === 'idp-unavailable' ? 'Try again in a few minutes, or tell your administrator.' : AGAIN}`));
+    };
+
+    app.post('/sso/start', { schema: { ...page, body: Type.Record(Type.String(), Type.Unknown()) } }, async (req, reply) => {
+      const b = (req.body ?? {}) as Record<string, unknown>;
+      let fields: Record<string, string | null>;
+      try {
+        fields = authorizeFields(parseAuthorizeRequest(b, ownRedirects), b.code_challenge_method as string | undefined);
+      } catch (e) {
+        if (e instanceof DomainError) return html(reply, 400, errorPage(ctx, 'Invalid authorization request', e.message));
+        throw e;
+      }
+      const s = await session(req, reply);
+      const verdict = await core.webSessions.checkCsrf(s, b.csrf);
+      if (verdict !== 'ok') return html(reply, 403, formRefusedPage(ctx, verdict, AGAIN));
+      const email = typeof b.email === 'string' ? b.email.trim().slice(0, 320) : '';
+      const returnTo = Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      try {
+        const url = await core.ssoSignIn.begin({ email, browserCookie: s.cookie, returnTo });
+        return securityHeaders(reply).redirect(url.href, 303);
+      } catch (e) {
+        if (e instanceof SsoSignInFailure && e.reason === 'not-configured') {
+          return html(reply, 400, signInPage(ctx, { fields, csrf: s.csrf, email, error: `${e.message} Sign in with your password.` }));
+        }
+        return failurePage(reply, e);
+      }
+    });
+
+    app.get('/sso/callback', { schema: { ...page, querystring: Type.Record(Type.String(), Type.Unknown()) } }, async (req, reply) => {
+      const s = await session(req, reply);
+      // The URL the IdP redirected to, on the public address (the code grant sends it as redirect_uri).
+      const callbackUrl = new URL(req.url, core.config.publicUrl);
+      try {
+        const done = await core.ssoSignIn.complete({ callbackUrl, browserCookie: s.cookie });
+        setSessionCookie(reply, await core.webSessions.signedIn(s, done.userId));
+        securityHeaders(reply);
+        return continueAuthorize(reply, done.returnTo);
+      } catch (e) {
+        return failurePage(reply, e);
+      }
+    });
+  };

@@ -1,0 +1,55 @@
+// The SSO module's contract (src/modules/contract.ts; docs/identity.md): an account's single
+// sign-on with an OpenID Connect IdP. Its settings (API 2 extension, CLI), the sign-in at the
+// IdP from the OAuth pages (/sso/start, /sso/callback), a pass that deletes the sign-ins
+// abandoned at the IdP; its table repository, operation docs and error codes.
+import { defineModule } from '../contract.ts';
+import type { Clock } from '../../core/ports/clock.ts';
+import type { Ids } from '../../core/ports/ids.ts';
+import type { Logger } from '../../core/ports/telemetry.ts';
+import type { Authorizer } from '../../core/permissions/authorizer.ts';
+import {
+  createSecretBox, createSsoSettings, createSsoSignIn, SSO_ERROR_CODES,
+  type SsoErrorCode, type SsoRepo, type SsoSettings, type SsoSignIn, type SsoStore,
+} from './core/index.ts';
+import { createOpenIdRelyingParty } from './adapters/openid-client.ts';
+import { ssoRepo } from './postgres/sso-repo.ts';
+import { ssoRoutes } from './http/api2.ts';
+import { ssoPages } from './http/pages.ts';
+import { SSO_OPERATIONS } from './http/operations.ts';
+
+export interface SsoNeeds {
+  store: SsoStore;
+  clock: Clock;
+  ids: Ids;
+  logger: Logger;
+  authorizer: Authorizer;
+  config: { publicUrl: string; sso: { idpTimeoutSeconds: number } };
+}
+
+export const ssoModule = defineModule<SsoNeeds, { ssoSettings: SsoSettings; ssoSignIn: SsoSignIn }, { sso: SsoRepo }, never, SsoErrorCode>({
+  name: 'sso',
+  feature: {
+    name: 'sso',
+    create: ({ store, clock, ids, logger, authorizer, config }) => {
+      const secrets = createSecretBox({ sealingKey: (candidate) => store.repos.sso.sealingKey(candidate), ids });
+      const ssoSignIn = createSsoSignIn({
+        store, clock, ids, secrets, logger,
+        relyingParty: createOpenIdRelyingParty({ timeoutSeconds: config.sso.idpTimeoutSeconds }),
+        redirectUri: `${config.publicUrl}/sso/callback`,
+      });
+      return {
+        offers: { ssoSettings: createSsoSettings({ store, clock, ids, authorizer, secrets }), ssoSignIn },
+        tasks: [{
+          name: 'sso-logins', everySeconds: 600, atStart: false, run: () => ssoSignIn.prune(),
+          failure: { level: 'warn', message: 'deleting expired single sign-on logins failed' },
+        }],
+      };
+    },
+  },
+  repositories: { sso: ssoRepo },
+  // /sso/start and /sso/callback share the OAuth pages' browser session.
+  routes: { api2: ssoRoutes, other: { plugin: ssoPages, browser: true } },
+  operations: { api2: SSO_OPERATIONS },
+  errorCodes: SSO_ERROR_CODES,
+  settings: [{ env: 'SSO_IDP_TIMEOUT', does: 'Seconds one request to an identity provider may take (discovery, keys, code grant) before the sign-in page says it is unavailable.', default: '10' }],
+});

@@ -1,0 +1,102 @@
+// The SSO tables (migration 0027_sso.sql; ../core/ports.ts SsoRepo), plain SQL on one executor.
+import type { Sql } from '../../../adapters/postgres/sql.ts';
+import { uniqueOr409 } from '../../../adapters/postgres/repos/groups.ts';
+import type { SsoDomainRecord, SsoLoginRecord, SsoMappingRuleRecord, SsoProviderRecord, SsoRepo } from '../core/ports.ts';
+
+const PROVIDER_COLS = `account_id AS "accountId", display_name AS "displayName", issuer, client_id AS "clientId",
+  client_secret_sealed AS "clientSecretSealed", scopes, enabled, created_at AS "createdAt", updated_at AS "updatedAt"`;
+const DOMAIN_COLS = `account_id AS "accountId", domain, verification_token_hash AS "verificationTokenHash",
+  verified_at AS "verifiedAt", require_sso AS "requireSso", created_at AS "createdAt"`;
+const RULE_COLS = `id, account_id AS "accountId", claim, value, group_id AS "groupId", account_role AS "accountRole", created_at AS "createdAt"`;
+const LOGIN_COLS = `state_hash AS "stateHash", account_id AS "accountId", browser_hash AS "browserHash", code_verifier AS "codeVerifier",
+  nonce, login_hint AS "loginHint", return_to AS "returnTo", expires_at AS "expiresAt"`;
+
+export function ssoRepo(sql: Sql): SsoRepo {
+  const one = async <T>(q: Promise<T[]>): Promise<T | null> => (await q)[0] ?? null;
+  return {
+    provider: (accountId) => one(sql.query<SsoProviderRecord>(`SELECT ${PROVIDER_COLS} FROM sso_providers WHERE account_id = $1`, [accountId])),
+    async putProvider(p, now) {
+      const [row] = await sql.query<SsoProviderRecord>(
+        `INSERT INTO sso_providers (account_id, display_name, issuer, client_id, client_secret_sealed, scopes, enabled, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+         ON CONFLICT (account_id) DO UPDATE SET display_name = $2, issuer = $3, client_id = $4, client_secret_sealed = $5,
+           scopes = $6, enabled = $7, updated_at = $8
+         RETURNING ${PROVIDER_COLS}`,
+        [p.accountId, p.displayName, p.issuer, p.clientId, p.clientSecretSealed, p.scopes, p.enabled, now],
+      );
+      return row!;
+    },
+    async removeProvider(accountId) {
+      return (await sql.query('DELETE FROM sso_providers WHERE account_id = $1 RETURNING 1', [accountId])).length > 0;
+    },
+
+    domains: (accountId) => sql.query<SsoDomainRecord>(`SELECT ${DOMAIN_COLS} FROM sso_domains WHERE account_id = $1 ORDER BY domain`, [accountId]),
+    domain: (accountId, domain) =>
+      one(sql.query<SsoDomainRecord>(`SELECT ${DOMAIN_COLS} FROM sso_domains WHERE account_id = $1 AND domain = $2`, [accountId, domain])),
+    verifiedDomain: (domain) =>
+      one(sql.query<SsoDomainRecord>(`SELECT ${DOMAIN_COLS} FROM sso_domains WHERE domain = $1 AND verified_at IS NOT NULL`, [domain])),
+    pendingDomains: (domain) =>
+      sql.query<SsoDomainRecord>(`SELECT ${DOMAIN_COLS} FROM sso_domains WHERE domain = $1 AND verified_at IS NULL`, [domain]),
+    async insertDomain(d) {
+      await sql.query(
+        `INSERT INTO sso_domains (account_id, domain, verification_token_hash, verified_at, require_sso, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [d.accountId, d.domain, d.verificationTokenHash, d.verifiedAt, d.requireSso, d.createdAt],
+      );
+    },
+    async verifyDomain(accountId, domain, now) {
+      await uniqueOr409(sql.query('UPDATE sso_domains SET verified_at = $3 WHERE account_id = $1 AND domain = $2', [accountId, domain, now]));
+    },
+    async setRequireSso(accountId, domain, requireSso) {
+      await sql.query('UPDATE sso_domains SET require_sso = $3 WHERE account_id = $1 AND domain = $2', [accountId, domain, requireSso]);
+    },
+    async removeDomain(accountId, domain) {
+      return (await sql.query('DELETE FROM sso_domains WHERE account_id = $1 AND domain = $2 RETURNING 1', [accountId, domain])).length > 0;
+    },
+
+    rules: (accountId) =>
+      sql.query<SsoMappingRuleRecord>(`SELECT ${RULE_COLS} FROM sso_mapping_rules WHERE account_id = $1 ORDER BY created_at, id`, [accountId]),
+    async insertRule(r) {
+      await sql.query(
+        `INSERT INTO sso_mapping_rules (id, account_id, claim, value, group_id, account_role, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [r.id, r.accountId, r.claim, r.value, r.groupId, r.accountRole, r.createdAt],
+      );
+    },
+    async removeRule(accountId, id) {
+      return (await sql.query('DELETE FROM sso_mapping_rules WHERE account_id = $1 AND id = $2 RETURNING 1', [accountId, id])).length > 0;
+    },
+
+    async identity(accountId, issuer, subject) {
+      const row = await one(sql.query<{ userId: string }>(
+        'SELECT user_id AS "userId" FROM sso_identities WHERE account_id = $1 AND issuer = $2 AND subject = $3', [accountId, issuer, subject],
+      ));
+      return row?.userId ?? null;
+    },
+    async linkIdentity(p, now) {
+      await sql.query(
+        `INSERT INTO sso_identities (account_id, issuer, subject, user_id, created_at, last_sign_in_at) VALUES ($1, $2, $3, $4, $5, $5)
+         ON CONFLICT (account_id, issuer, subject) DO UPDATE SET last_sign_in_at = $5`,
+        [p.accountId, p.issuer, p.subject, p.userId, now],
+      );
+    },
+
+    async insertLogin(l: SsoLoginRecord) {
+      await sql.query(
+        `INSERT INTO sso_logins (state_hash, account_id, browser_hash, code_verifier, nonce, login_hint, return_to, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [l.stateHash, l.accountId, l.browserHash, l.codeVerifier, l.nonce, l.loginHint, JSON.stringify(l.returnTo), l.expiresAt],
+      );
+    },
+    takeLogin: (stateHash, now) =>
+      one(sql.query<SsoLoginRecord>(`DELETE FROM sso_logins WHERE state_hash = $1 AND expires_at > $2 RETURNING ${LOGIN_COLS}`, [stateHash, now])),
+    async pruneLogins(now) {
+      return (await sql.query('DELETE FROM sso_logins WHERE expires_at <= $1 RETURNING 1', [now])).length;
+    },
+
+    async sealingKey(candidate) {
+      // A deployment secret among the settings (snapshots leave it out: src/adapters/snapshots/database.ts).
+      await sql.query(`INSERT INTO settings (key, value) VALUES ('sso.sealing_key', to_jsonb($1::text)) ON CONFLICT (key) DO NOTHING`, [candidate]);
+      const [row] = await sql.query<{ value: string }>(`SELECT value FROM settings WHERE key = 'sso.sealing_key'`);
+      return row!.value;
+    },
+  };
+}
