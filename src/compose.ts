@@ -39,7 +39,6 @@ import type { ProjectAccess, ProjectDetailsService, Projects, Reach } from './co
 import type { RateLimiter } from './core/limits/index.ts';
 import type { WorkzoneCopy, Workzones } from './core/workzones/index.ts';
 import type { Members } from './core/members/index.ts';
-import type { Reports } from './core/reports/index.ts';
 import type { JobRunner } from './core/jobs/index.ts';
 import type { TagLists } from './core/tags/index.ts';
 import { api1TagJson } from './http/api1/tag-json.ts';
@@ -138,7 +137,6 @@ export interface Core extends ContractOffers {
   workzones: Workzones;
   workzoneCopy: WorkzoneCopy;
   members: Members;
-  reports: Reports;
   // files, crops, connect, tags, jobs
   files: Files;
   uploadSweeper: UploadSweeper;

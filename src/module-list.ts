@@ -17,7 +17,7 @@ import { activityModule } from './core/activity/index.ts';
 import { limitsModule } from './core/limits/index.ts';
 import { projectsModule } from './core/projects/index.ts';
 import { membersModule } from './core/members/index.ts';
-import { reportsModule } from './core/reports/index.ts';
+import { reportsModule } from './modules/reports/module.ts';
 import { filesModule } from './core/files/index.ts';
 import { cropsModule } from './core/crops/index.ts';
 import { connectModule } from './core/connect/index.ts';

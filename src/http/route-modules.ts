@@ -16,7 +16,6 @@ import { roleRoutes as api1Roles } from './api1/roles.ts';
 import { userRoutes as api1Users } from './api1/users.ts';
 import { groupRoutes as api1Groups } from './api1/groups.ts';
 import { projectRoutes as api1Projects } from './api1/projects.ts';
-import { reportRoutes as api1Reports } from './api1/reports.ts';
 import { fileRoutes as api1Files } from './api1/files.ts';
 import { tagRoutes as api1Tags } from './api1/tags.ts';
 import { connectRoutes as api1Connect } from './api1/connect.ts';
@@ -62,7 +61,6 @@ const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   { module: 'users', api1: api1Users, api2: api2Users, other: { plugin: pageRoutes, browser: true } },
   { module: 'groups', api1: api1Groups, api2: api2Groups },
   { module: 'projects', api1: api1Projects, api2: api2Projects },
-  { module: 'reports', api1: api1Reports },
   { module: 'workzones', api2: api2Workzones },
   { module: 'members', api2: api2Members },
   // /_blobs: the local-disk store's signed URLs.

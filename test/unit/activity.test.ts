@@ -3,7 +3,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createActivity } from '../../src/core/activity/activity.ts';
-import type { Store } from '../../src/core/ports/repositories.ts';
 import { eventOf, type DomainEvent, type StoredDomainEvent } from '../../src/core/events/domain-events.ts';
 
 function world() {
@@ -18,7 +17,7 @@ function world() {
       reports: { touchUserActivity: (id: string, date: string) => pending(`user:${id}`, date) },
     },
     onEvent: (l: (event: StoredDomainEvent) => void) => listeners.push(l),
-  } as unknown as Store;
+  } as unknown as Parameters<typeof createActivity>[0]['store'];
   const errors: unknown[] = [];
   const activity = createActivity({
     store,

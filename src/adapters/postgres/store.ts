@@ -12,7 +12,6 @@ import { accessRepo } from './repos/access.ts';
 import { rolesRepo } from './repos/roles.ts';
 import { projectsRepo, workzonesRepo } from './repos/projects.ts';
 import { membersRepo } from './repos/members.ts';
-import { reportsRepo } from './repos/reports.ts';
 import { jobsRepo } from './repos/jobs.ts';
 import { locksRepo } from './repos/locks.ts';
 import { connectRepo } from './repos/connect.ts';
@@ -62,7 +61,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     files: filesRepo(sql),
     uploads: uploadsRepo(sql),
     crops: cropsRepo(sql),
-    reports: reportsRepo(sql),
     projects: projectsRepo(sql),
     workzones: workzonesRepo(sql),
     members: membersRepo(sql),

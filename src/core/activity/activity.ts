@@ -10,6 +10,7 @@
 import type { Clock } from '../ports/clock.ts';
 import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
 import { cacheScope, onInvalidation } from '../events/invalidation.ts';
+import type { ReportsRepo } from '../../modules/reports/index.ts';
 
 export interface Activity {
   /** Undefined when today's date is already written; otherwise the write, which never rejects. */
@@ -20,7 +21,7 @@ export interface Activity {
   clear(): void;
 }
 
-export function createActivity(deps: { store: StoreReads<'projects' | 'reports'> & StoreEvents; clock: Clock; onError: (e: unknown) => void }): Activity {
+export function createActivity(deps: { store: StoreReads<'projects'> & { readonly repos: { reports: ReportsRepo } } & StoreEvents; clock: Clock; onError: (e: unknown) => void }): Activity {
   const { store, clock } = deps;
   // The UTC day, recomputed only when the clock passes midnight (this runs on every request).
   let day = '';

@@ -440,30 +440,6 @@ export interface AccessRepo {
   ): Promise<{ account: AccountRecord; facts: AccountFacts } | null>;
 }
 
-export interface ProjectLastAccessRow {
-  accountId: string;
-  subscriptionId: string;
-  projectId: string;
-  projectName: string;
-  lastAccessedDate: string | null;
-}
-
-export interface UserLastActivityRow {
-  userId: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  company: string;
-  lastActivityDate: string | null;
-}
-
-/** API 1's reports. */
-export interface ReportsRepo {
-  touchUserActivity(userId: string, date: string): Promise<void>;
-  projectsLastAccessed(accountId: string, filter: { subscriptionId?: string; projectId?: string }): Promise<ProjectLastAccessRow[]>;
-  usersLastActivity(accountId: string): Promise<UserLastActivityRow[]>;
-}
-
 /** Cluster-wide counts of rate-limit tokens taken, per bucket key (core/limits/rate-limits.ts). */
 export interface RateLimitsRepo {
   /**
@@ -487,7 +463,6 @@ export interface Repos {
   files: FilesRepo;
   uploads: UploadsRepo;
   crops: CropsRepo;
-  reports: ReportsRepo;
   projects: ProjectsRepo;
   workzones: WorkzonesRepo;
   members: MembersRepo;

@@ -49,16 +49,6 @@ export const API1_OPERATIONS: OperationTable = {
     permission: '`project:project:update-owner` and `project:project:update-subscription`.',
     errors: [...PROJECT, INPUT, 'subscription-not-active', 'update-project-ownership-or-subscription-forbidden', 'subscription-not-found'],
   },
-  [`GET ${A}/reports/projects-last-accessed`]: {
-    does: 'Report: the date each project of the account was last accessed through the API, optionally of one subscription or project.',
-    permission: '`account:projects:list` (owner, administrators, project managers, project listers).',
-    errors: [...ACCOUNT, INPUT, 'view-report-forbidden'],
-  },
-  [`GET ${A}/reports/users-last-activity`]: {
-    does: 'Report: the date each user of the account last called the API.',
-    permission: '`account:users:read` (owner, administrators, project managers).',
-    errors: [...ACCOUNT, 'view-report-forbidden'],
-  },
   [`GET ${P}/files`]: {
     does: 'The files of the project in the work zones where the caller holds `workzone:workzones:read`, optionally of some categories (`category=scan,model`).',
     permission: `${MEMBER}.`,

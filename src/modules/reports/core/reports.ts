@@ -1,8 +1,7 @@
 // API 1's reports: projects' last access dates and users' last activity dates (UTC days).
-import type { EntityRef } from '../ids/urn.ts';
-import type { ProjectLastAccessRow, UserLastActivityRow } from '../ports/repositories.ts';
-import { requirePermission, type Actor, type Authorizer } from '../permissions/authorizer.ts';
-import type { StoreReads } from '../ports/store-slices.ts';
+import type { EntityRef } from '../../../core/ids/urn.ts';
+import { requirePermission, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
+import type { ProjectLastAccessRow, ReportsRepo, UserLastActivityRow } from './ports.ts';
 
 /** The account reports: projects last accessed, users last activity. */
 export interface Reports {
@@ -12,7 +11,7 @@ export interface Reports {
   usersLastActivity(actor: Actor, accountRef: EntityRef): Promise<UserLastActivityRow[]>;
 }
 
-export function createReports(deps: { store: StoreReads<'reports'>; authorizer: Authorizer }): Reports {
+export function createReports(deps: { store: { readonly repos: { reports: ReportsRepo } }; authorizer: Authorizer }): Reports {
   const { store, authorizer } = deps;
   return {
     /** Needs account:projects:list (every project of the account is reported). */

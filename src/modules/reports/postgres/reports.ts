@@ -1,5 +1,5 @@
-import type { ProjectLastAccessRow, ReportsRepo, UserLastActivityRow } from '../../../core/ports/repositories.ts';
-import type { Sql } from '../sql.ts';
+import type { Sql } from '../../../adapters/postgres/sql.ts';
+import type { ProjectLastAccessRow, ReportsRepo, UserLastActivityRow } from '../core/ports.ts';
 
 export function reportsRepo(sql: Sql): ReportsRepo {
   return {

@@ -1,15 +1,15 @@
-// API 1: the reports (projects last accessed, users last activity), the reports module.
+// API 1: the reports (projects last accessed, users last activity).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Nullable } from '../schema-helpers.ts';
-import type { Core } from '../../compose.ts';
-import { uuidOfApi1Id } from '../../core/ids/api1-id.ts';
-import { isUuid } from '../../core/ids/urn.ts';
-import { actorOf } from '../auth.ts';
-import { api1RefParser as ref } from '../refs.ts';
-import { api1 } from './presenters.ts';
-import * as S from './schemas.ts';
+import { Nullable } from '../../../http/schema-helpers.ts';
+import { uuidOfApi1Id } from '../../../core/ids/api1-id.ts';
+import { isUuid } from '../../../core/ids/urn.ts';
+import { actorOf } from '../../../http/auth.ts';
+import { api1RefParser as ref } from '../../../http/refs.ts';
+import * as S from '../../../http/api1/schemas.ts';
+import type { Reports } from '../core/reports.ts';
+import { reportPresenters as present } from './presenters.ts';
 
 const ProjectRow = Type.Object({
   accountId: Type.String(), planId: Type.String(), projectId: Type.String(), projectName: Type.String(), lastAccessedDate: Nullable(Type.String({ format: 'date' })),
@@ -26,7 +26,7 @@ const filterId = (v: string | undefined): string | undefined | null => {
   return uuidOfApi1Id(v);
 };
 
-export function reportRoutes(root: FastifyInstance, core: Core): void {
+export function reportRoutes(root: FastifyInstance, use: { reports: Reports }): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const actor = actorOf;
   const errors = { '4xx': S.Api1Error };
@@ -40,11 +40,11 @@ export function reportRoutes(root: FastifyInstance, core: Core): void {
   }, async (req) => {
     const subscriptionId = filterId(req.query.subscriptionId);
     const projectId = filterId(req.query.projectId);
-    const rows = await core.reports.projectsLastAccessed(actor(req), ref('account', req.params.accountId), {
+    const rows = await use.reports.projectsLastAccessed(actor(req), ref('account', req.params.accountId), {
       subscriptionId: subscriptionId ?? undefined, projectId: projectId ?? undefined,
     });
     if (subscriptionId === null || projectId === null) return []; // a filter naming nothing matches nothing
-    return rows.map(api1.projectLastAccess);
+    return rows.map(present.projectLastAccess);
   });
 
   app.get('/accounts/:accountId/reports/users-last-activity', {
@@ -53,5 +53,5 @@ export function reportRoutes(root: FastifyInstance, core: Core): void {
       response: { 200: Type.Array(UserRow), ...errors },
     },
   }, async (req) =>
-    (await core.reports.usersLastActivity(actor(req), ref('account', req.params.accountId))).map(api1.userLastActivity));
+    (await use.reports.usersLastActivity(actor(req), ref('account', req.params.accountId))).map(present.userLastActivity));
 }
