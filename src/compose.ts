@@ -36,7 +36,6 @@ import type { Roles } from './core/roles/index.ts';
 import type { Groups } from './core/groups/index.ts';
 import type { Activity } from './core/activity/index.ts';
 import type { ProjectAccess, ProjectDetailsService, Projects, Reach } from './core/projects/index.ts';
-import type { RateLimiter } from './core/limits/index.ts';
 import type { WorkzoneCopy, Workzones } from './core/workzones/index.ts';
 import type { Members } from './core/members/index.ts';
 import type { JobRunner } from './core/jobs/index.ts';
@@ -128,7 +127,6 @@ export interface Core extends ContractOffers {
   roles: Roles;
   groups: Groups;
   activity: Activity;
-  rateLimiter: RateLimiter;
   // projects, work zones, members, reports
   projectAccess: ProjectAccess;
   reach: Reach;

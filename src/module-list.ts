@@ -14,7 +14,7 @@ import { accountsModule } from './core/accounts/index.ts';
 import { rolesModule } from './core/roles/index.ts';
 import { groupsModule } from './core/groups/index.ts';
 import { activityModule } from './core/activity/index.ts';
-import { limitsModule } from './core/limits/index.ts';
+import { limitsModule } from './modules/limits/module.ts';
 import { projectsModule } from './core/projects/index.ts';
 import { membersModule } from './core/members/index.ts';
 import { reportsModule } from './modules/reports/module.ts';

@@ -18,7 +18,6 @@ import { connectRepo } from './repos/connect.ts';
 import { tagsRepo } from './repos/tags.ts';
 import { cropsRepo, filesRepo, uploadsRepo } from './repos/files.ts';
 import { groupsRepo, invitationsRepo } from './repos/groups.ts';
-import { rateLimitsRepo } from './repos/rate-limits.ts';
 import { adminRepo, countersRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 import { accountInvitationsRepo } from './repos/account-invitations.ts';
 import { outboxRepo } from './repos/outbox.ts';
@@ -78,7 +77,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     throttle: throttleRepo(sql),
     outbox: outboxRepo(sql),
     settings: settingsRepo(sql),
-    rateLimits: rateLimitsRepo(sql),
     admin: adminRepo(sql),
   };
   return repos;

@@ -440,23 +440,11 @@ export interface AccessRepo {
   ): Promise<{ account: AccountRecord; facts: AccountFacts } | null>;
 }
 
-/** Cluster-wide counts of rate-limit tokens taken, per bucket key (core/limits/rate-limits.ts). */
-export interface RateLimitsRepo {
-  /**
-   * Adds each key's `n` to its count (stamped `now`), then answers every count changed at
-   * or after `since`, by any node.
-   */
-  exchange(taken: { key: string; n: number }[], now: Date, since: Date): Promise<{ key: string; taken: number }[]>;
-  /** Deletes the counts unchanged since `before`. */
-  prune(before: Date): Promise<number>;
-}
-
 export interface Repos {
   /** Publishing an event also fans it out to the account's webhook endpoints, in the event's own statement (src/core/webhooks/fan-out.ts, ports/events.ts EventWriter). */
   events: EventsRepo;
   webhooks: WebhooksRepo;
   locks: LocksRepo;
-  rateLimits: RateLimitsRepo;
   jobs: JobsRepo;
   connect: ConnectRepo;
   tags: TagsRepo;

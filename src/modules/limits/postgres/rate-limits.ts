@@ -1,5 +1,5 @@
-import type { RateLimitsRepo } from '../../../core/ports/repositories.ts';
-import type { Sql } from '../sql.ts';
+import type { Sql } from '../../../adapters/postgres/sql.ts';
+import type { RateLimitsRepo } from '../core/ports.ts';
 
 export function rateLimitsRepo(sql: Sql): RateLimitsRepo {
   return {

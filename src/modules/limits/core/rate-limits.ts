@@ -9,10 +9,10 @@
 // own buckets. So over any period T a key gets at most rate × T + N × (burst + rate × S)
 // requests across N nodes syncing every S seconds (each node may spend a full bucket, and
 // what it takes until the next exchange, before it hears of the others); a single node is exact.
-import { DomainError } from '../errors.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { RateLimitsRepo } from '../ports/repositories.ts';
-import type { PeriodicTask } from '../ports/background.ts';
+import { DomainError } from '../../../core/errors.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { RateLimitsRepo } from './ports.ts';
+import type { PeriodicTask } from '../../../core/ports/background.ts';
 
 export interface BucketRule {
   /** Tokens a second; 0 turns this limit off. */
