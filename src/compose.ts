@@ -29,7 +29,6 @@ import type { Authorizer } from './core/permissions/authorizer.ts';
 import type { Revocation, SigningKeys, TokenService, WebSessions } from './core/oauth/index.ts';
 import type { AccountInvitations, AccountUsers, Invitations, PasswordResets, SignIn, UserProfiles } from './core/users/index.ts';
 import type { ApplySeed, AuthenticateOperator, Operator, SandboxClock, SeedDocument } from './core/operator/index.ts';
-import type { Janitor } from './core/maintenance/index.ts';
 import type { MailRelay, SendMail } from './core/mail/index.ts';
 import type { Accounts } from './core/accounts/index.ts';
 import type { Roles } from './core/roles/index.ts';
@@ -119,8 +118,6 @@ export interface Core extends ContractOffers {
   operator: Operator;
   /** The operator token's check; null without OPERATOR_TOKEN (every /_operator path answers 404). */
   authenticateOperator: AuthenticateOperator | null;
-  // maintenance
-  janitor: Janitor;
   // permissions, accounts, roles, groups, activity, limits
   authorizer: Authorizer;
   accounts: Accounts;

@@ -26,7 +26,7 @@ import { usersModule } from './core/users/index.ts';
 import { workzonesModule } from './core/workzones/index.ts';
 import { tagsModule } from './core/tags/index.ts';
 import { operatorModule } from './core/operator/index.ts';
-import { maintenanceModule } from './core/maintenance/index.ts';
+import { maintenanceModule } from './modules/maintenance/module.ts';
 import { webhooksModule } from './core/webhooks/index.ts';
 
 export const MODULES = [

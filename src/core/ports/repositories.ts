@@ -316,7 +316,7 @@ export interface SettingsRepo {
   set(key: string, value: unknown): Promise<void>;
 }
 
-/** What a housekeeping pass deletes (src/core/maintenance/janitor.ts decides the times). */
+/** What a housekeeping pass deletes (src/modules/maintenance/core/janitor.ts decides the times). */
 export interface PurgeCutoffs {
   /** Web sessions that expired at or before this. */
   sessionsExpiredBy: Date;

@@ -1,7 +1,7 @@
 // The maintenance module's descriptor (src/core/modules.ts): the janitor and its periodic pass.
-import type { FeatureModule } from '../modules.ts';
-import type { Store } from '../ports/repositories.ts';
-import type { Clock } from '../ports/clock.ts';
+import type { FeatureModule } from '../../../core/modules.ts';
+import type { Store } from '../../../core/ports/repositories.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
 import { createJanitor, housekeeping, type Janitor, type Retention } from './janitor.ts';
 
 export interface MaintenanceNeeds {
@@ -10,7 +10,7 @@ export interface MaintenanceNeeds {
   config: { retention: Retention };
 }
 
-export const maintenanceModule: FeatureModule<MaintenanceNeeds, { janitor: Janitor }> = {
+export const maintenanceFeature: FeatureModule<MaintenanceNeeds, { janitor: Janitor }> = {
   name: 'maintenance',
   create: ({ store, clock, config }) => {
     const janitor = createJanitor({ store, clock, retention: config.retention });

@@ -5,11 +5,11 @@
 // window is over; done and failed jobs, outbox rows and domain events after the retention
 // period, RETENTION_DAYS). Each kind is deleted in batches of at most RETENTION_BATCH rows a pass. One node of
 // the cluster does each pass, under an advisory lock; nodes that find it held skip.
-import type { Clock } from '../ports/clock.ts';
-import type { PurgeCounts, PurgeCutoffs } from '../ports/repositories.ts';
-import type { PeriodicTask } from '../ports/background.ts';
-import { THROTTLE } from '../users/index.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { PurgeCounts, PurgeCutoffs } from '../../../core/ports/repositories.ts';
+import type { PeriodicTask } from '../../../core/ports/background.ts';
+import { THROTTLE } from '../../../core/users/index.ts';
+import type { StoreSlice } from '../../../core/ports/store-slices.ts';
 
 export const JANITOR = {
   /** How often each node offers to run a pass. */
