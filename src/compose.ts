@@ -33,7 +33,6 @@ import type { MailRelay, SendMail } from './core/mail/index.ts';
 import type { Accounts } from './core/accounts/index.ts';
 import type { Roles } from './core/roles/index.ts';
 import type { Groups } from './core/groups/index.ts';
-import type { Activity } from './core/activity/index.ts';
 import type { ProjectAccess, ProjectDetailsService, Projects, Reach } from './core/projects/index.ts';
 import type { WorkzoneCopy, Workzones } from './core/workzones/index.ts';
 import type { Members } from './core/members/index.ts';
@@ -123,7 +122,6 @@ export interface Core extends ContractOffers {
   accounts: Accounts;
   roles: Roles;
   groups: Groups;
-  activity: Activity;
   // projects, work zones, members, reports
   projectAccess: ProjectAccess;
   reach: Reach;

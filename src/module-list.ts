@@ -13,7 +13,7 @@ import { valuesModule } from './modules/values/module.ts';
 import { accountsModule } from './core/accounts/index.ts';
 import { rolesModule } from './core/roles/index.ts';
 import { groupsModule } from './core/groups/index.ts';
-import { activityModule } from './core/activity/index.ts';
+import { activityModule } from './modules/activity/module.ts';
 import { limitsModule } from './modules/limits/module.ts';
 import { projectsModule } from './core/projects/index.ts';
 import { membersModule } from './core/members/index.ts';

@@ -1,8 +1,8 @@
-// The reports' activity dates (src/core/activity/activity.ts): coalesced to one write per
+// The reports' activity dates (src/modules/activity/core/activity.ts): coalesced to one write per
 // subject per day, yet a report read after a call's response includes that call.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createActivity } from '../../src/core/activity/activity.ts';
+import { createActivity } from '../../src/modules/activity/core/activity.ts';
 import { eventOf, type DomainEvent, type StoredDomainEvent } from '../../src/core/events/domain-events.ts';
 
 function world() {

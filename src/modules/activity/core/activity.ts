@@ -7,10 +7,10 @@
 // and any request of the same subject arriving meanwhile). Later calls of the day find
 // the date written and cost a Map lookup. A reset (the '*' change, on every node) forgets
 // what was written, so no node believes it already wrote today into an emptied table.
-import type { Clock } from '../ports/clock.ts';
-import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
-import { cacheScope, onInvalidation } from '../events/invalidation.ts';
-import type { ReportsRepo } from '../../modules/reports/index.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { StoreEvents, StoreReads } from '../../../core/ports/store-slices.ts';
+import { cacheScope, onInvalidation } from '../../../core/events/invalidation.ts';
+import type { ReportsRepo } from '../../reports/index.ts';
 
 export interface Activity {
   /** Undefined when today's date is already written; otherwise the write, which never rejects. */
