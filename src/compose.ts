@@ -43,7 +43,6 @@ import { api2TagJson } from './http/api2/tag-json.ts';
 import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
 import type { Files, UploadSweeper } from './core/files/index.ts';
 import type { Crops } from './core/crops/index.ts';
-import type { ConnectJobs } from './core/connect/index.ts';
 import type { WebhookOwnerNotices, WebhookRelay, Webhooks } from './core/webhooks/index.ts';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
 import type { Ids } from './core/ports/ids.ts';
@@ -134,7 +133,6 @@ export interface Core extends ContractOffers {
   files: Files;
   uploadSweeper: UploadSweeper;
   crops: Crops;
-  connectJobs: ConnectJobs;
   tagLists: TagLists;
   jobRunner: JobRunner;
   webhooks: Webhooks;

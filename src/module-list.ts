@@ -20,7 +20,7 @@ import { membersModule } from './core/members/index.ts';
 import { reportsModule } from './modules/reports/module.ts';
 import { filesModule } from './core/files/index.ts';
 import { cropsModule } from './core/crops/index.ts';
-import { connectModule } from './core/connect/index.ts';
+import { connectModule } from './modules/connect/module.ts';
 import { jobsModule } from './core/jobs/index.ts';
 import { usersModule } from './core/users/index.ts';
 import { workzonesModule } from './core/workzones/index.ts';

@@ -14,7 +14,6 @@ import { projectsRepo, workzonesRepo } from './repos/projects.ts';
 import { membersRepo } from './repos/members.ts';
 import { jobsRepo } from './repos/jobs.ts';
 import { locksRepo } from './repos/locks.ts';
-import { connectRepo } from './repos/connect.ts';
 import { tagsRepo } from './repos/tags.ts';
 import { cropsRepo, filesRepo, uploadsRepo } from './repos/files.ts';
 import { groupsRepo, invitationsRepo } from './repos/groups.ts';
@@ -55,7 +54,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     webhooks: webhooksRepo(sql),
     locks: locksRepo(sql),
     jobs: jobsRepo(sql),
-    connect: connectRepo(sql),
     tags: tagsRepo(sql),
     files: filesRepo(sql),
     uploads: uploadsRepo(sql),

@@ -444,54 +444,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/accounts/{accountId}/projects/{projectId}/workzones/{workzoneId}/connect/import": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Start a connect import into the work zone
-         * @description Starts a connect import into the work zone: answers `{url, slug}`; scans are then uploaded through `/connect/{slug}/files`.
-         *
-         *     **Permission:** `workzone:reality-data:write` + `workzone:import-jobs-reality-data:write` on the work zone.
-         *
-         *     **Errors:** `404 account-not-found`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `403 create-connect-import-forbidden`, `404 workzone-not-found`.
-         */
-        post: operations["startConnectImport"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/accounts/{accountId}/projects/{projectId}/workzones/{workzoneId}/connect/export": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Start a connect export of scans (by id, or every scan of work zones)
-         * @description Starts a connect export of scans (`scanIds`, or every scan of `workzoneIds`): answers `{url, slug}`; the job lists them with download URLs.
-         *
-         *     **Permission:** `workzone:export-jobs-reality-data:write` + `workzone:reality-data:read` on the work zone and on each scan's work zone.
-         *
-         *     **Errors:** `404 account-not-found`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `403 create-connect-export-forbidden`, `404 workzone-not-found`, `404 file-not-found`.
-         */
-        post: operations["startConnectExport"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/accounts/{accountId}/reports/projects-last-accessed": {
         parameters: {
             query?: never;
@@ -534,6 +486,54 @@ export interface paths {
         get: operations["reportUsersLastActivity"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{accountId}/projects/{projectId}/workzones/{workzoneId}/connect/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a connect import into the work zone
+         * @description Starts a connect import into the work zone: answers `{url, slug}`; scans are then uploaded through `/connect/{slug}/files`.
+         *
+         *     **Permission:** `workzone:reality-data:write` + `workzone:import-jobs-reality-data:write` on the work zone.
+         *
+         *     **Errors:** `404 account-not-found`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `403 create-connect-import-forbidden`, `404 workzone-not-found`.
+         */
+        post: operations["startConnectImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{accountId}/projects/{projectId}/workzones/{workzoneId}/connect/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a connect export of scans (by id, or every scan of work zones)
+         * @description Starts a connect export of scans (`scanIds`, or every scan of `workzoneIds`): answers `{url, slug}`; the job lists them with download URLs.
+         *
+         *     **Permission:** `workzone:export-jobs-reality-data:write` + `workzone:reality-data:read` on the work zone and on each scan's work zone.
+         *
+         *     **Errors:** `404 account-not-found`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `403 create-connect-export-forbidden`, `404 workzone-not-found`, `404 file-not-found`.
+         */
+        post: operations["startConnectExport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3319,6 +3319,168 @@ export interface operations {
             };
         };
     };
+    reportProjectsLastAccessed: {
+        parameters: {
+            query?: {
+                subscriptionId?: string;
+                projectId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description API 1 id or UUID */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accountId: string;
+                        planId: string;
+                        projectId: string;
+                        projectName: string;
+                        lastAccessedDate: string | null;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    reportUsersLastActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description API 1 id or UUID */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        userId: string;
+                        userFirstname: string;
+                        userLastname: string;
+                        userEmail: string;
+                        userCompanyName: string;
+                        lastActivityDate: string | null;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     startConnectImport: {
         parameters: {
             query?: never;
@@ -3484,168 +3646,6 @@ export interface operations {
             };
             /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-        };
-    };
-    reportProjectsLastAccessed: {
-        parameters: {
-            query?: {
-                subscriptionId?: string;
-                projectId?: string;
-            };
-            header?: never;
-            path: {
-                /** @description API 1 id or UUID */
-                accountId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        accountId: string;
-                        planId: string;
-                        projectId: string;
-                        projectName: string;
-                        lastAccessedDate: string | null;
-                    }[];
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-        };
-    };
-    reportUsersLastActivity: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description API 1 id or UUID */
-                accountId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        userId: string;
-                        userFirstname: string;
-                        userLastname: string;
-                        userEmail: string;
-                        userCompanyName: string;
-                        lastActivityDate: string | null;
-                    }[];
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
                 headers: {
                     [name: string]: unknown;
                 };

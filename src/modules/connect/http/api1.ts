@@ -1,18 +1,18 @@
 // API 1: start connect import and export jobs (CONTRACT §6 "connect"); the jobs
-// themselves are served at /connect/{slug} (src/http/connect.ts).
+// themselves are served at /connect/{slug} (job-surface.ts).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Core } from '../../compose.ts';
-import { actorOf } from '../auth.ts';
-import { api1RefParser as ref } from '../refs.ts';
-import * as S from './schemas.ts';
-import { absentBodyIsEmpty } from '../request-bodies.ts';
+import { actorOf } from '../../../http/auth.ts';
+import type { ConnectJobs } from '../core/connect-jobs.ts';
+import { api1RefParser as ref } from '../../../http/refs.ts';
+import * as S from '../../../http/api1/schemas.ts';
+import { absentBodyIsEmpty } from '../../../http/request-bodies.ts';
 
 const Handle = Type.Object({ url: Type.String(), slug: Type.String() });
 const Ids = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 10_000 });
 
-export function connectRoutes(app: FastifyInstance, core: Core): void {
+export function connectRoutes(app: FastifyInstance, core: { connectJobs: ConnectJobs }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const actor = actorOf;
   const errors = { '4xx': S.Api1Error };

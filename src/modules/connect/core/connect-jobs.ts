@@ -2,19 +2,22 @@
 // docs/connect.md). A job is a handle the connect tool works with: an export job fixes
 // the chosen scans when it starts and hands out signed download URLs for them; an import
 // job takes the sign → PUT → register upload flow into its work zone and lists what arrived.
-import { projectEventOf, subjectOf } from '../events/domain-events.ts';
-import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { ConnectJobRecord, ConnectKind } from '../ports/connect.ts';
-import type { FileRecord } from '../ports/file-repositories.ts';
-import { blobKey, type ObjectStore } from '../ports/object-store.ts';
-import type { Permission } from '../permissions/catalog.ts';
-import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import { type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
-import { downloadName, FILES, type Files, formatOf, mayDownload, type RegisteredFile, servedAs, type SignResult, type UploadItem } from '../files/index.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
+import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { ConnectJobRecord, ConnectKind } from './ports.ts';
+import type { FileRecord } from '../../../core/ports/file-repositories.ts';
+import { blobKey, type ObjectStore } from '../../../core/ports/object-store.ts';
+import type { Permission } from '../../../core/permissions/catalog.ts';
+import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
+import { downloadName, FILES, type Files, formatOf, mayDownload, type RegisteredFile, servedAs, type SignResult, type UploadItem } from '../../../core/files/index.ts';
+import type { StoreReads } from '../../../core/ports/store-slices.ts';
+import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import type { ConnectRepo } from './ports.ts';
+import './events.ts';
 
 const IMPORT: Permission[] = ['workzone:reality-data:write', 'workzone:import-jobs-reality-data:write'];
 const EXPORT: Permission[] = ['workzone:export-jobs-reality-data:write', 'workzone:reality-data:read'];
@@ -57,7 +60,7 @@ export interface ConnectJobs {
 }
 
 export function createConnectJobs(deps: {
-  store: StoreSlice<'connect' | 'files' | 'workzones'>;
+  store: StoreReads<'files' | 'workzones'> & { readonly repos: { connect: ConnectRepo } } & Pick<Store<Repos & { connect: ConnectRepo }>, 'transaction'>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;
@@ -197,7 +200,10 @@ export function createConnectJobs(deps: {
     async registerImport(actor: Actor, slug: string, items: (UploadItem & { blobName?: string })[]): Promise<RegisteredFile[]> {
       const { job } = await openImport(actor, slug);
       onlyScans(items);
-      return files.registerBulkFiles(actor, ...refsOf(job), items, async (repos, registered) => {
+      return files.registerBulkFiles(actor, ...refsOf(job), items, async (kernelRepos, registered) => {
+        // The files module types its transaction's repositories as the kernel's; the store binds
+        // every module's repositories into each transaction (src/adapters/postgres/store.ts).
+        const repos = kernelRepos as Repos & { connect: ConnectRepo };
         await repos.connect.addFiles(job.id, registered.map((f) => f.id));
         if (job.state !== 'received') await repos.connect.setState(job.id, 'received', clock.now());
         await repos.events.publish(projectEventOf('connect-job.received', { id: job.projectId, accountId: job.accountId }, subjectOf('connect-job', job.id), {

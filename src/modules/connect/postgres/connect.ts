@@ -1,7 +1,7 @@
-import type { ConnectJobRecord, ConnectRepo } from '../../../core/ports/connect.ts';
+import type { ConnectJobRecord, ConnectRepo } from '../core/ports.ts';
 import type { FileRecord } from '../../../core/ports/file-repositories.ts';
-import type { Sql } from '../sql.ts';
-import { F_COLS } from './files.ts';
+import type { Sql } from '../../../adapters/postgres/sql.ts';
+import { F_COLS } from '../../../adapters/postgres/repos/files.ts';
 
 const COLS = `id, slug, kind, state, account_id AS "accountId", project_id AS "projectId", workzone_id AS "workzoneId",
   created_by AS "createdBy", created_at AS "createdAt", updated_at AS "updatedAt"`;

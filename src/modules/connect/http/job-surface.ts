@@ -5,11 +5,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Core } from '../compose.ts';
-import { api1IdOf } from '../core/ids/api1-id.ts';
-import type { ConnectJobView } from '../core/connect/index.ts';
-import { actorOf, requireAuthentication } from './auth.ts';
-import * as F from './api2/file-schemas.ts';
+import { api1IdOf } from '../../../core/ids/api1-id.ts';
+import type { ConnectJobs, ConnectJobView } from '../core/connect-jobs.ts';
+import { actorOf, requireAuthentication, type AuthenticationUse } from '../../../http/auth.ts';
+import * as F from '../../../http/api2/file-schemas.ts';
 
 const Job = Type.Object({
   slug: Type.String(),
@@ -34,7 +33,7 @@ const present = (v: ConnectJobView) => ({
 });
 
 export const connectJobRoutes =
-  (core: Core): FastifyPluginAsync =>
+  (core: AuthenticationUse & { connectJobs: ConnectJobs }): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     // Rate limited like API 1 and API 2 (docs/security.md "Rate limits"): the address before the token, the user after it.

@@ -1,5 +1,5 @@
 // Repository port of connect import/export jobs (docs/connect.md).
-import type { FileRecord } from './file-repositories.ts';
+import type { FileRecord } from '../../../core/ports/file-repositories.ts';
 
 export type ConnectKind = 'import' | 'export';
 /** export: `ready` from the start; import: `waiting` until a file arrives, then `received`. */
