@@ -1,13 +1,14 @@
-// The large-file row of issue 30 (groundwork until the service's routes exist): a file of
-// BENCH_MULTIPART_GIB GiB (default 20; generated on the temporary directory's disk, deleted
-// after) uploaded by the CLI (`scanbase upload --parallel 4`, multipart: 16 MiB parts)
-// to the multipart test server over the local-disk store (each part written at its
-// offset of one file, the whole MD5 hashed in order as parts land; bench/multipart-server-child.ts),
-// against a raw write + fsync of the same bytes to the same disk in the same run. Also the
-// client's and the server's peak RSS growth over their baselines (sampled from /proc every
-// 200 ms). Targets (printed, never asserted): upload ≥ 0.8 of the raw write; RSS growth
-// < 128 MiB each. Long (minutes for 20 GiB): `npm run bench` runs it only with
-// BENCH_MULTIPART=1; alone: `npx tsx bench/multipart.ts`.
+// The large-file rows of issue 30: a file of BENCH_MULTIPART_GIB GiB (default 20; generated
+// on the temporary directory's disk, deleted after) uploaded by the CLI (`scanbase upload
+// --parallel 4`, multipart: 16 MiB parts) to the service (a started server, PGlite), one row
+// per store (BENCH_MULTIPART_STORES, default local,s3,azure): the local disk (each part
+// written at its offset of one file, the whole MD5 hashed in order as parts land), S3 through
+// s3rver and Azure through Azurite as the storage contract suite runs them; each against a
+// raw write + fsync of the same bytes to the same disk in the same run. Also the client's and
+// the server's peak RSS growth over their baselines (sampled from /proc every 200 ms).
+// Targets (printed, never asserted): local disk ≥ 0.8 of the raw write; RSS growth < 128 MiB
+// each. Long (minutes for 20 GiB): `npm run bench` runs it only with BENCH_MULTIPART=1;
+// alone: `npx tsx bench/multipart.ts`.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,6 +16,8 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { processMemory } from './measure.ts';
+import { startSdkWorld } from '../packages/sdk/test/support/server.ts';
+import { startAzurite, startS3rver } from '../test/storage/emulators.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.join(HERE, '../packages/cli/src/main.ts');
@@ -22,13 +25,24 @@ const MiB = 1024 * 1024;
 export const MULTIPART_TARGET_RATIO = 0.8;
 export const MULTIPART_RSS_TARGET_MIB = 128;
 
-export interface MultipartBenchResult {
+export type BenchStore = 'local' | 's3' | 'azure';
+
+export interface MultipartBenchRow {
+  store: BenchStore;
+  /** What the row's store is here (the emulator, the disk). */
+  via: string;
   bytes: number;
-  rawWriteMiBps: number;
   uploadMiBps: number;
+  /** uploadMiBps over the raw write's MiB/s of the same run. */
   ratio: number;
   clientRssGrowthMiB: number;
   serverRssGrowthMiB: number;
+}
+
+export interface MultipartBenchResult {
+  bytes: number;
+  rawWriteMiBps: number;
+  rows: MultipartBenchRow[];
 }
 
 /** Writes `bytes` of generated data: a random 64 MiB block, each copy stamped with its index (no two parts alike). */
@@ -92,51 +106,97 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, onSpawn?: (pid
   });
 }
 
-export async function runMultipartBench(gib = Number(process.env.BENCH_MULTIPART_GIB ?? 20)): Promise<MultipartBenchResult> {
+/** The service with the store of a row: STORAGE_URL and its emulator (s3rver and Azurite as the storage contract suite runs them). */
+async function storeEnv(store: BenchStore): Promise<{ env: Record<string, string>; via: string; stop(): Promise<void> }> {
+  if (store === 'local') return { env: {}, via: 'local disk (DATA_DIR on the temporary directory\'s disk)', stop: async () => {} };
+  if (store === 's3') {
+    const s3 = await startS3rver();
+    return {
+      env: { STORAGE_URL: `s3://bench-multipart?endpoint=${s3.endpoint}&region=eu-west-3&forcePathStyle=true`, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' },
+      via: 's3rver (in the bench process, files on the same disk)', stop: () => s3.stop(),
+    };
+  }
+  const azurite = await startAzurite();
+  return {
+    env: { STORAGE_URL: 'azure://bench-multipart', AZURE_STORAGE_CONNECTION_STRING: azurite.connectionString },
+    via: 'Azurite (in memory)', stop: () => azurite.stop(),
+  };
+}
+
+/** One file through `scanbase upload --parallel 4` to a started service with the row's store. */
+async function uploadRow(store: BenchStore, source: string, bytes: number, rawMiBps: number, dir: string): Promise<MultipartBenchRow> {
+  const backing = await storeEnv(store);
+  const world = await startSdkWorld({ ...backing.env, MALLOC_ARENA_MAX: '2' });
+  try {
+    const env = { ...process.env, SCANBASE_CONFIG_DIR: path.join(dir, `config-${store}`), SCANBASE_PROFILE: '', SCANBASE_BASE_URL: '', MALLOC_ARENA_MAX: '2' };
+    const pair = await world.operator('POST', '/tokens', { email: world.owner.email });
+    await run(process.execPath, [CLI, 'login', '--with-token', '--base-url', world.url], env, undefined, JSON.stringify({
+      access_token: pair.access_token, refresh_token: pair.refresh_token, expires_in: 86400, token_type: 'Bearer', user_id: pair.user_id,
+    }));
+    const serverRss = watchRss(world.server.child.pid!);
+    let clientRss = () => 0;
+    const started = performance.now();
+    await run(process.execPath, [
+      CLI, 'upload', '--account', world.accountId, '--project', world.projectId, '--zone', world.zoneId, '--parallel', '4', '--json', source,
+    ], env, (pid) => (clientRss = watchRss(pid)));
+    const seconds = (performance.now() - started) / 1000;
+    const uploadMiBps = bytes / MiB / seconds;
+    return {
+      store, via: backing.via, bytes, uploadMiBps, ratio: uploadMiBps / rawMiBps, clientRssGrowthMiB: clientRss(), serverRssGrowthMiB: serverRss(),
+    };
+  } finally {
+    await world.stop();
+    await backing.stop();
+  }
+}
+
+/**
+ * Every store's row in one run, against one raw write of the same bytes. Azurite keeps its
+ * blobs in memory: its row sends the first BENCH_MULTIPART_AZURE_GIB GiB (default 1) of
+ * the file, its rate compared with the same raw rate.
+ */
+export async function runMultipartBench(
+  gib = Number(process.env.BENCH_MULTIPART_GIB ?? 20),
+  stores: BenchStore[] = (process.env.BENCH_MULTIPART_STORES ?? 'local,s3,azure').split(',') as BenchStore[],
+): Promise<MultipartBenchResult> {
   const bytes = Math.round(gib * 1024 * MiB);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-multipart-'));
-  const server = spawn(process.execPath, [path.join(HERE, 'multipart-server-child.ts')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, MALLOC_ARENA_MAX: '2' } });
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      server.stdout.once('data', (d) => resolve((JSON.parse(String(d)) as { url: string }).url));
-      server.once('exit', (code) => reject(new Error(`server exited ${code}`)));
-    });
     const source = path.join(dir, 'scan.e57');
     await generate(source, bytes);
     const rawSeconds = await rawWrite(source, path.join(dir, 'raw-copy'));
     fs.rmSync(path.join(dir, 'raw-copy'));
-
-    const env = { ...process.env, SCANBASE_CONFIG_DIR: path.join(dir, 'config'), SCANBASE_PROFILE: '', SCANBASE_BASE_URL: '', MALLOC_ARENA_MAX: '2' };
-    const pair = { access_token: 'bench', refresh_token: 'bench', expires_in: 86400, token_type: 'Bearer', user_id: 'urn:svc:user:bench' };
-    await run(process.execPath, [CLI, 'login', '--with-token', '--base-url', url], env, undefined, JSON.stringify(pair));
-    const serverRss = watchRss(server.pid!);
-    let clientRss = () => 0;
-    const started = performance.now();
-    await run(process.execPath, [
-      CLI, 'upload', '--account', 'urn:svc:account:bench', '--project', `urn:svc:project:${crypto.randomUUID()}`, '--zone', 'urn:svc:workzone:bench',
-      '--parallel', '4', '--json', source,
-    ], env, (pid) => (clientRss = watchRss(pid)));
-    const uploadSeconds = (performance.now() - started) / 1000;
-    const result = {
-      bytes,
-      rawWriteMiBps: bytes / MiB / rawSeconds,
-      uploadMiBps: bytes / MiB / uploadSeconds,
-      ratio: rawSeconds / uploadSeconds,
-      clientRssGrowthMiB: clientRss(),
-      serverRssGrowthMiB: serverRss(),
-    };
-    return result;
+    const rawWriteMiBps = bytes / MiB / rawSeconds;
+    const rows: MultipartBenchRow[] = [];
+    for (const store of stores) {
+      let file = source;
+      let size = bytes;
+      if (store === 'azure') {
+        size = Math.min(bytes, Math.round(Number(process.env.BENCH_MULTIPART_AZURE_GIB ?? 1) * 1024 * MiB));
+        if (size < bytes) {
+          file = path.join(dir, 'azure-part.e57');
+          await fs.promises.copyFile(source, file);
+          await fs.promises.truncate(file, size);
+        }
+      }
+      rows.push(await uploadRow(store, file, size, rawWriteMiBps, dir));
+      if (file !== source) fs.rmSync(file);
+    }
+    return { bytes, rawWriteMiBps, rows };
   } finally {
-    server.kill('SIGTERM');
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
 export function printMultipartRow(r: MultipartBenchResult): void {
   const f = (n: number) => n.toFixed(1);
-  console.log(`multipart ${f(r.bytes / 1024 / MiB)} GiB (local disk, CLI --parallel 4): raw write + fsync ${f(r.rawWriteMiBps)} MiB/s, `
-    + `upload ${f(r.uploadMiBps)} MiB/s (ratio ${r.ratio.toFixed(2)}, target ≥ ${MULTIPART_TARGET_RATIO}), `
-    + `RSS growth client ${f(r.clientRssGrowthMiB)} MiB, server ${f(r.serverRssGrowthMiB)} MiB (target < ${MULTIPART_RSS_TARGET_MIB})`);
+  console.log(`multipart: raw write + fsync of ${f(r.bytes / 1024 / MiB)} GiB ${f(r.rawWriteMiBps)} MiB/s (the baseline of every row)`);
+  for (const row of r.rows) {
+    const target = row.store === 'local' ? `, target ≥ ${MULTIPART_TARGET_RATIO}` : '';
+    console.log(`multipart ${row.store} ${f(row.bytes / 1024 / MiB)} GiB (${row.via}; CLI --parallel 4 to the service): upload ${f(row.uploadMiBps)} MiB/s `
+      + `(ratio ${row.ratio.toFixed(2)}${target}), RSS growth client ${f(row.clientRssGrowthMiB)} MiB, server ${f(row.serverRssGrowthMiB)} MiB `
+      + `(target < ${MULTIPART_RSS_TARGET_MIB})`);
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

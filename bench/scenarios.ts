@@ -42,6 +42,7 @@ export const BASELINE = 'bare node:http JSON';
 const SELECT_PGLITE = 'bare point-select (PGlite)';
 const SELECT_POSTGRES = 'bare point-select (node-postgres)';
 const DEPTH_1 = 'GET work zone at depth 1 (PGlite)';
+const ISLOGGED_PGLITE = 'GET /api/isLogged (PGlite)';
 const RENAME = (engine: string) => `PATCH project name, no webhook (${engine})`;
 
 const isLogged = async (server: ScanbaseServer): Promise<BenchRequest> => ({
@@ -63,8 +64,12 @@ export const scenarios: Scenario[] = [
   scenario({ name: BASELINE, server: 'bare', reference: [], setup: async () => ({ path: '/' }) }),
   scenario({ name: SELECT_PGLITE, server: 'point-select-pglite', reference: [] }),
   scenario({ name: SELECT_POSTGRES, server: 'point-select-postgres', reference: [] }),
-  scenario({ name: 'GET /api/isLogged (PGlite)', server: 'scanbase-pglite', target: 0.8, setup: isLogged }),
+  scenario({ name: ISLOGGED_PGLITE, server: 'scanbase-pglite', target: 0.8, setup: isLogged }),
   scenario({ name: 'GET /api/isLogged (PostgreSQL)', server: 'scanbase-postgres', target: 0.8, setup: isLogged }),
+  // Issue 32: the fault rules' hook with an empty list (SANDBOX=1) and the request journal,
+  // each against the same request on a server without them (the same run).
+  scenario({ name: 'GET /api/isLogged, empty fault rules (PGlite)', server: 'scanbase-pglite-sandbox', target: 0.99, reference: [ISLOGGED_PGLITE], setup: isLogged }),
+  scenario({ name: 'GET /api/isLogged, journal on (PGlite)', server: 'scanbase-pglite-journal', target: 0.95, reference: [ISLOGGED_PGLITE], setup: isLogged }),
   scenario({
     name: 'GET /api/2/accounts/{a}/roles (PGlite)',
     server: 'scanbase-pglite',

@@ -63,6 +63,8 @@ export type ServerKind =
   | 'scanbase-postgres-large'
   | 'scanbase-pglite-list'
   | 'scanbase-postgres-list'
+  | 'scanbase-pglite-sandbox'
+  | 'scanbase-pglite-journal'
   | 'point-select-pglite'
   | 'point-select-postgres';
 type ScanbaseKind = Extract<ServerKind, `scanbase-${string}`>;
@@ -108,6 +110,17 @@ export async function startBare(): Promise<RunningServer> {
   return { kind: 'bare', url: child.url, pid: child.pid, description: `node:http, pid ${child.pid}`, stop: child.stop };
 }
 
+/**
+ * The sandbox module's rows (issue 32, docs/sandbox.md): every server runs with the operator
+ * token (the bench seeds through it) and no journal (JOURNAL_SIZE=0), so the request gate's
+ * counter is in every row; `-sandbox` adds SANDBOX=1 with an empty fault-rule list (its
+ * preParsing hook), `-journal` the request journal (1,000 entries).
+ */
+const KIND_ENV: Partial<Record<ScanbaseKind, Record<string, string>>> = {
+  'scanbase-pglite-sandbox': { SANDBOX: '1' },
+  'scanbase-pglite-journal': { JOURNAL_SIZE: '1000' },
+};
+
 async function startScanbase(kind: ScanbaseKind): Promise<ScanbaseServer> {
   const port = await freePort();
   const operatorToken = crypto.randomBytes(24).toString('base64url');
@@ -147,6 +160,7 @@ async function startScanbase(kind: ScanbaseKind): Promise<ScanbaseServer> {
         DATABASE_URL: databaseUrl,
         OPERATOR_TOKEN: operatorToken,
         LOG_LEVEL: 'warn',
+        JOURNAL_SIZE: '0',
         ...SERVICE_PROCESS_ENV, // as npm start and the image run it
         // The rate limits stay on (their cost is measured) but never refuse the load.
         RATE_LIMIT_USER_RATE: '1000000',
@@ -160,6 +174,9 @@ async function startScanbase(kind: ScanbaseKind): Promise<ScanbaseServer> {
         ...(process.env.WORKZONE_CACHE_ENTRIES !== undefined ? { WORKZONE_CACHE_ENTRIES: process.env.WORKZONE_CACHE_ENTRIES } : {}),
         // The project lists' cache likewise (0: every list is built, serialised and sent uncompressed).
         ...(process.env.PROJECT_LIST_CACHE_PROJECTS !== undefined ? { PROJECT_LIST_CACHE_PROJECTS: process.env.PROJECT_LIST_CACHE_PROJECTS } : {}),
+        ...KIND_ENV[kind],
+        // SANDBOX also turns the rate limits' defaults off; the rows keep them on, as the others.
+        ...(kind === 'scanbase-pglite-sandbox' ? { RATE_LIMIT_USER_RATE: '1000000', RATE_LIMIT_ADDRESS_RATE: '1000000' } : {}),
         // Settings to try on this tree's servers (npm run bench:compare): a JSON object of variables.
         ...(process.env.BENCH_SERVER_ENV ? (JSON.parse(process.env.BENCH_SERVER_ENV) as Record<string, string>) : {}),
       },
@@ -273,6 +290,8 @@ export const startServer = {
   'scanbase-postgres-large': () => startScanbase('scanbase-postgres-large'),
   'scanbase-pglite-list': () => startScanbase('scanbase-pglite-list'),
   'scanbase-postgres-list': () => startScanbase('scanbase-postgres-list'),
+  'scanbase-pglite-sandbox': () => startScanbase('scanbase-pglite-sandbox'),
+  'scanbase-pglite-journal': () => startScanbase('scanbase-pglite-journal'),
   'point-select-pglite': (concurrency: number) => startPointSelect('point-select-pglite', concurrency),
   'point-select-postgres': (concurrency: number) => startPointSelect('point-select-postgres', concurrency),
 } satisfies Record<ServerKind, (concurrency: number) => Promise<RunningProcess>>;

@@ -1,8 +1,9 @@
 // The snapshot row of `npm run bench` (issue 32): the restore of a project with 100,000 tags
 // and 100 files on PGlite (target ≤ 2 s), and its save. In process: the engine is an
-// adapter (src/adapters/snapshots) with no route yet, so a node is composed here on an
-// in-memory PGlite and a local-disk store in a temporary directory, filled through its own
-// API (app.inject: bulk tag creates, signed uploads), saved once and restored RUNS times.
+// adapter (src/adapters/snapshots) with no route yet, so a node is composed here on PGlite
+// on disk (as `npm start` runs it: the restore takes the data-directory path) and a
+// local-disk store in a temporary directory, filled through its own API (app.inject: bulk
+// tag creates, signed uploads), saved once and restored RUNS times.
 // Alone: `npx tsx bench/snapshots.ts`.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -19,6 +20,7 @@ export const SNAPSHOT_TAGS = 100_000;
 export const SNAPSHOT_FILES = 100;
 const FILE_BYTES = 64 * 1024;
 const RUNS = 3;
+const PAUSE_MS = 3000;
 const TARGET_MS = 2000;
 
 export interface SnapshotBenchResult {
@@ -29,6 +31,10 @@ export interface SnapshotBenchResult {
   saveMs?: number;
   restoreMs?: number[];
   restoreMedianMs?: number;
+  /** How each restore put the database back: `data-directory` (PGlite on disk, the fast path) or `copy`. */
+  restoredBy?: string[];
+  /** The machine's 1-minute load average at the start and end of the restores (it is shared). */
+  loadAverage?: [number, number];
   target: number;
   error?: string;
 }
@@ -42,6 +48,7 @@ export async function runSnapshotBench(): Promise<SnapshotBenchResult> {
   const sql = await openPglite(path.join(tmp, 'pglite'));
   const core = await compose(loadConfig({ OPERATOR_TOKEN: OPERATOR, DATA_DIR: tmp, PUBLIC_URL: 'http://localhost:8080' }), { sql });
   const app = await buildApp(core);
+  let snapshots: ReturnType<typeof createSnapshots> | undefined;
   try {
     const inject = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, headers: Record<string, string> = {}) => {
       const res = await app.inject({ method, url, payload: payload as object, headers });
@@ -89,7 +96,7 @@ export async function runSnapshotBench(): Promise<SnapshotBenchResult> {
     }
     await inject('PUT', bulk, (signed.files as { blobName: string }[]).map((f, i) => ({ ...items[i], blobName: f.blobName })), auth);
 
-    const snapshots = createSnapshots({ sql, store: core.store, objectStore: core.objectStore, clock: core.clock, dir: path.join(tmp, 'snapshots') });
+    snapshots = createSnapshots({ sql, store: core.store, objectStore: core.objectStore, clock: core.clock, dir: path.join(tmp, 'snapshots') });
     let t0 = performance.now();
     const info = await snapshots.save('bench');
     out.saveMs = Math.round(performance.now() - t0);
@@ -98,17 +105,25 @@ export async function runSnapshotBench(): Promise<SnapshotBenchResult> {
       throw new Error(`the snapshot holds ${JSON.stringify(info.tables.find((t) => t.name === 'tags'))} and ${info.blobs.count} blobs`);
     }
     out.restoreMs = [];
+    out.restoredBy = [];
+    const load0 = os.loadavg()[0]!;
     for (let r = 0; r < RUNS; r++) {
+      // A pause between runs, as between the tests of a suite: the spare copy of the data
+      // directory a restore uses is made again in the background (the next restore waits for it).
+      await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
       t0 = performance.now();
-      await snapshots.restore('bench');
+      const restored = await snapshots.restore('bench');
       out.restoreMs.push(Math.round(performance.now() - t0));
+      out.restoredBy.push(restored.restoredBy ?? 'copy');
     }
+    out.loadAverage = [Math.round(load0 * 10) / 10, Math.round(os.loadavg()[0]! * 10) / 10];
     out.restoreMedianMs = median([...out.restoreMs].sort((a, b) => a - b));
     const files = await inject('GET', `${P}/files`, undefined, auth);
     if (files.length !== SNAPSHOT_FILES) throw new Error(`after the restore the project has ${files.length} files`);
   } catch (e) {
     out.error = (e as Error).message;
   } finally {
+    await snapshots?.settled();
     await app.close();
     await core.close();
     await sql.close();
@@ -119,11 +134,12 @@ export async function runSnapshotBench(): Promise<SnapshotBenchResult> {
 
 export function printSnapshotRow(r: SnapshotBenchResult): void {
   console.log(`\nSnapshots: restore of a project with ${r.tags.toLocaleString('en')} tags and ${r.files} files of ${FILE_BYTES / 1024} KiB (${r.engine}, local disk; target ≤ ${r.target} ms)`);
-  console.log(['engine', 'snapshot (MB)', 'save (ms)', `restore (ms, median of ${RUNS})`, 'runs (ms)'].join(' | '));
+  console.log(['engine', 'snapshot (MB)', 'save (ms)', `restore (ms, median of ${RUNS})`, 'runs (ms)', 'restored by', 'load average'].join(' | '));
   if (r.error) return void console.log(`${r.engine} | error: ${r.error}`);
   console.log([
     r.engine, ((r.snapshotBytes ?? 0) / 1e6).toFixed(1), r.saveMs,
     `${r.restoreMedianMs}${r.restoreMedianMs! <= r.target ? '' : ' (above target)'}`, r.restoreMs!.join(' / '),
+    [...new Set(r.restoredBy)].join(', '), r.loadAverage?.join(' → ') ?? '',
   ].join(' | '));
 }
 

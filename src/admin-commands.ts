@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { ADMIN_ACCOUNT_ROLES, type AdminAccountRole, type AdminUse } from './core/operator/index.ts';
 import type { RotationView } from './core/oauth/index.ts';
+import type { SnapshotControl, SnapshotInfo } from './modules/sandbox/index.ts';
 import { DomainError } from './core/errors.ts';
 import { ConfigError } from './config.ts';
 import type { AccountRole, OutboxEntry, RelayState } from './core/ports/repositories.ts';
@@ -31,15 +32,21 @@ export const USAGE = `Usage: npm run admin -- <command> [options] [--json]
   outbox [--limit N] [--state S]          The mails the service has written, newest first, with
                                           their SMTP relay state (S: stored|pending|sent|failed),
                                           attempts and last error.
+  snapshots                               The named snapshots (docs/sandbox.md), newest first.
+  snapshot-save --name NAME [--signing-keys]
+      Saves the whole state (every table and blob, the clock) under NAME.
+  snapshot-restore --name NAME            Replaces the whole state by the snapshot's.
+  snapshot-delete --name NAME             Deletes a named snapshot.
 `;
 
 /** A mistake on the command line: exit 2, with the usage. */
 export class UsageError extends Error {}
 
-/** What the commands work with: the use cases, and the signing-key rotation (the signer's own). */
+/** What the commands work with: the use cases, the signing-key rotation (the signer's own), the snapshots. */
 export interface AdminBackend {
   admin: AdminUse;
   rotateSigningKey(): Promise<RotationView>;
+  snapshots: Pick<SnapshotControl, 'save' | 'list' | 'restore' | 'remove'>;
 }
 
 /** What a command ends with: an exit code (0 done, 1 refused, 2 usage) and what it writes. */
@@ -66,7 +73,7 @@ const OPTIONS = {
   name: { type: 'string' }, owner: { type: 'string' }, account: { type: 'string' }, email: { type: 'string' },
   role: { type: 'string' }, limit: { type: 'string' }, scans: { type: 'string' }, tags: { type: 'string' },
   'geo-images': { type: 'string' }, start: { type: 'string' }, end: { type: 'string' }, trial: { type: 'boolean' },
-  'password-stdin': { type: 'boolean' }, 'owner-roles': { type: 'string' }, state: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  'password-stdin': { type: 'boolean' }, 'owner-roles': { type: 'string' }, state: { type: 'string' }, 'signing-keys': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -96,6 +103,10 @@ function rolesOption(v: string | undefined): AdminAccountRole[] | undefined {
 /** How the output names an account role. */
 const ROLE_NAMES: Record<AccountRole, string> = { administrator: 'administrator', projectManager: 'project manager', projectLister: 'project lister' };
 
+
+/** One snapshot, one line: name, when, size, what it holds. */
+const snapshotLine = (i: SnapshotInfo) =>
+  `${i.name}  ${i.createdAt}  ${i.bytes} bytes  ${i.tables.reduce((n, t) => n + t.rows, 0)} rows, ${i.blobs.count} blobs${i.signingKeys ? ', signing keys' : ''}`;
 
 /** The arguments, checked: the command and its options (UsageError otherwise). Null: print the usage (help, or no command). */
 export function parseAdminArgs(argv: string[]): { command: string; values: Values } | null {
@@ -175,6 +186,25 @@ switch (command) {
       if (state !== undefined && !RELAY_STATES.includes(state)) throw new UsageError(`--state must be one of ${RELAY_STATES.join(', ')}`);
       const mails = await admin.outbox(count(values, 'limit', 20)!, state as RelayState | undefined);
       out(mails, mails.map((m) => `${m.sentAt.toISOString()}  to ${m.to}  ${m.subject}\n${relayLine(m.relay)}\n${m.text}\n`).join('\n') || '(no mail)');
+      break;
+    }
+    case 'snapshots': {
+      const list = await backend.snapshots.list();
+      out(list, list.map(snapshotLine).join('\n') || '(no snapshot)');
+      break;
+    }
+    case 'snapshot-save': {
+      const info = await backend.snapshots.save(need(values, 'name'), { signingKeys: Boolean(values['signing-keys']) });
+      out(info, `Saved ${snapshotLine(info)}`);
+      break;
+    }
+    case 'snapshot-restore': {
+      const info = await backend.snapshots.restore(need(values, 'name'));
+      out(info, `Restored ${snapshotLine(info)}`);
+      break;
+    }
+    case 'snapshot-delete': {
+      out(await backend.snapshots.remove(need(values, 'name')), `Deleted snapshot ${values.name}`);
       break;
     }
     default:

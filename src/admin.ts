@@ -5,7 +5,12 @@
 // process: when the service holds it, the command asks the service to run it over its
 // administration socket (src/admin-socket.ts); when it is stopped, the command opens it.
 // The commands: src/admin-commands.ts; their use cases: src/core/operator/admin.ts.
-import { loadConfig } from './config.ts';
+import { loadConfig, type Config } from './config.ts';
+import type { Sql } from './adapters/postgres/sql.ts';
+import type { Store } from './core/ports/repositories.ts';
+import type { Snapshots } from './core/ports/snapshots.ts';
+import { createSnapshots } from './adapters/snapshots/snapshots.ts';
+import { openObjectStore, storedSigningKey } from './adapters/storage/open.ts';
 import { openDatabase } from './adapters/postgres/open.ts';
 import { migrate } from './adapters/postgres/migrate.ts';
 import { createStore } from './adapters/postgres/store.ts';
@@ -18,8 +23,25 @@ import { createAdmin, createSandboxClock, createSeeder } from './core/operator/i
 import { seedRolesAndGroups } from './core/roles/index.ts';
 import { createSigningKeys } from './core/oauth/index.ts';
 import { silentLogger } from './core/ports/telemetry.ts';
-import { USAGE, adminFailure, executeAdmin, parseAdminArgs, type AdminResult } from './admin-commands.ts';
+import { USAGE, adminFailure, executeAdmin, parseAdminArgs, type AdminBackend, type AdminResult } from './admin-commands.ts';
 import { runOverAdminSocket } from './admin-socket.ts';
+
+/** The snapshot engine on the command's own connection (the service stopped, or PostgreSQL beside it). */
+async function createSnapshotEngine(config: Config, sql: Sql, store: Store, clock: OffsetClock): Promise<Snapshots> {
+  const objectStore = await openObjectStore(config, { clock, signingKey: storedSigningKey(store.repos.settings), logger: silentLogger });
+  return createSnapshots({ sql, store, objectStore, clock, dir: config.sandboxTools.snapshotsDir });
+}
+
+/** The admin commands' view of the engine, opened (with the object store) by the first snapshot command only. */
+const snapshotsOf = (open: () => Promise<Snapshots>): AdminBackend['snapshots'] => ({
+  save: async (name, opts) => (await open()).save(name, opts),
+  list: async () => (await open()).list(),
+  restore: async (name) => (await open()).restore(name),
+  remove: async (name) => {
+    await (await open()).remove(name);
+    return { deleted: name };
+  },
+});
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -52,8 +74,10 @@ async function main(argv: string[]): Promise<AdminResult> {
     if (config.sandbox) await createSandboxClock({ store, clock }).load();
     const ids = randomIds;
     const applySeed = createSeeder({ store, clock, ids, hasher: argon2Hasher, extensions: [seedRolesAndGroups(ids, clock)] });
+    let engine: ReturnType<typeof createSnapshotEngine> | null = null;
     const result = await executeAdmin(parsed, {
       admin: createAdmin({ store, clock, ids, publicUrl: config.publicUrl, applySeed }),
+      snapshots: snapshotsOf(() => (engine ??= createSnapshotEngine(config, sql, store, clock))),
       rotateSigningKey: async () => {
         const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
         return createSigningKeys({ store, clock, signer, logger: silentLogger }).rotate();

@@ -51,6 +51,7 @@ import type { Repos, Store } from './core/ports/repositories.ts';
 import type { ListenerState } from './core/ports/events.ts';
 import type { ObjectStore } from './core/ports/object-store.ts';
 import { VERSION } from './version.ts';
+import { createSnapshots } from './adapters/snapshots/snapshots.ts';
 
 export interface ComposeOptions {
   /** An already-open database (tests share one engine across apps). */
@@ -186,6 +187,8 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
   const node = composeModules(Composition.of({
     config, logger, metrics, clock, ids, hasher, store, objectStore, signer, mailTransport, webhookSender,
     loadSeedFile: seedFileReader(config.seedFile),
+    // The snapshot engine (docs/sandbox.md "Snapshots"): named snapshots under SNAPSHOTS_DIR.
+    snapshots: createSnapshots({ sql, store, objectStore, clock, dir: config.sandboxTools.snapshotsDir }),
     detector: opts.detector ?? noDetections,
     tagJson: [api1TagJson, api2TagJson(config.urnNamespace)],
   })).seal();

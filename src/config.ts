@@ -19,6 +19,15 @@ export interface DatabaseDeadlineConfig {
   waitMs: number;
 }
 
+export interface SandboxToolsConfig {
+  /** SNAPSHOTS_DIR (default DATA_DIR/snapshots): where named snapshots are kept. */
+  snapshotsDir: string;
+  /** JOURNAL_SIZE: how many requests the journal keeps (0: no journal); only with OPERATOR_TOKEN. */
+  journalSize: number;
+  /** FAULTS_FILE: a JSON list of fault rules loaded at start (SANDBOX only). */
+  faultsFile: string | undefined;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -29,6 +38,8 @@ export interface Config {
   seedFile: string | undefined;
   operatorToken: string | undefined;
   sandbox: boolean;
+  /** The integrators' tools (docs/sandbox.md): snapshots, the request journal, fault rules. */
+  sandboxTools: SandboxToolsConfig;
   urnNamespace: string;
   logLevel: string;
   uploadTtlSeconds: number;
@@ -343,6 +354,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (operatorToken !== undefined && operatorToken.length < OPERATOR_TOKEN_MIN) {
     throw new ConfigError(`OPERATOR_TOKEN is invalid: expected at least ${OPERATOR_TOKEN_MIN} characters`);
   }
+  if (env.FAULTS_FILE && !sandbox) throw new ConfigError('FAULTS_FILE needs SANDBOX=1: fault rules exist only in a sandbox');
   const urnNamespace = env.URN_NAMESPACE || 'svc';
   if (!/^[a-z0-9][a-z0-9-]{0,31}$/.test(urnNamespace)) {
     fail('URN_NAMESPACE', urnNamespace, 'lower-case letters, digits and hyphens (1-32 characters)');
@@ -393,6 +405,11 @@ export function loadConfig(env: Env = process.env): Config {
     seedFile,
     operatorToken,
     sandbox,
+    sandboxTools: {
+      snapshotsDir: path.resolve(env.SNAPSHOTS_DIR || path.join(dataDir, 'snapshots')),
+      journalSize: integer(env, 'JOURNAL_SIZE', 1000, 0, 100_000),
+      faultsFile: env.FAULTS_FILE ? path.resolve(env.FAULTS_FILE) : undefined,
+    },
     urnNamespace,
     logLevel,
     uploadTtlSeconds: integer(env, 'UPLOAD_TTL', 24 * 3600, 60, 365 * 24 * 3600),

@@ -19,13 +19,17 @@ import { projectsModule } from './core/projects/index.ts';
 import { membersModule } from './core/members/index.ts';
 import { reportsModule } from './modules/reports/module.ts';
 import { filesModule } from './core/files/index.ts';
+import { uploadsModule } from './modules/uploads/module.ts';
 import { cropsModule } from './core/crops/index.ts';
+import { annotationsModule } from './modules/annotations/module.ts';
+import { measurementsModule } from './modules/measurements/module.ts';
 import { connectModule } from './modules/connect/module.ts';
 import { jobsModule } from './core/jobs/index.ts';
 import { usersModule } from './core/users/index.ts';
 import { workzonesModule } from './core/workzones/index.ts';
 import { tagsModule } from './core/tags/index.ts';
 import { operatorModule } from './core/operator/index.ts';
+import { sandboxModule } from './modules/sandbox/module.ts';
 import { maintenanceModule } from './modules/maintenance/module.ts';
 import { webhooksModule } from './core/webhooks/index.ts';
 
@@ -43,13 +47,17 @@ export const MODULES = [
   membersModule,
   reportsModule,
   filesModule,
+  uploadsModule,
   cropsModule,
+  annotationsModule,
+  measurementsModule,
   connectModule,
   jobsModule,
   usersModule,
   workzonesModule,
   tagsModule,
   operatorModule,
+  sandboxModule,
   maintenanceModule,
   webhooksModule,
 ] as const;

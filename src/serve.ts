@@ -106,6 +106,8 @@ async function main(): Promise<void> {
     adminSocket = await listenAdminSocket(config.dataDir, {
       admin: createAdmin({ store: core.store, clock: core.clock, ids: core.ids, publicUrl: config.publicUrl, applySeed: core.applySeed }),
       rotateSigningKey: () => core.signingKeys.rotate(),
+      // Through the request gate, as /_operator/snapshots: the service's requests never see half a restore.
+      snapshots: core.snapshotControl,
     }, logger);
   }
 }

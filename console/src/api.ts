@@ -95,8 +95,9 @@ export async function api<T = unknown>(method: string, path: string | ApiPath, b
   if (res.status === 401 && token) {
     // Another call may have refreshed the pair meanwhile: use its token rather than spend
     // the new refresh token too.
+    // None left: the session ended meanwhile (refused, or signed out), nothing to retry with.
     const now = currentTokens();
-    const next = now && now.accessToken !== token ? now : await refresh();
+    const next = !now ? null : now.accessToken !== token ? now : await refresh();
     if (next) res = await send(next.accessToken);
   }
   if (!res.ok) throw await problemOf(res);

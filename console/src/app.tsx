@@ -1,9 +1,12 @@
 // The console's shell: the session (restored from the service on load: a reload keeps it),
-// the top bar (sandbox banner, theme, sign out), the banner when the service cannot be
-// reached, the toasts, and the routes (paths.ts checks every id of the address first).
+// the top bar (sandbox banner, theme, the account menu, sign out), the banner when the
+// service cannot be reached, the account's notices and the prompt after a password reset
+// (banners in the page's flow), the toasts, and the routes (paths.ts checks every id of the
+// address first).
 import { useEffect, useState } from 'preact/hooks';
 import { lazy, Suspense } from 'preact/compat';
-import { completeSignIn, onAuthChange, restoreSession, sessionState, signIn, signOut } from './auth.ts';
+import { completeSignIn, onAuthChange, restoreSession, sessionState, signedOutReason, signIn, signOut } from './auth.ts';
+import { noteAfterReset } from './me.ts';
 import { navigate, useLocation } from './router.ts';
 import { routeOf } from './paths.ts';
 import { probeNow, useReachable } from './connection.ts';
@@ -14,14 +17,16 @@ import { UsersScreen } from './screens/users.tsx';
 import { ReportsScreen } from './screens/reports.tsx';
 import { RolesScreen } from './screens/roles.tsx';
 import { GroupsScreen } from './screens/groups.tsx';
+import { AccountMenu, AfterResetPrompt, MeScreen, SignedOutWhy } from './screens/me.tsx';
+import { AccountNotices } from './screens/notices.tsx';
 
 // The screens around the 3D view hold three.js: their own chunks (three.js shared), fetched when first opened.
 const ProjectScreen = lazy(() => import('./screens/project.tsx').then((m) => ({ default: m.ProjectScreen })));
 const TagListScreen = lazy(() => import('./screens/tag-list.tsx').then((m) => ({ default: m.TagListScreen })));
 
 function useSession() {
-  const [state, setState] = useState(sessionState());
-  useEffect(() => onAuthChange(() => setState(sessionState())), []);
+  const [state, setState] = useState({ session: sessionState(), reason: signedOutReason() });
+  useEffect(() => onAuthChange(() => setState({ session: sessionState(), reason: signedOutReason() })), []);
   return state;
 }
 
@@ -48,10 +53,11 @@ function Callback() {
   );
 }
 
-function SignedOut(props: { path: string }) {
+function SignedOut(props: { path: string; reason: ReturnType<typeof signedOutReason> }) {
   return (
     <main id="main" class="page narrow signed-out">
       <h1>Scanbase console</h1>
+      <SignedOutWhy reason={props.reason} />
       <p>Your projects' scans, tags and files in one 3D view; members, roles and reports of your accounts.</p>
       <button type="button" onClick={() => void signIn(props.path + location.search)}>
         Sign in
@@ -65,6 +71,8 @@ function Routes(props: { path: string; query: URLSearchParams }) {
   switch (r.screen) {
     case 'accounts':
       return <AccountsScreen />;
+    case 'me':
+      return <MeScreen />;
     case 'projects':
       return <ProjectsScreen accountId={r.account} />;
     case 'users':
@@ -152,12 +160,17 @@ function Unreachable() {
 
 export function App() {
   const { path, query } = useLocation();
-  const session = useSession();
+  const { session, reason } = useSession();
   const [signOutError, setSignOutError] = useState<unknown>(null);
   const onCallback = path === '/console/callback';
   useEffect(() => {
+    // From the password reset's last page: remembered for the prompt, then the plain address.
+    const plain = noteAfterReset(path, query);
+    if (plain) navigate(plain, true);
     if (!onCallback) void restoreSession();
   }, []);
+  const route = routeOf(path, query);
+  const accountId = 'account' in route ? route.account : null;
   return (
     <>
       <a class="skip" href="#main">
@@ -175,6 +188,7 @@ export function App() {
         </Link>
         <span class="top-tools">
           <ThemeButton />
+          {session === 'signed-in' ? <AccountMenu /> : null}
           {session === 'signed-in' ? (
             <button
               type="button"
@@ -192,6 +206,8 @@ export function App() {
         </span>
       </header>
       <ErrorBox error={signOutError} />
+      {session === 'signed-in' && !onCallback ? <AfterResetPrompt /> : null}
+      {session === 'signed-in' && accountId ? <AccountNotices key={accountId} accountId={accountId} compact={route.screen === 'project' || route.screen === 'tag-list'} /> : null}
       {onCallback ? (
         <Callback />
       ) : session === 'signed-in' ? (
@@ -201,7 +217,7 @@ export function App() {
           <Loading what="your session" />
         </main>
       ) : (
-        <SignedOut path={path} />
+        <SignedOut path={path} reason={reason} />
       )}
       <Toasts />
     </>

@@ -19,6 +19,13 @@ export interface Tokens {
 }
 
 export type SessionState = 'restoring' | 'signed-in' | 'signed-out';
+/**
+ * Why the console is signed out, when it was signed in before in this tab: `everywhere`
+ * (this user's "Sign out everywhere", from this tab or another of this browser), `ended`
+ * (the service refused the session: a password reset, a sign-out everywhere elsewhere, an
+ * expired or revoked session). Null after a plain sign-out or when no session was found.
+ */
+export type SignedOutReason = 'everywhere' | 'ended' | null;
 
 const PENDING = 'scanbase.console.signin.';
 export const CALLBACK_PATH = '/console/callback';
@@ -30,22 +37,26 @@ const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel('s
 
 let tokens: Tokens | null = null;
 let state: SessionState = 'restoring';
+let reason: SignedOutReason = null;
 let refreshing: Promise<Tokens | null> | null = null;
 const listeners = new Set<() => void>();
 
 export const currentTokens = (): Tokens | null => tokens;
 export const sessionState = (): SessionState => state;
+export const signedOutReason = (): SignedOutReason => reason;
 export function onAuthChange(f: () => void): () => void {
   listeners.add(f);
   return () => listeners.delete(f);
 }
-function setTokens(t: Tokens | null): void {
+function setTokens(t: Tokens | null, why: SignedOutReason = null): void {
+  reason = t ? null : why;
   tokens = t;
   state = t ? 'signed-in' : 'signed-out';
   for (const f of listeners) f();
 }
 channel?.addEventListener('message', (e: MessageEvent) => {
   if (e.data === 'signed-out' && tokens) setTokens(null);
+  if (e.data === 'signed-out-everywhere') setTokens(null, 'everywhere');
 });
 
 /** Sends the browser to the authorize page; it comes back to /console/callback. */
@@ -146,7 +157,8 @@ export function refresh(): Promise<Tokens | null> {
       },
       (e: unknown) => {
         if (e instanceof Refused) {
-          setTokens(null);
+          // A session this tab held was refused: say so (a first load without a session is no news).
+          setTokens(null, tokens ? 'ended' : reason);
           return null;
         }
         throw e;
@@ -181,5 +193,17 @@ export async function accessToken(): Promise<string | null> {
 export async function signOut(): Promise<void> {
   setTokens(null);
   channel?.postMessage('signed-out');
+  await exclusive(() => sessionCall(`${SESSION}/end`));
+}
+
+/**
+ * After the service ended every session of the user (POST /api/2/me/sign-out-everywhere,
+ * which the caller made): the console forgets its token, the other tabs are told why, and
+ * the cookie (its refresh token already revoked) is cleared. Signed out with the reason
+ * `everywhere`, so the page can say what happened.
+ */
+export async function endedEverywhere(): Promise<void> {
+  setTokens(null, 'everywhere');
+  channel?.postMessage('signed-out-everywhere');
   await exclusive(() => sessionCall(`${SESSION}/end`));
 }

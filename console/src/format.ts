@@ -64,3 +64,12 @@ export const categoryName = (category: string, plural = true): string => {
 
 /** The order categories are listed in (what a site engineer looks for first). */
 export const CATEGORY_ORDER = Object.keys(CATEGORIES);
+
+/** The account roles (API 2 `accountRoles`) as people name them. */
+export const ACCOUNT_ROLE_NAMES = {
+  administrator: 'Administrator',
+  projectManager: 'Project manager',
+  projectLister: 'Project lister',
+} as const;
+export const accountRoleNames = (roles: readonly string[] | undefined): string =>
+  (roles ?? []).map((r) => ACCOUNT_ROLE_NAMES[r as keyof typeof ACCOUNT_ROLE_NAMES] ?? r).join(', ');

@@ -58,6 +58,7 @@ export function isNormalPath(path: string): boolean {
 /** The screens, with their ids checked; `invalid` names the part of the address that is not an id. */
 export type Route =
   | { screen: 'accounts' }
+  | { screen: 'me' }
   | { screen: 'projects' | 'users' | 'groups' | 'roles' | 'reports'; account: string }
   | { screen: 'project'; account: string; project: string; zone: string | null; tab: string; job: string | null }
   | { screen: 'tag-list'; account: string; project: string; tagList: string; tag: string | null }
@@ -65,7 +66,7 @@ export type Route =
   | { screen: 'not-found' }
   | { screen: 'invalid'; part: string };
 
-const TABS = new Set(['files', 'tags', 'members', 'crops', 'connect', 'copy']);
+const TABS = new Set(['files', 'tags', 'members', 'crops', 'annotations', 'measurements', 'connect', 'copy']);
 const ACCOUNT_SCREENS = new Set(['users', 'groups', 'roles', 'reports']);
 
 /** The screen at a console address (path and query), ids checked. */
@@ -80,6 +81,7 @@ export function routeOf(path: string, query: URLSearchParams): Route {
   }
   if (s.length === 0) return { screen: 'accounts' };
   if (s.length === 1 && s[0] === 'callback') return { screen: 'callback' };
+  if (s.length === 1 && s[0] === 'me') return { screen: 'me' };
   if (s[0] !== 'a' || s.length < 2) return { screen: 'not-found' };
   const account = s[1]!;
   if (!isUuid(account)) return { screen: 'invalid', part: 'account' };

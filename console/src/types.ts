@@ -34,8 +34,14 @@ export type MemberAccess = Item<Answer<`${Project_}/members/access`, 'get'>>;
 export type FileItem = Item<Answer<`${Project_}/files`, 'get'>>;
 export type Vector3 = NonNullable<FileItem['translation']>;
 export type Crop = Item<Answer<`${Project_}/crops`, 'get'>>;
+export type Annotation = Item<Answer<`${Project_}/annotations`, 'get'>>;
+export type Measurement = Item<Answer<`${Project_}/measurements`, 'get'>>;
 export type TagList = Answer<`${Project_}/tag-lists/{tagListRef}`, 'get'>;
 export type Tag = Item<Answer<`${Project_}/tag-lists/{tagListRef}/tags`, 'get'>>;
 export type TagData = Tag['data'];
 /** Our extension: a work-zone copy as its requester follows it (docs/projects.md "Copy"). */
 export type CopyStatus = Answer<`${Project_}/workzones/{workzoneRef}/copy/{jobId}`, 'get'>;
+/** Our extension: a fact about the deployment the account's people should see (GET …/notices). */
+export type AccountNotice = Item<Answer<`${Account_}/notices`, 'get'>>;
+/** Our extension: one of the caller's pending invitations to an account (GET /api/2/me/invitations). */
+export type MyInvitation = Item<Answer<'/api/2/me/invitations', 'get'>>;

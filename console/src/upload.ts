@@ -1,8 +1,10 @@
 // Uploads through the signed-URL flow (docs/files.md): sign all files of a drop in one
 // call, PUT each file's bytes to its URL with Content-MD5 (XMLHttpRequest: it reports
-// upload progress and can be aborted), then register each uploaded file.
+// upload progress and can be aborted), then register each uploaded file. Files over 64 MiB
+// go through the multipart extension instead (multipart.ts).
 import SparkMD5 from 'spark-md5';
 import { api } from './api.ts';
+import { MULTIPART_THRESHOLD, uploadInParts } from './multipart.ts';
 
 export interface UploadProgress {
   name: string;
@@ -10,6 +12,11 @@ export interface UploadProgress {
   fraction: number;
   state: 'hashing' | 'uploading' | 'registering' | 'done' | 'failed' | 'cancelled';
   error?: string;
+  /** Files sent in parts: the rate of this session's bytes, and the time left at that rate. */
+  bytesPerSecond?: number;
+  etaSeconds?: number;
+  /** Files sent in parts: parts the service already held when this session started (a resume). */
+  partsHeld?: number;
 }
 
 interface Signed {
@@ -40,7 +47,14 @@ export function splitName(fileName: string): { name: string; extension: string }
 export const UPLOAD_STALL_MS = 60_000;
 
 /** PUTs bytes to a signed upload URL with the headers the stores check (Content-MD5 from the hex digest). */
-export function putBlob(url: string, file: Blob, md5: string, onProgress: (f: number) => void, signal: AbortSignal): Promise<void> {
+export const putBlob = (url: string, file: Blob, md5: string, onProgress: (f: number) => void, signal: AbortSignal): Promise<void> =>
+  putBytes(url, { 'Content-MD5': hexToBase64(md5), 'Cache-Control': 'max-age=2592000', 'x-ms-blob-type': 'BlockBlob' }, file, onProgress, signal);
+
+/**
+ * PUTs bytes with the given headers (XMLHttpRequest: it reports upload progress and can be
+ * aborted); fails when nothing was sent for UPLOAD_STALL_MS or the store refuses.
+ */
+export function putBytes(url: string, headers: Record<string, string>, body: Blob, onProgress: (f: number) => void, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     let stalled = false;
@@ -53,9 +67,7 @@ export function putBlob(url: string, file: Blob, md5: string, onProgress: (f: nu
       }, UPLOAD_STALL_MS);
     };
     xhr.open('PUT', url);
-    xhr.setRequestHeader('Content-MD5', hexToBase64(md5));
-    xhr.setRequestHeader('Cache-Control', 'max-age=2592000');
-    xhr.setRequestHeader('x-ms-blob-type', 'BlockBlob');
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (e) => {
       arm();
       if (e.lengthComputable) onProgress(e.loaded / e.total);
@@ -65,9 +77,13 @@ export function putBlob(url: string, file: Blob, md5: string, onProgress: (f: nu
     xhr.onerror = () => reject(new Error('The upload failed (network)'));
     xhr.onabort = () =>
       reject(stalled ? new Error(`The upload stalled: nothing was sent for ${UPLOAD_STALL_MS / 1000} s`) : new DOMException('Cancelled', 'AbortError'));
+    if (signal.aborted) {
+      reject(new DOMException('Cancelled', 'AbortError'));
+      return;
+    }
     signal.addEventListener('abort', () => xhr.abort(), { once: true });
     arm();
-    xhr.send(file);
+    xhr.send(body);
   });
 }
 
@@ -82,6 +98,8 @@ export async function uploadFiles(
   controllers: AbortController[],
   /** How the uploaded file is registered at the same address: API 2 bulk-files takes POST, a connect import job PUT. */
   registerMethod: 'POST' | 'PUT' = 'POST',
+  /** The zone's multipart-uploads address: files over MULTIPART_THRESHOLD go in parts (none: every file in one PUT). */
+  multipartUrl?: string,
 ): Promise<void> {
   const progress: UploadProgress[] = files.map((f) => ({ name: f.name, fraction: 0, state: 'hashing' }));
   const update = (i: number, p: Partial<UploadProgress>) => {
@@ -89,17 +107,40 @@ export async function uploadFiles(
     report([...progress]);
   };
   report([...progress]);
-  const items = await Promise.all(files.map(async (f) => ({ ...splitName(f.name), size: f.size, md5: await md5Hex(f) })));
+  // Files over the threshold go in parts (multipart.ts), each on its own; the others through the signed-URL flow.
+  const inParts = (f: File) => multipartUrl !== undefined && f.size > MULTIPART_THRESHOLD;
+  const large = files.map((f, i) => [f, i] as const).filter(([f]) => inParts(f));
+  const small = files.map((f, i) => [f, i] as const).filter(([f]) => !inParts(f));
+  await Promise.all([
+    ...large.map(async ([file, i]) => {
+      const signal = controllers[i]!.signal;
+      try {
+        await uploadInParts(multipartUrl!, file, (p) => update(i, p), signal);
+        update(i, { state: 'done', fraction: 1, etaSeconds: 0 });
+      } catch (e) {
+        if (signal.aborted) update(i, { state: 'cancelled' });
+        else update(i, { state: 'failed', error: (e as Error).message });
+      }
+    }),
+    small.length ? uploadSigned(bulkFilesUrl, small, update, controllers, registerMethod) : Promise.resolve(),
+  ]);
+}
+
+async function uploadSigned(
+  bulkFilesUrl: string, files: (readonly [File, number])[], update: (i: number, p: Partial<UploadProgress>) => void,
+  controllers: AbortController[], registerMethod: 'POST' | 'PUT',
+): Promise<void> {
+  const items = await Promise.all(files.map(async ([f]) => ({ ...splitName(f.name), size: f.size, md5: await md5Hex(f) })));
   let signed: Signed[];
   try {
     signed = (await api<{ files: Signed[] }>('POST', bulkFilesUrl, items)).files;
   } catch (e) {
-    files.forEach((_, i) => update(i, { state: 'failed', error: (e as Error).message }));
+    files.forEach(([, i]) => update(i, { state: 'failed', error: (e as Error).message }));
     return;
   }
   await Promise.all(
-    files.map(async (file, i) => {
-      const s = signed[i]!;
+    files.map(async ([file, i], n) => {
+      const s = signed[n]!;
       const signal = controllers[i]!.signal;
       try {
         update(i, { state: 'uploading' });

@@ -23,6 +23,8 @@ import { connectionsPerAddress } from './address-connections.ts';
 import { closeBodySchema } from './strict-bodies.ts';
 import { formBodies, jsonBodies } from './request-bodies.ts';
 import { answerExpectationFailed, refuseRequest, requireHost, trackRequests } from './client-errors.ts';
+import { loggedPath } from './logged-path.ts';
+import { CONTRACT_REQUEST_HOOKS } from '../modules/registries.ts';
 
 export type App = FastifyInstance;
 
@@ -53,21 +55,7 @@ export function responseHeaders(core: Pick<Core, 'version' | 'config'>): Record<
   return h;
 }
 
-/**
- * Paths whose segments are secrets, each with the part to keep (docs/security.md):
- * - /invitations/{token}: the token sets a user's first password;
- * - /password-reset/{token}: the token replaces a user's password ("Forgot password?").
- * Not secrets: /connect/{slug} (needs a member's bearer token too), /_blobs/{key} (the
- * signature is in the query string, never logged), /avatars/{file}.
- */
-const SECRET_PATHS: RegExp[] = [/^(\/invitations\/)[^/]+/, /^(\/password-reset\/)[^/]+/];
-
-/** The path as logged: no query string (it may hold codes and state), secrets redacted, capped in length. */
-export function loggedPath(url: string): string {
-  let path = url.split('?')[0]!;
-  for (const re of SECRET_PATHS) path = path.replace(re, '$1[redacted]');
-  return path.slice(0, 2048);
-}
+export { loggedPath } from './logged-path.ts';
 
 /** One JSON line per request. */
 function logRequest(req: FastifyRequest, reply: FastifyReply): void {
@@ -160,6 +148,9 @@ export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> 
     armBodyDeadline(req, reply);
     requireHost.call(app, req, reply, done);
   });
+  // The modules' root steps (src/modules/contract.ts requestHooks): the sandbox module's
+  // request gate and journal with OPERATOR_TOKEN, its fault rules with SANDBOX=1; none otherwise.
+  for (const hooks of CONTRACT_REQUEST_HOOKS) hooks(app, core);
   // The request metrics (src/http/metrics.ts) and the request line, written at info, in
   // one onResponse step per route (added by an onRoute hook, with the route's pattern) and
   // on 404 answers. The level is fixed at start (LOG_LEVEL): when info is off the line

@@ -147,14 +147,17 @@ export function failureBody(surface: Surface, f: Failure): { type: string; body:
   }
 }
 
-/** The errorCode of each failed answer, for its request log line (src/http/app.ts logRequest). */
-const errorCodes = new WeakMap<FastifyReply, string>();
+/** The failure of each failed answer, for its request log line (src/http/app.ts logRequest) and the journal. */
+const failures = new WeakMap<FastifyReply, Failure>();
 
 /** The errorCode the reply was rendered with; undefined for a success. */
-export const errorCodeOf = (reply: FastifyReply): string | undefined => errorCodes.get(reply);
+export const errorCodeOf = (reply: FastifyReply): string | undefined => failures.get(reply)?.code;
+
+/** The failure the reply was rendered with (code, message, values); undefined for a success. */
+export const failureOf = (reply: FastifyReply): Failure | undefined => failures.get(reply);
 
 export function renderFailure(surface: Surface, f: Failure, reply: FastifyReply): FastifyReply {
-  errorCodes.set(reply, f.code);
+  failures.set(reply, f);
   if (f.headers) reply.headers(f.headers);
   const { type, body } = failureBody(surface, f);
   return reply.code(f.status).type(type).send(body);

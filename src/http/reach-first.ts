@@ -11,14 +11,22 @@ import { actorOf } from './auth.ts';
 type Params = Record<string, string>;
 
 export function reachFirst(core: Pick<Core, 'reach'>, refsOf: (params: Params) => readonly [EntityRef, EntityRef]) {
+  return beforeBody((req) => core.reach.project(actorOf(req), ...refsOf(req.params as Params)));
+}
+
+/**
+ * A preParsing step running `check` (a use case's "may the caller do this here", which
+ * throws the refusal) before the body is read; a refusal answers at once and closes the
+ * connection instead of draining the unread body.
+ */
+export function beforeBody(check: (req: FastifyRequest) => Promise<unknown>) {
   const refuse = (reply: FastifyReply, e: unknown, done: (err: Error | null) => void) => {
     reply.header('connection', 'close');
     done(e as Error);
   };
   return (req: FastifyRequest, reply: FastifyReply, payload: RequestPayload, done: (err: Error | null, payload?: RequestPayload) => void) => {
     try {
-      const refs = refsOf(req.params as Params);
-      core.reach.project(actorOf(req), ...refs).then(() => done(null, payload), (e: unknown) => refuse(reply, e, done));
+      check(req).then(() => done(null, payload), (e: unknown) => refuse(reply, e, done));
     } catch (e) {
       refuse(reply, e, done);
     }

@@ -77,7 +77,16 @@ export interface ModuleContract<
   readonly errorCodes?: { readonly [C in Codes]: C extends keyof ModuleErrorCodes ? ModuleErrorCodes[C] & ErrorCodeEntry : never };
   /** Its settings (read by src/config.ts; listed in the README's configuration table). */
   readonly settings?: readonly ModuleSetting[];
+  /**
+   * Steps every request passes, added to the root of the app before any route (src/http/app.ts
+   * calls each once at build time). Rare and costly on the hot path: a module adds a hook
+   * only when its feature is on (the sandbox module: with OPERATOR_TOKEN or SANDBOX=1).
+   */
+  readonly requestHooks?: RequestHooks;
 }
+
+/** Adds a module's root hooks to the app; `use` is the node's use cases and adapters (src/compose.ts Core). */
+export type RequestHooks<Use = any> = (app: FastifyInstance, use: Use) => void;
 
 /** A row of the module list: a module with its whole contract, or (until it moves) a descriptor of src/core/<m>. */
 export type ModuleEntry = ModuleContract<any, any, any, any, any> | FeatureModule<any, any>;

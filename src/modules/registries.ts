@@ -14,7 +14,7 @@ import type { ModuleInvalidation } from '../core/events/invalidation.ts';
 import type { OperationTable } from '../http/operation-docs.ts';
 import type { StoreModules } from '../adapters/postgres/store.ts';
 import { MODULES } from '../module-list.ts';
-import { isContract, type ModuleContract, type ModuleEntry, type RouteRows } from './contract.ts';
+import { isContract, type ModuleContract, type ModuleEntry, type RequestHooks, type RouteRows } from './contract.ts';
 
 type List = typeof MODULES;
 type Entry = List[number];
@@ -71,6 +71,9 @@ function merge<V>(where: string, tables: readonly { owner: string; rows: Readonl
 
 /** The route rows of the modules under src/modules (src/http/route-modules.ts appends them to its own). */
 export const CONTRACT_ROUTES: readonly (RouteRows & { module: string })[] = contracts.flatMap((m) => (m.routes ? [{ module: m.name, ...m.routes }] : []));
+
+/** The modules' request hooks (src/http/app.ts adds them to the root, in the list's order). */
+export const CONTRACT_REQUEST_HOOKS: readonly RequestHooks[] = contracts.flatMap((m) => (m.requestHooks ? [m.requestHooks] : []));
 
 /** One API's operation docs: the kernel's table (src/http/api1 or api2 operation-docs.ts) and the contracts' (src/http/openapi.ts); an operation documented twice throws. */
 export function operationTable(api: 'api1' | 'api2', kernel: OperationTable): OperationTable {

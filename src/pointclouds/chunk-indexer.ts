@@ -9,7 +9,7 @@ import { encodeLazChunk } from './laz/chunk-encoder.ts';
 import {
   buildSubtree, childKey, MAX_DEPTH_BELOW_CHUNK, cellOctant, keyString, normalizedCoordinates, SamplingGrid, shuffledOrder, type Cube, type NodeKey,
 } from './octree.ts';
-import { RECORD_SIZE, type Quantization } from './record.ts';
+import { gatherRecords, RECORD_SIZE, type Quantization } from './record.ts';
 
 export interface ChunkTask {
   chunkFile: string;
@@ -77,10 +77,7 @@ function readRecords(file: string, count: number): Uint8Array {
 
 function gather(records: Uint8Array, points: Uint32Array): Uint8Array {
   const out = new Uint8Array(points.length * RECORD_SIZE);
-  for (let i = 0; i < points.length; i++) {
-    const o = points[i]! * RECORD_SIZE;
-    out.set(records.subarray(o, o + RECORD_SIZE), i * RECORD_SIZE);
-  }
+  gatherRecords(records, points, points.length, out);
   return out;
 }
 

@@ -28,7 +28,7 @@ import {
 } from './octree.ts';
 import { openPointCloud } from './readers/open.ts';
 import type { InputFormat, PointCloudReader } from './readers/reader.ts';
-import { emptyBounds, growBounds, RECORD_SIZE, type Bounds, type Quantization, type RecordBatch } from './record.ts';
+import { copyRecord, emptyBounds, gatherRecords, growBounds, RECORD_SIZE, type Bounds, type Quantization, type RecordBatch } from './record.ts';
 import type { ChunkResult, ChunkTask } from './chunk-indexer.ts';
 
 export interface ConversionProgress {
@@ -300,6 +300,7 @@ async function distributePass(
   const written = new Float64Array(chunks.length);
   const staging = new Uint8Array(STAGING_POINTS * RECORD_SIZE);
   const stagedChunk = new Int32Array(STAGING_POINTS);
+  const byChunk = new Uint32Array(STAGING_POINTS);
   let staged = 0;
   const flush = async () => {
     const counts = new Uint32Array(chunks.length + 1);
@@ -308,10 +309,8 @@ async function distributePass(
     const starts = counts.slice(0, chunks.length);
     const sorted = new Uint8Array(staged * RECORD_SIZE);
     const fill = starts.slice();
-    for (let i = 0; i < staged; i++) {
-      const at = fill[stagedChunk[i]!]!++;
-      sorted.set(staging.subarray(i * RECORD_SIZE, (i + 1) * RECORD_SIZE), at * RECORD_SIZE);
-    }
+    for (let i = 0; i < staged; i++) byChunk[fill[stagedChunk[i]!]!++] = i;
+    gatherRecords(staging, byChunk, staged, sorted);
     for (let c = 0; c < chunks.length; c++) {
       const n = (c + 1 < chunks.length ? starts[c + 1]! : staged) - starts[c]!;
       if (!n) continue;
@@ -324,11 +323,16 @@ async function distributePass(
   for await (const batch of counted.spill ? spillBatches(counted.spill) : reader.batches()) {
     throwIfAborted(signal);
     const cells = cellsOf(batch, counted.quantization, counted.cube);
-    for (let i = 0; i < batch.count; i++) {
-      const chunk = chunkOfCell[cells[i]!]!;
-      if (chunk < 0) throw new Error('distribution: a point falls in a cell the count pass did not see (the input changed?)');
-      staging.set(batch.bytes.subarray(i * RECORD_SIZE, (i + 1) * RECORD_SIZE), staged * RECORD_SIZE);
-      stagedChunk[staged++] = chunk;
+    // Staged a run at a time (one copy), the chunk of each point beside it.
+    for (let i = 0; i < batch.count; ) {
+      const run = Math.min(batch.count - i, STAGING_POINTS - staged);
+      staging.set(batch.bytes.subarray(i * RECORD_SIZE, (i + run) * RECORD_SIZE), staged * RECORD_SIZE);
+      for (let k = 0; k < run; k++) {
+        const chunk = chunkOfCell[cells[i + k]!]!;
+        if (chunk < 0) throw new Error('distribution: a point falls in a cell the count pass did not see (the input changed?)');
+        stagedChunk[staged++] = chunk;
+      }
+      i += run;
       if (staged === STAGING_POINTS) await flush();
     }
     done += batch.count;
@@ -511,7 +515,9 @@ async function upperPass(counted: Counted, chunks: PlannedChunk[], done: ChunkDo
         for (let p = 0; p < t.length; p++) {
           if (t[p] || !grid.claim(xs[p]!, ys[p]!, zs[p]!)) continue;
           t[p] = 1;
-          picked.putBytes(records.subarray(p * RECORD_SIZE, (p + 1) * RECORD_SIZE));
+          picked.ensure(RECORD_SIZE);
+          copyRecord(records, p, picked.bytes, picked.length / RECORD_SIZE);
+          picked.length += RECORD_SIZE;
         }
       }
       await append(node, picked.view(), picked.length / RECORD_SIZE);
@@ -522,7 +528,7 @@ async function upperPass(counted: Counted, chunks: PlannedChunk[], done: ChunkDo
       const t = taken[i]!;
       const left = new Uint8Array((t.length - t.reduce((s, x) => s + x, 0)) * RECORD_SIZE);
       let n = 0;
-      for (let p = 0; p < t.length; p++) if (!t[p]) left.set(records.subarray(p * RECORD_SIZE, (p + 1) * RECORD_SIZE), n++ * RECORD_SIZE);
+      for (let p = 0; p < t.length; p++) if (!t[p]) copyRecord(records, p, left, n++);
       await append(chunks[i]!.key, left, n);
     }
     await fh.sync();

@@ -158,16 +158,22 @@ export function parseLazVlr(data: Uint8Array, fileName: string): LazInfo {
  * and extra bytes are not carried.
  */
 export function toRecords(format: number, recordLength: number, src: Uint8Array, count: number, dst: Uint8Array): void {
+  if (format === 7 && recordLength === RECORD_SIZE) {
+    // The pipeline's own layout: one copy.
+    dst.set(src.subarray(0, count * RECORD_SIZE));
+    return;
+  }
   const s = new DataView(src.buffer, src.byteOffset, src.byteLength);
   const d = new DataView(dst.buffer, dst.byteOffset, dst.byteLength);
   const legacy = format <= 5;
   const gpsAt = format === 1 || format === 3 || format === 4 || format === 5 ? 20 : -1;
   const rgbAt = format === 2 ? 20 : format === 3 || format === 5 ? 28 : format === 7 || format === 8 || format === 10 ? 30 : -1;
+  // Byte loops, not a subarray() per point: no allocation per point.
   for (let i = 0; i < count; i++) {
     const so = i * recordLength;
     const o = i * RECORD_SIZE;
     if (legacy) {
-      dst.set(src.subarray(so, so + 14), o); // X, Y, Z, intensity
+      for (let k = 0; k < 14; k++) dst[o + k] = src[so + k]!; // X, Y, Z, intensity
       const b = src[so + 14]!;
       const cls = src[so + 15]!;
       dst[o + 14] = (b & 7) | (((b >>> 3) & 7) << 4);
@@ -177,16 +183,9 @@ export function toRecords(format: number, recordLength: number, src: Uint8Array,
       d.setInt16(o + 18, Math.round(s.getInt8(so + 16) / 0.006), true);
       d.setUint16(o + 20, s.getUint16(so + 18, true), true);
       d.setFloat64(o + 22, gpsAt >= 0 ? s.getFloat64(so + gpsAt, true) : 0, true);
-    } else dst.set(src.subarray(so, so + 30), o);
-    if (rgbAt >= 0) dst.set(src.subarray(so + rgbAt, so + rgbAt + 6), o + 30);
-    else {
-      dst[o + 30] = 0;
-      dst[o + 31] = 0;
-      dst[o + 32] = 0;
-      dst[o + 33] = 0;
-      dst[o + 34] = 0;
-      dst[o + 35] = 0;
-    }
+    } else for (let k = 0; k < 30; k++) dst[o + k] = src[so + k]!;
+    if (rgbAt >= 0) for (let k = 0; k < 6; k++) dst[o + 30 + k] = src[so + rgbAt + k]!;
+    else for (let k = 30; k < 36; k++) dst[o + k] = 0;
   }
 }
 

@@ -5,6 +5,8 @@
 // The root's spacing is cube size / GRID; each level halves it.
 import { RECORD_SIZE, type Quantization } from './record.ts';
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 /** Cells per axis of a node's sampling grid. */
 export const GRID = 128;
 /** Deepest level below a chunk root the in-memory build goes (deeper points stay in their leaf). */
@@ -59,15 +61,23 @@ export function cubeOf(min: readonly number[], max: readonly number[]): Cube {
  * of u × 2^k, so the levels agree exactly: multiplying by a power of two never rounds.
  */
 export function normalizedCoordinates(records: Uint8Array, count: number, q: Quantization, root: Cube, order?: Uint32Array): [Float64Array, Float64Array, Float64Array] {
-  const v = new DataView(records.buffer, records.byteOffset, records.byteLength);
   const out: [Float64Array, Float64Array, Float64Array] = [new Float64Array(count), new Float64Array(count), new Float64Array(count)];
+  // An Int32Array over the records where they are 4-byte aligned (they are, but for a
+  // pooled Buffer): the words are read directly, little-endian as on every host Node runs on.
+  const aligned = records.byteOffset % 4 === 0 && LITTLE_ENDIAN;
+  const words = aligned ? new Int32Array(records.buffer, records.byteOffset, records.byteLength >>> 2) : null;
+  const v = new DataView(records.buffer, records.byteOffset, records.byteLength);
+  const stride = RECORD_SIZE >>> 2;
   for (let axis = 0; axis < 3; axis++) {
     const u = out[axis]!;
     const scale = q.scale[axis]!;
     const offset = q.offset[axis]!;
     const min = root.min[axis]!;
     const size = root.size;
-    for (let i = 0; i < count; i++) u[i] = (v.getInt32((order ? order[i]! : i) * RECORD_SIZE + axis * 4, true) * scale + offset - min) / size;
+    if (words) {
+      if (order) for (let i = 0; i < count; i++) u[i] = (words[order[i]! * stride + axis]! * scale + offset - min) / size;
+      else for (let i = 0; i < count; i++) u[i] = (words[i * stride + axis]! * scale + offset - min) / size;
+    } else for (let i = 0; i < count; i++) u[i] = (v.getInt32((order ? order[i]! : i) * RECORD_SIZE + axis * 4, true) * scale + offset - min) / size;
   }
   return out;
 }

@@ -235,15 +235,15 @@ test('the console: a cover uploaded and shown, a group added as a member with an
   await page.goto(`${server.url}/console/a/${made.accountId}/users`);
   await signInThroughConsole(page, MIA, /\/users$/);
   await page.getByRole('cell', { name: ZED.email, exact: true }).waitFor();
-  page.once('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: `Remove ${ZED.email}` }).click();
+  await page.getByRole('dialog', { name: 'Remove the user?' }).getByRole('button', { name: 'Remove from the account' }).click();
   await page.getByRole('cell', { name: VIC.email, exact: true }).waitFor();
   await page.getByRole('cell', { name: ZED.email, exact: true }).waitFor({ state: 'detached' });
   const users = await apiAs(server, MIA.email, 'GET', `${a}/users`);
   assert.equal(users.some((u: { email: string }) => u.email === ZED.email), false, 'zed left the account');
   // The account owner cannot be removed: the service's reason is shown.
-  page.once('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: `Remove ${MIA.email}` }).click();
+  await page.getByRole('dialog', { name: 'Remove the user?' }).getByRole('button', { name: 'Remove from the account' }).click();
   await page.getByRole('alert').filter({ hasText: 'Error 403' }).waitFor();
   await assertNoSeriousAxeViolations(page, 'users with removal');
 
@@ -266,7 +266,8 @@ test('the console: a cover uploaded and shown, a group added as a member with an
   const usageText = (await usage.textContent()) ?? '';
   assert.match(usageText, /Scans\s*2 of [\d,]+ used/);
   assert.match(usageText, /Tags\s*2 of [\d,]+ used/);
-  assert.match(usageText, /Storage\s*[\d.]+ (B|KiB) of 10\.00 TiB used/);
+  // The default quota (STORAGE_QUOTA_BYTES unset: 100 GiB, src/config.ts).
+  assert.match(usageText, /Storage\s*[\d.]+ (B|KiB) of 100\.00 GiB used/);
   await assertNoSeriousAxeViolations(page, 'accounts with usage');
   await screenshot(page, 'accounts-usage');
 

@@ -27,7 +27,7 @@ test('the composed node builds every feature module once, each job kind with one
 
     // SANDBOX=1, SMTP_URL and a rate limit set: every periodic task of the modules is on.
     assert.deepEqual(modules.flatMap((m) => m.tasks).sort(), [
-      'janitor', 'mail-relay', 'rate-limit-exchange', 'sandbox-clock', 'signing-keys', 'upload-sweeper', 'webhook-owner-notices', 'webhook-relay',
+      'janitor', 'mail-relay', 'multipart-sweeper', 'rate-limit-exchange', 'sandbox-clock', 'signing-keys', 'upload-sweeper', 'webhook-owner-notices', 'webhook-relay',
     ]);
     assert.deepEqual(modules.filter((m) => m.seedExtensions > 0).map((m) => m.name), ['roles']);
   } finally {

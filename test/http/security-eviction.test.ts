@@ -92,6 +92,8 @@ describe('a password reset evicts an attacker', () => {
     });
     assert.equal(done.statusCode, 200, done.body);
     assert.match(done.body, /id="signed-out-everywhere"/, 'the page after the reset says every session ended');
+    // …and leads to the console, which then offers "Sign out everywhere" (test/e2e/console-account.test.ts).
+    assert.match(done.body, /<a id="open-console" href="\/console\/\?after=password-reset">/);
     await assertEvicted(attacker);
     await assertFreshSignInWorks(vic.email, newPassword);
   });

@@ -45,13 +45,7 @@ const NOT_IMPLEMENTED: Record<string, string> = {
   createShareLink: 'share links',
   getShareLink: 'share links',
   updateShareLink: 'share links',
-  getAnnotationsFromProject: 'annotations',
-  createAnnotation: 'annotations',
-  getAnnotationById: 'annotations',
-  updateAnnotation: 'annotations',
-  createAnnotationComment: 'annotations',
   createAnnotationIntegrationLinks: 'annotations',
-  getMeasurements: 'measurements',
   addPnIdElementsInTagList: 'P&ID elements',
   postExportToMesh: 'export to mesh',
 };
@@ -263,6 +257,26 @@ describe('every API 2 operation with a body matches the vendor response schema',
     await conforms(pOwner, 'putCrop', { projectRef: located.id, cropRef: c.id }, 200, { ...body, workzoneId: located.rootWorkzoneId, name: 'Moved' });
     const cover = pngBytes(40, 3);
     await conforms(pOwner, 'signCropCoverURL', { projectRef: located.id, cropRef: c.id }, 200, { name: 'c', extension: 'png', size: cover.length, md5: md5Hex(cover) });
+  });
+
+  test('annotations and measurements', async () => {
+    const P = { projectRef: located.id };
+    const a = await conforms(pOwner, 'createAnnotation', P, 201, {
+      workzoneId: zone.id, annotationType: 'Issue', title: 'Leak', description: '<p>Under the <i>valve</i></p>', assignedTo: [],
+      dueDate: '2027-03-01', priority: 8, position: { x: 1, y: 2, z: 3 }, normal: { x: 0, y: 1, z: 0 }, savedView: { type: 'viewpoint' },
+      modelElementGUIDs: ['guid-1'], labels: ['piping'],
+    });
+    await conforms(pOwner, 'createAnnotationComment', { ...P, annotationRef: a.id }, 201, { description: 'Seen again' });
+    await conforms(pOwner, 'getAnnotationsFromProject', P, 200);
+    await conforms(pOwner, 'getAnnotationsFromProject', P, 200, undefined, '?includeComments=true&includeAttachments=true');
+    await conforms(pOwner, 'getAnnotationById', { ...P, annotationRef: a.id }, 200, undefined, '?includeComments=true');
+    await conforms(pOwner, 'updateAnnotation', { ...P, annotationRef: a.id }, 200, { annotationType: 'Resolved', title: 'Leak fixed', position: { x: 1, y: 2, z: 3 } });
+    const measured = await pOwner('POST', `${A2}/projects/${uuidOf(located.id)}/measurements`, {
+      workzoneId: zone.id, name: 'Span', kind: 'area', points: [{ x: 0, y: 0, z: 0 }, { x: 4, y: 0, z: 0 }, { x: 4, y: 3, z: 0 }],
+    });
+    assert.equal(measured.status, 201, JSON.stringify(measured.body));
+    conformsTo('Measurement', 'POST …/measurements (our extension)', measured.body);
+    await conforms(pOwner, 'getMeasurements', P, 200);
   });
 
   test('tag lists and tags', async () => {

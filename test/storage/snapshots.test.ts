@@ -5,7 +5,9 @@
 // node are dropped, a snapshot exported to a file and imported into a fresh node restores the
 // same world there (with the signing keys when asked: a token of the first node then works on
 // the second), and bad names, missing snapshots, cut files and another schema are refused
-// without a change.
+// without a change. On PGlite on disk, a restore of a snapshot saved there swaps in the copy
+// of the data directory kept beside it (the fast path) and gives back the same world, the
+// deployment's secrets kept; an imported snapshot there goes through COPY.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
@@ -13,7 +15,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { testApp, OPERATOR_TOKEN, type TestApp } from '../support/app.ts';
+import { driven, testApp, OPERATOR_TOKEN, PUBLIC_URL, type TestApp } from '../support/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { compose } from '../../src/compose.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { openPglite } from '../../src/adapters/postgres/pglite.ts';
 import { A2, PROJECT_SEED, SUB_A, caller, emailOf, uuidOf, type Call } from '../support/projects.ts';
 import { md5B64, md5Hex, origin } from '../support/files.ts';
 import { startAzurite, startS3rver, type Emulator } from './emulators.ts';
@@ -271,3 +277,74 @@ for (const kind of ['local', 's3', 'azure'] as const) {
     });
   });
 }
+
+/** A node as `npm start` runs one on PGlite: the database on disk under DATA_DIR, the local store. */
+async function startNodeOnDisk(): Promise<Node & { dataDir: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-snapshots-disk-'));
+  const sql = await openPglite(path.join(dataDir, 'pglite'));
+  const core = await compose(loadConfig({ DATA_DIR: dataDir, OPERATOR_TOKEN, SANDBOX: '1', PUBLIC_URL }), { sql });
+  const app = await buildApp(core);
+  const t = driven(app, core, async () => {
+    await app.close();
+    await core.close();
+    await sql.close();
+  });
+  const dir = path.join(dataDir, 'snapshots');
+  const snapshots = createSnapshots({ sql, store: core.store, objectStore: core.objectStore, clock: core.clock, dir });
+  await t.seed(PROJECT_SEED);
+  const owner = caller(t, (await t.tokens(emailOf('projectOwner'))).access_token);
+  return {
+    t, sql, snapshots, dir, owner, dataDir,
+    async close() {
+      await snapshots.settled();
+      await t.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('snapshots on PGlite on disk (the data-directory fast path)', () => {
+  let a: Node & { dataDir: string };
+  before(async () => {
+    a = await startNodeOnDisk();
+  });
+  after(async () => {
+    await a?.close();
+  });
+
+  test('a restore of a snapshot saved on this node swaps its data directory in and gives back every row, sequence and blob, the secrets kept', async () => {
+    const { P } = await world(a, 'Plant', 300);
+    const secrets = () => a.sql.query<{ key: string; value: unknown }>('SELECT key, value FROM settings WHERE key = ANY($1) ORDER BY key', [SECRET_SETTINGS]);
+    const secretsBefore = await secrets();
+    assert.ok(secretsBefore.length > 0, 'the node has secret settings to keep');
+    const saved = await stateOf(a);
+    await a.snapshots.save('on-disk');
+    assert.ok(fs.statSync(path.join(a.dir, 'on-disk.pgdata')).isDirectory(), 'the data directory is kept beside the snapshot');
+    assert.equal(fs.readdirSync(path.join(a.dir, 'on-disk.pgdata')).includes('postmaster.pid'), false, 'without the running instance\'s files');
+
+    for (let round = 1; round <= 2; round++) {
+      // Changes: a file deleted, tags added; the second round runs on the spare made again after the first.
+      const files = await a.owner('GET', `${A2}/projects/${P}/files`);
+      assert.equal((await a.owner('DELETE', `${A2}/projects/${P}/files/${uuidOf(files.body[0].id)}`)).status, 204);
+      await world(a, `Changes ${round}`, 5);
+      const restored = await a.snapshots.restore('on-disk');
+      assert.equal(restored.restoredBy, 'data-directory', `round ${round}`);
+      assertRestored(saved, await stateOf(a));
+      assert.deepEqual(await secrets(), secretsBefore, 'the deployment\'s secrets are its own');
+      assert.equal((await a.owner('GET', `${A2}/projects/${P}/files`)).body.length, 3, 'the API reads the restored database');
+    }
+
+    // The same snapshot as a portable file, imported: no data directory, so COPY.
+    const file = path.join(a.dataDir, 'on-disk.sbsnap');
+    const chunks: Uint8Array[] = [];
+    for await (const c of a.snapshots.exportFile('on-disk')) chunks.push(c);
+    fs.writeFileSync(file, Buffer.concat(chunks));
+    await a.snapshots.importFile('imported', Readable.from([fs.readFileSync(file)]));
+    const viaCopy = await a.snapshots.restore('imported');
+    assert.equal(viaCopy.restoredBy, 'copy');
+    assertRestored(saved, await stateOf(a));
+    // A snapshot saved again under the same name replaces its data directory; removed, it goes.
+    await a.snapshots.remove('on-disk');
+    assert.deepEqual(fs.readdirSync(a.dir).filter((f) => f.startsWith('on-disk')), []);
+  });
+});

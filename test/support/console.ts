@@ -28,7 +28,7 @@ export async function screenshot(page: Page, name: string, target?: { selector: 
  */
 export async function signInThroughConsole(page: Page, user: { email: string; password: string }, backTo: RegExp): Promise<URL | null> {
   const signIn = page.getByRole('button', { name: 'Sign in' });
-  const signOut = page.getByRole('button', { name: 'Sign out' });
+  const signOut = page.getByRole('button', { name: 'Sign out', exact: true });
   await signIn.or(signOut).first().waitFor({ timeout: 30_000 });
   if (await signOut.isVisible()) {
     await page.waitForURL(backTo, { timeout: 20_000 });

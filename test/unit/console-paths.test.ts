@@ -19,6 +19,7 @@ test('routeOf: the screens of well-formed addresses, ids as given', () => {
   assert.deepEqual(routeOf(`/console/a/${A}/p/${P}/t/${Z}`, q('tag=P-101')), { screen: 'tag-list', account: A, project: P, tagList: Z, tag: 'P-101' });
   assert.deepEqual(routeOf(`/console/a/${A}/p/${P}`, q(`zone=${Z}&tab=connect&job=AbCdEfGhIjKlMnOpQrStUv`)).screen, 'project');
   assert.deepEqual(routeOf('/console/callback', q('code=x')), { screen: 'callback' });
+  assert.deepEqual(routeOf('/console/me', q('')), { screen: 'me' });
   assert.deepEqual(routeOf(`/console/a/${A}/nothing`, q('')), { screen: 'not-found' });
 });
 

@@ -8,7 +8,7 @@ import { useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
 import { apiPath, type ApiPath } from '../paths.ts';
 import type { Crop, FileItem } from '../types.ts';
-import { Action, Empty, ErrorBox, Head, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
+import { Action, Empty, ErrorBox, Head, deniedUnless, useAction, useLoad, LoadState } from '../ui.tsx';
 
 const BOX_FIELDS = ['Min X', 'Min Y', 'Min Z', 'Max X', 'Max Y', 'Max Z'] as const;
 const NO_ROTATION = '[0,0,0,1]';
@@ -119,8 +119,8 @@ export function CropsPanel(props: { base: ApiPath; zoneId: string; perms: Readon
         ))}
         <Action label="Create crop" type="submit" kind="primary" denied={writeDenied} busy={busy} />
       </form>
-      <ErrorBox error={error ?? crops.error ?? scans.error} />
-      {crops.loading && !crops.data ? <Loading what="crops" /> : null}
+      <ErrorBox error={error} />
+      <LoadState of={[crops, scans]} what="crops" />
       {crops.data && crops.data.length === 0 ? <Empty>No crop in this zone yet.</Empty> : null}
       {crops.data?.length ? (
         <table class="crops">

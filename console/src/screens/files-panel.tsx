@@ -46,7 +46,10 @@ export function FilesPanel(props: {
     if (!list.length || uploadDenied) return;
     dropped.current = list;
     controllers.current = list.map(() => new AbortController());
-    await uploadFiles(String(apiPath`${ctx.base}/workzones/${zoneId}/bulk-files`), list, setUploads, controllers.current);
+    await uploadFiles(
+      String(apiPath`${ctx.base}/workzones/${zoneId}/bulk-files`), list, setUploads, controllers.current, 'POST',
+      String(apiPath`${ctx.base}/workzones/${zoneId}/multipart-uploads`),
+    );
     files.reload();
   };
   const inZone = (files.data ?? []).filter((f) => same(f.workzoneId, zoneId));

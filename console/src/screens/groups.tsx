@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiError, uuidOf } from '../api.ts';
 import { apiPath } from '../paths.ts';
 import type { Account, Group, User } from '../types.ts';
-import { AccountPage, Action, Empty, ErrorBox, Loading, useAction, useLoad } from '../ui.tsx';
+import { AccountPage, Action, Empty, ErrorBox, useAction, useLoad, LoadState } from '../ui.tsx';
 import { managesAccount } from './roles.tsx';
 
 
@@ -40,8 +40,8 @@ export function GroupsScreen(props: { accountId: string }) {
         <input id="group-name" value={name} maxLength={36} disabled={Boolean(denied)} onInput={(e) => setName(e.currentTarget.value)} />
         <Action label="Create group" type="submit" kind="primary" denied={denied} busy={busy} />
       </form>
-      <ErrorBox error={error ?? groups.error ?? users.error} />
-      {groups.loading && !groups.data ? <Loading what="groups" /> : null}
+      <ErrorBox error={error} />
+      <LoadState of={[groups, users]} what="groups" />
       {groups.data?.length === 0 ? <Empty>No group yet.</Empty> : null}
       <ul class="cards" aria-label="Groups">
         {groups.data?.map((g) => {

@@ -15,6 +15,7 @@ import { formatAgo } from '../format.ts';
 import { ConnectPanel } from './connect.tsx';
 import { CopyPanel } from './zone-copy.tsx';
 import { CropsPanel } from './crops.tsx';
+import { AnnotationsPanel, MeasurementsPanel } from './annotations.tsx';
 import { ProjectCover } from './project-cover.tsx';
 import { ZoneTree } from './zone-tree.tsx';
 import { FilesPanel } from './files-panel.tsx';
@@ -33,6 +34,8 @@ const TABS = [
   ['tags', 'Tag lists'],
   ['members', 'Members'],
   ['crops', 'Crops'],
+  ['annotations', 'Annotations'],
+  ['measurements', 'Measurements'],
   ['connect', 'Connect'],
   ['copy', 'Copy'],
 ] as const;
@@ -253,6 +256,10 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
                 />
               ) : props.tab === 'crops' ? (
                 <CropsPanel base={base} zoneId={zoneId} perms={ctx.perms} />
+              ) : props.tab === 'annotations' ? (
+                <AnnotationsPanel base={base} zoneId={zoneId} perms={ctx.perms} />
+              ) : props.tab === 'measurements' ? (
+                <MeasurementsPanel base={base} zoneId={zoneId} perms={ctx.perms} />
               ) : props.tab === 'copy' ? (
                 zone ? (
                   <CopyPanel accountId={props.accountId} project={project.data} base={base} zone={zone} zones={zones.data ?? []} perms={ctx.perms} onCopied={zones.reload} />

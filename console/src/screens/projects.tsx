@@ -6,16 +6,21 @@ import { apiPath } from '../paths.ts';
 import { Fragment } from 'preact';
 import type { Account, Project, Subscription, SubscriptionUsage } from '../types.ts';
 import { formatAgo, formatFullDate, formatSize } from '../format.ts';
+import { useInvitationsVersion } from '../me.ts';
+import { MyInvitations } from './me.tsx';
 import { Action, Breadcrumbs, Empty, RenameDialog, ErrorBox, Icon, IconButton, Link, LoadState, toast, useAction, useConfirm, useLoad } from '../ui.tsx';
 
 export function AccountsScreen() {
-  const accounts = useLoad(() => api<Account[]>('GET', '/api/2/accounts'), 'accounts');
+  // An accepted invitation adds an account: the list is read again.
+  const version = useInvitationsVersion();
+  const accounts = useLoad(() => api<Account[]>('GET', '/api/2/accounts'), `accounts ${version}`);
   return (
     <main id="main" class="page">
       <Breadcrumbs trail={[]} />
       <h1>Accounts</h1>
+      <MyInvitations quiet />
       <LoadState of={[accounts]} what="accounts" />
-      {accounts.data?.length === 0 ? <Empty icon="users">You belong to no account yet: ask an account administrator to invite you.</Empty> : null}
+      {accounts.data?.length === 0 ? <Empty icon="users">You belong to no account yet: accept an invitation, or ask an account administrator to invite you.</Empty> : null}
       <ul class="cards">
         {accounts.data?.map((a) => (
           <li key={a.id} class="card">

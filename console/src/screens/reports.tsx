@@ -4,7 +4,7 @@
 import { api } from '../api.ts';
 import { apiPath } from '../paths.ts';
 import { toCsv, type Cell } from '../csv.ts';
-import { AccountPage, Empty, ErrorBox, Head, Loading, useLoad } from '../ui.tsx';
+import { AccountPage, Empty, Head, useLoad, LoadState } from '../ui.tsx';
 
 interface ProjectRow {
   projectId: string;
@@ -36,8 +36,7 @@ function Report<T>(props: { title: string; file: string; url: string; cols: stri
   return (
     <section aria-labelledby={id}>
       <h2 id={id}>{props.title}</h2>
-      <ErrorBox error={rows.error} />
-      {rows.loading && !rows.data ? <Loading what={props.title.toLowerCase()} /> : null}
+      <LoadState of={[rows]} what={props.title.toLowerCase()} />
       {rows.data?.length === 0 ? <Empty>Nothing to report.</Empty> : null}
       {rows.data?.length ? (
         <>

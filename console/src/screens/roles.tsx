@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
 import { apiPath } from '../paths.ts';
 import type { Account, Role } from '../types.ts';
-import { AccountPage, Action, ErrorBox, Head, Loading, useAction, useLoad } from '../ui.tsx';
+import { AccountPage, Action, ErrorBox, Head, useAction, useLoad, LoadState } from '../ui.tsx';
 
 
 /** The spec's legacy permissions, as a person reads them (docs/permissions.md, the legacy ↔ new table). */
@@ -82,8 +82,8 @@ export function RolesScreen(props: { accountId: string }) {
         <Action label={editing ? 'Save role' : 'Create role'} type="submit" kind="primary" denied={denied ?? (legacy.length ? null : 'Choose at least one permission')} busy={busy} />
         {editing ? <Action label="Cancel" onClick={reset} /> : null}
       </form>
-      <ErrorBox error={error ?? roles.error} />
-      {roles.loading && !roles.data ? <Loading what="roles" /> : null}
+      <ErrorBox error={error} />
+      <LoadState of={[roles]} what="roles" />
       {roles.data ? (
         <table>
           <Head cols={['Role', 'Permissions', 'Actions']} />

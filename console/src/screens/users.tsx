@@ -1,33 +1,62 @@
 // An account's users: the list with their account roles, and invitations (an e-mail with
 // a link to set a password; optional account roles), for owners, administrators and
-// project managers (account:users:write).
+// project managers (account:users:write). A user invited who has not accepted yet is
+// listed as pending (API 2's `pending: true`: only the address the inviter wrote); the
+// pending view lists only those, and an invitation is withdrawn with DELETE …/members.
+// Removing and withdrawing are confirmed in a dialog. The API has no "send again": an invitation is mailed once (docs/security.md "Invitations").
 import { useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
+import { ACCOUNT_ROLE_NAMES, accountRoleNames, formatDate, formatFullDate } from '../format.ts';
 import { apiPath } from '../paths.ts';
 import type { Account, User } from '../types.ts';
-import { AccountPage, Action, Empty, ErrorBox, Head, Loading, useAction, useLoad } from '../ui.tsx';
+import { AccountPage, Action, Empty, ErrorBox, Head, IconButton, toast, useAction, useConfirm, useLoad, LoadState } from '../ui.tsx';
 
-
-const ROLES = [
-  ['administrator', 'Administrator'],
-  ['projectManager', 'Project manager'],
-  ['projectLister', 'Project lister'],
-] as const;
+const ROLES = Object.entries(ACCOUNT_ROLE_NAMES) as [keyof typeof ACCOUNT_ROLE_NAMES, string][];
 
 /**
  * A user's row; the account roles are edited in place (PUT …/members/{user}/roles); the
  * user is removed from the account with DELETE …/members (the service refuses the account
  * owner and project owners, with its reason).
  */
-function UserRow(props: { user: User; accountUrl: string; denied: string | null; onChange: () => void }) {
+function UserRow(props: { user: User; accountUrl: string; denied: string | null; onChange: () => void; inviter: string | null; ask: ReturnType<typeof useConfirm>[0] }) {
   const u = props.user;
   const [editing, setEditing] = useState<string[] | null>(null);
   const [run, busy, error] = useAction();
   const label = `${u.firstName} ${u.lastName}`.trim() || u.email;
+  const withdraw = async () => {
+    const ok = await props.ask({
+      title: 'Withdraw the invitation?',
+      body: `${u.email} will not join the account, and the link mailed to them stops working. You can invite them again later.`,
+      action: 'Withdraw invitation',
+    });
+    if (ok && (await run(() => api('DELETE', `${props.accountUrl}/members`, [u.id])))) {
+      toast(`Invitation to ${u.email} withdrawn`);
+      props.onChange();
+    }
+  };
+  const remove = async () => {
+    const ok = await props.ask({
+      title: 'Remove the user?',
+      body: `${u.email} leaves the account and loses access to its projects.`,
+      action: 'Remove from the account',
+    });
+    if (ok && (await run(() => api('DELETE', `${props.accountUrl}/members`, [u.id])))) {
+      toast(`${u.email} removed`);
+      props.onChange();
+    }
+  };
   return (
-    <tr>
+    <tr class={u.pending ? 'pending' : undefined}>
       <td>{u.email}</td>
-      <td>{`${u.firstName} ${u.lastName}`.trim() || '—'}</td>
+      <td>
+        {u.pending ? (
+          <span class="badge pending" title="Invited, has not accepted yet: the account sees only the address it wrote">
+            Pending
+          </span>
+        ) : (
+          `${u.firstName} ${u.lastName}`.trim() || '—'
+        )}
+      </td>
       <td>
         {editing ? (
           <fieldset class="roles">
@@ -42,30 +71,27 @@ function UserRow(props: { user: User; accountUrl: string; denied: string | null;
           </fieldset>
         ) : (
           <>
-            {(u.accountRoles ?? []).map((r) => ROLES.find(([id]) => id === r)?.[1] ?? r).join(', ') || 'member'}{' '}
-            {props.denied ? null : (
-              <button type="button" class="plain" onClick={() => setEditing(u.accountRoles ?? [])}>
-                Change roles of {label}
-              </button>
-            )}
+            {accountRoleNames(u.accountRoles) || 'member'}{' '}
+            {props.denied ? null : <IconButton icon="rename" label={`Change roles of ${label}`} onClick={() => setEditing(u.accountRoles ?? [])} />}
           </>
         )}
         <ErrorBox error={error} />
       </td>
-      <td>{u.invitedAt ? new Date(u.invitedAt).toISOString().slice(0, 10) : '—'}</td>
+      <td class="nowrap">
+        {u.invitedAt ? (
+          <time dateTime={u.invitedAt} title={formatFullDate(u.invitedAt)}>
+            {formatDate(u.invitedAt)}
+          </time>
+        ) : (
+          '—'
+        )}
+        {props.inviter ? <span class="muted"> by {props.inviter}</span> : null}
+      </td>
       <td>
-        {props.denied ? null : (
-          <button
-            type="button"
-            class="danger"
-            disabled={busy}
-            onClick={() =>
-              confirm(`Remove ${u.email} from the account? They lose access to its projects.`) &&
-              void run(() => api('DELETE', `${props.accountUrl}/members`, [u.id])).then((ok) => ok && props.onChange())
-            }
-          >
-            Remove {u.email}
-          </button>
+        {props.denied ? null : u.pending ? (
+          <IconButton icon="close" danger disabled={busy} label={`Withdraw invitation to ${u.email}`} onClick={() => void withdraw()} />
+        ) : (
+          <IconButton icon="remove" danger disabled={busy} label={`Remove ${u.email}`} onClick={() => void remove()} />
         )}
       </td>
     </tr>
@@ -82,12 +108,20 @@ export function UsersScreen(props: { accountId: string }) {
   const [email, setEmail] = useState('');
   const [roles, setRoles] = useState<string[]>([]);
   const [run, busy, error] = useAction();
+  const [onlyPending, setOnlyPending] = useState(false);
+  const [ask, confirmDialog] = useConfirm();
   const denied = !account.data ? 'Checking your permissions…' : managesUsers(account.data) ? null : 'Needs account:users:write';
+
+  const pending = (users.data ?? []).filter((u) => u.pending);
+  /** Inviters named by their address, when they are users of the account. */
+  const emails = new Map((users.data ?? []).filter((u) => !u.pending).map((u) => [uuidOf(u.id), u.email]));
 
   const invite = async (e: Event) => {
     e.preventDefault();
     if (!email.trim()) return;
-    if (await run(() => api('POST', `${base}/users/bulk-invite`, [{ email: email.trim(), roles }]))) {
+    let answer: User[] = [];
+    if (await run(async () => (answer = await api<User[]>('POST', `${base}/users/bulk-invite`, [{ email: email.trim(), roles }])))) {
+      toast(answer[0]?.pending ? `${email.trim()} is invited: they join when they accept` : `${email.trim()} is a member`);
       setEmail('');
       setRoles([]);
       users.reload();
@@ -113,19 +147,48 @@ export function UsersScreen(props: { accountId: string }) {
         </fieldset>
         <Action label="Invite" type="submit" kind="primary" denied={denied} busy={busy} />
       </form>
-      <ErrorBox error={error ?? account.error ?? users.error} />
-      {users.loading && !users.data ? <Loading what="users" /> : null}
+      <ErrorBox error={error} />
+      <LoadState of={[account, users]} what="users" />
       {users.data?.length === 0 ? <Empty>No user yet.</Empty> : null}
       {users.data?.length ? (
-        <table>
-          <Head cols={['E-mail', 'Name', 'Account roles', 'Invited', 'Actions']} />
-          <tbody>
-            {users.data.map((u) => (
-              <UserRow key={u.id} user={u} accountUrl={String(base)} denied={denied} onChange={users.reload} />
-            ))}
-          </tbody>
-        </table>
+        <>
+          <div class="toolbar view-switch" role="group" aria-label="Which users">
+            <button type="button" class="secondary small" aria-pressed={!onlyPending} onClick={() => setOnlyPending(false)}>
+              All users ({users.data.length})
+            </button>
+            <button type="button" class="secondary small" aria-pressed={onlyPending} onClick={() => setOnlyPending(true)}>
+              Pending invitations ({pending.length})
+            </button>
+          </div>
+          {onlyPending ? (
+            <p class="muted">
+              Invited, not accepted yet: they join when they accept (after signing in, or by setting their first password from the mailed link). An invitation is
+              mailed once; to send a new mail, withdraw it and invite again.
+            </p>
+          ) : null}
+          {onlyPending && !pending.length ? (
+            <Empty icon="mail">No invitation is waiting for an answer.</Empty>
+          ) : (
+            <table>
+              <Head cols={['E-mail', 'Name', 'Account roles', 'Invited', 'Actions']} />
+              <tbody>
+                {(onlyPending ? pending : users.data).map((u) => (
+                  <UserRow
+                    key={u.id}
+                    user={u}
+                    accountUrl={String(base)}
+                    denied={denied}
+                    onChange={users.reload}
+                    inviter={u.invitedBy ? (emails.get(uuidOf(u.invitedBy)) ?? null) : null}
+                    ask={ask}
+                  />
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
       ) : null}
+      {confirmDialog}
     </AccountPage>
   );
 }

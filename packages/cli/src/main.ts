@@ -14,6 +14,7 @@ import { transferCommands } from './commands/transfers.ts';
 import { tagCommands } from './commands/tags.ts';
 import { completionCommand } from './commands/completion.ts';
 import { proxyCommand } from './commands/proxy.ts';
+import { sandboxCommand } from './commands/sandbox.ts';
 
 export function program(): Command {
   const p = new Command('scanbase')
@@ -25,7 +26,7 @@ export function program(): Command {
     .version((JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version)
     .showHelpAfterError('(scanbase --help for usage)')
     .exitOverride();
-  for (const c of [...authCommands(), ...resourceCommands(), ...transferCommands(), tagCommands(), proxyCommand()]) p.addCommand(c);
+  for (const c of [...authCommands(), ...resourceCommands(), ...transferCommands(), tagCommands(), proxyCommand(), sandboxCommand()]) p.addCommand(c);
   p.addCommand(completionCommand(p));
   // Every sub-command throws instead of exiting, so the exit codes stay ours.
   const override = (c: Command) => {

@@ -11,3 +11,7 @@ export {
 export { RateMeter, type RateSample } from './rate.ts';
 export { fetchWithTimeout, isTimeout, timeoutError } from './timeout.ts';
 export { readTags, writeTags, deleteTagLists, TAG_BATCH, type TagBatchOptions, type TagWriteResult, type ProjectRefs } from './tags.ts';
+export {
+  createOperatorClient, type OperatorClient, type OperatorClientOptions, type SnapshotInfo, type FaultRule, type FaultRuleInput,
+  type FaultEffect, type JournalEntry, type JournalFilter, type ClockState,
+} from './operator.ts';

@@ -243,6 +243,14 @@ export function withDeadlines(
     listen: (channel, onMessage) => engine.listen(channel, onMessage),
     close: () => engine.close(),
     ...(engine.poolStats ? { poolStats: () => engine.poolStats!() } : {}),
+    ...(engine.dataDirectory
+      ? {
+        dataDirectory: {
+          copyTo: (dest: string) => gated('A data-directory copy', opts.waitMs, () => engine.dataDirectory!.copyTo(dest)),
+          replaceWith: (source: string, o?: { move?: boolean }) => gated('A data-directory swap', opts.waitMs, () => engine.dataDirectory!.replaceWith(source, o)),
+        },
+      }
+      : {}),
     load(): DatabaseLoad {
       const now = performance.now();
       let oldest = 0;

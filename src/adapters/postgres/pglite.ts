@@ -1,5 +1,8 @@
 // PGlite engine: in-process PostgreSQL, file-backed under DATA_DIR (guarded by a
 // lock file so a second process refuses the same directory) or in memory.
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
 import { acquireLock, DataDirLockedError } from './data-dir-lock.ts';
 import { PGlite, parse, type Transaction } from '@electric-sql/pglite';
 import { serialize, DatabaseError } from 'pg-protocol';
@@ -196,10 +199,89 @@ export async function openPglite(dir: string | undefined, opts: { template?: Blo
   if (dir && opts.template) throw new Error('openPglite: a template is for in-memory databases');
   const release = dir ? acquireLock(dir) : () => {};
   try {
-    const db = dir ? await PGlite.create(dir) : await PGlite.create(opts.template ? { loadDataDir: opts.template } : {});
-    return wrap(db, db, release, new Map());
+    if (!dir) {
+      const db = await PGlite.create(opts.template ? { loadDataDir: opts.template } : {});
+      return wrap(db, db, release, new Map());
+    }
+    return onDisk(dir, await PGlite.create(dir), release);
   } catch (e) {
     release();
     throw e;
   }
+}
+
+/** Files of a data directory that are the running instance's, not the cluster's. */
+const INSTANCE_FILES = new Set(['postmaster.pid', 'postmaster.opts']);
+const WAL_SEGMENT = /^[0-9A-F]{24}$/;
+
+/**
+ * A PGlite on disk whose data directory can be copied and replaced (Sql.dataDirectory): the
+ * handle stays the same object for its holders while the database under it is reopened.
+ */
+function onDisk(dir: string, first: PGlite, release: () => void): Sql {
+  let current = { db: first, sql: wrap(first, first, () => {}, new Map()) };
+  const open = async () => {
+    const db = await PGlite.create(dir);
+    current = { db, sql: wrap(db, db, () => {}, new Map()) };
+  };
+  const copyFiles = (from: string, to: string, wal?: { from: string; to: string }) =>
+    fsp.cp(from, to, {
+      recursive: true,
+      // A reflink where the filesystem has them (Btrfs, XFS): the copy is then instant.
+      mode: fs.constants.COPYFILE_FICLONE,
+      filter: (f) => {
+        const name = path.basename(f);
+        if (INSTANCE_FILES.has(name)) return false;
+        // Of the WAL segments (24 hex digits), a start from the checkpoint reads those from its
+        // redo point to the current one; the others are old or recycled for later use.
+        if (!wal || path.basename(path.dirname(f)) !== 'pg_wal' || !WAL_SEGMENT.test(name)) return true;
+        return name >= wal.from && name <= wal.to;
+      },
+    });
+  return {
+    engine: 'pglite',
+    query: (text, params, o) => current.sql.query(text, params, o),
+    queryTexts: (text, params, onRow) => current.sql.queryTexts(text, params, onRow),
+    exec: (text) => current.sql.exec(text),
+    copyOut: (source, onChunk) => current.sql.copyOut(source, onChunk),
+    copyIn: (target, data) => current.sql.copyIn(target, data),
+    transaction: (fn) => current.sql.transaction(fn),
+    listen: (channel, onMessage) => current.sql.listen(channel, onMessage),
+    async close() {
+      try {
+        await current.db.close();
+      } finally {
+        release();
+      }
+    },
+    dataDirectory: {
+      async copyTo(dest) {
+        // Inside a transaction: every other statement waits (PGlite has one connection), so
+        // the files after the CHECKPOINT are those a clean restart would read.
+        await current.db.transaction(async (tx) => {
+          await tx.exec('CHECKPOINT');
+          const [wal] = (await tx.query<{ from: string; to: string }>(
+            'SELECT pg_walfile_name(redo_lsn) AS from, pg_walfile_name(pg_current_wal_insert_lsn()) AS to FROM pg_control_checkpoint()',
+          )).rows;
+          await copyFiles(dir, dest, wal!);
+        });
+      },
+      async replaceWith(source, o) {
+        const aside = `${dir}.replaced-${process.pid}-${Date.now()}`;
+        await current.db.close();
+        await fsp.rename(dir, aside);
+        try {
+          if (o?.move) await fsp.rename(source, dir);
+          else await copyFiles(source, dir);
+          await open();
+        } catch (e) {
+          await fsp.rm(dir, { recursive: true, force: true });
+          await fsp.rename(aside, dir);
+          await open();
+          throw e;
+        }
+        await fsp.rm(aside, { recursive: true, force: true });
+      },
+    },
+  };
 }

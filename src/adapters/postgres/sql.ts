@@ -41,6 +41,15 @@ export interface Sql {
   close(): Promise<void>;
   /** node-postgres: the pool's connections (GET /metrics). */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /**
+   * PGlite on disk only: its data directory as files, for the snapshots' fast path
+   * (docs/decisions.md "Snapshots"). `copyTo` writes a consistent copy (a CHECKPOINT, then
+   * the files, no statement running meanwhile, without the WAL segments before the
+   * checkpoint); `replaceWith` closes the database, puts a copy of `source` in its
+   * directory's place (or `source` itself with `move`) and opens it again (the old directory
+   * back if the new one does not open). Statements waiting on the old database when it closes fail.
+   */
+  dataDirectory?: { copyTo(dest: string): Promise<void>; replaceWith(source: string, opts?: { move?: boolean }): Promise<void> };
 }
 
 /** Ends a LISTEN; `state` (PostgreSQL's dedicated connection) tells whether it listens now. */

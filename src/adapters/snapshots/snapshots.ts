@@ -23,10 +23,16 @@ import {
   type ArchiveEntry, type Manifest, type Trailer,
 } from './archive.ts';
 import { blobAccessOf, type BlobAccess, type BlobEntry } from './blobs.ts';
-import { dumpDatabase, incompatibility, loadDatabase } from './database.ts';
+import { dumpDatabase, incompatibility, loadDatabase, quoteName, SECRET_SETTINGS, SIGNING_KEYS_TABLE } from './database.ts';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const EXTENSION = '.sbsnap';
+/** Beside `<name>.sbsnap`: the PGlite data directory it was saved from (the fast restore path). */
+const DATA_DIR_SUFFIX = '.pgdata';
+const SPARE_SUFFIX = '.spare';
+/** Blobs up to this size are written several at a time (each held in memory meanwhile). */
+const PARALLEL_BLOB_MAX = 8 * 1024 * 1024;
+const PARALLEL_BLOB_WRITES = 8;
 
 export interface SnapshotEngineDeps {
   /** The database (the node's, with its deadlines: the engine's transactions ask for none). */
@@ -44,6 +50,15 @@ export interface SnapshotEngineDeps {
 
 const notFound = (name: string) => new DomainError('not-found', 'snapshot-not-found', `No snapshot named ${name}`, { name });
 const invalidFile = (why: string) => new DomainError('invalid', 'snapshot-invalid', `Not a whole Scanbase snapshot: ${why}`);
+
+async function isDirectory(p: string): Promise<boolean> {
+  try {
+    return (await fsp.stat(p)).isDirectory();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw e;
+  }
+}
 
 function checkName(name: string): string {
   if (typeof name !== 'string' || !NAME.test(name)) {
@@ -138,16 +153,37 @@ export async function verifyFile(file: string): Promise<{ manifest: Manifest; tr
 export function createSnapshots(deps: SnapshotEngineDeps): Snapshots & {
   /** Writes the whole state as a snapshot file to `out` (the named save's core; docs/sandbox.md). */
   saveTo(out: Writable, name: string, opts?: SnapshotOptions): Promise<{ manifest: Manifest; trailer: Trailer }>;
+  /** Resolves once no background work (the spare data directory being made again) is under way: before the directory is removed. */
+  settled(): Promise<void>;
 } {
   const { sql, objectStore, clock, dir } = deps;
   let blobs: Promise<BlobAccess> | null = null;
   const blobAccess = () => (blobs ??= blobAccessOf(objectStore, { s3SinglePutMax: deps.s3SinglePutMax }));
   const fileOf = (name: string) => path.join(dir, `${checkName(name)}${EXTENSION}`);
   const infoFileOf = (name: string) => path.join(dir, `${checkName(name)}.json`);
+  /** The PGlite fast path's copy of the data directory beside a named snapshot (never in the portable file). */
+  const dataDirOf = (name: string) => path.join(dir, `${checkName(name)}${DATA_DIR_SUFFIX}`);
+  /** A second copy, moved into the database's place by a restore (no copy on its path), made again after it. */
+  const spareOf = (name: string) => `${dataDirOf(name)}${SPARE_SUFFIX}`;
+  /** The spare being made again after a restore: the next save, restore or import waits for it. */
+  let refilling: Promise<void> = Promise.resolve();
+  const refill = (name: string) => {
+    const tmp = `${spareOf(name)}.tmp`;
+    refilling = (async () => {
+      try {
+        await fsp.cp(dataDirOf(name), tmp, { recursive: true, mode: fs.constants.COPYFILE_FICLONE });
+        await fsp.rename(tmp, spareOf(name));
+      } catch (e) {
+        // No spare: the next restore of this snapshot copies its data directory on its path instead.
+        await fsp.rm(tmp, { recursive: true, force: true });
+        process.emitWarning(`snapshot ${name}: the spare data directory could not be made again (${(e as Error).message})`);
+      }
+    })();
+  };
   // One save, restore or import at a time on this node: they would race for the files and the store.
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = queue.then(fn, fn);
+    const run = queue.then(() => refilling).then(fn, fn);
     // The next call waits for this one to settle; this one's failure reaches its own caller through `run`.
     queue = run.then(() => undefined, () => undefined);
     return run;
@@ -208,44 +244,117 @@ export function createSnapshots(deps: SnapshotEngineDeps): Snapshots & {
   }
 
   /** Moves a whole temporary snapshot file into place with its description. */
-  async function keep(tmp: string, name: string, manifest: Manifest, trailer: Trailer): Promise<SnapshotInfo> {
+  async function keep(tmp: string, name: string, manifest: Manifest, trailer: Trailer, dataDirTmp?: string): Promise<SnapshotInfo> {
     const info = infoOf(manifest, trailer, (await fsp.stat(tmp)).size, name);
     const infoTmp = `${infoFileOf(name)}.${crypto.randomBytes(4).toString('hex')}.tmp`;
     await fsp.writeFile(infoTmp, `${JSON.stringify(info, null, 2)}\n`);
+    // A data directory of an older snapshot of this name must not outlive it (an import has none).
+    await fsp.rm(dataDirOf(name), { recursive: true, force: true });
+    await fsp.rm(spareOf(name), { recursive: true, force: true });
     await fsp.rename(tmp, fileOf(name));
+    if (dataDirTmp) {
+      await fsp.rename(dataDirTmp, dataDirOf(name));
+      refill(name);
+    }
     await fsp.rename(infoTmp, infoFileOf(name));
     return info;
+  }
+
+  /**
+   * The fast path of a restore (docs/decisions.md "Snapshots"): on a PGlite on disk, when the
+   * named snapshot was saved on this engine and kept a copy of the data directory, that copy
+   * replaces the database's files (no COPY, no index build), then the deployment's own secret
+   * settings (and the signing keys, unless the snapshot holds them) are put back as they
+   * were, as the portable restore keeps them. False when it does not apply.
+   */
+  async function restoreDataDirectory(name: string, manifest: Manifest): Promise<boolean> {
+    const files = sql.dataDirectory;
+    if (!files || manifest.engine !== 'pglite') return false;
+    const saved = dataDirOf(name);
+    if (!(await isDirectory(saved))) return false;
+    const rowsOf = (table: string, where: string, params: unknown[]) =>
+      sql.query<{ rows: unknown }>(`SELECT coalesce(jsonb_agg(t), '[]'::jsonb) AS rows FROM ${quoteName(table)} t ${where}`, params);
+    const [secrets] = await rowsOf('settings', 'WHERE key = ANY($1)', [SECRET_SETTINGS]);
+    const [keys] = manifest.signingKeys ? [undefined] : await rowsOf(SIGNING_KEYS_TABLE, '', []);
+    const spare = spareOf(name);
+    if (await isDirectory(spare)) {
+      await files.replaceWith(spare, { move: true });
+      refill(name);
+    } else await files.replaceWith(saved);
+    await sql.transaction(async (tx) => {
+      const putBack = (table: string, rows: unknown) =>
+        tx.query(`INSERT INTO ${quoteName(table)} SELECT * FROM jsonb_populate_recordset(NULL::${quoteName(table)}, $1::jsonb)`, [JSON.stringify(rows)]);
+      await tx.query('DELETE FROM settings WHERE key = ANY($1)', [SECRET_SETTINGS]);
+      await putBack('settings', secrets!.rows);
+      if (keys) {
+        await tx.exec(`DELETE FROM ${quoteName(SIGNING_KEYS_TABLE)}`);
+        await putBack(SIGNING_KEYS_TABLE, keys.rows);
+      }
+    }, { deadlineMs: 0 });
+    return true;
   }
 
   const temporaryFile = (name: string) => path.join(dir, `.${checkName(name)}.${crypto.randomBytes(6).toString('hex')}${EXTENSION}.tmp`);
 
   async function restoreBlobs(reader: ArchiveReader, access: BlobAccess): Promise<void> {
     await access.deleteAll();
-    for (let entry = await reader.next(); entry; entry = await reader.next()) {
-      if (entry.name === TRAILER_ENTRY) {
-        await drain(entry);
-        continue;
+    // Small blobs are read whole (the archive is read in order) and written while the next
+    // ones are read: each write waits on its own fsyncs, several of them at a time. A write's
+    // failure is kept (not thrown into nowhere) and ends the restore once the others are done.
+    const writing = new Set<Promise<void>>();
+    const failures: unknown[] = [];
+    const start = (blob: BlobEntry, body: Readable) => {
+      const w: Promise<void> = access.write(blob, body).then(
+        () => void writing.delete(w),
+        (e: unknown) => {
+          failures.push(e);
+          writing.delete(w);
+        },
+      );
+      writing.add(w);
+    };
+    try {
+      for (let entry = await reader.next(); entry && !failures.length; entry = await reader.next()) {
+        if (entry.name === TRAILER_ENTRY) {
+          await drain(entry);
+          continue;
+        }
+        if (!entry.name.startsWith(BLOB_PREFIX)) throw invalidFile(`unexpected entry ${entry.name}`);
+        const blob: BlobEntry = {
+          key: entry.name.slice(BLOB_PREFIX.length), size: entry.size, md5: entry.pax[PAX.md5] ?? null,
+          contentType: entry.pax[PAX.contentType] ?? null, cacheControl: entry.pax[PAX.cacheControl] ?? null,
+        };
+        if (blob.size > PARALLEL_BLOB_MAX) {
+          await Promise.all(writing);
+          await access.write(blob, entry.body);
+          continue;
+        }
+        const parts: Buffer[] = [];
+        for await (const c of entry.body as AsyncIterable<Buffer>) parts.push(c);
+        while (writing.size >= PARALLEL_BLOB_WRITES) await Promise.race(writing);
+        start(blob, Readable.from([Buffer.concat(parts)]));
       }
-      if (!entry.name.startsWith(BLOB_PREFIX)) throw invalidFile(`unexpected entry ${entry.name}`);
-      const blob: BlobEntry = {
-        key: entry.name.slice(BLOB_PREFIX.length), size: entry.size, md5: entry.pax[PAX.md5] ?? null,
-        contentType: entry.pax[PAX.contentType] ?? null, cacheControl: entry.pax[PAX.cacheControl] ?? null,
-      };
-      await access.write(blob, entry.body);
+    } finally {
+      await Promise.all(writing);
     }
+    if (failures.length) throw failures[0];
   }
 
   return {
     saveTo,
+    settled: () => refilling,
     save: (name, opts) => serial(async () => {
       checkName(name);
       await fsp.mkdir(dir, { recursive: true });
       const tmp = temporaryFile(name);
+      const dataDirTmp = sql.dataDirectory ? `${tmp}${DATA_DIR_SUFFIX}` : undefined;
       try {
         const { manifest, trailer } = await saveTo(fs.createWriteStream(tmp, { flags: 'wx', mode: 0o600 }), name, opts);
-        return await keep(tmp, name, manifest, trailer);
+        if (dataDirTmp) await sql.dataDirectory!.copyTo(dataDirTmp);
+        return await keep(tmp, name, manifest, trailer, dataDirTmp);
       } finally {
         await fsp.rm(tmp, { force: true });
+        if (dataDirTmp) await fsp.rm(dataDirTmp, { recursive: true, force: true });
       }
     }),
     restore: (name) => serial(async () => {
@@ -256,11 +365,14 @@ export function createSnapshots(deps: SnapshotEngineDeps): Snapshots & {
         const manifest = await readManifest(reader);
         const why = await incompatibility(sql, manifest);
         if (why) throw new DomainError('conflict', 'snapshot-incompatible', `Snapshot ${name} cannot be restored here: ${why}`, { name });
-        await loadDatabase(sql, manifest, async (t) => {
+        const tableEntries = async (t: { name: string }) => {
           const entry = await reader.next();
           if (!entry || entry.name !== tableEntry(t.name)) throw invalidFile(`expected ${tableEntry(t.name)}, found ${entry?.name ?? 'the end'}`);
-          return entry.body;
-        });
+          return entry;
+        };
+        const method = (await restoreDataDirectory(name, manifest)) ? 'data-directory' : 'copy';
+        if (method === 'copy') await loadDatabase(sql, manifest, async (t) => (await tableEntries(t)).body);
+        else for (const t of manifest.tables) await drain(await tableEntries(t)); // on to the blobs
         // Every node drops every cache (service.reset: '*'); new signing keys are re-read on signing-keys.rotated.
         await deps.store.transaction(async (repos) => {
           await repos.events.publish(eventOf('service.reset', null, 'service', {}), clock.now());
@@ -268,7 +380,7 @@ export function createSnapshots(deps: SnapshotEngineDeps): Snapshots & {
         });
         clock.offsetMs = manifest.clockOffsetSeconds * 1000;
         await restoreBlobs(reader, access);
-        return info;
+        return { ...info, restoredBy: method };
       } catch (e) {
         reader.close();
         throw e;
@@ -286,6 +398,9 @@ export function createSnapshots(deps: SnapshotEngineDeps): Snapshots & {
     async remove(name) {
       await describe(name);
       await fsp.rm(infoFileOf(name), { force: true });
+      await refilling;
+      await fsp.rm(dataDirOf(name), { recursive: true, force: true });
+      await fsp.rm(spareOf(name), { recursive: true, force: true });
       await fsp.rm(fileOf(name), { force: true });
     },
     exportFile(name) {

@@ -8,7 +8,10 @@ export type { Files, FileView, RegisteredFile, SignedCover, SignedFile, SignResu
 export { createUploadSweeper, uploadSweep } from './upload-sweeper.ts';
 export type { SweepResult, UploadSweeper } from './upload-sweeper.ts';
 export { CATEGORIES, CATEGORY_INFO, FORMATS, formatOf } from './formats.ts';
-export { mayDownload } from './file-permissions.ts';
+export { mayDownload, WRITE as FILE_WRITE } from './file-permissions.ts';
+// What the uploads module's multipart flow shares with the single-URL flow (src/modules/uploads).
+export { checkItem, newFileRecord, pendingUploadRecord, uploadItemOf } from './upload-items.ts';
+export { createCapacityCheck, type CheckCapacities } from './capacities.ts';
 export { servedAs } from './blob-types.ts';
 // Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
 export { filesModule } from './module.ts';

@@ -3,7 +3,7 @@
 // placement a new file starts with. No I/O: the use cases beside this file call these.
 import type { CodeWithStatus } from '../error-codes.ts';
 import { DomainError, invalidInput } from '../errors.ts';
-import type { PendingUploadRecord } from '../ports/file-repositories.ts';
+import type { FileRecord, PendingUploadRecord } from '../ports/file-repositories.ts';
 import { CATEGORIES, formatOf, isCategory, type Category, type Format } from './formats.ts';
 
 export const FILES = {
@@ -131,5 +131,23 @@ export function pendingUploadRecord(
   return {
     id, blobName: signed.blobName, ...target, name: signed.name, extension: signed.extension, size: signed.size, md5: signed.md5,
     userId, createdAt: now, expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
+  };
+}
+
+/**
+ * The new file of a verified upload (the single-URL flow's registration, a multipart
+ * completion): placed categories at the identity, scaled ones (360 videos, splats) at 1.
+ */
+export function newFileRecord(
+  id: string, projectId: string, zoneId: string, c: { category: Category; format: Format; name: string; blobName: string },
+  pending: Pick<PendingUploadRecord, 'extension' | 'size' | 'md5'>, userId: string, now: Date,
+): FileRecord {
+  const placed = PLACED.has(c.category);
+  return {
+    id, api1Id: '', projectId, workzoneId: zoneId, category: c.category, formatId: c.format.id, name: c.name,
+    extension: pending.extension, size: pending.size, md5: pending.md5, blobName: c.blobName,
+    translation: placed ? IDENTITY.translation : null, rotation: placed ? IDENTITY.rotation : null,
+    scale: c.category === 'video3d' || c.category === 'gaussian' ? { x: 1, y: 1, z: 1 } : null,
+    createdAt: now, createdBy: userId, updatedAt: null, updatedBy: null, importedAt: now,
   };
 }

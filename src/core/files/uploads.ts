@@ -17,7 +17,7 @@ import { WRITE } from './file-permissions.ts';
 import { countByCategory, type CheckCapacities } from './capacities.ts';
 import type { UploadedObjects } from './uploaded-objects.ts';
 import {
-  FILES, IDENTITY, PLACED, checkItem, matchesPending, pendingUploadRecord, uploadError, uploadItemOf,
+  FILES, checkItem, matchesPending, newFileRecord, pendingUploadRecord, uploadError, uploadItemOf,
   type CheckedItem, type RegisteredFile, type SignResult, type UploadItem,
 } from './upload-items.ts';
 
@@ -64,18 +64,6 @@ export function createUploads(deps: SigningDeps & { store: StoreSlice<'files' | 
     const zone = await zoneIn(scope, w);
     if (!count || count > FILES.maxItems) throw invalidInput(`Between 1 and ${FILES.maxItems} files`);
     return { scope, zone };
-  }
-
-  /** The new file of a verified pending upload: placed categories at the identity, scaled ones at 1. */
-  function newFile(projectId: string, zoneId: string, c: CheckedItem & { blobName: string }, pending: PendingUploadRecord, userId: string, now: Date): FileRecord {
-    const placed = PLACED.has(c.category);
-    return {
-      id: ids.uuid(), api1Id: '', projectId, workzoneId: zoneId, category: c.category, formatId: c.format.id, name: c.name,
-      extension: pending.extension, size: pending.size, md5: pending.md5, blobName: c.blobName,
-      translation: placed ? IDENTITY.translation : null, rotation: placed ? IDENTITY.rotation : null,
-      scale: c.category === 'video3d' || c.category === 'gaussian' ? { x: 1, y: 1, z: 1 } : null,
-      createdAt: now, createdBy: userId, updatedAt: null, updatedBy: null, importedAt: now,
-    };
   }
 
   return {
@@ -157,7 +145,7 @@ export function createUploads(deps: SigningDeps & { store: StoreSlice<'files' | 
                 throw uploadError('unknown-blob-name', `No upload was signed for ${c.blobName}`, c.blobName);
               }
               matchesPending(pending, c, now);
-              file = newFile(projectId, zone.id, c, pending, actor.userId, now);
+              file = newFileRecord(ids.uuid(), projectId, zone.id, c, pending, actor.userId, now);
               await repos.files.insert(file);
               await repos.uploads.remove(pending.id);
               await repos.events.publish(projectEventOf('file.registered', scope.project, subjectOf('file', file.id), {

@@ -34,6 +34,12 @@ export interface SnapshotInfo {
   signingKeys: boolean;
   /** Size of the snapshot file, bytes. */
   bytes: number;
+  /**
+   * Answered by a restore: how the database was put back. `data-directory`: PGlite on disk
+   * from the copy of its files kept beside a snapshot saved on the same node; `copy`: the
+   * portable path (every table through COPY), on every engine.
+   */
+  restoredBy?: 'data-directory' | 'copy';
 }
 
 export interface Snapshots {

@@ -1,33 +1,42 @@
 // The operator surface (CONTRACT §3), ours and not the vendor's: seed, reset, outbox,
 // tokens for CI, signing-key rotation, the sandbox clock. Without OPERATOR_TOKEN every path answers 404.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
 import { bearerToken } from '../auth.ts';
 import { Email, SeedDocument } from './schemas.ts';
-import type { SeedDocument as SeedDoc } from '../../core/operator/index.ts';
+import type { AuthenticateOperator, SeedDocument as SeedDoc } from '../../core/operator/index.ts';
 
 const routeNotFound = (url: string) =>
   new DomainError('not-found', 'route-not-found', `No route ${url.split('?')[0]!.slice(0, 200)}`);
+
+/** The operator surface's check, every route's onRequest: 404 without OPERATOR_TOKEN, then the token (401, 429). */
+export const requireOperator = (core: { authenticateOperator: AuthenticateOperator | null }) => async (req: FastifyRequest): Promise<void> => {
+  const authenticate = core.authenticateOperator;
+  if (!authenticate) throw routeNotFound(req.url);
+  await authenticate(bearerToken(req), req.ip);
+};
+
+/** A route that exists only with SANDBOX=1: 404 `route-not-found` otherwise, as if it did not exist. */
+export const sandboxOnly = (core: { config: { sandbox: boolean } }) => async (req: { url: string }): Promise<void> => {
+  if (!core.config.sandbox) throw routeNotFound(req.url);
+};
 
 export const operatorRoutes =
   (core: Core): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    const authenticate = core.authenticateOperator;
-    app.addHook('onRequest', async (req) => {
-      if (!authenticate) throw routeNotFound(req.url);
-      await authenticate(bearerToken(req), req.ip);
-    });
+    app.addHook('onRequest', requireOperator(core));
     const hide = { hide: true };
 
     app.post('/seed', { schema: { ...hide, body: SeedDocument }, bodyLimit: 16 * 1024 * 1024 }, async (req) =>
       core.applySeed(req.body as SeedDoc),
     );
 
-    app.post('/reset', { schema: hide }, async () => core.operator.reset());
+    // Under the request gate, as a snapshot restore: no request of this node sees half a reset.
+    app.post('/reset', { schema: hide }, async () => core.requestGate.exclusive(() => core.operator.reset()));
 
     app.get('/outbox', { schema: hide }, async () => core.operator.outbox());
 
@@ -39,22 +48,21 @@ export const operatorRoutes =
 
     app.post('/signing-keys/rotate', { schema: hide }, async () => core.signingKeys.rotate());
 
-    const sandboxOnly = async (req: { url: string }) => {
-      if (!core.config.sandbox) throw routeNotFound(req.url);
-    };
-    app.get('/clock', { schema: hide, onRequest: sandboxOnly }, async () => core.sandboxClock.state());
+    app.get('/clock', { schema: hide, onRequest: sandboxOnly(core) }, async () => core.sandboxClock.state());
+    // Forward or back (docs/operator-api.md "The sandbox clock"): by a number of seconds, or to an instant.
+    const HUNDRED_YEARS = 100 * 365 * 24 * 3600;
     app.post(
       '/clock',
       {
         schema: {
           ...hide,
-          body: Type.Object(
-            { advanceSeconds: Type.Number({ minimum: 0, maximum: 100 * 365 * 24 * 3600 }) },
-            { additionalProperties: false },
-          ),
+          body: Type.Union([
+            Type.Object({ advanceSeconds: Type.Number({ minimum: -HUNDRED_YEARS, maximum: HUNDRED_YEARS }) }, { additionalProperties: false }),
+            Type.Object({ to: Type.String({ format: 'date-time' }) }, { additionalProperties: false }),
+          ]),
         },
-        onRequest: sandboxOnly,
+        onRequest: sandboxOnly(core),
       },
-      async (req) => core.sandboxClock.advance(req.body.advanceSeconds),
+      async (req) => ('to' in req.body ? core.sandboxClock.setTo(new Date(req.body.to)) : core.sandboxClock.advance(req.body.advanceSeconds)),
     );
   };

@@ -35,6 +35,9 @@ ${reset ? '' : `<label for="firstName">First name</label><input id="firstName" n
   );
 }
 
+/** The console, told it follows a reset (it then offers "sign out everywhere" once signed in: docs/console.md "Your account"). */
+export const CONSOLE_AFTER_RESET = '/console/?after=password-reset';
+
 /** After a password is set: a reset also says that every session ended with it (the eviction is part of the reset). */
 const donePage = (ctx: PageContext, purpose: InvitationPurpose, email: string) =>
   layout(
@@ -42,7 +45,7 @@ const donePage = (ctx: PageContext, purpose: InvitationPurpose, email: string) =
     'Password set',
     `<h1>Password set</h1><p id="done">You can now sign in as <strong>${escapeHtml(email)}</strong> from your application.</p>
 ${purpose === 'reset' ? `<p id="signed-out-everywhere"><strong>Signed out everywhere.</strong> ${escapeHtml(signedOutEverywhereText)}</p>` : ''}
-<p><a href="${ACCOUNT_PATH}">Your account</a></p>`,
+<p><a href="${ACCOUNT_PATH}">Your account</a> · <a id="open-console" href="${purpose === 'reset' ? CONSOLE_AFTER_RESET : '/console/'}">Open the console</a></p>`,
   );
 
 function forgotPage(ctx: PageContext, csrf: string, p: { email?: string; error?: string } = {}): string {

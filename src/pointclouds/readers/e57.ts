@@ -210,29 +210,43 @@ class PagedFile {
   }
 }
 
-/** A field's byte stream across packets: bytes appended, values taken LSB-first. */
+/**
+ * A field's byte stream across packets: bytes appended, values taken LSB-first, a column
+ * at a time (integer reads of up to five bytes, no per-value allocation). The buffer keeps
+ * PAD zero bytes past its end so that a read of the last value's neighbours stays in bounds.
+ */
 class BitStream {
-  private bytes = new Uint8Array(0);
+  private static readonly PAD = 8;
+  private bytes = new Uint8Array(BitStream.PAD);
+  private length = 0;
   private bit = 0;
   append(chunk: Uint8Array): void {
     const start = this.bit >>> 3;
-    const rest = this.bytes.subarray(start);
-    const next = new Uint8Array(rest.length + chunk.length);
-    next.set(rest);
-    next.set(chunk, rest.length);
-    this.bytes = next;
+    const rest = this.length - start;
+    const need = rest + chunk.length + BitStream.PAD;
+    if (need > this.bytes.length || start > 0) {
+      const next = need > this.bytes.length ? new Uint8Array(Math.max(need, this.bytes.length * 2)) : this.bytes;
+      if (next === this.bytes) next.copyWithin(0, start, this.length);
+      else next.set(this.bytes.subarray(start, this.length));
+      this.bytes = next;
+    }
+    this.bytes.set(chunk, rest);
+    this.length = rest + chunk.length;
+    this.bytes.fill(0, this.length, this.length + BitStream.PAD);
     this.bit -= start * 8;
   }
   available(bits: number): number {
-    return bits ? Math.floor((this.bytes.length * 8 - this.bit) / bits) : Infinity;
+    return bits ? Math.floor((this.length * 8 - this.bit) / bits) : Infinity;
   }
+  /** The next `bits` (≤ 32) bits as an unsigned integer. */
   private take32(bits: number): number {
     const b = this.bytes;
     const byte = this.bit >>> 3;
     const shift = this.bit & 7;
-    const lo = (b[byte] ?? 0) + (b[byte + 1] ?? 0) * 256 + (b[byte + 2] ?? 0) * 65536 + (b[byte + 3] ?? 0) * 16777216 + (b[byte + 4] ?? 0) * 4294967296;
+    let v = (b[byte]! | (b[byte + 1]! << 8) | (b[byte + 2]! << 16) | (b[byte + 3]! << 24)) >>> 0;
+    if (shift) v = ((v >>> shift) | (b[byte + 4]! << (32 - shift))) >>> 0;
     this.bit += bits;
-    return Math.floor(lo / 2 ** shift) % 2 ** bits;
+    return bits >= 32 ? v : (v & (0xffffffff >>> (32 - bits))) >>> 0;
   }
   /** An unsigned value of `bits` bits (exact up to 53 bits). */
   take(bits: number): number {
@@ -240,18 +254,37 @@ class BitStream {
     const low = this.take32(32);
     return low + this.take32(bits - 32) * 4294967296;
   }
-  takeFloat(double: boolean): number {
-    const n = double ? 8 : 4;
-    if ((this.bit & 7) === 0) {
-      const o = this.bit >>> 3;
-      const v = new DataView(this.bytes.buffer, this.bytes.byteOffset + o, n);
-      this.bit += n * 8;
-      return double ? v.getFloat64(0, true) : v.getFloat32(0, true);
+  /** `n` values of `bits` bits into `out`, each as (value + min) × scale + offset. */
+  takeColumn(bits: number, n: number, out: Float64Array, min: number, scale: number, offset: number): void {
+    const identity = scale === 1 && offset === 0;
+    if (bits <= 32) {
+      for (let r = 0; r < n; r++) {
+        const v = this.take32(bits) + min;
+        out[r] = identity ? v : v * scale + offset;
+      }
+    } else {
+      for (let r = 0; r < n; r++) {
+        const v = this.take(bits) + min;
+        out[r] = identity ? v : v * scale + offset;
+      }
     }
-    const tmp = new Uint8Array(n);
-    for (let i = 0; i < n; i++) tmp[i] = this.take32(8);
+  }
+  /** `n` IEEE floats (single or double) into `out`. */
+  takeFloats(double: boolean, n: number, out: Float64Array): void {
+    const size = double ? 8 : 4;
+    if ((this.bit & 7) === 0) {
+      const v = new DataView(this.bytes.buffer, this.bytes.byteOffset + (this.bit >>> 3), n * size);
+      if (double) for (let r = 0; r < n; r++) out[r] = v.getFloat64(r * 8, true);
+      else for (let r = 0; r < n; r++) out[r] = v.getFloat32(r * 4, true);
+      this.bit += n * size * 8;
+      return;
+    }
+    const tmp = new Uint8Array(size);
     const v = new DataView(tmp.buffer);
-    return double ? v.getFloat64(0, true) : v.getFloat32(0, true);
+    for (let r = 0; r < n; r++) {
+      for (let i = 0; i < size; i++) tmp[i] = this.take32(8);
+      out[r] = double ? v.getFloat64(0, true) : v.getFloat32(0, true);
+    }
   }
 }
 
@@ -293,10 +326,10 @@ async function* scanColumns(file: PagedFile, scan: Scan, fileName: string, maxRe
         scan.fields.forEach((f, i) => {
           const col = new Float64Array(n);
           const s = streams[i]!;
-          if (f.kind === 'float' || f.kind === 'double') for (let r = 0; r < n; r++) col[r] = s.takeFloat(f.kind === 'double');
+          if (f.kind === 'float' || f.kind === 'double') s.takeFloats(f.kind === 'double', n, col);
           else if (f.bits === 0) col.fill(f.kind === 'scaled' ? f.min * f.scale + f.offset : f.min);
-          else if (f.kind === 'integer') for (let r = 0; r < n; r++) col[r] = s.take(f.bits) + f.min;
-          else for (let r = 0; r < n; r++) col[r] = (s.take(f.bits) + f.min) * f.scale + f.offset;
+          else if (f.kind === 'integer') s.takeColumn(f.bits, n, col, f.min, 1, 0);
+          else s.takeColumn(f.bits, n, col, f.min, f.scale, f.offset);
           columns.set(f.name, col);
         });
         decoded += n;

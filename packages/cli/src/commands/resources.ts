@@ -1,4 +1,4 @@
-// accounts, projects, workzones, members, files, tag-lists: list/get/create/update/delete
+// accounts, projects, workzones, members, files, tag-lists, annotations, measurements: list/get/create/update/delete
 // as API 2 allows each (the generated paths of @scanbase/sdk; docs/cli.md has the table).
 import fs from 'node:fs';
 import { Command, Option } from 'commander';
@@ -26,6 +26,8 @@ interface Resource {
   /** Fills what the create body may leave out (e.g. a zone's parent: the project's root zone); `scope`: the resolved scope's path and ids. */
   createDefaults?: (client: ScanbaseClient, scope: { accountId: string; path: string }, body: Record<string, unknown>, o: Record<string, string | undefined>) => Promise<void>;
   createOptions?: Option[];
+  /** Commands of the resource beyond the five verbs (an annotation's `comment`). */
+  extra?: () => Command[];
 }
 
 const enc = encodeURIComponent;
@@ -108,7 +110,81 @@ const RESOURCES: Resource[] = [
       if (o.type && body.tagListType === undefined) body.tagListType = o.type;
     },
   },
+  {
+    name: 'annotations', scope: 'project', collection: '/annotations', columns: ['number', 'id', 'annotationType', 'title', 'workzoneId', 'assignedTo'],
+    verbs: crud('annotation', 'project\'s annotations you may read', '--title, --zone, --at X,Y,Z, [--type, --assign]', {
+      method: 'PUT', help: 'replace an annotation\'s fields (--data; every field: a missing one is erased)',
+    }),
+    createOptions: [
+      new Option('--title <title>', 'the title'),
+      new Option('--zone <zone>', 'the work zone (default: the project\'s root zone)'),
+      new Option('--at <x,y,z>', 'the position, in project coordinates'),
+      new Option('--type <type>', 'Note, Issue, Resolved or "Private note"').default('Note'),
+      new Option('--assign <users>', 'user ids or URNs, comma-separated (members of the zone; each is mailed)'),
+    ],
+    createDefaults: async (client, scope, body, o) => {
+      if (o.title !== undefined) body.title = o.title;
+      if (o.at !== undefined) body.position = pointOf(o.at, '--at');
+      if (o.type && body.annotationType === undefined) body.annotationType = o.type;
+      if (o.assign) body.assignedTo = o.assign.split(',').map((u) => u.trim()).filter(Boolean);
+      if (body.savedView === undefined) body.savedView = null;
+      if (o.zone) body.workzoneId = o.zone;
+      if (!body.workzoneId) body.workzoneId = await rootZoneOf(client, scope.path);
+    },
+    extra: () => [annotationCommentCommand()],
+  },
+  {
+    name: 'measurements', scope: 'project', collection: '/measurements', columns: ['id', 'name', 'kind', 'length', 'height', 'area', 'workzoneId'],
+    verbs: crud('measurement', 'project\'s measurements you may read', '--name, --kind, --points "X,Y,Z X,Y,Z …", [--zone]', {
+      method: 'PUT', help: 'replace a measurement (--data; every field)',
+    }),
+    createOptions: [
+      new Option('--kind <kind>', 'what is measured').choices(['distance', 'polyline', 'area', 'height']).default('distance'),
+      new Option('--points <points>', 'the points in project coordinates: "X,Y,Z X,Y,Z …"'),
+      new Option('--zone <zone>', 'the work zone (default: the project\'s root zone)'),
+    ],
+    createDefaults: async (client, scope, body, o) => {
+      if (o.kind && body.kind === undefined) body.kind = o.kind;
+      if (o.points !== undefined) body.points = o.points.trim().split(/\s+/).map((p) => pointOf(p, '--points'));
+      if (o.zone) body.workzoneId = o.zone;
+      if (!body.workzoneId) body.workzoneId = await rootZoneOf(client, scope.path);
+    },
+  },
 ];
+
+/** "X,Y,Z" as a point (a usage error names the option otherwise). */
+function pointOf(text: string, option: string): { x: number; y: number; z: number } {
+  const parts = text.split(',').map((v) => Number(v.trim()));
+  if (parts.length !== 3 || !parts.every((v) => Number.isFinite(v)) || text.split(',').some((v) => v.trim() === '')) {
+    throw new UsageError(`${option}: expected X,Y,Z numbers, got "${text}"`);
+  }
+  const [x, y, z] = parts as [number, number, number];
+  return { x, y, z };
+}
+
+async function rootZoneOf(client: ScanbaseClient, projectPath: string): Promise<string> {
+  const res = await client.fetch(projectPath);
+  return ((await res.json()) as { rootWorkzoneId: string }).rootWorkzoneId;
+}
+
+/** `scanbase annotations comment ID --text T`: the vendor's createAnnotationComment. */
+function annotationCommentCommand(): Command {
+  const cmd = withScope(new Command('comment').description('add a comment to an annotation'), 'project')
+    .argument('<id>', 'the annotation\'s id (or URN)')
+    .requiredOption('--text <text>', 'the comment');
+  cmd.action(async (id: string, _o: unknown, self: Command) => {
+    const o = self.opts<{ text: string } & ScopeOptions>();
+    const ctx = contextOf(self);
+    checkScope('project', o);
+    const { client } = await ctx.signedIn();
+    const scope = await resolveScope(client, 'project', o);
+    const res = await client.fetch(`${scope.path}/annotations${item(id)}/comments`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ description: o.text }),
+    });
+    ctx.out.result(await res.json(), ['id', 'attachedTo', 'description']);
+  });
+  return cmd;
+}
 
 /** --data: JSON text, @FILE, or - (standard input). */
 function readData(data: string | undefined): Record<string, unknown> {
@@ -170,6 +246,7 @@ export function resourceCommands(): Command[] {
   return RESOURCES.map((r) => {
     const cmd = new Command(r.name).description(`${r.name}: ${Object.keys(r.verbs).join(', ')}`);
     for (const verb of Object.keys(r.verbs) as Verb[]) cmd.addCommand(verbCommand(r, verb));
+    for (const extra of r.extra?.() ?? []) cmd.addCommand(extra);
     return cmd;
   });
 }

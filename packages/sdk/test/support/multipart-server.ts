@@ -1,6 +1,7 @@
 // A small real HTTP server implementing the multipart extension of docs/files.md
 // ("Multipart uploads") over the real store adapters, for the SDK's and the CLI's tests
-// until the service's routes exist (issue 30: they come after issue 28's module layout).
+// that count the parts a store receives, on the three stores (the service's own routes,
+// src/modules/uploads, are driven by the CLI in packages/cli/test/cli-multipart-real-server.test.ts).
 // It keeps its uploads and files in memory, answers errors as RFC 9457 problem+json like
 // the service, checks a bearer token is present (any), and serves the local-disk store's
 // signed URLs with the service's own /_blobs routes (src/http/blobs.ts). It counts the

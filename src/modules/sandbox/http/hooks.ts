@@ -1,0 +1,173 @@
+// The sandbox module's per-request steps (docs/sandbox.md), added to the root of the app:
+// - with OPERATOR_TOKEN: the request gate (a restore or a reset holds new requests and
+//   waits for those in flight) and the request journal (one entry when the answer is over);
+// - with SANDBOX=1: the fault rules, in ONE preParsing hook (after every onRequest hook,
+//   the bearer check included, so a rule can match the user; before the body is read and
+//   before the route). With no rule it is one property read and the callback.
+// /_operator requests pass neither the gate (a restore is one) nor the journal nor the rules.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Counter } from 'prom-client';
+import type { Registry } from 'prom-client';
+import type { RequestGate } from '../core/request-gate.ts';
+import type { Faults } from '../core/faults.ts';
+import type { Journal } from '../core/journal.ts';
+import { failureOf, renderFailure, surfaceOf, type Failure } from '../../../http/errors.ts';
+import { loggedPath } from '../../../http/logged-path.ts';
+import type { InjectedFault } from '../core/faults.ts';
+import type { FaultRequest } from '../core/fault-rules.ts';
+import { refusalOf } from '../core/journal.ts';
+
+const OPERATOR = '/_operator';
+const isOperator = (url: string) => url.startsWith(OPERATOR) && (url.length === OPERATOR.length || url[OPERATOR.length] === '/' || url[OPERATOR.length] === '?');
+
+/** The fault each request met (the journal names it). */
+const injected = new WeakMap<FastifyRequest, InjectedFault>();
+
+const operationIdOf = (req: FastifyRequest): string | undefined =>
+  (req.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
+
+function accountOf(req: FastifyRequest): string | undefined {
+  const p = req.params as Record<string, unknown> | undefined;
+  const v = p?.accountRef ?? p?.accountId;
+  return typeof v === 'string' ? v : undefined;
+}
+
+function factsOf(req: FastifyRequest): FaultRequest {
+  const path = req.url.split('?')[0]!;
+  return {
+    method: req.method, path, operationId: operationIdOf(req), user: req.principal?.userId,
+    account: accountOf(req), surface: surfaceOf(req.url),
+  };
+}
+
+/**
+ * A cut body: the headers (with the whole Content-Length) and the first half of the bytes,
+ * then the connection is destroyed. Patches this one response's write and end.
+ */
+function truncate(reply: FastifyReply): void {
+  const res = reply.raw;
+  const write = res.write.bind(res) as (chunk: Uint8Array, done?: () => void) => boolean;
+  let budget: number | null = null;
+  let cutOff = false;
+  // The connection is destroyed once the bytes kept are flushed (destroying at once would drop them).
+  const destroy = () => res.socket?.destroy();
+  const cut = (chunk: unknown, last: boolean): boolean => {
+    if (cutOff) return false;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk instanceof Uint8Array ? chunk : Buffer.alloc(0);
+    if (budget === null) {
+      // Fastify keeps the headers on the reply until it writes them all at once.
+      const length = Number(reply.getHeader('content-length') ?? res.getHeader('content-length') ?? (last ? bytes.length : NaN));
+      budget = Number.isFinite(length) && length > 1 ? Math.floor(length / 2) : 1;
+    }
+    const keep = bytes.subarray(0, budget);
+    budget -= keep.length;
+    if (budget > 0 && !last) return keep.length ? write(keep) : true;
+    cutOff = true;
+    if (keep.length) write(keep, destroy);
+    else if (res.headersSent) destroy();
+    else write(Buffer.alloc(0), destroy); // the headers, then the end
+    return false;
+  };
+  res.write = ((chunk: unknown) => cut(chunk, false)) as typeof res.write;
+  res.end = ((chunk?: unknown) => {
+    cut(typeof chunk === 'function' ? undefined : chunk, true);
+    return res;
+  }) as typeof res.end;
+}
+
+function injectedFailure(f: InjectedFault): Failure | null {
+  const e = f.effect;
+  if (e.kind === 'status') {
+    return { status: e.status, code: 'injected-fault', message: `A fault injected by sandbox rule ${f.ruleId}`, values: { ruleId: f.ruleId } };
+  }
+  if (e.kind === 'throttle') {
+    return {
+      status: 429, code: 'too-many-requests', message: `Too many requests; retry in ${e.retryAfterSeconds} seconds`,
+      values: { retryAfter: e.retryAfterSeconds }, headers: { 'retry-after': String(e.retryAfterSeconds) },
+    };
+  }
+  return null;
+}
+
+/** What the hooks use: the settings, the module's gate, journal and rules, the /metrics registry. */
+export interface SandboxHookUse {
+  config: { sandbox: boolean; operatorToken: string | undefined };
+  requestGate: RequestGate;
+  journal: Journal | null;
+  faults: Faults;
+  metrics: { registry: Registry };
+}
+
+export function sandboxHooks(app: FastifyInstance, core: SandboxHookUse): void {
+  const { requestGate: gate, journal, faults } = core;
+
+  if (core.config.operatorToken) {
+    app.addHook('onRequest', (req, reply, done) => {
+      if (isOperator(req.url)) return done();
+      let admitted = false;
+      let over = false;
+      reply.raw.once('close', () => {
+        over = true;
+        if (admitted) gate.leave();
+        if (journal) record(req, reply);
+      });
+      const wait = gate.enter();
+      if (wait === null) {
+        admitted = true;
+        return done();
+      }
+      wait.then(() => {
+        admitted = true;
+        if (over) gate.leave(); // gone while it waited
+        else done();
+      }, done);
+    });
+  }
+
+  function record(req: FastifyRequest, reply: FastifyReply): void {
+    const f = failureOf(reply);
+    const fault = injected.get(req);
+    const status = reply.raw.headersSent ? reply.statusCode : 0;
+    journal!.record({
+      at: new Date(Date.now() - reply.elapsedTime).toISOString(),
+      method: req.method,
+      path: loggedPath(req.url),
+      operationId: operationIdOf(req) ?? null,
+      surface: surfaceOf(req.url),
+      user: req.principal?.userId ?? null,
+      status,
+      durationMs: Math.round(reply.elapsedTime * 10) / 10,
+      errorCode: f?.code ?? null,
+      detail: f?.message ?? null,
+      refusal: f ? refusalOf(f.status, f.code, f.values) : null,
+      fault: fault ? { ruleId: fault.ruleId, kind: fault.effect.kind } : null,
+    });
+  }
+
+  if (!core.config.sandbox) return;
+  const counted = new Counter({
+    name: 'scanbase_sandbox_faults_injected_total', help: 'Faults injected by the sandbox fault rules, by kind',
+    labelNames: ['kind'], registers: [core.metrics.registry],
+  });
+  app.addHook('preParsing', (req, reply, payload, done) => {
+    if (!faults.active || isOperator(req.url)) return done(null, payload);
+    const f = faults.decide(factsOf(req));
+    if (!f) return done(null, payload);
+    injected.set(req, f);
+    counted.inc({ kind: f.effect.kind });
+    const e = f.effect;
+    switch (e.kind) {
+      case 'delay':
+        setTimeout(() => done(null, payload), e.ms);
+        return;
+      case 'drop':
+        req.raw.socket?.destroy();
+        return;
+      case 'truncate':
+        truncate(reply);
+        return done(null, payload);
+      default:
+        renderFailure(surfaceOf(req.url), injectedFailure(f)!, reply);
+    }
+  });
+}
