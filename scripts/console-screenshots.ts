@@ -1,11 +1,12 @@
 // npm run console:screenshots: the console's main screens as docs/console.md shows them,
 // taken from a fresh service with the demo site (test/support/console-demo.ts) in headless
-// Chromium (SwiftShader WebGL), at 1280 × 800 (and one at phone width, one in dark mode),
+// Chromium (SwiftShader WebGL), at 1280 × 800 (and one at phone width, one in dark mode;
+// the account's mail notice on the projects, "Your account" with an invitation waiting),
 // written to docs/console/*.png. Each file must stay under 300 kB (checked here).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { consoleWorld, signInThroughConsole } from '../test/support/console.ts';
+import { apiAs, consoleWorld, signInThroughConsole } from '../test/support/console.ts';
 import { DEMO_OWNER, demoSite } from '../test/support/console-demo.ts';
 
 const OUT = path.resolve('docs/console');
@@ -27,6 +28,15 @@ async function main(): Promise<void> {
   try {
     const server = await world.start({ env: { SANDBOX: '0' } });
     const site = await demoSite(server);
+    // Another account invites the demo's owner: "Your account" shows the invitation.
+    const partner = { email: 'paul@partners.test', password: 'paul-password-1' };
+    await server.seed({
+      users: [{ ...partner, firstName: 'Paul', lastName: 'Partner' }],
+      accounts: [{ name: 'Survey Partners', owner: partner.email, subscriptions: [{ name: 'Partners', isActive: true }] }],
+    });
+    const [partnerAccount] = await apiAs(server, partner.email, 'GET', '/api/2/accounts');
+    const partnerId = String(partnerAccount.id).slice(String(partnerAccount.id).lastIndexOf(':') + 1);
+    await apiAs(server, partner.email, 'POST', `/api/2/accounts/${partnerId}/users/bulk-invite`, [{ email: DEMO_OWNER.email, roles: ['projectManager'] }]);
     const page = await world.newPage({ width: 1280, height: 800 });
     await page.emulateMedia({ colorScheme: 'light' });
     await page.goto(`${server.url}/console/`);
@@ -36,7 +46,17 @@ async function main(): Promise<void> {
 
     await page.getByRole('link', { name: 'Console Inc' }).click();
     await page.getByRole('link', { name: 'Refinery north' }).waitFor();
+    // A service without SMTP_URL: the account's notice says so (then dismissed for the next pictures).
+    await page.getByRole('region', { name: 'Notice: E-mail is off' }).waitFor();
     await shot(page, 'projects');
+
+    // Your account: the invitation waiting, sign out everywhere.
+    await page.getByRole('button', { name: /^Your account/ }).click();
+    await page.getByRole('link', { name: /^Your account/ }).click();
+    await page.getByRole('listitem').filter({ hasText: '“Survey Partners”' }).waitFor();
+    await shot(page, 'account');
+    await page.goto(`${server.url}/console/a/${site.accountId}`);
+    await page.getByRole('button', { name: /^Dismiss the notice/ }).click();
 
     // The zone: its scan and tag lists in the 3D view, a tag selected from its list.
     await page.goto(`${server.url}${site.zonePath('tags')}`);

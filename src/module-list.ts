@@ -32,6 +32,7 @@ import { operatorModule } from './core/operator/index.ts';
 import { sandboxModule } from './modules/sandbox/module.ts';
 import { maintenanceModule } from './modules/maintenance/module.ts';
 import { webhooksModule } from './core/webhooks/index.ts';
+import { pointcloudsModule } from './modules/pointclouds/module.ts';
 
 export const MODULES = [
   oauthModule,
@@ -60,4 +61,5 @@ export const MODULES = [
   sandboxModule,
   maintenanceModule,
   webhooksModule,
+  pointcloudsModule,
 ] as const;

@@ -55,15 +55,18 @@ export const REQUEST_TIMEOUT_MS = 30_000;
  * NetworkError, as is a network failure; both tell the shell the service is unreachable.
  */
 export async function fetchWithTimeout(url: string, init: RequestInit = {}, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Response> {
-  const limit = AbortSignal.timeout(timeoutMs);
-  const signal = init.signal ? AbortSignal.any([init.signal, limit]) : limit;
+  // A page timer rather than AbortSignal.timeout: the same limit, and one a browser test's clock can move.
+  const limit = new AbortController();
+  // Left running after the answer's head arrives: the limit covers reading its body too.
+  setTimeout(() => limit.abort(new DOMException('The request took too long', 'TimeoutError')), timeoutMs);
+  const signal = init.signal ? AbortSignal.any([init.signal, limit.signal]) : limit.signal;
   try {
     const res = await fetch(url, { ...init, signal });
     reportAnswer();
     return res;
   } catch (e) {
     if (init.signal?.aborted) throw e; // the caller cancelled: not a failure of the service
-    const timedOut = limit.aborted;
+    const timedOut = limit.signal.aborted;
     // A signed URL on another origin (the object store) failing says nothing of the service.
     if (url.startsWith('/')) reportUnreachable();
     throw new NetworkError(timedOut, `${init.method ?? 'GET'} ${url.split('?')[0]}`);

@@ -53,7 +53,7 @@ export const UPLOAD_IDLE_MS = 120_000;
 const badUrl = () => new DomainError('forbidden', 'signature-invalid', 'The URL signature does not match');
 
 /** A single byte range (RFC 9110 §14.1.2); null: serve the whole object; 'unsatisfiable': 416. */
-function parseRange(value: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+export function parseRange(value: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
   if (!value) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(value.trim());
   if (!m || (m[1] === '' && m[2] === '')) return null; // other units, lists: ignored (RFC 9110 allows it)

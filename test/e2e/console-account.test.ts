@@ -14,7 +14,7 @@
 // @engine-independent (the console is a client of the API; the API's data path is tested elsewhere)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import type { OAuthServer } from '../support/oauth-client.ts';
 import { apiAs, assertNoSeriousAxeViolations, consoleWorld, screenshot, signInThroughConsole } from '../support/console.ts';
 import { DEMO_OWNER, DEMO_VIEWER, demoSite, type DemoSite } from '../support/console-demo.ts';
@@ -326,10 +326,42 @@ test('errors and loading on the account screens: a failed load shows its error w
     await assertNoSeriousAxeViolations(page, `${screen}, failed`);
     await page.unroute(/\/api\//);
     // Each failed load has its own Try again (the reports screen has two).
+    // Last first: an error that goes does not move the ones before it.
     const retries = page.locator('main').getByRole('button', { name: 'Try again' });
-    while ((await retries.count()) > 0) await retries.first().click();
+    for (let i = (await retries.count()) - 1; i >= 0; i--) await retries.nth(i).click();
     await loaded().waitFor();
     assert.equal(await page.locator('main .error').count(), 0, `${screen}: the error is gone`);
   }
+  done = true;
+});
+
+test('a request without an answer times out: its error says so with Try again (no spinner beside it), and Try again loads the screen', async (t) => {
+  let done = false;
+  t.after(async () => {
+    if (!done) await showPages('account-timeout');
+  });
+  const page = await newPage(DESKTOP);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  // The page's clock, moved by the test past the request's time limit (30 s) instead of waiting.
+  await page.clock.install();
+  await page.goto(`${server.url}/console/`);
+  await signInThroughConsole(page, DEMO_OWNER, /\/console\/$/);
+  await page.getByRole('link', { name: 'Console Inc' }).waitFor();
+  // The users' list is asked and never answered (the route is kept, never handled).
+  const stalled: Route[] = [];
+  await page.route(/\/api\/2\/accounts\/[^/]+\/users$/, (r) => void stalled.push(r));
+  await Promise.all([page.waitForRequest(/\/users$/), page.goto(`${server.url}/console/a/${site.accountId}/users`)]);
+  await page.getByRole('status').filter({ hasText: 'Loading users' }).waitFor();
+  await page.clock.fastForward(31_000);
+  const error = page.locator('main .error').first();
+  await error.getByText(/did not answer in time/).waitFor();
+  await error.getByRole('button', { name: 'Try again' }).waitFor();
+  assert.equal(await page.locator('main [aria-busy=true]').count(), 0, 'no spinner beside the error');
+  await assertNoSeriousAxeViolations(page, 'users, timed out');
+  assert.equal(stalled.length, 1);
+  await page.unroute(/\/api\/2\/accounts\/[^/]+\/users$/);
+  await error.getByRole('button', { name: 'Try again' }).click();
+  await page.getByRole('cell', { name: DEMO_VIEWER.email, exact: true }).waitFor();
+  assert.equal(await page.locator('main .error').count(), 0);
   done = true;
 });

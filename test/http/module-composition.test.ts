@@ -22,12 +22,12 @@ test('the composed node builds every feature module once, each job kind with one
     assert.ok(names.includes('permissions'));
 
     const kinds = modules.flatMap((m) => m.jobKinds);
-    assert.deepEqual([...kinds].sort(), ['password-reset-mail', 'tag-detection', 'workzone-copy']);
+    assert.deepEqual([...kinds].sort(), ['password-reset-mail', 'point-cloud-conversion', 'tag-detection', 'workzone-copy']);
     for (const m of modules) for (const kind of m.enqueues) assert.ok(kinds.includes(kind), `${m.name} enqueues ${kind}`);
 
     // SANDBOX=1, SMTP_URL and a rate limit set: every periodic task of the modules is on.
     assert.deepEqual(modules.flatMap((m) => m.tasks).sort(), [
-      'janitor', 'mail-relay', 'multipart-sweeper', 'rate-limit-exchange', 'sandbox-clock', 'signing-keys', 'upload-sweeper', 'webhook-owner-notices', 'webhook-relay',
+      'janitor', 'mail-relay', 'multipart-sweeper', 'point-cloud-intake', 'rate-limit-exchange', 'sandbox-clock', 'signing-keys', 'upload-sweeper', 'webhook-owner-notices', 'webhook-relay',
     ]);
     assert.deepEqual(modules.filter((m) => m.seedExtensions > 0).map((m) => m.name), ['roles']);
   } finally {

@@ -97,5 +97,6 @@ test('the registries hold the kernel rows and the contracts\': routes, operation
   // The store carries every contract's repositories, and only those.
   const declared = (MODULES as readonly ModuleEntry[]).flatMap((m) => (isContract(m) ? Object.keys(m.repositories ?? {}) : []));
   assert.deepEqual(Object.keys(STORE_MODULES.repositories).sort(), declared.sort());
-  assert.ok(declared.includes('annotations') && declared.includes('measurements') && declared.includes('multipartUploads') && declared.includes('reports') && declared.includes('connect'));
+  assert.ok(declared.includes('annotations') && declared.includes('measurements') && declared.includes('multipartUploads') && declared.includes('pointClouds') && declared.includes('reports') && declared.includes('connect'));
+  assert.deepEqual(ERROR_CATALOGUE['point-cloud-not-ready'], { status: [409], defined: ['ours'] });
 });

@@ -12,6 +12,7 @@ import { CATEGORY_ORDER, categoryName, formatDate, formatFullDate, formatSize } 
 import { UploadList } from './upload-list.tsx';
 import { TransformForm, transformDenied } from './file-transform.tsx';
 import { previewable } from './scan-load.ts';
+import { PointCloudState, isPointCloud } from './point-cloud-state.tsx';
 import { same, type Ctx } from './project-context.ts';
 
 /** Upload needs the write permission of the file's category; scans and documents are the common ones. */
@@ -128,6 +129,7 @@ export function FilesPanel(props: {
                       <span class="meta nowrap" title={formatFullDate(f.createdAt)}>
                         {formatSize(f.size)} · {formatDate(f.createdAt)}
                       </span>
+                      {isPointCloud(f) ? <PointCloudState url={apiPath`${ctx.base}/files/${uuidOf(f.id)}/point-cloud`} /> : null}
                     </td>
                     <td class="row-actions">
                       {previewable(f) ? (

@@ -15,3 +15,4 @@ export {
   createOperatorClient, type OperatorClient, type OperatorClientOptions, type SnapshotInfo, type FaultRule, type FaultRuleInput,
   type FaultEffect, type JournalEntry, type JournalFilter, type ClockState,
 } from './operator.ts';
+export { pointCloudStatus, waitForPointCloud, readCopcRange, type PointCloudStatus, type WaitOptions } from './point-clouds.ts';

@@ -244,9 +244,9 @@ export class DiskObjects {
   }
 
   /** The object's bytes, streamed (null: no object). */
-  async open(key: string): Promise<Readable | null> {
+  async open(key: string, range?: { start: number; end: number }): Promise<Readable | null> {
     const fh = await unlessMissing(fsp.open(this.pathOf(key), 'r'));
-    return fh ? fh.createReadStream({ highWaterMark: 1024 * 1024 }) : null;
+    return fh ? fh.createReadStream({ highWaterMark: 1024 * 1024, ...range }) : null;
   }
 
   /**

@@ -174,9 +174,9 @@ export class LocalDiskStore implements ObjectStore {
     return this.objects.list();
   }
 
-  /** An object's bytes (null: none). */
-  openObject(key: string): Promise<Readable | null> {
-    return this.objects.open(key);
+  /** An object's bytes, or bytes start..end (inclusive) of it (null: none). */
+  openObject(key: string, range?: { start: number; end: number }): Promise<Readable | null> {
+    return this.objects.open(key, range);
   }
 
   /** Writes an object whole, checked against its size and MD5 (a snapshot's restore). */

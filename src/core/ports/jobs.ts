@@ -22,6 +22,8 @@ export interface JobsRepo {
   activeOn(subjects: string[]): Promise<JobRecord[]>;
   /** Claims the oldest ready job (FOR UPDATE SKIP LOCKED), or a running one whose lease expired. */
   claim(now: Date, leaseUntil: Date): Promise<JobRecord | null>;
+  /** Pushes a running job's lease forward (a long job that reports progress keeps it; no other node takes it over). */
+  extendLease(id: string, leaseUntil: Date): Promise<void>;
   complete(id: string, result: unknown, now: Date): Promise<void>;
   /** Records a failed attempt: back to queued after `retryAt`, or failed for good when attempts are spent. */
   fail(id: string, error: string, retryAt: Date | null, now: Date): Promise<void>;

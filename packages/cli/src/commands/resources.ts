@@ -242,11 +242,16 @@ function verbCommand(r: Resource, verb: Verb): Command {
   return cmd;
 }
 
-export function resourceCommands(): Command[] {
+/**
+ * `extra`: commands a resource has besides its verbs, by resource name, for those defined in
+ * files that import this one (files point-cloud); a resource's own (annotations comment) are its `extra`.
+ */
+export function resourceCommands(extra: Record<string, Command[]> = {}): Command[] {
   return RESOURCES.map((r) => {
-    const cmd = new Command(r.name).description(`${r.name}: ${Object.keys(r.verbs).join(', ')}`);
+    const extras = [...(r.extra?.() ?? []), ...(extra[r.name] ?? [])];
+    const cmd = new Command(r.name).description(`${r.name}: ${[...Object.keys(r.verbs), ...extras.map((c) => c.name())].join(', ')}`);
     for (const verb of Object.keys(r.verbs) as Verb[]) cmd.addCommand(verbCommand(r, verb));
-    for (const extra of r.extra?.() ?? []) cmd.addCommand(extra);
+    for (const c of extras) cmd.addCommand(c);
     return cmd;
   });
 }

@@ -27,6 +27,9 @@ export function jobsRepo(sql: Sql): JobsRepo {
       );
       return rows[0] ?? null;
     },
+    async extendLease(id, leaseUntil) {
+      await sql.query(`UPDATE jobs SET locked_until = $2 WHERE id = $1 AND state = 'running'`, [id, leaseUntil]);
+    },
     async complete(id, result, now) {
       await sql.query(`UPDATE jobs SET state = 'done', result = $2, locked_until = NULL, updated_at = $3 WHERE id = $1`, [
         id, JSON.stringify(result ?? null), now,
