@@ -29,17 +29,13 @@ import type { Authorizer } from './core/permissions/authorizer.ts';
 import type { Revocation, SigningKeys, TokenService, WebSessions } from './core/oauth/index.ts';
 import type { AccountInvitations, AccountUsers, Invitations, PasswordResets, SignIn, UserProfiles } from './core/users/index.ts';
 import type { ApplySeed, AuthenticateOperator, Operator, SandboxClock, SeedDocument } from './core/operator/index.ts';
-import type { Janitor } from './core/maintenance/index.ts';
 import type { MailRelay, SendMail } from './core/mail/index.ts';
 import type { Accounts } from './core/accounts/index.ts';
 import type { Roles } from './core/roles/index.ts';
 import type { Groups } from './core/groups/index.ts';
-import type { Activity } from './core/activity/index.ts';
 import type { ProjectAccess, ProjectDetailsService, Projects, Reach } from './core/projects/index.ts';
-import type { RateLimiter } from './core/limits/index.ts';
 import type { WorkzoneCopy, Workzones } from './core/workzones/index.ts';
 import type { Members } from './core/members/index.ts';
-import type { Reports } from './core/reports/index.ts';
 import type { JobRunner } from './core/jobs/index.ts';
 import type { TagLists } from './core/tags/index.ts';
 import { api1TagJson } from './http/api1/tag-json.ts';
@@ -47,7 +43,6 @@ import { api2TagJson } from './http/api2/tag-json.ts';
 import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
 import type { Files, UploadSweeper } from './core/files/index.ts';
 import type { Crops } from './core/crops/index.ts';
-import type { ConnectJobs } from './core/connect/index.ts';
 import type { WebhookOwnerNotices, WebhookRelay, Webhooks } from './core/webhooks/index.ts';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
 import type { Ids } from './core/ports/ids.ts';
@@ -122,15 +117,11 @@ export interface Core extends ContractOffers {
   operator: Operator;
   /** The operator token's check; null without OPERATOR_TOKEN (every /_operator path answers 404). */
   authenticateOperator: AuthenticateOperator | null;
-  // maintenance
-  janitor: Janitor;
   // permissions, accounts, roles, groups, activity, limits
   authorizer: Authorizer;
   accounts: Accounts;
   roles: Roles;
   groups: Groups;
-  activity: Activity;
-  rateLimiter: RateLimiter;
   // projects, work zones, members, reports
   projectAccess: ProjectAccess;
   reach: Reach;
@@ -139,12 +130,10 @@ export interface Core extends ContractOffers {
   workzones: Workzones;
   workzoneCopy: WorkzoneCopy;
   members: Members;
-  reports: Reports;
   // files, crops, connect, tags, jobs
   files: Files;
   uploadSweeper: UploadSweeper;
   crops: Crops;
-  connectJobs: ConnectJobs;
   tagLists: TagLists;
   jobRunner: JobRunner;
   webhooks: Webhooks;

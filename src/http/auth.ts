@@ -2,8 +2,10 @@
 // access token answers 401 `unauthorized` in the surface's format.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '../core/errors.ts';
-import type { Principal } from '../core/oauth/index.ts';
-import type { Core } from '../compose.ts';
+import type { Principal, TokenService } from '../core/oauth/index.ts';
+import type { Clock } from '../core/ports/clock.ts';
+import type { Activity } from '../modules/activity/index.ts';
+import type { RateLimiter } from '../modules/limits/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -37,6 +39,14 @@ export interface GuardOptions {
   rateLimited?: boolean;
 }
 
+/** What the authentication hook uses (typed without Core, so a module's route file can name it). */
+export interface AuthenticationUse {
+  tokens: TokenService;
+  activity: Activity;
+  rateLimiter: RateLimiter;
+  clock: Clock;
+}
+
 /**
  * Adds one onRequest hook to this (encapsulated) context requiring a valid access token,
  * with the rate limits when asked: one hook step per request for all three (each hook
@@ -46,7 +56,7 @@ export interface GuardOptions {
  */
 export function requireAuthentication(
   app: FastifyInstance,
-  core: Pick<Core, 'tokens' | 'activity' | 'rateLimiter' | 'clock'>,
+  core: AuthenticationUse,
   opts: GuardOptions = {},
 ): void {
   const tokens = core.tokens;

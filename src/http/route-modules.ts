@@ -9,17 +9,14 @@ import type { Core } from '../compose.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { blobRoutes } from './blobs.ts';
-import { connectJobRoutes } from './connect.ts';
 import { operatorRoutes } from './operator/routes.ts';
 import { accountRoutes as api1Accounts } from './api1/accounts.ts';
 import { roleRoutes as api1Roles } from './api1/roles.ts';
 import { userRoutes as api1Users } from './api1/users.ts';
 import { groupRoutes as api1Groups } from './api1/groups.ts';
 import { projectRoutes as api1Projects } from './api1/projects.ts';
-import { reportRoutes as api1Reports } from './api1/reports.ts';
 import { fileRoutes as api1Files } from './api1/files.ts';
 import { tagRoutes as api1Tags } from './api1/tags.ts';
-import { connectRoutes as api1Connect } from './api1/connect.ts';
 import { accountRoutes as api2Accounts } from './api2/accounts.ts';
 import { roleRoutes as api2Roles } from './api2/roles.ts';
 import { userRoutes as api2Users } from './api2/users.ts';
@@ -62,15 +59,12 @@ const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   { module: 'users', api1: api1Users, api2: api2Users, other: { plugin: pageRoutes, browser: true } },
   { module: 'groups', api1: api1Groups, api2: api2Groups },
   { module: 'projects', api1: api1Projects, api2: api2Projects },
-  { module: 'reports', api1: api1Reports },
   { module: 'workzones', api2: api2Workzones },
   { module: 'members', api2: api2Members },
   // /_blobs: the local-disk store's signed URLs.
   { module: 'files', api1: api1Files, api2: api2Files, other: { plugin: blobRoutes } },
   { module: 'crops', api2: api2Crops },
   { module: 'tags', api1: api1Tags, api2: api2Tags },
-  // /connect/{slug}: a connect job's own surface.
-  { module: 'connect', api1: api1Connect, other: { plugin: connectJobRoutes } },
   { module: 'webhooks', api2: api2Webhooks },
   { module: 'operator', other: { plugin: operatorRoutes, prefix: '/_operator' } },
 ];

@@ -1,4 +1,4 @@
-// Housekeeping (src/core/maintenance/janitor.ts) on every engine, driven by the sandbox
+// Housekeeping (src/modules/maintenance/core/janitor.ts) on every engine, driven by the sandbox
 // clock: expired web sessions go; spent codes, refresh tokens and invitations stay a day
 // for forensics, then go; stale sign-in throttle rows go; what still works stays. One
 // node per cluster does a pass (advisory lock), and compose runs one at start.
@@ -9,7 +9,7 @@ import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import { compose, type Core } from '../../src/compose.ts';
 import { buildApp, type App } from '../../src/http/app.ts';
-import type { JanitorResult } from '../../src/core/maintenance/janitor.ts';
+import type { JanitorResult } from '../../src/modules/maintenance/core/janitor.ts';
 import { ENGINES, testDatabase, type TestDatabase } from '../support/database.ts';
 import { OPERATOR_TOKEN, PUBLIC_URL } from '../support/app.ts';
 import {

@@ -4,8 +4,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { suiteStore } from '../support/suite-store.ts';
-import type { Repos } from '../../src/core/ports/repositories.ts';
-import { createRateLimiter, take, type Bucket } from '../../src/core/limits/rate-limits.ts';
+import type { RateLimitsRepo } from '../../src/modules/limits/index.ts';
+import { createRateLimiter, take, type Bucket } from '../../src/modules/limits/core/rate-limits.ts';
 import { DomainError } from '../../src/core/errors.ts';
 import { ENGINES } from '../support/database.ts';
 
@@ -85,7 +85,7 @@ for (const engine of ENGINES) {
       clock.ms += 3_600_000; // away from the previous test's counts
       let fail = true;
       const flaky = {
-        exchange: (...args: Parameters<Repos['rateLimits']['exchange']>) => (fail ? Promise.reject(new Error('down')) : repos.rateLimits.exchange(...args)),
+        exchange: (...args: Parameters<RateLimitsRepo['exchange']>) => (fail ? Promise.reject(new Error('down')) : repos.rateLimits.exchange(...args)),
         prune: (before: Date) => repos.rateLimits.prune(before),
       };
       const a = createRateLimiter({ clock, repo: flaky, user: { rate: 1, burst: 10 }, address: { rate: 1, burst: 10 }, syncSeconds: 5 });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { createStore } from '../../src/adapters/postgres/store.ts';
 import type { Repos } from '../../src/core/ports/repositories.ts';
-import { purgeCutoffs } from '../../src/core/maintenance/janitor.ts';
+import { purgeCutoffs } from '../../src/modules/maintenance/core/janitor.ts';
 import { eventOf } from '../../src/core/events/domain-events.ts';
 import { ENGINES, migratedDatabase, type TestDatabase } from '../support/database.ts';
 

@@ -5,8 +5,12 @@ import crypto from 'node:crypto';
 import { before, after } from 'node:test';
 import { createStore } from '../../src/adapters/postgres/store.ts';
 
-type Store = Awaited<ReturnType<typeof createStore>>;
-import type { NewUser, Repos } from '../../src/core/ports/repositories.ts';
+type Store = Awaited<ReturnType<typeof createStore<ModuleRepos>>>;
+import type { NewUser, Repos as KernelRepos } from '../../src/core/ports/repositories.ts';
+import { STORE_MODULES, type ModuleRepos } from '../../src/modules/registries.ts';
+
+/** The node's repositories: the kernel's and the module list's. */
+type Repos = KernelRepos & ModuleRepos;
 import { migratedDatabase, type TestDatabase } from './database.ts';
 
 export interface SuiteStore {
@@ -25,7 +29,7 @@ export function suiteStore(engine: 'pglite' | 'postgres'): SuiteStore {
   };
   before(async () => {
     const db = await migratedDatabase(engine);
-    opened = { db, store: await createStore(db.sql) };
+    opened = { db, store: await createStore(db.sql, undefined, STORE_MODULES) };
   });
   after(async () => {
     await opened?.store.close();

@@ -1,9 +1,8 @@
-// The reports' activity dates (src/core/activity/activity.ts): coalesced to one write per
+// The reports' activity dates (src/modules/activity/core/activity.ts): coalesced to one write per
 // subject per day, yet a report read after a call's response includes that call.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createActivity } from '../../src/core/activity/activity.ts';
-import type { Store } from '../../src/core/ports/repositories.ts';
+import { createActivity } from '../../src/modules/activity/core/activity.ts';
 import { eventOf, type DomainEvent, type StoredDomainEvent } from '../../src/core/events/domain-events.ts';
 
 function world() {
@@ -18,7 +17,7 @@ function world() {
       reports: { touchUserActivity: (id: string, date: string) => pending(`user:${id}`, date) },
     },
     onEvent: (l: (event: StoredDomainEvent) => void) => listeners.push(l),
-  } as unknown as Store;
+  } as unknown as Parameters<typeof createActivity>[0]['store'];
   const errors: unknown[] = [];
   const activity = createActivity({
     store,

@@ -97,7 +97,7 @@ test('the registries hold the kernel rows and the contracts\': routes, operation
   // The store carries every contract's repositories, and only those.
   const declared = (MODULES as readonly ModuleEntry[]).flatMap((m) => (isContract(m) ? Object.keys(m.repositories ?? {}) : []));
   assert.deepEqual(Object.keys(STORE_MODULES.repositories).sort(), declared.sort());
-  assert.ok(declared.includes('annotations') && declared.includes('measurements') && declared.includes('multipartUploads') && declared.includes('pointClouds') && declared.includes('sso'));
+  for (const name of ['annotations', 'measurements', 'multipartUploads', 'pointClouds', 'sso', 'reports', 'connect']) assert.ok(declared.includes(name), name);
   assert.deepEqual(ERROR_CATALOGUE['point-cloud-not-ready'], { status: [409], defined: ['ours'] });
   for (const code of ['manage-sso-forbidden', 'sso-domain-claimed']) assert.ok(ERROR_CATALOGUE[code], code);
 });

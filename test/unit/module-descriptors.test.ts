@@ -1,5 +1,6 @@
 // The feature modules' descriptors (src/core/modules.ts, docs/architecture.md "Module
-// descriptors"): every module's index.ts exports one; the job kinds a module's code
+// descriptors"): every module exports one (src/core/<m>/index.ts, or src/modules/<m>/module.ts
+// in its contract); the job kinds a module's code
 // enqueues are the ones it declares; a composition refuses a job kind handled twice, an
 // enqueued kind nobody handles, and an offer under a name already supplied.
 import { test } from 'node:test';
@@ -10,48 +11,68 @@ import { Composition, type FeatureModule } from '../../src/core/modules.ts';
 import type { JobHandler } from '../../src/core/jobs/index.ts';
 
 const CORE = path.resolve(import.meta.dirname, '../../src/core');
-const moduleDirs = fs.readdirSync(CORE, { withFileTypes: true })
-  .filter((d) => d.isDirectory() && fs.existsSync(path.join(CORE, d.name, 'index.ts')))
-  .map((d) => d.name);
+const MODULES = path.resolve(import.meta.dirname, '../../src/modules');
+
+/** Every feature module: a folder of src/core with an index.ts, or of src/modules with a module.ts (its contract). */
+interface ModuleDir {
+  name: string;
+  /** Where its code is (enqueue calls are looked for there). */
+  code: string;
+  /** The file its descriptor is exported from, and its public face. */
+  face: string;
+  contract: string | null;
+}
+const moduleDirs: ModuleDir[] = [
+  ...fs.readdirSync(CORE, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(CORE, d.name, 'index.ts')))
+    .map((d) => ({ name: d.name, code: path.join(CORE, d.name), face: path.join(CORE, d.name, 'index.ts'), contract: null })),
+  ...fs.readdirSync(MODULES, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(MODULES, d.name, 'module.ts')))
+    .map((d) => ({ name: d.name, code: path.join(MODULES, d.name, 'core'), face: path.join(MODULES, d.name, 'index.ts'), contract: path.join(MODULES, d.name, 'module.ts') })),
+];
 
 const isDescriptor = (v: unknown): v is FeatureModule<never, unknown> =>
   typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string' && typeof (v as { create?: unknown }).create === 'function';
 
-async function descriptorsOf(dir: string): Promise<FeatureModule<never, unknown>[]> {
-  const exports: Record<string, unknown> = await import(path.join(CORE, dir, 'index.ts'));
+async function descriptorsOf(dir: ModuleDir): Promise<FeatureModule<never, unknown>[]> {
+  if (dir.contract) {
+    const exports: Record<string, unknown> = await import(dir.contract);
+    return Object.values(exports).flatMap((v) => (typeof v === 'object' && v !== null && 'feature' in v && isDescriptor(v.feature) ? [v.feature] : []));
+  }
+  const exports: Record<string, unknown> = await import(dir.face);
   return Object.values(exports).filter(isDescriptor);
 }
 
 const handler: JobHandler = { run: async () => null };
 
-test('every feature module index.ts exports exactly one descriptor, named after its folder', async () => {
-  assert.ok(moduleDirs.length >= 20, `found ${moduleDirs.length} modules`);
+test('every feature module exports exactly one descriptor (src/core: its index.ts; src/modules: its contract), named after its folder', async () => {
+  assert.ok(moduleDirs.length >= 21, `found ${moduleDirs.length} modules`);
   for (const dir of moduleDirs) {
     const found = await descriptorsOf(dir);
-    assert.equal(found.length, 1, `src/core/${dir}/index.ts exports ${found.length} descriptors`);
-    assert.equal(found[0]!.name, dir);
+    assert.equal(found.length, 1, `${dir.name} exports ${found.length} descriptors`);
+    assert.equal(found[0]!.name, dir.name);
   }
 });
 
 test("the job kinds a module's code enqueues are the ones its descriptor declares", async () => {
   const all: string[] = [];
   for (const dir of moduleDirs) {
-    const exports: Record<string, unknown> = await import(path.join(CORE, dir, 'index.ts'));
+    const exports: Record<string, unknown> = fs.existsSync(dir.face) ? await import(dir.face) : {};
     const enqueued = new Set<string>();
-    for (const file of fs.readdirSync(path.join(CORE, dir)).filter((f) => f.endsWith('.ts'))) {
-      const text = fs.readFileSync(path.join(CORE, dir, file), 'utf8');
+    for (const file of fs.readdirSync(dir.code, { recursive: true }).map(String).filter((f) => f.endsWith('.ts'))) {
+      const text = fs.readFileSync(path.join(dir.code, file), 'utf8');
       for (const m of text.matchAll(/\.enqueue\(\s*repos,\s*\{[^}]*?kind:\s*([A-Z_]+)/gs)) {
         const value = exports[m[1]!];
-        assert.equal(typeof value, 'string', `src/core/${dir}/${file} enqueues ${m[1]}, which its index.ts does not export`);
+        assert.equal(typeof value, 'string', `${dir.code}/${file} enqueues ${m[1]}, which its public face does not export`);
         enqueued.add(value as string);
       }
     }
     const [descriptor] = await descriptorsOf(dir);
-    assert.deepEqual([...(descriptor!.enqueues ?? [])].sort(), [...enqueued].sort(), `src/core/${dir}: declared vs enqueued job kinds`);
+    assert.deepEqual([...(descriptor!.enqueues ?? [])].sort(), [...enqueued].sort(), `${dir.name}: declared vs enqueued job kinds`);
     all.push(...enqueued);
   }
-  // Not vacuous: the password reset's mail, the work-zone copy and the tag detection are found in the code.
-  assert.deepEqual(all.sort(), ['password-reset-mail', 'tag-detection', 'workzone-copy']);
+  // Not vacuous: the password reset's mail, the point-cloud conversion (src/modules), the work-zone copy and the tag detection are found in the code.
+  assert.deepEqual(all.sort(), ['password-reset-mail', 'point-cloud-conversion', 'tag-detection', 'workzone-copy']);
 });
 
 test('no two modules may handle the same job kind', () => {

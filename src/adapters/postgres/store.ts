@@ -12,14 +12,11 @@ import { accessRepo } from './repos/access.ts';
 import { rolesRepo } from './repos/roles.ts';
 import { projectsRepo, workzonesRepo } from './repos/projects.ts';
 import { membersRepo } from './repos/members.ts';
-import { reportsRepo } from './repos/reports.ts';
 import { jobsRepo } from './repos/jobs.ts';
 import { locksRepo } from './repos/locks.ts';
-import { connectRepo } from './repos/connect.ts';
 import { tagsRepo } from './repos/tags.ts';
 import { cropsRepo, filesRepo, uploadsRepo } from './repos/files.ts';
 import { groupsRepo, invitationsRepo } from './repos/groups.ts';
-import { rateLimitsRepo } from './repos/rate-limits.ts';
 import { adminRepo, countersRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 import { accountInvitationsRepo } from './repos/account-invitations.ts';
 import { outboxRepo } from './repos/outbox.ts';
@@ -57,12 +54,10 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     webhooks: webhooksRepo(sql),
     locks: locksRepo(sql),
     jobs: jobsRepo(sql),
-    connect: connectRepo(sql),
     tags: tagsRepo(sql),
     files: filesRepo(sql),
     uploads: uploadsRepo(sql),
     crops: cropsRepo(sql),
-    reports: reportsRepo(sql),
     projects: projectsRepo(sql),
     workzones: workzonesRepo(sql),
     members: membersRepo(sql),
@@ -80,7 +75,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     throttle: throttleRepo(sql),
     outbox: outboxRepo(sql),
     settings: settingsRepo(sql),
-    rateLimits: rateLimitsRepo(sql),
     admin: adminRepo(sql),
   };
   return repos;

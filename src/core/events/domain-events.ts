@@ -131,10 +131,6 @@ export interface DomainEventData extends ModuleEventData {
   'tag-list.changed': ProjectIds & { tagListId: string; tagsVersion: number; tagCount: number; pending: boolean };
 
   // Jobs.
-  /** A connect job was opened (its slug, a capability, is not in the event). */
-  'connect-job.created': ProjectIds & { connectJobId: string; kind: 'import' | 'export'; workzoneId: string };
-  /** An import job received its files. */
-  'connect-job.received': ProjectIds & { connectJobId: string; fileCount: number };
   /** A background job (work-zone copy, tag detection) finished for good: `done`, or `failed` after its last attempt. */
   'job.finished': { jobId: string; kind: string; state: Extract<JobState, 'done' | 'failed'>; createdBy: string | null };
 

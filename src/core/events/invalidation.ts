@@ -121,8 +121,6 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   'tag-list.updated': contents,
   'tag-list.deleted': withLists(contents),
   'tag-list.changed': withLists(contents),
-  'connect-job.created': nothing,
-  'connect-job.received': nothing,
   'job.finished': nothing,
   'webhook.created': nothing,
   'webhook.updated': nothing,

@@ -9,7 +9,6 @@ import type { EventsRepo, ListenerState } from './events.ts';
 import type { WebhooksRepo } from './webhooks.ts';
 import type { StoredDomainEvent } from '../events/domain-events.ts';
 import type { ModuleInvalidation } from '../events/invalidation.ts';
-import type { ConnectRepo } from './connect.ts';
 import type { TagsRepo } from './tags.ts';
 import type { CropsRepo, FilesRepo, UploadsRepo } from './file-repositories.ts';
 export interface UserRecord {
@@ -316,7 +315,7 @@ export interface SettingsRepo {
   set(key: string, value: unknown): Promise<void>;
 }
 
-/** What a housekeeping pass deletes (src/core/maintenance/janitor.ts decides the times). */
+/** What a housekeeping pass deletes (src/modules/maintenance/core/janitor.ts decides the times). */
 export interface PurgeCutoffs {
   /** Web sessions that expired at or before this. */
   sessionsExpiredBy: Date;
@@ -440,54 +439,16 @@ export interface AccessRepo {
   ): Promise<{ account: AccountRecord; facts: AccountFacts } | null>;
 }
 
-export interface ProjectLastAccessRow {
-  accountId: string;
-  subscriptionId: string;
-  projectId: string;
-  projectName: string;
-  lastAccessedDate: string | null;
-}
-
-export interface UserLastActivityRow {
-  userId: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  company: string;
-  lastActivityDate: string | null;
-}
-
-/** API 1's reports. */
-export interface ReportsRepo {
-  touchUserActivity(userId: string, date: string): Promise<void>;
-  projectsLastAccessed(accountId: string, filter: { subscriptionId?: string; projectId?: string }): Promise<ProjectLastAccessRow[]>;
-  usersLastActivity(accountId: string): Promise<UserLastActivityRow[]>;
-}
-
-/** Cluster-wide counts of rate-limit tokens taken, per bucket key (core/limits/rate-limits.ts). */
-export interface RateLimitsRepo {
-  /**
-   * Adds each key's `n` to its count (stamped `now`), then answers every count changed at
-   * or after `since`, by any node.
-   */
-  exchange(taken: { key: string; n: number }[], now: Date, since: Date): Promise<{ key: string; taken: number }[]>;
-  /** Deletes the counts unchanged since `before`. */
-  prune(before: Date): Promise<number>;
-}
-
 export interface Repos {
   /** Publishing an event also fans it out to the account's webhook endpoints, in the event's own statement (src/core/webhooks/fan-out.ts, ports/events.ts EventWriter). */
   events: EventsRepo;
   webhooks: WebhooksRepo;
   locks: LocksRepo;
-  rateLimits: RateLimitsRepo;
   jobs: JobsRepo;
-  connect: ConnectRepo;
   tags: TagsRepo;
   files: FilesRepo;
   uploads: UploadsRepo;
   crops: CropsRepo;
-  reports: ReportsRepo;
   projects: ProjectsRepo;
   workzones: WorkzonesRepo;
   members: MembersRepo;

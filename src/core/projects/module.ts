@@ -6,7 +6,7 @@ import type { Repos, Store } from '../ports/repositories.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Authorizer } from '../permissions/authorizer.ts';
-import type { Activity } from '../activity/index.ts';
+import type { Activity } from '../../modules/activity/index.ts';
 import { createProjects, ownedProjects, type Projects, type SpatialReferenceCheck } from './projects.ts';
 import { createProjectAccess, type ProjectAccess } from './project-access.ts';
 import { createProjectDetails, type ProjectDetailsService } from './project-details.ts';

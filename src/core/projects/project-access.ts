@@ -16,7 +16,7 @@ import { condition } from '../permissions/refusal-conditions.ts';
 import {
   isProjectMember, projectPermissions, workzonePermissions, type ProjectFacts, type WorkzoneGrant,
 } from '../permissions/evaluate.ts';
-import type { Activity } from '../activity/index.ts';
+import type { Activity } from '../../modules/activity/index.ts';
 
 export interface ProjectScope {
   actor: Actor;

@@ -6,7 +6,6 @@ import type { OperationTable } from '../operation-docs.ts';
 const A = '/api/accounts/{accountId}';
 const P = `${A}/projects/{projectId}`;
 const L = `${P}/tag-lists`;
-const C = '/connect/{slug}';
 
 const INPUT = 'invalid-input';
 const ACCOUNT = ['account-not-found'] as const;
@@ -14,8 +13,6 @@ const ACCOUNT = ['account-not-found'] as const;
 const PROJECT = [...ACCOUNT, 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;
 const MEMBER = 'a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`)';
 const TAG_CHANGES = ['capacity-exceeded-tag', 'too-many-tags', 'tag-list-pending'] as const;
-const SCAN_UPLOAD = '`workzone:reality-data:write` + `workzone:import-jobs-reality-data:write` on the job\'s work zone';
-const UPLOAD = ['unknown-blob-name', 'blob-not-uploaded', 'blob-mismatch', 'upload-expired'] as const;
 
 export const API1_OPERATIONS: OperationTable = {
   'GET /api/isLogged': { does: 'Health check: answers 200 `{success: true}` when the access token is recognised.', errors: [] },
@@ -49,16 +46,6 @@ export const API1_OPERATIONS: OperationTable = {
     permission: '`project:project:update-owner` and `project:project:update-subscription`.',
     errors: [...PROJECT, INPUT, 'subscription-not-active', 'update-project-ownership-or-subscription-forbidden', 'subscription-not-found'],
   },
-  [`GET ${A}/reports/projects-last-accessed`]: {
-    does: 'Report: the date each project of the account was last accessed through the API, optionally of one subscription or project.',
-    permission: '`account:projects:list` (owner, administrators, project managers, project listers).',
-    errors: [...ACCOUNT, INPUT, 'view-report-forbidden'],
-  },
-  [`GET ${A}/reports/users-last-activity`]: {
-    does: 'Report: the date each user of the account last called the API.',
-    permission: '`account:users:read` (owner, administrators, project managers).',
-    errors: [...ACCOUNT, 'view-report-forbidden'],
-  },
   [`GET ${P}/files`]: {
     does: 'The files of the project in the work zones where the caller holds `workzone:workzones:read`, optionally of some categories (`category=scan,model`).',
     permission: `${MEMBER}.`,
@@ -88,33 +75,5 @@ export const API1_OPERATIONS: OperationTable = {
     does: 'Deletes a tag list: answers a deleted-tag marker per tag it held.',
     permission: '`workzone:tags:write` on the list\'s work zone.',
     errors: [...PROJECT, 'delete-tag-list-forbidden', 'tag-list-not-found', 'tag-list-pending'],
-  },
-  [`POST ${P}/workzones/{workzoneId}/connect/import`]: {
-    does: 'Starts a connect import into the work zone: answers `{url, slug}`; scans are then uploaded through `/connect/{slug}/files`.',
-    permission: '`workzone:reality-data:write` + `workzone:import-jobs-reality-data:write` on the work zone.',
-    errors: [...PROJECT, 'create-connect-import-forbidden', 'workzone-not-found'],
-  },
-  [`POST ${P}/workzones/{workzoneId}/connect/export`]: {
-    does: 'Starts a connect export of scans (`scanIds`, or every scan of `workzoneIds`): answers `{url, slug}`; the job lists them with download URLs.',
-    permission: '`workzone:export-jobs-reality-data:write` + `workzone:reality-data:read` on the work zone and on each scan\'s work zone.',
-    errors: [...PROJECT, INPUT, 'create-connect-export-forbidden', 'workzone-not-found', 'file-not-found'],
-  },
-
-  // The connect jobs' own paths (RFC 9457 errors, src/http/connect.ts).
-  [`GET ${C}`]: {
-    does: 'A connect job: kind, state, scope and files (an export\'s scans with signed download URLs).',
-    permission:
-      `${MEMBER}; an import job: \`workzone:import-jobs-reality-data:write\` on its work zone; an export job: \`workzone:export-jobs-reality-data:read\` + \`workzone:reality-data:read\`.`,
-    errors: ['connect-job-not-found', 'not-member-of-project', 'deleted-project', 'view-connect-job-forbidden'],
-  },
-  [`POST ${C}/files`]: {
-    does: 'Signs scan uploads into an import job\'s work zone (laser scan formats only).',
-    permission: `the job's view permission and ${SCAN_UPLOAD}.`,
-    errors: [INPUT, 'capacity-exceeded-scan', 'storage-quota-exceeded', 'connect-job-not-found', 'view-connect-job-forbidden', 'create-file-forbidden'],
-  },
-  [`PUT ${C}/files`]: {
-    does: 'Registers scans uploaded through an import job (as the work zone\'s bulk-files registration does).',
-    permission: `the job's view permission and ${SCAN_UPLOAD}.`,
-    errors: [INPUT, ...UPLOAD, 'capacity-exceeded-scan', 'connect-job-not-found', 'view-connect-job-forbidden', 'create-file-forbidden'],
   },
 };

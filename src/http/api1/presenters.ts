@@ -1,7 +1,7 @@
 // API 1 presenters: pure reshaping into API 1 shapes; every id is an API 1 id.
 import { api1IdOf } from '../../core/ids/api1-id.ts';
 import type { AccountView, SubscriptionView } from '../../core/accounts/index.ts';
-import type { GroupRecord, ProjectLastAccessRow, RoleRecord, UserLastActivityRow } from '../../core/ports/repositories.ts';
+import type { GroupRecord, RoleRecord } from '../../core/ports/repositories.ts';
 import type { AccountUserView } from '../../core/users/index.ts';
 import { DEFAULT_COLOR } from '../api2/presenters.ts';
 
@@ -64,13 +64,5 @@ export const api1 = {
     title: v.user.title,
     email: v.user.email,
     accountIds: v.accountIds.map(api1IdOf),
-  }),
-  projectLastAccess: (r: ProjectLastAccessRow) => ({
-    accountId: api1IdOf(r.accountId), planId: api1IdOf(r.subscriptionId), projectId: api1IdOf(r.projectId),
-    projectName: r.projectName, lastAccessedDate: r.lastAccessedDate,
-  }),
-  userLastActivity: (r: UserLastActivityRow) => ({
-    userId: api1IdOf(r.userId), userFirstname: r.firstName, userLastname: r.lastName, userEmail: r.email,
-    userCompanyName: r.company, lastActivityDate: r.lastActivityDate,
   }),
 };

@@ -348,54 +348,6 @@ export interface paths {
         patch: operations["modifyProjectSubscription"];
         trace?: never;
     };
-    "/api/accounts/{accountId}/reports/projects-last-accessed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Report: projects last accessed date
-         * @description Report: the date each project of the account was last accessed through the API, optionally of one subscription or project.
-         *
-         *     **Permission:** `account:projects:list` (owner, administrators, project managers, project listers).
-         *
-         *     **Errors:** `404 account-not-found`, `400 invalid-input`, `403 view-report-forbidden`.
-         */
-        get: operations["reportProjectsLastAccessed"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/accounts/{accountId}/reports/users-last-activity": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Report: users last activity date
-         * @description Report: the date each user of the account last called the API.
-         *
-         *     **Permission:** `account:users:read` (owner, administrators, project managers).
-         *
-         *     **Errors:** `404 account-not-found`, `403 view-report-forbidden`.
-         */
-        get: operations["reportUsersLastActivity"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/accounts/{accountId}/projects/{projectId}/files": {
         parameters: {
             query?: never;
@@ -487,6 +439,54 @@ export interface paths {
          *     **Errors:** `404 account-not-found`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `403 delete-tag-list-forbidden`, `404 tag-list-not-found`, `409 tag-list-pending`.
          */
         delete: operations["deleteTagList"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{accountId}/reports/projects-last-accessed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report: projects last accessed date
+         * @description Report: the date each project of the account was last accessed through the API, optionally of one subscription or project.
+         *
+         *     **Permission:** `account:projects:list` (owner, administrators, project managers, project listers).
+         *
+         *     **Errors:** `404 account-not-found`, `400 invalid-input`, `403 view-report-forbidden`.
+         */
+        get: operations["reportProjectsLastAccessed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{accountId}/reports/users-last-activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report: users last activity date
+         * @description Report: the date each user of the account last called the API.
+         *
+         *     **Permission:** `account:users:read` (owner, administrators, project managers).
+         *
+         *     **Errors:** `404 account-not-found`, `403 view-report-forbidden`.
+         */
+        get: operations["reportUsersLastActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2273,168 +2273,6 @@ export interface operations {
             };
         };
     };
-    reportProjectsLastAccessed: {
-        parameters: {
-            query?: {
-                subscriptionId?: string;
-                projectId?: string;
-            };
-            header?: never;
-            path: {
-                /** @description API 1 id or UUID */
-                accountId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        accountId: string;
-                        planId: string;
-                        projectId: string;
-                        projectName: string;
-                        lastAccessedDate: string | null;
-                    }[];
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-        };
-    };
-    reportUsersLastActivity: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description API 1 id or UUID */
-                accountId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        userId: string;
-                        userFirstname: string;
-                        userLastname: string;
-                        userEmail: string;
-                        userCompanyName: string;
-                        lastActivityDate: string | null;
-                    }[];
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-        };
-    };
     listProjectFiles: {
         parameters: {
             query?: {
@@ -3426,6 +3264,168 @@ export interface operations {
                         id: string;
                         /** @enum {boolean} */
                         isDeleted: true;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    reportProjectsLastAccessed: {
+        parameters: {
+            query?: {
+                subscriptionId?: string;
+                projectId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description API 1 id or UUID */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accountId: string;
+                        planId: string;
+                        projectId: string;
+                        projectName: string;
+                        lastAccessedDate: string | null;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    reportUsersLastActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description API 1 id or UUID */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        userId: string;
+                        userFirstname: string;
+                        userLastname: string;
+                        userEmail: string;
+                        userCompanyName: string;
+                        lastActivityDate: string | null;
                     }[];
                 };
             };

@@ -1,0 +1,83 @@
+// Last-access dates for API 1's reports: a project's date moves when it or any of its
+// resources is read or written, a user's when he makes any API call. Writes are
+// coalesced: at most one per project or user per day per node, so reads stay reads.
+//
+// A report read after a call's response includes that call: the day's first write is
+// returned to the caller, which answers only once it is done (the request that made it
+// and any request of the same subject arriving meanwhile). Later calls of the day find
+// the date written and cost a Map lookup. A reset (the '*' change, on every node) forgets
+// what was written, so no node believes it already wrote today into an emptied table.
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { StoreEvents, StoreReads } from '../../../core/ports/store-slices.ts';
+import { cacheScope, onInvalidation } from '../../../core/events/invalidation.ts';
+import type { ReportsRepo } from '../../reports/index.ts';
+
+export interface Activity {
+  /** Undefined when today's date is already written; otherwise the write, which never rejects. */
+  projectAccessed(projectId: string): Promise<void> | undefined;
+  /** `nowMs`: the clock as the caller already read it for this request (read here otherwise). */
+  userActive(userId: string, nowMs?: number): Promise<void> | undefined;
+  /** Forgets what was written. */
+  clear(): void;
+}
+
+export function createActivity(deps: { store: StoreReads<'projects'> & { readonly repos: { reports: ReportsRepo } } & StoreEvents; clock: Clock; onError: (e: unknown) => void }): Activity {
+  const { store, clock } = deps;
+  // The UTC day, recomputed only when the clock passes midnight (this runs on every request).
+  let day = '';
+  let dayEnds = 0;
+  const today = (ms: number) => {
+    if (ms >= dayEnds || ms < dayEnds - 86_400_000) {
+      day = new Date(ms).toISOString().slice(0, 10);
+      dayEnds = Date.parse(`${day}T00:00:00.000Z`) + 86_400_000;
+    }
+    return day;
+  };
+
+  /**
+   * Per kind of subject: its write, the date written per id, and the day's first write per
+   * id while it runs (no closure or key string is made on the common path).
+   */
+  interface Kind {
+    write(id: string, date: string): Promise<void>;
+    seen: Map<string, string>;
+    inflight: Map<string, Promise<void>>;
+  }
+  const kind = (write: Kind['write']): Kind => ({ write, seen: new Map(), inflight: new Map() });
+  const projects = kind((id, date) => store.repos.projects.touchAccessed(id, date));
+  const users = kind((id, date) => store.repos.reports.touchUserActivity(id, date));
+
+  function record({ write, seen, inflight }: Kind, id: string, nowMs: number): Promise<void> | undefined {
+    const date = today(nowMs);
+    // The common case, on every request: today is written and nothing runs.
+    if (seen.get(id) === date) return inflight.size === 0 ? undefined : inflight.get(id);
+    if (seen.size > 100_000) seen.clear();
+    seen.set(id, date);
+    const done = write(id, date).then(
+      () => {
+        inflight.delete(id);
+      },
+      (e: unknown) => {
+        inflight.delete(id);
+        if (seen.get(id) === date) seen.delete(id); // try again on the next request
+        deps.onError(e);
+      },
+    );
+    inflight.set(id, done);
+    return done;
+  }
+
+  const clear = () => {
+    projects.seen.clear();
+    users.seen.clear();
+  };
+  onInvalidation(store, (scope) => {
+    if (scope === cacheScope.all) clear();
+  });
+
+  return {
+    projectAccessed: (projectId) => record(projects, projectId, clock.nowMs()),
+    userActive: (userId, nowMs = clock.nowMs()) => record(users, userId, nowMs),
+    clear,
+  };
+}

@@ -1,0 +1,18 @@
+// The activity module's descriptor (src/core/modules.ts).
+import type { FeatureModule } from '../../../core/modules.ts';
+import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import type { ReportsRepo } from '../../reports/index.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import { errorFields, type Logger } from '../../../core/ports/telemetry.ts';
+import { createActivity, type Activity } from './activity.ts';
+
+export const activityFeature: FeatureModule<{ store: Store<Repos & { reports: ReportsRepo }>; clock: Clock; logger: Logger }, { activity: Activity }> = {
+  name: 'activity',
+  create: ({ store, clock, logger }) => ({
+    offers: {
+      activity: createActivity({
+        store, clock, onError: (e) => logger.warn(errorFields(e), 'activity date write failed; the next call retries'),
+      }),
+    },
+  }),
+};

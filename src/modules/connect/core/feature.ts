@@ -1,0 +1,27 @@
+// The connect module's descriptor (src/core/modules.ts).
+import type { FeatureModule } from '../../../core/modules.ts';
+import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import type { ConnectRepo } from './ports.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { ObjectStore } from '../../../core/ports/object-store.ts';
+import type { ProjectAccess } from '../../../core/projects/index.ts';
+import type { Files } from '../../../core/files/index.ts';
+import { createConnectJobs, type ConnectJobs } from './connect-jobs.ts';
+
+export interface ConnectNeeds {
+  store: Store<Repos & { connect: ConnectRepo }>;
+  clock: Clock;
+  ids: Ids;
+  objectStore: ObjectStore;
+  projectAccess: ProjectAccess;
+  files: Files;
+  config: { publicUrl: string };
+}
+
+export const connectFeature: FeatureModule<ConnectNeeds, { connectJobs: ConnectJobs }> = {
+  name: 'connect',
+  create: ({ store, clock, ids, objectStore, projectAccess, files, config }) => ({
+    offers: { connectJobs: createConnectJobs({ store, clock, ids, access: projectAccess, files, objectStore, publicUrl: config.publicUrl }) },
+  }),
+};
