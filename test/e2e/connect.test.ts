@@ -187,8 +187,9 @@ test('connect jobs: a Viewer may neither start nor see them, outsiders get 403, 
   const mine = await api('projectOwner', 'POST', `${A1}/projects/${p.id}/workzones/${p.root}/connect/export`, {});
   assert.equal((await api('viewer', 'GET', `/connect/${mine.body.slug}`)).status, 403);
   const outsider = await api('outsider', 'GET', `/connect/${mine.body.slug}`);
-  assert.equal(outsider.status, 403);
-  assert.equal(outsider.body.status, 403); // problem+json
+  // Someone outside the account learns nothing of the job's existence (issue 26: no existence oracles).
+  assert.equal(outsider.status, 404);
+  assert.equal(outsider.body.status, 404); // problem+json
   assert.equal((await api('projectOwner', 'GET', `/connect/${'A'.repeat(22)}`)).status, 404);
   assert.equal((await api('projectOwner', 'GET', '/connect/..%2F..%2Fetc')).status, 404);
   assert.equal((await fetch(`${server.url}/connect/${mine.body.slug}`)).status, 401);
