@@ -3,51 +3,45 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
-import { formatUrn, type UrnType } from '../../../core/ids/urn.ts';
 import { actorOf } from '../../../http/auth.ts';
-import { api2RefParser } from '../../../http/refs.ts';
+import { api2Naming } from '../../../http/api2/naming.ts';
 import * as S from '../../../http/api2/schemas.ts';
 import type { MeasurementInput, Measurements } from '../index.ts';
 import { measurementPresenters } from './presenters.ts';
-import * as M from './schemas.ts';
+import * as MeasurementSchemas from './schemas.ts';
 
 export function measurementRoutes(root: FastifyInstance, use: { measurements: Measurements; config: { urnNamespace: string } }): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const ns = use.config.urnNamespace;
-  const ref = api2RefParser(ns);
-  const urn = (type: UrnType, id: string) => formatUrn(ns, type, id);
-  const refs = (req: { params: { accountRef: string; projectRef: string } }) => [ref('account', req.params.accountRef), ref('project', req.params.projectRef)] as const;
-  const errors = { '4xx': S.Problem };
-  const beta = (t: string) => ({ tags: ['BETA', t] });
+  const { ref, urn, refs, errors, beta } = api2Naming(use.config.urnNamespace);
   const present = measurementPresenters(urn);
-  const P = '/accounts/:accountRef/projects/:projectRef/measurements';
-  const PP = S.withParams('projectRef');
-  const MP = S.withParams('projectRef', 'measurementRef');
+  const base = '/accounts/:accountRef/projects/:projectRef/measurements';
+  const projectParams = S.withParams('projectRef');
+  const measurementParams = S.withParams('projectRef', 'measurementRef');
   const ours = { tags: ['Measurement (extension)'] };
 
-  const input = (b: Static<typeof M.MeasurementWrite>): MeasurementInput => ({
+  const input = (b: Static<typeof MeasurementSchemas.MeasurementWrite>): MeasurementInput => ({
     workzoneRef: ref('workzone', b.workzoneId), name: b.name, kind: b.kind, points: b.points,
     cameraState: b.cameraState ?? null, scanRef: b.scanId ? ref('file', b.scanId) : null,
   });
 
-  app.get(P, {
-    schema: { summary: 'Get Measurements', operationId: 'getMeasurements', ...beta('Measurement'), params: PP, response: { 200: Type.Array(M.Measurement), ...errors } },
+  app.get(base, {
+    schema: { summary: 'Get Measurements', operationId: 'getMeasurements', ...beta('Measurement'), params: projectParams, response: { 200: Type.Array(MeasurementSchemas.Measurement), ...errors } },
   }, async (req) => (await use.measurements.listMeasurements(actorOf(req), ...refs(req))).map(present.measurement));
 
-  app.post(P, {
-    schema: { summary: 'Create a measurement (extension)', operationId: 'createMeasurement', ...ours, params: PP, body: M.MeasurementWrite, response: { 201: M.Measurement, ...errors } },
+  app.post(base, {
+    schema: { summary: 'Create a measurement (extension)', operationId: 'createMeasurement', ...ours, params: projectParams, body: MeasurementSchemas.MeasurementWrite, response: { 201: MeasurementSchemas.Measurement, ...errors } },
   }, async (req, reply) => reply.code(201).send(present.measurement(await use.measurements.createMeasurement(actorOf(req), ...refs(req), input(req.body)))));
 
-  app.get(`${P}/:measurementRef`, {
-    schema: { summary: 'A measurement (extension)', operationId: 'getMeasurement', ...ours, params: MP, response: { 200: M.Measurement, ...errors } },
+  app.get(`${base}/:measurementRef`, {
+    schema: { summary: 'A measurement (extension)', operationId: 'getMeasurement', ...ours, params: measurementParams, response: { 200: MeasurementSchemas.Measurement, ...errors } },
   }, async (req) => present.measurement(await use.measurements.getMeasurement(actorOf(req), ...refs(req), ref('measurement', req.params.measurementRef))));
 
-  app.put(`${P}/:measurementRef`, {
-    schema: { summary: 'Overwrite a measurement (extension)', operationId: 'updateMeasurement', ...ours, params: MP, body: M.MeasurementWrite, response: { 200: M.Measurement, ...errors } },
+  app.put(`${base}/:measurementRef`, {
+    schema: { summary: 'Overwrite a measurement (extension)', operationId: 'updateMeasurement', ...ours, params: measurementParams, body: MeasurementSchemas.MeasurementWrite, response: { 200: MeasurementSchemas.Measurement, ...errors } },
   }, async (req) => present.measurement(await use.measurements.updateMeasurement(actorOf(req), ...refs(req), ref('measurement', req.params.measurementRef), input(req.body))));
 
-  app.delete(`${P}/:measurementRef`, {
-    schema: { summary: 'Delete a measurement (extension)', operationId: 'deleteMeasurement', ...ours, params: MP, response: { 204: Type.Null(), ...errors } },
+  app.delete(`${base}/:measurementRef`, {
+    schema: { summary: 'Delete a measurement (extension)', operationId: 'deleteMeasurement', ...ours, params: measurementParams, response: { 204: Type.Null(), ...errors } },
   }, async (req, reply) => {
     await use.measurements.deleteMeasurement(actorOf(req), ...refs(req), ref('measurement', req.params.measurementRef));
     return reply.code(204).send(null);

@@ -6,10 +6,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { formatUrn } from '../../../core/ids/urn.ts';
 import * as S from '../../../http/api2/schemas.ts';
-import { actorOf } from '../../../http/auth.ts';
 import { BLOB_SECURITY_HEADERS, parseRange } from '../../../http/blobs.ts';
 import { renderFailure } from '../../../http/errors.ts';
-import { api2RefParser } from '../../../http/refs.ts';
+import { api2Naming } from '../../../http/api2/naming.ts';
 import { COPC_CONTENT_TYPE } from '../core/conversion-job.ts';
 import type { CopcObject, PointClouds } from '../core/point-clouds.ts';
 import { presentPointCloud } from './presenters.ts';
@@ -60,22 +59,17 @@ async function serveRange(use: PointCloudRouteUse, req: FastifyRequest, reply: F
 
 export function pointCloudRoutes(root: FastifyInstance, use: PointCloudRouteUse): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const ref = api2RefParser(use.config.urnNamespace);
-  const refs = (req: { params: { accountRef: string; projectRef: string } }) =>
-    [ref('account', req.params.accountRef), ref('project', req.params.projectRef)] as const;
-  const actor = actorOf;
-  const errors = { '4xx': S.Problem };
-  const beta = (tag: string) => ({ tags: ['BETA', tag] });
-  const P = '/accounts/:accountRef/projects/:projectRef/files/:fileRef/point-cloud';
-  const FP = S.withParams('projectRef', 'fileRef');
+  const { ref, refs, actor, errors, beta } = api2Naming(use.config.urnNamespace);
+  const base = '/accounts/:accountRef/projects/:projectRef/files/:fileRef/point-cloud';
+  const fileParams = S.withParams('projectRef', 'fileRef');
   const copcUrl = (req: { params: { accountRef: string; projectRef: string; fileRef: string } }) =>
     `${use.config.publicUrl}/api/2/accounts/${encodeURIComponent(req.params.accountRef)}/projects/${encodeURIComponent(req.params.projectRef)}` +
     `/files/${encodeURIComponent(req.params.fileRef)}/point-cloud/copc`;
 
-  app.get(P, {
+  app.get(base, {
     schema: {
       summary: 'A point-cloud file\'s conversion to COPC: state, points read, percent, ETA, failure reason (our extension)',
-      operationId: 'getFilePointCloud', ...beta('File'), params: FP, response: { 200: PointCloudStatus, ...errors },
+      operationId: 'getFilePointCloud', ...beta('File'), params: fileParams, response: { 200: PointCloudStatus, ...errors },
     },
   }, async (req, reply) => {
     const view = await use.pointClouds.status(actor(req), ...refs(req), ref('file', req.params.fileRef));
@@ -83,10 +77,10 @@ export function pointCloudRoutes(root: FastifyInstance, use: PointCloudRouteUse)
     return presentPointCloud(view, formatUrn(use.config.urnNamespace, 'file', view.file.id), copcUrl(req));
   });
 
-  app.get(`${P}/copc`, {
+  app.get(`${base}/copc`, {
     schema: {
       summary: 'The COPC output of a point-cloud file, by byte range (206, Content-Range; 416 outside it) (our extension)',
-      operationId: 'getFilePointCloudCopc', ...beta('File'), params: FP, response: errors,
+      operationId: 'getFilePointCloudCopc', ...beta('File'), params: fileParams, response: errors,
     },
   }, async (req, reply) => serveRange(use, req, reply, await use.pointClouds.copc(actor(req), ...refs(req), ref('file', req.params.fileRef))));
 }

@@ -3,8 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { actorOf } from '../../../http/auth.ts';
-import { api2RefParser } from '../../../http/refs.ts';
+import { api2Naming } from '../../../http/api2/naming.ts';
 import * as S from '../../../http/api2/schemas.ts';
 import { ssoPresenters } from './presenters.ts';
 import * as X from './schemas.ts';
@@ -15,9 +14,7 @@ type Use = { config: { urnNamespace: string; publicUrl: string }; ssoSettings: S
 
 export function ssoRoutes(root: FastifyInstance, core: Use): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const ref = api2RefParser(core.config.urnNamespace);
-  const actor = actorOf;
-  const errors = { '4xx': S.Problem };
+  const { ref, actor, errors } = api2Naming(core.config.urnNamespace);
   const p = ssoPresenters(core.config.urnNamespace, core.config.publicUrl);
   const tag = { tags: ['Single sign-on'] };
   const bodyLimit = X.SSO_BODY_LIMIT;

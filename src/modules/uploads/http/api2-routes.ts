@@ -6,25 +6,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DomainError } from '../../../core/errors.ts';
-import { formatUrn } from '../../../core/ids/urn.ts';
 import { actorOf as actor } from '../../../http/auth.ts';
 import { beforeBody } from '../../../http/reach-first.ts';
-import { api2RefParser } from '../../../http/refs.ts';
-import { Problem } from '../../../http/api2/schemas.ts';
-import * as F from '../../../http/api2/file-schemas.ts';
+import { api2Naming } from '../../../http/api2/naming.ts';
+import * as FileSchemas from '../../../http/api2/file-schemas.ts';
 import type { MultipartUploads, UploadPath, ZonePath } from '../core/multipart-uploads.ts';
-import * as M from './api2-schemas.ts';
+import * as UploadSchemas from './api2-schemas.ts';
 
 type ZoneParams = { accountRef: string; projectRef: string; workzoneRef: string };
 type UploadParams = ZoneParams & { uploadId: string };
 
-const errors = { '4xx': Problem };
-const beta = (tag: string) => ({ tags: ['BETA', tag] });
-
 export function uploadRoutes(root: FastifyInstance, use: { multipartUploads: MultipartUploads; config: { urnNamespace: string } }): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const ref = api2RefParser(use.config.urnNamespace);
-  const urn = (type: 'file', id: string) => formatUrn(use.config.urnNamespace, type, id);
+  const { ref, urn, errors, beta } = api2Naming(use.config.urnNamespace);
   const uploads = use.multipartUploads;
 
   const zoneOf = (p: ZoneParams): ZonePath => ({ account: ref('account', p.accountRef), project: ref('project', p.projectRef), workzone: ref('workzone', p.workzoneRef) });
@@ -44,7 +38,7 @@ export function uploadRoutes(root: FastifyInstance, use: { multipartUploads: Mul
   app.post(U, {
     schema: {
       summary: 'Start a multipart upload: the part size, and the whole size reserved against the storage quota', operationId: 'startMultipartUpload',
-      ...beta('File'), params: M.ZoneParams, body: M.Start, response: { 201: M.Upload, ...errors },
+      ...beta('File'), params: UploadSchemas.ZoneParams, body: UploadSchemas.Start, response: { 201: UploadSchemas.Upload, ...errors },
     },
     preParsing: beforeBody((req: FastifyRequest) => uploads.mayStart(actor(req), zoneOf(req.params as ZoneParams))),
   }, async (req, reply) => {
@@ -55,7 +49,7 @@ export function uploadRoutes(root: FastifyInstance, use: { multipartUploads: Mul
   app.post(`${U}/:uploadId/part-urls`, {
     schema: {
       summary: 'Signed PUT URLs of some parts, each bound to its number, size and MD5', operationId: 'signMultipartParts',
-      ...beta('File'), params: M.UploadParams, body: M.PartsToSign, response: { 200: M.PartUrls, ...errors },
+      ...beta('File'), params: UploadSchemas.UploadParams, body: UploadSchemas.PartsToSign, response: { 200: UploadSchemas.PartUrls, ...errors },
     },
     preParsing: mayUse,
   }, async (req) => uploads.signParts(actor(req), uploadOf(req.params), req.body.parts).catch(rethrow));
@@ -63,14 +57,14 @@ export function uploadRoutes(root: FastifyInstance, use: { multipartUploads: Mul
   app.get(`${U}/:uploadId/parts`, {
     schema: {
       summary: 'The parts the store holds (resume), in pages', operationId: 'listMultipartParts',
-      ...beta('File'), params: M.UploadParams, querystring: M.PartsPage, response: { 200: M.HeldParts, ...errors },
+      ...beta('File'), params: UploadSchemas.UploadParams, querystring: UploadSchemas.PartsPage, response: { 200: UploadSchemas.HeldParts, ...errors },
     },
   }, async (req) => uploads.listParts(actor(req), uploadOf(req.params), req.query).catch(rethrow));
 
   app.post(`${U}/:uploadId/complete`, {
     schema: {
       summary: 'Complete a multipart upload: every part and the whole file verified, then the file registered', operationId: 'completeMultipartUpload',
-      ...beta('File'), params: M.UploadParams, body: M.Completion, response: { 201: F.Registered, ...errors },
+      ...beta('File'), params: UploadSchemas.UploadParams, body: UploadSchemas.Completion, response: { 201: FileSchemas.Registered, ...errors },
     },
     preParsing: mayUse,
   }, async (req, reply) => {
@@ -81,7 +75,7 @@ export function uploadRoutes(root: FastifyInstance, use: { multipartUploads: Mul
   app.delete(`${U}/:uploadId`, {
     schema: {
       summary: 'Abort a multipart upload: its parts removed, its reserve released', operationId: 'abortMultipartUpload',
-      ...beta('File'), params: M.UploadParams, response: { 204: Type.Null(), ...errors },
+      ...beta('File'), params: UploadSchemas.UploadParams, response: { 204: Type.Null(), ...errors },
     },
   }, async (req, reply) => {
     await uploads.abort(actor(req), uploadOf(req.params)).catch(rethrow);
