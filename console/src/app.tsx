@@ -19,6 +19,7 @@ import { RolesScreen } from './screens/roles.tsx';
 import { GroupsScreen } from './screens/groups.tsx';
 import { AccountMenu, AfterResetPrompt, MeScreen, SignedOutWhy } from './screens/me.tsx';
 import { AccountNotices } from './screens/notices.tsx';
+import { OperatorScreen } from './screens/operator.tsx';
 
 // The screens around the 3D view hold three.js: their own chunks (three.js shared), fetched when first opened.
 const ProjectScreen = lazy(() => import('./screens/project.tsx').then((m) => ({ default: m.ProjectScreen })));
@@ -163,6 +164,8 @@ export function App() {
   const { session, reason } = useSession();
   const [signOutError, setSignOutError] = useState<unknown>(null);
   const onCallback = path === '/console/callback';
+  // The operator page needs no account session: the operator token is its key.
+  const onOperator = routeOf(path, query).screen === 'operator';
   useEffect(() => {
     // From the password reset's last page: remembered for the prompt, then the plain address.
     const plain = noteAfterReset(path, query);
@@ -208,7 +211,9 @@ export function App() {
       <ErrorBox error={signOutError} />
       {session === 'signed-in' && !onCallback ? <AfterResetPrompt /> : null}
       {session === 'signed-in' && accountId ? <AccountNotices key={accountId} accountId={accountId} compact={route.screen === 'project' || route.screen === 'tag-list'} /> : null}
-      {onCallback ? (
+      {onOperator ? (
+        <OperatorScreen />
+      ) : onCallback ? (
         <Callback />
       ) : session === 'signed-in' ? (
         <Routes path={path} query={query} />
