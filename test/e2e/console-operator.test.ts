@@ -102,6 +102,20 @@ test('the operator token: a wrong one is refused with a message saying so, the r
     await page.getByLabel('Operator token').waitFor();
   }));
 
+test('the operator calls are same-origin: the page\'s CSP allows them, and the operator API grants no other origin (no CORS)', async () => {
+  const pageAnswer = await fetch(`${server.url}/console/operator`);
+  assert.equal(pageAnswer.status, 200);
+  assert.match(pageAnswer.headers.get('content-security-policy') ?? '', /connect-src 'self'/);
+  const other = await fetch(`${server.url}/_operator/snapshots`, { headers: { origin: 'http://elsewhere.test', authorization: `Bearer ${E2E_OPERATOR_TOKEN}` } });
+  assert.equal(other.status, 200);
+  assert.equal(other.headers.get('access-control-allow-origin'), null, 'another origin\'s page cannot read the answer');
+  const preflight = await fetch(`${server.url}/_operator/snapshots`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://elsewhere.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+  });
+  assert.equal(preflight.headers.get('access-control-allow-origin'), null, 'nor send it the token');
+});
+
 test('the journal: a refused API request appears, followed as it happens, with the rule that refused it; the status filter keeps only matching entries', () =>
   showingPagesOnFailure('operator-journal', async () => {
     const page = await operatorPage();
@@ -118,8 +132,10 @@ test('the journal: a refused API request appears, followed as it happens, with t
     assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
     await table.getByRole('row').filter({ hasText: '/healthz' }).first().waitFor();
     await page.getByRole('form', { name: 'Journal filters' }).getByLabel('Status').selectOption('4xx');
-    await page.getByRole('button', { name: 'Filter' }).click();
-    await page.waitForResponse((r) => r.url().includes('/_operator/journal?') && r.url().includes('status=4xx'));
+    await Promise.all([
+      page.waitForResponse((r) => r.url().includes('/_operator/journal?') && r.url().includes('status=4xx')),
+      page.getByRole('button', { name: 'Filter' }).click(),
+    ]);
     await table.getByRole('row').filter({ hasText: '/api/2/accounts' }).first().waitFor();
     assert.equal(await table.getByRole('row').filter({ hasText: '/healthz' }).count(), 0, 'a 200 is not a 4xx');
     await axeAtBothSizes(page, 'the journal with a refusal');
