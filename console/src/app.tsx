@@ -3,7 +3,7 @@
 // service cannot be reached, the account's notices and the prompt after a password reset
 // (banners in the page's flow), the toasts, and the routes (paths.ts checks every id of the
 // address first).
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { lazy, Suspense } from 'preact/compat';
 import { completeSignIn, onAuthChange, restoreSession, sessionState, signedOutReason, signIn, signOut } from './auth.ts';
 import { noteAfterReset } from './me.ts';
@@ -170,8 +170,15 @@ export function App() {
     // From the password reset's last page: remembered for the prompt, then the plain address.
     const plain = noteAfterReset(path, query);
     if (plain) navigate(plain, true);
-    if (!onCallback) void restoreSession();
   }, []);
+  // The account session is restored once, when first on a screen that uses it: the operator
+  // page does not (its own refresh would be a 401 in the journal it shows at every load).
+  const restored = useRef(false);
+  useEffect(() => {
+    if (onCallback || onOperator || restored.current) return;
+    restored.current = true;
+    void restoreSession();
+  }, [onOperator]);
   const route = routeOf(path, query);
   const accountId = 'account' in route ? route.account : null;
   return (

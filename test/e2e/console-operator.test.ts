@@ -24,10 +24,16 @@ const PHONE = { width: 390, height: 844 };
 /** A user whose token passes the bearer check (fault rules match after it). */
 const PAT = { email: 'pat@operator.test', password: 'pat-password-1' };
 let patToken: string;
+/** Pat's subscription (a PATCH with an unknown field is a schema refusal). */
+let subscriptionPath: string;
 
 before(async () => {
   server = await world.start();
-  await server.seed({ users: [{ ...PAT, firstName: 'Pat', lastName: 'Test' }] });
+  const seeded = await server.seed({
+    users: [{ ...PAT, firstName: 'Pat', lastName: 'Test' }],
+    accounts: [{ name: 'Operator Ltd', owner: PAT.email, subscriptions: [{ name: 'Main', isActive: true }] }],
+  });
+  subscriptionPath = `/api/2/accounts/${seeded.accounts[0].id}/subscriptions/${seeded.accounts[0].subscriptions[0].id}`;
   patToken = (await server.operator<{ access_token: string }>('POST', '/tokens', { email: PAT.email })).access_token;
 });
 after(() => world.stop());
@@ -65,6 +71,10 @@ test('the operator token: a wrong one is refused with a message saying so, the r
   showingPagesOnFailure('operator-token', async () => {
     const page = await newPage(DESKTOP);
     await page.emulateMedia({ reducedMotion: 'reduce' });
+    const sessionCalls: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/console/session')) sessionCalls.push(r.url());
+    });
     await page.goto(`${server.url}/console/operator`);
     await page.getByRole('heading', { name: 'Operator' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Sign in' }).count(), 0, 'no account sign-in is asked for');
@@ -93,6 +103,7 @@ test('the operator token: a wrong one is refused with a message saying so, the r
     const kept = await page.evaluate(() => JSON.stringify({ url: location.href, local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie }));
     assert.ok(!kept.includes(E2E_OPERATOR_TOKEN), `the token is kept somewhere: ${kept}`);
     assert.ok(!(await page.context().cookies()).some((c) => c.value.includes(E2E_OPERATOR_TOKEN)));
+    assert.deepEqual(sessionCalls, [], 'the page does not touch the account session (its refresh would be a 401 in the journal)');
     // A reload forgets it; so does Forget the token.
     await page.reload();
     await page.getByLabel('Operator token').waitFor();
@@ -128,6 +139,16 @@ test('the journal: a refused API request appears, followed as it happens, with t
     await row.waitFor();
     const text = await row.innerText();
     assert.match(text, /authentication/, `the row names the rule: ${text}`);
+    // A schema refusal: the field and what the schema expects.
+    const bad = await fetch(`${server.url}${subscriptionPath}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${patToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'x', colour: 'red' }),
+    });
+    assert.equal(bad.status, 400);
+    const schemaRow = table.getByRole('row').filter({ hasText: 'updateSubscription' }).first();
+    await schemaRow.waitFor();
+    assert.match(await schemaRow.innerText(), /invalid-input schema \(field: body\.colour; expected: must NOT have additional properties\)/);
     // A successful request too, then the filter on 4xx shows the refusal only.
     assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
     await table.getByRole('row').filter({ hasText: '/healthz' }).first().waitFor();

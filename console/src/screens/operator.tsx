@@ -173,7 +173,7 @@ function JournalPanel(props: { client: OperatorClient }) {
                   <td>{e.operationId ?? ''}</td>
                   <td class="num">{e.status === 0 ? 'no answer' : e.status}</td>
                   <td>
-                    {e.errorCode ? <code>{e.errorCode}</code> : null} {refusalText(e)}
+                    {e.errorCode ? <code>{e.errorCode}</code> : null} {e.fault ? null : refusalText(e)}
                     {e.fault ? (
                       <span class="fault">
                         {' '}
