@@ -3,7 +3,7 @@
 // service cannot be reached, the account's notices and the prompt after a password reset
 // (banners in the page's flow), the toasts, and the routes (paths.ts checks every id of the
 // address first).
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { lazy, Suspense } from 'preact/compat';
 import { completeSignIn, onAuthChange, restoreSession, sessionState, signedOutReason, signIn, signOut } from './auth.ts';
 import { noteAfterReset } from './me.ts';
@@ -19,6 +19,7 @@ import { RolesScreen } from './screens/roles.tsx';
 import { GroupsScreen } from './screens/groups.tsx';
 import { AccountMenu, AfterResetPrompt, MeScreen, SignedOutWhy } from './screens/me.tsx';
 import { AccountNotices } from './screens/notices.tsx';
+import { OperatorScreen } from './screens/operator.tsx';
 
 // The screens around the 3D view hold three.js: their own chunks (three.js shared), fetched when first opened.
 const ProjectScreen = lazy(() => import('./screens/project.tsx').then((m) => ({ default: m.ProjectScreen })));
@@ -163,12 +164,21 @@ export function App() {
   const { session, reason } = useSession();
   const [signOutError, setSignOutError] = useState<unknown>(null);
   const onCallback = path === '/console/callback';
+  // The operator page needs no account session: the operator token is its key.
+  const onOperator = routeOf(path, query).screen === 'operator';
   useEffect(() => {
     // From the password reset's last page: remembered for the prompt, then the plain address.
     const plain = noteAfterReset(path, query);
     if (plain) navigate(plain, true);
-    if (!onCallback) void restoreSession();
   }, []);
+  // The account session is restored once, when first on a screen that uses it: the operator
+  // page does not (its own refresh would be a 401 in the journal it shows at every load).
+  const restored = useRef(false);
+  useEffect(() => {
+    if (onCallback || onOperator || restored.current) return;
+    restored.current = true;
+    void restoreSession();
+  }, [onOperator]);
   const route = routeOf(path, query);
   const accountId = 'account' in route ? route.account : null;
   return (
@@ -208,7 +218,9 @@ export function App() {
       <ErrorBox error={signOutError} />
       {session === 'signed-in' && !onCallback ? <AfterResetPrompt /> : null}
       {session === 'signed-in' && accountId ? <AccountNotices key={accountId} accountId={accountId} compact={route.screen === 'project' || route.screen === 'tag-list'} /> : null}
-      {onCallback ? (
+      {onOperator ? (
+        <OperatorScreen />
+      ) : onCallback ? (
         <Callback />
       ) : session === 'signed-in' ? (
         <Routes path={path} query={query} />

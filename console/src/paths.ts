@@ -59,6 +59,7 @@ export function isNormalPath(path: string): boolean {
 export type Route =
   | { screen: 'accounts' }
   | { screen: 'me' }
+  | { screen: 'operator' }
   | { screen: 'projects' | 'users' | 'groups' | 'roles' | 'reports'; account: string }
   | { screen: 'project'; account: string; project: string; zone: string | null; tab: string; job: string | null }
   | { screen: 'tag-list'; account: string; project: string; tagList: string; tag: string | null }
@@ -82,6 +83,7 @@ export function routeOf(path: string, query: URLSearchParams): Route {
   if (s.length === 0) return { screen: 'accounts' };
   if (s.length === 1 && s[0] === 'callback') return { screen: 'callback' };
   if (s.length === 1 && s[0] === 'me') return { screen: 'me' };
+  if (s.length === 1 && s[0] === 'operator') return { screen: 'operator' };
   if (s[0] !== 'a' || s.length < 2) return { screen: 'not-found' };
   const account = s[1]!;
   if (!isUuid(account)) return { screen: 'invalid', part: 'account' };

@@ -20,6 +20,7 @@ test('routeOf: the screens of well-formed addresses, ids as given', () => {
   assert.deepEqual(routeOf(`/console/a/${A}/p/${P}`, q(`zone=${Z}&tab=connect&job=AbCdEfGhIjKlMnOpQrStUv`)).screen, 'project');
   assert.deepEqual(routeOf('/console/callback', q('code=x')), { screen: 'callback' });
   assert.deepEqual(routeOf('/console/me', q('')), { screen: 'me' });
+  assert.deepEqual(routeOf('/console/operator', q('')), { screen: 'operator' });
   assert.deepEqual(routeOf(`/console/a/${A}/nothing`, q('')), { screen: 'not-found' });
 });
 
