@@ -50,9 +50,14 @@ async function zoneDrawn(page: Page): Promise<void> {
 /** A browser context signed in on the zone's screen. */
 async function signedInZone(viewport = DESKTOP, tab = 'tags'): Promise<Page> {
   const page = await newPage(viewport);
+  // The account's notices come after the zone on a loaded machine: their banner takes its
+  // line above the workspace once (console-account.test.ts), so the geometry is read after it.
+  const notices = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname.endsWith('/notices'), { timeout: 60_000 });
   await page.goto(`${server.url}${site.zonePath(tab)}`);
   await signInThroughConsole(page, DEMO_OWNER, new RegExp(`tab=${tab}$`));
   await zoneDrawn(page);
+  if (((await (await notices).json()) as unknown[]).length) await page.locator('section.banner.notice').first().waitFor();
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   return page;
 }
 

@@ -15,7 +15,9 @@ import { closeSchema } from '../../src/http/strict-bodies.ts';
 /**
  * Bodies deliberately open, and why. OAuth requests are forms whose unrecognised parameters
  * MUST be ignored (RFC 6749 §3.1, RFC 7009 §2.1); the set-password page is an HTML form;
- * API 1's `update` is a map keyed by tag ids (its values are closed).
+ * API 1's `update` is a map keyed by tag ids (its values are closed); /sso/start is the sign-in
+ * page's form like /oauth/login; an annotation's `savedView` is the viewer's state, which the
+ * vendor's schema keeps open beside its `type` (stored and given back as sent, docs/annotations.md).
  */
 const OPEN_BODIES: Record<string, string[]> = {
   'POST /oauth/token': ['body'],
@@ -25,6 +27,9 @@ const OPEN_BODIES: Record<string, string[]> = {
   'POST /oauth/logout': ['body'],
   'POST /invitations/:token': ['body'],
   'PUT /api/accounts/:accountId/projects/:projectId/tag-lists/:tagListId': ['body.update'],
+  'POST /sso/start': ['body'],
+  'POST /api/2/accounts/:accountRef/projects/:projectRef/annotations': ['body.savedView'],
+  'PUT /api/2/accounts/:accountRef/projects/:projectRef/annotations/:annotationRef': ['body.savedView'],
 };
 
 /** Every object schema under `schema` that admits undeclared properties, by path. */

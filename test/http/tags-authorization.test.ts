@@ -3,7 +3,8 @@
 // every role permission; membership rule 7: the project owner holds everything; "view
 // tags" = workzone:tags:read, "edit tags" = workzone:tags:write) and the vendor's notes,
 // not from the implementation: every endpoint × every kind of caller → allowed, or the
-// exact 403 code, on both API generations. Mirrors projects-authorization.test.ts.
+// exact 403 code, on both API generations; a user of another account gets 404
+// account-not-found. Mirrors projects-authorization.test.ts.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
@@ -132,11 +133,18 @@ for (const [generation, cases] of [['API 2', API2], ['API 1', API1]] as const) {
         const hidden = !visible || (c.method === 'GET' && !(HOLDERS.member as ProjectActor[]).includes(actor));
         const allowed = !hidden && (HOLDERS[c.permission] as ProjectActor[]).includes(actor);
         const code = hidden ? 'not-member-of-project' : c.denied;
-        test(`${c.name} as ${actor}: ${allowed ? `answers ${c.ok}` : `answers 403 ${code}`}`, async () => {
+        // A user of another account learns nothing of this one (docs/security.md "Existence across tenants").
+        const stranger = actor === 'outsider';
+        test(`${c.name} as ${actor}: ${allowed ? `answers ${c.ok}` : stranger ? 'answers 404 account-not-found' : `answers 403 ${code}`}`, async () => {
           const { url, payload } = await c.prepare();
           const res = await w.as[actor]!(c.method, url, payload);
           if (allowed) {
             assert.equal(res.status, c.ok, JSON.stringify(res.body));
+            return;
+          }
+          if (stranger) {
+            assert.equal(res.status, 404, JSON.stringify(res.body));
+            assert.equal(generation === 'API 2' ? res.body.errorCode : res.body.code, 'account-not-found');
             return;
           }
           assert.equal(res.status, 403, JSON.stringify(res.body));
