@@ -2,6 +2,7 @@
 // position, commented and deleted; a measurement created from points with its length shown;
 // what the service stored checked through the API; a Viewer sees the forms disabled with the
 // permission they need (docs/annotations.md).
+// @engine-independent (the console is a client of the API; the API's data path is tested in test/http)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { OAuthServer } from '../support/oauth-client.ts';

@@ -4,6 +4,7 @@
 // and ETA); the page is reloaded half way; the same file chosen again resumes, sending only
 // the parts the service lacks, and completes; the file is registered with the file's MD5.
 // The file is generated as a stream and deleted after.
+// @engine-independent (the console is a client of the API; the API's data path is tested in test/http)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';

@@ -1,6 +1,7 @@
 // The console shows a point cloud's conversion to COPC in the files list (docs/point-clouds.md
 // "The module"): a LAS dropped on a zone reads "COPC ready · <n> points" once the job is
 // done; a .laz whose content is not LAZ reads "COPC failed: …" with the reason's message.
+// @engine-independent (the console is a client of the API; the API's data path is tested in test/http)
 import { test, before, after } from 'node:test';
 import type { OAuthServer } from '../support/oauth-client.ts';
 import { consoleWorld, lasFile, signInThroughConsole } from '../support/console.ts';
