@@ -14,6 +14,7 @@ import { API2_OPERATIONS } from './api2/operation-docs.ts';
 import { API1_OPERATIONS } from './api1/operation-docs.ts';
 import { describeOperation, type OperationTable } from './operation-docs.ts';
 import { operationTable } from '../modules/registries.ts';
+import { API1_DOCS_PREFIX, API2_DOCS_PREFIX } from './docs-redirects.ts';
 
 type Operation = Record<string, unknown> & {
   description?: string;
@@ -50,9 +51,8 @@ interface DocsPage {
   keep: (path: string) => boolean;
   info: Record<string, unknown>;
   /**
-   * Its operation docs, assembled on first use: the module list is still loading when a
-   * module's pages import this file (through the OAuth pages' helpers), so the table is not
-   * built at load.
+   * Its operation docs, assembled on first use, not at load: this file reaches the module
+   * list (src/modules/registries.ts), which may still be loading when this file is.
    */
   table: () => OperationTable;
 }
@@ -64,18 +64,12 @@ const once = <T>(f: () => T): (() => T) => {
 
 /** The two documents and their docs pages (CONTRACT §3: /api/2/docs; API 1's at /api/docs). */
 const DOCS_PAGES: readonly DocsPage[] = [
-  { prefix: '/api/2/docs', keep: isApi2Path, info: API2_INFO, table: once(() => operationTable('api2', API2_OPERATIONS)) },
-  { prefix: '/api/docs', keep: isApi1Path, info: API1_INFO, table: once(() => operationTable('api1', API1_OPERATIONS)) },
+  { prefix: API2_DOCS_PREFIX, keep: isApi2Path, info: API2_INFO, table: once(() => operationTable('api2', API2_OPERATIONS)) },
+  { prefix: API1_DOCS_PREFIX, keep: isApi1Path, info: API1_INFO, table: once(() => operationTable('api1', API1_OPERATIONS)) },
 ];
 
-/** Where @fastify/swagger-ui serves swagger-ui's oauth2-redirect page under its prefix. */
-const OAUTH2_REDIRECT = '/static/oauth2-redirect.html';
-
-/**
- * The redirect addresses of the docs pages' sign-in: exact addresses on PUBLIC_URL, the
- * only ones besides localhost, 127.0.0.1 and "/" that GET /oauth/authorize accepts.
- */
-export const docsPageRedirects = (publicUrl: string): string[] => DOCS_PAGES.map((d) => `${publicUrl}${d.prefix}${OAUTH2_REDIRECT}`);
+/** The docs pages' sign-in redirects (in a leaf file, so the OAuth pages' helpers need not load this one). */
+export { docsPageRedirects } from './docs-redirects.ts';
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 

@@ -6,8 +6,6 @@
 //   before the route). With no rule it is one property read and the callback.
 // /_operator requests pass neither the gate (a restore is one) nor the journal nor the rules.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Counter } from 'prom-client';
-import type { Registry } from 'prom-client';
 import type { RequestGate } from '../core/request-gate.ts';
 import type { Faults } from '../core/faults.ts';
 import type { Journal } from '../core/journal.ts';
@@ -89,13 +87,18 @@ function injectedFailure(f: InjectedFault): Failure | null {
   return null;
 }
 
-/** What the hooks use: the settings, the module's gate, journal and rules, the /metrics registry. */
+/** The injected faults' counter of GET /metrics (the module's offer: one per node, on its registry). */
+export interface FaultCounter {
+  injected(kind: string): void;
+}
+
+/** What the hooks use: the settings, the module's gate, journal, rules and injected faults' counter. */
 export interface SandboxHookUse {
   config: { sandbox: boolean; operatorToken: string | undefined };
   requestGate: RequestGate;
   journal: Journal | null;
   faults: Faults;
-  metrics: { registry: Registry };
+  faultCounter: FaultCounter;
 }
 
 export function sandboxHooks(app: FastifyInstance, core: SandboxHookUse): void {
@@ -145,16 +148,12 @@ export function sandboxHooks(app: FastifyInstance, core: SandboxHookUse): void {
   }
 
   if (!core.config.sandbox) return;
-  const counted = new Counter({
-    name: 'scanbase_sandbox_faults_injected_total', help: 'Faults injected by the sandbox fault rules, by kind',
-    labelNames: ['kind'], registers: [core.metrics.registry],
-  });
   app.addHook('preParsing', (req, reply, payload, done) => {
     if (!faults.active || isOperator(req.url)) return done(null, payload);
     const f = faults.decide(factsOf(req));
     if (!f) return done(null, payload);
     injected.set(req, f);
-    counted.inc({ kind: f.effect.kind });
+    core.faultCounter.injected(f.effect.kind);
     const e = f.effect;
     switch (e.kind) {
       case 'delay':
