@@ -53,6 +53,9 @@ for (const engine of ENGINES) {
         userId,
         redirectUri: 'http://localhost:3000/cb',
         codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        // The issue time (insertCode's `now`) comes back too: the token service refuses a code
+        // issued at or before the user's revocation point (issue 26 item 1).
+        createdAt: T0,
         expiresAt: at(5 * MIN),
       });
       assert.equal(await repos.oauth.consumeCode(h, at(MIN)), null);
