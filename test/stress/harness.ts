@@ -24,6 +24,7 @@ import { migrate } from '../../src/adapters/postgres/migrate.ts';
 import type { Sql } from '../../src/adapters/postgres/sql.ts';
 import { freshPostgresUrl } from '../support/database.ts';
 import { blobKey } from '../../src/core/ports/object-store.ts';
+import { seededRandom } from '../../src/modules/sandbox/core/fault-rules.ts';
 
 export interface StressOptions {
   seconds: number;
@@ -74,18 +75,6 @@ function seedDocument(users: number) {
       id: IDS.account, name: 'Stress', owner: emails[0], administrators: emails.slice(1, 2), members: emails.slice(2),
       subscriptions: [{ id: IDS.subscription, name: 'Pro', scanCapacity: 100_000, tagCapacity: 1_000_000, geoImageCapacity: 1_000 }],
     }],
-  };
-}
-
-/** mulberry32: a tiny seeded generator (a test's reproducibility, not cryptography). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
@@ -151,7 +140,7 @@ const PNG_HEAD = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** One user's loop: random actions on what it created since the last reset it noticed. */
 async function userLoop(c: Client, i: number, seed: number, until: number, epoch: () => number) {
-  const rnd = random(seed * 7919 + i);
+  const rnd = seededRandom(seed * 7919 + i);
   const pick = <T>(xs: readonly T[]): T | undefined => xs[Math.floor(rnd() * xs.length)];
   const A2 = `/api/2/accounts/${IDS.account}`;
   let token: string | null = null;
@@ -335,7 +324,7 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
     log(`stress: seed ${o.seed}, ${o.engine}, ${users} users, ${o.seconds} s, ${base}`);
 
     const operator = async () => {
-      const rnd = random(o.seed * 104_729);
+      const rnd = seededRandom(o.seed * 104_729);
       while (Date.now() < until) {
         await sleep(1_000 + rnd() * 3_000);
         if (Date.now() >= until) break;
