@@ -33,6 +33,8 @@ const REFUSED_ON_PURPOSE: Record<string, { status: number; detail: RegExp; why: 
   updateTagList: { ...PLACEHOLDER, detail: /workzone reference: \.\.\./ },
   tagListAiDetection: { ...PLACEHOLDER, detail: /file reference: \.\.\./ },
   bulkTags: { status: 404, detail: /No route POST .*\/tag-lists\/[0-9a-f-]+$/, why: 'the sample\'s URL stops at the tag list (no /tags/bulk)' },
+  createAnnotation: { status: 400, detail: /body\.annotationType/, why: 'the sample says type and a "1,2,3" position; the vendor schema (and we) say annotationType and a point object' },
+  updateAnnotation: { status: 400, detail: /body\.annotationType/, why: 'the sample says type; the vendor schema (and we) say annotationType' },
   bulkMoveTags: { status: 404, detail: /No route POST .*\/tag-lists\/[0-9a-f-]+$/, why: 'the sample\'s URL stops at the tag list (no /tags/bulk-move)' },
 };
 
@@ -75,13 +77,16 @@ async function idsFor(): Promise<Record<string, string>> {
   const crop = (await call('POST', `${A2}/projects/${uuidOf(p.id)}/crops`, {
     workzoneId: z.id, name: 'C', crop: '[[1]]', actualCrop: '[[1]]', rotation: '0', cameraType: 'overview', cameraState: '{}', scan: 's', layers: null, oview: 1, settings: null,
   })).body;
+  const annotation = (await call('POST', `${A2}/projects/${uuidOf(p.id)}/annotations`, {
+    workzoneId: z.id, annotationType: 'Note', title: 'Sample', position: { x: 1, y: 2, z: 3 }, savedView: { type: 'viewpoint' },
+  })).body;
   await call('POST', `${A2}/projects/${uuidOf(p.id)}/members`, { members: { users: [{ user: emailOf('alice'), role: w.roles.Viewer }], groups: [{ group: GROUP_ID, role: w.roles.Viewer }] } });
   // bob is a member of the child zone only: the samples removing a user name him
   await call('POST', `${A2}/projects/${uuidOf(p.id)}/members`, { members: { users: [{ user: emailOf('bob'), role: w.roles.Viewer }] }, workzones: [z.id] });
   return {
     token, host, accountUUID: ACCOUNT_ID, accountId: ACCOUNT_ID, projectUUID: uuidOf(p.id), projectId: uuidOf(p.id),
     workzoneId: uuidOf(z.id), workzoneUUID: uuidOf(z.id), listUUID: uuidOf(source.id), sourceTagListUUID: uuidOf(source.id),
-    targetTagListUUID: uuidOf(target.id), cropUUID: uuidOf(crop.id), cropId: uuidOf(crop.id), fileUUID: uuidOf(model!.id),
+    targetTagListUUID: uuidOf(target.id), annotationId: uuidOf(annotation.id), annotationUUID: uuidOf(annotation.id), cropUUID: uuidOf(crop.id), cropId: uuidOf(crop.id), fileUUID: uuidOf(model!.id),
     blobId: model!.blobName, userId: w.ids.bob!, userRef: w.ids.bob!, groupUUID: GROUP_ID, subscriptionUUID: SUB_A, subscriptionId: SUB_A,
   };
 }
