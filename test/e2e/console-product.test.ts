@@ -15,6 +15,7 @@
 // @engine-independent (the console is a client of the API; the API's data path is tested elsewhere)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import util from 'node:util';
 import type { Page, Request } from 'playwright-core';
 import type { OAuthServer } from '../support/oauth-client.ts';
 import { apiAs, assertNoSeriousAxeViolations, consoleWorld, lasFile, paintedPixels, screenshot, signInThroughConsole } from '../support/console.ts';
@@ -195,8 +196,18 @@ for (const viewport of [DESKTOP, PHONE]) {
     // CLS metric leaves out), and where the panels are before and after.
     await page.evaluate(() => {
       (globalThis as any).__shift = 0;
+      (globalThis as any).__shifted = [];
       new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as any[]) (globalThis as any).__shift += e.value;
+        for (const e of list.getEntries() as any[]) {
+          (globalThis as any).__shift += e.value;
+          // What moved, from where to where: the failure names it.
+          // (No named helper in here: the test's compiler would wrap it in a function the page lacks.)
+          for (const src of e.sources ?? []) {
+            const n = src.node as Element | null;
+            const name = n?.tagName ? `${n.tagName.toLowerCase()}.${String(n.className).split(' ').join('.')}` : String(n?.nodeName);
+            (globalThis as any).__shifted.push(`${name} ${JSON.stringify(src.previousRect)} → ${JSON.stringify(src.currentRect)} (${e.value.toFixed(3)})`);
+          }
+        }
       }).observe({ type: 'layout-shift' });
     });
     const places = () =>
@@ -208,13 +219,25 @@ for (const viewport of [DESKTOP, PHONE]) {
         }),
       );
     const before = await places();
+    // The scene follows the list's selection on its next frame (the list's state and the
+    // view's are synced by an effect): read until it does, for a few seconds at most.
+    const settled = async <T,>(read: () => Promise<T>, expected: T) => {
+      let seen = await read();
+      for (let waited = 0; !util.isDeepStrictEqual(seen, expected) && waited < 5000; waited += 50) {
+        await page.waitForTimeout(50);
+        seen = await read();
+      }
+      return seen;
+    };
+    const settledColour = (layerId: string, key: string, expected: string) => settled(() => highlighted(page, layerId, key), expected);
 
     // The list → the scene: Day tank (T-201, the third of Equipment) is marked.
     const dayTank = page.getByRole('button', { name: /^Day tank/ });
     await dayTank.click();
     await page.locator('[data-testid=selection] .selection-name').filter({ hasText: 'Day tank' }).waitFor();
-    assert.deepEqual(await selectionOf(page), { layerId: `tags:${equipment.id}`, key: '2' });
-    assert.equal(await highlighted(page, `tags:${equipment.id}`, '2'), 'ffb000');
+    const dayTankSelected = { layerId: `tags:${equipment.id}`, key: '2' };
+    assert.deepEqual(await settled(() => selectionOf(page), dayTankSelected), dayTankSelected);
+    assert.equal(await settledColour(`tags:${equipment.id}`, '2', 'ffb000'), 'ffb000');
     assert.equal(await dayTank.getAttribute('aria-pressed'), 'true');
     const pixels = await paintedPixels(page);
     assert.ok(pixels.highlight > 50, `the selected box is drawn in the highlight colour: ${JSON.stringify(pixels)}`);
@@ -227,16 +250,6 @@ for (const viewport of [DESKTOP, PHONE]) {
     await page.locator('[data-testid=selection] .selection-name').filter({ hasText: 'Isolation valve' }).waitFor();
     assert.equal(await page.getByRole('button', { name: /^Isolation valve/ }).getAttribute('aria-pressed'), 'true');
     assert.equal(await dayTank.getAttribute('aria-pressed'), 'false');
-    // The scene follows the selection on its next frame (the list's state and the view's are
-    // synced by an effect): read until it does, for a few seconds at most.
-    const settledColour = async (layerId: string, key: string, expected: string) => {
-      let seen = await highlighted(page, layerId, key);
-      for (let waited = 0; seen !== expected && waited < 5000; waited += 50) {
-        await page.waitForTimeout(50);
-        seen = await highlighted(page, layerId, key);
-      }
-      return seen;
-    };
     const listColour = (await highlighted(page, `tags:${equipment.id}`, '1'))!;
     assert.equal(await settledColour(`tags:${equipment.id}`, '2', listColour), listColour, 'the day tank is back in its list colour');
     assert.equal(await settledColour(`tags:${valves.id}`, '0', 'ffb000'), 'ffb000');
@@ -249,8 +262,8 @@ for (const viewport of [DESKTOP, PHONE]) {
     // Clearing the selection; then measured: nothing moved.
     await page.getByRole('button', { name: 'Clear the selection' }).click();
     await page.locator('[data-testid=selection]').waitFor({ state: 'detached' });
-    const shift = await page.evaluate(() => (globalThis as any).__shift as number);
-    assert.ok(shift < 0.001, `layout shift during selection: ${shift}`);
+    const shift = await page.evaluate(() => ({ value: (globalThis as any).__shift as number, sources: (globalThis as any).__shifted as string[] }));
+    assert.ok(shift.value < 0.001, `layout shift during selection: ${shift.value}: ${shift.sources.join('; ')}`);
     assert.deepEqual(await places(), before);
     done = true;
   });
