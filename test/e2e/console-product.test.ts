@@ -63,6 +63,22 @@ async function signedInZone(viewport = DESKTOP, tab = 'tags'): Promise<Page> {
   await zoneDrawn(page);
   await Promise.all(besides);
   if (((await (await notices).json()) as unknown[]).length) await page.locator('section.banner.notice').first().waitFor();
+  // Then a quiet page: the scan's reading over (its footer gone) and no answer arriving for a
+  // second, so that what moves afterwards is the test's doing (on a loaded machine the last
+  // answers of the opening arrive late).
+  await page.waitForFunction(
+    () => {
+      const g = globalThis as any;
+      const n = performance.getEntriesByType('resource').length;
+      if (g.__quietCount !== n) {
+        g.__quietCount = n;
+        g.__quietSince = performance.now();
+      }
+      return !document.querySelector('.scene-footer') && performance.now() - g.__quietSince > 1000;
+    },
+    undefined,
+    { polling: 100, timeout: 60_000 },
+  );
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   return page;
 }
