@@ -254,4 +254,25 @@ describe('expiry', () => {
     await assert.rejects(t.core.objectStore.listParts({ key: `${uuidOf(P.id)}/${u.blobName}`, uploadId: record.storeUploadId, size: u.size, partSize: u.partSize }), /No such multipart upload/);
     assertProblem(await w.as.manager!('POST', `${base()}/${done.u.id}/complete`, { md5: md5Hex(done.parts[0]!), partsMd5: composite(done.parts) }), 404, 'upload-not-found');
   });
+
+  test('a permanently deleted project\'s unfinished upload: the next sweep aborts it at the store (its parts go), before its expiry', async () => {
+    const kept = { P, zone };
+    const doomed = await createProject(w.as.projectOwner!, { name: 'Doomed' });
+    await addMembers(w.as.projectOwner!, doomed.id, { users: [{ user: emailOf('manager'), role: w.roles.Manager }] });
+    // The helpers above address P's root zone: pointed at the doomed project for this test.
+    [P, zone] = [doomed, uuidOf(doomed.rootWorkzoneId)];
+    try {
+      const { u } = await uploadParts(w.as.manager!, content(MiB + 9, 9), 'Orphan');
+      const record = (await t.core.store.repos.multipartUploads.byId(uuidOf(doomed.id), u.id))!;
+      const project = `${A2}/projects/${uuidOf(doomed.id)}`;
+      assert.equal((await w.as.projectOwner!('DELETE', project)).status, 204);
+      assert.equal((await w.as.projectOwner!('DELETE', `${project}?permanent=true`)).status, 204);
+      const swept = await t.core.multipartSweeper.run();
+      assert.ok(swept.ran && swept.aborted >= 1, JSON.stringify(swept));
+      assert.equal(await t.core.store.repos.multipartUploads.byId(uuidOf(doomed.id), u.id), null);
+      await assert.rejects(t.core.objectStore.listParts({ key: `${uuidOf(doomed.id)}/${u.blobName}`, uploadId: record.storeUploadId, size: u.size, partSize: u.partSize }), /No such multipart upload/);
+    } finally {
+      [P, zone] = [kept.P, kept.zone];
+    }
+  });
 });

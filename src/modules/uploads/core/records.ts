@@ -32,6 +32,10 @@ export interface MultipartUploadsRepo {
   byIdForUpdate(projectId: string, id: string): Promise<MultipartUploadRecord | null>;
   markCompleted(id: string, fileId: string, now: Date): Promise<void>;
   remove(id: string): Promise<void>;
-  /** Records past expires_at (completed or not), oldest first, locked; rows another transaction holds are skipped. */
+  /**
+   * Records past expires_at (completed or not) and records whose project was permanently
+   * deleted (the row outlives it: migration 0034), oldest expiry first, locked; rows another
+   * transaction holds are skipped.
+   */
   claimExpired(now: Date, limit: number): Promise<MultipartUploadRecord[]>;
 }

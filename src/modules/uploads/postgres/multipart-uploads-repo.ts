@@ -29,7 +29,9 @@ export function multipartUploadsRepo(sql: Sql): MultipartUploadsRepo {
     },
     claimExpired: (now, limit) =>
       sql.query<MultipartUploadRecord>(
-        `SELECT ${COLS} FROM multipart_uploads WHERE expires_at <= $1 ORDER BY expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        `SELECT ${COLS} FROM multipart_uploads m
+         WHERE m.expires_at <= $1 OR NOT EXISTS (SELECT 1 FROM projects p WHERE p.id = m.project_id)
+         ORDER BY m.expires_at, m.id LIMIT $2 FOR UPDATE OF m SKIP LOCKED`,
         [now, limit],
       ),
   };
