@@ -42,7 +42,6 @@ import { api1TagJson } from './http/api1/tag-json.ts';
 import { api2TagJson } from './http/api2/tag-json.ts';
 import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
 import type { Files, UploadSweeper } from './core/files/index.ts';
-import type { Crops } from './core/crops/index.ts';
 import type { WebhookOwnerNotices, WebhookRelay, Webhooks } from './core/webhooks/index.ts';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
 import type { Ids } from './core/ports/ids.ts';
@@ -133,7 +132,6 @@ export interface Core extends ContractOffers {
   // files, crops, connect, tags, jobs
   files: Files;
   uploadSweeper: UploadSweeper;
-  crops: Crops;
   tagLists: TagLists;
   jobRunner: JobRunner;
   webhooks: Webhooks;

@@ -20,7 +20,7 @@ import { membersModule } from './core/members/index.ts';
 import { reportsModule } from './modules/reports/module.ts';
 import { filesModule } from './core/files/index.ts';
 import { uploadsModule } from './modules/uploads/module.ts';
-import { cropsModule } from './core/crops/index.ts';
+import { cropsModule } from './modules/crops/module.ts';
 import { annotationsModule } from './modules/annotations/module.ts';
 import { measurementsModule } from './modules/measurements/module.ts';
 import { connectModule } from './modules/connect/module.ts';

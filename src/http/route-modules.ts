@@ -25,7 +25,6 @@ import { projectRoutes as api2Projects } from './api2/projects.ts';
 import { workzoneRoutes as api2Workzones } from './api2/workzones.ts';
 import { memberRoutes as api2Members } from './api2/members.ts';
 import { fileRoutes as api2Files } from './api2/files.ts';
-import { cropRoutes as api2Crops } from './api2/crops.ts';
 import { tagRoutes as api2Tags } from './api2/tags.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
 import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
@@ -63,7 +62,6 @@ const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   { module: 'members', api2: api2Members },
   // /_blobs: the local-disk store's signed URLs.
   { module: 'files', api1: api1Files, api2: api2Files, other: { plugin: blobRoutes } },
-  { module: 'crops', api2: api2Crops },
   { module: 'tags', api1: api1Tags, api2: api2Tags },
   { module: 'webhooks', api2: api2Webhooks },
   { module: 'operator', other: { plugin: operatorRoutes, prefix: '/_operator' } },

@@ -3,8 +3,12 @@
 // existed (repos.changes.publish): each change still drops at least what it dropped then.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cacheScope, invalidatedScopes, onInvalidation } from '../../src/core/events/invalidation.ts';
+import { cacheScope, invalidatedScopes as scopesOf, onInvalidation } from '../../src/core/events/invalidation.ts';
 import { eventOf, projectEventOf, tagListChanged, type DomainEvent, type StoredDomainEvent } from '../../src/core/events/domain-events.ts';
+import { STORE_MODULES } from '../../src/modules/registries.ts';
+
+/** The scopes an event makes stale on a node: the kernel's rows and the module list's (a moved module's events, e.g. crop.*). */
+const invalidatedScopes = (event: DomainEvent) => scopesOf(event, STORE_MODULES.invalidation);
 
 const A = 'a0000000-0000-4000-8000-000000000001';
 const U = 'a0000000-0000-4000-8000-000000000002';

@@ -15,7 +15,7 @@ import { membersRepo } from './repos/members.ts';
 import { jobsRepo } from './repos/jobs.ts';
 import { locksRepo } from './repos/locks.ts';
 import { tagsRepo } from './repos/tags.ts';
-import { cropsRepo, filesRepo, uploadsRepo } from './repos/files.ts';
+import { filesRepo, uploadsRepo } from './repos/files.ts';
 import { groupsRepo, invitationsRepo } from './repos/groups.ts';
 import { adminRepo, countersRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 import { accountInvitationsRepo } from './repos/account-invitations.ts';
@@ -57,7 +57,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     tags: tagsRepo(sql),
     files: filesRepo(sql),
     uploads: uploadsRepo(sql),
-    crops: cropsRepo(sql),
     projects: projectsRepo(sql),
     workzones: workzonesRepo(sql),
     members: membersRepo(sql),

@@ -114,15 +114,11 @@ export interface DomainEventData extends ModuleEventData {
   /** A user's access was removed from a work zone (and its subtree and, if asked, its parents). */
   'member.access-removed': ProjectIds & { memberType: MemberType; memberId: string; workzoneId: string };
 
-  // Files, crops, tag lists.
+  // Files, tag lists.
   'file.registered': ProjectIds & { fileId: string; workzoneId: string; category: string };
   /** Renamed (`name`) or placed (`transformation`). */
   'file.updated': ProjectIds & { fileId: string; workzoneId: string; fields: ('name' | 'transformation')[] };
   'file.deleted': ProjectIds & { fileId: string; workzoneId: string; category: string };
-  'crop.created': ProjectIds & { cropId: string; workzoneId: string };
-  /** Also a move: `workzoneId` is where the crop is now. */
-  'crop.updated': ProjectIds & { cropId: string; workzoneId: string };
-  'crop.deleted': ProjectIds & { cropId: string; workzoneId: string };
   'tag-list.created': ProjectIds & { tagListId: string; workzoneId: string };
   /** The list's own fields (name, zone, type, definitions…); its tags change with tag-list.changed. */
   'tag-list.updated': ProjectIds & { tagListId: string; workzoneId: string };

@@ -112,9 +112,6 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   // A rename or a transformation changes no count.
   'file.updated': nothing,
   'file.deleted': withLists(contents),
-  'crop.created': nothing,
-  'crop.updated': nothing,
-  'crop.deleted': nothing,
   // A project's tagCount sums its lists' tags: a new list is empty (its first tags come with
   // tag-list.changed), and a list moved to another zone stays in the project.
   'tag-list.created': contents,

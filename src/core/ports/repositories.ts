@@ -10,7 +10,7 @@ import type { WebhooksRepo } from './webhooks.ts';
 import type { StoredDomainEvent } from '../events/domain-events.ts';
 import type { ModuleInvalidation } from '../events/invalidation.ts';
 import type { TagsRepo } from './tags.ts';
-import type { CropsRepo, FilesRepo, UploadsRepo } from './file-repositories.ts';
+import type { FilesRepo, UploadsRepo } from './file-repositories.ts';
 export interface UserRecord {
   id: string;
   api1Id: string;
@@ -448,7 +448,6 @@ export interface Repos {
   tags: TagsRepo;
   files: FilesRepo;
   uploads: UploadsRepo;
-  crops: CropsRepo;
   projects: ProjectsRepo;
   workzones: WorkzonesRepo;
   members: MembersRepo;

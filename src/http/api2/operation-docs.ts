@@ -360,26 +360,6 @@ export const API2_OPERATIONS: OperationTable = {
     errors: [...PROJECT, INPUT, 'view-file-forbidden', 'view-crop-forbidden', 'blob-not-found'],
   },
 
-  // Crops (src/core/crops/crops.ts).
-  [`GET ${P}/crops`]: {
-    does: 'The crops of the work zones where the caller holds `workzone:crops:read`, optionally of some work zones only.',
-    permission: `${MEMBER}.`,
-    errors: [...PROJECT, INPUT],
-  },
-  [`POST ${P}/crops`]: { does: 'Creates a crop in a work zone.', permission: '`workzone:crops:write` on the work zone.', errors: [...PROJECT, ...WORKZONE, INPUT, 'create-crop-forbidden'] },
-  [`GET ${P}/crops/{cropRef}`]: { does: 'One crop.', permission: `${MEMBER} with \`workzone:crops:read\` on its work zone.`, errors: [...PROJECT, 'invalid-crop-urn', 'view-crop-forbidden', 'crop-not-found'] },
-  [`PUT ${P}/crops/{cropRef}`]: {
-    does: 'Overwrites a crop; a new `workzoneId` moves it.',
-    permission: '`workzone:crops:write` on its work zone (and on the new one when it moves).',
-    errors: [...PROJECT, ...WORKZONE, INPUT, 'invalid-crop-urn', 'update-crop-forbidden', 'crop-not-found'],
-  },
-  [`DELETE ${P}/crops/{cropRef}`]: { does: 'Deletes a crop.', permission: '`workzone:crops:write` on its work zone.', errors: [...PROJECT, 'invalid-crop-urn', 'delete-crop-forbidden', 'crop-not-found'] },
-  [`POST ${P}/crops/{cropRef}/cover`]: {
-    does: 'Signs the upload of a crop cover (png, jpg or jpeg).',
-    permission: '`workzone:crops:write` on its work zone.',
-    errors: [...PROJECT, INPUT, 'invalid-crop-urn', 'update-crop-forbidden', 'crop-not-found'],
-  },
-
   // Tag lists and tags (src/core/tags/tag-lists.ts; docs/tags.md).
   [`GET ${P}/tag-lists`]: {
     does: 'The tag lists of the work zones where the caller holds `workzone:tags:read`.',
