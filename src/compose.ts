@@ -31,7 +31,6 @@ import type { AccountInvitations, AccountUsers, Invitations, PasswordResets, Sig
 import type { ApplySeed, AuthenticateOperator, Operator, SandboxClock, SeedDocument } from './core/operator/index.ts';
 import type { MailRelay, SendMail } from './core/mail/index.ts';
 import type { Accounts } from './core/accounts/index.ts';
-import type { Roles } from './core/roles/index.ts';
 import type { Groups } from './core/groups/index.ts';
 import type { ProjectAccess, ProjectDetailsService, Projects, Reach } from './core/projects/index.ts';
 import type { WorkzoneCopy, Workzones } from './core/workzones/index.ts';
@@ -119,7 +118,6 @@ export interface Core extends ContractOffers {
   // permissions, accounts, roles, groups, activity, limits
   authorizer: Authorizer;
   accounts: Accounts;
-  roles: Roles;
   groups: Groups;
   // projects, work zones, members, reports
   projectAccess: ProjectAccess;

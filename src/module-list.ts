@@ -11,7 +11,7 @@ import { mailModule } from './core/mail/index.ts';
 import { permissionsModule } from './core/permissions/module.ts';
 import { valuesModule } from './modules/values/module.ts';
 import { accountsModule } from './core/accounts/index.ts';
-import { rolesModule } from './core/roles/index.ts';
+import { rolesModule } from './modules/roles/module.ts';
 import { groupsModule } from './core/groups/index.ts';
 import { activityModule } from './modules/activity/module.ts';
 import { limitsModule } from './modules/limits/module.ts';

@@ -106,7 +106,7 @@ test('what a zone\'s read model shows (its fields, scan and tag counts) drops th
 test('onInvalidation calls back once per scope of each delivered event', () => {
   const listeners: ((e: StoredDomainEvent) => void)[] = [];
   const seen: string[] = [];
-  onInvalidation({ onEvent: (l) => listeners.push(l) }, (s) => seen.push(s));
+  onInvalidation({ onEvent: (l) => listeners.push(l), moduleInvalidation: STORE_MODULES.invalidation }, (s) => seen.push(s));
   const e = eventOf('role.updated', A, `role:${R}`, { roleId: R });
   for (const l of listeners) l({ ...e, id: 'e1', occurredAt: new Date() } as StoredDomainEvent);
   assert.deepEqual(seen, [`role:${R}`, `roles:${A}`, `project-lists:${A}`]);

@@ -9,7 +9,6 @@ import { accountsRepo } from './repos/accounts.ts';
 import { subscriptionsRepo } from './repos/subscriptions.ts';
 import { oauthRepo } from './repos/oauth.ts';
 import { accessRepo } from './repos/access.ts';
-import { rolesRepo } from './repos/roles.ts';
 import { projectsRepo, workzonesRepo } from './repos/projects.ts';
 import { membersRepo } from './repos/members.ts';
 import { jobsRepo } from './repos/jobs.ts';
@@ -60,7 +59,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     projects: projectsRepo(sql),
     workzones: workzonesRepo(sql),
     members: membersRepo(sql),
-    roles: rolesRepo(sql),
     groups: groupsRepo(sql),
     invitations: invitationsRepo(sql),
     accountInvitations: accountInvitationsRepo(sql),

@@ -79,10 +79,7 @@ export interface DomainEventData extends ModuleEventData {
   /** The user ended every session of his ("sign out everywhere"): his tokens issued until now are refused. */
   'user.signed-out-everywhere': { userId: string };
 
-  // Roles and groups.
-  'role.created': { roleId: string };
-  'role.updated': { roleId: string };
-  'role.deleted': { roleId: string };
+  // Groups (a role's events are the roles module's).
   'group.created': { groupId: string };
   'group.updated': { groupId: string };
   'group.deleted': { groupId: string };

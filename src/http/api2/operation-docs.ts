@@ -122,25 +122,6 @@ export const API2_OPERATIONS: OperationTable = {
     errors: [...ACCOUNT, INPUT, 'invalid-subscription-urn', 'update-subscription-forbidden', 'subscription-not-found'],
   },
 
-  // Roles (src/core/roles/roles.ts; CONTRACT §5).
-  [`GET ${A}/roles`]: { does: 'The roles of the account, base roles (Manager, Contributor, Viewer) included.', permission: '`account:roles:read` (every account member).', errors: [...ACCOUNT, 'list-roles-forbidden'] },
-  [`POST ${A}/roles`]: {
-    does: 'Creates a role from `permissions`, `legacyPermissions` or both (they must agree); only whole rows of the spec\'s permission combinations are accepted.',
-    permission: '`account:roles:write` (owner, administrators, project managers).',
-    errors: [...ACCOUNT, INPUT, 'create-role-forbidden'],
-  },
-  [`GET ${A}/roles/{roleRef}`]: { does: 'One role of the account.', permission: '`account:roles:read`.', errors: [...ACCOUNT, 'invalid-role-urn', 'view-role-forbidden', 'role-not-found'] },
-  [`PUT ${A}/roles/{roleRef}`]: {
-    does: 'Overwrites a role (a missing field is erased). Base roles cannot be changed.',
-    permission: '`account:roles:write`.',
-    errors: [...ACCOUNT, INPUT, 'invalid-role-urn', 'cannot-update-base-role', 'update-role-forbidden', 'role-not-found'],
-  },
-  [`DELETE ${A}/roles/{roleRef}`]: {
-    does: 'Deletes a role that no member holds. Base roles cannot be deleted.',
-    permission: '`account:roles:write`.',
-    errors: [...ACCOUNT, 'invalid-role-urn', 'cannot-delete-base-role', 'role-used', 'delete-role-forbidden', 'role-not-found'],
-  },
-
   // Users of an account (src/core/users/account-users.ts).
   [`GET ${A}/users`]: {
     does:
