@@ -31,7 +31,6 @@ import type { AccountInvitations, AccountUsers, Invitations, PasswordResets, Sig
 import type { ApplySeed, AuthenticateOperator, Operator, SandboxClock, SeedDocument } from './core/operator/index.ts';
 import type { MailRelay, SendMail } from './core/mail/index.ts';
 import type { Accounts } from './core/accounts/index.ts';
-import type { Roles } from './core/roles/index.ts';
 import type { Groups } from './core/groups/index.ts';
 import type { ProjectAccess, ProjectDetailsService, Projects, Reach } from './core/projects/index.ts';
 import type { WorkzoneCopy, Workzones } from './core/workzones/index.ts';
@@ -42,7 +41,6 @@ import { api1TagJson } from './http/api1/tag-json.ts';
 import { api2TagJson } from './http/api2/tag-json.ts';
 import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
 import type { Files, UploadSweeper } from './core/files/index.ts';
-import type { Crops } from './core/crops/index.ts';
 import type { WebhookOwnerNotices, WebhookRelay, Webhooks } from './core/webhooks/index.ts';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
 import type { Ids } from './core/ports/ids.ts';
@@ -120,7 +118,6 @@ export interface Core extends ContractOffers {
   // permissions, accounts, roles, groups, activity, limits
   authorizer: Authorizer;
   accounts: Accounts;
-  roles: Roles;
   groups: Groups;
   // projects, work zones, members, reports
   projectAccess: ProjectAccess;
@@ -133,7 +130,6 @@ export interface Core extends ContractOffers {
   // files, crops, connect, tags, jobs
   files: Files;
   uploadSweeper: UploadSweeper;
-  crops: Crops;
   tagLists: TagLists;
   jobRunner: JobRunner;
   webhooks: Webhooks;

@@ -11,21 +11,18 @@ import { pageRoutes } from './pages/routes.ts';
 import { blobRoutes } from './blobs.ts';
 import { operatorRoutes } from './operator/routes.ts';
 import { accountRoutes as api1Accounts } from './api1/accounts.ts';
-import { roleRoutes as api1Roles } from './api1/roles.ts';
 import { userRoutes as api1Users } from './api1/users.ts';
 import { groupRoutes as api1Groups } from './api1/groups.ts';
 import { projectRoutes as api1Projects } from './api1/projects.ts';
 import { fileRoutes as api1Files } from './api1/files.ts';
 import { tagRoutes as api1Tags } from './api1/tags.ts';
 import { accountRoutes as api2Accounts } from './api2/accounts.ts';
-import { roleRoutes as api2Roles } from './api2/roles.ts';
 import { userRoutes as api2Users } from './api2/users.ts';
 import { groupRoutes as api2Groups } from './api2/groups.ts';
 import { projectRoutes as api2Projects } from './api2/projects.ts';
 import { workzoneRoutes as api2Workzones } from './api2/workzones.ts';
 import { memberRoutes as api2Members } from './api2/members.ts';
 import { fileRoutes as api2Files } from './api2/files.ts';
-import { cropRoutes as api2Crops } from './api2/crops.ts';
 import { tagRoutes as api2Tags } from './api2/tags.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
 import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
@@ -54,7 +51,6 @@ export interface ModuleRoutes {
 const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   { module: 'oauth', api2: api2Sessions, other: { plugin: oauthRoutes, browser: true } },
   { module: 'accounts', api1: api1Accounts, api2: api2Accounts },
-  { module: 'roles', api1: api1Roles, api2: api2Roles },
   // The invitation and password-reset pages and the avatars share the OAuth pages' browser session.
   { module: 'users', api1: api1Users, api2: api2Users, other: { plugin: pageRoutes, browser: true } },
   { module: 'groups', api1: api1Groups, api2: api2Groups },
@@ -63,7 +59,6 @@ const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   { module: 'members', api2: api2Members },
   // /_blobs: the local-disk store's signed URLs.
   { module: 'files', api1: api1Files, api2: api2Files, other: { plugin: blobRoutes } },
-  { module: 'crops', api2: api2Crops },
   { module: 'tags', api1: api1Tags, api2: api2Tags },
   { module: 'webhooks', api2: api2Webhooks },
   { module: 'operator', other: { plugin: operatorRoutes, prefix: '/_operator' } },

@@ -5,9 +5,10 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createStore } from '../../src/adapters/postgres/store.ts';
+import { STORE_MODULES } from '../../src/modules/registries.ts';
 import { openPostgres } from '../../src/adapters/postgres/node-postgres.ts';
 import { createSeeder } from '../../src/core/operator/seed.ts';
-import { seedRolesAndGroups } from '../../src/core/roles/index.ts';
+import { seedRolesAndGroups } from '../../src/modules/roles/index.ts';
 import { randomIds } from '../../src/adapters/ids/random-ids.ts';
 import type { PasswordHasher } from '../../src/core/ports/crypto.ts';
 import type { Sql } from '../../src/adapters/postgres/sql.ts';
@@ -60,7 +61,8 @@ for (const engine of ENGINES) {
       });
       const seeders = await Promise.all(
         sqls.map(async (sql) => {
-          const store = await createStore(sql);
+          // The node's store: the kernel's repositories and the module list's (the roles module's, which the seed writes).
+          const store = await createStore(sql, undefined, STORE_MODULES);
           stores.push(store);
           return createSeeder({ store, clock, ids: randomIds, hasher, extensions: [seedRolesAndGroups(randomIds, clock)] });
         }),

@@ -3,8 +3,12 @@
 // existed (repos.changes.publish): each change still drops at least what it dropped then.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cacheScope, invalidatedScopes, onInvalidation } from '../../src/core/events/invalidation.ts';
+import { cacheScope, invalidatedScopes as scopesOf, onInvalidation } from '../../src/core/events/invalidation.ts';
 import { eventOf, projectEventOf, tagListChanged, type DomainEvent, type StoredDomainEvent } from '../../src/core/events/domain-events.ts';
+import { STORE_MODULES } from '../../src/modules/registries.ts';
+
+/** The scopes an event makes stale on a node: the kernel's rows and the module list's (a moved module's events, e.g. crop.*). */
+const invalidatedScopes = (event: DomainEvent) => scopesOf(event, STORE_MODULES.invalidation);
 
 const A = 'a0000000-0000-4000-8000-000000000001';
 const U = 'a0000000-0000-4000-8000-000000000002';
@@ -102,7 +106,7 @@ test('what a zone\'s read model shows (its fields, scan and tag counts) drops th
 test('onInvalidation calls back once per scope of each delivered event', () => {
   const listeners: ((e: StoredDomainEvent) => void)[] = [];
   const seen: string[] = [];
-  onInvalidation({ onEvent: (l) => listeners.push(l) }, (s) => seen.push(s));
+  onInvalidation({ onEvent: (l) => listeners.push(l), moduleInvalidation: STORE_MODULES.invalidation }, (s) => seen.push(s));
   const e = eventOf('role.updated', A, `role:${R}`, { roleId: R });
   for (const l of listeners) l({ ...e, id: 'e1', occurredAt: new Date() } as StoredDomainEvent);
   assert.deepEqual(seen, [`role:${R}`, `roles:${A}`, `project-lists:${A}`]);

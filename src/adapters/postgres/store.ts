@@ -9,13 +9,12 @@ import { accountsRepo } from './repos/accounts.ts';
 import { subscriptionsRepo } from './repos/subscriptions.ts';
 import { oauthRepo } from './repos/oauth.ts';
 import { accessRepo } from './repos/access.ts';
-import { rolesRepo } from './repos/roles.ts';
 import { projectsRepo, workzonesRepo } from './repos/projects.ts';
 import { membersRepo } from './repos/members.ts';
 import { jobsRepo } from './repos/jobs.ts';
 import { locksRepo } from './repos/locks.ts';
 import { tagsRepo } from './repos/tags.ts';
-import { cropsRepo, filesRepo, uploadsRepo } from './repos/files.ts';
+import { filesRepo, uploadsRepo } from './repos/files.ts';
 import { groupsRepo, invitationsRepo } from './repos/groups.ts';
 import { adminRepo, countersRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 import { accountInvitationsRepo } from './repos/account-invitations.ts';
@@ -57,11 +56,9 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     tags: tagsRepo(sql),
     files: filesRepo(sql),
     uploads: uploadsRepo(sql),
-    crops: cropsRepo(sql),
     projects: projectsRepo(sql),
     workzones: workzonesRepo(sql),
     members: membersRepo(sql),
-    roles: rolesRepo(sql),
     groups: groupsRepo(sql),
     invitations: invitationsRepo(sql),
     accountInvitations: accountInvitationsRepo(sql),

@@ -79,10 +79,7 @@ export interface DomainEventData extends ModuleEventData {
   /** The user ended every session of his ("sign out everywhere"): his tokens issued until now are refused. */
   'user.signed-out-everywhere': { userId: string };
 
-  // Roles and groups.
-  'role.created': { roleId: string };
-  'role.updated': { roleId: string };
-  'role.deleted': { roleId: string };
+  // Groups (a role's events are the roles module's).
   'group.created': { groupId: string };
   'group.updated': { groupId: string };
   'group.deleted': { groupId: string };
@@ -114,15 +111,11 @@ export interface DomainEventData extends ModuleEventData {
   /** A user's access was removed from a work zone (and its subtree and, if asked, its parents). */
   'member.access-removed': ProjectIds & { memberType: MemberType; memberId: string; workzoneId: string };
 
-  // Files, crops, tag lists.
+  // Files, tag lists.
   'file.registered': ProjectIds & { fileId: string; workzoneId: string; category: string };
   /** Renamed (`name`) or placed (`transformation`). */
   'file.updated': ProjectIds & { fileId: string; workzoneId: string; fields: ('name' | 'transformation')[] };
   'file.deleted': ProjectIds & { fileId: string; workzoneId: string; category: string };
-  'crop.created': ProjectIds & { cropId: string; workzoneId: string };
-  /** Also a move: `workzoneId` is where the crop is now. */
-  'crop.updated': ProjectIds & { cropId: string; workzoneId: string };
-  'crop.deleted': ProjectIds & { cropId: string; workzoneId: string };
   'tag-list.created': ProjectIds & { tagListId: string; workzoneId: string };
   /** The list's own fields (name, zone, type, definitions…); its tags change with tag-list.changed. */
   'tag-list.updated': ProjectIds & { tagListId: string; workzoneId: string };

@@ -76,11 +76,6 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   'user.password-cleared': user,
   'user.signed-out-everywhere': user,
 
-  'role.created': (e) => (e.accountId ? [cacheScope.roles(e.accountId)] : []),
-  // Members holding the role see its new permissions at once.
-  'role.updated': withLists((e) => [cacheScope.role(e.data.roleId), ...(e.accountId ? [cacheScope.roles(e.accountId)] : [])]),
-  // A role in use in a project cannot be deleted (role-used): no list held it.
-  'role.deleted': (e) => [cacheScope.role(e.data.roleId), ...(e.accountId ? [cacheScope.roles(e.accountId)] : [])],
   // Groups carry project access: every access fact of the account is re-read.
   // A group's own fields show in no list; a new group has no members and no project.
   'group.created': account,
@@ -112,9 +107,6 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   // A rename or a transformation changes no count.
   'file.updated': nothing,
   'file.deleted': withLists(contents),
-  'crop.created': nothing,
-  'crop.updated': nothing,
-  'crop.deleted': nothing,
   // A project's tagCount sums its lists' tags: a new list is empty (its first tags come with
   // tag-list.changed), and a list moved to another zone stays in the project.
   'tag-list.created': contents,

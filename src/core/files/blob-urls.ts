@@ -20,7 +20,7 @@ export interface BlobUrls {
 }
 
 export function createBlobUrls(deps: {
-  store: StoreReads<'files' | 'crops'>;
+  store: StoreReads<'files'>;
   clock: Clock;
   access: Pick<ProjectAccess, 'project'>;
   objectStore: Pick<ObjectStore, 'signDownload'>;
@@ -41,7 +41,7 @@ export function createBlobUrls(deps: {
       requirePermission(scope.workzone(file.workzoneId), READ[categoryOf(file)], 'view-file-forbidden');
       return { key, ...servedAs(file.extension, downloadName(file)) };
     }
-    const crop = await store.repos.crops.byThumbnail(scope.project.id, blobName);
+    const crop = await store.repos.files.cropThumbnail(scope.project.id, blobName);
     if (crop) {
       requireMember(scope);
       requirePermission(scope.workzone(crop.workzoneId), 'workzone:crops:read', 'view-crop-forbidden');

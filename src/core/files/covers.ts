@@ -38,7 +38,7 @@ export interface Covers {
 const UPDATE_DETAILS = 'project:project:update-details';
 
 export function createCovers(
-  deps: SigningDeps & { store: StoreSlice<'files' | 'crops' | 'uploads'>; objectStore: Pick<ObjectStore, 'delete'>; logger?: Logger },
+  deps: SigningDeps & { store: StoreSlice<'files' | 'uploads'>; objectStore: Pick<ObjectStore, 'delete'>; logger?: Logger },
 ): Covers {
   const { store, clock, ids, access, objects, objectStore, checkCapacities } = deps;
   const logger = deps.logger ?? silentLogger;
@@ -75,7 +75,7 @@ export function createCovers(
    */
   async function deleteReplacedCover(projectId: string, blobName: string): Promise<void> {
     if (await store.repos.files.byBlobName(projectId, blobName)) return;
-    if (await store.repos.crops.byThumbnail(projectId, blobName)) return;
+    if (await store.repos.files.cropThumbnail(projectId, blobName)) return;
     await objectStore
       .delete(blobKey(projectId, blobName))
       .catch(logFailedDelete(blobName, 'replaced cover not deleted now; the deletion queue retries it'));

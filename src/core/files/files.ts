@@ -31,7 +31,7 @@ export type { SignedCover } from './covers.ts';
 export type Files = Uploads & ProjectFiles & BlobUrls & Covers & FileCopy;
 
 export function createFiles(deps: {
-  store: StoreSlice<'crops' | 'files' | 'uploads' | 'workzones'>;
+  store: StoreSlice<'files' | 'uploads' | 'workzones'>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;

@@ -12,6 +12,7 @@ import { requirePermission, type Actor, type ForbiddenCode } from '../permission
 import { lockProjectMembership, type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
 import { inviteToAccount, type InviteDeps, pendingView, resolveUser } from '../users/index.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
+import type { RolesRepos } from '../../modules/roles/index.ts';
 
 export interface AddMembersInput {
   workzoneRefs?: EntityRef[] | null;
@@ -133,7 +134,8 @@ export function createMembers(deps: InviteDeps & {
           const key = refValue(ref);
           let r = roleCache.get(key);
           if (!r) {
-            const rec = await repos.roles.byRef(accountId, ref);
+            // The roles module's repository, bound into this transaction by the store (src/adapters/postgres/store.ts).
+            const rec = await (repos as Repos & RolesRepos).roles.byRef(accountId, ref);
             if (!rec) throw notFound('role', key);
             roleCache.set(key, (r = { id: rec.id, permissions: effectiveRolePermissions(rec.permissions) }));
           }

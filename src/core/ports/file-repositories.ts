@@ -1,4 +1,4 @@
-// Repository ports of files, pending uploads and crops (docs/files.md).
+// Repository ports of files and pending uploads (docs/files.md); a crop's are the crops module's.
 import type { Ref } from './project-repositories.ts';
 
 export interface Vector3 {
@@ -65,6 +65,8 @@ export interface CapacityCount {
 export interface FilesRepo {
   byRef(projectId: string, ref: Ref): Promise<FileRecord | null>;
   byBlobName(projectId: string, blobName: string): Promise<FileRecord | null>;
+  /** The crop (of the crops module) whose thumbnail is this blob, if any: a blob's read permission and whether a cover's object is still named. */
+  cropThumbnail(projectId: string, blobName: string): Promise<{ cropId: string; workzoneId: string } | null>;
   /** The project's files, optionally of some categories only, oldest first. */
   list(projectId: string, categories?: string[]): Promise<FileRecord[]>;
   insert(f: Omit<FileRecord, 'api1Id' | 'updatedAt' | 'updatedBy'>): Promise<void>;
@@ -107,37 +109,4 @@ export interface UploadsRepo {
   /** Queued object deletions (oldest first, locked), each saying whether a row names the blob again. */
   claimDeletions(limit: number): Promise<{ projectId: string; blobName: string; referenced: boolean }[]>;
   removeDeletion(projectId: string, blobName: string): Promise<void>;
-}
-
-export interface CropRecord {
-  id: string;
-  api1Id: string;
-  projectId: string;
-  workzoneId: string;
-  name: string;
-  crop: string;
-  actualCrop: string;
-  rotation: string;
-  layers: string | null;
-  cameraType: string;
-  cameraState: string;
-  scan: string;
-  thumbnailBlobName: string | null;
-  oview: number | null;
-  settings: string | null;
-  createdAt: Date;
-  createdBy: string | null;
-  updatedAt: Date;
-  updatedBy: string | null;
-}
-
-export type CropFields = Omit<CropRecord, 'id' | 'api1Id' | 'projectId' | 'createdAt' | 'createdBy' | 'updatedAt' | 'updatedBy'>;
-
-export interface CropsRepo {
-  byRef(projectId: string, ref: Ref): Promise<CropRecord | null>;
-  list(projectId: string): Promise<CropRecord[]>;
-  insert(c: Omit<CropRecord, 'api1Id' | 'updatedAt' | 'updatedBy'>): Promise<void>;
-  update(id: string, f: CropFields, by: string, now: Date): Promise<void>;
-  remove(id: string): Promise<void>;
-  byThumbnail(projectId: string, blobName: string): Promise<CropRecord | null>;
 }

@@ -10,7 +10,7 @@ import type { WebhooksRepo } from './webhooks.ts';
 import type { StoredDomainEvent } from '../events/domain-events.ts';
 import type { ModuleInvalidation } from '../events/invalidation.ts';
 import type { TagsRepo } from './tags.ts';
-import type { CropsRepo, FilesRepo, UploadsRepo } from './file-repositories.ts';
+import type { FilesRepo, UploadsRepo } from './file-repositories.ts';
 export interface UserRecord {
   id: string;
   api1Id: string;
@@ -354,33 +354,6 @@ export interface AdminRepo {
   purge(c: PurgeCutoffs): Promise<PurgeCounts>;
 }
 
-export interface RoleRecord {
-  id: string;
-  api1Id: string;
-  accountId: string;
-  name: string;
-  description: string;
-  color: string | null;
-  permissions: string[];
-  legacyPermissions: string[];
-  isBase: boolean;
-  createdBy: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export type RoleFields = Pick<RoleRecord, 'name' | 'description' | 'color' | 'permissions' | 'legacyPermissions'>;
-
-export interface RolesRepo {
-  byRef(accountId: string, ref: { uuid: string } | { api1Id: string }): Promise<RoleRecord | null>;
-  listByAccount(accountId: string): Promise<RoleRecord[]>;
-  insert(r: Omit<RoleRecord, 'api1Id' | 'createdAt' | 'updatedAt'>, now: Date): Promise<RoleRecord>;
-  update(id: string, fields: RoleFields, now: Date): Promise<RoleRecord>;
-  remove(id: string): Promise<void>;
-  /** Ids of the projects where the role is held by a member. */
-  usage(roleId: string): Promise<string[]>;
-}
-
 export interface GroupRecord {
   id: string;
   api1Id: string;
@@ -448,11 +421,9 @@ export interface Repos {
   tags: TagsRepo;
   files: FilesRepo;
   uploads: UploadsRepo;
-  crops: CropsRepo;
   projects: ProjectsRepo;
   workzones: WorkzonesRepo;
   members: MembersRepo;
-  roles: RolesRepo;
   groups: GroupsRepo;
   invitations: InvitationsRepo;
   accountInvitations: AccountInvitationsRepo;

@@ -16,6 +16,7 @@ import { refusalValues } from '../permissions/granted-by.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope } from './project-access.ts';
 import { earliestExpiry, type BuiltList, type ProjectLists } from './project-lists.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
+import type { RolesRepos } from '../../modules/roles/index.ts';
 
 export interface ProjectView {
   project: ProjectRecord;
@@ -59,7 +60,10 @@ function pickStats(s: ProjectStats | undefined, want: StatsWanted): Partial<Proj
 }
 
 export async function managerRoleId(repos: Repos, accountId: string): Promise<string> {
-  const manager = (await repos.roles.listByAccount(accountId)).find((r) => r.isBase && r.name === 'Manager');
+  // The roles module's repository: the store binds every module's repositories into each
+  // transaction (src/adapters/postgres/store.ts), which the kernel types as its own Repos.
+  const { roles } = repos as Repos & RolesRepos;
+  const manager = (await roles.listByAccount(accountId)).find((r) => r.isBase && r.name === 'Manager');
   if (!manager) throw new DomainError('conflict', 'role-not-found', 'The account has no Manager base role');
   return manager.id;
 }

@@ -23,8 +23,6 @@ export const API1_OPERATIONS: OperationTable = {
     permission: '`account:subscriptions:read` (owner, administrators, project managers).',
     errors: [...ACCOUNT, 'list-subscriptions-forbidden'],
   },
-  [`GET ${A}/roles`]: { does: 'The roles of the account with their legacy permissions.', permission: '`account:roles:read` (every account member).', errors: [...ACCOUNT, 'list-roles-forbidden'] },
-  [`GET ${A}/roles/{roleId}`]: { does: 'One role of the account.', permission: '`account:roles:read`.', errors: [...ACCOUNT, 'view-role-forbidden', 'role-not-found'] },
   [`GET ${A}/groups`]: { does: 'The groups of the account.', permission: '`account:groups:read` (every account member).', errors: [...ACCOUNT, 'list-groups-forbidden'] },
   [`GET ${A}/groups/{groupId}`]: { does: 'One group of the account.', permission: '`account:groups:read`.', errors: [...ACCOUNT, 'view-group-forbidden', 'group-not-found'] },
   [`GET ${A}/users`]: {

@@ -1,7 +1,7 @@
 // API 1 presenters: pure reshaping into API 1 shapes; every id is an API 1 id.
 import { api1IdOf } from '../../core/ids/api1-id.ts';
 import type { AccountView, SubscriptionView } from '../../core/accounts/index.ts';
-import type { GroupRecord, RoleRecord } from '../../core/ports/repositories.ts';
+import type { GroupRecord } from '../../core/ports/repositories.ts';
 import type { AccountUserView } from '../../core/users/index.ts';
 import { DEFAULT_COLOR } from '../api2/presenters.ts';
 
@@ -17,17 +17,6 @@ export const api1 = {
     createdBy: id1(v.account.createdBy),
     ownerId: api1IdOf(v.account.ownerId),
     permissions: { owner: v.flags.isOwner, admin: v.flags.isAdmin, manager: v.flags.isManager, all: v.flags.listsAllProjects },
-  }),
-  role: (r: RoleRecord) => ({
-    id: r.api1Id,
-    type: 'role' as const,
-    name: r.name,
-    description: r.description,
-    color: r.color ?? DEFAULT_COLOR,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
-    permissions: r.legacyPermissions,
-    accountIds: [api1IdOf(r.accountId)],
   }),
   group: (g: GroupRecord) => ({
     id: g.api1Id,

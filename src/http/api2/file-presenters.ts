@@ -1,10 +1,9 @@
-// API 2 presenters of files and crops: the vendor's per-category File shapes as far as our
-// data goes, and crops; URN ids and the 302 links of stored objects (docs/files.md).
+// API 2 presenters of files: the vendor's per-category File shapes as far as our data goes;
+// URN ids and the 302 links of stored objects (docs/files.md). A crop's: src/modules/crops/http.
 import type { Static } from 'typebox';
 import type { Core } from '../../compose.ts';
 import { formatUrn } from '../../core/ids/urn.ts';
 import type { FileView } from '../../core/files/index.ts';
-import type { CropView } from '../../core/crops/index.ts';
 import { api2Kit } from './route-kit.ts';
 import type * as F from './file-schemas.ts';
 
@@ -39,16 +38,5 @@ export function filePresenters(core: Core) {
         return base;
     }
   };
-  const crop = (v: CropView) => {
-    const c = v.crop;
-    return {
-      id: urn('crop', c.id), urn: urn('crop', c.id), api1Id: c.api1Id, type: 'crop' as const, workzoneId: urn('workzone', c.workzoneId),
-      name: c.name, crop: c.crop, actualCrop: c.actualCrop, rotation: c.rotation, layers: c.layers, cameraType: c.cameraType,
-      cameraState: c.cameraState, scan: c.scan, thumbnailBlobName: c.thumbnailBlobName,
-      thumbnailUrl: c.thumbnailBlobName ? blobUrl(v.accountId, c.projectId, c.thumbnailBlobName) : null,
-      oview: c.oview, settings: c.settings, createdBy: userUrn(c.createdBy), createdAt: c.createdAt.toISOString(),
-      updatedBy: userUrn(c.updatedBy ?? c.createdBy), updatedAt: c.updatedAt.toISOString(),
-    };
-  };
-  return { file, crop };
+  return { file };
 }

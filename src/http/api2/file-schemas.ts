@@ -1,5 +1,5 @@
-// API 2 schemas of files, uploads, blobs and crops (vendor "File" per category, "bulk-files",
-// "FileFormat", "Crop", "cropCreate", "cropUpdate", "filesTransformationUpdate").
+// API 2 schemas of files, uploads, blobs and covers (vendor "File" per category, "bulk-files",
+// "FileFormat", "filesTransformationUpdate"); a crop's are the crops module's (src/modules/crops/http/schemas.ts).
 import { Type } from 'typebox';
 import { DateTime, Nullable, StringEnum, NullableDateTime } from '../schema-helpers.ts';
 import { CATEGORIES } from '../../core/files/index.ts';
@@ -104,44 +104,3 @@ export const Transformation = Type.Array(
 
 export const BlobNames = Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 1000 });
 export const BlobUrls = Type.Object({ expiresIn: Type.Integer(), urls: Type.Record(Type.String(), Type.String()) });
-
-const Text = Type.String({ maxLength: 100_000 });
-const cropFields = {
-  workzoneId: RefString,
-  name: Type.String({ minLength: 1, maxLength: 255 }),
-  crop: Text,
-  actualCrop: Text,
-  rotation: Text,
-  layers: Type.Optional(Nullable(Text)),
-  cameraType: Type.String({ maxLength: 64 }),
-  cameraState: Text,
-  scan: Type.String({ maxLength: 1000 }),
-  thumbnailBlobName: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
-  oview: Type.Optional(Nullable(Type.Integer({ minimum: -2147483648, maximum: 2147483647 }))),
-  settings: Type.Optional(Nullable(Text)),
-};
-export const CropWrite = Type.Object(cropFields, { additionalProperties: false });
-
-export const Crop = Type.Object({
-  id: Type.String(),
-  urn: Type.String(),
-  api1Id: Type.String(),
-  type: Type.Literal('crop'),
-  workzoneId: Type.String(),
-  name: Type.String(),
-  crop: Type.String(),
-  actualCrop: Type.String(),
-  rotation: Type.String(),
-  layers: Nullable(Type.String()),
-  cameraType: Type.String(),
-  cameraState: Type.String(),
-  scan: Type.String(),
-  thumbnailBlobName: Nullable(Type.String()),
-  thumbnailUrl: Nullable(Type.String()),
-  oview: Nullable(Type.Integer()),
-  settings: Nullable(Type.String()),
-  createdBy: Type.String(),
-  createdAt: DateTime,
-  updatedBy: Type.String(),
-  updatedAt: DateTime,
-});

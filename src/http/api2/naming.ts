@@ -29,3 +29,7 @@ export function api2Naming(ns: string) {
     beta: (t: string) => ({ tags: ['BETA', t] }),
   };
 }
+
+/** The 302 link of a stored object (a file, a cover, a thumbnail) under `publicUrl`: docs/files.md. */
+export const api2BlobUrl = (publicUrl: string, accountId: string, projectId: string, blobName: string): string =>
+  `${publicUrl}/api/2/accounts/${accountId}/projects/${projectId}/blobs/${encodeURIComponent(blobName)}`;

@@ -122,25 +122,6 @@ export const API2_OPERATIONS: OperationTable = {
     errors: [...ACCOUNT, INPUT, 'invalid-subscription-urn', 'update-subscription-forbidden', 'subscription-not-found'],
   },
 
-  // Roles (src/core/roles/roles.ts; CONTRACT §5).
-  [`GET ${A}/roles`]: { does: 'The roles of the account, base roles (Manager, Contributor, Viewer) included.', permission: '`account:roles:read` (every account member).', errors: [...ACCOUNT, 'list-roles-forbidden'] },
-  [`POST ${A}/roles`]: {
-    does: 'Creates a role from `permissions`, `legacyPermissions` or both (they must agree); only whole rows of the spec\'s permission combinations are accepted.',
-    permission: '`account:roles:write` (owner, administrators, project managers).',
-    errors: [...ACCOUNT, INPUT, 'create-role-forbidden'],
-  },
-  [`GET ${A}/roles/{roleRef}`]: { does: 'One role of the account.', permission: '`account:roles:read`.', errors: [...ACCOUNT, 'invalid-role-urn', 'view-role-forbidden', 'role-not-found'] },
-  [`PUT ${A}/roles/{roleRef}`]: {
-    does: 'Overwrites a role (a missing field is erased). Base roles cannot be changed.',
-    permission: '`account:roles:write`.',
-    errors: [...ACCOUNT, INPUT, 'invalid-role-urn', 'cannot-update-base-role', 'update-role-forbidden', 'role-not-found'],
-  },
-  [`DELETE ${A}/roles/{roleRef}`]: {
-    does: 'Deletes a role that no member holds. Base roles cannot be deleted.',
-    permission: '`account:roles:write`.',
-    errors: [...ACCOUNT, 'invalid-role-urn', 'cannot-delete-base-role', 'role-used', 'delete-role-forbidden', 'role-not-found'],
-  },
-
   // Users of an account (src/core/users/account-users.ts).
   [`GET ${A}/users`]: {
     does:
@@ -358,26 +339,6 @@ export const API2_OPERATIONS: OperationTable = {
     does: 'Signed download URLs (valid 3 hours) of many stored objects of the project.',
     permission: `for each object: a file or crop cover: ${MEMBER}, and ${FILE_READ}.`,
     errors: [...PROJECT, INPUT, 'view-file-forbidden', 'view-crop-forbidden', 'blob-not-found'],
-  },
-
-  // Crops (src/core/crops/crops.ts).
-  [`GET ${P}/crops`]: {
-    does: 'The crops of the work zones where the caller holds `workzone:crops:read`, optionally of some work zones only.',
-    permission: `${MEMBER}.`,
-    errors: [...PROJECT, INPUT],
-  },
-  [`POST ${P}/crops`]: { does: 'Creates a crop in a work zone.', permission: '`workzone:crops:write` on the work zone.', errors: [...PROJECT, ...WORKZONE, INPUT, 'create-crop-forbidden'] },
-  [`GET ${P}/crops/{cropRef}`]: { does: 'One crop.', permission: `${MEMBER} with \`workzone:crops:read\` on its work zone.`, errors: [...PROJECT, 'invalid-crop-urn', 'view-crop-forbidden', 'crop-not-found'] },
-  [`PUT ${P}/crops/{cropRef}`]: {
-    does: 'Overwrites a crop; a new `workzoneId` moves it.',
-    permission: '`workzone:crops:write` on its work zone (and on the new one when it moves).',
-    errors: [...PROJECT, ...WORKZONE, INPUT, 'invalid-crop-urn', 'update-crop-forbidden', 'crop-not-found'],
-  },
-  [`DELETE ${P}/crops/{cropRef}`]: { does: 'Deletes a crop.', permission: '`workzone:crops:write` on its work zone.', errors: [...PROJECT, 'invalid-crop-urn', 'delete-crop-forbidden', 'crop-not-found'] },
-  [`POST ${P}/crops/{cropRef}/cover`]: {
-    does: 'Signs the upload of a crop cover (png, jpg or jpeg).',
-    permission: '`workzone:crops:write` on its work zone.',
-    errors: [...PROJECT, INPUT, 'invalid-crop-urn', 'update-crop-forbidden', 'crop-not-found'],
   },
 
   // Tag lists and tags (src/core/tags/tag-lists.ts; docs/tags.md).

@@ -1,9 +1,8 @@
 // API 2 presenters: pure reshaping of core views into the API 2 shapes (URN ids).
 import { formatUrn, type UrnType } from '../../core/ids/urn.ts';
 import type { AccountView, SubscriptionView } from '../../core/accounts/index.ts';
-import type { GroupRecord, RoleRecord } from '../../core/ports/repositories.ts';
+import type { GroupRecord } from '../../core/ports/repositories.ts';
 import type { AccountUserView, MyInvitation } from '../../core/users/index.ts';
-import type { LegacyPermission, RolePermission } from '../../core/permissions/role-rules.ts';
 
 export const DEFAULT_COLOR = '#6b7785';
 
@@ -61,21 +60,6 @@ export function presenters(ctx: Api2Context) {
       },
       subscriptions: v.subscriptions.map(subscription),
       regions: [{ ...ctx.region, selected: true, default: true }],
-    }),
-    role: (r: RoleRecord) => ({
-      id: urn('role', r.id),
-      urn: urn('role', r.id),
-      api1Id: r.api1Id,
-      type: 'role' as const,
-      name: r.name,
-      description: r.description,
-      color: r.color ?? DEFAULT_COLOR,
-      createdBy: userUrn(r.createdBy),
-      createdAt: iso(r.createdAt),
-      updatedAt: iso(r.updatedAt),
-      permissions: r.permissions as RolePermission[],
-      legacyPermissions: r.legacyPermissions as LegacyPermission[],
-      isBase: r.isBase,
     }),
     user: (v: AccountUserView) => ({
       id: urn('user', v.user.id),

@@ -2,7 +2,7 @@
 // namespace, the caller as an Actor, the account-level presenters, the 4xx response schema
 // and the operation tags.
 import type { Core } from '../../compose.ts';
-import { api2Naming } from './naming.ts';
+import { api2BlobUrl, api2Naming } from './naming.ts';
 import { presenters, regionOf } from './presenters.ts';
 
 export function api2Kit(core: Core) {
@@ -10,8 +10,7 @@ export function api2Kit(core: Core) {
   return {
     ...api2Naming(ns),
     /** The 302 link of a stored object (a file, a cover, a thumbnail): docs/files.md. */
-    blobUrl: (accountId: string, projectId: string, blobName: string) =>
-      `${core.config.publicUrl}/api/2/accounts/${accountId}/projects/${projectId}/blobs/${encodeURIComponent(blobName)}`,
+    blobUrl: (accountId: string, projectId: string, blobName: string) => api2BlobUrl(core.config.publicUrl, accountId, projectId, blobName),
     /** Accounts, subscriptions, roles, users and groups as API 2 shows them. */
     present: presenters({ ns, publicUrl: core.config.publicUrl, region: regionOf(core.config.storageUrl) }),
   };

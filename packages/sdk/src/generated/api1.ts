@@ -148,54 +148,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/accounts/{accountId}/roles": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List roles
-         * @description The roles of the account with their legacy permissions.
-         *
-         *     **Permission:** `account:roles:read` (every account member).
-         *
-         *     **Errors:** `404 account-not-found`, `403 list-roles-forbidden`.
-         */
-        get: operations["listRoles"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/accounts/{accountId}/roles/{roleId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get role
-         * @description One role of the account.
-         *
-         *     **Permission:** `account:roles:read`.
-         *
-         *     **Errors:** `404 account-not-found`, `403 view-role-forbidden`, `404 role-not-found`.
-         */
-        get: operations["getRole"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/accounts/{accountId}/users": {
         parameters: {
             query?: never;
@@ -439,6 +391,54 @@ export interface paths {
          *     **Errors:** `404 account-not-found`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `403 delete-tag-list-forbidden`, `404 tag-list-not-found`, `409 tag-list-pending`.
          */
         delete: operations["deleteTagList"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{accountId}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List roles
+         * @description The roles of the account with their legacy permissions.
+         *
+         *     **Permission:** `account:roles:read` (every account member).
+         *
+         *     **Errors:** `404 account-not-found`, `403 list-roles-forbidden`.
+         */
+        get: operations["listRoles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{accountId}/roles/{roleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get role
+         * @description One role of the account.
+         *
+         *     **Permission:** `account:roles:read`.
+         *
+         *     **Errors:** `404 account-not-found`, `403 view-role-forbidden`, `404 role-not-found`.
+         */
+        get: operations["getRole"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1180,180 +1180,6 @@ export interface operations {
                         /** Format: date-time */
                         UpdatedAt: string;
                     }[];
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-        };
-    };
-    listRoles: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description API 1 id or UUID */
-                accountId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "role";
-                        name: string;
-                        description: string;
-                        color: string;
-                        /** Format: date-time */
-                        createdAt: string | null;
-                        /** Format: date-time */
-                        updatedAt: string | null;
-                        permissions: string[];
-                        accountIds: string[];
-                    }[];
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        code: string;
-                        message: string;
-                    };
-                };
-            };
-        };
-    };
-    getRole: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description API 1 id or UUID */
-                accountId: string;
-                /** @description API 1 id or UUID */
-                roleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "role";
-                        name: string;
-                        description: string;
-                        color: string;
-                        /** Format: date-time */
-                        createdAt: string | null;
-                        /** Format: date-time */
-                        updatedAt: string | null;
-                        permissions: string[];
-                        accountIds: string[];
-                    };
                 };
             };
             /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
@@ -3265,6 +3091,180 @@ export interface operations {
                         /** @enum {boolean} */
                         isDeleted: true;
                     }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description API 1 id or UUID */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        type: "role";
+                        name: string;
+                        description: string;
+                        color: string;
+                        /** Format: date-time */
+                        createdAt: string | null;
+                        /** Format: date-time */
+                        updatedAt: string | null;
+                        permissions: string[];
+                        accountIds: string[];
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description API 1 id or UUID */
+                accountId: string;
+                /** @description API 1 id or UUID */
+                roleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        type: "role";
+                        name: string;
+                        description: string;
+                        color: string;
+                        /** Format: date-time */
+                        createdAt: string | null;
+                        /** Format: date-time */
+                        updatedAt: string | null;
+                        permissions: string[];
+                        accountIds: string[];
+                    };
                 };
             };
             /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */

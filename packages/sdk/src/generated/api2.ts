@@ -288,78 +288,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/2/accounts/{accountRef}/roles": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Roles of an account
-         * @description The roles of the account, base roles (Manager, Contributor, Viewer) included.
-         *
-         *     **Permission:** `account:roles:read` (every account member).
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `403 list-roles-forbidden`.
-         */
-        get: operations["getRoles"];
-        put?: never;
-        /**
-         * Create a role
-         * @description Creates a role from `permissions`, `legacyPermissions` or both (they must agree); only whole rows of the spec's permission combinations are accepted.
-         *
-         *     **Permission:** `account:roles:write` (owner, administrators, project managers).
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-input`, `403 create-role-forbidden`.
-         */
-        post: operations["createRole"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/2/accounts/{accountRef}/roles/{roleRef}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A role
-         * @description One role of the account.
-         *
-         *     **Permission:** `account:roles:read`.
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-role-urn`, `403 view-role-forbidden`, `404 role-not-found`.
-         */
-        get: operations["getRole"];
-        /**
-         * Overwrite a role (a missing field is erased)
-         * @description Overwrites a role (a missing field is erased). Base roles cannot be changed.
-         *
-         *     **Permission:** `account:roles:write`.
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-input`, `400 invalid-role-urn`, `400 cannot-update-base-role`, `403 update-role-forbidden`, `404 role-not-found`.
-         */
-        put: operations["updateRole"];
-        post?: never;
-        /**
-         * Delete a role
-         * @description Deletes a role that no member holds. Base roles cannot be deleted.
-         *
-         *     **Permission:** `account:roles:write`.
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-role-urn`, `400 cannot-delete-base-role`, `400 role-used`, `403 delete-role-forbidden`, `404 role-not-found`.
-         */
-        delete: operations["deleteRole"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/2/accounts/{accountRef}/users": {
         parameters: {
             query?: never;
@@ -1252,102 +1180,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/2/accounts/{accountRef}/projects/{projectRef}/crops": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Crops of the work zones the caller may read
-         * @description The crops of the work zones where the caller holds `workzone:crops:read`, optionally of some work zones only.
-         *
-         *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`).
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`.
-         */
-        get: operations["getCrops"];
-        put?: never;
-        /**
-         * Create a crop
-         * @description Creates a crop in a work zone.
-         *
-         *     **Permission:** `workzone:crops:write` on the work zone.
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-workzone-urn`, `404 workzone-not-found`, `400 invalid-input`, `403 create-crop-forbidden`.
-         */
-        post: operations["createCrop"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/2/accounts/{accountRef}/projects/{projectRef}/crops/{cropRef}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A crop
-         * @description One crop.
-         *
-         *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`) with `workzone:crops:read` on its work zone.
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-crop-urn`, `403 view-crop-forbidden`, `404 crop-not-found`.
-         */
-        get: operations["getCrop"];
-        /**
-         * Overwrite a crop (a new workzoneId moves it)
-         * @description Overwrites a crop; a new `workzoneId` moves it.
-         *
-         *     **Permission:** `workzone:crops:write` on its work zone (and on the new one when it moves).
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-workzone-urn`, `404 workzone-not-found`, `400 invalid-input`, `400 invalid-crop-urn`, `403 update-crop-forbidden`, `404 crop-not-found`.
-         */
-        put: operations["putCrop"];
-        post?: never;
-        /**
-         * Delete a crop
-         * @description Deletes a crop.
-         *
-         *     **Permission:** `workzone:crops:write` on its work zone.
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-crop-urn`, `403 delete-crop-forbidden`, `404 crop-not-found`.
-         */
-        delete: operations["deleteCrop"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/2/accounts/{accountRef}/projects/{projectRef}/crops/{cropRef}/cover": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Sign the upload of a crop cover
-         * @description Signs the upload of a crop cover (png, jpg or jpeg).
-         *
-         *     **Permission:** `workzone:crops:write` on its work zone.
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-crop-urn`, `403 update-crop-forbidden`, `404 crop-not-found`.
-         */
-        post: operations["signCropCoverURL"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/2/values/ai-detection-classes": {
         parameters: {
             query?: never;
@@ -1774,6 +1606,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/2/accounts/{accountRef}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Roles of an account
+         * @description The roles of the account, base roles (Manager, Contributor, Viewer) included.
+         *
+         *     **Permission:** `account:roles:read` (every account member).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `403 list-roles-forbidden`.
+         */
+        get: operations["getRoles"];
+        put?: never;
+        /**
+         * Create a role
+         * @description Creates a role from `permissions`, `legacyPermissions` or both (they must agree); only whole rows of the spec's permission combinations are accepted.
+         *
+         *     **Permission:** `account:roles:write` (owner, administrators, project managers).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-input`, `403 create-role-forbidden`.
+         */
+        post: operations["createRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/roles/{roleRef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A role
+         * @description One role of the account.
+         *
+         *     **Permission:** `account:roles:read`.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-role-urn`, `403 view-role-forbidden`, `404 role-not-found`.
+         */
+        get: operations["getRole"];
+        /**
+         * Overwrite a role (a missing field is erased)
+         * @description Overwrites a role (a missing field is erased). Base roles cannot be changed.
+         *
+         *     **Permission:** `account:roles:write`.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-input`, `400 invalid-role-urn`, `400 cannot-update-base-role`, `403 update-role-forbidden`, `404 role-not-found`.
+         */
+        put: operations["updateRole"];
+        post?: never;
+        /**
+         * Delete a role
+         * @description Deletes a role that no member holds. Base roles cannot be deleted.
+         *
+         *     **Permission:** `account:roles:write`.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-role-urn`, `400 cannot-delete-base-role`, `400 role-used`, `403 delete-role-forbidden`, `404 role-not-found`.
+         */
+        delete: operations["deleteRole"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/2/accounts/{accountRef}/projects/{projectRef}/workzones/{workzoneRef}/multipart-uploads": {
         parameters: {
             query?: never;
@@ -1889,6 +1793,102 @@ export interface paths {
          *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-workzone-urn`, `404 workzone-not-found`, `403 create-file-forbidden`, `404 upload-not-found`, `409 upload-already-completed`.
          */
         delete: operations["abortMultipartUpload"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/crops": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Crops of the work zones the caller may read
+         * @description The crops of the work zones where the caller holds `workzone:crops:read`, optionally of some work zones only.
+         *
+         *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`.
+         */
+        get: operations["getCrops"];
+        put?: never;
+        /**
+         * Create a crop
+         * @description Creates a crop in a work zone.
+         *
+         *     **Permission:** `workzone:crops:write` on the work zone.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-workzone-urn`, `404 workzone-not-found`, `400 invalid-input`, `403 create-crop-forbidden`.
+         */
+        post: operations["createCrop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/crops/{cropRef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A crop
+         * @description One crop.
+         *
+         *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`) with `workzone:crops:read` on its work zone.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-crop-urn`, `403 view-crop-forbidden`, `404 crop-not-found`.
+         */
+        get: operations["getCrop"];
+        /**
+         * Overwrite a crop (a new workzoneId moves it)
+         * @description Overwrites a crop; a new `workzoneId` moves it.
+         *
+         *     **Permission:** `workzone:crops:write` on its work zone (and on the new one when it moves).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-workzone-urn`, `404 workzone-not-found`, `400 invalid-input`, `400 invalid-crop-urn`, `403 update-crop-forbidden`, `404 crop-not-found`.
+         */
+        put: operations["putCrop"];
+        post?: never;
+        /**
+         * Delete a crop
+         * @description Deletes a crop.
+         *
+         *     **Permission:** `workzone:crops:write` on its work zone.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-crop-urn`, `403 delete-crop-forbidden`, `404 crop-not-found`.
+         */
+        delete: operations["deleteCrop"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/crops/{cropRef}/cover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign the upload of a crop cover
+         * @description Signs the upload of a crop cover (png, jpg or jpeg).
+         *
+         *     **Permission:** `workzone:crops:write` on its work zone.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-crop-urn`, `403 update-crop-forbidden`, `404 crop-not-found`.
+         */
+        post: operations["signCropCoverURL"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3454,683 +3454,6 @@ export interface operations {
                         };
                     };
                 };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    getRoles: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        urn: string;
-                        api1Id: string;
-                        /** @enum {string} */
-                        type: "role";
-                        name: string;
-                        description: string;
-                        color: string;
-                        createdBy: string | null;
-                        /** Format: date-time */
-                        createdAt: string | null;
-                        /** Format: date-time */
-                        updatedAt: string | null;
-                        permissions: ("project:project:delete" | "project:project:update-details" | "workzone:workzones:write" | "workzone:workzones:read" | "workzone:annotations:write" | "workzone:annotations:read" | "workzone:measurements:write" | "workzone:measurements:read" | "workzone:share-links:write" | "workzone:share-links:read" | "workzone:own-share-links:write" | "workzone:own-share-links:read" | "workzone:reality-data:read" | "workzone:reality-data:write" | "workzone:reality-data:transform" | "workzone:cad-model:transform" | "workzone:cad-model:read" | "workzone:import-jobs-reality-data:write" | "workzone:export-jobs-reality-data:read" | "workzone:export-jobs-reality-data:write" | "workzone:documents:write" | "workzone:documents:read" | "workzone:members:write" | "workzone:tags:write" | "workzone:tags:read" | "workzone:savedviews:write" | "workzone:savedviews:read" | "workzone:model-reports:read" | "workzone:model-reports:write" | "workzone:progress-monitoring-jobs:read" | "workzone:progress-monitoring-jobs:write" | "workzone:own-progress-monitoring-jobs:read" | "workzone:own-progress-monitoring-jobs:write")[];
-                        legacyPermissions: ("create_project" | "workzone" | "view3d" | "annotate" | "measure" | "share" | "upload" | "download" | "upload_doc" | "manage_users" | "create_asset" | "view_asset" | "view_annotation" | "manage_savedview" | "view_savedview" | "manage_cipm")[];
-                        isBase: boolean;
-                    }[];
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    createRole: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name: string;
-                    description?: string;
-                    color?: string;
-                    permissions?: ("project:project:delete" | "project:project:update-details" | "workzone:workzones:write" | "workzone:workzones:read" | "workzone:annotations:write" | "workzone:annotations:read" | "workzone:measurements:write" | "workzone:measurements:read" | "workzone:share-links:write" | "workzone:share-links:read" | "workzone:own-share-links:write" | "workzone:own-share-links:read" | "workzone:reality-data:read" | "workzone:reality-data:write" | "workzone:reality-data:transform" | "workzone:cad-model:transform" | "workzone:cad-model:read" | "workzone:import-jobs-reality-data:write" | "workzone:export-jobs-reality-data:read" | "workzone:export-jobs-reality-data:write" | "workzone:documents:write" | "workzone:documents:read" | "workzone:members:write" | "workzone:tags:write" | "workzone:tags:read" | "workzone:savedviews:write" | "workzone:savedviews:read" | "workzone:model-reports:read" | "workzone:model-reports:write" | "workzone:progress-monitoring-jobs:read" | "workzone:progress-monitoring-jobs:write" | "workzone:own-progress-monitoring-jobs:read" | "workzone:own-progress-monitoring-jobs:write")[];
-                    legacyPermissions?: ("create_project" | "workzone" | "view3d" | "annotate" | "measure" | "share" | "upload" | "download" | "upload_doc" | "manage_users" | "create_asset" | "view_asset" | "view_annotation" | "manage_savedview" | "view_savedview" | "manage_cipm")[];
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        urn: string;
-                        api1Id: string;
-                        /** @enum {string} */
-                        type: "role";
-                        name: string;
-                        description: string;
-                        color: string;
-                        createdBy: string | null;
-                        /** Format: date-time */
-                        createdAt: string | null;
-                        /** Format: date-time */
-                        updatedAt: string | null;
-                        permissions: ("project:project:delete" | "project:project:update-details" | "workzone:workzones:write" | "workzone:workzones:read" | "workzone:annotations:write" | "workzone:annotations:read" | "workzone:measurements:write" | "workzone:measurements:read" | "workzone:share-links:write" | "workzone:share-links:read" | "workzone:own-share-links:write" | "workzone:own-share-links:read" | "workzone:reality-data:read" | "workzone:reality-data:write" | "workzone:reality-data:transform" | "workzone:cad-model:transform" | "workzone:cad-model:read" | "workzone:import-jobs-reality-data:write" | "workzone:export-jobs-reality-data:read" | "workzone:export-jobs-reality-data:write" | "workzone:documents:write" | "workzone:documents:read" | "workzone:members:write" | "workzone:tags:write" | "workzone:tags:read" | "workzone:savedviews:write" | "workzone:savedviews:read" | "workzone:model-reports:read" | "workzone:model-reports:write" | "workzone:progress-monitoring-jobs:read" | "workzone:progress-monitoring-jobs:write" | "workzone:own-progress-monitoring-jobs:read" | "workzone:own-progress-monitoring-jobs:write")[];
-                        legacyPermissions: ("create_project" | "workzone" | "view3d" | "annotate" | "measure" | "share" | "upload" | "download" | "upload_doc" | "manage_users" | "create_asset" | "view_asset" | "view_annotation" | "manage_savedview" | "view_savedview" | "manage_cipm")[];
-                        isBase: boolean;
-                    };
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    getRole: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                roleRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        urn: string;
-                        api1Id: string;
-                        /** @enum {string} */
-                        type: "role";
-                        name: string;
-                        description: string;
-                        color: string;
-                        createdBy: string | null;
-                        /** Format: date-time */
-                        createdAt: string | null;
-                        /** Format: date-time */
-                        updatedAt: string | null;
-                        permissions: ("project:project:delete" | "project:project:update-details" | "workzone:workzones:write" | "workzone:workzones:read" | "workzone:annotations:write" | "workzone:annotations:read" | "workzone:measurements:write" | "workzone:measurements:read" | "workzone:share-links:write" | "workzone:share-links:read" | "workzone:own-share-links:write" | "workzone:own-share-links:read" | "workzone:reality-data:read" | "workzone:reality-data:write" | "workzone:reality-data:transform" | "workzone:cad-model:transform" | "workzone:cad-model:read" | "workzone:import-jobs-reality-data:write" | "workzone:export-jobs-reality-data:read" | "workzone:export-jobs-reality-data:write" | "workzone:documents:write" | "workzone:documents:read" | "workzone:members:write" | "workzone:tags:write" | "workzone:tags:read" | "workzone:savedviews:write" | "workzone:savedviews:read" | "workzone:model-reports:read" | "workzone:model-reports:write" | "workzone:progress-monitoring-jobs:read" | "workzone:progress-monitoring-jobs:write" | "workzone:own-progress-monitoring-jobs:read" | "workzone:own-progress-monitoring-jobs:write")[];
-                        legacyPermissions: ("create_project" | "workzone" | "view3d" | "annotate" | "measure" | "share" | "upload" | "download" | "upload_doc" | "manage_users" | "create_asset" | "view_asset" | "view_annotation" | "manage_savedview" | "view_savedview" | "manage_cipm")[];
-                        isBase: boolean;
-                    };
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    updateRole: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                roleRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name?: string | null;
-                    description?: string | null;
-                    color?: string | null;
-                    permissions?: ("project:project:delete" | "project:project:update-details" | "workzone:workzones:write" | "workzone:workzones:read" | "workzone:annotations:write" | "workzone:annotations:read" | "workzone:measurements:write" | "workzone:measurements:read" | "workzone:share-links:write" | "workzone:share-links:read" | "workzone:own-share-links:write" | "workzone:own-share-links:read" | "workzone:reality-data:read" | "workzone:reality-data:write" | "workzone:reality-data:transform" | "workzone:cad-model:transform" | "workzone:cad-model:read" | "workzone:import-jobs-reality-data:write" | "workzone:export-jobs-reality-data:read" | "workzone:export-jobs-reality-data:write" | "workzone:documents:write" | "workzone:documents:read" | "workzone:members:write" | "workzone:tags:write" | "workzone:tags:read" | "workzone:savedviews:write" | "workzone:savedviews:read" | "workzone:model-reports:read" | "workzone:model-reports:write" | "workzone:progress-monitoring-jobs:read" | "workzone:progress-monitoring-jobs:write" | "workzone:own-progress-monitoring-jobs:read" | "workzone:own-progress-monitoring-jobs:write")[] | null;
-                    legacyPermissions?: ("create_project" | "workzone" | "view3d" | "annotate" | "measure" | "share" | "upload" | "download" | "upload_doc" | "manage_users" | "create_asset" | "view_asset" | "view_annotation" | "manage_savedview" | "view_savedview" | "manage_cipm")[] | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        urn: string;
-                        api1Id: string;
-                        /** @enum {string} */
-                        type: "role";
-                        name: string;
-                        description: string;
-                        color: string;
-                        createdBy: string | null;
-                        /** Format: date-time */
-                        createdAt: string | null;
-                        /** Format: date-time */
-                        updatedAt: string | null;
-                        permissions: ("project:project:delete" | "project:project:update-details" | "workzone:workzones:write" | "workzone:workzones:read" | "workzone:annotations:write" | "workzone:annotations:read" | "workzone:measurements:write" | "workzone:measurements:read" | "workzone:share-links:write" | "workzone:share-links:read" | "workzone:own-share-links:write" | "workzone:own-share-links:read" | "workzone:reality-data:read" | "workzone:reality-data:write" | "workzone:reality-data:transform" | "workzone:cad-model:transform" | "workzone:cad-model:read" | "workzone:import-jobs-reality-data:write" | "workzone:export-jobs-reality-data:read" | "workzone:export-jobs-reality-data:write" | "workzone:documents:write" | "workzone:documents:read" | "workzone:members:write" | "workzone:tags:write" | "workzone:tags:read" | "workzone:savedviews:write" | "workzone:savedviews:read" | "workzone:model-reports:read" | "workzone:model-reports:write" | "workzone:progress-monitoring-jobs:read" | "workzone:progress-monitoring-jobs:write" | "workzone:own-progress-monitoring-jobs:read" | "workzone:own-progress-monitoring-jobs:write")[];
-                        legacyPermissions: ("create_project" | "workzone" | "view3d" | "annotate" | "measure" | "share" | "upload" | "download" | "upload_doc" | "manage_users" | "create_asset" | "view_asset" | "view_annotation" | "manage_savedview" | "view_savedview" | "manage_cipm")[];
-                        isBase: boolean;
-                    };
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    deleteRole: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                roleRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
             401: {
@@ -11047,911 +10370,6 @@ export interface operations {
             };
         };
     };
-    getCrops: {
-        parameters: {
-            query?: {
-                workzones?: string;
-            };
-            header?: never;
-            path: {
-                accountRef: string;
-                projectRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        urn: string;
-                        api1Id: string;
-                        /** @enum {string} */
-                        type: "crop";
-                        workzoneId: string;
-                        name: string;
-                        crop: string;
-                        actualCrop: string;
-                        rotation: string;
-                        layers: string | null;
-                        cameraType: string;
-                        cameraState: string;
-                        scan: string;
-                        thumbnailBlobName: string | null;
-                        thumbnailUrl: string | null;
-                        oview: number | null;
-                        settings: string | null;
-                        createdBy: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        updatedBy: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    createCrop: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                projectRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    workzoneId: string;
-                    name: string;
-                    crop: string;
-                    actualCrop: string;
-                    rotation: string;
-                    layers?: string | null;
-                    cameraType: string;
-                    cameraState: string;
-                    scan: string;
-                    thumbnailBlobName?: string | null;
-                    oview?: number | null;
-                    settings?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        urn: string;
-                        api1Id: string;
-                        /** @enum {string} */
-                        type: "crop";
-                        workzoneId: string;
-                        name: string;
-                        crop: string;
-                        actualCrop: string;
-                        rotation: string;
-                        layers: string | null;
-                        cameraType: string;
-                        cameraState: string;
-                        scan: string;
-                        thumbnailBlobName: string | null;
-                        thumbnailUrl: string | null;
-                        oview: number | null;
-                        settings: string | null;
-                        createdBy: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        updatedBy: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    getCrop: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                projectRef: string;
-                cropRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        urn: string;
-                        api1Id: string;
-                        /** @enum {string} */
-                        type: "crop";
-                        workzoneId: string;
-                        name: string;
-                        crop: string;
-                        actualCrop: string;
-                        rotation: string;
-                        layers: string | null;
-                        cameraType: string;
-                        cameraState: string;
-                        scan: string;
-                        thumbnailBlobName: string | null;
-                        thumbnailUrl: string | null;
-                        oview: number | null;
-                        settings: string | null;
-                        createdBy: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        updatedBy: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    putCrop: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                projectRef: string;
-                cropRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    workzoneId: string;
-                    name: string;
-                    crop: string;
-                    actualCrop: string;
-                    rotation: string;
-                    layers?: string | null;
-                    cameraType: string;
-                    cameraState: string;
-                    scan: string;
-                    thumbnailBlobName?: string | null;
-                    oview?: number | null;
-                    settings?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        urn: string;
-                        api1Id: string;
-                        /** @enum {string} */
-                        type: "crop";
-                        workzoneId: string;
-                        name: string;
-                        crop: string;
-                        actualCrop: string;
-                        rotation: string;
-                        layers: string | null;
-                        cameraType: string;
-                        cameraState: string;
-                        scan: string;
-                        thumbnailBlobName: string | null;
-                        thumbnailUrl: string | null;
-                        oview: number | null;
-                        settings: string | null;
-                        createdBy: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        updatedBy: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    deleteCrop: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                projectRef: string;
-                cropRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    signCropCoverURL: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                projectRef: string;
-                cropRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name: string;
-                    /** @enum {string} */
-                    extension: "png" | "jpg" | "jpeg";
-                    size: number;
-                    md5: string;
-                    blobName?: string;
-                    url?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        provider: string;
-                        expiresIn: number;
-                        file: {
-                            name: string;
-                            extension: string;
-                            size: number;
-                            md5: string;
-                            url: string;
-                            blobName: string;
-                        };
-                    };
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
     listAIDetectionClasses: {
         parameters: {
             query?: never;
@@ -15346,6 +13764,683 @@ export interface operations {
             };
         };
     };
+    getRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        urn: string;
+                        api1Id: string;
+                        /** @enum {string} */
+                        type: "role";
+                        name: string;
+                        description: string;
+                        color: string;
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string | null;
+                        /** Format: date-time */
+                        updatedAt: string | null;
+                        permissions: ("project:project:delete" | "project:project:update-details" | "workzone:workzones:write" | "workzone:workzones:read" | "workzone:annotations:write" | "workzone:annotations:read" | "workzone:measurements:write" | "workzone:measurements:read" | "workzone:share-links:write" | "workzone:share-links:read" | "workzone:own-share-links:write" | "workzone:own-share-links:read" | "workzone:reality-data:read" | "workzone:reality-data:write" | "workzone:reality-data:transform" | "workzone:cad-model:transform" | "workzone:cad-model:read" | "workzone:import-jobs-reality-data:write" | "workzone:export-jobs-reality-data:read" | "workzone:export-jobs-reality-data:write" | "workzone:documents:write" | "workzone:documents:read" | "workzone:members:write" | "workzone:tags:write" | "workzone:tags:read" | "workzone:savedviews:write" | "workzone:savedviews:read" | "workzone:model-reports:read" | "workzone:model-reports:write" | "workzone:progress-monitoring-jobs:read" | "workzone:progress-monitoring-jobs:write" | "workzone:own-progress-monitoring-jobs:read" | "workzone:own-progress-monitoring-jobs:write")[];
+                        legacyPermissions: ("create_project" | "workzone" | "view3d" | "annotate" | "measure" | "share" | "upload" | "download" | "upload_doc" | "manage_users" | "create_asset" | "view_asset" | "view_annotation" | "manage_savedview" | "view_savedview" | "manage_cipm")[];
+                        isBase: boolean;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string;
+                    color?: string;
+                    permissions?: ("project:project:delete" | "project:project:update-details" | "workzone:workzones:write" | "workzone:workzones:read" | "workzone:annotations:write" | "workzone:annotations:read" | "workzone:measurements:write" | "workzone:measurements:read" | "workzone:share-links:write" | "workzone:share-links:read" | "workzone:own-share-links:write" | "workzone:own-share-links:read" | "workzone:reality-data:read" | "workzone:reality-data:write" | "workzone:reality-data:transform" | "workzone:cad-model:transform" | "workzone:cad-model:read" | "workzone:import-jobs-reality-data:write" | "workzone:export-jobs-reality-data:read" | "workzone:export-jobs-reality-data:write" | "workzone:documents:write" | "workzone:documents:read" | "workzone:members:write" | "workzone:tags:write" | "workzone:tags:read" | "workzone:savedviews:write" | "workzone:savedviews:read" | "workzone:model-reports:read" | "workzone:model-reports:write" | "workzone:progress-monitoring-jobs:read" | "workzone:progress-monitoring-jobs:write" | "workzone:own-progress-monitoring-jobs:read" | "workzone:own-progress-monitoring-jobs:write")[];
+                    legacyPermissions?: ("create_project" | "workzone" | "view3d" | "annotate" | "measure" | "share" | "upload" | "download" | "upload_doc" | "manage_users" | "create_asset" | "view_asset" | "view_annotation" | "manage_savedview" | "view_savedview" | "manage_cipm")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        urn: string;
+                        api1Id: string;
+                        /** @enum {string} */
+                        type: "role";
+                        name: string;
+                        description: string;
+                        color: string;
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string | null;
+                        /** Format: date-time */
+                        updatedAt: string | null;
+                        permissions: ("project:project:delete" | "project:project:update-details" | "workzone:workzones:write" | "workzone:workzones:read" | "workzone:annotations:write" | "workzone:annotations:read" | "workzone:measurements:write" | "workzone:measurements:read" | "workzone:share-links:write" | "workzone:share-links:read" | "workzone:own-share-links:write" | "workzone:own-share-links:read" | "workzone:reality-data:read" | "workzone:reality-data:write" | "workzone:reality-data:transform" | "workzone:cad-model:transform" | "workzone:cad-model:read" | "workzone:import-jobs-reality-data:write" | "workzone:export-jobs-reality-data:read" | "workzone:export-jobs-reality-data:write" | "workzone:documents:write" | "workzone:documents:read" | "workzone:members:write" | "workzone:tags:write" | "workzone:tags:read" | "workzone:savedviews:write" | "workzone:savedviews:read" | "workzone:model-reports:read" | "workzone:model-reports:write" | "workzone:progress-monitoring-jobs:read" | "workzone:progress-monitoring-jobs:write" | "workzone:own-progress-monitoring-jobs:read" | "workzone:own-progress-monitoring-jobs:write")[];
+                        legacyPermissions: ("create_project" | "workzone" | "view3d" | "annotate" | "measure" | "share" | "upload" | "download" | "upload_doc" | "manage_users" | "create_asset" | "view_asset" | "view_annotation" | "manage_savedview" | "view_savedview" | "manage_cipm")[];
+                        isBase: boolean;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                roleRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        urn: string;
+                        api1Id: string;
+                        /** @enum {string} */
+                        type: "role";
+                        name: string;
+                        description: string;
+                        color: string;
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string | null;
+                        /** Format: date-time */
+                        updatedAt: string | null;
+                        permissions: ("project:project:delete" | "project:project:update-details" | "workzone:workzones:write" | "workzone:workzones:read" | "workzone:annotations:write" | "workzone:annotations:read" | "workzone:measurements:write" | "workzone:measurements:read" | "workzone:share-links:write" | "workzone:share-links:read" | "workzone:own-share-links:write" | "workzone:own-share-links:read" | "workzone:reality-data:read" | "workzone:reality-data:write" | "workzone:reality-data:transform" | "workzone:cad-model:transform" | "workzone:cad-model:read" | "workzone:import-jobs-reality-data:write" | "workzone:export-jobs-reality-data:read" | "workzone:export-jobs-reality-data:write" | "workzone:documents:write" | "workzone:documents:read" | "workzone:members:write" | "workzone:tags:write" | "workzone:tags:read" | "workzone:savedviews:write" | "workzone:savedviews:read" | "workzone:model-reports:read" | "workzone:model-reports:write" | "workzone:progress-monitoring-jobs:read" | "workzone:progress-monitoring-jobs:write" | "workzone:own-progress-monitoring-jobs:read" | "workzone:own-progress-monitoring-jobs:write")[];
+                        legacyPermissions: ("create_project" | "workzone" | "view3d" | "annotate" | "measure" | "share" | "upload" | "download" | "upload_doc" | "manage_users" | "create_asset" | "view_asset" | "view_annotation" | "manage_savedview" | "view_savedview" | "manage_cipm")[];
+                        isBase: boolean;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                roleRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    color?: string | null;
+                    permissions?: ("project:project:delete" | "project:project:update-details" | "workzone:workzones:write" | "workzone:workzones:read" | "workzone:annotations:write" | "workzone:annotations:read" | "workzone:measurements:write" | "workzone:measurements:read" | "workzone:share-links:write" | "workzone:share-links:read" | "workzone:own-share-links:write" | "workzone:own-share-links:read" | "workzone:reality-data:read" | "workzone:reality-data:write" | "workzone:reality-data:transform" | "workzone:cad-model:transform" | "workzone:cad-model:read" | "workzone:import-jobs-reality-data:write" | "workzone:export-jobs-reality-data:read" | "workzone:export-jobs-reality-data:write" | "workzone:documents:write" | "workzone:documents:read" | "workzone:members:write" | "workzone:tags:write" | "workzone:tags:read" | "workzone:savedviews:write" | "workzone:savedviews:read" | "workzone:model-reports:read" | "workzone:model-reports:write" | "workzone:progress-monitoring-jobs:read" | "workzone:progress-monitoring-jobs:write" | "workzone:own-progress-monitoring-jobs:read" | "workzone:own-progress-monitoring-jobs:write")[] | null;
+                    legacyPermissions?: ("create_project" | "workzone" | "view3d" | "annotate" | "measure" | "share" | "upload" | "download" | "upload_doc" | "manage_users" | "create_asset" | "view_asset" | "view_annotation" | "manage_savedview" | "view_savedview" | "manage_cipm")[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        urn: string;
+                        api1Id: string;
+                        /** @enum {string} */
+                        type: "role";
+                        name: string;
+                        description: string;
+                        color: string;
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string | null;
+                        /** Format: date-time */
+                        updatedAt: string | null;
+                        permissions: ("project:project:delete" | "project:project:update-details" | "workzone:workzones:write" | "workzone:workzones:read" | "workzone:annotations:write" | "workzone:annotations:read" | "workzone:measurements:write" | "workzone:measurements:read" | "workzone:share-links:write" | "workzone:share-links:read" | "workzone:own-share-links:write" | "workzone:own-share-links:read" | "workzone:reality-data:read" | "workzone:reality-data:write" | "workzone:reality-data:transform" | "workzone:cad-model:transform" | "workzone:cad-model:read" | "workzone:import-jobs-reality-data:write" | "workzone:export-jobs-reality-data:read" | "workzone:export-jobs-reality-data:write" | "workzone:documents:write" | "workzone:documents:read" | "workzone:members:write" | "workzone:tags:write" | "workzone:tags:read" | "workzone:savedviews:write" | "workzone:savedviews:read" | "workzone:model-reports:read" | "workzone:model-reports:write" | "workzone:progress-monitoring-jobs:read" | "workzone:progress-monitoring-jobs:write" | "workzone:own-progress-monitoring-jobs:read" | "workzone:own-progress-monitoring-jobs:write")[];
+                        legacyPermissions: ("create_project" | "workzone" | "view3d" | "annotate" | "measure" | "share" | "upload" | "download" | "upload_doc" | "manage_users" | "create_asset" | "view_asset" | "view_annotation" | "manage_savedview" | "view_savedview" | "manage_cipm")[];
+                        isBase: boolean;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                roleRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     startMultipartUpload: {
         parameters: {
             query?: never;
@@ -16011,6 +15106,911 @@ export interface operations {
             };
             /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getCrops: {
+        parameters: {
+            query?: {
+                workzones?: string;
+            };
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        urn: string;
+                        api1Id: string;
+                        /** @enum {string} */
+                        type: "crop";
+                        workzoneId: string;
+                        name: string;
+                        crop: string;
+                        actualCrop: string;
+                        rotation: string;
+                        layers: string | null;
+                        cameraType: string;
+                        cameraState: string;
+                        scan: string;
+                        thumbnailBlobName: string | null;
+                        thumbnailUrl: string | null;
+                        oview: number | null;
+                        settings: string | null;
+                        createdBy: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        updatedBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createCrop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    workzoneId: string;
+                    name: string;
+                    crop: string;
+                    actualCrop: string;
+                    rotation: string;
+                    layers?: string | null;
+                    cameraType: string;
+                    cameraState: string;
+                    scan: string;
+                    thumbnailBlobName?: string | null;
+                    oview?: number | null;
+                    settings?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        urn: string;
+                        api1Id: string;
+                        /** @enum {string} */
+                        type: "crop";
+                        workzoneId: string;
+                        name: string;
+                        crop: string;
+                        actualCrop: string;
+                        rotation: string;
+                        layers: string | null;
+                        cameraType: string;
+                        cameraState: string;
+                        scan: string;
+                        thumbnailBlobName: string | null;
+                        thumbnailUrl: string | null;
+                        oview: number | null;
+                        settings: string | null;
+                        createdBy: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        updatedBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getCrop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+                cropRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        urn: string;
+                        api1Id: string;
+                        /** @enum {string} */
+                        type: "crop";
+                        workzoneId: string;
+                        name: string;
+                        crop: string;
+                        actualCrop: string;
+                        rotation: string;
+                        layers: string | null;
+                        cameraType: string;
+                        cameraState: string;
+                        scan: string;
+                        thumbnailBlobName: string | null;
+                        thumbnailUrl: string | null;
+                        oview: number | null;
+                        settings: string | null;
+                        createdBy: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        updatedBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putCrop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+                cropRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    workzoneId: string;
+                    name: string;
+                    crop: string;
+                    actualCrop: string;
+                    rotation: string;
+                    layers?: string | null;
+                    cameraType: string;
+                    cameraState: string;
+                    scan: string;
+                    thumbnailBlobName?: string | null;
+                    oview?: number | null;
+                    settings?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        urn: string;
+                        api1Id: string;
+                        /** @enum {string} */
+                        type: "crop";
+                        workzoneId: string;
+                        name: string;
+                        crop: string;
+                        actualCrop: string;
+                        rotation: string;
+                        layers: string | null;
+                        cameraType: string;
+                        cameraState: string;
+                        scan: string;
+                        thumbnailBlobName: string | null;
+                        thumbnailUrl: string | null;
+                        oview: number | null;
+                        settings: string | null;
+                        createdBy: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        updatedBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteCrop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+                cropRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    signCropCoverURL: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+                cropRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    extension: "png" | "jpg" | "jpeg";
+                    size: number;
+                    md5: string;
+                    blobName?: string;
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        provider: string;
+                        expiresIn: number;
+                        file: {
+                            name: string;
+                            extension: string;
+                            size: number;
+                            md5: string;
+                            url: string;
+                            blobName: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

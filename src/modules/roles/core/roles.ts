@@ -1,18 +1,21 @@
 // Roles of an account (spec "Role", CONTRACT §5): list, get, create, overwrite, delete;
 // base roles are protected; permissions and legacy permissions stay equivalent.
-import { eventOf, subjectOf } from '../events/domain-events.ts';
-import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { Repos, RoleRecord } from '../ports/repositories.ts';
-import type { StoreEvents, StoreSlice } from '../ports/store-slices.ts';
-import { requirePermission, type Actor, type Authorizer } from '../permissions/authorizer.ts';
-import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
-import { AccessCache } from '../permissions/access-cache.ts';
+import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
+import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import type { RoleRecord, RolesRepos } from './ports.ts';
+import type { StoreEvents } from '../../../core/ports/store-slices.ts';
+import { requirePermission, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
+import { cacheScope, dropOnInvalidation } from '../../../core/events/invalidation.ts';
+import { AccessCache } from '../../../core/permissions/access-cache.ts';
 import {
   BASE_ROLES, basePermissions, resolveRolePermissions, type LegacyPermission, type RolePermission,
-} from '../permissions/role-rules.ts';
+} from '../../../core/permissions/role-rules.ts';
+import './events.ts';
+import './errors.ts';
 
 export interface RoleInput {
   name?: string | null;
@@ -24,7 +27,7 @@ export interface RoleInput {
 
 
 /** Creates the base roles of a new account (in the caller's transaction). */
-export async function createBaseRoles(repos: Repos, ids: Ids, accountId: string, createdBy: string | null, now: Date) {
+export async function createBaseRoles(repos: RolesRepos, ids: Ids, accountId: string, createdBy: string | null, now: Date) {
   const existing = new Set((await repos.roles.listByAccount(accountId)).filter((r) => r.isBase).map((r) => r.name));
   for (const [i, base] of BASE_ROLES.entries()) {
     if (existing.has(base.name)) continue;
@@ -79,7 +82,10 @@ export interface Roles {
   deleteRole(actor: Actor, accountRef: EntityRef, roleRef: EntityRef): Promise<void>;
 }
 
-export function createRoles(deps: { store: StoreSlice<'roles'> & StoreEvents; clock: Clock; ids: Ids; authorizer: Authorizer }): Roles {
+/** What the roles use case reads (roles) and writes in its transactions (roles, events). */
+export type RolesStore = { readonly repos: RolesRepos } & Pick<Store<Repos & RolesRepos>, 'transaction'> & StoreEvents;
+
+export function createRoles(deps: { store: RolesStore; clock: Clock; ids: Ids; authorizer: Authorizer }): Roles {
   const { store, clock, ids, authorizer } = deps;
   // The roles of an account, cached per node like access facts: dropped on every role event
   // of the account and on account.seeded (events/invalidation.ts, on every node after commit).

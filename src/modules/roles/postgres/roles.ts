@@ -1,7 +1,8 @@
-import type { RoleRecord, RolesRepo } from '../../../core/ports/repositories.ts';
-import type { Sql } from '../sql.ts';
+// The roles module's SQL (table roles, migrations/).
+import type { RoleRecord, RolesRepo } from '../core/ports.ts';
+import type { Sql } from '../../../adapters/postgres/sql.ts';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
-import { byRefClause } from './ref.ts';
+import { byRefClause } from '../../../adapters/postgres/repos/ref.ts';
 
 const COLS = `id, api1_id AS "api1Id", account_id AS "accountId", name, description, color, permissions,
   legacy_permissions AS "legacyPermissions", is_base AS "isBase", created_by AS "createdBy",

@@ -2,16 +2,19 @@
 // strings are kept as given. workzone:crops:read to see one (held with reality-data:read),
 // workzone:crops:write to change one (held with the measurements row); a move needs it
 // on both zones. The cover is signed like a project cover and named in thumbnailBlobName.
-import { projectEventOf, subjectOf } from '../events/domain-events.ts';
-import { invalidInput, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { CropFields, CropRecord } from '../ports/file-repositories.ts';
-import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import { type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
-import type { Files, SignedCover, UploadItem } from '../files/index.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { invalidInput, notFound } from '../../../core/errors.ts';
+import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { CropFields, CropRecord, CropsRepos } from './ports.ts';
+import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
+import type { Files, SignedCover, UploadItem } from '../../../core/files/index.ts';
+import type { StoreReads } from '../../../core/ports/store-slices.ts';
+import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import './events.ts';
+import './errors.ts';
 
 export interface CropView {
   crop: CropRecord;
@@ -40,7 +43,10 @@ export interface Crops {
   signCropCover(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef, item: UploadItem): Promise<SignedCover>;
 }
 
-export function createCrops(deps: { store: StoreSlice<'crops' | 'workzones'>; clock: Clock; ids: Ids; access: ProjectAccess; files: Files }): Crops {
+/** What the crops use case reads (crops, work zones) and writes in its transactions (crops, uploads, events). */
+export type CropsStore = StoreReads<'workzones'> & { readonly repos: CropsRepos } & Pick<Store<Repos & CropsRepos>, 'transaction'>;
+
+export function createCrops(deps: { store: CropsStore; clock: Clock; ids: Ids; access: ProjectAccess; files: Files }): Crops {
   const { store, clock, ids, access, files } = deps;
 
   const view = (scope: ProjectScope, crop: CropRecord): CropView => ({ crop, accountId: scope.account.account.id });

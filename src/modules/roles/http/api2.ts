@@ -2,13 +2,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Core } from '../../compose.ts';
-import { api2Kit } from './route-kit.ts';
-import * as S from './schemas.ts';
+import type { Roles } from '../index.ts';
+import { api2Naming } from '../../../http/api2/naming.ts';
+import * as S from '../../../http/api2/schemas.ts';
+import { api2RolePresenter } from './presenters.ts';
 
-export function roleRoutes(root: FastifyInstance, core: Core): void {
+export function roleRoutes(root: FastifyInstance, core: { roles: Roles; config: { urnNamespace: string } }): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { ref, actor, present: p, errors, tag } = api2Kit(core);
+  const { ref, urn, actor, errors, tag } = api2Naming(core.config.urnNamespace);
+  const p = { role: api2RolePresenter(urn) };
 
   // Roles
   app.get('/accounts/:accountRef/roles', {

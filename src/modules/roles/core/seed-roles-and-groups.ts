@@ -1,11 +1,13 @@
 // The seed document's roles and groups (CONTRACT §3): every account gets its base roles;
 // roles and groups are matched by fixed id or name, and re-applying changes nothing. The
-// roles module's seed extension (roles/module.ts), applied by the operator module's seeder.
-import { invalidInput } from '../errors.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { SeedAccountExtension } from '../operator/index.ts';
+// roles module's seed extension (src/modules/roles/module.ts), applied by the operator module's seeder.
+import { invalidInput } from '../../../core/errors.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import type { SeedAccountExtension } from '../../../core/operator/index.ts';
 import { createBaseRoles, roleFields, type RoleInput } from './roles.ts';
+import type { RolesRepos } from './ports.ts';
 
 interface SeedRole extends RoleInput {
   id?: string;
@@ -25,7 +27,10 @@ const fixedId = (id: unknown): string | undefined => (typeof id === 'string' ? i
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 export function seedRolesAndGroups(ids: Ids, clock: Clock): SeedAccountExtension {
-  return async (repos, { id: accountId, seed, userIdOf }) => {
+  return async (kernelRepos, { id: accountId, seed, userIdOf }) => {
+    // The seeder types its transaction's repositories as the kernel's; the store binds every
+    // module's repositories into each transaction (src/adapters/postgres/store.ts).
+    const repos = kernelRepos as Repos & RolesRepos;
     const now = clock.now();
     const owner = await repos.accounts.byId(accountId);
     await createBaseRoles(repos, ids, accountId, owner?.ownerId ?? null, now);
