@@ -15,6 +15,8 @@ CREATE TABLE scim_tokens (
 CREATE TABLE scim_users (
   account_id uuid NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
   user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  -- The IdP's userName when it is not the e-mail address (Entra ID's UPN); null: the e-mail.
+  user_name text,
   external_id text,
   active boolean NOT NULL DEFAULT true,
   created_at timestamptz NOT NULL,
@@ -22,6 +24,7 @@ CREATE TABLE scim_users (
   PRIMARY KEY (account_id, user_id)
 );
 CREATE INDEX scim_users_user ON scim_users (user_id);
+CREATE UNIQUE INDEX scim_users_user_name ON scim_users (account_id, lower(user_name));
 
 -- The IdP's externalId of a group of the account.
 CREATE TABLE scim_groups (

@@ -14,6 +14,8 @@ export interface ScimTokenRecord {
 export interface ScimUserView {
   id: string;
   email: string;
+  /** The IdP's userName: the e-mail address unless the IdP set another. */
+  userName: string;
   firstName: string;
   lastName: string;
   title: string;
@@ -35,7 +37,7 @@ export interface ScimRepo {
   users(accountId: string): Promise<ScimUserView[]>;
   user(accountId: string, userId: string): Promise<ScimUserView | null>;
   /** Records the IdP's view of the user (externalId, active). */
-  putUser(p: { accountId: string; userId: string; externalId: string | null; active: boolean }, now: Date): Promise<void>;
+  putUser(p: { accountId: string; userId: string; userName: string | null; externalId: string | null; active: boolean }, now: Date): Promise<void>;
   removeUser(accountId: string, userId: string): Promise<void>;
 
   /** The externalId of each of the account's groups that has one. */

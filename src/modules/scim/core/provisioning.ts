@@ -96,6 +96,9 @@ export function createScimProvisioning(deps: { store: ScimStore; clock: Clock; i
     return g;
   }
 
+  const userNamed = async (repos: Tx, accountId: string, userName: string) =>
+    (await repos.scim.users(accountId)).find((u) => u.userName.toLowerCase() === userName.toLowerCase()) ?? null;
+
   /** Takes the user's access through the account, and every session of his, at once. */
   async function deactivate(repos: Tx, accountId: string, userId: string, now: Date): Promise<void> {
     const account = await repos.accounts.byId(accountId);
@@ -125,8 +128,9 @@ export function createScimProvisioning(deps: { store: ScimStore; clock: Clock; i
   /** Applies a user's changes in the caller's transaction; answers him as he is after them. */
   async function applyUser(repos: Tx, accountId: string, user: ScimUserView, c: UserChanges): Promise<Resource> {
     const now = clock.now();
-    if (c.userName !== undefined && c.userName.toLowerCase() !== user.email.toLowerCase()) {
-      throw scimInvalid('userName is the user\'s e-mail address in Scanbase and cannot be changed by provisioning', 'mutability');
+    const userName = c.userName ?? user.userName;
+    if (userName.toLowerCase() !== user.userName.toLowerCase() && (await userNamed(repos, accountId, userName))) {
+      throw new ScimError(409, `A user with userName ${userName} exists in the account`, 'uniqueness');
     }
     const names: { firstName?: string; lastName?: string; title?: string } = {};
     if (c.givenName !== undefined && c.givenName !== user.firstName) names.firstName = c.givenName;
@@ -136,7 +140,10 @@ export function createScimProvisioning(deps: { store: ScimStore; clock: Clock; i
     const active = c.active ?? user.member;
     if (!active && user.member) await deactivate(repos, accountId, user.id, now);
     if (active && !user.member) await activate(repos, accountId, user.id, now);
-    await repos.scim.putUser({ accountId, userId: user.id, externalId: c.externalId === undefined ? user.externalId : c.externalId, active }, now);
+    await repos.scim.putUser({
+      accountId, userId: user.id, userName: userName.toLowerCase() === user.email.toLowerCase() ? null : userName,
+      externalId: c.externalId === undefined ? user.externalId : c.externalId, active,
+    }, now);
     return userResource((await repos.scim.user(accountId, user.id))!, baseUrl);
   }
 
@@ -195,11 +202,12 @@ export function createScimProvisioning(deps: { store: ScimStore; clock: Clock; i
       const fields = userFields(b);
       const email = emailOf(b, fields.userName);
       return store.transaction(async (repos) => {
-        await repos.locks.exclusive([`scim-user:${accountId}:${email}`]);
+        await repos.locks.exclusive([`scim-user:${accountId}`]);
         const now = clock.now();
+        if (await userNamed(repos, accountId, fields.userName)) throw new ScimError(409, `A user with userName ${fields.userName} exists in the account`, 'uniqueness');
         let user = await repos.users.byEmail(email);
         if (user) {
-          if (await repos.scim.user(accountId, user.id)) throw new ScimError(409, `A user with userName ${email} exists in the account`, 'uniqueness');
+          if (await repos.scim.user(accountId, user.id)) throw new ScimError(409, `A user with the e-mail address ${email} exists in the account`, 'uniqueness');
           // Someone else's user joins the account only when the account holds his e-mail domain.
           const claim = await repos.sso.verifiedDomain(domainOfEmail(email) ?? '');
           if (claim?.accountId !== accountId) {
@@ -212,7 +220,8 @@ export function createScimProvisioning(deps: { store: ScimStore; clock: Clock; i
           }, now);
         }
         if (fields.active) await activate(repos, accountId, user.id, now);
-        await repos.scim.putUser({ accountId, userId: user.id, externalId: fields.externalId ?? null, active: fields.active ?? true }, now);
+        const userName = fields.userName.toLowerCase() === email ? null : fields.userName;
+        await repos.scim.putUser({ accountId, userId: user.id, userName, externalId: fields.externalId ?? null, active: fields.active ?? true }, now);
         const view = (await repos.scim.user(accountId, user.id))!;
         return applyUser(repos, accountId, view, { givenName: fields.givenName, familyName: fields.familyName, title: fields.title });
       });

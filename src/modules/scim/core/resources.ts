@@ -18,7 +18,7 @@ export function userResource(u: ScimUserView, baseUrl: string): Resource {
     schemas: [USER_SCHEMA],
     id: u.id,
     ...(u.externalId !== null ? { externalId: u.externalId } : {}),
-    userName: u.email,
+    userName: u.userName,
     name: { givenName: u.firstName, familyName: u.lastName, formatted },
     displayName: formatted || u.email,
     ...(u.title ? { title: u.title } : {}),

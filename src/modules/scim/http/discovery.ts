@@ -37,7 +37,7 @@ export function schemas(baseUrl: string) {
     {
       schemas: [SCHEMA_SCHEMA], id: USER_SCHEMA, name: 'User', description: 'A user of the account',
       attributes: [
-        attr('userName', { required: true, uniqueness: 'server', mutability: 'immutable', description: 'The user\'s e-mail address' }),
+        attr('userName', { required: true, uniqueness: 'server', description: 'The user\'s e-mail address unless the IdP sets another' }),
         attr('externalId', { caseExact: true }),
         { ...attr('name', { type: 'complex' }), subAttributes: [attr('givenName'), attr('familyName'), attr('formatted', { mutability: 'readOnly' })] },
         attr('displayName', { mutability: 'readOnly' }),

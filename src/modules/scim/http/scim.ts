@@ -36,6 +36,8 @@ export const scimRoutes =
     const baseUrl = `${core.config.publicUrl}/scim/v2`;
     const account = (req: FastifyRequest) => req.scimAccountId!;
 
+    // One parser for both types, in this scope only: a body that is not JSON is SCIM's invalidSyntax.
+    app.removeContentTypeParser('application/json');
     app.addContentTypeParser(['application/scim+json', 'application/json'], { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
       try {
         done(null, body === '' ? undefined : JSON.parse(body as string));

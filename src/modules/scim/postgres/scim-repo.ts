@@ -2,7 +2,7 @@
 import type { Sql } from '../../../adapters/postgres/sql.ts';
 import type { ScimRepo, ScimTokenRecord, ScimUserView } from '../core/ports.ts';
 
-const USER_VIEW = `SELECT u.id, u.email, u.first_name AS "firstName", u.last_name AS "lastName", u.title,
+const USER_VIEW = `SELECT u.id, u.email, coalesce(s.user_name, u.email) AS "userName", u.first_name AS "firstName", u.last_name AS "lastName", u.title,
     u.created_at AS "createdAt", greatest(u.updated_at, s.updated_at) AS "updatedAt",
     (m.user_id IS NOT NULL OR a.owner_id = u.id) AS member, s.external_id AS "externalId"
   FROM accounts a
@@ -44,9 +44,9 @@ export function scimRepo(sql: Sql): ScimRepo {
     },
     async putUser(p, now) {
       await sql.query(
-        `INSERT INTO scim_users (account_id, user_id, external_id, active, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)
-         ON CONFLICT (account_id, user_id) DO UPDATE SET external_id = $3, active = $4, updated_at = $5`,
-        [p.accountId, p.userId, p.externalId, p.active, now],
+        `INSERT INTO scim_users (account_id, user_id, external_id, active, created_at, updated_at, user_name) VALUES ($1, $2, $3, $4, $5, $5, $6)
+         ON CONFLICT (account_id, user_id) DO UPDATE SET external_id = $3, active = $4, updated_at = $5, user_name = $6`,
+        [p.accountId, p.userId, p.externalId, p.active, now, p.userName],
       );
     },
     async removeUser(accountId, userId) {
