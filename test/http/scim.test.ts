@@ -11,6 +11,7 @@ import { testApp, type TestApp } from '../support/app.ts';
 import { A2, addMembers, assertProblem, caller, createProject, emailOf, projectWorld, uuidOf, urn, type World } from '../support/projects.ts';
 import { TEST_DATABASE_URL } from '../support/database.ts';
 import { eventually, twoNodes } from '../support/two-nodes.ts';
+import { confirmSsoDomain } from '../../src/modules/sso/index.ts';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/scim/${name}.json`, import.meta.url), 'utf8'));
 const OKTA = fixture('okta');
@@ -81,6 +82,7 @@ describe('SCIM on one node', () => {
       assertProblem(await w.as[who]!('DELETE', `${A2}/scim/token`), 403, 'manage-scim-forbidden');
     }
     assertProblem(await w.as.outsider!('GET', `${A2}/scim/token`), 404, 'account-not-found');
+    assertProblem(await w.as.owner!('POST', `/api/2/accounts/${urn('project', w.ids.owner!)}/scim/token`), 400, 'invalid-account-urn');
     // scim's token (made in before) was replaced by the owner's: refused from now on.
     assertScimError(await scim('GET', '/Users'), 401);
     token = made.body.token;
@@ -251,10 +253,27 @@ describe('SCIM on one node', () => {
     assertScimError(await scim('PATCH', `/Users/${w.ids.alice}`, { schemas: [OKTA.deactivateUser.schemas[0]], Operations: [{ op: 'move', path: 'active' }] }), 400, 'invalidSyntax');
     assertScimError(await scim('PATCH', `/Users/${w.ids.alice}`, { schemas: [OKTA.deactivateUser.schemas[0]], Operations: [{ op: 'replace', path: 'active', value: 'maybe' }] }), 400, 'invalidValue');
     assertScimError(await scim('PATCH', `/Users/${w.ids.owner}`, OKTA.deactivateUser), 400, 'mutability');
+    // projectOwner owns the project made above: his projects must be transferred first, and nothing changed.
+    const owns = await scim('PATCH', `/Users/${w.ids.projectOwner}`, OKTA.deactivateUser);
+    assertScimError(owns, 400, 'mutability');
+    assert.match(owns.body.detail, /owns projects/);
+    assert.equal((await scim('GET', `/Users/${w.ids.projectOwner}`)).body.active, true);
     assertScimError(await scim('POST', '/Users', { ...OKTA.createUser, userName: emailOf('outsider'), externalId: 'x' }), 409, 'uniqueness');
     assertScimError(await scim('POST', '/Users', { schemas: OKTA.createUser.schemas }), 400);
     assertScimError(await scim('POST', '/Groups', { displayName: 'Field team' }), 409, 'uniqueness');
     assertScimError(await scim('PATCH', `/Groups/c1111111-1111-4111-8111-111111111111`, filled(OKTA.addGroupMember, { userId: w.ids.outsider! })), 400, 'invalidValue');
+  });
+
+  test('a Scanbase user outside the account is taken only once the account has his e-mail domain verified', async () => {
+    const body = { schemas: OKTA.createUser.schemas, userName: emailOf('outsider'), name: { givenName: 'Out', familyName: 'Sider' } };
+    assertScimError(await scim('POST', '/Users', body), 409, 'uniqueness');
+    const claimed = await w.as.owner!('POST', `${A2}/sso/domains`, { domain: 'proj.test' });
+    assert.equal(claimed.status, 201, JSON.stringify(claimed.body));
+    await confirmSsoDomain({ store: t.core.store, clock: t.core.clock }, 'proj.test', claimed.body.verificationToken);
+    const taken = await scim('POST', '/Users', body);
+    assert.equal(taken.status, 201, JSON.stringify(taken.body));
+    assert.equal(taken.body.id, w.ids.outsider, 'the same user, not a copy');
+    assert.equal(taken.body.active, true);
   });
 });
 
