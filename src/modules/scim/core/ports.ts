@@ -36,6 +36,8 @@ export interface ScimRepo {
   /** The account's owner and members and its deactivated SCIM users, by e-mail. */
   users(accountId: string): Promise<ScimUserView[]>;
   user(accountId: string, userId: string): Promise<ScimUserView | null>;
+  /** The account's user of a userName (case-insensitive). */
+  userNamed(accountId: string, userName: string): Promise<ScimUserView | null>;
   /** Records the IdP's view of the user (externalId, active). */
   putUser(p: { accountId: string; userId: string; userName: string | null; externalId: string | null; active: boolean }, now: Date): Promise<void>;
   removeUser(accountId: string, userId: string): Promise<void>;

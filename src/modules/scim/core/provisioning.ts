@@ -96,9 +96,6 @@ export function createScimProvisioning(deps: { store: ScimStore; clock: Clock; i
     return g;
   }
 
-  const userNamed = async (repos: Tx, accountId: string, userName: string) =>
-    (await repos.scim.users(accountId)).find((u) => u.userName.toLowerCase() === userName.toLowerCase()) ?? null;
-
   /** Takes the user's access through the account, and every session of his, at once. */
   async function deactivate(repos: Tx, accountId: string, userId: string, now: Date): Promise<void> {
     const account = await repos.accounts.byId(accountId);
@@ -129,7 +126,7 @@ export function createScimProvisioning(deps: { store: ScimStore; clock: Clock; i
   async function applyUser(repos: Tx, accountId: string, user: ScimUserView, c: UserChanges): Promise<Resource> {
     const now = clock.now();
     const userName = c.userName ?? user.userName;
-    if (userName.toLowerCase() !== user.userName.toLowerCase() && (await userNamed(repos, accountId, userName))) {
+    if (userName.toLowerCase() !== user.userName.toLowerCase() && (await repos.scim.userNamed(accountId, userName))) {
       throw new ScimError(409, `A user with userName ${userName} exists in the account`, 'uniqueness');
     }
     const names: { firstName?: string; lastName?: string; title?: string } = {};
@@ -204,7 +201,7 @@ export function createScimProvisioning(deps: { store: ScimStore; clock: Clock; i
       return store.transaction(async (repos) => {
         await repos.locks.exclusive([`scim-user:${accountId}`]);
         const now = clock.now();
-        if (await userNamed(repos, accountId, fields.userName)) throw new ScimError(409, `A user with userName ${fields.userName} exists in the account`, 'uniqueness');
+        if (await repos.scim.userNamed(accountId, fields.userName)) throw new ScimError(409, `A user with userName ${fields.userName} exists in the account`, 'uniqueness');
         let user = await repos.users.byEmail(email);
         if (user) {
           if (await repos.scim.user(accountId, user.id)) throw new ScimError(409, `A user with the e-mail address ${email} exists in the account`, 'uniqueness');

@@ -42,6 +42,10 @@ export function scimRepo(sql: Sql): ScimRepo {
       const [row] = await sql.query<ScimUserView>(`${USER_VIEW} AND u.id = $2`, [accountId, userId]);
       return row ?? null;
     },
+    async userNamed(accountId, userName) {
+      const [row] = await sql.query<ScimUserView>(`${USER_VIEW} AND lower(coalesce(s.user_name, u.email)) = lower($2)`, [accountId, userName]);
+      return row ?? null;
+    },
     async putUser(p, now) {
       await sql.query(
         `INSERT INTO scim_users (account_id, user_id, external_id, active, created_at, updated_at, user_name) VALUES ($1, $2, $3, $4, $5, $5, $6)
