@@ -61,6 +61,10 @@ export const shareSurfaceRoutes =
     const views = use.sharedViews;
     const token = (req: FastifyRequest) => bearerToken(req);
 
+    // The address a link's `link` names: the console's read-only view of it (console/src/screens/shared.tsx).
+    app.get('/share/:linkId', { schema: { hide: true, params: LinkParams } }, async (req, reply) =>
+      reply.redirect(`/console/share/${encodeURIComponent(req.params.linkId)}`, 302));
+
     app.get('/share/:linkId/info', {
       schema: { summary: 'A share link\'s public facts (no authentication)', operationId: 'getSharedLinkFacts', tags, params: LinkParams, response: { 200: Facts, ...errors } },
     }, async (req) => {
