@@ -11,6 +11,7 @@ import { testApp, type TestApp } from '../support/app.ts';
 import {
   A2, addMembers, advanceClock, assertProblem, createProject, createZone, emailOf, projectWorld, serviceNow, uuidOf, type Call, type Res, type World,
 } from '../support/projects.ts';
+import { bytes, upload } from '../support/files.ts';
 import { describeErrors, loadVendorValidator, vendorSpecAvailable, withOurUrnNamespace, type VendorValidator } from '../support/vendor-schema.ts';
 
 let t: TestApp;
@@ -248,6 +249,24 @@ test('a session reads the shared zones only, as the options allow', async () => 
   for (const a of [note, issue, elsewhere]) await w.as.manager!('DELETE', `${P2}/annotations/${a.id}`);
 });
 
+test('a session lists the shared zones\' files and answers a short download URL of each; a file elsewhere is not found', async () => {
+  const [inZone] = await upload(t, w.as.projectOwner!, P.id, Z.id, [{ name: 'Model', extension: 'ifc', content: bytes(64, 3) }]);
+  const [onRoot] = await upload(t, w.as.projectOwner!, P.id, P.rootWorkzoneId, [{ name: 'Elsewhere', extension: 'ifc', content: bytes(32, 4) }]);
+  const l = await create(w.as.manager!);
+  const id = uuidOf(l.id);
+  const token = await openSession(l.id);
+  const files = await share('GET', `/share/${id}/files`, token);
+  assert.equal(files.status, 200, JSON.stringify(files.body));
+  assert.deepEqual(files.body.map((f: any) => [f.name, f.category, f.size]), [['Model', 'model', 64]]);
+  const content = await share('GET', `/share/${id}/files/${uuidOf(inZone!.id)}/content`, token);
+  assert.equal(content.status, 302);
+  assert.ok(String(content.headers.location).length > 0);
+  assertProblem(await share('GET', `/share/${id}/files/${uuidOf(onRoot!.id)}/content`, token), 404, 'file-not-found');
+  assertProblem(await share('GET', `/share/${id}/files/${uuidOf(inZone!.id)}/content`), 401, 'unauthorized');
+  await w.as.manager!('DELETE', `${url}/${l.id}`);
+  for (const f of [inZone!, onRoot!]) await w.as.projectOwner!('DELETE', `${A2}/projects/${uuidOf(P.id)}/files/${f.id}`);
+});
+
 test('no other route takes a link session: every operation of API 1, API 2 and the other surfaces answers 401 (or 404 for the operator API)', async () => {
   const l = await create(w.as.manager!);
   const other = await create(w.as.manager!);
@@ -307,4 +326,19 @@ test('a deleted link refuses its session\'s next request; an expired one too', a
   await advanceClock(t, Math.ceil((Date.parse(later) - now) / 1000) + 60);
   assertProblem(await share('GET', `/share/${uuidOf(soon.id)}/scope`, s2), 403, 'sharelink-expired');
   assertProblem(await share('POST', `/share/${uuidOf(soon.id)}/sessions`, null, {}), 403, 'sharelink-expired');
+});
+
+test('the /share surface is charged to the caller\'s address like the APIs: password guesses run out (429)', async () => {
+  const limited = await testApp({ RATE_LIMIT_ADDRESS_RATE: '1', RATE_LIMIT_ADDRESS_BURST: '3' });
+  try {
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const res = await limited.app.inject({ method: 'POST', url: '/share/00000000-0000-4000-8000-000000000000/sessions', payload: { password: `guess-${i}` } });
+      statuses.push(res.statusCode);
+    }
+    assert.ok(statuses.slice(0, 3).every((s) => s === 404), statuses.join(' '));
+    assert.ok(statuses.includes(429), `ten guesses at 1/s with a burst of 3: ${statuses.join(' ')}`);
+  } finally {
+    await limited.close();
+  }
 });

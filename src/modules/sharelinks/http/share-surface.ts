@@ -9,6 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { bearerToken } from '../../../http/auth.ts';
 import type { TokenService } from '../../../core/oauth/index.ts';
+import type { RateLimiter } from '../../limits/index.ts';
 import type { SharedViews } from '../core/shared-view.ts';
 import { SHARE_LINK_LIMITS as L } from '../core/rules.ts';
 import { ShareLinkOptions } from './schemas.ts';
@@ -55,11 +56,23 @@ function tagData(text: string): unknown {
 }
 
 export const shareSurfaceRoutes =
-  (use: { sharedViews: SharedViews; tokens: TokenService }): FastifyPluginAsync =>
+  (use: { sharedViews: SharedViews; tokens: TokenService; rateLimiter: RateLimiter }): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     const views = use.sharedViews;
     const token = (req: FastifyRequest) => bearerToken(req);
+    // The API's per-address rate limit (docs/security.md "Rate limits") on every request here:
+    // password guesses on POST …/sessions are charged like any other call.
+    if (use.rateLimiter.enabled.address) {
+      app.addHook('onRequest', (req, _reply, done) => {
+        try {
+          use.rateLimiter.address(req.ip);
+          done();
+        } catch (e) {
+          done(e as Error);
+        }
+      });
+    }
 
     // The address a link's `link` names: the console's read-only view of it (console/src/screens/shared.tsx).
     app.get('/share/:linkId', { schema: { hide: true, params: LinkParams } }, async (req, reply) =>
