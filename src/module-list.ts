@@ -35,6 +35,7 @@ import { webhooksModule } from './core/webhooks/index.ts';
 import { pointcloudsModule } from './modules/pointclouds/module.ts';
 import { ssoModule } from './modules/sso/module.ts';
 import { scimModule } from './modules/scim/module.ts';
+import { shareLinksModule } from './modules/sharelinks/module.ts';
 
 export const MODULES = [
   oauthModule,
@@ -66,4 +67,5 @@ export const MODULES = [
   pointcloudsModule,
   ssoModule,
   scimModule,
+  shareLinksModule,
 ] as const;

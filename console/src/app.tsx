@@ -20,6 +20,7 @@ import { GroupsScreen } from './screens/groups.tsx';
 import { AccountMenu, AfterResetPrompt, MeScreen, SignedOutWhy } from './screens/me.tsx';
 import { AccountNotices } from './screens/notices.tsx';
 import { OperatorScreen } from './screens/operator.tsx';
+import { SharedScreen } from './screens/shared.tsx';
 
 // The screens around the 3D view hold three.js: their own chunks (three.js shared), fetched when first opened.
 const ProjectScreen = lazy(() => import('./screens/project.tsx').then((m) => ({ default: m.ProjectScreen })));
@@ -166,6 +167,9 @@ export function App() {
   const onCallback = path === '/console/callback';
   // The operator page needs no account session: the operator token is its key.
   const onOperator = routeOf(path, query).screen === 'operator';
+  // A share link's view needs no account session either: the link (and its password) is its key.
+  const sharedRoute = routeOf(path, query);
+  const onShared = sharedRoute.screen === 'shared';
   useEffect(() => {
     // From the password reset's last page: remembered for the prompt, then the plain address.
     const plain = noteAfterReset(path, query);
@@ -175,10 +179,10 @@ export function App() {
   // page does not (its own refresh would be a 401 in the journal it shows at every load).
   const restored = useRef(false);
   useEffect(() => {
-    if (onCallback || onOperator || restored.current) return;
+    if (onCallback || onOperator || onShared || restored.current) return;
     restored.current = true;
     void restoreSession();
-  }, [onOperator]);
+  }, [onOperator, onShared]);
   const route = routeOf(path, query);
   const accountId = 'account' in route ? route.account : null;
   return (
@@ -218,7 +222,9 @@ export function App() {
       <ErrorBox error={signOutError} />
       {session === 'signed-in' && !onCallback ? <AfterResetPrompt /> : null}
       {session === 'signed-in' && accountId ? <AccountNotices key={accountId} accountId={accountId} compact={route.screen === 'project' || route.screen === 'tag-list'} /> : null}
-      {onOperator ? (
+      {sharedRoute.screen === 'shared' ? (
+        <SharedScreen key={sharedRoute.link} linkId={sharedRoute.link} />
+      ) : onOperator ? (
         <OperatorScreen />
       ) : onCallback ? (
         <Callback />

@@ -60,6 +60,8 @@ export type Route =
   | { screen: 'accounts' }
   | { screen: 'me' }
   | { screen: 'operator' }
+  /** A share link opened without an account (docs/share-links.md): /console/share/{id}. */
+  | { screen: 'shared'; link: string }
   | { screen: 'projects' | 'users' | 'groups' | 'roles' | 'reports'; account: string }
   | { screen: 'project'; account: string; project: string; zone: string | null; tab: string; job: string | null }
   | { screen: 'tag-list'; account: string; project: string; tagList: string; tag: string | null }
@@ -84,6 +86,7 @@ export function routeOf(path: string, query: URLSearchParams): Route {
   if (s.length === 1 && s[0] === 'callback') return { screen: 'callback' };
   if (s.length === 1 && s[0] === 'me') return { screen: 'me' };
   if (s.length === 1 && s[0] === 'operator') return { screen: 'operator' };
+  if (s[0] === 'share' && s.length === 2) return isUuid(s[1]!) ? { screen: 'shared', link: s[1]!.toLowerCase() } : { screen: 'invalid', part: 'share link' };
   if (s[0] !== 'a' || s.length < 2) return { screen: 'not-found' };
   const account = s[1]!;
   if (!isUuid(account)) return { screen: 'invalid', part: 'account' };

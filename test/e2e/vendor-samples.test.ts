@@ -32,6 +32,8 @@ const REFUSED_ON_PURPOSE: Record<string, { status: number; detail: RegExp; why: 
   bulkDeleteTagLists: { ...PLACEHOLDER, detail: /tag-list reference: \.\.\./ },
   updateTagList: { ...PLACEHOLDER, detail: /workzone reference: \.\.\./ },
   tagListAiDetection: { ...PLACEHOLDER, detail: /file reference: \.\.\./ },
+  createShareLink: { status: 400, detail: /body\.savedView/, why: 'the sample sends savedView {} without the type the vendor\'s SavedViewData requires' },
+  updateShareLink: { status: 400, detail: /body\.savedView/, why: 'the sample sends savedView {} without the type the vendor\'s SavedViewData requires' },
   bulkTags: { status: 404, detail: /No route POST .*\/tag-lists\/[0-9a-f-]+$/, why: 'the sample\'s URL stops at the tag list (no /tags/bulk)' },
   createAnnotation: { status: 400, detail: /body\.annotationType/, why: 'the sample says type and a "1,2,3" position; the vendor schema (and we) say annotationType and a point object' },
   updateAnnotation: { status: 400, detail: /body\.annotationType/, why: 'the sample says type; the vendor schema (and we) say annotationType' },
@@ -80,13 +82,16 @@ async function idsFor(): Promise<Record<string, string>> {
   const annotation = (await call('POST', `${A2}/projects/${uuidOf(p.id)}/annotations`, {
     workzoneId: z.id, annotationType: 'Note', title: 'Sample', position: { x: 1, y: 2, z: 3 }, savedView: { type: 'viewpoint' },
   })).body;
+  const shareLink = (await call('POST', `${A2}/projects/${uuidOf(p.id)}/share-links`, {
+    name: 'Sample', workzoneId: z.id, membershipRequired: false, shareOptions: { workzones: false, notes: true, issues: true, measurements: true, crops: false, tags: false },
+  })).body;
   await call('POST', `${A2}/projects/${uuidOf(p.id)}/members`, { members: { users: [{ user: emailOf('alice'), role: w.roles.Viewer }], groups: [{ group: GROUP_ID, role: w.roles.Viewer }] } });
   // bob is a member of the child zone only: the samples removing a user name him
   await call('POST', `${A2}/projects/${uuidOf(p.id)}/members`, { members: { users: [{ user: emailOf('bob'), role: w.roles.Viewer }] }, workzones: [z.id] });
   return {
     token, host, accountUUID: ACCOUNT_ID, accountId: ACCOUNT_ID, projectUUID: uuidOf(p.id), projectId: uuidOf(p.id),
     workzoneId: uuidOf(z.id), workzoneUUID: uuidOf(z.id), listUUID: uuidOf(source.id), sourceTagListUUID: uuidOf(source.id),
-    targetTagListUUID: uuidOf(target.id), annotationId: uuidOf(annotation.id), annotationUUID: uuidOf(annotation.id), cropUUID: uuidOf(crop.id), cropId: uuidOf(crop.id), fileUUID: uuidOf(model!.id),
+    targetTagListUUID: uuidOf(target.id), annotationId: uuidOf(annotation.id), annotationUUID: uuidOf(annotation.id), cropUUID: uuidOf(crop.id), cropId: uuidOf(crop.id), fileUUID: uuidOf(model!.id), shareLinkId: uuidOf(shareLink.id),
     blobId: model!.blobName, userId: w.ids.bob!, userRef: w.ids.bob!, groupUUID: GROUP_ID, subscriptionUUID: SUB_A, subscriptionId: SUB_A,
   };
 }

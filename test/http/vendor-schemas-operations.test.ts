@@ -41,10 +41,6 @@ const NOT_IMPLEMENTED: Record<string, string> = {
   createAutodeskProjectIntegration: 'integrations (Autodesk)',
   updateAutodeskProjectIntegration: 'integrations (Autodesk)',
   getAutodeskConnection: 'integrations (Autodesk)',
-  getShareLinks: 'share links',
-  createShareLink: 'share links',
-  getShareLink: 'share links',
-  updateShareLink: 'share links',
   createAnnotationIntegrationLinks: 'annotations',
   addPnIdElementsInTagList: 'P&ID elements',
   postExportToMesh: 'export to mesh',
@@ -277,6 +273,22 @@ describe('every API 2 operation with a body matches the vendor response schema',
     assert.equal(measured.status, 201, JSON.stringify(measured.body));
     conformsTo('Measurement', 'POST …/measurements (our extension)', measured.body);
     await conforms(pOwner, 'getMeasurements', P, 200);
+  });
+
+  test('share links', async () => {
+    const P = { projectRef: located.id };
+    const options = { workzones: true, notes: true, issues: false, measurements: true, crops: false, tags: true };
+    const l = await conforms(pOwner, 'createShareLink', P, 201, {
+      name: 'For the client', workzoneId: zone.id, sharedWorkzonesIds: [located.rootWorkzoneId], password: 'Correct-Horse-9',
+      expiresAt: '2099-01-01T00:00:00Z', logoBlob: null, membershipRequired: false, shareOptions: options, savedView: { type: 'viewpoint' },
+    });
+    await conforms(pOwner, 'getShareLinks', P, 200);
+    await conforms(pOwner, 'getShareLink', { ...P, shareLinkRef: l.id }, 200);
+    await conforms(pOwner, 'updateShareLink', { ...P, shareLinkRef: l.id }, 200, {
+      name: 'Renamed', sharedWorkzonesIds: null, password: null, expiresAt: null, logoBlob: null, membershipRequired: true, shareOptions: options, savedView: null,
+    });
+    const gone = await pOwner('DELETE', pathOf('deleteShareLink', { ...P, shareLinkRef: l.id }));
+    assert.equal(gone.status, 204);
   });
 
   test('tag lists and tags', async () => {

@@ -17,6 +17,7 @@ import { CopyPanel } from './zone-copy.tsx';
 import { CropsPanel } from './crops.tsx';
 import { AnnotationsPanel, MeasurementsPanel } from './annotations.tsx';
 import { ProjectCover } from './project-cover.tsx';
+import { ShareZoneButton } from './share-zone.tsx';
 import { ZoneTree } from './zone-tree.tsx';
 import { FilesPanel } from './files-panel.tsx';
 import { MembersPanel } from './members-panel.tsx';
@@ -217,6 +218,7 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
           <h2 id="zone-h" class="zone-heading">
             {zone ? zone.name : 'Work zone'}
           </h2>
+          {zone && zoneId ? <ShareZoneButton key={zoneId} base={base} zoneId={zoneId} zoneName={zone.name} /> : null}
           <ErrorBox error={perms.error} onRetry={perms.reload} />
           <div role="tablist" aria-label="Zone views" class="tabs">
             {TABS.map(([id, label]) => (

@@ -1,4 +1,4 @@
-// accounts, projects, workzones, members, files, tag-lists, annotations, measurements: list/get/create/update/delete
+// accounts, projects, workzones, members, files, tag-lists, annotations, measurements, share-links: list/get/create/update/delete
 // as API 2 allows each (the generated paths of @scanbase/sdk; docs/cli.md has the table).
 import fs from 'node:fs';
 import { Command, Option } from 'commander';
@@ -146,6 +146,29 @@ const RESOURCES: Resource[] = [
     createDefaults: async (client, scope, body, o) => {
       if (o.kind && body.kind === undefined) body.kind = o.kind;
       if (o.points !== undefined) body.points = o.points.trim().split(/\s+/).map((p) => pointOf(p, '--points'));
+      if (o.zone) body.workzoneId = o.zone;
+      if (!body.workzoneId) body.workzoneId = await rootZoneOf(client, scope.path);
+    },
+  },
+  {
+    name: 'share-links', scope: 'project', collection: '/share-links', columns: ['id', 'name', 'workzoneId', 'expiresAt', 'passwordProtected', 'link'],
+    verbs: crud('share link', 'project\'s share links you may read', '--name, [--zone, --password, --expires, --options notes,issues,…]', {
+      method: 'PUT', help: 'replace a share link (--data; every field: a missing one is erased, a null password is kept)',
+    }),
+    createOptions: [
+      new Option('--zone <zone>', 'the work zone shared (default: the project\'s root zone)'),
+      new Option('--password <password>', 'a password (12+ characters with 3 of upper, lower, digit, special; or 24+)'),
+      new Option('--expires <date-time>', 'when the link stops working (RFC 3339)'),
+      new Option('--options <options>', 'what the link shows besides files: notes,issues,measurements,crops,tags').default('notes,issues,measurements,tags'),
+    ],
+    createDefaults: async (client, scope, body, o) => {
+      if (o.password !== undefined) body.password = o.password;
+      if (o.expires !== undefined) body.expiresAt = o.expires;
+      if (body.membershipRequired === undefined) body.membershipRequired = false;
+      if (body.shareOptions === undefined) {
+        const on = new Set((o.options ?? '').split(',').map((x) => x.trim()).filter(Boolean));
+        body.shareOptions = { workzones: false, notes: on.has('notes'), issues: on.has('issues'), measurements: on.has('measurements'), crops: on.has('crops'), tags: on.has('tags') };
+      }
       if (o.zone) body.workzoneId = o.zone;
       if (!body.workzoneId) body.workzoneId = await rootZoneOf(client, scope.path);
     },
