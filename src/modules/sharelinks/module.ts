@@ -10,6 +10,7 @@ import type { ObjectStore } from '../../core/ports/object-store.ts';
 import type { ProjectAccess } from '../../core/projects/index.ts';
 import type { AnnotationsRepos } from '../annotations/index.ts';
 import type { MeasurementsRepos } from '../measurements/index.ts';
+import type { CropsRepos } from '../crops/index.ts';
 import { createShareLinks, type ShareLinks } from './core/sharelinks.ts';
 import { createSharedViews, type SharedViews } from './core/shared-view.ts';
 import type { ShareLinksRepos } from './core/ports.ts';
@@ -21,7 +22,7 @@ import { shareSurfaceRoutes } from './http/share-surface.ts';
 import { SHARE_LINK_OPERATIONS } from './http/operations.ts';
 
 export interface ShareLinksNeeds {
-  store: Store<Repos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos>;
+  store: Store<Repos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;

@@ -15,7 +15,8 @@ import type { Ids } from '../../../core/ports/ids.ts';
 import type { PasswordHasher } from '../../../core/ports/crypto.ts';
 import type { Repos, Store } from '../../../core/ports/repositories.ts';
 import { blobKey, type ObjectStore } from '../../../core/ports/object-store.ts';
-import type { FileRecord, CropRecord } from '../../../core/ports/file-repositories.ts';
+import type { FileRecord } from '../../../core/ports/file-repositories.ts';
+import type { CropRecord, CropsRepos } from '../../crops/index.ts';
 import type { TagListRecord, TagRow } from '../../../core/ports/tags.ts';
 import type { WorkzoneRecord } from '../../../core/ports/project-repositories.ts';
 import { downloadName, servedAs } from '../../../core/files/index.ts';
@@ -78,7 +79,7 @@ const optionDisabled = (option: keyof ShareOptions) =>
   new DomainError('forbidden', 'sharelink-option-disabled', `This share link does not share ${option}`, { option });
 
 export function createSharedViews(deps: {
-  store: Store<Repos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos>;
+  store: Store<Repos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;
