@@ -25,6 +25,15 @@ export const MAX_ERROR_PX = 2;
 /** Node reads in flight at once. */
 const PARALLEL = 4;
 const ROOT = '0-0-0-0';
+/**
+ * Elevation colours, low → mid → high: violet-blue, teal, green. No red or amber, which
+ * the view keeps for the selection (tag-boxes.ts).
+ */
+const ELEVATION_RAMP = [
+  [48, 18, 160],
+  [33, 145, 140],
+  [120, 210, 80],
+] as const;
 
 export interface CopcStats {
   /** Range reads made and bytes they answered. */
@@ -302,15 +311,13 @@ export class CopcPointsLayer implements SceneLayer {
     const out = new Uint8Array(h.count * 3);
     const [lo, hi] = this.zRange;
     for (let i = 0; i < h.count; i++) {
-      // Intensity: grey; elevation: blue (low) → green → red (high).
-      const t = this.mode === 'intensity' ? h.intensity[i]! / 65535 : Math.min(1, Math.max(0, (h.z[i]! - lo) / (hi - lo)));
       if (this.mode === 'intensity') {
-        const v = Math.round(40 + 215 * Math.sqrt(t));
+        const v = Math.round(40 + 215 * Math.sqrt(h.intensity[i]! / 65535));
         out[i * 3] = out[i * 3 + 1] = out[i * 3 + 2] = v;
       } else {
-        out[i * 3] = Math.round(255 * Math.max(0, 2 * t - 1));
-        out[i * 3 + 1] = Math.round(255 * (1 - Math.abs(2 * t - 1)));
-        out[i * 3 + 2] = Math.round(255 * Math.max(0, 1 - 2 * t));
+        const t = Math.min(1, Math.max(0, (h.z[i]! - lo) / (hi - lo)));
+        const [a, b, f] = t < 0.5 ? [ELEVATION_RAMP[0], ELEVATION_RAMP[1], t * 2] : [ELEVATION_RAMP[1], ELEVATION_RAMP[2], t * 2 - 1];
+        for (let c = 0; c < 3; c++) out[i * 3 + c] = Math.round(a[c]! + (b[c]! - a[c]!) * f);
       }
     }
     return out;
