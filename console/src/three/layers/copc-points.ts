@@ -214,10 +214,12 @@ export class CopcPointsLayer implements SceneLayer {
       h.points.visible = wanted.has(h.key);
       if (h.points.visible) drawn += h.count;
     }
+    const changed = drawn !== this.stats.pointsDrawn;
     this.stats.pointsDrawn = drawn;
     if (drawn > 0 && !this.stats.firstFrame) {
       this.stats.firstFrame = { requests: this.stats.requests, bytes: this.stats.bytes, ms: Math.round(performance.now() - this.started), points: drawn };
     }
+    if (changed) this.onChange();
     this.fetchWanted();
     this.freeOverBudget(wanted);
     return false;
