@@ -11,7 +11,7 @@ import { uploadFiles, type UploadProgress } from '../upload.ts';
 import { CATEGORY_ORDER, categoryName, formatDate, formatFullDate, formatSize } from '../format.ts';
 import { UploadList } from './upload-list.tsx';
 import { TransformForm, transformDenied } from './file-transform.tsx';
-import { previewable } from './scan-load.ts';
+import { viewable } from './scan-load.ts';
 import { PointCloudState, isPointCloud } from './point-cloud-state.tsx';
 import { same, type Ctx } from './project-context.ts';
 
@@ -132,7 +132,7 @@ export function FilesPanel(props: {
                       {isPointCloud(f) ? <PointCloudState url={apiPath`${ctx.base}/files/${uuidOf(f.id)}/point-cloud`} /> : null}
                     </td>
                     <td class="row-actions">
-                      {previewable(f) ? (
+                      {viewable(f) ? (
                         <IconButton
                           icon={props.shown.has(f.id) ? 'hide' : 'show'}
                           label={`${props.shown.has(f.id) ? 'Hide' : 'Show'} ${fileLabel(f)} in 3D`}

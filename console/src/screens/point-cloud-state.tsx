@@ -10,7 +10,7 @@ import type { FileItem } from '../types.ts';
 const POINT_CLOUDS = new Set(['e57', 'las', 'laz', 'ply']);
 const POLL_MS = 2000;
 
-interface Conversion {
+export interface Conversion {
   state: 'pending' | 'queued' | 'converting' | 'done' | 'failed';
   phase: string | null;
   percent: number;

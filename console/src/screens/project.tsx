@@ -24,11 +24,10 @@ import { MembersPanel } from './members-panel.tsx';
 import { TagListsPanel } from './tag-lists-panel.tsx';
 import { SelectionCard } from './selection-card.tsx';
 import { ScenePanel } from './scene-panel.tsx';
-import { loadScan, type ScanReading } from './scan-load.ts';
+import { showScan, type ScanReading } from './scan-load.ts';
 import { same, scanLayerId, tagLayerId, type Ctx, type ZoneSelection } from './project-context.ts';
 import type { ZoneView } from '../three/view.ts';
 import { TagBoxLayer } from '../three/layers/tag-boxes.ts';
-import { ScanPointsLayer } from '../three/layers/scan-points.ts';
 
 const TABS = [
   ['files', 'Files'],
@@ -41,7 +40,7 @@ const TABS = [
   ['copy', 'Copy'],
 ] as const;
 
-/** Scans of a zone drawn when it opens (LAS, streamed and bounded: docs/console.md). */
+/** Scans of a zone drawn when it opens (LAS and E57, streamed and bounded: docs/console.md). */
 const SCANS_SHOWN_AT_OPEN = 3;
 
 /** A copy of `set` with `id` in it (`on`) or not. */
@@ -120,11 +119,12 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
     opened.current = null;
   }, [zoneId]);
 
-  // The scans drawn when the zone opens: its first LAS scans (streamed by ranges, bounded).
+  // The scans drawn when the zone opens: its first LAS scans (streamed by ranges, bounded)
+  // and E57s (drawn once converted to COPC, which streams by level of detail).
   useEffect(() => {
     if (!files.data || !zoneId || opened.current === zoneId) return;
     opened.current = zoneId;
-    const las = zoneFiles.filter((f) => f.extension.toLowerCase() === 'las').slice(0, SCANS_SHOWN_AT_OPEN);
+    const las = zoneFiles.filter((f) => ['las', 'e57'].includes(f.extension.toLowerCase())).slice(0, SCANS_SHOWN_AT_OPEN);
     if (las.length) setShown(new Set(las.map((f) => f.id)));
   }, [files.data, zoneId]);
 
@@ -153,11 +153,9 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
     for (const f of zoneFiles) {
       const id = scanLayerId(f.id);
       if (shown.has(f.id) && !view.layer(id)) {
-        const layer = new ScanPointsLayer(id, `${f.name}.${f.extension}`);
-        view.add(layer);
         const ctl = new AbortController();
         loads.current.set(f.id, ctl);
-        loadScan(base, f, layer, (r) => setReadings((m) => new Map(m).set(f.id, r)), ctl.signal).catch((e: unknown) =>
+        showScan(view, base, f, id, (r) => setReadings((m) => new Map(m).set(f.id, r)), ctl.signal).catch((e: unknown) =>
           setReadings((m) => new Map(m).set(f.id, { bytes: 0, size: f.size, points: 0, streamed: false, done: false, fraction: null, status: e instanceof Error ? e.message : String(e) })),
         );
       }

@@ -1,0 +1,169 @@
+// The zone's 3D view streams a converted scan's COPC by level of detail
+// (docs/console.md "Streamed scans (COPC)", docs/point-clouds.md): a generated scan of
+// E2E_COPC_POINTS points (2 M by default: what converts in under a minute on the loaded
+// 2-core machine, where 4 M took 105 s and 10 M 140 s; streamed to a temporary file,
+// deleted after) is
+// uploaded and converted by the service, the zone is opened, and the first frame must draw
+// points after a few range reads of a small part of the COPC; moving the camera closer
+// loads more nodes, and what was read stays far below the file's size.
+// @engine-independent (the console is a client of the API; the API's data path is tested in test/http)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { OAuthServer } from '../support/oauth-client.ts';
+import { apiAs, consoleWorld, paintedPixels, signInThroughConsole } from '../support/console.ts';
+import { DEMO_OWNER, demoSite, type DemoSite } from '../support/console-demo.ts';
+import { writeSyntheticLas } from '../pointclouds/support/synthetic.ts';
+
+const POINTS = Number(process.env.E2E_COPC_POINTS ?? 2_000_000);
+/** The first frame: the header, the root hierarchy page and the first nodes (PARALLEL = 4 in flight). */
+const FIRST_FRAME_MAX_READS = 8;
+
+let server: OAuthServer;
+let site: DemoSite;
+let dir: string;
+const world = consoleWorld();
+const { newPage, showPages } = world;
+
+before(async () => {
+  dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'scanbase-copc-e2e-'));
+  server = await world.start();
+  site = await demoSite(server);
+});
+after(async () => {
+  await world.stop();
+  await fsp.rm(dir, { recursive: true, force: true });
+});
+
+/** Signs, PUTs (streamed from the file) and registers one scan; answers its file id. */
+async function uploadFile(base: string, zoneId: string, file: string): Promise<string> {
+  const size = (await fsp.stat(file)).size;
+  const md5 = crypto.createHash('md5');
+  for await (const chunk of fs.createReadStream(file)) md5.update(chunk as Buffer);
+  const digest = md5.digest();
+  const item = { name: 'survey', extension: 'las', size, md5: digest.toString('hex') };
+  const signed = await apiAs(server, DEMO_OWNER.email, 'POST', `${base}/workzones/${zoneId}/bulk-files`, [item]);
+  const f = signed.files[0];
+  const put = await fetch(f.url, {
+    method: 'PUT',
+    body: Readable.toWeb(fs.createReadStream(file)) as ReadableStream,
+    duplex: 'half',
+    headers: { 'content-length': String(size), 'content-md5': digest.toString('base64'), 'x-ms-blob-type': 'BlockBlob' },
+  } as RequestInit);
+  assert.ok(put.ok, `PUT: ${put.status} ${await put.text()}`);
+  await apiAs(server, DEMO_OWNER.email, 'POST', `${base}/workzones/${zoneId}/bulk-files`, [{ ...item, blobName: f.blobName }]);
+  const files: { id: string; name: string; workzoneId: string }[] = await apiAs(server, DEMO_OWNER.email, 'GET', `${base}/files`);
+  const registered = files.find((x) => x.name === item.name && x.workzoneId.endsWith(zoneId));
+  assert.ok(registered, 'the scan is registered in the zone');
+  return registered.id;
+}
+
+test('zone view: a converted scan streams by level of detail — the first frame draws points after a few range reads, closer draws more, and far less than the file is read', { timeout: 20 * 60_000 }, async (t) => {
+  let done = false;
+  t.after(async () => {
+    if (!done) await showPages('console-copc');
+  });
+  const base = `/api/2/accounts/${site.accountId}/projects/${site.projectId}`;
+  const project = await apiAs(server, DEMO_OWNER.email, 'GET', base);
+  const zone = await apiAs(server, DEMO_OWNER.email, 'POST', `${base}/workzones`, { name: 'Survey', parentWorkzoneId: project.rootWorkzoneId });
+  const zoneId = zone.id.slice(zone.id.lastIndexOf(':') + 1);
+
+  const las = path.join(dir, 'survey.las');
+  let started = Date.now();
+  await writeSyntheticLas(las, { version: '1.4', format: 7, count: POINTS });
+  const lasSize = (await fsp.stat(las)).size;
+  const fileUrn = await uploadFile(base, zoneId, las);
+  await fsp.rm(las);
+  const fileId = fileUrn.slice(fileUrn.lastIndexOf(':') + 1);
+  t.diagnostic(`generated and uploaded ${POINTS.toLocaleString('en')} points (${(lasSize / 2 ** 20).toFixed(0)} MiB) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+  started = Date.now();
+  let state: any;
+  for (;;) {
+    state = await apiAs(server, DEMO_OWNER.email, 'GET', `${base}/files/${fileId}/point-cloud`);
+    if (state.state === 'done' || state.state === 'failed') break;
+    assert.ok(Date.now() - started < 20 * 60_000, `conversion still ${state.state} ${state.percent} % after 20 min`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  assert.equal(state.state, 'done', `conversion: ${state.message}`);
+  assert.equal(state.pointCount, POINTS);
+  const copcSize: number = state.copcSize;
+  t.diagnostic(`converted in ${((Date.now() - started) / 1000).toFixed(1)} s: COPC ${(copcSize / 2 ** 20).toFixed(1)} MiB, ${state.nodes} nodes`);
+
+  const page = await newPage({ width: 1280, height: 800 });
+  // Every read of the COPC, as the browser sent it.
+  const reads: { range: string | null; status: number; bytes: number }[] = [];
+  page.on('requestfinished', (req) => {
+    if (!req.url().endsWith('/point-cloud/copc')) return;
+    void req.response().then(async (res) => {
+      if (!res) return;
+      reads.push({ range: req.headers().range ?? null, status: res.status(), bytes: Number((await res.allHeaders())['content-length'] ?? 0) });
+    });
+  });
+  await page.goto(`${server.url}/console/a/${site.accountId}/p/${site.projectId}?zone=${zoneId}&tab=files`);
+  await signInThroughConsole(page, DEMO_OWNER, /tab=files$/);
+  await page.locator('canvas.scene:not([data-points="0"])').waitFor({ timeout: 120_000 });
+
+  const layerId = `scan:${fileId}`;
+  const stats = () => page.evaluate((id) => (globalThis as any).__scanbaseZoneView.layer(id).stats, layerId);
+  /** The reads for this camera are over: none in flight, the last frame picked nothing new. */
+  const settled = () =>
+    page.waitForFunction(
+      (id) => {
+        const l = (globalThis as any).__scanbaseZoneView.layer(id);
+        return l.loading.size === 0 && l.wanted.every((k: string) => l.held.has(k));
+      },
+      layerId,
+      { timeout: 120_000 },
+    );
+  const first = await stats();
+  t.diagnostic(`first frame: ${JSON.stringify(first.firstFrame)}`);
+  assert.ok(first.firstFrame, 'the layer recorded its first frame with points');
+  assert.ok(first.firstFrame.points > 0);
+  assert.ok(first.firstFrame.requests <= FIRST_FRAME_MAX_READS, `${first.firstFrame.requests} reads before the first points (at most ${FIRST_FRAME_MAX_READS})`);
+  assert.ok(first.firstFrame.bytes < copcSize / 4, `${first.firstFrame.bytes} bytes before the first points of a ${copcSize}-byte COPC`);
+  const painted = await paintedPixels(page);
+  assert.ok(painted.boxes > 1000, `the canvas shows points (${painted.boxes} pixels differ from the background)`);
+
+  // Closer: the camera a tenth of the way to its target; nodes of finer levels come in.
+  await settled();
+  const before = await stats();
+  assert.ok(before.nodesHeld < state.nodes, `the whole view from afar holds ${before.nodesHeld} of ${state.nodes} nodes: not every node`);
+  await page.evaluate(() => {
+    const v = (globalThis as any).__scanbaseZoneView;
+    v.camera.position.lerp(v.controls.target, 0.9);
+    v.controls.update();
+    v.requestRender();
+  });
+  await page.waitForFunction(
+    ([id, n]) => (globalThis as any).__scanbaseZoneView.layer(id).stats.nodesHeld > n,
+    [layerId, before.nodesHeld] as const,
+    { timeout: 60_000 },
+  );
+  await settled();
+  const closer = await stats();
+  t.diagnostic(`closer: ${closer.nodesHeld} nodes held, ${closer.pointsDrawn} points drawn, ${closer.requests} reads, ${closer.bytes} bytes`);
+  assert.ok(closer.nodesHeld > before.nodesHeld);
+  // The canvas tells the points drawn (what the status line and the other tests read).
+  await page.waitForFunction(
+    (id) => document.querySelector('canvas.scene')!.getAttribute('data-points') === String((globalThis as any).__scanbaseZoneView.layer(id).stats.pointsDrawn),
+    layerId,
+    { timeout: 30_000 },
+  );
+  assert.ok(closer.bytes < copcSize, `${closer.bytes} bytes read of a ${copcSize}-byte COPC`);
+
+  // What the browser sent: every read a byte range answered 206, in all less than the file.
+  assert.ok(reads.length >= closer.requests - 4, `${reads.length} reads seen by the browser, ${closer.requests} counted by the layer`);
+  for (const r of reads) {
+    assert.match(r.range ?? '', /^bytes=\d+-\d+$/, 'every read names a byte range');
+    assert.equal(r.status, 206);
+  }
+  const sent = reads.reduce((n, r) => n + r.bytes, 0);
+  assert.ok(sent < copcSize, `${sent} bytes answered of a ${copcSize}-byte COPC`);
+  done = true;
+});
