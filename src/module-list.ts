@@ -35,6 +35,7 @@ import { webhooksModule } from './core/webhooks/index.ts';
 import { pointcloudsModule } from './modules/pointclouds/module.ts';
 import { ssoModule } from './modules/sso/module.ts';
 import { usageModule } from './modules/usage/module.ts';
+import { pnidModule } from './modules/pnid/module.ts';
 
 export const MODULES = [
   oauthModule,
@@ -66,4 +67,5 @@ export const MODULES = [
   pointcloudsModule,
   ssoModule,
   usageModule,
+  pnidModule,
 ] as const;
