@@ -36,6 +36,7 @@ import { pointcloudsModule } from './modules/pointclouds/module.ts';
 import { ssoModule } from './modules/sso/module.ts';
 import { usageModule } from './modules/usage/module.ts';
 import { pnidModule } from './modules/pnid/module.ts';
+import { meshexportModule } from './modules/meshexport/module.ts';
 
 export const MODULES = [
   oauthModule,
@@ -68,4 +69,5 @@ export const MODULES = [
   ssoModule,
   usageModule,
   pnidModule,
+  meshexportModule,
 ] as const;

@@ -1,14 +1,13 @@
 // API 2 presenters of files and crops: the vendor's per-category File shapes as far as our
 // data goes, and crops; URN ids and the 302 links of stored objects (docs/files.md).
 import type { Static } from 'typebox';
-import type { Core } from '../../compose.ts';
 import { formatUrn } from '../../core/ids/urn.ts';
 import type { FileView } from '../../core/files/index.ts';
 import type { CropView } from '../../core/crops/index.ts';
-import { api2Kit } from './route-kit.ts';
+import { api2Kit, type KitCore } from './route-kit.ts';
 import type * as F from './file-schemas.ts';
 
-export function filePresenters(core: Core) {
+export function filePresenters(core: KitCore) {
   const { ns, urn, blobUrl } = api2Kit(core);
   const userUrn = (id: string | null) => (id ? urn('user', id) : '');
 
