@@ -2540,6 +2540,7 @@ export interface operations {
                             list?: number[][];
                             orientedBoundingBoxList?: number[][];
                             groupedOBBList?: number[][];
+                            data?: string;
                         };
                         class?: string;
                         cameraState?: {
@@ -2641,6 +2642,7 @@ export interface operations {
                                     list?: number[][];
                                     orientedBoundingBoxList?: number[][];
                                     groupedOBBList?: number[][];
+                                    data?: string;
                                 };
                                 class?: string;
                                 cameraState?: {
@@ -2822,6 +2824,7 @@ export interface operations {
                                 list?: number[][];
                                 orientedBoundingBoxList?: number[][];
                                 groupedOBBList?: number[][];
+                                data?: string;
                             };
                             class?: string;
                             cameraState?: {
@@ -2959,6 +2962,7 @@ export interface operations {
                                 list?: number[][];
                                 orientedBoundingBoxList?: number[][];
                                 groupedOBBList?: number[][];
+                                data?: string;
                             };
                             class?: string;
                             cameraState?: {
@@ -3007,6 +3011,7 @@ export interface operations {
                             list?: number[][];
                             orientedBoundingBoxList?: number[][];
                             groupedOBBList?: number[][];
+                            data?: string;
                         };
                         class?: string;
                         cameraState?: {
@@ -3108,6 +3113,7 @@ export interface operations {
                                     list?: number[][];
                                     orientedBoundingBoxList?: number[][];
                                     groupedOBBList?: number[][];
+                                    data?: string;
                                 };
                                 class?: string;
                                 cameraState?: {
