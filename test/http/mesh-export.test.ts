@@ -45,8 +45,8 @@ before(async () => {
     users: [{ user: emailOf('manager'), role: w.roles.Manager }, { user: emailOf('viewer'), role: w.roles.Viewer }, { user: emailOf('alice'), role: SURVEYOR_ID }],
   });
   if (vendorSpecAvailable()) vendor = loadVendorValidator({ patch: withOurUrnNamespace });
-  [{ id: sphere }] = await upload(t, w.as.manager!, P.id, P.rootWorkzoneId, [{ name: 'sphere', extension: 'las', content: lasFileOf(4000, spherePoint(4000, 1)) }]);
-  [{ id: other }] = await upload(t, w.as.manager!, P.id, Z.id, [{ name: 'elsewhere', extension: 'las', content: lasFileOf(100, spherePoint(100, 1)) }]);
+  sphere = (await upload(t, w.as.manager!, P.id, P.rootWorkzoneId, [{ name: 'sphere', extension: 'las', content: lasFileOf(4000, spherePoint(4000, 1)) }]))[0]!.id;
+  other = (await upload(t, w.as.manager!, P.id, Z.id, [{ name: 'elsewhere', extension: 'las', content: lasFileOf(100, spherePoint(100, 1)) }]))[0]!.id;
 });
 after(() => t.close());
 
@@ -120,7 +120,7 @@ test('documented errors: a format this mesher does not write, a resolution out o
   assertProblem(await w.as.manager!('POST', url(), body({ name: 'a/b' })), 400, 'invalid-input');
   assertProblem(await w.as.manager!('POST', url(), body({ scans: [] })), 400, 'invalid-input');
   assertProblem(await w.as.manager!('POST', url(), body({ scans: [other] })), 400, 'invalid-input');
-  const [{ id: pts }] = await upload(t, w.as.manager!, P.id, P.rootWorkzoneId, [{ name: 'not-read', extension: 'pts', content: bytes(20, 9) }]);
+  const pts = (await upload(t, w.as.manager!, P.id, P.rootWorkzoneId, [{ name: 'not-read', extension: 'pts', content: bytes(20, 9) }]))[0]!.id;
   assertProblem(await w.as.manager!('POST', url(), body({ scans: [pts] })), 400, 'invalid-input');
   assertProblem(await w.as.manager!('POST', url(), body({ scans: ['f9999999-9999-4999-8999-999999999999'] })), 404, 'file-not-found');
   assertProblem(await w.as.manager!('POST', url(), body({ workzoneId: 'f9999999-9999-4999-8999-999999999999' })), 404, 'workzone-not-found');
@@ -132,7 +132,7 @@ test('without a mesher on the node the request answers 503 mesher-unavailable (t
   try {
     const bw = await projectWorld(bare);
     const p = await createProject(bw.as.projectOwner!);
-    const [{ id }] = await upload(bare, bw.as.projectOwner!, p.id, p.rootWorkzoneId, [{ name: 's', extension: 'las', content: lasFileOf(50, spherePoint(50, 1)) }]);
+    const id = (await upload(bare, bw.as.projectOwner!, p.id, p.rootWorkzoneId, [{ name: 's', extension: 'las', content: lasFileOf(50, spherePoint(50, 1)) }]))[0]!.id;
     const res = await bw.as.projectOwner!('POST', `${A2}/projects/${uuidOf(p.id)}/jobs/export-to-mesh`, { ...body(), scans: [id], workzoneId: p.rootWorkzoneId });
     assertProblem(res, 503, 'mesher-unavailable');
     if (vendor) assert.deepEqual(vendor.validate('postExportToMesh', 503, res.body), []);
