@@ -135,6 +135,7 @@ test('without a mesher on the node the request answers 503 mesher-unavailable (t
     const id = (await upload(bare, bw.as.projectOwner!, p.id, p.rootWorkzoneId, [{ name: 's', extension: 'las', content: lasFileOf(50, spherePoint(50, 1)) }]))[0]!.id;
     const res = await bw.as.projectOwner!('POST', `${A2}/projects/${uuidOf(p.id)}/jobs/export-to-mesh`, { ...body(), scans: [id], workzoneId: p.rootWorkzoneId });
     assertProblem(res, 503, 'mesher-unavailable');
+    assert.deepEqual(await bare.core.store.repos.jobs.activeOn([`workzone:${uuidOf(p.rootWorkzoneId)}`]), [], 'no job was queued');
     if (vendor) assert.deepEqual(vendor.validate('postExportToMesh', 503, res.body), []);
   } finally {
     await bare.close();
