@@ -97,7 +97,7 @@ test('reading it needs account:subscriptions:read and account:users:read: member
 test('documented errors: a bad or reversed period, an unknown or malformed subscription', async () => {
   assertProblem(await w.as.owner!('GET', report(SUB_A, '?from=2026-13-01')), 400, 'invalid-input');
   assertProblem(await w.as.owner!('GET', report(SUB_A, '?from=2026-03-02&until=2026-03-01')), 400, 'invalid-input');
-  assertProblem(await w.as.owner!('GET', report(SUB_A, '?from=2024-01-01&until=2026-01-01')), 400, 'invalid-input');
+  assertProblem(await w.as.owner!('GET', report(SUB_A, '?from=2000-01-01&until=2026-01-01')), 400, 'invalid-input');
   assertProblem(await w.as.owner!('GET', report(SUB_A, '?includeDeleted=maybe')), 400, 'invalid-input');
   assertProblem(await w.as.owner!('GET', report('b9999999-9999-4999-8999-999999999999')), 404, 'subscription-not-found');
   assertProblem(await w.as.owner!('GET', report('urn:svc:project:b9999999-9999-4999-8999-999999999999')), 400, 'invalid-subscription-urn');

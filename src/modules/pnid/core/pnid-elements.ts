@@ -55,11 +55,10 @@ const konva = (points: readonly number[], closed: boolean) => ({
 
 /**
  * The tags an element upload adds, in body order (each page's instruments, then its pipes),
- * after checking it: a 2d list, every page found on it, at least one element per page, a
+ * after checking it: at least one element per page, every page found on the list, a 2d list, a
  * confidence in [0, 1], an instrument's corners in order.
  */
 export function planPnIdTags(list: TagListRecord, pages: readonly PnIdPage[]): TagData[] {
-  if (list.tagListType !== '2d') throw invalidInput('P&ID elements go on a 2d tag list', { field: 'tagListType', tagListType: list.tagListType });
   const tags: TagData[] = [];
   pages.forEach((p, i) => {
     const field = `pages[${i}]`;
@@ -72,6 +71,8 @@ export function planPnIdTags(list: TagListRecord, pages: readonly PnIdPage[]): T
         field, attachmentId: p.attachmentId, index: p.index,
       });
     }
+    // After the page: a request naming pages the list lacks is told so first, whatever the list.
+    if (list.tagListType !== '2d') throw invalidInput('P&ID elements go on a 2d tag list', { field: 'tagListType', tagListType: list.tagListType });
     instruments.forEach((e, k) => {
       const [[x0, y0], [x1, y1]] = e.location;
       if (x0 > x1 || y0 > y1) throw invalidInput(`${field}.instruments[${k}].location must be [[xMin, yMin], [xMax, yMax]]`, { field: `${field}.instruments[${k}].location` });

@@ -6,8 +6,8 @@ import { requirePermission, type Actor, type Authorizer } from '../../../core/pe
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { UsageRow, UsageStore } from './ports.ts';
 
-/** The longest period one report covers: 366 days (a leap year), so one answer stays bounded. */
-export const MAX_REPORT_DAYS = 366;
+/** The longest period one report covers: 3,660 days (ten years; the vendor's own sample asks for more than one year). */
+export const MAX_REPORT_DAYS = 3660;
 /** Without `from`, a report starts 30 days before its last day (`until`, default today, UTC). */
 export const DEFAULT_REPORT_DAYS = 30;
 
