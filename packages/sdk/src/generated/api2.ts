@@ -2279,7 +2279,7 @@ export interface paths {
         };
         /**
          * Generate a usage report
-         * @description Actions per UTC day, per user, per project of the subscription, between `from` and `until` (inclusive days; default: the 30 days up to today; at most 366 days). Counted in the transaction of each action: scans and 360 (geo-referenced) images registered, tags created, meshes exported. Downloads are not counted yet (0). Projects deleted since (trash or permanent) only with `includeDeleted=true`.
+         * @description Actions per UTC day, per user, per project of the subscription, between `from` and `until` (inclusive days; default: the 30 days up to today; at most 3,660 days). Counted in the transaction of each action: scans and 360 (geo-referenced) images registered, tags created, meshes exported. Downloads are not counted yet (0). Projects deleted since (trash or permanent) only with `includeDeleted=true`.
          *
          *     **Permission:** `account:subscriptions:read` and `account:users:read`.
          *
