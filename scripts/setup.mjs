@@ -1,7 +1,7 @@
 // Installs what the tests need beyond npm packages, from Debian's packages: Chromium for
 // the browser tests (playwright-core never downloads a browser), docker-compose to
-// parse compose.yaml (no container engine runs here; `config` needs none), and CloudCompare
-// with Xvfb for the point-cloud readers' tests. Idempotent;
+// parse compose.yaml (no container engine runs here; `config` needs none), CloudCompare
+// with Xvfb for the point-cloud readers' tests, and Open3D for the mesh export. Idempotent;
 // needs root (or sudo) for apt.
 import { execSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,6 +18,9 @@ if (!hasCompose) missing.push('docker-compose');
 // run headless under Xvfb (test/pointclouds/ply.test.ts).
 if (!fs.existsSync('/usr/bin/CloudCompare')) missing.push('cloudcompare');
 if (!fs.existsSync('/usr/bin/xvfb-run')) missing.push('xvfb', 'xauth');
+// Export to mesh runs Open3D's surface reconstruction in a worker process (src/modules/meshexport):
+// Debian's python3-open3d for Debian's Python (MESH_PYTHON defaults to it).
+if (spawnSync('/usr/bin/python3', ['-c', 'import open3d'], { stdio: 'ignore' }).status !== 0) missing.push('python3-open3d');
 
 if (missing.length) {
   console.log(`setup: installing Debian ${missing.join(', ')} for the tests`);

@@ -38,6 +38,10 @@ export interface Config {
   seedFile: string | undefined;
   operatorToken: string | undefined;
   sandbox: boolean;
+  /** HIDE_PRIVACY_DATA=1: the usage report (which names users) is unavailable (src/modules/usage). */
+  hidePrivacyData: boolean;
+  /** MESH_PYTHON: the Python with Open3D that runs the mesher worker (src/modules/meshexport). */
+  meshPython: string;
   /** The integrators' tools (docs/sandbox.md): snapshots, the request journal, fault rules. */
   sandboxTools: SandboxToolsConfig;
   urnNamespace: string;
@@ -407,6 +411,8 @@ export function loadConfig(env: Env = process.env): Config {
     seedFile,
     operatorToken,
     sandbox,
+    hidePrivacyData: bool(env, 'HIDE_PRIVACY_DATA'),
+    meshPython: env.MESH_PYTHON || '/usr/bin/python3',
     sandboxTools: {
       snapshotsDir: path.resolve(env.SNAPSHOTS_DIR || path.join(dataDir, 'snapshots')),
       journalSize: integer(env, 'JOURNAL_SIZE', 1000, 0, 100_000),

@@ -36,6 +36,9 @@ import { pointcloudsModule } from './modules/pointclouds/module.ts';
 import { ssoModule } from './modules/sso/module.ts';
 import { scimModule } from './modules/scim/module.ts';
 import { shareLinksModule } from './modules/sharelinks/module.ts';
+import { usageModule } from './modules/usage/module.ts';
+import { pnidModule } from './modules/pnid/module.ts';
+import { meshexportModule } from './modules/meshexport/module.ts';
 
 export const MODULES = [
   oauthModule,
@@ -68,4 +71,7 @@ export const MODULES = [
   ssoModule,
   scimModule,
   shareLinksModule,
+  usageModule,
+  pnidModule,
+  meshexportModule,
 ] as const;

@@ -24,6 +24,7 @@ export const TagModel = Type.Object(
     list: Type.Optional(Type.Array(Type.Array(Num), { maxItems: 1000 })),
     orientedBoundingBoxList: Type.Optional(Type.Array(Type.Array(Num), { maxItems: 500 })),
     groupedOBBList: Type.Optional(Type.Array(Type.Array(Num), { maxItems: 500 })),
+    data: Type.Optional(Type.String({ maxLength: 100_000 })),
   },
   { additionalProperties: false },
 );

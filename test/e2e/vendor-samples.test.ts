@@ -37,6 +37,8 @@ const REFUSED_ON_PURPOSE: Record<string, { status: number; detail: RegExp; why: 
   bulkTags: { status: 404, detail: /No route POST .*\/tag-lists\/[0-9a-f-]+$/, why: 'the sample\'s URL stops at the tag list (no /tags/bulk)' },
   createAnnotation: { status: 400, detail: /body\.annotationType/, why: 'the sample says type and a "1,2,3" position; the vendor schema (and we) say annotationType and a point object' },
   updateAnnotation: { status: 400, detail: /body\.annotationType/, why: 'the sample says type; the vendor schema (and we) say annotationType' },
+  addPnIdElementsInTagList: { ...PLACEHOLDER, detail: /no page 1 in attachment \.\.\./ },
+  postExportToMesh: { status: 400, detail: /body\.resolution/, why: 'the sample\'s resolution (0.01) is below the vendor\'s own minimum (0.02)' },
   bulkMoveTags: { status: 404, detail: /No route POST .*\/tag-lists\/[0-9a-f-]+$/, why: 'the sample\'s URL stops at the tag list (no /tags/bulk-move)' },
 };
 

@@ -15,6 +15,7 @@
 //    object whose id is its rootWorkzoneId) and nothing else.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import type { ErrorObject } from 'ajv';
 import { testApp, type TestApp } from '../support/app.ts';
 import {
@@ -27,7 +28,6 @@ const skip = vendorSpecAvailable() ? false : `the vendor file is not at ${VENDOR
 
 /** Vendor operations with a JSON body that we do not implement (CONTRACT §6 "Out of scope until an issue asks"). */
 const NOT_IMPLEMENTED: Record<string, string> = {
-  getUsageReport: 'usage reports',
   getAccountIntegrations: 'integrations',
   createAccountIntegrationKonekt: 'integrations (Konekt)',
   getKonektAccountIntegrationById: 'integrations (Konekt)',
@@ -42,8 +42,6 @@ const NOT_IMPLEMENTED: Record<string, string> = {
   updateAutodeskProjectIntegration: 'integrations (Autodesk)',
   getAutodeskConnection: 'integrations (Autodesk)',
   createAnnotationIntegrationLinks: 'annotations',
-  addPnIdElementsInTagList: 'P&ID elements',
-  postExportToMesh: 'export to mesh',
 };
 
 let t: TestApp;
@@ -314,6 +312,22 @@ describe('every API 2 operation with a body matches the vendor response schema',
     const classes = await conforms(pOwner, 'listAIDetectionClasses', {}, 200);
     const scan = files.find((f: any) => f.type === 'scan');
     await conforms(pOwner, 'tagListAiDetection', lr(b), 200, { classes: [typeof classes[0] === 'string' ? classes[0] : classes[0].id ?? classes[0].name], filesIds: [scan.id] });
+  });
+
+  test('usage report, P&ID elements and export to mesh', async () => {
+    const P = { projectRef: located.id };
+    const report = await conforms(owner, 'getUsageReport', { subscriptionRef: SUB_A }, 200, undefined, '?includeDeleted=true');
+    assert.ok(report.length > 0, 'the uploads above are counted');
+    const list = await conforms(pOwner, 'createTagList', P, 201, {
+      workzoneId: zone.id, tagListType: '2d', name: 'P&ID', attachments: [{ id: 'sheet', name: 'Sheet', pages: [{ id: 'p1', index: 1 }] }],
+    });
+    await conforms(pOwner, 'addPnIdElementsInTagList', { ...P, tagListRef: list.id }, 201, {
+      pages: [{ attachmentId: 'sheet', index: 1, instruments: [{ name: 'FV-1', class: 'valve', confidence: 0.9, location: [[1, 2], [3, 4]] }], pipes: [{ name: 'L-1', segments: [[0, 0], [5, 5]] }] }],
+    });
+    // 201 where Open3D is installed (npm run setup), else the vendor's 503.
+    const hasMesher = spawnSync(process.env.MESH_PYTHON || '/usr/bin/python3', ['-c', 'import open3d'], { stdio: 'ignore' }).status === 0;
+    const scan = files.find((f: any) => f.type === 'scan' && f.extension === 'e57');
+    await conforms(pOwner, 'postExportToMesh', P, hasMesher ? 201 : 503, { scans: [scan.id], name: 'Mesh', outputFormat: 'obj', resolution: 0.05, workzoneId: scan.workzoneId });
   });
 
   test('every vendor operation with a 2xx JSON body that we serve was checked; NOT_IMPLEMENTED is exactly what we do not serve', async () => {

@@ -71,8 +71,8 @@ test("the job kinds a module's code enqueues are the ones its descriptor declare
     assert.deepEqual([...(descriptor!.enqueues ?? [])].sort(), [...enqueued].sort(), `${dir.name}: declared vs enqueued job kinds`);
     all.push(...enqueued);
   }
-  // Not vacuous: the password reset's mail, the point-cloud conversion (src/modules), the work-zone copy and the tag detection are found in the code.
-  assert.deepEqual(all.sort(), ['password-reset-mail', 'point-cloud-conversion', 'tag-detection', 'workzone-copy']);
+  // Not vacuous: the password reset's mail, the point-cloud conversion and the mesh export (src/modules), the work-zone copy and the tag detection are found in the code.
+  assert.deepEqual(all.sort(), ['export-to-mesh', 'password-reset-mail', 'point-cloud-conversion', 'tag-detection', 'workzone-copy']);
 });
 
 test('no two modules may handle the same job kind', () => {

@@ -122,7 +122,10 @@ function list(v: unknown, field: string, max: number, min = 0): unknown[] {
   return a;
 }
 
-/** A complex tag's `model`: its parts' enclosures. */
+/** A konva model's `data` (its shapes as JSON text): 100,000 characters at most. */
+export const MAX_KONVA_DATA_CHARS = 100_000;
+
+/** A complex tag's `model`: its parts' enclosures (a 2D konva model has none). */
 export function checkModel(v: unknown, field = 'model'): Box[] {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return fail(field, 'must be an object with a type');
   const m = v as Record<string, unknown>;
@@ -152,7 +155,13 @@ export function checkModel(v: unknown, field = 'model'): Box[] {
     if (!boxes.length) fail(field, 'an OrientedList needs at least one box (list, orientedBoundingBoxList or groupedOBBList)');
     return boxes;
   }
-  return fail(`${field}.type`, 'must be AxisAlignedList or OrientedList');
+  if (m.type === 'konva') {
+    // A 2D shape (vendor TagDataModel2DKonva) on a page of a 2d list: no 3D enclosure.
+    for (const k of Object.keys(m)) if (k !== 'type' && k !== 'data') fail(`${field}.${k}`, 'is not a property of a konva model');
+    if (typeof m.data !== 'string' || m.data.length > MAX_KONVA_DATA_CHARS) fail(`${field}.data`, `must be a string of at most ${MAX_KONVA_DATA_CHARS} characters`);
+    return boxes;
+  }
+  return fail(`${field}.type`, 'must be AxisAlignedList, OrientedList or konva');
 }
 
 export function union(boxes: readonly Box[]): Box {

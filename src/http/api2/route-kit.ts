@@ -5,7 +5,10 @@ import type { Core } from '../../compose.ts';
 import { api2BlobUrl, api2Naming } from './naming.ts';
 import { presenters, regionOf } from './presenters.ts';
 
-export function api2Kit(core: Core) {
+/** Needs only the configuration's names and addresses (a module's route file passes its `use`). */
+export type KitCore = { config: Pick<Core['config'], 'urnNamespace' | 'publicUrl' | 'storageUrl'> };
+
+export function api2Kit(core: KitCore) {
   const ns = core.config.urnNamespace;
   return {
     ...api2Naming(ns),

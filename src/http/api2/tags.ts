@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import { DateTime } from '../schema-helpers.ts';
 import type { Core } from '../../compose.ts';
-import type { EntityRef } from '../../core/ids/urn.ts';
+import type { EntityRef, UrnType } from '../../core/ids/urn.ts';
 import type { TagListRecord, TagRow } from '../../core/ports/tags.ts';
 import { AI_DETECTION_CLASSES, tagWriterOf, type TagJsonDescription, type ChangeResult, type TagData as CoreTagData, type TagListInput } from '../../core/tags/index.ts';
 import { api2Kit } from './route-kit.ts';
@@ -74,6 +74,14 @@ export const tagArray = (description: TagJsonDescription, list: TagListRecord, r
   return `[${parts.join(',')}]`;
 };
 
+/** A tag list as API 2 shows it (vendor TagList); the pnid module answers with it too. */
+export const tagListPresenter = (urn: (type: UrnType, id: string) => string, opt: (type: UrnType, id: string | null) => string | null) => (l: TagListRecord) => ({
+    id: urn('tag-list', l.id), urn: urn('tag-list', l.id), api1Id: l.api1Id, type: 'tag-list' as const, projectId: urn('project', l.projectId),
+    workzoneId: urn('workzone', l.workzoneId), tagListType: l.tagListType, name: l.name, description: l.description, color: l.color,
+    metadataDefinition: l.metadataDefinitions, attachments: l.attachments, pending: l.pending, createdBy: opt('user', l.createdBy),
+    createdAt: l.createdAt.toISOString(), updatedBy: opt('user', l.updatedBy), updatedAt: l.updatedAt.toISOString(), tagsVersion: l.tagsVersion,
+  });
+
 const sendJson = (reply: FastifyReply, text: string | Buffer, code = 200) => reply.code(code).type('application/json; charset=utf-8').send(text);
 
 export function tagRoutes(root: FastifyInstance, core: Core): void {
@@ -82,12 +90,7 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
   const wholeLists = new TagTextCache(TAG_TEXT_CACHE_BYTES);
   const tagJson = api2TagJson(ns);
 
-  const tagList = (l: TagListRecord) => ({
-    id: urn('tag-list', l.id), urn: urn('tag-list', l.id), api1Id: l.api1Id, type: 'tag-list' as const, projectId: urn('project', l.projectId),
-    workzoneId: urn('workzone', l.workzoneId), tagListType: l.tagListType, name: l.name, description: l.description, color: l.color,
-    metadataDefinition: l.metadataDefinitions, attachments: l.attachments, pending: l.pending, createdBy: opt('user', l.createdBy),
-    createdAt: l.createdAt.toISOString(), updatedBy: opt('user', l.updatedBy), updatedAt: l.updatedAt.toISOString(), tagsVersion: l.tagsVersion,
-  });
+  const tagList = tagListPresenter(urn, opt);
   const input = (b: Static<typeof TagListBody>): TagListInput => ({
     workzoneRef: ref('workzone', b.workzoneId), tagListType: b.tagListType, name: b.name, description: b.description ?? null,
     color: b.color ?? null, metadataDefinitions: b.metadataDefinition ?? null, attachments: attachmentsOf(b.attachments as AttachmentIn[] | null | undefined),

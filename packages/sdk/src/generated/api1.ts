@@ -2366,6 +2366,7 @@ export interface operations {
                             list?: number[][];
                             orientedBoundingBoxList?: number[][];
                             groupedOBBList?: number[][];
+                            data?: string;
                         };
                         class?: string;
                         cameraState?: {
@@ -2467,6 +2468,7 @@ export interface operations {
                                     list?: number[][];
                                     orientedBoundingBoxList?: number[][];
                                     groupedOBBList?: number[][];
+                                    data?: string;
                                 };
                                 class?: string;
                                 cameraState?: {
@@ -2648,6 +2650,7 @@ export interface operations {
                                 list?: number[][];
                                 orientedBoundingBoxList?: number[][];
                                 groupedOBBList?: number[][];
+                                data?: string;
                             };
                             class?: string;
                             cameraState?: {
@@ -2785,6 +2788,7 @@ export interface operations {
                                 list?: number[][];
                                 orientedBoundingBoxList?: number[][];
                                 groupedOBBList?: number[][];
+                                data?: string;
                             };
                             class?: string;
                             cameraState?: {
@@ -2833,6 +2837,7 @@ export interface operations {
                             list?: number[][];
                             orientedBoundingBoxList?: number[][];
                             groupedOBBList?: number[][];
+                            data?: string;
                         };
                         class?: string;
                         cameraState?: {
@@ -2934,6 +2939,7 @@ export interface operations {
                                     list?: number[][];
                                     orientedBoundingBoxList?: number[][];
                                     groupedOBBList?: number[][];
+                                    data?: string;
                                 };
                                 class?: string;
                                 cameraState?: {

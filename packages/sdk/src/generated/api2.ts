@@ -2382,6 +2382,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/2/accounts/{accountRef}/subscriptions/{subscriptionRef}/usage-report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Generate a usage report
+         * @description Actions per UTC day, per user, per project of the subscription, between `from` and `until` (inclusive days; default: the 30 days up to today; at most 3,660 days). Counted in the transaction of each action: scans and 360 (geo-referenced) images registered, tags created, meshes exported. Downloads are not counted yet (0). Projects deleted since (trash or permanent) only with `includeDeleted=true`.
+         *
+         *     **Permission:** `account:subscriptions:read` and `account:users:read`.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-subscription-urn`, `404 subscription-not-found`, `400 invalid-input`, `403 view-report-forbidden`, `403 usage-report-unavailable (the deployment hides privacy data (HIDE_PRIVACY_DATA=1))`.
+         */
+        get: operations["getUsageReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/tag-lists/{tagListRef}/pnid-elements/bulk-add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add P&ID elements to a tag list
+         * @description Adds each instrument and pipe of the body as one tag on the page of the 2d tag list it names (attachment id and page index), all or nothing: a konva shape (an instrument's closed rectangle, a pipe's polyline), `pageId`, `class`, `confidence`, `nature: "AI"`. Existing tags are never changed; sending the same elements twice adds them twice. A page that is not on the list, a page without elements or a list that is not `2d` is refused.
+         *
+         *     **Permission:** `workzone:tags:read` and `workzone:tags:write` on the list's work zone.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `403 view-tag-list-forbidden`, `403 update-tag-list-forbidden`, `400 invalid-input`, `400 too-many-tags`, `400 capacity-exceeded-tag`, `409 tag-list-pending`.
+         */
+        post: operations["addPnIdElementsInTagList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/jobs/export-to-mesh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an export to mesh
+         * @description Queues a job that builds a triangle mesh (Open3D screened Poisson reconstruction at `resolution` metres) from the chosen E57/LAS/LAZ/PLY scans of the work zone, keeping only the points inside one of the `items`' crop regions when any is given (a region: the points where a·x + b·y + c·z + d ≥ 0 for each of its planes). The mesh becomes an OBJ model file of the zone (the answer's `file`, listed once the job is done) and the requester is mailed either way. Only `obj` is written (fbx, stl and usd are refused).
+         *
+         *     **Permission:** `workzone:reality-data:read` and `workzone:export-jobs-reality-data:write` on the work zone.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-workzone-urn`, `404 workzone-not-found`, `400 invalid-file-urn`, `404 file-not-found`, `400 invalid-input`, `403 create-export-to-mesh-forbidden`, `503 mesher-unavailable (no mesher is installed on the node (python3 with Open3D; MESH_PYTHON))`.
+         */
+        post: operations["postExportToMesh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -11914,6 +11986,7 @@ export interface operations {
                                 list?: number[][];
                                 orientedBoundingBoxList?: number[][];
                                 groupedOBBList?: number[][];
+                                data?: string;
                             };
                             class?: string;
                             cameraState?: {
@@ -12058,6 +12131,7 @@ export interface operations {
                                 list?: number[][];
                                 orientedBoundingBoxList?: number[][];
                                 groupedOBBList?: number[][];
+                                data?: string;
                             };
                             class?: string;
                             cameraState?: {
@@ -12111,6 +12185,7 @@ export interface operations {
                                 list?: number[][];
                                 orientedBoundingBoxList?: number[][];
                                 groupedOBBList?: number[][];
+                                data?: string;
                             };
                             class?: string;
                             cameraState?: {
@@ -12194,6 +12269,7 @@ export interface operations {
                                     list?: number[][];
                                     orientedBoundingBoxList?: number[][];
                                     groupedOBBList?: number[][];
+                                    data?: string;
                                 };
                                 class?: string;
                                 cameraState?: {
@@ -12264,6 +12340,7 @@ export interface operations {
                                     list?: number[][];
                                     orientedBoundingBoxList?: number[][];
                                     groupedOBBList?: number[][];
+                                    data?: string;
                                 };
                                 class?: string;
                                 cameraState?: {
@@ -12525,6 +12602,7 @@ export interface operations {
                                     list?: number[][];
                                     orientedBoundingBoxList?: number[][];
                                     groupedOBBList?: number[][];
+                                    data?: string;
                                 };
                                 class?: string;
                                 cameraState?: {
@@ -20443,6 +20521,535 @@ export interface operations {
             };
             /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getUsageReport: {
+        parameters: {
+            query?: {
+                from?: string;
+                until?: string;
+                includeDeleted?: boolean;
+            };
+            header?: never;
+            path: {
+                accountRef: string;
+                subscriptionRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        date: string;
+                        userId: string;
+                        firstName: string;
+                        lastName: string;
+                        email: string;
+                        company: string;
+                        projectId: string;
+                        projectName: string;
+                        scansUploaded: number;
+                        scansDownload: number;
+                        "360ImagesUploaded": number;
+                        cropsDownloaded: number;
+                        unifiedMeshesCreated: number;
+                        tagsUploaded: number;
+                        tagsDownloaded: number;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    addPnIdElementsInTagList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+                tagListRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    pages: {
+                        attachmentId: string;
+                        index: number;
+                        instruments?: {
+                            name: string;
+                            class?: string | null;
+                            confidence?: number | null;
+                            location: number[][];
+                        }[] | null;
+                        pipes?: {
+                            name: string;
+                            segments: number[][];
+                        }[] | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        urn: string;
+                        api1Id: string;
+                        /** @enum {string} */
+                        type: "tag-list";
+                        projectId: string;
+                        workzoneId: string;
+                        tagListType: string;
+                        name: string;
+                        description: string;
+                        color: string;
+                        metadataDefinition: {
+                            id: string;
+                            name: string;
+                        }[];
+                        attachments: unknown[] | null;
+                        pending: boolean;
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        updatedBy: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        tagsVersion: number;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postExportToMesh: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    items?: {
+                        cropRegions: number[][][];
+                    }[] | null;
+                    scans: string[];
+                    name: string;
+                    outputFormat: "obj" | "fbx" | "stl" | "usd";
+                    resolution: number;
+                    workzoneId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobId: string;
+                        file: {
+                            id: string;
+                            urn: string;
+                            api1Id: string;
+                            /** @enum {string} */
+                            type: "scan" | "model" | "geoImage" | "document" | "media" | "miscfile" | "archive" | "sitemap" | "modelReport" | "video3d" | "gaussian";
+                            projectId: string;
+                            workzoneId: string;
+                            name: string;
+                            extension: string;
+                            formatId: string;
+                            size: number;
+                            md5: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string;
+                            /** Format: date-time */
+                            updatedAt: string | null;
+                            updatedBy: string | null;
+                            blob: string;
+                            blobName: string;
+                            url: string;
+                            /** Format: date-time */
+                            importedAt?: string | null;
+                            translation?: {
+                                x: number;
+                                y: number;
+                                z: number;
+                            } | null;
+                            rotation?: {
+                                x: number;
+                                y: number;
+                                z: number;
+                                w: number;
+                            } | null;
+                            scale?: {
+                                x: number;
+                                y: number;
+                                z: number;
+                            } | null;
+                            contentId?: string;
+                            resolution?: {
+                                w: number;
+                                h: number;
+                            };
+                            urlPreview?: string;
+                            panoramaWidth?: number;
+                            panoramaHeight?: number;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

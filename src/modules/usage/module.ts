@@ -1,0 +1,33 @@
+// The usage module's contract (src/modules/contract.ts; docs/usage.md): API 2's usage report
+// of a subscription, over the counters migration 0030's triggers keep.
+import { defineModule } from '../contract.ts';
+import type { Clock } from '../../core/ports/clock.ts';
+import type { Authorizer } from '../../core/permissions/authorizer.ts';
+import { createUsageReports, type UsageReports } from './core/usage-report.ts';
+import type { UsageRepos, UsageStore } from './core/ports.ts';
+import { USAGE_ERROR_CODES } from './core/errors.ts';
+import { usageRepo } from './postgres/usage-repo.ts';
+import { usageRoutes } from './http/api2.ts';
+import { USAGE_OPERATIONS } from './http/operations.ts';
+
+export interface UsageNeeds {
+  store: UsageStore;
+  clock: Clock;
+  authorizer: Authorizer;
+  config: { hidePrivacyData: boolean };
+}
+
+export const usageModule = defineModule<UsageNeeds, { usageReports: UsageReports }, UsageRepos, never, keyof typeof USAGE_ERROR_CODES>({
+  name: 'usage',
+  feature: {
+    name: 'usage',
+    create: ({ store, clock, authorizer, config }) => ({
+      offers: { usageReports: createUsageReports({ store, clock, authorizer, hidePrivacyData: config.hidePrivacyData }) },
+    }),
+  },
+  repositories: { usage: usageRepo },
+  routes: { api2: usageRoutes },
+  operations: { api2: USAGE_OPERATIONS },
+  errorCodes: USAGE_ERROR_CODES,
+  settings: [{ env: 'HIDE_PRIVACY_DATA', does: 'Set to 1: the usage report (getUsageReport), which names users, is unavailable (403 `usage-report-unavailable`).', default: 'unset' }],
+});
