@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import type { Sql } from '../../src/adapters/postgres/sql.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 import {
-  A2, ANNOTATOR_ID, SURVEYOR_ID, addMembers, assertProblem, createProject, createZone, emailOf, projectWorld, uuidOf, type Call, type World,
+  A2, ANNOTATOR_ID, SURVEYOR_ID, addMembers, assertProblem, createProject, createZone, emailOf, projectWorld, uuidOf, type Call, type Res, type World,
 } from '../support/projects.ts';
 import { describeErrors, loadVendorValidator, vendorSpecAvailable, withOurUrnNamespace, type VendorValidator } from '../support/vendor-schema.ts';
 import { startFakeIntegrations, type FakeIntegrations } from '../support/fake-integrations.ts';
@@ -311,7 +311,7 @@ test('without configuration: what needs Konekt or Autodesk answers 503 integrati
   bare = await testApp();
   wBare = await projectWorld(bare);
   const p = await createProject(wBare.as.projectOwner!);
-  const unavailable = (res: { status: number; body: any }, integration: string) =>
+  const unavailable = (res: Res, integration: string) =>
     assert.equal(assertProblem(res, 503, 'integration-unavailable').errorValues.integration, integration);
   unavailable(await wBare.as.owner!('POST', `${A2}/integrations/konekt`, { token: HUB_TOKEN }), 'NEWFORMA_KONEKT');
   unavailable(await wBare.as.projectOwner!('GET', '/api/2/integrations/autodesk/connection/url?redirectUri=http://localhost:5173/'), 'AUTODESK');

@@ -15,6 +15,7 @@ import { tagCommands } from './commands/tags.ts';
 import { completionCommand } from './commands/completion.ts';
 import { proxyCommand } from './commands/proxy.ts';
 import { ssoCommands } from './commands/sso.ts';
+import { integrationCommands } from './commands/integrations.ts';
 import { sandboxCommand } from './commands/sandbox.ts';
 import { pointCloudCommand } from './commands/point-clouds.ts';
 
@@ -28,7 +29,7 @@ export function program(): Command {
     .version((JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version)
     .showHelpAfterError('(scanbase --help for usage)')
     .exitOverride();
-  for (const c of [...authCommands(), ...resourceCommands({ files: [pointCloudCommand()] }), ...transferCommands(), tagCommands(), ssoCommands(), proxyCommand(), sandboxCommand()]) p.addCommand(c);
+  for (const c of [...authCommands(), ...resourceCommands({ files: [pointCloudCommand()] }), ...transferCommands(), tagCommands(), ssoCommands(), integrationCommands(), proxyCommand(), sandboxCommand()]) p.addCommand(c);
   p.addCommand(completionCommand(p));
   // Every sub-command throws instead of exiting, so the exit codes stay ours.
   const override = (c: Command) => {
