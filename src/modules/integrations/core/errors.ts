@@ -17,12 +17,12 @@ declare module '../../../core/error-codes.ts' {
     'newforma-konekt-hub-not-found': Row<404, 'spec'>;
     'konekt-project-integration-not-found': Row<404, 'ours'>;
     'autodesk-project-integration-not-found': Row<404, 'ours'>;
-    /** getAutodeskConnection: "If no connection exists, an error 404 is returned". */
-    'autodesk-connection-not-found': Row<404, 'vendor'>;
-    /** The vendor's 409 "A configuration already exists" (ErrorConflict). */
-    'integration-already-exists': Row<409, 'vendor'>;
-    /** The vendor's 503 "Service Unavailable": the third party is not configured or does not answer. */
-    'integration-unavailable': Row<503, 'vendor'>;
+    /** getAutodeskConnection: the vendor's 404 "if no connection exists" (the code is ours). */
+    'autodesk-connection-not-found': Row<404, 'ours'>;
+    /** The vendor's 409 "A configuration already exists" (ErrorConflict; the code is ours). */
+    'integration-already-exists': Row<409, 'ours'>;
+    /** The vendor's 503 "Service Unavailable" (the code is ours): the third party is not configured or does not answer. */
+    'integration-unavailable': Row<503, 'ours'>;
   }
 }
 
@@ -40,8 +40,8 @@ export const INTEGRATION_ERROR_CODES = {
   'newforma-konekt-hub-not-found': row(404, 'spec'),
   'konekt-project-integration-not-found': row(404, 'ours'),
   'autodesk-project-integration-not-found': row(404, 'ours'),
-  'autodesk-connection-not-found': row(404, 'vendor'),
-  'integration-already-exists': row(409, 'vendor'),
-  'integration-unavailable': row(503, 'vendor'),
+  'autodesk-connection-not-found': row(404, 'ours'),
+  'integration-already-exists': row(409, 'ours'),
+  'integration-unavailable': row(503, 'ours'),
 } as const;
 export type IntegrationErrorCode = keyof typeof INTEGRATION_ERROR_CODES;
