@@ -46,10 +46,11 @@ export const integrationsModule = defineModule<IntegrationsNeeds, { integrations
       });
       return {
         offers: { integrations },
-        tasks: [{
+        // Sign-ins are started only with Autodesk configured: without it there is nothing to expire.
+        tasks: autodesk ? [{
           name: 'autodesk-sign-ins', everySeconds: 600, atStart: false, run: () => integrations.pruneAutodeskStates(),
           failure: { level: 'warn', message: 'deleting expired Autodesk sign-ins failed' },
-        }],
+        }] : [],
       };
     },
   },
