@@ -113,6 +113,17 @@ export interface Config {
   webhooks: WebhooksConfig;
   /** Single sign-on (docs/identity.md). SSO_IDP_TIMEOUT: seconds one request to an identity provider may take. */
   sso: { idpTimeoutSeconds: number };
+  /** Third parties of the integrations (docs/integrations.md); unset, what needs them answers 503 `integration-unavailable`. */
+  integrations: IntegrationsConfig;
+}
+
+export interface IntegrationsConfig {
+  /** KONEKT_API_URL: Konekt's API. */
+  konektApiUrl: string | undefined;
+  /** AUTODESK_API_URL, AUTODESK_CLIENT_ID, AUTODESK_CLIENT_SECRET: Autodesk's OAuth and data APIs and this service's application there (all three, or none). */
+  autodesk: { apiUrl: string; clientId: string; clientSecret: string } | undefined;
+  /** INTEGRATIONS_TIMEOUT: seconds one request to a third party may take. */
+  timeoutSeconds: number;
 }
 
 export interface InvitationLimits {
@@ -229,6 +240,18 @@ function httpUrl(name: string, raw: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(name, raw, 'an absolute http(s) URL');
   if (url.search || url.hash) fail(name, raw, 'a URL without query or fragment');
   return url.toString().replace(/\/+$/, '');
+}
+
+function integrations(env: Env): IntegrationsConfig {
+  const autodesk = ['AUTODESK_API_URL', 'AUTODESK_CLIENT_ID', 'AUTODESK_CLIENT_SECRET'].map((name) => env[name] || undefined);
+  if (autodesk.some(Boolean) && !autodesk.every(Boolean)) {
+    fail('AUTODESK_API_URL', env.AUTODESK_API_URL ?? '', 'set together with AUTODESK_CLIENT_ID and AUTODESK_CLIENT_SECRET (all three, or none)');
+  }
+  return {
+    konektApiUrl: env.KONEKT_API_URL ? httpUrl('KONEKT_API_URL', env.KONEKT_API_URL) : undefined,
+    autodesk: autodesk.every(Boolean) ? { apiUrl: httpUrl('AUTODESK_API_URL', autodesk[0]!), clientId: autodesk[1]!, clientSecret: autodesk[2]! } : undefined,
+    timeoutSeconds: integer(env, 'INTEGRATIONS_TIMEOUT', 10, 1, 60),
+  };
 }
 
 const TRUST_PROXY_EXPECTED =
@@ -460,5 +483,6 @@ export function loadConfig(env: Env = process.env): Config {
       sendsPerAccount: integer(env, 'WEBHOOKS_SENDS_PER_ACCOUNT', 4, 1, 50),
     },
     sso: { idpTimeoutSeconds: integer(env, 'SSO_IDP_TIMEOUT', 10, 1, 60) },
+    integrations: integrations(env),
   };
 }

@@ -39,6 +39,7 @@ import { shareLinksModule } from './modules/sharelinks/module.ts';
 import { usageModule } from './modules/usage/module.ts';
 import { pnidModule } from './modules/pnid/module.ts';
 import { meshexportModule } from './modules/meshexport/module.ts';
+import { integrationsModule } from './modules/integrations/module.ts';
 
 export const MODULES = [
   oauthModule,
@@ -74,4 +75,5 @@ export const MODULES = [
   usageModule,
   pnidModule,
   meshexportModule,
+  integrationsModule,
 ] as const;

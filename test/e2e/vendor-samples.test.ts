@@ -1,5 +1,5 @@
 // The vendor's own TypeScript samples (x-codeSamples, fetch) of the operations under
-// /projects that we serve (projects, work zones, members, files, blobs, crops, tag lists,
+// /projects that we serve (projects, work zones, members, files, blobs, crops, tag lists, integrations,
 // tags), extracted at test time from ../shared/reference/vendor-api2-openapi.json (never
 // copied here), with the host, the token and the ids filled in, run against the app
 // listening on an ephemeral loopback port. Each must succeed (2xx), or be one of
@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import { testApp, type TestApp } from '../support/app.ts';
 import { A2, ACCOUNT_ID, GROUP_ID, SUB_A, createProject, createZone, emailOf, projectWorld, uuidOf, type World } from '../support/projects.ts';
 import { bytes, origin, upload } from '../support/files.ts';
+import { startFakeIntegrations, type FakeIntegrations } from '../support/fake-integrations.ts';
 import { operationShape, servedShapes, vendorSpecAvailable, VENDOR_OPENAPI } from '../support/vendor-schema.ts';
 
 const skip = vendorSpecAvailable() ? false : `the vendor file is not at ${VENDOR_OPENAPI}`;
@@ -46,6 +47,8 @@ interface Sample { operationId: string; method: string; path: string; source: st
 
 let t: TestApp;
 let w: World;
+/** Autodesk for the integration samples (a real HTTP server on loopback; docs/integrations.md). */
+let fake: FakeIntegrations;
 let host: string;
 let token: string;
 const samples: Sample[] = [];
@@ -53,7 +56,8 @@ const samples: Sample[] = [];
 before(async () => {
   if (skip) return;
   const doc = JSON.parse(fs.readFileSync(VENDOR_OPENAPI, 'utf8'));
-  t = await testApp();
+  fake = await startFakeIntegrations();
+  t = await testApp({ AUTODESK_API_URL: fake.url, AUTODESK_CLIENT_ID: fake.autodesk.clientId, AUTODESK_CLIENT_SECRET: fake.autodesk.clientSecret });
   w = await projectWorld(t);
   token = (await t.tokens(emailOf('projectOwner'))).access_token;
   host = new URL(await origin(t)).host;
@@ -66,7 +70,10 @@ before(async () => {
     }
   }
 });
-after(() => t?.close());
+after(async () => {
+  await t?.close();
+  await fake?.close();
+});
 
 /** Fresh objects for one sample (a sample may delete what it names). */
 async function idsFor(): Promise<Record<string, string>> {
@@ -145,6 +152,12 @@ describe('the vendor TypeScript samples run against the service', { skip }, () =
       const ids = await idsFor();
       // restore needs a deleted project
       if (s.operationId === 'restoreProject') assert.equal((await w.as.projectOwner!('DELETE', `${A2}/projects/${ids.projectUUID}`)).status, 204);
+      // reading, overwriting or deleting a project's integration needs one configured
+      const configured = /^(?:get|update|delete)(Konekt|Autodesk)ProjectIntegration$/.exec(s.operationId)?.[1];
+      if (configured) {
+        const body = configured === 'Konekt' ? { hubId: 'hub', konektProjectId: 1, options: { allowInviteUsers: false } } : { autodeskHubId: 'hub', autodeskProjectId: 'p' };
+        assert.equal((await w.as.projectOwner!('POST', `${A2}/projects/${ids.projectUUID}/integrations/${configured.toLowerCase()}`, body)).status, 201);
+      }
       const answers = await run(fill(s, ids));
       const last = answers.at(-1);
       const refused = REFUSED_ON_PURPOSE[s.operationId];

@@ -22,30 +22,19 @@ import {
   A2, ACCOUNT_ID, GROUP_ID, SUB_A, addMembers, createProject, emailOf, projectWorld, uuidOf, type Call, type Method, type World,
 } from '../support/projects.ts';
 import { bytes, md5Hex, pngBytes, putSigned, upload, type Spec } from '../support/files.ts';
+import { startFakeIntegrations, type FakeIntegrations } from '../support/fake-integrations.ts';
 import { describeErrors, loadVendorValidator, vendorSpecAvailable, VENDOR_OPENAPI, operationShape, servedShapes, withOurUrnNamespace, type VendorValidator } from '../support/vendor-schema.ts';
 
 const skip = vendorSpecAvailable() ? false : `the vendor file is not at ${VENDOR_OPENAPI}`;
 
 /** Vendor operations with a JSON body that we do not implement (CONTRACT §6 "Out of scope until an issue asks"). */
 const NOT_IMPLEMENTED: Record<string, string> = {
-  getAccountIntegrations: 'integrations',
-  createAccountIntegrationKonekt: 'integrations (Konekt)',
-  getKonektAccountIntegrationById: 'integrations (Konekt)',
-  updateKonektAccountIntegration: 'integrations (Konekt)',
-  connectKonektAccountIntegration: 'integrations (Konekt)',
-  getProjectIntegrations: 'integrations',
-  getKonektProjectIntegration: 'integrations (Konekt)',
-  createKonektProjectIntegration: 'integrations (Konekt)',
-  updateKonektProjectIntegration: 'integrations (Konekt)',
-  getAutodeskProjectIntegration: 'integrations (Autodesk)',
-  createAutodeskProjectIntegration: 'integrations (Autodesk)',
-  updateAutodeskProjectIntegration: 'integrations (Autodesk)',
-  getAutodeskConnection: 'integrations (Autodesk)',
-  createAnnotationIntegrationLinks: 'annotations',
 };
 
 let t: TestApp;
 let w: World;
+/** Konekt and Autodesk for the integrations' operations (a real HTTP server on loopback). */
+let fake: FakeIntegrations;
 let vendor: VendorValidator;
 const exercised = new Set<string>();
 let rootZoneDeviations = 0;
@@ -107,12 +96,18 @@ let files: any[];
 before(async () => {
   if (skip) return;
   vendor = loadVendorValidator({ patch: withOurUrnNamespace });
-  t = await testApp();
+  fake = await startFakeIntegrations();
+  t = await testApp({
+    KONEKT_API_URL: fake.url, AUTODESK_API_URL: fake.url, AUTODESK_CLIENT_ID: fake.autodesk.clientId, AUTODESK_CLIENT_SECRET: fake.autodesk.clientSecret,
+  });
   w = await projectWorld(t);
   owner = w.as.owner!;
   pOwner = w.as.projectOwner!;
 });
-after(() => t?.close());
+after(async () => {
+  await t?.close();
+  await fake?.close();
+});
 
 describe('every API 2 operation with a body matches the vendor response schema', { skip }, () => {
   test('the check is not vacuous: a null location, a null statsInfo, a short file api1Id and a child zone without parent fail', () => {
@@ -287,6 +282,38 @@ describe('every API 2 operation with a body matches the vendor response schema',
     });
     const gone = await pOwner('DELETE', pathOf('deleteShareLink', { ...P, shareLinkRef: l.id }));
     assert.equal(gone.status, 204);
+  });
+
+  test('integrations (Konekt and Autodesk through the fake third party)', async () => {
+    const P = { projectRef: located.id };
+    fake.hubs.push({ token: 'hub-token', id: 'hub-1', name: 'Hub', beta: false, projects: [{ id: '41', name: 'Tower' }] });
+    const hub = await conforms(owner, 'createAccountIntegrationKonekt', {}, 201, { token: 'hub-token', options: null });
+    const H = { integrationRef: hub.id };
+    await conforms(owner, 'getKonektAccountIntegrationById', H, 200);
+    await conforms(owner, 'updateKonektAccountIntegration', H, 200, { options: { allowCreateNewUsersOnHub: true, syncStrategy: 'BOTH_WAY' } });
+    await conforms(owner, 'connectKonektAccountIntegration', H, 200, { token: 'hub-token' });
+    await conforms(pOwner, 'createKonektProjectIntegration', P, 201, { hubId: 'hub-1', konektProjectId: 41, options: { allowInviteUsers: true, syncStrategy: null } });
+    await conforms(pOwner, 'updateKonektProjectIntegration', P, 200, { hubId: 'hub-1', konektProjectId: 41, options: { allowInviteUsers: false } });
+    await conforms(pOwner, 'getKonektProjectIntegration', P, 200);
+    await conforms(owner, 'getAccountIntegrations', {}, 200);
+    await conforms(pOwner, 'createAutodeskProjectIntegration', P, 201, { autodeskHubId: 'b.hub', autodeskProjectId: 'b.project' });
+    await conforms(pOwner, 'updateAutodeskProjectIntegration', P, 200, { autodeskHubId: 'b.hub', autodeskProjectId: 'b.project2' });
+    await conforms(pOwner, 'getAutodeskProjectIntegration', P, 200);
+    await conforms(pOwner, 'getProjectIntegrations', P, 200);
+    // The Autodesk sign-in, as a browser follows it.
+    const start = await pOwner('GET', `/api/2/integrations/autodesk/connection/url?redirectUri=${encodeURIComponent('http://localhost:5173/')}`);
+    assert.equal(start.status, 302, JSON.stringify(start.body));
+    fake.autodesk.codes.set('code', 'access');
+    fake.autodesk.users.set('access', { email: 'po@acme.example', preferred_username: 'po', given_name: 'P', family_name: 'O' });
+    fake.autodesk.hubs = [{ id: 'b.hub', name: 'ACC', projects: [{ id: 'b.project', name: 'Tower' }] }];
+    const state = new URL(String(start.headers.location)).searchParams.get('state');
+    assert.equal((await t.app.inject({ method: 'GET', url: `/integrations/autodesk/callback?code=code&state=${state}` })).statusCode, 302);
+    await conforms(pOwner, 'getAutodeskConnection', {}, 200);
+    const a = await pOwner('POST', `${A2}/projects/${uuidOf(located.id)}/annotations`, {
+      workzoneId: zone.id, annotationType: 'Issue', title: 'Linked', position: { x: 0, y: 0, z: 0 }, savedView: null,
+    });
+    const links = await conforms(pOwner, 'createAnnotationIntegrationLinks', P, 202, { annotations: [a.body.id], integrationTypes: ['AUTODESK', 'NEWFORMA_KONEKT'] });
+    assert.deepEqual(links.created[a.body.id], ['AUTODESK', 'NEWFORMA_KONEKT']);
   });
 
   test('tag lists and tags', async () => {

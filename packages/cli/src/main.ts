@@ -16,6 +16,7 @@ import { completionCommand } from './commands/completion.ts';
 import { proxyCommand } from './commands/proxy.ts';
 import { ssoCommands } from './commands/sso.ts';
 import { scimCommands } from './commands/scim.ts';
+import { integrationCommands } from './commands/integrations.ts';
 import { sandboxCommand } from './commands/sandbox.ts';
 import { pointCloudCommand } from './commands/point-clouds.ts';
 import { pnidAddCommand, usageReportCommand } from './commands/usage-pnid.ts';
@@ -30,7 +31,7 @@ export function program(): Command {
     .version((JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version)
     .showHelpAfterError('(scanbase --help for usage)')
     .exitOverride();
-  for (const c of [...authCommands(), ...resourceCommands({ files: [pointCloudCommand()], subscriptions: [usageReportCommand()], 'tag-lists': [pnidAddCommand()] }), ...transferCommands(), tagCommands(), ssoCommands(), scimCommands(), proxyCommand(), sandboxCommand()]) p.addCommand(c);
+  for (const c of [...authCommands(), ...resourceCommands({ files: [pointCloudCommand()], subscriptions: [usageReportCommand()], 'tag-lists': [pnidAddCommand()] }), ...transferCommands(), tagCommands(), ssoCommands(), scimCommands(), integrationCommands(), proxyCommand(), sandboxCommand()]) p.addCommand(c);
   p.addCommand(completionCommand(p));
   // Every sub-command throws instead of exiting, so the exit codes stay ours.
   const override = (c: Command) => {

@@ -4,7 +4,7 @@ import { DomainError } from '../errors.ts';
 
 export const URN_TYPES = [
   'account', 'user', 'subscription', 'role', 'group', 'project', 'workzone',
-  'file', 'crop', 'tag-list', 'tag', 'format', 'webhook', 'annotation', 'annotation-comment', 'measurement', 'sharelink',
+  'file', 'crop', 'tag-list', 'tag', 'format', 'webhook', 'annotation', 'annotation-comment', 'measurement', 'sharelink', 'newforma-konekt-hub',
 ] as const;
 export type UrnType = (typeof URN_TYPES)[number];
 

@@ -2454,6 +2454,326 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/2/accounts/{accountRef}/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List integrations on the account
+         * @description The Konekt hubs configured on the account, each with its projects on Konekt and the account's projects linked to it.
+         *
+         *     **Permission:** `account:integrations:read` (the account owner and administrators).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `403 view-account-integrations-forbidden`.
+         */
+        get: operations["getAccountIntegrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/integrations/konekt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an account integration with Konekt
+         * @description Configures a Konekt hub on the account: Konekt is asked which hub the token opens (its id, name and projects). The token is kept to reach the hub; it is never shown.
+         *
+         *     **Permission:** `account:integrations:write` (the account owner and administrators).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-input`, `403 manage-account-integrations-forbidden`, `400 integration-token-refused (Konekt refuses the token)`, `409 integration-already-exists (the hub is configured on the account already)`, `503 integration-unavailable (Konekt is not configured on this service (docs/integrations.md) or does not answer)`.
+         */
+        post: operations["createAccountIntegrationKonekt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/integrations/konekt/{integrationRef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an account integration with Konekt
+         * @description One Konekt hub of the account.
+         *
+         *     **Permission:** `account:integrations:read` (the account owner and administrators).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-newforma-konekt-hub-urn`, `404 newforma-konekt-hub-not-found`, `403 view-account-integrations-forbidden`.
+         */
+        get: operations["getKonektAccountIntegrationById"];
+        /**
+         * Update an account integration with Konekt
+         * @description Changes the hub's options (an option left out keeps its value).
+         *
+         *     **Permission:** `account:integrations:write` (the account owner and administrators).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-newforma-konekt-hub-urn`, `404 newforma-konekt-hub-not-found`, `400 invalid-input`, `403 manage-account-integrations-forbidden`.
+         */
+        put: operations["updateKonektAccountIntegration"];
+        post?: never;
+        /**
+         * Delete an account integration with Konekt
+         * @description Deletes the hub's configuration (the projects' configurations stay).
+         *
+         *     **Permission:** `account:integrations:write` (the account owner and administrators).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-newforma-konekt-hub-urn`, `404 newforma-konekt-hub-not-found`, `403 manage-account-integrations-forbidden`.
+         */
+        delete: operations["deleteKonektAccountIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/integrations/konekt/{integrationRef}/connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect an account integration with Konekt
+         * @description Connects the hub again with a token, which must open the same hub; its name and projects are read again from Konekt.
+         *
+         *     **Permission:** `account:integrations:write` (the account owner and administrators).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-newforma-konekt-hub-urn`, `404 newforma-konekt-hub-not-found`, `400 invalid-input`, `403 manage-account-integrations-forbidden`, `400 integration-token-refused (Konekt refuses the token, or it opens another hub)`, `503 integration-unavailable (Konekt is not configured on this service (docs/integrations.md) or does not answer)`.
+         */
+        post: operations["connectKonektAccountIntegration"];
+        /**
+         * Disconnect an account integration with Konekt
+         * @description Disconnects the hub (its token is dropped) without removing it.
+         *
+         *     **Permission:** `account:integrations:write` (the account owner and administrators).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-newforma-konekt-hub-urn`, `404 newforma-konekt-hub-not-found`, `403 manage-account-integrations-forbidden`.
+         */
+        delete: operations["deleteKonektAccountIntegrationConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List integrations on the project
+         * @description The project's Konekt and Autodesk configurations (each absent when there is none).
+         *
+         *     **Permission:** `project:integrations:read` (whoever holds `workzone:annotations:write` on the root work zone).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `403 view-project-integrations-forbidden`.
+         */
+        get: operations["getProjectIntegrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/integrations/konekt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get configuration of integration with Konekt on a Project
+         * @description The project's Konekt configuration.
+         *
+         *     **Permission:** `project:integrations:read` (whoever holds `workzone:annotations:write` on the root work zone).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `403 view-project-integrations-forbidden`, `404 konekt-project-integration-not-found`.
+         */
+        get: operations["getKonektProjectIntegration"];
+        /**
+         * Update configuration of the integration with Konekt on Project
+         * @description Overwrites the project's Konekt configuration.
+         *
+         *     **Permission:** `project:integrations:write` (whoever holds `workzone:annotations:write` on the root work zone).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `403 manage-project-integrations-forbidden`, `404 konekt-project-integration-not-found`, `503 integration-unavailable (Konekt (for `konektProjectId: null`) is not configured on this service (docs/integrations.md) or does not answer)`.
+         */
+        put: operations["updateKonektProjectIntegration"];
+        /**
+         * Create configuration of integration with Konekt on Project
+         * @description Configures the project with a Konekt hub and project. `konektProjectId: null` creates the project on the hub (Konekt is reached with the account's token for the hub); a missing `syncStrategy` is the hub's.
+         *
+         *     **Permission:** `project:integrations:write` (whoever holds `workzone:annotations:write` on the root work zone).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `403 manage-project-integrations-forbidden`, `409 integration-already-exists (the project has a Konekt configuration)`, `503 integration-unavailable (Konekt (for `konektProjectId: null`) is not configured on this service (docs/integrations.md) or does not answer)`.
+         */
+        post: operations["createKonektProjectIntegration"];
+        /**
+         * Delete the integration with Konekt on Project
+         * @description Deletes the project's Konekt configuration.
+         *
+         *     **Permission:** `project:integrations:write` (whoever holds `workzone:annotations:write` on the root work zone).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `403 manage-project-integrations-forbidden`, `404 konekt-project-integration-not-found`.
+         */
+        delete: operations["deleteKonektProjectIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/integrations/autodesk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get configuration of integration with Autodesk on a Project
+         * @description The project's Autodesk configuration.
+         *
+         *     **Permission:** `project:integrations:read` (whoever holds `workzone:annotations:write` on the root work zone).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `403 view-project-integrations-forbidden`, `404 autodesk-project-integration-not-found`.
+         */
+        get: operations["getAutodeskProjectIntegration"];
+        /**
+         * Update configuration of the integration with Autodesk on Project
+         * @description Overwrites the project's Autodesk configuration.
+         *
+         *     **Permission:** `project:integrations:write` (whoever holds `workzone:annotations:write` on the root work zone).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `403 manage-project-integrations-forbidden`, `404 autodesk-project-integration-not-found`.
+         */
+        put: operations["updateAutodeskProjectIntegration"];
+        /**
+         * Create configuration of integration with Autodesk on Project
+         * @description Configures the project with an Autodesk hub and project.
+         *
+         *     **Permission:** `project:integrations:write` (whoever holds `workzone:annotations:write` on the root work zone).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `403 manage-project-integrations-forbidden`, `409 integration-already-exists (the project has an Autodesk configuration)`.
+         */
+        post: operations["createAutodeskProjectIntegration"];
+        /**
+         * Delete the integration with Autodesk on Project
+         * @description Deletes the project's Autodesk configuration.
+         *
+         *     **Permission:** `project:integrations:write` (whoever holds `workzone:annotations:write` on the root work zone).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `403 manage-project-integrations-forbidden`, `404 autodesk-project-integration-not-found`.
+         */
+        delete: operations["deleteAutodeskProjectIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/integrations/autodesk/connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get my connection to Autodesk
+         * @description The caller's Autodesk identity and the hubs and projects they reach there, as read at their last sign-in.
+         *
+         *     **Permission:** none: the caller's own connection.
+         *
+         *     **Errors:** `404 autodesk-connection-not-found`.
+         */
+        get: operations["getAutodeskConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect me from Autodesk
+         * @description Deletes the caller's Autodesk connection (its tokens with it).
+         *
+         *     **Permission:** none: the caller's own connection.
+         *
+         *     **Errors:** `404 autodesk-connection-not-found`.
+         */
+        delete: operations["deleteAutodeskConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/integrations/autodesk/connection/url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Create or update Autodesk connection
+         * @description Redirects (302) to Autodesk's sign-in page; Autodesk comes back to `/integrations/autodesk/callback`, which keeps the connection and redirects to `redirectUri` (with `error` when the sign-in failed). The sign-in must come back within 10 minutes.
+         *
+         *     **Permission:** none: the caller's own connection.
+         *
+         *     **Errors:** `400 invalid-input`, `503 integration-unavailable (Autodesk is not configured on this service (docs/integrations.md) or does not answer)`.
+         */
+        get: operations["getAutodeskConnectionUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/annotations/bulk-create-integration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create integration links on annotations
+         * @description Initialises integration links (pending: `url` null) on the given annotations, or on every annotation the caller reads, for each type whose prerequisites hold: Konekt, the project configured with a hub connected on the account; Autodesk, the project configured and the annotation's author connected to Autodesk. An existing link, a type whose prerequisites fail, and PROCORE (not offered by this service) are left out of `created`.
+         *
+         *     **Permission:** `project:annotations:create-integration-link` (whoever holds `workzone:annotations:write` on the root work zone).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-annotation-urn`, `404 annotation-not-found`, `403 create-integration-link-forbidden`, `503 integration-unavailable (A third party asked for is not configured on this service (docs/integrations.md) or does not answer)`.
+         */
+        post: operations["createAnnotationIntegrationLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -21075,6 +21395,2835 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAccountIntegrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        konekt: {
+                            id: string;
+                            konektId: string;
+                            beta: boolean;
+                            modificationInfo: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                createdBy: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string;
+                                isDeleted: boolean;
+                            };
+                            link: string;
+                            options: {
+                                allowCreateNewUsersOnHub: boolean;
+                                /** @enum {string} */
+                                syncStrategy: "CONFIG_ON_PROJECT" | "BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT";
+                            };
+                            name: string;
+                            connected: boolean;
+                            konektProjects: {
+                                id: string;
+                                name: string;
+                            }[];
+                            linkedProjects: {
+                                id: string;
+                                konektId: number;
+                                options: {
+                                    allowInviteUsers: boolean;
+                                    /** @enum {string} */
+                                    syncStrategy: "BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT";
+                                };
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createAccountIntegrationKonekt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    options?: {
+                        allowCreateNewUsersOnHub?: boolean;
+                        /** @enum {string} */
+                        syncStrategy?: "CONFIG_ON_PROJECT" | "BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT";
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        konektId: string;
+                        beta: boolean;
+                        modificationInfo: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            updatedBy: string;
+                            isDeleted: boolean;
+                        };
+                        link: string;
+                        options: {
+                            allowCreateNewUsersOnHub: boolean;
+                            /** @enum {string} */
+                            syncStrategy: "CONFIG_ON_PROJECT" | "BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT";
+                        };
+                        name: string;
+                        connected: boolean;
+                        konektProjects: {
+                            id: string;
+                            name: string;
+                        }[];
+                        linkedProjects: {
+                            id: string;
+                            konektId: number;
+                            options: {
+                                allowInviteUsers: boolean;
+                                /** @enum {string} */
+                                syncStrategy: "BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT";
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getKonektAccountIntegrationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                integrationRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        konektId: string;
+                        beta: boolean;
+                        modificationInfo: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            updatedBy: string;
+                            isDeleted: boolean;
+                        };
+                        link: string;
+                        options: {
+                            allowCreateNewUsersOnHub: boolean;
+                            /** @enum {string} */
+                            syncStrategy: "CONFIG_ON_PROJECT" | "BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT";
+                        };
+                        name: string;
+                        connected: boolean;
+                        konektProjects: {
+                            id: string;
+                            name: string;
+                        }[];
+                        linkedProjects: {
+                            id: string;
+                            konektId: number;
+                            options: {
+                                allowInviteUsers: boolean;
+                                /** @enum {string} */
+                                syncStrategy: "BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT";
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateKonektAccountIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                integrationRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    options: {
+                        allowCreateNewUsersOnHub?: boolean;
+                        /** @enum {string} */
+                        syncStrategy?: "CONFIG_ON_PROJECT" | "BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        konektId: string;
+                        beta: boolean;
+                        modificationInfo: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            updatedBy: string;
+                            isDeleted: boolean;
+                        };
+                        link: string;
+                        options: {
+                            allowCreateNewUsersOnHub: boolean;
+                            /** @enum {string} */
+                            syncStrategy: "CONFIG_ON_PROJECT" | "BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT";
+                        };
+                        name: string;
+                        connected: boolean;
+                        konektProjects: {
+                            id: string;
+                            name: string;
+                        }[];
+                        linkedProjects: {
+                            id: string;
+                            konektId: number;
+                            options: {
+                                allowInviteUsers: boolean;
+                                /** @enum {string} */
+                                syncStrategy: "BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT";
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteKonektAccountIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                integrationRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    connectKonektAccountIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                integrationRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        konektId: string;
+                        beta: boolean;
+                        modificationInfo: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            updatedBy: string;
+                            isDeleted: boolean;
+                        };
+                        link: string;
+                        options: {
+                            allowCreateNewUsersOnHub: boolean;
+                            /** @enum {string} */
+                            syncStrategy: "CONFIG_ON_PROJECT" | "BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT";
+                        };
+                        name: string;
+                        connected: boolean;
+                        konektProjects: {
+                            id: string;
+                            name: string;
+                        }[];
+                        linkedProjects: {
+                            id: string;
+                            konektId: number;
+                            options: {
+                                allowInviteUsers: boolean;
+                                /** @enum {string} */
+                                syncStrategy: "BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT";
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteKonektAccountIntegrationConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                integrationRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectIntegrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        konekt?: {
+                            projectId: string;
+                            hubId: string;
+                            konektId: number;
+                            options: {
+                                allowInviteUsers: boolean;
+                                /** @enum {string} */
+                                syncStrategy: "BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT";
+                            };
+                            link: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            updatedBy: string;
+                        };
+                        autodesk?: {
+                            projectId: string;
+                            autodeskHubId: string;
+                            autodeskProjectId: string;
+                            link: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            updatedBy: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getKonektProjectIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        projectId: string;
+                        hubId: string;
+                        konektId: number;
+                        options: {
+                            allowInviteUsers: boolean;
+                            /** @enum {string} */
+                            syncStrategy: "BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT";
+                        };
+                        link: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        updatedBy: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateKonektProjectIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    hubId: string;
+                    konektProjectId: number | null;
+                    options: {
+                        allowInviteUsers: boolean;
+                        syncStrategy?: ("BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT") | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        projectId: string;
+                        hubId: string;
+                        konektId: number;
+                        options: {
+                            allowInviteUsers: boolean;
+                            /** @enum {string} */
+                            syncStrategy: "BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT";
+                        };
+                        link: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        updatedBy: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createKonektProjectIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    hubId: string;
+                    konektProjectId: number | null;
+                    options: {
+                        allowInviteUsers: boolean;
+                        syncStrategy?: ("BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT") | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        projectId: string;
+                        hubId: string;
+                        konektId: number;
+                        options: {
+                            allowInviteUsers: boolean;
+                            /** @enum {string} */
+                            syncStrategy: "BOTH_WAY" | "UPDATES_ONLY_FROM_KONEKT";
+                        };
+                        link: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        updatedBy: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteKonektProjectIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAutodeskProjectIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        projectId: string;
+                        autodeskHubId: string;
+                        autodeskProjectId: string;
+                        link: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        updatedBy: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateAutodeskProjectIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    autodeskHubId: string;
+                    autodeskProjectId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        projectId: string;
+                        autodeskHubId: string;
+                        autodeskProjectId: string;
+                        link: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        updatedBy: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createAutodeskProjectIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    autodeskHubId: string;
+                    autodeskProjectId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        projectId: string;
+                        autodeskHubId: string;
+                        autodeskProjectId: string;
+                        link: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        updatedBy: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteAutodeskProjectIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAutodeskConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string | null;
+                        userName: string | null;
+                        firstName: string | null;
+                        lastName: string | null;
+                        hubs: {
+                            autodeskId: string;
+                            name: string;
+                            projects: {
+                                autodeskId: string;
+                                name: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteAutodeskConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAutodeskConnectionUrl: {
+        parameters: {
+            query: {
+                redirectUri: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createAnnotationIntegrationLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    annotations?: string[] | null;
+                    integrationTypes: ("AUTODESK" | "NEWFORMA_KONEKT" | "PROCORE")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created: {
+                            [key: string]: ("AUTODESK" | "NEWFORMA_KONEKT" | "PROCORE")[];
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
                         type?: string;
                         status: number;
                         title: string;

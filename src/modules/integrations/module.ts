@@ -1,0 +1,79 @@
+// The integrations module's contract (src/modules/contract.ts): an account's Konekt hubs, a
+// project's Konekt and Autodesk configurations, the users' Autodesk connections (the OAuth flow
+// and its callback page) and integration links on annotations (docs/integrations.md).
+import { defineModule } from '../contract.ts';
+import type { Repos, Store } from '../../core/ports/repositories.ts';
+import type { Clock } from '../../core/ports/clock.ts';
+import type { Ids } from '../../core/ports/ids.ts';
+import type { Authorizer } from '../../core/permissions/authorizer.ts';
+import type { ProjectAccess } from '../../core/projects/index.ts';
+import type { IntegrationsConfig } from '../../config.ts';
+import type { Annotations } from '../annotations/index.ts';
+import { createIntegrations, type Integrations } from './core/integrations.ts';
+import type { IntegrationsRepos } from './core/ports.ts';
+import { INTEGRATION_ERROR_CODES, type IntegrationErrorCode } from './core/errors.ts';
+import type { IntegrationEvent } from './core/events.ts';
+import { integrationsRepo } from './postgres/integrations-repo.ts';
+import { createKonektClient } from './adapters/konekt-client.ts';
+import { createAutodeskClient } from './adapters/autodesk-client.ts';
+import { integrationRoutes } from './http/api2.ts';
+import { autodeskCallbackPage } from './http/pages.ts';
+import { INTEGRATION_OPERATIONS } from './http/operations.ts';
+
+export interface IntegrationsNeeds {
+  store: Store<Repos & IntegrationsRepos>;
+  clock: Clock;
+  ids: Ids;
+  authorizer: Authorizer;
+  projectAccess: ProjectAccess;
+  annotations: Annotations;
+  config: { publicUrl: string; integrations: IntegrationsConfig };
+}
+
+/** No cache holds integrations (each read goes to the database): their events make nothing stale. */
+const nothing = () => [];
+
+export const integrationsModule = defineModule<IntegrationsNeeds, { integrations: Integrations }, IntegrationsRepos, IntegrationEvent, IntegrationErrorCode>({
+  name: 'integrations',
+  feature: {
+    name: 'integrations',
+    create: ({ store, clock, ids, authorizer, projectAccess, annotations, config }) => {
+      const { konektApiUrl, autodesk, timeoutSeconds } = config.integrations;
+      const integrations = createIntegrations({
+        store, clock, ids, authorizer, access: projectAccess, annotations, publicUrl: config.publicUrl,
+        konekt: konektApiUrl ? createKonektClient({ apiUrl: konektApiUrl, timeoutSeconds }) : null,
+        autodesk: autodesk ? createAutodeskClient({ ...autodesk, timeoutSeconds }) : null,
+      });
+      return {
+        offers: { integrations },
+        // Sign-ins are started only with Autodesk configured: without it there is nothing to expire.
+        tasks: autodesk ? [{
+          name: 'autodesk-sign-ins', everySeconds: 600, atStart: false, run: () => integrations.pruneAutodeskStates(),
+          failure: { level: 'warn', message: 'deleting expired Autodesk sign-ins failed' },
+        }] : [],
+      };
+    },
+  },
+  repositories: { integrations: integrationsRepo },
+  routes: { api2: integrationRoutes, other: { plugin: autodeskCallbackPage } },
+  operations: { api2: INTEGRATION_OPERATIONS },
+  invalidation: {
+    'account-integration.created': nothing,
+    'account-integration.updated': nothing,
+    'account-integration.connection-changed': nothing,
+    'account-integration.deleted': nothing,
+    'project-integration.created': nothing,
+    'project-integration.updated': nothing,
+    'project-integration.deleted': nothing,
+    'autodesk-connection.changed': nothing,
+    'annotation-integration-links.created': nothing,
+  },
+  errorCodes: INTEGRATION_ERROR_CODES,
+  settings: [
+    { env: 'KONEKT_API_URL', does: 'Konekt\'s API (docs/integrations.md); unset, the Konekt operations that need Konekt answer 503 `integration-unavailable`.', default: '(unset)' },
+    { env: 'AUTODESK_API_URL', does: 'Autodesk\'s OAuth and data APIs; with AUTODESK_CLIENT_ID and AUTODESK_CLIENT_SECRET (all three or none). Unset, the Autodesk sign-in answers 503 `integration-unavailable`.', default: '(unset)' },
+    { env: 'AUTODESK_CLIENT_ID', does: 'This service\'s application at Autodesk (its callback: PUBLIC_URL/integrations/autodesk/callback).', default: '(unset)' },
+    { env: 'AUTODESK_CLIENT_SECRET', does: 'The secret of that application.', default: '(unset)' },
+    { env: 'INTEGRATIONS_TIMEOUT', does: 'Seconds one request to Konekt or Autodesk may take.', default: '10' },
+  ],
+});
