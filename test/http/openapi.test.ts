@@ -5,6 +5,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { testApp, type TestApp } from '../support/app.ts';
+import { operationShape, vendorSpecAvailable, VENDOR_OPENAPI } from '../support/vendor-schema.ts';
+import fs from 'node:fs';
 
 type Doc = {
   openapi: string;
@@ -118,4 +120,25 @@ test('the docs page /api/2/docs answers 200 HTML, and shows the API 2 document',
   assert.equal(shown.info.version, '2.0.0');
   assert.equal(shown.paths['/api/isLogged'], undefined);
   assert.ok(shown.paths['/api/2/values/permissions']);
+});
+
+test('the served API 2 document lists every one of the vendor\'s operations (issue 29): its operationId on its method and path', { skip: vendorSpecAvailable() ? false : `the vendor file is not at ${VENDOR_OPENAPI}` }, () => {
+  const vendor = JSON.parse(fs.readFileSync(VENDOR_OPENAPI, 'utf8')) as Doc;
+  const ours = new Map<string, string | undefined>();
+  for (const [p, item] of Object.entries(api2.paths)) {
+    for (const m of METHODS) if (item[m]) ours.set(operationShape(m, p.startsWith('/api/2') ? p : `/api/2${p}`), item[m]!.operationId);
+  }
+  const wanted: string[] = [];
+  const missing: string[] = [];
+  for (const [p, item] of Object.entries(vendor.paths)) {
+    for (const m of METHODS) {
+      const id = item[m]?.operationId;
+      if (!id) continue;
+      wanted.push(id);
+      const served = ours.get(operationShape(m, p));
+      if (served !== id) missing.push(`${id} (${m.toUpperCase()} ${p})${served ? `: served as ${served}` : ''}`);
+    }
+  }
+  assert.equal(new Set(wanted).size, 100, 'the vendor document names 100 operations');
+  assert.deepEqual(missing, [], `${100 - missing.length} of 100 served`);
 });
