@@ -265,7 +265,7 @@ test('cli: one line and no stack for what is not a bug: a missing file, a refusa
 test('cli: completion bash lists the commands, their sub-commands and options, and is valid bash', async () => {
   const script = ok(await cli(['completion', 'bash'])).stdout;
   assert.match(script, /complete -F _scanbase scanbase/);
-  assert.match(script, /""\) words="login logout whoami token accounts subscriptions projects workzones members files tag-lists annotations measurements share-links upload download tags sso proxy sandbox completion --profile --base-url --json --timeout /);
+  assert.match(script, /""\) words="login logout whoami token accounts subscriptions projects workzones members files tag-lists annotations measurements share-links upload download tags sso scim integrations proxy sandbox completion --profile --base-url --json --timeout /);
   assert.match(script, /"projects create"\) words="[^"]*--subscription/);
   const words = spawnSync('bash', ['-c', `${script}\nCOMP_WORDS=(scanbase projects cr); COMP_CWORD=2; _scanbase; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
   assert.equal(words.stdout.trim(), 'create');
