@@ -109,6 +109,8 @@ export interface Config {
   webhooks: WebhooksConfig;
   /** Single sign-on (docs/identity.md). SSO_IDP_TIMEOUT: seconds one request to an identity provider may take. */
   sso: { idpTimeoutSeconds: number };
+  /** The audit log (docs/audit.md). AUDIT_RETENTION_DAYS: days a record is kept (0: for ever). */
+  audit: { retentionDays: number };
 }
 
 export interface InvitationLimits {
@@ -454,5 +456,6 @@ export function loadConfig(env: Env = process.env): Config {
       sendsPerAccount: integer(env, 'WEBHOOKS_SENDS_PER_ACCOUNT', 4, 1, 50),
     },
     sso: { idpTimeoutSeconds: integer(env, 'SSO_IDP_TIMEOUT', 10, 1, 60) },
+    audit: { retentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 0, 0, 36_500) },
   };
 }

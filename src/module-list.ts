@@ -34,6 +34,7 @@ import { maintenanceModule } from './modules/maintenance/module.ts';
 import { webhooksModule } from './core/webhooks/index.ts';
 import { pointcloudsModule } from './modules/pointclouds/module.ts';
 import { ssoModule } from './modules/sso/module.ts';
+import { auditModule } from './modules/audit/module.ts';
 
 export const MODULES = [
   oauthModule,
@@ -64,4 +65,5 @@ export const MODULES = [
   webhooksModule,
   pointcloudsModule,
   ssoModule,
+  auditModule,
 ] as const;
