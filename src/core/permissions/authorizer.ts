@@ -72,7 +72,7 @@ export function requirePermission(
 ): void {
   if (isCondition(held) ? held.holds : satisfies(held, rule)) {
     // The audit log's "why allowed" (decisions.ts): of alternatives, the one held.
-    if (isCondition(held)) noteAllowed(null, named(rule));
+    if (isCondition(held)) noteAllowed(held, named(rule));
     else noteAllowed(held, isAlternatives(rule) ? rule.find((alt) => alt.every((p) => held.has(p)))! : named(rule));
     return;
   }

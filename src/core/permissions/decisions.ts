@@ -22,6 +22,8 @@ export interface DecisionLog {
   readonly allowed: AllowedDecision[];
   /** A sign-in names the user it signed in (he is no principal yet). */
   signedIn?: string;
+  /** The first account the caller was found a member of (a refused change names it too). */
+  accountId?: string;
 }
 
 const current = new AsyncLocalStorage<DecisionLog>();
@@ -46,11 +48,14 @@ export function describeHeld<S extends ReadonlySet<string>>(held: S, from: HeldP
   return held;
 }
 
-/** Notes that `permissions` were allowed from `held` (requirePermission, on success). */
-export function noteAllowed(held: ReadonlySet<string> | null, permissions: readonly string[]): void {
+/**
+ * Notes that `permissions` were allowed from `held` (requirePermission, on success); or, for a
+ * named condition the caller met (refusal-conditions.ts), with `condition:<name>` as the grant.
+ */
+export function noteAllowed(held: ReadonlySet<string> | { condition: string }, permissions: readonly string[]): void {
   const log = current.getStore();
   if (!log) return;
-  const from = held ? provenance.get(held) : undefined;
+  const from = 'condition' in held ? { accountId: null, grantOf: () => `condition:${held.condition}` } : provenance.get(held);
   for (const permission of permissions) {
     log.allowed.push({ permission, grant: from?.grantOf(permission) ?? null, accountId: from?.accountId ?? null });
   }
