@@ -150,6 +150,8 @@ test('the query filters by user, target and time; bad filters are a 400', async 
   assert.deepEqual(past.body.records, []);
   assertProblem(await w.as.owner!('GET', `${A2}/audit-log?from=yesterday`), 400, 'invalid-input');
   assertProblem(await w.as.owner!('GET', `${A2}/audit-log?pageSize=0`), 400, 'invalid-input');
+  assertProblem(await w.as.owner!('GET', `${A2}/audit-log?user=not-a-user`), 400, 'invalid-input');
+  assertProblem(await w.as.owner!('GET', `${A2}/audit-log?user=urn:svc:project:${ACCOUNT_ID}`), 400, 'invalid-user-urn');
 });
 
 test('the export is NDJSON or CSV of every record of the account, oldest first', async () => {

@@ -2283,7 +2283,7 @@ export interface paths {
          *
          *     **Permission:** `account:administrators:read` (the account owner and administrators).
          *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-input`, `403 read-audit-log-forbidden`.
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-input`, `400 invalid-user-urn`, `403 read-audit-log-forbidden`.
          */
         get: operations["getAuditLog"];
         put?: never;
@@ -2307,7 +2307,7 @@ export interface paths {
          *
          *     **Permission:** `account:administrators:read` (the account owner and administrators).
          *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-input`, `403 read-audit-log-forbidden`.
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-input`, `400 invalid-user-urn`, `403 read-audit-log-forbidden`.
          */
         get: operations["exportAuditLog"];
         put?: never;

@@ -73,7 +73,10 @@ export interface AuditRepo {
   page(filter: AuditFilter, beforeSeq: number | null, limit: number): Promise<AuditRecord[]>;
   /** Oldest first: records matching `filter` with seq above `afterSeq` (the export, the verification). */
   after(filter: AuditFilter, afterSeq: number, limit: number): Promise<AuditRecord[]>;
-  /** The newest record at or before `cutoff`, at most `batch` records after the anchor (retention); null: none. */
+  /**
+   * Retention's end: of the `batch` records after `afterSeq` (the anchor), in chain order, the
+   * last one before the first not older than `cutoff`; null: none to delete.
+   */
   retentionEnd(cutoff: Date, afterSeq: number, batch: number): Promise<{ seq: number; hash: string } | null>;
   /** Deletes the records up to `seq` and makes it the anchor (under lockChain). */
   dropThrough(seq: number, hash: string): Promise<number>;

@@ -12,11 +12,11 @@ export const AUDIT_OPERATIONS: OperationTable = {
   [`GET ${A}`]: {
     does: `The account's audit log, newest first: one record per change (who, when, what, the outcome, and the permissions allowed with the grants they came from). ${FILTERS} Pages of \`pageSize\` (at most 1000); \`nextBefore\` asks for the next. ${OURS}`,
     permission: READ,
-    errors: [...ACCOUNT, 'invalid-input', 'read-audit-log-forbidden'],
+    errors: [...ACCOUNT, 'invalid-input', 'invalid-user-urn', 'read-audit-log-forbidden'],
   },
   [`GET ${A}/export`]: {
     does: `The account's audit log, oldest first, streamed: NDJSON (one record a line) or \`format=csv\`. ${FILTERS} ${OURS}`,
     permission: READ,
-    errors: [...ACCOUNT, 'invalid-input', 'read-audit-log-forbidden'],
+    errors: [...ACCOUNT, 'invalid-input', 'invalid-user-urn', 'read-audit-log-forbidden'],
   },
 };
