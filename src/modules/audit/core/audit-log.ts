@@ -21,7 +21,7 @@ export const AUDIT_LIMITS = {
   /** Records per page of the query: default and most. */
   defaultPageSize: 100,
   maxPageSize: 1000,
-  /** Records read per batch by the export, the verification and retention. */
+  /** Records read per batch by the export and the verification (about 1 MB). */
   batch: 1000,
   retentionBatch: 10_000,
   /** Problems a verification lists (it counts them all). */

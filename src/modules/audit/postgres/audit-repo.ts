@@ -22,6 +22,15 @@ function where(filter: AuditFilter, params: unknown[]): string {
   return conds.length ? conds.join(' AND ') : 'true';
 }
 
+/**
+ * The order of a filter's records: with an account, the index (account_id, seq) exactly, so
+ * that a page is an index range read up to its LIMIT whatever the planner's statistics (PGlite
+ * never analyses: ordering by seq alone, it read the account's every record and sorted them
+ * for each page of an export).
+ */
+const orderOf = (filter: AuditFilter, dir: 'ASC' | 'DESC') =>
+  filter.accountId !== undefined ? `account_id ${dir}, seq ${dir}` : `seq ${dir}`;
+
 export function auditRepo(sql: Sql): AuditRepo {
   const chain = async (lock: boolean): Promise<ChainState> => {
     const [row] = await sql.query<ChainState>(`SELECT ${CHAIN_COLS} FROM audit_chain WHERE id = 1${lock ? ' FOR UPDATE' : ''}`);
@@ -51,7 +60,7 @@ export function auditRepo(sql: Sql): AuditRepo {
       const cond = where(filter, params);
       params.push(beforeSeq ?? Number.MAX_SAFE_INTEGER, limit);
       return sql.query<AuditRecord>(
-        `SELECT ${COLS} FROM audit_log WHERE ${cond} AND seq < $${params.length - 1} ORDER BY seq DESC LIMIT $${params.length}`, params,
+        `SELECT ${COLS} FROM audit_log WHERE ${cond} AND seq < $${params.length - 1} ORDER BY ${orderOf(filter, 'DESC')} LIMIT $${params.length}`, params,
       );
     },
     async after(filter, afterSeq, limit) {
@@ -59,7 +68,7 @@ export function auditRepo(sql: Sql): AuditRepo {
       const cond = where(filter, params);
       params.push(afterSeq, limit);
       return sql.query<AuditRecord>(
-        `SELECT ${COLS} FROM audit_log WHERE ${cond} AND seq > $${params.length - 1} ORDER BY seq LIMIT $${params.length}`, params,
+        `SELECT ${COLS} FROM audit_log WHERE ${cond} AND seq > $${params.length - 1} ORDER BY ${orderOf(filter, 'ASC')} LIMIT $${params.length}`, params,
       );
     },
     async retentionEnd(cutoff, afterSeq, batch) {
