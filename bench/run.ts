@@ -15,7 +15,8 @@
 // BENCH_ONLY=tags runs only the tag measurements (bench/tags.ts), which otherwise follow;
 // BENCH_ONLY=startup only the start-up times (bench/startup.ts), which come last;
 // BENCH_ONLY=http only the HTTP scenarios above; BENCH_SNAPSHOTS=0 skips the snapshot
-// restore row (bench/snapshots.ts). BENCH_POINTCLOUDS=1 adds the point-cloud conversion
+// restore row (bench/snapshots.ts); BENCH_AUDIT=0 the audit-log export row (bench/audit-export.ts,
+// BENCH_AUDIT_RECORDS records, default 1,000,000). BENCH_POINTCLOUDS=1 adds the point-cloud conversion
 // rates (bench/pointclouds.ts, minutes long); BENCH_ONLY=pointclouds runs them alone. BENCH_SCENARIOS=regex keeps the HTTP
 // scenarios whose name matches, with the references they are compared with.
 // WORKZONE_CACHE_ENTRIES, when set, is handed to the Scanbase servers (0: a one-zone read
@@ -36,6 +37,7 @@ import { printMultipartRow, runMultipartBench } from './multipart.ts';
 import { printStartupTable, runStartupBench } from './startup.ts';
 import { printPointCloudTable, runPointCloudBench } from './pointclouds.ts';
 import { printSnapshotRow, runSnapshotBench } from './snapshots.ts';
+import { auditBenchRecords, printAuditRow, runAuditBench } from './audit-export.ts';
 import fs from 'node:fs';
 
 /** The scenarios BENCH_SCENARIOS selects (all without it), with every scenario a selected one is compared with. */
@@ -183,11 +185,12 @@ async function main(): Promise<number> {
   const tagCode = await tagPhase();
   const uploadCode = await uploadPhase();
   const snapshotCode = await snapshotPhase();
+  const auditCode = await auditPhase();
   // The large-file row (issue 30): minutes for 20 GiB, so only when asked for.
   if (process.env.BENCH_MULTIPART === '1') printMultipartRow(await runMultipartBench());
   const startupCode = await startupPhase();
   const pointCloudCode = process.env.BENCH_POINTCLOUDS === '1' ? await pointCloudPhase() : 0;
-  return tagCode || uploadCode || snapshotCode || startupCode || pointCloudCode || (failed.length ? 1 : 0);
+  return tagCode || uploadCode || snapshotCode || auditCode || startupCode || pointCloudCode || (failed.length ? 1 : 0);
 }
 
 /** Writes a phase's result to bench/results/<name>.json; answers the phase's exit code. */
@@ -213,6 +216,15 @@ async function snapshotPhase(): Promise<number> {
   const result = await runSnapshotBench();
   printSnapshotRow(result);
   return writeResult('snapshots', 'snapshot', result);
+}
+
+/** Issue 33's audit-log export (bench/audit-export.ts; BENCH_AUDIT_RECORDS, default 1,000,000); BENCH_AUDIT=0 skips it. */
+async function auditPhase(): Promise<number> {
+  if (process.env.BENCH_AUDIT === '0') return 0;
+  console.log(`bench: audit-log export (${auditBenchRecords().toLocaleString('en')} records, PGlite)`);
+  const result = await runAuditBench();
+  printAuditRow(result);
+  return writeResult('audit', 'audit', result);
 }
 
 /** The operations issue's start-up time on existing data (bench/startup.ts). */

@@ -8,6 +8,7 @@ import { ADMIN_ACCOUNT_ROLES, type AdminAccountRole, type AdminUse } from './cor
 import type { RotationView } from './core/oauth/index.ts';
 import type { SsoDomainRecord } from './modules/sso/index.ts';
 import type { SnapshotControl, SnapshotInfo } from './modules/sandbox/index.ts';
+import type { AuditLog, Verification } from './modules/audit/index.ts';
 import { DomainError } from './core/errors.ts';
 import { ConfigError } from './config.ts';
 import type { AccountRole, OutboxEntry, RelayState } from './core/ports/repositories.ts';
@@ -42,6 +43,10 @@ export const USAGE = `Usage: npm run admin -- <command> [options] [--json]
       Saves the whole state (every table and blob, the clock) under NAME.
   snapshot-restore --name NAME            Replaces the whole state by the snapshot's.
   snapshot-delete --name NAME             Deletes a named snapshot.
+  audit verify                            Walks the audit log's hash chain from its anchor: exit 1
+                                          naming each record edited, relinked or missing (docs/audit.md).
+
+Every command is itself recorded in the audit log.
 `;
 
 /** A mistake on the command line: exit 2, with the usage. */
@@ -54,6 +59,8 @@ export interface AdminBackend {
   /** Single sign-on: the operator confirms a domain claim (src/modules/sso). */
   confirmSsoDomain(domain: string, token: string): Promise<SsoDomainRecord>;
   snapshots: Pick<SnapshotControl, 'save' | 'list' | 'restore' | 'remove'>;
+  /** The audit log: each command runs as one audited change; `audit verify` (src/modules/audit). */
+  auditLog: Pick<AuditLog, 'command' | 'verify'>;
 }
 
 /** What a command ends with: an exit code (0 done, 1 refused, 2 usage) and what it writes. */
@@ -127,8 +134,28 @@ export function parseAdminArgs(argv: string[]): { command: string; values: Value
   const { values, positionals } = parsed;
   const command = positionals[0];
   if (values.help || !command) return null;
+  // `audit verify`: the one command with a subcommand.
+  if (command === 'audit' && positionals.length === 2) return { command: `audit ${positionals[1]}`, values };
   if (positionals.length > 1) throw new UsageError(`Unexpected argument ${positionals[1]}`);
   return { command, values };
+}
+
+/** The verification as the command prints it: what was checked, then each problem found. */
+function verificationText(v: Verification): string {
+  const range = `records ${v.anchorSeq + 1}..${v.headSeq}${v.anchorSeq > 0 ? ` (anchor ${v.anchorSeq}: older ones deleted by retention)` : ''}`;
+  if (v.ok) return `Audit chain intact: ${v.checked} records checked, ${range}.`;
+  const lines = v.problems.map((p) => `  record ${p.seq}: ${p.problem}`);
+  const more = v.problemCount > v.problems.length ? [`  … ${v.problemCount - v.problems.length} more`] : [];
+  return [`AUDIT CHAIN BROKEN: ${v.problemCount} problem(s) in ${v.checked} records checked, ${range}:`, ...lines, ...more].join('\n');
+}
+
+/** A verification that found problems: exit 1 with what it printed. */
+class AuditChainBroken extends Error {
+  readonly written: string;
+  constructor(written: string) {
+    super('the audit chain is broken');
+    this.written = written;
+  }
 }
 
 /** Runs one parsed command against `backend`; `readStdin` is asked for the password of --password-stdin only. */
@@ -219,6 +246,12 @@ switch (command) {
       out(await backend.snapshots.remove(need(values, 'name')), `Deleted snapshot ${values.name}`);
       break;
     }
+    case 'audit verify': {
+      const v = await backend.auditLog.verify();
+      out(v, verificationText(v));
+      if (!v.ok) throw new AuditChainBroken(written);
+      break;
+    }
     default:
       throw new UsageError(`Unknown command ${command}`);
   }
@@ -238,11 +271,14 @@ export async function executeAdmin(
   backend: AdminBackend,
   readStdin: () => Promise<string>,
 ): Promise<AdminResult> {
-  try {
-    return { code: 0, stdout: await dispatch(parsed.command, parsed.values, backend, readStdin), stderr: '' };
-  } catch (e) {
-    const failure = adminFailure(e);
-    if (failure) return failure;
-    throw e;
-  }
+  return backend.auditLog.command(parsed.command, async () => {
+    try {
+      return { code: 0, stdout: await dispatch(parsed.command, parsed.values, backend, readStdin), stderr: '' };
+    } catch (e) {
+      if (e instanceof AuditChainBroken) return { code: 1, stdout: e.written, stderr: 'scanbase admin: the audit chain is broken\n' };
+      const failure = adminFailure(e);
+      if (failure) return failure;
+      throw e;
+    }
+  });
 }

@@ -27,6 +27,8 @@ import { USAGE, adminFailure, executeAdmin, parseAdminArgs, type AdminBackend, t
 import { runOverAdminSocket } from './admin-socket.ts';
 import { confirmSsoDomain } from './modules/sso/index.ts';
 import { STORE_MODULES } from './modules/registries.ts';
+import { createAuditLog } from './modules/audit/index.ts';
+import { createAuthorizer } from './core/permissions/authorizer.ts';
 
 /** The snapshot engine on the command's own connection (the service stopped, or PostgreSQL beside it). */
 async function createSnapshotEngine(config: Config, sql: Sql, store: Store, clock: OffsetClock): Promise<Snapshots> {
@@ -81,6 +83,8 @@ async function main(argv: string[]): Promise<AdminResult> {
       admin: createAdmin({ store, clock, ids, publicUrl: config.publicUrl, applySeed }),
       confirmSsoDomain: (domain, token) => confirmSsoDomain({ store, clock }, domain, token),
       snapshots: snapshotsOf(() => (engine ??= createSnapshotEngine(config, sql, store, clock))),
+      // Each command's changes are recorded in their transactions (the log's commit step on this store).
+      auditLog: createAuditLog({ store, clock, ids, authorizer: createAuthorizer({ store }), retentionDays: 0 }),
       rotateSigningKey: async () => {
         const signer = await createEs256Signer(sql, { issuer: config.publicUrl, audience: config.publicUrl });
         return createSigningKeys({ store, clock, signer, logger: silentLogger }).rotate();

@@ -113,6 +113,8 @@ export interface Config {
   webhooks: WebhooksConfig;
   /** Single sign-on (docs/identity.md). SSO_IDP_TIMEOUT: seconds one request to an identity provider may take. */
   sso: { idpTimeoutSeconds: number };
+  /** The audit log (docs/audit.md). AUDIT_RETENTION_DAYS: days a record is kept (0: for ever). */
+  audit: { retentionDays: number };
   /** Third parties of the integrations (docs/integrations.md); unset, what needs them answers 503 `integration-unavailable`. */
   integrations: IntegrationsConfig;
 }
@@ -484,5 +486,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     sso: { idpTimeoutSeconds: integer(env, 'SSO_IDP_TIMEOUT', 10, 1, 60) },
     integrations: integrations(env),
+    audit: { retentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 0, 0, 36_500) },
   };
 }

@@ -40,6 +40,7 @@ import { usageModule } from './modules/usage/module.ts';
 import { pnidModule } from './modules/pnid/module.ts';
 import { meshexportModule } from './modules/meshexport/module.ts';
 import { integrationsModule } from './modules/integrations/module.ts';
+import { auditModule } from './modules/audit/module.ts';
 
 export const MODULES = [
   oauthModule,
@@ -76,4 +77,5 @@ export const MODULES = [
   pnidModule,
   meshexportModule,
   integrationsModule,
+  auditModule,
 ] as const;

@@ -109,6 +109,7 @@ async function main(): Promise<void> {
       confirmSsoDomain: (domain, token) => core.ssoSettings.confirmDomain(domain, token),
       // Through the request gate, as /_operator/snapshots: the service's requests never see half a restore.
       snapshots: core.snapshotControl,
+      auditLog: core.auditLog,
     }, logger);
   }
 }

@@ -2,7 +2,7 @@
 // delivers published scope changes after commit: to this node directly, to other nodes
 // through LISTEN/NOTIFY (NOTIFY inside a transaction is sent when it commits).
 import { randomUUID } from 'node:crypto';
-import type { Repos, Store } from '../../core/ports/repositories.ts';
+import type { CommitStep, Repos, Store } from '../../core/ports/repositories.ts';
 import type { Sql, Unlisten } from './sql.ts';
 import { usersRepo } from './repos/users.ts';
 import { accountsRepo } from './repos/accounts.ts';
@@ -117,6 +117,7 @@ export async function createStore<M = Record<never, never>>(
     // This store's own events were delivered right after their commit: each once.
     if (decoded.origin !== origin) emitEvent(decoded.event);
   };
+  const commitSteps: CommitStep<Repos & M>[] = [];
   const poolRepos = bind(sql, emitEvent); // first: a module repository's bad name throws before anything is opened
   const unlistenEvents: Unlisten = sql.engine === 'postgres' ? await sql.listen(EVENTS_CHANNEL, onNotify) : async () => {};
   return {
@@ -124,7 +125,15 @@ export async function createStore<M = Record<never, never>>(
     moduleInvalidation: modules.invalidation,
     async transaction(fn) {
       const pendingEvents: StoredDomainEvent[] = [];
-      const result = await sql.transaction((tx) => fn(bind(tx, (e) => pendingEvents.push(e))));
+      const result = await sql.transaction(async (tx) => {
+        const repos = bind(tx, (e) => pendingEvents.push(e));
+        const out = await fn(repos);
+        for (const step of commitSteps) {
+          const running = step(repos, pendingEvents);
+          if (running) await running;
+        }
+        return out;
+      });
       // Delivered only once committed: a transaction that throws delivers nothing.
       for (const e of pendingEvents) emitEvent(e);
       return result;
@@ -134,6 +143,9 @@ export async function createStore<M = Record<never, never>>(
     },
     onEvent(listener) {
       eventListeners.push(listener);
+    },
+    beforeCommit(step) {
+      commitSteps.push(step);
     },
     eventsListener: () => unlistenEvents.state?.() ?? null,
     close: unlistenEvents,

@@ -12,6 +12,7 @@ import { accountPermissions, type AccountFacts } from './evaluate.ts';
 import { AccessCache } from './access-cache.ts';
 import { refusalValues } from './granted-by.ts';
 import type { ConditionCheck } from './refusal-conditions.ts';
+import { accountGrantOf, describeHeld, noteAccount, noteAllowed } from './decisions.ts';
 import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
 
 export interface Actor {
@@ -69,7 +70,12 @@ export function requirePermission(
   code: ForbiddenCode,
   message?: string | ((missing: readonly AnyPermission[]) => string),
 ): void {
-  if (isCondition(held) ? held.holds : satisfies(held, rule)) return;
+  if (isCondition(held) ? held.holds : satisfies(held, rule)) {
+    // The audit log's "why allowed" (decisions.ts): of alternatives, the one held.
+    if (isCondition(held)) noteAllowed(held, named(rule));
+    else noteAllowed(held, isAlternatives(rule) ? rule.find((alt) => alt.every((p) => held.has(p)))! : named(rule));
+    return;
+  }
   const required = named(rule);
   const text = typeof message === 'function' ? message(isCondition(held) ? required : required.filter((p) => !held.has(p))) : message;
   throw forbidden(code, required, text);
@@ -106,11 +112,15 @@ export function createAuthorizer(deps: { store: StoreReads<'access'> & StoreEven
         async () => {
           const found = await store.repos.access.accountAccess(actor.userId, ref);
           if (!found) return null;
-          return { account: found.account, facts: found.facts, permissions: accountPermissions(found.facts) };
+          const permissions = describeHeld(accountPermissions(found.facts), {
+            accountId: found.account.id, grantOf: (p) => accountGrantOf(found.facts, p),
+          });
+          return { account: found.account, facts: found.facts, permissions };
         },
         (v) => (v ? [cacheScope.account(v.account.id), cacheScope.user(actor.userId)] : [cacheScope.user(actor.userId)]),
       );
       if (!scope || !(scope.facts.isMember || scope.facts.isOwner)) throw notFound('account', refValue(ref));
+      noteAccount(scope.account.id);
       return scope;
     },
   };

@@ -459,7 +459,17 @@ export interface Store<R = Repos> {
   eventsListener?(): ListenerState | null;
   /** The invalidation rows of the modules' events (src/core/events/invalidation.ts); absent: the kernel's events only. */
   readonly moduleInvalidation?: ModuleInvalidation;
+  /**
+   * Adds a step every transaction runs last, before it commits, on its own repositories, with
+   * the domain events it published (the audit log writes its record there: src/modules/audit).
+   * A step answers undefined when it has nothing to do (no promise on the hot path); it must
+   * not wait for anything that needs another connection (PGlite has one).
+   */
+  beforeCommit?(step: CommitStep<R>): void;
 }
+
+/** A step of every transaction before it commits (Store.beforeCommit). */
+export type CommitStep<R = Repos> = (repos: R, events: readonly StoredDomainEvent[]) => Promise<void> | undefined;
 
 /** Thrown by repositories when a unique constraint refuses a write (the use case decides the 409). */
 export class UniqueViolation extends Error {

@@ -13,6 +13,7 @@ import { AccessCache } from '../permissions/access-cache.ts';
 import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
 import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { condition } from '../permissions/refusal-conditions.ts';
+import { describeHeld, projectGrantOf } from '../permissions/decisions.ts';
 import {
   isProjectMember, projectPermissions, workzonePermissions, type ProjectFacts, type WorkzoneGrant,
 } from '../permissions/evaluate.ts';
@@ -110,11 +111,18 @@ export function createProjectAccess(deps: { store: StoreReads<'members' | 'proje
       account,
       project: loaded.project,
       facts,
-      permissions: projectPermissions(actor.userId, account.facts, facts, now),
+      permissions: describeHeld(projectPermissions(actor.userId, account.facts, facts, now), {
+        accountId: account.account.id, grantOf: (perm) => projectGrantOf(actor.userId, account.facts, facts, perm, now),
+      }),
       isMember: isProjectMember(facts, now) || loaded.project.ownerId === actor.userId,
       workzone(id) {
         let p = zoneCache.get(id);
-        if (!p) zoneCache.set(id, (p = workzonePermissions(actor.userId, account.facts, facts, id, now)));
+        if (!p) {
+          p = describeHeld(workzonePermissions(actor.userId, account.facts, facts, id, now), {
+            accountId: account.account.id, grantOf: (perm) => projectGrantOf(actor.userId, account.facts, facts, perm, now, id),
+          });
+          zoneCache.set(id, p);
+        }
         return p;
       },
     };

@@ -14,6 +14,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
 import type { ThrottleReservation, UserRecord } from '../ports/repositories.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
+import { noteSignedIn } from '../permissions/decisions.ts';
 
 export const THROTTLE = {
   windowSeconds: 15 * 60,
@@ -124,6 +125,7 @@ export function createSignIn(deps: {
         else await repos.throttle.clear(r.key);
       }
     });
+    noteSignedIn(user.id);
     return user;
   };
 }

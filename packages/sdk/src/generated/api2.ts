@@ -2774,6 +2774,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/2/accounts/{accountRef}/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's audit log, newest first
+         * @description The account's audit log, newest first: one record per change (who, when, what, the outcome, and the permissions allowed with the grants they came from). Filters: `user` (URN or id), `target` (as records list it), `from` and `to` (times). Pages of `pageSize` (at most 1000); `nextBefore` asks for the next. Our extension, not in the vendor's API (docs/audit.md).
+         *
+         *     **Permission:** `account:administrators:read` (the account owner and administrators).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-input`, `400 invalid-user-urn`, `403 read-audit-log-forbidden`.
+         */
+        get: operations["getAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/audit-log/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's audit log as NDJSON (default) or CSV, oldest first, streamed
+         * @description The account's audit log, oldest first, streamed: NDJSON (one record a line) or `format=csv`. Filters: `user` (URN or id), `target` (as records list it), `from` and `to` (times). Our extension, not in the vendor's API (docs/audit.md).
+         *
+         *     **Permission:** `account:administrators:read` (the account owner and administrators).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-input`, `400 invalid-user-urn`, `403 read-audit-log-forbidden`.
+         */
+        get: operations["exportAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -24224,6 +24272,249 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAuditLog: {
+        parameters: {
+            query?: {
+                /** @description The user's URN or id: only his records */
+                user?: string;
+                /** @description A target as records list it (`projectRef=…`, `project:<id>`) */
+                target?: string;
+                /** @description Records at or after this time */
+                from?: string;
+                /** @description Records before this time */
+                to?: string;
+                /** @description Records per page (default 100) */
+                pageSize?: number;
+                /** @description The previous page's nextBefore: the records before that one */
+                before?: number;
+            };
+            header?: never;
+            path: {
+                accountRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        records: {
+                            /** @description Its place in the chain */
+                            seq: number;
+                            /** Format: date-time */
+                            at: string;
+                            accountId: string | null;
+                            userId: string | null;
+                            client: string | null;
+                            ip: string | null;
+                            /** @enum {string} */
+                            surface: "api2" | "api1" | "operator" | "oauth" | "sso" | "admin" | "other";
+                            /** @description operationId, method and route; or the admin command */
+                            operation: string;
+                            targets: string[];
+                            /** @enum {string} */
+                            outcome: "applied" | "refused" | "failed" | "signed-in" | "sign-in-failed";
+                            status: number | null;
+                            /** @description The permissions allowed and the grants they came from */
+                            decisions: {
+                                permission: string;
+                                grant: string | null;
+                            }[];
+                            requestId: string;
+                            prevHash: string;
+                            hash: string;
+                        }[];
+                        nextBefore: number | null;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    exportAuditLog: {
+        parameters: {
+            query?: {
+                /** @description The user's URN or id: only his records */
+                user?: string;
+                /** @description A target as records list it (`projectRef=…`, `project:<id>`) */
+                target?: string;
+                /** @description Records at or after this time */
+                from?: string;
+                /** @description Records before this time */
+                to?: string;
+                format?: "ndjson" | "csv";
+            };
+            header?: never;
+            path: {
+                accountRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON (application/x-ndjson) or CSV (text/csv) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
                         type?: string;
                         status: number;
                         title: string;

@@ -4,6 +4,7 @@
 // the user found or created just in time, his account membership, groups and account roles
 // set by the mapping rules, all in one transaction. The pages then continue the OAuth flow
 // exactly as after a password sign-in.
+import { noteSignedIn } from '../../../core/permissions/decisions.ts';
 import { sha256Hex } from '../../../core/crypto/digest.ts';
 import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
@@ -185,6 +186,7 @@ export function createSsoSignIn(deps: {
         throw new SsoSignInFailure('identity', `The identity provider signed you in as ${email}, whose domain this account has not verified.`);
       }
       const { userId, created } = await provision(provider, claims, email);
+      noteSignedIn(userId);
       logger.info({ accountId: login.accountId, userId, created }, 'sso sign-in');
       return { userId, returnTo: login.returnTo, created };
     },

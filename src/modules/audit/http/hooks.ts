@@ -1,0 +1,72 @@
+// The audit module's per-request steps (docs/audit.md), added to the root of the app: every
+// request that may change something (POST, PUT, PATCH, DELETE on a route; the single sign-on
+// callback, a GET that signs in) runs from its first handler step in a RequestAudit, so its
+// transactions write their records (the store's commit step: core/audit-log.ts) and the
+// authorizer notes what it allowed; when it is answered, the outcome record is written unless
+// a transaction wrote one (before the answer leaves: a client that got it finds its record).
+// A request refused before its handler (no token, a body refused) gets its record there too.
+// Other requests: one method comparison per step.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { runWithDecisionLog } from '../../../core/permissions/decisions.ts';
+import type { AuditLog } from '../core/audit-log.ts';
+import type { AuditSurface } from '../core/ports.ts';
+import type { RequestAudit } from '../core/request-audit.ts';
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Routes that sign someone in: their outcome is signed-in or sign-in-failed. */
+const SIGN_IN_ROUTES = new Set(['POST /oauth/login', 'GET /sso/callback', 'POST /account/sign-in']);
+/** The longest text kept of a header or a path parameter. */
+const TEXT_KEPT = 200;
+
+const routeOf = (req: FastifyRequest) => `${req.method} ${req.routeOptions.url}`;
+
+function audited(req: FastifyRequest): boolean {
+  if (req.routeOptions.url === undefined) return false; // no route: nothing can change
+  return MUTATING.has(req.method) || SIGN_IN_ROUTES.has(routeOf(req));
+}
+
+function surfaceOf(url: string): AuditSurface {
+  if (url === '/api/2' || url.startsWith('/api/2/')) return 'api2';
+  if (url === '/api' || url.startsWith('/api/')) return 'api1';
+  if (url.startsWith('/_operator')) return 'operator';
+  if (url.startsWith('/oauth/')) return 'oauth';
+  if (url.startsWith('/sso/')) return 'sso';
+  return 'other';
+}
+
+function opened(auditLog: AuditLog, req: FastifyRequest): RequestAudit {
+  const route = req.routeOptions.url!;
+  const operationId = (req.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
+  const params = (req.params ?? {}) as Record<string, unknown>;
+  const agent = req.headers['user-agent'];
+  const signIn = SIGN_IN_ROUTES.has(routeOf(req));
+  const targets = Object.entries(params).map(([k, v]) => `${k}=${String(v).slice(0, TEXT_KEPT)}`);
+  // Who tried: the e-mail address a sign-in form gave (never its password).
+  const email = signIn ? (req.body as { email?: unknown } | undefined)?.email : undefined;
+  if (typeof email === 'string' && email.trim()) targets.push(`email=${email.trim().toLowerCase().slice(0, TEXT_KEPT)}`);
+  return auditLog.open({
+    surface: surfaceOf(route),
+    operation: `${operationId ? `${operationId} ` : ''}${req.method} ${route}`,
+    targets,
+    ip: req.ip,
+    client: typeof agent === 'string' ? agent.slice(0, TEXT_KEPT) : null,
+    userId: () => req.principal?.userId ?? null,
+    signIn,
+  });
+}
+
+export function auditHooks(app: FastifyInstance, use: { auditLog: AuditLog }): void {
+  const audits = new WeakMap<FastifyRequest, RequestAudit>();
+  app.addHook('preHandler', (req, _reply, done) => {
+    if (!audited(req)) return done();
+    const audit = opened(use.auditLog, req);
+    audits.set(req, audit);
+    runWithDecisionLog(audit, done);
+  });
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.method === 'GET' && !audits.has(req)) return done(null, payload);
+    if (!audited(req)) return done(null, payload);
+    const audit = audits.get(req) ?? opened(use.auditLog, req);
+    use.auditLog.recordOutcome(audit, reply.statusCode).then(() => done(null, payload), (e: Error) => done(e));
+  });
+}
