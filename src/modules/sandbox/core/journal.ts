@@ -33,7 +33,8 @@ export interface JournalEntry {
   /** The failure's message, as the caller read it. */
   detail: string | null;
   refusal: Refusal | null;
-  fault: { ruleId: string; kind: string } | null;
+  /** The injected fault: its rule, its kind, and a delay's milliseconds (drawn or fixed). */
+  fault: { ruleId: string; kind: string; delayMs?: number } | null;
 }
 
 export interface JournalQuery {
