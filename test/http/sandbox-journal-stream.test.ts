@@ -106,7 +106,7 @@ test('one event per new entry matching the filters, id its seq, after a ready ev
   const got = entries(s.events);
   assert.deepEqual(got.map((e) => e.data.status), [401, 401]);
   assert.ok(got.every((e) => e.id === String(e.data.seq) && e.data.seq > last && e.data.path === '/api/isLogged'));
-  assert.equal(got[0].data.refusal.rule, 'authentication');
+  assert.equal(got[0]!.data.refusal.rule, 'authentication');
   s.close();
 });
 
@@ -115,7 +115,7 @@ test('after (or Last-Event-ID) replays the retained entries after it first, then
   await first.until((e) => e.some((x) => x.event === 'ready'), 'ready');
   await isLogged();
   await first.until((e) => entries(e).length === 1, 'an entry');
-  const seen = Number(entries(first.events)[0].id);
+  const seen = Number(entries(first.events)[0]!.id);
   first.close();
   await isLogged();
   await isLogged();
