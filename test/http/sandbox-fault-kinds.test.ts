@@ -135,6 +135,7 @@ test('refuse-refresh answers 400 invalid_grant (RFC 6749) to a refresh only; the
   assert.deepEqual(entries[0].fault, { ruleId: rule.id, kind: 'refuse-refresh' });
   assert.equal(entries[0].status, 400);
   assert.equal(entries[0].errorCode, 'invalid_grant');
+  assert.deepEqual(entries[0].refusal, { rule: 'injected-fault', ruleId: rule.id });
   assert.match(await t.core.metrics.text(), /scanbase_sandbox_faults_injected_total\{kind="refuse-refresh"\} 2/);
   await rules([{ match: { client: 'another-app' }, effect: { kind: 'refuse-refresh' } }]);
   const renewed = await refreshTokens(base, pair.refresh_token);

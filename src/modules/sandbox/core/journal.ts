@@ -74,7 +74,8 @@ export interface Journal {
 /** The refusal a failure's errorCode and values describe (docs/sandbox.md lists them). */
 export function refusalOf(status: number, code: string, values: Record<string, unknown> | undefined): Refusal | null {
   if (status < 400) return null;
-  if (code === 'injected-fault' && typeof values?.ruleId === 'string') return { rule: 'injected-fault', ruleId: values.ruleId };
+  // A status or refuse-refresh fault names its rule (a throttle is a limit: its Retry-After).
+  if (typeof values?.ruleId === 'string') return { rule: 'injected-fault', ruleId: values.ruleId };
   if (status === 401) return { rule: 'authentication' };
   if (status === 403) return { rule: 'permission', requiredPermissions: values?.requiredPermissions, grantedBy: values?.grantedBy };
   if (status === 429) {

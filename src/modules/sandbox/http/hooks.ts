@@ -183,7 +183,7 @@ export function sandboxHooks(app: FastifyInstance, core: SandboxHookUse): void {
       durationMs: Math.round(reply.elapsedTime * 10) / 10,
       errorCode: f?.code ?? null,
       detail: f?.message ?? null,
-      refusal: fault && f ? { rule: 'injected-fault', ruleId: fault.ruleId } : f ? refusalOf(f.status, f.code, f.values) : null,
+      refusal: f ? refusalOf(f.status, f.code, f.values) : null,
       fault: fault ? { ruleId: fault.ruleId, kind: fault.effect.kind, ...(fault.delayMs === undefined ? {} : { delayMs: fault.delayMs }) } : null,
     });
   }
