@@ -101,3 +101,23 @@ test('refuse-refresh matches only POST /oauth/token with grant_type=refresh_toke
   assert.equal(status.matches({ ...token, grantType: 'refresh_token' }), false, 'decided once, before the body');
   assert.equal(refusedField({ effect: { kind: 'refuse-refresh', status: 400 } }), 'body.effect.status');
 });
+
+test('a journal follower gets each new entry matching its filters, the retained ones after its cursor first, until it unsubscribes', async () => {
+  const { createJournal } = await import('../../src/modules/sandbox/core/journal.ts');
+  const journal = createJournal({ size: 5 });
+  const entry = (status: number) => ({
+    at: new Date(NOW).toISOString(), method: 'GET', path: '/api/isLogged', operationId: 'isLogged', surface: 'api1' as const,
+    user: null, status, durationMs: 1, errorCode: null, detail: null, refusal: null, fault: null,
+  });
+  for (const s of [200, 401, 200, 403]) journal.record(entry(s));
+  const seen: number[] = [];
+  const { last, unsubscribe } = journal.subscribe({ status: '4xx', after: 1 }, (e) => seen.push(e.seq));
+  assert.equal(last, 4);
+  assert.deepEqual(seen, [2, 4], 'the retained refusals after seq 1');
+  journal.record(entry(200));
+  journal.record(entry(429));
+  assert.deepEqual(seen, [2, 4, 6]);
+  unsubscribe();
+  journal.record(entry(500));
+  assert.deepEqual(seen, [2, 4, 6]);
+});

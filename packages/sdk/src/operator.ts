@@ -27,17 +27,25 @@ export interface SnapshotInfo {
 export type FaultEffect =
   | { kind: 'status'; status?: 500 | 502 | 503 | 504 }
   | { kind: 'delay'; ms: number }
+  /** A delay drawn per request from the rule's seed, clamped to 0..120,000 ms. */
+  | { kind: 'delay'; distribution: { type: 'uniform'; minMs: number; maxMs: number } | { type: 'normal'; meanMs: number; stdDevMs: number } }
   | { kind: 'drop' }
   | { kind: 'throttle'; retryAfterSeconds?: number }
-  | { kind: 'truncate' };
+  | { kind: 'truncate' }
+  /** The real answer, sent at this rate. */
+  | { kind: 'slow-body'; bytesPerSecond: number }
+  /** POST /oauth/token with grant_type=refresh_token answers 400 invalid_grant. */
+  | { kind: 'refuse-refresh' };
 
 export interface FaultRuleInput {
   name?: string;
-  match?: { method?: string; path?: string; operationId?: string; user?: string; account?: string; surface?: 'api2' | 'api1' | 'oauth' | 'other' };
+  match?: { method?: string; path?: string; operationId?: string; user?: string; account?: string; surface?: 'api2' | 'api1' | 'oauth' | 'other'; client?: string };
   effect: FaultEffect;
   probability?: number;
   seed?: number;
   count?: number;
+  /** ISO instants on the service's clock; outside them the rule injects nothing. */
+  window?: { from?: string; until?: string };
 }
 
 export interface FaultRule extends FaultRuleInput {
@@ -61,7 +69,7 @@ export interface JournalEntry {
   errorCode: string | null;
   detail: string | null;
   refusal: Record<string, unknown> | null;
-  fault: { ruleId: string; kind: string } | null;
+  fault: { ruleId: string; kind: string; delayMs?: number } | null;
 }
 
 export interface JournalFilter {
