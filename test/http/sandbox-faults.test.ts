@@ -137,7 +137,7 @@ test('a delay rule holds the request, then it is answered normally; journaled wi
   assert.equal((await isLogged()).statusCode, 200);
   assert.ok(Date.now() - started >= 290);
   const [entry] = (await op('GET', `/_operator/journal?after=${last}`)).json().entries;
-  assert.deepEqual(entry.fault, { ruleId: rule.id, kind: 'delay' });
+  assert.deepEqual(entry.fault, { ruleId: rule.id, kind: 'delay', delayMs: 300 });
   assert.ok(entry.durationMs >= 290);
   await rules([]);
   assert.match(await t.core.metrics.text(), /scanbase_sandbox_faults_injected_total\{kind="delay"\} 1/);

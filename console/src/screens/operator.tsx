@@ -193,7 +193,9 @@ function JournalPanel(props: { client: OperatorClient }) {
 
 // ---- Fault rules ----
 
-const KINDS: FaultEffect['kind'][] = ['status', 'throttle', 'delay', 'drop', 'truncate'];
+/** The kinds the form adds (the others, from the API or FAULTS_FILE, are listed). */
+const KINDS = ['status', 'throttle', 'delay', 'drop', 'truncate'] as const;
+type FormKind = (typeof KINDS)[number];
 const METHODS = ['', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 function effectText(e: FaultEffect): string {
@@ -203,11 +205,18 @@ function effectText(e: FaultEffect): string {
     case 'throttle':
       return `429, Retry-After ${e.retryAfterSeconds ?? 1} s`;
     case 'delay':
-      return `delay ${e.ms} ms`;
+      if ('ms' in e) return `delay ${e.ms} ms`;
+      return e.distribution.type === 'uniform'
+        ? `delay ${e.distribution.minMs}–${e.distribution.maxMs} ms`
+        : `delay ~${e.distribution.meanMs} ± ${e.distribution.stdDevMs} ms`;
     case 'drop':
       return 'drop the connection';
     case 'truncate':
       return 'cut the body';
+    case 'slow-body':
+      return `slow body, ${e.bytesPerSecond} bytes/s`;
+    case 'refuse-refresh':
+      return 'refuse token refreshes';
   }
 }
 
@@ -218,7 +227,7 @@ function matchText(m: FaultRuleInput['match']): string {
 
 function FaultsPanel(props: { client: OperatorClient; world: number }) {
   const rules = useLoad(() => opCall(props.client.faults.list()), `faults ${props.world}`);
-  const [form, setForm] = useState({ name: '', method: '', path: '', operationId: '', kind: 'status' as FaultEffect['kind'], status: '503', ms: '1000', retryAfter: '1', probability: '1', count: '' });
+  const [form, setForm] = useState({ name: '', method: '', path: '', operationId: '', kind: 'status' as FormKind, status: '503', ms: '1000', retryAfter: '1', probability: '1', count: '' });
   const [run, busy, error] = useAction();
   const [ask, confirmElement] = useConfirm();
   const set = (k: keyof typeof form) => (e: { currentTarget: { value: string } }) => setForm({ ...form, [k]: e.currentTarget.value });

@@ -27,17 +27,25 @@ export interface SnapshotInfo {
 export type FaultEffect =
   | { kind: 'status'; status?: 500 | 502 | 503 | 504 }
   | { kind: 'delay'; ms: number }
+  /** A delay drawn per request from the rule's seed, clamped to 0..120,000 ms. */
+  | { kind: 'delay'; distribution: { type: 'uniform'; minMs: number; maxMs: number } | { type: 'normal'; meanMs: number; stdDevMs: number } }
   | { kind: 'drop' }
   | { kind: 'throttle'; retryAfterSeconds?: number }
-  | { kind: 'truncate' };
+  | { kind: 'truncate' }
+  /** The real answer, sent at this rate. */
+  | { kind: 'slow-body'; bytesPerSecond: number }
+  /** POST /oauth/token with grant_type=refresh_token answers 400 invalid_grant. */
+  | { kind: 'refuse-refresh' };
 
 export interface FaultRuleInput {
   name?: string;
-  match?: { method?: string; path?: string; operationId?: string; user?: string; account?: string; surface?: 'api2' | 'api1' | 'oauth' | 'other' };
+  match?: { method?: string; path?: string; operationId?: string; user?: string; account?: string; surface?: 'api2' | 'api1' | 'oauth' | 'other'; client?: string };
   effect: FaultEffect;
   probability?: number;
   seed?: number;
   count?: number;
+  /** ISO instants on the service's clock; outside them the rule injects nothing. */
+  window?: { from?: string; until?: string };
 }
 
 export interface FaultRule extends FaultRuleInput {
@@ -61,7 +69,7 @@ export interface JournalEntry {
   errorCode: string | null;
   detail: string | null;
   refusal: Record<string, unknown> | null;
-  fault: { ruleId: string; kind: string } | null;
+  fault: { ruleId: string; kind: string; delayMs?: number } | null;
 }
 
 export interface JournalFilter {
@@ -119,7 +127,11 @@ export interface OperatorClient {
   };
   journal: {
     query(filter?: JournalFilter): Promise<{ entries: JournalEntry[]; last: number }>;
-    /** Calls `onEntry` for each new entry matching `filter`, until `signal` aborts. */
+    /**
+     * Calls `onEntry` for each new entry matching `filter` (after `filter.after` when given),
+     * until `signal` aborts or the service closes: GET /_operator/journal/stream (SSE). When
+     * the service drops a slow follower it reconnects after the last entry it was given.
+     */
     follow(filter: JournalFilter, onEntry: (e: JournalEntry) => void, signal?: AbortSignal): Promise<void>;
     /** Waits up to `seconds` for the first entry after `after` matching `filter` (null when none came). */
     waitFor(filter: JournalFilter & { after: number }, seconds: number): Promise<JournalEntry | null>;
@@ -135,6 +147,33 @@ const query = (f: JournalFilter = {}) => {
 };
 
 const enc = encodeURIComponent;
+
+/** The events of a text/event-stream body (comments skipped; `data` lines joined). */
+async function* serverSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ event: string; id?: string; data: string }> {
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    text += decoder.decode(chunk, { stream: true }).replace(/\r\n?/g, '\n');
+    let cut;
+    while ((cut = text.indexOf('\n\n')) >= 0) {
+      const block = text.slice(0, cut);
+      text = text.slice(cut + 2);
+      let event = 'message';
+      let id: string | undefined;
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith(':')) continue;
+        const colon = line.indexOf(':');
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+        if (field === 'event') event = value;
+        else if (field === 'id') id = value;
+        else if (field === 'data') data.push(value);
+      }
+      if (data.length) yield { event, ...(id === undefined ? {} : { id }), data: data.join('\n') };
+    }
+  }
+}
 
 export function createOperatorClient(o: OperatorClientOptions): OperatorClient {
   const baseUrl = o.baseUrl.replace(/\/+$/, '');
@@ -164,18 +203,29 @@ export function createOperatorClient(o: OperatorClientOptions): OperatorClient {
   const journal: OperatorClient['journal'] = {
     query: (f) => call('GET', `/journal${query(f)}`),
     async follow(filter, onEntry, signal) {
-      let after = filter.after ?? (await journal.query({ limit: 1 })).last;
+      const { limit: _limit, wait: _wait, ...filters } = filter;
+      let after = filters.after;
       while (!signal?.aborted) {
-        let page: { entries: JournalEntry[]; last: number };
+        let ending: string | null = null;
         try {
-          page = await (await send('GET', `/journal${query({ ...filter, after, wait: 25, limit: 1000 })}`, { signal })).json() as typeof page;
+          const res = await send('GET', `/journal/stream${query({ ...filters, after })}`, { signal });
+          for await (const ev of serverSentEvents(res.body!)) {
+            if (ev.event === 'message') {
+              const entry = JSON.parse(ev.data) as JournalEntry;
+              after = entry.seq;
+              onEntry(entry);
+            } else if (ev.event === 'ready') {
+              after ??= (JSON.parse(ev.data) as { last: number }).last;
+            } else if (ev.event === 'dropped' || ev.event === 'closed') {
+              ending = ev.event;
+            }
+          }
         } catch (e) {
           if (signal?.aborted) return;
           throw e;
         }
-        for (const e of page.entries) onEntry(e);
-        // After the last entry given; with none, past every entry so far (none matched).
-        after = page.entries.length ? page.entries.at(-1)!.seq : Math.max(after, page.last);
+        if (ending === 'closed') return; // the service is shutting down
+        // Dropped (a slow follower) or cut: again, after the last entry given.
       }
     },
     async waitFor(filter, seconds) {

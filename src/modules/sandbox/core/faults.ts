@@ -14,6 +14,8 @@ export interface FaultRuleView extends FaultRule {
 export interface InjectedFault {
   ruleId: string;
   effect: FaultEffect;
+  /** A delay rule's milliseconds for this request (drawn when the rule has a distribution). */
+  delayMs?: number;
 }
 
 export interface Faults {
@@ -26,7 +28,11 @@ export interface Faults {
   replace(raw: unknown): FaultRuleView[];
   remove(id: string): { deleted: string };
   clear(): { deleted: number };
-  /** The fault this request meets, if any (the first matching rule that fires). */
+  /**
+   * The fault this request meets, if any (the first matching rule that fires). Called before
+   * the body (no grantType) for every request, and for POST /oauth/token once more with its
+   * grant_type (only the refuse-refresh rules match then).
+   */
   decide(r: FaultRequest): InjectedFault | null;
 }
 
@@ -69,7 +75,8 @@ export function createFaults(deps: { ids: Ids; onInjected?: (f: InjectedFault) =
     decide(r) {
       for (const a of armed) {
         if (!a.matches(r) || !a.fires()) continue;
-        const f = { ruleId: a.rule.id, effect: a.rule.effect };
+        const delayMs = a.delayMs();
+        const f: InjectedFault = { ruleId: a.rule.id, effect: a.rule.effect, ...(delayMs === undefined ? {} : { delayMs }) };
         deps.onInjected?.(f);
         return f;
       }

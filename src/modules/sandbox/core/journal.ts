@@ -33,7 +33,8 @@ export interface JournalEntry {
   /** The failure's message, as the caller read it. */
   detail: string | null;
   refusal: Refusal | null;
-  fault: { ruleId: string; kind: string } | null;
+  /** The injected fault: its rule, its kind, and a delay's milliseconds (drawn or fixed). */
+  fault: { ruleId: string; kind: string; delayMs?: number } | null;
 }
 
 export interface JournalQuery {
@@ -60,13 +61,21 @@ export interface Journal {
   record(e: Omit<JournalEntry, 'seq'>): void;
   /** Matching entries, oldest first, and the cursor to follow with. */
   query(q: JournalQuery): Promise<{ entries: JournalEntry[]; last: number }>;
+  /**
+   * Follows the journal: `onEntry` is called with each entry recorded from now on that
+   * matches `q` (its filters; `limit` and `waitSeconds` do not apply), until the returned
+   * function is called. With `q.after`, the retained entries after it come first (at most
+   * 1,000: a reconnecting follower's catch-up). `last` is the cursor when it began.
+   */
+  subscribe(q: JournalQuery, onEntry: (e: JournalEntry) => void): { last: number; unsubscribe: () => void };
   clear(): void;
 }
 
 /** The refusal a failure's errorCode and values describe (docs/sandbox.md lists them). */
 export function refusalOf(status: number, code: string, values: Record<string, unknown> | undefined): Refusal | null {
   if (status < 400) return null;
-  if (code === 'injected-fault' && typeof values?.ruleId === 'string') return { rule: 'injected-fault', ruleId: values.ruleId };
+  // A status or refuse-refresh fault names its rule (a throttle is a limit: its Retry-After).
+  if (typeof values?.ruleId === 'string') return { rule: 'injected-fault', ruleId: values.ruleId };
   if (status === 401) return { rule: 'authentication' };
   if (status === 403) return { rule: 'permission', requiredPermissions: values?.requiredPermissions, grantedBy: values?.grantedBy };
   if (status === 429) {
@@ -101,6 +110,7 @@ export function createJournal(opts: { size: number }): Journal {
   /** The seq of the last entry a clear dropped: the cursor keeps increasing across clears. */
   let floor = 0;
   const waiters = new Set<() => void>();
+  const followers = new Set<(e: JournalEntry) => void>();
   const select = (q: JournalQuery) => {
     const keep = matcher(q);
     const limit = Math.min(Math.max(q.limit ?? 100, 1), 1000);
@@ -118,8 +128,10 @@ export function createJournal(opts: { size: number }): Journal {
     record(e) {
       if (opts.size === 0) return;
       seq++;
-      ring[(seq - 1) % opts.size] = { seq, ...e };
+      const entry = { seq, ...e };
+      ring[(seq - 1) % opts.size] = entry;
       for (const wake of waiters) wake();
+      for (const follow of followers) follow(entry);
     },
     async query(q) {
       let entries = select(q);
@@ -140,6 +152,17 @@ export function createJournal(opts: { size: number }): Journal {
         entries = select(q);
       }
       return { entries, last: seq };
+    },
+    subscribe(q, onEntry) {
+      const last = seq;
+      const caughtUp = q.after === undefined ? [] : select({ ...q, limit: 1000 });
+      const keep = matcher({ ...q, after: undefined });
+      const follow = (e: JournalEntry) => {
+        if (keep(e)) onEntry(e);
+      };
+      for (const e of caughtUp) onEntry(e);
+      followers.add(follow);
+      return { last, unsubscribe: () => followers.delete(follow) };
     },
     clear() {
       ring.fill(undefined);

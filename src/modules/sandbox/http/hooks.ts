@@ -3,16 +3,22 @@
 //   waits for those in flight) and the request journal (one entry when the answer is over);
 // - with SANDBOX=1: the fault rules, in ONE preParsing hook (after every onRequest hook,
 //   the bearer check included, so a rule can match the user; before the body is read and
-//   before the route). With no rule it is one property read and the callback.
+//   before the route). With no rule it is one property read and the callback. Two rule
+//   kinds act later: refuse-refresh is decided once POST /oauth/token's body is read (it
+//   needs grant_type: preValidation), and slow-body paces the answer (onSend). A rule's
+//   window is read on the service's clock (the Clock port, which the sandbox clock moves).
 // /_operator requests pass neither the gate (a restore is one) nor the journal nor the rules.
+import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../../../core/ports/clock.ts';
 import type { RequestGate } from '../core/request-gate.ts';
 import type { Faults } from '../core/faults.ts';
 import type { Journal } from '../core/journal.ts';
 import { failureOf, renderFailure, surfaceOf, type Failure } from '../../../http/errors.ts';
 import { loggedPath } from '../../../http/logged-path.ts';
 import type { InjectedFault } from '../core/faults.ts';
-import type { FaultRequest } from '../core/fault-rules.ts';
+import { REFRESH_REQUEST, type FaultRequest } from '../core/fault-rules.ts';
 import { refusalOf } from '../core/journal.ts';
 
 const OPERATOR = '/_operator';
@@ -30,12 +36,41 @@ function accountOf(req: FastifyRequest): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-function factsOf(req: FastifyRequest): FaultRequest {
+function factsOf(req: FastifyRequest, nowMs: number): FaultRequest {
   const path = req.url.split('?')[0]!;
   return {
     method: req.method, path, operationId: operationIdOf(req), user: req.principal?.userId,
-    account: accountOf(req), surface: surfaceOf(req.url),
+    account: accountOf(req), surface: surfaceOf(req.url), nowMs,
   };
+}
+
+/**
+ * A slow body: the real answer, paced at `bytesPerSecond` (the first slice at once, then
+ * each when the bytes sent so far are due). A stream answer is read as it is sent (its
+ * own backpressure: memory stays flat); a whole answer is sliced without copies, and keeps
+ * its Content-Length.
+ */
+function slowBody(payload: unknown, bytesPerSecond: number, reply: FastifyReply): unknown {
+  if (payload === null || payload === undefined) return payload;
+  const whole = typeof payload === 'string' ? Buffer.from(payload) : payload instanceof Uint8Array ? payload : null;
+  if (whole) reply.header('content-length', String(whole.length));
+  return Readable.from(paced(whole ? [whole] : (payload as AsyncIterable<Uint8Array | string>), bytesPerSecond));
+}
+
+async function* paced(source: Iterable<Uint8Array> | AsyncIterable<Uint8Array | string>, bytesPerSecond: number): AsyncGenerator<Uint8Array> {
+  const slice = Math.max(1, Math.ceil(bytesPerSecond / 10)); // about ten slices a second
+  const started = performance.now();
+  let sent = 0;
+  for await (const chunk of source) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    for (let i = 0; i < bytes.length; i += slice) {
+      const wait = started + (sent / bytesPerSecond) * 1000 - performance.now();
+      if (wait > 0) await sleep(wait);
+      const part = bytes.subarray(i, i + slice);
+      sent += part.length;
+      yield part;
+    }
+  }
 }
 
 /**
@@ -84,6 +119,10 @@ function injectedFailure(f: InjectedFault): Failure | null {
       values: { retryAfter: e.retryAfterSeconds }, headers: { 'retry-after': String(e.retryAfterSeconds) },
     };
   }
+  if (e.kind === 'refuse-refresh') {
+    // RFC 6749 5.2: 400 {error: invalid_grant} in the token endpoint's format (http/errors.ts).
+    return { status: 400, code: 'invalid_grant', message: `The refresh token was refused (a fault injected by sandbox rule ${f.ruleId})`, values: { ruleId: f.ruleId } };
+  }
   return null;
 }
 
@@ -99,6 +138,8 @@ export interface SandboxHookUse {
   journal: Journal | null;
   faults: Faults;
   faultCounter: FaultCounter;
+  /** The service's clock (the sandbox clock moves it): the rules' windows are read on it. */
+  clock: Clock;
 }
 
 export function sandboxHooks(app: FastifyInstance, core: SandboxHookUse): void {
@@ -143,22 +184,24 @@ export function sandboxHooks(app: FastifyInstance, core: SandboxHookUse): void {
       errorCode: f?.code ?? null,
       detail: f?.message ?? null,
       refusal: f ? refusalOf(f.status, f.code, f.values) : null,
-      fault: fault ? { ruleId: fault.ruleId, kind: fault.effect.kind } : null,
+      fault: fault ? { ruleId: fault.ruleId, kind: fault.effect.kind, ...(fault.delayMs === undefined ? {} : { delayMs: fault.delayMs }) } : null,
     });
   }
 
   if (!core.config.sandbox) return;
   app.addHook('preParsing', (req, reply, payload, done) => {
     if (!faults.active || isOperator(req.url)) return done(null, payload);
-    const f = faults.decide(factsOf(req));
+    const f = faults.decide(factsOf(req, core.clock.nowMs()));
     if (!f) return done(null, payload);
     injected.set(req, f);
     core.faultCounter.injected(f.effect.kind);
     const e = f.effect;
     switch (e.kind) {
       case 'delay':
-        setTimeout(() => done(null, payload), e.ms);
+        setTimeout(() => done(null, payload), f.delayMs ?? 0);
         return;
+      case 'slow-body': // paced in onSend
+        return done(null, payload);
       case 'drop':
         req.raw.socket?.destroy();
         return;
@@ -168,5 +211,24 @@ export function sandboxHooks(app: FastifyInstance, core: SandboxHookUse): void {
       default:
         renderFailure(surfaceOf(req.url), injectedFailure(f)!, reply);
     }
+  });
+
+  // refuse-refresh: decided once the token request's body is read (only its rules match then).
+  app.addHook('preValidation', (req, reply, done) => {
+    if (!faults.active || req.method !== REFRESH_REQUEST.method || injected.has(req) || req.url.split('?')[0] !== REFRESH_REQUEST.path) return done();
+    const body = req.body as { grant_type?: unknown; client_id?: unknown } | undefined;
+    if (body?.grant_type !== REFRESH_REQUEST.grantType) return done();
+    const facts = factsOf(req, core.clock.nowMs());
+    const f = faults.decide({ ...facts, grantType: REFRESH_REQUEST.grantType, ...(typeof body.client_id === 'string' ? { client: body.client_id } : {}) });
+    if (!f) return done();
+    injected.set(req, f);
+    core.faultCounter.injected(f.effect.kind);
+    renderFailure('oauth', injectedFailure(f)!, reply);
+  });
+
+  app.addHook('onSend', (req, reply, payload, done) => {
+    const e = injected.get(req)?.effect;
+    if (e?.kind !== 'slow-body') return done(null, payload);
+    done(null, slowBody(payload, e.bytesPerSecond, reply));
   });
 }

@@ -13,7 +13,8 @@ import type { Journal } from '../core/journal.ts';
 import { DomainError } from '../../../core/errors.ts';
 import { requireOperator, sandboxOnly } from '../../../http/operator/routes.ts';
 import { hasBody, liftBodyDeadline } from '../../../http/timeouts.ts';
-import { JournalQuery, NameParams, SaveSnapshot } from './schemas.ts';
+import { JournalQuery, JournalStreamQuery, NameParams, SaveSnapshot } from './schemas.ts';
+import { HEARTBEAT_SECONDS_DEFAULT, streamJournal, type OpenStreams } from './journal-stream.ts';
 
 const hide = { hide: true };
 const noJournal = (url: string) =>
@@ -95,6 +96,22 @@ export const sandboxRoutes =
         user: q.user, status: q.status, operationId: q.operationId, method: q.method, pathPrefix: q.path,
         errorCode: q.errorCode, after: q.after, since: q.since, limit: q.limit, waitSeconds: q.wait,
       });
+    });
+    // Followed as Server-Sent Events; every open stream is ended when the app closes.
+    const streams: OpenStreams = new Set();
+    app.addHook('preClose', async () => {
+      for (const close of [...streams]) close('server-closing');
+    });
+    app.get('/journal/stream', { schema: { ...hide, querystring: JournalStreamQuery } }, async (req, reply) => {
+      if (!journal) throw noJournal(req.url);
+      const q = req.query;
+      const lastEventId = Number(req.headers['last-event-id']);
+      const after = q.after ?? (Number.isSafeInteger(lastEventId) && lastEventId >= 0 ? lastEventId : undefined);
+      streamJournal(reply, journal, {
+        user: q.user, status: q.status, operationId: q.operationId, method: q.method, pathPrefix: q.path,
+        errorCode: q.errorCode, after, since: q.since,
+      }, { heartbeatSeconds: q.heartbeat ?? HEARTBEAT_SECONDS_DEFAULT, open: streams });
+      return reply;
     });
     app.delete('/journal', { schema: hide }, async (req) => {
       if (!journal) throw noJournal(req.url);
