@@ -79,6 +79,15 @@ test('a request without a token is recorded as refused (401), before any handler
   assert.equal(r!.userId, null);
 });
 
+test('a path carrying a NUL (%00) or other control characters is answered in its format, and recorded with them shown as U+FFFD', async () => {
+  const res = await w.as.member!('DELETE', `${A2}/projects/constructor/members/groups/%00%01x`);
+  assert.ok(res.status >= 400 && res.status < 500, `${res.status} ${JSON.stringify(res.body)}`);
+  assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
+  const [r] = await newest();
+  assert.equal(r!.status, res.status);
+  assert.ok(r!.targets.some((x) => x.endsWith('=\uFFFD\uFFFDx')), JSON.stringify(r!.targets));
+});
+
 test('a failed sign-in is recorded with the address tried (never the password); a sign-in names its user', async () => {
   const agent = new UserAgent(injectTransport(t.app));
   const form = await agent.get('/account');

@@ -17,7 +17,8 @@ import { closeSchema } from '../../src/http/strict-bodies.ts';
  * MUST be ignored (RFC 6749 §3.1, RFC 7009 §2.1); the set-password page is an HTML form;
  * API 1's `update` is a map keyed by tag ids (its values are closed); /sso/start is the sign-in
  * page's form like /oauth/login; an annotation's `savedView` is the viewer's state, which the
- * vendor's schema keeps open beside its `type` (stored and given back as sent, docs/annotations.md).
+ * vendor's schema keeps open beside its `type` (stored and given back as sent, docs/annotations.md),
+ * and so is a share link's (the same SavedViewData, docs/share-links.md).
  */
 const OPEN_BODIES: Record<string, string[]> = {
   'POST /oauth/token': ['body'],
@@ -30,6 +31,8 @@ const OPEN_BODIES: Record<string, string[]> = {
   'POST /sso/start': ['body'],
   'POST /api/2/accounts/:accountRef/projects/:projectRef/annotations': ['body.savedView'],
   'PUT /api/2/accounts/:accountRef/projects/:projectRef/annotations/:annotationRef': ['body.savedView'],
+  'POST /api/2/accounts/:accountRef/projects/:projectRef/share-links': ['body.savedView'],
+  'PUT /api/2/accounts/:accountRef/projects/:projectRef/share-links/:shareLinkRef': ['body.savedView'],
 };
 
 /** Every object schema under `schema` that admits undeclared properties, by path. */

@@ -22,7 +22,7 @@ test('the composed node builds every feature module once, each job kind with one
     assert.ok(names.includes('permissions'));
 
     const kinds = modules.flatMap((m) => m.jobKinds);
-    assert.deepEqual([...kinds].sort(), ['password-reset-mail', 'point-cloud-conversion', 'tag-detection', 'workzone-copy']);
+    assert.deepEqual([...kinds].sort(), ['export-to-mesh', 'password-reset-mail', 'point-cloud-conversion', 'tag-detection', 'workzone-copy']);
     for (const m of modules) for (const kind of m.enqueues) assert.ok(kinds.includes(kind), `${m.name} enqueues ${kind}`);
 
     // SANDBOX=1, SMTP_URL and a rate limit set: every periodic task of the modules is on.

@@ -18,6 +18,13 @@ const SIGN_IN_ROUTES = new Set(['POST /oauth/login', 'GET /sso/callback', 'POST 
 /** The longest text kept of a header or a path parameter. */
 const TEXT_KEPT = 200;
 
+/**
+ * A request's text as a record keeps it: at most TEXT_KEPT characters, control characters
+ * shown as U+FFFD (a path may carry %00, which PostgreSQL's text and jsonb refuse).
+ */
+// eslint-disable-next-line no-control-regex
+const kept = (text: string) => text.slice(0, TEXT_KEPT).replace(/[\u0000-\u001f\u007f]/g, '\uFFFD');
+
 const routeOf = (req: FastifyRequest) => `${req.method} ${req.routeOptions.url}`;
 
 function audited(req: FastifyRequest): boolean {
@@ -40,16 +47,16 @@ function opened(auditLog: AuditLog, req: FastifyRequest): RequestAudit {
   const params = (req.params ?? {}) as Record<string, unknown>;
   const agent = req.headers['user-agent'];
   const signIn = SIGN_IN_ROUTES.has(routeOf(req));
-  const targets = Object.entries(params).map(([k, v]) => `${k}=${String(v).slice(0, TEXT_KEPT)}`);
+  const targets = Object.entries(params).map(([k, v]) => `${kept(k)}=${kept(String(v))}`);
   // Who tried: the e-mail address a sign-in form gave (never its password).
   const email = signIn ? (req.body as { email?: unknown } | undefined)?.email : undefined;
-  if (typeof email === 'string' && email.trim()) targets.push(`email=${email.trim().toLowerCase().slice(0, TEXT_KEPT)}`);
+  if (typeof email === 'string' && email.trim()) targets.push(`email=${kept(email.trim().toLowerCase())}`);
   return auditLog.open({
     surface: surfaceOf(route),
     operation: `${operationId ? `${operationId} ` : ''}${req.method} ${route}`,
     targets,
     ip: req.ip,
-    client: typeof agent === 'string' ? agent.slice(0, TEXT_KEPT) : null,
+    client: typeof agent === 'string' ? kept(agent) : null,
     userId: () => req.principal?.userId ?? null,
     signIn,
   });
