@@ -1,5 +1,5 @@
 // The audit tables (migration 0031_audit_log.sql; ../core/ports.ts AuditRepo), plain SQL on one executor.
-import type { Sql } from '../../../adapters/postgres/sql.ts';
+import { queryJsonRows, type Sql } from '../../../adapters/postgres/sql.ts';
 import { GENESIS } from '../core/chain.ts';
 import type { AuditFilter, AuditRecord, AuditRepo, ChainState } from '../core/ports.ts';
 
@@ -67,9 +67,15 @@ export function auditRepo(sql: Sql): AuditRepo {
       const params: unknown[] = [];
       const cond = where(filter, params);
       params.push(afterSeq, limit);
-      return sql.query<AuditRecord>(
-        `SELECT ${COLS} FROM audit_log WHERE ${cond} AND seq > $${params.length - 1} ORDER BY ${orderOf(filter, 'ASC')} LIMIT $${params.length}`, params,
+      // A batch of an export is a thousand rows with two jsonb columns each: read as one JSON
+      // text (queryJsonRows), not field by field (PGlite's row decoding was most of the cost).
+      const rows = await queryJsonRows<Omit<AuditRecord, 'at'> & { at: string }>(
+        sql,
+        `SELECT ${COLS} FROM audit_log WHERE ${cond} AND seq > $${params.length - 1} ORDER BY ${orderOf(filter, 'ASC')} LIMIT $${params.length}`,
+        params,
+        'seq',
       );
+      return rows.map((r) => ({ ...r, at: new Date(r.at) }));
     },
     async retentionEnd(cutoff, afterSeq, batch) {
       const [row] = await sql.query<{ seq: number; hash: string }>(
