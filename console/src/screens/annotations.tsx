@@ -1,15 +1,18 @@
 // Annotations and measurements of a work zone (docs/annotations.md): the zone's annotations
 // with their comments (create, comment, delete), and its measurements (create from points in
 // project coordinates, delete). What the caller may not do is shown disabled with the
-// permission it needs, as the other panels do.
+// permission it needs, as the other panels do. The zone's screen loads both lists (its 3D
+// view draws them: pins and lines) and hands them in; an annotation picked in the view is
+// the one marked here, and "Place in 3D" takes a new annotation's position from a click in
+// the view.
 import { useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
 import { apiPath, type ApiPath } from '../paths.ts';
 import type { Annotation, Measurement } from '../types.ts';
-import { Action, Empty, ErrorBox, Head, Loading, deniedUnless, useAction, useLoad } from '../ui.tsx';
+import { Action, Empty, ErrorBox, Head, Loading, deniedUnless, useAction, type Loaded } from '../ui.tsx';
 
 const TYPES = ['Note', 'Issue', 'Resolved', 'Private note'] as const;
-const KINDS = ['distance', 'polyline', 'area', 'height'] as const;
+export const KINDS = ['distance', 'polyline', 'area', 'height'] as const;
 const same = (a: string, b: string) => uuidOf(a) === uuidOf(b);
 
 /** "X, Y, Z" lines as points, or the reason they are not. */
@@ -26,14 +29,34 @@ export function pointsOf(text: string): { x: number; y: number; z: number }[] | 
 
 const metres = (v: number | null) => (v === null ? '—' : `${v.toFixed(3)} m`);
 
-export function AnnotationsPanel(props: { base: ApiPath; zoneId: string; perms: ReadonlySet<string> | undefined }) {
-  const { base, zoneId } = props;
+/** A point as the position field shows it: millimetres. */
+export const pointText = (p: { x: number; y: number; z: number }) => [p.x, p.y, p.z].map((n) => +n.toFixed(3)).join(', ');
+
+/** The project's annotations (with comments), or none without `workzone:annotations:read` in the zone. */
+export function loadAnnotations(base: ApiPath, perms: ReadonlySet<string> | undefined): Promise<Annotation[]> {
+  return deniedUnless(perms, 'workzone:annotations:read') ? Promise.resolve([]) : api<Annotation[]>('GET', `${apiPath`${base}/annotations`}?includeComments=true`);
+}
+
+/** The project's measurements, or none without `workzone:measurements:read` in the zone. */
+export function loadMeasurements(base: ApiPath, perms: ReadonlySet<string> | undefined): Promise<Measurement[]> {
+  return deniedUnless(perms, 'workzone:measurements:read') ? Promise.resolve([]) : api<Measurement[]>('GET', apiPath`${base}/measurements`);
+}
+
+export function AnnotationsPanel(props: {
+  base: ApiPath;
+  zoneId: string;
+  perms: ReadonlySet<string> | undefined;
+  all: Loaded<Annotation[]>;
+  /** The annotation selected (in the view or here), by id. */
+  selected: string | null;
+  onSelect: (id: string) => void;
+  /** Asks the view for a point; `set` receives it in project coordinates. */
+  onPlace: (set: (p: { x: number; y: number; z: number }) => void) => void;
+  placing: boolean;
+}) {
+  const { base, zoneId, all } = props;
   const readDenied = deniedUnless(props.perms, 'workzone:annotations:read');
   const writeDenied = deniedUnless(props.perms, 'workzone:annotations:write');
-  const all = useLoad(
-    () => (readDenied ? Promise.resolve([] as Annotation[]) : api<Annotation[]>('GET', `${apiPath`${base}/annotations`}?includeComments=true`)),
-    `${base} annotations ${readDenied ?? ''}`,
-  );
   const here = (all.data ?? []).filter((a) => same(a.workzoneId, zoneId));
   const [title, setTitle] = useState('');
   const [type, setType] = useState<(typeof TYPES)[number]>('Note');
@@ -78,6 +101,10 @@ export function AnnotationsPanel(props: { base: ApiPath; zoneId: string; perms: 
         </select>
         <label for="annotation-at">Position (X, Y, Z)</label>
         <input id="annotation-at" value={at} disabled={Boolean(writeDenied)} onInput={(e) => setAt(e.currentTarget.value)} />
+        <span />
+        <button type="button" aria-pressed={props.placing} disabled={Boolean(writeDenied)} onClick={() => props.onPlace((p) => setAt(pointText(p)))}>
+          {props.placing ? 'Click a point in the 3D view…' : 'Place in 3D'}
+        </button>
         <Action label="Create annotation" type="submit" kind="primary" denied={writeDenied} busy={busy} />
       </form>
       <ErrorBox error={error ?? all.error} />
@@ -86,11 +113,13 @@ export function AnnotationsPanel(props: { base: ApiPath; zoneId: string; perms: 
       {here.length ? (
         <ul class="annotations">
           {here.map((a) => (
-            <li key={a.id} aria-label={`Annotation ${a.number}: ${a.title}`}>
+            <li key={a.id} aria-label={`Annotation ${a.number}: ${a.title}`} class={same(a.id, props.selected ?? '') ? 'selected' : undefined}>
               <p>
-                <strong>
-                  #{a.number} {a.title}
-                </strong>{' '}
+                <button type="button" class="annotation-name" aria-pressed={same(a.id, props.selected ?? '')} onClick={() => props.onSelect(uuidOf(a.id))}>
+                  <strong>
+                    #{a.number} {a.title}
+                  </strong>
+                </button>{' '}
                 <span class="muted">
                   {a.annotationType} at {a.position ? `${a.position.x}, ${a.position.y}, ${a.position.z}` : '—'}
                 </span>
@@ -125,14 +154,10 @@ export function AnnotationsPanel(props: { base: ApiPath; zoneId: string; perms: 
   );
 }
 
-export function MeasurementsPanel(props: { base: ApiPath; zoneId: string; perms: ReadonlySet<string> | undefined }) {
-  const { base, zoneId } = props;
+export function MeasurementsPanel(props: { base: ApiPath; zoneId: string; perms: ReadonlySet<string> | undefined; all: Loaded<Measurement[]> }) {
+  const { base, zoneId, all } = props;
   const readDenied = deniedUnless(props.perms, 'workzone:measurements:read');
   const writeDenied = deniedUnless(props.perms, 'workzone:measurements:write');
-  const all = useLoad(
-    () => (readDenied ? Promise.resolve([] as Measurement[]) : api<Measurement[]>('GET', apiPath`${base}/measurements`)),
-    `${base} measurements ${readDenied ?? ''}`,
-  );
   const here = (all.data ?? []).filter((m) => same(m.workzoneId, zoneId));
   const [name, setName] = useState('');
   const [kind, setKind] = useState<(typeof KINDS)[number]>('distance');

@@ -15,8 +15,11 @@ export interface Ctx {
 /** One id in its URN or bare UUID form. */
 export const same = (a: string | null | undefined, b: string | null | undefined) => Boolean(a && b && uuidOf(a) === uuidOf(b));
 
-/** What is selected on the zone's screen: a tag of one of its lists, or a file. */
-export type ZoneSelection = { kind: 'tag'; listId: string; index: number } | { kind: 'file'; fileId: string };
+/** What is selected on the zone's screen: a tag of one of its lists, a file, or an annotation (its pin). */
+export type ZoneSelection = { kind: 'tag'; listId: string; index: number } | { kind: 'file'; fileId: string } | { kind: 'annotation'; id: string };
 
 export const tagLayerId = (listId: string) => `tags:${uuidOf(listId)}`;
 export const scanLayerId = (fileId: string) => `scan:${uuidOf(fileId)}`;
+/** The layers of the zone's annotations (pins) and saved measurements (lines). */
+export const PINS_LAYER = 'pins';
+export const MEASUREMENTS_LAYER = 'measurements';

@@ -3,11 +3,13 @@
 // holds the zone's tag lists (each a layer in its list's colour) and its scans (streamed
 // points); the side panel holds the zone tree and the zone's files, tag lists, members,
 // crops, connect jobs and copy; the selection (a tag picked in the scene or in the list,
-// a file) is marked in both and described on a card over the scene.
+// a file, an annotation's pin) is marked in both and described on a card over the scene.
+// The zone's annotations are pins and its measurements lines in the view; the toolbar's
+// measuring tool makes new measurements from clicks in the scene.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
 import { apiPath } from '../paths.ts';
-import type { FileItem, Project, Tag, TagList, Workzone } from '../types.ts';
+import type { Annotation, FileItem, Project, Tag, TagList, Workzone } from '../types.ts';
 import { navigate } from '../router.ts';
 import { zonePermissions } from '../permissions.ts';
 import { Breadcrumbs, Dialog, ErrorBox, IconButton, LoadState, useLoad } from '../ui.tsx';
@@ -15,7 +17,8 @@ import { formatAgo } from '../format.ts';
 import { ConnectPanel } from './connect.tsx';
 import { CopyPanel } from './zone-copy.tsx';
 import { CropsPanel } from './crops.tsx';
-import { AnnotationsPanel, MeasurementsPanel } from './annotations.tsx';
+import { AnnotationsPanel, MeasurementsPanel, loadAnnotations, loadMeasurements } from './annotations.tsx';
+import { MeasureTool } from './measure-tool.tsx';
 import { ProjectCover } from './project-cover.tsx';
 import { ShareZoneButton } from './share-zone.tsx';
 import { ZoneTree } from './zone-tree.tsx';
@@ -25,9 +28,18 @@ import { TagListsPanel } from './tag-lists-panel.tsx';
 import { SelectionCard } from './selection-card.tsx';
 import { ScenePanel } from './scene-panel.tsx';
 import { showScan, type ScanReading } from './scan-load.ts';
-import { same, scanLayerId, tagLayerId, type Ctx, type ZoneSelection } from './project-context.ts';
+import { MEASUREMENTS_LAYER, PINS_LAYER, same, scanLayerId, tagLayerId, type Ctx, type ZoneSelection } from './project-context.ts';
 import type { ZoneView } from '../three/view.ts';
 import { TagBoxLayer } from '../three/layers/tag-boxes.ts';
+import { PinLayer } from '../three/layers/pins.ts';
+import { MeasureLinesLayer } from '../three/layers/measure-lines.ts';
+import type { Vector3 } from 'three';
+
+/** The saved measurements' colour in the view (the tool's measurement in progress is orange). */
+const MEASUREMENT_COLOUR = 0x7b2cbf;
+
+/** What a pin's hover label says. */
+const pinLabel = (a: Annotation) => `#${a.number ?? '—'} ${a.title ?? a.descriptionText} (${a.annotationType})`;
 
 const TABS = [
   ['files', 'Files'],
@@ -77,6 +89,12 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
   const [selection, setSelection] = useState<ZoneSelection | null>(null);
   const [view, setView] = useState<ZoneView | null>(null);
   const [details, setDetails] = useState(false);
+  const [measuring, setMeasuring] = useState(false);
+  const [placing, setPlacing] = useState<((local: Vector3) => void) | null>(null);
+  const permsNow = perms.loading ? undefined : perms.data;
+  const permKey = permsNow ? [...permsNow].sort().join(',') : 'loading';
+  const annotations = useLoad(() => loadAnnotations(base, permsNow), `${base} annotations ${permKey}`);
+  const measurements = useLoad(() => loadMeasurements(base, permsNow), `${base} measurements ${permKey}`);
   const loads = useRef(new Map<string, AbortController>());
   const opened = useRef<string | null>(null);
 
@@ -115,6 +133,7 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
   // A new zone: nothing selected, its scans and lists only.
   useEffect(() => {
     setSelection(null);
+    setMeasuring(false);
     setShown(new Set());
     opened.current = null;
   }, [zoneId]);
@@ -171,11 +190,42 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
   }, [view, shown, files.data, zoneId]);
   useEffect(() => () => loads.current.forEach((c) => c.abort()), []);
 
+  // The zone's annotations as pins, its measurements as lines.
+  const zoneAnnotations = (annotations.data ?? []).filter((a) => same(a.workzoneId, zoneId));
+  useEffect(() => {
+    if (!view) return;
+    let pins = view.layer<PinLayer>(PINS_LAYER);
+    if (!pins) {
+      pins = new PinLayer(PINS_LAYER, 'Annotations');
+      view.add(pins);
+    }
+    pins.setPins(zoneAnnotations.flatMap((a) => (a.position ? [{ key: uuidOf(a.id), label: pinLabel(a), type: a.annotationType, position: a.position }] : [])));
+    let lines = view.layer<MeasureLinesLayer>(MEASUREMENTS_LAYER);
+    if (!lines) {
+      lines = new MeasureLinesLayer(MEASUREMENTS_LAYER, 'Measurements', MEASUREMENT_COLOUR);
+      view.add(lines);
+    }
+    lines.setMeasurements((measurements.data ?? []).filter((m) => same(m.workzoneId, zoneId)).map((m) => ({ kind: m.kind, points: m.points })));
+  }, [view, annotations.data, measurements.data, zoneId]);
+
+  // "Place in 3D": the next click in the view is the new annotation's position.
+  useEffect(() => {
+    if (!view || !placing) return;
+    view.setPointHandler(placing);
+    return () => view.releasePointHandler(placing);
+  }, [view, placing]);
+
   // One selection for the scene and the panels.
   useEffect(() => {
     if (!view) return;
-    view.select(selection?.kind === 'tag' ? { layerId: tagLayerId(selection.listId), key: String(selection.index) } : null);
-  }, [view, selection, tags]);
+    view.select(
+      selection?.kind === 'tag'
+        ? { layerId: tagLayerId(selection.listId), key: String(selection.index) }
+        : selection?.kind === 'annotation'
+          ? { layerId: PINS_LAYER, key: uuidOf(selection.id) }
+          : null,
+    );
+  }, [view, selection, tags, annotations.data]);
 
   const drawn = zoneLists.reduce((n, l) => {
     const t = tags.get(uuidOf(l.id));
@@ -257,9 +307,29 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
               ) : props.tab === 'crops' ? (
                 <CropsPanel base={base} zoneId={zoneId} perms={ctx.perms} />
               ) : props.tab === 'annotations' ? (
-                <AnnotationsPanel base={base} zoneId={zoneId} perms={ctx.perms} />
+                <AnnotationsPanel
+                  base={base}
+                  zoneId={zoneId}
+                  perms={ctx.perms}
+                  all={annotations}
+                  selected={selection?.kind === 'annotation' ? selection.id : null}
+                  onSelect={(id) => setSelection({ kind: 'annotation', id })}
+                  placing={placing !== null}
+                  onPlace={(set) => {
+                    if (!view || placing) {
+                      setPlacing(null);
+                      return;
+                    }
+                    setMeasuring(false);
+                    // A function in state is stored by a setter's callback form.
+                    setPlacing(() => (local: Vector3) => {
+                      set(view.toProject(local));
+                      setPlacing(null);
+                    });
+                  }}
+                />
               ) : props.tab === 'measurements' ? (
-                <MeasurementsPanel base={base} zoneId={zoneId} perms={ctx.perms} />
+                <MeasurementsPanel base={base} zoneId={zoneId} perms={ctx.perms} all={measurements} />
               ) : props.tab === 'copy' ? (
                 zone ? (
                   <CopyPanel accountId={props.accountId} project={project.data} base={base} zone={zone} zones={zones.data ?? []} perms={ctx.perms} onCopied={zones.reload} />
@@ -286,7 +356,26 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
           </h2>
           <ScenePanel
             onView={setView}
-            onPick={(hit) => setSelection(hit && hit.layerId.startsWith('tags:') ? { kind: 'tag', listId: hit.layerId.slice(5), index: Number(hit.key) } : null)}
+            onPick={(hit) =>
+              setSelection(
+                hit?.layerId === PINS_LAYER
+                  ? { kind: 'annotation', id: hit.key }
+                  : hit && hit.layerId.startsWith('tags:')
+                    ? { kind: 'tag', listId: hit.layerId.slice(5), index: Number(hit.key) }
+                    : null,
+              )
+            }
+            tools={
+              <IconButton
+                icon="measure"
+                label="Measure"
+                pressed={measuring}
+                onClick={() => {
+                  setPlacing(null);
+                  setMeasuring(!measuring);
+                }}
+              />
+            }
             drawn={drawn}
             points={points}
             label={`3D view of ${zone?.name ?? 'the zone'}`}
@@ -298,9 +387,13 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
                 lists={zoneLists}
                 tags={tags}
                 files={zoneFiles}
+                annotations={zoneAnnotations}
                 onFit={() => view?.fit(view.getSelection())}
                 onClose={() => setSelection(null)}
               />
+            ) : null}
+            {measuring && view && zoneId ? (
+              <MeasureTool view={view} base={base} zoneId={zoneId} perms={ctx.perms} onSaved={measurements.reload} onClose={() => setMeasuring(false)} />
             ) : null}
             {reading ? (
               <div class="scene-footer" role="status">

@@ -17,6 +17,8 @@ export function ScenePanel(props: {
   drawn: number;
   points: number;
   label: string;
+  /** More tools at the toolbar's end (the measuring tool's button). */
+  tools?: ComponentChildren;
   children?: ComponentChildren;
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -59,6 +61,7 @@ export function ScenePanel(props: {
             setHelpers(!helpers);
           }}
         />
+        {props.tools}
       </div>
       <canvas
         ref={canvas}

@@ -1,8 +1,8 @@
 // The selection's card, drawn over the 3D view (so selecting never moves the page): a
-// tag's name, id, class, list and box, with its editor one click away; or a file's name,
-// category, size and date.
+// tag's name, id, class, list and box, with its editor one click away; a file's name,
+// category, size and date; or an annotation's number, title, type, position and comments.
 import { uuidOf } from '../api.ts';
-import type { FileItem, Tag, TagList } from '../types.ts';
+import type { Annotation, FileItem, Tag, TagList } from '../types.ts';
 import { categoryName, formatDate, formatFullDate, formatSize } from '../format.ts';
 import { IconButton, Link } from '../ui.tsx';
 import { boxOf } from '../three/layers/tag-boxes.ts';
@@ -18,6 +18,7 @@ export function SelectionCard(props: {
   lists: readonly TagList[];
   tags: ReadonlyMap<string, Tag[] | Error>;
   files: readonly FileItem[];
+  annotations: readonly Annotation[];
   onFit: () => void;
   onClose: () => void;
 }) {
@@ -55,6 +56,20 @@ export function SelectionCard(props: {
         </dl>
         <Link href={`/console/a/${props.ctx.accountId}/p/${uuidOf(props.ctx.project.id)}/t/${s.listId}?${new URLSearchParams({ tag: tag.data.id })}`}>Edit in the tag list</Link>
       </>
+    );
+  } else if (s.kind === 'annotation') {
+    const a = props.annotations.find((x) => uuidOf(x.id) === uuidOf(s.id));
+    if (!a) return null;
+    title = `#${a.number ?? '—'} ${a.title ?? a.descriptionText}`;
+    body = (
+      <dl class="fields">
+        <dt>Type</dt>
+        <dd>{a.annotationType}</dd>
+        <dt>Position</dt>
+        <dd class="nowrap">{a.position ? [a.position.x, a.position.y, a.position.z].map(metres).join(', ') : '—'}</dd>
+        <dt>Comments</dt>
+        <dd>{a.comments?.length ?? 0}</dd>
+      </dl>
     );
   } else {
     const f = props.files.find((x) => uuidOf(x.id) === uuidOf(s.fileId));

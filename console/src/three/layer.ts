@@ -52,6 +52,11 @@ export interface SceneLayer {
   readonly object: Object3D;
   /** Called once when added; the layer keeps the context to claim the origin and ask for frames. */
   attach(ctx: LayerContext): void;
+  /**
+   * True for layers that mark places (annotation pins, measurements): a point placed by a
+   * click in the scene lands on the other layers' surfaces (boxes, scans), never on a mark.
+   */
+  readonly marks?: boolean;
   /** Its extent in the local frame, or null while it holds nothing. */
   bounds(): Box3 | null;
   /** The nearest item hit by the ray (local frame), or null; absent: the layer is not pickable. */

@@ -6,7 +6,7 @@
 // pointer, and one selection shared with the side panels. It renders on demand (camera
 // moves, data arriving, a layer asking), never in an idle loop.
 import {
-  AmbientLight, AxesHelper, Box3, Color, DirectionalLight, GridHelper, PerspectiveCamera, Raycaster, Scene, Vector2, Vector3, WebGLRenderer,
+  AmbientLight, AxesHelper, Box3, Color, DirectionalLight, GridHelper, type Intersection, Mesh, PerspectiveCamera, Plane, Points, Raycaster, Scene, Vector2, Vector3, WebGLRenderer,
 } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import type { Hit, LayerContext, SceneLayer } from './layer.ts';
@@ -53,6 +53,8 @@ export class ZoneView {
   private yaw = 0;
   private pitch = 0;
   private dragging: { x: number; y: number; moved: boolean } | null = null;
+  /** While a tool takes points (placing an annotation, measuring), clicks go to it, not to picking. */
+  private pointHandler: ((local: Vector3) => void) | null = null;
   private readonly cleanup: (() => void)[] = [];
 
   constructor(
@@ -276,6 +278,53 @@ export class ZoneView {
     return best;
   }
 
+  /**
+   * The point a click at (clientX, clientY) lands on, in the local frame: the nearest surface
+   * of a drawn box or scan (layers that are not marks), else the ground plane (the grid's
+   * height), else null (the ray misses the ground: looking up).
+   */
+  pointAt(clientX: number, clientY: number): Vector3 | null {
+    const r = this.canvas.getBoundingClientRect();
+    const ndc = new Vector2(((clientX - r.left) / r.width) * 2 - 1, -((clientY - r.top) / r.height) * 2 + 1);
+    this.ray.setFromCamera(ndc, this.camera);
+    // Scan points are hit within a small distance of the ray: 1/300 of the scene's size.
+    const b = this.bounds();
+    this.ray.params.Points.threshold = b.isEmpty() ? 0.05 : Math.max(b.getSize(new Vector3()).length() / 300, 0.01);
+    const hits: Intersection[] = [];
+    for (const l of this.layers.values()) {
+      if (!l.object.visible || l.marks) continue;
+      // Scan layers switch their points' raycast off (hover picks boxes only): the points'
+      // own raycast is called here, for a click that places a point.
+      l.object.traverseVisible((o) => {
+        if (o instanceof Points) Points.prototype.raycast.call(o, this.ray, hits);
+        else if (o instanceof Mesh) o.raycast(this.ray, hits);
+      });
+    }
+    const nearest = hits.reduce<Intersection | null>((a, h) => (!a || h.distance < a.distance ? h : a), null);
+    if (nearest) return nearest.point.clone();
+    const ground = new Plane(new Vector3(0, 0, 1), -this.grid.position.z);
+    return this.ray.ray.intersectPlane(ground, new Vector3());
+  }
+
+  /** Local frame → project coordinates (the origin added back). */
+  toProject(local: Vector3): { x: number; y: number; z: number } {
+    const o = this.originWorld ?? new Vector3();
+    return { x: local.x + o.x, y: local.y + o.y, z: local.z + o.z };
+  }
+
+  /** Clicks deliver points (local frame) to `handler` until it is released (no picking meanwhile). */
+  setPointHandler(handler: (local: Vector3) => void): void {
+    this.pointHandler = handler;
+    this.canvas.style.cursor = 'crosshair';
+  }
+
+  /** Clicks pick again, unless another tool took the clicks since `handler` did. */
+  releasePointHandler(handler: (local: Vector3) => void): void {
+    if (this.pointHandler !== handler) return;
+    this.pointHandler = null;
+    this.canvas.style.cursor = '';
+  }
+
   /** Where an item's centre appears on the canvas (client coordinates), or null. */
   screenPointOf(layerId: string, key: string): { x: number; y: number } | null {
     const a = this.layers.get(layerId)?.anchor?.(key);
@@ -312,7 +361,11 @@ export class ZoneView {
     on('pointerup', (e) => {
       const d = this.dragging;
       this.dragging = null;
-      if (d && !d.moved) this.events.onPick?.(this.pickAt(e.clientX, e.clientY));
+      if (!d || d.moved) return;
+      if (this.pointHandler) {
+        const p = this.pointAt(e.clientX, e.clientY);
+        if (p) this.pointHandler(p);
+      } else this.events.onPick?.(this.pickAt(e.clientX, e.clientY));
     });
     on('pointerleave', () => {
       cancelAnimationFrame(this.hoverFrame);

@@ -4,7 +4,7 @@
 import {
   Axis3d, Box, ChevronRight, CircleAlert, CloudUpload, Copy, Crosshair, Download, Eye, EyeOff, File, FileText, Folder, FolderPlus,
   Footprints, Grid3x3, Image, Info, Layers, LogOut, Maximize, Move3d, Orbit, Pencil, Plus, RefreshCw, Sun, Moon, SunMoon, Tag, Tags,
-  Trash, Users, Video, WifiOff, X, Check, CircleUser, Mail, ShieldAlert, TriangleAlert, type IconNode,
+  Trash, Users, Video, WifiOff, X, Check, CircleUser, Mail, ShieldAlert, TriangleAlert, Ruler, type IconNode,
 } from 'lucide';
 
 export const ICONS = {
@@ -13,6 +13,7 @@ export const ICONS = {
   image: Image, info: Info, layers: Layers, signOut: LogOut, maximize: Maximize, transform: Move3d, orbit: Orbit, rename: Pencil,
   add: Plus, retry: RefreshCw, light: Sun, dark: Moon, auto: SunMoon, tag: Tag, tags: Tags, remove: Trash, users: Users,
   video: Video, offline: WifiOff, close: X, ok: Check, user: CircleUser, mail: Mail, signOutEverywhere: ShieldAlert, warning: TriangleAlert,
+  measure: Ruler,
 } satisfies Record<string, IconNode>;
 
 export type IconName = keyof typeof ICONS;
