@@ -294,6 +294,11 @@ test('integration links: Konekt when the project\'s hub is connected, Autodesk w
     'SELECT integration_type AS type, url FROM annotation_integration_links WHERE project_id = $1 ORDER BY integration_type', [uuidOf(P.id)]);
   assert.deepEqual(rows.map((r) => [r.type, r.url]), [['AUTODESK', null], ['NEWFORMA_KONEKT', null], ['NEWFORMA_KONEKT', null]]);
   assert.deepEqual(await eventsOf('annotation-integration-links.'), ['annotation-integration-links.created']);
+  // The annotations' `integrations` field shows them, pending (url null), in the vendor's shape.
+  const shown = expect(await w.as.manager!('GET', `${projectUrl(P)}/annotations/${byManager.id}`), 200, 'getAnnotationById');
+  assert.deepEqual(shown.integrations, [{ type: 'AUTODESK', url: null }, { type: 'NEWFORMA_KONEKT', url: null }]);
+  const listed = expect(await w.as.manager!('GET', `${projectUrl(P)}/annotations`), 200, 'getAnnotationsFromProject');
+  assert.deepEqual(listed.find((a: any) => a.id === byOwner.id).integrations, [{ type: 'NEWFORMA_KONEKT', url: null }]);
 
   assertProblem(await w.as.manager!('POST', links, { annotations: ['urn:svc:annotation:8b0c5e4e-8a53-4a6f-9d5e-3f1f0a1b2c3d'], integrationTypes: ['AUTODESK'] }), 404, 'annotation-not-found');
   assertProblem(await w.as.manager!('POST', links, { annotations: ['urn:svc:project:8b0c5e4e-8a53-4a6f-9d5e-3f1f0a1b2c3d'], integrationTypes: ['AUTODESK'] }), 400, 'invalid-annotation-urn');
