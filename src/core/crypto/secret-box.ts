@@ -1,12 +1,29 @@
-// Sealing of the IdPs' client secrets: AES-256-GCM under the deployment's SSO key (a random
-// 32-byte key created once, first node wins, kept as the setting sso.sealing_key, which
-// snapshots leave out). A sealed value is
-// `v1.<iv>.<tag>.<ciphertext>` (base64url). It keeps the secret out of every answer, log line
-// and export of the sso_providers rows; docs/identity.md says what it does not protect against.
+// Secrets sealed at rest (the kernel's, shared by the modules that keep a third party's
+// secret: the sso module's IdP client secrets, the integrations module's tokens): AES-256-GCM
+// under a random 32-byte key each module keeps as a setting (created once, first node wins:
+// sso.sealing_key, integrations.sealing_key; snapshots leave them out,
+// src/adapters/snapshots/database.ts). A sealed value is `v1.<iv>.<tag>.<ciphertext>`
+// (base64url). It keeps the secret out of every answer, log line and export of the rows;
+// docs/identity.md says what it does not protect against (the key is in the same database).
 import crypto from 'node:crypto';
-import type { Ids } from '../../../core/ports/ids.ts';
-import type { SecretBox } from './ports.ts';
+import type { Ids } from '../ports/ids.ts';
 
+/** Seals and opens secrets (AES-256-GCM). */
+export interface SecretBox {
+  seal(plain: string): Promise<string>;
+  /** The plain text of a sealed value; throws on anything this box did not seal. */
+  open(sealed: string): Promise<string>;
+}
+
+const SEALED = /^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]*$/;
+
+/** Whether a stored value has the sealed form (a value stored before sealing began has not, as a rule). */
+export const looksSealed = (value: string): boolean => SEALED.test(value);
+
+/**
+ * `createSecretBox`: `sealingKey(candidate)` answers the module's key (the candidate, a fresh
+ * random one, unless a key is kept already), read once per process.
+ */
 export function createSecretBox(deps: { sealingKey: (candidate: string) => Promise<string>; ids: Ids }): SecretBox {
   let key: Promise<Buffer> | null = null;
   const keyOf = (): Promise<Buffer> =>
