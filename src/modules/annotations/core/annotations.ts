@@ -15,7 +15,7 @@ import type { Repos, Store } from '../../../core/ports/repositories.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import type { SendMail } from '../../../core/mail/index.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
-import type { AnnotationCommentRecord, AnnotationFields, AnnotationRecord, AnnotationsRepos } from './ports.ts';
+import type { AnnotationCommentRecord, AnnotationFields, AnnotationIntegrationLink, AnnotationRecord, AnnotationsRepos } from './ports.ts';
 import './events.ts';
 import './errors.ts';
 import { ANNOTATION_LIMITS, MAX_ANNOTATIONS_PER_PROJECT, checkFields, isZoneMember, newlyAssigned, visibleTo } from './rules.ts';
@@ -29,6 +29,8 @@ export interface AnnotationView {
   comments: AnnotationCommentRecord[] | null;
   /** null: not asked for (includeAttachments=false); attachments are not stored (docs/annotations.md). */
   attachments: [] | null;
+  /** Its integration links (`url` null while pending at the third party; docs/integrations.md). */
+  integrations: { type: AnnotationIntegrationLink['type']; url: string | null }[];
 }
 
 export interface AnnotationCommentView {
@@ -95,12 +97,20 @@ export function createAnnotations(deps: {
   }
 
   async function views(scope: ProjectScope, list: AnnotationRecord[], opts: AnnotationReadOptions): Promise<AnnotationView[]> {
-    const comments = opts.includeComments && list.length ? await store.repos.annotations.comments(list.map((x) => x.id)) : [];
+    const ids = list.map((x) => x.id);
+    const comments = opts.includeComments && list.length ? await store.repos.annotations.comments(ids) : [];
+    const links = new Map<string, AnnotationView['integrations']>();
+    for (const l of await store.repos.annotations.integrationLinks(ids)) {
+      const of = links.get(l.annotationId) ?? [];
+      of.push({ type: l.type, url: l.url });
+      links.set(l.annotationId, of);
+    }
     return list.map((annotation) => ({
       annotation,
       accountId: scope.account.account.id,
       comments: opts.includeComments ? comments.filter((c) => c.annotationId === annotation.id) : null,
       attachments: opts.includeAttachments ? [] : null,
+      integrations: links.get(annotation.id) ?? [],
     }));
   }
 

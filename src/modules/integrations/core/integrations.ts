@@ -16,6 +16,7 @@ import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import { looksSealed, type SecretBox } from '../../../core/crypto/secret-box.ts';
 import { requirePermission, type Actor, type AccountScope, type Authorizer } from '../../../core/permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from '../../../core/projects/index.ts';
 import type { Annotations } from '../../annotations/index.ts';
@@ -92,6 +93,8 @@ export interface Integrations {
   /** The sign-in's return (no caller: the state is the proof); where to send the browser on. */
   completeAutodeskConnection(state: string, code: string | undefined, error: string | undefined): Promise<string>;
   pruneAutodeskStates(): Promise<number>;
+  /** Seals the tokens still kept in plain text (rows written before tokens were sealed); how many. */
+  sealPlainTokens(): Promise<number>;
 
   /** Initialises the links (pending: url null); null annotations: every annotation the caller reads. */
   createAnnotationIntegrationLinks(actor: Actor, a: EntityRef, p: EntityRef, annotationRefs: EntityRef[] | null, types: IntegrationType[]): Promise<CreatedLinks>;
@@ -108,9 +111,11 @@ export function createIntegrations(deps: {
   annotations: Annotations;
   konekt: KonektClient | null;
   autodesk: AutodeskClient | null;
+  /** Seals the tokens kept in the database (docs/integrations.md "Tokens at rest"). */
+  secrets: SecretBox;
   publicUrl: string;
 }): Integrations {
-  const { store, clock, ids, authorizer, access, annotations, konekt, autodesk, publicUrl } = deps;
+  const { store, clock, ids, authorizer, access, annotations, konekt, autodesk, secrets, publicUrl } = deps;
   const repo = () => store.repos.integrations;
   const uuidOf = (ref: EntityRef): string | null => ('uuid' in ref ? ref.uuid : uuidOfApi1Id(ref.api1Id));
 
@@ -148,6 +153,12 @@ export function createIntegrations(deps: {
     integration, link: autodesk ? autodesk.projectLink(integration.autodeskHubId, integration.autodeskProjectId) : '',
   });
 
+  /**
+   * A stored token in plain text: sealed since migration 0039's release; a row written before
+   * holds it as given (the sealing task seals it), and is read as it is.
+   */
+  const openToken = (stored: string): Promise<string> => (looksSealed(stored) ? secrets.open(stored) : Promise.resolve(stored));
+
   const refusedToken = (message: string) => new DomainError('invalid', 'integration-token-refused', `Konekt refused the token: ${message}`, { field: 'token' });
   const hubOf = (token: string) => callThirdParty('NEWFORMA_KONEKT', () => configured(konekt, 'NEWFORMA_KONEKT').hub(token), refusedToken);
 
@@ -174,7 +185,7 @@ export function createIntegrations(deps: {
     if (!hub?.token) {
       throw invalidInput('konektProjectId null creates a project on the hub, which needs the hub connected on the account', { field: 'konektProjectId', hubId: input.hubId });
     }
-    const token = hub.token;
+    const token = await openToken(hub.token);
     return callThirdParty('NEWFORMA_KONEKT', () => client.createProject(token, scope.project.name), refusedToken);
   }
 
@@ -190,7 +201,7 @@ export function createIntegrations(deps: {
       const hub = await hubOf(token);
       const now = clock.now();
       const record: AccountKonektRecord = {
-        id: ids.uuid(), accountId: scope.account.id, konektId: hub.id, name: hub.name, beta: hub.beta, token,
+        id: ids.uuid(), accountId: scope.account.id, konektId: hub.id, name: hub.name, beta: hub.beta, token: await secrets.seal(token),
         allowCreateNewUsersOnHub: options?.allowCreateNewUsersOnHub ?? false, syncStrategy: options?.syncStrategy ?? 'CONFIG_ON_PROJECT',
         konektProjects: hub.projects, createdAt: now, createdBy: actor.userId, updatedAt: now, updatedBy: actor.userId,
       };
@@ -246,7 +257,7 @@ export function createIntegrations(deps: {
         });
       }
       const now = clock.now();
-      const updated: AccountKonektRecord = { ...current, token, name: hub.name, beta: hub.beta, konektProjects: hub.projects, updatedAt: now, updatedBy: actor.userId };
+      const updated: AccountKonektRecord = { ...current, token: await secrets.seal(token), name: hub.name, beta: hub.beta, konektProjects: hub.projects, updatedAt: now, updatedBy: actor.userId };
       await store.transaction(async (repos) => {
         await repos.integrations.updateAccountKonekt(updated);
         await repos.events.publish(connectionEvent(updated, true), now);
@@ -388,7 +399,8 @@ export function createIntegrations(deps: {
         const profile = await callThirdParty('AUTODESK', () => client.profile(tokens.accessToken), refused);
         const now = clock.now();
         record = {
-          ...profile, userId: pending.userId, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+          ...profile, userId: pending.userId, accessToken: await secrets.seal(tokens.accessToken),
+          refreshToken: tokens.refreshToken === null ? null : await secrets.seal(tokens.refreshToken),
           expiresAt: tokens.expiresInSeconds === null ? null : new Date(now.getTime() + tokens.expiresInSeconds * 1000), connectedAt: now,
         };
       } catch (e) {
@@ -405,6 +417,18 @@ export function createIntegrations(deps: {
     },
 
     pruneAutodeskStates: () => repo().pruneAutodeskStates(clock.now()),
+
+    async sealPlainTokens() {
+      let sealed = 0;
+      for (;;) {
+        const batch = await repo().plainTokens(100);
+        let replaced = 0;
+        for (const t of batch) if (await repo().replaceToken(t, await secrets.seal(t.value))) replaced++;
+        sealed += replaced;
+        // A short batch was the last; a batch whose rows all changed meanwhile is left to the next run.
+        if (batch.length < 100 || replaced === 0) return sealed;
+      }
+    },
 
     async createAnnotationIntegrationLinks(actor, a, p, annotationRefs, types) {
       const scope = await access.project(actor, a, p);
