@@ -9,7 +9,8 @@ import type { Repos } from '../ports/repositories.ts';
 import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
 import type { ProjectRecord } from '../ports/project-repositories.ts';
 import type { Permission } from '../permissions/catalog.ts';
-import { AccessCache } from '../permissions/access-cache.ts';
+import { AccessCache, ACCESS_TTL_MS } from '../permissions/access-cache.ts';
+import { CacheRegistry } from '../cache/registry.ts';
 import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
 import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { condition } from '../permissions/refusal-conditions.ts';
@@ -83,9 +84,14 @@ export interface ProjectAccess {
   scopeOf(actor: Actor, account: AccountScope, loaded: Loaded): ProjectScope;
 }
 
-export function createProjectAccess(deps: { store: StoreReads<'members' | 'projects'> & StoreEvents; clock: Clock; authorizer: Authorizer; activity: Activity }): ProjectAccess {
+/** `caches`: the node's registry (GET /metrics); `maxEntries`: PROJECT_ACCESS_CACHE_ENTRIES, the callers' project grants kept. */
+export function createProjectAccess(deps: {
+  store: StoreReads<'members' | 'projects'> & StoreEvents; clock: Clock; authorizer: Authorizer; activity: Activity; caches?: CacheRegistry; maxEntries?: number;
+}): ProjectAccess {
   const { store, clock, authorizer, activity } = deps;
-  const cache = new AccessCache<Loaded | null>();
+  const cache = new AccessCache((deps.caches ?? new CacheRegistry()).lru<Loaded | null>({
+    name: 'project-access', maxWeight: deps.maxEntries ?? 50_000, ttlMs: ACCESS_TTL_MS,
+  }));
   dropOnInvalidation(store, cache);
 
   /** The refusals of a project scope: one the caller may not see, one deleted (unless allowed). */

@@ -6,7 +6,8 @@
 // the project scope, evaluated per request. docs/performance.md, "One zone of 1,000".
 import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
 import type { Ref, WorkzoneWithStats } from '../ports/project-repositories.ts';
-import { AccessCache } from '../permissions/access-cache.ts';
+import { AccessCache, ACCESS_TTL_MS } from '../permissions/access-cache.ts';
+import { CacheRegistry } from '../cache/registry.ts';
 import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
 
 export interface ZoneViews {
@@ -18,12 +19,14 @@ export interface ZoneViews {
  * `maxEntries` bounds the cache (least recently read out first; WORKZONE_CACHE_ENTRIES);
  * 0 turns it off: every read goes to the database.
  */
-export function createZoneViews(deps: { store: StoreReads<'workzones'> & StoreEvents; maxEntries: number }): ZoneViews {
+export function createZoneViews(deps: { store: StoreReads<'workzones'> & StoreEvents; maxEntries: number; caches?: CacheRegistry }): ZoneViews {
   const { store, maxEntries } = deps;
   const fromDatabase = (projectId: string, ref: Ref) => store.repos.workzones.withStatsByRef(projectId, ref);
   if (maxEntries === 0) return { read: (project, ref) => fromDatabase(project.id, ref) };
 
-  const cache = new AccessCache<WorkzoneWithStats | null>(maxEntries);
+  const cache = new AccessCache((deps.caches ?? new CacheRegistry()).lru<WorkzoneWithStats | null>({
+    name: 'workzone-views', maxWeight: maxEntries, ttlMs: ACCESS_TTL_MS,
+  }));
   dropOnInvalidation(store, cache);
   return {
     read(project, ref) {

@@ -13,7 +13,7 @@ import { tagWriterOf, type ChangeResult, type TagData as CoreTagData, type TagCh
 import { actorOf } from '../auth.ts';
 import { api1RefParser as ref } from '../refs.ts';
 import * as S from './schemas.ts';
-import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TAG_TEXT_CACHE_BYTES, TagDataApi1, TagDataApi1Update } from '../tag-schemas.ts';
+import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TagDataApi1, TagDataApi1Update } from '../tag-schemas.ts';
 import { sendWholeList, TagTextCache } from '../tag-text-cache.ts';
 import { reachFirst } from '../reach-first.ts';
 import { api1TagJson, DeletedTag, Tag } from './tag-json.ts';
@@ -65,7 +65,7 @@ export function tagRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const actor = actorOf;
   const errors = { '4xx': S.Api1Error };
-  const wholeLists = new TagTextCache(TAG_TEXT_CACHE_BYTES);
+  const wholeLists = new TagTextCache(core.caches, 'api1-tag-text', core.config.tagTextCacheBytes);
 
   const tagList = (l: TagListRecord) => ({
     projectId: api1IdOf(l.projectId), parentId: api1IdOf(l.workzoneId), parentUuid: l.workzoneId, id: l.api1Id, type: 'tagList' as const,

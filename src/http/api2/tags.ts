@@ -11,7 +11,7 @@ import type { TagListRecord, TagRow } from '../../core/ports/tags.ts';
 import { AI_DETECTION_CLASSES, tagWriterOf, type TagJsonDescription, type ChangeResult, type TagData as CoreTagData, type TagListInput } from '../../core/tags/index.ts';
 import { api2Kit } from './route-kit.ts';
 import * as S from './schemas.ts';
-import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TAG_TEXT_CACHE_BYTES, TagData } from '../tag-schemas.ts';
+import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TagData } from '../tag-schemas.ts';
 import { sendWholeList, TagTextCache } from '../tag-text-cache.ts';
 import { reachFirst } from '../reach-first.ts';
 import { api2TagJson, Tag } from './tag-json.ts';
@@ -87,7 +87,7 @@ const sendJson = (reply: FastifyReply, text: string | Buffer, code = 200) => rep
 export function tagRoutes(root: FastifyInstance, core: Core): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ns, ref, urn, opt, actor, errors, beta, refs } = api2Kit(core);
-  const wholeLists = new TagTextCache(TAG_TEXT_CACHE_BYTES);
+  const wholeLists = new TagTextCache(core.caches, 'api2-tag-text', core.config.tagTextCacheBytes);
   const tagJson = api2TagJson(ns);
 
   const tagList = tagListPresenter(urn, opt);
