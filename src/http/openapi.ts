@@ -12,9 +12,24 @@ import type { Core } from '../compose.ts';
 import { surfaceOf, type Surface } from './errors.ts';
 import { API2_OPERATIONS } from './api2/operation-docs.ts';
 import { API1_OPERATIONS } from './api1/operation-docs.ts';
-import { describeOperation, type OperationTable } from './operation-docs.ts';
-import { operationTable } from '../modules/registries.ts';
+import type { OperationDoc, OperationError, OperationTable } from './operation-docs.ts';
+import { ERROR_CATALOGUE, operationTable } from '../modules/registries.ts';
 import { API1_DOCS_PREFIX, API2_DOCS_PREFIX } from './docs-redirects.ts';
+
+/** The Markdown description of an operation. */
+function describeOperation(d: OperationDoc): string {
+  const parts = [d.does];
+  const permission = d.permission ?? (d.public ? 'none: a public operation, without an access token.' : 'none beyond a valid access token.');
+  parts.push(`**Permission:** ${permission}`);
+  if (d.errors.length) parts.push(`**Errors:** ${d.errors.map((e) => `\`${describeError(e)}\``).join(', ')}.`);
+  return parts.join('\n\n');
+}
+
+/** "status code", and " (condition)" when given: the status is the catalogue's (its first). */
+function describeError(e: OperationError): string {
+  const { code, when } = typeof e === 'string' ? { code: e, when: undefined } : e;
+  return `${ERROR_CATALOGUE[code]!.status[0]} ${code}${when ? ` (${when})` : ''}`;
+}
 
 type Operation = Record<string, unknown> & {
   description?: string;

@@ -5,6 +5,7 @@
 import type { CodeWithStatus } from '../error-codes.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
+import { refKey } from '../ids/refs.ts';
 import type { AccountRecord } from '../ports/repositories.ts';
 import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
 import type { AnyPermission } from './catalog.ts';
@@ -82,7 +83,6 @@ export function requirePermission(
   throw forbidden(code, required, text);
 }
 
-const refKey = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : `api1:${ref.api1Id}`);
 
 /** What use cases call to check permissions on an account (the access facts cached per user and scope). */
 export interface Authorizer {

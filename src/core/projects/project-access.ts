@@ -4,6 +4,7 @@
 // evaluates project- and work-zone-level permissions (membership rules 1–8).
 import { DomainError, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
+import { refKey } from '../ids/refs.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Repos } from '../ports/repositories.ts';
 import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
@@ -148,7 +149,7 @@ export function createProjectAccess(deps: {
       opts: { allowDeleted?: boolean; /** false: a listing, which does not move the last-access date */ record?: boolean } = {},
     ): Promise<ProjectScope> {
       const account = await authorizer.account(actor, accountRef);
-      const key = `${actor.userId}|${account.account.id}|${'uuid' in projectRef ? projectRef.uuid : `api1:${projectRef.api1Id}`}`;
+      const key = `${actor.userId}|${account.account.id}|${refKey(projectRef)}`;
       const loaded = await cache.get(
         key,
         async () => {

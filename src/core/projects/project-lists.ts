@@ -14,7 +14,22 @@ import type { WorkzoneGrant } from '../permissions/evaluate.ts';
 import { AccessCache, ACCESS_TTL_MS } from '../permissions/access-cache.ts';
 import { CacheRegistry } from '../cache/registry.ts';
 import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
-import type { ProjectView, StatsWanted } from './projects.ts';
+import type { ProjectRecord, ProjectStats } from '../ports/project-repositories.ts';
+import type { Permission } from '../permissions/catalog.ts';
+
+/** A project as a list shows it: its record, the caller's permissions in it, the stats asked for. */
+export interface ProjectView {
+  project: ProjectRecord;
+  permissions: Permission[];
+  stats: Partial<ProjectStats> | null;
+  bimOnRootWz: boolean;
+}
+
+export interface StatsWanted {
+  scans: boolean;
+  tags: boolean;
+  workzones: boolean;
+}
 
 /** Whose list, and how it is shown: one entry each. */
 export interface ProjectListKey {

@@ -9,6 +9,7 @@ import type { Ref, WorkzoneWithStats } from '../ports/project-repositories.ts';
 import { AccessCache, ACCESS_TTL_MS } from '../permissions/access-cache.ts';
 import { CacheRegistry } from '../cache/registry.ts';
 import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
+import { refKey } from '../ids/refs.ts';
 
 export interface ZoneViews {
   /** The zone of the project named by `ref`, with its roles and counts; null when the project has no such zone. */
@@ -31,7 +32,7 @@ export function createZoneViews(deps: { store: StoreReads<'workzones'> & StoreEv
   return {
     read(project, ref) {
       return cache.get(
-        `${project.id}|${'uuid' in ref ? ref.uuid : `api1:${ref.api1Id}`}`,
+        `${project.id}|${refKey(ref)}`,
         () => fromDatabase(project.id, ref),
         () => [cacheScope.project(project.id), cacheScope.contents(project.id), cacheScope.account(project.accountId)],
       );

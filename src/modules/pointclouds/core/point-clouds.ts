@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { DomainError, notFound } from '../../../core/errors.ts';
 import { mayDownload } from '../../../core/files/index.ts';
 import { refValue, type EntityRef } from '../../../core/ids/urn.ts';
+import { refKey } from '../../../core/ids/refs.ts';
 import type { FileRecord } from '../../../core/ports/file-repositories.ts';
 import { blobKey } from '../../../core/ports/object-store.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
@@ -60,7 +61,7 @@ export function createPointClouds(deps: {
   async function open(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef) {
     const scope = await access.project(actor, a, p);
     requireMember(scope);
-    const key = `${scope.project.id}:${ref.type}:${refValue(ref)}`;
+    const key = `${scope.project.id}|${refKey(ref)}`;
     let found = done.get(key);
     if (!found) {
       const file = await store.repos.files.byRef(scope.project.id, ref);
