@@ -7,6 +7,7 @@ import { Type } from 'typebox';
 import { DateTime } from '../schema-helpers.ts';
 import type { Core } from '../../compose.ts';
 import { api1IdOf } from '../../core/ids/api1-id.ts';
+import { id1 } from './presenters.ts';
 import { invalidInput } from '../../core/errors.ts';
 import type { TagListRecord } from '../../core/ports/tags.ts';
 import { tagWriterOf, type ChangeResult, type TagData as CoreTagData, type TagChanges, type TagListInput } from '../../core/tags/index.ts';
@@ -18,7 +19,6 @@ import { sendWholeList, TagTextCache } from '../tag-text-cache.ts';
 import { reachFirst } from '../reach-first.ts';
 import { api1TagJson, DeletedTag, Tag } from './tag-json.ts';
 
-const id1 = (uuid: string | null) => (uuid ? api1IdOf(uuid) : null);
 
 const TagListData = Type.Object({
   name: Type.String(), description: Type.String(), color: Type.String(), pending: Type.Boolean(), metadataDefinitions: Type.Array(MetadataDefinition),
