@@ -151,6 +151,15 @@ export interface Core extends ContractOffers {
   close(): Promise<void>;
 }
 
+/**
+ * What src/http sees of the composed service: every use case, the settings and telemetry,
+ * never the store, the signer, the object store or the id generator (docs/architecture.md
+ * "The HTTP layer's face"). Route files are typed by it, or narrower, so that reaching the
+ * store from src/http fails to compile (test/types/http-face.ts); only src/http/app.ts takes
+ * the whole Core (the local-disk blob routes serve the object store's files).
+ */
+export type Services = Omit<Core, 'store' | 'signer' | 'objectStore' | 'ids'>;
+
 export async function compose(config: Config, opts: ComposeOptions = {}): Promise<Core> {
   // Adapters.
   const logger = opts.logger ?? silentLogger;

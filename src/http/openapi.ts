@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { Core } from '../compose.ts';
+import type { Services } from '../compose.ts';
 import { surfaceOf, type Surface } from './errors.ts';
 import { API2_OPERATIONS } from './api2/operation-docs.ts';
 import { API1_OPERATIONS } from './api1/operation-docs.ts';
@@ -26,7 +26,7 @@ function describeOperation(d: OperationDoc): string {
 }
 
 /** "status code", and " (condition)" when given: the status is the catalogue's (its first). */
-function describeError(e: OperationError): string {
+export function describeError(e: OperationError): string {
   const { code, when } = typeof e === 'string' ? { code: e, when: undefined } : e;
   return `${ERROR_CATALOGUE[code]!.status[0]} ${code}${when ? ` (${when})` : ''}`;
 }
@@ -225,7 +225,7 @@ const docsPageCsp = (publicUrl: string) =>
   "object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self'; form-action 'self'" +
   (publicUrl.startsWith('https:') ? '; upgrade-insecure-requests' : '');
 
-export async function registerOpenApi(app: FastifyInstance, core: Core): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, core: Services): Promise<void> {
   const base = core.config.publicUrl;
   await app.register(swagger, {
     openapi: {

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DateTime } from '../schema-helpers.ts';
-import type { Core } from '../../compose.ts';
+import type { Services } from '../../compose.ts';
 import { api1IdOf } from '../../core/ids/api1-id.ts';
 import { id1 } from './presenters.ts';
 import { invalidInput } from '../../core/errors.ts';
@@ -61,7 +61,7 @@ export function parseSince(v: string | undefined): Date | undefined {
 
 const sendJson = (reply: FastifyReply, text: string | Buffer) => reply.code(200).type('application/json; charset=utf-8').send(text);
 
-export function tagRoutes(root: FastifyInstance, core: Core): void {
+export function tagRoutes(root: FastifyInstance, core: Services): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const actor = actorOf;
   const errors = { '4xx': S.Api1Error };

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
-import type { Core } from '../../compose.ts';
+import type { Services } from '../../compose.ts';
 import type { ProjectInput, ProjectView } from '../../core/projects/index.ts';
 import { api2Kit } from './route-kit.ts';
 import { projectPresenters } from './project-presenters.ts';
@@ -10,7 +10,7 @@ import { encodedBodies, sendEncoded } from '../encoded-bodies.ts';
 import * as S from './schemas.ts';
 import * as P from './project-schemas.ts';
 
-export function projectRoutes(root: FastifyInstance, core: Core): void {
+export function projectRoutes(root: FastifyInstance, core: Services): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, actor, errors, beta, refs } = api2Kit(core);
   const present = projectPresenters(core);

@@ -3,14 +3,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Core } from '../../compose.ts';
+import type { Services } from '../../compose.ts';
 import { requireOperator, sandboxOnly } from './guards.ts';
 import { Email, SeedDocument } from './schemas.ts';
 import type { SeedDocument as SeedDoc } from '../../core/operator/index.ts';
 
 
 export const operatorRoutes =
-  (core: Core): FastifyPluginAsync =>
+  (core: Services): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', requireOperator(core));
