@@ -55,7 +55,8 @@ export interface UsersRepo {
   tokenState(id: string): Promise<UserTokenState | null>;
 }
 
-export type AccountRole = 'administrator' | 'projectManager' | 'projectLister';
+import type { AccountRole } from './account-roles.ts';
+export type { AccountRole };
 
 export interface AccountRecord {
   id: string;

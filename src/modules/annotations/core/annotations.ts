@@ -7,8 +7,8 @@
 // A "Private note" is its author's alone (rules.ts visibleTo): to anyone else it does not exist.
 import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
-import { uuidOfApi1Id } from '../../../core/ids/api1-id.ts';
 import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import { findByRef, refUuid } from '../../../core/ids/refs.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { Repos, Store } from '../../../core/ports/repositories.ts';
@@ -80,11 +80,10 @@ export function createAnnotations(deps: {
   const { store, clock, ids, access, sendMail, publicUrl } = deps;
   const NONE: AnnotationReadOptions = { includeComments: false, includeAttachments: false };
 
-  const uuidOf = (ref: EntityRef): string | null => ('uuid' in ref ? ref.uuid : uuidOfApi1Id(ref.api1Id));
 
   /** The annotation as the caller may know it: a private note of someone else's is not found. */
   async function annotationIn(scope: ProjectScope, ref: EntityRef): Promise<AnnotationRecord> {
-    const id = uuidOf(ref);
+    const id = refUuid(ref);
     const found = id ? await store.repos.annotations.byId(scope.project.id, id) : null;
     if (!found || !visibleTo(found, scope.actor.userId)) throw notFound('annotation', refValue(ref));
     return found;
@@ -119,7 +118,7 @@ export function createAnnotations(deps: {
     const out: string[] = [];
     const now = clock.now();
     for (const ref of refs) {
-      const user = 'uuid' in ref ? await store.repos.users.byId(ref.uuid) : await store.repos.users.byApi1Id(ref.api1Id);
+      const user = await findByRef(store.repos.users, ref);
       const grants = user ? await store.repos.members.grantsOf(scope.project.id, user.id) : [];
       if (!user || !isZoneMember(user.id, scope.project.ownerId, grants, workzoneId, now)) {
         throw invalidInput(`assignedTo: ${refValue(ref)} is not a member of the work zone`, { field: 'assignedTo', user: refValue(ref) });

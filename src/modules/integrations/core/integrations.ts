@@ -11,8 +11,8 @@
 // needs them answers 503 `integration-unavailable`; the records' reads and writes never do.
 import { eventOf, projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
-import { uuidOfApi1Id } from '../../../core/ids/api1-id.ts';
 import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import { refUuid } from '../../../core/ids/refs.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { Repos, Store } from '../../../core/ports/repositories.ts';
@@ -117,7 +117,6 @@ export function createIntegrations(deps: {
 }): Integrations {
   const { store, clock, ids, authorizer, access, annotations, konekt, autodesk, secrets, publicUrl } = deps;
   const repo = () => store.repos.integrations;
-  const uuidOf = (ref: EntityRef): string | null => ('uuid' in ref ? ref.uuid : uuidOfApi1Id(ref.api1Id));
 
   async function accountScope(actor: Actor, a: EntityRef, write: boolean): Promise<AccountScope> {
     const scope = await authorizer.account(actor, a);
@@ -134,7 +133,7 @@ export function createIntegrations(deps: {
   }
 
   async function hubIn(scope: AccountScope, ref: EntityRef): Promise<AccountKonektRecord> {
-    const id = uuidOf(ref);
+    const id = refUuid(ref);
     const found = id ? await repo().accountKonekt(scope.account.id, id) : null;
     if (!found) throw notFound('newforma-konekt-hub', refValue(ref));
     return found;
@@ -440,7 +439,7 @@ export function createIntegrations(deps: {
       const readable = await annotations.listAnnotations(actor, a, p, { includeComments: false, includeAttachments: false });
       const byId = new Map(readable.map((v) => [v.annotation.id, v.annotation]));
       const chosen = annotationRefs === null ? readable.map((v) => v.annotation) : annotationRefs.map((ref) => {
-        const found = byId.get(uuidOf(ref) ?? '');
+        const found = byId.get(refUuid(ref) ?? '');
         if (!found) throw notFound('annotation', refValue(ref));
         return found;
       });
