@@ -219,12 +219,20 @@ function DomainRow(props: { base: ApiPath; domain: SsoDomain; providerEnabled: b
   const [run, busy, error] = useAction();
   const url = apiPath`${props.base}/sso/domains/${d.domain}`;
   const why = !d.verified ? 'Verify the domain first' : !props.providerEnabled && !d.requireSso ? 'Set up and enable the provider first' : null;
-  const toggle = (on: boolean) =>
+  // The switch shows the position asked for while the service answers; a refusal puts it back.
+  const [asked, setAsked] = useState<boolean | null>(null);
+  useEffect(() => setAsked(null), [d.requireSso]);
+  const toggle = (on: boolean) => {
+    setAsked(on);
     void run(() => api('PATCH', url, { requireSso: on })).then((ok) => {
-      if (!ok) return;
+      if (!ok) {
+        setAsked(null);
+        return;
+      }
       toast(on ? `${d.domain} requires single sign-on` : `${d.domain} accepts passwords again`);
       props.onChange();
     });
+  };
   const remove = async () => {
     const ok = await props.ask({
       title: `Remove ${d.domain}?`,
@@ -249,7 +257,7 @@ function DomainRow(props: { base: ApiPath; domain: SsoDomain; providerEnabled: b
             id={switchId}
             type="checkbox"
             role="switch"
-            checked={d.requireSso}
+            checked={asked ?? d.requireSso}
             disabled={busy || Boolean(why)}
             aria-describedby={why ? `${switchId}-why` : undefined}
             onChange={(e) => toggle(e.currentTarget.checked)}
