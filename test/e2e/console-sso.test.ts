@@ -64,6 +64,39 @@ async function operatorConfirms(domain: string, token: string) {
   assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
 }
 
+/**
+ * The screen drawn while its three reads are held, then again once they are answered: every
+ * section heading and form keeps its place in the page (measured from the top of main, so a
+ * banner of the shell above it does not count).
+ */
+async function assertNoShiftWhileLoading(page: Page) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const reads = /\/api\/2\/accounts\/[^/]+\/(sso|groups|scim\/token)$/;
+  const isRead = (u: URL) => reads.test(u.pathname);
+  await page.route(isRead, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const places = () =>
+    page.evaluate(() => {
+      const top = document.querySelector('main')!.getBoundingClientRect().top;
+      return ['#sso-provider-title', '#sso-domains-title', '#sso-rules-title', '#sso-scim-title', 'form[aria-label="New mapping rule"]'].map((s) => {
+        const r = document.querySelector(s)!.getBoundingClientRect();
+        return `${s} ${Math.round(r.top - top)} ${Math.round(r.height)}`;
+      });
+    });
+  await page.reload();
+  await page.locator('#sso-displayName[disabled]').waitFor();
+  const loading = await places();
+  release();
+  await page.locator('#sso-redirect-uri').waitFor();
+  await page.getByRole('button', { name: /^Edit the rule/ }).first().waitFor();
+  await page.locator('#scim-token-state').getByText(/set on/).waitFor();
+  assert.deepEqual(await places(), loading, 'nothing moved when the settings arrived');
+  await page.unroute(isRead);
+}
+
 test('an administrator sets up single sign-on in the console, and a user of the verified domain signs in through the IdP from the console', async (t) => {
   let done = false;
   t.after(async () => {
@@ -95,7 +128,8 @@ test('an administrator sets up single sign-on in the console, and a user of the 
   assert.equal(await issuerError.count(), 0, 'the error is gone once saved');
   // Written once, never shown back: the form keeps the stored secret and has no input holding it.
   assert.equal(await page.getByLabel('Keep the stored one').isChecked(), true);
-  assert.equal(await page.locator('#sso-clientSecret').count(), 0);
+  assert.equal(await page.getByLabel('New client secret').inputValue(), '');
+  assert.equal(await page.getByLabel('New client secret').isDisabled(), true, 'enabled only to replace it');
   await page.reload();
   await page.locator('#sso-redirect-uri').waitFor();
   assert.ok(!(await page.content()).includes(idp.clientSecret), 'the secret is nowhere in the page');
@@ -151,6 +185,7 @@ test('an administrator sets up single sign-on in the console, and a user of the 
   await page.locator('#scim-token-state').getByText(/set on/).waitFor();
   assert.ok(!(await page.content()).includes(scimToken), 'the SCIM token is not shown again');
   assert.equal(await page.getByRole('button', { name: 'Rotate token' }).count(), 1);
+  await assertNoShiftWhileLoading(page);
 
   // A user of the domain, from the console's Sign in: the sign-in page offers the IdP, and back in the console.
   const sam = await newPage(DESKTOP);

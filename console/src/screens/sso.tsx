@@ -166,13 +166,20 @@ function ProviderSection(props: { base: ApiPath; provider: SsoProvider | null | 
                 <input type="radio" name="sso-secret" checked={form.secretChoice === 'none'} onChange={() => set('secretChoice', 'none')} /> None (a public client, PKCE only)
               </label>
             </fieldset>
-            {form.secretChoice === 'replace' ? (
-              <Field id="sso-clientSecret" label="New client secret" error={problem('clientSecret')} hint="Written once: the service never shows it back">
-                {(a) => (
-                  <input {...a} type="password" value={form.clientSecret} maxLength={2048} autoComplete="new-password" disabled={disabled} onInput={(e) => set('clientSecret', e.currentTarget.value)} />
-                )}
-              </Field>
-            ) : null}
+            {/* Always drawn (enabled only to replace or set one), so choosing or loading moves nothing. */}
+            <Field id="sso-clientSecret" label="New client secret" error={problem('clientSecret')} hint="Written once: the service never shows it back">
+              {(a) => (
+                <input
+                  {...a}
+                  type="password"
+                  value={form.secretChoice === 'replace' ? form.clientSecret : ''}
+                  maxLength={2048}
+                  autoComplete="new-password"
+                  disabled={disabled || form.secretChoice !== 'replace'}
+                  onInput={(e) => set('clientSecret', e.currentTarget.value)}
+                />
+              )}
+            </Field>
             <Field id="sso-scopes" label="Scopes" error={problem('scopes')} hint="Separated by spaces; openid and email are always asked for">
               {(a) => <input {...a} value={form.scopes} disabled={disabled} onInput={(e) => set('scopes', e.currentTarget.value)} />}
             </Field>
@@ -183,32 +190,44 @@ function ProviderSection(props: { base: ApiPath; provider: SsoProvider | null | 
           with this provider
         </label>
         <div class="span row">
-          <Action label="Save provider" type="submit" kind="primary" busy={busy} denied={disabled ? 'Loading the settings…' : null} />
+          <Action label="Save provider" type="submit" kind="primary" busy={busy || disabled} />
           {saved ? <Action label="Remove provider" kind="danger" busy={busy} onClick={() => void remove()} /> : null}
         </div>
       </form>
       <ErrorBox error={unnamed} />
-      {saved ? (
-        <dl class="fields">
-          <dt>Redirect URI</dt>
-          <dd>
-            <code id="sso-redirect-uri">{saved.redirectUri}</code> <CopyButton text={saved.redirectUri} what="redirect URI" />
-            <small class="muted"> Register it at the identity provider.</small>
-          </dd>
-          <dt>Client secret</dt>
-          <dd>{saved.hasClientSecret ? 'stored (never shown)' : 'none'}</dd>
-          <dt>Test sign-in</dt>
-          <dd>
-            <a id="sso-test-link" href={`/console/a/${props.accountId}`} target="_blank" rel="noopener">
-              Open the console's sign-in
-            </a>{' '}
-            <small class="muted">
-              In a private window (this browser is signed in as you): Sign in, type the address of a user of a verified domain, choose "Use single sign-on", then
-              "Continue with {saved.displayName}".
-            </small>
-          </dd>
-        </dl>
-      ) : null}
+      {/* Drawn at once, its rows filled when the settings arrive: nothing below moves. */}
+      <dl class="fields reserve" aria-busy={disabled ? 'true' : undefined}>
+        <dt>Redirect URI</dt>
+        <dd>
+          {saved ? (
+            <>
+              <code id="sso-redirect-uri">{saved.redirectUri}</code> <CopyButton text={saved.redirectUri} what="redirect URI" />
+              <small class="muted"> Register it at the identity provider.</small>
+            </>
+          ) : disabled ? (
+            'Loading…'
+          ) : (
+            <span class="muted">Given when the provider is saved.</span>
+          )}
+        </dd>
+        <dt>Client secret</dt>
+        <dd>{disabled ? 'Loading…' : saved?.hasClientSecret ? 'stored (never shown)' : 'none'}</dd>
+        <dt>Test sign-in</dt>
+        <dd>
+          {saved ? (
+            <>
+              <a id="sso-test-link" href={`/console/a/${props.accountId}`} target="_blank" rel="noopener">
+                Open the console's sign-in
+              </a>{' '}
+              <small class="muted">in a private window (this browser is signed in as you), with a domain user's address</small>
+            </>
+          ) : disabled ? (
+            'Loading…'
+          ) : (
+            <span class="muted">Once the provider is saved.</span>
+          )}
+        </dd>
+      </dl>
       {confirmDialog}
     </section>
   );
@@ -313,7 +332,7 @@ function DomainsSection(props: { base: ApiPath; domains: SsoDomain[] | undefined
           aria-describedby={fieldError ? 'sso-domain-error' : undefined}
           onInput={(e) => setDomain(e.currentTarget.value)}
         />
-        <Action label="Claim domain" type="submit" kind="primary" busy={busy} denied={props.domains ? null : 'Loading the settings…'} />
+        <Action label="Claim domain" type="submit" kind="primary" busy={busy || !props.domains} />
       </form>
       {fieldError ? (
         <small id="sso-domain-error" class="error-text" role="alert">
@@ -343,7 +362,7 @@ function DomainsSection(props: { base: ApiPath; domains: SsoDomain[] | undefined
           {props.domains ? (
             props.domains.map((d) => <DomainRow key={d.domain} base={props.base} domain={d} providerEnabled={props.providerEnabled} onChange={props.onChange} ask={ask} />)
           ) : (
-            <tr>
+            <tr class="loading-row">
               <td colSpan={4} class="muted">
                 Loading…
               </td>
@@ -443,7 +462,7 @@ function RulesSection(props: { base: ApiPath; rules: SsoRule[] | undefined; grou
               </tr>
             ))
           ) : (
-            <tr>
+            <tr class="loading-row">
               <td colSpan={5} class="muted">
                 Loading…
               </td>
@@ -484,12 +503,13 @@ function RulesSection(props: { base: ApiPath; rules: SsoRule[] | undefined; grou
           )}
         </Field>
         <div class="span row">
-          <Action label={editing ? 'Save rule' : 'Add rule'} type="submit" kind="primary" busy={busy} denied={disabled ? 'Loading the settings…' : null} />
+          <Action label={editing ? 'Save rule' : 'Add rule'} type="submit" kind="primary" busy={busy || disabled} />
           {editing ? <Action label="Cancel" onClick={reset} /> : null}
         </div>
       </form>
       <ErrorBox error={unnamed} />
-      <LoadState of={[props.groups]} what="the account's groups" />
+      {/* Only a failure: while they load, the group menu is simply short (no line that comes and goes). */}
+      {props.groups.error ? <LoadState of={[props.groups]} what="the account's groups" /> : null}
       {confirmDialog}
     </section>
   );
@@ -574,7 +594,7 @@ function ScimSection(props: { base: ApiPath; loaded: Loaded<ScimTokenInfo> }) {
         </div>
       ) : null}
       <div class="row">
-        <Action label={info?.hasToken ? 'Rotate token' : 'Create token'} kind="primary" busy={busy} denied={info ? null : 'Loading…'} onClick={() => void create()} />
+        <Action label={info?.hasToken ? 'Rotate token' : 'Create token'} kind="primary" busy={busy || !info} onClick={() => void create()} />
         {info?.hasToken ? <Action label="Revoke token" kind="danger" busy={busy} onClick={() => void revoke()} /> : null}
       </div>
       <ErrorBox error={error} />
