@@ -74,8 +74,20 @@ export type Checked<T> = { body: T } | { problem: FieldProblem };
  * The body of PUT …/sso/provider, or what to fix first. The secret is sent only when one is
  * typed (`replace`), as null for a public client (`none`), and left out to keep the stored one.
  */
-export function providerBody(f: ProviderForm): Checked<SsoProviderBody> {
-  if (f.protocol !== 'oidc') return { problem: { field: 'protocol', message: 'This service accepts OpenID Connect providers only.' } };
+/**
+ * A SAML provider's body, in the shape of the SAML work under way (a `protocol`, and `saml`
+ * holding the IdP's entity id, sign-on URL and signing certificates): sent only once
+ * SAML_ACCEPTED, when the generated types say the schema has it.
+ */
+export interface SamlProviderBody {
+  protocol: 'saml';
+  displayName: string;
+  saml: { entityId: string; ssoUrl: string; certificates: string[] };
+  enabled: boolean;
+}
+
+export function providerBody(f: ProviderForm): Checked<SsoProviderBody | SamlProviderBody> {
+  if (f.protocol === 'saml') return samlBody(f);
   if (f.secretChoice === 'replace' && !f.clientSecret) {
     return { problem: { field: 'clientSecret', message: 'Type the client secret, or choose to keep the stored one or to have none.' } };
   }
@@ -89,6 +101,19 @@ export function providerBody(f: ProviderForm): Checked<SsoProviderBody> {
     enabled: f.enabled,
   };
   return { body };
+}
+
+function samlBody(f: ProviderForm): Checked<SamlProviderBody> {
+  if (!SAML_ACCEPTED) return { problem: { field: 'protocol', message: 'This service accepts OpenID Connect providers only.' } };
+  if (!f.samlEntityId.trim()) return { problem: { field: 'samlEntityId', message: "Give the IdP's entity id." } };
+  if (!f.samlSsoUrl.trim()) return { problem: { field: 'samlSsoUrl', message: "Give the IdP's sign-on URL." } };
+  if (!f.samlCertificate.trim()) return { problem: { field: 'samlCertificate', message: "Paste the IdP's signing certificate." } };
+  return {
+    body: {
+      protocol: 'saml', displayName: f.displayName.trim(), enabled: f.enabled,
+      saml: { entityId: f.samlEntityId.trim(), ssoUrl: f.samlSsoUrl.trim(), certificates: [f.samlCertificate.trim()] },
+    },
+  };
 }
 
 export interface RuleForm {

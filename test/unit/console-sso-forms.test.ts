@@ -6,6 +6,13 @@ import {
   DEFAULT_SCOPES, EMPTY_RULE, SAML_ACCEPTED, domainState, fieldOf, operatorCommand, parseScopes, providerBody, providerFormOf, ruleBody, ruleFormOf,
 } from '../../console/src/sso-forms.ts';
 
+/** The OpenID Connect body a form gives (fails the test on a refusal or a SAML body). */
+function oidcBody(checked: ReturnType<typeof providerBody>) {
+  assert.ok('body' in checked, JSON.stringify(checked));
+  assert.ok(!('protocol' in checked.body), 'an OpenID Connect body');
+  return checked.body as Exclude<typeof checked.body, { protocol: 'saml' }>;
+}
+
 const STORED = {
   displayName: 'Acme Login', issuer: 'https://login.acme.test', clientId: 'scanbase', hasClientSecret: true, scopes: ['openid', 'email', 'groups'],
   enabled: true, redirectUri: 'https://scan.acme.test/sso/callback', createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-01T00:00:00.000Z',
@@ -16,16 +23,11 @@ test('provider form: the stored client secret is kept unless a new one is typed 
   assert.equal(form.clientSecret, '');
   assert.equal(form.secretChoice, 'keep');
   assert.equal(form.scopes, 'openid email groups');
-  const kept = providerBody({ ...form, displayName: '  Acme SSO ' });
-  assert.ok('body' in kept);
-  assert.deepEqual(kept.body, { displayName: 'Acme SSO', issuer: 'https://login.acme.test', clientId: 'scanbase', scopes: ['openid', 'email', 'groups'], enabled: true });
-  assert.ok(!('clientSecret' in kept.body), 'omitted: the stored one stays');
-  const replaced = providerBody({ ...form, secretChoice: 'replace', clientSecret: 's3cret value' });
-  assert.ok('body' in replaced);
-  assert.equal(replaced.body.clientSecret, 's3cret value', 'sent as typed, not trimmed');
-  const none = providerBody({ ...form, secretChoice: 'none' });
-  assert.ok('body' in none);
-  assert.equal(none.body.clientSecret, null, 'null: a public client');
+  const kept = oidcBody(providerBody({ ...form, displayName: '  Acme SSO ' }));
+  assert.deepEqual(kept, { displayName: 'Acme SSO', issuer: 'https://login.acme.test', clientId: 'scanbase', scopes: ['openid', 'email', 'groups'], enabled: true });
+  assert.ok(!('clientSecret' in kept), 'omitted: the stored one stays');
+  assert.equal(oidcBody(providerBody({ ...form, secretChoice: 'replace', clientSecret: 's3cret value' })).clientSecret, 's3cret value', 'sent as typed, not trimmed');
+  assert.equal(oidcBody(providerBody({ ...form, secretChoice: 'none' })).clientSecret, null, 'null: a public client');
 });
 
 test('provider form: a new provider asks for a secret, and "replace" without one is refused on the secret input before anything is sent', () => {
@@ -40,7 +42,7 @@ test('provider form: a new provider asks for a secret, and "replace" without one
 
 test('provider form: SAML is neither offered nor sent while the service\'s provider schema has no protocol', () => {
   assert.equal(SAML_ACCEPTED, false);
-  const saml = providerBody({ ...providerFormOf(STORED), protocol: 'saml' });
+  const saml = providerBody({ ...providerFormOf(STORED), protocol: 'saml', samlEntityId: 'https://idp.test', samlSsoUrl: 'https://idp.test/sso', samlCertificate: 'MIIC…' });
   assert.ok('problem' in saml);
   assert.equal(saml.problem.field, 'protocol');
 });
@@ -48,9 +50,7 @@ test('provider form: SAML is neither offered nor sent while the service\'s provi
 test('scopes as typed: spaces or commas, each once, in order; none typed leaves the service\'s default', () => {
   assert.deepEqual(parseScopes(' openid,email  groups,,openid '), ['openid', 'email', 'groups']);
   assert.deepEqual(parseScopes('   '), []);
-  const body = providerBody({ ...providerFormOf(STORED), scopes: '' });
-  assert.ok('body' in body);
-  assert.ok(!('scopes' in body.body));
+  assert.ok(!('scopes' in oidcBody(providerBody({ ...providerFormOf(STORED), scopes: '' }))));
 });
 
 test('rule form: a claim, a value and a group or a role are needed, each refusal naming its input; an edited rule fills the form back', () => {
