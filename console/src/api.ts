@@ -9,11 +9,14 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string | undefined;
   readonly requiredPermissions: string[];
-  constructor(status: number, detail: string, code?: string, requiredPermissions: string[] = []) {
+  /** The problem's `errorValues` (e.g. `field`, the input a 400 names: forms show the message next to it). */
+  readonly values: Record<string, unknown>;
+  constructor(status: number, detail: string, code?: string, requiredPermissions: string[] = [], values: Record<string, unknown> = {}) {
     super(detail);
     this.status = status;
     this.code = code;
     this.requiredPermissions = requiredPermissions;
+    this.values = values;
   }
 }
 
@@ -31,7 +34,7 @@ interface Problem {
   title?: string;
   detail?: string;
   errorCode?: string;
-  errorValues?: { requiredPermissions?: unknown };
+  errorValues?: { requiredPermissions?: unknown; [name: string]: unknown };
   code?: string;
   message?: string;
 }
@@ -44,7 +47,8 @@ export async function problemOf(res: Response): Promise<ApiError> {
     // Not JSON (a proxy's page): the status says what happened.
   }
   const required = Array.isArray(p.errorValues?.requiredPermissions) ? (p.errorValues.requiredPermissions as string[]) : [];
-  return new ApiError(res.status, p.detail ?? p.message ?? p.title ?? `The service answered ${res.status}`, p.errorCode ?? p.code, required);
+  const values = p.errorValues && typeof p.errorValues === 'object' && !Array.isArray(p.errorValues) ? p.errorValues : {};
+  return new ApiError(res.status, p.detail ?? p.message ?? p.title ?? `The service answered ${res.status}`, p.errorCode ?? p.code, required, values);
 }
 
 /** How long a call may take before it fails with a retry offered (a 50,000-tag list takes about 2 s). */

@@ -17,6 +17,7 @@ import { UsersScreen } from './screens/users.tsx';
 import { ReportsScreen } from './screens/reports.tsx';
 import { RolesScreen } from './screens/roles.tsx';
 import { GroupsScreen } from './screens/groups.tsx';
+import { SsoScreen } from './screens/sso.tsx';
 import { AccountMenu, AfterResetPrompt, MeScreen, SignedOutWhy } from './screens/me.tsx';
 import { AccountNotices } from './screens/notices.tsx';
 import { OperatorScreen } from './screens/operator.tsx';
@@ -64,6 +65,7 @@ function SignedOut(props: { path: string; reason: ReturnType<typeof signedOutRea
       <button type="button" onClick={() => void signIn(props.path + location.search)}>
         Sign in
       </button>
+      <p class="muted">Your company signs in with single sign-on? Press Sign in, type your work e-mail and choose Use single sign-on.</p>
     </main>
   );
 }
@@ -85,6 +87,8 @@ function Routes(props: { path: string; query: URLSearchParams }) {
       return <RolesScreen accountId={r.account} />;
     case 'groups':
       return <GroupsScreen accountId={r.account} />;
+    case 'sso':
+      return <SsoScreen accountId={r.account} />;
     case 'project':
       return (
         <Suspense fallback={<Loading what="the project" />}>

@@ -45,3 +45,17 @@ export type CopyStatus = Answer<`${Project_}/workzones/{workzoneRef}/copy/{jobId
 export type AccountNotice = Item<Answer<`${Account_}/notices`, 'get'>>;
 /** Our extension: one of the caller's pending invitations to an account (GET /api/2/me/invitations). */
 export type MyInvitation = Item<Answer<'/api/2/me/invitations', 'get'>>;
+/** Our extension: the account's single sign-on (GET …/sso, docs/identity.md): provider, domains, mapping rules. */
+export type SsoSettings = Answer<`${Account_}/sso`, 'get'>;
+export type SsoProvider = NonNullable<SsoSettings['provider']>;
+export type SsoDomain = SsoSettings['domains'][number];
+export type SsoRule = SsoSettings['rules'][number];
+/** The body of PUT …/sso/provider (the client secret only goes in). */
+export type SsoProviderBody = NonNullable<Api2Paths[`${Account_}/sso/provider`]['put']['requestBody']>['content']['application/json'];
+/** The body of POST …/sso/rules and PUT …/sso/rules/{ruleId}. */
+export type SsoRuleBody = NonNullable<Api2Paths[`${Account_}/sso/rules`]['post']['requestBody']>['content']['application/json'];
+/** A claimed domain: its verification token, answered once. */
+export type ClaimedSsoDomain = Answer<`${Account_}/sso/domains`, 'post'>;
+/** Our extension: whether the account has a SCIM token (never the token), and the token when made (shown once). */
+export type ScimTokenInfo = Answer<`${Account_}/scim/token`, 'get'>;
+export type NewScimToken = Answer<`${Account_}/scim/token`, 'post'>;

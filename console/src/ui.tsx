@@ -278,3 +278,31 @@ export function useAction(): [(f: () => Promise<unknown>) => Promise<boolean>, b
   return [run, busy, error, () => setError(null)];
 }
 
+
+/**
+ * Copies `text` to the clipboard and says so beside the button; when the browser refuses
+ * (no permission, not a secure context) it says why and to copy the text by hand.
+ */
+export function CopyButton(props: { text: string; what: string }) {
+  const [result, setResult] = useState<{ ok: true } | { ok: false; why: string } | null>(null);
+  const copy = () => {
+    if (!navigator.clipboard) {
+      setResult({ ok: false, why: 'this browser offers no clipboard here' });
+      return;
+    }
+    navigator.clipboard.writeText(props.text).then(
+      () => setResult({ ok: true }),
+      (e: unknown) => setResult({ ok: false, why: e instanceof Error ? e.message : String(e) }),
+    );
+  };
+  return (
+    <span class="copy">
+      <button type="button" class="secondary small" onClick={copy}>
+        <Icon name="copy" /> Copy {props.what}
+      </button>
+      <span role="status" class={result && !result.ok ? 'error-text' : 'muted'}>
+        {result === null ? '' : result.ok ? 'Copied' : `Not copied (${result.why}): select it and copy it by hand.`}
+      </span>
+    </span>
+  );
+}

@@ -130,3 +130,32 @@ test('mapping rules name a group of the account and/or an account role; bad rule
   assert.equal((await w.as.administrator!('DELETE', `${A2}/sso/rules/${rule.body.id}`)).status, 204);
   assertProblem(await w.as.administrator!('DELETE', `${A2}/sso/rules/${rule.body.id}`), 404, 'sso-rule-not-found');
 });
+
+test('a mapping rule is changed in place: same id and place in the list, checked like a new rule; others 403, unknown ids 404', async () => {
+  const first = await w.as.administrator!('POST', `${A2}/sso/rules`, { claim: 'groups', value: 'drafters', accountRole: 'projectLister' });
+  const second = await w.as.administrator!('POST', `${A2}/sso/rules`, { claim: 'groups', value: 'leads', accountRole: 'projectManager' });
+  assert.equal(first.status, 201);
+  assert.equal(second.status, 201);
+  const put = await w.as.administrator!('PUT', `${A2}/sso/rules/${first.body.id}`, { claim: 'roles', value: 'drafting', group: urn('group', GROUP_ID), accountRole: null });
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  assert.deepEqual(
+    { id: put.body.id, claim: put.body.claim, value: put.body.value, group: put.body.group, accountRole: put.body.accountRole, createdAt: put.body.createdAt },
+    { id: first.body.id, claim: 'roles', value: 'drafting', group: urn('group', GROUP_ID), accountRole: null, createdAt: first.body.createdAt },
+  );
+  const listed = (await w.as.owner!('GET', `${A2}/sso`)).body.rules as { id: string; claim: string }[];
+  const ours = listed.filter((r) => r.id === first.body.id || r.id === second.body.id);
+  assert.deepEqual(ours.map((r) => [r.id, r.claim]), [[first.body.id, 'roles'], [second.body.id, 'groups']], 'the edited rule keeps its place');
+  // Checked as a new rule is; a refused change leaves the rule as it was.
+  const bad = assertProblem(await w.as.administrator!('PUT', `${A2}/sso/rules/${first.body.id}`, { claim: 'nonce', value: 'x', accountRole: 'administrator' }), 400, 'invalid-input');
+  assert.equal(bad.errorValues.field, 'claim');
+  assertProblem(await w.as.administrator!('PUT', `${A2}/sso/rules/${first.body.id}`, { claim: 'groups', value: 'x' }), 400, 'invalid-input');
+  assertProblem(await w.as.administrator!('PUT', `${A2}/sso/rules/${first.body.id}`, { claim: 'groups', value: 'x', group: 'c9999999-9999-4999-8999-999999999999' }), 404, 'group-not-found');
+  const kept = ((await w.as.owner!('GET', `${A2}/sso`)).body.rules as { id: string; value: string }[]).find((r) => r.id === first.body.id);
+  assert.equal(kept?.value, 'drafting');
+  assertProblem(await w.as.projectManager!('PUT', `${A2}/sso/rules/${first.body.id}`, { claim: 'groups', value: 'x', accountRole: 'administrator' }), 403, 'manage-sso-forbidden');
+  assertProblem(await w.as.administrator!('PUT', `${A2}/sso/rules/c9999999-9999-4999-8999-999999999999`, { claim: 'groups', value: 'x', accountRole: 'administrator' }), 404, 'sso-rule-not-found');
+  assertProblem(await w.as.administrator!('PUT', `${A2}/sso/rules/not-a-rule`, { claim: 'groups', value: 'x', accountRole: 'administrator' }), 404, 'sso-rule-not-found');
+  // Another account's rule is not found from this one.
+  assertProblem(await w.as.administrator!('PUT', `${O2}/sso/rules/${first.body.id}`, { claim: 'groups', value: 'x', accountRole: 'administrator' }), 404, 'account-not-found');
+  for (const r of [first, second]) assert.equal((await w.as.administrator!('DELETE', `${A2}/sso/rules/${r.body.id}`)).status, 204);
+});

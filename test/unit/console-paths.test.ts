@@ -14,6 +14,7 @@ test('routeOf: the screens of well-formed addresses, ids as given', () => {
   assert.deepEqual(routeOf('/console/', q('')), { screen: 'accounts' });
   assert.deepEqual(routeOf(`/console/a/${A}`, q('')), { screen: 'projects', account: A });
   assert.deepEqual(routeOf(`/console/a/${A}/users`, q('')), { screen: 'users', account: A });
+  assert.deepEqual(routeOf(`/console/a/${A}/sso`, q('')), { screen: 'sso', account: A });
   assert.deepEqual(routeOf(`/console/a/${A}/p/${P}`, q(`zone=${Z}&tab=tags`)), { screen: 'project', account: A, project: P, zone: Z, tab: 'tags', job: null });
   assert.deepEqual(routeOf(`/console/a/${A}/p/${P}`, q('')), { screen: 'project', account: A, project: P, zone: null, tab: 'files', job: null });
   assert.deepEqual(routeOf(`/console/a/${A}/p/${P}/t/${Z}`, q('tag=P-101')), { screen: 'tag-list', account: A, project: P, tagList: Z, tag: 'P-101' });

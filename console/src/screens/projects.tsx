@@ -8,6 +8,7 @@ import type { Account, Project, Subscription, SubscriptionUsage } from '../types
 import { formatAgo, formatFullDate, formatSize } from '../format.ts';
 import { useInvitationsVersion } from '../me.ts';
 import { MyInvitations } from './me.tsx';
+import { administers } from './sso.tsx';
 import { Action, Breadcrumbs, Empty, RenameDialog, ErrorBox, Icon, IconButton, Link, LoadState, toast, useAction, useConfirm, useLoad } from '../ui.tsx';
 
 export function AccountsScreen() {
@@ -122,6 +123,7 @@ export function ProjectsScreen(props: { accountId: string }) {
           <Link href={`/console/a/${props.accountId}/groups`}>Groups</Link>
           <Link href={`/console/a/${props.accountId}/roles`}>Roles</Link>
           <Link href={`/console/a/${props.accountId}/reports`}>Reports</Link>
+          {administers(account.data) ? <Link href={`/console/a/${props.accountId}/sso`}>Single sign-on</Link> : null}
         </nav>
       </div>
       <div class="toolbar">

@@ -44,6 +44,9 @@ test('cli: sso provider set reads the secret from standard input and never print
   assert.match(added.stdout, /confirm-sso-domain --domain acme\.test --token scanbase-domain-/);
   const rule = JSON.parse(ok(await cli('admin', ['sso', 'rules', 'add', '--claim', 'groups', '--value', 'field', '--group', GROUP_ID, '--role', 'projectLister', '--json'])).stdout);
   assert.equal(rule.accountRole, 'projectLister');
+  const changed = JSON.parse(ok(await cli('admin', ['sso', 'rules', 'set', rule.id, '--claim', 'groups', '--value', 'crew', '--role', 'projectManager', '--json'])).stdout);
+  assert.deepEqual([changed.id, changed.value, changed.group, changed.accountRole], [rule.id, 'crew', null, 'projectManager'], 'changed in place');
+  assert.notEqual((await cli('admin', ['sso', 'rules', 'set', rule.id, '--claim', 'groups', '--value', 'crew'])).code, 0, '--group or --role is required');
   const shown = ok(await cli('admin', ['sso', 'show']));
   assert.match(shown.stdout, /Acme Okta/);
   assert.match(shown.stdout, /acme\.test/);

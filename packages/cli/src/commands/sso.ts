@@ -93,17 +93,27 @@ export function ssoCommands(): Command {
     })));
   sso.addCommand(domains);
 
-  const rules = new Command('rules').description('mapping rules (an ID token claim value → a group and/or an account role): add, remove');
-  rules.addCommand(withScope(new Command('add'), 'account').description('add a rule')
+  const rules = new Command('rules').description('mapping rules (an ID token claim value → a group and/or an account role): add, set, remove');
+  /** The options of a rule, shared by add and set (set replaces the whole rule, as PUT does). */
+  const ruleOptions = (c: Command) => withScope(c, 'account')
     .requiredOption('--claim <claim>', 'the ID token claim, e.g. groups (dotted for nested: realm_access.roles)')
     .requiredOption('--value <value>', 'the value the claim equals or contains')
     .option('--group <group>', 'a group of the account (URN or id)')
-    .addOption(new Option('--role <role>', 'an account role').choices(['administrator', 'projectManager', 'projectLister']))
+    .addOption(new Option('--role <role>', 'an account role').choices(['administrator', 'projectManager', 'projectLister']));
+  const ruleBody = (o: { claim: string; value: string; group?: string; role?: string }) => {
+    if (!o.group && !o.role) throw new UsageError('--group or --role (or both) is required');
+    return { claim: o.claim, value: o.value, group: o.group ?? null, accountRole: o.role ?? null };
+  };
+  type RuleOptions = ScopeOptions & { claim: string; value: string; group?: string; role?: string };
+  rules.addCommand(ruleOptions(new Command('add')).description('add a rule')
     .action(action(async (cmd) => {
-      const o = cmd.opts<ScopeOptions & { claim: string; value: string; group?: string; role?: string }>();
-      if (!o.group && !o.role) throw new UsageError('--group or --role (or both) is required');
-      const rule = await call(cmd, o, 'POST', '/rules', { claim: o.claim, value: o.value, group: o.group ?? null, accountRole: o.role ?? null });
-      contextOf(cmd).out.result(rule);
+      const o = cmd.opts<RuleOptions>();
+      contextOf(cmd).out.result(await call(cmd, o, 'POST', '/rules', ruleBody(o)));
+    })));
+  rules.addCommand(ruleOptions(new Command('set')).description('change a rule in place (its id stays): every option as for add').argument('<id>')
+    .action(action(async (cmd, id: string) => {
+      const o = cmd.opts<RuleOptions>();
+      contextOf(cmd).out.result(await call(cmd, o, 'PUT', `/rules/${enc(id)}`, ruleBody(o)));
     })));
   rules.addCommand(withScope(new Command('remove'), 'account').description('remove a rule').argument('<id>')
     .action(action(async (cmd, id: string) => {

@@ -65,6 +65,8 @@ export interface SsoRepo {
 
   rules(accountId: string): Promise<SsoMappingRuleRecord[]>;
   insertRule(r: SsoMappingRuleRecord): Promise<void>;
+  /** Replaces a rule's claim, value, group and role (its id and creation time stay); null when the account has no such rule. */
+  updateRule(r: Omit<SsoMappingRuleRecord, 'createdAt'>): Promise<SsoMappingRuleRecord | null>;
   removeRule(accountId: string, id: string): Promise<boolean>;
 
   identity(accountId: string, issuer: string, subject: string): Promise<string | null>;

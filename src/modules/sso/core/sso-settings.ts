@@ -45,6 +45,8 @@ export interface SsoSettings {
   setRequireSso(actor: Actor, accountRef: EntityRef, domain: string, requireSso: boolean): Promise<SsoDomainRecord>;
   removeDomain(actor: Actor, accountRef: EntityRef, domain: string): Promise<void>;
   addRule(actor: Actor, accountRef: EntityRef, rule: Omit<MappingRuleInput, 'groupId'> & { group?: EntityRef | null }): Promise<SsoMappingRuleRecord>;
+  /** Replaces a rule's claim, value, group and account role; its id (and place in the list) stay. */
+  updateRule(actor: Actor, accountRef: EntityRef, ruleId: string, rule: Omit<MappingRuleInput, 'groupId'> & { group?: EntityRef | null }): Promise<SsoMappingRuleRecord>;
   removeRule(actor: Actor, accountRef: EntityRef, ruleId: string): Promise<void>;
   /**
    * The operator confirms a domain claim (the admin command): the claim whose verification
@@ -53,6 +55,10 @@ export interface SsoSettings {
    */
   confirmDomain(domain: string, verificationToken: string): Promise<SsoDomainRecord>;
 }
+
+const RULE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ruleNotFound = (ruleId: string) =>
+  new DomainError('not-found', 'sso-rule-not-found', `No mapping rule with id ${ruleId.slice(0, 64)}`, { ruleId: ruleId.slice(0, 64) });
 
 const domainNotFound = (domain: string) => new DomainError('not-found', 'sso-domain-not-found', `The account has no claim of the domain ${domain}`, { domain });
 
@@ -82,6 +88,14 @@ export function createSsoSettings(deps: {
     const found = await store.repos.sso.domain(accountId, domain);
     if (!found) throw domainNotFound(domain);
     return found;
+  }
+
+  /** The account's group a rule names (404 when the account has none such), or null. */
+  async function groupIdOf(accountId: string, ref: EntityRef | null | undefined): Promise<string | null> {
+    if (!ref) return null;
+    const group = await store.repos.groups.byRef(accountId, 'uuid' in ref ? { uuid: ref.uuid } : { api1Id: ref.api1Id });
+    if (!group) throw notFound('group', refValue(ref));
+    return group.id;
   }
 
   return {
@@ -161,9 +175,7 @@ export function createSsoSettings(deps: {
 
     async addRule(actor, accountRef, input) {
       const { account } = await scope(actor, accountRef, true);
-      const group = input.group ? await store.repos.groups.byRef(account.id, 'uuid' in input.group ? { uuid: input.group.uuid } : { api1Id: input.group.api1Id }) : null;
-      if (input.group && !group) throw notFound('group', refValue(input.group));
-      const rule = checkRule({ ...input, groupId: group?.id ?? null });
+      const rule = checkRule({ ...input, groupId: await groupIdOf(account.id, input.group) });
       const record: SsoMappingRuleRecord = { id: ids.uuid(), accountId: account.id, ...rule, createdAt: clock.now() };
       await store.transaction(async (repos) => {
         await repos.locks.exclusive([`sso-rules:${account.id}`]);
@@ -175,10 +187,19 @@ export function createSsoSettings(deps: {
       return record;
     },
 
+    async updateRule(actor, accountRef, ruleId, input) {
+      const { account } = await scope(actor, accountRef, true);
+      if (!RULE_ID.test(ruleId)) throw ruleNotFound(ruleId);
+      const rule = checkRule({ ...input, groupId: await groupIdOf(account.id, input.group) });
+      const updated = await store.repos.sso.updateRule({ id: ruleId.toLowerCase(), accountId: account.id, ...rule });
+      if (!updated) throw ruleNotFound(ruleId);
+      return updated;
+    },
+
     async removeRule(actor, accountRef, ruleId) {
       const { account } = await scope(actor, accountRef, true);
-      const ok = /^[0-9a-f-]{36}$/i.test(ruleId) && (await store.repos.sso.removeRule(account.id, ruleId.toLowerCase()));
-      if (!ok) throw new DomainError('not-found', 'sso-rule-not-found', `No mapping rule with id ${ruleId.slice(0, 64)}`, { ruleId: ruleId.slice(0, 64) });
+      const ok = RULE_ID.test(ruleId) && (await store.repos.sso.removeRule(account.id, ruleId.toLowerCase()));
+      if (!ok) throw ruleNotFound(ruleId);
     },
 
     confirmDomain: (domain, verificationToken) => confirmSsoDomain({ store, clock }, domain, verificationToken),

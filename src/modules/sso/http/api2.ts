@@ -64,6 +64,14 @@ export function ssoRoutes(root: FastifyInstance, core: Use): void {
     return reply.code(201).send(p.rule(rule));
   });
 
+  app.put('/accounts/:accountRef/sso/rules/:ruleId', {
+    bodyLimit,
+    schema: { summary: 'Change a mapping rule (its id and place in the list stay)', operationId: 'updateSsoRule', ...tag, params: RuleParams, body: X.RulePost, response: { 200: X.MappingRule, ...errors } },
+  }, async (req) => {
+    const { group, ...rest } = req.body;
+    return p.rule(await core.ssoSettings.updateRule(actor(req), account(req.params), req.params.ruleId, { ...rest, group: group ? ref('group', group) : null }));
+  });
+
   app.delete('/accounts/:accountRef/sso/rules/:ruleId', {
     schema: { summary: 'Remove a mapping rule', operationId: 'deleteSsoRule', ...tag, params: RuleParams, response: { 204: Type.Null(), ...errors } },
   }, async (req, reply) => {

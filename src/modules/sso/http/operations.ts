@@ -46,6 +46,12 @@ export const SSO_OPERATIONS: OperationTable = {
     permission: WRITE,
     errors: [...ACCOUNT, 'invalid-input', 'invalid-group-urn', 'group-not-found', 'manage-sso-forbidden', 'sso-rule-limit-reached'],
   },
+  [`PUT ${S}/rules/{ruleId}`]: {
+    does: 'Replaces a mapping rule\'s `claim`, `value`, `group` and `accountRole` (the body of the rule\'s creation); its id and its place in the list stay. ' +
+      `Applied from the next sign-in. ${OURS}`,
+    permission: WRITE,
+    errors: [...ACCOUNT, 'invalid-input', 'invalid-group-urn', 'group-not-found', 'manage-sso-forbidden', 'sso-rule-not-found'],
+  },
   [`DELETE ${S}/rules/{ruleId}`]: {
     does: `Removes a mapping rule. ${OURS}`,
     permission: WRITE,

@@ -61,6 +61,12 @@ export function ssoRepo(sql: Sql): SsoRepo {
         [r.id, r.accountId, r.claim, r.value, r.groupId, r.accountRole, r.createdAt],
       );
     },
+    async updateRule(r) {
+      return one(sql.query<SsoMappingRuleRecord>(
+        `UPDATE sso_mapping_rules SET claim = $3, value = $4, group_id = $5, account_role = $6 WHERE account_id = $1 AND id = $2 RETURNING ${RULE_COLS}`,
+        [r.accountId, r.id, r.claim, r.value, r.groupId, r.accountRole],
+      ));
+    },
     async removeRule(accountId, id) {
       return (await sql.query('DELETE FROM sso_mapping_rules WHERE account_id = $1 AND id = $2 RETURNING 1', [accountId, id])).length > 0;
     },
