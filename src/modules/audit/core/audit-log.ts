@@ -11,7 +11,7 @@ import type { StoredDomainEvent } from '../../../core/events/domain-events.ts';
 import { requirePermission, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
 import { currentDecisionLog, runWithDecisionLog } from '../../../core/permissions/decisions.ts';
 import { chained, checkBatch, type ChainProblem } from './chain.ts';
-import type { AuditEntry, AuditFilter, AuditOutcome, AuditRecord, AuditRepo } from './ports.ts';
+import type { AuditEntry, AuditFilter, AuditOutcome, AuditRecord, AuditRepo, ExportForm } from './ports.ts';
 import { RequestAudit } from './request-audit.ts';
 
 export type AuditStore = Store<{ audit: AuditRepo }>;
@@ -21,8 +21,10 @@ export const AUDIT_LIMITS = {
   /** Records per page of the query: default and most. */
   defaultPageSize: 100,
   maxPageSize: 1000,
-  /** Records read per batch by the export and the verification (about 1 MB). */
+  /** Records read per batch by the verification (about 1 MB). */
   batch: 1000,
+  /** Records per batch of the export, as lines the database builds (about 0.8 MB of NDJSON). */
+  exportBatch: 5000,
   retentionBatch: 10_000,
   /** Problems a verification lists (it counts them all). */
   problemsListed: 50,
@@ -54,8 +56,12 @@ export interface AuditLog {
   command<T extends { code: number }>(name: string, run: () => Promise<T>): Promise<T>;
   /** An account's records, newest first (account:administrators:read). */
   query(actor: Actor, account: EntityRef, filter: Omit<AuditFilter, 'accountId'>, page: { beforeSeq: number | null; limit: number }): Promise<{ records: AuditRecord[]; nextBeforeSeq: number | null }>;
-  /** An account's records, oldest first, read in batches as they are consumed (account:administrators:read, checked before the first). */
-  exportRecords(actor: Actor, account: EntityRef, filter: Omit<AuditFilter, 'accountId'>): Promise<AsyncIterable<AuditRecord>>;
+  /**
+   * An account's records, oldest first, as `form`'s lines in chunks (a batch of records each,
+   * built by the database), read as they are consumed (account:administrators:read, checked
+   * before the first).
+   */
+  exportLines(actor: Actor, account: EntityRef, filter: Omit<AuditFilter, 'accountId'>, form: ExportForm): Promise<AsyncIterable<Uint8Array>>;
   /** Walks the chain from its anchor: every record's hash and link, and that none is missing. */
   verify(): Promise<Verification>;
   /** Deletes the records older than the retention (batch by batch), moving the anchor; answers how many. */
@@ -145,16 +151,17 @@ export function createAuditLog(deps: {
       return { records, nextBeforeSeq: more ? records[records.length - 1]!.seq : null };
     },
 
-    async exportRecords(actor, account, filter) {
+    async exportLines(actor, account, filter, form) {
       const accountId = await scopeOf(actor, account);
       return {
         async *[Symbol.asyncIterator]() {
           let after = 0;
           for (;;) {
-            const batch = await store.repos.audit.after({ ...filter, accountId }, after, AUDIT_LIMITS.batch);
-            yield* batch;
-            if (batch.length < AUDIT_LIMITS.batch) return;
-            after = batch[batch.length - 1]!.seq;
+            const batch = await store.repos.audit.exportLines({ ...filter, accountId }, after, AUDIT_LIMITS.exportBatch, form);
+            if (!batch) return;
+            yield batch.lines;
+            if (batch.count < AUDIT_LIMITS.exportBatch) return;
+            after = batch.lastSeq;
           }
         },
       };
