@@ -30,6 +30,21 @@ export const AUDIT_LIMITS = {
   problemsListed: 50,
 };
 
+/**
+ * A record's `client` (docs/audit.md): `oauth:<client_id>` for a request made with an access
+ * token (API 2, API 1, …) or for the OAuth client the token endpoint and the authorize pages
+ * acted for; otherwise the kind of credential used.
+ */
+export const oauthClientName = (clientId: string): string => `oauth:${clientId}`;
+export const CREDENTIAL_CLIENTS = {
+  /** The operator surface's OPERATOR_TOKEN. */
+  operator: 'operator-token',
+  /** `npm run admin` (access to the host). */
+  admin: 'admin-command',
+  /** An account's SCIM bearer token. */
+  scim: 'scim-token',
+} as const;
+
 /** The outcome of an answered request (pure). */
 export function outcomeOf(status: number, signIn: boolean, signedIn: boolean): AuditOutcome {
   if (signIn) return signedIn && status < 400 ? 'signed-in' : 'sign-in-failed';
@@ -90,7 +105,8 @@ export function createAuditLog(deps: {
     const decisions = new Map<string, { permission: string; grant: string | null }>();
     for (const d of a.allowed) decisions.set(`${d.permission} ${d.grant}`, { permission: d.permission, grant: d.grant });
     return {
-      at: a.facts.at, accountId, userId: a.facts.userId() ?? a.signedIn ?? null, client: a.facts.client, ip: a.facts.ip,
+      at: a.facts.at, accountId, userId: a.facts.userId() ?? a.signedIn ?? null,
+      client: a.facts.client() ?? (a.oauthClient !== undefined ? oauthClientName(a.oauthClient) : null), ip: a.facts.ip,
       surface: a.facts.surface, operation: a.facts.operation, targets: [...targets], outcome, status,
       decisions: [...decisions.values()], requestId: a.facts.requestId,
     };
@@ -125,7 +141,7 @@ export function createAuditLog(deps: {
 
     async command(name, run) {
       const audit = new RequestAudit({
-        at: clock.now(), surface: 'admin', operation: `admin ${name}`, targets: [], ip: null, client: 'npm run admin',
+        at: clock.now(), surface: 'admin', operation: `admin ${name}`, targets: [], ip: null, client: () => CREDENTIAL_CLIENTS.admin,
         requestId: ids.uuid(), userId: () => null, signIn: false,
       });
       let result;

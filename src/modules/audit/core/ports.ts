@@ -21,7 +21,12 @@ export interface AuditEntry {
   at: Date;
   accountId: string | null;
   userId: string | null;
-  /** The client: its User-Agent (bounded), or `npm run admin`. */
+  /**
+   * The client (audit-log.ts oauthClientName, CREDENTIAL_CLIENTS): `oauth:<client_id>` (an
+   * access token's client, or the OAuth client the token endpoint or authorize pages acted
+   * for), `operator-token`, `admin-command`, `scim-token`; null: no credential. Records
+   * written before client ids were kept hold the User-Agent.
+   */
   client: string | null;
   ip: string | null;
   surface: AuditSurface;
