@@ -61,7 +61,7 @@ export async function runAuditBench(records = auditBenchRecords()): Promise<Audi
       for (let g = from; g < from + INSERT_BATCH && g <= records; g++) {
         const r = chained(head, {
           at: new Date(start + g * 1000), accountId: account, userId: account, client: 'Mozilla/5.0 (bench)', ip: `192.0.2.${g % 250}`,
-          surface: 'api2', operation: 'updateProject PATCH /api/2/accounts/:accountRef/projects/:projectRef',
+          surface: 'api2', operation: 'patchProject PATCH /api/2/accounts/:accountRef/projects/:projectRef',
           targets: [`accountRef=${account}`, `project:${g.toString(16).padStart(32, '0')}`], outcome: 'applied', status: null,
           decisions: [{ permission: 'project:project:update-details', grant: 'project-owner' }], requestId: `bench-${g}`,
         });

@@ -57,7 +57,7 @@ test('a token issued to a client names it (claim, principal) and every record of
   assert.equal(claimsOf(pair.access_token).client_id, 'survey-integration');
   assert.equal((await t.core.tokens.authenticate(pair.access_token))?.clientId, 'survey-integration');
   const changed = await renameWith(pair.access_token);
-  assert.equal(changed.operation, 'updateProject PATCH /api/2/accounts/:accountRef/projects/:projectRef');
+  assert.equal(changed.operation, 'patchProject PATCH /api/2/accounts/:accountRef/projects/:projectRef');
   assert.equal(changed.client, 'oauth:survey-integration');
   const refreshed = await refresh(transport, pair.refresh_token);
   assert.equal(refreshed.status, 200, refreshed.body);
