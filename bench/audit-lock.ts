@@ -52,21 +52,25 @@ async function renames(sql: Sql, dataDir: string, workers: number, count: number
     const email = `lock-${Math.random().toString(36).slice(2)}@audit.test`;
     const seeded = await app.inject({
       method: 'POST', url: '/_operator/seed', headers: op,
-      payload: { users: [{ email, password: 'bench-password-1', firstName: 'Bench', lastName: 'User' }], accounts: [{ name: 'Lock bench', owner: email }] },
+      payload: { users: [{ email, password: 'bench-password-1', firstName: 'Bench', lastName: 'User' }], accounts: [{ name: 'Lock bench', owner: email, projectManagers: [email], subscriptions: [{ name: 'Basic' }] }] },
     });
     if (seeded.statusCode !== 200) throw new Error(`seed: ${seeded.statusCode} ${seeded.body}`);
     const account = seeded.json().accounts[0].id as string;
     const token = (await app.inject({ method: 'POST', url: '/_operator/tokens', headers: op, payload: { email } })).json().access_token as string;
     const origin = await app.listen({ host: '127.0.0.1', port: 0 });
-    const call = async (method: string, url: string, body: unknown) => {
+    const call = async (method: string, url: string, body?: unknown) => {
       const res = await fetch(`${origin}/api/2/accounts/${account}${url}`, {
-        method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+        method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
       });
       if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-      return res.json() as Promise<{ id: string }>;
+      return res.json() as Promise<unknown>;
     };
-    const projects = [];
-    for (let w = 0; w < workers; w++) projects.push((await call('POST', '/projects', { name: `Lock ${w}` })).id.split(':').at(-1)!);
+    const [subscription] = (await call('GET', '/subscriptions')) as { id: string }[];
+    const projects: string[] = [];
+    for (let w = 0; w < workers; w++) {
+      const created = (await call('POST', '/projects', { name: `Lock ${w}`, subscriptionId: subscription!.id })) as { id: string };
+      projects.push(created.id.split(':').at(-1)!);
+    }
     const t0 = performance.now();
     await Promise.all(projects.map(async (id, w) => {
       for (let i = 0; i < count; i++) await call('PATCH', `/projects/${id}`, { name: `Lock ${w} rename ${i}` });
