@@ -110,9 +110,9 @@ for (const engine of ENGINES) {
 
     test('authorization codes are kept a day past use or expiry, then deleted', async () => {
       const userId = ids[USERS[0]!.email]!;
-      const used = await core.tokens.issueCode(userId, REDIRECT, null);
+      const used = await core.tokens.issueCode(userId, REDIRECT, null, null);
       await core.tokens.exchangeCode({ code: used, redirectUri: REDIRECT, codeVerifier: undefined });
-      const unused = await core.tokens.issueCode(userId, REDIRECT, null); // expires in 5 minutes
+      const unused = await core.tokens.issueCode(userId, REDIRECT, null, null); // expires in 5 minutes
       const byHash = (c: string) => count('authorization_codes', 'code_hash = $1', [sha256(c)]);
       await advance(DAY - 60);
       await pass();
@@ -123,7 +123,7 @@ for (const engine of ENGINES) {
       assert.ok(r.deleted.authorizationCodes >= 1);
       assert.equal(await byHash(used), 0, 'used over a day ago: deleted');
       assert.equal(await byHash(unused), 1, 'expired less than a day ago: kept');
-      const fresh = await core.tokens.issueCode(userId, REDIRECT, null);
+      const fresh = await core.tokens.issueCode(userId, REDIRECT, null, null);
       await advance(5 * 60);
       await pass();
       assert.equal(await byHash(unused), 0, 'expired over a day ago: deleted');
@@ -229,7 +229,7 @@ for (const engine of ENGINES) {
 
     test('concurrent passes delete each row once', async () => {
       const userId = ids[USERS[0]!.email]!;
-      for (let i = 0; i < 5; i++) await core.tokens.issueCode(userId, REDIRECT, null);
+      for (let i = 0; i < 5; i++) await core.tokens.issueCode(userId, REDIRECT, null, null);
       await advance(DAY + 10 * 60);
       const spent = await count('authorization_codes', 'expires_at < $1', [new Date(core.clock.nowMs() - DAY * 1000)]);
       assert.ok(spent >= 5);
@@ -243,7 +243,7 @@ for (const engine of ENGINES) {
 
     test('while another node holds the maintenance lock, a pass answers busy and deletes nothing', { skip: engine !== 'postgres' && 'needs a second connection (PostgreSQL)' }, async () => {
       const userId = ids[USERS[0]!.email]!;
-      await core.tokens.issueCode(userId, REDIRECT, null);
+      await core.tokens.issueCode(userId, REDIRECT, null, null);
       await advance(DAY + 10 * 60);
       const other = new pg.Client({ connectionString: db.url });
       await other.connect();

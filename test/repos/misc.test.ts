@@ -71,8 +71,8 @@ for (const engine of ENGINES) {
         },
         T0,
       );
-      await repos.oauth.insertCode({ codeHash: 'c', userId, redirectUri: '/', codeChallenge: null, expiresAt: T0 }, T0);
-      await repos.oauth.insertRefreshToken({ id: crypto.randomUUID(), tokenHash: 'r', userId, expiresAt: T0 }, T0);
+      await repos.oauth.insertCode({ codeHash: 'c', userId, redirectUri: '/', codeChallenge: null, expiresAt: T0, clientId: null }, T0);
+      await repos.oauth.insertRefreshToken({ id: crypto.randomUUID(), tokenHash: 'r', userId, expiresAt: T0, clientId: null }, T0);
       await repos.webSessions.insert({ idHash: 's', userId, csrf: 'x', expiresAt: T0 }, T0);
       await repos.throttle.put({ key: 'k', failures: 1, windowStart: T0, lockedUntil: null });
       await repos.outbox.insert(crypto.randomUUID(), { to: 'a@b.c', subject: 's', text: 't', links: [] }, T0);

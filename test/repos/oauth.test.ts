@@ -31,7 +31,7 @@ for (const engine of ENGINES) {
     const code = async (userId: string, expiresAt = at(5 * MIN)) => {
       const codeHash = hash();
       await repos.oauth.insertCode(
-        { codeHash, userId, redirectUri: 'http://localhost:3000/cb', codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', expiresAt },
+        { codeHash, userId, redirectUri: 'http://localhost:3000/cb', codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', expiresAt, clientId: 'survey-app' },
         T0,
       );
       return codeHash;
@@ -39,7 +39,7 @@ for (const engine of ENGINES) {
     const refresh = async (userId: string, createdAt = T0, expiresAt = at(21 * DAY)) => {
       const tokenHash = hash();
       const id = crypto.randomUUID();
-      await repos.oauth.insertRefreshToken({ id, tokenHash, userId, expiresAt }, createdAt);
+      await repos.oauth.insertRefreshToken({ id, tokenHash, userId, expiresAt, clientId: 'survey-app' }, createdAt);
       return { id, tokenHash };
     };
 
@@ -57,6 +57,8 @@ for (const engine of ENGINES) {
         // issued at or before the user's revocation point (issue 26 item 1).
         createdAt: T0,
         expiresAt: at(5 * MIN),
+        // The client the authorization request named: the tokens from the code carry it.
+        clientId: 'survey-app',
       });
       assert.equal(await repos.oauth.consumeCode(h, at(MIN)), null);
       assert.equal(await repos.oauth.consumeCode(hash(), at(MIN)), null, 'unknown code');
@@ -81,7 +83,7 @@ for (const engine of ENGINES) {
       const userId = await user();
       const t = await refresh(userId);
       assert.equal(await repos.oauth.refreshTokenOwner(t.tokenHash), userId);
-      assert.deepEqual(await repos.oauth.consumeRefreshToken(t.tokenHash, at(DAY)), { id: t.id, userId, expiresAt: at(21 * DAY), familyId: t.id });
+      assert.deepEqual(await repos.oauth.consumeRefreshToken(t.tokenHash, at(DAY)), { id: t.id, userId, expiresAt: at(21 * DAY), familyId: t.id, clientId: 'survey-app' });
       assert.equal(await repos.oauth.consumeRefreshToken(t.tokenHash, at(DAY)), null);
 
       const expired = await refresh(userId);

@@ -104,7 +104,7 @@ export async function createEs256Signer(
       // the oauth module's task every SIGNING_KEY_RELOAD_SECONDS), never from here, which
       // runs inside the token transactions (a read here would need a second connection).
       const key = current;
-      return new SignJWT({ client_id: 'scanbase' })
+      return new SignJWT({ client_id: c.clientId })
         .setProtectedHeader({ alg: ALG, kid: key.kid, typ: 'at+jwt' })
         .setIssuer(opts.issuer)
         .setAudience(opts.audience)
@@ -126,7 +126,8 @@ export async function createEs256Signer(
           requiredClaims: ['sub', 'jti', 'exp', 'iat'],
         });
         if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string') return null;
-        return { sub: payload.sub, jti: payload.jti, iat: payload.iat!, exp: payload.exp! };
+        const clientId = typeof payload.client_id === 'string' ? payload.client_id : null;
+        return { sub: payload.sub, jti: payload.jti, iat: payload.iat!, exp: payload.exp!, clientId };
       } catch {
         return null;
       }

@@ -11,6 +11,24 @@ export interface AuthorizeRequest {
   redirectUri: string;
   state: string;
   codeChallenge: string | null;
+  /** The client_id parameter: the client the code (and the tokens from it) are issued to; null: none named. */
+  clientId: string | null;
+}
+
+/**
+ * The client a token names when its authorization request named none (and the one every
+ * token named before client ids were kept, docs/tokens.md "Client ids").
+ */
+export const DEFAULT_CLIENT_ID = 'scanbase';
+
+/** A client_id as kept: 1 to 256 printable ASCII characters, no space (RFC 6749 §2.2 leaves the form to the server). */
+const CLIENT_ID_RE = /^[\x21-\x7e]{1,256}$/;
+
+/** The client_id of a request (the authorize pages, the token endpoint); undefined when not given; throws invalid_request when malformed. */
+export function clientIdOf(v: unknown): string | undefined {
+  if (v === undefined || v === '') return undefined;
+  if (typeof v !== 'string' || !CLIENT_ID_RE.test(v)) throw bad('client_id must be 1 to 256 printable ASCII characters without spaces, given once');
+  return v;
 }
 
 const STATE_RE = /^[a-z0-9]{1,512}$/;
@@ -73,18 +91,19 @@ export function parseAuthorizeRequest(
   if (!STATE_RE.test(state)) throw bad('state must match [a-z0-9]+');
   const type = str('response_type');
   if (type !== undefined && type !== 'code') throw bad('response_type must be code');
+  const clientId = clientIdOf(q.client_id) ?? null;
   const challenge = str('code_challenge');
   const method = str('code_challenge_method');
   if (challenge === undefined || challenge === '') {
     if (method) throw bad('code_challenge_method given without code_challenge');
-    return { redirectUri, state, codeChallenge: null };
+    return { redirectUri, state, codeChallenge: null, clientId };
   }
   if (!method) throw bad('code_challenge_method is required with code_challenge');
   if (!normaliseChallengeMethod(method)) {
     throw bad('code_challenge_method must be S256 (also spelled SHA256 or SHA-256); plain is not supported');
   }
   if (!isValidChallenge(challenge)) throw bad('code_challenge must be the base64url SHA-256 of the verifier (43 characters)');
-  return { redirectUri, state, codeChallenge: challenge };
+  return { redirectUri, state, codeChallenge: challenge, clientId };
 }
 
 /** The address approval (or denial) sends the browser to. */

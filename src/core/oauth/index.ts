@@ -10,7 +10,7 @@ export { createWebSessions, WEB_SESSION_SECONDS } from './web-sessions.ts';
 export { createRevocation, endEverySession } from './revocation.ts';
 export type { Revocation } from './revocation.ts';
 export type { CsrfVerdict, WebSession, WebSessions } from './web-sessions.ts';
-export { consoleRedirect, isAllowedRedirectUri, parseAuthorizeRequest, redirectWith, skipsConsent } from './authorize-request.ts';
+export { clientIdOf, consoleRedirect, DEFAULT_CLIENT_ID, isAllowedRedirectUri, parseAuthorizeRequest, redirectWith, skipsConsent } from './authorize-request.ts';
 export type { AuthorizeRequest } from './authorize-request.ts';
 // Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
 export { oauthModule } from './module.ts';

@@ -13,6 +13,8 @@ import type { TokenSigner } from '../ports/crypto.ts';
 import type { Repos } from '../ports/repositories.ts';
 import type { StoreEvents, StoreSlice } from '../ports/store-slices.ts';
 import { verifyS256 } from './pkce.ts';
+import { DEFAULT_CLIENT_ID } from './authorize-request.ts';
+import { noteOAuthClient } from '../permissions/decisions.ts';
 import { KnownUsers } from './known-users.ts';
 import { firstIssuableSecond, revokedUpTo } from './revocation.ts';
 import { cacheScope, onInvalidation } from '../events/invalidation.ts';
@@ -34,6 +36,8 @@ export interface TokenResponse {
 
 export interface Principal {
   userId: string;
+  /** The OAuth client the access token was issued to (its client_id claim; DEFAULT_CLIENT_ID for one without). */
+  clientId: string;
   /** Seconds since the epoch at which the access token was issued. */
   iat: number;
   /** Seconds since the epoch at which the access token expires. */
@@ -74,12 +78,12 @@ export interface TokenServiceDeps {
 /** The OAuth token service: authorization codes, token pairs, refresh, revocation and bearer verification (docs/tokens.md). */
 export interface TokenService {
   /** Records a code for an approved authorization; answers the code (only its hash is kept). */
-  issueCode(userId: string, redirectUri: string, codeChallenge: string | null): Promise<string>;
+  issueCode(userId: string, redirectUri: string, codeChallenge: string | null, clientId: string | null): Promise<string>;
   /**
    * authorization_code grant: the code is consumed first, in its own statement (outside
    * the issuing transaction, whose rollback would restore it), so a failed check still burns it.
    */
-  exchangeCode(input: { code: string; redirectUri: string | undefined; codeVerifier: string | undefined }): Promise<TokenResponse>;
+  exchangeCode(input: { code: string; redirectUri: string | undefined; codeVerifier: string | undefined; clientId?: string }): Promise<TokenResponse>;
   /**
    * refresh_token grant: one conditional UPDATE consumes it, so of N concurrent uses one
    * wins. With reuse detection, a consumed token's family is revoked (committed) before
@@ -133,9 +137,11 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
    * `familyId`: the family of the refresh token this pair replaces; none starts a new family.
    * `grantedAt`: when the authorization code was issued; a code issued at or before the
    * user's revocation point (consumed just before his sessions ended) gives nothing.
+   * `clientId`: the client the pair is issued to (the access token's claim, kept with the
+   * refresh token for the family's next pairs).
    */
-  async function issuePair(repos: Repos, userId: string, opts: { familyId?: string; grantedAt?: Date } = {}): Promise<TokenResponse> {
-    const { familyId, grantedAt } = opts;
+  async function issuePair(repos: Repos, userId: string, opts: { familyId?: string; grantedAt?: Date; clientId: string }): Promise<TokenResponse> {
+    const { familyId, grantedAt, clientId } = opts;
     // Serialise issuance per user so the "at most 10 valid" rule holds under concurrency,
     // and against the revocations, which take the same lock (a no-op when the caller
     // already holds it); the revocation point is read under it.
@@ -147,7 +153,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const now = clock.now();
     const iat = firstIssuableSecond(Math.floor(now.getTime() / 1000), upTo);
     const sub = formatUrn(ns, 'user', userId);
-    const access = await signer.sign({ sub, jti: ids.uuid(), iat, exp: iat + ACCESS_TOKEN_SECONDS });
+    const access = await signer.sign({ sub, jti: ids.uuid(), iat, exp: iat + ACCESS_TOKEN_SECONDS, clientId });
+    noteOAuthClient(clientId);
     const refresh = ids.secret(32);
     await repos.oauth.insertRefreshToken(
       {
@@ -156,6 +163,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
         userId,
         expiresAt: new Date(now.getTime() + REFRESH_TOKEN_SECONDS * 1000),
         familyId,
+        clientId,
       },
       now,
     );
@@ -171,9 +179,10 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
 
   return {
     /** Records a code for an approved authorization; answers the code (only its hash is kept). */
-    async issueCode(userId: string, redirectUri: string, codeChallenge: string | null): Promise<string> {
+    async issueCode(userId: string, redirectUri: string, codeChallenge: string | null, clientId: string | null): Promise<string> {
       const code = ids.secret(32);
       const now = clock.now();
+      noteOAuthClient(clientId ?? DEFAULT_CLIENT_ID);
       await store.repos.oauth.insertCode(
         {
           codeHash: sha256Hex(code),
@@ -181,6 +190,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
           redirectUri,
           codeChallenge,
           expiresAt: new Date(now.getTime() + CODE_SECONDS * 1000),
+          clientId,
         },
         now,
       );
@@ -191,7 +201,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
      * authorization_code grant: the code is consumed first, in its own statement (outside
      * the issuing transaction, whose rollback would restore it), so a failed check still burns it.
      */
-    async exchangeCode(input: { code: string; redirectUri: string | undefined; codeVerifier: string | undefined }) {
+    async exchangeCode(input: { code: string; redirectUri: string | undefined; codeVerifier: string | undefined; clientId?: string }) {
       const rec = await store.repos.oauth.consumeCode(sha256Hex(input.code), clock.now());
       if (!rec) throw invalidGrant('The authorization code is invalid, expired or already used');
       if (input.redirectUri === undefined || input.redirectUri !== rec.redirectUri) {
@@ -204,7 +214,12 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
         // PKCE downgrade (RFC 9700 §2.1.1): a verifier for a code issued without a challenge.
         throw invalidGrant('code_verifier given for a code issued without code_challenge');
       }
-      return store.transaction((repos) => issuePair(repos, rec.userId, { grantedAt: rec.createdAt }));
+      // RFC 6749 §4.1.3: a public client's code is exchanged by the client it was issued to.
+      if (rec.clientId !== null && input.clientId !== undefined && input.clientId !== rec.clientId) {
+        throw invalidGrant('The authorization code was issued to another client_id');
+      }
+      const clientId = rec.clientId ?? input.clientId ?? DEFAULT_CLIENT_ID;
+      return store.transaction((repos) => issuePair(repos, rec.userId, { grantedAt: rec.createdAt, clientId }));
     },
 
     /**
@@ -222,7 +237,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
         await repos.users.lock(owner);
         const now = clock.now();
         const rec = await repos.oauth.consumeRefreshToken(hash, now);
-        if (rec) return issuePair(repos, rec.userId, { familyId: rec.familyId });
+        if (rec) return issuePair(repos, rec.userId, { familyId: rec.familyId, clientId: rec.clientId ?? DEFAULT_CLIENT_ID });
         // The conditional UPDATE lost: a concurrent refresh consumed the token first (or it was spent).
         deps.metrics?.refreshLost();
         if (reuseDetection) await repos.oauth.revokeFamilyOfConsumed(hash, now);
@@ -239,7 +254,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
 
     /** Operator shortcut (CONTRACT §3): a pair without the browser step. */
     issueForUser(userId: string) {
-      return store.transaction((repos) => issuePair(repos, userId));
+      return store.transaction((repos) => issuePair(repos, userId, { clientId: DEFAULT_CLIENT_ID }));
     },
 
     /** Verifies a bearer access token; null when missing, malformed, expired, not ours, its user gone or his sessions ended since. */
@@ -283,7 +298,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     if (!claims) return null;
     const userId = uuidOfUrn(ns, 'user', claims.sub);
     if (!userId) return null;
-    const principal = { userId, iat: claims.iat, exp: claims.exp };
+    const principal = { userId, clientId: claims.clientId ?? DEFAULT_CLIENT_ID, iat: claims.iat, exp: claims.exp };
     verified.set(token, principal);
     return principal;
   }

@@ -24,6 +24,8 @@ export interface DecisionLog {
   signedIn?: string;
   /** The first account the caller was found a member of (a refused change names it too). */
   accountId?: string;
+  /** The OAuth client a request without an access token acted for (the token endpoint, the authorize pages). */
+  oauthClient?: string;
 }
 
 const current = new AsyncLocalStorage<DecisionLog>();
@@ -65,6 +67,12 @@ export function noteAllowed(held: ReadonlySet<string> | { condition: string }, p
 export function noteAccount(accountId: string): void {
   const log = current.getStore();
   if (log && log.accountId === undefined) log.accountId = accountId;
+}
+
+/** The token service notes the OAuth client it issued a code or a token pair to (the caller has no access token to name it). */
+export function noteOAuthClient(clientId: string): void {
+  const log = current.getStore();
+  if (log) log.oauthClient = clientId;
 }
 
 /** A sign-in notes the user it signed in. */

@@ -9,6 +9,8 @@ export interface AccessTokenClaims {
   jti: string;
   iat: number;
   exp: number;
+  /** The client_id claim: the OAuth client the token was issued to; null when absent. */
+  clientId: string | null;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface SigningKeyRotation {
 /** Signs and verifies access tokens (JWT ES256, keys kept in the database). */
 export interface TokenSigner {
   /** Signs with the key loaded last: no I/O (it is called inside transactions). */
-  sign(claims: { sub: string; jti: string; iat: number; exp: number }): Promise<string>;
+  sign(claims: { sub: string; jti: string; iat: number; exp: number; clientId: string }): Promise<string>;
   /**
    * Verifies signature, algorithm, issuer and expiry against `nowSeconds`, with a key that
    * has not retired by then; null when invalid.

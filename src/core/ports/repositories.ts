@@ -170,6 +170,8 @@ export interface AuthorizationCodeRecord {
   redirectUri: string;
   codeChallenge: string | null;
   expiresAt: Date;
+  /** The authorization request's client_id; null: none named (a code issued before it was kept). */
+  clientId: string | null;
 }
 
 export interface RefreshTokenRecord {
@@ -178,6 +180,8 @@ export interface RefreshTokenRecord {
   expiresAt: Date;
   /** The id of the family's first token (a code exchange's); a refresh passes it on. */
   familyId: string;
+  /** The OAuth client the family was issued to (a refresh passes it on); null: issued before it was kept. */
+  clientId: string | null;
 }
 
 export interface OAuthRepo {
@@ -186,7 +190,7 @@ export interface OAuthRepo {
   consumeCode(codeHash: string, now: Date): Promise<AuthorizationCodeRecord | null>;
   /** `familyId` omitted: the token starts its own family. */
   insertRefreshToken(
-    t: { id: string; tokenHash: string; userId: string; expiresAt: Date; familyId?: string },
+    t: { id: string; tokenHash: string; userId: string; expiresAt: Date; familyId?: string; clientId: string | null },
     now: Date,
   ): Promise<void>;
   refreshTokenOwner(tokenHash: string): Promise<string | null>;

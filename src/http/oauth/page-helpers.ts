@@ -65,6 +65,7 @@ export const authorizeFields = (a: AuthorizeRequest, method: string | undefined)
   state: a.state,
   code_challenge: a.codeChallenge,
   code_challenge_method: a.codeChallenge ? (method ?? 'S256') : null,
+  client_id: a.clientId,
 });
 
 /** The redirect addresses of the service's own public clients: the API docs pages and the web console. */

@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
-import { type AuthorizeRequest, parseAuthorizeRequest, redirectWith, skipsConsent } from '../../core/oauth/index.ts';
+import { type AuthorizeRequest, clientIdOf, parseAuthorizeRequest, redirectWith, skipsConsent } from '../../core/oauth/index.ts';
 import { bearerToken } from '../auth.ts';
 import { formatUrn } from '../../core/ids/urn.ts';
 import { UserInfo, userInfoOf } from './presenters.ts';
@@ -80,7 +80,7 @@ export const oauthRoutes =
       if (email === null) return html(reply, 200, signInPage(ctx, { fields, csrf: s.csrf }));
       // The console is a first-party client: a signed-in browser goes straight back with a code.
       if (s.userId && skipsConsent(a, core.config.publicUrl)) {
-        const code = await core.tokens.issueCode(s.userId, a.redirectUri, a.codeChallenge);
+        const code = await core.tokens.issueCode(s.userId, a.redirectUri, a.codeChallenge, a.clientId);
         return securityHeaders(reply).redirect(redirectWith(a.redirectUri, { code, state: a.state }), 303);
       }
       return html(reply, 200, approvePage(ctx, { email, redirectUri: a.redirectUri, fields, csrf: s.csrf }));
@@ -140,7 +140,7 @@ export const oauthRoutes =
         return reply.redirect(redirectWith(a.redirectUri, { error: 'access_denied', state: a.state }), 303);
       }
       if (b.decision !== 'allow') return html(reply, 400, errorPage(ctx, 'Invalid request', 'Choose Allow or Deny.'));
-      const code = await core.tokens.issueCode(s.userId, a.redirectUri, a.codeChallenge);
+      const code = await core.tokens.issueCode(s.userId, a.redirectUri, a.codeChallenge, a.clientId);
       return reply.redirect(redirectWith(a.redirectUri, { code, state: a.state }), 303);
     });
 
@@ -189,6 +189,7 @@ export const oauthRoutes =
             code: b.code,
             redirectUri: b.authorization_code ?? b.redirect_uri,
             codeVerifier: b.code_verifier,
+            clientId: clientIdOf(b.client_id),
           });
         }
         if (b.grant_type === 'refresh_token') {

@@ -7,9 +7,9 @@ export function oauthRepo(sql: Sql): OAuthRepo {
   return {
     async insertCode(c, now) {
       await sql.query(
-        `INSERT INTO authorization_codes (code_hash, user_id, redirect_uri, code_challenge, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [c.codeHash, c.userId, c.redirectUri, c.codeChallenge, now, c.expiresAt],
+        `INSERT INTO authorization_codes (code_hash, user_id, redirect_uri, code_challenge, created_at, expires_at, client_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [c.codeHash, c.userId, c.redirectUri, c.codeChallenge, now, c.expiresAt, c.clientId],
       );
     },
     async consumeCode(codeHash, now) {
@@ -17,16 +17,16 @@ export function oauthRepo(sql: Sql): OAuthRepo {
         `UPDATE authorization_codes SET used_at = $2
          WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2
          RETURNING code_hash AS "codeHash", user_id AS "userId", redirect_uri AS "redirectUri",
-           code_challenge AS "codeChallenge", created_at AS "createdAt", expires_at AS "expiresAt"`,
+           code_challenge AS "codeChallenge", created_at AS "createdAt", expires_at AS "expiresAt", client_id AS "clientId"`,
         [codeHash, now],
       );
       return rows[0] ?? null;
     },
     async insertRefreshToken(t, now) {
       await sql.query(
-        `INSERT INTO refresh_tokens (id, token_hash, user_id, created_at, expires_at, family_id)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [t.id, t.tokenHash, t.userId, now, t.expiresAt, t.familyId ?? t.id],
+        `INSERT INTO refresh_tokens (id, token_hash, user_id, created_at, expires_at, family_id, client_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [t.id, t.tokenHash, t.userId, now, t.expiresAt, t.familyId ?? t.id, t.clientId],
       );
     },
     async refreshTokenOwner(tokenHash) {
@@ -39,7 +39,7 @@ export function oauthRepo(sql: Sql): OAuthRepo {
     async consumeRefreshToken(tokenHash, now) {
       const rows = await sql.query<RefreshTokenRecord>(
         `UPDATE refresh_tokens SET consumed_at = $2 WHERE token_hash = $1 AND ${VALID}
-         RETURNING id, user_id AS "userId", expires_at AS "expiresAt", family_id AS "familyId"`,
+         RETURNING id, user_id AS "userId", expires_at AS "expiresAt", family_id AS "familyId", client_id AS "clientId"`,
         [tokenHash, now],
       );
       return rows[0] ?? null;

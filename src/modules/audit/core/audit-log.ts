@@ -11,7 +11,7 @@ import type { StoredDomainEvent } from '../../../core/events/domain-events.ts';
 import { requirePermission, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
 import { currentDecisionLog, runWithDecisionLog } from '../../../core/permissions/decisions.ts';
 import { chained, checkBatch, type ChainProblem } from './chain.ts';
-import type { AuditEntry, AuditFilter, AuditOutcome, AuditRecord, AuditRepo } from './ports.ts';
+import type { AuditEntry, AuditFilter, AuditOutcome, AuditRecord, AuditRepo, ExportForm } from './ports.ts';
 import { RequestAudit } from './request-audit.ts';
 
 export type AuditStore = Store<{ audit: AuditRepo }>;
@@ -21,12 +21,29 @@ export const AUDIT_LIMITS = {
   /** Records per page of the query: default and most. */
   defaultPageSize: 100,
   maxPageSize: 1000,
-  /** Records read per batch by the export and the verification (about 1 MB). */
+  /** Records read per batch by the verification (about 1 MB). */
   batch: 1000,
+  /** Records per batch of the export, as lines the database builds (about 0.8 MB of NDJSON). */
+  exportBatch: 5000,
   retentionBatch: 10_000,
   /** Problems a verification lists (it counts them all). */
   problemsListed: 50,
 };
+
+/**
+ * A record's `client` (docs/audit.md): `oauth:<client_id>` for a request made with an access
+ * token (API 2, API 1, …) or for the OAuth client the token endpoint and the authorize pages
+ * acted for; otherwise the kind of credential used.
+ */
+export const oauthClientName = (clientId: string): string => `oauth:${clientId}`;
+export const CREDENTIAL_CLIENTS = {
+  /** The operator surface's OPERATOR_TOKEN. */
+  operator: 'operator-token',
+  /** `npm run admin` (access to the host). */
+  admin: 'admin-command',
+  /** An account's SCIM bearer token. */
+  scim: 'scim-token',
+} as const;
 
 /** The outcome of an answered request (pure). */
 export function outcomeOf(status: number, signIn: boolean, signedIn: boolean): AuditOutcome {
@@ -54,8 +71,12 @@ export interface AuditLog {
   command<T extends { code: number }>(name: string, run: () => Promise<T>): Promise<T>;
   /** An account's records, newest first (account:administrators:read). */
   query(actor: Actor, account: EntityRef, filter: Omit<AuditFilter, 'accountId'>, page: { beforeSeq: number | null; limit: number }): Promise<{ records: AuditRecord[]; nextBeforeSeq: number | null }>;
-  /** An account's records, oldest first, read in batches as they are consumed (account:administrators:read, checked before the first). */
-  exportRecords(actor: Actor, account: EntityRef, filter: Omit<AuditFilter, 'accountId'>): Promise<AsyncIterable<AuditRecord>>;
+  /**
+   * An account's records, oldest first, as `form`'s lines in chunks (a batch of records each,
+   * built by the database), read as they are consumed (account:administrators:read, checked
+   * before the first).
+   */
+  exportLines(actor: Actor, account: EntityRef, filter: Omit<AuditFilter, 'accountId'>, form: ExportForm): Promise<AsyncIterable<Uint8Array>>;
   /** Walks the chain from its anchor: every record's hash and link, and that none is missing. */
   verify(): Promise<Verification>;
   /** Deletes the records older than the retention (batch by batch), moving the anchor; answers how many. */
@@ -84,7 +105,8 @@ export function createAuditLog(deps: {
     const decisions = new Map<string, { permission: string; grant: string | null }>();
     for (const d of a.allowed) decisions.set(`${d.permission} ${d.grant}`, { permission: d.permission, grant: d.grant });
     return {
-      at: a.facts.at, accountId, userId: a.facts.userId() ?? a.signedIn ?? null, client: a.facts.client, ip: a.facts.ip,
+      at: a.facts.at, accountId, userId: a.facts.userId() ?? a.signedIn ?? null,
+      client: a.facts.client() ?? (a.oauthClient !== undefined ? oauthClientName(a.oauthClient) : null), ip: a.facts.ip,
       surface: a.facts.surface, operation: a.facts.operation, targets: [...targets], outcome, status,
       decisions: [...decisions.values()], requestId: a.facts.requestId,
     };
@@ -119,7 +141,7 @@ export function createAuditLog(deps: {
 
     async command(name, run) {
       const audit = new RequestAudit({
-        at: clock.now(), surface: 'admin', operation: `admin ${name}`, targets: [], ip: null, client: 'npm run admin',
+        at: clock.now(), surface: 'admin', operation: `admin ${name}`, targets: [], ip: null, client: () => CREDENTIAL_CLIENTS.admin,
         requestId: ids.uuid(), userId: () => null, signIn: false,
       });
       let result;
@@ -145,16 +167,17 @@ export function createAuditLog(deps: {
       return { records, nextBeforeSeq: more ? records[records.length - 1]!.seq : null };
     },
 
-    async exportRecords(actor, account, filter) {
+    async exportLines(actor, account, filter, form) {
       const accountId = await scopeOf(actor, account);
       return {
         async *[Symbol.asyncIterator]() {
           let after = 0;
           for (;;) {
-            const batch = await store.repos.audit.after({ ...filter, accountId }, after, AUDIT_LIMITS.batch);
-            yield* batch;
-            if (batch.length < AUDIT_LIMITS.batch) return;
-            after = batch[batch.length - 1]!.seq;
+            const batch = await store.repos.audit.exportLines({ ...filter, accountId }, after, AUDIT_LIMITS.exportBatch, form);
+            if (!batch) return;
+            yield batch.lines;
+            if (batch.count < AUDIT_LIMITS.exportBatch) return;
+            after = batch.lastSeq;
           }
         },
       };

@@ -21,7 +21,12 @@ export interface AuditEntry {
   at: Date;
   accountId: string | null;
   userId: string | null;
-  /** The client: its User-Agent (bounded), or `npm run admin`. */
+  /**
+   * The client (audit-log.ts oauthClientName, CREDENTIAL_CLIENTS): `oauth:<client_id>` (an
+   * access token's client, or the OAuth client the token endpoint or authorize pages acted
+   * for), `operator-token`, `admin-command`, `scim-token`; null: no credential. Records
+   * written before client ids were kept hold the User-Agent.
+   */
   client: string | null;
   ip: string | null;
   surface: AuditSurface;
@@ -52,6 +57,12 @@ export interface ChainState {
   anchorHash: string;
 }
 
+/** The export's form: NDJSON or CSV lines (without the CSV header), accounts and users as URNs of `urnNamespace`. */
+export interface ExportForm {
+  format: 'ndjson' | 'csv';
+  urnNamespace: string;
+}
+
 /** What a query selects (every field optional). */
 export interface AuditFilter {
   accountId?: string;
@@ -73,6 +84,12 @@ export interface AuditRepo {
   page(filter: AuditFilter, beforeSeq: number | null, limit: number): Promise<AuditRecord[]>;
   /** Oldest first: records matching `filter` with seq above `afterSeq` (the export, the verification). */
   after(filter: AuditFilter, afterSeq: number, limit: number): Promise<AuditRecord[]>;
+  /**
+   * Oldest first, as the export sends them: the lines of at most `limit` records matching
+   * `filter` with seq above `afterSeq`, built by the database in `form` (API 2's NDJSON or CSV
+   * lines, byte for byte), with the last one's seq and how many; null: none left.
+   */
+  exportLines(filter: AuditFilter, afterSeq: number, limit: number, form: ExportForm): Promise<{ lines: Uint8Array; lastSeq: number; count: number } | null>;
   /**
    * Retention's end: of the `batch` records after `afterSeq` (the anchor), in chain order, the
    * last one before the first not older than `cutoff`; null: none to delete.

@@ -7,6 +7,7 @@ export class RequestAudit implements DecisionLog {
   readonly allowed: AllowedDecision[] = [];
   signedIn?: string;
   accountId?: string;
+  oauthClient?: string;
   /** Records written in the request's transactions so far. */
   recorded = 0;
 
@@ -25,7 +26,11 @@ export interface AuditFacts {
   /** The path parameters, `name=value`. */
   targets: string[];
   ip: string | null;
-  client: string | null;
+  /**
+   * Who called, read when a record is written (ports.ts AuditEntry.client): the OAuth client of
+   * the access token, or the kind of credential; null: none.
+   */
+  client: () => string | null;
   requestId: string;
   /** The authenticated user, read when a record is written (the bearer check runs after the request is opened). */
   userId: () => string | null;

@@ -9,8 +9,8 @@ import { invalidInput } from '../../../core/errors.ts';
 import { api2Naming } from '../../../http/api2/naming.ts';
 import * as S from '../../../http/api2/schemas.ts';
 import { AUDIT_LIMITS, type AuditLog } from '../core/audit-log.ts';
-import type { AuditFilter, AuditRecord } from '../core/ports.ts';
-import { auditPresenters, CSV_COLUMNS, csvLine } from './presenters.ts';
+import type { AuditFilter } from '../core/ports.ts';
+import { auditPresenters, CSV_COLUMNS } from './presenters.ts';
 import * as X from './schemas.ts';
 
 /** What the routes use: the URN namespace and the audit log's use cases. */
@@ -55,22 +55,19 @@ export function auditRoutes(root: FastifyInstance, core: Use): void {
     },
   }, async (req, reply) => {
     const csv = req.query.format === 'csv';
-    const records = await core.auditLog.exportRecords(actor(req), account(req.params), filterOf(req.query));
-    async function* lines(all: AsyncIterable<AuditRecord>): AsyncIterable<string> {
-      let chunk = csv ? `${CSV_COLUMNS.join(',')}\r\n` : '';
-      for await (const r of all) {
-        const shown = p.record(r);
-        chunk += csv ? csvLine(shown) : `${JSON.stringify(shown)}\n`;
-        if (chunk.length >= EXPORT_CHUNK) {
-          yield chunk;
-          chunk = '';
-        }
+    const form = { format: csv ? 'csv' : 'ndjson', urnNamespace: core.config.urnNamespace } as const;
+    const batches = await core.auditLog.exportLines(actor(req), account(req.params), filterOf(req.query), form);
+    // Each batch's bytes go out as they came, in slices of at most EXPORT_CHUNK (no copy); the
+    // stream asks for the next batch only when the connection has taken the last (backpressure).
+    async function* chunks(): AsyncIterable<Uint8Array> {
+      if (csv) yield Buffer.from(`${CSV_COLUMNS.join(',')}\r\n`);
+      for await (const lines of batches) {
+        for (let at = 0; at < lines.length; at += EXPORT_CHUNK) yield lines.subarray(at, at + EXPORT_CHUNK);
       }
-      if (chunk) yield chunk;
     }
     return reply
       .type(csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
       .header('content-disposition', `attachment; filename="audit-log.${csv ? 'csv' : 'ndjson'}"`)
-      .send(Readable.from(lines(records)));
+      .send(Readable.from(chunks(), { objectMode: false, highWaterMark: EXPORT_CHUNK }));
   });
 }

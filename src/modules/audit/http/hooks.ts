@@ -8,7 +8,7 @@
 // Other requests: one method comparison per step.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { runWithDecisionLog } from '../../../core/permissions/decisions.ts';
-import type { AuditLog } from '../core/audit-log.ts';
+import { CREDENTIAL_CLIENTS, oauthClientName, type AuditLog } from '../core/audit-log.ts';
 import type { AuditSurface } from '../core/ports.ts';
 import type { RequestAudit } from '../core/request-audit.ts';
 
@@ -41,22 +41,30 @@ function surfaceOf(url: string): AuditSurface {
   return 'other';
 }
 
+/** Who called (ports.ts AuditEntry.client): an access token's OAuth client, else the credential's kind; null when none is known yet. */
+function clientOf(req: FastifyRequest, surface: AuditSurface): string | null {
+  if (req.principal) return oauthClientName(req.principal.clientId);
+  if (surface === 'operator') return CREDENTIAL_CLIENTS.operator;
+  if (req.scimAccountId !== undefined) return CREDENTIAL_CLIENTS.scim;
+  return null;
+}
+
 function opened(auditLog: AuditLog, req: FastifyRequest): RequestAudit {
   const route = req.routeOptions.url!;
   const operationId = (req.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
   const params = (req.params ?? {}) as Record<string, unknown>;
-  const agent = req.headers['user-agent'];
+  const surface = surfaceOf(route);
   const signIn = SIGN_IN_ROUTES.has(routeOf(req));
   const targets = Object.entries(params).map(([k, v]) => `${kept(k)}=${kept(String(v))}`);
   // Who tried: the e-mail address a sign-in form gave (never its password).
   const email = signIn ? (req.body as { email?: unknown } | undefined)?.email : undefined;
   if (typeof email === 'string' && email.trim()) targets.push(`email=${kept(email.trim().toLowerCase())}`);
   return auditLog.open({
-    surface: surfaceOf(route),
+    surface,
     operation: `${operationId ? `${operationId} ` : ''}${req.method} ${route}`,
     targets,
     ip: req.ip,
-    client: typeof agent === 'string' ? kept(agent) : null,
+    client: () => clientOf(req, surface),
     userId: () => req.principal?.userId ?? null,
     signIn,
   });

@@ -26,7 +26,7 @@ export const AuditRecordShape = Type.Object({
   at: DateTime,
   accountId: Nullable(Type.String()),
   userId: Nullable(Type.String()),
-  client: Nullable(Type.String({ description: 'The User-Agent, or `npm run admin`' })),
+  client: Nullable(Type.String({ description: '`oauth:<client_id>` (the access token\'s OAuth client, or the client the token endpoint issued to), or the credential: `operator-token`, `admin-command`, `scim-token`; null: none. Older records: the User-Agent' })),
   ip: Nullable(Type.String()),
   surface: StringEnum(['api2', 'api1', 'operator', 'oauth', 'sso', 'admin', 'other'] as const),
   operation: Type.String({ description: 'operationId, method and route; or the admin command' }),
