@@ -18,9 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { processMemory } from './measure.ts';
 import { startSdkWorld } from '../packages/sdk/test/support/server.ts';
 import { startAzurite, startS3rver } from '../test/storage/emulators.ts';
+import { NODE_ARGS as CLI } from '../packages/cli/test/support/run.ts';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CLI = path.join(HERE, '../packages/cli/src/main.ts');
 const MiB = 1024 * 1024;
 export const MULTIPART_TARGET_RATIO = 0.8;
 export const MULTIPART_RSS_TARGET_MIB = 128;
@@ -126,19 +125,22 @@ async function storeEnv(store: BenchStore): Promise<{ env: Record<string, string
 /** One file through `scanbase upload --parallel 4` to a started service with the row's store. */
 async function uploadRow(store: BenchStore, source: string, bytes: number, rawMiBps: number, dir: string): Promise<MultipartBenchRow> {
   const backing = await storeEnv(store);
-  const world = await startSdkWorld({ ...backing.env, MALLOC_ARENA_MAX: '2' });
+  // BENCH_MULTIPART_CPU_PROF=<dir>: both processes write a V8 CPU profile there (node --cpu-prof) for the upload.
+  const profDir = process.env.BENCH_MULTIPART_CPU_PROF;
+  const profile = (name: string) => (profDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profDir)} --cpu-prof-name=${name}-${store}.cpuprofile` } : {});
+  const world = await startSdkWorld({ ...backing.env, MALLOC_ARENA_MAX: '2', ...profile('server') });
   try {
     const env = { ...process.env, SCANBASE_CONFIG_DIR: path.join(dir, `config-${store}`), SCANBASE_PROFILE: '', SCANBASE_BASE_URL: '', MALLOC_ARENA_MAX: '2' };
     const pair = await world.operator('POST', '/tokens', { email: world.owner.email });
-    await run(process.execPath, [CLI, 'login', '--with-token', '--base-url', world.url], env, undefined, JSON.stringify({
+    await run(process.execPath, [...CLI, 'login', '--with-token', '--base-url', world.url], env, undefined, JSON.stringify({
       access_token: pair.access_token, refresh_token: pair.refresh_token, expires_in: 86400, token_type: 'Bearer', user_id: pair.user_id,
     }));
     const serverRss = watchRss(world.server.child.pid!);
     let clientRss = () => 0;
     const started = performance.now();
     await run(process.execPath, [
-      CLI, 'upload', '--account', world.accountId, '--project', world.projectId, '--zone', world.zoneId, '--parallel', '4', '--json', source,
-    ], env, (pid) => (clientRss = watchRss(pid)));
+      ...CLI, 'upload', '--account', world.accountId, '--project', world.projectId, '--zone', world.zoneId, '--parallel', '4', '--json', source,
+    ], { ...env, ...profile('client') }, (pid) => (clientRss = watchRss(pid)));
     const seconds = (performance.now() - started) / 1000;
     const uploadMiBps = bytes / MiB / seconds;
     return {

@@ -90,7 +90,8 @@ export interface MultipartUploads {
 
 const uploadNotFound = () => new DomainError('not-found', 'upload-not-found', 'No such multipart upload');
 const alreadyCompleted = (r: MultipartUploadRecord) =>
-  new DomainError('conflict', 'upload-already-completed', 'This upload was completed already', { fileId: r.fileId!, blobName: r.blobName });
+  // The message names the file too: API 1's {code, message} carries no errorValues.
+  new DomainError('conflict', 'upload-already-completed', `This upload was completed already: file ${r.fileId}, blob ${r.blobName}`, { fileId: r.fileId!, blobName: r.blobName });
 const expired = (r: MultipartUploadRecord) =>
   new DomainError('invalid', 'upload-expired', `The upload of ${r.blobName} has expired`, { blobName: r.blobName });
 
