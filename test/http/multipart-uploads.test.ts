@@ -115,6 +115,16 @@ describe('the flow', () => {
     assert.equal(md5Hex(got), md5Hex(bytes));
   });
 
+  test('a completion without the whole MD5 on the local disk: the store computes it from the bytes, and the file is registered with it', async () => {
+    const bytes = content(2 * MiB + 3, 21);
+    const { u, parts } = await uploadParts(w.as.manager!, bytes, 'No whole MD5');
+    const done = await w.as.manager!('POST', `${base()}/${u.id}/complete`, { partsMd5: composite(parts) });
+    assert.equal(done.status, 201, JSON.stringify(done.body));
+    assert.equal(done.body.md5, md5Hex(bytes));
+    const row = (await fileRowsOf(t, P.id)).find((f: any) => f.blobName === u.blobName);
+    assert.equal(row?.md5, md5Hex(bytes));
+  });
+
   test('a second completion: 409 upload-already-completed naming the file, nothing registered twice', async () => {
     const bytes = content(MiB + 10, 2);
     const { u, parts } = await uploadParts(w.as.manager!, bytes, 'Twice');

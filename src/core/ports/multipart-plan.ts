@@ -106,6 +106,14 @@ export function checkHeldParts(u: MultipartUpload, held: readonly { partNumber: 
   return ordered;
 }
 
+/** A completion without the whole MD5 on a store that cannot compute it: 400 `invalid-input`, before anything is assembled. */
+export function requireWholeMd5(md5Hex: string | undefined): string {
+  if (md5Hex === undefined) {
+    throw new DomainError('invalid', 'invalid-input', 'md5 (the whole file\'s MD5) is required on this store', { field: 'md5' });
+  }
+  return md5Hex;
+}
+
 /** The composite given by the client must be the one of the parts held: 400 `multipart-checksum-mismatch`. */
 export function checkComposite(expected: string | undefined, actual: string): void {
   if (expected !== undefined && expected.toLowerCase() !== actual) {
