@@ -52,6 +52,8 @@ export interface MultipartBenchResult {
   rawCpuSecondsPerGiB: number;
   /** Set when the rows were not run (not enough free disk for the file and its copies). */
   skipped?: string;
+  /** Never set here: the bench runner's results file has it for a phase that failed (bench/run.ts writeResult). */
+  error?: string;
   rows: MultipartBenchRow[];
 }
 
@@ -169,7 +171,7 @@ async function uploadRow(store: BenchStore, source: string, bytes: number, rawMi
   const backing = await storeEnv(store);
   // BENCH_MULTIPART_CPU_PROF=<dir>: both processes write a V8 CPU profile there (node --cpu-prof) for the upload.
   const profDir = process.env.BENCH_MULTIPART_CPU_PROF;
-  const profile = (name: string) => (profDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profDir)} --cpu-prof-name=${name}-${store}.cpuprofile` } : {});
+  const profile = (name: string): Record<string, string> => (profDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profDir)} --cpu-prof-name=${name}-${store}.cpuprofile` } : {});
   const world = await startSdkWorld({ ...backing.env, MALLOC_ARENA_MAX: '2', ...profile('server') });
   try {
     const env = { ...process.env, SCANBASE_CONFIG_DIR: path.join(dir, `config-${store}`), SCANBASE_PROFILE: '', SCANBASE_BASE_URL: '', MALLOC_ARENA_MAX: '2' };
