@@ -8,8 +8,10 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { testApp, type TestApp } from '../support/app.ts';
-import { A2, addMembers, advanceClock, assertProblem, createProject, emailOf, projectWorld, uuidOf, type Call, type World } from '../support/projects.ts';
+import { A2, ACCOUNT_ID, addMembers, advanceClock, assertProblem, createProject, emailOf, projectWorld, uuidOf, type Call, type World } from '../support/projects.ts';
 import { fileRowsOf, local, md5Hex, pendingOf, storedObject } from '../support/files.ts';
+import { failureBody, surfaceOf, toFailure } from '../../src/http/errors.ts';
+import { api2RefParser } from '../../src/http/refs.ts';
 
 const MiB = 1024 * 1024;
 const QUOTA = 64 * MiB;
@@ -111,6 +113,16 @@ describe('the flow', () => {
     assert.equal(blob.statusCode, 302);
     const got = Buffer.from(await (await fetch(await local(t, blob.headers.location as string))).arrayBuffer());
     assert.equal(md5Hex(got), md5Hex(bytes));
+  });
+
+  test('a completion without the whole MD5 on the local disk: the store computes it from the bytes, and the file is registered with it', async () => {
+    const bytes = content(2 * MiB + 3, 21);
+    const { u, parts } = await uploadParts(w.as.manager!, bytes, 'No whole MD5');
+    const done = await w.as.manager!('POST', `${base()}/${u.id}/complete`, { partsMd5: composite(parts) });
+    assert.equal(done.status, 201, JSON.stringify(done.body));
+    assert.equal(done.body.md5, md5Hex(bytes));
+    const row = (await fileRowsOf(t, P.id)).find((f: any) => f.blobName === u.blobName);
+    assert.equal(row?.md5, md5Hex(bytes));
   });
 
   test('a second completion: 409 upload-already-completed naming the file, nothing registered twice', async () => {
@@ -274,5 +286,83 @@ describe('expiry', () => {
     } finally {
       [P, zone] = [kept.P, kept.zone];
     }
+  });
+});
+
+describe("API 1's error format (API 1 has no multipart route: the shared renderer, docs/files.md)", () => {
+  const ref = api2RefParser('svc');
+  const at = (id: string) => ({ account: ref('account', ACCOUNT_ID), project: ref('project', uuidOf(P.id)), workzone: ref('workzone', zone), id });
+  /** The same refusal twice: over API 2 (HTTP), and thrown by the use case and rendered for API 1 as the error handler would. */
+  async function bothFormats(status: number, code: string, http: () => Promise<any>, useCase: () => Promise<unknown>) {
+    const problem = assertProblem(await http(), status, code);
+    let thrown: unknown;
+    try {
+      await useCase();
+    } catch (e) {
+      thrown = e;
+    }
+    assert.ok(thrown, `the use case did not refuse (${code})`);
+    const f = toFailure(thrown);
+    const { type, body } = failureBody('api1', f);
+    assert.equal(f.status, status);
+    assert.match(type, /^application\/json/);
+    assert.deepEqual(body, { code, message: problem.detail }, 'API 1 carries the same code and message');
+    return { problem, message: body.message as string };
+  }
+
+  test('every multipart refusal (part number out of range, parts missing, checksum mismatch, a second completion, after expiry) renders in API 1 as {code, message} with its status, and the message alone says what errorValues says', async () => {
+    const actor = { userId: w.ids.manager! };
+    const uploads = t.core.multipartUploads;
+    const md5 = md5Hex('x');
+
+    const range = await start(w.as.manager!, { name: 'Range 1', extension: 'e57', size: 2 * MiB + 1, partSize: MiB });
+    const out = await bothFormats(400, 'part-number-out-of-range',
+      () => w.as.manager!('POST', `${base()}/${range.id}/part-urls`, { parts: [{ partNumber: 4, md5 }] }),
+      () => uploads.signParts(actor, at(range.id), [{ partNumber: 4, md5 }]));
+    assert.match(out.message, /from 1 to 3/);
+
+    const bytes = content(3 * MiB + 7, 11);
+    const partial = await uploadParts(w.as.manager!, bytes, 'Partial 1', [1]);
+    const completion = { md5: md5Hex(bytes), partsMd5: composite(partial.parts) };
+    const missing = await bothFormats(400, 'parts-missing',
+      () => w.as.manager!('POST', `${base()}/${partial.u.id}/complete`, completion),
+      () => uploads.complete(actor, at(partial.u.id), completion));
+    assert.deepEqual(missing.problem.errorValues.missing, [2, 3, 4]);
+    assert.match(missing.message, /3 of 4 parts .*missing: 2, 3, 4\)$/);
+
+    const whole = await uploadParts(w.as.manager!, bytes, 'Whole 1');
+    const wrong = { md5: md5Hex(bytes), partsMd5: md5Hex('other') };
+    const mismatch = await bothFormats(400, 'multipart-checksum-mismatch',
+      () => w.as.manager!('POST', `${base()}/${whole.u.id}/complete`, wrong),
+      () => uploads.complete(actor, at(whole.u.id), wrong));
+    assert.ok(mismatch.message.includes(composite(whole.parts)), mismatch.message);
+
+    const right = { md5: md5Hex(bytes), partsMd5: composite(whole.parts) };
+    const done = await w.as.manager!('POST', `${base()}/${whole.u.id}/complete`, right);
+    assert.equal(done.status, 201, JSON.stringify(done.body));
+    const twice = await bothFormats(409, 'upload-already-completed',
+      () => w.as.manager!('POST', `${base()}/${whole.u.id}/complete`, right),
+      () => uploads.complete(actor, at(whole.u.id), right));
+    assert.ok(twice.message.includes(uuidOf(done.body.id)) && twice.message.includes(whole.u.blobName), twice.message);
+
+    const late = await uploadParts(w.as.manager!, content(MiB, 12), 'Late 1');
+    await advanceClock(t, 601);
+    const lateCompletion = { md5: md5Hex(late.parts[0]!), partsMd5: composite(late.parts) };
+    const expiredOne = await bothFormats(400, 'upload-expired',
+      () => w.as.manager!('POST', `${base()}/${late.u.id}/complete`, lateCompletion),
+      () => uploads.complete(actor, at(late.u.id), lateCompletion));
+    assert.ok(expiredOne.message.includes(late.u.blobName), expiredOne.message);
+    for (const id of [range.id, partial.u.id]) assert.ok([204, 400].includes((await w.as.manager!('DELETE', `${base()}/${id}`)).status));
+  });
+
+  test('a part of the wrong size or checksum is refused by the store at its own URL, outside both APIs: no API 1 answer applies', async () => {
+    const u = await start(w.as.manager!, { name: 'Store 1', extension: 'e57', size: MiB, partSize: MiB });
+    const [signed] = await sign(w.as.manager!, u.id, [{ partNumber: 1, md5: md5Hex(content(MiB, 13)) }]);
+    const url = new URL(await local(t, signed!.url));
+    assert.equal(surfaceOf(url.pathname + url.search), 'other');
+    const bad = await put(signed!.url, signed!.headers, content(MiB, 14));
+    assert.equal(bad.status, 400, bad.text);
+    assert.equal(JSON.parse(bad.text).errorCode, 'bad-digest');
+    assert.equal((await w.as.manager!('DELETE', `${base()}/${u.id}`)).status, 204);
   });
 });

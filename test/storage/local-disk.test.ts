@@ -41,7 +41,7 @@ multipartContract(
       reopen: async () => new LocalDiskStore({ root: local.root, publicUrl: t.url, signingKey: async () => Buffer.from('unused'), clock: t.core.clock }),
     };
   },
-  { partLength: true, partMd5: true, unknownUpload: true },
+  { partLength: true, partMd5: true, unknownUpload: true, computesWholeMd5: true },
 );
 
 /** Every file under the root, temporary and metadata files included. */

@@ -21,6 +21,8 @@ export interface MultipartEnforcement {
   partMd5: boolean;
   /** Listing an upload the store does not know answers 404 `upload-not-found` (Azure knows no upload without blocks: none). */
   unknownUpload: boolean;
+  /** The store hashes the assembled bytes (local disk): a completion may leave the whole MD5 to it. */
+  computesWholeMd5: boolean;
 }
 
 export interface MultipartStoreUnderTest extends StoreUnderTest {
@@ -185,6 +187,23 @@ export function multipartContract(name: string, open: () => Promise<MultipartSto
     await refusedWith(store().completeMultipart({ upload, md5Hex: md5Hex(body), partsMd5Hex: partsMd5Hex([...md5s].reverse()) }), 'multipart-checksum-mismatch');
     assert.equal(await store().stat(key), null);
     await store().abortMultipart(upload);
+  });
+
+  test(`${name}: multipart: a completion without the whole MD5: computed from the bytes where the store can, else refused (400 invalid-input) with nothing published`, async () => {
+    const { body, partSize } = fileFor(store(), 2);
+    const { key, upload, md5s, signed } = await started(body, partSize);
+    for (const s of signed) assert.ok((await putPart(s, partOf(upload, body, s.partNumber))).ok);
+    if (enforces.computesWholeMd5) {
+      const done = await store().completeMultipart({ upload, partsMd5Hex: partsMd5Hex(md5s) });
+      assert.equal(done.md5Hex, md5Hex(body));
+      assert.equal((await store().stat(key))?.md5Hex, md5Hex(body));
+    } else {
+      await refusedWith(store().completeMultipart({ upload, partsMd5Hex: partsMd5Hex(md5s) }), 'invalid-input');
+      assert.equal(await store().stat(key), null);
+      await store().completeMultipart({ upload, md5Hex: md5Hex(body), partsMd5Hex: partsMd5Hex(md5s) });
+    }
+    assert.equal((await store().stat(key))?.size, body.length);
+    await store().delete(key);
   });
 
   test(`${name}: multipart: part numbers outside 1..N are refused at signing`, async () => {

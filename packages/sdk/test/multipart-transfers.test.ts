@@ -38,7 +38,7 @@ function bigFile(name: string, bytes: number): string {
 }
 const clientOf = (url: string) => createScanbaseClient({ baseUrl: url, accessToken: 'test-token' });
 
-test('multipart upload: a file over the threshold goes in parts, at most --parallel in flight, with progress per file and overall (rate, ETA); registered with its MD5', async () => {
+test('multipart upload: a file over the threshold goes in parts, at most --parallel in flight, with progress per file and overall (rate, ETA); registered with its MD5, which the local-disk store computes (the client hashes the parts only)', async () => {
   const file = bigFile('scan.e57', 20 * MiB + 12345);
   const small = bigFile('notes.txt', 1000);
   let inFlight = 0;
@@ -58,6 +58,7 @@ test('multipart upload: a file over the threshold goes in parts, at most --paral
   });
   assert.equal(out.length, 1);
   assert.equal(out[0]!.md5, md5(file));
+  assert.equal(server.completions.at(-1)!.md5, undefined, 'no whole MD5 sent to a store that computes it');
   assert.equal(server.partsReceived.length - before, 21, 'one PUT per part');
   assert.ok(most <= 3, `at most 3 parts in flight (saw ${most})`);
   const f = server.files.get(out[0]!.id)!;
@@ -126,6 +127,7 @@ for (const kind of ['s3 (s3rver)', 'azure (azurite)'] as const) {
       await assert.rejects(uploadFiles(clientOf(s.url), { ...o, signal: ac.signal, onProgress: (p) => p.bytesDone > 6 * MiB && ac.abort() }));
       const [out] = await uploadFiles(clientOf(s.url), o);
       assert.equal(out!.md5, md5(file));
+      assert.equal(s.completions.at(-1)!.md5, md5(file), 'the whole MD5 is sent to a store that cannot compute it');
       const dest = path.join(dir, `through-${kind.slice(0, 2)}-copy.e57`);
       await downloadRanged(clientOf(s.url), { accountId: target.accountId, projectId: target.projectId, blobName: out!.blobName, dest, md5: out!.md5, chunkSize: 4 * MiB });
       assert.equal(md5(dest), md5(file));

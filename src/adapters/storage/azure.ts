@@ -16,7 +16,7 @@ import {
 import crypto from 'node:crypto';
 import { DomainError } from '../../core/errors.ts';
 import {
-  AZURE_MULTIPART_LIMITS, MD5_HEX, checkComposite, checkHeldParts, checkPlan, partRange, partsMd5Hex,
+  AZURE_MULTIPART_LIMITS, MD5_HEX, checkComposite, checkHeldParts, checkPlan, partRange, partsMd5Hex, requireWholeMd5,
 } from '../../core/ports/multipart-plan.ts';
 import type {
   CompleteMultipartInput, CompletedMultipart, CreateMultipartInput, MultipartUpload, ObjectInfo, ObjectStore, SignDownloadInput,
@@ -168,10 +168,11 @@ export class AzureStore implements ObjectStore {
     const blob = this.container.getBlockBlobClient(upload.key);
     if (await this.committedByThisUpload(upload)) throw new DomainError('conflict', 'upload-already-completed', 'This upload was completed already');
     const parts = checkHeldParts(upload, await this.listParts(upload));
+    const md5Hex = requireWholeMd5(input.md5Hex);
     const composite = partsMd5Hex(parts.map((p) => p.md5Hex!));
     checkComposite(input.partsMd5Hex, composite);
     await blob.commitBlockList(parts.map((p) => blockIdOf(upload.uploadId, p.partNumber, p.md5Hex!)), {
-      blobHTTPHeaders: { blobContentMD5: Buffer.from(input.md5Hex, 'hex'), blobCacheControl: UPLOAD_CACHE_CONTROL },
+      blobHTTPHeaders: { blobContentMD5: Buffer.from(md5Hex, 'hex'), blobCacheControl: UPLOAD_CACHE_CONTROL },
     });
     return { size: upload.size, partCount: parts.length, partsMd5Hex: composite, md5Hex: null };
   }

@@ -17,7 +17,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { DomainError } from '../../core/errors.ts';
 import {
-  MD5_HEX, S3_MULTIPART_LIMITS, checkComposite, checkHeldParts, checkPlan, partRange, partsMd5Hex,
+  MD5_HEX, S3_MULTIPART_LIMITS, checkComposite, checkHeldParts, checkPlan, partRange, partsMd5Hex, requireWholeMd5,
 } from '../../core/ports/multipart-plan.ts';
 import type {
   CompleteMultipartInput, CompletedMultipart, CreateMultipartInput, MultipartUpload, ObjectInfo, ObjectStore, SignDownloadInput,
@@ -207,6 +207,7 @@ export class S3Store implements ObjectStore {
       throw e;
     }
     const parts = checkHeldParts(upload, held);
+    const md5Hex = requireWholeMd5(input.md5Hex);
     const known = parts.every((p) => p.md5Hex !== null);
     const composite = known ? partsMd5Hex(parts.map((p) => p.md5Hex!)) : null;
     if (composite) checkComposite(input.partsMd5Hex, composite);
@@ -222,7 +223,7 @@ export class S3Store implements ObjectStore {
       throw e;
     }
     const wholeMd5 = MD5_HEX.test(etag) ? etag : null;
-    const bad = wholeMd5 ? wholeMd5 !== input.md5Hex.toLowerCase() : composite !== null && etag !== `${composite}-${parts.length}`;
+    const bad = wholeMd5 ? wholeMd5 !== md5Hex.toLowerCase() : composite !== null && etag !== `${composite}-${parts.length}`;
     if (bad) {
       await this.delete(upload.key);
       throw new DomainError('invalid', 'multipart-checksum-mismatch', 'The assembled object does not have the checksum of its parts', { etag });

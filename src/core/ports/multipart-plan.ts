@@ -90,7 +90,9 @@ export function checkHeldParts(u: MultipartUpload, held: readonly { partNumber: 
     if (missing.length < 20) missing.push(n);
   }
   if (missingCount > 0) {
-    throw new DomainError('invalid', 'parts-missing', `${missingCount} of ${count} parts are not uploaded`, { missing, missingCount, partCount: count });
+    // The message says which (API 1's {code, message} carries no errorValues).
+    const first = `${missing.join(', ')}${missingCount > missing.length ? ', …' : ''}`;
+    throw new DomainError('invalid', 'parts-missing', `${missingCount} of ${count} parts are not uploaded (missing: ${first})`, { missing, missingCount, partCount: count });
   }
   const ordered = [];
   for (let n = 1; n <= count; n++) {
@@ -104,9 +106,17 @@ export function checkHeldParts(u: MultipartUpload, held: readonly { partNumber: 
   return ordered;
 }
 
+/** A completion without the whole MD5 on a store that cannot compute it: 400 `invalid-input`, before anything is assembled. */
+export function requireWholeMd5(md5Hex: string | undefined): string {
+  if (md5Hex === undefined) {
+    throw new DomainError('invalid', 'invalid-input', 'md5 (the whole file\'s MD5) is required on this store', { field: 'md5' });
+  }
+  return md5Hex;
+}
+
 /** The composite given by the client must be the one of the parts held: 400 `multipart-checksum-mismatch`. */
 export function checkComposite(expected: string | undefined, actual: string): void {
   if (expected !== undefined && expected.toLowerCase() !== actual) {
-    throw new DomainError('invalid', 'multipart-checksum-mismatch', 'The parts held do not give the composite checksum sent', { partsMd5: actual });
+    throw new DomainError('invalid', 'multipart-checksum-mismatch', `The parts held give the composite checksum ${actual}, not the one sent`, { partsMd5: actual });
   }
 }

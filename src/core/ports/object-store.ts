@@ -115,8 +115,12 @@ export interface StoredPart {
 
 export interface CompleteMultipartInput {
   upload: MultipartUpload;
-  /** The MD5 of the whole file, hex (the one the vendor's file record carries). */
-  md5Hex: string;
+  /**
+   * The MD5 of the whole file, hex (the one the vendor's file record carries). Absent: the
+   * store computes it from the assembled bytes (`computesWholeMd5`); a store that cannot
+   * (S3, Azure) refuses with 400 `invalid-input` before assembling anything.
+   */
+  md5Hex?: string;
   /**
    * The client's composite: MD5 of the concatenated binary MD5s of parts 1..N (S3's
    * multipart ETag without its "-N"). When given, the parts the store holds must give it.

@@ -1761,7 +1761,7 @@ export interface paths {
         put?: never;
         /**
          * Complete a multipart upload: every part and the whole file verified, then the file registered
-         * @description Completes a multipart upload (`{md5, partsMd5}`: the whole file's MD5 and the MD5 of the parts' binary MD5s): every part held with its planned size and MD5, the checksums verified, then the object assembled at its key and the file registered as `PUT …/bulk-files` registers it. Answers 201 the registered file.
+         * @description Completes a multipart upload (`{md5, partsMd5}`: the whole file's MD5, which may be left out where the store computes it (provider `local`), and the MD5 of the parts' binary MD5s): every part held with its planned size and MD5, the checksums verified, then the object assembled at its key and the file registered as `PUT …/bulk-files` registers it. Answers 201 the registered file.
          *
          *     **Permission:** on the work zone, the write permission of the file's category: `workzone:reality-data:write` + `workzone:import-jobs-reality-data:write` (scans, geo images, sitemaps, gaussian splats), `workzone:cad-model:write` or `workzone:documents:write` (3D/CAD models), `workzone:model-reports:write` (model reports), `workzone:video3d:write` (360 videos), `workzone:documents:write` (documents, media, other files, archives), and being the user who started the upload (anyone else: 404).
          *
@@ -15477,8 +15477,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The whole file's MD5, hex */
-                    md5: string;
+                    /** @description The whole file's MD5, hex. May be left out where the store computes it from the bytes (provider `local`: then checked by nothing but the parts' MD5s and partsMd5, and answered in the file); required on the others */
+                    md5?: string;
                     /** @description MD5 of the concatenated binary MD5s of parts 1..N, hex */
                     partsMd5: string;
                 };

@@ -1,6 +1,6 @@
 // Multipart upload of one large file (docs/files.md "Multipart uploads", the API 2
 // extension): start an upload of N bytes (the service answers the part size), hash the file
-// once in order (each part's MD5 and the whole file's), sign part URLs in pages as parts
+// once in order (each part's MD5, and the whole file's unless the store computes it), sign part URLs in pages as parts
 // are hashed, PUT up to `parallel` parts at once straight to the store, then complete with
 // the whole MD5 and the composite (MD5 of the parts' MD5s). Memory stays flat: a part is
 // streamed from its range of the file. With a journal entry (`state`, saved by `save`) a
@@ -27,8 +27,15 @@ export interface MultipartState {
   partCount?: number;
   /** The MD5 of each part hashed so far, in order (hex). */
   partMd5s: string[];
-  /** The whole file's MD5 once the hash pass has read it all. */
+  /** The whole file's MD5 once the hash pass has read it all (not hashed where the store computes it: `storeHashesWhole`). */
   md5?: string;
+  /**
+   * The store computes the whole file's MD5 from the bytes (provider `local`, docs/files.md):
+   * the client hashes each part only, one MD5 pass instead of two, and takes the whole MD5
+   * from the completion's answer (every part is verified against its MD5, and the composite
+   * ties the parts to this file).
+   */
+  storeHashesWhole?: boolean;
 }
 
 export interface MultipartFile {
@@ -99,6 +106,9 @@ export class Slots {
 const uploadsPath = (t: MultipartTarget) =>
   `/api/2/accounts/${encodeURIComponent(t.accountId)}/projects/${encodeURIComponent(t.projectId)}/workzones/${encodeURIComponent(t.workzoneId)}/multipart-uploads`;
 
+const filesPath = (t: MultipartTarget) =>
+  `/api/2/accounts/${encodeURIComponent(t.accountId)}/projects/${encodeURIComponent(t.projectId)}/files`;
+
 /** Part URLs asked for at once (the service signs at most 1000 per call). */
 const SIGN_PAGE = 100;
 /** A signed URL this close to its expiry is signed again rather than used. */
@@ -150,7 +160,7 @@ export async function uploadMultipart(client: ScanbaseClient, o: MultipartOption
     }
   }
   if (!state.id) {
-    let created: { id: string; blobName: string; partSize: number; partCount: number };
+    let created: { id: string; blobName: string; partSize: number; partCount: number; provider: string };
     try {
       created = await json('POST', base, { name: file.name, extension: file.extension, size: file.size, ...(o.partSize ? { partSize: o.partSize } : {}) });
     } catch (e) {
@@ -159,7 +169,9 @@ export async function uploadMultipart(client: ScanbaseClient, o: MultipartOption
       throw e;
     }
     if (created.partSize !== state.partSize) state.partMd5s = []; // hashed for another part size
-    Object.assign(state, { id: created.id, blobName: created.blobName, partSize: created.partSize, partCount: created.partCount });
+    Object.assign(state, {
+      id: created.id, blobName: created.blobName, partSize: created.partSize, partCount: created.partCount, storeHashesWhole: created.provider === 'local',
+    });
     await o.save();
   }
   const id = state.id!;
@@ -176,8 +188,9 @@ export async function uploadMultipart(client: ScanbaseClient, o: MultipartOption
   const wake = new Wakeup();
   let lowestUnsent = 1;
   let failure: unknown;
-  const hashed = () => (state.md5 ? partCount : state.partMd5s.length);
-  const hashing = state.md5 ? Promise.resolve() : hashFile(file, state, partSize, partCount, signal, async () => {
+  const hashDone = state.partMd5s.length === partCount && (state.md5 !== undefined || state.storeHashesWhole === true);
+  const hashed = () => (hashDone ? partCount : state.partMd5s.length);
+  const hashing = hashDone ? Promise.resolve() : hashFile(file, state, partSize, partCount, signal, async () => {
     wake.wake();
     if (state.partMd5s.length % 16 === 0) await o.save();
     while (!failure && state.partMd5s.length - lowestUnsent >= HASH_LEAD) await wake.wait();
@@ -267,15 +280,17 @@ export async function uploadMultipart(client: ScanbaseClient, o: MultipartOption
     throw failure;
   }
 
-  // 4. Complete (a completion whose answer was lost answers 409 with the file).
-  const md5 = state.md5!;
-  const completion = { md5, partsMd5: compositeOf(state.partMd5s) };
+  // 4. Complete (a completion whose answer was lost answers 409 with the file). Without the
+  // whole MD5 (the store computes it) the file's MD5 is the answer's.
+  const completion = { ...(state.md5 === undefined ? {} : { md5: state.md5 }), partsMd5: compositeOf(state.partMd5s) };
   try {
-    const done = await json<{ id: string; blobName: string }>('POST', `${base}/${encodeURIComponent(id)}/complete`, completion);
-    return { id: done.id, blobName: done.blobName, md5, partsHeld: held.size, partsSent: sent };
+    const done = await json<{ id: string; blobName: string; md5: string }>('POST', `${base}/${encodeURIComponent(id)}/complete`, completion);
+    return { id: done.id, blobName: done.blobName, md5: state.md5 ?? done.md5, partsHeld: held.size, partsSent: sent };
   } catch (e) {
     if (e instanceof ScanbaseError && e.errorCode === 'upload-already-completed' && typeof e.errorValues.fileId === 'string') {
-      return { id: e.errorValues.fileId, blobName: state.blobName!, md5, partsHeld: held.size, partsSent: sent };
+      const fileId = e.errorValues.fileId;
+      const md5 = state.md5 ?? (await json<{ md5: string }>('GET', `${filesPath(o.target)}/${encodeURIComponent(fileId)}`)).md5;
+      return { id: fileId, blobName: state.blobName!, md5, partsHeld: held.size, partsSent: sent };
     }
     throw e;
   }
@@ -302,18 +317,20 @@ export function compositeOf(partMd5s: readonly string[]): string {
 
 /**
  * One pass over the file: each part's MD5 (appended to state.partMd5s) and the whole file's
- * (state.md5), reading into one reused buffer. Parts already in the journal are hashed
- * again for the whole MD5 only (an MD5's state cannot be saved half way).
+ * (state.md5) unless the store computes it (state.storeHashesWhole), reading into one reused
+ * buffer. Parts already in the journal are read again for the whole MD5 only (an MD5's state
+ * cannot be saved half way), and not at all when there is no whole MD5 to make.
  */
 async function hashFile(
   file: MultipartFile, state: MultipartState, partSize: number, partCount: number, signal: AbortSignal | undefined, onPart: () => Promise<void>,
 ): Promise<void> {
-  const whole = crypto.createHash('md5');
+  const whole = state.storeHashesWhole ? null : crypto.createHash('md5');
   const buf = Buffer.allocUnsafe(HASH_CHUNK);
   const fh = await fs.promises.open(file.path, 'r');
   try {
     for (let n = 1; n <= partCount; n++) {
       const known = state.partMd5s[n - 1] !== undefined;
+      if (known && !whole) continue;
       const part = known ? null : crypto.createHash('md5');
       const start = (n - 1) * partSize;
       const size = Math.min(partSize, file.size - start);
@@ -322,7 +339,7 @@ async function hashFile(
         const { bytesRead } = await fh.read(buf, 0, Math.min(HASH_CHUNK, size - done), start + done);
         if (bytesRead === 0) throw new Error(`${file.path} is shorter than ${file.size} bytes (changed while uploading?)`);
         const chunk = buf.subarray(0, bytesRead);
-        whole.update(chunk);
+        whole?.update(chunk);
         part?.update(chunk);
         done += bytesRead;
       }
@@ -334,5 +351,5 @@ async function hashFile(
   } finally {
     await fh.close();
   }
-  state.md5 = whole.digest('hex');
+  if (whole) state.md5 = whole.digest('hex');
 }

@@ -46,6 +46,8 @@ export interface MultipartServer {
   /** Part numbers the store received whole / whose PUT began, in order (local disk only). */
   partsReceived: number[];
   partsStarted: number[];
+  /** The body of every completion, in order (what the client sent: the whole MD5 or not). */
+  completions: { md5?: string; partsMd5?: string }[];
   /** Resolves once no part PUT is being received (what a killed client sent has landed or failed). */
   idle(): Promise<void>;
   /** The store's upload of a service upload id. */
@@ -86,6 +88,7 @@ export async function startMultipartServer(o: { store?: ObjectStore; partSize?: 
   const files = new Map<string, FakeFile>();
   const partsReceived: number[] = [];
   const partsStarted: number[] = [];
+  const completions: { md5?: string; partsMd5?: string }[] = [];
   let receiving = 0;
   const idleWaiters: (() => void)[] = [];
 
@@ -171,13 +174,18 @@ export async function startMultipartServer(o: { store?: ObjectStore; partSize?: 
     }
   });
 
-  server.post<{ Params: Params; Body: { md5: string; partsMd5?: string } }>(`${base}/:id/complete`, async (req, reply) => {
+  server.post<{ Params: Params; Body: { md5?: string; partsMd5?: string } }>(`${base}/:id/complete`, async (req, reply) => {
     try {
+      completions.push({ ...req.body });
       const u = uploadOf(req.params);
       if (u.fileId) throw new DomainError('conflict', 'upload-already-completed', 'This upload was completed already', { fileId: u.fileId, blobName: u.blobName });
-      if (typeof req.body?.md5 !== 'string' || !/^[0-9a-fA-F]{32}$/.test(req.body.md5)) throw invalidInput('md5 is required');
-      await store.completeMultipart({ upload: u.store, md5Hex: req.body.md5.toLowerCase(), partsMd5Hex: req.body.partsMd5 });
-      const f: FakeFile = { id: `urn:svc:file:${crypto.randomUUID()}`, name: u.name, extension: u.extension, size: u.store.size, md5: req.body.md5.toLowerCase(), blobName: u.blobName, workzoneId: u.workzoneId };
+      const sent = req.body?.md5;
+      if (sent !== undefined && (typeof sent !== 'string' || !/^[0-9a-fA-F]{32}$/.test(sent))) throw invalidInput('md5 must be 32 hex digits');
+      // Left out: the store computes it (local disk), or refuses (S3, Azure), as the service does.
+      const done = await store.completeMultipart({ upload: u.store, md5Hex: sent?.toLowerCase(), partsMd5Hex: req.body.partsMd5 });
+      const md5 = sent?.toLowerCase() ?? done.md5Hex;
+      if (!md5) throw invalidInput('md5 is required on this store');
+      const f: FakeFile = { id: `urn:svc:file:${crypto.randomUUID()}`, name: u.name, extension: u.extension, size: u.store.size, md5, blobName: u.blobName, workzoneId: u.workzoneId };
       files.set(f.id, f);
       u.fileId = f.id;
       return reply.code(201).send(f);
@@ -211,7 +219,7 @@ export async function startMultipartServer(o: { store?: ObjectStore; partSize?: 
 
   await server.listen({ host: '127.0.0.1', port: Number(new URL(url).port) });
   return {
-    url, store, files, partsReceived, partsStarted,
+    url, store, files, partsReceived, partsStarted, completions,
     storeUpload: (id) => uploads.get(id)!.store,
     idle: () => (receiving === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve))),
     async stop() {

@@ -83,14 +83,15 @@ export interface MultipartUploads {
   /** GET …/{id}/parts: the parts the store holds after part `after`, at most `limit`. */
   listParts(actor: Actor, at: UploadPath, page: { after?: number; limit?: number }): Promise<HeldParts>;
   /** POST …/{id}/complete: every part checked, the whole file verified, then the file registered. */
-  complete(actor: Actor, at: UploadPath, input: { md5: string; partsMd5: string }): Promise<RegisteredFile>;
+  complete(actor: Actor, at: UploadPath, input: { md5?: string; partsMd5: string }): Promise<RegisteredFile>;
   /** DELETE …/{id}: the store's parts removed, the reservation released. */
   abort(actor: Actor, at: UploadPath): Promise<void>;
 }
 
 const uploadNotFound = () => new DomainError('not-found', 'upload-not-found', 'No such multipart upload');
 const alreadyCompleted = (r: MultipartUploadRecord) =>
-  new DomainError('conflict', 'upload-already-completed', 'This upload was completed already', { fileId: r.fileId!, blobName: r.blobName });
+  // The message names the file too: API 1's {code, message} carries no errorValues.
+  new DomainError('conflict', 'upload-already-completed', `This upload was completed already: file ${r.fileId}, blob ${r.blobName}`, { fileId: r.fileId!, blobName: r.blobName });
 const expired = (r: MultipartUploadRecord) =>
   new DomainError('invalid', 'upload-expired', `The upload of ${r.blobName} has expired`, { blobName: r.blobName });
 
@@ -226,14 +227,18 @@ export function createMultipartUploads(deps: {
     async complete(actor, at, input) {
       const { scope, upload } = await openUpload(actor, at);
       openForWriting(upload);
-      const md5 = typeof input.md5 === 'string' ? input.md5.toLowerCase() : '';
+      // md5 may be left out where the store computes it from the bytes (local disk): each part was
+      // verified against its own MD5 and the composite ties them to the client's file.
+      const sent = input.md5 === undefined ? undefined : typeof input.md5 === 'string' ? input.md5.toLowerCase() : '';
       const partsMd5 = typeof input.partsMd5 === 'string' ? input.partsMd5.toLowerCase() : '';
-      if (!MD5_HEX.test(md5)) throw invalidInput('md5 must be the hex MD5 of the whole file (32 hex digits)', { field: 'md5' });
+      if (sent !== undefined && !MD5_HEX.test(sent)) throw invalidInput('md5 must be the hex MD5 of the whole file (32 hex digits)', { field: 'md5' });
       if (!MD5_HEX.test(partsMd5)) throw invalidInput('partsMd5 must be the hex MD5 of the parts\' binary MD5s (32 hex digits)', { field: 'partsMd5' });
 
       // The store checks and assembles outside any transaction (docs/files.md): nothing is registered when it refuses.
+      let md5 = sent;
       try {
-        const done = await objectStore.completeMultipart({ upload: storeUploadOf(upload), md5Hex: md5, partsMd5Hex: partsMd5 });
+        const done = await objectStore.completeMultipart({ upload: storeUploadOf(upload), md5Hex: sent, partsMd5Hex: partsMd5 });
+        md5 ??= done.md5Hex ?? undefined;
         if (done.md5Hex !== null && done.md5Hex !== md5) {
           throw new DomainError('invalid', 'multipart-checksum-mismatch', 'The assembled file does not have the MD5 sent', { md5: done.md5Hex });
         }
@@ -247,8 +252,12 @@ export function createMultipartUploads(deps: {
         const again = await store.repos.multipartUploads.byId(upload.projectId, upload.id);
         if (again?.completedAt) throw alreadyCompleted(again);
         const info = await objectStore.stat(blobKey(upload.projectId, upload.blobName));
-        if (!info || info.size !== upload.size || (info.md5Hex !== null && info.md5Hex !== md5)) throw e;
+        if (!info || info.size !== upload.size || (info.md5Hex !== null && md5 !== undefined && info.md5Hex !== md5)) throw e;
+        md5 ??= info.md5Hex ?? undefined;
       }
+      // A store that neither was given the MD5 nor computed it refused above (requireWholeMd5); this is its guard.
+      if (md5 === undefined) throw invalidInput('md5 (the whole file\'s MD5) is required on this store', { field: 'md5' });
+      const wholeMd5 = md5;
 
       const now = clock.now();
       const file = await store.transaction(async (repos) => {
@@ -261,8 +270,8 @@ export function createMultipartUploads(deps: {
         await checkCapacities(repos, {
           subscriptionId: scope.project.subscriptionId, userId: actor.userId, adding: new Map(), touched: new Set([upload.category as never]), addingBytes: 0,
         });
-        const item = checkItem({ name: upload.name, extension: upload.extension, size: upload.size, md5 }, 0);
-        const f = newFileRecord(ids.uuid(), upload.projectId, upload.workzoneId, { ...item, blobName: upload.blobName }, { ...pending, md5 }, actor.userId, now);
+        const item = checkItem({ name: upload.name, extension: upload.extension, size: upload.size, md5: wholeMd5 }, 0);
+        const f = newFileRecord(ids.uuid(), upload.projectId, upload.workzoneId, { ...item, blobName: upload.blobName }, { ...pending, md5: wholeMd5 }, actor.userId, now);
         await repos.files.insert(f);
         await repos.uploads.remove(pending.id);
         await repos.multipartUploads.markCompleted(upload.id, f.id, now);

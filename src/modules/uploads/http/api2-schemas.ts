@@ -39,6 +39,9 @@ export const HeldParts = Type.Object({
 });
 
 export const Completion = Type.Object({
-  md5: Type.String({ maxLength: 64, description: 'The whole file\'s MD5, hex' }),
+  md5: Type.Optional(Type.String({
+    maxLength: 64,
+    description: 'The whole file\'s MD5, hex. May be left out where the store computes it from the bytes (provider `local`: then checked by nothing but the parts\' MD5s and partsMd5, and answered in the file); required on the others',
+  })),
   partsMd5: Type.String({ maxLength: 64, description: 'MD5 of the concatenated binary MD5s of parts 1..N, hex' }),
 });

@@ -31,7 +31,7 @@ export const UPLOADS_OPERATIONS: OperationTable = {
     errors: [...PROJECT, ...WORKZONE, INPUT, 'create-file-forbidden', 'upload-not-found', 'upload-already-completed'],
   },
   [`POST ${MP}/{uploadId}/complete`]: {
-    does: 'Completes a multipart upload (`{md5, partsMd5}`: the whole file\'s MD5 and the MD5 of the parts\' binary MD5s): every part held with its planned size and MD5, the checksums verified, ' +
+    does: 'Completes a multipart upload (`{md5, partsMd5}`: the whole file\'s MD5, which may be left out where the store computes it (provider `local`), and the MD5 of the parts\' binary MD5s): every part held with its planned size and MD5, the checksums verified, ' +
       'then the object assembled at its key and the file registered as `PUT …/bulk-files` registers it. Answers 201 the registered file.',
     permission: `${FILE_WRITE}, and being the user who started the upload (anyone else: 404).`,
     errors: [...PROJECT, ...WORKZONE, INPUT, 'create-file-forbidden', 'upload-not-found', 'parts-missing', 'part-mismatch', 'multipart-checksum-mismatch',
