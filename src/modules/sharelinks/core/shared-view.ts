@@ -22,7 +22,7 @@ import type { WorkzoneRecord } from '../../../core/ports/project-repositories.ts
 import { downloadName, servedAs } from '../../../core/files/index.ts';
 import type { AnnotationRecord, AnnotationsRepos } from '../../annotations/index.ts';
 import type { MeasurementRecord, MeasurementsRepos } from '../../measurements/index.ts';
-import type { ShareLinkRecord, ShareLinksRepos, ShareOptions } from './ports.ts';
+import type { BoxLimit, ShareLinkRecord, ShareLinksRepos, ShareOptions } from './ports.ts';
 import './errors.ts';
 import { SHARE_LINK_LIMITS as L, isExpired, sharedAnnotationTypes, sharedZoneIds } from './rules.ts';
 
@@ -73,6 +73,8 @@ export interface SharedViews {
   annotations(token: string | null, linkId: string): Promise<AnnotationRecord[]>;
   measurements(token: string | null, linkId: string): Promise<MeasurementRecord[]>;
   crops(token: string | null, linkId: string): Promise<CropRecord[]>;
+  /** A shared file whose point cloud the session reads, with the link's box limit (null: none). 404 file-not-found outside the shared zones. */
+  pointCloudFile(token: string | null, linkId: string, fileId: string): Promise<{ file: FileRecord; boxLimit: BoxLimit | null }>;
 }
 
 const optionDisabled = (option: keyof ShareOptions) =>
@@ -114,6 +116,14 @@ export function createSharedViews(deps: {
     const zones = new Set(sharedZoneIds(link));
     return <T extends { workzoneId: string }>(x: T) => zones.has(x.workzoneId);
   };
+
+  /** A file of the session's shared zones (404 file-not-found otherwise). */
+  async function sharedFile(token: string | null, linkId: string, fileId: string): Promise<{ link: ShareLinkRecord; file: FileRecord }> {
+    const link = await sessionLink(token, linkId);
+    const file = isUuid(fileId) ? await repos().files.byRef(link.projectId, { uuid: fileId.toLowerCase() }) : null;
+    if (!file || !inZones(link)(file)) throw notFound('file', fileId.slice(0, 200));
+    return { link, file };
+  }
 
   function requireOption(link: ShareLinkRecord, option: keyof ShareOptions): void {
     if (!link.shareOptions[option]) throw optionDisabled(option);
@@ -159,13 +169,16 @@ export function createSharedViews(deps: {
     },
 
     async fileUrl(token, linkId, fileId) {
-      const link = await sessionLink(token, linkId);
-      const file = isUuid(fileId) ? await repos().files.byRef(link.projectId, { uuid: fileId.toLowerCase() }) : null;
-      if (!file || !inZones(link)(file)) throw notFound('file', fileId.slice(0, 200));
+      const { link, file } = await sharedFile(token, linkId, fileId);
       return objectStore.signDownload(
         { key: blobKey(link.projectId, file.blobName), expiresInSeconds: L.downloadSeconds, ...servedAs(file.extension, downloadName(file)) },
         clock.now(),
       );
+    },
+
+    async pointCloudFile(token, linkId, fileId) {
+      const { link, file } = await sharedFile(token, linkId, fileId);
+      return { file, boxLimit: link.boxLimit };
     },
 
     async tagLists(token, linkId) {
