@@ -144,6 +144,10 @@ test('the point-cloud reads of the share surface need the session, a shared file
   assertProblem(await problem(`/share/${limited.id}/files/${lasId}/point-cloud`, null), 401, 'unauthorized');
   assertProblem(await problem(`/share/${limited.id}/files/${lasId}/point-cloud/nodes/0-0-0-0`, null), 401, 'unauthorized');
   assertProblem(await problem(`/share/${limited.id}/files/${lasId}/point-cloud/nodes/0-0-0-0`, 'not-a-session'), 401, 'unauthorized');
+  // The whole file would carry the points outside the box.
+  assertProblem(await problem(`/share/${limited.id}/files/${lasId}/content`, limited.token), 403, 'sharelink-box-limited');
+  const open = await link(null);
+  assert.equal((await get(`/share/${open.id}/files/${lasId}/content`, open.token)).statusCode, 302, 'a link without a box downloads it');
   // A file of a zone the link does not share.
   assertProblem(await problem(`/share/${limited.id}/files/${otherZoneFileId}/point-cloud`, limited.token), 404, 'file-not-found');
   assertProblem(await problem(`/share/${limited.id}/files/${otherZoneFileId}/point-cloud/nodes/0-0-0-0`, limited.token), 404, 'file-not-found');

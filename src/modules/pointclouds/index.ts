@@ -6,3 +6,4 @@ export type { PointCloudIntake } from './core/intake.ts';
 export { CONVERT_JOB } from './core/intake.ts';
 export { COPC_CONTENT_TYPE } from './core/conversion-job.ts';
 export type { PointCloudRecord, PointCloudState, ConversionPhase, PointCloudObjects, BoxLimit } from './core/ports.ts';
+export { POINT_CLOUD_EXTENSIONS } from './core/ports.ts';

@@ -156,3 +156,6 @@ export interface CopcNodes {
   /** A boundary node's chunk with only its points inside the box, re-encoded. */
   filter(layout: CopcLayout, chunk: Uint8Array, pointCount: number, box: BoxLimit): Promise<{ chunk: Uint8Array; pointCount: number }>;
 }
+
+/** Extensions of the files converted to COPC (migration 0023's trigger names the same four). */
+export const POINT_CLOUD_EXTENSIONS: ReadonlySet<string> = new Set(['e57', 'las', 'laz', 'ply']);

@@ -23,6 +23,7 @@ import { downloadName, servedAs } from '../../../core/files/index.ts';
 import type { AnnotationRecord, AnnotationsRepos } from '../../annotations/index.ts';
 import type { MeasurementRecord, MeasurementsRepos } from '../../measurements/index.ts';
 import type { BoxLimit, ShareLinkRecord, ShareLinksRepos, ShareOptions } from './ports.ts';
+import { POINT_CLOUD_EXTENSIONS } from '../../pointclouds/index.ts';
 import './errors.ts';
 import { SHARE_LINK_LIMITS as L, isExpired, sharedAnnotationTypes, sharedZoneIds } from './rules.ts';
 
@@ -170,6 +171,12 @@ export function createSharedViews(deps: {
 
     async fileUrl(token, linkId, fileId) {
       const { link, file } = await sharedFile(token, linkId, fileId);
+      // The whole file would carry the points outside the box: a limited link reads them node by node.
+      if (link.boxLimit && POINT_CLOUD_EXTENSIONS.has(file.extension.toLowerCase())) {
+        throw new DomainError('forbidden', 'sharelink-box-limited', 'This share link limits its point clouds to a box: read this file through its point-cloud nodes, not whole', {
+          fileId: file.id,
+        });
+      }
       return objectStore.signDownload(
         { key: blobKey(link.projectId, file.blobName), expiresInSeconds: L.downloadSeconds, ...servedAs(file.extension, downloadName(file)) },
         clock.now(),
