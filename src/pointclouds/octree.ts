@@ -2,13 +2,17 @@
 // z), and the level-of-detail rule. Each point is stored once: a node keeps at most one
 // point per cell of a GRID³ grid over its cube (the first one met, in a shuffled order),
 // and passes the others to its children; a node with few points keeps them all (a leaf).
-// The root's spacing is cube size / GRID; each level halves it.
+// The root's spacing is cube size / GRID; each level halves it. GRID is 64 (not Potree's
+// 128) so that the root of a large terrain holds ~12 k points, not ~47 k: a first frame of
+// header, hierarchy page and root node stays under 512 kB (docs/point-clouds.md).
 import { RECORD_SIZE, type Quantization } from './record.ts';
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
+/** Bits of a cell index along one axis of a node's sampling grid. */
+const GRID_BITS = 6;
 /** Cells per axis of a node's sampling grid. */
-export const GRID = 128;
+export const GRID = 1 << GRID_BITS;
 /** Deepest level below a chunk root the in-memory build goes (deeper points stay in their leaf). */
 export const MAX_DEPTH_BELOW_CHUNK = 16;
 
@@ -118,13 +122,13 @@ export function shuffledOrder(count: number, seed: number): Uint32Array {
 export class SamplingGrid {
   readonly stamps = new Uint32Array(GRID * GRID * GRID);
   generation = 0;
-  /** Cells per axis of the whole cube at the node's sampling depth (node depth + 7). */
+  /** Cells per axis of the whole cube at the node's sampling depth (node depth + GRID_BITS). */
   cells = GRID;
   x0 = 0;
   y0 = 0;
   z0 = 0;
 
-  /** Starts a node: its cells are those of depth d + 7 inside it. */
+  /** Starts a node: its cells are those of depth d + GRID_BITS inside it. */
   reset(key: NodeKey): void {
     if (++this.generation === 0xffffffff) {
       this.stamps.fill(0);
@@ -138,8 +142,8 @@ export class SamplingGrid {
 
   /**
    * The node's cell of a point (normalized coordinates), packed as (cx·GRID + cy)·GRID + cz;
-   * each index is clamped to the node. Bit 6 of an index is the point's child half on that
-   * axis, so cellOctant() follows from it.
+   * each index is clamped to the node. The top bit of an index (GRID_BITS − 1) is the
+   * point's child half on that axis, so cellOctant() follows from it.
    */
   cell(ux: number, uy: number, uz: number): number {
     const g = this.cells;
@@ -165,7 +169,8 @@ export class SamplingGrid {
 }
 
 /** The child octant (0–7) of a packed cell: the top bit of each axis index. */
-export const cellOctant = (cell: number) => ((cell >> 20) & 1) | (((cell >> 13) & 1) << 1) | (((cell >> 6) & 1) << 2);
+export const cellOctant = (cell: number) =>
+  ((cell >> (3 * GRID_BITS - 1)) & 1) | (((cell >> (2 * GRID_BITS - 1)) & 1) << 1) | (((cell >> (GRID_BITS - 1)) & 1) << 2);
 
 export interface BuiltNode {
   key: NodeKey;

@@ -9,8 +9,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { convertToCopc, openPointCloud, PointCloudError } from '../../src/pointclouds/index.ts';
+import { GRID } from '../../src/pointclouds/octree.ts';
 import { syntheticPoint, writeSyntheticLas } from './support/synthetic.ts';
-import { readCopcHierarchy, readCopcPoints } from './support/copc-read.ts';
+import { readCopcHierarchy, readCopcPoints, readFirstFrame } from './support/copc-read.ts';
+import { Getter } from 'copc';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-pc-convert-'));
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -51,22 +53,53 @@ test('a LAS 1.4 file (format 7) becomes a COPC file that copc.js reads with the 
   assert.deepEqual(h.header.max, written.max);
   assert.ok(h.nodes.size > 10, `an octree, not one node (${h.nodes.size})`);
   const cube = { min: h.info.cube.slice(0, 3), size: h.info.cube[3]! - h.info.cube[0]! };
+  assert.ok(Math.abs(h.info.spacing - cube.size / GRID) < cube.size * 1e-12, `the root spacing is one cell of the ${GRID}³ sampling grid (${h.info.spacing})`);
+  const hasChildren = new Set([...h.nodes.keys()].map((k) => {
+    const [d, x, y, z] = k.split('-').map(Number) as [number, number, number, number];
+    return `${d - 1}-${x >> 1}-${y >> 1}-${z >> 1}`;
+  }));
   const stats = await readCopcPoints(output, (key, get, n) => {
     const [d, x, y, z] = key.split('-').map(Number) as [number, number, number, number];
     const size = cube.size / 2 ** d;
     const lo = [cube.min[0]! + x * size, cube.min[1]! + y * size, cube.min[2]! + z * size];
+    const cells = new Set<number>();
     for (let i = 0; i < n; i++) {
-      ['X', 'Y', 'Z'].forEach((dim, a) => {
+      const c = ['X', 'Y', 'Z'].map((dim, a) => {
         const v = get(dim, i);
         assert.ok(v >= lo[a]! - 1e-6 && v <= lo[a]! + size + 1e-6, `point ${i} of node ${key} lies in its cube`);
+        return Math.min(GRID - 1, Math.max(0, Math.floor(((v - lo[a]!) / size) * GRID)));
       });
+      cells.add((c[0]! * GRID + c[1]!) * GRID + c[2]!);
     }
+    // A node with children is a sample: one point per cell of its grid, so an upper level
+    // (the root above all) holds a bounded, coarse share of the cloud whatever its size.
+    if (hasChildren.has(key)) assert.ok(cells.size >= n - n * 0.001, `node ${key}: ${n} points in ${cells.size} cells of its ${GRID}³ grid`);
   });
+  const root = h.nodes.get('0-0-0-0')!;
+  assert.ok(root.pointCount <= GRID * GRID * 3, `the root is a coarse sample: ${root.pointCount} points`);
   assert.equal(stats.count, count);
   assert.deepEqual(stats.min, written.min);
   assert.deepEqual(stats.max, written.max);
   const expected = inputSums(count);
   for (const [k, v] of Object.entries(expected)) assert.ok(Math.abs(stats.sums[k]! - v) < Math.abs(v) * 1e-12 + 1e-3, `${k}: ${stats.sums[k]} vs ${v}`);
+});
+
+test('the first frame of a 1 M-point terrain (header, root hierarchy page, root node) takes at most 4 reads and 512 kB', async () => {
+  // The issue's target for the console's first frame: the root is a coarse sample (one point
+  // per cell of a GRID³ grid), whatever the number of points below it.
+  const count = 1_000_000;
+  const input = path.join(tmp, 'first-frame.las');
+  await writeSyntheticLas(input, { version: '1.4', format: 7, count });
+  const output = path.join(tmp, 'first-frame.copc.laz');
+  await convertToCopc({ input, output });
+  const frame = await readFirstFrame(Getter.file(output));
+  assert.ok(frame.requests <= 4, `${frame.requests} reads`);
+  assert.ok(frame.bytes <= 512_000, `${frame.bytes} bytes`);
+  assert.ok(frame.points >= 1_000 && frame.points <= 20_000, `the root holds ${frame.points} points`);
+  const stats = await readCopcPoints(output);
+  assert.equal(stats.count, count, 'every point is in one node');
+  fs.rmSync(input);
+  fs.rmSync(output);
 });
 
 test('a LAS 1.2 file (format 1, no colour) becomes format 6, and the COPC output reads back as a LAZ input', async () => {

@@ -19,6 +19,7 @@ import type { PointCloudsRepo, PointCloudStore } from './core/ports.ts';
 import { pointCloudsRepo } from './postgres/point-clouds-repo.ts';
 import { pointCloudObjects } from './adapters/object-bytes.ts';
 import { copcConverter } from './adapters/converter.ts';
+import { copcNodes } from './adapters/copc-nodes.ts';
 import { pointCloudRoutes } from './http/routes.ts';
 import { POINT_CLOUD_OPERATIONS } from './http/operations.ts';
 
@@ -49,7 +50,7 @@ export const pointcloudsModule = defineModule<PointCloudsNeeds, PointCloudsOffer
       const intake = createPointCloudIntake({ store, clock, jobRunner, logger });
       const job = createConversionJob({ store, clock, objects, converter: copcConverter(), workRoot: path.join(config.dataDir, 'pointclouds'), logger });
       return {
-        offers: { pointClouds: createPointClouds({ store, access: projectAccess, objects, caches, maxEntries: config.pointCloudCacheEntries }), pointCloudIntake: intake },
+        offers: { pointClouds: createPointClouds({ store, access: projectAccess, objects, copcNodes: copcNodes(), caches, maxEntries: config.pointCloudCacheEntries }), pointCloudIntake: intake },
         jobs: { [CONVERT_JOB]: job },
         tasks: [pointCloudIntakeTask(intake)],
         // Before the job runner waits for the job in hand (modules stop in reverse order): a

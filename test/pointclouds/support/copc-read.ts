@@ -1,6 +1,6 @@
 // Reads a COPC file back with the `copc` package (copc.js: the maintained COPC reader of
 // the COPC authors, over laz-perf) — an implementation independent of this project's writer.
-import { Copc, Hierarchy } from 'copc';
+import { Copc, type Getter, Hierarchy } from 'copc';
 
 export interface CopcSummary {
   header: Awaited<ReturnType<typeof Copc.create>>['header'];
@@ -57,4 +57,37 @@ export async function readCopcPoints(file: string, visit?: (node: string, get: (
     stats.count += view.pointCount;
   }
   return stats;
+}
+
+export interface FirstFrame {
+  /** Range reads before the root node's points were decoded. */
+  requests: number;
+  /** Bytes those reads returned. */
+  bytes: number;
+  /** Points of the root node (what a viewer draws first). */
+  points: number;
+  seconds: number;
+}
+
+/**
+ * What a viewer reads before it can draw a COPC file's first points: copc.js's header and
+ * VLR read, the root hierarchy page, then the root node, decoded; every read counted.
+ * `getter` is any copc.js range getter (a file, or HTTP ranges on loopback in the bench).
+ */
+export async function readFirstFrame(getter: Getter): Promise<FirstFrame> {
+  let requests = 0;
+  let bytes = 0;
+  const counting: Getter = async (begin, end) => {
+    const got = await getter(begin, end);
+    requests++;
+    bytes += got.length;
+    return got;
+  };
+  const started = performance.now();
+  const copc = await Copc.create(counting);
+  const page = await Copc.loadHierarchyPage(counting, copc.info.rootHierarchyPage);
+  const root = page.nodes['0-0-0-0'];
+  if (!root) throw new Error('the COPC file has no root node');
+  const view = await Copc.loadPointDataView(counting, copc, root);
+  return { requests, bytes, points: view.pointCount, seconds: (performance.now() - started) / 1000 };
 }

@@ -226,8 +226,12 @@ export class CopcPointsLayer implements SceneLayer {
   }
 
   private fetchWanted(): void {
+    // Until a node is held, the root (picked first) is fetched alone: the first frame then
+    // waits for the header, the hierarchy page and the root only, not for children fetched
+    // beside it (docs/point-clouds.md "First frame after the coarser root").
+    const limit = this.held.size ? PARALLEL : 1;
     for (const key of this.wanted) {
-      if (this.loading.size >= PARALLEL) return;
+      if (this.loading.size >= limit) return;
       if (this.held.has(key) || this.loading.has(key)) continue;
       this.loading.add(key);
       void this.loadNode(key)

@@ -118,3 +118,44 @@ export interface PointCloudObjects {
   /** Bytes start..end (inclusive) of an object, streamed; null when there is no such object. */
   readRange(key: string, start: number, end: number): Promise<Readable | null>;
 }
+
+/** An axis-aligned box in a cloud's coordinates, both corners inclusive (a share link's box limit). */
+export interface BoxLimit {
+  min: [number, number, number];
+  max: [number, number, number];
+}
+
+/** A node of a COPC hierarchy: where its LAZ chunk lies in the object. */
+export interface CopcNodeEntry {
+  pointCount: number;
+  offset: number;
+  length: number;
+}
+
+/** What a box-limited reader needs of a COPC object: its header's facts and every node. */
+export interface CopcLayout {
+  pointFormat: 6 | 7;
+  scale: [number, number, number];
+  offset: [number, number, number];
+  /** The octree's root cube: minimum corner and edge. */
+  cube: { min: [number, number, number]; size: number };
+  /** The root's point spacing (COPC info). */
+  spacing: number;
+  /** Nodes by key "d-x-y-z", every hierarchy page read. */
+  nodes: Map<string, CopcNodeEntry>;
+}
+
+export type NodeVerdict = 'outside' | 'inside' | 'boundary';
+
+/** The COPC format's side of the box limit (src/pointclouds: copc.js for the hierarchy, box-filter.ts). */
+export interface CopcNodes {
+  /** Reads the header and every hierarchy page of a COPC object through `read` (byte ranges, end exclusive). */
+  layout(read: (begin: number, end: number) => Promise<Uint8Array>): Promise<CopcLayout>;
+  /** Whether a node's cube is outside the box, inside it, or crosses its faces. */
+  verdict(layout: CopcLayout, key: string, box: BoxLimit): NodeVerdict;
+  /** A boundary node's chunk with only its points inside the box, re-encoded. */
+  filter(layout: CopcLayout, chunk: Uint8Array, pointCount: number, box: BoxLimit): Promise<{ chunk: Uint8Array; pointCount: number }>;
+}
+
+/** Extensions of the files converted to COPC (migration 0023's trigger names the same four). */
+export const POINT_CLOUD_EXTENSIONS: ReadonlySet<string> = new Set(['e57', 'las', 'laz', 'ply']);

@@ -16,6 +16,8 @@ declare module '../../../core/error-codes.ts' {
     'sharelink-membership-required': { status: readonly [401]; defined: readonly ['ours'] };
     /** A link session's request for what the link does not share (an option off). */
     'sharelink-option-disabled': { status: readonly [403]; defined: readonly ['ours'] };
+    /** A box-limited link's session asked for a point-cloud file whole (its points outside the box included). */
+    'sharelink-box-limited': { status: readonly [403]; defined: readonly ['ours'] };
   }
 }
 
@@ -32,4 +34,5 @@ export const SHARE_LINK_ERROR_CODES = {
   'sharelink-password-required': row(401, 'ours'),
   'sharelink-membership-required': row(401, 'ours'),
   'sharelink-option-disabled': row(403, 'ours'),
+  'sharelink-box-limited': row(403, 'ours'),
 } as const;

@@ -1,4 +1,7 @@
 // The share-links module's repository port (src/modules/sharelinks/postgres implements it).
+import type { BoxLimit } from '../../pointclouds/index.ts';
+
+export type { BoxLimit };
 
 /** The vendor's ShareLinkOptions: what a link shows besides the zone's files. */
 export interface ShareOptions {
@@ -23,6 +26,11 @@ export interface ShareLinkFields {
   membershipRequired: boolean;
   shareOptions: ShareOptions;
   savedView: Record<string, unknown> | null;
+  /**
+   * Our extension (migration 0038): the box its sessions may see of the shared point clouds
+   * (corners in the clouds' coordinates, inclusive); null: no limit.
+   */
+  boxLimit: BoxLimit | null;
 }
 
 export interface ShareLinkRecord extends ShareLinkFields {

@@ -2,7 +2,7 @@
 // or change a link (all links vs own links), what a link shows, how long a session lasts.
 import { invalidInput } from '../../../core/errors.ts';
 import type { PermissionRule } from '../../../core/permissions/authorizer.ts';
-import type { ShareLinkRecord, ShareOptions } from './ports.ts';
+import type { BoxLimit, ShareLinkRecord, ShareOptions } from './ports.ts';
 
 export const SHARE_LINK_LIMITS = {
   nameChars: 255,
@@ -35,6 +35,16 @@ export function checkPassword(password: string): void {
       `password must be at least ${L.passwordMinChars} characters with 3 of uppercase, lowercase, digit and special characters, or at least ${L.passwordAnyClassChars} characters`,
       { field: 'password' },
     );
+  }
+}
+
+/** A link's box limit (our extension): finite corners, min ≤ max on every axis (a box of zero width is a plane, and allowed). */
+export function checkBoxLimit(box: BoxLimit): void {
+  for (let a = 0; a < 3; a++) {
+    const lo = box.min[a]!;
+    const hi = box.max[a]!;
+    if (!Number.isFinite(lo) || !Number.isFinite(hi)) throw invalidInput('boxLimit corners must be finite numbers', { field: 'boxLimit' });
+    if (lo > hi) throw invalidInput(`boxLimit.min must not exceed boxLimit.max (axis ${'xyz'[a]}: ${lo} > ${hi})`, { field: 'boxLimit' });
   }
 }
 

@@ -23,7 +23,8 @@ import type { WorkzoneRecord } from '../../../core/ports/project-repositories.ts
 import { downloadName, servedAs } from '../../../core/files/index.ts';
 import type { AnnotationRecord, AnnotationsRepos } from '../../annotations/index.ts';
 import type { MeasurementRecord, MeasurementsRepos } from '../../measurements/index.ts';
-import type { ShareLinkRecord, ShareLinkSessionRecord, ShareLinksRepos, ShareOptions } from './ports.ts';
+import type { BoxLimit, ShareLinkRecord, ShareLinkSessionRecord, ShareLinksRepos, ShareOptions } from './ports.ts';
+import { POINT_CLOUD_EXTENSIONS } from '../../pointclouds/index.ts';
 import './errors.ts';
 import { SHARE_LINK_LIMITS as L, isExpired, sharedAnnotationTypes, sharedZoneIds } from './rules.ts';
 
@@ -74,6 +75,8 @@ export interface SharedViews {
   annotations(token: string | null, linkId: string): Promise<AnnotationRecord[]>;
   measurements(token: string | null, linkId: string): Promise<MeasurementRecord[]>;
   crops(token: string | null, linkId: string): Promise<CropRecord[]>;
+  /** A shared file whose point cloud the session reads, with the link's box limit (null: none). 404 file-not-found outside the shared zones. */
+  pointCloudFile(token: string | null, linkId: string, fileId: string): Promise<{ file: FileRecord; boxLimit: BoxLimit | null }>;
 }
 
 const optionDisabled = (option: keyof ShareOptions) =>
@@ -117,6 +120,14 @@ export function createSharedViews(deps: {
     const zones = new Set(sharedZoneIds(link));
     return <T extends { workzoneId: string }>(x: T) => zones.has(x.workzoneId);
   };
+
+  /** A file of the session's shared zones (404 file-not-found otherwise). */
+  async function sharedFile(token: string | null, linkId: string, fileId: string): Promise<{ session: ShareLinkSessionRecord; link: ShareLinkRecord; file: FileRecord }> {
+    const { session, link } = await openSession(token, linkId);
+    const file = isUuid(fileId) ? await repos().files.byRef(link.projectId, { uuid: fileId.toLowerCase() }) : null;
+    if (!file || !inZones(link)(file)) throw notFound('file', fileId.slice(0, 200));
+    return { session, link, file };
+  }
 
   function requireOption(link: ShareLinkRecord, option: keyof ShareOptions): void {
     if (!link.shareOptions[option]) throw optionDisabled(option);
@@ -162,9 +173,13 @@ export function createSharedViews(deps: {
     },
 
     async fileUrl(token, linkId, fileId) {
-      const { session, link } = await openSession(token, linkId);
-      const file = isUuid(fileId) ? await repos().files.byRef(link.projectId, { uuid: fileId.toLowerCase() }) : null;
-      if (!file || !inZones(link)(file)) throw notFound('file', fileId.slice(0, 200));
+      const { session, link, file } = await sharedFile(token, linkId, fileId);
+      // The whole file would carry the points outside the box: a limited link reads them node by node.
+      if (link.boxLimit && POINT_CLOUD_EXTENSIONS.has(file.extension.toLowerCase())) {
+        throw new DomainError('forbidden', 'sharelink-box-limited', 'This share link limits its point clouds to a box: read this file through its point-cloud nodes, not whole', {
+          fileId: file.id,
+        });
+      }
       const now = clock.now();
       const url = await objectStore.signDownload(
         { key: blobKey(link.projectId, file.blobName), expiresInSeconds: L.downloadSeconds, ...servedAs(file.extension, downloadName(file)) },
@@ -175,6 +190,11 @@ export function createSharedViews(deps: {
       const userId = session.userId ?? link.createdBy;
       if (userId && file.category === 'scan') await usage.recordDownloads([{ projectId: link.projectId, userId, action: 'scans-downloaded', count: 1 }], now);
       return url;
+    },
+
+    async pointCloudFile(token, linkId, fileId) {
+      const { link, file } = await sharedFile(token, linkId, fileId);
+      return { file, boxLimit: link.boxLimit };
     },
 
     async tagLists(token, linkId) {

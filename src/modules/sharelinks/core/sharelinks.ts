@@ -15,10 +15,10 @@ import type { PasswordHasher } from '../../../core/ports/crypto.ts';
 import type { Repos, Store } from '../../../core/ports/repositories.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
-import type { ShareLinkFields, ShareLinkRecord, ShareLinksRepos, ShareOptions } from './ports.ts';
+import type { BoxLimit, ShareLinkFields, ShareLinkRecord, ShareLinksRepos, ShareOptions } from './ports.ts';
 import './events.ts';
 import './errors.ts';
-import { SHARE_LINK_LIMITS as L, checkPassword, linkRule, passwordChangeOf } from './rules.ts';
+import { SHARE_LINK_LIMITS as L, checkBoxLimit, checkPassword, linkRule, passwordChangeOf } from './rules.ts';
 
 /** A link with what its presenter needs (the account for URNs). */
 export interface ShareLinkView {
@@ -39,6 +39,8 @@ export interface ShareLinkInput {
   membershipRequired: boolean;
   shareOptions: ShareOptions;
   savedView: Record<string, unknown> | null;
+  /** Our extension: the box the link's sessions may see of its point clouds (null: all). */
+  boxLimit: BoxLimit | null;
 }
 
 export interface ShareLinks {
@@ -93,6 +95,7 @@ export function createShareLinks(deps: {
     if (input.savedView && JSON.stringify(input.savedView).length > L.savedViewChars) {
       throw invalidInput(`savedView holds at most ${L.savedViewChars} characters of JSON`, { field: 'savedView' });
     }
+    if (input.boxLimit) checkBoxLimit(input.boxLimit);
   }
 
   const view = (scope: ProjectScope, link: ShareLinkRecord): ShareLinkView => ({ link, accountId: scope.account.account.id });
@@ -131,7 +134,7 @@ export function createShareLinks(deps: {
       const link: ShareLinkRecord = {
         id: ids.uuid(), projectId: scope.project.id, workzoneId: w, name: input.name.trim(), sharedWorkzoneIds: shared,
         passwordHash: input.password ? await hasher.hash(input.password) : null, expiresAt: input.expiresAt, logoBlob: input.logoBlob,
-        membershipRequired: input.membershipRequired, shareOptions: input.shareOptions, savedView: input.savedView,
+        membershipRequired: input.membershipRequired, shareOptions: input.shareOptions, savedView: input.savedView, boxLimit: input.boxLimit,
         createdAt: now, createdBy: actor.userId,
       };
       await store.transaction(async (repos) => {
@@ -153,7 +156,7 @@ export function createShareLinks(deps: {
       const passwordHash = 'keep' in change ? current.passwordHash : 'remove' in change ? null : await hasher.hash(change.set);
       const fields: ShareLinkFields = {
         name: input.name.trim(), sharedWorkzoneIds: shared, passwordHash, expiresAt: input.expiresAt, logoBlob: input.logoBlob,
-        membershipRequired: input.membershipRequired, shareOptions: input.shareOptions, savedView: input.savedView,
+        membershipRequired: input.membershipRequired, shareOptions: input.shareOptions, savedView: input.savedView, boxLimit: input.boxLimit,
       };
       const passwordChanged = !('keep' in change);
       await store.transaction(async (repos) => {

@@ -29,6 +29,7 @@ export function shareLinkRoutes(root: FastifyInstance, use: { shareLinks: ShareL
     membershipRequired: b.membershipRequired,
     shareOptions: b.shareOptions,
     savedView: b.savedView ?? null,
+    boxLimit: b.boxLimit ? { min: b.boxLimit.min as [number, number, number], max: b.boxLimit.max as [number, number, number] } : null,
   });
   const linkRef = (req: { params: { shareLinkRef: string } }) => ref('sharelink', req.params.shareLinkRef);
 

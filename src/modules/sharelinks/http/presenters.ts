@@ -28,6 +28,7 @@ export function shareLinkPresenter(urn: (type: UrnType, id: string) => string, p
       shareOptions: l.shareOptions,
       logoBlob: l.logoBlob,
       savedView: l.savedView as Static<typeof S.ShareLink>['savedView'],
+      boxLimit: l.boxLimit,
     };
   };
 }

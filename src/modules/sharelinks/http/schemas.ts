@@ -16,6 +16,12 @@ export const ShareLinkOptions = Type.Object({
 
 /** The vendor's SavedViewData: an object with a `type`, the rest the viewer's own. */
 const SavedView = Type.Object({ type: Type.String({ maxLength: 100 }) }, { additionalProperties: true });
+const Corner = Type.Array(Type.Number(), { minItems: 3, maxItems: 3 });
+/** Our extension (docs/share-links.md "Box limit"): what the link's sessions may see of its point clouds. */
+export const BoxLimit = Type.Object({ min: Corner, max: Corner }, {
+  additionalProperties: false,
+  description: 'Scanbase extension: the box (corners in the point clouds\' coordinates, inclusive) that this link\'s sessions may see of the shared point clouds; null: no limit',
+});
 const Password = Type.String({ maxLength: L.passwordMaxChars, description: 'at least 12 characters with 3 of uppercase, lowercase, digit, special; or at least 24 characters' });
 const SharedZones = Type.Array(RefString, { maxItems: L.sharedWorkzones });
 
@@ -28,6 +34,7 @@ const writeFields = {
   membershipRequired: Type.Boolean(),
   shareOptions: ShareLinkOptions,
   savedView: Type.Optional(Nullable(SavedView)),
+  boxLimit: Type.Optional(Nullable(BoxLimit)),
 };
 
 export const ShareLinkCreate = Type.Object({ workzoneId: RefString, ...writeFields }, { additionalProperties: false });
@@ -49,4 +56,5 @@ export const ShareLink = Type.Object({
   shareOptions: ShareLinkOptions,
   logoBlob: Nullable(Type.String()),
   savedView: Nullable(SavedView),
+  boxLimit: Nullable(BoxLimit),
 });

@@ -4,15 +4,17 @@
 // bearer secret is sent as `Authorization: Bearer <token>`; it is no access token, so no other
 // route takes it. No route here reads the bearer as an access token but the opening of a link
 // that asks for membership.
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { bearerToken } from '../../../http/auth.ts';
+import { BLOB_SECURITY_HEADERS } from '../../../http/blobs.ts';
+import type { PointClouds } from '../../pointclouds/index.ts';
 import type { TokenService } from '../../../core/oauth/index.ts';
 import type { RateLimiter } from '../../limits/index.ts';
 import type { SharedViews } from '../core/shared-view.ts';
 import { SHARE_LINK_LIMITS as L } from '../core/rules.ts';
-import { ShareLinkOptions } from './schemas.ts';
+import { BoxLimit, ShareLinkOptions } from './schemas.ts';
 
 const Problem = Type.Object({ status: Type.Integer(), title: Type.String() }, { additionalProperties: true });
 const errors = { '4xx': Problem };
@@ -31,6 +33,7 @@ const Scope = Type.Object({
   expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   workzones: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
   savedView: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+  boxLimit: Type.Union([BoxLimit, Type.Null()]),
 });
 const SharedFile = Type.Object({
   id: Type.String(), workzoneId: Type.String(), name: Type.String(), category: Type.String(), extension: Type.String(), size: Type.Integer(), createdAt: Type.String(),
@@ -44,6 +47,15 @@ const SharedAnnotation = Type.Object({
   description: Type.Union([Type.String(), Type.Null()]), position: Point,
 });
 const SharedMeasurement = Type.Object({ id: Type.String(), workzoneId: Type.String(), name: Type.String(), kind: Type.String(), points: Type.Array(Point) });
+const NodeParams = Type.Object({ linkId: Type.String({ minLength: 1, maxLength: 64 }), fileId: Type.String({ minLength: 1, maxLength: 64 }), nodeKey: Type.String({ minLength: 7, maxLength: 60 }) });
+const Triple = Type.Array(Type.Number(), { minItems: 3, maxItems: 3 });
+const SharedPointCloud = Type.Object({
+  fileId: Type.String(),
+  pointFormat: Type.Integer(), scale: Triple, offset: Triple,
+  cube: Type.Object({ min: Triple, size: Type.Number() }), spacing: Type.Number(),
+  boxLimit: Type.Union([BoxLimit, Type.Null()]),
+  nodes: Type.Array(Type.Object({ key: Type.String(), pointCount: Type.Integer(), verdict: Type.Union([Type.Literal('inside'), Type.Literal('boundary')]) })),
+});
 const SharedCrop = Type.Object({ id: Type.String(), workzoneId: Type.String(), name: Type.String(), crop: Type.String() });
 
 /** Tag data is JSON text as stored; a tag whose text does not parse is given as the text. */
@@ -56,7 +68,7 @@ function tagData(text: string): unknown {
 }
 
 export const shareSurfaceRoutes =
-  (use: { sharedViews: SharedViews; tokens: TokenService; rateLimiter: RateLimiter }): FastifyPluginAsync =>
+  (use: { sharedViews: SharedViews; tokens: TokenService; rateLimiter: RateLimiter; pointClouds: PointClouds }): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     const views = use.sharedViews;
@@ -105,7 +117,7 @@ export const shareSurfaceRoutes =
       const { link, zones } = await views.scope(token(req), req.params.linkId);
       return {
         id: link.id, name: link.name, workzoneId: link.workzoneId, shareOptions: link.shareOptions,
-        expiresAt: link.expiresAt?.toISOString() ?? null, workzones: zones, savedView: link.savedView,
+        expiresAt: link.expiresAt?.toISOString() ?? null, workzones: zones, savedView: link.savedView, boxLimit: link.boxLimit,
       };
     });
 
@@ -118,6 +130,41 @@ export const shareSurfaceRoutes =
     app.get('/share/:linkId/files/:fileId/content', {
       schema: { summary: 'A shared file: 302 to a download URL valid one minute', operationId: 'getSharedFileContent', tags, params: FileParams, response: { 302: Type.Null(), ...errors } },
     }, async (req, reply) => reply.redirect(await views.fileUrl(token(req), req.params.linkId, req.params.fileId), 302));
+
+    // A shared file's converted point cloud, limited to the link's box (docs/point-clouds.md
+    // "The box limit"): its layout without the nodes wholly outside, then node by node.
+    app.get('/share/:linkId/files/:fileId/point-cloud', {
+      schema: {
+        summary: 'A shared file\'s COPC layout: header facts and the nodes the session may read (our extension)', operationId: 'getSharedPointCloud', tags, params: FileParams,
+        response: { 200: SharedPointCloud, ...errors },
+      },
+    }, async (req, reply) => {
+      const { file, boxLimit } = await views.pointCloudFile(token(req), req.params.linkId, req.params.fileId);
+      const { layout, nodes } = await use.pointClouds.sharedLayout(file, boxLimit);
+      reply.header('cache-control', 'private, no-store');
+      return {
+        fileId: file.id, pointFormat: layout.pointFormat, scale: layout.scale, offset: layout.offset, cube: layout.cube, spacing: layout.spacing, boxLimit, nodes,
+      };
+    });
+
+    app.get('/share/:linkId/files/:fileId/point-cloud/nodes/:nodeKey', {
+      schema: {
+        summary: 'One node of a shared point cloud: its LAZ chunk (X-Point-Count points); boundary nodes filtered to the box, nodes outside it refused (our extension)',
+        operationId: 'getSharedPointCloudNode', tags, params: NodeParams, response: errors,
+      },
+    }, async (req, reply) => {
+      const { file, boxLimit } = await views.pointCloudFile(token(req), req.params.linkId, req.params.fileId);
+      const node = await use.pointClouds.sharedNode(file, req.params.nodeKey, boxLimit);
+      reply.headers(BLOB_SECURITY_HEADERS);
+      reply.header('content-type', 'application/octet-stream');
+      reply.header('cache-control', 'private, no-store');
+      reply.header('x-point-count', String(node.pointCount));
+      reply.header('x-node-verdict', node.verdict);
+      reply.header('content-length', String(node.length));
+      // Bytes, not a typed answer: the route's schema lists its errors only.
+      const raw: FastifyReply = reply;
+      return raw.send(node.body instanceof Uint8Array ? Buffer.from(node.body.buffer, node.body.byteOffset, node.body.byteLength) : node.body);
+    });
 
     app.get('/share/:linkId/tag-lists', {
       schema: { summary: 'The shared zones\' tag lists with their tags (option `tags`)', operationId: 'getSharedTagLists', tags, params: LinkParams, response: { 200: Type.Array(SharedTagList), ...errors } },
