@@ -148,7 +148,7 @@ export function printSnapshotRow(r: SnapshotBenchResult): void {
     `${r.restoreMedianMs}${r.restoreMedianMs! <= r.target ? '' : ' (above target)'}`, r.restoreMs!.join(' / '),
     [...new Set(r.restoredBy)].join(', '), r.loadAverage?.join(' → ') ?? '',
   ].join(' | '));
-  if (r.restoreStepsMs) console.log(`restore steps (ms, medians): ${Object.entries(r.restoreStepsMs).map(([step, ms]) => `${step} ${ms}`).join(', ')}`);
+  if (r.restoreStepsMs) console.log(`restore steps (ms, medians; queued: waiting for the spare copy the restore before it made again): ${Object.entries(r.restoreStepsMs).map(([step, ms]) => `${step} ${ms}`).join(', ')}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
