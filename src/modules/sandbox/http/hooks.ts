@@ -46,10 +46,10 @@ function factsOf(req: FastifyRequest, nowMs: number): FaultRequest {
 }
 
 /**
- * A slow body: the real answer (or, slow-request-body, the request's body), paced at `bytesPerSecond` (the first slice at once, then
- * each when the bytes sent so far are due). A stream answer is read as it is sent (its
- * own backpressure: memory stays flat); a whole answer is sliced without copies, and keeps
- * its Content-Length.
+ * A slow body: the real answer, paced at `bytesPerSecond` (the first slice at once, then
+ * each when the bytes sent so far are due; `paced` below paces a slow-request-body's request
+ * body the same way). A stream answer is read as it is sent (its own backpressure: memory
+ * stays flat); a whole answer is sliced without copies, and keeps its Content-Length.
  */
 function slowBody(payload: unknown, bytesPerSecond: number, reply: FastifyReply): unknown {
   if (payload === null || payload === undefined) return payload;
