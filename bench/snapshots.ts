@@ -33,6 +33,8 @@ export interface SnapshotBenchResult {
   restoreMedianMs?: number;
   /** How each restore put the database back: `data-directory` (PGlite on disk, the fast path) or `copy`. */
   restoredBy?: string[];
+  /** Each restore step's median (ms): where the time goes (manifest, database, events, blobs). */
+  restoreStepsMs?: Record<string, number>;
   /** The machine's 1-minute load average at the start and end of the restores (it is shared). */
   loadAverage?: [number, number];
   target: number;
@@ -96,7 +98,11 @@ export async function runSnapshotBench(): Promise<SnapshotBenchResult> {
     }
     await inject('PUT', bulk, (signed.files as { blobName: string }[]).map((f, i) => ({ ...items[i], blobName: f.blobName })), auth);
 
-    snapshots = createSnapshots({ sql, store: core.store, objectStore: core.objectStore, clock: core.clock, dir: path.join(tmp, 'snapshots') });
+    const steps: Record<string, number[]> = {};
+    snapshots = createSnapshots({
+      sql, store: core.store, objectStore: core.objectStore, clock: core.clock, dir: path.join(tmp, 'snapshots'),
+      onRestoreStep: (step, ms) => (steps[step] ??= []).push(ms),
+    });
     let t0 = performance.now();
     const info = await snapshots.save('bench');
     out.saveMs = Math.round(performance.now() - t0);
@@ -118,6 +124,7 @@ export async function runSnapshotBench(): Promise<SnapshotBenchResult> {
     }
     out.loadAverage = [Math.round(load0 * 10) / 10, Math.round(os.loadavg()[0]! * 10) / 10];
     out.restoreMedianMs = median([...out.restoreMs].sort((a, b) => a - b));
+    out.restoreStepsMs = Object.fromEntries(Object.entries(steps).map(([step, ms]) => [step, Math.round(median(ms))]));
     const files = await inject('GET', `${P}/files`, undefined, auth);
     if (files.length !== SNAPSHOT_FILES) throw new Error(`after the restore the project has ${files.length} files`);
   } catch (e) {
@@ -141,6 +148,7 @@ export function printSnapshotRow(r: SnapshotBenchResult): void {
     `${r.restoreMedianMs}${r.restoreMedianMs! <= r.target ? '' : ' (above target)'}`, r.restoreMs!.join(' / '),
     [...new Set(r.restoredBy)].join(', '), r.loadAverage?.join(' → ') ?? '',
   ].join(' | '));
+  if (r.restoreStepsMs) console.log(`restore steps (ms, medians; queued: waiting for the spare copy the restore before it made again): ${Object.entries(r.restoreStepsMs).map(([step, ms]) => `${step} ${ms}`).join(', ')}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

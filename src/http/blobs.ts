@@ -2,6 +2,7 @@
 // no body limit), GET and HEAD serve an object with Range support. Registered only when
 // the store is the local disk; failures are RFC 9457 problem+json like every surface.
 import fs from 'node:fs';
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { ObjectStore } from '../core/ports/object-store.ts';
@@ -126,12 +127,15 @@ export const blobRoutes =
     // The console on PUBLIC_URL calling a separate blob origin (BLOB_PUBLIC_URL): blob-cors.ts.
     app.options(`${BLOB_ROUTE_PREFIX}*`, { schema: { hide: true } }, (req, reply) => blobPreflight(req, reply, consoleOrigin));
 
-    // The PUT body is the raw request stream, read by the handler: no parser, no body limit.
+    // The PUT body is the request stream, read by the handler: no parser, no body limit. The
+    // parser hands on the stream the preParsing hooks left (the request itself, or the
+    // sandbox's paced body: docs/sandbox.md "slow-request-body") unread.
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+    app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
     app.put(`${BLOB_ROUTE_PREFIX}*`, { schema: { hide: true } }, async (req, reply) => {
       const parsed = parseUrl(req.url);
+      const body = req.body instanceof Readable ? req.body : req.raw; // no body: Fastify ran no parser
       // A whole upload, or one part of a multipart upload (`upload` and `part` in the query).
       let receive: () => Promise<{ md5Hex: string }>;
       try {
@@ -146,10 +150,10 @@ export const blobRoutes =
         };
         if (parsed.query.upload !== undefined) {
           const part = await store.verifyPart(request);
-          receive = () => store.receivePart(part, req.raw);
+          receive = () => store.receivePart(part, body);
         } else {
           const whole = await store.verifyUpload(request);
-          receive = () => store.receive(whole, req.raw);
+          receive = () => store.receive(whole, body);
         }
       } catch (e) {
         return fail(reply, e);

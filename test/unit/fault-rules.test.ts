@@ -79,11 +79,14 @@ test('a bad window is refused naming the field', () => {
   assert.equal(refusedField({ effect: { kind: 'drop' }, window: { from: '2026-03-01T12:00:00Z', to: 'x' } }), 'body.window.to');
 });
 
-test('a slow body needs a rate of 1 byte to bytesPerSecondMax per second', () => {
-  assert.deepEqual(parseFaultRule({ effect: { kind: 'slow-body', bytesPerSecond: 1024 } }, 'r').effect, { kind: 'slow-body', bytesPerSecond: 1024 });
-  assert.equal(refusedField({ effect: { kind: 'slow-body' } }), 'body.effect.bytesPerSecond');
-  assert.equal(refusedField({ effect: { kind: 'slow-body', bytesPerSecond: 0 } }), 'body.effect.bytesPerSecond');
-  assert.equal(refusedField({ effect: { kind: 'slow-body', bytesPerSecond: FAULT_LIMITS.bytesPerSecondMax + 1 } }), 'body.effect.bytesPerSecond');
+test('a slow body (an answer\'s or a request\'s) needs a rate of 1 byte to bytesPerSecondMax per second', () => {
+  for (const kind of ['slow-body', 'slow-request-body']) {
+    assert.deepEqual(parseFaultRule({ effect: { kind, bytesPerSecond: 1024 } }, 'r').effect, { kind, bytesPerSecond: 1024 });
+    assert.equal(refusedField({ effect: { kind } }), 'body.effect.bytesPerSecond');
+    assert.equal(refusedField({ effect: { kind, bytesPerSecond: 0 } }), 'body.effect.bytesPerSecond');
+    assert.equal(refusedField({ effect: { kind, bytesPerSecond: FAULT_LIMITS.bytesPerSecondMax + 1 } }), 'body.effect.bytesPerSecond');
+    assert.equal(refusedField({ effect: { kind, bytesPerSecond: 10, ms: 5 } }), 'body.effect.ms');
+  }
 });
 
 test('refuse-refresh matches only POST /oauth/token with grant_type=refresh_token (its client when named); other kinds never match with the body', () => {

@@ -215,6 +215,8 @@ function effectText(e: FaultEffect): string {
       return 'cut the body';
     case 'slow-body':
       return `slow body, ${e.bytesPerSecond} bytes/s`;
+    case 'slow-request-body':
+      return `slow request body, read at ${e.bytesPerSecond} bytes/s`;
     case 'refuse-refresh':
       return 'refuse token refreshes';
   }

@@ -34,6 +34,8 @@ export type FaultEffect =
   | { kind: 'truncate' }
   /** The real answer, sent at this rate. */
   | { kind: 'slow-body'; bytesPerSecond: number }
+  /** The request's body read at this rate (a slow upload). */
+  | { kind: 'slow-request-body'; bytesPerSecond: number }
   /** POST /oauth/token with grant_type=refresh_token answers 400 invalid_grant. */
   | { kind: 'refuse-refresh' };
 

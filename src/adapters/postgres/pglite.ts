@@ -210,6 +210,23 @@ export async function openPglite(dir: string | undefined, opts: { template?: Blo
   }
 }
 
+/**
+ * PGlite's engine compiled once and its file bundle read once per process, for the reopens of
+ * a data directory (a snapshot's restore): a fresh `PGlite.create` reads and compiles the 9 MB
+ * WebAssembly module and unpacks its 6 MB bundle each time, most of a reopen's cost.
+ */
+let artifacts: Promise<{ pgliteWasmModule: WebAssembly.Module; fsBundle: Blob }> | null = null;
+function pgliteArtifacts(): Promise<{ pgliteWasmModule: WebAssembly.Module; fsBundle: Blob }> {
+  artifacts ??= (async () => {
+    const dist = new URL('.', import.meta.resolve('@electric-sql/pglite'));
+    const [wasm, bundle] = await Promise.all([fsp.readFile(new URL('pglite.wasm', dist)), fsp.readFile(new URL('pglite.data', dist))]);
+    return { pgliteWasmModule: await WebAssembly.compile(wasm), fsBundle: new Blob([bundle]) };
+  })();
+  // A failure is not kept (the next reopen tries again); its callers see it.
+  artifacts.catch(() => (artifacts = null));
+  return artifacts;
+}
+
 /** Files of a data directory that are the running instance's, not the cluster's. */
 const INSTANCE_FILES = new Set(['postmaster.pid', 'postmaster.opts']);
 const WAL_SEGMENT = /^[0-9A-F]{24}$/;
@@ -221,9 +238,18 @@ const WAL_SEGMENT = /^[0-9A-F]{24}$/;
 function onDisk(dir: string, first: PGlite, release: () => void): Sql {
   let current = { db: first, sql: wrap(first, first, () => {}, new Map()) };
   const open = async () => {
-    const db = await PGlite.create(dir);
+    // A reopen (a snapshot's restore) reuses the compiled engine and its file bundle.
+    let reused = {};
+    try {
+      reused = await pgliteArtifacts();
+    } catch (e) {
+      process.emitWarning(`PGlite: reopened without its compiled engine (${(e as Error).message})`);
+    }
+    const db = await PGlite.create(dir, reused);
     current = { db, sql: wrap(db, db, () => {}, new Map()) };
   };
+  /** The directories a swap put aside, being removed after it (close waits for them). */
+  let removing: Promise<void> = Promise.resolve();
   const copyFiles = (from: string, to: string, wal?: { from: string; to: string }) =>
     fsp.cp(from, to, {
       recursive: true,
@@ -250,12 +276,14 @@ function onDisk(dir: string, first: PGlite, release: () => void): Sql {
     async close() {
       try {
         await current.db.close();
+        await removing;
       } finally {
         release();
       }
     },
     dataDirectory: {
       async copyTo(dest) {
+        void pgliteArtifacts(); // ahead of a restore of this copy
         // Inside a transaction: every other statement waits (PGlite has one connection), so
         // the files after the CHECKPOINT are those a clean restart would read.
         await current.db.transaction(async (tx) => {
@@ -268,6 +296,7 @@ function onDisk(dir: string, first: PGlite, release: () => void): Sql {
       },
       async replaceWith(source, o) {
         const aside = `${dir}.replaced-${process.pid}-${Date.now()}`;
+        void pgliteArtifacts(); // compiled (the first time) while the database closes
         await current.db.close();
         await fsp.rename(dir, aside);
         try {
@@ -280,7 +309,10 @@ function onDisk(dir: string, first: PGlite, release: () => void): Sql {
           await open();
           throw e;
         }
-        await fsp.rm(aside, { recursive: true, force: true });
+        // The old files go after the swap, off its path (a data directory of hundreds of MB).
+        removing = removing.then(() => fsp.rm(aside, { recursive: true, force: true })).catch((e: unknown) => {
+          process.emitWarning(`PGlite: the replaced data directory ${aside} could not be removed (${(e as Error).message})`);
+        });
       },
     },
   };

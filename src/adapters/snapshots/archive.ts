@@ -205,3 +205,76 @@ export class Spool {
     }
   }
 }
+
+const BLOCK = 512;
+const padded = (n: number) => Math.ceil(n / BLOCK) * BLOCK;
+
+/** A tar header's size field: octal text, or base-256 (high bit set) for the largest entries. */
+function headerSize(field: Buffer): number {
+  if (field[0]! & 0x80) {
+    let n = field[0]! & 0x7f;
+    for (let i = 1; i < field.length; i++) n = n * 256 + field[i]!;
+    return n;
+  }
+  const text = field.toString('ascii').replace(/[\0 ]+$/, '').trim();
+  return text ? parseInt(text, 8) : 0;
+}
+
+const cString = (b: Buffer) => {
+  const z = b.indexOf(0);
+  return b.toString('utf8', 0, z === -1 ? b.length : z);
+};
+
+/**
+ * Where the entries after the manifest and the tables begin (the blobs, then the trailer),
+ * found by reading the headers only and stepping over the table data: a restore that
+ * needs only the blobs starts its reader there instead of reading the tables through.
+ * `isSkipped` says which entry names come before (the manifest and `tables/…`).
+ */
+export async function offsetAfter(file: string, isSkipped: (name: string) => boolean): Promise<number> {
+  const handle = await fsp.open(file, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const header = Buffer.alloc(BLOCK);
+    let at = 0;
+    let entryStart = 0;
+    let long: { name?: string; size?: number } = {};
+    while (at + BLOCK <= size) {
+      const { bytesRead } = await handle.read(header, 0, BLOCK, at);
+      if (bytesRead < BLOCK || header.every((b) => b === 0)) break; // the end blocks
+      const type = String.fromCharCode(header[156]!);
+      const dataSize = headerSize(header.subarray(124, 136));
+      if (type === 'x' || type === 'L') {
+        // A pax extended header (path, size) or a GNU long name, for the entry that follows.
+        if (dataSize > 1024 * 1024) throw new Error(`an extended header of ${dataSize} bytes`);
+        const data = Buffer.alloc(dataSize);
+        await handle.read(data, 0, dataSize, at + BLOCK);
+        if (type === 'L') long.name = cString(data);
+        else {
+          for (let p = 0; p < data.length;) {
+            const space = data.indexOf(0x20, p);
+            const length = parseInt(data.toString('ascii', p, space), 10);
+            if (space === -1 || !(length > 0)) break;
+            const record = data.toString('utf8', space + 1, p + length - 1);
+            const eq = record.indexOf('=');
+            if (record.slice(0, eq) === 'path') long.name = record.slice(eq + 1);
+            if (record.slice(0, eq) === 'size') long.size = Number(record.slice(eq + 1));
+            p += length;
+          }
+        }
+        at += BLOCK + padded(dataSize);
+        continue;
+      }
+      const prefix = header.toString('ascii', 257, 262) === 'ustar' ? cString(header.subarray(345, 500)) : '';
+      const short = cString(header.subarray(0, 100));
+      const name = long.name ?? (prefix ? `${prefix}/${short}` : short);
+      if (!isSkipped(name)) return entryStart;
+      at += BLOCK + padded(long.size ?? dataSize);
+      entryStart = at;
+      long = {};
+    }
+    return entryStart;
+  } finally {
+    await handle.close();
+  }
+}

@@ -19,7 +19,7 @@ import type { SnapshotInfo, SnapshotOptions, Snapshots } from '../../core/ports/
 import { SANDBOX_CLOCK_SETTING } from '../../core/operator/index.ts';
 import type { Sql } from '../postgres/sql.ts';
 import {
-  ArchiveReader, ArchiveWriter, BLOB_PREFIX, FORMAT, MANIFEST_ENTRY, PAX, Spool, TRAILER_ENTRY, VERSION, tableEntry,
+  ArchiveReader, ArchiveWriter, BLOB_PREFIX, FORMAT, MANIFEST_ENTRY, offsetAfter, PAX, Spool, TRAILER_ENTRY, VERSION, tableEntry,
   type ArchiveEntry, type Manifest, type Trailer,
 } from './archive.ts';
 import { blobAccessOf, type BlobAccess, type BlobEntry } from './blobs.ts';
@@ -46,7 +46,12 @@ export interface SnapshotEngineDeps {
   dir: string;
   /** Tests: the S3 single-PUT limit above which a restored object is written in parts. */
   s3SinglePutMax?: number;
+  /** The bench: told how long each step of a restore took (docs/sandbox.md "Restore time"). */
+  onRestoreStep?: (step: RestoreStep, ms: number) => void;
 }
+
+/** The steps of a restore, timed for the bench (`queued`: waiting for the save, restore or spare copy before it). */
+export type RestoreStep = 'queued' | 'manifest' | 'database' | 'events' | 'blobs';
 
 const notFound = (name: string) => new DomainError('not-found', 'snapshot-not-found', `No snapshot named ${name}`, { name });
 const invalidFile = (why: string) => new DomainError('invalid', 'snapshot-invalid', `Not a whole Scanbase snapshot: ${why}`);
@@ -294,6 +299,56 @@ export function createSnapshots(deps: SnapshotEngineDeps): Snapshots & {
     return true;
   }
 
+  /** A restore, its turn come (serial); `queuedAt`: when it was asked for (the bench's `queued` step). */
+  async function restoreNow(name: string, queuedAt: number): Promise<SnapshotInfo> {
+    let stepStarted = queuedAt;
+    const stepDone = (step: RestoreStep) => {
+      const now = performance.now();
+      deps.onRestoreStep?.(step, now - stepStarted);
+      stepStarted = now;
+    };
+    stepDone('queued');
+    const info = await describe(name);
+    const access = await blobAccess();
+    const file = fileOf(name);
+    let reader = new ArchiveReader(fs.createReadStream(file, { highWaterMark: 1024 * 1024 }));
+    try {
+      const manifest = await readManifest(reader);
+      const why = await incompatibility(sql, manifest);
+      if (why) throw new DomainError('conflict', 'snapshot-incompatible', `Snapshot ${name} cannot be restored here: ${why}`, { name });
+      stepDone('manifest');
+      const tableEntries = async (t: { name: string }) => {
+        const entry = await reader.next();
+        if (!entry || entry.name !== tableEntry(t.name)) throw invalidFile(`expected ${tableEntry(t.name)}, found ${entry?.name ?? 'the end'}`);
+        return entry;
+      };
+      const method: SnapshotInfo['restoredBy'] = (await restoreDataDirectory(name, manifest)) ? 'data-directory' : 'copy';
+      if (method === 'copy') await loadDatabase(sql, manifest, async (t) => (await tableEntries(t)).body);
+      else {
+        // On to the blobs without reading the tables' bytes: a second reader starts where
+        // the table entries end (the named file was verified whole when it was kept).
+        reader.close();
+        const tables = new Set(manifest.tables.map((t) => tableEntry(t.name)));
+        const start = await offsetAfter(file, (entry) => entry === MANIFEST_ENTRY || tables.has(entry));
+        reader = new ArchiveReader(fs.createReadStream(file, { start, highWaterMark: 1024 * 1024 }));
+      }
+      stepDone('database');
+      // Every node drops every cache (service.reset: '*'); new signing keys are re-read on signing-keys.rotated.
+      await deps.store.transaction(async (repos) => {
+        await repos.events.publish(eventOf('service.reset', null, 'service', {}), clock.now());
+        if (manifest.signingKeys) await repos.events.publish(eventOf('signing-keys.rotated', null, 'signing-keys', {}), clock.now());
+      });
+      clock.offsetMs = manifest.clockOffsetSeconds * 1000;
+      stepDone('events');
+      await restoreBlobs(reader, access);
+      stepDone('blobs');
+      return { ...info, restoredBy: method };
+    } catch (e) {
+      reader.close();
+      throw e;
+    }
+  }
+
   const temporaryFile = (name: string) => path.join(dir, `.${checkName(name)}.${crypto.randomBytes(6).toString('hex')}${EXTENSION}.tmp`);
 
   async function restoreBlobs(reader: ArchiveReader, access: BlobAccess): Promise<void> {
@@ -357,35 +412,10 @@ export function createSnapshots(deps: SnapshotEngineDeps): Snapshots & {
         if (dataDirTmp) await fsp.rm(dataDirTmp, { recursive: true, force: true });
       }
     }),
-    restore: (name) => serial(async () => {
-      const info = await describe(name);
-      const access = await blobAccess();
-      const reader = new ArchiveReader(fs.createReadStream(fileOf(name), { highWaterMark: 1024 * 1024 }));
-      try {
-        const manifest = await readManifest(reader);
-        const why = await incompatibility(sql, manifest);
-        if (why) throw new DomainError('conflict', 'snapshot-incompatible', `Snapshot ${name} cannot be restored here: ${why}`, { name });
-        const tableEntries = async (t: { name: string }) => {
-          const entry = await reader.next();
-          if (!entry || entry.name !== tableEntry(t.name)) throw invalidFile(`expected ${tableEntry(t.name)}, found ${entry?.name ?? 'the end'}`);
-          return entry;
-        };
-        const method = (await restoreDataDirectory(name, manifest)) ? 'data-directory' : 'copy';
-        if (method === 'copy') await loadDatabase(sql, manifest, async (t) => (await tableEntries(t)).body);
-        else for (const t of manifest.tables) await drain(await tableEntries(t)); // on to the blobs
-        // Every node drops every cache (service.reset: '*'); new signing keys are re-read on signing-keys.rotated.
-        await deps.store.transaction(async (repos) => {
-          await repos.events.publish(eventOf('service.reset', null, 'service', {}), clock.now());
-          if (manifest.signingKeys) await repos.events.publish(eventOf('signing-keys.rotated', null, 'signing-keys', {}), clock.now());
-        });
-        clock.offsetMs = manifest.clockOffsetSeconds * 1000;
-        await restoreBlobs(reader, access);
-        return { ...info, restoredBy: method };
-      } catch (e) {
-        reader.close();
-        throw e;
-      }
-    }),
+    restore: (name) => {
+      const queuedAt = performance.now();
+      return serial(() => restoreNow(name, queuedAt));
+    },
     async list() {
       const files = (await fsp.readdir(dir).catch((e: NodeJS.ErrnoException) => {
         if (e.code === 'ENOENT') return [] as string[];

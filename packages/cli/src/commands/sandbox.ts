@@ -85,7 +85,7 @@ function snapshotCommands(): Command {
 const RULE_COLUMNS = ['id', 'name', 'match', 'effect', 'probability', 'seed', 'count', 'matched', 'injected'] as const;
 
 function faultCommands(): Command {
-  const f = new Command('faults').description('fault rules (SANDBOX=1): statuses, delays (fixed or drawn), dropped connections, 429s, cut and slow bodies, refused refreshes, in a time window');
+  const f = new Command('faults').description('fault rules (SANDBOX=1): statuses, delays (fixed or drawn), dropped connections, 429s, cut and slow answers, slowly read requests, refused refreshes, in a time window');
   f.command('list').description('the rules, with what each matched and injected').action(async (_o: unknown, cmd: Command) => {
     const { ctx, op } = operatorOf(cmd);
     ctx.out.result(await op.faults.list(), RULE_COLUMNS);

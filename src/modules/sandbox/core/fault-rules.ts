@@ -12,7 +12,7 @@ export const FAULT_LIMITS = {
   retryAfterMax: 86_400,
   countMax: 1_000_000,
   textMax: 200,
-  /** A slow body's rate: 1 byte to 100 MB per second. */
+  /** A slow body's rate (an answer's or a request's): 1 byte to 100 MB per second. */
   bytesPerSecondMax: 100_000_000,
 } as const;
 
@@ -33,9 +33,11 @@ export type FaultEffect =
   | { kind: 'throttle'; retryAfterSeconds: number }
   | { kind: 'truncate' }
   | { kind: 'slow-body'; bytesPerSecond: number }
+  /** The request's body read at this rate (a slow upload, seen from the client). */
+  | { kind: 'slow-request-body'; bytesPerSecond: number }
   | { kind: 'refuse-refresh' };
 
-export const FAULT_KINDS = ['status', 'delay', 'drop', 'throttle', 'truncate', 'slow-body', 'refuse-refresh'] as const;
+export const FAULT_KINDS = ['status', 'delay', 'drop', 'throttle', 'truncate', 'slow-body', 'slow-request-body', 'refuse-refresh'] as const;
 
 /** The one request a `refuse-refresh` rule may match: the token endpoint asked for a refresh. */
 export const REFRESH_REQUEST = { method: 'POST', path: '/oauth/token', grantType: 'refresh_token' } as const;
@@ -178,11 +180,12 @@ function parseEffect(v: unknown, field: string): FaultEffect {
       if (ms === undefined) throw bad(`${field}.ms`, 'is required (or distribution)');
       return { kind: 'delay', ms };
     }
-    case 'slow-body': {
+    case 'slow-body':
+    case 'slow-request-body': {
       onlyKeys(v, field, ['kind', 'bytesPerSecond']);
       const bytesPerSecond = number(v, 'bytesPerSecond', field, 1, FAULT_LIMITS.bytesPerSecondMax, true);
       if (bytesPerSecond === undefined) throw bad(`${field}.bytesPerSecond`, 'is required');
-      return { kind: 'slow-body', bytesPerSecond };
+      return { kind: kind as 'slow-body' | 'slow-request-body', bytesPerSecond };
     }
     case 'refuse-refresh':
       onlyKeys(v, field, ['kind']);

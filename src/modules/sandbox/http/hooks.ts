@@ -5,7 +5,8 @@
 //   the bearer check included, so a rule can match the user; before the body is read and
 //   before the route). With no rule it is one property read and the callback. Two rule
 //   kinds act later: refuse-refresh is decided once POST /oauth/token's body is read (it
-//   needs grant_type: preValidation), and slow-body paces the answer (onSend). A rule's
+//   needs grant_type: preValidation), and slow-body paces the answer (onSend);
+//   slow-request-body paces the request's body (the stream preParsing hands on). A rule's
 //   window is read on the service's clock (the Clock port, which the sandbox clock moves).
 // /_operator requests pass neither the gate (a restore is one) nor the journal nor the rules.
 import { Readable } from 'node:stream';
@@ -18,7 +19,7 @@ import type { Journal } from '../core/journal.ts';
 import { failureOf, renderFailure, surfaceOf, type Failure } from '../../../http/errors.ts';
 import { loggedPath } from '../../../http/logged-path.ts';
 import type { InjectedFault } from '../core/faults.ts';
-import { REFRESH_REQUEST, type FaultRequest } from '../core/fault-rules.ts';
+import { REFRESH_REQUEST, type FaultEffect, type FaultRequest } from '../core/fault-rules.ts';
 import { refusalOf } from '../core/journal.ts';
 
 const OPERATOR = '/_operator';
@@ -46,9 +47,9 @@ function factsOf(req: FastifyRequest, nowMs: number): FaultRequest {
 
 /**
  * A slow body: the real answer, paced at `bytesPerSecond` (the first slice at once, then
- * each when the bytes sent so far are due). A stream answer is read as it is sent (its
- * own backpressure: memory stays flat); a whole answer is sliced without copies, and keeps
- * its Content-Length.
+ * each when the bytes sent so far are due; `paced` below paces a slow-request-body's request
+ * body the same way). A stream answer is read as it is sent (its own backpressure: memory
+ * stays flat); a whole answer is sliced without copies, and keeps its Content-Length.
  */
 function slowBody(payload: unknown, bytesPerSecond: number, reply: FastifyReply): unknown {
   if (payload === null || payload === undefined) return payload;
@@ -189,6 +190,11 @@ export function sandboxHooks(app: FastifyInstance, core: SandboxHookUse): void {
   }
 
   if (!core.config.sandbox) return;
+  // The requests whose answer a slow-body rule paces, not yet sent: while there is none,
+  // onSend is one comparison (a request gone before its answer leaves the count above 0:
+  // the set is then asked, no harm done).
+  const answersToPace = new WeakSet<FastifyRequest>();
+  let pending = 0;
   app.addHook('preParsing', (req, reply, payload, done) => {
     if (!faults.active || isOperator(req.url)) return done(null, payload);
     const f = faults.decide(factsOf(req, core.clock.nowMs()));
@@ -201,7 +207,14 @@ export function sandboxHooks(app: FastifyInstance, core: SandboxHookUse): void {
         setTimeout(() => done(null, payload), f.delayMs ?? 0);
         return;
       case 'slow-body': // paced in onSend
+        answersToPace.add(req);
+        pending++;
         return done(null, payload);
+      case 'slow-request-body':
+        // The body the parsers (and the blob upload route, through req.body) read instead of
+        // the request: pulled from it only as fast as it is paced (backpressure: the socket
+        // stops being read, the client's writes wait), so memory stays at one chunk.
+        return done(null, Readable.from(paced(payload as AsyncIterable<Uint8Array>, e.bytesPerSecond), { objectMode: false }));
       case 'drop':
         req.raw.socket?.destroy();
         return;
@@ -227,8 +240,9 @@ export function sandboxHooks(app: FastifyInstance, core: SandboxHookUse): void {
   });
 
   app.addHook('onSend', (req, reply, payload, done) => {
-    const e = injected.get(req)?.effect;
-    if (e?.kind !== 'slow-body') return done(null, payload);
+    if (pending === 0 || !answersToPace.delete(req)) return done(null, payload);
+    pending--;
+    const e = injected.get(req)!.effect as Extract<FaultEffect, { kind: 'slow-body' }>;
     done(null, slowBody(payload, e.bytesPerSecond, reply));
   });
 }
