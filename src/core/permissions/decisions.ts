@@ -24,6 +24,8 @@ export interface DecisionLog {
   signedIn?: string;
   /** The first account the caller was found a member of (a refused change names it too). */
   accountId?: string;
+  /** Why a sign-in failed, when its surface says (`sso:signature`, `sso:replay`…): the audit record names it. */
+  signInFailure?: string;
 }
 
 const current = new AsyncLocalStorage<DecisionLog>();
@@ -71,6 +73,12 @@ export function noteAccount(accountId: string): void {
 export function noteSignedIn(userId: string): void {
   const log = current.getStore();
   if (log) log.signedIn = userId;
+}
+
+/** A sign-in notes why it failed (a reason code, no secret in it). */
+export function noteSignInFailure(reason: string): void {
+  const log = current.getStore();
+  if (log) log.signInFailure = reason;
 }
 
 /** The account grant of a permission: `account-owner`, `account-role:<name>` or `account-member` (evaluate.ts accountPermissions). */

@@ -7,6 +7,7 @@ export class RequestAudit implements DecisionLog {
   readonly allowed: AllowedDecision[] = [];
   signedIn?: string;
   accountId?: string;
+  signInFailure?: string;
   /** Records written in the request's transactions so far. */
   recorded = 0;
 
