@@ -36,6 +36,11 @@ const FAILURE_PAGES: Record<SsoSignInFailure['reason'], { status: number; title:
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const AccountParams = Type.Object({ accountId: Type.String({ maxLength: 64 }) });
+/** The HTTP-POST binding's form (SAML bindings §3.5.4): the response and the RelayState, nothing else. */
+const AcsForm = Type.Object({
+  SAMLResponse: Type.Optional(Type.String()),
+  RelayState: Type.Optional(Type.String({ maxLength: 80 })),
+}, { additionalProperties: false });
 
 export const ssoPages =
   (core: Use): FastifyPluginAsync =>
@@ -100,7 +105,7 @@ export const ssoPages =
       html(reply, 404, errorPage(ctx, 'Single sign-on unavailable', 'This account has no SAML single sign-on turned on.'));
 
     app.post('/sso/saml/:accountId/acs', {
-      schema: { ...page, params: AccountParams, body: Type.Record(Type.String(), Type.Unknown()) },
+      schema: { ...page, params: AccountParams, body: AcsForm },
       // No body is read for an account without SAML: the refusal comes before the parsing.
       preParsing: async (req, reply, payload) => {
         const { accountId } = req.params as { accountId: string };
@@ -111,7 +116,7 @@ export const ssoPages =
     }, async (req, reply) => {
       const accountId = req.params.accountId.toLowerCase();
       noteAccount(accountId);
-      const samlResponse = (req.body as Record<string, unknown>).SAMLResponse;
+      const samlResponse = req.body.SAMLResponse;
       try {
         if (typeof samlResponse !== 'string' || !samlResponse) {
           throw new SsoSignInFailure('idp-refused', 'The identity provider posted no SAMLResponse.');
