@@ -254,3 +254,13 @@ test('a domain that requires SSO refuses the password form for a SAML account to
   assert.match(res.body, /Continue with Acme SAML/);
   assert.equal((await owner('PATCH', `${A}/domains/acme.test`, { requireSso: false })).status, 200);
 });
+
+test('the periodic sso-logins pass deletes assertion IDs past their NotOnOrAfter (and only those): until then a replay is refused', async () => {
+  const repo = t.core.store.repos.sso;
+  const now = t.core.clock.nowMs();
+  assert.equal(await repo.rememberAssertion({ issuer: 'urn:sweep', assertionId: '_past', accountId: ACME, expiresAt: new Date(now - 1000) }), true);
+  assert.equal(await repo.rememberAssertion({ issuer: 'urn:sweep', assertionId: '_live', accountId: ACME, expiresAt: new Date(now + 60_000) }), true);
+  assert.ok((await t.core.ssoSignIn.prune()) >= 1);
+  assert.equal(await repo.rememberAssertion({ issuer: 'urn:sweep', assertionId: '_live', accountId: ACME, expiresAt: new Date(now + 60_000) }), false, 'still refused');
+  assert.equal(await repo.rememberAssertion({ issuer: 'urn:sweep', assertionId: '_past', accountId: ACME, expiresAt: new Date(now + 60_000) }), true, 'swept');
+});
