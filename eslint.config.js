@@ -8,17 +8,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 // The shared kernel every module may import file by file: ports, ids, crypto (pure
-// digests), permissions (the catalogue, the pure engine, the authorizer) and events.
-const SHARED = '(ports|ids|crypto|permissions|events)';
+// digests), permissions (the catalogue, the pure engine, the authorizer), events and cache
+// (the one LRU and the node's registry of caches).
+const SHARED = '(ports|ids|crypto|permissions|events|cache)';
 const MODULE_MESSAGE =
   'Import a feature module through its index.ts (src/core/<module>/index.ts), not its internal files; only ' +
-  'ports, ids, crypto, permissions and events are imported file by file (docs/architecture.md "Modules").';
+  'ports, ids, crypto, permissions, events and cache are imported file by file (docs/architecture.md "Modules").';
 const throughIndex = (prefix) => ({ regex: `${prefix}(?!${SHARED}/)[^/]+/(?!index\\.ts$)[^/]+$`, message: MODULE_MESSAGE });
 
 // The vertical slices under src/modules/<m>/ (docs/architecture.md "Adding a module"): the
 // rule resolves each import against the importing file, so no relative spelling slips by.
 //  - core/: the module's own core, the shared kernel of src/core (ports, ids, crypto,
-//    permissions, events, errors.ts, error-codes.ts, modules.ts, promises.ts), another module
+//    permissions, events, cache, errors.ts, error-codes.ts, modules.ts, promises.ts), another module
 //    through its public face (src/modules/<other>/index.ts or src/core/<other>/index.ts) and
 //    node:*; no framework, driver, SDK, surface, wiring, nor its own postgres/http/adapters.
 //  - index.ts (the public face): its own core only.
@@ -26,7 +27,7 @@ const throughIndex = (prefix) => ({ regex: `${prefix}(?!${SHARED}/)[^/]+/(?!inde
 //    the wiring; postgres/ and adapters/ never a surface, http/ never a driver adapter.
 //  - outside a module, only its module.ts (the module list, tests) and index.ts are imported.
 const SRC = path.resolve(import.meta.dirname, 'src');
-const KERNEL = /^core\/((ports|ids|crypto|permissions|events)\/|(errors|error-codes|modules|promises)\.ts$)/;
+const KERNEL = /^core\/((ports|ids|crypto|permissions|events|cache)\/|(errors|error-codes|modules|promises)\.ts$)/;
 const WIRING = /^(compose|module-list|main|serve|admin|background)\.ts$/;
 
 /** Where `rel` (a path under src/) is: its module and part, if under src/modules/<m>/. */

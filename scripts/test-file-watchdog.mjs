@@ -5,6 +5,11 @@
 // process.exit runs the exit handlers that kill what the file started
 // (test/support/children.ts; Playwright's for browsers). The timer does not keep the
 // process alive.
+//
+// TEST_CPU_TIMES=path: each file process appends, when it exits, its file and the CPU
+// seconds it used, its own and its reaped children's (servers, browsers): where a run's CPU
+// goes, which the wall times of files run side by side on a busy machine do not say.
+import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout } from 'node:timers';
 
@@ -15,4 +20,16 @@ if (process.env.NODE_TEST_CONTEXT?.startsWith('child') && seconds > 0) {
     process.stderr.write(`\n${file}: still running after TEST_FILE_TIMEOUT_SECONDS=${seconds}; ending the file and what it started\n`);
     process.exit(1);
   }, seconds * 1000).unref();
+}
+
+const cpuTimes = process.env.TEST_CPU_TIMES;
+if (process.env.NODE_TEST_CONTEXT?.startsWith('child') && cpuTimes) {
+  const file = path.relative(process.cwd(), process.argv[1] ?? '?');
+  process.on('exit', () => {
+    // /proc/self/stat fields 14–17: utime, stime, cutime, cstime in clock ticks (100 a second
+    // on Linux); the command name (field 2) may hold spaces, so count from its closing ')'.
+    const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+    fs.appendFileSync(cpuTimes, `${(ticks / 100).toFixed(1)}\t${file}\n`);
+  });
 }

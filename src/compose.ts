@@ -11,6 +11,7 @@ import { migrate, readMigrations } from './adapters/postgres/migrate.ts';
 import { instrumentSql } from './adapters/postgres/instrumented.ts';
 import { createMetrics, type Metrics } from './adapters/telemetry/prometheus.ts';
 import { silentLogger, type Logger } from './core/ports/telemetry.ts';
+import { CacheRegistry } from './core/cache/registry.ts';
 import { createStore } from './adapters/postgres/store.ts';
 import { openObjectStore, storedSigningKey } from './adapters/storage/open.ts';
 import type { Sql } from './adapters/postgres/sql.ts';
@@ -81,6 +82,8 @@ export interface Core extends ContractOffers {
   version: string;
   logger: Logger;
   metrics: Metrics;
+  /** The node's caches by name (GET /metrics); the tag routes make theirs here. */
+  caches: CacheRegistry;
   startup: StartupFacts;
   /** The clock every use case reads; the sandbox clock moves it. */
   clock: OffsetClock;
@@ -148,11 +151,23 @@ export interface Core extends ContractOffers {
   close(): Promise<void>;
 }
 
+/**
+ * What src/http sees of the composed service: every use case, the settings and telemetry,
+ * never the store, the signer, the object store or the id generator (docs/architecture.md
+ * "The HTTP layer's face"). Route files are typed by it, or narrower, so that reaching the
+ * store from src/http fails to compile (test/types/http-face.ts); only src/http/app.ts takes
+ * the whole Core (the local-disk blob routes serve the object store's files).
+ */
+export type Services = Omit<Core, 'store' | 'signer' | 'objectStore' | 'ids'>;
+
 export async function compose(config: Config, opts: ComposeOptions = {}): Promise<Core> {
   // Adapters.
   const logger = opts.logger ?? silentLogger;
   const ownsSql = !opts.sql;
   const metrics = createMetrics({ sql: () => sql, logger, processMetrics: opts.processMetrics });
+  // Every per-node cache, by name: made by the modules (and the tag routes), reported in GET /metrics.
+  const caches = new CacheRegistry();
+  metrics.watchCaches(() => caches.stats());
   const engine = opts.sql ?? (await openDatabase(config.database, config.databaseDeadlines, logger));
   const sql = instrumentSql(
     withDeadlines(engine, { ...config.databaseDeadlines, permits: connectionsOf(engine), logger, observer: metrics.database }),
@@ -181,7 +196,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
   // The feature modules, in the order of src/module-list.ts: each is built from the adapters
   // and the offers of the modules above it (a need nothing above supplies fails tsc here).
   const node = composeModules(Composition.of({
-    config, logger, metrics, clock, ids, hasher, store, objectStore, signer, mailTransport, webhookSender,
+    config, logger, metrics, caches, clock, ids, hasher, store, objectStore, signer, mailTransport, webhookSender,
     loadSeedFile: seedFileReader(config.seedFile),
     // The snapshot engine (docs/sandbox.md "Snapshots"): named snapshots under SNAPSHOTS_DIR.
     snapshots: createSnapshots({ sql, store, objectStore, clock, dir: config.sandboxTools.snapshotsDir }),

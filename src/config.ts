@@ -107,6 +107,23 @@ export interface Config {
   workzoneCacheEntries: number;
   /** PROJECT_LIST_CACHE_PROJECTS: projects across the callers' lists a node keeps (as built, and serialised; a list counts its projects), least recently read out first; 0 turns it off. */
   projectListCacheProjects: number;
+  // The other per-node caches' bounds (docs/performance.md "Caches"; each in GET /metrics by name).
+  /** ACCESS_CACHE_ENTRIES: callers' account scopes (roles, groups, subscriptions) a node keeps (cache `account-access`). */
+  accessCacheEntries: number;
+  /** PROJECT_ACCESS_CACHE_ENTRIES: callers' project grants a node keeps (cache `project-access`). */
+  projectAccessCacheEntries: number;
+  /** ROLE_LIST_CACHE_ENTRIES: accounts whose role list a node keeps (cache `role-lists`). */
+  roleListCacheEntries: number;
+  /** TOKEN_CACHE_ENTRIES: verified access tokens a node keeps (cache `verified-tokens`, oldest out first). */
+  tokenCacheEntries: number;
+  /** KNOWN_USER_CACHE_ENTRIES: users whose existence and revocation point a node keeps (cache `known-users`, oldest out first). */
+  knownUserCacheEntries: number;
+  /** TAG_TEXT_CACHE_BYTES: bytes of whole tag lists as sent each API generation keeps (caches `api1-tag-text`, `api2-tag-text`); 0 keeps none. */
+  tagTextCacheBytes: number;
+  /** ACTIVITY_CACHE_ENTRIES: ids per kind (projects, users) whose last-access date a node remembers writing today. */
+  activityCacheEntries: number;
+  /** POINT_CLOUD_CACHE_ENTRIES: converted point clouds (file and cloud rows) a node keeps (cache `point-clouds`, oldest out first). */
+  pointCloudCacheEntries: number;
   /** Outgoing mail (docs/operations.md "Mail relay"). */
   mail: MailConfig;
   /** Webhook deliveries (docs/webhooks.md). */
@@ -475,6 +492,14 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 25, 0, 3600),
     workzoneCacheEntries: integer(env, 'WORKZONE_CACHE_ENTRIES', 10_000, 0, 1_000_000),
     projectListCacheProjects: integer(env, 'PROJECT_LIST_CACHE_PROJECTS', 50_000, 0, 10_000_000),
+    accessCacheEntries: integer(env, 'ACCESS_CACHE_ENTRIES', 50_000, 1, 10_000_000),
+    projectAccessCacheEntries: integer(env, 'PROJECT_ACCESS_CACHE_ENTRIES', 50_000, 1, 10_000_000),
+    roleListCacheEntries: integer(env, 'ROLE_LIST_CACHE_ENTRIES', 10_000, 1, 1_000_000),
+    tokenCacheEntries: integer(env, 'TOKEN_CACHE_ENTRIES', 10_000, 1, 10_000_000),
+    knownUserCacheEntries: integer(env, 'KNOWN_USER_CACHE_ENTRIES', 50_000, 1, 10_000_000),
+    tagTextCacheBytes: integer(env, 'TAG_TEXT_CACHE_BYTES', 256 * 1024 * 1024, 0, 64 * 1024 * 1024 * 1024),
+    activityCacheEntries: integer(env, 'ACTIVITY_CACHE_ENTRIES', 100_000, 1, 10_000_000),
+    pointCloudCacheEntries: integer(env, 'POINT_CLOUD_CACHE_ENTRIES', 2000, 1, 1_000_000),
     mail: mail(env, publicUrl, host),
     webhooks: {
       allowPrivateTargets: bool(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS'),

@@ -6,8 +6,8 @@
 // line that lists the module. No container, no look-up by name at run time: the names are
 // property names of a typed object.
 import type { PeriodicTask } from './ports/background.ts';
-import type { JobHandler } from './jobs/index.ts';
-import type { SeedAccountExtension } from './operator/index.ts';
+import type { JobHandler } from './ports/job-handler.ts';
+import type { SeedAccountExtension } from './ports/seed.ts';
 
 /** What building a module gives the node. */
 export interface ModuleParts<Offers> {

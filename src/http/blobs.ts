@@ -3,7 +3,8 @@
 // the store is the local disk; failures are RFC 9457 problem+json like every surface.
 import fs from 'node:fs';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Core } from '../compose.ts';
+import type { Config } from '../config.ts';
+import type { ObjectStore } from '../core/ports/object-store.ts';
 import { DomainError } from '../core/errors.ts';
 import { BLOB_ROUTE_PREFIX, LocalDiskStore, contentDisposition, type DownloadTarget } from '../adapters/storage/local-disk.ts';
 import { renderFailure, toFailure } from './errors.ts';
@@ -112,7 +113,7 @@ function serve(req: FastifyRequest, reply: FastifyReply, t: DownloadTarget) {
 }
 
 export const blobRoutes =
-  (core: Core): FastifyPluginAsync =>
+  (core: { config: Pick<Config, 'publicUrl'>; objectStore: ObjectStore }): FastifyPluginAsync =>
   async (app) => {
     const store = core.objectStore;
     if (!(store instanceof LocalDiskStore)) return;

@@ -9,7 +9,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import cookie from '@fastify/cookie';
 import { Type } from 'typebox';
-import type { Core } from '../compose.ts';
+import type { Services } from '../compose.ts';
 import { DomainError, unauthorized } from '../core/errors.ts';
 import { consoleRedirect, REFRESH_TOKEN_SECONDS, type TokenResponse } from '../core/oauth/index.ts';
 
@@ -54,7 +54,7 @@ export function checkSameOrigin(req: FastifyRequest, publicOrigin: string): void
 }
 
 export const consoleSessionRoutes =
-  (core: Core): FastifyPluginAsync =>
+  (core: Services): FastifyPluginAsync =>
   async (root) => {
     await root.register(cookie);
     const app = root.withTypeProvider<TypeBoxTypeProvider>();

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { Core } from '../compose.ts';
+import type { Services } from '../compose.ts';
 
 export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../console/dist');
 
@@ -44,7 +44,7 @@ export function consoleCsp(storageOrigins: readonly string[]): string {
  * store's separate blob origin), STORAGE_PUBLIC_URL, and an S3-type STORAGE_URL's endpoint
  * (docs/storage.md). Without them, local-disk URLs are on PUBLIC_URL.
  */
-export function storageOriginsOf(config: Pick<Core['config'], 'storageUrl' | 'storagePublicUrl'> & { blobPublicUrl?: string | undefined }): string[] {
+export function storageOriginsOf(config: Pick<Services['config'], 'storageUrl' | 'storagePublicUrl'> & { blobPublicUrl?: string | undefined }): string[] {
   const out = new Set<string>();
   if (config.blobPublicUrl) out.add(new URL(config.blobPublicUrl).origin);
   if (config.storagePublicUrl) out.add(new URL(config.storagePublicUrl).origin);
@@ -82,7 +82,7 @@ function assetsOf(dir: string): Map<string, Asset> {
 }
 
 export const consoleRoutes =
-  (core: Core, dist: string = CONSOLE_DIST): FastifyPluginAsync =>
+  (core: Services, dist: string = CONSOLE_DIST): FastifyPluginAsync =>
   async (app) => {
     const assets = assetsOf(dist);
     const csp = consoleCsp(storageOriginsOf(core.config));

@@ -6,7 +6,7 @@
 //   being replaced, not shutting down; 503 with the reason otherwise (src/probes.ts).
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { Core } from '../compose.ts';
+import type { Services } from '../compose.ts';
 
 const Probe = {
   200: Type.Object({ status: Type.Literal('ok'), version: Type.String() }),
@@ -19,7 +19,7 @@ const Probe = {
 };
 
 export const healthRoutes =
-  (core: Core): FastifyPluginAsync =>
+  (core: Services): FastifyPluginAsync =>
   async (app) => {
     app.get('/healthz', { schema: { hide: true, response: Probe } }, async (_req, reply) => {
       const ok = await core.health();

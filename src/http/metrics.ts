@@ -5,7 +5,7 @@
 // without a token on its own listener (metricsListener, started by src/main.ts).
 import http from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler, onRouteHookHandler } from 'fastify';
-import type { Core } from '../compose.ts';
+import type { Services } from '../compose.ts';
 import { safeEqual } from '../core/crypto/digest.ts';
 import { unauthorized } from '../core/errors.ts';
 import { METRICS_CONTENT_TYPE } from '../adapters/telemetry/prometheus.ts';
@@ -25,7 +25,7 @@ export type AnswerStep = (req: FastifyRequest, reply: FastifyReply) => void;
  * for an answer outside any route (404s, which have no route hooks), `unmatched()` when the
  * not-found handler runs.
  */
-export function answerRecorder(core: Pick<Core, 'metrics'>, log?: AnswerStep): { onRoute: onRouteHookHandler; unmatched: AnswerStep } {
+export function answerRecorder(core: Pick<Services, 'metrics'>, log?: AnswerStep): { onRoute: onRouteHookHandler; unmatched: AnswerStep } {
   const metrics = core.metrics;
   const stepFor = (route: string): onResponseHookHandler =>
     log === undefined
@@ -55,7 +55,7 @@ export function answerRecorder(core: Pick<Core, 'metrics'>, log?: AnswerStep): {
 }
 
 /** GET /metrics on the main port, with METRICS_TOKEN only. */
-export async function metricsRoute(app: FastifyInstance, core: Core): Promise<void> {
+export async function metricsRoute(app: FastifyInstance, core: Services): Promise<void> {
   const token = core.config.metricsToken;
   if (!token) return;
   const expected = `Bearer ${token}`;
@@ -68,7 +68,7 @@ export async function metricsRoute(app: FastifyInstance, core: Core): Promise<vo
 }
 
 /** METRICS_PORT: a listener that serves only GET /metrics (no token: keep the port private). */
-export async function metricsListener(core: Core, host: string, port: number): Promise<http.Server> {
+export async function metricsListener(core: Services, host: string, port: number): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Only GET /metrics is served here\n');

@@ -8,13 +8,28 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { Core } from '../compose.ts';
+import type { Services } from '../compose.ts';
 import { surfaceOf, type Surface } from './errors.ts';
 import { API2_OPERATIONS } from './api2/operation-docs.ts';
 import { API1_OPERATIONS } from './api1/operation-docs.ts';
-import { describeOperation, type OperationTable } from './operation-docs.ts';
-import { operationTable } from '../modules/registries.ts';
+import type { OperationDoc, OperationError, OperationTable } from './operation-docs.ts';
+import { ERROR_CATALOGUE, operationTable } from '../modules/registries.ts';
 import { API1_DOCS_PREFIX, API2_DOCS_PREFIX } from './docs-redirects.ts';
+
+/** The Markdown description of an operation. */
+function describeOperation(d: OperationDoc): string {
+  const parts = [d.does];
+  const permission = d.permission ?? (d.public ? 'none: a public operation, without an access token.' : 'none beyond a valid access token.');
+  parts.push(`**Permission:** ${permission}`);
+  if (d.errors.length) parts.push(`**Errors:** ${d.errors.map((e) => `\`${describeError(e)}\``).join(', ')}.`);
+  return parts.join('\n\n');
+}
+
+/** "status code", and " (condition)" when given: the status is the catalogue's (its first). */
+export function describeError(e: OperationError): string {
+  const { code, when } = typeof e === 'string' ? { code: e, when: undefined } : e;
+  return `${ERROR_CATALOGUE[code]!.status[0]} ${code}${when ? ` (${when})` : ''}`;
+}
 
 type Operation = Record<string, unknown> & {
   description?: string;
@@ -210,7 +225,7 @@ const docsPageCsp = (publicUrl: string) =>
   "object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self'; form-action 'self'" +
   (publicUrl.startsWith('https:') ? '; upgrade-insecure-requests' : '');
 
-export async function registerOpenApi(app: FastifyInstance, core: Core): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, core: Services): Promise<void> {
   const base = core.config.publicUrl;
   await app.register(swagger, {
     openapi: {

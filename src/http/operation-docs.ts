@@ -3,9 +3,9 @@
 // documents spell paths. Facts from the spec, CONTRACT and the code: each permission
 // named is the one the use case checks (src/core/…), each code one it can answer, named
 // from the error-code catalogue (src/core/error-codes.ts and the modules', assembled in
-// src/modules/registries.ts), which gives its status.
+// src/modules/registries.ts), which gives its status (src/http/openapi.ts writes the
+// descriptions). Types only: the modules' tables import them, and the registries read them.
 import type { ErrorCode } from '../core/error-codes.ts';
-import { ERROR_CATALOGUE } from '../modules/registries.ts';
 
 /** An error an operation answers: a code of the catalogue, with a condition where useful. */
 export type OperationError = ErrorCode | { code: ErrorCode; when: string };
@@ -22,18 +22,3 @@ export interface OperationDoc {
 }
 
 export type OperationTable = Readonly<Record<string, OperationDoc>>;
-
-/** The Markdown description of an operation. */
-export function describeOperation(d: OperationDoc): string {
-  const parts = [d.does];
-  const permission = d.permission ?? (d.public ? 'none: a public operation, without an access token.' : 'none beyond a valid access token.');
-  parts.push(`**Permission:** ${permission}`);
-  if (d.errors.length) parts.push(`**Errors:** ${d.errors.map((e) => `\`${describeError(e)}\``).join(', ')}.`);
-  return parts.join('\n\n');
-}
-
-/** "status code", and " (condition)" when given: the status is the catalogue's (its first). */
-export function describeError(e: OperationError): string {
-  const { code, when } = typeof e === 'string' ? { code: e, when: undefined } : e;
-  return `${ERROR_CATALOGUE[code]!.status[0]} ${code}${when ? ` (${when})` : ''}`;
-}

@@ -4,13 +4,13 @@
 // get at the project. A refusal answers at once (401/403/404 in the surface's format)
 // and closes the connection instead of draining the unread body.
 import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
-import type { Core } from '../compose.ts';
+import type { Reach } from '../core/projects/index.ts';
 import type { EntityRef } from '../core/ids/urn.ts';
 import { actorOf } from './auth.ts';
 
 type Params = Record<string, string>;
 
-export function reachFirst(core: Pick<Core, 'reach'>, refsOf: (params: Params) => readonly [EntityRef, EntityRef]) {
+export function reachFirst(core: { reach: Reach }, refsOf: (params: Params) => readonly [EntityRef, EntityRef]) {
   return beforeBody((req) => core.reach.project(actorOf(req), ...refsOf(req.params as Params)));
 }
 

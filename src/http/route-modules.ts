@@ -5,7 +5,7 @@
 // registers every row's other routes, all in the order of this table: that order is the
 // order of the paths in the OpenAPI documents (and so in the SDK's generated types).
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { Core } from '../compose.ts';
+import type { Core, Services } from '../compose.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { blobRoutes } from './blobs.ts';
@@ -29,11 +29,12 @@ import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
 import { CONTRACT_ROUTES } from '../modules/registries.ts';
 
 /** Adds a module's routes to one API's plugin (authenticated and rate limited there, under /api or /api/2). */
-export type ApiRoutes = (app: FastifyInstance, core: Core) => void;
+export type ApiRoutes = (app: FastifyInstance, core: Services) => void;
 
 /** A module's routes outside the two APIs (pages, signed blob URLs, the connect surface, the operator API). */
 export interface OtherRoutes {
-  plugin: (core: Core) => FastifyPluginAsync;
+  /** Typed by the face (compose.ts Services), and the object store: the local-disk store's signed blob URLs (blobs.ts) serve its files. */
+  plugin: (core: Services & Pick<Core, 'objectStore'>) => FastifyPluginAsync;
   /** Browser pages: registered in a context of their own that parses form bodies and cookies (nowhere else does). */
   browser?: boolean;
   prefix?: string;

@@ -83,6 +83,4 @@ export const Detect = Type.Object(
 
 /** Tag writes are large (a bulk of 50,000 tags): their routes accept bodies up to this. */
 export const TAG_BODY_LIMIT = 96 * 1024 * 1024;
-/** Whole tag lists kept as sent, per API generation and node (src/http/tag-text-cache.ts). */
-export const TAG_TEXT_CACHE_BYTES = 256 * 1024 * 1024;
 export { Nullable };

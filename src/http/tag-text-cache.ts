@@ -6,11 +6,14 @@
 // (updated tags keep their place, new ones go last, deleted ones go), so the first read
 // after a change costs its changes, not the whole list, on any node that read the list
 // before. A list read whole is sent run by run while the store reads the next run. Bounded
-// by total bytes, least recently used out first.
+// by total bytes, least recently used out first (a named LRU of src/core/cache, its weight
+// an entry's bytes: TAG_TEXT_CACHE_BYTES).
 import { Readable, PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { TagFilter, TagTextRun } from '../core/ports/tags.ts';
 import { handledLater } from '../core/promises.ts';
+import type { CacheRegistry } from '../core/cache/registry.ts';
+import type { Lru } from '../core/cache/lru.ts';
 
 /** A kept list (never changed once kept: a newer version is a patched copy). */
 export interface KeptList {
@@ -88,27 +91,21 @@ export function patchRuns(base: readonly TagTextRun[], changes: readonly TagText
 }
 
 export class TagTextCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  private readonly entries: Lru<Entry>;
 
-  private readonly maxBytes: number;
-
-  constructor(maxBytes: number) {
-    this.maxBytes = maxBytes;
+  /** `name`: the cache's name in GET /metrics (one per node, shared by the apps built over it); `maxBytes`: TAG_TEXT_CACHE_BYTES. */
+  constructor(caches: CacheRegistry, name: string, maxBytes: number) {
+    this.entries = caches.shared<Entry>({ name, maxWeight: maxBytes, weightOf: (e) => e.bytes });
   }
 
   /** The body kept for this version and variant. */
   get(listId: string, version: number, variant: string): Buffer[] | undefined {
-    const e = this.entries.get(listId);
-    if (!e || e.version !== version || e.variant !== variant) return undefined;
-    this.entries.delete(listId); // most recently used goes last
-    this.entries.set(listId, e);
-    return e.pieces;
+    return this.entries.getIf(listId, (e) => e.version === version && e.variant === variant)?.pieces;
   }
 
   /** The list as kept (any version), to read only the changes after its version. */
   kept(listId: string): KeptList | undefined {
-    return this.entries.get(listId);
+    return this.entries.peek(listId);
   }
 
   /** The body of `base` (kept before) patched with the changes after its version, kept as `version`. */
@@ -121,23 +118,13 @@ export class TagTextCache {
 
   /** Keeps a body (`pieces`: '[', the runs' texts joined by ',', ']') unless a newer version is kept already. */
   keep(listId: string, variant: string, version: number, pieces: Buffer[], runs: TagTextRun[]): void {
-    const current = this.entries.get(listId);
+    const current = this.entries.peek(listId);
     if (current && current.version >= version && current.variant === variant) return;
-    if (current) {
-      this.bytes -= current.bytes;
-      this.entries.delete(listId);
-    }
     let bytes = 0;
     for (const p of pieces) bytes += p.length;
     for (const r of runs) bytes += r.ids.length * INDEX_BYTES_PER_TAG;
-    if (bytes > this.maxBytes) return;
+    // Replaces the kept version; a body heavier than the whole bound is not kept (and the kept one goes).
     this.entries.set(listId, { version, variant, pieces, runs, bytes });
-    this.bytes += bytes;
-    for (const [id, e] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(id);
-      this.bytes -= e.bytes;
-    }
   }
 }
 

@@ -16,6 +16,7 @@ import {
 } from '../support/projects.ts';
 import { describeErrors, loadVendorValidator, vendorSpecAvailable, withOurUrnNamespace, type VendorValidator } from '../support/vendor-schema.ts';
 import { startFakeIntegrations, type FakeIntegrations } from '../support/fake-integrations.ts';
+import { looksSealed } from '../../src/core/crypto/secret-box.ts';
 
 let fake: FakeIntegrations;
 let t: TestApp;
@@ -273,6 +274,44 @@ test('the Autodesk sign-in: a 302 to Autodesk with the client and a state, the c
   assert.deepEqual(await eventsOf('autodesk-connection.'), ['autodesk-connection.changed']);
 });
 
+test('tokens are sealed at rest (the kernel\'s secret box): the database holds no Konekt or Autodesk token in plain text, and the service still uses them', async () => {
+  // The manager connected to Autodesk in the sign-in test: both of its tokens are sealed.
+  const [connection] = await sql.query<{ access: string; refresh: string | null }>(
+    'SELECT access_token AS access, refresh_token AS refresh FROM autodesk_connections WHERE user_id = $1', [w.ids.manager]);
+  assert.ok(connection, 'the manager\'s Autodesk connection');
+  assert.ok(looksSealed(connection.access) && looksSealed(connection.refresh!), JSON.stringify(connection));
+  assert.ok(!connection.access.includes('token') && !connection.refresh!.includes('token'));
+
+  const hub = expect(await w.as.owner!('POST', `${A2}/integrations/konekt`, { token: HUB_TOKEN }), 201);
+  const stored = async () => (await sql.query<{ token: string }>('SELECT token FROM account_konekt_integrations WHERE id = $1', [uuidOf(hub.id)]))[0]!.token;
+  const sealed = await stored();
+  assert.ok(looksSealed(sealed) && !sealed.includes(HUB_TOKEN), sealed);
+  // Sealed twice, the same token reads differently (a fresh IV each time).
+  expect(await w.as.owner!('POST', `${A2}/integrations/konekt/${hub.id}/connection`, { token: HUB_TOKEN }), 200);
+  assert.notEqual(await stored(), sealed);
+
+  // The service opens it to call Konekt: a project created on the hub is asked with the token itself.
+  const url = `${projectUrl(P)}/integrations/konekt`;
+  const asked = async () => {
+    expect(await w.as.manager!('POST', url, { hubId: 'hub-1', konektProjectId: null, options: { allowInviteUsers: true } }), 201);
+    assert.equal(fake.requests.at(-1)!.headers.authorization, `Bearer ${HUB_TOKEN}`);
+    assert.equal((await w.as.manager!('DELETE', url)).status, 204);
+  };
+  await asked();
+
+  // A row kept before tokens were sealed (plain text) is read as it is, then sealed by the task.
+  await sql.query('UPDATE account_konekt_integrations SET token = $2 WHERE id = $1', [uuidOf(hub.id), HUB_TOKEN]);
+  await sql.query('UPDATE autodesk_connections SET refresh_token = $2 WHERE user_id = $1', [w.ids.manager, 'plain-refresh']);
+  await asked();
+  assert.ok((await t.core.integrations.sealPlainTokens()) >= 2);
+  assert.ok(looksSealed(await stored()));
+  const [after] = await sql.query<{ refresh: string }>('SELECT refresh_token AS refresh FROM autodesk_connections WHERE user_id = $1', [w.ids.manager]);
+  assert.ok(looksSealed(after!.refresh));
+  assert.equal(await t.core.integrations.sealPlainTokens(), 0, 'nothing left in plain text');
+  await asked();
+  assert.equal((await w.as.owner!('DELETE', `${A2}/integrations/konekt/${hub.id}`)).status, 204);
+});
+
 test('integration links: Konekt when the project\'s hub is connected, Autodesk when the annotation\'s author is connected; existing links, unmet prerequisites and PROCORE are left out', async () => {
   const links = `${projectUrl(P)}/annotations/bulk-create-integration`;
   const note = (workzoneId: string, title: string) => ({ workzoneId, annotationType: 'Issue', title, position: { x: 0, y: 0, z: 0 }, savedView: null });
@@ -294,6 +333,11 @@ test('integration links: Konekt when the project\'s hub is connected, Autodesk w
     'SELECT integration_type AS type, url FROM annotation_integration_links WHERE project_id = $1 ORDER BY integration_type', [uuidOf(P.id)]);
   assert.deepEqual(rows.map((r) => [r.type, r.url]), [['AUTODESK', null], ['NEWFORMA_KONEKT', null], ['NEWFORMA_KONEKT', null]]);
   assert.deepEqual(await eventsOf('annotation-integration-links.'), ['annotation-integration-links.created']);
+  // The annotations' `integrations` field shows them, pending (url null), in the vendor's shape.
+  const shown = expect(await w.as.manager!('GET', `${projectUrl(P)}/annotations/${byManager.id}`), 200, 'getAnnotationById');
+  assert.deepEqual(shown.integrations, [{ type: 'AUTODESK', url: null }, { type: 'NEWFORMA_KONEKT', url: null }]);
+  const listed = expect(await w.as.manager!('GET', `${projectUrl(P)}/annotations`), 200, 'getAnnotationsFromProject');
+  assert.deepEqual(listed.find((a: any) => a.id === byOwner.id).integrations, [{ type: 'NEWFORMA_KONEKT', url: null }]);
 
   assertProblem(await w.as.manager!('POST', links, { annotations: ['urn:svc:annotation:8b0c5e4e-8a53-4a6f-9d5e-3f1f0a1b2c3d'], integrationTypes: ['AUTODESK'] }), 404, 'annotation-not-found');
   assertProblem(await w.as.manager!('POST', links, { annotations: ['urn:svc:project:8b0c5e4e-8a53-4a6f-9d5e-3f1f0a1b2c3d'], integrationTypes: ['AUTODESK'] }), 400, 'invalid-annotation-urn');

@@ -11,7 +11,7 @@ import { buildApp, type App } from '../../src/http/app.ts';
 import { instrumentSql } from '../../src/adapters/postgres/instrumented.ts';
 import type { Sql } from '../../src/adapters/postgres/sql.ts';
 import { migratedDatabase, type TestDatabase } from '../support/database.ts';
-import { BASIC_SEED, OPERATOR_TOKEN, PUBLIC_URL } from '../support/app.ts';
+import { BASIC_SEED, OPERATOR_TOKEN, PUBLIC_URL, testApp } from '../support/app.ts';
 import { sampleValue } from '../support/metrics-text.ts';
 
 const METRICS_TOKEN = 'metrics-token-of-at-least-24-chars';
@@ -239,5 +239,47 @@ test('log background rule: a failing sandbox clock reload is logged at warn, not
     assert.equal(line.level, 40);
   } finally {
     await other.close().catch((e: unknown) => assert.ok(e instanceof Error));
+  }
+});
+
+test('cache metrics rule: every named cache reports its entries, weight, bound, hits, misses and evictions, its bound from its setting', async () => {
+  const t = await testApp({ METRICS_TOKEN, ACCESS_CACHE_ENTRIES: '1', TAG_TEXT_CACHE_BYTES: '1234' });
+  try {
+    await t.seed(BASIC_SEED);
+    const olivia = (await t.tokens('olivia@acme.test')).access_token;
+    const mark = (await t.tokens('mark@acme.test')).access_token;
+    const get = async (url: string, token: string) => {
+      const res = await t.app.inject({ url, headers: { authorization: `Bearer ${token}` } });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json();
+    };
+    const accountId = ((await get('/api/2/accounts', olivia)) as { id: string }[])[0]!.id;
+    const scraped = async () => (await t.app.inject({ url: '/metrics', headers: scrape })).body;
+    const before = await scraped();
+    const at = (text: string, name: string, cache: string) => sample(text, name, { cache }) ?? 0;
+
+    await get(`/api/2/accounts/${accountId}`, olivia); // her scope loaded (or found)
+    await get(`/api/2/accounts/${accountId}`, olivia); // found
+    await get(`/api/2/accounts/${accountId}`, mark); // his, in the one place: hers is evicted
+    const text = await scraped();
+
+    const names = ['account-access', 'project-access', 'project-lists', 'workzone-views', 'role-lists', 'verified-tokens', 'known-users',
+      'activity-projects', 'activity-users', 'point-clouds', 'api1-tag-text', 'api2-tag-text'];
+    for (const cache of names) {
+      for (const series of ['scanbase_cache_entries', 'scanbase_cache_weight', 'scanbase_cache_weight_limit', 'scanbase_cache_hits_total',
+        'scanbase_cache_misses_total', 'scanbase_cache_evictions_total']) {
+        assert.notEqual(sample(text, series, { cache }), undefined, `${series}{cache="${cache}"}`);
+      }
+    }
+    assert.equal(at(text, 'scanbase_cache_weight_limit', 'account-access'), 1, 'ACCESS_CACHE_ENTRIES');
+    assert.equal(at(text, 'scanbase_cache_weight_limit', 'api2-tag-text'), 1234, 'TAG_TEXT_CACHE_BYTES');
+    assert.equal(at(text, 'scanbase_cache_weight_limit', 'project-lists'), 50_000, 'PROJECT_LIST_CACHE_PROJECTS by default');
+    assert.equal(at(text, 'scanbase_cache_entries', 'account-access'), 1);
+    assert.ok(at(text, 'scanbase_cache_hits_total', 'account-access') > at(before, 'scanbase_cache_hits_total', 'account-access'), 'the second read hit');
+    assert.ok(at(text, 'scanbase_cache_misses_total', 'account-access') > at(before, 'scanbase_cache_misses_total', 'account-access'), "Mark's first read missed");
+    assert.ok(at(text, 'scanbase_cache_evictions_total', 'account-access') > at(before, 'scanbase_cache_evictions_total', 'account-access'), 'a bound of 1 evicts');
+    assert.ok(at(text, 'scanbase_cache_hits_total', 'verified-tokens') >= 1, 'a token verified once is found after');
+  } finally {
+    await t.close();
   }
 });

@@ -13,7 +13,7 @@ import type { ErrorCode, ErrorCodeEntry } from '../../src/core/error-codes.ts';
 import { ERROR_CATALOGUE as ERROR_CODES } from '../../src/modules/registries.ts';
 import { statusOfKind } from '../../src/core/errors.ts';
 import { URN_TYPES } from '../../src/core/ids/urn.ts';
-import { describeError } from '../../src/http/operation-docs.ts';
+import { describeError } from '../../src/http/openapi.ts';
 import { API2_OPERATIONS } from '../../src/http/api2/operation-docs.ts';
 import { API1_OPERATIONS } from '../../src/http/api1/operation-docs.ts';
 import { VENDOR_OPENAPI } from '../support/vendor-schema.ts';

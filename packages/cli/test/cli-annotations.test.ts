@@ -2,40 +2,19 @@
 // `scanbase annotations …` and `scanbase measurements …` against a started service: create
 // (with --at / --points parsed, the root zone by default), list, get, comment, update with
 // --data, delete; a malformed point is a usage error (exit 2) and creates nothing.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startSdkWorld, type SdkWorld } from '../../sdk/test/support/server.ts';
-import { scanbase, type Run } from './support/run.ts';
+import { ok, signedInCli } from './support/signed-in.ts';
 
-let world: SdkWorld;
-let configDir: string;
+const session = signedInCli({ name: 'annotations' });
 
-before(async () => {
-  world = await startSdkWorld();
-  configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-cli-annotations-'));
-  const pair = await world.operator('POST', '/tokens', { email: world.owner.email });
-  const login = await scanbase(['login', '--with-token', '--base-url', world.url], { configDir, stdin: JSON.stringify(pair) });
-  assert.equal(login.code, 0, login.stderr);
-});
-after(async () => {
-  await world?.stop();
-  if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
-});
-
-const ok = (r: Run) => {
-  assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
-  return r;
-};
-const json = async (...args: string[]) => JSON.parse(ok(await scanbase([...args, '--project', world.projectId, '--json'], { configDir })).stdout);
+const json = async (...args: string[]) => JSON.parse(ok(await session.run([...args, '--project', session.world.projectId, '--json'])).stdout);
 
 test('cli: annotations create, list, get, comment, update, delete', async () => {
   const a = await json('annotations', 'create', '--title', 'Cracked beam', '--type', 'Issue', '--at', '1.5,-2,3');
   assert.equal(a.title, 'Cracked beam');
   assert.deepEqual(a.position, { x: 1.5, y: -2, z: 3 });
-  assert.ok(a.workzoneId.endsWith(world.zoneId), 'the root zone by default');
+  assert.ok(a.workzoneId.endsWith(session.world.zoneId), 'the root zone by default');
   const c = await json('annotations', 'comment', a.id, '--text', 'Seen on site');
   assert.equal(c.attachedTo, a.id);
   assert.deepEqual((await json('annotations', 'list')).map((x: any) => x.id), [a.id]);
@@ -51,7 +30,7 @@ test('cli: measurements create (each point parsed), list, delete; a malformed po
   assert.equal(m.kind, 'area');
   assert.equal(m.area, 6);
   assert.deepEqual((await json('measurements', 'list')).map((x: any) => x.id), [m.id]);
-  const bad = await scanbase(['measurements', 'create', '--name', 'x', '--points', '0,0 1,1,1', '--project', world.projectId], { configDir });
+  const bad = await session.run(['measurements', 'create', '--name', 'x', '--points', '0,0 1,1,1', '--project', session.world.projectId]);
   assert.equal(bad.code, 2, bad.stderr);
   assert.match(bad.stderr, /--points: expected X,Y,Z numbers/);
   assert.deepEqual(await json('measurements', 'delete', m.id), { deleted: m.id });

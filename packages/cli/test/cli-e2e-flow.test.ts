@@ -17,7 +17,7 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../../../test/support/browser.ts';
 import { SUB_A } from '../../../test/support/projects.ts';
 import { startSdkWorld, type SdkWorld } from '../../sdk/test/support/server.ts';
-import { scanbase, scanbaseInTerminal, type Run } from './support/run.ts';
+import { ok, scanbase, scanbaseInTerminal, type Run } from './support/run.ts';
 
 let world: SdkWorld;
 let browser: Browser;
@@ -37,10 +37,6 @@ after(async () => {
 
 const cli = (args: string[], o: { stdin?: string; profile?: string } = {}) =>
   scanbase(o.profile ? ['--profile', o.profile, ...args] : args, { configDir, stdin: o.stdin });
-const ok = (r: Run) => {
-  assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
-  return r;
-};
 const json = async (args: string[], o?: { stdin?: string; profile?: string }) => JSON.parse(ok(await cli([...args, '--json'], o)).stdout);
 
 /**

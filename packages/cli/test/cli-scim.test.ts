@@ -2,38 +2,15 @@
 // `scanbase scim token …` against a started service (docs/identity.md "SCIM provisioning"): an
 // administrator creates the token (printed once) and the service answers SCIM with it; show
 // never prints it; create again rotates it; revoke ends it; a project manager is refused.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { emailOf } from '../../../test/support/projects.ts';
-import { startSdkWorld, type SdkWorld } from '../../sdk/test/support/server.ts';
-import { scanbase, type Run } from './support/run.ts';
+import { ok, signedInCli } from './support/signed-in.ts';
 
-let world: SdkWorld;
-let configDir: string;
+const session = signedInCli({ name: 'scim', profiles: { admin: emailOf('administrator'), pm: emailOf('projectManager') } });
 
-before(async () => {
-  world = await startSdkWorld();
-  configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-cli-scim-'));
-  for (const [profile, who] of [['admin', 'administrator'], ['pm', 'projectManager']] as const) {
-    const pair = await world.operator('POST', '/tokens', { email: emailOf(who) });
-    const r = await scanbase(['--profile', profile, 'login', '--with-token', '--base-url', world.url], { configDir, stdin: JSON.stringify(pair) });
-    assert.equal(r.code, 0, r.stderr);
-  }
-});
-after(async () => {
-  await world?.stop();
-  if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
-});
-
-const cli = (profile: string, args: string[]) => scanbase(['--profile', profile, ...args], { configDir });
-const ok = (r: Run) => {
-  assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
-  return r;
-};
-const scimStatus = async (token: string) => (await fetch(`${world.url}/scim/v2/Users`, { headers: { authorization: `Bearer ${token}` } })).status;
+const cli = (profile: string, args: string[]) => session.run(args, { profile });
+const scimStatus = async (token: string) => (await fetch(`${session.world.url}/scim/v2/Users`, { headers: { authorization: `Bearer ${token}` } })).status;
 
 test('cli: scim token create prints the token once, show never does, create again rotates, revoke ends it; a project manager is refused', async () => {
   const first = JSON.parse(ok(await cli('admin', ['scim', 'token', 'create', '--json'])).stdout);

@@ -1,41 +1,20 @@
 // @engine-independent: the data path is the service's, covered on both engines in test/http.
 // `scanbase share-links …` against a started service: create (the root zone by default, the
 // options parsed, a password kept hashed), list, get, update with --data, delete.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startSdkWorld, type SdkWorld } from '../../sdk/test/support/server.ts';
-import { scanbase, type Run } from './support/run.ts';
+import { ok, signedInCli } from './support/signed-in.ts';
 
-let world: SdkWorld;
-let configDir: string;
+const session = signedInCli({ name: 'share-links' });
 
-before(async () => {
-  world = await startSdkWorld();
-  configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-cli-share-links-'));
-  const pair = await world.operator('POST', '/tokens', { email: world.owner.email });
-  const login = await scanbase(['login', '--with-token', '--base-url', world.url], { configDir, stdin: JSON.stringify(pair) });
-  assert.equal(login.code, 0, login.stderr);
-});
-after(async () => {
-  await world?.stop();
-  if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
-});
-
-const ok = (r: Run) => {
-  assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
-  return r;
-};
-const json = async (...args: string[]) => JSON.parse(ok(await scanbase([...args, '--project', world.projectId, '--json'], { configDir })).stdout);
+const json = async (...args: string[]) => JSON.parse(ok(await session.run([...args, '--project', session.world.projectId, '--json'])).stdout);
 
 test('cli: share-links create, list, get, update, delete', async () => {
   const l = await json('share-links', 'create', '--name', 'For the client', '--password', 'Correct-Horse-9', '--options', 'notes,tags');
   assert.equal(l.name, 'For the client');
   assert.equal(l.passwordProtected, true);
   assert.deepEqual(l.shareOptions, { workzones: false, notes: true, issues: false, measurements: false, crops: false, tags: true });
-  assert.ok(l.workzoneId.endsWith(world.zoneId), 'the root zone by default');
+  assert.ok(l.workzoneId.endsWith(session.world.zoneId), 'the root zone by default');
   assert.match(l.link, /\/share\/[0-9a-f-]{36}$/);
   assert.deepEqual((await json('share-links', 'list')).map((x: any) => x.id), [l.id]);
   const updated = await json('share-links', 'update', l.id, '--data', JSON.stringify({

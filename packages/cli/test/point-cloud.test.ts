@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startSdkWorld, type SdkWorld } from '../../sdk/test/support/server.ts';
 import { writeSyntheticLas } from '../../../test/pointclouds/support/synthetic.ts';
-import { scanbase, type Run } from './support/run.ts';
+import { ok, scanbase } from './support/run.ts';
 
 let world: SdkWorld;
 let configDir: string;
@@ -26,10 +26,6 @@ after(async () => {
 });
 
 const cli = (args: string[], stdin?: string) => scanbase(args, { configDir, stdin });
-const ok = (r: Run) => {
-  assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
-  return r;
-};
 
 test('files point-cloud --wait: a LAS upload is converted (exit 0, done, its point count); a .laz that is not LAZ fails (exit 1, wrong_format)', async () => {
   const pair = await world.operator('POST', '/tokens', { email: world.owner.email });

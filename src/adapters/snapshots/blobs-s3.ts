@@ -8,7 +8,7 @@ import {
 import type { Readable } from 'node:stream';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
 import { S3Store } from '../storage/s3.ts';
-import type { BlobAccess, BlobEntry } from './blobs.ts';
+import type { BlobAccess, BlobEntry } from './blob-access.ts';
 
 const isNotFound = (e: unknown) => (e as { name?: string })?.name === 'NoSuchKey' || (e as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 404;
 /** S3 allows 10,000 parts; parts of at least 64 MiB, read into memory one at a time. */

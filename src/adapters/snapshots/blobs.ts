@@ -7,22 +7,8 @@ import { Readable } from 'node:stream';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
 import { LocalDiskStore } from '../storage/local-disk.ts';
 
-export interface BlobEntry {
-  key: string;
-  size: number;
-  /** Lower-case hex, when the store knows it (S3 objects assembled from parts: not). */
-  md5: string | null;
-  contentType: string | null;
-  cacheControl: string | null;
-}
-
-export interface BlobAccess {
-  list(): AsyncIterable<BlobEntry>;
-  /** The object's bytes, and its entry completed with the headers a listing lacks; null when it is gone (deleted after the listing). */
-  read(entry: BlobEntry): Promise<{ body: Readable; entry: BlobEntry } | null>;
-  write(entry: BlobEntry, body: Readable): Promise<void>;
-  deleteAll(): Promise<void>;
-}
+export type { BlobAccess, BlobEntry } from './blob-access.ts';
+import type { BlobAccess } from './blob-access.ts';
 
 const hexOfBase64 = (b: Uint8Array | string | undefined) =>
   b === undefined ? null : Buffer.from(typeof b === 'string' ? Buffer.from(b, 'base64') : b).toString('hex');

@@ -12,7 +12,7 @@ const MIGRATIONS_TABLE = 'schema_migrations';
 /** The token signing keys: in a snapshot only when asked for (SnapshotOptions.signingKeys). */
 export const SIGNING_KEYS_TABLE = 'signing_keys';
 /** Settings rows that hold a deployment's own secrets (the local store's URL key, the CSRF key): never saved, never replaced. */
-export const SECRET_SETTINGS = ['storage.signing_key', 'web_sessions.csrf_key', 'sso.sealing_key'];
+export const SECRET_SETTINGS = ['storage.signing_key', 'web_sessions.csrf_key', 'sso.sealing_key', 'integrations.sealing_key'];
 
 export interface TablePlan {
   name: string;

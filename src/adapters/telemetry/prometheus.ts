@@ -7,6 +7,7 @@ import type { DeadlineObserver, DeadlineSql } from '../postgres/deadlines.ts';
 import { opsStats } from '../postgres/repos/ops-stats.ts';
 import { errorFields, type CoreMetrics, type Logger } from '../../core/ports/telemetry.ts';
 import type { ListenerState } from '../../core/ports/events.ts';
+import type { CacheStats } from '../../core/cache/lru.ts';
 import { createRequestSeries } from './request-series.ts';
 
 export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
@@ -33,6 +34,8 @@ export interface Metrics {
   text(): Promise<string>;
   /** Adds the series of the node's LISTEN connection (compose.ts, when the database has one). */
   watchListener(read: () => ListenerState | null): void;
+  /** Adds the series of the node's caches, read at each scrape (compose.ts: its CacheRegistry). */
+  watchCaches(read: () => readonly CacheStats[]): void;
 }
 
 export function createMetrics(deps: { sql: () => Sql & Partial<Pick<DeadlineSql, 'load'>>; logger: Logger; processMetrics?: boolean }): Metrics {
@@ -225,6 +228,29 @@ export function createMetrics(deps: { sql: () => Sql & Partial<Pick<DeadlineSql,
     });
   };
 
+  /** Per cache (label `cache`: its name, docs/performance.md "Caches"): its size and weight now, its counts since start. */
+  const watchCaches = (read: () => readonly CacheStats[]) => {
+    const series: { name: string; help: string; type: 'gauge' | 'counter'; of: (s: CacheStats) => number }[] = [
+      { name: 'scanbase_cache_entries', help: 'Entries a per-node cache keeps', type: 'gauge', of: (s) => s.size },
+      { name: 'scanbase_cache_weight', help: "The total weight of a per-node cache's entries (entries, projects or bytes: its bound's unit)", type: 'gauge', of: (s) => s.weight },
+      { name: 'scanbase_cache_weight_limit', help: "A per-node cache's bound on its weight (its setting)", type: 'gauge', of: (s) => s.maxWeight },
+      { name: 'scanbase_cache_hits_total', help: 'Reads a per-node cache answered', type: 'counter', of: (s) => s.hits },
+      { name: 'scanbase_cache_misses_total', help: 'Reads a per-node cache could not answer (absent or ended)', type: 'counter', of: (s) => s.misses },
+      { name: 'scanbase_cache_evictions_total', help: "Entries a per-node cache dropped to stay within its bound", type: 'counter', of: (s) => s.evictions },
+    ];
+    for (const { name, help, type, of } of series) {
+      const collect = function (this: Gauge<'cache'> | Counter<'cache'>) {
+        this.reset();
+        for (const s of read()) {
+          if (this instanceof Gauge) this.set({ cache: s.name }, of(s));
+          else this.inc({ cache: s.name }, of(s));
+        }
+      };
+      if (type === 'gauge') new Gauge({ name, help, labelNames: ['cache'], registers: [registry], collect });
+      else new Counter({ name, help, labelNames: ['cache'], registers: [registry], collect });
+    }
+  };
+
   const core: CoreMetrics = {
     jobFailed: (kind, final) => jobFailures.inc({ kind, final: String(final) }),
     refreshLost: () => refreshLost.inc(),
@@ -250,5 +276,6 @@ export function createMetrics(deps: { sql: () => Sql & Partial<Pick<DeadlineSql,
     /** The exposition text. */
     text: async () => `${await registry.metrics()}\n${requests.text()}`,
     watchListener,
+    watchCaches,
   };
 }

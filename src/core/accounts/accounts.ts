@@ -3,6 +3,7 @@
 import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
+import { findByRef } from '../ids/refs.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { AccountRecord, SubscriptionRecord } from '../ports/repositories.ts';
 import { accountPermissions, type AccountFacts } from '../permissions/evaluate.ts';
@@ -100,7 +101,7 @@ export function createAccounts(deps: {
   const { store, clock, authorizer } = deps;
 
   async function subscriptionIn(scope: AccountScope, ref: EntityRef): Promise<SubscriptionRecord> {
-    const s = 'uuid' in ref ? await store.repos.subscriptions.byId(ref.uuid) : await store.repos.subscriptions.byApi1Id(ref.api1Id);
+    const s = await findByRef(store.repos.subscriptions, ref);
     if (!s || s.accountId !== scope.account.id) throw notFound('subscription', refValue(ref));
     return s;
   }

@@ -10,7 +10,7 @@
 // hash) and never a document (the event travels in a NOTIFY payload, under 8000 bytes):
 // a consumer that needs more reads it, with the reader's permissions.
 import { api1IdOf } from '../ids/api1-id.ts';
-import type { AccountRole } from '../ports/repositories.ts';
+import type { AccountRole } from '../ports/account-roles.ts';
 import type { JobState } from '../ports/jobs.ts';
 
 /** A project in both id forms (API 2 UUID, API 1 id) and its account; every project event's data starts with it. */

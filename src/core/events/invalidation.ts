@@ -9,8 +9,13 @@
 // event must say what it invalidates (often nothing). The events of the modules under
 // src/modules have their rows in their contracts (src/modules/contract.ts invalidation);
 // the store carries the assembled rows (Store.moduleInvalidation).
-import type { DomainEvent, DomainEventOf, DomainEventType, KernelEventType } from './domain-events.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { DomainEvent, DomainEventOf, DomainEventType, KernelEventType, StoredDomainEvent } from './domain-events.ts';
+
+/** What the caches listen to: the store's committed events and its modules' invalidation rows (Store's own members). */
+export interface InvalidationSource {
+  onEvent(listener: (event: StoredDomainEvent) => void): void;
+  readonly moduleInvalidation?: ModuleInvalidation;
+}
 
 export const cacheScope = {
   all: '*',
@@ -134,13 +139,13 @@ export function invalidatedScopes(event: DomainEvent, modules: ModuleInvalidatio
 }
 
 /** Calls `invalidate` with each scope every committed event (this node's and the others') makes stale. */
-export function onInvalidation(store: Pick<Store, 'onEvent' | 'moduleInvalidation'>, invalidate: (scope: string) => void): void {
+export function onInvalidation(store: InvalidationSource, invalidate: (scope: string) => void): void {
   store.onEvent((event) => {
     for (const scope of invalidatedScopes(event, store.moduleInvalidation)) invalidate(scope);
   });
 }
 
 /** A scoped cache (AccessCache): every scope an event makes stale is dropped from it; the all-scope ('*', a reset or missed events) empties it. */
-export function dropOnInvalidation(store: Pick<Store, 'onEvent' | 'moduleInvalidation'>, cache: { clear(): void; invalidate(scope: string): void }): void {
+export function dropOnInvalidation(store: InvalidationSource, cache: { clear(): void; invalidate(scope: string): void }): void {
   onInvalidation(store, (scope) => (scope === cacheScope.all ? cache.clear() : cache.invalidate(scope)));
 }

@@ -14,6 +14,7 @@ import type { StoreSlice } from '../ports/store-slices.ts';
 import type { ObjectStore } from '../ports/object-store.ts';
 import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
 import type { ProjectAccess } from '../projects/index.ts';
+import type { UsageRecorder } from '../ports/usage.ts';
 import { createCapacityCheck } from './capacities.ts';
 import { createUploadedObjects } from './uploaded-objects.ts';
 import { createUploads, type Uploads } from './uploads.ts';
@@ -36,6 +37,8 @@ export function createFiles(deps: {
   ids: Ids;
   access: ProjectAccess;
   objectStore: ObjectStore;
+  /** Where the download URLs of scans and crops are counted (the usage module). */
+  usage: UsageRecorder;
   uploadTtlSeconds: number;
   uploadUrlTtlSeconds: number;
   /** Bytes per subscription, every category (STORAGE_QUOTA_BYTES). */
@@ -52,7 +55,7 @@ export function createFiles(deps: {
   return {
     ...createUploads({ store, clock, ids, access, objects, checkCapacities, pendingTtlSeconds, metrics: deps.metrics }),
     ...createProjectFiles({ store, clock, access, objectStore }),
-    ...createBlobUrls({ store, clock, access, objectStore }),
+    ...createBlobUrls({ store, clock, access, objectStore, usage: deps.usage }),
     ...createCovers({ store, clock, ids, access, objects, objectStore, checkCapacities, pendingTtlSeconds, logger }),
     ...createFileCopy({ ids, objectStore, checkCapacities, logger }),
   };

@@ -7,6 +7,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { ObjectStore } from '../ports/object-store.ts';
 import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
 import type { ProjectAccess } from '../projects/index.ts';
+import type { UsageRecorder } from '../ports/usage.ts';
 import { createFiles, type Files } from './files.ts';
 import { createUploadSweeper, uploadSweep, type UploadSweeper } from './upload-sweeper.ts';
 
@@ -16,6 +17,7 @@ export interface FilesNeeds {
   ids: Ids;
   objectStore: ObjectStore;
   projectAccess: ProjectAccess;
+  usageRecorder: UsageRecorder;
   logger: Logger;
   metrics: { core: CoreMetrics };
   config: { sandbox: boolean; uploadTtlSeconds: number; uploadUrlTtlSeconds: number; storageQuotaBytes: number };
@@ -23,12 +25,12 @@ export interface FilesNeeds {
 
 export const filesModule: FeatureModule<FilesNeeds, { files: Files; uploadSweeper: UploadSweeper }> = {
   name: 'files',
-  create: ({ store, clock, ids, objectStore, projectAccess, logger, metrics, config }) => {
+  create: ({ store, clock, ids, objectStore, projectAccess, usageRecorder, logger, metrics, config }) => {
     const uploadSweeper = createUploadSweeper({ store, clock, objectStore });
     return {
       offers: {
         files: createFiles({
-          store, clock, ids, access: projectAccess, objectStore, sandbox: config.sandbox,
+          store, clock, ids, access: projectAccess, objectStore, usage: usageRecorder, sandbox: config.sandbox,
           uploadTtlSeconds: config.uploadTtlSeconds, uploadUrlTtlSeconds: config.uploadUrlTtlSeconds, metrics: metrics.core,
           storageQuotaBytes: config.storageQuotaBytes, logger,
         }),

@@ -10,20 +10,8 @@ import type { Repos } from '../ports/repositories.ts';
 import { errorFields, noMetrics, silentLogger, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
 
-export type JobOutcome = { state: 'done'; result: unknown } | { state: 'failed'; error: string };
-
-export interface JobHandler {
-  run(job: JobRecord): Promise<unknown>;
-  /** Called once when the job has failed for good, after job.finished committed. */
-  failed?(job: JobRecord, error: string): Promise<void>;
-  /** The account whose administrators may see the job's job.finished event (null or absent: a system job). */
-  accountOf?(job: JobRecord): string | null;
-  /**
-   * Runs in the transaction that records the job's end and publishes job.finished: what
-   * follows from the end (the requester's mail) commits with it, once, on the node that ran it.
-   */
-  finished?(repos: Repos, job: JobRecord, outcome: JobOutcome): Promise<void>;
-}
+export type { JobHandler, JobOutcome } from '../ports/job-handler.ts';
+import type { JobHandler, JobOutcome } from '../ports/job-handler.ts';
 
 export const LEASE_MS = 5 * 60_000;
 

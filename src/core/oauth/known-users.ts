@@ -1,7 +1,8 @@
 // Whether an access token's user still admits it, cached per node so that the bearer hot
 // path costs no query: the user must exist, and the token must be issued after his
 // revocation point (his "valid after", revocation.ts). At most one lookup per user per
-// lifetime (concurrent misses share it), bounded (the oldest entry goes first), and dropped
+// lifetime (concurrent misses share it), bounded (the oldest entry goes first: a named LRU of
+// src/core/cache written in lookup order, KNOWN_USER_CACHE_ENTRIES), and dropped
 // when a change is published for the user ("user:<id>": deleted, password set or reset,
 // signed out everywhere) or for everything ("*", a reset).
 //
@@ -9,6 +10,8 @@
 // at or after it: issuing a token needs the user, so such a token proves the user exists
 // again (a seed re-creating a fixed id after a reset), and gets a fresh lookup.
 import { tokenOutlivesRevocation } from './revocation.ts';
+import { CacheRegistry } from '../cache/registry.ts';
+import type { Lru } from '../cache/lru.ts';
 
 /** A user as a lookup finds him: null when there is no such user. */
 export interface KnownUser {
@@ -18,26 +21,23 @@ export interface KnownUser {
 
 interface Entry {
   user: KnownUser | null;
-  until: number;
   /** Seconds since the epoch at which the lookup started. */
   checkedAt: number;
 }
 
 export class KnownUsers {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: Lru<Entry>;
   /** Lookups in flight; an invalidation removes them, so what they read is answered but not kept. */
   private readonly loading = new Map<string, Promise<KnownUser | null>>();
 
   private readonly lookup: (userId: string) => Promise<KnownUser | null>;
   private readonly nowMs: () => number;
-  private readonly maxEntries: number;
-  private readonly ttlMs: number;
 
-  constructor(lookup: (userId: string) => Promise<KnownUser | null>, nowMs: () => number, maxEntries = 50_000, ttlMs = 60_000) {
+  /** `caches`: the node's registry (GET /metrics); without it the cache is reported nowhere. */
+  constructor(lookup: (userId: string) => Promise<KnownUser | null>, nowMs: () => number, maxEntries = 50_000, ttlMs = 60_000, caches = new CacheRegistry()) {
     this.lookup = lookup;
     this.nowMs = nowMs;
-    this.maxEntries = maxEntries;
-    this.ttlMs = ttlMs;
+    this.entries = caches.lru<Entry>({ name: 'known-users', maxWeight: maxEntries, ttlMs, nowMs, touchOnRead: false });
   }
 
   /**
@@ -55,7 +55,7 @@ export class KnownUsers {
         (user) => {
           if (this.loading.get(userId) === started) {
             this.loading.delete(userId);
-            this.put(userId, { user, until: this.nowMs() + this.ttlMs, checkedAt });
+            this.entries.set(userId, { user, checkedAt });
           }
           return user;
         },
@@ -76,8 +76,8 @@ export class KnownUsers {
    * reads it once per request).
    */
   peek(userId: string, issuedAt = 0, now = this.nowMs()): boolean | undefined {
-    const hit = this.entries.get(userId);
-    if (!hit || hit.until <= now) return undefined;
+    const hit = this.entries.get(userId, now);
+    if (!hit) return undefined;
     if (!hit.user && issuedAt >= hit.checkedAt) return undefined;
     return admitted(hit.user, issuedAt);
   }
@@ -95,12 +95,6 @@ export class KnownUsers {
 
   get size(): number {
     return this.entries.size;
-  }
-
-  private put(userId: string, entry: Entry): void {
-    this.entries.delete(userId);
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(userId, entry);
   }
 }
 

@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import { SIGNING_KEY_RELOAD_SECONDS, type TokenSigner } from '../ports/crypto.ts';
 import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
+import type { CacheRegistry } from '../cache/registry.ts';
 import { createTokenService, type TokenService } from './token-service.ts';
 import { createSigningKeys, type SigningKeys } from './signing-keys.ts';
 import { createWebSessions, type WebSessions } from './web-sessions.ts';
@@ -17,7 +18,8 @@ export interface OauthNeeds {
   signer: TokenSigner;
   logger: Logger;
   metrics: { core: CoreMetrics };
-  config: { urnNamespace: string; refreshReuseDetection: boolean };
+  caches: CacheRegistry;
+  config: { urnNamespace: string; refreshReuseDetection: boolean; tokenCacheEntries: number; knownUserCacheEntries: number };
 }
 
 export interface OauthOffers {
@@ -29,11 +31,11 @@ export interface OauthOffers {
 
 export const oauthModule: FeatureModule<OauthNeeds, OauthOffers> = {
   name: 'oauth',
-  create: ({ store, clock, ids, signer, logger, metrics, config }) => ({
+  create: ({ store, clock, ids, signer, logger, metrics, caches, config }) => ({
     offers: {
       tokens: createTokenService({
         store, clock, ids, signer, urnNamespace: config.urnNamespace, refreshReuseDetection: config.refreshReuseDetection,
-        metrics: metrics.core,
+        metrics: metrics.core, caches, cacheSize: config.tokenCacheEntries, knownUsersSize: config.knownUserCacheEntries,
       }),
       signingKeys: createSigningKeys({ store, clock, signer, logger }),
       webSessions: createWebSessions({ store, clock, ids }),

@@ -16,6 +16,8 @@ import { verifyS256 } from './pkce.ts';
 import { KnownUsers } from './known-users.ts';
 import { firstIssuableSecond, revokedUpTo } from './revocation.ts';
 import { cacheScope, onInvalidation } from '../events/invalidation.ts';
+import { CacheRegistry } from '../cache/registry.ts';
+import type { Lru } from '../cache/lru.ts';
 
 export const ACCESS_TOKEN_SECONDS = 3 * 3600;
 export const REFRESH_TOKEN_SECONDS = 21 * 24 * 3600;
@@ -52,10 +54,12 @@ export interface TokenServiceDeps {
   ids: Ids;
   signer: TokenSigner;
   urnNamespace: string;
-  /** Bound on the verified-token cache (entries). */
+  /** Bound on the verified-token cache (entries; TOKEN_CACHE_ENTRIES). */
   cacheSize?: number;
-  /** Bound on the user-existence cache (entries). */
+  /** Bound on the user-existence cache (entries; KNOWN_USER_CACHE_ENTRIES). */
   knownUsersSize?: number;
+  /** The node's registry of caches (GET /metrics). */
+  caches?: CacheRegistry;
   /** How long a node trusts its answer to "does this user exist" without a published change. */
   knownUsersTtlMs?: number;
   /**
@@ -105,7 +109,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const cacheSize = deps.cacheSize ?? 10_000;
   const reuseDetection = deps.refreshReuseDetection ?? false;
   // Verified access tokens → principal, until expiry: a signature is checked once per node.
-  const verified = new VerifiedTokens(cacheSize);
+  const caches = deps.caches ?? new CacheRegistry();
+  const verified = new VerifiedTokens(caches.lru({ name: 'verified-tokens', maxWeight: cacheSize, touchOnRead: false }));
   // Does the token's user still exist, and since when are his tokens valid: one query per
   // user per lifetime, dropped on change (user:<id>, on every node through the event).
   const knownUsers = new KnownUsers(
@@ -116,6 +121,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     () => clock.nowMs(),
     deps.knownUsersSize ?? 50_000,
     deps.knownUsersTtlMs ?? 60_000,
+    caches,
   );
   const userScope = cacheScope.user('');
   onInvalidation(store, (scope) => {
@@ -291,12 +297,11 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
  */
 class VerifiedTokens {
   private static readonly KEY_CHARS = 32;
-  private readonly entries = new Map<string, { token: string; principal: Principal }>();
+  /** Written in verification order, the oldest out first (a read does not move an entry). */
+  private readonly entries: Lru<{ token: string; principal: Principal }>;
 
-  private readonly maxEntries: number;
-
-  constructor(maxEntries: number) {
-    this.maxEntries = maxEntries;
+  constructor(entries: Lru<{ token: string; principal: Principal }>) {
+    this.entries = entries;
   }
 
   get(token: string): Principal | undefined {
@@ -306,13 +311,10 @@ class VerifiedTokens {
 
   delete(token: string): void {
     const key = token.slice(-VerifiedTokens.KEY_CHARS);
-    if (this.entries.get(key)?.token === token) this.entries.delete(key);
+    if (this.entries.peek(key)?.token === token) this.entries.delete(key);
   }
 
   set(token: string, principal: Principal): void {
-    const key = token.slice(-VerifiedTokens.KEY_CHARS);
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { token, principal });
+    this.entries.set(token.slice(-VerifiedTokens.KEY_CHARS), { token, principal });
   }
 }

@@ -7,62 +7,18 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
 import { sha256Hex } from '../crypto/digest.ts';
-import type { AccountRole, Repos } from '../ports/repositories.ts';
+import type { AccountRole } from '../ports/repositories.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
 import { endEverySession } from '../oauth/index.ts';
 
-export interface SeedUser {
-  id?: string;
-  email: string;
-  password?: string;
-  firstName?: string;
-  lastName?: string;
-  company?: string;
-  title?: string;
-}
-
-export interface SeedSubscription {
-  id?: string;
-  name: string;
-  isTrial?: boolean;
-  isVa?: boolean;
-  isActive?: boolean;
-  scanCapacity?: number;
-  tagCapacity?: number;
-  geoImageCapacity?: number;
-  start?: string | null;
-  end?: string | null;
-  inviteAccountOwnerInNewProjects?: boolean;
-}
-
-export interface SeedAccount {
-  id?: string;
-  name: string;
-  owner: string;
-  administrators?: string[];
-  projectManagers?: string[];
-  projectListers?: string[];
-  members?: string[];
-  subscriptions?: SeedSubscription[];
-  roles?: unknown[];
-  groups?: unknown[];
-}
-
-export interface SeedDocument {
-  users?: SeedUser[];
-  accounts?: SeedAccount[];
-}
+export type { SeedAccount, SeedAccountExtension, SeedDocument, SeedSubscription, SeedUser } from '../ports/seed.ts';
+import type { SeedAccountExtension, SeedDocument } from '../ports/seed.ts';
 
 export interface SeedResult {
   users: { email: string; id: string }[];
   accounts: { name: string; id: string; subscriptions: { name: string; id: string }[] }[];
 }
 
-/** Extension point: later modules (roles, groups, projects…) apply their part of an account. */
-export type SeedAccountExtension = (
-  repos: Repos,
-  account: { id: string; seed: SeedAccount; userIdOf: (email: string) => Promise<string> },
-) => Promise<Record<string, unknown>>;
 
 /** Applies a seed document under the 'seed' lock; applying it twice changes nothing. */
 export type ApplySeed = (doc: SeedDocument) => Promise<SeedResult>;

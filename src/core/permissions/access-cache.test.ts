@@ -1,9 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AccessCache } from './access-cache.ts';
+import { Lru } from '../cache/lru.ts';
+
+/** An AccessCache over an LRU of `maxWeight` (50,000 by default), a TTL of a minute by default. */
+const accessCache = <V>(maxWeight = 50_000, ttlMs = 60_000, nowMs: () => number = Date.now, weightOf?: (v: V) => number): AccessCache<V> =>
+  new AccessCache<V>(new Lru<V>({ name: 'test', maxWeight, ttlMs, nowMs, weightOf }));
 
 test('a cached value is served until its scope is invalidated', async () => {
-  const c = new AccessCache<number>();
+  const c = accessCache<number>();
   let loads = 0;
   const load = async () => ++loads;
   assert.equal(await c.get('k', load, () => ['account:a']), 1);
@@ -15,7 +20,7 @@ test('a cached value is served until its scope is invalidated', async () => {
 });
 
 test('a load that overlaps an invalidation is not stored (no stale read sticks)', async () => {
-  const c = new AccessCache<string>();
+  const c = accessCache<string>();
   let release!: () => void;
   const slow = c.get('k', () => new Promise<string>((r) => (release = () => r('old'))), () => ['account:a']);
   c.invalidate('account:a');
@@ -26,7 +31,7 @@ test('a load that overlaps an invalidation is not stored (no stale read sticks)'
 
 test('entries expire after the TTL', async () => {
   let t = 0;
-  const c = new AccessCache<number>(10, 1000, () => t);
+  const c = accessCache<number>(10, 1000, () => t);
   let loads = 0;
   await c.get('k', async () => ++loads, () => []);
   t = 999;
@@ -38,13 +43,13 @@ test('entries expire after the TTL', async () => {
 });
 
 test('the cache stays bounded', async () => {
-  const c = new AccessCache<number>(3);
+  const c = accessCache<number>(3);
   for (let i = 0; i < 10; i++) await c.get(`k${i}`, async () => i, () => []);
   assert.ok(c.size <= 3);
 });
 
 test('past its cap the least recently read entry goes first (LRU)', async () => {
-  const c = new AccessCache<string>(2);
+  const c = accessCache<string>(2);
   let loads = 0;
   const load = (v: string) => async () => {
     loads++;
@@ -63,7 +68,7 @@ test('past its cap the least recently read entry goes first (LRU)', async () => 
 });
 
 test('an evicted or invalidated entry leaves nothing in the scope index (memory stays bounded)', async () => {
-  const c = new AccessCache<number>(2);
+  const c = accessCache<number>(2);
   for (let i = 0; i < 100; i++) await c.get(`k${i}`, async () => i, () => [`project:${i}`, 'account:a']);
   assert.equal(c.size, 2);
   assert.equal(c.scopeCount, 3, 'the two live entries\' projects and their account');
@@ -76,7 +81,7 @@ test('an evicted or invalidated entry leaves nothing in the scope index (memory 
 });
 
 test('an entry re-read under other scopes is no longer dropped by its old ones', async () => {
-  const c = new AccessCache<string>();
+  const c = accessCache<string>();
   let loads = 0;
   await c.get('k', async () => `v${++loads}`, () => ['project:old']);
   c.invalidate('project:old');
@@ -87,7 +92,7 @@ test('an entry re-read under other scopes is no longer dropped by its old ones',
 
 test('an entry ends at the time untilOf gives when it comes before the TTL (a membership expiring with no event)', async () => {
   let t = 0;
-  const c = new AccessCache<{ n: number; until: number | null }>(10, 1000, () => t);
+  const c = accessCache<{ n: number; until: number | null }>(10, 1000, () => t);
   let loads = 0;
   const load = (until: number | null) => async () => ({ n: ++loads, until });
   const untilOf = (v: { until: number | null }) => v.until;
@@ -109,7 +114,7 @@ test('an entry ends at the time untilOf gives when it comes before the TTL (a me
 
 test('an entry is not served when the clock went back before the time it was stored', async () => {
   let t = 10_000;
-  const c = new AccessCache<number>(10, 1000, () => t);
+  const c = accessCache<number>(10, 1000, () => t);
   let loads = 0;
   await c.get('k', async () => ++loads, () => []);
   t = 5_000;
@@ -117,7 +122,7 @@ test('an entry is not served when the clock went back before the time it was sto
 });
 
 test('with weightOf the bound is on the total weight: heavy values push out the least recently read, and a value heavier than the bound is not kept', async () => {
-  const c = new AccessCache<number[]>(10, 60_000, Date.now, (v) => v.length);
+  const c = accessCache<number[]>(10, 60_000, Date.now, (v) => v.length);
   const list = (n: number) => async () => Array.from({ length: n }, (_, i) => i);
   await c.get('a', list(4), () => []);
   await c.get('b', list(4), () => []);

@@ -5,11 +5,13 @@
 import type { CodeWithStatus } from '../error-codes.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
+import { refKey } from '../ids/refs.ts';
 import type { AccountRecord } from '../ports/repositories.ts';
 import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
 import type { AnyPermission } from './catalog.ts';
 import { accountPermissions, type AccountFacts } from './evaluate.ts';
-import { AccessCache } from './access-cache.ts';
+import { AccessCache, ACCESS_TTL_MS } from './access-cache.ts';
+import { CacheRegistry } from '../cache/registry.ts';
 import { refusalValues } from './granted-by.ts';
 import type { ConditionCheck } from './refusal-conditions.ts';
 import { accountGrantOf, describeHeld, noteAccount, noteAllowed } from './decisions.ts';
@@ -81,7 +83,6 @@ export function requirePermission(
   throw forbidden(code, required, text);
 }
 
-const refKey = (ref: EntityRef) => ('uuid' in ref ? ref.uuid : `api1:${ref.api1Id}`);
 
 /** What use cases call to check permissions on an account (the access facts cached per user and scope). */
 export interface Authorizer {
@@ -95,9 +96,15 @@ export interface Authorizer {
   account(actor: Actor, ref: EntityRef): Promise<AccountScope>;
 }
 
-export function createAuthorizer(deps: { store: StoreReads<'access'> & StoreEvents; cache?: AccessCache<AccountScope | null> }): Authorizer {
+/**
+ * `caches`: the node's registry (GET /metrics); `maxEntries`: ACCESS_CACHE_ENTRIES, the callers'
+ * account scopes kept (least recently read out first).
+ */
+export function createAuthorizer(deps: { store: StoreReads<'access'> & StoreEvents; caches?: CacheRegistry; maxEntries?: number }): Authorizer {
   const { store } = deps;
-  const cache = deps.cache ?? new AccessCache<AccountScope | null>();
+  const cache = new AccessCache((deps.caches ?? new CacheRegistry()).lru<AccountScope | null>({
+    name: 'account-access', maxWeight: deps.maxEntries ?? 50_000, ttlMs: ACCESS_TTL_MS,
+  }));
   dropOnInvalidation(store, cache);
 
   return {

@@ -2,9 +2,10 @@
 // account-level use case checks with (the one requirePermission path, docs/permissions.md).
 import type { FeatureModule } from '../modules.ts';
 import type { Store } from '../ports/repositories.ts';
+import type { CacheRegistry } from '../cache/registry.ts';
 import { createAuthorizer, type Authorizer } from './authorizer.ts';
 
-export const permissionsModule: FeatureModule<{ store: Store }, { authorizer: Authorizer }> = {
+export const permissionsModule: FeatureModule<{ store: Store; caches: CacheRegistry; config: { accessCacheEntries: number } }, { authorizer: Authorizer }> = {
   name: 'permissions',
-  create: ({ store }) => ({ offers: { authorizer: createAuthorizer({ store }) } }),
+  create: ({ store, caches, config }) => ({ offers: { authorizer: createAuthorizer({ store, caches, maxEntries: config.accessCacheEntries }) } }),
 };

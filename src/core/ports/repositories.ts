@@ -55,7 +55,8 @@ export interface UsersRepo {
   tokenState(id: string): Promise<UserTokenState | null>;
 }
 
-export type AccountRole = 'administrator' | 'projectManager' | 'projectLister';
+import type { AccountRole } from './account-roles.ts';
+export type { AccountRole };
 
 export interface AccountRecord {
   id: string;
@@ -313,6 +314,8 @@ export interface OutboxRepo {
 export interface SettingsRepo {
   get<T>(key: string): Promise<T | null>;
   set(key: string, value: unknown): Promise<void>;
+  /** The text kept under `key`: `candidate` unless one is kept already (first node wins; a deployment key such as a secret box's). */
+  keepFirst(key: string, candidate: string): Promise<string>;
 }
 
 /** What a housekeeping pass deletes (src/modules/maintenance/core/janitor.ts decides the times). */

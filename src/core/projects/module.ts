@@ -6,6 +6,7 @@ import type { Repos, Store } from '../ports/repositories.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Authorizer } from '../permissions/authorizer.ts';
+import type { CacheRegistry } from '../cache/registry.ts';
 import type { Activity } from '../../modules/activity/index.ts';
 import { createProjects, ownedProjects, type Projects, type SpatialReferenceCheck } from './projects.ts';
 import { createProjectAccess, type ProjectAccess } from './project-access.ts';
@@ -19,7 +20,8 @@ export interface ProjectsNeeds {
   ids: Ids;
   authorizer: Authorizer;
   activity: Activity;
-  config: { projectListCacheProjects: number };
+  caches: CacheRegistry;
+  config: { projectListCacheProjects: number; projectAccessCacheEntries: number };
   /** The values module's lists: a project's spatialReference must be one of them. */
   valuesLists: SpatialReferenceCheck;
 }
@@ -35,9 +37,9 @@ export interface ProjectsOffers {
 
 export const projectsModule: FeatureModule<ProjectsNeeds, ProjectsOffers> = {
   name: 'projects',
-  create: ({ store, clock, ids, authorizer, activity, config, valuesLists }) => {
-    const projectAccess = createProjectAccess({ store, clock, authorizer, activity });
-    const lists = createProjectLists({ store, clock, maxProjects: config.projectListCacheProjects });
+  create: ({ store, clock, ids, authorizer, activity, caches, config, valuesLists }) => {
+    const projectAccess = createProjectAccess({ store, clock, authorizer, activity, caches, maxEntries: config.projectAccessCacheEntries });
+    const lists = createProjectLists({ store, clock, maxProjects: config.projectListCacheProjects, caches });
     const projects = createProjects({ store, clock, ids, authorizer, access: projectAccess, lists, spatialReferences: valuesLists });
     return {
       offers: {

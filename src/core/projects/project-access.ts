@@ -4,12 +4,14 @@
 // evaluates project- and work-zone-level permissions (membership rules 1–8).
 import { DomainError, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
+import { refKey } from '../ids/refs.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Repos } from '../ports/repositories.ts';
 import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
 import type { ProjectRecord } from '../ports/project-repositories.ts';
 import type { Permission } from '../permissions/catalog.ts';
-import { AccessCache } from '../permissions/access-cache.ts';
+import { AccessCache, ACCESS_TTL_MS } from '../permissions/access-cache.ts';
+import { CacheRegistry } from '../cache/registry.ts';
 import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
 import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { condition } from '../permissions/refusal-conditions.ts';
@@ -83,9 +85,14 @@ export interface ProjectAccess {
   scopeOf(actor: Actor, account: AccountScope, loaded: Loaded): ProjectScope;
 }
 
-export function createProjectAccess(deps: { store: StoreReads<'members' | 'projects'> & StoreEvents; clock: Clock; authorizer: Authorizer; activity: Activity }): ProjectAccess {
+/** `caches`: the node's registry (GET /metrics); `maxEntries`: PROJECT_ACCESS_CACHE_ENTRIES, the callers' project grants kept. */
+export function createProjectAccess(deps: {
+  store: StoreReads<'members' | 'projects'> & StoreEvents; clock: Clock; authorizer: Authorizer; activity: Activity; caches?: CacheRegistry; maxEntries?: number;
+}): ProjectAccess {
   const { store, clock, authorizer, activity } = deps;
-  const cache = new AccessCache<Loaded | null>();
+  const cache = new AccessCache((deps.caches ?? new CacheRegistry()).lru<Loaded | null>({
+    name: 'project-access', maxWeight: deps.maxEntries ?? 50_000, ttlMs: ACCESS_TTL_MS,
+  }));
   dropOnInvalidation(store, cache);
 
   /** The refusals of a project scope: one the caller may not see, one deleted (unless allowed). */
@@ -142,7 +149,7 @@ export function createProjectAccess(deps: { store: StoreReads<'members' | 'proje
       opts: { allowDeleted?: boolean; /** false: a listing, which does not move the last-access date */ record?: boolean } = {},
     ): Promise<ProjectScope> {
       const account = await authorizer.account(actor, accountRef);
-      const key = `${actor.userId}|${account.account.id}|${'uuid' in projectRef ? projectRef.uuid : `api1:${projectRef.api1Id}`}`;
+      const key = `${actor.userId}|${account.account.id}|${refKey(projectRef)}`;
       const loaded = await cache.get(
         key,
         async () => {

@@ -2,6 +2,7 @@
 // resource shows (workzones[], userIds, groupIds, roleIds, contributors per zone), as far
 // as API 2 would show them to the caller.
 import type { EntityRef } from '../ids/urn.ts';
+import { refUuid } from '../ids/refs.ts';
 import type { MemberAccess, ProjectRecord, ProjectStats, WorkzoneRecord } from '../ports/project-repositories.ts';
 import type { Actor } from '../permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from './project-access.ts';
@@ -28,13 +29,27 @@ export interface ProjectDetailsService {
    * number of statements for any number of projects.
    */
   findProjects(actor: Actor, accountRef: EntityRef, workzoneRef?: EntityRef): Promise<ProjectDetails[]>;
+  /**
+   * API 1 "Modify project subscription": each change replaces the project's subscription
+   * `from` (which must be its current one) by `to`, both as the caller wrote them and read
+   * with `subscriptionRef` (the surface's parser: its refusal is the caller's 400) in the
+   * vendor's order: the project first (404, 403), then each `from` in turn, then the `to`s.
+   * Every change is checked before anything changes; the last one decides and is applied
+   * once (all or nothing), with the rules of a project update (its permission, the target
+   * subscription's). Answers the details after it, or `path-mismatch` (nothing changed) at
+   * the first `from` that is not the current subscription.
+   */
+  replaceSubscription(
+    actor: Actor, accountRef: EntityRef, projectRef: EntityRef, changes: readonly { from: string; to: string }[],
+    subscriptionRef: (written: string) => EntityRef,
+  ): Promise<{ details: ProjectDetails } | { refused: 'path-mismatch' }>;
 }
 
 export function createProjectDetails(deps: {
   store: StoreReads<'files' | 'members' | 'projects' | 'workzones'>;
   access: ProjectAccess;
-  /** Which projects a find lists: the same rule as API 2's list (projects.ts). */
-  projects: Pick<Projects, 'visibleProjects'>;
+  /** Which projects a find lists: the same rule as API 2's list (projects.ts); the update a subscription change is. */
+  projects: Pick<Projects, 'visibleProjects' | 'updateProject'>;
 }): ProjectDetailsService {
   const { store, access, projects } = deps;
 
@@ -73,10 +88,24 @@ export function createProjectDetails(deps: {
     });
   }
 
+  async function getProjectDetails(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<ProjectDetails> {
+    const [details] = await detailsOf([await access.project(actor, accountRef, projectRef, { allowDeleted: true })]);
+    return details!;
+  }
+
   return {
-    async getProjectDetails(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<ProjectDetails> {
-      const [details] = await detailsOf([await access.project(actor, accountRef, projectRef, { allowDeleted: true })]);
-      return details!;
+    getProjectDetails,
+
+    async replaceSubscription(actor, accountRef, projectRef, changes, subscriptionRef) {
+      const current = await getProjectDetails(actor, accountRef, projectRef);
+      const currentId = current.project.subscriptionId;
+      for (const c of changes) if (refUuid(subscriptionRef(c.from)) !== currentId) return { refused: 'path-mismatch' };
+      const targets = changes.map((c) => subscriptionRef(c.to));
+      if (targets.length === 0) return { refused: 'path-mismatch' };
+      await projects.updateProject(actor, accountRef, projectRef, { subscriptionRef: targets[targets.length - 1]! }, 'patch', {
+        scans: false, tags: false, workzones: false,
+      });
+      return { details: await getProjectDetails(actor, accountRef, projectRef) };
     },
     /**
      * API 1 find: every project the caller sees, or only the one owning `workzoneRef`. A

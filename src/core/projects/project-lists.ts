@@ -11,9 +11,25 @@
 import type { Clock } from '../ports/clock.ts';
 import type { StoreEvents } from '../ports/store-slices.ts';
 import type { WorkzoneGrant } from '../permissions/evaluate.ts';
-import { AccessCache } from '../permissions/access-cache.ts';
+import { AccessCache, ACCESS_TTL_MS } from '../permissions/access-cache.ts';
+import { CacheRegistry } from '../cache/registry.ts';
 import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
-import type { ProjectView, StatsWanted } from './projects.ts';
+import type { ProjectRecord, ProjectStats } from '../ports/project-repositories.ts';
+import type { Permission } from '../permissions/catalog.ts';
+
+/** A project as a list shows it: its record, the caller's permissions in it, the stats asked for. */
+export interface ProjectView {
+  project: ProjectRecord;
+  permissions: Permission[];
+  stats: Partial<ProjectStats> | null;
+  bimOnRootWz: boolean;
+}
+
+export interface StatsWanted {
+  scans: boolean;
+  tags: boolean;
+  workzones: boolean;
+}
 
 /** Whose list, and how it is shown: one entry each. */
 export interface ProjectListKey {
@@ -58,11 +74,13 @@ export function earliestExpiry(grants: Iterable<readonly WorkzoneGrant[]>, now: 
  * after a minute (AccessCache's TTL), on the service's clock (the sandbox clock moves expiries
  * and entries together).
  */
-export function createProjectLists(deps: { store: StoreEvents; clock: Clock; maxProjects: number }): ProjectLists {
+export function createProjectLists(deps: { store: StoreEvents; clock: Clock; maxProjects: number; caches?: CacheRegistry }): ProjectLists {
   const { store, clock, maxProjects } = deps;
   if (maxProjects === 0) return { read: async (_key, build) => (await build()).views };
 
-  const cache = new AccessCache<BuiltList>(maxProjects, 60_000, () => clock.nowMs(), (v) => v.views.length);
+  const cache = new AccessCache((deps.caches ?? new CacheRegistry()).lru<BuiltList>({
+    name: 'project-lists', maxWeight: maxProjects, ttlMs: ACCESS_TTL_MS, nowMs: () => clock.nowMs(), weightOf: (v) => v.views.length,
+  }));
   // Reads of one list that miss together (a client's burst after a change) share one build.
   // Any invalidation forgets the builds in flight, so a read that comes after it never joins
   // a build that started before it.

@@ -5,6 +5,7 @@
 import { projectEventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
+import { findByRef } from '../ids/refs.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, SubscriptionRecord } from '../ports/repositories.ts';
@@ -14,22 +15,10 @@ import { requirePermission, type AccountScope, type Actor, type Authorizer } fro
 import { projectPermissions, workzonePermissions } from '../permissions/evaluate.ts';
 import { refusalValues } from '../permissions/granted-by.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope } from './project-access.ts';
-import { earliestExpiry, type BuiltList, type ProjectLists } from './project-lists.ts';
+import { earliestExpiry, type BuiltList, type ProjectLists, type ProjectView, type StatsWanted } from './project-lists.ts';
+export type { ProjectView, StatsWanted };
 import type { StoreSlice } from '../ports/store-slices.ts';
 import type { RolesRepos } from '../../modules/roles/index.ts';
-
-export interface ProjectView {
-  project: ProjectRecord;
-  permissions: Permission[];
-  stats: Partial<ProjectStats> | null;
-  bimOnRootWz: boolean;
-}
-
-export interface StatsWanted {
-  scans: boolean;
-  tags: boolean;
-  workzones: boolean;
-}
 
 export interface ProjectInput {
   name?: string;
@@ -144,7 +133,7 @@ export function createProjects(deps: {
   const { store, clock, ids, authorizer, access, lists, spatialReferences } = deps;
 
   async function subscriptionOf(repos: Repos, accountId: string, ref: EntityRef): Promise<SubscriptionRecord> {
-    const s = 'uuid' in ref ? await repos.subscriptions.byId(ref.uuid) : await repos.subscriptions.byApi1Id(ref.api1Id);
+    const s = await findByRef(repos.subscriptions, ref);
     if (!s || s.accountId !== accountId) throw notFound('subscription', refValue(ref));
     return s;
   }
@@ -301,7 +290,7 @@ export function createProjects(deps: {
       await store.transaction(async (repos) => {
         if (input.subscriptionRef) next.subscriptionId = (await subscriptionOf(repos, accountId, input.subscriptionRef)).id;
         if (input.ownerRef) {
-          const owner = 'uuid' in input.ownerRef ? await repos.users.byId(input.ownerRef.uuid) : await repos.users.byApi1Id(input.ownerRef.api1Id);
+          const owner = await findByRef(repos.users, input.ownerRef);
           if (!owner) throw notFound('user', refValue(input.ownerRef));
           next.ownerId = owner.id;
         }

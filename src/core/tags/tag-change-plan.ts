@@ -10,7 +10,7 @@
 // can be updated, deleted or moved; a subscription holds at most its tagCapacity live tags.
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
-import { uuidOfApi1Id } from '../ids/api1-id.ts';
+import { refUuid } from '../ids/refs.ts';
 import type { TagListRecord, TagRow, TagWrite } from '../ports/tags.ts';
 import { MAX_TAGS_PER_LIST, cleanMetadata, normaliseTagData, remapMetadata, tooManyTags, type TagData } from './tag-data.ts';
 
@@ -35,11 +35,10 @@ export const capacityExceededTag = (subscriptionId: string, capacity: number) =>
   });
 
 /** A tag's id from its reference (a UUID, or an API 1 id); null when the reference names no tag. */
-export const tagUuid = (ref: EntityRef): string | null => ('uuid' in ref ? ref.uuid : uuidOfApi1Id(ref.api1Id));
 
 /** The ids of the stored tags a plan needs (those updated or deleted; references that name no tag are left to the plan to refuse). */
 export function tagIdsToRead(c: TagChanges): string[] {
-  const ids = [...(c.update ?? []).map((u) => u.ref), ...(c.delete ?? [])].map(tagUuid);
+  const ids = [...(c.update ?? []).map((u) => u.ref), ...(c.delete ?? [])].map(refUuid);
   return [...new Set(ids.filter((id): id is string => id !== null))];
 }
 
@@ -132,7 +131,7 @@ export function planTagChanges(p: TagChangeInput): TagChangePlan {
 }
 
 function resolvedTagId(ref: EntityRef): string {
-  const id = tagUuid(ref);
+  const id = refUuid(ref);
   if (!id) throw notFound('tag', refValue(ref));
   return id;
 }

@@ -4,6 +4,7 @@
 import { tagListChanged } from '../events/domain-events.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
+import { refUuid } from '../ids/refs.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
 import type { TagListRecord } from '../ports/tags.ts';
@@ -11,7 +12,7 @@ import { requirePermission, type Actor } from '../permissions/authorizer.ts';
 import type { ProjectAccess } from '../projects/index.ts';
 import type { TagTexts } from './tag-texts.ts';
 import { TAGS_WRITE, listIn, lockForChange, lockSubscription } from './tag-list-locks.ts';
-import { planTagMove, tagUuid, type TagMoveSource } from './tag-change-plan.ts';
+import { planTagMove, type TagMoveSource } from './tag-change-plan.ts';
 import type { TagsView } from './tag-list-reads.ts';
 
 export interface TagMoveItem {
@@ -49,7 +50,7 @@ export function createTagMoves(deps: {
           requirePermission(scope.workzone(s.workzoneId), TAGS_WRITE, 'update-tag-list-forbidden');
           if (s.id === targetFound.id) throw invalidInput('A source tag list is the target', { field: 'sourceTagListId' });
           if (named.some((x) => x.list.id === s.id)) throw invalidInput('A source tag list is named twice', { field: 'sourceTagListId' });
-          const tagIds = it.tagRefs.map((r) => tagUuid(r) ?? (() => { throw notFound('tag', refValue(r)); })());
+          const tagIds = it.tagRefs.map((r) => refUuid(r) ?? (() => { throw notFound('tag', refValue(r)); })());
           named.push({ list: s, ids: [...new Set(tagIds)], mapping: new Map((it.metadataIdMapping ?? []).map((m) => [m.sourceId, m.targetId])) });
         }
         // Row locks in id order, so two moves between the same lists cannot deadlock.

@@ -14,7 +14,7 @@ import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
-import { uuidOfApi1Id } from '../ids/api1-id.ts';
+import { refUuid } from '../ids/refs.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type {
@@ -227,7 +227,7 @@ export function createAccountInvitations(deps: { store: StoreSlice<'accountInvit
 
   /** The account of one of the user's pending invitations; 404 as an unknown account otherwise (no other account shows). */
   async function invitedTo(repos: Pick<Repos, 'accountInvitations'>, userId: string, ref: EntityRef): Promise<string> {
-    const uuid = 'uuid' in ref ? ref.uuid.toLowerCase() : uuidOfApi1Id(ref.api1Id);
+    const uuid = refUuid(ref)?.toLowerCase() ?? null;
     if (!uuid || !(await repos.accountInvitations.get(uuid, userId))) throw notFound('account', refValue(ref));
     return uuid;
   }

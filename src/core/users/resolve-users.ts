@@ -1,10 +1,11 @@
 // Resolves user references that must name members of an account (404 user-not-found otherwise).
 import { notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
+import { findByRef } from '../ids/refs.ts';
 import type { Repos, UserRecord } from '../ports/repositories.ts';
 
 export async function resolveUser(repos: Pick<Repos, 'users'>, ref: EntityRef): Promise<UserRecord | null> {
-  return 'uuid' in ref ? repos.users.byId(ref.uuid) : repos.users.byApi1Id(ref.api1Id);
+  return findByRef(repos.users, ref);
 }
 
 export async function resolveAccountUsers(repos: Repos, accountId: string, refs: EntityRef[]): Promise<UserRecord[]> {

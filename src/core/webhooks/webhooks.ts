@@ -6,7 +6,6 @@
 import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, isUuid, refValue } from '../ids/urn.ts';
-import { uuidOfApi1Id } from '../ids/api1-id.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
@@ -16,6 +15,7 @@ import { ALL_EVENTS, DELIVERABLE_EVENT_TYPES } from './webhook-events.ts';
 import { formatSecret, SECRET_BYTES } from './signature.ts';
 import { RETRY } from './retry-schedule.ts';
 import { checkWebhookUrl, type WebhookTargetRules } from './target-addresses.ts';
+import { refUuid } from '../ids/refs.ts';
 
 export const WEBHOOK_LIMITS = {
   /** Endpoints one account may register. */
@@ -96,7 +96,7 @@ export function createWebhooks(deps: {
   }
 
   async function endpointOf(account: AccountScope, webhookRef: EntityRef): Promise<WebhookEndpointRecord> {
-    const uuid = 'uuid' in webhookRef ? webhookRef.uuid : uuidOfApi1Id(webhookRef.api1Id);
+    const uuid = refUuid(webhookRef);
     const found = uuid ? await store.repos.webhooks.endpoint(account.account.id, uuid) : null;
     if (!found) throw notFound('webhook', refValue(webhookRef));
     return found;

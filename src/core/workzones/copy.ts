@@ -5,6 +5,7 @@
 import type { Files } from '../files/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, isUuid, refValue } from '../ids/urn.ts';
+import { findByRef } from '../ids/refs.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos } from '../ports/repositories.ts';
@@ -250,7 +251,7 @@ export function createWorkzoneCopy(deps: {
         requirePermission(source.account.permissions, 'account:projects:create', 'copy-workzone-forbidden');
         if (input.destinationSubscriptionRef) {
           const ref = input.destinationSubscriptionRef;
-          const s = 'uuid' in ref ? await store.repos.subscriptions.byId(ref.uuid) : await store.repos.subscriptions.byApi1Id(ref.api1Id);
+          const s = await findByRef(store.repos.subscriptions, ref);
           if (!s || s.accountId !== source.account.account.id) throw notFound('subscription', refValue(ref));
           subscriptionId = s.id;
         }

@@ -10,11 +10,13 @@ import type { ProjectAccess } from '../projects/index.ts';
 import type { JobRunner } from '../jobs/index.ts';
 import type { SendMail } from '../mail/index.ts';
 import type { Files } from '../files/index.ts';
+import type { CacheRegistry } from '../cache/registry.ts';
 import { createWorkzones, type Workzones } from './workzones.ts';
 import { COPY_JOB, createWorkzoneCopy, type WorkzoneCopy } from './copy.ts';
 
 export interface WorkzonesNeeds {
   store: Store;
+  caches: CacheRegistry;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
@@ -28,7 +30,7 @@ export interface WorkzonesNeeds {
 export const workzonesModule: FeatureModule<WorkzonesNeeds, { workzones: Workzones; workzoneCopy: WorkzoneCopy }> = {
   name: 'workzones',
   enqueues: [COPY_JOB],
-  create: ({ store, clock, ids, authorizer, projectAccess, jobRunner, sendMail, files, config }) => {
+  create: ({ store, clock, ids, authorizer, projectAccess, jobRunner, sendMail, files, caches, config }) => {
     const workzoneCopy = createWorkzoneCopy({
       store, clock, ids, authorizer, access: projectAccess, jobs: jobRunner, sendMail, publicUrl: config.publicUrl,
       urn: (type, id) => formatUrn(config.urnNamespace, type, id),
@@ -36,7 +38,7 @@ export const workzonesModule: FeatureModule<WorkzonesNeeds, { workzones: Workzon
     });
     return {
       offers: {
-        workzones: createWorkzones({ store, clock, ids, access: projectAccess, viewCacheEntries: config.workzoneCacheEntries }),
+        workzones: createWorkzones({ store, clock, ids, access: projectAccess, viewCacheEntries: config.workzoneCacheEntries, caches }),
         workzoneCopy,
       },
       jobs: { [COPY_JOB]: workzoneCopy.handler },

@@ -11,6 +11,7 @@ import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope, requiredName, requireMember } from '../projects/index.ts';
 import { createZoneViews } from './zone-views.ts';
+import type { CacheRegistry } from '../cache/registry.ts';
 
 export interface WorkzoneView {
   workzone: WorkzoneRecord;
@@ -43,9 +44,11 @@ export function createWorkzones(deps: {
   store: StoreSlice<'files' | 'tags' | 'workzones'> & StoreEvents; clock: Clock; ids: Ids; access: ProjectAccess;
   /** WORKZONE_CACHE_ENTRIES: zones whose read model this node keeps (0: none). */
   viewCacheEntries: number;
+  /** The node's registry of caches (GET /metrics). */
+  caches?: CacheRegistry;
 }): Workzones {
   const { store, clock, ids, access } = deps;
-  const zoneViews = createZoneViews({ store, maxEntries: deps.viewCacheEntries });
+  const zoneViews = createZoneViews({ store, maxEntries: deps.viewCacheEntries, caches: deps.caches });
 
   async function zoneIn(repos: Pick<Repos, 'workzones'>, scope: ProjectScope, ref: EntityRef): Promise<WorkzoneRecord> {
     const w = await repos.workzones.byRef(scope.project.id, ref);

@@ -6,8 +6,10 @@
 // the project scope, evaluated per request. docs/performance.md, "One zone of 1,000".
 import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
 import type { Ref, WorkzoneWithStats } from '../ports/project-repositories.ts';
-import { AccessCache } from '../permissions/access-cache.ts';
+import { AccessCache, ACCESS_TTL_MS } from '../permissions/access-cache.ts';
+import { CacheRegistry } from '../cache/registry.ts';
 import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
+import { refKey } from '../ids/refs.ts';
 
 export interface ZoneViews {
   /** The zone of the project named by `ref`, with its roles and counts; null when the project has no such zone. */
@@ -18,17 +20,19 @@ export interface ZoneViews {
  * `maxEntries` bounds the cache (least recently read out first; WORKZONE_CACHE_ENTRIES);
  * 0 turns it off: every read goes to the database.
  */
-export function createZoneViews(deps: { store: StoreReads<'workzones'> & StoreEvents; maxEntries: number }): ZoneViews {
+export function createZoneViews(deps: { store: StoreReads<'workzones'> & StoreEvents; maxEntries: number; caches?: CacheRegistry }): ZoneViews {
   const { store, maxEntries } = deps;
   const fromDatabase = (projectId: string, ref: Ref) => store.repos.workzones.withStatsByRef(projectId, ref);
   if (maxEntries === 0) return { read: (project, ref) => fromDatabase(project.id, ref) };
 
-  const cache = new AccessCache<WorkzoneWithStats | null>(maxEntries);
+  const cache = new AccessCache((deps.caches ?? new CacheRegistry()).lru<WorkzoneWithStats | null>({
+    name: 'workzone-views', maxWeight: maxEntries, ttlMs: ACCESS_TTL_MS,
+  }));
   dropOnInvalidation(store, cache);
   return {
     read(project, ref) {
       return cache.get(
-        `${project.id}|${'uuid' in ref ? ref.uuid : `api1:${ref.api1Id}`}`,
+        `${project.id}|${refKey(ref)}`,
         () => fromDatabase(project.id, ref),
         () => [cacheScope.project(project.id), cacheScope.contents(project.id), cacheScope.account(project.accountId)],
       );

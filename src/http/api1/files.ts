@@ -5,8 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DateTime, Nullable, NullableDateTime } from '../schema-helpers.ts';
-import type { Core } from '../../compose.ts';
+import type { Services } from '../../compose.ts';
 import { api1IdOf } from '../../core/ids/api1-id.ts';
+import { id1 } from './presenters.ts';
 import { type FileView, parseCategories } from '../../core/files/index.ts';
 import { actorOf } from '../auth.ts';
 import { api1RefParser as ref } from '../refs.ts';
@@ -29,7 +30,6 @@ const File = Type.Object({
 });
 
 const api1Type = (category: string) => (category === 'geoImage' ? 'geo-image' : category);
-const id1 = (uuid: string | null) => (uuid ? api1IdOf(uuid) : null);
 
 function present(v: FileView) {
   const f = v.file;
@@ -46,7 +46,7 @@ function present(v: FileView) {
   };
 }
 
-export function fileRoutes(root: FastifyInstance, core: Core): void {
+export function fileRoutes(root: FastifyInstance, core: Services): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const actor = actorOf;
 

@@ -2,12 +2,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Core } from '../../compose.ts';
+import type { Services } from '../../compose.ts';
 import { requireAuthentication } from '../auth.ts';
 import { ROUTE_MODULES } from '../route-modules.ts';
 
 export const api1Routes =
-  (core: Core): FastifyPluginAsync =>
+  (core: Services): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     requireAuthentication(app, core, { rateLimited: true });

@@ -5,20 +5,20 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DateTime } from '../schema-helpers.ts';
-import type { Core } from '../../compose.ts';
+import type { Services } from '../../compose.ts';
 import { api1IdOf } from '../../core/ids/api1-id.ts';
+import { id1 } from './presenters.ts';
 import { invalidInput } from '../../core/errors.ts';
 import type { TagListRecord } from '../../core/ports/tags.ts';
 import { tagWriterOf, type ChangeResult, type TagData as CoreTagData, type TagChanges, type TagListInput } from '../../core/tags/index.ts';
 import { actorOf } from '../auth.ts';
 import { api1RefParser as ref } from '../refs.ts';
 import * as S from './schemas.ts';
-import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TAG_TEXT_CACHE_BYTES, TagDataApi1, TagDataApi1Update } from '../tag-schemas.ts';
+import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TagDataApi1, TagDataApi1Update } from '../tag-schemas.ts';
 import { sendWholeList, TagTextCache } from '../tag-text-cache.ts';
 import { reachFirst } from '../reach-first.ts';
 import { api1TagJson, DeletedTag, Tag } from './tag-json.ts';
 
-const id1 = (uuid: string | null) => (uuid ? api1IdOf(uuid) : null);
 
 const TagListData = Type.Object({
   name: Type.String(), description: Type.String(), color: Type.String(), pending: Type.Boolean(), metadataDefinitions: Type.Array(MetadataDefinition),
@@ -61,11 +61,11 @@ export function parseSince(v: string | undefined): Date | undefined {
 
 const sendJson = (reply: FastifyReply, text: string | Buffer) => reply.code(200).type('application/json; charset=utf-8').send(text);
 
-export function tagRoutes(root: FastifyInstance, core: Core): void {
+export function tagRoutes(root: FastifyInstance, core: Services): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const actor = actorOf;
   const errors = { '4xx': S.Api1Error };
-  const wholeLists = new TagTextCache(TAG_TEXT_CACHE_BYTES);
+  const wholeLists = new TagTextCache(core.caches, 'api1-tag-text', core.config.tagTextCacheBytes);
 
   const tagList = (l: TagListRecord) => ({
     projectId: api1IdOf(l.projectId), parentId: api1IdOf(l.workzoneId), parentUuid: l.workzoneId, id: l.api1Id, type: 'tagList' as const,

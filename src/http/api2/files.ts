@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
-import type { Core } from '../../compose.ts';
+import type { Services } from '../../compose.ts';
 import { CATEGORY_INFO, FORMATS, parseCategories } from '../../core/files/index.ts';
 import { principalOf } from '../auth.ts';
 import { api2Kit } from './route-kit.ts';
@@ -11,7 +11,7 @@ import { filePresenters } from './file-presenters.ts';
 import * as S from './schemas.ts';
 import * as F from './file-schemas.ts';
 
-export function fileRoutes(root: FastifyInstance, core: Core): void {
+export function fileRoutes(root: FastifyInstance, core: Services): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, urn, actor, errors, beta, refs } = api2Kit(core);
   const present = filePresenters(core);

@@ -2,13 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Core } from '../../compose.ts';
+import type { Services } from '../../compose.ts';
 import { api2Kit } from './route-kit.ts';
 import { projectPresenters } from './project-presenters.ts';
 import * as S from './schemas.ts';
 import * as P from './project-schemas.ts';
 
-export function memberRoutes(root: FastifyInstance, core: Core): void {
+export function memberRoutes(root: FastifyInstance, core: Services): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, actor, errors, beta, refs } = api2Kit(core);
   const present = projectPresenters(core);

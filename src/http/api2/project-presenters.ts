@@ -1,6 +1,6 @@
 // API 2 presenters of projects, work zones, project members and work-zone copies: pure
 // reshaping of the core's views (URN ids, the 302 links of covers, docs/files.md).
-import type { Core } from '../../compose.ts';
+import type { Services } from '../../compose.ts';
 import type { ProjectView } from '../../core/projects/index.ts';
 import type { CopyStatus, WorkzoneView } from '../../core/workzones/index.ts';
 import type { MemberAccessView } from '../../core/members/index.ts';
@@ -14,7 +14,7 @@ import { api2Kit } from './route-kit.ts';
  */
 const NO_LOCATION = Object.freeze({ lat: 0, lng: 0 });
 
-export function projectPresenters(core: Core) {
+export function projectPresenters(core: Services) {
   const { urn, opt, blobUrl } = api2Kit(core);
   const project = (v: ProjectView) => {
     const p = v.project;

@@ -1,16 +1,16 @@
 // API 2: projects, the projects module (CONTRACT §6 "projects"). BETA.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import type { Core } from '../../compose.ts';
-import type { ProjectView } from '../../core/projects/index.ts';
+import { Type, type Static } from 'typebox';
+import type { Services } from '../../compose.ts';
+import type { ProjectInput, ProjectView } from '../../core/projects/index.ts';
 import { api2Kit } from './route-kit.ts';
 import { projectPresenters } from './project-presenters.ts';
 import { encodedBodies, sendEncoded } from '../encoded-bodies.ts';
 import * as S from './schemas.ts';
 import * as P from './project-schemas.ts';
 
-export function projectRoutes(root: FastifyInstance, core: Core): void {
+export function projectRoutes(root: FastifyInstance, core: Services): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, actor, errors, beta, refs } = api2Kit(core);
   const present = projectPresenters(core);
@@ -53,30 +53,27 @@ export function projectRoutes(root: FastifyInstance, core: Core): void {
     schema: { summary: 'A project', operationId: 'getProject', ...beta('Project'), params: PP, querystring: P.CountQuery, response: { 200: P.Project, ...errors } },
   }, async (req) => present.project(await core.projects.getProject(actor(req), ...refs(req), want(req.query))));
 
-  for (const [method, body, mode] of [['put', P.ProjectPut, 'put'], ['patch', P.ProjectPatch, 'patch']] as const) {
-    app.route({
-      method: method.toUpperCase() as 'PUT' | 'PATCH',
-      url: `${A}/:projectRef`,
-      schema: {
-        summary: mode === 'put' ? 'Overwrite a project (a missing field is erased)' : 'Patch a project (only the given fields)',
-        operationId: mode === 'put' ? 'updateProject' : 'patchProject',
-        ...beta('Project'), params: PP, querystring: P.CountQuery, body, response: { 200: P.Project, ...errors },
-      },
-      handler: async (req) => {
-        const b = req.body as Record<string, any>;
-        const q = req.query as { countScans?: boolean; countTags?: boolean; countWorkzones?: boolean };
-        const params = req.params as { accountRef: string; projectRef: string };
-        return present.project(
-          await core.projects.updateProject(actor(req), ...refs({ params }), {
-            name: b.name, description: b.description, location: b.location, spatialReference: b.spatialReference,
-            coverBlobName: b.coverBlobName,
-            subscriptionRef: b.subscriptionId ? ref('subscription', b.subscriptionId) : undefined,
-            ownerRef: b.ownerId ? ref('user', b.ownerId) : undefined,
-          }, mode, want(q)),
-        );
-      },
-    });
-  }
+  /** A PUT's or a PATCH's body as the use case's input (a PATCH's absent field: unchanged; a PUT's: erased, by the use case). */
+  const updateInput = (b: Static<typeof P.ProjectPut> | Static<typeof P.ProjectPatch>): ProjectInput => ({
+    name: b.name, description: b.description, location: b.location, spatialReference: b.spatialReference,
+    coverBlobName: b.coverBlobName,
+    subscriptionRef: b.subscriptionId ? ref('subscription', b.subscriptionId) : undefined,
+    ownerRef: b.ownerId ? ref('user', b.ownerId) : undefined,
+  });
+
+  app.put(`${A}/:projectRef`, {
+    schema: {
+      summary: 'Overwrite a project (a missing field is erased)', operationId: 'updateProject',
+      ...beta('Project'), params: PP, querystring: P.CountQuery, body: P.ProjectPut, response: { 200: P.Project, ...errors },
+    },
+  }, async (req) => present.project(await core.projects.updateProject(actor(req), ...refs(req), updateInput(req.body), 'put', want(req.query))));
+
+  app.patch(`${A}/:projectRef`, {
+    schema: {
+      summary: 'Patch a project (only the given fields)', operationId: 'patchProject',
+      ...beta('Project'), params: PP, querystring: P.CountQuery, body: P.ProjectPatch, response: { 200: P.Project, ...errors },
+    },
+  }, async (req) => present.project(await core.projects.updateProject(actor(req), ...refs(req), updateInput(req.body), 'patch', want(req.query))));
 
   app.delete(`${A}/:projectRef`, {
     schema: { summary: 'Delete a project (soft; permanent=true removes a deleted one)', operationId: 'deleteProject', ...beta('Project'), params: PP, querystring: Type.Object({ permanent: Type.Optional(Type.Boolean()) }), response: { 204: Type.Null(), ...errors } },

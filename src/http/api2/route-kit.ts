@@ -1,12 +1,12 @@
 // What every API 2 route module opens with: reference parsing and URNs in the deployment's
 // namespace, the caller as an Actor, the account-level presenters, the 4xx response schema
 // and the operation tags.
-import type { Core } from '../../compose.ts';
+import type { Config } from '../../config.ts';
 import { api2BlobUrl, api2Naming } from './naming.ts';
 import { presenters, regionOf } from './presenters.ts';
 
 /** Needs only the configuration's names and addresses (a module's route file passes its `use`). */
-export type KitCore = { config: Pick<Core['config'], 'urnNamespace' | 'publicUrl' | 'storageUrl'> };
+export type KitCore = { config: Pick<Config, 'urnNamespace' | 'publicUrl' | 'storageUrl'> };
 
 export function api2Kit(core: KitCore) {
   const ns = core.config.urnNamespace;

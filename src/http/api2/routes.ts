@@ -1,12 +1,12 @@
 // API 2 (under /api/2): RFC 9457 errors, URN ids.
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Core } from '../../compose.ts';
+import type { Services } from '../../compose.ts';
 import { requireAuthentication } from '../auth.ts';
 import { ROUTE_MODULES } from '../route-modules.ts';
 
 export const api2Routes =
-  (core: Core): FastifyPluginAsync =>
+  (core: Services): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     requireAuthentication(app, core, { rateLimited: true });

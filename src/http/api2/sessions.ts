@@ -3,10 +3,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Core } from '../../compose.ts';
+import type { Services } from '../../compose.ts';
 import { api2Kit } from './route-kit.ts';
 
-export function sessionRoutes(root: FastifyInstance, core: Core): void {
+export function sessionRoutes(root: FastifyInstance, core: Services): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { actor, errors, tag } = api2Kit(core);
 

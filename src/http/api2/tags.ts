@@ -5,13 +5,15 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import { DateTime } from '../schema-helpers.ts';
-import type { Core } from '../../compose.ts';
+import type { Config } from '../../config.ts';
+import type { CacheRegistry } from '../../core/cache/registry.ts';
+import type { Reach } from '../../core/projects/index.ts';
 import type { EntityRef, UrnType } from '../../core/ids/urn.ts';
 import type { TagListRecord, TagRow } from '../../core/ports/tags.ts';
-import { AI_DETECTION_CLASSES, tagWriterOf, type TagJsonDescription, type ChangeResult, type TagData as CoreTagData, type TagListInput } from '../../core/tags/index.ts';
+import { AI_DETECTION_CLASSES, tagWriterOf, type TagJsonDescription, type TagLists, type ChangeResult, type TagData as CoreTagData, type TagListInput } from '../../core/tags/index.ts';
 import { api2Kit } from './route-kit.ts';
 import * as S from './schemas.ts';
-import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TAG_TEXT_CACHE_BYTES, TagData } from '../tag-schemas.ts';
+import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TagData } from '../tag-schemas.ts';
 import { sendWholeList, TagTextCache } from '../tag-text-cache.ts';
 import { reachFirst } from '../reach-first.ts';
 import { api2TagJson, Tag } from './tag-json.ts';
@@ -84,10 +86,18 @@ export const tagListPresenter = (urn: (type: UrnType, id: string) => string, opt
 
 const sendJson = (reply: FastifyReply, text: string | Buffer, code = 200) => reply.code(code).type('application/json; charset=utf-8').send(text);
 
-export function tagRoutes(root: FastifyInstance, core: Core): void {
+/** What the tag routes call: the tag lists' use cases, reach (checked before a large body), the node's caches and settings. */
+export interface TagRoutesCore {
+  config: Config;
+  caches: CacheRegistry;
+  tagLists: TagLists;
+  reach: Reach;
+}
+
+export function tagRoutes(root: FastifyInstance, core: TagRoutesCore): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ns, ref, urn, opt, actor, errors, beta, refs } = api2Kit(core);
-  const wholeLists = new TagTextCache(TAG_TEXT_CACHE_BYTES);
+  const wholeLists = new TagTextCache(core.caches, 'api2-tag-text', core.config.tagTextCacheBytes);
   const tagJson = api2TagJson(ns);
 
   const tagList = tagListPresenter(urn, opt);

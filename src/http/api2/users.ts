@@ -2,11 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Core } from '../../compose.ts';
+import type { Services } from '../../compose.ts';
 import { api2Kit } from './route-kit.ts';
 import * as S from './schemas.ts';
 
-export function userRoutes(root: FastifyInstance, core: Core): void {
+export function userRoutes(root: FastifyInstance, core: Services): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, actor, present: p, errors, tag } = api2Kit(core);
 

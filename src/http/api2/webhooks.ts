@@ -2,13 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Core } from '../../compose.ts';
+import type { Services } from '../../compose.ts';
 import { api2Kit } from './route-kit.ts';
 import { webhookPresenters } from './webhook-presenters.ts';
 import * as S from './schemas.ts';
 import * as W from './webhook-schemas.ts';
 
-export function webhookRoutes(root: FastifyInstance, core: Core): void {
+export function webhookRoutes(root: FastifyInstance, core: Services): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, actor, errors } = api2Kit(core);
   const p = webhookPresenters(core.config.urnNamespace);

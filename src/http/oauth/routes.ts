@@ -4,7 +4,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Core } from '../../compose.ts';
+import type { Services } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
 import { type AuthorizeRequest, parseAuthorizeRequest, redirectWith, skipsConsent } from '../../core/oauth/index.ts';
 import { bearerToken } from '../auth.ts';
@@ -51,7 +51,7 @@ const invalidRequest = (message: string) => new DomainError('invalid', 'invalid_
 const AGAIN = 'Open the authorization link again.';
 
 export const oauthRoutes =
-  (core: Core): FastifyPluginAsync =>
+  (core: Services): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     const ctx: PageContext = { sandbox: core.config.sandbox };

@@ -1,31 +1,16 @@
 // The operator surface (CONTRACT §3), ours and not the vendor's: seed, reset, outbox,
 // tokens for CI, signing-key rotation, the sandbox clock. Without OPERATOR_TOKEN every path answers 404.
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Core } from '../../compose.ts';
-import { DomainError } from '../../core/errors.ts';
-import { bearerToken } from '../auth.ts';
+import type { Services } from '../../compose.ts';
+import { requireOperator, sandboxOnly } from './guards.ts';
 import { Email, SeedDocument } from './schemas.ts';
-import type { AuthenticateOperator, SeedDocument as SeedDoc } from '../../core/operator/index.ts';
+import type { SeedDocument as SeedDoc } from '../../core/operator/index.ts';
 
-const routeNotFound = (url: string) =>
-  new DomainError('not-found', 'route-not-found', `No route ${url.split('?')[0]!.slice(0, 200)}`);
-
-/** The operator surface's check, every route's onRequest: 404 without OPERATOR_TOKEN, then the token (401, 429). */
-export const requireOperator = (core: { authenticateOperator: AuthenticateOperator | null }) => async (req: FastifyRequest): Promise<void> => {
-  const authenticate = core.authenticateOperator;
-  if (!authenticate) throw routeNotFound(req.url);
-  await authenticate(bearerToken(req), req.ip);
-};
-
-/** A route that exists only with SANDBOX=1: 404 `route-not-found` otherwise, as if it did not exist. */
-export const sandboxOnly = (core: { config: { sandbox: boolean } }) => async (req: { url: string }): Promise<void> => {
-  if (!core.config.sandbox) throw routeNotFound(req.url);
-};
 
 export const operatorRoutes =
-  (core: Core): FastifyPluginAsync =>
+  (core: Services): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', requireOperator(core));

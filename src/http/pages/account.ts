@@ -7,7 +7,7 @@ import { requiredMessage } from '../../modules/sso/index.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Core } from '../../compose.ts';
+import type { Services } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
 import type { CsrfVerdict, WebSession } from '../../core/oauth/index.ts';
 import type { MyInvitation } from '../../core/users/index.ts';
@@ -63,7 +63,7 @@ const signedOutEverywherePage = (ctx: PageContext) =>
 /** Adds the account page's routes to the pages plugin (`html` sends a page with the pages' headers). */
 export function accountRoutes(
   root: FastifyInstance,
-  core: Core,
+  core: Services,
   ctx: PageContext,
   html: (reply: FastifyReply, status: number, body: string) => FastifyReply,
 ): void {

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Core } from '../../compose.ts';
+import type { Services } from '../../compose.ts';
 import { DomainError } from '../../core/errors.ts';
 import { escapeHtml, hiddenFields, layout, errorPage, formRefusedPage, type PageContext } from '../oauth/pages.ts';
 import { browserSessions } from '../oauth/routes.ts';
@@ -83,7 +83,7 @@ function html(reply: FastifyReply, status: number, body: string): FastifyReply {
 }
 
 export const pageRoutes =
-  (core: Core): FastifyPluginAsync =>
+  (core: Services): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     const ctx: PageContext = { sandbox: core.config.sandbox };

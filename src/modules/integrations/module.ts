@@ -18,6 +18,7 @@ import { createKonektClient } from './adapters/konekt-client.ts';
 import { createAutodeskClient } from './adapters/autodesk-client.ts';
 import { integrationRoutes } from './http/api2.ts';
 import { autodeskCallbackPage } from './http/pages.ts';
+import { createSecretBox } from '../../core/crypto/secret-box.ts';
 import { INTEGRATION_OPERATIONS } from './http/operations.ts';
 
 export interface IntegrationsNeeds {
@@ -43,14 +44,23 @@ export const integrationsModule = defineModule<IntegrationsNeeds, { integrations
         store, clock, ids, authorizer, access: projectAccess, annotations, publicUrl: config.publicUrl,
         konekt: konektApiUrl ? createKonektClient({ apiUrl: konektApiUrl, timeoutSeconds }) : null,
         autodesk: autodesk ? createAutodeskClient({ ...autodesk, timeoutSeconds }) : null,
+        secrets: createSecretBox({ sealingKey: (candidate) => store.repos.settings.keepFirst('integrations.sealing_key', candidate), ids }),
       });
       return {
         offers: { integrations },
         // Sign-ins are started only with Autodesk configured: without it there is nothing to expire.
-        tasks: autodesk ? [{
-          name: 'autodesk-sign-ins', everySeconds: 600, atStart: false, run: () => integrations.pruneAutodeskStates(),
-          failure: { level: 'warn', message: 'deleting expired Autodesk sign-ins failed' },
-        }] : [],
+        tasks: [
+          // Tokens kept before they were sealed (docs/integrations.md "Tokens at rest"): sealed at start, and again hourly
+          // (a row restored from an older snapshot).
+          {
+            name: 'integration-token-sealing', everySeconds: 3600, atStart: true, run: () => integrations.sealPlainTokens(),
+            failure: { level: 'warn', message: 'sealing the integration tokens kept in plain text failed' },
+          },
+          ...(autodesk ? [{
+            name: 'autodesk-sign-ins', everySeconds: 600, atStart: false, run: () => integrations.pruneAutodeskStates(),
+            failure: { level: 'warn' as const, message: 'deleting expired Autodesk sign-ins failed' },
+          }] : []),
+        ],
       };
     },
   },

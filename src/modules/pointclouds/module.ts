@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
 import type { Logger } from '../../core/ports/telemetry.ts';
+import type { CacheRegistry } from '../../core/cache/registry.ts';
 import type { JobRunner } from '../../core/jobs/index.ts';
 import type { ProjectAccess } from '../../core/projects/index.ts';
 import { defineModule } from '../contract.ts';
@@ -29,7 +30,8 @@ export interface PointCloudsNeeds {
   projectAccess: ProjectAccess;
   jobRunner: JobRunner;
   /** Conversions in hand live under DATA_DIR/pointclouds (kept across a crash: the next attempt resumes there). */
-  config: { dataDir: string };
+  config: { dataDir: string; pointCloudCacheEntries: number };
+  caches: CacheRegistry;
 }
 
 export interface PointCloudsOffers {
@@ -42,12 +44,12 @@ export const pointcloudsModule = defineModule<PointCloudsNeeds, PointCloudsOffer
   feature: {
     name: 'pointclouds',
     enqueues: [CONVERT_JOB],
-    create: ({ store, clock, objectStore, logger, projectAccess, jobRunner, config }) => {
+    create: ({ store, clock, objectStore, logger, projectAccess, jobRunner, config, caches }) => {
       const objects = pointCloudObjects(objectStore);
       const intake = createPointCloudIntake({ store, clock, jobRunner, logger });
       const job = createConversionJob({ store, clock, objects, converter: copcConverter(), workRoot: path.join(config.dataDir, 'pointclouds'), logger });
       return {
-        offers: { pointClouds: createPointClouds({ store, access: projectAccess, objects }), pointCloudIntake: intake },
+        offers: { pointClouds: createPointClouds({ store, access: projectAccess, objects, caches, maxEntries: config.pointCloudCacheEntries }), pointCloudIntake: intake },
         jobs: { [CONVERT_JOB]: job },
         tasks: [pointCloudIntakeTask(intake)],
         // Before the job runner waits for the job in hand (modules stop in reverse order): a

@@ -12,6 +12,7 @@ import { seedRolesAndGroups } from './core/seed-roles-and-groups.ts';
 import type { RolesRepos } from './core/ports.ts';
 import type { RoleEventType } from './core/events.ts';
 import { ROLE_ERROR_CODES } from './core/errors.ts';
+import type { CacheRegistry } from '../../core/cache/registry.ts';
 import { rolesRepo } from './postgres/roles.ts';
 import { roleRoutes as api1Roles } from './http/api1.ts';
 import { roleRoutes as api2Roles } from './http/api2.ts';
@@ -22,6 +23,8 @@ export interface RolesNeeds {
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
+  caches: CacheRegistry;
+  config: { roleListCacheEntries: number };
 }
 
 /** The role and the account's role list (src/core/events/invalidation.ts cacheScope). */
@@ -31,8 +34,8 @@ export const rolesModule = defineModule<RolesNeeds, { roles: Roles }, RolesRepos
   name: 'roles',
   feature: {
     name: 'roles',
-    create: ({ store, clock, ids, authorizer }) => ({
-      offers: { roles: createRoles({ store, clock, ids, authorizer }) },
+    create: ({ store, clock, ids, authorizer, caches, config }) => ({
+      offers: { roles: createRoles({ store, clock, ids, authorizer, caches, maxLists: config.roleListCacheEntries }) },
       seedExtensions: [seedRolesAndGroups(ids, clock)],
     }),
   },

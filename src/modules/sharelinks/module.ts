@@ -6,6 +6,7 @@ import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { PasswordHasher } from '../../core/ports/crypto.ts';
+import type { UsageRecorder } from '../../core/ports/usage.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
 import type { ProjectAccess } from '../../core/projects/index.ts';
 import type { AnnotationsRepos } from '../annotations/index.ts';
@@ -28,6 +29,7 @@ export interface ShareLinksNeeds {
   hasher: PasswordHasher;
   objectStore: ObjectStore;
   projectAccess: ProjectAccess;
+  usageRecorder: UsageRecorder;
 }
 
 /** No cache holds a link or a session (each request of a session reads both): the events make nothing stale. */
@@ -37,10 +39,10 @@ export const shareLinksModule = defineModule<ShareLinksNeeds, { shareLinks: Shar
   name: 'sharelinks',
   feature: {
     name: 'sharelinks',
-    create: ({ store, clock, ids, hasher, objectStore, projectAccess }) => ({
+    create: ({ store, clock, ids, hasher, objectStore, projectAccess, usageRecorder }) => ({
       offers: {
         shareLinks: createShareLinks({ store, clock, ids, access: projectAccess, hasher }),
-        sharedViews: createSharedViews({ store, clock, ids, hasher, objectStore }),
+        sharedViews: createSharedViews({ store, clock, ids, hasher, objectStore, usage: usageRecorder }),
       },
     }),
   },

@@ -8,8 +8,9 @@ import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { Logger } from '../../core/ports/telemetry.ts';
 import type { Authorizer } from '../../core/permissions/authorizer.ts';
+import { createSecretBox } from '../../core/crypto/secret-box.ts';
 import {
-  createSecretBox, createSsoSettings, createSsoSignIn, SSO_ERROR_CODES,
+  createSsoSettings, createSsoSignIn, SSO_ERROR_CODES,
   type SsoErrorCode, type SsoRepo, type SsoSettings, type SsoSignIn, type SsoStore,
 } from './core/index.ts';
 import { createOpenIdRelyingParty } from './adapters/openid-client.ts';
@@ -33,7 +34,7 @@ export const ssoModule = defineModule<SsoNeeds, { ssoSettings: SsoSettings; ssoS
   feature: {
     name: 'sso',
     create: ({ store, clock, ids, logger, authorizer, config }) => {
-      const secrets = createSecretBox({ sealingKey: (candidate) => store.repos.sso.sealingKey(candidate), ids });
+      const secrets = createSecretBox({ sealingKey: (candidate) => store.repos.settings.keepFirst('sso.sealing_key', candidate), ids });
       const samlSp = createNodeSamlServiceProvider({ timeoutSeconds: config.sso.idpTimeoutSeconds });
       const ssoSignIn = createSsoSignIn({
         store, clock, ids, secrets, logger, samlSp, publicUrl: config.publicUrl,

@@ -1,9 +1,12 @@
 // The usage module's contract (src/modules/contract.ts; docs/usage.md): API 2's usage report
-// of a subscription, over the counters migration 0030's triggers keep.
+// of a subscription, over the counters migration 0030's triggers keep, and the recorder of
+// downloads (usageRecorder) the files, connect and share-link use cases call.
 import { defineModule } from '../contract.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Authorizer } from '../../core/permissions/authorizer.ts';
 import { createUsageReports, type UsageReports } from './core/usage-report.ts';
+import { createUsageRecorder } from './core/download-counts.ts';
+import type { UsageRecorder } from '../../core/ports/usage.ts';
 import type { UsageRepos, UsageStore } from './core/ports.ts';
 import { USAGE_ERROR_CODES } from './core/errors.ts';
 import { usageRepo } from './postgres/usage-repo.ts';
@@ -17,12 +20,15 @@ export interface UsageNeeds {
   config: { hidePrivacyData: boolean };
 }
 
-export const usageModule = defineModule<UsageNeeds, { usageReports: UsageReports }, UsageRepos, never, keyof typeof USAGE_ERROR_CODES>({
+export const usageModule = defineModule<UsageNeeds, { usageReports: UsageReports; usageRecorder: UsageRecorder }, UsageRepos, never, keyof typeof USAGE_ERROR_CODES>({
   name: 'usage',
   feature: {
     name: 'usage',
     create: ({ store, clock, authorizer, config }) => ({
-      offers: { usageReports: createUsageReports({ store, clock, authorizer, hidePrivacyData: config.hidePrivacyData }) },
+      offers: {
+        usageReports: createUsageReports({ store, clock, authorizer, hidePrivacyData: config.hidePrivacyData }),
+        usageRecorder: createUsageRecorder({ store }),
+      },
     }),
   },
   repositories: { usage: usageRepo },

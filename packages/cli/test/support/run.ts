@@ -1,5 +1,6 @@
 // Runs the scanbase command in a child process, on a configuration folder of the test's
 // (SCANBASE_CONFIG_DIR), piped (no terminal) or in a pseudo-terminal (util-linux `script`).
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,12 @@ export const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../
 export const NODE_ARGS = ['--conditions=@scanbase/source', MAIN];
 
 export interface Run { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
+
+/** Asserts the command exited 0 (naming its standard error if not) and gives it back. */
+export function ok(r: Run): Run {
+  assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
+  return r;
+}
 
 export interface RunOptions {
   configDir: string;

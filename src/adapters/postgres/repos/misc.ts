@@ -133,6 +133,11 @@ export function settingsRepo(sql: Sql): SettingsRepo {
         [key, JSON.stringify(value)],
       );
     },
+    async keepFirst(key, candidate) {
+      await sql.query('INSERT INTO settings (key, value) VALUES ($1, to_jsonb($2::text)) ON CONFLICT (key) DO NOTHING', [key, candidate]);
+      const rows = await sql.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [key]);
+      return rows[0]!.value;
+    },
   };
 }
 

@@ -5,11 +5,14 @@
 // A report read after a call's response includes that call: the day's first write is
 // returned to the caller, which answers only once it is done (the request that made it
 // and any request of the same subject arriving meanwhile). Later calls of the day find
-// the date written and cost a Map lookup. A reset (the '*' change, on every node) forgets
+// the date written and cost a Map lookup (a named LRU per kind, ACTIVITY_CACHE_ENTRIES ids
+// each, the oldest written out first: an id evicted is written again at its next call). A reset (the '*' change, on every node) forgets
 // what was written, so no node believes it already wrote today into an emptied table.
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { StoreEvents, StoreReads } from '../../../core/ports/store-slices.ts';
 import { cacheScope, onInvalidation } from '../../../core/events/invalidation.ts';
+import { CacheRegistry } from '../../../core/cache/registry.ts';
+import type { Lru } from '../../../core/cache/lru.ts';
 import type { ReportsRepo } from '../../reports/index.ts';
 
 export interface Activity {
@@ -21,7 +24,11 @@ export interface Activity {
   clear(): void;
 }
 
-export function createActivity(deps: { store: StoreReads<'projects'> & { readonly repos: { reports: ReportsRepo } } & StoreEvents; clock: Clock; onError: (e: unknown) => void }): Activity {
+/** `caches`: the node's registry (GET /metrics); `maxEntries`: ACTIVITY_CACHE_ENTRIES, ids remembered per kind. */
+export function createActivity(deps: {
+  store: StoreReads<'projects'> & { readonly repos: { reports: ReportsRepo } } & StoreEvents; clock: Clock; onError: (e: unknown) => void;
+  caches?: CacheRegistry; maxEntries?: number;
+}): Activity {
   const { store, clock } = deps;
   // The UTC day, recomputed only when the clock passes midnight (this runs on every request).
   let day = '';
@@ -40,18 +47,20 @@ export function createActivity(deps: { store: StoreReads<'projects'> & { readonl
    */
   interface Kind {
     write(id: string, date: string): Promise<void>;
-    seen: Map<string, string>;
+    seen: Lru<string>;
     inflight: Map<string, Promise<void>>;
   }
-  const kind = (write: Kind['write']): Kind => ({ write, seen: new Map(), inflight: new Map() });
-  const projects = kind((id, date) => store.repos.projects.touchAccessed(id, date));
-  const users = kind((id, date) => store.repos.reports.touchUserActivity(id, date));
+  const caches = deps.caches ?? new CacheRegistry();
+  const kind = (name: string, write: Kind['write']): Kind => ({
+    write, seen: caches.lru<string>({ name, maxWeight: deps.maxEntries ?? 100_000, touchOnRead: false }), inflight: new Map(),
+  });
+  const projects = kind('activity-projects', (id, date) => store.repos.projects.touchAccessed(id, date));
+  const users = kind('activity-users', (id, date) => store.repos.reports.touchUserActivity(id, date));
 
   function record({ write, seen, inflight }: Kind, id: string, nowMs: number): Promise<void> | undefined {
     const date = today(nowMs);
     // The common case, on every request: today is written and nothing runs.
     if (seen.get(id) === date) return inflight.size === 0 ? undefined : inflight.get(id);
-    if (seen.size > 100_000) seen.clear();
     seen.set(id, date);
     const done = write(id, date).then(
       () => {
@@ -59,7 +68,7 @@ export function createActivity(deps: { store: StoreReads<'projects'> & { readonl
       },
       (e: unknown) => {
         inflight.delete(id);
-        if (seen.get(id) === date) seen.delete(id); // try again on the next request
+        if (seen.peek(id) === date) seen.delete(id); // try again on the next request
         deps.onError(e);
       },
     );

@@ -4,14 +4,18 @@ import type { Repos, Store } from '../../../core/ports/repositories.ts';
 import type { ReportsRepo } from '../../reports/index.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import { errorFields, type Logger } from '../../../core/ports/telemetry.ts';
+import type { CacheRegistry } from '../../../core/cache/registry.ts';
 import { createActivity, type Activity } from './activity.ts';
 
-export const activityFeature: FeatureModule<{ store: Store<Repos & { reports: ReportsRepo }>; clock: Clock; logger: Logger }, { activity: Activity }> = {
+export const activityFeature: FeatureModule<
+  { store: Store<Repos & { reports: ReportsRepo }>; clock: Clock; logger: Logger; caches: CacheRegistry; config: { activityCacheEntries: number } },
+  { activity: Activity }
+> = {
   name: 'activity',
-  create: ({ store, clock, logger }) => ({
+  create: ({ store, clock, logger, caches, config }) => ({
     offers: {
       activity: createActivity({
-        store, clock, onError: (e) => logger.warn(errorFields(e), 'activity date write failed; the next call retries'),
+        store, clock, caches, maxEntries: config.activityCacheEntries, onError: (e) => logger.warn(errorFields(e), 'activity date write failed; the next call retries'),
       }),
     },
   }),

@@ -7,15 +7,15 @@
 // A "Private note" is its author's alone (rules.ts visibleTo): to anyone else it does not exist.
 import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
-import { uuidOfApi1Id } from '../../../core/ids/api1-id.ts';
 import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import { findByRef, refUuid } from '../../../core/ids/refs.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { Repos, Store } from '../../../core/ports/repositories.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import type { SendMail } from '../../../core/mail/index.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
-import type { AnnotationCommentRecord, AnnotationFields, AnnotationRecord, AnnotationsRepos } from './ports.ts';
+import type { AnnotationCommentRecord, AnnotationFields, AnnotationIntegrationLink, AnnotationRecord, AnnotationsRepos } from './ports.ts';
 import './events.ts';
 import './errors.ts';
 import { ANNOTATION_LIMITS, MAX_ANNOTATIONS_PER_PROJECT, checkFields, isZoneMember, newlyAssigned, visibleTo } from './rules.ts';
@@ -29,6 +29,8 @@ export interface AnnotationView {
   comments: AnnotationCommentRecord[] | null;
   /** null: not asked for (includeAttachments=false); attachments are not stored (docs/annotations.md). */
   attachments: [] | null;
+  /** Its integration links (`url` null while pending at the third party; docs/integrations.md). */
+  integrations: { type: AnnotationIntegrationLink['type']; url: string | null }[];
 }
 
 export interface AnnotationCommentView {
@@ -78,11 +80,10 @@ export function createAnnotations(deps: {
   const { store, clock, ids, access, sendMail, publicUrl } = deps;
   const NONE: AnnotationReadOptions = { includeComments: false, includeAttachments: false };
 
-  const uuidOf = (ref: EntityRef): string | null => ('uuid' in ref ? ref.uuid : uuidOfApi1Id(ref.api1Id));
 
   /** The annotation as the caller may know it: a private note of someone else's is not found. */
   async function annotationIn(scope: ProjectScope, ref: EntityRef): Promise<AnnotationRecord> {
-    const id = uuidOf(ref);
+    const id = refUuid(ref);
     const found = id ? await store.repos.annotations.byId(scope.project.id, id) : null;
     if (!found || !visibleTo(found, scope.actor.userId)) throw notFound('annotation', refValue(ref));
     return found;
@@ -95,12 +96,20 @@ export function createAnnotations(deps: {
   }
 
   async function views(scope: ProjectScope, list: AnnotationRecord[], opts: AnnotationReadOptions): Promise<AnnotationView[]> {
-    const comments = opts.includeComments && list.length ? await store.repos.annotations.comments(list.map((x) => x.id)) : [];
+    const ids = list.map((x) => x.id);
+    const comments = opts.includeComments && list.length ? await store.repos.annotations.comments(ids) : [];
+    const links = new Map<string, AnnotationView['integrations']>();
+    for (const l of await store.repos.annotations.integrationLinks(ids)) {
+      const of = links.get(l.annotationId) ?? [];
+      of.push({ type: l.type, url: l.url });
+      links.set(l.annotationId, of);
+    }
     return list.map((annotation) => ({
       annotation,
       accountId: scope.account.account.id,
       comments: opts.includeComments ? comments.filter((c) => c.annotationId === annotation.id) : null,
       attachments: opts.includeAttachments ? [] : null,
+      integrations: links.get(annotation.id) ?? [],
     }));
   }
 
@@ -109,7 +118,7 @@ export function createAnnotations(deps: {
     const out: string[] = [];
     const now = clock.now();
     for (const ref of refs) {
-      const user = 'uuid' in ref ? await store.repos.users.byId(ref.uuid) : await store.repos.users.byApi1Id(ref.api1Id);
+      const user = await findByRef(store.repos.users, ref);
       const grants = user ? await store.repos.members.grantsOf(scope.project.id, user.id) : [];
       if (!user || !isZoneMember(user.id, scope.project.ownerId, grants, workzoneId, now)) {
         throw invalidInput(`assignedTo: ${refValue(ref)} is not a member of the work zone`, { field: 'assignedTo', user: refValue(ref) });

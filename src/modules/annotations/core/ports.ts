@@ -47,6 +47,13 @@ export interface AnnotationCommentRecord {
   createdBy: string | null;
 }
 
+/** An integration link of an annotation (the integrations module writes them); `url` null: not created at the third party yet. */
+export interface AnnotationIntegrationLink {
+  annotationId: string;
+  type: 'AUTODESK' | 'NEWFORMA_KONEKT' | 'PROCORE';
+  url: string | null;
+}
+
 export interface AnnotationsRepo {
   byId(projectId: string, id: string): Promise<AnnotationRecord | null>;
   /** Every annotation of the project, by number. */
@@ -60,6 +67,8 @@ export interface AnnotationsRepo {
   /** The comments of these annotations, oldest first. */
   comments(annotationIds: string[]): Promise<AnnotationCommentRecord[]>;
   insertComment(c: AnnotationCommentRecord): Promise<void>;
+  /** The integration links of these annotations, by annotation then type. */
+  integrationLinks(annotationIds: string[]): Promise<AnnotationIntegrationLink[]>;
 }
 
 /** The module's repositories, as every executor of the store carries them (module.ts `repositories`). */

@@ -45,7 +45,7 @@ export function annotationPresenters(urn: (type: UrnType, id: string) => string)
       comments: v.comments ? v.comments.map(comment) : null,
       attachments: v.attachments,
       labels: a.labels,
-      integrations: [],
+      integrations: v.integrations,
     };
   };
 

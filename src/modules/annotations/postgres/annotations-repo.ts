@@ -1,6 +1,6 @@
 // The annotations module's SQL (migration 0026): plain statements bound to an executor.
 import type { Sql } from '../../../adapters/postgres/sql.ts';
-import type { AnnotationCommentRecord, AnnotationFields, AnnotationRecord, AnnotationsRepo, Point3D } from '../core/ports.ts';
+import type { AnnotationCommentRecord, AnnotationFields, AnnotationIntegrationLink, AnnotationRecord, AnnotationsRepo, Point3D } from '../core/ports.ts';
 
 interface Row {
   id: string; projectId: string; workzoneId: string; number: number; annotationType: AnnotationRecord['annotationType'];
@@ -100,6 +100,16 @@ export function annotationsRepo(sql: Sql): AnnotationsRepo {
       return sql.query<AnnotationCommentRecord>(
         `SELECT id, annotation_id AS "annotationId", description, created_at AS "createdAt", created_by AS "createdBy"
          FROM annotation_comments WHERE annotation_id = ANY($1::uuid[]) ORDER BY created_at, id`,
+        [annotationIds],
+      );
+    },
+    async integrationLinks(annotationIds) {
+      if (!annotationIds.length) return [];
+      // The links' table is the integrations module's (migration 0029); a link belongs to its
+      // annotation (deleted with it), and the annotation's `integrations` field shows them.
+      return sql.query<AnnotationIntegrationLink>(
+        `SELECT annotation_id AS "annotationId", integration_type AS type, url
+         FROM annotation_integration_links WHERE annotation_id = ANY($1::uuid[]) ORDER BY annotation_id, integration_type`,
         [annotationIds],
       );
     },

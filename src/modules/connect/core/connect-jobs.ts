@@ -15,6 +15,7 @@ import { requirePermission, type Actor } from '../../../core/permissions/authori
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
 import { downloadName, FILES, type Files, formatOf, mayDownload, type RegisteredFile, servedAs, type SignResult, type UploadItem } from '../../../core/files/index.ts';
 import type { StoreReads } from '../../../core/ports/store-slices.ts';
+import type { UsageRecorder } from '../../../core/ports/usage.ts';
 import type { Repos, Store } from '../../../core/ports/repositories.ts';
 import type { ConnectRepo } from './ports.ts';
 import './events.ts';
@@ -66,9 +67,11 @@ export function createConnectJobs(deps: {
   access: ProjectAccess;
   files: Files;
   objectStore: ObjectStore;
+  /** An export's scan URLs count as the viewer's downloads (docs/usage.md). */
+  usage: UsageRecorder;
   publicUrl: string;
 }): ConnectJobs {
-  const { store, clock, ids, access, files, objectStore } = deps;
+  const { store, clock, ids, access, files, objectStore, usage } = deps;
 
   async function zoneOf(scope: ProjectScope, ref: EntityRef) {
     const w = await store.repos.workzones.byRef(scope.project.id, ref);
@@ -185,6 +188,10 @@ export function createConnectJobs(deps: {
           now,
         );
         out.push({ file, url });
+      }
+      if (job.kind === 'export') {
+        const scans = out.filter((f) => f.file.category === 'scan').length;
+        await usage.recordDownloads([{ projectId: job.projectId, userId: actor.userId, action: 'scans-downloaded', count: scans }], now);
       }
       return { job, files: out };
     },

@@ -6,6 +6,7 @@ import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { ObjectStore } from '../../../core/ports/object-store.ts';
 import type { ProjectAccess } from '../../../core/projects/index.ts';
+import type { UsageRecorder } from '../../../core/ports/usage.ts';
 import type { Files } from '../../../core/files/index.ts';
 import { createConnectJobs, type ConnectJobs } from './connect-jobs.ts';
 
@@ -16,12 +17,13 @@ export interface ConnectNeeds {
   objectStore: ObjectStore;
   projectAccess: ProjectAccess;
   files: Files;
+  usageRecorder: UsageRecorder;
   config: { publicUrl: string };
 }
 
 export const connectFeature: FeatureModule<ConnectNeeds, { connectJobs: ConnectJobs }> = {
   name: 'connect',
-  create: ({ store, clock, ids, objectStore, projectAccess, files, config }) => ({
-    offers: { connectJobs: createConnectJobs({ store, clock, ids, access: projectAccess, files, objectStore, publicUrl: config.publicUrl }) },
+  create: ({ store, clock, ids, objectStore, projectAccess, files, usageRecorder, config }) => ({
+    offers: { connectJobs: createConnectJobs({ store, clock, ids, access: projectAccess, files, objectStore, usage: usageRecorder, publicUrl: config.publicUrl }) },
   }),
 };

@@ -11,11 +11,12 @@
 // needs them answers 503 `integration-unavailable`; the records' reads and writes never do.
 import { eventOf, projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
-import { uuidOfApi1Id } from '../../../core/ids/api1-id.ts';
 import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import { refUuid } from '../../../core/ids/refs.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import { looksSealed, type SecretBox } from '../../../core/crypto/secret-box.ts';
 import { requirePermission, type Actor, type AccountScope, type Authorizer } from '../../../core/permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from '../../../core/projects/index.ts';
 import type { Annotations } from '../../annotations/index.ts';
@@ -92,6 +93,8 @@ export interface Integrations {
   /** The sign-in's return (no caller: the state is the proof); where to send the browser on. */
   completeAutodeskConnection(state: string, code: string | undefined, error: string | undefined): Promise<string>;
   pruneAutodeskStates(): Promise<number>;
+  /** Seals the tokens still kept in plain text (rows written before tokens were sealed); how many. */
+  sealPlainTokens(): Promise<number>;
 
   /** Initialises the links (pending: url null); null annotations: every annotation the caller reads. */
   createAnnotationIntegrationLinks(actor: Actor, a: EntityRef, p: EntityRef, annotationRefs: EntityRef[] | null, types: IntegrationType[]): Promise<CreatedLinks>;
@@ -108,11 +111,12 @@ export function createIntegrations(deps: {
   annotations: Annotations;
   konekt: KonektClient | null;
   autodesk: AutodeskClient | null;
+  /** Seals the tokens kept in the database (docs/integrations.md "Tokens at rest"). */
+  secrets: SecretBox;
   publicUrl: string;
 }): Integrations {
-  const { store, clock, ids, authorizer, access, annotations, konekt, autodesk, publicUrl } = deps;
+  const { store, clock, ids, authorizer, access, annotations, konekt, autodesk, secrets, publicUrl } = deps;
   const repo = () => store.repos.integrations;
-  const uuidOf = (ref: EntityRef): string | null => ('uuid' in ref ? ref.uuid : uuidOfApi1Id(ref.api1Id));
 
   async function accountScope(actor: Actor, a: EntityRef, write: boolean): Promise<AccountScope> {
     const scope = await authorizer.account(actor, a);
@@ -129,7 +133,7 @@ export function createIntegrations(deps: {
   }
 
   async function hubIn(scope: AccountScope, ref: EntityRef): Promise<AccountKonektRecord> {
-    const id = uuidOf(ref);
+    const id = refUuid(ref);
     const found = id ? await repo().accountKonekt(scope.account.id, id) : null;
     if (!found) throw notFound('newforma-konekt-hub', refValue(ref));
     return found;
@@ -147,6 +151,12 @@ export function createIntegrations(deps: {
   const autodeskView = (integration: ProjectAutodeskRecord) => ({
     integration, link: autodesk ? autodesk.projectLink(integration.autodeskHubId, integration.autodeskProjectId) : '',
   });
+
+  /**
+   * A stored token in plain text: sealed since migration 0039's release; a row written before
+   * holds it as given (the sealing task seals it), and is read as it is.
+   */
+  const openToken = (stored: string): Promise<string> => (looksSealed(stored) ? secrets.open(stored) : Promise.resolve(stored));
 
   const refusedToken = (message: string) => new DomainError('invalid', 'integration-token-refused', `Konekt refused the token: ${message}`, { field: 'token' });
   const hubOf = (token: string) => callThirdParty('NEWFORMA_KONEKT', () => configured(konekt, 'NEWFORMA_KONEKT').hub(token), refusedToken);
@@ -174,7 +184,7 @@ export function createIntegrations(deps: {
     if (!hub?.token) {
       throw invalidInput('konektProjectId null creates a project on the hub, which needs the hub connected on the account', { field: 'konektProjectId', hubId: input.hubId });
     }
-    const token = hub.token;
+    const token = await openToken(hub.token);
     return callThirdParty('NEWFORMA_KONEKT', () => client.createProject(token, scope.project.name), refusedToken);
   }
 
@@ -190,7 +200,7 @@ export function createIntegrations(deps: {
       const hub = await hubOf(token);
       const now = clock.now();
       const record: AccountKonektRecord = {
-        id: ids.uuid(), accountId: scope.account.id, konektId: hub.id, name: hub.name, beta: hub.beta, token,
+        id: ids.uuid(), accountId: scope.account.id, konektId: hub.id, name: hub.name, beta: hub.beta, token: await secrets.seal(token),
         allowCreateNewUsersOnHub: options?.allowCreateNewUsersOnHub ?? false, syncStrategy: options?.syncStrategy ?? 'CONFIG_ON_PROJECT',
         konektProjects: hub.projects, createdAt: now, createdBy: actor.userId, updatedAt: now, updatedBy: actor.userId,
       };
@@ -246,7 +256,7 @@ export function createIntegrations(deps: {
         });
       }
       const now = clock.now();
-      const updated: AccountKonektRecord = { ...current, token, name: hub.name, beta: hub.beta, konektProjects: hub.projects, updatedAt: now, updatedBy: actor.userId };
+      const updated: AccountKonektRecord = { ...current, token: await secrets.seal(token), name: hub.name, beta: hub.beta, konektProjects: hub.projects, updatedAt: now, updatedBy: actor.userId };
       await store.transaction(async (repos) => {
         await repos.integrations.updateAccountKonekt(updated);
         await repos.events.publish(connectionEvent(updated, true), now);
@@ -388,7 +398,8 @@ export function createIntegrations(deps: {
         const profile = await callThirdParty('AUTODESK', () => client.profile(tokens.accessToken), refused);
         const now = clock.now();
         record = {
-          ...profile, userId: pending.userId, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+          ...profile, userId: pending.userId, accessToken: await secrets.seal(tokens.accessToken),
+          refreshToken: tokens.refreshToken === null ? null : await secrets.seal(tokens.refreshToken),
           expiresAt: tokens.expiresInSeconds === null ? null : new Date(now.getTime() + tokens.expiresInSeconds * 1000), connectedAt: now,
         };
       } catch (e) {
@@ -406,6 +417,18 @@ export function createIntegrations(deps: {
 
     pruneAutodeskStates: () => repo().pruneAutodeskStates(clock.now()),
 
+    async sealPlainTokens() {
+      let sealed = 0;
+      for (;;) {
+        const batch = await repo().plainTokens(100);
+        let replaced = 0;
+        for (const t of batch) if (await repo().replaceToken(t, await secrets.seal(t.value))) replaced++;
+        sealed += replaced;
+        // A short batch was the last; a batch whose rows all changed meanwhile is left to the next run.
+        if (batch.length < 100 || replaced === 0) return sealed;
+      }
+    },
+
     async createAnnotationIntegrationLinks(actor, a, p, annotationRefs, types) {
       const scope = await access.project(actor, a, p);
       requirePermission(scope.permissions, 'project:annotations:create-integration-link', 'create-integration-link-forbidden');
@@ -416,7 +439,7 @@ export function createIntegrations(deps: {
       const readable = await annotations.listAnnotations(actor, a, p, { includeComments: false, includeAttachments: false });
       const byId = new Map(readable.map((v) => [v.annotation.id, v.annotation]));
       const chosen = annotationRefs === null ? readable.map((v) => v.annotation) : annotationRefs.map((ref) => {
-        const found = byId.get(uuidOf(ref) ?? '');
+        const found = byId.get(refUuid(ref) ?? '');
         if (!found) throw notFound('annotation', refValue(ref));
         return found;
       });

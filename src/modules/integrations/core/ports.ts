@@ -86,6 +86,10 @@ export interface IntegrationLinkRecord {
 
 export interface IntegrationsRepo {
   accountKonekts(accountId: string): Promise<AccountKonektRecord[]>;
+  /** Up to `limit` stored tokens not in the sealed form (src/core/crypto/secret-box.ts). */
+  plainTokens(limit: number): Promise<PlainToken[]>;
+  /** Replaces a plain token by its sealed form, unless it changed since it was read (false then). */
+  replaceToken(t: PlainToken, sealed: string): Promise<boolean>;
   accountKonekt(accountId: string, id: string): Promise<AccountKonektRecord | null>;
   accountKonektByHub(accountId: string, konektId: string): Promise<AccountKonektRecord | null>;
   insertAccountKonekt(r: AccountKonektRecord): Promise<void>;
@@ -122,6 +126,14 @@ export interface IntegrationsRepo {
 }
 
 /** The module's repositories, as every executor of the store carries them. */
+/** A token kept in plain text (written before tokens were sealed): where it is, and its value. */
+export interface PlainToken {
+  column: 'konekt-token' | 'autodesk-access-token' | 'autodesk-refresh-token';
+  /** The hub's id (konekt-token) or the user's (autodesk-*). */
+  rowId: string;
+  value: string;
+}
+
 export interface IntegrationsRepos {
   integrations: IntegrationsRepo;
 }

@@ -1,8 +1,17 @@
 // The integrations module's SQL (migration 0029): plain statements bound to an executor.
 import type { Sql } from '../../../adapters/postgres/sql.ts';
 import type {
-  AccountKonektRecord, AutodeskConnectionRecord, AutodeskStateRecord, IntegrationLinkRecord, IntegrationsRepo, ProjectAutodeskRecord, ProjectKonektRecord,
+  AccountKonektRecord, AutodeskConnectionRecord, AutodeskStateRecord, IntegrationLinkRecord, IntegrationsRepo, PlainToken, ProjectAutodeskRecord, ProjectKonektRecord,
 } from '../core/ports.ts';
+
+/** The sealed form (src/core/crypto/secret-box.ts looksSealed), as a PostgreSQL regular expression. */
+const SEALED = `'^v1\\.[A-Za-z0-9_-]{16}\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]*$'`;
+/** Where each kind of token is kept: table, key column, token column. */
+const TOKEN_COLUMNS: Record<PlainToken['column'], [string, string, string]> = {
+  'konekt-token': ['account_konekt_integrations', 'id', 'token'],
+  'autodesk-access-token': ['autodesk_connections', 'user_id', 'access_token'],
+  'autodesk-refresh-token': ['autodesk_connections', 'user_id', 'refresh_token'],
+};
 
 const STAMP = 'created_at AS "createdAt", created_by AS "createdBy", updated_at AS "updatedAt", updated_by AS "updatedBy"';
 const HUB = `id, account_id AS "accountId", konekt_id AS "konektId", name, beta, token, allow_create_new_users AS "allowCreateNewUsersOnHub",
@@ -18,6 +27,15 @@ export function integrationsRepo(sql: Sql): IntegrationsRepo {
   const changed = async (text: string, params: unknown[]): Promise<boolean> => (await sql.query<{ n: number }>(text, params)).length > 0;
 
   return {
+    plainTokens: (limit) => sql.query<PlainToken>(
+      Object.entries(TOKEN_COLUMNS).map(([column, [table, key, token]]) =>
+        `(SELECT '${column}' AS "column", ${key}::text AS "rowId", ${token} AS value FROM ${table} WHERE ${token} !~ ${SEALED} LIMIT $1)`).join(' UNION ALL ') + ' LIMIT $1',
+      [limit],
+    ),
+    replaceToken(t, sealed) {
+      const [table, key, token] = TOKEN_COLUMNS[t.column];
+      return changed(`UPDATE ${table} SET ${token} = $3 WHERE ${key} = $1::uuid AND ${token} = $2 RETURNING 1 AS n`, [t.rowId, t.value, sealed]);
+    },
     accountKonekts: (accountId) => sql.query<AccountKonektRecord>(`SELECT ${HUB} FROM account_konekt_integrations WHERE account_id = $1 ORDER BY created_at, id`, [accountId]),
     accountKonekt: (accountId, id) => one(`SELECT ${HUB} FROM account_konekt_integrations WHERE account_id = $1 AND id = $2`, [accountId, id]),
     accountKonektByHub: (accountId, konektId) => one(`SELECT ${HUB} FROM account_konekt_integrations WHERE account_id = $1 AND konekt_id = $2`, [accountId, konektId]),

@@ -8,8 +8,8 @@
 // `workzone:measurements:write` on the zone to create, change or delete (both zones for a move).
 import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
-import { uuidOfApi1Id } from '../../../core/ids/api1-id.ts';
 import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import { refUuid } from '../../../core/ids/refs.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { Repos, Store } from '../../../core/ports/repositories.ts';
@@ -59,7 +59,7 @@ export function createMeasurements(deps: { store: Store<Repos & MeasurementsRepo
   });
 
   async function measurementIn(scope: ProjectScope, ref: EntityRef): Promise<MeasurementRecord> {
-    const id = 'uuid' in ref ? ref.uuid : uuidOfApi1Id(ref.api1Id);
+    const id = refUuid(ref);
     const m = id ? await store.repos.measurements.byId(scope.project.id, id) : null;
     if (!m) throw notFound('measurement', refValue(ref));
     return m;

@@ -8,9 +8,11 @@ import type { Readable } from 'node:stream';
 import { DomainError, notFound } from '../../../core/errors.ts';
 import { mayDownload } from '../../../core/files/index.ts';
 import { refValue, type EntityRef } from '../../../core/ids/urn.ts';
+import { refKey } from '../../../core/ids/refs.ts';
 import type { FileRecord } from '../../../core/ports/file-repositories.ts';
 import { blobKey } from '../../../core/ports/object-store.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
+import { CacheRegistry } from '../../../core/cache/registry.ts';
 import { requireMember, type ProjectAccess } from '../../../core/projects/index.ts';
 import type { PointCloudObjects, PointCloudRecord, PointCloudStore } from './ports.ts';
 import './errors.ts';
@@ -39,16 +41,19 @@ export interface PointClouds {
   read(object: CopcObject, start: number, end: number): Promise<Readable>;
 }
 
-const CACHED = 2000;
-
 export function createPointClouds(deps: {
   store: Pick<PointCloudStore, 'repos' | 'onEvent'>;
   access: Pick<ProjectAccess, 'project'>;
   objects: Pick<PointCloudObjects, 'readRange'>;
+  /** The node's registry of caches (GET /metrics) and POINT_CLOUD_CACHE_ENTRIES (default 2,000). */
+  caches?: CacheRegistry;
+  maxEntries?: number;
 }): PointClouds {
   const { store, access, objects } = deps;
-  /** Converted clouds by project and file reference (a done row and its file change only by deletion). */
-  const done = new Map<string, { file: FileRecord; cloud: PointCloudRecord }>();
+  /** Converted clouds by project and file reference (a done row and its file change only by deletion), the oldest out first. */
+  const done = (deps.caches ?? new CacheRegistry()).lru<{ file: FileRecord; cloud: PointCloudRecord }>({
+    name: 'point-clouds', maxWeight: deps.maxEntries ?? 2000, touchOnRead: false,
+  });
   store.onEvent((event) => {
     if (event.type === 'file.deleted' || event.type === 'project.deleted' || event.type === 'workzone.deleted') done.clear();
   });
@@ -56,7 +61,7 @@ export function createPointClouds(deps: {
   async function open(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef) {
     const scope = await access.project(actor, a, p);
     requireMember(scope);
-    const key = `${scope.project.id}:${ref.type}:${refValue(ref)}`;
+    const key = `${scope.project.id}|${refKey(ref)}`;
     let found = done.get(key);
     if (!found) {
       const file = await store.repos.files.byRef(scope.project.id, ref);
@@ -66,7 +71,6 @@ export function createPointClouds(deps: {
       if (!cloud) throw notFound('point-cloud', refValue(ref));
       found = { file, cloud };
       if (cloud.state === 'done') {
-        if (done.size >= CACHED) done.delete(done.keys().next().value as string);
         done.set(key, found);
       }
     }

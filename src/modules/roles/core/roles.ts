@@ -10,7 +10,8 @@ import type { RoleRecord, RolesRepos } from './ports.ts';
 import type { StoreEvents } from '../../../core/ports/store-slices.ts';
 import { requirePermission, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
 import { cacheScope, dropOnInvalidation } from '../../../core/events/invalidation.ts';
-import { AccessCache } from '../../../core/permissions/access-cache.ts';
+import { AccessCache, ACCESS_TTL_MS } from '../../../core/permissions/access-cache.ts';
+import { CacheRegistry } from '../../../core/cache/registry.ts';
 import {
   BASE_ROLES, basePermissions, resolveRolePermissions, type LegacyPermission, type RolePermission,
 } from '../../../core/permissions/role-rules.ts';
@@ -85,11 +86,14 @@ export interface Roles {
 /** What the roles use case reads (roles) and writes in its transactions (roles, events). */
 export type RolesStore = { readonly repos: RolesRepos } & Pick<Store<Repos & RolesRepos>, 'transaction'> & StoreEvents;
 
-export function createRoles(deps: { store: RolesStore; clock: Clock; ids: Ids; authorizer: Authorizer }): Roles {
+/** `caches`: the node's registry (GET /metrics); `maxLists`: ROLE_LIST_CACHE_ENTRIES, the accounts whose role list is kept. */
+export function createRoles(deps: { store: RolesStore; clock: Clock; ids: Ids; authorizer: Authorizer; caches?: CacheRegistry; maxLists?: number }): Roles {
   const { store, clock, ids, authorizer } = deps;
   // The roles of an account, cached per node like access facts: dropped on every role event
   // of the account and on account.seeded (events/invalidation.ts, on every node after commit).
-  const lists = new AccessCache<RoleRecord[]>(10_000);
+  const lists = new AccessCache((deps.caches ?? new CacheRegistry()).lru<RoleRecord[]>({
+    name: 'role-lists', maxWeight: deps.maxLists ?? 10_000, ttlMs: ACCESS_TTL_MS,
+  }));
   dropOnInvalidation(store, lists);
 
   async function roleIn(accountId: string, ref: EntityRef): Promise<RoleRecord> {

@@ -11,7 +11,7 @@ import type { SnapshotControl } from '../core/snapshot-control.ts';
 import type { Faults } from '../core/faults.ts';
 import type { Journal } from '../core/journal.ts';
 import { DomainError } from '../../../core/errors.ts';
-import { requireOperator, sandboxOnly } from '../../../http/operator/routes.ts';
+import { requireOperator, sandboxOnly } from '../../../http/operator/guards.ts';
 import { hasBody, liftBodyDeadline } from '../../../http/timeouts.ts';
 import { JournalQuery, JournalStreamQuery, NameParams, SaveSnapshot } from './schemas.ts';
 import { HEARTBEAT_SECONDS_DEFAULT, streamJournal, type OpenStreams } from './journal-stream.ts';

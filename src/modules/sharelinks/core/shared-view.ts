@@ -15,6 +15,7 @@ import type { Ids } from '../../../core/ports/ids.ts';
 import type { PasswordHasher } from '../../../core/ports/crypto.ts';
 import type { Repos, Store } from '../../../core/ports/repositories.ts';
 import { blobKey, type ObjectStore } from '../../../core/ports/object-store.ts';
+import type { UsageRecorder } from '../../../core/ports/usage.ts';
 import type { FileRecord } from '../../../core/ports/file-repositories.ts';
 import type { CropRecord, CropsRepos } from '../../crops/index.ts';
 import type { TagListRecord, TagRow } from '../../../core/ports/tags.ts';
@@ -22,7 +23,7 @@ import type { WorkzoneRecord } from '../../../core/ports/project-repositories.ts
 import { downloadName, servedAs } from '../../../core/files/index.ts';
 import type { AnnotationRecord, AnnotationsRepos } from '../../annotations/index.ts';
 import type { MeasurementRecord, MeasurementsRepos } from '../../measurements/index.ts';
-import type { ShareLinkRecord, ShareLinksRepos, ShareOptions } from './ports.ts';
+import type { ShareLinkRecord, ShareLinkSessionRecord, ShareLinksRepos, ShareOptions } from './ports.ts';
 import './errors.ts';
 import { SHARE_LINK_LIMITS as L, isExpired, sharedAnnotationTypes, sharedZoneIds } from './rules.ts';
 
@@ -84,8 +85,9 @@ export function createSharedViews(deps: {
   ids: Ids;
   hasher: PasswordHasher;
   objectStore: Pick<ObjectStore, 'signDownload'>;
+  usage: UsageRecorder;
 }): SharedViews {
-  const { store, clock, ids, hasher, objectStore } = deps;
+  const { store, clock, ids, hasher, objectStore, usage } = deps;
   const repos = () => store.repos;
 
   /** The link as it is now: 404 when there is none (or the id is no UUID), 403 when it has expired. */
@@ -100,15 +102,16 @@ export function createSharedViews(deps: {
     new DomainError('forbidden', 'sharelink-expired', 'This share link has expired', { sharelinkId: link.id, expiresAt: link.expiresAt?.toISOString() });
 
   /** The session's link, checked on this request: the session, its link, the link's expiry. */
-  async function sessionLink(token: string | null, linkId: string): Promise<ShareLinkRecord> {
+  async function openSession(token: string | null, linkId: string): Promise<{ session: ShareLinkSessionRecord; link: ShareLinkRecord }> {
     if (!token) throw unauthorized('A share link session is required (POST /share/{id}/sessions)');
     const found = await repos().shareLinks.sessionWithLink(sha256Hex(token));
     const now = clock.now();
     if (!found || found.link.id !== linkId.toLowerCase()) throw unauthorized('Unknown share link session');
     if (isExpired(found.link, now)) throw expired(found.link);
     if (found.session.expiresAt <= now) throw unauthorized('Expired share link session: open the link again');
-    return found.link;
+    return found;
   }
+  const sessionLink = async (token: string | null, linkId: string): Promise<ShareLinkRecord> => (await openSession(token, linkId)).link;
 
   const inZones = (link: ShareLinkRecord) => {
     const zones = new Set(sharedZoneIds(link));
@@ -159,13 +162,19 @@ export function createSharedViews(deps: {
     },
 
     async fileUrl(token, linkId, fileId) {
-      const link = await sessionLink(token, linkId);
+      const { session, link } = await openSession(token, linkId);
       const file = isUuid(fileId) ? await repos().files.byRef(link.projectId, { uuid: fileId.toLowerCase() }) : null;
       if (!file || !inZones(link)(file)) throw notFound('file', fileId.slice(0, 200));
-      return objectStore.signDownload(
+      const now = clock.now();
+      const url = await objectStore.signDownload(
         { key: blobKey(link.projectId, file.blobName), expiresInSeconds: L.downloadSeconds, ...servedAs(file.extension, downloadName(file)) },
-        clock.now(),
+        now,
       );
+      // A scan downloaded through the link counts for who opened it signed in, else for the
+      // link's creator, who shared it (the report counts users; docs/usage.md).
+      const userId = session.userId ?? link.createdBy;
+      if (userId && file.category === 'scan') await usage.recordDownloads([{ projectId: link.projectId, userId, action: 'scans-downloaded', count: 1 }], now);
+      return url;
     },
 
     async tagLists(token, linkId) {

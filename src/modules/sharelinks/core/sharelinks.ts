@@ -7,8 +7,8 @@
 // write permission on the zone and on every additional zone shared.
 import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import { invalidInput, notFound } from '../../../core/errors.ts';
-import { uuidOfApi1Id } from '../../../core/ids/api1-id.ts';
 import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import { refUuid } from '../../../core/ids/refs.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { PasswordHasher } from '../../../core/ports/crypto.ts';
@@ -61,10 +61,9 @@ export function createShareLinks(deps: {
 }): ShareLinks {
   const { store, clock, ids, access, hasher } = deps;
 
-  const uuidOf = (ref: EntityRef): string | null => ('uuid' in ref ? ref.uuid : uuidOfApi1Id(ref.api1Id));
 
   async function linkIn(scope: ProjectScope, ref: EntityRef): Promise<ShareLinkRecord> {
-    const id = uuidOf(ref);
+    const id = refUuid(ref);
     const found = id ? await store.repos.shareLinks.byId(id) : null;
     if (!found || found.projectId !== scope.project.id) throw notFound('sharelink', refValue(ref));
     return found;

@@ -118,19 +118,13 @@ export interface SsoRepo {
   takeLogin(stateHash: string, now: Date): Promise<SsoLoginRecord | null>;
   /** Deletes the expired sign-ins under way (OIDC and SAML) and the assertion IDs past their NotOnOrAfter. */
   pruneLogins(now: Date): Promise<number>;
-
-  /** The deployment's sealing key: `candidate` unless one exists (first node wins). */
-  sealingKey(candidate: string): Promise<string>;
 }
 
 /** The store as the module's use cases see it: the kernel's repositories and its own. */
 export type SsoStore = Store<Repos & { sso: SsoRepo }>;
 
-/** Seals and opens the client secrets (AES-256-GCM; ./secret-box.ts). */
-export interface SecretBox {
-  seal(plain: string): Promise<string>;
-  open(sealed: string): Promise<string>;
-}
+/** Seals and opens the client secrets: the kernel's box (src/core/crypto/secret-box.ts). */
+export type { SecretBox } from '../../../core/crypto/secret-box.ts';
 
 /** The provider's settings a request to the IdP needs (the secret opened). */
 export interface IdpClient {

@@ -126,12 +126,5 @@ export function ssoRepo(sql: Sql): SsoRepo {
       );
       return row!.n;
     },
-
-    async sealingKey(candidate) {
-      // A deployment secret among the settings (snapshots leave it out: src/adapters/snapshots/database.ts).
-      await sql.query(`INSERT INTO settings (key, value) VALUES ('sso.sealing_key', to_jsonb($1::text)) ON CONFLICT (key) DO NOTHING`, [candidate]);
-      const [row] = await sql.query<{ value: string }>(`SELECT value FROM settings WHERE key = 'sso.sealing_key'`);
-      return row!.value;
-    },
   };
 }

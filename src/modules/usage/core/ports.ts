@@ -1,6 +1,7 @@
 // The usage module's repository port (its SQL: ../postgres/usage-repo.ts; the counters are
 // written by migration 0030's triggers, in the transaction of each counted action).
 import type { SubscriptionRecord } from '../../../core/ports/repositories.ts';
+import type { DownloadCount } from '../../../core/ports/usage.ts';
 
 /** One report row: what one user did on one project on one UTC day. */
 export interface UsageRow {
@@ -34,6 +35,8 @@ export interface UsageQuery {
 export interface UsageRepo {
   /** The rows of a subscription between two days, by day, then user e-mail, then project name. */
   report(q: UsageQuery): Promise<UsageRow[]>;
+  /** Adds counts to the counters of one UTC day (YYYY-MM-DD), under each project's subscription and name. */
+  addCounts(day: string, counts: readonly DownloadCount[]): Promise<void>;
 }
 
 export interface UsageRepos {

@@ -5,6 +5,7 @@ import { refValue, type EntityRef } from '../../../core/ids/urn.ts';
 import { requirePermission, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { UsageRow, UsageStore } from './ports.ts';
+import { findByRef } from '../../../core/ids/refs.ts';
 
 /** The longest period one report covers: 3,660 days (ten years; the vendor's own sample asks for more than one year). */
 export const MAX_REPORT_DAYS = 3660;
@@ -47,7 +48,7 @@ export function createUsageReports(deps: { store: UsageStore; clock: Clock; auth
       requirePermission(scope.permissions, ['account:subscriptions:read', 'account:users:read'], 'view-report-forbidden');
       if (hidePrivacyData) throw new DomainError('forbidden', 'usage-report-unavailable', 'The usage report is unavailable: this deployment hides privacy data (HIDE_PRIVACY_DATA)');
       const { subscriptions, usage } = store.repos;
-      const s = 'uuid' in subscriptionRef ? await subscriptions.byId(subscriptionRef.uuid) : await subscriptions.byApi1Id(subscriptionRef.api1Id);
+      const s = await findByRef(subscriptions, subscriptionRef);
       if (!s || s.accountId !== scope.account.id) throw notFound('subscription', refValue(subscriptionRef));
       const period = reportPeriod(query, clock.now());
       return usage.report({ subscriptionId: s.id, ...period, includeDeleted: query.includeDeleted === true });

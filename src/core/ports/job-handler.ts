@@ -1,0 +1,20 @@
+// What a module's job kind implements (the job runner, src/core/jobs, runs it): a port of the
+// kernel so that the module descriptor's type (modules.ts) names it without importing the
+// jobs module, which is itself a module.
+import type { JobRecord } from './jobs.ts';
+import type { Repos } from './repositories.ts';
+
+export type JobOutcome = { state: 'done'; result: unknown } | { state: 'failed'; error: string };
+
+export interface JobHandler {
+  run(job: JobRecord): Promise<unknown>;
+  /** Called once when the job has failed for good, after job.finished committed. */
+  failed?(job: JobRecord, error: string): Promise<void>;
+  /** The account whose administrators may see the job's job.finished event (null or absent: a system job). */
+  accountOf?(job: JobRecord): string | null;
+  /**
+   * Runs in the transaction that records the job's end and publishes job.finished: what
+   * follows from the end (the requester's mail) commits with it, once, on the node that ran it.
+   */
+  finished?(repos: Repos, job: JobRecord, outcome: JobOutcome): Promise<void>;
+}
