@@ -68,3 +68,25 @@ test('cli: a project manager may not read the SSO settings (403, the exit code o
   assert.notEqual(r.code, 0);
   assert.match(r.stderr, /read-sso-forbidden|account:administrators:read/);
 });
+
+test('cli: sso provider set-saml reads the IdP metadata file, and a malformed certificate file is refused naming the field', async () => {
+  const metadata = path.join(configDir, 'idp-metadata.xml');
+  const cert = fs.readFileSync(new URL('../../../test/fixtures/saml/idp-cert.pem', import.meta.url), 'utf8');
+  fs.writeFileSync(metadata,
+    '<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="https://sts.acme.test/idp">' +
+    '<md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol"><md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>' +
+    `${cert.replace(/-----[A-Z ]+-----|\s/g, '')}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>` +
+    '<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="https://sts.acme.test/saml2"/></md:IDPSSODescriptor></md:EntityDescriptor>');
+  const set = JSON.parse(ok(await cli('admin', ['sso', 'provider', 'set-saml', '--display-name', 'Acme Entra', '--metadata', metadata, '--groups-attribute', 'groups', '--json'])).stdout);
+  assert.equal(set.protocol, 'saml');
+  assert.equal(set.issuer, 'https://sts.acme.test/idp');
+  assert.equal(set.saml.ssoUrl, 'https://sts.acme.test/saml2');
+  assert.equal(set.saml.attributes.groups, 'groups');
+  assert.match(set.saml.acsUrl, /\/sso\/saml\/[0-9a-f-]{36}\/acs$/);
+  const bad = path.join(configDir, 'bad-cert.pem');
+  fs.writeFileSync(bad, '-----BEGIN CERTIFICATE-----\nnot a certificate\n-----END CERTIFICATE-----\n');
+  const refused = await cli('admin', ['sso', 'provider', 'set-saml', '--display-name', 'x', '--entity-id', 'urn:x', '--sso-url', 'https://sts.acme.test/saml2', '--certificate', bad]);
+  assert.notEqual(refused.code, 0);
+  assert.match(refused.stderr, /saml\.certificates\[0\]/);
+  ok(await cli('admin', ['sso', 'provider', 'remove']));
+});

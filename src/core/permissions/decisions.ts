@@ -26,6 +26,8 @@ export interface DecisionLog {
   accountId?: string;
   /** The OAuth client a request without an access token acted for (the token endpoint, the authorize pages). */
   oauthClient?: string;
+  /** Why a sign-in failed, when its surface says (`sso:signature`, `sso:replay`…): the audit record names it. */
+  signInFailure?: string;
 }
 
 const current = new AsyncLocalStorage<DecisionLog>();
@@ -79,6 +81,12 @@ export function noteOAuthClient(clientId: string): void {
 export function noteSignedIn(userId: string): void {
   const log = current.getStore();
   if (log) log.signedIn = userId;
+}
+
+/** A sign-in notes why it failed (a reason code, no secret in it). */
+export function noteSignInFailure(reason: string): void {
+  const log = current.getStore();
+  if (log) log.signInFailure = reason;
 }
 
 /** The account grant of a permission: `account-owner`, `account-role:<name>` or `account-member` (evaluate.ts accountPermissions). */

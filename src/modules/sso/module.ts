@@ -1,7 +1,8 @@
 // The SSO module's contract (src/modules/contract.ts; docs/identity.md): an account's single
-// sign-on with an OpenID Connect IdP. Its settings (API 2 extension, CLI), the sign-in at the
-// IdP from the OAuth pages (/sso/start, /sso/callback), a pass that deletes the sign-ins
-// abandoned at the IdP; its table repository, operation docs and error codes.
+// sign-on with an OpenID Connect or a SAML 2.0 IdP. Its settings (API 2 extension, CLI), the
+// sign-in at the IdP from the OAuth pages (/sso/start, /sso/callback; SAML: /sso/saml/<account>/
+// acs, …/finish, …/metadata), a pass that deletes the sign-ins abandoned at the IdP and the
+// SAML assertion IDs past their NotOnOrAfter; its table repository, operation docs and error codes.
 import { defineModule } from '../contract.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
@@ -13,6 +14,7 @@ import {
   type SsoErrorCode, type SsoRepo, type SsoSettings, type SsoSignIn, type SsoStore,
 } from './core/index.ts';
 import { createOpenIdRelyingParty } from './adapters/openid-client.ts';
+import { createNodeSamlServiceProvider } from './adapters/node-saml.ts';
 import { ssoRepo } from './postgres/sso-repo.ts';
 import { ssoRoutes } from './http/api2.ts';
 import { ssoPages } from './http/pages.ts';
@@ -33,16 +35,17 @@ export const ssoModule = defineModule<SsoNeeds, { ssoSettings: SsoSettings; ssoS
     name: 'sso',
     create: ({ store, clock, ids, logger, authorizer, config }) => {
       const secrets = createSecretBox({ sealingKey: (candidate) => store.repos.settings.keepFirst('sso.sealing_key', candidate), ids });
+      const samlSp = createNodeSamlServiceProvider({ timeoutSeconds: config.sso.idpTimeoutSeconds });
       const ssoSignIn = createSsoSignIn({
-        store, clock, ids, secrets, logger,
+        store, clock, ids, secrets, logger, samlSp, publicUrl: config.publicUrl,
         relyingParty: createOpenIdRelyingParty({ timeoutSeconds: config.sso.idpTimeoutSeconds }),
         redirectUri: `${config.publicUrl}/sso/callback`,
       });
       return {
-        offers: { ssoSettings: createSsoSettings({ store, clock, ids, authorizer, secrets }), ssoSignIn },
+        offers: { ssoSettings: createSsoSettings({ store, clock, ids, authorizer, secrets, samlSp, publicUrl: config.publicUrl }), ssoSignIn },
         tasks: [{
           name: 'sso-logins', everySeconds: 600, atStart: false, run: () => ssoSignIn.prune(),
-          failure: { level: 'warn', message: 'deleting expired single sign-on logins failed' },
+          failure: { level: 'warn', message: 'deleting expired single sign-on logins and SAML assertion IDs failed' },
         }],
       };
     },

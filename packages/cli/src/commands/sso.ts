@@ -1,5 +1,5 @@
 // sso: an account's single sign-on settings (API 2 /accounts/{account}/sso, our extension;
-// docs/identity.md): show, the OpenID Connect provider, the e-mail domains and their
+// docs/identity.md): show, the OpenID Connect or SAML provider, the e-mail domains and their
 // "require SSO" switch, the mapping rules. The client secret is read from standard input only
 // (never a command-line argument, which shell histories and process lists keep).
 import fs from 'node:fs';
@@ -28,7 +28,7 @@ const action = <A extends unknown[]>(run: (cmd: Command, ...args: A) => Promise<
   (...args: unknown[]) => run(args.at(-1) as Command, ...(args.slice(0, -1) as A));
 
 export function ssoCommands(): Command {
-  const sso = new Command('sso').description('the account\'s single sign-on (OpenID Connect): show, provider, domains, rules');
+  const sso = new Command('sso').description('the account\'s single sign-on (OpenID Connect or SAML 2.0): show, provider, domains, rules');
 
   sso.addCommand(withScope(new Command('show'), 'account').description('the identity provider, the domains and the mapping rules')
     .action(action(async (cmd) => {
@@ -42,7 +42,7 @@ export function ssoCommands(): Command {
       ctx.out.result(s.rules, ['id', 'claim', 'value', 'group', 'accountRole']);
     })));
 
-  const provider = new Command('provider').description('the OpenID Connect identity provider: set, remove');
+  const provider = new Command('provider').description('the identity provider: set (OpenID Connect), set-saml (SAML 2.0), remove');
   provider.addCommand(withScope(new Command('set'), 'account').description('set the identity provider (discovery at <issuer>/.well-known/openid-configuration)')
     .requiredOption('--display-name <name>', 'shown on the sign-in page: "Continue with <name>"')
     .requiredOption('--issuer <url>', 'the issuer identifier (https)')
@@ -60,6 +60,45 @@ export function ssoCommands(): Command {
         displayName: o.displayName, issuer: o.issuer, clientId: o.clientId, enabled: !o.disabled,
         ...(o.publicClient ? { clientSecret: null } : secret ? { clientSecret: secret } : {}),
         ...(o.scopes ? { scopes: o.scopes.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
+      };
+      contextOf(cmd).out.result(await call(cmd, o, 'PUT', '/provider', body));
+    })));
+  provider.addCommand(withScope(new Command('set-saml'), 'account').description('set a SAML 2.0 identity provider, from its metadata file or field by field; prints the SP entity ID, ACS URL and metadata URL to enter at the IdP')
+    .requiredOption('--display-name <name>', 'shown on the sign-in page: "Continue with <name>"')
+    .option('--metadata <file>', "the IdP's SAML metadata XML (fills what the options below do not give)")
+    .option('--entity-id <uri>', "the IdP's entity ID (the assertions' Issuer)")
+    .option('--sso-url <url>', "the IdP's single sign-on URL (HTTP-Redirect binding)")
+    .option('--certificate <file...>', "the IdP's signing certificate, PEM or base64 (repeat during a key rollover)")
+    .option('--email-attribute <name>', 'the attribute holding the e-mail address')
+    .option('--first-name-attribute <name>', 'the attribute holding the first name')
+    .option('--last-name-attribute <name>', 'the attribute holding the last name')
+    .option('--groups-attribute <name>', 'the attribute whose values are the groups claim mapping rules read')
+    .addOption(new Option('--disabled', 'keep the settings but offer no sign-in with them'))
+    .action(action(async (cmd) => {
+      const o = cmd.opts<ScopeOptions & {
+        displayName: string; metadata?: string; entityId?: string; ssoUrl?: string; certificate?: string[];
+        emailAttribute?: string; firstNameAttribute?: string; lastNameAttribute?: string; groupsAttribute?: string; disabled?: boolean;
+      }>();
+      if (!o.metadata && !(o.entityId && o.ssoUrl && o.certificate)) throw new UsageError('--metadata, or --entity-id, --sso-url and --certificate');
+      const read = (file: string) => {
+        try {
+          return fs.readFileSync(file, 'utf8');
+        } catch (e) {
+          throw new UsageError(`${file}: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      };
+      const attributes = Object.fromEntries(Object.entries({
+        email: o.emailAttribute, firstName: o.firstNameAttribute, lastName: o.lastNameAttribute, groups: o.groupsAttribute,
+      }).filter((e) => e[1] !== undefined));
+      const body = {
+        protocol: 'saml', displayName: o.displayName, enabled: !o.disabled,
+        saml: {
+          ...(o.metadata ? { metadataXml: read(o.metadata) } : {}),
+          ...(o.entityId ? { entityId: o.entityId } : {}),
+          ...(o.ssoUrl ? { ssoUrl: o.ssoUrl } : {}),
+          ...(o.certificate ? { certificates: o.certificate.map(read) } : {}),
+          ...(Object.keys(attributes).length ? { attributes } : {}),
+        },
       };
       contextOf(cmd).out.result(await call(cmd, o, 'PUT', '/provider', body));
     })));

@@ -2119,7 +2119,7 @@ export interface paths {
         };
         /**
          * The account's single sign-on: identity provider, domains, mapping rules
-         * @description The account's single sign-on: its OpenID Connect identity provider (the client secret only as `hasClientSecret`), its e-mail domains (verified or not, require SSO or not) and its mapping rules. Our extension, not in the vendor's API (docs/identity.md).
+         * @description The account's single sign-on: its identity provider, OpenID Connect or SAML 2.0 (the client secret only as `hasClientSecret`; SAML: the certificates with their subject, expiry and fingerprint, and our SP entity ID, ACS URL and metadata URL to enter at the IdP), its e-mail domains (verified or not, require SSO or not) and its mapping rules. Our extension, not in the vendor's API (docs/identity.md).
          *
          *     **Permission:** `account:administrators:read` (the account owner and administrators).
          *
@@ -2144,7 +2144,7 @@ export interface paths {
         get?: never;
         /**
          * Set the account's OpenID Connect identity provider
-         * @description Sets the account's identity provider: display name, issuer (https; discovery at `<issuer>/.well-known/openid-configuration`), client id, client secret (write-only, sealed at rest; omitted: kept; null: a public client), scopes (`openid email` always). Answers it with `redirectUri`, the address to register at the IdP. Our extension, not in the vendor's API (docs/identity.md).
+         * @description Sets the account's identity provider. `protocol` `oidc` (the default): display name, issuer (https; discovery at `<issuer>/.well-known/openid-configuration`), client id, client secret (write-only, sealed at rest; omitted: kept; null: a public client), scopes (`openid email` always); answers `redirectUri`, the address to register at the IdP. `protocol` `saml`: display name and `saml` { entityId, ssoUrl, certificates (PEM or base64), or metadataXml that gives them; attributes (email, firstName, lastName, groups: attribute names, defaults Entra ID's claim URIs) }; an OIDC field with it, an unknown field or a certificate that does not parse is a 400 naming the field; answers `saml.spEntityId`, `saml.acsUrl` and `saml.metadataUrl` to enter at the IdP. Setting one protocol replaces the other. Our extension, not in the vendor's API (docs/identity.md).
          *
          *     **Permission:** `account:administrators:write` (the account owner and administrators).
          *
@@ -18823,9 +18823,35 @@ export interface operations {
                 content: {
                     "application/json": {
                         provider: {
+                            /** @enum {string} */
+                            protocol: "oidc" | "saml";
                             displayName: string;
+                            /** @description OIDC: the issuer identifier; SAML: the IdP's entity ID */
                             issuer: string;
+                            /** @description OIDC: the client id; SAML: our SP entity ID */
                             clientId: string;
+                            saml: {
+                                ssoUrl: string;
+                                certificates: {
+                                    pem: string;
+                                    subject: string;
+                                    /** Format: date-time */
+                                    notAfter: string;
+                                    sha256Fingerprint: string;
+                                }[];
+                                attributes: {
+                                    email: string;
+                                    firstName: string;
+                                    lastName: string;
+                                    groups: string;
+                                };
+                                /** @description Our entity ID: the audience to enter at the IdP */
+                                spEntityId: string;
+                                /** @description Our Assertion Consumer Service URL (HTTP-POST binding): the reply URL to enter at the IdP */
+                                acsUrl: string;
+                                /** @description Our SP metadata, for the IdP to import */
+                                metadataUrl: string;
+                            } | null;
                             /** @description Whether a client secret is stored (it is never shown) */
                             hasClientSecret: boolean;
                             scopes: string[];
@@ -18947,11 +18973,34 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    protocol?: "oidc" | "saml";
                     /** @description Shown on the sign-in page: "Continue with <displayName>" */
                     displayName: string;
-                    /** @description The issuer identifier; discovery reads <issuer>/.well-known/openid-configuration */
-                    issuer: string;
-                    clientId: string;
+                    /** @description OIDC (required): the issuer identifier; discovery reads <issuer>/.well-known/openid-configuration */
+                    issuer?: string;
+                    /** @description OIDC (required) */
+                    clientId?: string;
+                    saml?: {
+                        /** @description The IdP's entity ID (the assertions' Issuer) */
+                        entityId?: string;
+                        /** @description The IdP's single sign-on URL (HTTP-Redirect binding) */
+                        ssoUrl?: string;
+                        /** @description The IdP's signing certificates, PEM or base64 (several during a key rollover) */
+                        certificates?: string[];
+                        /** @description The IdP's metadata XML: fills entityId, ssoUrl and certificates not given */
+                        metadataXml?: string;
+                        attributes?: {
+                            /** @description Default http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress (else a NameID of format emailAddress) */
+                            email?: string;
+                            /** @description Default http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname */
+                            firstName?: string;
+                            /** @description Default http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname */
+                            lastName?: string;
+                            /** @description Its values are the `groups` claim mapping rules read. Default http://schemas.microsoft.com/ws/2008/06/identity/claims/groups */
+                            groups?: string;
+                        };
+                    };
                     clientSecret?: string | null;
                     /** @description openid and email are always asked for; default openid email profile */
                     scopes?: string[];
@@ -18967,9 +19016,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @enum {string} */
+                        protocol: "oidc" | "saml";
                         displayName: string;
+                        /** @description OIDC: the issuer identifier; SAML: the IdP's entity ID */
                         issuer: string;
+                        /** @description OIDC: the client id; SAML: our SP entity ID */
                         clientId: string;
+                        saml: {
+                            ssoUrl: string;
+                            certificates: {
+                                pem: string;
+                                subject: string;
+                                /** Format: date-time */
+                                notAfter: string;
+                                sha256Fingerprint: string;
+                            }[];
+                            attributes: {
+                                email: string;
+                                firstName: string;
+                                lastName: string;
+                                groups: string;
+                            };
+                            /** @description Our entity ID: the audience to enter at the IdP */
+                            spEntityId: string;
+                            /** @description Our Assertion Consumer Service URL (HTTP-POST binding): the reply URL to enter at the IdP */
+                            acsUrl: string;
+                            /** @description Our SP metadata, for the IdP to import */
+                            metadataUrl: string;
+                        } | null;
                         /** @description Whether a client secret is stored (it is never shown) */
                         hasClientSecret: boolean;
                         scopes: string[];

@@ -101,6 +101,8 @@ export function createAuditLog(deps: {
   const entryOf = (a: RequestAudit, events: readonly StoredDomainEvent[], outcome: AuditOutcome, status: number | null): AuditEntry => {
     const targets = new Set(a.facts.targets);
     for (const e of events) targets.add(e.subject);
+    // Why a sign-in failed (`reason=sso:signature`…): each refusal of single sign-on its own.
+    if (a.signInFailure) targets.add(`reason=${a.signInFailure}`);
     const accountId = a.allowed.find((d) => d.accountId)?.accountId ?? events.find((e) => e.accountId)?.accountId ?? a.accountId ?? null;
     const decisions = new Map<string, { permission: string; grant: string | null }>();
     for (const d of a.allowed) decisions.set(`${d.permission} ${d.grant}`, { permission: d.permission, grant: d.grant });

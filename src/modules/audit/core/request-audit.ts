@@ -8,6 +8,7 @@ export class RequestAudit implements DecisionLog {
   signedIn?: string;
   accountId?: string;
   oauthClient?: string;
+  signInFailure?: string;
   /** Records written in the request's transactions so far. */
   recorded = 0;
 

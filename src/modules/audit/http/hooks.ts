@@ -1,6 +1,6 @@
 // The audit module's per-request steps (docs/audit.md), added to the root of the app: every
 // request that may change something (POST, PUT, PATCH, DELETE on a route; the single sign-on
-// callback, a GET that signs in) runs from its first handler step in a RequestAudit, so its
+// callback and SAML's finish, GETs that sign in) runs from its first handler step in a RequestAudit, so its
 // transactions write their records (the store's commit step: core/audit-log.ts) and the
 // authorizer notes what it allowed; when it is answered, the outcome record is written unless
 // a transaction wrote one (before the answer leaves: a client that got it finds its record).
@@ -14,7 +14,7 @@ import type { RequestAudit } from '../core/request-audit.ts';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Routes that sign someone in: their outcome is signed-in or sign-in-failed. */
-const SIGN_IN_ROUTES = new Set(['POST /oauth/login', 'GET /sso/callback', 'POST /account/sign-in']);
+const SIGN_IN_ROUTES = new Set(['POST /oauth/login', 'GET /sso/callback', 'GET /sso/saml/:accountId/finish', 'POST /account/sign-in']);
 /** The longest text kept of a header or a path parameter. */
 const TEXT_KEPT = 200;
 

@@ -3,11 +3,34 @@
 import type { AccountRole, Repos, Store } from '../../../core/ports/repositories.ts';
 import type { MappingRule } from './rules.ts';
 
+/** A provider's SAML settings (the column `saml`; docs/identity.md "SAML"). */
+export interface SamlSettings {
+  /** The IdP's single sign-on URL (HTTP-Redirect binding). */
+  ssoUrl: string;
+  /** The IdP's signing certificates, PEM (several while the IdP rolls its key over). */
+  certificates: string[];
+  /** The attributes read from the assertion (defaults: Entra ID's and Okta's claim URIs). */
+  attributes: SamlAttributeNames;
+}
+
+export interface SamlAttributeNames {
+  email: string;
+  firstName: string;
+  lastName: string;
+  /** Its values are the `groups` claim the mapping rules read. */
+  groups: string;
+}
+
 export interface SsoProviderRecord {
   accountId: string;
+  protocol: 'oidc' | 'saml';
   displayName: string;
+  /** OIDC: the issuer identifier; SAML: the IdP's entity ID. */
   issuer: string;
+  /** OIDC: the client id at the IdP; SAML: our SP entity ID (the audience). */
   clientId: string;
+  /** SAML only (null for OIDC). */
+  saml: SamlSettings | null;
   /** The sealed client secret (null: a public client, PKCE only); opened only to talk to the IdP. */
   clientSecretSealed: string | null;
   scopes: string[];
@@ -45,6 +68,16 @@ export interface SsoLoginRecord {
   expiresAt: Date;
 }
 
+/** An AuthnRequest sent, until the browser comes back with its response. */
+export interface SamlRequestRecord {
+  requestId: string;
+  accountId: string;
+  browserHash: string;
+  loginHint: string;
+  returnTo: Record<string, string>;
+  expiresAt: Date;
+}
+
 /** The SSO tables, bound to one executor like every repository (ports/repositories.ts). */
 export interface SsoRepo {
   provider(accountId: string): Promise<SsoProviderRecord | null>;
@@ -73,8 +106,19 @@ export interface SsoRepo {
   linkIdentity(p: { accountId: string; issuer: string; subject: string; userId: string }, now: Date): Promise<void>;
 
   insertLogin(l: SsoLoginRecord): Promise<void>;
+  insertSamlRequest(r: SamlRequestRecord): Promise<void>;
+  /**
+   * The ACS endpoint's step: leaves a validated identity on the unexpired request `requestId`
+   * of the account, under a ticket (hashed); false when no such request waits for one.
+   */
+  settleSamlRequest(p: { accountId: string; requestId: string; ticketHash: string; identity: Record<string, unknown> }, now: Date): Promise<boolean>;
+  /** Deletes and answers the settled, unexpired request of a ticket: a ticket is taken once. */
+  takeSamlTicket(ticketHash: string, now: Date): Promise<(SamlRequestRecord & { identity: Record<string, unknown> }) | null>;
+  /** Records an assertion ID as accepted; false when it was accepted already (a replay). */
+  rememberAssertion(p: { issuer: string; assertionId: string; accountId: string; expiresAt: Date }): Promise<boolean>;
   /** Deletes and answers the unexpired login of a state hash: a state is taken once. */
   takeLogin(stateHash: string, now: Date): Promise<SsoLoginRecord | null>;
+  /** Deletes the expired sign-ins under way (OIDC and SAML) and the assertion IDs past their NotOnOrAfter. */
   pruneLogins(now: Date): Promise<number>;
 }
 
@@ -112,6 +156,58 @@ export interface OidcRelyingParty {
    * audience, expiry, signature (against the IdP's keys), nonce, state and PKCE. Throws IdpError.
    */
   redeem(client: IdpClient, callbackUrl: URL, p: { state: string; nonce: string; codeVerifier: string }): Promise<Record<string, unknown>>;
+}
+
+/** What the SAML service provider needs of an account's IdP and of our endpoints. */
+export interface SamlIdp {
+  entityId: string;
+  ssoUrl: string;
+  certificates: string[];
+  spEntityId: string;
+  acsUrl: string;
+}
+
+/** A validated assertion: what the core reads of it. */
+export interface SamlAssertion {
+  id: string;
+  issuer: string;
+  nameId: string;
+  nameIdFormat: string | null;
+  /** The SubjectConfirmationData's InResponseTo: the AuthnRequest it answers. */
+  inResponseTo: string | null;
+  /** Until when its ID must be refused again (its latest NotOnOrAfter plus the clock skew). */
+  notOnOrAfter: Date;
+  attributes: Record<string, string | string[]>;
+}
+
+/**
+ * Why a SAML response was refused: `signature` (no valid signature of the IdP's certificate),
+ * `expired` (NotBefore/NotOnOrAfter), `audience`, `recipient` (Recipient or Destination not our
+ * ACS URL), `idp-refused` (the IdP reported an error, or the response is malformed).
+ */
+export type SamlRefusalReason = 'signature' | 'expired' | 'audience' | 'recipient' | 'idp-refused';
+
+export class SamlRefusal extends Error {
+  override name = 'SamlRefusal';
+  readonly reason: SamlRefusalReason;
+  constructor(reason: SamlRefusalReason, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+/** The SAML service provider (@node-saml/node-saml): the AuthnRequest, the response's validation, the SP metadata. */
+export interface SamlServiceProvider {
+  /** The IdP's SSO URL carrying the AuthnRequest `requestId` (HTTP-Redirect binding) and the RelayState. */
+  authnRequestUrl(idp: SamlIdp, p: { requestId: string; relayState: string }): Promise<URL>;
+  /** Validates a POSTed SAMLResponse (base64) at `nowMs`; throws SamlRefusal. */
+  validate(idp: SamlIdp, samlResponse: string, nowMs: number): Promise<SamlAssertion>;
+  /** Whether the IdP's SSO URL answers at all (any HTTP status) within the timeout; throws IdpError('unreachable'). */
+  probe(idp: SamlIdp): Promise<void>;
+  /** The SP's metadata XML. */
+  metadata(idp: SamlIdp): string;
+  /** What an IdP's metadata XML says: its entity ID, its HTTP-Redirect SSO URL, its signing certificates (base64); null when it is no IdP metadata. */
+  idpFromMetadata(xml: string): { entityId: string; ssoUrl: string | null; certificates: string[] } | null;
 }
 
 export type { AccountRole };

@@ -1,5 +1,6 @@
 // Pure rules of single sign-on (docs/identity.md): what a provider's settings, a domain and a
 // mapping rule may be, and which groups and account roles an ID token's claims give.
+import { X509Certificate } from 'node:crypto';
 import { invalidInput } from '../../../core/errors.ts';
 import type { AccountRole } from '../../../core/ports/repositories.ts';
 import { ACCOUNT_ROLES } from '../../../core/permissions/account-roles.ts';
@@ -174,4 +175,78 @@ export function mapClaims(claims: Record<string, unknown>, rules: readonly Mappi
 export function rolesAfterSignIn(current: readonly AccountRole[], mapped: MappedAccess): AccountRole[] {
   const kept = current.filter((r) => !mapped.managedRoles.includes(r));
   return ACCOUNT_ROLES.filter((r) => kept.includes(r) || mapped.roles.includes(r));
+}
+
+/** The attribute names read from a SAML assertion by default: Entra ID's claim URIs (Okta's attribute statements may use the same). */
+export const DEFAULT_SAML_ATTRIBUTES = {
+  email: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+  firstName: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname',
+  lastName: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname',
+  groups: 'http://schemas.microsoft.com/ws/2008/06/identity/claims/groups',
+} as const;
+
+export const SAML_LIMITS = {
+  entityIdChars: 1024,
+  ssoUrlChars: 2048,
+  certificates: 4,
+  certificateChars: 16 * 1024,
+  attributeChars: 256,
+};
+
+/** An IdP's entity ID: a URI (SAML core §8.3.6), at most 1024 characters. */
+export function checkEntityId(value: string, field: string): string {
+  const v = checkText(field, value, SAML_LIMITS.entityIdChars);
+  if (!/^[a-z][a-z0-9+.-]*:\S+$/i.test(v)) throw invalidInput(`${field} must be a URI (https://… or urn:…)`, { field });
+  return v;
+}
+
+/** The IdP's SSO URL: https (http only on a loopback host, like an OIDC issuer), no fragment. */
+export function checkSsoUrl(value: string, field = 'saml.ssoUrl'): string {
+  const bad = (why: string) => invalidInput(`${field} ${why}`, { field });
+  if (value.length > SAML_LIMITS.ssoUrlChars) throw bad(`must be at most ${SAML_LIMITS.ssoUrlChars} characters`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw bad('must be an absolute URL');
+  }
+  if (url.hash || url.username || url.password) throw bad('must have no fragment and no credentials');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) throw bad('must be an https URL (http only on localhost)');
+  return value;
+}
+
+/** A SAML attribute name (a URI or a plain name). */
+export function checkAttributeName(value: string, field: string): string {
+  const v = checkText(field, value, SAML_LIMITS.attributeChars);
+  if (/\s/.test(v)) throw invalidInput(`${field} must not contain spaces`, { field });
+  return v;
+}
+
+/**
+ * A certificate as stored: PEM of one X.509 certificate that parses, from PEM or from the bare
+ * base64 of its DER (what IdP metadata and Entra ID's "Certificate (Base64)" give).
+ */
+export function checkCertificate(value: string, field: string): string {
+  const body = value.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+  const bad = () => invalidInput(`${field} must be one X.509 certificate, PEM or base64 (as the IdP's metadata gives it)`, { field });
+  if (!body || body.length > SAML_LIMITS.certificateChars || !/^[A-Za-z0-9+/]+={0,2}$/.test(body)) throw bad();
+  const pem = `-----BEGIN CERTIFICATE-----\n${body.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;
+  try {
+    new X509Certificate(pem);
+  } catch {
+    throw bad();
+  }
+  return pem;
+}
+
+/** What an administrator reads of a certificate: never more than the certificate says of itself. */
+export function describeCertificate(pem: string): { subject: string; notAfter: string; sha256Fingerprint: string } {
+  const c = new X509Certificate(pem);
+  return { subject: c.subject, notAfter: new Date(c.validTo).toISOString(), sha256Fingerprint: c.fingerprint256 };
+}
+
+/** An account's SAML endpoints on this deployment: our SP entity ID (the audience), the ACS URL, the SP metadata. */
+export function samlEndpoints(publicUrl: string, accountId: string): { spEntityId: string; acsUrl: string; metadataUrl: string } {
+  const base = `${publicUrl}/sso/saml/${accountId}`;
+  return { spEntityId: `${base}/metadata`, acsUrl: `${base}/acs`, metadataUrl: `${base}/metadata` };
 }

@@ -4,24 +4,42 @@
 // owner's and administrators' permissions, no one else's. The client secret goes in sealed and
 // never comes out. A domain becomes the account's when the operator confirms it
 // (confirmDomain: the admin command, docs/identity.md "Verifying a domain").
-import { DomainError, notFound } from '../../../core/errors.ts';
+import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
 import { sha256Hex, safeEqual } from '../../../core/crypto/digest.ts';
 import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import { UniqueViolation } from '../../../core/ports/repositories.ts';
 import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
-import type { SecretBox, SsoDomainRecord, SsoMappingRuleRecord, SsoProviderRecord, SsoRepo, SsoStore } from './ports.ts';
-import { checkIssuer, checkRule, checkScopes, checkText, normaliseDomain, SSO_LIMITS, type MappingRuleInput } from './rules.ts';
+import type { SamlAttributeNames, SamlServiceProvider, SamlSettings, SecretBox, SsoDomainRecord, SsoMappingRuleRecord, SsoProviderRecord, SsoRepo, SsoStore } from './ports.ts';
+import {
+  checkAttributeName, checkCertificate, checkEntityId, checkIssuer, checkRule, checkScopes, checkSsoUrl, checkText, DEFAULT_SAML_ATTRIBUTES,
+  normaliseDomain, SAML_LIMITS, samlEndpoints, SSO_LIMITS, type MappingRuleInput,
+} from './rules.ts';
 
 export interface ProviderInput {
+  /** Omitted: oidc. */
+  protocol?: 'oidc' | 'saml';
   displayName: string;
-  issuer: string;
-  clientId: string;
+  /** OIDC only (required there). */
+  issuer?: string;
+  /** OIDC only (required there). */
+  clientId?: string;
+  /** SAML only (required there). */
+  saml?: SamlInput;
   /** Omitted: the stored secret stays; null: none (a public client). */
   clientSecret?: string | null;
   scopes?: string[];
   enabled?: boolean;
+}
+
+/** An account's SAML IdP as an administrator gives it: each field, or its metadata XML (fields given win). */
+export interface SamlInput {
+  entityId?: string;
+  ssoUrl?: string;
+  certificates?: string[];
+  metadataXml?: string;
+  attributes?: Partial<SamlAttributeNames>;
 }
 
 /** Everything an administrator reads of the account's SSO (the secret only as "set or not"). */
@@ -68,8 +86,37 @@ export function createSsoSettings(deps: {
   ids: Ids;
   authorizer: Authorizer;
   secrets: SecretBox;
+  samlSp: Pick<SamlServiceProvider, 'idpFromMetadata'>;
+  publicUrl: string;
 }): SsoSettings {
-  const { store, clock, ids, authorizer, secrets } = deps;
+  const { store, clock, ids, authorizer, secrets, samlSp, publicUrl } = deps;
+
+  /** A SAML provider's settings, every field checked (400 naming it); the metadata XML fills what is not given. */
+  function samlSettingsOf(accountId: string, input: ProviderInput): { issuer: string; clientId: string; saml: SamlSettings } {
+    for (const field of ['issuer', 'clientId', 'clientSecret', 'scopes'] as const) {
+      if (input[field] !== undefined) throw invalidInput(`${field} is an OpenID Connect setting; a SAML provider takes saml.entityId, saml.ssoUrl and saml.certificates`, { field });
+    }
+    const s = input.saml;
+    if (!s) throw invalidInput('saml is required when protocol is saml', { field: 'saml' });
+    let fromMetadata: ReturnType<typeof samlSp.idpFromMetadata> = null;
+    if (s.metadataXml !== undefined) {
+      fromMetadata = samlSp.idpFromMetadata(s.metadataXml);
+      if (!fromMetadata) throw invalidInput('saml.metadataXml is not an IdP\'s SAML metadata (an EntityDescriptor with an IDPSSODescriptor)', { field: 'saml.metadataXml' });
+    }
+    const missing = (field: string): never => { throw invalidInput(`${field} is required (or saml.metadataXml that gives it)`, { field }); };
+    const entityId = checkEntityId(s.entityId ?? fromMetadata?.entityId ?? missing('saml.entityId'), 'saml.entityId');
+    const ssoUrl = checkSsoUrl(s.ssoUrl ?? fromMetadata?.ssoUrl ?? missing('saml.ssoUrl'));
+    const given = s.certificates ?? fromMetadata?.certificates ?? [];
+    if (given.length === 0) missing('saml.certificates');
+    if (given.length > SAML_LIMITS.certificates) throw invalidInput(`saml.certificates holds at most ${SAML_LIMITS.certificates} certificates`, { field: 'saml.certificates' });
+    const certificates = given.map((c, i) => checkCertificate(c, `saml.certificates[${i}]`));
+    const attributes: SamlAttributeNames = { ...DEFAULT_SAML_ATTRIBUTES };
+    for (const [name, value] of Object.entries(s.attributes ?? {})) {
+      if (!(name in attributes)) throw invalidInput(`saml.attributes.${name} is not an attribute setting (email, firstName, lastName, groups)`, { field: `saml.attributes.${name}` });
+      if (value !== undefined) attributes[name as keyof SamlAttributeNames] = checkAttributeName(value, `saml.attributes.${name}`);
+    }
+    return { issuer: entityId, clientId: samlEndpoints(publicUrl, accountId).spEntityId, saml: { ssoUrl, certificates, attributes } };
+  }
 
   async function scope(actor: Actor, accountRef: EntityRef, write: boolean): Promise<AccountScope> {
     const account = await authorizer.account(actor, accountRef);
@@ -110,8 +157,19 @@ export function createSsoSettings(deps: {
     async putProvider(actor, accountRef, input) {
       const { account } = await scope(actor, accountRef, true);
       const displayName = checkText('displayName', input.displayName, SSO_LIMITS.displayNameChars);
-      const issuer = checkIssuer(input.issuer);
-      const clientId = checkText('clientId', input.clientId, SSO_LIMITS.clientIdChars);
+      if (input.protocol === 'saml') {
+        const saml = samlSettingsOf(account.id, input);
+        return store.transaction(async (repos) => {
+          const before = await repos.sso.provider(account.id);
+          return repos.sso.putProvider(
+            { accountId: account.id, protocol: 'saml', displayName, ...saml, clientSecretSealed: null, scopes: [], enabled: input.enabled ?? before?.enabled ?? true },
+            clock.now(),
+          );
+        });
+      }
+      if (input.saml !== undefined) throw invalidInput('saml is for a SAML provider (protocol saml)', { field: 'saml' });
+      const issuer = checkIssuer(input.issuer ?? '');
+      const clientId = checkText('clientId', input.clientId ?? '', SSO_LIMITS.clientIdChars);
       const scopes = checkScopes(input.scopes);
       if (typeof input.clientSecret === 'string' && (input.clientSecret.length === 0 || input.clientSecret.length > SSO_LIMITS.clientSecretChars)) {
         throw new DomainError('invalid', 'invalid-input', `clientSecret must be 1 to ${SSO_LIMITS.clientSecretChars} characters, or null`, { field: 'clientSecret' });
@@ -121,7 +179,7 @@ export function createSsoSettings(deps: {
         const before = await repos.sso.provider(account.id);
         const clientSecretSealed = input.clientSecret === undefined ? (before?.clientSecretSealed ?? null) : sealed;
         return repos.sso.putProvider(
-          { accountId: account.id, displayName, issuer, clientId, clientSecretSealed, scopes, enabled: input.enabled ?? before?.enabled ?? true },
+          { accountId: account.id, protocol: 'oidc', saml: null, displayName, issuer, clientId, clientSecretSealed, scopes, enabled: input.enabled ?? before?.enabled ?? true },
           clock.now(),
         );
       });

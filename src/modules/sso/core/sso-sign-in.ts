@@ -11,8 +11,11 @@ import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { AccountRole, Repos } from '../../../core/ports/repositories.ts';
 import type { Logger } from '../../../core/ports/telemetry.ts';
-import { IdpError, type IdpClient, type OidcRelyingParty, type SecretBox, type SsoProviderRecord, type SsoStore } from './ports.ts';
-import { domainOfEmail, mapClaims, rolesAfterSignIn, SSO_LIMITS } from './rules.ts';
+import {
+  IdpError, SamlRefusal, type IdpClient, type OidcRelyingParty, type SamlAssertion, type SamlAttributeNames, type SamlIdp, type SamlRefusalReason,
+  type SamlServiceProvider, type SecretBox, type SsoProviderRecord, type SsoStore,
+} from './ports.ts';
+import { domainOfEmail, mapClaims, rolesAfterSignIn, samlEndpoints, SSO_LIMITS } from './rules.ts';
 
 /** The IdP an e-mail address signs in with. */
 export interface SsoRoute {
@@ -32,9 +35,13 @@ export interface SsoRoute {
  * back in another browser; `idp-unavailable`: the IdP did not answer in time or answered
  * nonsense; `idp-refused`: the IdP's answer failed a check (signature, nonce, audience…) or
  * the IdP reported an error; `identity`: the token names no usable, verified e-mail of the
- * account's domains.
+ * account's domains. SAML adds: `signature` (no valid signature of the IdP's certificate),
+ * `expired` (outside NotBefore/NotOnOrAfter and the clock skew), `audience`, `recipient`
+ * (addressed to another ACS URL), `replay` (an assertion ID accepted already), `in-response-to`
+ * (the assertion answers no AuthnRequest this account sent and still waits for).
  */
-export type SsoFailureReason = 'state' | 'browser' | 'idp-unavailable' | 'idp-refused' | 'identity' | 'not-configured';
+export type SsoFailureReason = 'state' | 'browser' | 'idp-unavailable' | 'idp-refused' | 'identity' | 'not-configured'
+  | SamlRefusalReason | 'replay' | 'in-response-to';
 
 export class SsoSignInFailure extends Error {
   override name = 'SsoSignInFailure';
@@ -60,7 +67,19 @@ export interface SsoSignIn {
   begin(p: { email: string; browserCookie: string; returnTo: Record<string, string> }): Promise<URL>;
   /** Completes a sign-in from the IdP's redirect back (the callback URL as received). Throws SsoSignInFailure. */
   complete(p: { callbackUrl: URL; browserCookie: string }): Promise<CompletedSsoSignIn>;
-  /** Deletes the expired sign-ins under way (the janitor's pass). */
+  /**
+   * SAML's ACS endpoint (a cross-site POST, no cookie): validates the response, accepts its
+   * assertion ID once, and leaves the identity with the AuthnRequest it answers; answers the
+   * one-time ticket the browser brings to finishSaml. Throws SsoSignInFailure.
+   */
+  acceptSaml(p: { accountId: string; samlResponse: string }): Promise<string>;
+  /** SAML's last step, in the browser's own session: the ticket taken, the browser checked, the user provisioned. Throws SsoSignInFailure. */
+  finishSaml(p: { ticket: string; browserCookie: string }): Promise<CompletedSsoSignIn>;
+  /** Whether the account's provider is SAML and enabled (the ACS endpoint reads no body otherwise). */
+  acceptsSaml(accountId: string): Promise<boolean>;
+  /** The SP metadata of an account whose provider speaks SAML; null otherwise. */
+  samlMetadata(accountId: string): Promise<string | null>;
+  /** Deletes the expired sign-ins under way and assertion IDs (the janitor's pass). */
   prune(): Promise<number>;
 }
 
@@ -75,8 +94,15 @@ export function createSsoSignIn(deps: {
   logger: Logger;
   /** The redirect URI registered at every IdP: `${publicUrl}/sso/callback`. */
   redirectUri: string;
+  samlSp: SamlServiceProvider;
+  publicUrl: string;
 }): SsoSignIn {
-  const { store, clock, ids, secrets, relyingParty, logger, redirectUri } = deps;
+  const { store, clock, ids, secrets, relyingParty, logger, redirectUri, samlSp, publicUrl } = deps;
+
+  const samlIdpOf = (p: SsoProviderRecord): SamlIdp => {
+    const { spEntityId, acsUrl } = samlEndpoints(publicUrl, p.accountId);
+    return { entityId: p.issuer, ssoUrl: p.saml!.ssoUrl, certificates: p.saml!.certificates, spEntityId, acsUrl };
+  };
 
   async function clientOf(p: SsoProviderRecord): Promise<IdpClient> {
     let clientSecret: string | null = null;
@@ -99,7 +125,8 @@ export function createSsoSignIn(deps: {
     if (!claim) return null;
     const provider = await store.repos.sso.provider(claim.accountId);
     if (!provider?.enabled) return null;
-    return { accountId: claim.accountId, displayName: provider.displayName, domain, requireSso: claim.requireSso, issuerOrigin: new URL(provider.issuer).origin };
+    const idpAddress = provider.protocol === 'saml' ? provider.saml!.ssoUrl : provider.issuer;
+    return { accountId: claim.accountId, displayName: provider.displayName, domain, requireSso: claim.requireSso, issuerOrigin: new URL(idpAddress).origin };
   }
 
   const failureOf = (e: unknown): SsoSignInFailure => {
@@ -135,6 +162,40 @@ export function createSsoSignIn(deps: {
     });
   }
 
+  /** The sign-in's end, either protocol: the identity's e-mail of a domain the account verified, the user provisioned. */
+  async function signedIn(provider: SsoProviderRecord, claims: Record<string, unknown>, returnTo: Record<string, string>): Promise<CompletedSsoSignIn> {
+    const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
+    const domain = domainOfEmail(email);
+    if (typeof claims.sub !== 'string' || !claims.sub || !domain || claims.email_verified === false) {
+      throw new SsoSignInFailure('identity', 'The identity provider sent no verified e-mail address for you; ask your administrator to release the email claim (SAML: the e-mail attribute).');
+    }
+    const claim = await store.repos.sso.verifiedDomain(domain);
+    if (claim?.accountId !== provider.accountId) {
+      throw new SsoSignInFailure('identity', `The identity provider signed you in as ${email}, whose domain this account has not verified.`);
+    }
+    const { userId, created } = await provision(provider, claims, email);
+    noteSignedIn(userId);
+    logger.info({ accountId: provider.accountId, userId, created, protocol: provider.protocol }, 'sso sign-in');
+    return { userId, returnTo, created };
+  }
+
+  async function beginSaml(provider: SsoProviderRecord, p: { email: string; browserCookie: string; returnTo: Record<string, string> }): Promise<URL> {
+    const idp = samlIdpOf(provider);
+    try {
+      await samlSp.probe(idp);
+    } catch (e) {
+      throw failureOf(e);
+    }
+    // An xs:ID (an NCName): a letter or underscore first.
+    const requestId = `_${ids.secret(24)}`;
+    const url = await samlSp.authnRequestUrl(idp, { requestId, relayState: '' });
+    await store.repos.sso.insertSamlRequest({
+      requestId, accountId: provider.accountId, browserHash: sha256Hex(p.browserCookie), loginHint: p.email, returnTo: p.returnTo,
+      expiresAt: new Date(clock.nowMs() + SSO_LIMITS.loginSeconds * 1000),
+    });
+    return url;
+  }
+
   return {
     routeFor,
 
@@ -142,6 +203,7 @@ export function createSsoSignIn(deps: {
       const route = await routeFor(email);
       const provider = route && (await store.repos.sso.provider(route.accountId));
       if (!route || !provider) throw new SsoSignInFailure('not-configured', `No single sign-on is set up for ${domainOfEmail(email) ?? 'this address'}.`);
+      if (provider.protocol === 'saml') return beginSaml(provider, { email, browserCookie, returnTo });
       const state = ids.secret(32);
       const nonce = ids.secret(32);
       const codeVerifier = ids.secret(48);
@@ -176,19 +238,63 @@ export function createSsoSignIn(deps: {
         logger.warn({ accountId: login.accountId, reason: failure.reason, detail: failure.message }, 'sso sign-in refused');
         throw failure;
       }
-      const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
-      const domain = domainOfEmail(email);
-      if (typeof claims.sub !== 'string' || !claims.sub || !domain || claims.email_verified === false) {
-        throw new SsoSignInFailure('identity', 'The identity provider sent no verified e-mail address for you; ask your administrator to release the email claim.');
+      return signedIn(provider, claims, login.returnTo);
+    },
+
+    async acceptSaml({ accountId, samlResponse }) {
+      const provider = await store.repos.sso.provider(accountId);
+      if (provider?.protocol !== 'saml' || !provider.enabled) {
+        throw new SsoSignInFailure('not-configured', 'This account has no SAML single sign-on turned on.');
       }
-      const claim = await store.repos.sso.verifiedDomain(domain);
-      if (claim?.accountId !== login.accountId) {
-        throw new SsoSignInFailure('identity', `The identity provider signed you in as ${email}, whose domain this account has not verified.`);
+      let assertion: SamlAssertion;
+      try {
+        assertion = await samlSp.validate(samlIdpOf(provider), samlResponse, clock.nowMs());
+      } catch (e) {
+        if (!(e instanceof SamlRefusal)) throw e;
+        logger.warn({ accountId, reason: e.reason, detail: e.message }, 'saml response refused');
+        throw new SsoSignInFailure(e.reason, SAML_MESSAGES[e.reason](e.message));
       }
-      const { userId, created } = await provision(provider, claims, email);
-      noteSignedIn(userId);
-      logger.info({ accountId: login.accountId, userId, created }, 'sso sign-in');
-      return { userId, returnTo: login.returnTo, created };
+      const ticket = ids.secret(32);
+      const claims = samlClaims(assertion, provider.saml!.attributes);
+      // Accepted once, on every node: the ID recorded and the request settled together.
+      await store.transaction(async (repos) => {
+        if (!(await repos.sso.rememberAssertion({ issuer: assertion.issuer, assertionId: assertion.id, accountId, expiresAt: assertion.notOnOrAfter }))) {
+          throw new SsoSignInFailure('replay', 'This sign-in response was used already: a SAML assertion is accepted once.');
+        }
+        const settled = assertion.inResponseTo !== null &&
+          (await repos.sso.settleSamlRequest({ accountId, requestId: assertion.inResponseTo, ticketHash: sha256Hex(ticket), identity: claims }, clock.now()));
+        if (!settled) {
+          throw new SsoSignInFailure('in-response-to', 'This sign-in response answers no sign-in this account started (or it expired after 10 minutes): sign-ins start on Scanbase\'s sign-in page.');
+        }
+      }).catch(async (e: unknown) => {
+        // A refusal rolls the transaction back: an unknown InResponseTo still burns the assertion ID.
+        if (e instanceof SsoSignInFailure && e.reason === 'in-response-to') {
+          await store.repos.sso.rememberAssertion({ issuer: assertion.issuer, assertionId: assertion.id, accountId, expiresAt: assertion.notOnOrAfter });
+        }
+        throw e;
+      });
+      return ticket;
+    },
+
+    async finishSaml({ ticket, browserCookie }) {
+      const login = ticket.length <= 256 ? await store.repos.sso.takeSamlTicket(sha256Hex(ticket), clock.now()) : null;
+      if (!login) throw new SsoSignInFailure('state', 'This sign-in link is unknown, was used already, or expired (a sign-in at the identity provider is valid for 10 minutes).');
+      if (login.browserHash !== sha256Hex(browserCookie)) {
+        throw new SsoSignInFailure('browser', 'The sign-in came back to a different browser than the one that started it.');
+      }
+      const provider = await store.repos.sso.provider(login.accountId);
+      if (provider?.protocol !== 'saml' || !provider.enabled) throw new SsoSignInFailure('not-configured', 'Single sign-on was turned off for this account while you were signing in.');
+      return signedIn(provider, login.identity, login.returnTo);
+    },
+
+    async acceptsSaml(accountId) {
+      const provider = await store.repos.sso.provider(accountId);
+      return provider?.protocol === 'saml' && provider.enabled;
+    },
+
+    async samlMetadata(accountId) {
+      const provider = await store.repos.sso.provider(accountId);
+      return provider?.protocol === 'saml' ? samlSp.metadata(samlIdpOf(provider)) : null;
     },
 
     prune: () => store.repos.sso.pruneLogins(clock.now()),
@@ -221,4 +327,35 @@ async function applyRules(repos: Pick<Repos, 'accounts' | 'groups' | 'events'>, 
       eventOf(gets ? 'group.member-added' : 'group.member-removed', accountId, subjectOf('group', group.id), { groupId: group.id, userId }), now,
     );
   }
+}
+
+const EMAIL_NAME_ID = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+const TRANSIENT_NAME_ID = 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient';
+
+/** The page's words for a refused SAML response (the library's detail after them). */
+const SAML_MESSAGES: Record<SamlRefusalReason, (detail: string) => string> = {
+  signature: (d) => `The identity provider's answer was refused: its signature does not verify with the certificate configured for this account (${d}).`,
+  expired: (d) => `The identity provider's answer was refused: it is expired or not yet valid (${d}); check that the IdP's clock is right, then sign in again.`,
+  audience: (d) => `The identity provider's answer was refused: it is meant for another service (${d}); the IdP must use this account's SP entity ID.`,
+  recipient: (d) => `The identity provider's answer was refused: ${d}.`,
+  'idp-refused': (d) => `The identity provider's answer was refused: ${d}.`,
+};
+
+/**
+ * An assertion as the mapping rules and the provisioning read it, the same names as an ID
+ * token's claims: `sub` (the NameID; the e-mail for a transient one), `email`, `given_name`,
+ * `family_name`, `groups` (the groups attribute's values), and every attribute by its name.
+ */
+export function samlClaims(a: SamlAssertion, names: SamlAttributeNames): Record<string, unknown> {
+  const first = (name: string): string | undefined => {
+    const v = a.attributes[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const email = first(names.email) ?? (a.nameIdFormat === EMAIL_NAME_ID ? a.nameId : undefined);
+  const groups = a.attributes[names.groups];
+  const sub = a.nameIdFormat === TRANSIENT_NAME_ID || !a.nameId ? (email ? `email:${email.toLowerCase()}` : '') : a.nameId;
+  return {
+    ...a.attributes, sub, email, given_name: first(names.firstName), family_name: first(names.lastName),
+    groups: groups === undefined ? [] : [groups].flat(),
+  };
 }

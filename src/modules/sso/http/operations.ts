@@ -10,13 +10,16 @@ const OURS = 'Our extension, not in the vendor\'s API (docs/identity.md).';
 
 export const SSO_OPERATIONS: OperationTable = {
   [`GET ${S}`]: {
-    does: `The account's single sign-on: its OpenID Connect identity provider (the client secret only as \`hasClientSecret\`), its e-mail domains (verified or not, require SSO or not) and its mapping rules. ${OURS}`,
+    does: `The account's single sign-on: its identity provider, OpenID Connect or SAML 2.0 (the client secret only as \`hasClientSecret\`; SAML: the certificates with their subject, expiry and fingerprint, and our SP entity ID, ACS URL and metadata URL to enter at the IdP), its e-mail domains (verified or not, require SSO or not) and its mapping rules. ${OURS}`,
     permission: READ,
     errors: [...ACCOUNT, 'read-sso-forbidden'],
   },
   [`PUT ${S}/provider`]: {
-    does: 'Sets the account\'s identity provider: display name, issuer (https; discovery at `<issuer>/.well-known/openid-configuration`), client id, ' +
-      `client secret (write-only, sealed at rest; omitted: kept; null: a public client), scopes (\`openid email\` always). Answers it with \`redirectUri\`, the address to register at the IdP. ${OURS}`,
+    does: 'Sets the account\'s identity provider. `protocol` `oidc` (the default): display name, issuer (https; discovery at `<issuer>/.well-known/openid-configuration`), client id, ' +
+      'client secret (write-only, sealed at rest; omitted: kept; null: a public client), scopes (`openid email` always); answers `redirectUri`, the address to register at the IdP. ' +
+      '`protocol` `saml`: display name and `saml` { entityId, ssoUrl, certificates (PEM or base64), or metadataXml that gives them; attributes (email, firstName, lastName, groups: attribute names, defaults Entra ID\'s claim URIs) }; ' +
+      'an OIDC field with it, an unknown field or a certificate that does not parse is a 400 naming the field; answers `saml.spEntityId`, `saml.acsUrl` and `saml.metadataUrl` to enter at the IdP. ' +
+      `Setting one protocol replaces the other. ${OURS}`,
     permission: WRITE,
     errors: [...ACCOUNT, 'invalid-input', 'manage-sso-forbidden'],
   },

@@ -1,16 +1,23 @@
 // API 2 presenters of the SSO settings: pure reshaping; the client secret is never among the fields.
 import { formatUrn } from '../../../core/ids/urn.ts';
-import type { ClaimedDomain, SsoDomainRecord, SsoMappingRuleRecord, SsoProviderRecord, SsoSettingsView } from '../core/index.ts';
+import { describeCertificate, samlEndpoints, type ClaimedDomain, type SsoDomainRecord, type SsoMappingRuleRecord, type SsoProviderRecord, type SsoSettingsView } from '../core/index.ts';
 
 export function ssoPresenters(ns: string, publicUrl: string) {
   const provider = (p: SsoProviderRecord) => ({
+    protocol: p.protocol,
     displayName: p.displayName,
     issuer: p.issuer,
     clientId: p.clientId,
     hasClientSecret: p.clientSecretSealed !== null,
     scopes: p.scopes,
     enabled: p.enabled,
-    redirectUri: `${publicUrl}/sso/callback`,
+    saml: p.saml && {
+      ssoUrl: p.saml.ssoUrl,
+      certificates: p.saml.certificates.map((pem) => ({ pem, ...describeCertificate(pem) })),
+      attributes: p.saml.attributes,
+      ...samlEndpoints(publicUrl, p.accountId),
+    },
+    redirectUri: p.protocol === 'saml' ? samlEndpoints(publicUrl, p.accountId).acsUrl : `${publicUrl}/sso/callback`,
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
   });
