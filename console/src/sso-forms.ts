@@ -6,15 +6,6 @@
 // verifies a domain. The service checks everything again; these only shape what is sent.
 import type { SsoProvider, SsoProviderBody, SsoRule, SsoRuleBody } from './types.ts';
 
-/**
- * Whether the service's provider schema takes a SAML provider. Today it is OpenID Connect
- * only, so the screen shows no protocol switch and sends no SAML field. The type below turns
- * true when `npm run sdk:types` brings a `protocol` member into the provider's body: then tsc
- * refuses this `false`, and whoever flips it wires `samlBody` to the schema's field names.
- */
-type ProviderSchemaHasProtocol = 'protocol' extends keyof SsoProviderBody ? true : false;
-export const SAML_ACCEPTED: ProviderSchemaHasProtocol = false;
-
 export type Protocol = 'oidc' | 'saml';
 
 /** What to do with the stored client secret: keep it, replace it with the one typed, or have none (a public client, PKCE only). */
@@ -30,7 +21,7 @@ export interface ProviderForm {
   clientSecret: string;
   scopes: string;
   enabled: boolean;
-  /** SAML 2.0 (shown only once the service accepts it: SAML_ACCEPTED). */
+  /** SAML 2.0: the IdP's entity id, sign-on URL and signing certificate (the first, when several are stored). */
   samlEntityId: string;
   samlSsoUrl: string;
   samlCertificate: string;
@@ -41,18 +32,20 @@ export const DEFAULT_SCOPES = 'openid email profile';
 
 /** The form as the stored provider fills it (a new one: empty, a secret to type, enabled). */
 export function providerFormOf(p: SsoProvider | null): ProviderForm {
+  const saml = p?.protocol === 'saml' ? p.saml : null;
   return {
-    protocol: 'oidc',
+    protocol: p?.protocol ?? 'oidc',
     displayName: p?.displayName ?? '',
-    issuer: p?.issuer ?? '',
-    clientId: p?.clientId ?? '',
+    // A SAML provider answers the IdP's entity id as its issuer and our SP entity id as its client id.
+    issuer: saml ? '' : (p?.issuer ?? ''),
+    clientId: saml ? '' : (p?.clientId ?? ''),
     secretChoice: p ? (p.hasClientSecret ? 'keep' : 'none') : 'replace',
     clientSecret: '',
     scopes: p ? p.scopes.join(' ') : DEFAULT_SCOPES,
     enabled: p?.enabled ?? true,
-    samlEntityId: '',
-    samlSsoUrl: '',
-    samlCertificate: '',
+    samlEntityId: saml ? (p?.issuer ?? '') : '',
+    samlSsoUrl: saml?.ssoUrl ?? '',
+    samlCertificate: saml?.certificates[0]?.pem ?? '',
   };
 }
 
@@ -74,19 +67,7 @@ export type Checked<T> = { body: T } | { problem: FieldProblem };
  * The body of PUT …/sso/provider, or what to fix first. The secret is sent only when one is
  * typed (`replace`), as null for a public client (`none`), and left out to keep the stored one.
  */
-/**
- * A SAML provider's body, in the shape of the SAML work under way (a `protocol`, and `saml`
- * holding the IdP's entity id, sign-on URL and signing certificates): sent only once
- * SAML_ACCEPTED, when the generated types say the schema has it.
- */
-export interface SamlProviderBody {
-  protocol: 'saml';
-  displayName: string;
-  saml: { entityId: string; ssoUrl: string; certificates: string[] };
-  enabled: boolean;
-}
-
-export function providerBody(f: ProviderForm): Checked<SsoProviderBody | SamlProviderBody> {
+export function providerBody(f: ProviderForm): Checked<SsoProviderBody> {
   if (f.protocol === 'saml') return samlBody(f);
   if (f.secretChoice === 'replace' && !f.clientSecret) {
     return { problem: { field: 'clientSecret', message: 'Type the client secret, or choose to keep the stored one or to have none.' } };
@@ -103,8 +84,8 @@ export function providerBody(f: ProviderForm): Checked<SsoProviderBody | SamlPro
   return { body };
 }
 
-function samlBody(f: ProviderForm): Checked<SamlProviderBody> {
-  if (!SAML_ACCEPTED) return { problem: { field: 'protocol', message: 'This service accepts OpenID Connect providers only.' } };
+/** A SAML provider's body: the IdP's entity id, sign-on URL and one signing certificate (the service checks it parses). */
+function samlBody(f: ProviderForm): Checked<SsoProviderBody> {
   if (!f.samlEntityId.trim()) return { problem: { field: 'samlEntityId', message: "Give the IdP's entity id." } };
   if (!f.samlSsoUrl.trim()) return { problem: { field: 'samlSsoUrl', message: "Give the IdP's sign-on URL." } };
   if (!f.samlCertificate.trim()) return { problem: { field: 'samlCertificate', message: "Paste the IdP's signing certificate." } };
@@ -142,11 +123,15 @@ export function ruleBody(f: RuleForm): Checked<SsoRuleBody> {
  * or a schema check's "body.scopes.0"), as the form's top-level field name, when it is one of
  * `fields`; null otherwise (the error is then shown for the whole form).
  */
+/** The SAML members the service names in a refusal → the form's inputs. */
+const SAML_FIELDS: Record<string, string> = { 'saml.entityId': 'samlEntityId', 'saml.ssoUrl': 'samlSsoUrl', 'saml.certificates': 'samlCertificate', 'saml.metadataXml': 'samlCertificate' };
+
 export function fieldOf(error: unknown, fields: readonly string[]): string | null {
   if (typeof error !== 'object' || error === null || !('values' in error)) return null;
   const named = (error as { values: Record<string, unknown> }).values.field;
   if (typeof named !== 'string') return null;
-  const top = named.replace(/^body\./, '').split('.')[0] ?? '';
+  const path = named.replace(/^body\./, '');
+  const top = SAML_FIELDS[path.replace(/\[\d+\]$/, '')] ?? path.split('.')[0] ?? '';
   return fields.includes(top) ? top : null;
 }
 

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  DEFAULT_SCOPES, EMPTY_RULE, SAML_ACCEPTED, domainState, fieldOf, operatorCommand, parseScopes, providerBody, providerFormOf, ruleBody, ruleFormOf,
+  DEFAULT_SCOPES, EMPTY_RULE, domainState, fieldOf, operatorCommand, parseScopes, providerBody, providerFormOf, ruleBody, ruleFormOf,
 } from '../../console/src/sso-forms.ts';
 
 /** The OpenID Connect body a form gives (fails the test on a refusal or a SAML body). */
@@ -14,7 +14,7 @@ function oidcBody(checked: ReturnType<typeof providerBody>) {
 }
 
 const STORED = {
-  displayName: 'Acme Login', issuer: 'https://login.acme.test', clientId: 'scanbase', hasClientSecret: true, scopes: ['openid', 'email', 'groups'],
+  protocol: 'oidc' as const, saml: null, displayName: 'Acme Login', issuer: 'https://login.acme.test', clientId: 'scanbase', hasClientSecret: true, scopes: ['openid', 'email', 'groups'],
   enabled: true, redirectUri: 'https://scan.acme.test/sso/callback', createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-01T00:00:00.000Z',
 };
 
@@ -40,11 +40,26 @@ test('provider form: a new provider asks for a secret, and "replace" without one
   assert.equal(providerFormOf({ ...STORED, hasClientSecret: false }).secretChoice, 'none', 'a public client stays one');
 });
 
-test('provider form: SAML is neither offered nor sent while the service\'s provider schema has no protocol', () => {
-  assert.equal(SAML_ACCEPTED, false);
-  const saml = providerBody({ ...providerFormOf(STORED), protocol: 'saml', samlEntityId: 'https://idp.test', samlSsoUrl: 'https://idp.test/sso', samlCertificate: 'MIIC…' });
-  assert.ok('problem' in saml);
-  assert.equal(saml.problem.field, 'protocol');
+test('provider form: a SAML provider is sent as protocol and saml, each missing value refused naming its input, and a stored one fills the form back', () => {
+  const form = { ...providerFormOf(null), protocol: 'saml' as const, displayName: 'Acme Entra', samlEntityId: ' https://idp.test ', samlSsoUrl: 'https://idp.test/sso', samlCertificate: 'MIIC…' };
+  assert.deepEqual(providerBody(form), {
+    body: { protocol: 'saml', displayName: 'Acme Entra', enabled: true, saml: { entityId: 'https://idp.test', ssoUrl: 'https://idp.test/sso', certificates: ['MIIC…'] } },
+  });
+  for (const field of ['samlEntityId', 'samlSsoUrl', 'samlCertificate'] as const) {
+    const refused = providerBody({ ...form, [field]: ' ' });
+    assert.ok('problem' in refused && refused.problem.field === field, field);
+  }
+  const stored = {
+    ...STORED, protocol: 'saml' as const, issuer: 'https://idp.test', clientId: 'https://scan.test/sso/saml/a1',
+    saml: {
+      ssoUrl: 'https://idp.test/sso', certificates: [{ pem: 'PEM-1', subject: 'CN=idp', notAfter: '2030-01-01T00:00:00Z', sha256Fingerprint: 'ab' }],
+      attributes: { email: 'e', firstName: 'f', lastName: 'l', groups: 'g' },
+      spEntityId: 'https://scan.test/sso/saml/a1', acsUrl: 'https://scan.test/sso/saml/a1/acs', metadataUrl: 'https://scan.test/sso/saml/a1/metadata',
+    },
+  };
+  const back = providerFormOf(stored);
+  assert.deepEqual([back.protocol, back.samlEntityId, back.samlSsoUrl, back.samlCertificate, back.issuer, back.clientId], ['saml', 'https://idp.test', 'https://idp.test/sso', 'PEM-1', '', '']);
+  assert.equal(fieldOf({ values: { field: 'body.saml.certificates[0]' } }, ['samlCertificate']), 'samlCertificate', 'the service\'s name for a certificate → its input');
 });
 
 test('scopes as typed: spaces or commas, each once, in order; none typed leaves the service\'s default', () => {

@@ -12,7 +12,7 @@ import { api, uuidOf } from '../api.ts';
 import { ACCOUNT_ROLE_NAMES, formatDate, formatFullDate } from '../format.ts';
 import { apiPath, type ApiPath } from '../paths.ts';
 import {
-  EMPTY_RULE, SAML_ACCEPTED, domainState, fieldOf, operatorCommand, providerBody, providerFormOf, ruleBody, ruleFormOf,
+  EMPTY_RULE, domainState, fieldOf, operatorCommand, providerBody, providerFormOf, ruleBody, ruleFormOf,
   type FieldProblem, type ProviderForm, type RuleForm,
 } from '../sso-forms.ts';
 import type { Account, ClaimedSsoDomain, Group, NewScimToken, ScimTokenInfo, SsoDomain, SsoProvider, SsoRule, SsoSettings } from '../types.ts';
@@ -57,7 +57,7 @@ function useFocusOnProblem(prefix: string, field: string | null) {
   }, [field]);
 }
 
-const PROVIDER_FIELDS = ['displayName', 'issuer', 'clientId', 'clientSecret', 'scopes', 'enabled', 'protocol'] as const;
+const PROVIDER_FIELDS = ['displayName', 'issuer', 'clientId', 'clientSecret', 'scopes', 'enabled', 'protocol', 'samlEntityId', 'samlSsoUrl', 'samlCertificate'] as const;
 
 function ProviderSection(props: { base: ApiPath; provider: SsoProvider | null | undefined; loaded: boolean; accountId: string; onSaved: () => void }) {
   const [form, setForm] = useState<ProviderForm>(providerFormOf(props.provider ?? null));
@@ -113,21 +113,19 @@ function ProviderSection(props: { base: ApiPath; provider: SsoProvider | null | 
     <section aria-labelledby="sso-provider-title" class="settings-section">
       <h2 id="sso-provider-title">Identity provider</h2>
       <p class="muted">
-        The sign-in page offers "Continue with <em>display name</em>" to the users of the verified domains below. Scanbase reads the provider's settings from{' '}
-        <code>&lt;issuer&gt;/.well-known/openid-configuration</code>.
+        The sign-in page offers "Continue with <em>display name</em>" to the users of the verified domains below. With OpenID Connect, Scanbase reads the provider's
+        settings from <code>&lt;issuer&gt;/.well-known/openid-configuration</code>; with SAML 2.0, give the IdP the values below once saved.
       </p>
       <form class="grid-form settings" onSubmit={save} aria-label="Identity provider" aria-busy={disabled ? 'true' : undefined} noValidate>
-        {SAML_ACCEPTED ? (
-          <fieldset class="choice">
-            <legend>Protocol</legend>
-            <label>
-              <input type="radio" name="sso-protocol" checked={form.protocol === 'oidc'} onChange={() => set('protocol', 'oidc')} /> OpenID Connect
-            </label>
-            <label>
-              <input type="radio" name="sso-protocol" checked={form.protocol === 'saml'} onChange={() => set('protocol', 'saml')} /> SAML 2.0
-            </label>
-          </fieldset>
-        ) : null}
+        <fieldset class="choice">
+          <legend>Protocol</legend>
+          <label>
+            <input type="radio" name="sso-protocol" checked={form.protocol === 'oidc'} onChange={() => set('protocol', 'oidc')} /> OpenID Connect
+          </label>
+          <label>
+            <input type="radio" name="sso-protocol" checked={form.protocol === 'saml'} onChange={() => set('protocol', 'saml')} /> SAML 2.0
+          </label>
+        </fieldset>
         <Field id="sso-displayName" label="Display name" error={problem('displayName')} hint='Shown as "Continue with …"'>
           {(a) => <input {...a} value={form.displayName} maxLength={80} disabled={disabled} onInput={(e) => set('displayName', e.currentTarget.value)} />}
         </Field>
@@ -197,9 +195,29 @@ function ProviderSection(props: { base: ApiPath; provider: SsoProvider | null | 
       <ErrorBox error={unnamed} />
       {/* Drawn at once, its rows filled when the settings arrive: nothing below moves. */}
       <dl class="fields reserve" aria-busy={disabled ? 'true' : undefined}>
+        {saved?.saml ? (
+          <>
+            <dt>Our entity id</dt>
+            <dd>
+              <code id="sso-sp-entity-id">{saved.saml.spEntityId}</code> <CopyButton text={saved.saml.spEntityId} what="entity id" />
+            </dd>
+            <dt>Reply (ACS) URL</dt>
+            <dd>
+              <code id="sso-acs-url">{saved.saml.acsUrl}</code> <CopyButton text={saved.saml.acsUrl} what="ACS URL" />
+            </dd>
+            <dt>Our metadata</dt>
+            <dd>
+              <a href={saved.saml.metadataUrl} target="_blank" rel="noopener">
+                {saved.saml.metadataUrl}
+              </a>
+            </dd>
+          </>
+        ) : null}
         <dt>Redirect URI</dt>
         <dd>
-          {saved ? (
+          {saved?.saml ? (
+            <span class="muted">None: a SAML IdP posts to the reply URL.</span>
+          ) : saved ? (
             <>
               <code id="sso-redirect-uri">{saved.redirectUri}</code> <CopyButton text={saved.redirectUri} what="redirect URI" />
               <small class="muted"> Register it at the identity provider.</small>

@@ -1606,6 +1606,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/2/accounts/{accountRef}/subscriptions/{subscriptionRef}/usage-report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Generate a usage report
+         * @description Actions per UTC day, per user, per project of the subscription, between `from` and `until` (inclusive days; default: the 30 days up to today; at most 3,660 days). Counted in the transaction of each action: scans and 360 (geo-referenced) images registered, tags created, meshes exported. Downloads are not counted yet (0). Projects deleted since (trash or permanent) only with `includeDeleted=true`.
+         *
+         *     **Permission:** `account:subscriptions:read` and `account:users:read`.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-subscription-urn`, `404 subscription-not-found`, `400 invalid-input`, `403 view-report-forbidden`, `403 usage-report-unavailable (the deployment hides privacy data (HIDE_PRIVACY_DATA=1))`.
+         */
+        get: operations["getUsageReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/2/accounts/{accountRef}/roles": {
         parameters: {
             query?: never;
@@ -2385,30 +2409,6 @@ export interface paths {
          *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-sharelink-urn`, `404 sharelink-not-found`, `403 delete-sharelink-forbidden`.
          */
         delete: operations["deleteShareLink"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/2/accounts/{accountRef}/subscriptions/{subscriptionRef}/usage-report": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Generate a usage report
-         * @description Actions per UTC day, per user, per project of the subscription, between `from` and `until` (inclusive days; default: the 30 days up to today; at most 3,660 days). Counted in the transaction of each action: scans and 360 (geo-referenced) images registered, tags created, meshes exported. Downloads are not counted yet (0). Projects deleted since (trash or permanent) only with `includeDeleted=true`.
-         *
-         *     **Permission:** `account:subscriptions:read` and `account:users:read`.
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-subscription-urn`, `404 subscription-not-found`, `400 invalid-input`, `403 view-report-forbidden`, `403 usage-report-unavailable (the deployment hides privacy data (HIDE_PRIVACY_DATA=1))`.
-         */
-        get: operations["getUsageReport"];
-        put?: never;
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -14330,6 +14330,124 @@ export interface operations {
             };
         };
     };
+    getUsageReport: {
+        parameters: {
+            query?: {
+                from?: string;
+                until?: string;
+                includeDeleted?: boolean;
+            };
+            header?: never;
+            path: {
+                accountRef: string;
+                subscriptionRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        date: string;
+                        userId: string;
+                        firstName: string;
+                        lastName: string;
+                        email: string;
+                        company: string;
+                        projectId: string;
+                        projectName: string;
+                        scansUploaded: number;
+                        scansDownload: number;
+                        "360ImagesUploaded": number;
+                        cropsDownloaded: number;
+                        unifiedMeshesCreated: number;
+                        tagsUploaded: number;
+                        tagsDownloaded: number;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getRoles: {
         parameters: {
             query?: never;
@@ -20489,6 +20607,10 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         }) | null;
+                        boxLimit: {
+                            min: number[];
+                            max: number[];
+                        } | null;
                     }[];
                 };
             };
@@ -20601,6 +20723,10 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     }) | null;
+                    boxLimit?: {
+                        min: number[];
+                        max: number[];
+                    } | null;
                 };
             };
         };
@@ -20639,6 +20765,10 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         }) | null;
+                        boxLimit: {
+                            min: number[];
+                            max: number[];
+                        } | null;
                     };
                 };
             };
@@ -20819,6 +20949,10 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         }) | null;
+                        boxLimit: {
+                            min: number[];
+                            max: number[];
+                        } | null;
                     };
                 };
             };
@@ -20931,6 +21065,10 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     }) | null;
+                    boxLimit?: {
+                        min: number[];
+                        max: number[];
+                    } | null;
                 };
             };
         };
@@ -20969,6 +21107,10 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         }) | null;
+                        boxLimit: {
+                            min: number[];
+                            max: number[];
+                        } | null;
                     };
                 };
             };
@@ -21121,124 +21263,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    getUsageReport: {
-        parameters: {
-            query?: {
-                from?: string;
-                until?: string;
-                includeDeleted?: boolean;
-            };
-            header?: never;
-            path: {
-                accountRef: string;
-                subscriptionRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: date */
-                        date: string;
-                        userId: string;
-                        firstName: string;
-                        lastName: string;
-                        email: string;
-                        company: string;
-                        projectId: string;
-                        projectName: string;
-                        scansUploaded: number;
-                        scansDownload: number;
-                        "360ImagesUploaded": number;
-                        cropsDownloaded: number;
-                        unifiedMeshesCreated: number;
-                        tagsUploaded: number;
-                        tagsDownloaded: number;
-                    }[];
-                };
             };
             /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
             401: {
