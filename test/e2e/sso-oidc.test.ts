@@ -8,14 +8,14 @@
 // clear page after the timeout, not a hang.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { closeBrowser, launchBrowser } from '../support/browser.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 import { freePort } from '../support/server.ts';
-import { authorizePath, bearerGet, exchangeCode, fetchTransport, pkcePair, randomState } from '../support/oauth-client.ts';
+import { bearerGet, exchangeCode, fetchTransport } from '../support/oauth-client.ts';
 import { startSilentIdp, startTestIdp, type TestIdp } from '../support/oidc-idp.ts';
 import { caller } from '../support/projects.ts';
-import { confirmSsoDomain } from '../../src/modules/sso/core/index.ts';
+import { FreshPages, configureSso, continueWithSso, openAuthorize } from '../support/sso-browser.ts';
 
 const ACME = 'a5500000-0000-4000-8000-000000000001';
 const TAMPERED = 'a5500000-0000-4000-8000-000000000002';
@@ -30,19 +30,7 @@ let idp: TestIdp;
 let forged: TestIdp;
 let silent: { issuer: string; close(): Promise<void> };
 let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-async function ssoFor(accountId: string, ownerEmail: string, domain: string, provider: Record<string, unknown>, rules: Record<string, unknown>[] = [], requireSso = false) {
-  const owner = caller(t, (await t.tokens(ownerEmail)).access_token);
-  const A = `/api/2/accounts/${accountId}/sso`;
-  assert.equal((await owner('PUT', `${A}/provider`, provider)).status, 200);
-  const claimed = await owner('POST', `${A}/domains`, { domain });
-  assert.equal(claimed.status, 201, JSON.stringify(claimed.body));
-  await confirmSsoDomain({ store: t.core.store, clock: t.core.clock }, domain, claimed.body.verificationToken);
-  for (const r of rules) assert.equal((await owner('POST', `${A}/rules`, r)).status, 201);
-  if (requireSso) assert.equal((await owner('PATCH', `${A}/domains/${domain}`, { requireSso: true })).status, 200);
-  return owner;
-}
+const pages = new FreshPages(() => browser);
 
 before(async () => {
   const port = await freePort();
@@ -81,47 +69,23 @@ before(async () => {
   const settings = (i: { issuer: string; clientId?: string; clientSecret?: string }, name: string) => ({
     displayName: name, issuer: i.issuer, clientId: i.clientId ?? 'scanbase', clientSecret: i.clientSecret ?? 'unused-secret', scopes: ['openid', 'email', 'profile', 'groups'],
   });
-  await ssoFor(ACME, 'owner@acme.test', 'acme.test', settings(idp, 'Acme Login'), [
+  await configureSso(t, ACME, 'owner@acme.test', 'acme.test', settings(idp, 'Acme Login'), [
     { claim: 'groups', value: 'surveyors', group: SURVEYORS },
     { claim: 'groups', value: 'office', group: OFFICE },
     { claim: 'groups', value: 'it-admins', accountRole: 'administrator' },
   ], true);
-  await ssoFor(TAMPERED, 'owner@forged.test', 'forged.test', settings(forged, 'Forged Login'));
-  await ssoFor(DOWN, 'owner@down.test', 'down.test', settings(silent, 'Down Login'));
+  await configureSso(t, TAMPERED, 'owner@forged.test', 'forged.test', settings(forged, 'Forged Login'));
+  await configureSso(t, DOWN, 'owner@down.test', 'down.test', settings(silent, 'Down Login'));
   idp.users.set('sam', { email: 'sam@acme.test', email_verified: true, given_name: 'Sam', family_name: 'Surveyor', groups: ['surveyors'] });
   forged.users.set('fay', { email: 'fay@forged.test', email_verified: true });
 });
 
 after(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
+  await pages.closeAll();
   await closeBrowser(browser);
   await Promise.allSettled([idp?.close(), forged?.close(), silent?.close()]);
   await t?.close();
 });
-
-async function newPage(): Promise<Page> {
-  const c = await browser.newContext();
-  contexts.push(c);
-  c.setDefaultTimeout(15_000);
-  return c.newPage();
-}
-
-/** Opens the authorize page of a PKCE client whose code is shown on "/" (the copy-the-code page). */
-async function openAuthorize(page: Page) {
-  const { verifier, challenge } = pkcePair();
-  const state = randomState();
-  await page.goto(`${base}${authorizePath({ redirectUri: '/', state, codeChallenge: challenge })}`);
-  return { verifier, state };
-}
-
-/** From the sign-in page: "Sign in with single sign-on" with the e-mail, then "Continue with <IdP>". */
-async function continueWithSso(page: Page, email: string, idpName: string) {
-  await page.fill('#email', email);
-  await page.click('#use-sso');
-  const button = page.locator('#continue-sso');
-  assert.equal((await button.textContent())?.trim(), `Continue with ${idpName}`);
-  await button.click();
-}
 
 /** At the IdP: its login form (any password), then its consent. */
 async function signInAtIdp(page: Page, login: string) {
@@ -133,7 +97,7 @@ async function signInAtIdp(page: Page, login: string) {
 
 /** The whole sign-in through the IdP, Allow, the code exchanged: Scanbase's own token pair. */
 async function ssoTokens(page: Page, email: string, login: string) {
-  const { verifier } = await openAuthorize(page);
+  const { verifier } = await openAuthorize(page, base);
   await continueWithSso(page, email, 'Acme Login');
   await signInAtIdp(page, login);
   await page.waitForURL(/\/oauth\/authorize\?/);
@@ -156,7 +120,7 @@ async function membership(userId: string) {
 }
 
 test('first SSO sign-in creates the user just in time, in the mapped group, and the OAuth flow issues Scanbase tokens that work on the API', async () => {
-  const page = await newPage();
+  const page = await pages.page();
   const tokens = await ssoTokens(page, 'sam@acme.test', 'sam');
   const me = await bearerGet(fetchTransport(base), '/oauth/userinfo', tokens.access_token);
   assert.equal(me.status, 200, me.body);
@@ -172,7 +136,7 @@ test('first SSO sign-in creates the user just in time, in the mapped group, and 
 
 test('the mapping rules are applied again at each sign-in: groups and the account role follow the IdP', async () => {
   idp.users.set('sam', { ...idp.users.get('sam'), groups: ['office', 'it-admins'] });
-  const tokens = await ssoTokens(await newPage(), 'sam@acme.test', 'sam');
+  const tokens = await ssoTokens(await pages.page(), 'sam@acme.test', 'sam');
   const userId = tokens.user_id.split(':').at(-1)!;
   const m = await membership(userId);
   assert.deepEqual(m.inGroups, ['Office']);
@@ -182,8 +146,8 @@ test('the mapping rules are applied again at each sign-in: groups and the accoun
 });
 
 test('a domain that requires SSO refuses the password form with a message naming the IdP, and offers it', async () => {
-  const page = await newPage();
-  await openAuthorize(page);
+  const page = await pages.page();
+  await openAuthorize(page, base);
   await page.fill('#email', 'pat@acme.test');
   await page.fill('#password', 'pat-password-1');
   const [res] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/oauth/login')), page.click('button.primary[type=submit]')]);
@@ -194,8 +158,8 @@ test('a domain that requires SSO refuses the password form with a message naming
 });
 
 test('an ID token whose signature does not verify with the IdP\'s published keys is refused with a clear page', async () => {
-  const page = await newPage();
-  await openAuthorize(page);
+  const page = await pages.page();
+  await openAuthorize(page, base);
   await continueWithSso(page, 'fay@forged.test', 'Forged Login');
   const waitCallback = page.waitForResponse((r) => r.url().includes('/sso/callback'));
   await signInAtIdp(page, 'fay');
@@ -206,8 +170,8 @@ test('an ID token whose signature does not verify with the IdP\'s published keys
 });
 
 test('an ID token carrying another nonce than the one sent is refused', async () => {
-  const page = await newPage();
-  await openAuthorize(page);
+  const page = await pages.page();
+  await openAuthorize(page, base);
   // The authorization request reaches the IdP with its nonce replaced (in /sso/start's redirect).
   await page.route(`${base}/sso/start`, async (route) => {
     const res = await route.fetch({ maxRedirects: 0 });
@@ -226,7 +190,7 @@ test('an ID token carrying another nonce than the one sent is refused', async ()
 });
 
 test('a replayed callback (its state used already) is refused with a clear page', async () => {
-  const page = await newPage();
+  const page = await pages.page();
   const callbacks: string[] = [];
   page.on('request', (r) => {
     if (r.url().startsWith(`${base}/sso/callback`)) callbacks.push(r.url());
@@ -240,8 +204,8 @@ test('a replayed callback (its state used already) is refused with a clear page'
 });
 
 test('an IdP that does not answer gives a clear page after the timeout, not a hang', async () => {
-  const page = await newPage();
-  await openAuthorize(page);
+  const page = await pages.page();
+  await openAuthorize(page, base);
   await page.fill('#email', 'dan@down.test');
   await page.click('#use-sso');
   const started = Date.now();

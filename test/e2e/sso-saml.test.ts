@@ -8,15 +8,14 @@
 // that is down answering a clear page after the timeout.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { closeBrowser, launchBrowser } from '../support/browser.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 import { freePort } from '../support/server.ts';
-import { authorizePath, bearerGet, exchangeCode, fetchTransport, pkcePair, randomState } from '../support/oauth-client.ts';
+import { bearerGet, exchangeCode, fetchTransport } from '../support/oauth-client.ts';
 import { startSilentIdp } from '../support/oidc-idp.ts';
 import { startTestSamlIdp, SAML_IDP_CERT, type TestSamlIdp } from '../support/saml-idp.ts';
-import { caller } from '../support/projects.ts';
-import { confirmSsoDomain } from '../../src/modules/sso/core/index.ts';
+import { FreshPages, configureSso, continueWithSso, openAuthorize } from '../support/sso-browser.ts';
 
 const ACME = 'a5700000-0000-4000-8000-000000000001';
 const FORGED = 'a5700000-0000-4000-8000-000000000002';
@@ -32,19 +31,7 @@ let forged: TestSamlIdp;
 let stale: TestSamlIdp;
 let silent: { issuer: string; close(): Promise<void> };
 let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-async function samlFor(accountId: string, ownerEmail: string, domain: string, provider: Record<string, unknown>, rules: Record<string, unknown>[] = [], requireSso = false) {
-  const owner = caller(t, (await t.tokens(ownerEmail)).access_token);
-  const A = `/api/2/accounts/${accountId}/sso`;
-  const put = await owner('PUT', `${A}/provider`, provider);
-  assert.equal(put.status, 200, JSON.stringify(put.body));
-  const claimed = await owner('POST', `${A}/domains`, { domain });
-  assert.equal(claimed.status, 201, JSON.stringify(claimed.body));
-  await confirmSsoDomain({ store: t.core.store, clock: t.core.clock }, domain, claimed.body.verificationToken);
-  for (const r of rules) assert.equal((await owner('POST', `${A}/rules`, r)).status, 201);
-  if (requireSso) assert.equal((await owner('PATCH', `${A}/domains/${domain}`, { requireSso: true })).status, 200);
-}
+const pages = new FreshPages(() => browser);
 
 before(async () => {
   const port = await freePort();
@@ -76,42 +63,21 @@ before(async () => {
     ],
   });
   const saml = (i: TestSamlIdp, name: string) => ({ protocol: 'saml', displayName: name, saml: { metadataXml: i.metadataXml } });
-  await samlFor(ACME, 'owner@acme.test', 'acme.test', saml(idp, 'Acme SAML'), [{ claim: 'groups', value: 'surveyors', group: SURVEYORS }], true);
-  await samlFor(FORGED, 'owner@forged.test', 'forged.test', saml(forged, 'Forged SAML'));
-  await samlFor(STALE, 'owner@stale.test', 'stale.test', saml(stale, 'Stale SAML'));
-  await samlFor(DOWN, 'owner@down.test', 'down.test', { protocol: 'saml', displayName: 'Down SAML', saml: { entityId: 'urn:down', ssoUrl: `${silent.issuer}/sso`, certificates: [SAML_IDP_CERT] } });
+  await configureSso(t, ACME, 'owner@acme.test', 'acme.test', saml(idp, 'Acme SAML'), [{ claim: 'groups', value: 'surveyors', group: SURVEYORS }], true);
+  await configureSso(t, FORGED, 'owner@forged.test', 'forged.test', saml(forged, 'Forged SAML'));
+  await configureSso(t, STALE, 'owner@stale.test', 'stale.test', saml(stale, 'Stale SAML'));
+  await configureSso(t, DOWN, 'owner@down.test', 'down.test', { protocol: 'saml', displayName: 'Down SAML', saml: { entityId: 'urn:down', ssoUrl: `${silent.issuer}/sso`, certificates: [SAML_IDP_CERT] } });
   idp.users.set('sam', { email: 'sam@acme.test', firstName: 'Sam', lastName: 'Surveyor', groups: ['surveyors'] });
   forged.users.set('fay', { email: 'fay@forged.test' });
   stale.users.set('stan', { email: 'stan@stale.test' });
 });
 
 after(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
+  await pages.closeAll();
   await closeBrowser(browser);
   await Promise.allSettled([idp?.close(), forged?.close(), stale?.close(), silent?.close()]);
   await t?.close();
 });
-
-async function newPage(): Promise<Page> {
-  const c = await browser.newContext();
-  contexts.push(c);
-  c.setDefaultTimeout(15_000);
-  return c.newPage();
-}
-
-async function openAuthorize(page: Page) {
-  const { verifier, challenge } = pkcePair();
-  await page.goto(`${base}${authorizePath({ redirectUri: '/', state: randomState(), codeChallenge: challenge })}`);
-  return { verifier };
-}
-
-async function continueWithSso(page: Page, email: string, idpName: string) {
-  await page.fill('#email', email);
-  await page.click('#use-sso');
-  const button = page.locator('#continue-sso');
-  assert.equal((await button.textContent())?.trim(), `Continue with ${idpName}`);
-  await button.click();
-}
 
 /** At the IdP: its login form, then its page that posts the response to the ACS; answers the ACS's answer. */
 async function signInAtIdp(page: Page, login: string) {
@@ -123,8 +89,8 @@ async function signInAtIdp(page: Page, login: string) {
 }
 
 test('first SAML sign-in creates the user just in time in the mapped group, and the OAuth flow issues Scanbase tokens that work on the API', async () => {
-  const page = await newPage();
-  const { verifier } = await openAuthorize(page);
+  const page = await pages.page();
+  const { verifier } = await openAuthorize(page, base);
   await continueWithSso(page, 'sam@acme.test', 'Acme SAML');
   assert.equal((await signInAtIdp(page, 'sam')).status(), 303);
   await page.waitForURL(/\/oauth\/authorize\?/);
@@ -142,8 +108,8 @@ test('first SAML sign-in creates the user just in time in the mapped group, and 
 });
 
 test('a domain that requires SSO refuses the password form with a message naming the SAML IdP, and offers it', async () => {
-  const page = await newPage();
-  await openAuthorize(page);
+  const page = await pages.page();
+  await openAuthorize(page, base);
   await page.fill('#email', 'pat@acme.test');
   await page.fill('#password', 'pat-password-1');
   const [res] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/oauth/login')), page.click('button.primary[type=submit]')]);
@@ -153,8 +119,8 @@ test('a domain that requires SSO refuses the password form with a message naming
 });
 
 test('an assertion whose signature does not verify with the configured certificate is refused with a clear page', async () => {
-  const page = await newPage();
-  await openAuthorize(page);
+  const page = await pages.page();
+  await openAuthorize(page, base);
   await continueWithSso(page, 'fay@forged.test', 'Forged SAML');
   assert.equal((await signInAtIdp(page, 'fay')).status(), 403);
   assert.equal(await page.textContent('h1'), 'Sign-in refused');
@@ -163,8 +129,8 @@ test('an assertion whose signature does not verify with the configured certifica
 });
 
 test('an expired assertion is refused with a clear page', async () => {
-  const page = await newPage();
-  await openAuthorize(page);
+  const page = await pages.page();
+  await openAuthorize(page, base);
   await continueWithSso(page, 'stan@stale.test', 'Stale SAML');
   assert.equal((await signInAtIdp(page, 'stan')).status(), 403);
   assert.match((await page.textContent('[role=alert]'))!, /expired/);
@@ -172,8 +138,8 @@ test('an expired assertion is refused with a clear page', async () => {
 });
 
 test('a replayed assertion (its response posted again from the browser) is refused with a clear page', async () => {
-  const page = await newPage();
-  await openAuthorize(page);
+  const page = await pages.page();
+  await openAuthorize(page, base);
   await continueWithSso(page, 'sam@acme.test', 'Acme SAML');
   assert.equal((await signInAtIdp(page, 'sam')).status(), 303);
   await page.waitForURL(/\/oauth\/authorize\?/);
@@ -199,8 +165,8 @@ test('a replayed assertion (its response posted again from the browser) is refus
 });
 
 test('a SAML IdP that does not answer gives a clear page after the timeout, not a hang', async () => {
-  const page = await newPage();
-  await openAuthorize(page);
+  const page = await pages.page();
+  await openAuthorize(page, base);
   await page.fill('#email', 'dan@down.test');
   await page.click('#use-sso');
   const started = Date.now();
