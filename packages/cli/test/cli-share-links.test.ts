@@ -25,3 +25,17 @@ test('cli: share-links create, list, get, update, delete', async () => {
   assert.deepEqual(await json('share-links', 'delete', l.id), { deleted: l.id });
   assert.deepEqual(await json('share-links', 'list'), []);
 });
+
+test('cli: share-links create --box-limit sends the box; a malformed box is a usage error (exit 2) before any call, min > max the service\'s 400 naming the axis', async () => {
+  const l = await json('share-links', 'create', '--name', 'Pump room only', '--box-limit', '-1.5,0,2 10,20,30.25');
+  assert.deepEqual(l.boxLimit, { min: [-1.5, 0, 2], max: [10, 20, 30.25] });
+  assert.deepEqual((await json('share-links', 'get', l.id)).boxLimit, l.boxLimit);
+  const malformed = await session.run(['share-links', 'create', '--name', 'x', '--box-limit', '1,2,3', '--project', session.world.projectId]);
+  assert.equal(malformed.code, 2, malformed.stderr);
+  assert.match(malformed.stderr, /--box-limit: expected two corners/);
+  const inverted = await session.run(['share-links', 'create', '--name', 'x', '--box-limit', '0,5,0 1,1,1', '--project', session.world.projectId]);
+  assert.notEqual(inverted.code, 0);
+  assert.match(inverted.stderr, /axis y: 5 > 1/);
+  assert.deepEqual((await json('share-links', 'list')).map((x: any) => x.id), [l.id], 'the refused links were not written');
+  await json('share-links', 'delete', l.id);
+});

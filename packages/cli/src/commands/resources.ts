@@ -160,10 +160,12 @@ const RESOURCES: Resource[] = [
       new Option('--password <password>', 'a password (12+ characters with 3 of upper, lower, digit, special; or 24+)'),
       new Option('--expires <date-time>', 'when the link stops working (RFC 3339)'),
       new Option('--options <options>', 'what the link shows besides files: notes,issues,measurements,crops,tags').default('notes,issues,measurements,tags'),
+      new Option('--box-limit <box>', 'show only the points inside this box, in project coordinates: "MINX,MINY,MINZ MAXX,MAXY,MAXZ"'),
     ],
     createDefaults: async (client, scope, body, o) => {
       if (o.password !== undefined) body.password = o.password;
       if (o.expires !== undefined) body.expiresAt = o.expires;
+      if (o.boxLimit !== undefined) body.boxLimit = boxOf(o.boxLimit, '--box-limit');
       if (body.membershipRequired === undefined) body.membershipRequired = false;
       if (body.shareOptions === undefined) {
         const on = new Set((o.options ?? '').split(',').map((x) => x.trim()).filter(Boolean));
@@ -183,6 +185,14 @@ function pointOf(text: string, option: string): { x: number; y: number; z: numbe
   }
   const [x, y, z] = parts as [number, number, number];
   return { x, y, z };
+}
+
+/** "MINX,MINY,MINZ MAXX,MAXY,MAXZ" as a share link's boxLimit (the service checks min ≤ max and names the axis). */
+function boxOf(text: string, option: string): { min: number[]; max: number[] } {
+  const corners = text.trim().split(/\s+/);
+  if (corners.length !== 2) throw new UsageError(`${option}: expected two corners "MINX,MINY,MINZ MAXX,MAXY,MAXZ", got "${text}"`);
+  const [min, max] = corners.map((c) => pointOf(c, option)).map((p) => [p.x, p.y, p.z]) as [number[], number[]];
+  return { min, max };
 }
 
 async function rootZoneOf(client: ScanbaseClient, projectPath: string): Promise<string> {
