@@ -264,7 +264,7 @@ test('cache metrics rule: every named cache reports its entries, weight, bound, 
     const text = await scraped();
 
     const names = ['account-access', 'project-access', 'project-lists', 'workzone-views', 'role-lists', 'verified-tokens', 'known-users',
-      'activity-projects', 'activity-users', 'point-clouds', 'api1-tag-text', 'api2-tag-text'];
+      'activity-projects', 'activity-users', 'point-clouds', 'point-cloud-layouts', 'sso-discovery', 'api1-tag-text', 'api2-tag-text'];
     for (const cache of names) {
       for (const series of ['scanbase_cache_entries', 'scanbase_cache_weight', 'scanbase_cache_weight_limit', 'scanbase_cache_hits_total',
         'scanbase_cache_misses_total', 'scanbase_cache_evictions_total']) {

@@ -8,6 +8,7 @@ import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { Logger } from '../../core/ports/telemetry.ts';
 import type { Authorizer } from '../../core/permissions/authorizer.ts';
+import type { CacheRegistry } from '../../core/cache/registry.ts';
 import { createSecretBox } from '../../core/crypto/secret-box.ts';
 import {
   createSsoSettings, createSsoSignIn, SSO_ERROR_CODES,
@@ -27,18 +28,20 @@ export interface SsoNeeds {
   logger: Logger;
   authorizer: Authorizer;
   config: { publicUrl: string; sso: { idpTimeoutSeconds: number } };
+  /** The node's caches: the identity providers' discovery documents (`sso-discovery`). */
+  caches: CacheRegistry;
 }
 
 export const ssoModule = defineModule<SsoNeeds, { ssoSettings: SsoSettings; ssoSignIn: SsoSignIn }, { sso: SsoRepo }, never, SsoErrorCode>({
   name: 'sso',
   feature: {
     name: 'sso',
-    create: ({ store, clock, ids, logger, authorizer, config }) => {
+    create: ({ store, clock, ids, logger, authorizer, config, caches }) => {
       const secrets = createSecretBox({ sealingKey: (candidate) => store.repos.settings.keepFirst('sso.sealing_key', candidate), ids });
       const samlSp = createNodeSamlServiceProvider({ timeoutSeconds: config.sso.idpTimeoutSeconds });
       const ssoSignIn = createSsoSignIn({
         store, clock, ids, secrets, logger, samlSp, publicUrl: config.publicUrl,
-        relyingParty: createOpenIdRelyingParty({ timeoutSeconds: config.sso.idpTimeoutSeconds }),
+        relyingParty: createOpenIdRelyingParty({ timeoutSeconds: config.sso.idpTimeoutSeconds, now: () => clock.nowMs(), caches }),
         redirectUri: `${config.publicUrl}/sso/callback`,
       });
       return {

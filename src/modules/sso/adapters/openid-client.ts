@@ -4,11 +4,14 @@
 // against the IdP's JWKS, not only trusted because it came over TLS). Each HTTP request to the
 // IdP is bounded by `timeoutSeconds`, so an IdP that is down gives a clear page, never a hang.
 import * as oidc from 'openid-client';
+import { CacheRegistry } from '../../../core/cache/registry.ts';
 import { sha256Hex } from '../../../core/crypto/digest.ts';
 import { IdpError, type IdpClient, type OidcRelyingParty } from '../core/ports.ts';
 
 /** A discovered configuration is kept this long (the IdP's keys are fetched again by openid-client as it needs). */
 const DISCOVERY_TTL_MS = 10 * 60 * 1000;
+/** Identity providers whose discovery is kept at once (one per provider configured and signed in through). */
+const DISCOVERY_ENTRIES = 1000;
 
 const UNREACHABLE_CODES = new Set(['OAUTH_TIMEOUT', 'OAUTH_ABORT', 'OAUTH_RESPONSE_IS_NOT_CONFORM', 'OAUTH_RESPONSE_IS_NOT_JSON', 'OAUTH_PARSE_ERROR']);
 
@@ -33,14 +36,16 @@ function idpErrorOf(e: unknown, stage: 'discovery' | 'grant'): IdpError {
   return new IdpError('refused', `${cause && cause !== message ? `${message}: ${cause}` : message}${code ? ` (${code})` : ''}`);
 }
 
-export function createOpenIdRelyingParty(opts: { timeoutSeconds: number; now?: () => number }): OidcRelyingParty {
-  const now = opts.now ?? Date.now;
-  const cache = new Map<string, { at: number; config: Promise<oidc.Configuration> }>();
+export function createOpenIdRelyingParty(opts: { timeoutSeconds: number; now?: () => number; caches?: CacheRegistry }): OidcRelyingParty {
+  // The discoveries under way or done, by provider and client (GET /metrics: `sso-discovery`).
+  const cache = (opts.caches ?? new CacheRegistry()).lru<Promise<oidc.Configuration>>({
+    name: 'sso-discovery', maxWeight: DISCOVERY_ENTRIES, ttlMs: DISCOVERY_TTL_MS, nowMs: opts.now ?? Date.now,
+  });
 
   function configurationOf(c: IdpClient): Promise<oidc.Configuration> {
     const key = `${c.issuer}|${c.clientId}|${c.clientSecret ? sha256Hex(c.clientSecret) : ''}`;
     const hit = cache.get(key);
-    if (hit && now() - hit.at < DISCOVERY_TTL_MS) return hit.config;
+    if (hit) return hit;
     const config = (async () => {
       const execute: ((config: oidc.Configuration) => void)[] = [oidc.enableNonRepudiationChecks];
       // checkIssuer allows http for loopback hosts only.
@@ -55,12 +60,12 @@ export function createOpenIdRelyingParty(opts: { timeoutSeconds: number; now?: (
         throw idpErrorOf(e, 'discovery');
       }
     })();
-    cache.set(key, { at: now(), config });
-    // A failed discovery is not kept: the next sign-in tries again.
+    cache.set(key, config);
+    // A failed discovery is not kept: the next sign-in tries again (the caller gets the failure
+    // from the promise it holds; this branch only forgets it).
     config.catch(() => {
-      if (cache.get(key)?.config === config) cache.delete(key);
+      if (cache.peek(key) === config) cache.delete(key);
     });
-    if (cache.size > 1000) cache.delete(cache.keys().next().value!);
     return config;
   }
 
