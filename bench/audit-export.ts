@@ -75,6 +75,8 @@ export async function runAuditBench(records = auditBenchRecords()): Promise<Audi
            targets jsonb, outcome text, status int, decisions jsonb, "requestId" text, "prevHash" text, hash text)`,
         [JSON.stringify(batch)],
       );
+      // A run of a million records takes minutes before its row: say where it is (stderr, so the row stays the output).
+      if ((from - 1) % (INSERT_BATCH * 10) === 0) process.stderr.write(`audit bench: ${Math.min(from + INSERT_BATCH - 1, records).toLocaleString('en')} of ${records.toLocaleString('en')} records written (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
     }
     await sql.query('UPDATE audit_chain SET head_seq = $1, head_hash = $2 WHERE id = 1', [head.headSeq, head.headHash]);
     out.insertMs = Math.round(performance.now() - t0);
@@ -96,6 +98,7 @@ export async function runAuditBench(records = auditBenchRecords()): Promise<Audi
         for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines += 1;
       }
       const ms = Math.round(performance.now() - t0);
+      process.stderr.write(`audit bench: ${format} export of ${lines.toLocaleString('en')} lines in ${(ms / 1000).toFixed(1)} s\n`);
       // The process's CPU time (PGlite runs in it, and so does the reading client): what the
       // export costs whatever the machine's load, where the wall time is the load's.
       const cpu = process.cpuUsage(cpu0);

@@ -138,7 +138,10 @@ test("the image's command line, with the image's environment, serves and passes 
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const health = () => spawnSync(stage.healthcheck[0]!, stage.healthcheck.slice(1), { env, timeout: 10_000 }).status;
-  const deadline = Date.now() + 90_000;
+  // A hang guard, not a target: on a quiet machine it passes in ~5 s, but beside the suite's
+  // browsers and servers on 2 cores CI has seen the start take over 90 s (the test's own
+  // timeout, TEST_TIMEOUT_SECONDS, still bounds it).
+  const deadline = Date.now() + 240_000;
   while (health() !== 0) {
     assert.equal(child.exitCode, null, `the service exited:\n${out}`);
     assert.ok(Date.now() < deadline, `the health check never passed:\n${out}`);
