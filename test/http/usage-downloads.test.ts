@@ -141,3 +141,41 @@ test('a share link\'s scan download counts for the link\'s creator (an anonymous
   assert.equal(pdf.statusCode, 302, pdf.body);
   assert.deepEqual(await downloads('manager'), { scans: before.scans + 1, crops: before.crops });
 });
+
+test('a whole read of a tag list counts its live tags as downloaded (API 2 and API 1, cached or not, at once too); reads of changes after a version and refused reads count nothing', async () => {
+  const tagsDownloaded = async (who: keyof World['ids']) => (await rowOf(who))?.tagsDownloaded ?? 0;
+  const lists2 = `${A2}/projects/${uuidOf(P.id)}/tag-lists`;
+  const list = await w.as.manager!('POST', lists2, { workzoneId: P.rootWorkzoneId, tagListType: '3d', name: 'Valves counted' });
+  assert.equal(list.status, 201, JSON.stringify(list.body));
+  const tags2 = `${lists2}/${uuidOf(list.body.id)}/tags`;
+  const written = await w.as.manager!('POST', `${tags2}/bulk`, { create: ['V1', 'V2', 'V3', 'V4', 'V5'].map((id) => ({ data: { id } })) });
+  assert.equal(written.status, 200, JSON.stringify(written.body));
+  const gone = await w.as.manager!('POST', `${tags2}/bulk`, { delete: [written.body.created[4].id] });
+  assert.equal(gone.status, 200, JSON.stringify(gone.body));
+  const live = 4;
+  const before = await tagsDownloaded('viewer');
+
+  for (let i = 0; i < 2; i++) { // the second answered from the node's kept text
+    const read = await w.as.viewer!('GET', tags2);
+    assert.equal(read.status, 200);
+    assert.equal(read.body.length, live);
+  }
+  assert.equal(await tagsDownloaded('viewer'), before + 2 * live);
+
+  const api1List = (await w.as.viewer!('GET', `${A1}/projects/${P.api1Id}/tag-lists`)).body.find((l: any) => l.data.name === 'Valves counted');
+  const read1 = await w.as.viewer!('GET', `${A1}/projects/${P.api1Id}/tag-lists/${api1List.id}`);
+  assert.equal(read1.status, 200);
+  assert.equal(read1.body.length, live);
+  assert.equal(await tagsDownloaded('viewer'), before + 3 * live);
+
+  const changes = await w.as.viewer!('GET', `${tags2}?afterVersion=1`);
+  assert.equal(changes.status, 200);
+  assertProblem(await w.as.projectLister!('GET', tags2), 403, 'not-member-of-project');
+  assert.equal(await tagsDownloaded('viewer'), before + 3 * live, 'changes after a version count nothing');
+  assert.equal((await rowOf('projectLister'))?.tagsDownloaded ?? 0, 0, 'a refused read counts nothing');
+
+  const n = 12;
+  const answers = await Promise.all(Array.from({ length: n }, () => w.as.viewer!('GET', tags2)));
+  for (const a of answers) assert.equal(a.status, 200);
+  assert.equal(await tagsDownloaded('viewer'), before + (3 + n) * live, 'reads at once all count');
+});

@@ -20,4 +20,11 @@ export interface UsageRecorder {
    * Called after the URLs are signed: nothing else is written with them, so no transaction.
    */
   recordDownloads(counts: readonly DownloadCount[], at: Date): Promise<void>;
+  /**
+   * Adds the counts to this node's tally, written within 5 seconds (a periodic task
+   * of the usage module), when a report is asked of this node, and at close: for reads on a
+   * hot path (a tag list's tags), where a write per request would cost more than the read.
+   * Never throws and never waits; a node killed with -9 loses at most one period's counts.
+   */
+  tallyDownloads(counts: readonly DownloadCount[], at: Date): void;
 }

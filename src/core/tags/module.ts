@@ -9,6 +9,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { TagDetector } from '../ports/tag-detector.ts';
 import type { ProjectAccess } from '../projects/index.ts';
 import type { JobRunner } from '../jobs/index.ts';
+import type { UsageRecorder } from '../ports/usage.ts';
 import { createTagLists, DETECT_JOB, type TagLists } from './tag-lists.ts';
 import { createDetectionJob } from './detection.ts';
 import { TagTexts } from './tag-texts.ts';
@@ -24,15 +25,17 @@ export interface TagsNeeds {
   detector: TagDetector;
   /** Each API generation's tag shape, for the whole-list texts. */
   tagJson: readonly TagJsonDescription[];
+  /** The usage module's recorder: whole-list reads are tallied as tag downloads. */
+  usageRecorder: UsageRecorder;
 }
 
 export const tagsModule: FeatureModule<TagsNeeds, { tagLists: TagLists }> = {
   name: 'tags',
   enqueues: [DETECT_JOB],
-  create: ({ store, clock, ids, projectAccess, jobRunner, detector, tagJson }) => {
+  create: ({ store, clock, ids, projectAccess, jobRunner, detector, tagJson, usageRecorder }) => {
     const tagTexts = new TagTexts(tagJson);
     return {
-      offers: { tagLists: createTagLists({ store, clock, ids, access: projectAccess, jobs: jobRunner, tagTexts }) },
+      offers: { tagLists: createTagLists({ store, clock, ids, access: projectAccess, jobs: jobRunner, tagTexts, usage: usageRecorder }) },
       jobs: { [DETECT_JOB]: createDetectionJob({ store, clock, ids, detector, tagTexts }) },
     };
   },

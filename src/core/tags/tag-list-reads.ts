@@ -2,6 +2,8 @@
 // Tag; docs/tags.md): workzone:tags:read on the list's work zone.
 import type { EntityRef } from '../ids/urn.ts';
 import type { StoreReads } from '../ports/store-slices.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { UsageRecorder } from '../ports/usage.ts';
 import type { TagFilter, TagListRecord, TagRow, TagTextRun } from '../ports/tags.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
 import { condition } from '../permissions/refusal-conditions.ts';
@@ -18,6 +20,13 @@ export interface TagListReads {
   /** Lists on the zones where the caller holds tags:read (API 1 `since`: only those updated after it). */
   listTagLists(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, since?: Date): Promise<TagListRecord[]>;
   getTagList(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<TagListRecord>;
+  /**
+   * getTagList for a read of the whole list's tags (both APIs' tag reads without a version or
+   * date): the caller downloads its live tags, counted in the usage report (`tagsDownloaded`,
+   * docs/usage.md). A refused read counts nothing; reads of the changes since a version
+   * neither (the client holds those tags already).
+   */
+  openWholeList(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<TagListRecord>;
   /** Live tags (`all`), or every change after a version or since a date, tombstones included. */
   getTags(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef, filter: TagFilter): Promise<TagsView>;
   /**
@@ -42,8 +51,10 @@ export function createTagListReads(deps: {
   store: StoreReads<'workzones' | 'tags'>;
   access: Pick<ProjectAccess, 'project'>;
   tagTexts: Pick<TagTexts, 'shapeOf'>;
+  clock: Clock;
+  usage: Pick<UsageRecorder, 'tallyDownloads'>;
 }): TagListReads {
-  const { store, access, tagTexts } = deps;
+  const { store, access, tagTexts, clock, usage } = deps;
 
   /** A list the caller may read (member of the project, tags:read on its zone). */
   async function readableList(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<TagListRecord> {
@@ -65,6 +76,12 @@ export function createTagListReads(deps: {
     },
 
     getTagList: readableList,
+
+    async openWholeList(actor, accountRef, projectRef, ref) {
+      const list = await readableList(actor, accountRef, projectRef, ref);
+      usage.tallyDownloads([{ projectId: list.projectId, userId: actor.userId, action: 'tags-downloaded', count: list.tagCount }], clock.now());
+      return list;
+    },
 
     async getTags(actor, accountRef, projectRef, ref, filter) {
       const list = await readableList(actor, accountRef, projectRef, ref);

@@ -7,6 +7,7 @@
 // Tag changes and moves are planned by pure functions (tag-change-plan.ts) and written by
 // the use cases, under the locks of tag-list-locks.ts.
 import type { Clock } from '../ports/clock.ts';
+import type { UsageRecorder } from '../ports/usage.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { StoreSlice } from '../ports/store-slices.ts';
 import type { ProjectAccess } from '../projects/index.ts';
@@ -26,10 +27,14 @@ export { tagListPending } from './tag-list-locks.ts';
 /** Every use case of tag lists and tags. */
 export type TagLists = TagListReads & TagListWrites & TagMoves;
 
-export function createTagLists(deps: { store: StoreSlice<'tags' | 'workzones'>; clock: Clock; ids: Ids; access: ProjectAccess; jobs: JobRunner; tagTexts: TagTexts }): TagLists {
-  const { store, clock, ids, access, jobs, tagTexts } = deps;
+export function createTagLists(deps: {
+  store: StoreSlice<'tags' | 'workzones'>; clock: Clock; ids: Ids; access: ProjectAccess; jobs: JobRunner; tagTexts: TagTexts;
+  /** Whole-list reads are counted in the usage report (tagsDownloaded). */
+  usage: Pick<UsageRecorder, 'tallyDownloads'>;
+}): TagLists {
+  const { store, clock, ids, access, jobs, tagTexts, usage } = deps;
   return {
-    ...createTagListReads({ store, access, tagTexts }),
+    ...createTagListReads({ store, access, tagTexts, clock, usage }),
     ...createTagListWrites({ store, clock, ids, access, jobs, tagTexts }),
     ...createTagMoves({ store, clock, access, tagTexts }),
   };

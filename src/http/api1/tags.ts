@@ -121,7 +121,7 @@ export function tagRoutes(root: FastifyInstance, core: Services): void {
     const listRef = ref('tag-list', req.params.tagListId);
     if (since) return sendJson(reply, `[${(await core.tagLists.getTagsJson(actor(req), ...refs(req), listRef, { since }, 1)).json}]`);
     // The whole list: kept per node, patched with the changes since the kept version.
-    const list = await core.tagLists.getTagList(actor(req), ...refs(req), listRef);
+    const list = await core.tagLists.openWholeList(actor(req), ...refs(req), listRef);
     return sendWholeList(reply, wholeLists, list, '', async (filter, onRun) => {
       const v = await core.tagLists.streamTagTexts(actor(req), ...refs(req), listRef, filter, 1, onRun);
       return { version: v.version, variant: '' };

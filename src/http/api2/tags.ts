@@ -184,7 +184,7 @@ export function tagRoutes(root: FastifyInstance, core: TagRoutesCore): void {
       return sendJson(reply, `[${v.json}]`);
     }
     // The whole list: kept per node, patched with the changes since the kept version.
-    const list = await core.tagLists.getTagList(actor(req), ...refs(req), listRef(req));
+    const list = await core.tagLists.openWholeList(actor(req), ...refs(req), listRef(req));
     return sendWholeList(reply, wholeLists, list, list.tagListType, async (filter, onRun) => {
       const v = await core.tagLists.streamTagTexts(actor(req), ...refs(req), listRef(req), filter, 2, onRun);
       return { version: v.version, variant: v.list.tagListType };

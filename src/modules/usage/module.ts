@@ -13,6 +13,9 @@ import { usageRepo } from './postgres/usage-repo.ts';
 import { usageRoutes } from './http/api2.ts';
 import { USAGE_OPERATIONS } from './http/operations.ts';
 
+/** How often a node writes the downloads it tallied (UsageRecorder.tallyDownloads). */
+const TALLY_SECONDS = 5;
+
 export interface UsageNeeds {
   store: UsageStore;
   clock: Clock;
@@ -24,12 +27,21 @@ export const usageModule = defineModule<UsageNeeds, { usageReports: UsageReports
   name: 'usage',
   feature: {
     name: 'usage',
-    create: ({ store, clock, authorizer, config }) => ({
-      offers: {
-        usageReports: createUsageReports({ store, clock, authorizer, hidePrivacyData: config.hidePrivacyData }),
-        usageRecorder: createUsageRecorder({ store }),
-      },
-    }),
+    create: ({ store, clock, authorizer, config }) => {
+      const usageRecorder = createUsageRecorder({ store });
+      return {
+        offers: {
+          // A report asked of this node includes the reads it tallied until then.
+          usageReports: createUsageReports({ store, clock, authorizer, hidePrivacyData: config.hidePrivacyData, beforeReport: usageRecorder.flushTally }),
+          usageRecorder,
+        },
+        tasks: [{
+          name: 'usage-tally', everySeconds: TALLY_SECONDS, atStart: false, run: usageRecorder.flushTally,
+          failure: { level: 'warn', message: `writing the tallied downloads (tag reads) failed; they are kept and tried again in ${TALLY_SECONDS} s` },
+        }],
+        stop: usageRecorder.flushTally,
+      };
+    },
   },
   repositories: { usage: usageRepo },
   routes: { api2: usageRoutes },

@@ -40,8 +40,12 @@ export function reportPeriod(query: UsageReportQuery, today: Date): { from: stri
   return { from, until };
 }
 
-export function createUsageReports(deps: { store: UsageStore; clock: Clock; authorizer: Authorizer; hidePrivacyData: boolean }): UsageReports {
-  const { store, clock, authorizer, hidePrivacyData } = deps;
+export function createUsageReports(deps: {
+  store: UsageStore; clock: Clock; authorizer: Authorizer; hidePrivacyData: boolean;
+  /** Before the counters are read: this node's tallied downloads written (download-counts.ts). */
+  beforeReport?: () => Promise<void>;
+}): UsageReports {
+  const { store, clock, authorizer, hidePrivacyData, beforeReport } = deps;
   return {
     async getUsageReport(actor, accountRef, subscriptionRef, query) {
       const scope = await authorizer.account(actor, accountRef);
@@ -51,6 +55,7 @@ export function createUsageReports(deps: { store: UsageStore; clock: Clock; auth
       const s = await findByRef(subscriptions, subscriptionRef);
       if (!s || s.accountId !== scope.account.id) throw notFound('subscription', refValue(subscriptionRef));
       const period = reportPeriod(query, clock.now());
+      await beforeReport?.();
       return usage.report({ subscriptionId: s.id, ...period, includeDeleted: query.includeDeleted === true });
     },
   };
