@@ -1,9 +1,10 @@
 // A large file from the browser through the multipart extension (docs/files.md "Multipart
 // uploads"): start an upload of N bytes (the service answers the part size), hash the file
-// once in order in a Web Worker (md5-worker.ts: each part's MD5, then the whole file's),
-// sign part URLs in pages as parts are hashed, PUT up to PARALLEL parts at once straight to
-// the store, then complete with the whole MD5 and the composite (the MD5 of the parts'
-// binary MD5s). The upload's id is kept in this browser (localStorage, by zone, name, size
+// once in order in a Web Worker (md5-worker.ts: each part's MD5, then the whole file's unless
+// the store computes it from the parts it verified, as local disk does), sign part URLs in
+// pages as parts are hashed, PUT up to PARALLEL parts at once straight to the store, then
+// complete with the composite (the MD5 of the parts' binary MD5s) and the whole MD5 where
+// one was computed. The upload's id is kept in this browser (localStorage, by zone, name, size
 // and date of the file): after a reload, the same file dropped again resumes, asking the
 // service which parts it holds and sending only the others. Cancel aborts the upload.
 import SparkMD5 from 'spark-md5';
@@ -24,6 +25,8 @@ interface Started {
   id: string;
   partSize: number;
   partCount: number;
+  /** The store (`local`, `s3`, `azure`): local disk computes the whole file's MD5 from the parts. Absent from uploads remembered before it was kept. */
+  provider?: string;
 }
 interface SignedPart {
   partNumber: number;
@@ -81,9 +84,10 @@ export async function uploadInParts(base: string, file: File, report: (p: Partia
   }
   if (!upload) {
     upload = await api<Started>('POST', base, { ...splitName(file.name), size: file.size }, { signal });
-    localStorage.setItem(key, JSON.stringify({ id: upload.id, partSize: upload.partSize, partCount: upload.partCount }));
+    localStorage.setItem(key, JSON.stringify({ id: upload.id, partSize: upload.partSize, partCount: upload.partCount, provider: upload.provider }));
   }
   const { id, partSize, partCount } = upload;
+  const storeHashesWhole = upload.provider === 'local';
   const sizeOf = (n: number) => Math.min(partSize, file.size - (n - 1) * partSize);
 
   // Progress: bytes the service holds (counted as parts are found held) plus this session's, with its rate and ETA.
@@ -103,7 +107,8 @@ export async function uploadInParts(base: string, file: File, report: (p: Partia
   // The hash pass, in a worker; parts to send queue up as their MD5s arrive.
   const partMd5s: string[] = new Array<string>(partCount);
   const queue: number[] = [];
-  let whole: string | null = null;
+  /** The whole file's MD5 once hashed (null: the store computes it); undefined until the hash pass ends. */
+  let whole: string | null | undefined;
   let failure: Error | null = null;
   let waiting: (() => void)[] = [];
   /** Wakes every sender waiting for a part to send (or for the end). */
@@ -132,7 +137,7 @@ export async function uploadInParts(base: string, file: File, report: (p: Partia
     failure = new Error(`The checksums could not be computed: ${e.message}`);
     notify();
   };
-  worker.postMessage({ file, partSize } satisfies HashRequest);
+  worker.postMessage({ file, partSize, whole: !storeHashesWhole } satisfies HashRequest);
   const aborted = () => notify();
   signal.addEventListener('abort', aborted, { once: true });
 
@@ -178,7 +183,7 @@ export async function uploadInParts(base: string, file: File, report: (p: Partia
         await send(n);
         continue;
       }
-      if (whole !== null) return;
+      if (whole !== undefined) return;
       await new Promise<void>((resolve) => waiting.push(resolve));
     }
   }
@@ -200,7 +205,7 @@ export async function uploadInParts(base: string, file: File, report: (p: Partia
   report({ state: 'registering', fraction: 1, etaSeconds: 0 });
   const partsMd5 = SparkMD5.ArrayBuffer.hash(binary(partMd5s));
   try {
-    await api('POST', `${base}/${encodeURIComponent(id)}/complete`, { md5: whole, partsMd5 }, { signal });
+    await api('POST', `${base}/${encodeURIComponent(id)}/complete`, whole ? { md5: whole, partsMd5 } : { partsMd5 }, { signal });
   } catch (e) {
     // Completed by an earlier attempt whose answer was lost: done.
     if (!(e instanceof ApiError && e.code === 'upload-already-completed')) throw e;

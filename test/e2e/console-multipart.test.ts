@@ -95,6 +95,12 @@ test('a 300 MiB scan from the console: in parts, the page reloaded half way, cho
   // The console keeps its tokens in the page: signed in again (the authorize pages remember the browser).
   await signInThroughConsole(page, NIA, /tab=files$/);
   await page.getByRole('button', { name: 'Choose files' }).waitFor();
+  // The completion the console sends: on local disk the store computes the whole MD5 from the
+  // parts it verified, so the page hashes each byte once and sends only the composite.
+  let completion: Record<string, unknown> | null = null;
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith(`/${upload.id}/complete`)) completion = r.postDataJSON() as Record<string, unknown>;
+  });
   await page.setInputFiles('#file-input', file);
   const row = page.getByRole('list', { name: 'Uploads' }).getByRole('listitem').filter({ hasText: 'hall-scan.e57' });
   await row.filter({ hasText: /resumed: \d+ parts were already there/ }).waitFor({ timeout: 60_000 });
@@ -106,6 +112,8 @@ test('a 300 MiB scan from the console: in parts, the page reloaded half way, cho
   const registered = files.filter((f: { name: string }) => f.name === 'hall-scan');
   assert.equal(registered.length, 1, JSON.stringify(files));
   assert.deepEqual([registered[0].size, registered[0].md5], [SIZE, md5]);
+  assert.ok(completion, 'the completion was sent');
+  assert.deepEqual(Object.keys(completion).sort(), ['partsMd5'], 'no whole MD5 hashed in the page: the local store computes it');
   assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((x) => x.startsWith('scanbase.multipart|')).length), 0, 'the browser forgot the finished upload');
   // The same upload id was completed (resumed, not started again).
   const again = await fetch(`${server.url}${uploads}/${upload.id}/parts`, {
