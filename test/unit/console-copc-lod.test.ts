@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PerspectiveCamera, Vector3 } from 'three';
 import { createLazPerf } from 'laz-perf';
-import { CopcPointsLayer, MAX_ERROR_PX } from '../../console/src/three/layers/copc-points.ts';
+import { CopcPointsLayer, MAX_ERROR_PX, copcByRanges } from '../../console/src/three/layers/copc-points.ts';
 import type { LayerContext } from '../../console/src/three/layer.ts';
 import { convertToCopc } from '../../src/pointclouds/index.ts';
 import { writeSyntheticLas } from '../pointclouds/support/synthetic.ts';
@@ -44,7 +44,7 @@ async function openLayer(budget?: number): Promise<{ layer: CopcPointsLayer; ins
     await fh.read(buf, 0, end - begin, begin);
     return buf;
   };
-  const layer = new CopcPointsLayer('scan:test', 'scan', get, lazPerf, budget);
+  const layer = new CopcPointsLayer('scan:test', 'scan', copcByRanges(get), lazPerf, budget);
   let origin: Vector3 | null = null;
   let opened!: () => void;
   const ready = new Promise<void>((r) => (opened = r));

@@ -23,3 +23,5 @@ export const scanLayerId = (fileId: string) => `scan:${uuidOf(fileId)}`;
 /** The layers of the zone's annotations (pins) and saved measurements (lines). */
 export const PINS_LAYER = 'pins';
 export const MEASUREMENTS_LAYER = 'measurements';
+/** Saved measurements' lines (a violet the tag colours and the selection do not use). */
+export const MEASUREMENT_COLOUR = 0x7b2cbf;

@@ -28,7 +28,7 @@ import { TagListsPanel } from './tag-lists-panel.tsx';
 import { SelectionCard } from './selection-card.tsx';
 import { ScenePanel } from './scene-panel.tsx';
 import { showScan, type ScanReading } from './scan-load.ts';
-import { MEASUREMENTS_LAYER, PINS_LAYER, same, scanLayerId, tagLayerId, type Ctx, type ZoneSelection } from './project-context.ts';
+import { MEASUREMENT_COLOUR, MEASUREMENTS_LAYER, PINS_LAYER, same, scanLayerId, tagLayerId, type Ctx, type ZoneSelection } from './project-context.ts';
 import type { ZoneView } from '../three/view.ts';
 import { TagBoxLayer } from '../three/layers/tag-boxes.ts';
 import { PinLayer } from '../three/layers/pins.ts';
@@ -36,7 +36,6 @@ import { MeasureLinesLayer } from '../three/layers/measure-lines.ts';
 import type { Vector3 } from 'three';
 
 /** The saved measurements' colour in the view (the tool's measurement in progress is orange). */
-const MEASUREMENT_COLOUR = 0x7b2cbf;
 
 /** What a pin's hover label says. */
 const pinLabel = (a: Annotation) => `#${a.number ?? '—'} ${a.title ?? a.descriptionText} (${a.annotationType})`;

@@ -12,7 +12,7 @@ import type { FileItem } from '../types.ts';
 import { PREVIEW_EXTENSIONS, PreviewError, decodePoints, download, type PointPreview } from '../three/point-cloud.ts';
 import { WholeFileNeeded, streamLas } from '../three/las-stream.ts';
 import { ScanPointsLayer } from '../three/layers/scan-points.ts';
-import { CopcPointsLayer, lazPerfModule, type RangeGetter } from '../three/layers/copc-points.ts';
+import { CopcPointsLayer, copcByRanges, lazPerfModule, type RangeGetter } from '../three/layers/copc-points.ts';
 import type { ZoneView } from '../three/view.ts';
 import { describeConversion, isPointCloud, type Conversion } from './point-cloud-state.tsx';
 
@@ -181,7 +181,7 @@ export async function showScan(view: ZoneView, base: string | ApiPath, f: FileIt
 /** Adds the COPC layer of a converted file and reports what it reads and draws. */
 async function streamCopc(view: ZoneView, base: string | ApiPath, f: FileItem, id: string, report: (r: ScanReading) => void, signal: AbortSignal): Promise<void> {
   const url = String(apiPath`${base}/files/${uuidOf(f.id)}/point-cloud/copc`);
-  const layer = new CopcPointsLayer(id, `${f.name}.${f.extension}`, copcRangeGetter(url, signal), lazPerfModule(lazPerfWasm));
+  const layer = new CopcPointsLayer(id, `${f.name}.${f.extension}`, copcByRanges(copcRangeGetter(url, signal)), lazPerfModule(lazPerfWasm));
   const reading: ScanReading = { bytes: 0, size: f.size, points: 0, streamed: true, done: false, fraction: null, status: 'Reading the COPC header…' };
   globalThis.__scanbasePreview = reading;
   const tell = () => {

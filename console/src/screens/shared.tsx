@@ -3,8 +3,9 @@
 // and as the link allows, annotations, measurements and tag lists. The link session's token
 // lives in this page's memory only; every read is checked by the service against the link.
 import { useEffect, useState } from 'preact/hooks';
-import { fetchWithTimeout, problemOf } from '../api.ts';
 import { ErrorBox, Loading } from '../ui.tsx';
+import { shareCall as call } from './shared-api.ts';
+import { SharedScene, type SharedSceneProps } from './shared-scene.tsx';
 
 interface Facts {
   id: string;
@@ -14,23 +15,12 @@ interface Facts {
   expiresAt: string | null;
   shareOptions: { workzones: boolean; notes: boolean; issues: boolean; measurements: boolean; crops: boolean; tags: boolean };
 }
-interface Point { x: number; y: number; z: number }
 interface Shared {
   zones: { id: string; name: string }[];
-  files: { id: string; name: string; category: string; size: number; workzoneId: string }[];
-  annotations: { id: string; number: number; annotationType: string; title: string; position: Point }[] | null;
-  measurements: { id: string; name: string; kind: string; points: Point[] }[] | null;
+  files: { id: string; name: string; extension: string; category: string; size: number; workzoneId: string }[];
+  annotations: SharedSceneProps['annotations'];
+  measurements: (NonNullable<SharedSceneProps['measurements']>[number] & { name: string })[] | null;
   tagLists: { id: string; name: string; tags: unknown[] }[] | null;
-}
-
-async function call<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
-  const res = await fetchWithTimeout(path, {
-    method,
-    headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw await problemOf(res);
-  return (await res.json()) as T;
 }
 
 async function readShared(base: string, token: string, f: Facts): Promise<Shared> {
@@ -46,12 +36,15 @@ async function readShared(base: string, token: string, f: Facts): Promise<Shared
   };
 }
 
-const at = (p: Point) => `${p.x}, ${p.y}, ${p.z}`;
+const at = (p: { x: number; y: number; z: number } | null) => (p ? `${p.x}, ${p.y}, ${p.z}` : 'no position');
+/** Scans the service converts to COPC (docs/point-clouds.md): what a link shows in 3D. */
+const POINT_CLOUDS = new Set(['e57', 'las', 'laz', 'ply']);
 
 export function SharedScreen(props: { linkId: string }) {
   const base = `/share/${encodeURIComponent(props.linkId)}`;
   const [facts, setFacts] = useState<Facts | null>(null);
   const [shared, setShared] = useState<Shared | null>(null);
+  const [token, setToken] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -62,6 +55,7 @@ export function SharedScreen(props: { linkId: string }) {
     try {
       const s = await call<{ token: string }>('POST', `${base}/sessions`, null, pw === null ? {} : { password: pw });
       setShared(await readShared(base, s.token, f));
+      setToken(s.token);
     } catch (e) {
       setError(e);
     } finally {
@@ -100,15 +94,23 @@ export function SharedScreen(props: { linkId: string }) {
           </button>
         </form>
       ) : null}
-      {shared ? <SharedContent shared={shared} /> : facts && busy ? <Loading what="the shared zone" /> : null}
+      {shared && token ? <SharedContent shared={shared} base={base} token={token} /> : facts && busy ? <Loading what="the shared zone" /> : null}
     </main>
   );
 }
 
-function SharedContent(props: { shared: Shared }) {
+function SharedContent(props: { shared: Shared; base: string; token: string }) {
   const s = props.shared;
+  const scans = s.files.filter((f) => f.category === 'scan' && POINT_CLOUDS.has(f.extension.toLowerCase()));
+  const [shown, setShown] = useState<Shared['files'][number] | null>(null);
   return (
     <>
+      {shown ? (
+        <section aria-labelledby="shared-3d-h" class="shared-scene">
+          <h2 id="shared-3d-h">{shown.name} in 3D</h2>
+          <SharedScene base={props.base} token={props.token} file={shown} annotations={s.annotations} measurements={s.measurements} />
+        </section>
+      ) : null}
       <section aria-labelledby="shared-zones-h">
         <h2 id="shared-zones-h">Work zones</h2>
         <ul aria-label="Shared work zones">{s.zones.map((z) => <li key={z.id}>{z.name}</li>)}</ul>
@@ -116,7 +118,18 @@ function SharedContent(props: { shared: Shared }) {
       <section aria-labelledby="shared-files-h">
         <h2 id="shared-files-h">Files</h2>
         {s.files.length ? (
-          <ul aria-label="Shared files">{s.files.map((f) => <li key={f.id}>{f.name} ({f.category})</li>)}</ul>
+          <ul aria-label="Shared files">
+            {s.files.map((f) => (
+              <li key={f.id}>
+                {f.name} ({f.category})
+                {scans.includes(f) ? (
+                  <button type="button" class="link" aria-pressed={shown?.id === f.id ? 'true' : 'false'} onClick={() => setShown(f)}>
+                    View {f.name} in 3D
+                  </button>
+                ) : null}
+              </li>
+            ))}
+          </ul>
         ) : <p>No file in the shared zones.</p>}
       </section>
       {s.annotations ? (

@@ -9,12 +9,62 @@
 // when what is held exceeds the budget. Hierarchy pages below the root page are read when
 // the walk reaches them.
 import { Box3, BufferAttribute, BufferGeometry, Frustum, Group, Matrix4, Points, PointsMaterial, Sphere, Vector3 } from 'three';
-import { Copc, type Hierarchy } from 'copc';
+import { Copc, type Hierarchy, type View } from 'copc';
 import { createLazPerf, type LazPerf } from 'laz-perf';
 import type { FrameInfo, LayerContext, SceneLayer } from '../layer.ts';
 
 /** Reads bytes [begin, end) of the COPC file (end exclusive, as copc.js asks). */
 export type RangeGetter = (begin: number, end: number) => Promise<Uint8Array>;
+
+/** What a layer needs of a COPC octree to pick nodes: the header's facts and the hierarchy known so far. */
+export interface CopcOctree {
+  pointCount: number;
+  pointDataRecordFormat: number;
+  min: [number, number, number];
+  max: [number, number, number];
+  /** The root cube: minimum x, y, z then maximum x, y, z (COPC info). */
+  cube: readonly [number, number, number, number, number, number];
+  spacing: number;
+  nodes: Hierarchy.Node.Map;
+  pages: Hierarchy.Page.Map;
+}
+
+/**
+ * Where a layer's octree and points come from; `count` is told the bytes of every read (the
+ * status line, the tests and the bench). `copcByRanges`: a COPC file read by byte ranges;
+ * `copcBySharedNodes` (shared-nodes.ts): a share session's layout and its nodes one by one.
+ */
+export interface CopcSource {
+  /** The header and the root hierarchy page. */
+  open(count: (bytes: number) => void): Promise<CopcOctree>;
+  /** A hierarchy page below the root page (met as the walk reaches it). */
+  loadPage(page: Hierarchy.Page, count: (bytes: number) => void): Promise<Hierarchy.Subtree>;
+  /** One node's points, decoded. */
+  loadNode(key: string, node: Hierarchy.Node, lazPerf: LazPerf, count: (bytes: number) => void): Promise<View>;
+}
+
+/** A COPC file by byte ranges (the service's `/point-cloud/copc`, or any range getter). */
+export function copcByRanges(get: RangeGetter): CopcSource {
+  let copc: Copc | null = null;
+  const counted = (count: (bytes: number) => void): RangeGetter => async (begin, end) => {
+    const bytes = await get(begin, end);
+    count(bytes.byteLength);
+    return bytes;
+  };
+  return {
+    async open(count) {
+      copc = await Copc.create(counted(count));
+      const root = await Copc.loadHierarchyPage(counted(count), copc.info.rootHierarchyPage);
+      const { header, info } = copc;
+      return {
+        pointCount: header.pointCount, pointDataRecordFormat: header.pointDataRecordFormat, min: header.min, max: header.max,
+        cube: info.cube, spacing: info.spacing, nodes: root.nodes, pages: root.pages,
+      };
+    },
+    loadPage: (page, count) => Copc.loadHierarchyPage(counted(count), page),
+    loadNode: (_key, node, lazPerf, count) => Copc.loadPointDataView(counted(count), copc!, node, { lazPerf }),
+  };
+}
 
 export type ColourMode = 'rgb' | 'intensity' | 'elevation';
 
@@ -71,7 +121,7 @@ const parseKey = (key: string) => key.split('-').map(Number) as [number, number,
 export class CopcPointsLayer implements SceneLayer {
   readonly object = new Group();
   private ctx: LayerContext | null = null;
-  private copc: Copc | null = null;
+  private copc: CopcOctree | null = null;
   private lazPerf: LazPerf | null = null;
   private readonly nodes = new Map<string, Hierarchy.Node>();
   private readonly pages = new Map<string, Hierarchy.Page>();
@@ -95,17 +145,15 @@ export class CopcPointsLayer implements SceneLayer {
   constructor(
     readonly id: string,
     readonly label: string,
-    private readonly get: RangeGetter,
+    private readonly source: CopcSource,
     private readonly lazPerfReady: Promise<LazPerf>,
     readonly budget = POINT_BUDGET,
   ) {}
 
-  /** Every read of the layer goes through here (counted for the status line, the tests and the bench). */
-  private readonly getter = async (begin: number, end: number): Promise<Uint8Array> => {
-    const bytes = await this.get(begin, end);
+  /** Every read of the layer is counted here (the status line, the tests and the bench). */
+  private readonly count = (bytes: number): void => {
     this.stats.requests++;
-    this.stats.bytes += bytes.byteLength;
-    return bytes;
+    this.stats.bytes += bytes;
   };
 
   attach(ctx: LayerContext): void {
@@ -115,28 +163,32 @@ export class CopcPointsLayer implements SceneLayer {
 
   /** The header, the VLRs and the root hierarchy page; then the view frames the scan's bounds. */
   private async open(): Promise<void> {
-    const [copc, lazPerf] = await Promise.all([Copc.create(this.getter), this.lazPerfReady]);
+    const [copc, lazPerf] = await Promise.all([this.source.open(this.count), this.lazPerfReady]);
     if (this.disposed) return;
     this.copc = copc;
     this.lazPerf = lazPerf;
-    this.stats.pointCount = copc.header.pointCount;
-    const { min, max } = copc.header;
+    this.stats.pointCount = copc.pointCount;
+    const { min, max } = copc;
     const world = new Box3(new Vector3(...min), new Vector3(...max));
     this.origin = this.ctx!.claimOrigin(world.getCenter(new Vector3())).clone();
     this.box.copy(world).translate(this.origin.clone().negate());
     this.zRange = [min[2], max[2] > min[2] ? max[2] : min[2] + 1];
-    const hasRgb = [2, 3, 5, 7, 8, 10].includes(copc.header.pointDataRecordFormat);
+    const hasRgb = [2, 3, 5, 7, 8, 10].includes(copc.pointDataRecordFormat);
     if (!hasRgb && this.mode === 'rgb') this.mode = 'elevation';
-    await this.loadPage(ROOT, copc.info.rootHierarchyPage);
+    this.addPage(copc);
     this.ctx!.changed();
+  }
+
+  /** A hierarchy page's nodes, and the pages below it not read yet. */
+  private addPage(sub: Pick<Hierarchy.Subtree, 'nodes' | 'pages'>): void {
+    for (const [k, n] of Object.entries(sub.nodes)) if (n) this.nodes.set(k, n);
+    for (const [k, p] of Object.entries(sub.pages)) if (p && !this.nodes.has(k)) this.pages.set(k, p);
   }
 
   private async loadPage(key: string, page: Hierarchy.Page): Promise<void> {
     this.pagesLoading.add(key);
     try {
-      const sub = await Copc.loadHierarchyPage(this.getter, page);
-      for (const [k, n] of Object.entries(sub.nodes)) if (n) this.nodes.set(k, n);
-      for (const [k, p] of Object.entries(sub.pages)) if (p && !this.nodes.has(k)) this.pages.set(k, p);
+      this.addPage(await this.source.loadPage(page, this.count));
       this.pages.delete(key);
     } finally {
       this.pagesLoading.delete(key);
@@ -147,7 +199,7 @@ export class CopcPointsLayer implements SceneLayer {
   /** The node's cube in the local frame (the root cube halved `depth` times). */
   private cubeOf(key: string): { centre: Vector3; half: number } {
     const [d, x, y, z] = parseKey(key);
-    const c = this.copc!.info.cube;
+    const c = this.copc!.cube;
     const size = (c[3] - c[0]) / 2 ** d;
     const centre = new Vector3(c[0] + (x + 0.5) * size, c[1] + (y + 0.5) * size, c[2] + (z + 0.5) * size).sub(this.origin);
     return { centre, half: size / 2 };
@@ -172,7 +224,7 @@ export class CopcPointsLayer implements SceneLayer {
       const radius = half * Math.sqrt(3); // the cube's half-diagonal
       if (!frustum.intersectsSphere(new Sphere(centre, radius))) return null;
       const distance = Math.max(eye.distanceTo(centre) - radius, 1e-3);
-      const spacing = copc.info.spacing / 2 ** parseKey(key)[0];
+      const spacing = copc.spacing / 2 ** parseKey(key)[0];
       return (spacing / distance) * perMetre;
     };
     const rootError = this.nodes.has(ROOT) ? errorOf(ROOT) : null;
@@ -263,9 +315,8 @@ export class CopcPointsLayer implements SceneLayer {
   }
 
   private async loadNode(key: string): Promise<void> {
-    const copc = this.copc!;
     const node = this.nodes.get(key)!;
-    const view = await Copc.loadPointDataView(this.getter, copc, node, { lazPerf: this.lazPerf! });
+    const view = await this.source.loadNode(key, node, this.lazPerf!, this.count);
     if (this.disposed) return;
     const n = view.pointCount;
     const gx = view.getter('X');
