@@ -2,7 +2,7 @@
 // (or Choose files), and per file icon actions with accessible names: show a scan in the 3D
 // view, download, transform, rename and delete (the last three in dialogs). Sizes and dates
 // are short and never wrap; a click on a row selects the file (its card over the scene).
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
 import { apiPath } from '../paths.ts';
 import type { FileItem } from '../types.ts';
@@ -43,8 +43,13 @@ export function FilesPanel(props: {
   const [newName, setNewName] = useState('');
 
   const dropped = useRef<File[]>([]);
+  /** Files dropped before the caller's permissions were known: started (or refused) once they are. */
+  const [waiting, setWaiting] = useState<File[] | null>(null);
   const start = async (list: File[]) => {
-    if (!list.length || uploadDenied) return;
+    if (!list.length) return;
+    if (!ctx.perms) return setWaiting(list);
+    // A drop is not a button that can be disabled: say why nothing is sent.
+    if (uploadDenied) return void run(() => Promise.reject(new Error(`Nothing was uploaded: ${uploadDenied}.`)));
     dropped.current = list;
     controllers.current = list.map(() => new AbortController());
     await uploadFiles(
@@ -53,6 +58,11 @@ export function FilesPanel(props: {
     );
     files.reload();
   };
+  useEffect(() => {
+    if (!waiting || !ctx.perms) return;
+    setWaiting(null);
+    void start(waiting);
+  }, [waiting, ctx.perms]);
   const inZone = (files.data ?? []).filter((f) => same(f.workzoneId, zoneId));
   const byCategory = new Map<string, FileItem[]>();
   for (const c of CATEGORY_ORDER) byCategory.set(c, []);
