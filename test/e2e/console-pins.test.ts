@@ -195,7 +195,7 @@ test('the measuring tool: two clicks in the scene show a distance; Save creates 
   assert.equal(await row.getByRole('cell').nth(2).innerText(), `${shown.toFixed(3)} m`);
   await value.filter({ hasText: /Click 2 more points/ }).waitFor();
 
-  const stored = (await apiAs(server, DEMO_OWNER.email, 'GET', `${base}/measurements`)) as { name: string; kind: string; length: number; workzoneId: string; points: unknown[] }[];
+  const stored = (await apiAs(server, DEMO_OWNER.email, 'GET', `${base}/measurements`)) as { id: string; name: string; kind: string; length: number; workzoneId: string; points: unknown[] }[];
   const saved = stored.find((m) => m.name === 'Pump to tank');
   assert.ok(saved, JSON.stringify(stored));
   assert.equal(saved.kind, 'distance');
@@ -208,9 +208,36 @@ test('the measuring tool: two clicks in the scene show a distance; Save creates 
   // Closing the tool gives clicks back to picking.
   await tool.getByRole('button', { name: 'Close the measuring tool' }).click();
   await tool.waitFor({ state: 'detached' });
-  // (The feed pump: the day tank's centre holds the pin placed in the test before.)
+  // (The feed pump: the day tank's centre holds the pin placed in the test before. The saved
+  // line, drawn over everything and pickable, is hidden meanwhile: it may cross the pump.)
   const pump = await onScreen(page, `tags:${equipment.id}`, '0');
+  await page.evaluate(() => (globalThis as any).__scanbaseZoneView.setVisible('measurements', false));
   await page.mouse.click(pump.x, pump.y);
   await page.locator('[data-testid=selection] .selection-name').filter({ hasText: 'Feed pump' }).waitFor();
+  await page.evaluate(() => (globalThis as any).__scanbaseZoneView.setVisible('measurements', true));
+
+  // The saved measurement is picked by its line: a click on it selects it (its card, its row,
+  // the line in the selection's colour); a click on its row in the panel selects it too.
+  const key = uuidOf(saved.id);
+  /** Waits until the line is drawn in the selection's colour (or, with `selected` false, not). */
+  const lineSelected = (selected: boolean) => page.waitForFunction(([k, want]) => {
+    const l = (globalThis as any).__scanbaseZoneView.layer('measurements');
+    const line = l.drawn.get(k)?.objects.find((o: any) => o.isLine);
+    return line && (line.material.color.getHex() === 0xffb000) === want;
+  }, [key, selected] as const, { timeout: 10_000 });
+  await lineSelected(false);
+  await page.locator('[data-testid=selection] button[aria-label="Clear the selection"]').click();
+  const mid = await page.evaluate((k) => (globalThis as any).__scanbaseZoneView.screenPointOf('measurements', k), key);
+  await page.mouse.click(mid.x, mid.y);
+  const card = page.locator('[data-testid=selection]');
+  await card.locator('.selection-name').filter({ hasText: 'Pump to tank' }).waitFor();
+  assert.match(await card.innerText(), /distance[\s\S]*Length\s*\d+\.\d{1,2} m/);
+  await lineSelected(true);
+  assert.equal(await page.getByRole('button', { name: 'Pump to tank', exact: true }).getAttribute('aria-pressed'), 'true');
+  await page.locator('[data-testid=selection] button[aria-label="Clear the selection"]').click();
+  await lineSelected(false);
+  await page.getByRole('button', { name: 'Pump to tank', exact: true }).click();
+  await card.locator('.selection-name').filter({ hasText: 'Pump to tank' }).waitFor();
+  await lineSelected(true);
   done = true;
 });

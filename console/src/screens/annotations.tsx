@@ -154,7 +154,15 @@ export function AnnotationsPanel(props: {
   );
 }
 
-export function MeasurementsPanel(props: { base: ApiPath; zoneId: string; perms: ReadonlySet<string> | undefined; all: Loaded<Measurement[]> }) {
+export function MeasurementsPanel(props: {
+  base: ApiPath;
+  zoneId: string;
+  perms: ReadonlySet<string> | undefined;
+  all: Loaded<Measurement[]>;
+  /** The measurement selected in the view (its line drawn in the selection's colour), or null. */
+  selected: string | null;
+  onSelect: (id: string) => void;
+}) {
   const { base, zoneId, all } = props;
   const readDenied = deniedUnless(props.perms, 'workzone:measurements:read');
   const writeDenied = deniedUnless(props.perms, 'workzone:measurements:write');
@@ -200,8 +208,12 @@ export function MeasurementsPanel(props: { base: ApiPath; zoneId: string; perms:
           <Head cols={['Name', 'Kind', 'Length', 'Height', 'Area', 'Actions']} />
           <tbody>
             {here.map((m) => (
-              <tr key={m.id}>
-                <td>{m.name}</td>
+              <tr key={m.id} class={same(m.id, props.selected ?? '') ? 'selected' : undefined}>
+                <td>
+                  <button type="button" class="annotation-name" aria-pressed={same(m.id, props.selected ?? '')} onClick={() => props.onSelect(uuidOf(m.id))}>
+                    {m.name}
+                  </button>
+                </td>
                 <td>{m.kind}</td>
                 <td>{metres(m.length)}</td>
                 <td>{metres(m.height)}</td>

@@ -3,7 +3,7 @@
 // the kind (distance, polyline, area, height) decides how many; the value is shown as the
 // points come, the measurement in progress is drawn as a line, and Save creates it through
 // the measurements extension (`POST …/measurements`, points in project coordinates).
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Vector3 } from 'three';
 import { api } from '../api.ts';
 import { apiPath, type ApiPath } from '../paths.ts';
@@ -35,8 +35,9 @@ export function MeasureTool(props: {
   const kindRef = useRef(kind);
   kindRef.current = kind;
 
-  // While open, the view's clicks are points; the draft is drawn as its own layer.
-  useEffect(() => {
+  // While open, the view's clicks are points (taken before the tool paints, as "Place in 3D"
+  // does in project.tsx); the draft is drawn as its own layer.
+  useLayoutEffect(() => {
     const layer = new MeasureLinesLayer(DRAFT_LAYER, 'Measurement in progress', DRAFT_COLOUR, false);
     view.add(layer);
     const take = (local: Vector3) => setPoints((ps) => withPoint(kindRef.current, ps, view.toProject(local)));

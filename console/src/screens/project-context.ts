@@ -16,7 +16,11 @@ export interface Ctx {
 export const same = (a: string | null | undefined, b: string | null | undefined) => Boolean(a && b && uuidOf(a) === uuidOf(b));
 
 /** What is selected on the zone's screen: a tag of one of its lists, a file, or an annotation (its pin). */
-export type ZoneSelection = { kind: 'tag'; listId: string; index: number } | { kind: 'file'; fileId: string } | { kind: 'annotation'; id: string };
+export type ZoneSelection =
+  | { kind: 'tag'; listId: string; index: number }
+  | { kind: 'file'; fileId: string }
+  | { kind: 'annotation'; id: string }
+  | { kind: 'measurement'; id: string };
 
 export const tagLayerId = (listId: string) => `tags:${uuidOf(listId)}`;
 export const scanLayerId = (fileId: string) => `scan:${uuidOf(fileId)}`;

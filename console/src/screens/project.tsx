@@ -6,7 +6,7 @@
 // a file, an annotation's pin) is marked in both and described on a card over the scene.
 // The zone's annotations are pins and its measurements lines in the view; the toolbar's
 // measuring tool makes new measurements from clicks in the scene.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
 import { apiPath } from '../paths.ts';
 import type { Annotation, FileItem, Project, Tag, TagList, Workzone } from '../types.ts';
@@ -191,6 +191,7 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
 
   // The zone's annotations as pins, its measurements as lines.
   const zoneAnnotations = (annotations.data ?? []).filter((a) => same(a.workzoneId, zoneId));
+  const zoneMeasurements = (measurements.data ?? []).filter((m) => same(m.workzoneId, zoneId));
   useEffect(() => {
     if (!view) return;
     let pins = view.layer<PinLayer>(PINS_LAYER);
@@ -204,11 +205,13 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
       lines = new MeasureLinesLayer(MEASUREMENTS_LAYER, 'Measurements', MEASUREMENT_COLOUR);
       view.add(lines);
     }
-    lines.setMeasurements((measurements.data ?? []).filter((m) => same(m.workzoneId, zoneId)).map((m) => ({ kind: m.kind, points: m.points })));
+    lines.setMeasurements(zoneMeasurements.map((m) => ({ kind: m.kind, points: m.points, key: uuidOf(m.id), label: `${m.name} (${m.kind})` })));
   }, [view, annotations.data, measurements.data, zoneId]);
 
-  // "Place in 3D": the next click in the view is the new annotation's position.
-  useEffect(() => {
+  // "Place in 3D": the next click in the view is the new annotation's position. Taken before
+  // the page paints the button's "Click a point…" (a layout effect): a click made as soon as it
+  // shows must not go to picking (a plain effect may run after that click on a busy machine).
+  useLayoutEffect(() => {
     if (!view || !placing) return;
     view.setPointHandler(placing);
     return () => view.releasePointHandler(placing);
@@ -222,9 +225,11 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
         ? { layerId: tagLayerId(selection.listId), key: String(selection.index) }
         : selection?.kind === 'annotation'
           ? { layerId: PINS_LAYER, key: uuidOf(selection.id) }
-          : null,
+          : selection?.kind === 'measurement'
+            ? { layerId: MEASUREMENTS_LAYER, key: uuidOf(selection.id) }
+            : null,
     );
-  }, [view, selection, tags, annotations.data]);
+  }, [view, selection, tags, annotations.data, measurements.data]);
 
   const drawn = zoneLists.reduce((n, l) => {
     const t = tags.get(uuidOf(l.id));
@@ -328,7 +333,14 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
                   }}
                 />
               ) : props.tab === 'measurements' ? (
-                <MeasurementsPanel base={base} zoneId={zoneId} perms={ctx.perms} all={measurements} />
+                <MeasurementsPanel
+                  base={base}
+                  zoneId={zoneId}
+                  perms={ctx.perms}
+                  all={measurements}
+                  selected={selection?.kind === 'measurement' ? selection.id : null}
+                  onSelect={(id) => setSelection({ kind: 'measurement', id })}
+                />
               ) : props.tab === 'copy' ? (
                 zone ? (
                   <CopyPanel accountId={props.accountId} project={project.data} base={base} zone={zone} zones={zones.data ?? []} perms={ctx.perms} onCopied={zones.reload} />
@@ -359,6 +371,8 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
               setSelection(
                 hit?.layerId === PINS_LAYER
                   ? { kind: 'annotation', id: hit.key }
+                  : hit?.layerId === MEASUREMENTS_LAYER
+                    ? { kind: 'measurement', id: hit.key }
                   : hit && hit.layerId.startsWith('tags:')
                     ? { kind: 'tag', listId: hit.layerId.slice(5), index: Number(hit.key) }
                     : null,
@@ -387,6 +401,7 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
                 tags={tags}
                 files={zoneFiles}
                 annotations={zoneAnnotations}
+                measurements={zoneMeasurements}
                 onFit={() => view?.fit(view.getSelection())}
                 onClose={() => setSelection(null)}
               />

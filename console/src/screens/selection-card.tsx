@@ -1,8 +1,9 @@
 // The selection's card, drawn over the 3D view (so selecting never moves the page): a
 // tag's name, id, class, list and box, with its editor one click away; a file's name,
-// category, size and date; or an annotation's number, title, type, position and comments.
+// category, size and date; an annotation's number, title, type, position and comments; or a
+// saved measurement's name, kind, values and points.
 import { uuidOf } from '../api.ts';
-import type { Annotation, FileItem, Tag, TagList } from '../types.ts';
+import type { Annotation, FileItem, Measurement, Tag, TagList } from '../types.ts';
 import { categoryName, formatDate, formatFullDate, formatSize } from '../format.ts';
 import { IconButton, Link } from '../ui.tsx';
 import { boxOf } from '../three/layers/tag-boxes.ts';
@@ -19,6 +20,7 @@ export function SelectionCard(props: {
   tags: ReadonlyMap<string, Tag[] | Error>;
   files: readonly FileItem[];
   annotations: readonly Annotation[];
+  measurements: readonly Measurement[];
   onFit: () => void;
   onClose: () => void;
 }) {
@@ -69,6 +71,28 @@ export function SelectionCard(props: {
         <dd class="nowrap">{a.position ? [a.position.x, a.position.y, a.position.z].map(metres).join(', ') : '—'}</dd>
         <dt>Comments</dt>
         <dd>{a.comments?.length ?? 0}</dd>
+      </dl>
+    );
+  } else if (s.kind === 'measurement') {
+    const m = props.measurements.find((x) => uuidOf(x.id) === uuidOf(s.id));
+    if (!m) return null;
+    title = m.name;
+    body = (
+      <dl class="fields">
+        <dt>Kind</dt>
+        <dd>{m.kind}</dd>
+        <dt>Length</dt>
+        <dd class="nowrap">{m.length === null ? '—' : metres(m.length)}</dd>
+        <dt>Height</dt>
+        <dd class="nowrap">{m.height === null ? '—' : metres(m.height)}</dd>
+        {m.area === null ? null : (
+          <>
+            <dt>Area</dt>
+            <dd class="nowrap">{m.area.toFixed(3)} m²</dd>
+          </>
+        )}
+        <dt>Points</dt>
+        <dd>{m.points.length}</dd>
       </dl>
     );
   } else {
