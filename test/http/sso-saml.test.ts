@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.ts';
 import { assertProblem, caller } from '../support/projects.ts';
 import { header, hiddenFieldsOf, injectTransport, pkcePair, randomState, authorizePath, UserAgent } from '../support/oauth-client.ts';
-import { readAuthnRequest, samlResponse, startTestSamlIdp, SAML_IDP_CERT, type TestSamlIdp } from '../support/saml-idp.ts';
+import { samlResponse, startTestSamlIdp, SAML_IDP_CERT, type TestSamlIdp } from '../support/saml-idp.ts';
+import { postAcs as postAcsOf, requestAtIdp as requestAtIdpOf, startSignIn as startSignInAt } from '../support/saml-flow.ts';
 import { startSilentIdp } from '../support/oidc-idp.ts';
 import { confirmSsoDomain } from '../../src/modules/sso/core/index.ts';
 
@@ -107,25 +108,9 @@ test('bad SAML settings are refused with 400 naming the field, and nothing is st
   assert.deepEqual((await owner('GET', A)).body.provider, before);
 });
 
-/** A browser at the sign-in page: "Continue with" posted; answers the agent and the IdP address it was sent to. */
-async function startSignIn(email = 'sam@acme.test') {
-  const agent = new UserAgent(injectTransport(t.app));
-  const { challenge } = pkcePair();
-  const page = await agent.get(authorizePath({ redirectUri: '/', state: randomState(), codeChallenge: challenge }));
-  assert.equal(page.status, 200);
-  const started = await agent.postForm('/sso/start', { ...hiddenFieldsOf(page.body), email });
-  return { agent, started };
-}
-
-async function requestAtIdp() {
-  const { agent, started } = await startSignIn();
-  assert.equal(started.status, 303, started.body);
-  const location = new URL(header(started, 'location')!);
-  assert.equal(`${location.origin}${location.pathname}`, idp.ssoUrl);
-  return { agent, request: readAuthnRequest(location) };
-}
-
-const postAcs = (agent: UserAgent, response: string, account = ACME) => agent.postForm(`/sso/saml/${account}/acs`, { SAMLResponse: response });
+const startSignIn = (email = 'sam@acme.test') => startSignInAt(t.app, email);
+const requestAtIdp = () => requestAtIdpOf(t.app, 'sam@acme.test', idp.ssoUrl);
+const postAcs = (agent: UserAgent, response: string, account = ACME) => postAcsOf(agent, account, response);
 
 /** The newest audit records' targets. */
 const lastAuditTargets = async (n = 3) => (await t.core.store.repos.audit.page({}, null, n)).flatMap((r) => r.targets);
