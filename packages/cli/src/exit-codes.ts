@@ -49,7 +49,10 @@ export function failureLine(e: unknown): string {
     const granted = Array.isArray(e.errorValues.grantedBy) && e.errorValues.grantedBy.length
       ? ` (granted by: ${(e.errorValues.grantedBy as string[]).map((r) => ROLE_NAMES[r] ?? r).join(', ')})`
       : '';
-    return `scanbase: ${e.errorCode} (${e.status || 'no answer'}): ${e.message}${granted}`;
+    // The HTTP status; none: the service did not answer (timeout, connection), or the failure
+    // is the client's own finding (a cut answer, an MD5 that differs), which the message says.
+    const status = e.status ? String(e.status) : e.errorCode === 'timeout' || e.errorCode === 'connection-failed' ? 'no answer' : null;
+    return `scanbase: ${e.errorCode}${status ? ` (${status})` : ''}: ${e.message}${granted}`;
   }
   const err = e as NodeJS.ErrnoException;
   if (err instanceof Error && typeof err.code === 'string' && LOCAL_FAILURES[err.code]) {

@@ -42,6 +42,8 @@ test('a cut download resumes from the bytes kept and ends whole; cut every time,
   const second = path.join(work, 'second.e57');
   const failed = await session.run(['download', uploaded!.id, ...scope, '--out', second]);
   assert.notEqual(failed.code, 0, `a download cut on every answer fails: ${failed.stdout}`);
+  // One line that says what happened and what to do: the answer was cut, the bytes are kept, run it again.
+  assert.match(failed.stderr, /^scanbase: download-interrupted: \S+second\.e57: the answer was cut 6 times, the last after \d+ of \d+ bytes \(.+\); the bytes received are kept in \S+second\.e57\.part: the same download resumes from there\n$/);
   assert.ok((await injected(always.id)) >= 2, 'it resumed before giving up');
   assert.ok(!fs.existsSync(second), 'nothing at the destination');
   const kept = fs.statSync(`${second}.part`).size;

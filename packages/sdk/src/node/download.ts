@@ -76,7 +76,17 @@ export async function downloadFile(client: ScanbaseClient, o: DownloadOptions): 
       await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), counter, fs.createWriteStream(part, { flags: append ? 'a' : 'w' }), { signal: o.signal });
       break;
     } catch (e) {
-      if (!isConnectionFailure(e) || resume >= (o.resumes ?? 5)) throw e;
+      if (!isConnectionFailure(e)) throw e;
+      if (resume >= (o.resumes ?? 5)) {
+        // Cut once more than it may resume: the bytes received stay in the .part for the next call.
+        const kept = await size(part);
+        throw new ScanbaseError({
+          status: 0, errorCode: 'download-interrupted', surface: 'network', method: 'GET', url, cause: e,
+          errorValues: { bytesKept: kept, bytesTotal: total ?? null, attempts: resume + 1 },
+          message: `${o.dest}: the answer was cut ${resume + 1} times, the last after ${kept}${total ? ` of ${total}` : ''} bytes (${(e as Error).message}); `
+            + `the bytes received are kept in ${part}: the same download resumes from there`,
+        });
+      }
     }
   }
   if (o.md5 && (await md5OfFile(part, o.signal)) !== o.md5.toLowerCase()) {
