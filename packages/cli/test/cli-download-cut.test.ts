@@ -1,8 +1,9 @@
 // @engine-independent: the data path is the service's, covered on both engines in test/http.
 // `scanbase download` when the sandbox cuts the blob's body half way (fault `truncate`, issue
 // 32): one cut is resumed from the bytes kept (a Range request) and ends whole, MD5 checked,
-// exit 0; cuts on every answer exhaust the resumes, exit non-zero with no file at the
-// destination and the .part kept, and the next run, the fault gone, finishes from that .part.
+// exit 0; cuts on every answer exhaust the resumes, exit 8 with a line that says so, no file
+// at the destination and the .part kept, and the next run, the fault gone, finishes from that
+// .part; the same in parallel ranges.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
@@ -48,7 +49,16 @@ test('a cut download resumes from the bytes kept and ends whole; cut every time,
   assert.ok(!fs.existsSync(second), 'nothing at the destination');
   const kept = fs.statSync(`${second}.part`).size;
   assert.ok(kept > 0 && kept < SIZE, `the .part keeps the bytes received (${kept} of ${SIZE})`);
+  // In parallel ranges (over the threshold) too: each range is fetched again when cut, then the same line.
+  const third = path.join(work, 'third.e57');
+  const ranged = await session.run(['download', uploaded!.id, ...scope, '--out', third, '--multipart-threshold', '1']);
+  assert.equal(ranged.code, 8, ranged.stderr);
+  assert.match(ranged.stderr, /^scanbase: download-interrupted: \S+third\.e57: the answer was cut 6 times, .*kept in \S+third\.e57\.part: the same download resumes from there\n$/);
+  assert.ok(!fs.existsSync(third));
   await world.operator('DELETE', `/faults/${always.id}`);
+  const rangedAgain = JSON.parse(ok(await session.run(['download', uploaded!.id, ...scope, '--out', third, '--multipart-threshold', '1', '--json'])).stdout);
+  assert.equal(rangedAgain.bytes, SIZE);
+  assert.equal(crypto.createHash('md5').update(fs.readFileSync(third)).digest('hex'), md5);
 
   const finished = JSON.parse(ok(await session.run(['download', uploaded!.id, ...scope, '--out', second, '--json'])).stdout);
   assert.equal(finished.resumedFrom, kept, 'the next run starts from the .part');

@@ -38,6 +38,19 @@ export async function signedBlobUrl(client: ScanbaseClient, o: Pick<DownloadOpti
   return new URL(location, client.baseUrl).href;
 }
 
+/**
+ * A download whose answers were cut more times than it resumes (`download-interrupted`,
+ * status 0): how often, how far it got, and where the bytes received are kept for the next call.
+ */
+export function downloadInterrupted(d: { dest: string; kept: string; url: string; cuts: number; bytesKept: number; bytesTotal: number | undefined; cause: unknown }): ScanbaseError {
+  return new ScanbaseError({
+    status: 0, errorCode: 'download-interrupted', surface: 'network', method: 'GET', url: d.url, cause: d.cause,
+    errorValues: { bytesKept: d.bytesKept, bytesTotal: d.bytesTotal ?? null, cuts: d.cuts },
+    message: `${d.dest}: the answer was cut ${d.cuts} times, the last after ${d.bytesKept}${d.bytesTotal ? ` of ${d.bytesTotal}` : ''} bytes `
+      + `(${d.cause instanceof Error ? d.cause.message : String(d.cause)}); the bytes received are kept in ${d.kept}: the same download resumes from there`,
+  });
+}
+
 export async function downloadFile(client: ScanbaseClient, o: DownloadOptions): Promise<{ bytes: number; resumedFrom: number }> {
   const part = `${o.dest}.part`;
   const etagFile = `${o.dest}.part.etag`;
@@ -77,16 +90,8 @@ export async function downloadFile(client: ScanbaseClient, o: DownloadOptions): 
       break;
     } catch (e) {
       if (!isConnectionFailure(e)) throw e;
-      if (resume >= (o.resumes ?? 5)) {
-        // Cut once more than it may resume: the bytes received stay in the .part for the next call.
-        const kept = await size(part);
-        throw new ScanbaseError({
-          status: 0, errorCode: 'download-interrupted', surface: 'network', method: 'GET', url, cause: e,
-          errorValues: { bytesKept: kept, bytesTotal: total ?? null, attempts: resume + 1 },
-          message: `${o.dest}: the answer was cut ${resume + 1} times, the last after ${kept}${total ? ` of ${total}` : ''} bytes (${(e as Error).message}); `
-            + `the bytes received are kept in ${part}: the same download resumes from there`,
-        });
-      }
+      // Cut once more than it may resume: the bytes received stay in the .part for the next call.
+      if (resume >= (o.resumes ?? 5)) throw downloadInterrupted({ dest: o.dest, kept: part, url, cuts: resume + 1, bytesKept: await size(part), bytesTotal: total, cause: e });
     }
   }
   if (o.md5 && (await md5OfFile(part, o.signal)) !== o.md5.toLowerCase()) {

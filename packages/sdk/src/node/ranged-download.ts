@@ -9,7 +9,7 @@ import type { ScanbaseClient } from '../client.ts';
 import { errorFromResponse, ScanbaseError } from '../errors.ts';
 import { isConnectionFailure, withRetry } from '../retry.ts';
 import { RateMeter, type RateSample } from '../rate.ts';
-import { signedBlobUrl } from './download.ts';
+import { downloadInterrupted, signedBlobUrl } from './download.ts';
 import { Slots } from './multipart.ts';
 import { md5OfFile } from './upload.ts';
 
@@ -116,7 +116,9 @@ async function fetchRanges(client: ScanbaseClient, o: RangedDownloadOptions, url
         }
       } catch (e) {
         bytesDone -= got;
-        if (!isConnectionFailure(e) || resume >= 5) throw e;
+        if (!isConnectionFailure(e)) throw e;
+        // A range cut once more than it may be fetched again: the ranges done stay in the .part and its state.
+        if (resume >= 5) throw downloadInterrupted({ dest: o.dest, kept: part, url, cuts: resume + 1, bytesKept: bytesDone, bytesTotal: size, cause: e });
         continue;
       }
       if (got !== end - start + 1) throw new Error(`GET ${url}: range ${start}-${end} answered ${got} bytes`);
