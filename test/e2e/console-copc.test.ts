@@ -165,5 +165,21 @@ test('zone view: a converted scan streams by level of detail — the first frame
   }
   const sent = reads.reduce((n, r) => n + r.bytes, 0);
   assert.ok(sent < copcSize, `${sent} bytes answered of a ${copcSize}-byte COPC`);
+
+  // Colour by: the toolbar's modes recolour every point held (the scan has RGB, so each mode differs).
+  const colours = () => page.evaluate((id) => {
+    const l = (globalThis as any).__scanbaseZoneView.layer(id);
+    const h = [...l.held.values()][0];
+    return { mode: l.getColourMode(), first: Array.from(h.points.geometry.getAttribute('color').array.slice(0, 30)) as number[] };
+  }, layerId);
+  const rgb = await colours();
+  assert.equal(rgb.mode, 'rgb');
+  const select = page.getByRole('combobox', { name: 'Colour points by' });
+  for (const mode of ['intensity', 'elevation'] as const) {
+    await select.selectOption(mode);
+    const now = await colours();
+    assert.equal(now.mode, mode);
+    assert.notDeepEqual(now.first, rgb.first, `${mode} colours differ from the scan's RGB`);
+  }
   done = true;
 });

@@ -1,11 +1,12 @@
 // The 3D view on a screen: the canvas filling its panel, the view's toolbar (fit to
-// everything or to the selection, orbit or walk, grid and axes), the label of what is under
+// everything or to the selection, orbit or walk, grid and axes, and once points are drawn
+// the scans' colour mode: RGB, intensity or elevation), the label of what is under
 // the pointer, and an overlay slot (the selection's card) drawn over the scene, so that
 // selecting never moves the page (docs/console.md "No page jumps").
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ZoneView, type Navigation } from '../three/view.ts';
-import type { Hit } from '../three/layer.ts';
+import type { ColourMode, Hit } from '../three/layer.ts';
 import { IconButton } from '../ui.tsx';
 import { onThemeChange } from '../theme.ts';
 
@@ -26,6 +27,7 @@ export function ScenePanel(props: {
   const [hover, setHover] = useState<{ hit: Hit; x: number; y: number } | null>(null);
   const [mode, setMode] = useState<Navigation>('orbit');
   const [helpers, setHelpers] = useState(true);
+  const [colour, setColour] = useState<ColourMode>('rgb');
   const pick = useRef(props.onPick);
   pick.current = props.onPick;
 
@@ -61,6 +63,22 @@ export function ScenePanel(props: {
             setHelpers(!helpers);
           }}
         />
+        {props.points > 0 ? (
+          <select
+            class="scene-colour"
+            aria-label="Colour points by"
+            value={colour}
+            onChange={(e) => {
+              const mode = e.currentTarget.value as ColourMode;
+              view?.setColourMode(mode);
+              setColour(mode);
+            }}
+          >
+            <option value="rgb">Colour: the scan's RGB</option>
+            <option value="intensity">Colour: intensity</option>
+            <option value="elevation">Colour: elevation</option>
+          </select>
+        ) : null}
         {props.tools}
       </div>
       <canvas

@@ -43,6 +43,9 @@ export interface FrameInfo {
   height: number;
 }
 
+/** How a scan's points are coloured: by its own RGB (where it has any), its intensity or its elevation. */
+export type ColourMode = 'rgb' | 'intensity' | 'elevation';
+
 export interface SceneLayer {
   /** Unique in its view: `tags:{tagListId}`, `scan:{fileId}`, `pins:…`. */
   readonly id: string;
@@ -61,6 +64,8 @@ export interface SceneLayer {
   bounds(): Box3 | null;
   /** The nearest item hit by the ray (local frame), or null; absent: the layer is not pickable. */
   pick?(ray: Raycaster): Hit | null;
+  /** Colours its points by the mode (layers of scans); absent: the layer has no points to colour. */
+  setColourMode?(mode: ColourMode): void;
   /** Marks one item as the selection (or none). */
   highlight?(key: string | null): void;
   /** Where an item is (local frame), for labels and "fit to selection". */

@@ -9,7 +9,7 @@ import {
   AmbientLight, AxesHelper, Box3, Color, DirectionalLight, GridHelper, type Intersection, Mesh, PerspectiveCamera, Plane, Points, Raycaster, Scene, Vector2, Vector3, WebGLRenderer,
 } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import type { Hit, LayerContext, SceneLayer } from './layer.ts';
+import type { ColourMode, Hit, LayerContext, SceneLayer } from './layer.ts';
 
 export type Navigation = 'orbit' | 'walk';
 
@@ -43,6 +43,7 @@ export class ZoneView {
   private readonly axes = new AxesHelper(1);
   private frame = 0;
   private moved = false;
+  private colourMode: ColourMode = 'rgb';
   private navigation: Navigation = 'orbit';
   private selection: Selection | null = null;
   private readonly resizeObserver: ResizeObserver;
@@ -103,7 +104,19 @@ export class ZoneView {
       changed: () => this.layerChanged(),
     };
     layer.attach(ctx);
+    if (this.colourMode !== 'rgb') layer.setColourMode?.(this.colourMode);
     this.layerChanged();
+  }
+
+  /** Colours every scan's points by `mode`, and those of scans added later (the toolbar's "Colour by"). */
+  setColourMode(mode: ColourMode): void {
+    this.colourMode = mode;
+    for (const l of this.layers.values()) l.setColourMode?.(mode);
+    this.requestRender();
+  }
+
+  getColourMode(): ColourMode {
+    return this.colourMode;
   }
 
   remove(id: string): void {

@@ -11,7 +11,7 @@
 import { Box3, BufferAttribute, BufferGeometry, Frustum, Group, Matrix4, Points, PointsMaterial, Sphere, Vector3 } from 'three';
 import { Copc, type Hierarchy, type View } from 'copc';
 import { createLazPerf, type LazPerf } from 'laz-perf';
-import type { FrameInfo, LayerContext, SceneLayer } from '../layer.ts';
+import type { ColourMode, FrameInfo, LayerContext, SceneLayer } from '../layer.ts';
 
 /** Reads bytes [begin, end) of the COPC file (end exclusive, as copc.js asks). */
 export type RangeGetter = (begin: number, end: number) => Promise<Uint8Array>;
@@ -66,7 +66,7 @@ export function copcByRanges(get: RangeGetter): CopcSource {
   };
 }
 
-export type ColourMode = 'rgb' | 'intensity' | 'elevation';
+export type { ColourMode };
 
 /** Points held at most (drawn and hidden together): about 40 MB of GPU buffers. */
 export const POINT_BUDGET = 3_000_000;
