@@ -16,7 +16,7 @@
 // BENCH_ONLY=startup only the start-up times (bench/startup.ts), which come last;
 // BENCH_ONLY=http only the HTTP scenarios above; BENCH_SNAPSHOTS=0 skips the snapshot
 // restore row (bench/snapshots.ts); BENCH_AUDIT=0 the audit-log export row (bench/audit-export.ts,
-// BENCH_AUDIT_RECORDS records, default 100,000; the target is set for 1,000,000), and with it the
+// BENCH_AUDIT_RECORDS records, default 1,000,000, the target's count), and with it the
 // chain lock's row (bench/audit-lock.ts; BENCH_AUDIT_LOCK=0 skips it). BENCH_POINTCLOUDS=1 adds the point-cloud conversion
 // rates (bench/pointclouds.ts, minutes long); BENCH_ONLY=pointclouds runs them alone. BENCH_SCENARIOS=regex keeps the HTTP
 // scenarios whose name matches, with the references they are compared with.
@@ -236,7 +236,7 @@ async function snapshotPhase(): Promise<number> {
   return writeResult('snapshots', 'snapshot', result);
 }
 
-/** Issue 33's audit-log export (bench/audit-export.ts; BENCH_AUDIT_RECORDS, default 100,000: the rate and the time 1,000,000 would take); BENCH_AUDIT=0 skips it. */
+/** Issue 33's audit-log export (bench/audit-export.ts; BENCH_AUDIT_RECORDS, default 1,000,000, the target's count); BENCH_AUDIT=0 skips it. */
 async function auditPhase(): Promise<number> {
   if (process.env.BENCH_AUDIT === '0') return 0;
   console.log(`bench: audit-log export (${auditBenchRecords().toLocaleString('en')} records, PGlite)`);

@@ -79,6 +79,16 @@ for (const engine of ENGINES) {
       await db?.drop();
     });
 
+    test('a pass gives the planner the tables\' statistics on PGlite (no autovacuum there; PostgreSQL\'s does it)', { skip: engine !== 'pglite' && 'PostgreSQL analyses by itself' }, async () => {
+      await db.sql.exec('CREATE TABLE janitor_stats_probe (n int)');
+      await db.sql.query('INSERT INTO janitor_stats_probe SELECT g FROM generate_series(1, 5000) g');
+      const tuples = async () => (await db.sql.query<{ t: number }>(`SELECT reltuples::float8 AS t FROM pg_class WHERE relname = 'janitor_stats_probe'`))[0]!.t;
+      assert.equal(await tuples(), -1, 'never analysed: the planner does not know its size');
+      await pass();
+      assert.equal(await tuples(), 5000, 'the pass analysed it');
+      await db.sql.exec('DROP TABLE janitor_stats_probe');
+    });
+
     test('compose runs a pass at start (recorded as the last pass)', async () => {
       let last: unknown = null;
       for (let i = 0; i < 200 && last === null; i++) {

@@ -160,6 +160,10 @@ export function adminRepo(sql: Sql): AdminRepo {
       const names = tables.map((r) => r.t).filter((t) => !KEPT.has(t));
       if (names.length) await sql.exec(`TRUNCATE ${names.map((n) => `"${n}"`).join(', ')} CASCADE`);
     },
+    async refreshStatistics() {
+      // ANALYZE samples at most 30,000 rows a table: a few hundred milliseconds for millions of rows.
+      if (sql.engine === 'pglite') await sql.exec('ANALYZE');
+    },
     async tryMaintenanceLock() {
       const rows = await sql.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [MAINTENANCE_LOCK]);
       return rows[0]!.locked;

@@ -3,7 +3,8 @@
 // kept that long for forensics, a refresh token of a family that still has a valid one
 // kept until the family has none (reuse detection needs it); sign-in throttle rows whose
 // window is over; done and failed jobs, outbox rows and domain events after the retention
-// period, RETENTION_DAYS). Each kind is deleted in batches of at most RETENTION_BATCH rows a pass. One node of
+// period, RETENTION_DAYS). Each kind is deleted in batches of at most RETENTION_BATCH rows a pass. Then, on
+// PGlite (no autovacuum), the planner's statistics are refreshed (ANALYZE). One node of
 // the cluster does each pass, under an advisory lock; nodes that find it held skip.
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { PurgeCounts, PurgeCutoffs } from '../../../core/ports/repositories.ts';
@@ -73,6 +74,8 @@ export function createJanitor(deps: { store: StoreSlice<never>; clock: Clock; re
           if (since >= 0 && since < (JANITOR.intervalSeconds * 1000) / 2) return { ran: false, reason: 'not-due' };
         }
         const deleted = await repos.admin.purge(purgeCutoffs(now, retention));
+        // After the deletes, so the statistics count what stays (PGlite: the only analyser it has).
+        await repos.admin.refreshStatistics();
         await repos.settings.set(LAST_PASS, now.toISOString());
         return { ran: true, at: now, deleted };
       });
