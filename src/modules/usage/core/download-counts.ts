@@ -4,12 +4,15 @@
 import type { DownloadCount, UsageRecorder } from '../../../core/ports/usage.ts';
 import type { UsageRepo } from './ports.ts';
 
+/** What counts of one row of the counters share: the user, the project and the action. */
+const keyOf = (c: DownloadCount) => `${c.userId}|${c.projectId}|${c.action}`;
+
 /** Counts of the same (user, project, action) summed; zero counts left out. */
 export function mergeDownloadCounts(counts: readonly DownloadCount[]): DownloadCount[] {
   const merged = new Map<string, DownloadCount>();
   for (const c of counts) {
     if (!(c.count > 0)) continue;
-    const key = `${c.userId}|${c.projectId}|${c.action}`;
+    const key = keyOf(c);
     const seen = merged.get(key);
     merged.set(key, seen ? { ...seen, count: seen.count + c.count } : { ...c });
   }
@@ -18,23 +21,34 @@ export function mergeDownloadCounts(counts: readonly DownloadCount[]): DownloadC
 
 const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
-/** The counts of the tally not yet written, by UTC day. */
+/**
+ * The counts of the tally not yet written, by UTC day, each day's by (user, project, action):
+ * an add increments in place (it runs on every whole tag-list read: no copy of what is held).
+ */
 export class DownloadTally {
-  private byDay = new Map<string, DownloadCount[]>();
+  private byDay = new Map<string, Map<string, DownloadCount>>();
 
-  add(counts: readonly DownloadCount[], at: Date): void {
-    const day = dayOf(at);
-    const kept = this.byDay.get(day);
-    this.byDay.set(day, mergeDownloadCounts(kept ? [...kept, ...counts] : counts));
+  /** Adds counts to the day of `at`, or to `day` when given (counts given back after a failed write). */
+  add(counts: readonly DownloadCount[], at: Date | string): void {
+    const day = typeof at === 'string' ? at : dayOf(at);
+    let held = this.byDay.get(day);
+    for (const c of counts) {
+      if (!(c.count > 0)) continue;
+      held ??= this.byDay.set(day, new Map()).get(day)!;
+      const key = keyOf(c);
+      const seen = held.get(key);
+      if (seen) seen.count += c.count;
+      else held.set(key, { ...c });
+    }
   }
 
   get empty(): boolean {
     return this.byDay.size === 0;
   }
 
-  /** Everything held, which the tally no longer holds (given back with `add` if writing it fails). */
+  /** Everything held, by day, which the tally no longer holds (given back with `add` if writing it fails). */
   take(): Map<string, DownloadCount[]> {
-    const taken = this.byDay;
+    const taken = new Map<string, DownloadCount[]>([...this.byDay].map(([day, held]) => [day, [...held.values()]]));
     this.byDay = new Map();
     return taken;
   }
@@ -58,7 +72,7 @@ export function createUsageRecorder(deps: { store: { readonly repos: { usage: Pi
         await store.repos.usage.addCounts(day, counts);
         taken.delete(day);
       } catch (e) {
-        for (const [left, rest] of taken) tally.add(rest, new Date(`${left}T00:00:00Z`));
+        for (const [left, rest] of taken) tally.add(rest, left);
         throw e;
       }
     }
@@ -74,7 +88,8 @@ export function createUsageRecorder(deps: { store: { readonly repos: { usage: Pi
     },
     flushTally() {
       // After the write under way (its failure is its caller's): then whatever came since.
-      flushing = flushing.catch(() => undefined).then(() => (tally.empty ? undefined : writeTally()));
+      const next = () => (tally.empty ? undefined : writeTally());
+      flushing = flushing.then(next, next);
       return flushing;
     },
   };
