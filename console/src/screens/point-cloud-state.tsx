@@ -20,7 +20,7 @@ export interface Conversion {
   message: string | null;
 }
 
-export const isPointCloud = (f: FileItem) => POINT_CLOUDS.has(f.extension.toLowerCase());
+export const isPointCloud = (f: Pick<FileItem, 'extension'>) => POINT_CLOUDS.has(f.extension.toLowerCase());
 
 const eta = (s: number | null) => (s === null ? '' : s < 90 ? ` · ${Math.max(1, Math.round(s))} s left` : ` · ${Math.round(s / 60)} min left`);
 const points = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(0)} k` : String(n));

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ErrorBox, Loading } from '../ui.tsx';
 import { shareCall as call } from './shared-api.ts';
 import { SharedScene, type SharedSceneProps } from './shared-scene.tsx';
+import { isPointCloud } from './point-cloud-state.tsx';
 
 interface Facts {
   id: string;
@@ -37,8 +38,6 @@ async function readShared(base: string, token: string, f: Facts): Promise<Shared
 }
 
 const at = (p: { x: number; y: number; z: number } | null) => (p ? `${p.x}, ${p.y}, ${p.z}` : 'no position');
-/** Scans the service converts to COPC (docs/point-clouds.md): what a link shows in 3D. */
-const POINT_CLOUDS = new Set(['e57', 'las', 'laz', 'ply']);
 
 export function SharedScreen(props: { linkId: string }) {
   const base = `/share/${encodeURIComponent(props.linkId)}`;
@@ -101,7 +100,7 @@ export function SharedScreen(props: { linkId: string }) {
 
 function SharedContent(props: { shared: Shared; base: string; token: string }) {
   const s = props.shared;
-  const scans = s.files.filter((f) => f.category === 'scan' && POINT_CLOUDS.has(f.extension.toLowerCase()));
+  const scans = s.files.filter((f) => f.category === 'scan' && isPointCloud(f));
   const [shown, setShown] = useState<Shared['files'][number] | null>(null);
   return (
     <>
