@@ -39,6 +39,8 @@ before(async () => {
   t = await testApp({
     KONEKT_API_URL: fake.url, AUTODESK_API_URL: fake.url, AUTODESK_CLIENT_ID: fake.autodesk.clientId, AUTODESK_CLIENT_SECRET: fake.autodesk.clientSecret,
     INTEGRATIONS_TIMEOUT: '5',
+    // The links stay pending here: the batch that creates them is test/http/integration-links-batch.test.ts's.
+    TASK_PERIODS: 'integration-links=86400',
   }, { wrapSql: (s) => (sql = s) });
   w = await projectWorld(t);
   P = await createProject(w.as.projectOwner!);
@@ -335,9 +337,10 @@ test('integration links: Konekt when the project\'s hub is connected, Autodesk w
   assert.deepEqual(await eventsOf('annotation-integration-links.'), ['annotation-integration-links.created']);
   // The annotations' `integrations` field shows them, pending (url null), in the vendor's shape.
   const shown = expect(await w.as.manager!('GET', `${projectUrl(P)}/annotations/${byManager.id}`), 200, 'getAnnotationById');
-  assert.deepEqual(shown.integrations, [{ type: 'AUTODESK', url: null }, { type: 'NEWFORMA_KONEKT', url: null }]);
+  const pending = { url: null, status: 'pending', failure: null };
+  assert.deepEqual(shown.integrations, [{ type: 'AUTODESK', ...pending }, { type: 'NEWFORMA_KONEKT', ...pending }]);
   const listed = expect(await w.as.manager!('GET', `${projectUrl(P)}/annotations`), 200, 'getAnnotationsFromProject');
-  assert.deepEqual(listed.find((a: any) => a.id === byOwner.id).integrations, [{ type: 'NEWFORMA_KONEKT', url: null }]);
+  assert.deepEqual(listed.find((a: any) => a.id === byOwner.id).integrations, [{ type: 'NEWFORMA_KONEKT', ...pending }]);
 
   assertProblem(await w.as.manager!('POST', links, { annotations: ['urn:svc:annotation:8b0c5e4e-8a53-4a6f-9d5e-3f1f0a1b2c3d'], integrationTypes: ['AUTODESK'] }), 404, 'annotation-not-found');
   assertProblem(await w.as.manager!('POST', links, { annotations: ['urn:svc:project:8b0c5e4e-8a53-4a6f-9d5e-3f1f0a1b2c3d'], integrationTypes: ['AUTODESK'] }), 400, 'invalid-annotation-urn');

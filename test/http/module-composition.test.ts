@@ -26,9 +26,11 @@ test('the composed node builds every feature module once, each job kind with one
     for (const m of modules) for (const kind of m.enqueues) assert.ok(kinds.includes(kind), `${m.name} enqueues ${kind}`);
 
     // SANDBOX=1, SMTP_URL and a rate limit set: every periodic task of the modules is on (but
-    // autodesk-sign-ins, on only with Autodesk configured; integration-token-sealing always is).
+    // autodesk-sign-ins, on only with Autodesk configured; integration-token-sealing and
+    // integration-links always are: a link left pending when a third party's configuration was
+    // removed fails with that reason).
     assert.deepEqual(modules.flatMap((m) => m.tasks).sort(), [
-      'integration-token-sealing', 'janitor', 'mail-relay', 'multipart-sweeper', 'point-cloud-intake', 'rate-limit-exchange', 'sandbox-clock', 'signing-keys', 'sso-logins', 'upload-sweeper', 'usage-tally', 'webhook-owner-notices', 'webhook-relay',
+      'integration-links', 'integration-token-sealing', 'janitor', 'mail-relay', 'multipart-sweeper', 'point-cloud-intake', 'rate-limit-exchange', 'sandbox-clock', 'signing-keys', 'sso-logins', 'upload-sweeper', 'usage-tally', 'webhook-owner-notices', 'webhook-relay',
     ]);
     assert.deepEqual(modules.filter((m) => m.seedExtensions > 0).map((m) => m.name), ['roles']);
   } finally {

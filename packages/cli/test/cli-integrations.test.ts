@@ -3,7 +3,8 @@
 // HTTP server on loopback, test/support/fake-integrations.ts; docs/integrations.md "From the
 // command line"): a hub created with its token read from standard input and never printed,
 // listed, disconnected, deleted; a project's Autodesk configuration set, shown, deleted; a
-// project manager refused (the exit code of a 403).
+// project manager refused (the exit code of a 403); `integrations links --wait` shows the links
+// once the service's batch (its task, every second here) has created them at the fake Konekt.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -21,8 +22,8 @@ const TOKEN = 'konekt-cli-token-5d1e';
 
 before(async () => {
   fake = await startFakeIntegrations();
-  fake.hubs.push({ token: TOKEN, id: 'hub-cli', name: 'CLI hub', beta: false, projects: [] });
-  world = await startSdkWorld({ KONEKT_API_URL: fake.url });
+  fake.hubs.push({ token: TOKEN, id: 'hub-cli', name: 'CLI hub', beta: false, projects: [{ id: '77', name: 'Site' }] });
+  world = await startSdkWorld({ KONEKT_API_URL: fake.url, TASK_PERIODS: 'integration-links=1' });
   configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-cli-integrations-'));
   for (const [profile, who] of [['admin', 'administrator'], ['pm', 'projectManager'], ['po', 'projectOwner']] as const) {
     const pair = await world.operator('POST', '/tokens', { email: emailOf(who) });
@@ -66,4 +67,19 @@ test('cli: a project\'s Autodesk configuration set, shown and deleted; a project
   const refused = await cli('pm', ['integrations', 'list']);
   assert.notEqual(refused.code, 0);
   assert.match(refused.stderr, /view-account-integrations-forbidden|account:integrations:read/);
+});
+
+test('cli: integrations links --wait initialises the links, waits for the service to create them at Konekt and shows each one\'s url', async () => {
+  const project = ['--project', world.projectId];
+  const hub = JSON.parse(ok(await cli('admin', ['integrations', 'create', '--token-stdin', '--json'], `${TOKEN}\n`)).stdout);
+  ok(await cli('po', ['integrations', 'project', 'konekt', ...project, '--hub', 'hub-cli', '--konekt-project', '77']));
+  const note = JSON.parse(ok(await cli('po', ['annotations', 'create', ...project, '--title', 'Damaged column', '--at', '1,2,3', '--type', 'Issue', '--json'])).stdout);
+  const rows = JSON.parse(ok(await cli('po', ['integrations', 'links', ...project, '--types', 'NEWFORMA_KONEKT', '--annotations', note.id, '--wait', '30', '--json'])).stdout);
+  const issue = fake.issues.find((i) => i.title === `#${note.number} Damaged column`);
+  assert.ok(issue, 'the issue was created at Konekt');
+  assert.deepEqual(rows, [{ annotation: note.id, type: 'NEWFORMA_KONEKT', status: 'created', url: `${fake.url}/hubs/hub-cli/projects/77/issues/${issue.id}`, failure: null }]);
+  const table = ok(await cli('po', ['integrations', 'links', ...project, '--types', 'NEWFORMA_KONEKT', '--wait']));
+  assert.doesNotMatch(table.stdout, /pending/, 'nothing new initialised: an empty table');
+  ok(await cli('po', ['integrations', 'project', 'delete', 'konekt', ...project]));
+  ok(await cli('admin', ['integrations', 'delete', hub.id]));
 });

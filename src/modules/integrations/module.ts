@@ -10,6 +10,7 @@ import type { ProjectAccess } from '../../core/projects/index.ts';
 import type { IntegrationsConfig } from '../../config.ts';
 import type { Annotations } from '../annotations/index.ts';
 import { createIntegrations, type Integrations } from './core/integrations.ts';
+import { createLinkBatch, type LinkBatch } from './core/link-batch.ts';
 import type { IntegrationsRepos } from './core/ports.ts';
 import { INTEGRATION_ERROR_CODES, type IntegrationErrorCode } from './core/errors.ts';
 import type { IntegrationEvent } from './core/events.ts';
@@ -31,23 +32,27 @@ export interface IntegrationsNeeds {
   config: { publicUrl: string; integrations: IntegrationsConfig };
 }
 
+/** Seconds between passes of the batch that creates pending links at the third party. */
+const LINK_BATCH_SECONDS = 15;
+
 /** No cache holds integrations (each read goes to the database): their events make nothing stale. */
 const nothing = () => [];
 
-export const integrationsModule = defineModule<IntegrationsNeeds, { integrations: Integrations }, IntegrationsRepos, IntegrationEvent, IntegrationErrorCode>({
+export const integrationsModule = defineModule<IntegrationsNeeds, { integrations: Integrations; integrationLinks: LinkBatch }, IntegrationsRepos, IntegrationEvent, IntegrationErrorCode>({
   name: 'integrations',
   feature: {
     name: 'integrations',
     create: ({ store, clock, ids, authorizer, projectAccess, annotations, config }) => {
       const { konektApiUrl, autodesk, timeoutSeconds } = config.integrations;
+      const konekt = konektApiUrl ? createKonektClient({ apiUrl: konektApiUrl, timeoutSeconds }) : null;
+      const autodeskClient = autodesk ? createAutodeskClient({ ...autodesk, timeoutSeconds }) : null;
+      const secrets = createSecretBox({ sealingKey: (candidate) => store.repos.settings.keepFirst('integrations.sealing_key', candidate), ids });
       const integrations = createIntegrations({
-        store, clock, ids, authorizer, access: projectAccess, annotations, publicUrl: config.publicUrl,
-        konekt: konektApiUrl ? createKonektClient({ apiUrl: konektApiUrl, timeoutSeconds }) : null,
-        autodesk: autodesk ? createAutodeskClient({ ...autodesk, timeoutSeconds }) : null,
-        secrets: createSecretBox({ sealingKey: (candidate) => store.repos.settings.keepFirst('integrations.sealing_key', candidate), ids }),
+        store, clock, ids, authorizer, access: projectAccess, annotations, publicUrl: config.publicUrl, konekt, autodesk: autodeskClient, secrets,
       });
+      const integrationLinks = createLinkBatch({ store, clock, konekt, autodesk: autodeskClient, secrets, publicUrl: config.publicUrl, timeoutSeconds });
       return {
-        offers: { integrations },
+        offers: { integrations, integrationLinks },
         // Sign-ins are started only with Autodesk configured: without it there is nothing to expire.
         tasks: [
           // Tokens kept before they were sealed (docs/integrations.md "Tokens at rest"): sealed at start, and again hourly
@@ -55,6 +60,12 @@ export const integrationsModule = defineModule<IntegrationsNeeds, { integrations
           {
             name: 'integration-token-sealing', everySeconds: 3600, atStart: true, run: () => integrations.sealPlainTokens(),
             failure: { level: 'warn', message: 'sealing the integration tokens kept in plain text failed' },
+          },
+          // Pending links are created at the third party (docs/integrations.md "Integration links"); on every node (a
+          // link is claimed by one at a time), at start too (links left by a node that stopped).
+          {
+            name: 'integration-links', everySeconds: LINK_BATCH_SECONDS, atStart: true, run: () => integrationLinks.run(),
+            failure: { level: 'warn', message: 'creating integration links at the third party failed' },
           },
           ...(autodesk ? [{
             name: 'autodesk-sign-ins', everySeconds: 600, atStart: false, run: () => integrations.pruneAutodeskStates(),
@@ -77,6 +88,9 @@ export const integrationsModule = defineModule<IntegrationsNeeds, { integrations
     'project-integration.deleted': nothing,
     'autodesk-connection.changed': nothing,
     'annotation-integration-links.created': nothing,
+    // The annotations' reads take their links from the table each time: nothing to drop.
+    'annotation-integration-link.created': nothing,
+    'annotation-integration-link.failed': nothing,
   },
   errorCodes: INTEGRATION_ERROR_CODES,
   settings: [

@@ -34,6 +34,26 @@ function tokenFromStdin(): string {
   return token;
 }
 
+const LINK_COLUMNS = ['annotation', 'type', 'status', 'url', 'failure'];
+interface LinkRow { annotation: string; type: string; status: string; url: string | null; failure: string | null }
+
+/**
+ * The links initialised (`created`: annotation → types) as the annotations show them, read
+ * again every 2 s until none is pending or `waitMs` has passed (docs/integrations.md: the batch
+ * creates them at the third party in the background).
+ */
+async function settledLinks(cmd: Command, created: Record<string, string[]>, waitMs: number): Promise<LinkRow[]> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const annotations = await call(cmd, 'project', 'GET', '/annotations') as { id: string; integrations: Omit<LinkRow, 'annotation'>[] }[];
+    const rows = annotations.filter((a) => created[a.id]).flatMap((a) => a.integrations
+      .filter((l) => created[a.id]!.includes(l.type))
+      .map((l) => ({ annotation: a.id, type: l.type, status: l.status, url: l.url, failure: l.failure })));
+    if (!rows.some((r) => r.status === 'pending') || Date.now() >= until) return rows;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(2000, until - Date.now())));
+  }
+}
+
 const done = (cmd: Command, json: unknown, text: string) => contextOf(cmd).out.result(contextOf(cmd).out.json ? json : text);
 
 export function integrationCommands(): Command {
@@ -108,13 +128,18 @@ export function integrationCommands(): Command {
   root.addCommand(withScope(new Command('links'), 'project').description('initialise integration links on annotations (those whose prerequisites hold)')
     .requiredOption('--types <list>', 'comma-separated: AUTODESK, NEWFORMA_KONEKT, PROCORE')
     .option('--annotations <ids>', 'comma-separated annotation ids (omitted: every annotation you may read)')
+    .option('--wait [seconds]', 'then wait (at most this long, default 120) until the service has created them at the third party, and show each one\'s url or why it failed')
     .action(action(async (cmd) => {
-      const o = cmd.opts<{ types: string; annotations?: string }>();
+      const o = cmd.opts<{ types: string; annotations?: string; wait?: string | true }>();
       const body = {
         integrationTypes: o.types.split(',').map((s) => s.trim()).filter(Boolean),
         ...(o.annotations ? { annotations: o.annotations.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
       };
-      contextOf(cmd).out.result(await call(cmd, 'project', 'POST', '/annotations/bulk-create-integration', body));
+      const answer = await call(cmd, 'project', 'POST', '/annotations/bulk-create-integration', body) as { created: Record<string, string[]> };
+      if (o.wait === undefined) return contextOf(cmd).out.result(answer);
+      const seconds = o.wait === true ? 120 : Number(o.wait);
+      if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError('--wait: a number of seconds above 0');
+      contextOf(cmd).out.result(await settledLinks(cmd, answer.created, seconds * 1000), LINK_COLUMNS);
     })));
   return root;
 }

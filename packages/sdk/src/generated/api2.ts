@@ -16841,6 +16841,9 @@ export interface operations {
                         integrations: {
                             type: string;
                             url: string | null;
+                            /** @description Scanbase extension: pending at the third party (url null), created (url set), or failed for good (url null; `failure` says why; a new bulk-create-integration request initialises it again) */
+                            status: "pending" | "created" | "failed";
+                            failure: string | null;
                         }[];
                     }[];
                 };
@@ -17047,6 +17050,9 @@ export interface operations {
                         integrations: {
                             type: string;
                             url: string | null;
+                            /** @description Scanbase extension: pending at the third party (url null), created (url set), or failed for good (url null; `failure` says why; a new bulk-create-integration request initialises it again) */
+                            status: "pending" | "created" | "failed";
+                            failure: string | null;
                         }[];
                     };
                 };
@@ -17272,6 +17278,9 @@ export interface operations {
                         integrations: {
                             type: string;
                             url: string | null;
+                            /** @description Scanbase extension: pending at the third party (url null), created (url set), or failed for good (url null; `failure` says why; a new bulk-create-integration request initialises it again) */
+                            status: "pending" | "created" | "failed";
+                            failure: string | null;
                         }[];
                     };
                 };
@@ -17479,6 +17488,9 @@ export interface operations {
                         integrations: {
                             type: string;
                             url: string | null;
+                            /** @description Scanbase extension: pending at the third party (url null), created (url set), or failed for good (url null; `failure` says why; a new bulk-create-integration request initialises it again) */
+                            status: "pending" | "created" | "failed";
+                            failure: string | null;
                         }[];
                     };
                 };

@@ -29,8 +29,8 @@ export interface AnnotationView {
   comments: AnnotationCommentRecord[] | null;
   /** null: not asked for (includeAttachments=false); attachments are not stored (docs/annotations.md). */
   attachments: [] | null;
-  /** Its integration links (`url` null while pending at the third party; docs/integrations.md). */
-  integrations: { type: AnnotationIntegrationLink['type']; url: string | null }[];
+  /** Its integration links (`url` null while pending at the third party, or failed; docs/integrations.md). */
+  integrations: Omit<AnnotationIntegrationLink, 'annotationId'>[];
 }
 
 export interface AnnotationCommentView {
@@ -101,7 +101,7 @@ export function createAnnotations(deps: {
     const links = new Map<string, AnnotationView['integrations']>();
     for (const l of await store.repos.annotations.integrationLinks(ids)) {
       const of = links.get(l.annotationId) ?? [];
-      of.push({ type: l.type, url: l.url });
+      of.push({ type: l.type, url: l.url, status: l.status, failure: l.failure });
       links.set(l.annotationId, of);
     }
     return list.map((annotation) => ({

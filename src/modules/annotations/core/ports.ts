@@ -47,11 +47,16 @@ export interface AnnotationCommentRecord {
   createdBy: string | null;
 }
 
-/** An integration link of an annotation (the integrations module writes them); `url` null: not created at the third party yet. */
+/**
+ * An integration link of an annotation (the integrations module writes them); `url` null: not
+ * created at the third party (yet: `status` pending; or ever: failed, `failure` says why).
+ */
 export interface AnnotationIntegrationLink {
   annotationId: string;
   type: 'AUTODESK' | 'NEWFORMA_KONEKT' | 'PROCORE';
   url: string | null;
+  status: 'pending' | 'created' | 'failed';
+  failure: string | null;
 }
 
 export interface AnnotationsRepo {

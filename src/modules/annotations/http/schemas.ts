@@ -82,7 +82,14 @@ export const Annotation = Type.Object({
   comments: Nullable(Type.Array(AnnotationComment)),
   attachments: Nullable(Type.Array(Type.Never())),
   labels: Type.Array(Type.String()),
-  integrations: Type.Array(Type.Object({ type: Type.String(), url: Nullable(Type.String()) })),
+  integrations: Type.Array(Type.Object({
+    type: Type.String(),
+    url: Nullable(Type.String()),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('created'), Type.Literal('failed')], {
+      description: 'Scanbase extension: pending at the third party (url null), created (url set), or failed for good (url null; `failure` says why; a new bulk-create-integration request initialises it again)',
+    }),
+    failure: Nullable(Type.String({ description: 'Scanbase extension: why the link could not be created (failed), or why the last attempt did not answer (pending); null otherwise' })),
+  })),
 });
 
 export const ReadQuery = Type.Object({

@@ -108,7 +108,7 @@ export function annotationsRepo(sql: Sql): AnnotationsRepo {
       // The links' table is the integrations module's (migration 0029); a link belongs to its
       // annotation (deleted with it), and the annotation's `integrations` field shows them.
       return sql.query<AnnotationIntegrationLink>(
-        `SELECT annotation_id AS "annotationId", integration_type AS type, url
+        `SELECT annotation_id AS "annotationId", integration_type AS type, url, state AS status, failure
          FROM annotation_integration_links WHERE annotation_id = ANY($1::uuid[]) ORDER BY annotation_id, integration_type`,
         [annotationIds],
       );

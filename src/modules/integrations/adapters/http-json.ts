@@ -38,3 +38,12 @@ export function optionalString(v: unknown, key: string): string | null {
   const value = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;
   return typeof value === 'string' ? value : null;
 }
+
+/** The `id` of a created thing, a string or a number (third parties use both): as a string. */
+export function idOf(v: unknown): string {
+  const value = v !== null && typeof v === 'object' ? (v as Record<string, unknown>).id : undefined;
+  if ((typeof value !== 'string' || !value) && (typeof value !== 'number' || !Number.isFinite(value))) {
+    throw new ThirdPartyError('unavailable', 'the answer has no "id"');
+  }
+  return String(value);
+}

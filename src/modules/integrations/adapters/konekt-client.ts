@@ -1,8 +1,9 @@
 // Konekt's API as this service uses it (docs/integrations.md "Konekt"), at KONEKT_API_URL:
 //   GET  /v1/hub            (Bearer <hub token>) → {id, name, beta, projects: [{id, name}]}
 //   POST /v1/hub/projects   (Bearer <hub token>, {name}) → {id: integer}
+//   POST /v1/hub/projects/{id}/issues (Bearer <hub token>, Idempotency-Key, {title, description, externalLink}) → {id}
 import type { KonektClient, KonektHub } from '../core/ports.ts';
-import { field, list, requestJson } from './http-json.ts';
+import { field, idOf, list, requestJson } from './http-json.ts';
 
 export function createKonektClient(opts: { apiUrl: string; timeoutSeconds: number }): KonektClient {
   const { apiUrl, timeoutSeconds } = opts;
@@ -23,6 +24,14 @@ export function createKonektClient(opts: { apiUrl: string; timeoutSeconds: numbe
       }, timeoutSeconds);
       return field(body, 'id', 'number');
     },
+    async createIssue(token, konektProjectId, issue, key) {
+      const body = await requestJson(`${apiUrl}/v1/hub/projects/${konektProjectId}/issues`, {
+        method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify({ title: issue.title, description: issue.description, externalLink: issue.link }),
+      }, timeoutSeconds);
+      return idOf(body);
+    },
+    issueLink: (hubId, konektProjectId, issueId) => `${apiUrl}/hubs/${encodeURIComponent(hubId)}/projects/${konektProjectId}/issues/${encodeURIComponent(issueId)}`,
     projectLink: (hubId, konektProjectId) => `${apiUrl}/hubs/${encodeURIComponent(hubId)}/projects/${konektProjectId}`,
     hubLink: (hubId) => `${apiUrl}/hubs/${encodeURIComponent(hubId)}`,
   };

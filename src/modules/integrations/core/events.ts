@@ -17,12 +17,16 @@ declare module '../../../core/events/domain-events.ts' {
     'autodesk-connection.changed': { userId: string; connected: boolean };
     /** Integration links initialised on annotations of a project (one event per request). */
     'annotation-integration-links.created': ProjectIds & { annotations: number; links: number };
+    /** The batch created a link at the third party (its `url` is set). */
+    'annotation-integration-link.created': ProjectIds & { annotationId: string; integration: 'NEWFORMA_KONEKT' | 'AUTODESK' | 'PROCORE'; url: string };
+    /** The batch gave up on a link: the third party refused it, its configuration is gone, or no answer after every attempt. */
+    'annotation-integration-link.failed': ProjectIds & { annotationId: string; integration: 'NEWFORMA_KONEKT' | 'AUTODESK' | 'PROCORE'; failure: string };
   }
 }
 
 export const INTEGRATION_EVENTS = [
   'account-integration.created', 'account-integration.updated', 'account-integration.connection-changed', 'account-integration.deleted',
   'project-integration.created', 'project-integration.updated', 'project-integration.deleted',
-  'autodesk-connection.changed', 'annotation-integration-links.created',
+  'autodesk-connection.changed', 'annotation-integration-links.created', 'annotation-integration-link.created', 'annotation-integration-link.failed',
 ] as const;
 export type IntegrationEvent = (typeof INTEGRATION_EVENTS)[number];

@@ -16,7 +16,8 @@ import { refUuid } from '../../../core/ids/refs.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { Repos, Store } from '../../../core/ports/repositories.ts';
-import { looksSealed, type SecretBox } from '../../../core/crypto/secret-box.ts';
+import type { SecretBox } from '../../../core/crypto/secret-box.ts';
+import { openStoredToken } from './stored-token.ts';
 import { requirePermission, type Actor, type AccountScope, type Authorizer } from '../../../core/permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from '../../../core/projects/index.ts';
 import type { Annotations } from '../../annotations/index.ts';
@@ -152,11 +153,7 @@ export function createIntegrations(deps: {
     integration, link: autodesk ? autodesk.projectLink(integration.autodeskHubId, integration.autodeskProjectId) : '',
   });
 
-  /**
-   * A stored token in plain text: sealed since migration 0039's release; a row written before
-   * holds it as given (the sealing task seals it), and is read as it is.
-   */
-  const openToken = (stored: string): Promise<string> => (looksSealed(stored) ? secrets.open(stored) : Promise.resolve(stored));
+  const openToken = (stored: string) => openStoredToken(secrets, stored);
 
   const refusedToken = (message: string) => new DomainError('invalid', 'integration-token-refused', `Konekt refused the token: ${message}`, { field: 'token' });
   const hubOf = (token: string) => callThirdParty('NEWFORMA_KONEKT', () => configured(konekt, 'NEWFORMA_KONEKT').hub(token), refusedToken);
@@ -449,7 +446,8 @@ export function createIntegrations(deps: {
       const [k, ad, existing] = await Promise.all([repo().projectKonekt(scope.project.id), repo().projectAutodesk(scope.project.id), repo().links(scope.project.id)]);
       const konektReady = k ? Boolean((await repo().accountKonektByHub(scope.project.accountId, k.hubId))?.token) : false;
       const authors = ad ? await repo().autodeskConnected([...new Set(chosen.map((x) => x.createdBy).filter((x): x is string => x !== null))]) : new Set<string>();
-      const have = new Set(existing.map((l) => `${l.annotationId}|${l.integrationType}`));
+      // A failed link is initialised again (its configuration may have been mended since).
+      const have = new Set(existing.filter((l) => l.state !== 'failed').map((l) => `${l.annotationId}|${l.integrationType}`));
       const now = clock.now();
       const links: IntegrationLinkRecord[] = [];
       const created: CreatedLinks = new Map();
@@ -458,7 +456,7 @@ export function createIntegrations(deps: {
           const ready = type === 'NEWFORMA_KONEKT' ? konektReady : type === 'AUTODESK' ? Boolean(ad && annotation.createdBy && authors.has(annotation.createdBy)) : false;
           if (!ready || have.has(`${annotation.id}|${type}`)) continue;
           have.add(`${annotation.id}|${type}`);
-          links.push({ annotationId: annotation.id, projectId: scope.project.id, integrationType: type, url: null, createdAt: now, createdBy: actor.userId });
+          links.push({ annotationId: annotation.id, projectId: scope.project.id, integrationType: type, url: null, state: 'pending', failure: null, createdAt: now, createdBy: actor.userId });
           created.set(annotation.id, [...(created.get(annotation.id) ?? []), type]);
         }
       }

@@ -75,14 +75,46 @@ export interface AutodeskStateRecord {
   expiresAt: Date;
 }
 
+/** pending: initialised, not yet created at the third party; created: `url` set; failed: `failure` says why (re-initialised by a new request). */
+export type IntegrationLinkState = 'pending' | 'created' | 'failed';
+
 export interface IntegrationLinkRecord {
   annotationId: string;
   projectId: string;
   integrationType: IntegrationType;
   url: string | null;
+  state: IntegrationLinkState;
+  failure: string | null;
   createdAt: Date;
   createdBy: string | null;
 }
+
+/** What the third party is told of a link's annotation. */
+export interface LinkedAnnotation {
+  number: number;
+  title: string;
+  description: string | null;
+  annotationType: string;
+  createdBy: string | null;
+}
+
+/** A pending link a node has claimed (its lease ends at `claimedUntil`), with its annotation. */
+export interface ClaimedLink {
+  annotationId: string;
+  projectId: string;
+  accountId: string;
+  integrationType: IntegrationType;
+  /** This attempt included. */
+  attempts: number;
+  claimedUntil: Date;
+  annotation: LinkedAnnotation;
+}
+
+/** How an attempt ended: created, failed for good, or to be tried again at `nextAttemptAt`. */
+export type LinkOutcome =
+  | { state: 'created'; url: string; externalId: string }
+  | { state: 'failed'; failure: string }
+  | { state: 'pending'; nextAttemptAt: Date; failure: string };
 
 export interface IntegrationsRepo {
   accountKonekts(accountId: string): Promise<AccountKonektRecord[]>;
@@ -122,7 +154,18 @@ export interface IntegrationsRepo {
   pruneAutodeskStates(now: Date): Promise<number>;
 
   links(projectId: string): Promise<IntegrationLinkRecord[]>;
+  /** Inserts pending links; a failed link of the same annotation and type is made pending again, any other is kept. */
   insertLinks(links: IntegrationLinkRecord[]): Promise<void>;
+  /**
+   * Claims up to `limit` pending links due at `now` whose lease (if any) has ended: one
+   * statement, so two nodes never claim the same link at once; each claim counts an attempt
+   * and holds the link until `leaseUntil`.
+   */
+  claimLinks(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedLink[]>;
+  /** Writes an attempt's outcome, unless the claim's lease was taken over meanwhile (false then). */
+  settleLink(link: ClaimedLink, outcome: LinkOutcome): Promise<boolean>;
+  /** Replaces a user's Autodesk tokens after a refresh, unless they changed since `previousAccess` was read (false then). */
+  replaceAutodeskTokens(userId: string, previousAccess: string, next: { accessToken: string; refreshToken: string | null; expiresAt: Date | null }): Promise<boolean>;
 }
 
 /** The module's repositories, as every executor of the store carries them. */
@@ -161,8 +204,11 @@ export interface KonektClient {
   hub(token: string): Promise<KonektHub>;
   /** Creates a project on the hub; its Konekt id. */
   createProject(token: string, name: string): Promise<number>;
+  /** Creates an issue on the hub's project for an annotation; Konekt's id of it. `key` makes a repeated request create nothing more. */
+  createIssue(token: string, konektProjectId: number, issue: ThirdPartyIssue, key: string): Promise<string>;
   /** Where a person opens the hub's project on Konekt. */
   projectLink(hubId: string, konektProjectId: number): string;
+  issueLink(hubId: string, konektProjectId: number, issueId: string): string;
   hubLink(hubId: string): string;
 }
 
@@ -180,5 +226,18 @@ export interface AutodeskClient {
   exchangeCode(code: string, redirectUri: string): Promise<AutodeskTokens>;
   /** The user's profile and the hubs and projects they reach. */
   profile(accessToken: string): Promise<AutodeskProfile>;
+  /** New tokens for a refresh token (Autodesk's are single use: the answer carries the next one). */
+  refresh(refreshToken: string): Promise<AutodeskTokens>;
+  /** Creates an issue in the Autodesk project for an annotation; Autodesk's id of it. */
+  createIssue(accessToken: string, projectId: string, issue: ThirdPartyIssue, key: string): Promise<string>;
   projectLink(hubId: string, projectId: string): string;
+  issueLink(hubId: string, projectId: string, issueId: string): string;
+}
+
+/** What an annotation becomes at the third party. */
+export interface ThirdPartyIssue {
+  title: string;
+  description: string;
+  /** Where it is seen in Scanbase (the project's annotation). */
+  link: string;
 }

@@ -1,7 +1,7 @@
-// The integrations module's SQL (migration 0029): plain statements bound to an executor.
+// The integrations module's SQL (migrations 0029 and 0040): plain statements bound to an executor.
 import type { Sql } from '../../../adapters/postgres/sql.ts';
 import type {
-  AccountKonektRecord, AutodeskConnectionRecord, AutodeskStateRecord, IntegrationLinkRecord, IntegrationsRepo, PlainToken, ProjectAutodeskRecord, ProjectKonektRecord,
+  AccountKonektRecord, AutodeskConnectionRecord, AutodeskStateRecord, ClaimedLink, IntegrationLinkRecord, IntegrationsRepo, PlainToken, ProjectAutodeskRecord, ProjectKonektRecord,
 } from '../core/ports.ts';
 
 /** The sealed form (src/core/crypto/secret-box.ts looksSealed), as a PostgreSQL regular expression. */
@@ -125,18 +125,52 @@ export function integrationsRepo(sql: Sql): IntegrationsRepo {
     },
 
     links: (projectId) => sql.query<IntegrationLinkRecord>(
-      `SELECT annotation_id AS "annotationId", project_id AS "projectId", integration_type AS "integrationType", url, created_at AS "createdAt", created_by AS "createdBy"
+      `SELECT annotation_id AS "annotationId", project_id AS "projectId", integration_type AS "integrationType", url, state, failure,
+         created_at AS "createdAt", created_by AS "createdBy"
        FROM annotation_integration_links WHERE project_id = $1 ORDER BY created_at, annotation_id, integration_type`,
       [projectId],
     ),
     async insertLinks(links) {
       if (!links.length) return;
       await sql.query(
-        `INSERT INTO annotation_integration_links (annotation_id, project_id, integration_type, url, created_at, created_by)
-         SELECT l.a::uuid, $2::uuid, l.t, NULL, $3, $4 FROM unnest($1::text[], $5::text[]) AS l(a, t)
-         ON CONFLICT (annotation_id, integration_type) DO NOTHING`,
+        `INSERT INTO annotation_integration_links (annotation_id, project_id, integration_type, url, state, created_at, created_by, next_attempt_at)
+         SELECT l.a::uuid, $2::uuid, l.t, NULL, 'pending', $3, $4, $3 FROM unnest($1::text[], $5::text[]) AS l(a, t)
+         ON CONFLICT (annotation_id, integration_type) DO UPDATE SET state = 'pending', url = NULL, failure = NULL, external_id = NULL, attempts = 0,
+           claimed_until = NULL, next_attempt_at = EXCLUDED.next_attempt_at, created_at = EXCLUDED.created_at, created_by = EXCLUDED.created_by
+         WHERE annotation_integration_links.state = 'failed'`,
         [links.map((l) => l.annotationId), links[0]!.projectId, links[0]!.createdAt, links[0]!.createdBy, links.map((l) => l.integrationType)],
       );
     },
+    claimLinks: (now, leaseUntil, limit) => sql.query<ClaimedLink>(
+      // SKIP LOCKED: a link another node is claiming in the same instant is left to it.
+      `WITH due AS (
+         SELECT annotation_id, integration_type FROM annotation_integration_links
+         WHERE state = 'pending' AND next_attempt_at <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)
+         ORDER BY next_attempt_at, annotation_id, integration_type LIMIT $3 FOR UPDATE SKIP LOCKED
+       ), claimed AS (
+         UPDATE annotation_integration_links l SET claimed_until = $2, attempts = l.attempts + 1
+         FROM due WHERE l.annotation_id = due.annotation_id AND l.integration_type = due.integration_type
+         RETURNING l.annotation_id, l.project_id, l.integration_type, l.attempts, l.claimed_until
+       )
+       SELECT c.annotation_id AS "annotationId", c.project_id AS "projectId", p.account_id AS "accountId", c.integration_type AS "integrationType",
+         c.attempts, c.claimed_until AS "claimedUntil",
+         json_build_object('number', a.number, 'title', a.title, 'description', a.description, 'annotationType', a.annotation_type, 'createdBy', a.created_by) AS annotation
+       FROM claimed c JOIN annotations a ON a.id = c.annotation_id JOIN projects p ON p.id = c.project_id
+       ORDER BY c.annotation_id, c.integration_type`,
+      [now, leaseUntil, limit],
+    ),
+    settleLink(link, outcome) {
+      const created = outcome.state === 'created' ? outcome : null;
+      return changed(
+        `UPDATE annotation_integration_links SET state = $4, url = $5, external_id = $6, failure = $7, next_attempt_at = COALESCE($8, next_attempt_at), claimed_until = NULL
+         WHERE annotation_id = $1 AND integration_type = $2 AND claimed_until = $3 AND state = 'pending' RETURNING 1 AS n`,
+        [link.annotationId, link.integrationType, link.claimedUntil, outcome.state, created?.url ?? null, created?.externalId ?? null,
+          outcome.state === 'created' ? null : outcome.failure, outcome.state === 'pending' ? outcome.nextAttemptAt : null],
+      );
+    },
+    replaceAutodeskTokens: (userId, previousAccess, next) => changed(
+      'UPDATE autodesk_connections SET access_token = $3, refresh_token = $4, expires_at = $5 WHERE user_id = $1 AND access_token = $2 RETURNING 1 AS n',
+      [userId, previousAccess, next.accessToken, next.refreshToken, next.expiresAt],
+    ),
   };
 }
