@@ -18,6 +18,7 @@ import { ReportsScreen } from './screens/reports.tsx';
 import { RolesScreen } from './screens/roles.tsx';
 import { GroupsScreen } from './screens/groups.tsx';
 import { SsoScreen } from './screens/sso.tsx';
+import { IntegrationsScreen } from './screens/integrations.tsx';
 import { AccountMenu, AfterResetPrompt, MeScreen, SignedOutWhy } from './screens/me.tsx';
 import { AccountNotices } from './screens/notices.tsx';
 import { OperatorScreen } from './screens/operator.tsx';
@@ -89,6 +90,8 @@ function Routes(props: { path: string; query: URLSearchParams }) {
       return <GroupsScreen accountId={r.account} />;
     case 'sso':
       return <SsoScreen accountId={r.account} />;
+    case 'integrations':
+      return <IntegrationsScreen accountId={r.account} />;
     case 'project':
       return (
         <Suspense fallback={<Loading what="the project" />}>

@@ -62,7 +62,7 @@ export type Route =
   | { screen: 'operator' }
   /** A share link opened without an account (docs/share-links.md): /console/share/{id}. */
   | { screen: 'shared'; link: string }
-  | { screen: 'projects' | 'users' | 'groups' | 'roles' | 'reports' | 'sso'; account: string }
+  | { screen: 'projects' | 'users' | 'groups' | 'roles' | 'reports' | 'sso' | 'integrations'; account: string }
   | { screen: 'project'; account: string; project: string; zone: string | null; tab: string; job: string | null }
   | { screen: 'tag-list'; account: string; project: string; tagList: string; tag: string | null }
   | { screen: 'callback' }
@@ -70,7 +70,7 @@ export type Route =
   | { screen: 'invalid'; part: string };
 
 const TABS = new Set(['files', 'tags', 'members', 'crops', 'annotations', 'measurements', 'connect', 'copy']);
-const ACCOUNT_SCREENS = new Set(['users', 'groups', 'roles', 'reports', 'sso']);
+const ACCOUNT_SCREENS = new Set(['users', 'groups', 'roles', 'reports', 'sso', 'integrations']);
 
 /** The screen at a console address (path and query), ids checked. */
 export function routeOf(path: string, query: URLSearchParams): Route {

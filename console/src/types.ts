@@ -59,3 +59,10 @@ export type ClaimedSsoDomain = Answer<`${Account_}/sso/domains`, 'post'>;
 /** Our extension: whether the account has a SCIM token (never the token), and the token when made (shown once). */
 export type ScimTokenInfo = Answer<`${Account_}/scim/token`, 'get'>;
 export type NewScimToken = Answer<`${Account_}/scim/token`, 'post'>;
+/** The vendor's integrations (docs/integrations.md): the account's Konekt hubs, a project's configurations, the caller's Autodesk connection. */
+export type AccountIntegrations = Answer<`${Account_}/integrations`, 'get'>;
+export type KonektHub = AccountIntegrations['konekt'][number];
+export type ProjectIntegrations = Answer<`${Project_}/integrations`, 'get'>;
+export type AutodeskConnection = Answer<'/api/2/integrations/autodesk/connection', 'get'>;
+/** An annotation's link at a third party, with our extension fields `status` and `failure`. */
+export type AnnotationLink = Annotation['integrations'][number];

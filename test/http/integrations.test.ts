@@ -375,3 +375,15 @@ test('without configuration: what needs Konekt or Autodesk answers 503 integrati
   assert.deepEqual(expect(await wBare.as.owner!('GET', `${A2}/integrations`), 200), { konekt: [] });
   assertProblem(await wBare.as.owner!('GET', '/api/2/integrations/autodesk/connection'), 404, 'autodesk-connection-not-found');
 });
+
+test('getAutodeskConnectionUrl with answer=json (our extension, for the console) answers 200 {url}: the same sign-in address with a fresh single-use state; another answer is refused', async () => {
+  const res = await w.as.viewer!('GET', `/api/2/integrations/autodesk/connection/url?redirectUri=${encodeURIComponent('https://app.example/back')}&answer=json`);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const url = new URL(res.body.url);
+  assert.equal(url.origin + url.pathname, `${fake.url}/authentication/v2/authorize`);
+  assert.equal(url.searchParams.get('client_id'), fake.autodesk.clientId);
+  assert.ok((url.searchParams.get('state') ?? '').length >= 40);
+  const redirect = await startAutodeskSignIn(w.as.viewer!, 'https://app.example/back');
+  assert.notEqual(redirect.searchParams.get('state'), url.searchParams.get('state'));
+  assertProblem(await w.as.viewer!('GET', `/api/2/integrations/autodesk/connection/url?redirectUri=${encodeURIComponent('https://app.example/back')}&answer=html`), 400, 'invalid-input');
+});

@@ -27,6 +27,12 @@ export interface FakeIntegrations {
     hubs: { id: string; name: string; projects: { id: string; name: string }[] }[];
     /** Refresh token → the user's email; each is used once (a refresh answers the next one). */
     refreshTokens: Map<string, string>;
+    /**
+     * Who signs in at the fake's sign-in page (GET /authentication/v2/authorize, a browser's
+     * stop): sent back to `redirect_uri` with a code for this access token; null: the person
+     * refuses (error=access_denied).
+     */
+    signIn: { accessToken: string; email: string } | null;
   };
   /** Issues created (Konekt: `project` is the Konekt project id; Autodesk: the Issues API's project id). One per idempotency key. */
   issues: FakeIssue[];
@@ -59,7 +65,7 @@ export async function startFakeIntegrations(): Promise<FakeIntegrations> {
   const fake: FakeIntegrations = {
     url: '',
     hubs: [],
-    autodesk: { clientId: 'scanbase-app', clientSecret: 'app-secret-1', codes: new Map(), users: new Map(), hubs: [], refreshTokens: new Map() },
+    autodesk: { clientId: 'scanbase-app', clientSecret: 'app-secret-1', codes: new Map(), users: new Map(), hubs: [], refreshTokens: new Map(), signIn: null },
     issues: [],
     issueFailures: [],
     requests: [],
@@ -111,6 +117,19 @@ export async function startFakeIntegrations(): Promise<FakeIntegrations> {
 
       // Autodesk.
       const a = fake.autodesk;
+      if (url.pathname === '/authentication/v2/authorize' && req.method === 'GET') {
+        const back = new URL(url.searchParams.get('redirect_uri') ?? '');
+        back.searchParams.set('state', url.searchParams.get('state') ?? '');
+        if (url.searchParams.get('client_id') !== a.clientId || !a.signIn) back.searchParams.set('error', 'access_denied');
+        else {
+          const code = `code-${Math.random().toString(36).slice(2)}`;
+          a.codes.set(code, a.signIn.accessToken);
+          a.users.set(a.signIn.accessToken, { email: a.signIn.email, preferred_username: a.signIn.email.split('@')[0]!, given_name: 'A', family_name: 'User' });
+          back.searchParams.set('code', code);
+        }
+        res.writeHead(302, { location: back.toString() });
+        return res.end();
+      }
       if (url.pathname === '/authentication/v2/token' && req.method === 'POST') {
         const basic = Buffer.from(`${a.clientId}:${a.clientSecret}`).toString('base64');
         if (req.headers.authorization !== `Basic ${basic}`) return json(res, 401, { error: 'invalid_client' });

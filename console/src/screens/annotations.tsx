@@ -10,6 +10,7 @@ import { api, uuidOf } from '../api.ts';
 import { apiPath, type ApiPath } from '../paths.ts';
 import type { Annotation, Measurement } from '../types.ts';
 import { Action, Empty, ErrorBox, Head, Loading, deniedUnless, useAction, type Loaded } from '../ui.tsx';
+import { AnnotationLinks, ProjectIntegrationsSection, useFollowPendingLinks } from './integrations.tsx';
 
 const TYPES = ['Note', 'Issue', 'Resolved', 'Private note'] as const;
 export const KINDS = ['distance', 'polyline', 'area', 'height'] as const;
@@ -46,6 +47,8 @@ export function AnnotationsPanel(props: {
   base: ApiPath;
   zoneId: string;
   perms: ReadonlySet<string> | undefined;
+  /** The caller's permissions on the project (integration links and configurations are the project's). */
+  projectPerms: readonly string[] | undefined;
   all: Loaded<Annotation[]>;
   /** The annotation selected (in the view or here), by id. */
   selected: string | null;
@@ -63,6 +66,7 @@ export function AnnotationsPanel(props: {
   const [at, setAt] = useState('0, 0, 0');
   const [comment, setComment] = useState<Record<string, string>>({});
   const [run, busy, error] = useAction();
+  useFollowPendingLinks(all.data, all.reload);
 
   const create = (e: Event) => {
     e.preventDefault();
@@ -88,6 +92,7 @@ export function AnnotationsPanel(props: {
   if (readDenied && props.perms) return <p class="muted">{readDenied} to see this zone's annotations.</p>;
   return (
     <div>
+      <ProjectIntegrationsSection base={base} projectPerms={props.projectPerms} />
       <form class="grid-form" onSubmit={create} aria-label="New annotation">
         <label for="annotation-title">Title</label>
         <input id="annotation-title" value={title} maxLength={255} disabled={Boolean(writeDenied)} onInput={(e) => setTitle(e.currentTarget.value)} />
@@ -131,6 +136,7 @@ export function AnnotationsPanel(props: {
                   ))}
                 </ul>
               ) : null}
+              <AnnotationLinks base={base} annotation={a} projectPerms={props.projectPerms} onChanged={all.reload} />
               {writeDenied ? null : (
                 <form class="row" onSubmit={(e) => addComment(e, a)}>
                   <label for={`comment-${a.id}`}>Comment on {a.title}</label>

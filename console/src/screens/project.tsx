@@ -315,6 +315,7 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
                   base={base}
                   zoneId={zoneId}
                   perms={ctx.perms}
+                  projectPerms={project.data.permissions}
                   all={annotations}
                   selected={selection?.kind === 'annotation' ? selection.id : null}
                   onSelect={(id) => setSelection({ kind: 'annotation', id })}

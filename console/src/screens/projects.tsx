@@ -124,6 +124,7 @@ export function ProjectsScreen(props: { accountId: string }) {
           <Link href={`/console/a/${props.accountId}/roles`}>Roles</Link>
           <Link href={`/console/a/${props.accountId}/reports`}>Reports</Link>
           {administers(account.data) ? <Link href={`/console/a/${props.accountId}/sso`}>Single sign-on</Link> : null}
+          <Link href={`/console/a/${props.accountId}/integrations`}>Integrations</Link>
         </nav>
       </div>
       <div class="toolbar">

@@ -24304,6 +24304,8 @@ export interface operations {
         parameters: {
             query: {
                 redirectUri: string;
+                /** @description Scanbase extension: `json` answers 200 `{url}` (Autodesk's sign-in address) instead of the 302, for a browser application, whose fetch cannot read a cross-origin redirect's Location */
+                answer?: "redirect" | "json";
             };
             header?: never;
             path?: never;
@@ -24311,6 +24313,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Autodesk's sign-in address, to open in the browser */
+                        url: string;
+                    };
+                };
+            };
             /** @description Default Response */
             302: {
                 headers: {

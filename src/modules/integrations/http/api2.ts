@@ -156,9 +156,12 @@ export function integrationRoutes(root: FastifyInstance, use: { integrations: In
   app.get('/integrations/autodesk/connection/url', {
     schema: {
       summary: 'Create or update Autodesk connection', operationId: 'getAutodeskConnectionUrl', ...beta('Autodesk'), querystring: I.RedirectQuery,
-      response: { 302: Type.Null(), ...thirdParty },
+      response: { 200: I.ConnectionUrl, 302: Type.Null(), ...thirdParty },
     },
-  }, async (req, reply) => reply.redirect(await it.autodeskConnectionUrl(actorOf(req), req.query.redirectUri), 302));
+  }, async (req, reply) => {
+    const url = await it.autodeskConnectionUrl(actorOf(req), req.query.redirectUri);
+    return req.query.answer === 'json' ? reply.send({ url }) : reply.redirect(url, 302);
+  });
 
   app.post(`${P}/annotations/bulk-create-integration`, {
     schema: {

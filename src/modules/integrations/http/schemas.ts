@@ -44,7 +44,14 @@ export const LinksCreate = Type.Object({
 
 export const LinksCreated = Type.Object({ created: Type.Record(Type.String(), Type.Array(IntegrationTypeEnum)) });
 
-export const RedirectQuery = Type.Object({ redirectUri: Type.String({ minLength: 1, maxLength: 2000 }) });
+export const RedirectQuery = Type.Object({
+  redirectUri: Type.String({ minLength: 1, maxLength: 2000 }),
+  answer: Type.Optional(Type.Union([Type.Literal('redirect'), Type.Literal('json')], {
+    default: 'redirect',
+    description: 'Scanbase extension: `json` answers 200 `{url}` (Autodesk\'s sign-in address) instead of the 302, for a browser application, whose fetch cannot read a cross-origin redirect\'s Location',
+  })),
+});
+export const ConnectionUrl = Type.Object({ url: Type.String({ description: 'Autodesk\'s sign-in address, to open in the browser' }) });
 export const CallbackQuery = Type.Object({
   state: Type.String({ minLength: 1, maxLength: 200 }),
   code: Type.Optional(Type.String({ maxLength: 4096 })),
