@@ -5,7 +5,8 @@
 // deleted after) is
 // uploaded and converted by the service, the zone is opened, and the first frame must draw
 // points after a few range reads of a small part of the COPC; moving the camera closer
-// loads more nodes, and what was read stays far below the file's size.
+// loads more nodes, and what was read stays far below the file's size; the toolbar's point
+// budget bounds what is held; the file's pose (moved through the API) places the scan.
 // @engine-independent (the console is a client of the API; the API's data path is tested in test/http)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -181,5 +182,36 @@ test('zone view: a converted scan streams by level of detail — the first frame
     assert.equal(now.mode, mode);
     assert.notDeepEqual(now.first, rgb.first, `${mode} colours differ from the scan's RGB`);
   }
+
+  // The point budget: the toolbar's choice bounds what the streamed scans hold together.
+  const held = (await stats()).pointsHeld;
+  assert.ok(held > 1_000_000, `${held} points held close up, more than the smallest budget`);
+  await page.getByRole('combobox', { name: 'Point budget' }).selectOption({ label: 'Points: 1 M' });
+  await page.waitForFunction((id) => {
+    const l = (globalThis as any).__scanbaseZoneView.layer(id);
+    return l.getPointBudget() === 1_000_000 && l.stats.pointsHeld <= 1_000_000 && l.stats.pointsDrawn > 0;
+  }, layerId, { timeout: 60_000 });
+
+  // The file's pose: moved by the API (90° about Z, then 1 km east), the scan is drawn where
+  // the pose puts its points: its box in the view is the converted bounds turned and moved.
+  const [qx, qy, qz, qw] = [0, 0, Math.SQRT1_2, Math.SQRT1_2];
+  await apiAs(server, DEMO_OWNER.email, 'POST', `${base}/files/bulk-transformation`, [
+    { id: fileId, translation: { x: 1000, y: 0, z: 5 }, rotation: { x: qx, y: qy, z: qz, w: qw } },
+  ]);
+  await page.reload();
+  await page.locator('canvas.scene:not([data-points="0"])').waitFor({ timeout: 120_000 });
+  const placed = await page.evaluate((id) => {
+    const v = (globalThis as any).__scanbaseZoneView;
+    const b = v.layer(id).bounds();
+    const o = v.originWorld;
+    return { min: [b.min.x + o.x, b.min.y + o.y, b.min.z + o.z], max: [b.max.x + o.x, b.max.y + o.y, b.max.z + o.z] };
+  }, layerId);
+  const { min, max } = state.bounds as { min: number[]; max: number[] };
+  // (x, y, z) turned 90° about Z is (−y, x, z); then + (1000, 0, 5).
+  const expected = { min: [-max[1]! + 1000, min[0]!, min[2]! + 5], max: [-min[1]! + 1000, max[0]!, max[2]! + 5] };
+  for (const k of ['min', 'max'] as const) {
+    for (let i = 0; i < 3; i++) assert.ok(Math.abs(placed[k][i]! - expected[k][i]!) < 0.01, `${k}[${i}]: ${placed[k][i]} placed, ${expected[k][i]} expected`);
+  }
+  assert.ok((await paintedPixels(page)).boxes > 1000, 'the moved scan is drawn');
   done = true;
 });

@@ -27,7 +27,7 @@ import { MembersPanel } from './members-panel.tsx';
 import { TagListsPanel } from './tag-lists-panel.tsx';
 import { SelectionCard } from './selection-card.tsx';
 import { ScenePanel } from './scene-panel.tsx';
-import { showScan, type ScanReading } from './scan-load.ts';
+import { poseOf, showScan, type ScanReading } from './scan-load.ts';
 import { MEASUREMENT_COLOUR, MEASUREMENTS_LAYER, PINS_LAYER, same, scanLayerId, tagLayerId, type Ctx, type ZoneSelection } from './project-context.ts';
 import type { ZoneView } from '../three/view.ts';
 import { TagBoxLayer } from '../three/layers/tag-boxes.ts';
@@ -170,6 +170,8 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
     if (!view) return;
     for (const f of zoneFiles) {
       const id = scanLayerId(f.id);
+      // A scan shown follows its file's pose (moved with "Transform…", read again with the files).
+      if (shown.has(f.id)) view.layer(id)?.setPose?.(poseOf(f));
       if (shown.has(f.id) && !view.layer(id)) {
         const ctl = new AbortController();
         loads.current.set(f.id, ctl);

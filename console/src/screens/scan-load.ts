@@ -14,6 +14,7 @@ import { WholeFileNeeded, streamLas } from '../three/las-stream.ts';
 import { ScanPointsLayer } from '../three/layers/scan-points.ts';
 import { CopcPointsLayer, copcByRanges, lazPerfModule, type RangeGetter } from '../three/layers/copc-points.ts';
 import type { ZoneView } from '../three/view.ts';
+import type { Pose } from '../three/layer.ts';
 import { describeConversion, isPointCloud, type Conversion } from './point-cloud-state.tsx';
 
 export const MiB = 2 ** 20;
@@ -178,10 +179,14 @@ export async function showScan(view: ZoneView, base: string | ApiPath, f: FileIt
   await streamCopc(view, base, f, id, report, signal);
 }
 
+/** A file's pose as the view places its scan (its translation and rotation, when it has them). */
+export const poseOf = (f: FileItem): Pose => ({ translation: f.translation ?? null, rotation: f.rotation ?? null });
+
 /** Adds the COPC layer of a converted file and reports what it reads and draws. */
 async function streamCopc(view: ZoneView, base: string | ApiPath, f: FileItem, id: string, report: (r: ScanReading) => void, signal: AbortSignal): Promise<void> {
   const url = String(apiPath`${base}/files/${uuidOf(f.id)}/point-cloud/copc`);
   const layer = new CopcPointsLayer(id, `${f.name}.${f.extension}`, copcByRanges(copcRangeGetter(url, signal)), lazPerfModule(lazPerfWasm));
+  layer.setPose(poseOf(f));
   const reading: ScanReading = { bytes: 0, size: f.size, points: 0, streamed: true, done: false, fraction: null, status: 'Reading the COPC header…' };
   globalThis.__scanbasePreview = reading;
   const tell = () => {

@@ -1,12 +1,13 @@
 // The 3D view on a screen: the canvas filling its panel, the view's toolbar (fit to
 // everything or to the selection, orbit or walk, grid and axes, and once points are drawn
-// the scans' colour mode: RGB, intensity or elevation), the label of what is under
+// the scans' colour mode: RGB, intensity or elevation, and the point budget the streamed
+// scans share), the label of what is under
 // the pointer, and an overlay slot (the selection's card) drawn over the scene, so that
 // selecting never moves the page (docs/console.md "No page jumps").
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ZoneView, type Navigation } from '../three/view.ts';
-import type { ColourMode, Hit } from '../three/layer.ts';
+import { POINT_BUDGET_CHOICES, VIEW_POINT_BUDGET, type ColourMode, type Hit } from '../three/layer.ts';
 import { IconButton } from '../ui.tsx';
 import { onThemeChange } from '../theme.ts';
 
@@ -28,6 +29,7 @@ export function ScenePanel(props: {
   const [mode, setMode] = useState<Navigation>('orbit');
   const [helpers, setHelpers] = useState(true);
   const [colour, setColour] = useState<ColourMode>('rgb');
+  const [budget, setBudget] = useState<number>(VIEW_POINT_BUDGET);
   const pick = useRef(props.onPick);
   pick.current = props.onPick;
 
@@ -77,6 +79,25 @@ export function ScenePanel(props: {
             <option value="rgb">Colour: the scan's RGB</option>
             <option value="intensity">Colour: intensity</option>
             <option value="elevation">Colour: elevation</option>
+          </select>
+        ) : null}
+        {props.points > 0 ? (
+          <select
+            class="scene-colour"
+            aria-label="Point budget"
+            title="Points the scans streamed by level of detail may hold together"
+            value={budget}
+            onChange={(e) => {
+              const points = Number(e.currentTarget.value);
+              view?.setPointBudget(points);
+              setBudget(points);
+            }}
+          >
+            {POINT_BUDGET_CHOICES.map((n) => (
+              <option key={n} value={n}>
+                Points: {n / 1e6} M
+              </option>
+            ))}
           </select>
         ) : null}
         {props.tools}

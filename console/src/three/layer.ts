@@ -10,6 +10,19 @@
 import type { Box3, Object3D, PerspectiveCamera, Raycaster, Vector3 } from 'three';
 
 /** What a layer is given when it is added to a view. */
+/**
+ * Points the view's streamed scans may hold together (about 40 MB of GPU buffers at 3 M), and
+ * the toolbar's choices: a weak GPU draws less, a workstation more.
+ */
+export const VIEW_POINT_BUDGET = 3_000_000;
+export const POINT_BUDGET_CHOICES = [1_000_000, 3_000_000, 6_000_000, 10_000_000] as const;
+
+/** A file's pose (its translation and rotation; the vendor's File fields): a project point is R·p + t. */
+export interface Pose {
+  translation: { x: number; y: number; z: number } | null;
+  rotation: { x: number; y: number; z: number; w: number } | null;
+}
+
 export interface LayerContext {
   /**
    * The survey coordinates of the view's local (0, 0, 0). The first call with a centre
@@ -66,6 +79,10 @@ export interface SceneLayer {
   pick?(ray: Raycaster): Hit | null;
   /** Colours its points by the mode (layers of scans); absent: the layer has no points to colour. */
   setColourMode?(mode: ColourMode): void;
+  /** Its share of the view's point budget (layers that stream points by level of detail). */
+  setPointBudget?(points: number): void;
+  /** Places its content by its file's pose (scans); absent: the layer is drawn where its coordinates say. */
+  setPose?(pose: Pose | null): void;
   /** Marks one item as the selection (or none). */
   highlight?(key: string | null): void;
   /** Where an item is (local frame), for labels and "fit to selection". */

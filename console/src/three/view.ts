@@ -9,7 +9,7 @@ import {
   AmbientLight, AxesHelper, Box3, Color, DirectionalLight, GridHelper, type Intersection, Mesh, PerspectiveCamera, Plane, Points, Raycaster, Scene, Vector2, Vector3, WebGLRenderer,
 } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import type { ColourMode, Hit, LayerContext, SceneLayer } from './layer.ts';
+import { VIEW_POINT_BUDGET, type ColourMode, type Hit, type LayerContext, type SceneLayer } from './layer.ts';
 
 export type Navigation = 'orbit' | 'walk';
 
@@ -44,6 +44,8 @@ export class ZoneView {
   private frame = 0;
   private moved = false;
   private colourMode: ColourMode = 'rgb';
+  /** Points the scans streamed by level of detail may hold together (the toolbar's "Point budget"), shared equally among them. */
+  private pointBudget = VIEW_POINT_BUDGET;
   private navigation: Navigation = 'orbit';
   private selection: Selection | null = null;
   private readonly resizeObserver: ResizeObserver;
@@ -105,7 +107,24 @@ export class ZoneView {
     };
     layer.attach(ctx);
     if (this.colourMode !== 'rgb') layer.setColourMode?.(this.colourMode);
+    this.shareBudget();
     this.layerChanged();
+  }
+
+  /** The budget shared among the layers that take one, and what each holds now. */
+  setPointBudget(points: number): void {
+    this.pointBudget = points;
+    this.shareBudget();
+    this.requestRender();
+  }
+
+  getPointBudget(): number {
+    return this.pointBudget;
+  }
+
+  private shareBudget(): void {
+    const streaming = [...this.layers.values()].filter((l) => l.setPointBudget);
+    for (const l of streaming) l.setPointBudget!(this.pointBudget / streaming.length);
   }
 
   /** Colours every scan's points by `mode`, and those of scans added later (the toolbar's "Colour by"). */
@@ -125,6 +144,7 @@ export class ZoneView {
     this.scene.remove(layer.object);
     layer.dispose();
     this.layers.delete(id);
+    this.shareBudget();
     if (this.selection?.layerId === id) this.selection = null;
     this.requestRender();
   }

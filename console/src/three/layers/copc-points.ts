@@ -7,11 +7,14 @@
 // the point budget is spent; the nodes picked are fetched (PARALLEL at a time, largest
 // error first) and drawn as three.js Points; nodes no longer picked are hidden, and freed
 // when what is held exceeds the budget. Hierarchy pages below the root page are read when
-// the walk reaches them.
-import { Box3, BufferAttribute, BufferGeometry, Frustum, Group, Matrix4, Points, PointsMaterial, Sphere, Vector3 } from 'three';
+// the walk reaches them. The scan is placed by its file's pose (translation, rotation: a
+// project point is R·p + t); its points are held relative to the scan's own centre, so a
+// pose far from the view's origin costs no precision, and the walk reads the camera in the
+// scan's frame.
+import { Box3, BufferAttribute, BufferGeometry, Frustum, Group, Matrix4, Points, PointsMaterial, Quaternion, Sphere, Vector3 } from 'three';
 import { Copc, type Hierarchy, type View } from 'copc';
 import { createLazPerf, type LazPerf } from 'laz-perf';
-import type { ColourMode, FrameInfo, LayerContext, SceneLayer } from '../layer.ts';
+import { VIEW_POINT_BUDGET, type ColourMode, type FrameInfo, type LayerContext, type Pose, type SceneLayer } from '../layer.ts';
 
 /** Reads bytes [begin, end) of the COPC file (end exclusive, as copc.js asks). */
 export type RangeGetter = (begin: number, end: number) => Promise<Uint8Array>;
@@ -68,8 +71,8 @@ export function copcByRanges(get: RangeGetter): CopcSource {
 
 export type { ColourMode };
 
-/** Points held at most (drawn and hidden together): about 40 MB of GPU buffers. */
-export const POINT_BUDGET = 3_000_000;
+/** Points held at most (drawn and hidden together) by a layer alone; the view shares its own budget among its scans. */
+export const POINT_BUDGET = VIEW_POINT_BUDGET;
 /** A node is refined while its spacing spans more than this on screen. */
 export const MAX_ERROR_PX = 2;
 /** Node reads in flight at once. */
@@ -130,6 +133,9 @@ export class CopcPointsLayer implements SceneLayer {
   private readonly loading = new Set<string>();
   private wanted: string[] = [];
   private origin = new Vector3();
+  /** The scan's own centre (its file's coordinates): its points are held relative to it. */
+  private centre = new Vector3();
+  private pose: Pose | null = null;
   private box = new Box3();
   private mode: ColourMode = 'rgb';
   private zRange: [number, number] = [0, 1];
@@ -147,8 +153,48 @@ export class CopcPointsLayer implements SceneLayer {
     readonly label: string,
     private readonly source: CopcSource,
     private readonly lazPerfReady: Promise<LazPerf>,
-    readonly budget = POINT_BUDGET,
+    private budget = POINT_BUDGET,
   ) {}
+
+  /** The points this layer may hold (the view shares its budget among its scans). */
+  getPointBudget(): number {
+    return this.budget;
+  }
+
+  setPointBudget(points: number): void {
+    this.budget = Math.max(1, Math.floor(points));
+    this.ctx?.requestRender();
+  }
+
+  /** Places the scan by its file's pose (null: where its coordinates say). */
+  setPose(pose: Pose | null): void {
+    if (JSON.stringify(pose) === JSON.stringify(this.pose)) return;
+    this.pose = pose;
+    if (!this.copc) return;
+    this.place();
+    this.ctx?.changed();
+  }
+
+  /** The pose's rotation, normalised (none, or a zero quaternion: no rotation). */
+  private rotation(): Quaternion {
+    const r = this.pose?.rotation;
+    const q = r ? new Quaternion(r.x, r.y, r.z, r.w) : new Quaternion();
+    return q.lengthSq() > 0 ? q.normalize() : new Quaternion();
+  }
+
+  /** Where the scan's own centre lands in the project: R·centre + t. */
+  private posedCentre(): Vector3 {
+    const t = this.pose?.translation;
+    return this.centre.clone().applyQuaternion(this.rotation()).add(new Vector3(t?.x ?? 0, t?.y ?? 0, t?.z ?? 0));
+  }
+
+  /** The group's transform: a held point p − centre lands at R·p + t − origin in the view. */
+  private place(): void {
+    this.object.quaternion.copy(this.rotation());
+    this.object.position.copy(this.posedCentre()).sub(this.origin);
+    this.object.updateMatrix();
+    this.object.updateMatrixWorld(true);
+  }
 
   /** Every read of the layer is counted here (the status line, the tests and the bench). */
   private readonly count = (bytes: number): void => {
@@ -169,9 +215,11 @@ export class CopcPointsLayer implements SceneLayer {
     this.lazPerf = lazPerf;
     this.stats.pointCount = copc.pointCount;
     const { min, max } = copc;
-    const world = new Box3(new Vector3(...min), new Vector3(...max));
-    this.origin = this.ctx!.claimOrigin(world.getCenter(new Vector3())).clone();
-    this.box.copy(world).translate(this.origin.clone().negate());
+    const own = new Box3(new Vector3(...min), new Vector3(...max));
+    this.centre = own.getCenter(new Vector3());
+    this.box.copy(own).translate(this.centre.clone().negate());
+    this.origin = this.ctx!.claimOrigin(this.posedCentre()).clone();
+    this.place();
     this.zRange = [min[2], max[2] > min[2] ? max[2] : min[2] + 1];
     const hasRgb = [2, 3, 5, 7, 8, 10].includes(copc.pointDataRecordFormat);
     if (!hasRgb && this.mode === 'rgb') this.mode = 'elevation';
@@ -196,12 +244,12 @@ export class CopcPointsLayer implements SceneLayer {
     this.ctx?.requestRender();
   }
 
-  /** The node's cube in the local frame (the root cube halved `depth` times). */
+  /** The node's cube in the scan's frame (the root cube halved `depth` times). */
   private cubeOf(key: string): { centre: Vector3; half: number } {
     const [d, x, y, z] = parseKey(key);
     const c = this.copc!.cube;
     const size = (c[3] - c[0]) / 2 ** d;
-    const centre = new Vector3(c[0] + (x + 0.5) * size, c[1] + (y + 0.5) * size, c[2] + (z + 0.5) * size).sub(this.origin);
+    const centre = new Vector3(c[0] + (x + 0.5) * size, c[1] + (y + 0.5) * size, c[2] + (z + 0.5) * size).sub(this.centre);
     return { centre, half: size / 2 };
   }
 
@@ -214,10 +262,13 @@ export class CopcPointsLayer implements SceneLayer {
     const copc = this.copc!;
     const cam = frame.camera;
     cam.updateMatrixWorld();
-    const frustum = new Frustum().setFromProjectionMatrix(new Matrix4().multiplyMatrices(cam.projectionMatrix, cam.matrixWorldInverse));
+    // The camera in the scan's frame (its pose is a rigid move: distances are kept).
+    this.object.updateMatrixWorld();
+    const toScan = this.object.matrixWorld;
+    const frustum = new Frustum().setFromProjectionMatrix(new Matrix4().multiplyMatrices(cam.projectionMatrix, cam.matrixWorldInverse).multiply(toScan));
     // Pixels per metre at distance 1.
     const perMetre = frame.height / (2 * Math.tan((cam.fov * Math.PI) / 360));
-    const eye = cam.position;
+    const eye = cam.getWorldPosition(new Vector3()).applyMatrix4(toScan.clone().invert());
     const queue: { key: string; error: number }[] = [];
     const errorOf = (key: string): number | null => {
       const { centre, half } = this.cubeOf(key);
@@ -329,7 +380,7 @@ export class CopcPointsLayer implements SceneLayer {
     const intensity = new Uint16Array(n);
     let rgb16: Uint16Array | null = rgbGetters ? new Uint16Array(n * 3) : null;
     let maxRgb = 0;
-    const { x: ox, y: oy, z: oz } = this.origin;
+    const { x: ox, y: oy, z: oz } = this.centre;
     for (let i = 0; i < n; i++) {
       local[i * 3] = gx(i) - ox;
       local[i * 3 + 1] = gy(i) - oy;
@@ -392,7 +443,7 @@ export class CopcPointsLayer implements SceneLayer {
   }
 
   bounds(): Box3 | null {
-    return this.box.isEmpty() ? null : this.box.clone();
+    return this.box.isEmpty() ? null : this.box.clone().applyMatrix4(this.object.matrix);
   }
 
   dispose(): void {
