@@ -10,7 +10,7 @@ import { accountPermissions, type AccountFacts } from '../permissions/evaluate.t
 import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { condition } from '../permissions/refusal-conditions.ts';
 import type { AnyPermission } from '../permissions/catalog.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 import { accountNotices, type AccountNotice, type MailDelivery } from './notices.ts';
 
 export interface AccountFlags {
@@ -89,8 +89,11 @@ export interface Accounts {
   notices(actor: Actor, ref: EntityRef): Promise<AccountNotice[]>;
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const ACCOUNTS_STORE = storeUse({ reads: ['accounts', 'subscriptions', 'files', 'tags'], writes: ['events', 'subscriptions'] });
+
 export function createAccounts(deps: {
-  store: StoreSlice<'accounts' | 'subscriptions' | 'files' | 'tags'>;
+  store: SliceOf<typeof ACCOUNTS_STORE>;
   clock: Clock;
   authorizer: Authorizer;
   /** STORAGE_QUOTA_BYTES: each subscription's storage quota, reported with its usage. */
@@ -98,7 +101,8 @@ export function createAccounts(deps: {
   /** Where the service's mail goes (SMTP_URL, MAIL_TO_LOG), for the notices. */
   mailDelivery: MailDelivery;
 }): Accounts {
-  const { store, clock, authorizer } = deps;
+  const { clock, authorizer } = deps;
+  const store = sliceOf(deps.store, ACCOUNTS_STORE);
 
   async function subscriptionIn(scope: AccountScope, ref: EntityRef): Promise<SubscriptionRecord> {
     const s = await findByRef(store.repos.subscriptions, ref);

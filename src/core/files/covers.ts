@@ -3,7 +3,7 @@
 // crop). A cover is a PNG or JPEG whose stored bytes are checked to be that image.
 import { notFound } from '../errors.ts';
 import type { EntityRef } from '../ids/urn.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 import type { PendingUploadRecord } from '../ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import { errorFields, silentLogger, type Logger } from '../ports/telemetry.ts';
@@ -37,10 +37,14 @@ export interface Covers {
 
 const UPDATE_DETAILS = 'project:project:update-details';
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const COVERS_STORE = storeUse({ reads: ['files', 'uploads'], writes: ['events', 'files', 'projects', 'subscriptions', 'uploads', 'users'] });
+
 export function createCovers(
-  deps: SigningDeps & { store: StoreSlice<'files' | 'uploads'>; objectStore: Pick<ObjectStore, 'delete'>; logger?: Logger },
+  deps: SigningDeps & { store: SliceOf<typeof COVERS_STORE>; objectStore: Pick<ObjectStore, 'delete'>; logger?: Logger },
 ): Covers {
-  const { store, clock, ids, access, objects, objectStore, checkCapacities } = deps;
+  const { clock, ids, access, objects, objectStore, checkCapacities } = deps;
+  const store = sliceOf(deps.store, COVERS_STORE);
   const logger = deps.logger ?? silentLogger;
 
   async function projectWithUpdateDetails(actor: Actor, a: EntityRef, p: EntityRef): Promise<ProjectScope> {

@@ -30,7 +30,7 @@ export interface FileCopy {
    * capacity-exceeded-*). Objects copied before a failure are deleted again. Answers how
    * many files were copied.
    */
-  copyFiles(repos: Repos, a: FileCopyRequest): Promise<number>;
+  copyFiles(repos: Pick<Repos, 'files' | 'projects' | 'subscriptions' | 'users'>, a: FileCopyRequest): Promise<number>;
 }
 
 export function createFileCopy(deps: {

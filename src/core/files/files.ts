@@ -10,7 +10,7 @@
 // in uploaded-objects.ts.
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 import type { ObjectStore } from '../ports/object-store.ts';
 import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
 import type { ProjectAccess } from '../projects/index.ts';
@@ -31,8 +31,11 @@ export type { SignedCover } from './covers.ts';
 /** Every use case of the files module. */
 export type Files = Uploads & ProjectFiles & BlobUrls & Covers & FileCopy;
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const FILES_STORE = storeUse({ reads: ['files', 'uploads', 'workzones'], writes: ['events', 'files', 'projects', 'subscriptions', 'uploads', 'users'] });
+
 export function createFiles(deps: {
-  store: StoreSlice<'files' | 'uploads' | 'workzones'>;
+  store: SliceOf<typeof FILES_STORE>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;
@@ -47,7 +50,8 @@ export function createFiles(deps: {
   metrics?: CoreMetrics;
   logger?: Logger;
 }): Files {
-  const { store, clock, ids, access, objectStore, logger } = deps;
+  const { clock, ids, access, objectStore, logger } = deps;
+  const store = sliceOf(deps.store, FILES_STORE);
   const checkCapacities = createCapacityCheck({ clock, storageQuotaBytes: deps.storageQuotaBytes, sandbox: deps.sandbox });
   const objects = createUploadedObjects({ ids, objectStore, uploadUrlTtlSeconds: deps.uploadUrlTtlSeconds });
   // A pending row outlives its URL, so an upload finished at the URL's last second can still be registered.

@@ -5,6 +5,7 @@
 // Other modules, src/http and compose.ts import this module through this file only (eslint.config.js).
 export { createFiles, FILES, downloadName, fileName, parseCategories } from './files.ts';
 export type { Files, FileView, RegisteredFile, SignedCover, SignedFile, SignResult, TransformInput, UploadItem } from './files.ts';
+export { UPLOADS_STORE, type RegistrationRepos, type WithinRegistration } from './uploads.ts';
 export { createUploadSweeper, uploadSweep } from './upload-sweeper.ts';
 export type { SweepResult, UploadSweeper } from './upload-sweeper.ts';
 export { CATEGORIES, CATEGORY_INFO, FORMATS, formatOf } from './formats.ts';

@@ -6,7 +6,7 @@ import { invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Repos } from '../ports/repositories.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 import type { FileRecord, Quaternion, Vector3 } from '../ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
@@ -43,13 +43,17 @@ export interface ProjectFiles {
 const given = <T>(value: T | null | undefined, current: T | null, reset: T | null): T | null =>
   value === undefined ? current : value === null ? reset : value;
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const PROJECT_FILES_STORE = storeUse({ reads: ['files'], writes: ['events', 'files'] });
+
 export function createProjectFiles(deps: {
-  store: StoreSlice<'files'>;
+  store: SliceOf<typeof PROJECT_FILES_STORE>;
   clock: Clock;
   access: Pick<ProjectAccess, 'project'>;
   objectStore: Pick<ObjectStore, 'delete'>;
 }): ProjectFiles {
-  const { store, clock, access, objectStore } = deps;
+  const { clock, access, objectStore } = deps;
+  const store = sliceOf(deps.store, PROJECT_FILES_STORE);
 
   async function fileIn(scope: ProjectScope, ref: EntityRef, repos: Pick<Repos, 'files'> = store.repos): Promise<FileRecord> {
     const f = await repos.files.byRef(scope.project.id, ref);

@@ -10,7 +10,7 @@
 import type { Clock } from '../ports/clock.ts';
 import type { PeriodicTask } from '../ports/background.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 
 export type SweepResult = { ran: true; deleted: number; objects?: number } | { ran: false; reason: 'busy' };
 
@@ -20,8 +20,12 @@ export interface UploadSweeper {
   run(): Promise<SweepResult>;
 }
 
-export function createUploadSweeper(deps: { store: StoreSlice<never>; clock: Clock; objectStore: ObjectStore; batch?: number }): UploadSweeper {
-  const { store, clock, objectStore } = deps;
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const UPLOAD_SWEEPER_STORE = storeUse({ reads: [], writes: ['uploads'] });
+
+export function createUploadSweeper(deps: { store: SliceOf<typeof UPLOAD_SWEEPER_STORE>; clock: Clock; objectStore: ObjectStore; batch?: number }): UploadSweeper {
+  const { clock, objectStore } = deps;
+  const store = sliceOf(deps.store, UPLOAD_SWEEPER_STORE);
   const batch = deps.batch ?? 500;
   return {
     /** One pass; loops in batches until nothing expired is left. */

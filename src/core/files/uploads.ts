@@ -7,7 +7,7 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos } from '../ports/repositories.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import type { FileRecord, PendingUploadRecord } from '../ports/file-repositories.ts';
 import { noMetrics, type CoreMetrics } from '../ports/telemetry.ts';
@@ -21,6 +21,21 @@ import {
   type CheckedItem, type RegisteredFile, type SignResult, type UploadItem,
 } from './upload-items.ts';
 
+/** What signing and registering read of the store, and what the registration's transaction writes. */
+export const UPLOADS_STORE = storeUse({ reads: ['files', 'uploads', 'workzones'], writes: ['events', 'files', 'subscriptions', 'uploads', 'users'] });
+/** The repositories the registration's transaction uses. */
+export type RegistrationRepos = Pick<Repos, (typeof UPLOADS_STORE.writes)[number]>;
+
+/**
+ * Another module's write in the registration's transaction (a connect import links the files
+ * to its job): the transaction is its store's, which hands the registration's repositories
+ * and its own, so that each side is handed what it declared.
+ */
+export interface WithinRegistration<R extends RegistrationRepos> {
+  store: { transaction<T>(fn: (repos: R) => Promise<T>): Promise<T> };
+  run(repos: R, registered: RegisteredFile[]): Promise<void>;
+}
+
 export interface Uploads {
   /** POST …/workzones/{w}/bulk-files: a pending upload per file, its signed URL. */
   signBulkFiles(actor: Actor, a: EntityRef, p: EntityRef, w: EntityRef, items: UploadItem[]): Promise<SignResult>;
@@ -31,10 +46,10 @@ export interface Uploads {
    * item without blobName is matched to the newest live upload signed in that zone with
    * the same name, extension, size and MD5.
    */
-  registerBulkFiles(
+  registerBulkFiles<R extends RegistrationRepos = RegistrationRepos>(
     actor: Actor, a: EntityRef, p: EntityRef, w: EntityRef, items: (UploadItem & { blobName?: string })[],
     /** Runs in the registration's transaction (connect imports link the files to their job). */
-    within?: (repos: Repos, registered: RegisteredFile[]) => Promise<void>,
+    within?: WithinRegistration<R>,
   ): Promise<RegisteredFile[]>;
 }
 
@@ -49,8 +64,9 @@ export interface SigningDeps {
   pendingTtlSeconds: number;
 }
 
-export function createUploads(deps: SigningDeps & { store: StoreSlice<'files' | 'uploads' | 'workzones'>; metrics?: CoreMetrics }): Uploads {
-  const { store, clock, ids, access, objects, checkCapacities } = deps;
+export function createUploads(deps: SigningDeps & { store: SliceOf<typeof UPLOADS_STORE>; metrics?: CoreMetrics }): Uploads {
+  const { clock, ids, access, objects, checkCapacities } = deps;
+  const store = sliceOf(deps.store, UPLOADS_STORE);
   const metrics = deps.metrics ?? noMetrics;
 
   async function zoneIn(scope: ProjectScope, ref: EntityRef): Promise<WorkzoneRecord> {
@@ -128,7 +144,7 @@ export function createUploads(deps: SigningDeps & { store: StoreSlice<'files' | 
 
       // Bytes of the files this call created, counted once the transaction committed.
       let addedBytes = 0;
-      const registered = await store.transaction(async (repos) => {
+      const write = async (repos: RegistrationRepos): Promise<RegisteredFile[]> => {
         addedBytes = 0;
         const touched = new Set(named.map((c) => c.category));
         await checkCapacities(repos, { subscriptionId: scope.project.subscriptionId, userId: actor.userId, adding: new Map(), touched, addingBytes: 0 });
@@ -157,9 +173,15 @@ export function createUploads(deps: SigningDeps & { store: StoreSlice<'files' | 
           done.set(c.blobName, file);
           out.push({ ...uploadItemOf(file), id: file.id, blobName: file.blobName });
         }
-        if (within) await within(repos, out);
         return out;
-      });
+      };
+      const registered = within
+        ? await within.store.transaction(async (repos) => {
+          const out = await write(repos);
+          await within.run(repos, out);
+          return out;
+        })
+        : await store.transaction(write);
       metrics.uploadedBytes(addedBytes);
       return registered;
     },

@@ -6,7 +6,7 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import { UniqueViolation, type GroupRecord, type Repos } from '../ports/repositories.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 import { requirePermission, type AccountScope, type Actor, type Authorizer, type ForbiddenCode } from '../permissions/authorizer.ts';
 import { resolveAccountUsers } from '../users/index.ts';
 
@@ -44,8 +44,12 @@ export interface Groups {
   removeGroupMembers(actor: Actor, accountRef: EntityRef, groupRef: EntityRef, userRefs: EntityRef[]): Promise<GroupRecord>;
 }
 
-export function createGroups(deps: { store: StoreSlice<'groups'>; clock: Clock; ids: Ids; authorizer: Authorizer }): Groups {
-  const { store, clock, ids, authorizer } = deps;
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const GROUPS_STORE = storeUse({ reads: ['groups'], writes: ['accounts', 'events', 'groups', 'members', 'users'] });
+
+export function createGroups(deps: { store: SliceOf<typeof GROUPS_STORE>; clock: Clock; ids: Ids; authorizer: Authorizer }): Groups {
+  const { clock, ids, authorizer } = deps;
+  const store = sliceOf(deps.store, GROUPS_STORE);
 
   async function groupIn(repos: Pick<Repos, 'groups'>, accountId: string, ref: EntityRef): Promise<GroupRecord> {
     const g = await repos.groups.byRef(accountId, ref);
@@ -54,7 +58,7 @@ export function createGroups(deps: { store: StoreSlice<'groups'>; clock: Clock; 
   }
 
   type GroupEventType = 'group.created' | 'group.updated' | 'group.deleted' | 'group.member-added' | 'group.member-removed';
-  const publish = <K extends GroupEventType>(repos: Repos, scope: AccountScope, type: K, data: DomainEventData[K]) =>
+  const publish = <K extends GroupEventType>(repos: Pick<Repos, 'events'>, scope: AccountScope, type: K, data: DomainEventData[K]) =>
     repos.events.publish(eventOf(type, scope.account.id, subjectOf('group', data.groupId), data), clock.now());
 
   async function writeScope(actor: Actor, accountRef: EntityRef, code: ForbiddenCode): Promise<AccountScope> {
@@ -64,7 +68,7 @@ export function createGroups(deps: { store: StoreSlice<'groups'>; clock: Clock; 
   }
 
   /** Runs a group change, which publishes its event; a unique-name clash answers 409. */
-  async function change<T>(name: string, fn: (repos: Repos) => Promise<T>): Promise<T> {
+  async function change<T>(name: string, fn: (repos: Pick<Repos, 'accounts' | 'events' | 'groups' | 'members' | 'users'>) => Promise<T>): Promise<T> {
     try {
       return await store.transaction(fn);
     } catch (e) {

@@ -8,7 +8,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { JobRecord } from '../ports/jobs.ts';
 import type { Repos } from '../ports/repositories.ts';
 import { errorFields, noMetrics, silentLogger, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 
 export type { JobHandler, JobOutcome } from '../ports/job-handler.ts';
 import type { JobHandler, JobOutcome } from '../ports/job-handler.ts';
@@ -18,7 +18,7 @@ export const LEASE_MS = 5 * 60_000;
 /** This node's background job runner: jobs are enqueued in the caller's transaction and run by one node each. */
 export interface JobRunner {
   /** Queues a job in the caller's transaction; the local runner is kicked after commit by `kick()`. */
-  enqueue(repos: Repos, job: { kind: string; payload: Record<string, unknown>; subjects?: string[]; createdBy: string | null; maxAttempts?: number }): Promise<string>;
+  enqueue(repos: Pick<Repos, 'jobs'>, job: { kind: string; payload: Record<string, unknown>; subjects?: string[]; createdBy: string | null; maxAttempts?: number }): Promise<string>;
   /** Runs the queue soon, unless the runner is stopped (then only drain() or start() run jobs). */
   kick(): void;
   /** Works the queue until it is empty (one loop per node at a time). */
@@ -29,8 +29,11 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const JOB_RUNNER_STORE = storeUse({ reads: ['jobs'], writes: ['events', 'files', 'jobs', 'outbox', 'users'] });
+
 export function createJobRunner(deps: {
-  store: StoreSlice<'jobs'>;
+  store: SliceOf<typeof JOB_RUNNER_STORE>;
   clock: Clock;
   ids: Ids;
   handlers: Record<string, JobHandler>;
@@ -39,7 +42,8 @@ export function createJobRunner(deps: {
   logger?: Logger;
   metrics?: CoreMetrics;
 }): JobRunner {
-  const { store, clock, ids, handlers } = deps;
+  const { clock, ids, handlers } = deps;
+  const store = sliceOf(deps.store, JOB_RUNNER_STORE);
   const logger = deps.logger ?? silentLogger;
   const metrics = deps.metrics ?? noMetrics;
   let timer: NodeJS.Timeout | undefined;
@@ -50,7 +54,7 @@ export function createJobRunner(deps: {
   let again = false;
 
   /** The job ended for good: job.finished, and the handler's own consequences, in the transaction that records it. */
-  async function finish(repos: Repos, handler: JobHandler | undefined, job: JobRecord, outcome: JobOutcome, at: Date): Promise<void> {
+  async function finish(repos: Pick<Repos, 'events' | 'files' | 'outbox' | 'users'>, handler: JobHandler | undefined, job: JobRecord, outcome: JobOutcome, at: Date): Promise<void> {
     await repos.events.publish(eventOf('job.finished', handler?.accountOf?.(job) ?? null, subjectOf('job', job.id), {
       jobId: job.id, kind: job.kind, state: outcome.state, createdBy: job.createdBy,
     }), at);
@@ -114,7 +118,7 @@ export function createJobRunner(deps: {
   return {
     /** Queues a job in the caller's transaction; the local runner is kicked after commit by `kick()`. */
     async enqueue(
-      repos: Repos,
+      repos: Pick<Repos, 'jobs'>,
       job: { kind: string; payload: Record<string, unknown>; subjects?: string[]; createdBy: string | null; maxAttempts?: number },
     ): Promise<string> {
       const id = ids.uuid();

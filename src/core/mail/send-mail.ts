@@ -22,7 +22,7 @@ export interface Mail extends OutboxMail {
   secret?: string;
 }
 
-export type SendMail = (repos: Repos, mail: Mail) => Promise<void>;
+export type SendMail = (repos: Pick<Repos, 'outbox'>, mail: Mail) => Promise<void>;
 
 /** The mail with every occurrence of `secret` replaced by REDACTED. */
 export function redactMail(mail: OutboxMail, secret: string): OutboxMail {
@@ -46,5 +46,5 @@ export const createSendMail =
   };
 
 /** Once a secret is spent (an invitation accepted), the stored copies of its mail lose it, in the caller's transaction. */
-export const redactSpentSecret = (repos: Repos, secret: string): Promise<void> =>
+export const redactSpentSecret = (repos: Pick<Repos, 'outbox'>, secret: string): Promise<void> =>
   repos.outbox.redactSecret(sha256Hex(secret), secret, REDACTED);

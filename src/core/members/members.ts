@@ -11,7 +11,7 @@ import { effectiveRolePermissions } from '../permissions/role-rules.ts';
 import { requirePermission, type Actor, type ForbiddenCode } from '../permissions/authorizer.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
 import { inviteToAccount, type InviteDeps, pendingView, resolveUser } from '../users/index.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { RolesRepos } from '../../modules/roles/index.ts';
 
 export interface AddMembersInput {
@@ -49,11 +49,15 @@ export interface Members {
   listAccess(actor: Actor, accountRef: EntityRef, projectRef: EntityRef): Promise<MemberAccessView[]>;
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const MEMBERS_STORE = storeUseOf<Repos & RolesRepos>()({ reads: ['accountInvitations', 'accounts', 'groups', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'locks', 'members', 'outbox', 'roles', 'users', 'workzones'] });
+
 export function createMembers(deps: InviteDeps & {
-  store: StoreSlice<'accountInvitations' | 'accounts' | 'groups' | 'members' | 'users'>;
+  store: SliceOf<typeof MEMBERS_STORE, Repos & RolesRepos>;
   access: ProjectAccess;
 }): Members {
-  const { store, clock, access } = deps;
+  const { clock, access } = deps;
+  const store = sliceOf(deps.store, MEMBERS_STORE);
 
   /** A project's users as the caller may see them: one whose invitation to the account is pending shows only what the inviter wrote. */
   async function usersAsSeen(repos: Pick<Repos, 'accountInvitations' | 'accounts' | 'users'>, accountId: string, ids: Iterable<string>): Promise<Map<string, UserRecord>> {
@@ -75,7 +79,7 @@ export function createMembers(deps: InviteDeps & {
   const requireMembersWrite = (scope: ProjectScope, zoneId: string, code: ForbiddenCode) =>
     requirePermission(scope.workzone(zoneId), 'workzone:members:write', code);
 
-  async function removeWholeMember(repos: Repos, scope: ProjectScope, type: MemberType, id: string): Promise<void> {
+  async function removeWholeMember(repos: Pick<Repos, 'events' | 'members'>, scope: ProjectScope, type: MemberType, id: string): Promise<void> {
     if (type === 'user' && id === scope.project.ownerId) {
       throw new DomainError('invalid', 'cannot-remove-project-owner', 'The project owner cannot be removed from the project', { userId: id });
     }
@@ -134,8 +138,8 @@ export function createMembers(deps: InviteDeps & {
           const key = refValue(ref);
           let r = roleCache.get(key);
           if (!r) {
-            // The roles module's repository, bound into this transaction by the store (src/adapters/postgres/store.ts).
-            const rec = await (repos as Repos & RolesRepos).roles.byRef(accountId, ref);
+            // The roles module's repository (a member's role is one of the account's roles).
+            const rec = await repos.roles.byRef(accountId, ref);
             if (!rec) throw notFound('role', key);
             roleCache.set(key, (r = { id: rec.id, permissions: effectiveRolePermissions(rec.permissions) }));
           }

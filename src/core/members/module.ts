@@ -1,6 +1,7 @@
 // The members module's descriptor (src/core/modules.ts).
 import type { FeatureModule } from '../modules.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { Repos, Store } from '../ports/repositories.ts';
+import type { RolesRepos } from '../../modules/roles/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { ProjectAccess } from '../projects/index.ts';
@@ -9,7 +10,8 @@ import type { InviteLimits } from '../users/index.ts';
 import { createMembers, type Members } from './members.ts';
 
 export interface MembersNeeds {
-  store: Store;
+  /** The roles module's repository too: a member's role is one of the account's roles. */
+  store: Store<Repos & RolesRepos>;
   clock: Clock;
   ids: Ids;
   projectAccess: ProjectAccess;

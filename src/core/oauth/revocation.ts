@@ -10,7 +10,7 @@
 import { eventOf, subjectOf } from '../events/domain-events.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Repos } from '../ports/repositories.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 
 /** The second up to which (included) a user's access tokens are revoked; null when none are. */
 export const revokedUpTo = (tokensValidAfter: Date | null): number | null =>
@@ -49,8 +49,12 @@ export interface Revocation {
   signOutEverywhere(userId: string): Promise<void>;
 }
 
-export function createRevocation(deps: { store: StoreSlice<'oauth' | 'users'>; clock: Clock }): Revocation {
-  const { store, clock } = deps;
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const REVOCATION_STORE = storeUse({ reads: ['oauth', 'users'], writes: ['events', 'oauth', 'users'] });
+
+export function createRevocation(deps: { store: SliceOf<typeof REVOCATION_STORE>; clock: Clock }): Revocation {
+  const { clock } = deps;
+  const store = sliceOf(deps.store, REVOCATION_STORE);
   return {
     async signOutEverywhere(userId: string): Promise<void> {
       await store.transaction(async (repos) => {

@@ -6,7 +6,7 @@
 // (POST /_operator/signing-keys/rotate); an administration command will call the same.
 import { SIGNING_KEY_RELOAD_SECONDS, type TokenSigner } from '../ports/crypto.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { StoreEvents, StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf, type StoreEvents } from '../ports/store-slices.ts';
 import { errorFields, type Logger } from '../ports/telemetry.ts';
 import { ACCESS_TOKEN_SECONDS } from './token-service.ts';
 import { cacheScope, onInvalidation } from '../events/invalidation.ts';
@@ -24,9 +24,13 @@ export interface SigningKeys {
   jwks(): Promise<{ keys: Record<string, unknown>[] }>;
 }
 
-export function createSigningKeys(deps: { store: StoreSlice<never> & StoreEvents; clock: Clock; signer: TokenSigner; logger: Logger }): SigningKeys {
-  const { store, clock, signer, logger } = deps;
-  onInvalidation(store, (scope) => {
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const SIGNING_KEYS_STORE = storeUse({ reads: [], writes: ['events'] });
+
+export function createSigningKeys(deps: { store: SliceOf<typeof SIGNING_KEYS_STORE> & StoreEvents; clock: Clock; signer: TokenSigner; logger: Logger }): SigningKeys {
+  const { clock, signer, logger } = deps;
+  const store = sliceOf(deps.store, SIGNING_KEYS_STORE);
+  onInvalidation(deps.store, (scope) => {
     if (scope === cacheScope.signingKeys) {
       // The next sign re-reads within SIGNING_KEY_RELOAD_SECONDS anyway; say why this one failed.
       signer.reload().catch((err: unknown) => logger.warn(errorFields(err), 'signing keys reload failed'));

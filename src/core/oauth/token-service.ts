@@ -11,7 +11,7 @@ import type { CoreMetrics } from '../ports/telemetry.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { TokenSigner } from '../ports/crypto.ts';
 import type { Repos } from '../ports/repositories.ts';
-import type { StoreEvents, StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf, type StoreEvents } from '../ports/store-slices.ts';
 import { verifyS256 } from './pkce.ts';
 import { DEFAULT_CLIENT_ID } from './authorize-request.ts';
 import { noteOAuthClient } from '../permissions/decisions.ts';
@@ -52,8 +52,11 @@ const refreshRejected = () =>
     oauthError: 'invalid_grant',
   });
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const TOKEN_SERVICE_STORE = storeUse({ reads: ['oauth', 'users'], writes: ['oauth', 'users'] });
+
 export interface TokenServiceDeps {
-  store: StoreSlice<'oauth' | 'users'> & StoreEvents;
+  store: SliceOf<typeof TOKEN_SERVICE_STORE> & StoreEvents;
   clock: Clock;
   ids: Ids;
   signer: TokenSigner;
@@ -109,7 +112,8 @@ export interface TokenService {
 }
 
 export function createTokenService(deps: TokenServiceDeps): TokenService {
-  const { store, clock, ids, signer, urnNamespace: ns } = deps;
+  const { clock, ids, signer, urnNamespace: ns } = deps;
+  const store = sliceOf(deps.store, TOKEN_SERVICE_STORE);
   const cacheSize = deps.cacheSize ?? 10_000;
   const reuseDetection = deps.refreshReuseDetection ?? false;
   // Verified access tokens → principal, until expiry: a signature is checked once per node.
@@ -128,7 +132,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     caches,
   );
   const userScope = cacheScope.user('');
-  onInvalidation(store, (scope) => {
+  onInvalidation(deps.store, (scope) => {
     if (scope === cacheScope.all) knownUsers.clear();
     else if (scope.startsWith(userScope)) knownUsers.forget(scope.slice(userScope.length));
   });
@@ -140,7 +144,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
    * `clientId`: the client the pair is issued to (the access token's claim, kept with the
    * refresh token for the family's next pairs).
    */
-  async function issuePair(repos: Repos, userId: string, opts: { familyId?: string; grantedAt?: Date; clientId: string }): Promise<TokenResponse> {
+  async function issuePair(repos: Pick<Repos, 'oauth' | 'users'>, userId: string, opts: { familyId?: string; grantedAt?: Date; clientId: string }): Promise<TokenResponse> {
     const { familyId, grantedAt, clientId } = opts;
     // Serialise issuance per user so the "at most 10 valid" rule holds under concurrency,
     // and against the revocations, which take the same lock (a no-op when the caller

@@ -7,7 +7,7 @@ import { safeEqual, sha256Hex } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { WebSessionRecord } from '../ports/repositories.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 
 export const WEB_SESSION_SECONDS = 12 * 3600;
 /** A sign-in form older than this answers "Expired form" (its token is not stored anywhere). */
@@ -49,8 +49,12 @@ export interface WebSessions {
   signOut(session: WebSession): Promise<void>;
 }
 
-export function createWebSessions(deps: { store: StoreSlice<'webSessions'>; clock: Clock; ids: Ids }): WebSessions {
-  const { store, clock, ids } = deps;
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const WEB_SESSIONS_STORE = storeUse({ reads: ['webSessions'], writes: ['webSessions'] });
+
+export function createWebSessions(deps: { store: SliceOf<typeof WEB_SESSIONS_STORE>; clock: Clock; ids: Ids }): WebSessions {
+  const { clock, ids } = deps;
+  const store = sliceOf(deps.store, WEB_SESSIONS_STORE);
 
   // The HMAC key: created once for the deployment (first node wins), kept in the database.
   let key: Promise<Buffer> | null = null;

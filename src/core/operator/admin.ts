@@ -12,7 +12,7 @@ import { sha256Hex } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { AccountRecord, AccountRole, OutboxEntry, Repos, SubscriptionRecord, UserRecord } from '../ports/repositories.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 import type { SeedAccount, SeedDocument, SeedResult, SeedSubscription } from './seed.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../users/index.ts';
 import { endEverySession } from '../oauth/index.ts';
@@ -53,14 +53,18 @@ export interface AdminUse {
   outbox(limit: number, state?: OutboxEntry['relay']['state']): Promise<OutboxEntry[]>;
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const ADMIN_STORE = storeUse({ reads: ['accounts', 'outbox', 'subscriptions', 'users'], writes: ['events', 'invitations', 'oauth', 'users'] });
+
 export function createAdmin(deps: {
-  store: StoreSlice<'accounts' | 'outbox' | 'subscriptions' | 'users'>;
+  store: SliceOf<typeof ADMIN_STORE>;
   clock: Clock;
   ids: Ids;
   publicUrl: string;
   applySeed: (doc: SeedDocument) => Promise<SeedResult>;
 }): AdminUse {
-  const { store, clock, ids, publicUrl, applySeed } = deps;
+  const { clock, ids, publicUrl, applySeed } = deps;
+  const store = sliceOf(deps.store, ADMIN_STORE);
 
   async function accountOf(repos: Pick<Repos, 'accounts'>, ref: string): Promise<AccountRecord> {
     const account = /^[0-9a-f-]{36}$/i.test(ref) ? await repos.accounts.byId(ref.toLowerCase()) : await repos.accounts.byName(ref);
@@ -90,7 +94,7 @@ export function createAdmin(deps: {
   }
 
   /** A set-password link for a user without a password; null when he has one. */
-  async function linkIfPasswordless(repos: Repos, userId: string, accountId: string | null): Promise<string | null> {
+  async function linkIfPasswordless(repos: Pick<Repos, 'invitations' | 'users'>, userId: string, accountId: string | null): Promise<string | null> {
     const user = await repos.users.byId(userId);
     if (!user || user.passwordHash) return null;
     const token = ids.secret(32);

@@ -4,7 +4,7 @@ import { DomainError } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { TokenResponse, TokenService } from '../oauth/index.ts';
 import type { ApplySeed, SeedDocument, SeedResult } from './seed.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 
 /** The operator surface's use cases (CONTRACT §3): reset, outbox, tokens without a browser. */
 export interface Operator {
@@ -16,10 +16,13 @@ export interface Operator {
   issueTokens(email: string): Promise<TokenResponse>;
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const OPERATOR_STORE = storeUse({ reads: ['outbox', 'users'], writes: ['admin', 'events'] });
+
 export function createOperator(deps: {
   // Reads the outbox and users outside a transaction; reset's transaction is the whole
   // store (repos.admin.deleteAllData truncates every table), so no slice narrows it.
-  store: StoreSlice<'outbox' | 'users'>;
+  store: SliceOf<typeof OPERATOR_STORE>;
   clock: Clock;
   tokens: TokenService;
   applySeed: ApplySeed;
@@ -28,7 +31,8 @@ export function createOperator(deps: {
   /** Other stores to empty on reset (object storage, caches). */
   onReset?: (() => Promise<void>)[];
 }): Operator {
-  const { store, clock, tokens, applySeed } = deps;
+  const { clock, tokens, applySeed } = deps;
+  const store = sliceOf(deps.store, OPERATOR_STORE);
   return {
     async reset(): Promise<{ seeded: SeedResult | null }> {
       await store.transaction(async (repos) => {

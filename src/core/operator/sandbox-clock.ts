@@ -4,7 +4,7 @@
 import { invalidInput } from '../errors.ts';
 import type { AdjustableClock } from '../ports/clock.ts';
 import type { PeriodicTask } from '../ports/background.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 
 /** The settings row holding the shared offset, in seconds (snapshots save and restore it with the settings). */
 export const SANDBOX_CLOCK_SETTING = 'clock.offsetSeconds';
@@ -25,8 +25,12 @@ export interface SandboxClock {
   setTo(instant: Date): Promise<{ now: string; offsetSeconds: number }>;
 }
 
-export function createSandboxClock(deps: { store: StoreSlice<'settings'>; clock: AdjustableClock }): SandboxClock {
-  const { store, clock } = deps;
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const SANDBOX_CLOCK_STORE = storeUse({ reads: ['settings'], writes: ['locks', 'settings'] });
+
+export function createSandboxClock(deps: { store: SliceOf<typeof SANDBOX_CLOCK_STORE>; clock: AdjustableClock }): SandboxClock {
+  const { clock } = deps;
+  const store = sliceOf(deps.store, SANDBOX_CLOCK_STORE);
   const state = () => ({ now: clock.now().toISOString(), offsetSeconds: clock.offsetMs / 1000 });
   // Bumped by every change this node makes: a reload that read the setting before the change
   // committed must not put the older offset back.

@@ -8,7 +8,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import type { AccountRole } from '../ports/repositories.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import type { WholeStore } from '../ports/store-slices.ts';
 import { endEverySession } from '../oauth/index.ts';
 
 export type { SeedAccount, SeedAccountExtension, SeedDocument, SeedSubscription, SeedUser } from '../ports/seed.ts';
@@ -27,7 +27,8 @@ export function createSeeder(deps: {
   // Reads nothing outside its transaction, but that transaction is the whole store in
   // practice: users, accounts, subscriptions, events, the 'seed' lock, and through the
   // extensions any module's tables (roles, groups…). Listing them would be a fake narrowing.
-  store: StoreSlice<never>;
+  /** The seeder is a deliberate whole-store user: a seed document and its extensions touch every kind of row. */
+  store: WholeStore;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;

@@ -16,5 +16,5 @@ export interface JobHandler {
    * Runs in the transaction that records the job's end and publishes job.finished: what
    * follows from the end (the requester's mail) commits with it, once, on the node that ran it.
    */
-  finished?(repos: Repos, job: JobRecord, outcome: JobOutcome): Promise<void>;
+  finished?(repos: Pick<Repos, 'events' | 'files' | 'outbox' | 'users'>, job: JobRecord, outcome: JobOutcome): Promise<void>;
 }

@@ -3,6 +3,7 @@
 // rule the users module checks before removing a user from an account.
 import type { FeatureModule } from '../modules.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
+import type { RolesRepos } from '../../modules/roles/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Authorizer } from '../permissions/authorizer.ts';
@@ -15,7 +16,8 @@ import { createReach, type Reach } from './reach.ts';
 import { createProjectLists } from './project-lists.ts';
 
 export interface ProjectsNeeds {
-  store: Store;
+  /** The roles module's repository too: a new project's manager is the account's base Manager role. */
+  store: Store<Repos & RolesRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
@@ -32,7 +34,7 @@ export interface ProjectsOffers {
   projectDetails: ProjectDetailsService;
   reach: Reach;
   /** The projects of an account a user owns, in the caller's transaction. */
-  ownedProjects: (repos: Repos, userId: string, accountId: string) => Promise<string[]>;
+  ownedProjects: (repos: Pick<Repos, 'projects'>, userId: string, accountId: string) => Promise<string[]>;
 }
 
 export const projectsModule: FeatureModule<ProjectsNeeds, ProjectsOffers> = {

@@ -39,7 +39,7 @@ export interface ProjectScope {
  * materialised access (a grant written for a subtree, a new zone copying its parent's rows,
  * one role per member) is only right when each sees the others' committed rows.
  */
-export const lockProjectMembership = (repos: Repos, projectId: string): Promise<void> =>
+export const lockProjectMembership = (repos: Pick<Repos, 'locks'>, projectId: string): Promise<void> =>
   repos.locks.exclusive([`project-members:${projectId}`]);
 
 const NOT_MEMBER = 'You are not a member of this project';

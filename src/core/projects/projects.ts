@@ -17,7 +17,7 @@ import { refusalValues } from '../permissions/granted-by.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope } from './project-access.ts';
 import { earliestExpiry, type BuiltList, type ProjectLists, type ProjectView, type StatsWanted } from './project-lists.ts';
 export type { ProjectView, StatsWanted };
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { RolesRepos } from '../../modules/roles/index.ts';
 
 export interface ProjectInput {
@@ -48,10 +48,9 @@ function pickStats(s: ProjectStats | undefined, want: StatsWanted): Partial<Proj
   };
 }
 
-export async function managerRoleId(repos: Repos, accountId: string): Promise<string> {
-  // The roles module's repository: the store binds every module's repositories into each
-  // transaction (src/adapters/postgres/store.ts), which the kernel types as its own Repos.
-  const { roles } = repos as Repos & RolesRepos;
+export async function managerRoleId(repos: Pick<Repos & RolesRepos, 'roles'>, accountId: string): Promise<string> {
+  // The roles module's repository (a project's manager role is the account's base role).
+  const { roles } = repos;
   const manager = (await roles.listByAccount(accountId)).find((r) => r.isBase && r.name === 'Manager');
   if (!manager) throw new DomainError('conflict', 'role-not-found', 'The account has no Manager base role');
   return manager.id;
@@ -62,7 +61,7 @@ export async function managerRoleId(repos: Repos, accountId: string): Promise<st
  * and, when the subscription says so, the account owner join as managers of the root.
  */
 export async function insertProjectRows(
-  repos: Repos,
+  repos: Pick<Repos & RolesRepos, 'events' | 'members' | 'projects' | 'roles' | 'workzones'>,
   p: {
     id: string; rootId: string; accountId: string; accountOwnerId: string; subscription: SubscriptionRecord; ownerId: string;
     name: string; description: string; location: Location | null; spatialReference: SpatialReference | null; now: Date;
@@ -121,8 +120,11 @@ export interface SpatialReferenceCheck {
   findSpatialReference(authName: string, code: string): object | undefined;
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const PROJECTS_STORE = storeUseOf<Repos & RolesRepos>()({ reads: ['members', 'projects'], writes: ['accounts', 'events', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
+
 export function createProjects(deps: {
-  store: StoreSlice<'members' | 'projects'>;
+  store: SliceOf<typeof PROJECTS_STORE, Repos & RolesRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
@@ -130,9 +132,10 @@ export function createProjects(deps: {
   lists: ProjectLists;
   spatialReferences: SpatialReferenceCheck;
 }): Projects {
-  const { store, clock, ids, authorizer, access, lists, spatialReferences } = deps;
+  const { clock, ids, authorizer, access, lists, spatialReferences } = deps;
+  const store = sliceOf(deps.store, PROJECTS_STORE);
 
-  async function subscriptionOf(repos: Repos, accountId: string, ref: EntityRef): Promise<SubscriptionRecord> {
+  async function subscriptionOf(repos: Pick<Repos, 'subscriptions'>, accountId: string, ref: EntityRef): Promise<SubscriptionRecord> {
     const s = await findByRef(repos.subscriptions, ref);
     if (!s || s.accountId !== accountId) throw notFound('subscription', refValue(ref));
     return s;
@@ -369,5 +372,5 @@ export function createProjects(deps: {
 }
 
 /** The projects of the account the user owns, in the caller's transaction (the users module refuses to remove their owner). */
-export const ownedProjects = (repos: Repos, userId: string, accountId: string): Promise<string[]> =>
+export const ownedProjects = (repos: Pick<Repos, 'projects'>, userId: string, accountId: string): Promise<string[]> =>
   repos.projects.ownedBy(userId, accountId);

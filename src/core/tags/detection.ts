@@ -10,7 +10,7 @@ import type { TagDetector } from '../ports/tag-detector.ts';
 import type { TagTexts } from './tag-texts.ts';
 import type { JobHandler } from '../jobs/index.ts';
 import { normaliseTagData, MAX_TAGS_PER_LIST, type TagData } from './tag-data.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 
 interface DetectPayload {
   tagListId: string;
@@ -22,8 +22,12 @@ interface DetectPayload {
   userId: string | null;
 }
 
-export function createDetectionJob(deps: { store: StoreSlice<never>; clock: Clock; ids: Ids; detector: TagDetector; tagTexts: TagTexts }): JobHandler {
-  const { store, clock, ids, detector } = deps;
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const DETECTION_JOB_STORE = storeUse({ reads: [], writes: ['events', 'locks', 'tags'] });
+
+export function createDetectionJob(deps: { store: SliceOf<typeof DETECTION_JOB_STORE>; clock: Clock; ids: Ids; detector: TagDetector; tagTexts: TagTexts }): JobHandler {
+  const { clock, ids, detector } = deps;
+  const store = sliceOf(deps.store, DETECTION_JOB_STORE);
 
   async function finish(p: DetectPayload, found: TagData[]) {
     await store.transaction(async (repos) => {

@@ -9,7 +9,7 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos, SubscriptionRecord } from '../ports/repositories.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 import type { MetadataDefinition, TagListRecord, TagRow } from '../ports/tags.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
@@ -65,15 +65,19 @@ export interface TagListWrites {
 const sameDefinitions = (a: MetadataDefinition[], b: MetadataDefinition[]) =>
   a.length === b.length && a.every((d, i) => d.id === b[i]!.id && d.name === b[i]!.name);
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const TAG_LIST_WRITES_STORE = storeUse({ reads: ['workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
+
 export function createTagListWrites(deps: {
-  store: StoreSlice<'workzones'>;
+  store: SliceOf<typeof TAG_LIST_WRITES_STORE>;
   clock: Clock;
   ids: Ids;
   access: Pick<ProjectAccess, 'project'>;
   jobs: Pick<JobRunner, 'enqueue' | 'kick'>;
   tagTexts: Pick<TagTexts, 'shapesOf'>;
 }): TagListWrites {
-  const { store, clock, ids, access, jobs, tagTexts } = deps;
+  const { clock, ids, access, jobs, tagTexts } = deps;
+  const store = sliceOf(deps.store, TAG_LIST_WRITES_STORE);
 
   async function zoneIn(repos: Pick<Repos, 'workzones'>, scope: ProjectScope, ref: EntityRef): Promise<string> {
     const w = await repos.workzones.byRef(scope.project.id, ref);
@@ -82,7 +86,7 @@ export function createTagListWrites(deps: {
   }
 
   /** Known classes; scans of the project the caller may read and export from. Answers the scans' ids. */
-  async function checkDetect(repos: Repos, scope: ProjectScope, d: DetectInput): Promise<{ classes: string[]; fileIds: string[] }> {
+  async function checkDetect(repos: Pick<Repos, 'files'>, scope: ProjectScope, d: DetectInput): Promise<{ classes: string[]; fileIds: string[] }> {
     if (!d.classes.length) throw invalidInput('detect.classes must name at least one class', { field: 'classes' });
     for (const c of d.classes) if (!AI_DETECTION_CLASS_NAMES.has(c)) throw invalidInput(`Unknown AI detection class ${c}`, { field: 'classes', class: c });
     if (!d.fileRefs.length) throw invalidInput('detect.fileIds must name at least one scan', { field: 'filesIds' });
@@ -99,7 +103,7 @@ export function createTagListWrites(deps: {
 
   /** Plans then writes tag changes on a locked list (all or nothing: any failure throws before the transaction commits). */
   async function applyChanges(
-    repos: Repos, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, list: TagListRecord, c: TagChanges,
+    repos: Pick<Repos, 'events' | 'files' | 'jobs' | 'tags'>, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, list: TagListRecord, c: TagChanges,
     opts: { definitionsChanged?: boolean } = {},
   ): Promise<ChangeResult> {
     const definitionsChanged = !!opts.definitionsChanged;
@@ -140,7 +144,7 @@ export function createTagListWrites(deps: {
   }
 
   /** The list's fields after an API 2 overwrite (`put`) or an API 1 patch. */
-  async function nextFields(repos: Repos, scope: ProjectScope, list: TagListRecord | null, input: TagListInput, mode: 'put' | 'patch') {
+  async function nextFields(repos: Pick<Repos, 'workzones'>, scope: ProjectScope, list: TagListRecord | null, input: TagListInput, mode: 'put' | 'patch') {
     const keep = <T>(v: T | undefined, old: T, dflt: T): T => (v !== undefined ? v : mode === 'patch' && list ? old : dflt);
     const workzoneId = input.workzoneRef ? await zoneIn(repos, scope, input.workzoneRef) : list?.workzoneId;
     if (!workzoneId) throw invalidInput('workzoneId is required', { field: 'workzoneId' });
@@ -159,7 +163,7 @@ export function createTagListWrites(deps: {
   }
 
   async function updateOne(
-    repos: Repos, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, ref: EntityRef, input: TagListInput | null, changes: TagChanges,
+    repos: Pick<Repos, 'events' | 'files' | 'jobs' | 'locks' | 'tags' | 'workzones'>, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, ref: EntityRef, input: TagListInput | null, changes: TagChanges,
     mode: 'put' | 'patch',
   ): Promise<ChangeResult> {
     const found = await listIn(repos, scope, ref);

@@ -9,7 +9,7 @@
 import type { Clock } from '../ports/clock.ts';
 import type { UsageRecorder } from '../ports/usage.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 import type { ProjectAccess } from '../projects/index.ts';
 import type { JobRunner } from '../jobs/index.ts';
 import type { TagTexts } from './tag-texts.ts';
@@ -27,12 +27,16 @@ export { tagListPending } from './tag-list-locks.ts';
 /** Every use case of tag lists and tags. */
 export type TagLists = TagListReads & TagListWrites & TagMoves;
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const TAG_LISTS_STORE = storeUse({ reads: ['tags', 'workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
+
 export function createTagLists(deps: {
-  store: StoreSlice<'tags' | 'workzones'>; clock: Clock; ids: Ids; access: ProjectAccess; jobs: JobRunner; tagTexts: TagTexts;
+  store: SliceOf<typeof TAG_LISTS_STORE>; clock: Clock; ids: Ids; access: ProjectAccess; jobs: JobRunner; tagTexts: TagTexts;
   /** Whole-list reads are counted in the usage report (tagsDownloaded). */
   usage: Pick<UsageRecorder, 'tallyDownloads'>;
 }): TagLists {
-  const { store, clock, ids, access, jobs, tagTexts, usage } = deps;
+  const { clock, ids, access, jobs, tagTexts, usage } = deps;
+  const store = sliceOf(deps.store, TAG_LISTS_STORE);
   return {
     ...createTagListReads({ store, access, tagTexts, clock, usage }),
     ...createTagListWrites({ store, clock, ids, access, jobs, tagTexts }),

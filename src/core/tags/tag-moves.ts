@@ -6,7 +6,7 @@ import { invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import { refUuid } from '../ids/refs.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 import type { TagListRecord } from '../ports/tags.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
 import type { ProjectAccess } from '../projects/index.ts';
@@ -30,13 +30,17 @@ export interface TagMoves {
   moveTags(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, targetRef: EntityRef, items: TagMoveItem[]): Promise<TagsView[]>;
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const TAG_MOVES_STORE = storeUse({ reads: [], writes: ['events', 'locks', 'projects', 'subscriptions', 'tags'] });
+
 export function createTagMoves(deps: {
-  store: StoreSlice<never>;
+  store: SliceOf<typeof TAG_MOVES_STORE>;
   clock: Clock;
   access: Pick<ProjectAccess, 'project'>;
   tagTexts: Pick<TagTexts, 'shapesOf'>;
 }): TagMoves {
-  const { store, clock, access, tagTexts } = deps;
+  const { clock, access, tagTexts } = deps;
+  const store = sliceOf(deps.store, TAG_MOVES_STORE);
   return {
     async moveTags(actor, accountRef, projectRef, targetRef, items) {
       const scope = await access.project(actor, accountRef, projectRef);

@@ -20,7 +20,7 @@ import type { Ids } from '../ports/ids.ts';
 import type {
   AccountInvitationRecord, AccountMemberRecord, AccountRecord, AccountRole, Repos, UserRecord,
 } from '../ports/repositories.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 import type { SendMail } from '../mail/index.ts';
 import { ACCOUNT_ROLES } from '../permissions/account-roles.ts';
 import { invitationMail } from './invitation-mails.ts';
@@ -82,7 +82,7 @@ export const pendingView = (user: UserRecord, inv: AccountInvitationRecord): Use
 const mergeRoles = (a: readonly AccountRole[], b: readonly AccountRole[]) => ACCOUNT_ROLES.filter((r) => a.includes(r) || b.includes(r));
 
 /** Counts one new invitation against the account's daily cap, in the caller's transaction (429 past it). */
-async function chargeAccount(repos: Repos, deps: InviteDeps, accountId: string, now: Date): Promise<void> {
+async function chargeAccount(repos: Pick<Repos, 'counters'>, deps: InviteDeps, accountId: string, now: Date): Promise<void> {
   const max = deps.limits.maxPerAccountPerDay;
   const r = await repos.counters.charge(`invite-account:${accountId}`, 1, {
     now, windowEnd: new Date(now.getTime() + INVITE_WINDOW_SECONDS * 1000), max,
@@ -91,7 +91,7 @@ async function chargeAccount(repos: Repos, deps: InviteDeps, accountId: string, 
 }
 
 /** Whether the recipient may get one more invitation mail today (counted when so). */
-async function mailAllowed(repos: Repos, deps: InviteDeps, email: string, now: Date): Promise<boolean> {
+async function mailAllowed(repos: Pick<Repos, 'counters'>, deps: InviteDeps, email: string, now: Date): Promise<boolean> {
   const r = await repos.counters.charge(`invite-mail:${email.toLowerCase()}`, 1, {
     now, windowEnd: new Date(now.getTime() + INVITE_WINDOW_SECONDS * 1000), max: deps.limits.mailsPerRecipientPerDay,
   });
@@ -108,7 +108,7 @@ async function mailAllowed(repos: Repos, deps: InviteDeps, email: string, now: D
  * also accepts it, one who can sign in is told to accept on his account page.
  */
 export async function inviteToAccount(
-  repos: Repos,
+  repos: Pick<Repos, 'accountInvitations' | 'accounts' | 'counters' | 'events' | 'invitations' | 'outbox' | 'users'>,
   deps: InviteDeps,
   account: AccountRecord,
   inviterId: string,
@@ -180,7 +180,7 @@ export async function inviteToAccount(
  * Accepts the user's pending invitation to the account, in the caller's transaction: he
  * becomes a member with its roles (`user.added`). False when there was none.
  */
-export async function joinAccount(repos: Repos, accountId: string, userId: string, now: Date): Promise<boolean> {
+export async function joinAccount(repos: Pick<Repos, 'accountInvitations' | 'accounts' | 'events'>, accountId: string, userId: string, now: Date): Promise<boolean> {
   const inv = await repos.accountInvitations.take(accountId, userId);
   if (!inv) return false;
   const member = await repos.accounts.member(accountId, userId);
@@ -196,7 +196,7 @@ export async function joinAccount(repos: Repos, accountId: string, userId: strin
  * Withdraws a pending invitation (the account removes the invitee), in the caller's
  * transaction: the invitation and his project grants in the account go (`user.removed`).
  */
-export async function withdrawInvitation(repos: Repos, accountId: string, userId: string, now: Date): Promise<void> {
+export async function withdrawInvitation(repos: Pick<Repos, 'accountInvitations' | 'events' | 'members'>, accountId: string, userId: string, now: Date): Promise<void> {
   if (!(await repos.accountInvitations.take(accountId, userId))) return;
   await repos.members.removeUserFromAccountProjects(accountId, userId);
   await repos.events.publish(eventOf('user.removed', accountId, subjectOf('user', userId), { userId }), now);
@@ -222,8 +222,12 @@ export interface AccountInvitations {
   decline(userId: string, accountRef: EntityRef): Promise<void>;
 }
 
-export function createAccountInvitations(deps: { store: StoreSlice<'accountInvitations' | 'users'>; clock: Clock }): AccountInvitations {
-  const { store, clock } = deps;
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const ACCOUNT_INVITATIONS_STORE = storeUse({ reads: ['accountInvitations', 'users'], writes: ['accountInvitations', 'accounts', 'events', 'members'] });
+
+export function createAccountInvitations(deps: { store: SliceOf<typeof ACCOUNT_INVITATIONS_STORE>; clock: Clock }): AccountInvitations {
+  const { clock } = deps;
+  const store = sliceOf(deps.store, ACCOUNT_INVITATIONS_STORE);
 
   /** The account of one of the user's pending invitations; 404 as an unknown account otherwise (no other account shows). */
   async function invitedTo(repos: Pick<Repos, 'accountInvitations'>, userId: string, ref: EntityRef): Promise<string> {

@@ -6,7 +6,7 @@ import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { AccountInvitationRecord, AccountMemberRecord, AccountRole, Repos, UserRecord } from '../ports/repositories.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { condition } from '../permissions/refusal-conditions.ts';
 import { ACCOUNT_ROLES, ROLE_READ_PERMISSION, ROLE_WRITE_PERMISSION } from '../permissions/account-roles.ts';
@@ -60,13 +60,17 @@ export interface AccountUsers {
   updateAccountRoles(actor: Actor, accountRef: EntityRef, userRef: EntityRef, roles: AccountRole[]): Promise<void>;
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const ACCOUNT_USERS_STORE = storeUse({ reads: ['accountInvitations', 'accounts', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'members', 'outbox', 'projects', 'users'] });
+
 export function createAccountUsers(deps: InviteDeps & {
-  store: StoreSlice<'accountInvitations' | 'accounts' | 'members' | 'users'>;
+  store: SliceOf<typeof ACCOUNT_USERS_STORE>;
   authorizer: Authorizer;
   /** Names the projects of the account the user owns (projects module); the owner of one cannot be removed. */
-  ownedProjects?: (repos: Repos, userId: string, accountId: string) => Promise<string[]>;
+  ownedProjects?: (repos: Pick<Repos, 'projects'>, userId: string, accountId: string) => Promise<string[]>;
 }): AccountUsers {
-  const { store, clock, authorizer } = deps;
+  const { clock, authorizer } = deps;
+  const store = sliceOf(deps.store, ACCOUNT_USERS_STORE);
 
   /** workzone:members:write on some work zone of the account: one read of the caller's zone holds. */
   const managesMembersSomewhere = async (scope: AccountScope, userId: string): Promise<boolean> =>

@@ -13,7 +13,7 @@ import { joinAccount } from './account-invitations.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
 import type { InvitationPurpose } from '../ports/repositories.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 1024;
@@ -29,8 +29,12 @@ export interface Invitations {
   accept(token: string, input: { password: string; firstName?: string; lastName?: string }): Promise<{ email: string }>;
 }
 
-export function createInvitations(deps: { store: StoreSlice<'invitations' | 'users'>; clock: Clock; hasher: PasswordHasher }): Invitations {
-  const { store, clock, hasher } = deps;
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const INVITATIONS_STORE = storeUse({ reads: ['invitations', 'users'], writes: ['accountInvitations', 'accounts', 'events', 'invitations', 'oauth', 'outbox', 'users'] });
+
+export function createInvitations(deps: { store: SliceOf<typeof INVITATIONS_STORE>; clock: Clock; hasher: PasswordHasher }): Invitations {
+  const { clock, hasher } = deps;
+  const store = sliceOf(deps.store, INVITATIONS_STORE);
   return {
     /** The e-mail the link is for, and what it does; 404 when the link is not usable. */
     async pending(token: string): Promise<{ email: string; purpose: InvitationPurpose }> {

@@ -24,7 +24,7 @@ export interface UsersNeeds {
   /** Queues the "Forgot password?" work off the request path. */
   jobRunner: JobRunner;
   /** The projects module's rule: the owner of a project of the account cannot be removed from it. */
-  ownedProjects: (repos: Repos, userId: string, accountId: string) => Promise<string[]>;
+  ownedProjects: (repos: Pick<Repos, 'projects'>, userId: string, accountId: string) => Promise<string[]>;
   config: { publicUrl: string; invitations: InviteLimits };
 }
 

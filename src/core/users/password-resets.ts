@@ -15,7 +15,7 @@ import type { JobRecord } from '../ports/jobs.ts';
 import type { Repos } from '../ports/repositories.ts';
 import type { SendMail } from '../mail/index.ts';
 import type { JobHandler, JobRunner } from '../jobs/index.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 
 /** The job a reset request queues: `{email}`, looked up and mailed by `PasswordResets.handler`. */
 export const RESET_MAIL_JOB = 'password-reset-mail';
@@ -52,21 +52,25 @@ export interface PasswordResets {
   handler: JobHandler;
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const PASSWORD_RESETS_STORE = storeUse({ reads: [], writes: ['events', 'invitations', 'jobs', 'outbox', 'throttle', 'users'] });
+
 export function createPasswordResets(deps: {
-  store: StoreSlice<never>;
+  store: SliceOf<typeof PASSWORD_RESETS_STORE>;
   clock: Clock;
   ids: Ids;
   sendMail: SendMail;
   jobs: Pick<JobRunner, 'enqueue'>;
   publicUrl: string;
 }): PasswordResets {
-  const { store, clock, ids, sendMail, jobs, publicUrl } = deps;
+  const { clock, ids, sendMail, jobs, publicUrl } = deps;
+  const store = sliceOf(deps.store, PASSWORD_RESETS_STORE);
 
   /**
    * Counts the request against the e-mail and the client IP, in the caller's transaction;
    * throws 429 when either is over its limit (the transaction, and so the count, is undone).
    */
-  async function reserve(repos: Repos, email: string, address: string): Promise<void> {
+  async function reserve(repos: Pick<Repos, 'throttle'>, email: string, address: string): Promise<void> {
     const now = clock.now();
     const windowCutoff = new Date(now.getTime() - PASSWORD_RESET.windowSeconds * 1000);
     const lockedUntil = new Date(now.getTime() + PASSWORD_RESET.windowSeconds * 1000);

@@ -8,7 +8,7 @@ export async function resolveUser(repos: Pick<Repos, 'users'>, ref: EntityRef): 
   return findByRef(repos.users, ref);
 }
 
-export async function resolveAccountUsers(repos: Repos, accountId: string, refs: EntityRef[]): Promise<UserRecord[]> {
+export async function resolveAccountUsers(repos: Pick<Repos, 'accounts' | 'users'>, accountId: string, refs: EntityRef[]): Promise<UserRecord[]> {
   const out = new Map<string, UserRecord>();
   for (const ref of refs) {
     const user = await resolveUser(repos, ref);

@@ -13,7 +13,7 @@ import { DomainError } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
 import type { ThrottleReservation, UserRecord } from '../ports/repositories.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 import { noteSignedIn } from '../permissions/decisions.ts';
 
 export const THROTTLE = {
@@ -62,14 +62,18 @@ interface Limit {
  */
 export type SignIn = (email: string, password: string, address: string) => Promise<UserRecord>;
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const SIGN_IN_STORE = storeUse({ reads: ['users'], writes: ['throttle'] });
+
 export function createSignIn(deps: {
-  store: StoreSlice<'users'>;
+  store: SliceOf<typeof SIGN_IN_STORE>;
   clock: Clock;
   hasher: PasswordHasher;
   /** Waits (real time); injected by tests. */
   sleep?: (ms: number) => Promise<unknown>;
 }): SignIn {
-  const { store, clock, hasher } = deps;
+  const { clock, hasher } = deps;
+  const store = sliceOf(deps.store, SIGN_IN_STORE);
   const sleep = deps.sleep ?? sleepMs;
   // Verified against when the e-mail is unknown, so timing does not reveal which accounts exist.
   const dummyHash = hasher.hash('scanbase-timing-equaliser');

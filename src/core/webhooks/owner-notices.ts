@@ -17,7 +17,7 @@ export interface WebhookOwnerNotices {
 }
 
 export function createWebhookOwnerNotices(deps: {
-  store: Pick<StoreSlice<'webhooks'>, 'transaction'>;
+  store: Pick<StoreSlice<'webhooks', 'accounts' | 'outbox' | 'users' | 'webhooks'>, 'transaction'>;
   sendMail: SendMail;
   publicUrl: string;
 }): WebhookOwnerNotices {

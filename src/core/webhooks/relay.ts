@@ -18,7 +18,7 @@
 // drop the second copy.
 import { failureLine } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 import type { Repos } from '../ports/repositories.ts';
 import { WebhookSendError, type ClaimedEndpoint, type DueDelivery, type LeasedTarget, type WebhookSender } from '../ports/webhooks.ts';
 import { errorFields, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
@@ -70,8 +70,11 @@ export interface WebhookRelay {
   stop(): Promise<void>;
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const WEBHOOK_RELAY_STORE = storeUse({ reads: ['webhooks'], writes: ['accounts', 'events', 'outbox', 'users', 'webhooks'] });
+
 export function createWebhookRelay(deps: {
-  store: StoreSlice<'webhooks'>;
+  store: SliceOf<typeof WEBHOOK_RELAY_STORE>;
   clock: Clock;
   sender: WebhookSender;
   sendMail: SendMail;
@@ -79,7 +82,8 @@ export function createWebhookRelay(deps: {
   logger: Logger;
   metrics: CoreMetrics;
 }): WebhookRelay {
-  const { store, clock, sender, sendMail, settings, logger, metrics } = deps;
+  const { clock, sender, sendMail, settings, logger, metrics } = deps;
+  const store = sliceOf(deps.store, WEBHOOK_RELAY_STORE);
   const leaseMs = leaseSecondsFor(settings.timeoutSeconds) * 1000;
   const budgetMs = endpointBudgetSecondsFor(settings.timeoutSeconds) * 1000;
 
@@ -142,7 +146,7 @@ export function createWebhookRelay(deps: {
   }
 
   /** The mail to the account's owner and administrators when their endpoint is disabled. */
-  async function tellAdministrators(repos: Repos, endpoint: ClaimedEndpoint): Promise<void> {
+  async function tellAdministrators(repos: Pick<Repos, 'accounts' | 'outbox' | 'users'>, endpoint: ClaimedEndpoint): Promise<void> {
     const account = await repos.accounts.byId(endpoint.accountId);
     if (!account) return;
     const admins = (await repos.accounts.members(account.id)).filter((m) => m.roles.includes('administrator')).map((m) => m.userId);

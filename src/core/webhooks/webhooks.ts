@@ -8,7 +8,7 @@ import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, isUuid, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 import type { WebhookDeliveryRecord, WebhookDeliveryState, WebhookEndpointRecord } from '../ports/webhooks.ts';
 import { requirePermission, type Actor, type AccountScope, type Authorizer } from '../permissions/authorizer.ts';
 import { ALL_EVENTS, DELIVERABLE_EVENT_TYPES } from './webhook-events.ts';
@@ -78,14 +78,18 @@ function checkDescription(description: string): string {
   return description;
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const WEBHOOKS_STORE = storeUse({ reads: ['webhooks'], writes: ['events', 'locks', 'webhooks'] });
+
 export function createWebhooks(deps: {
-  store: StoreSlice<'webhooks'>;
+  store: SliceOf<typeof WEBHOOKS_STORE>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
   targets: WebhookTargetRules;
 }): Webhooks {
-  const { store, clock, ids, authorizer, targets } = deps;
+  const { clock, ids, authorizer, targets } = deps;
+  const store = sliceOf(deps.store, WEBHOOKS_STORE);
   const newSecret = () => formatSecret(Buffer.from(ids.secret(SECRET_BYTES), 'base64url'));
 
   async function scope(actor: Actor, accountRef: EntityRef, write: boolean): Promise<AccountScope> {

@@ -9,6 +9,7 @@ import { findByRef } from '../ids/refs.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos } from '../ports/repositories.ts';
+import type { RolesRepos } from '../../modules/roles/index.ts';
 import { api1IdOf } from '../ids/api1-id.ts';
 import type { JobRecord } from '../ports/jobs.ts';
 import type { SendMail } from '../mail/index.ts';
@@ -17,7 +18,7 @@ import { requirePermission, type Actor, type Authorizer } from '../permissions/a
 import type { JobHandler, JobRunner } from '../jobs/index.ts';
 import { insertProjectRows, lockProjectMembership, type ProjectAccess, requiredName, subscriptionNotActive } from '../projects/index.ts';
 import { projectEventOf, subjectOf } from '../events/domain-events.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 
 export const COPY_JOB = 'workzone-copy';
 
@@ -72,8 +73,11 @@ export interface WorkzoneCopy {
   copyStatus(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, workzoneRef: EntityRef, jobId: string): Promise<CopyStatus>;
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const WORKZONE_COPY_STORE = storeUseOf<Repos & RolesRepos>()({ reads: ['subscriptions', 'workzones', 'jobs'], writes: ['accounts', 'events', 'files', 'jobs', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
+
 export function createWorkzoneCopy(deps: {
-  store: StoreSlice<'subscriptions' | 'workzones' | 'jobs'>;
+  store: SliceOf<typeof WORKZONE_COPY_STORE, Repos & RolesRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
@@ -85,9 +89,10 @@ export function createWorkzoneCopy(deps: {
   /** Copies the files of the copied zones (the files module), last in the copy's transaction; answers how many. */
   copyFiles: Files['copyFiles'];
 }): WorkzoneCopy {
-  const { store, clock, ids, access, sendMail } = deps;
+  const { clock, ids, access, sendMail } = deps;
+  const store = sliceOf(deps.store, WORKZONE_COPY_STORE);
 
-  async function notify(repos: Repos, userId: string, subject: string, text: string) {
+  async function notify(repos: Pick<Repos, 'outbox' | 'users'>, userId: string, subject: string, text: string) {
     const user = await repos.users.byId(userId);
     if (user) await sendMail(repos, { to: user.email, subject, text, links: [] });
   }

@@ -1,7 +1,8 @@
 // The workzones module's descriptor (src/core/modules.ts): work zones, and their copy (a
 // job it enqueues and handles).
 import type { FeatureModule } from '../modules.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { Repos, Store } from '../ports/repositories.ts';
+import type { RolesRepos } from '../../modules/roles/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import { formatUrn } from '../ids/urn.ts';
@@ -15,7 +16,8 @@ import { createWorkzones, type Workzones } from './workzones.ts';
 import { COPY_JOB, createWorkzoneCopy, type WorkzoneCopy } from './copy.ts';
 
 export interface WorkzonesNeeds {
-  store: Store;
+  /** The roles module's repository too: a new project's manager is the account's base Manager role. */
+  store: Store<Repos & RolesRepos>;
   caches: CacheRegistry;
   clock: Clock;
   ids: Ids;

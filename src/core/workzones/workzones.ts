@@ -6,7 +6,7 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos } from '../ports/repositories.ts';
-import type { StoreEvents, StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf, type StoreEvents } from '../ports/store-slices.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope, requiredName, requireMember } from '../projects/index.ts';
@@ -40,15 +40,19 @@ export interface Workzones {
   deleteWorkzone(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<void>;
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const WORKZONES_STORE = storeUse({ reads: ['files', 'tags', 'workzones'], writes: ['events', 'locks', 'members', 'workzones'] });
+
 export function createWorkzones(deps: {
-  store: StoreSlice<'files' | 'tags' | 'workzones'> & StoreEvents; clock: Clock; ids: Ids; access: ProjectAccess;
+  store: SliceOf<typeof WORKZONES_STORE> & StoreEvents; clock: Clock; ids: Ids; access: ProjectAccess;
   /** WORKZONE_CACHE_ENTRIES: zones whose read model this node keeps (0: none). */
   viewCacheEntries: number;
   /** The node's registry of caches (GET /metrics). */
   caches?: CacheRegistry;
 }): Workzones {
-  const { store, clock, ids, access } = deps;
-  const zoneViews = createZoneViews({ store, maxEntries: deps.viewCacheEntries, caches: deps.caches });
+  const { clock, ids, access } = deps;
+  const store = sliceOf(deps.store, WORKZONES_STORE);
+  const zoneViews = createZoneViews({ store: { repos: store.repos, onEvent: deps.store.onEvent.bind(deps.store) }, maxEntries: deps.viewCacheEntries, caches: deps.caches });
 
   async function zoneIn(repos: Pick<Repos, 'workzones'>, scope: ProjectScope, ref: EntityRef): Promise<WorkzoneRecord> {
     const w = await repos.workzones.byRef(scope.project.id, ref);

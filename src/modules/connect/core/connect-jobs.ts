@@ -13,11 +13,11 @@ import { blobKey, type ObjectStore } from '../../../core/ports/object-store.ts';
 import type { Permission } from '../../../core/permissions/catalog.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
-import { downloadName, FILES, type Files, formatOf, mayDownload, type RegisteredFile, servedAs, type SignResult, type UploadItem } from '../../../core/files/index.ts';
-import type { StoreReads } from '../../../core/ports/store-slices.ts';
+import { downloadName, FILES, UPLOADS_STORE, type Files, formatOf, mayDownload, type RegisteredFile, servedAs, type SignResult, type UploadItem } from '../../../core/files/index.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { UsageRecorder } from '../../../core/ports/usage.ts';
-import type { Repos, Store } from '../../../core/ports/repositories.ts';
-import type { ConnectRepo } from './ports.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import type { ConnectRepos } from './ports.ts';
 import './events.ts';
 
 const IMPORT: Permission[] = ['workzone:reality-data:write', 'workzone:import-jobs-reality-data:write'];
@@ -60,8 +60,17 @@ export interface ConnectJobs {
   registerImport(actor: Actor, slug: string, items: (UploadItem & { blobName?: string })[]): Promise<RegisteredFile[]>;
 }
 
+/**
+ * What the jobs read, and what their transactions write: an import's registration runs in
+ * this module's transaction (the files' repositories it needs, and `connect`).
+ */
+export const CONNECT_STORE = storeUseOf<Repos & ConnectRepos>()({
+  reads: ['connect', 'files', 'workzones'],
+  writes: ['connect', 'events', ...UPLOADS_STORE.writes],
+});
+
 export function createConnectJobs(deps: {
-  store: StoreReads<'files' | 'workzones'> & { readonly repos: { connect: ConnectRepo } } & Pick<Store<Repos & { connect: ConnectRepo }>, 'transaction'>;
+  store: SliceOf<typeof CONNECT_STORE, Repos & ConnectRepos>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;
@@ -71,7 +80,8 @@ export function createConnectJobs(deps: {
   usage: UsageRecorder;
   publicUrl: string;
 }): ConnectJobs {
-  const { store, clock, ids, access, files, objectStore, usage } = deps;
+  const { clock, ids, access, files, objectStore, usage } = deps;
+  const store = sliceOf(deps.store, CONNECT_STORE);
 
   async function zoneOf(scope: ProjectScope, ref: EntityRef) {
     const w = await store.repos.workzones.byRef(scope.project.id, ref);
@@ -207,15 +217,15 @@ export function createConnectJobs(deps: {
     async registerImport(actor: Actor, slug: string, items: (UploadItem & { blobName?: string })[]): Promise<RegisteredFile[]> {
       const { job } = await openImport(actor, slug);
       onlyScans(items);
-      return files.registerBulkFiles(actor, ...refsOf(job), items, async (kernelRepos, registered) => {
-        // The files module types its transaction's repositories as the kernel's; the store binds
-        // every module's repositories into each transaction (src/adapters/postgres/store.ts).
-        const repos = kernelRepos as Repos & { connect: ConnectRepo };
+      return files.registerBulkFiles(actor, ...refsOf(job), items, {
+        store,
+        async run(repos, registered) {
         await repos.connect.addFiles(job.id, registered.map((f) => f.id));
         if (job.state !== 'received') await repos.connect.setState(job.id, 'received', clock.now());
         await repos.events.publish(projectEventOf('connect-job.received', { id: job.projectId, accountId: job.accountId }, subjectOf('connect-job', job.id), {
           connectJobId: job.id, fileCount: registered.length,
         }), clock.now());
+        },
       });
     },
   };

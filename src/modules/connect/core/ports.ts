@@ -27,3 +27,8 @@ export interface ConnectRepo {
   files(jobId: string): Promise<FileRecord[]>;
   setState(jobId: string, state: ConnectState, now: Date): Promise<void>;
 }
+
+/** The module's repositories, as the store binds them. */
+export interface ConnectRepos {
+  connect: ConnectRepo;
+}

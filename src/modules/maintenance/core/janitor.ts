@@ -10,7 +10,7 @@ import type { Clock } from '../../../core/ports/clock.ts';
 import type { PurgeCounts, PurgeCutoffs } from '../../../core/ports/repositories.ts';
 import type { PeriodicTask } from '../../../core/ports/background.ts';
 import { THROTTLE } from '../../../core/users/index.ts';
-import type { StoreSlice } from '../../../core/ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../../../core/ports/store-slices.ts';
 
 export const JANITOR = {
   /** How often each node offers to run a pass. */
@@ -55,8 +55,12 @@ export interface Janitor {
   run(opts?: { ifDue?: boolean }): Promise<JanitorResult>;
 }
 
-export function createJanitor(deps: { store: StoreSlice<never>; clock: Clock; retention?: Retention }): Janitor {
-  const { store, clock } = deps;
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const JANITOR_STORE = storeUse({ reads: [], writes: ['admin', 'settings'] });
+
+export function createJanitor(deps: { store: SliceOf<typeof JANITOR_STORE>; clock: Clock; retention?: Retention }): Janitor {
+  const { clock } = deps;
+  const store = sliceOf(deps.store, JANITOR_STORE);
   const retention = deps.retention ?? DEFAULT_RETENTION;
   return {
     /**

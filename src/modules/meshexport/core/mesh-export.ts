@@ -117,7 +117,7 @@ export function createMeshExports(deps: { store: Store; clock: Clock; ids: Ids; 
 export function createMeshJob(deps: { store: Store; clock: Clock; mesher: Mesher; sendMail: SendMail; workRoot: string; fileUrn: (id: string) => string }): JobHandler {
   const { store, clock, mesher, sendMail, workRoot } = deps;
 
-  async function notify(repos: Repos, userId: string, subject: string, text: string) {
+  async function notify(repos: Pick<Repos, 'outbox' | 'users'>, userId: string, subject: string, text: string) {
     const user = await repos.users.byId(userId);
     if (user) await sendMail(repos, { to: user.email, subject, text, links: [] });
   }
