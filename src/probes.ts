@@ -41,7 +41,7 @@ async function within(what: string, ms: number, call: () => Promise<unknown>): P
   }
 }
 
-export function createProbes(deps: { store: Store; objectStore: ObjectStore; load: () => DatabaseLoad | undefined; logger: Logger }): Probes {
+export function createProbes(deps: { store: Pick<Store, 'ping' | 'eventsListener'>; objectStore: ObjectStore; load: () => DatabaseLoad | undefined; logger: Logger }): Probes {
   const { store, objectStore, logger } = deps;
   let draining = false;
   return {

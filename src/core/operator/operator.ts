@@ -20,8 +20,9 @@ export interface Operator {
 export const OPERATOR_STORE = storeUse({ reads: ['outbox', 'users'], writes: ['admin', 'events'] });
 
 export function createOperator(deps: {
-  // Reads the outbox and users outside a transaction; reset's transaction is the whole
-  // store (repos.admin.deleteAllData truncates every table), so no slice narrows it.
+  // Reads the outbox and users outside a transaction. The reset is the other deliberate
+  // whole-store write (with the seeder): repos.admin.deleteAllData empties every table in one
+  // statement, so its transaction is handed the admin repository and the events only.
   store: SliceOf<typeof OPERATOR_STORE>;
   clock: Clock;
   tokens: TokenService;

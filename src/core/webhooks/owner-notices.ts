@@ -5,7 +5,7 @@
 // pass, on every node every WEBHOOKS_RELAY_INTERVAL: each notice taken by one node, in the
 // transaction that writes its mail to the outbox (a rollback leaves it pending).
 import type { PeriodicTask } from '../ports/background.ts';
-import type { StoreSlice } from '../ports/store-slices.ts';
+import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 import type { SendMail } from '../mail/index.ts';
 
 /** Notices one pass writes at most (the rest wait for the next pass). */
@@ -16,12 +16,16 @@ export interface WebhookOwnerNotices {
   run(): Promise<number>;
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const WEBHOOK_OWNER_NOTICES_STORE = storeUse({ reads: [], writes: ['accounts', 'outbox', 'users', 'webhooks'] });
+
 export function createWebhookOwnerNotices(deps: {
-  store: Pick<StoreSlice<'webhooks', 'accounts' | 'outbox' | 'users' | 'webhooks'>, 'transaction'>;
+  store: SliceOf<typeof WEBHOOK_OWNER_NOTICES_STORE>;
   sendMail: SendMail;
   publicUrl: string;
 }): WebhookOwnerNotices {
-  const { store, sendMail, publicUrl } = deps;
+  const { sendMail, publicUrl } = deps;
+  const store = sliceOf(deps.store, WEBHOOK_OWNER_NOTICES_STORE);
   return {
     run: () =>
       store.transaction(async (repos) => {

@@ -5,13 +5,14 @@
 // zone to see it (the project listing keeps only those zones), `workzone:annotations:write`
 // there to create, change, delete or comment; a PUT that moves it needs write on both zones.
 // A "Private note" is its author's alone (rules.ts visibleTo): to anyone else it does not exist.
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
 import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
 import { findByRef, refUuid } from '../../../core/ids/refs.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
-import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import type { SendMail } from '../../../core/mail/index.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
@@ -68,16 +69,20 @@ export interface Annotations {
   createAnnotationComment(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef, description: string, attachments: string[]): Promise<AnnotationCommentView>;
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const ANNOTATIONS_STORE = storeUseOf<Repos & AnnotationsRepos>()({ reads: ['annotations', 'members', 'users', 'workzones'], writes: ['annotations', 'events', 'locks', 'outbox', 'users', 'workzones'] });
+
 export function createAnnotations(deps: {
   /** The kernel's repositories (users, members, workzones, locks, events, the outbox) and the module's. */
-  store: Store<Repos & AnnotationsRepos>;
+  store: SliceOf<typeof ANNOTATIONS_STORE, Repos & AnnotationsRepos>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;
   sendMail: SendMail;
   publicUrl: string;
 }): Annotations {
-  const { store, clock, ids, access, sendMail, publicUrl } = deps;
+  const { clock, ids, access, sendMail, publicUrl } = deps;
+  const store = sliceOf(deps.store, ANNOTATIONS_STORE);
   const NONE: AnnotationReadOptions = { includeComments: false, includeAttachments: false };
 
 
@@ -141,7 +146,7 @@ export function createAnnotations(deps: {
   }
 
   /** Mails and announces each newly assigned user, in the change's transaction. */
-  async function assign(repos: Repos & AnnotationsRepos, scope: ProjectScope, a: AnnotationRecord, userIds: string[], now: Date): Promise<void> {
+  async function assign(repos: Pick<Repos, 'events' | 'outbox' | 'users' | 'workzones'>, scope: ProjectScope, a: AnnotationRecord, userIds: string[], now: Date): Promise<void> {
     if (!userIds.length) return;
     const by = await repos.users.byId(scope.actor.userId);
     const zone = await repos.workzones.byRef(scope.project.id, { uuid: a.workzoneId });

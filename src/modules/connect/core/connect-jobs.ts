@@ -220,11 +220,11 @@ export function createConnectJobs(deps: {
       return files.registerBulkFiles(actor, ...refsOf(job), items, {
         store,
         async run(repos, registered) {
-        await repos.connect.addFiles(job.id, registered.map((f) => f.id));
-        if (job.state !== 'received') await repos.connect.setState(job.id, 'received', clock.now());
-        await repos.events.publish(projectEventOf('connect-job.received', { id: job.projectId, accountId: job.accountId }, subjectOf('connect-job', job.id), {
-          connectJobId: job.id, fileCount: registered.length,
-        }), clock.now());
+          await repos.connect.addFiles(job.id, registered.map((f) => f.id));
+          if (job.state !== 'received') await repos.connect.setState(job.id, 'received', clock.now());
+          await repos.events.publish(projectEventOf('connect-job.received', { id: job.projectId, accountId: job.accountId }, subjectOf('connect-job', job.id), {
+            connectJobId: job.id, fileCount: registered.length,
+          }), clock.now());
         },
       });
     },

@@ -11,8 +11,8 @@ import type { CropFields, CropRecord, CropsRepos } from './ports.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
 import type { Files, SignedCover, UploadItem } from '../../../core/files/index.ts';
-import type { StoreReads } from '../../../core/ports/store-slices.ts';
-import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
 import './events.ts';
 import './errors.ts';
 
@@ -44,10 +44,12 @@ export interface Crops {
 }
 
 /** What the crops use case reads (crops, work zones) and writes in its transactions (crops, uploads, events). */
-export type CropsStore = StoreReads<'workzones'> & { readonly repos: CropsRepos } & Pick<Store<Repos & CropsRepos>, 'transaction'>;
+export const CROPS_STORE = storeUseOf<Repos & CropsRepos>()({ reads: ['crops', 'workzones'], writes: ['crops', 'events', 'uploads'] });
+export type CropsStore = SliceOf<typeof CROPS_STORE, Repos & CropsRepos>;
 
 export function createCrops(deps: { store: CropsStore; clock: Clock; ids: Ids; access: ProjectAccess; files: Files }): Crops {
-  const { store, clock, ids, access, files } = deps;
+  const { clock, ids, access, files } = deps;
+  const store = sliceOf(deps.store, CROPS_STORE);
 
   const view = (scope: ProjectScope, crop: CropRecord): CropView => ({ crop, accountId: scope.account.account.id });
 

@@ -9,13 +9,14 @@
 // is the caller's own (no permission). Konekt and Autodesk are reached through the ports
 // KonektClient and AutodeskClient: null (not configured) or not answering, an operation that
 // needs them answers 503 `integration-unavailable`; the records' reads and writes never do.
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import { eventOf, projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
 import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
 import { refUuid } from '../../../core/ids/refs.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
-import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
 import type { SecretBox } from '../../../core/crypto/secret-box.ts';
 import { openStoredToken } from './stored-token.ts';
 import { requirePermission, type Actor, type AccountScope, type Authorizer } from '../../../core/permissions/authorizer.ts';
@@ -101,10 +102,12 @@ export interface Integrations {
   createAnnotationIntegrationLinks(actor: Actor, a: EntityRef, p: EntityRef, annotationRefs: EntityRef[] | null, types: IntegrationType[]): Promise<CreatedLinks>;
 }
 
-type IntegrationsStore = Store<Repos & IntegrationsRepos>;
+
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const INTEGRATIONS_STORE = storeUseOf<Repos & IntegrationsRepos>()({ reads: ['integrations'], writes: ['events', 'integrations', 'locks'] });
 
 export function createIntegrations(deps: {
-  store: IntegrationsStore;
+  store: SliceOf<typeof INTEGRATIONS_STORE, Repos & IntegrationsRepos>
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
@@ -116,7 +119,8 @@ export function createIntegrations(deps: {
   secrets: SecretBox;
   publicUrl: string;
 }): Integrations {
-  const { store, clock, ids, authorizer, access, annotations, konekt, autodesk, secrets, publicUrl } = deps;
+  const { clock, ids, authorizer, access, annotations, konekt, autodesk, secrets, publicUrl } = deps;
+  const store = sliceOf(deps.store, INTEGRATIONS_STORE);
   const repo = () => store.repos.integrations;
 
   async function accountScope(actor: Actor, a: EntityRef, write: boolean): Promise<AccountScope> {

@@ -8,9 +8,10 @@
 // third party is asked outside any transaction; the outcome is written only if the lease still
 // holds. A node that dies holding a link leaves it to the next pass after the lease; the request
 // carries a key (linkRequestKey) so a third party that honours it creates nothing twice.
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
-import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
 import type { SecretBox } from '../../../core/crypto/secret-box.ts';
 import {
   ThirdPartyError, type AutodeskClient, type AutodeskConnectionRecord, type ClaimedLink, type IntegrationsRepos, type KonektClient, type LinkOutcome,
@@ -41,8 +42,11 @@ const NAMES = { NEWFORMA_KONEKT: 'Konekt', AUTODESK: 'Autodesk', PROCORE: 'Proco
 /** Claims in one pass at most: a pass ends, the next is the task's next run. */
 const MAX_CLAIMS_PER_PASS = 50;
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const LINK_BATCH_STORE = storeUseOf<Repos & IntegrationsRepos>()({ reads: ['integrations'], writes: ['events', 'integrations'] });
+
 export function createLinkBatch(deps: {
-  store: Store<Repos & IntegrationsRepos>;
+  store: SliceOf<typeof LINK_BATCH_STORE, Repos & IntegrationsRepos>;
   clock: Clock;
   konekt: KonektClient | null;
   autodesk: AutodeskClient | null;
@@ -50,7 +54,8 @@ export function createLinkBatch(deps: {
   publicUrl: string;
   timeoutSeconds: number;
 }): LinkBatch {
-  const { store, clock, konekt, autodesk, secrets, publicUrl, timeoutSeconds } = deps;
+  const { clock, konekt, autodesk, secrets, publicUrl, timeoutSeconds } = deps;
+  const store = sliceOf(deps.store, LINK_BATCH_STORE);
   const repo = () => store.repos.integrations;
   const open = (stored: string) => openStoredToken(secrets, stored);
   /** One refresh per user at a time on this node: Autodesk's refresh tokens are single use. */

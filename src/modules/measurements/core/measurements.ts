@@ -6,13 +6,14 @@
 // Permissions: `workzone:measurements:read` on at least one zone of the project to list (403
 // list-measurements-forbidden otherwise), and only the measurements of those zones come back;
 // `workzone:measurements:write` on the zone to create, change or delete (both zones for a move).
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
 import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
 import { refUuid } from '../../../core/ids/refs.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
-import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import { condition } from '../../../core/permissions/refusal-conditions.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
@@ -51,8 +52,12 @@ export interface Measurements {
   deleteMeasurement(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef): Promise<void>;
 }
 
-export function createMeasurements(deps: { store: Store<Repos & MeasurementsRepos>; clock: Clock; ids: Ids; access: ProjectAccess }): Measurements {
-  const { store, clock, ids, access } = deps;
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const MEASUREMENTS_STORE = storeUseOf<Repos & MeasurementsRepos>()({ reads: ['files', 'measurements', 'workzones'], writes: ['events', 'locks', 'measurements'] });
+
+export function createMeasurements(deps: { store: SliceOf<typeof MEASUREMENTS_STORE, Repos & MeasurementsRepos>; clock: Clock; ids: Ids; access: ProjectAccess }): Measurements {
+  const { clock, ids, access } = deps;
+  const store = sliceOf(deps.store, MEASUREMENTS_STORE);
 
   const view = (scope: ProjectScope, m: MeasurementRecord): MeasurementView => ({
     measurement: m, measured: measure(m.kind, m.points), accountId: scope.account.account.id,

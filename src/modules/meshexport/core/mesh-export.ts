@@ -2,6 +2,7 @@
 // builds a triangle mesh from chosen scans of a work zone (the Mesher port), stores it as an
 // OBJ file of the zone and mails the requester, both in the transaction that records the
 // job's end. Without a mesher on the node the request answers 503 `mesher-unavailable`.
+import { sliceOf, storeUse, type SliceOf } from '../../../core/ports/store-slices.ts';
 import path from 'node:path';
 import fs from 'node:fs/promises';
 import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
@@ -13,7 +14,7 @@ import type { Ids } from '../../../core/ports/ids.ts';
 import type { JobRecord } from '../../../core/ports/jobs.ts';
 import { blobKey } from '../../../core/ports/object-store.ts';
 import type { FileRecord } from '../../../core/ports/file-repositories.ts';
-import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
 import type { JobHandler, JobRunner } from '../../../core/jobs/index.ts';
 import type { ProjectAccess } from '../../../core/projects/index.ts';
 import type { SendMail } from '../../../core/mail/index.ts';
@@ -75,8 +76,12 @@ function plannedFile(p: MeshPayload, now: Date, size = 0, md5 = ''): FileRecord 
   };
 }
 
-export function createMeshExports(deps: { store: Store; clock: Clock; ids: Ids; access: ProjectAccess; jobRunner: JobRunner; mesher: Mesher }): MeshExports {
-  const { store, clock, ids, access, jobRunner, mesher } = deps;
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const MESH_EXPORTS_STORE = storeUse({ reads: ['files', 'workzones'], writes: ['jobs'] });
+
+export function createMeshExports(deps: { store: SliceOf<typeof MESH_EXPORTS_STORE>; clock: Clock; ids: Ids; access: ProjectAccess; jobRunner: JobRunner; mesher: Mesher }): MeshExports {
+  const { clock, ids, access, jobRunner, mesher } = deps;
+  const store = sliceOf(deps.store, MESH_EXPORTS_STORE);
   return {
     async postExportToMesh(actor, accountRef, projectRef, req) {
       const scope = await access.project(actor, accountRef, projectRef);
@@ -113,9 +118,13 @@ export function createMeshExports(deps: { store: Store; clock: Clock; ids: Ids; 
   };
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const MESH_JOB_STORE = storeUse({ reads: ['files'], writes: [] });
+
 /** The job: build and store the mesh (run), then the file row, its event and the mail (finished, in the job's closing transaction). */
-export function createMeshJob(deps: { store: Store; clock: Clock; mesher: Mesher; sendMail: SendMail; workRoot: string; fileUrn: (id: string) => string }): JobHandler {
-  const { store, clock, mesher, sendMail, workRoot } = deps;
+export function createMeshJob(deps: { store: SliceOf<typeof MESH_JOB_STORE>; clock: Clock; mesher: Mesher; sendMail: SendMail; workRoot: string; fileUrn: (id: string) => string }): JobHandler {
+  const { clock, mesher, sendMail, workRoot } = deps;
+  const store = sliceOf(deps.store, MESH_JOB_STORE);
 
   async function notify(repos: Pick<Repos, 'outbox' | 'users'>, userId: string, subject: string, text: string) {
     const user = await repos.users.byId(userId);

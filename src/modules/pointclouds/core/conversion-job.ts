@@ -5,6 +5,7 @@
 // takes a long conversion over). A node killed at any point leaves its lease to expire; the
 // next claim (any node) resumes from the work directory when it is on the same disk, else
 // starts over; the output is served only once the row says done, after the object is whole.
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DomainError } from '../../../core/errors.ts';
@@ -15,7 +16,7 @@ import type { JobRecord } from '../../../core/ports/jobs.ts';
 import { blobKey } from '../../../core/ports/object-store.ts';
 import { errorFields, type Logger } from '../../../core/ports/telemetry.ts';
 import {
-  UnreadablePointCloud, type ConversionProgressRow, type PointCloudConverter, type PointCloudObjects, type PointCloudRecord, type PointCloudStore,
+  UnreadablePointCloud, type ConversionProgressRow, type PointCloudConverter, type PointCloudObjects, type PointCloudRecord, type PointCloudRepos,
 } from './ports.ts';
 import './errors.ts';
 
@@ -23,8 +24,11 @@ export const COPC_CONTENT_TYPE = 'application/vnd.laszip+copc';
 /** Progress is written at most this often. */
 const PROGRESS_EVERY_MS = 1000;
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const CONVERSION_JOB_STORE = storeUseOf<PointCloudRepos>()({ reads: ['files', 'jobs', 'pointClouds'], writes: ['pointClouds'] });
+
 export interface ConversionJobDeps {
-  store: Pick<PointCloudStore, 'repos' | 'transaction'>;
+  store: SliceOf<typeof CONVERSION_JOB_STORE, PointCloudRepos>;
   clock: Clock;
   objects: PointCloudObjects;
   converter: PointCloudConverter;
@@ -41,7 +45,8 @@ export interface ConversionJob extends JobHandler {
 const fileIdOf = (job: JobRecord): string => String(job.payload.fileId);
 
 export function createConversionJob(deps: ConversionJobDeps): ConversionJob {
-  const { store, clock, objects, converter, logger } = deps;
+  const { clock, objects, converter, logger } = deps;
+  const store = sliceOf(deps.store, CONVERSION_JOB_STORE);
   let controller = new AbortController();
 
   /** Progress rows written one at a time, at most every second; the last one always. */

@@ -4,13 +4,14 @@
 // node queues each). It runs as a periodic task and right after a registration is heard
 // (file.registered), so a node killed between the registration and the queueing loses
 // nothing: the next pass, on any node, queues it.
+import { sliceOf, storeUseOf, type SliceOf, type StoreEvents } from '../../../core/ports/store-slices.ts';
 import type { JobRunner } from '../../../core/jobs/index.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { PeriodicTask } from '../../../core/ports/background.ts';
 import type { Logger } from '../../../core/ports/telemetry.ts';
 import { errorFields } from '../../../core/ports/telemetry.ts';
 import { subjectOf } from '../../../core/events/domain-events.ts';
-import type { PointCloudStore } from './ports.ts';
+import type { PointCloudRepos } from './ports.ts';
 
 export const CONVERT_JOB = 'point-cloud-conversion';
 /** A node killed mid-conversion leaves its lease; each claim counts an attempt. */
@@ -22,13 +23,17 @@ export interface PointCloudIntake {
   queuePending(): Promise<number>;
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const POINT_CLOUD_INTAKE_STORE = storeUseOf<PointCloudRepos>()({ reads: [], writes: ['jobs', 'pointClouds'] });
+
 export function createPointCloudIntake(deps: {
-  store: Pick<PointCloudStore, 'transaction' | 'onEvent'>;
+  store: SliceOf<typeof POINT_CLOUD_INTAKE_STORE, PointCloudRepos> & StoreEvents;
   clock: Clock;
   jobRunner: JobRunner;
   logger: Logger;
 }): PointCloudIntake {
-  const { store, clock, jobRunner, logger } = deps;
+  const { clock, jobRunner, logger } = deps;
+  const store = sliceOf(deps.store, POINT_CLOUD_INTAKE_STORE);
 
   async function queuePending(): Promise<number> {
     let total = 0;
@@ -52,7 +57,7 @@ export function createPointCloudIntake(deps: {
   }
 
   // A registration on any node: queue now rather than at the next pass.
-  store.onEvent((event) => {
+  deps.store.onEvent((event) => {
     if (event.type !== 'file.registered') return;
     queuePending().catch((e: unknown) => logger.warn(errorFields(e), 'point-cloud intake failed; the next pass retries'));
   });

@@ -4,6 +4,7 @@
 // workzone:reality-data:read). A node request is cheap: the caller's permissions come from
 // the per-node access cache, and a converted cloud's rows are kept per node (they change
 // only by deletion, which drops them on file.deleted from any node).
+import { sliceOf, storeUseOf, type SliceOf, type StoreEvents } from '../../../core/ports/store-slices.ts';
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { DomainError, notFound } from '../../../core/errors.ts';
@@ -15,7 +16,7 @@ import { blobKey } from '../../../core/ports/object-store.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import { CacheRegistry } from '../../../core/cache/registry.ts';
 import { requireMember, type ProjectAccess } from '../../../core/projects/index.ts';
-import type { BoxLimit, CopcLayout, CopcNodes, NodeVerdict, PointCloudObjects, PointCloudRecord, PointCloudStore } from './ports.ts';
+import type { BoxLimit, CopcLayout, CopcNodes, NodeVerdict, PointCloudObjects, PointCloudRecord, PointCloudRepos } from './ports.ts';
 import './errors.ts';
 
 export interface PointCloudView {
@@ -75,8 +76,11 @@ export interface PointClouds {
 const CACHED_LAYOUTS = 200;
 const NODE_KEY = /^\d{1,2}-\d{1,10}-\d{1,10}-\d{1,10}$/;
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const POINT_CLOUDS_STORE = storeUseOf<PointCloudRepos>()({ reads: ['files', 'pointClouds'], writes: [] });
+
 export function createPointClouds(deps: {
-  store: Pick<PointCloudStore, 'repos' | 'onEvent'>;
+  store: SliceOf<typeof POINT_CLOUDS_STORE, PointCloudRepos> & StoreEvents;
   access: Pick<ProjectAccess, 'project'>;
   objects: Pick<PointCloudObjects, 'readRange'>;
   copcNodes: CopcNodes;
@@ -84,7 +88,8 @@ export function createPointClouds(deps: {
   caches?: CacheRegistry;
   maxEntries?: number;
 }): PointClouds {
-  const { store, access, objects, copcNodes } = deps;
+  const { access, objects, copcNodes } = deps;
+  const store = sliceOf(deps.store, POINT_CLOUDS_STORE);
   const caches = deps.caches ?? new CacheRegistry();
   /** Converted clouds by project and file reference (a done row and its file change only by deletion), the oldest out first. */
   const done = caches.lru<{ file: FileRecord; cloud: PointCloudRecord }>({
@@ -92,7 +97,7 @@ export function createPointClouds(deps: {
   });
   /** Layouts of converted clouds by file id, with the object they were read from (share sessions' node reads). */
   const layouts = caches.lru<{ key: string; layout: CopcLayout }>({ name: 'point-cloud-layouts', maxWeight: CACHED_LAYOUTS, touchOnRead: false });
-  store.onEvent((event) => {
+  deps.store.onEvent((event) => {
     if (event.type === 'file.deleted' || event.type === 'project.deleted' || event.type === 'workzone.deleted') {
       done.clear();
       layouts.clear();

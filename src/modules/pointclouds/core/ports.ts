@@ -76,7 +76,9 @@ export interface PointCloudsRepo {
 }
 
 /** The node's store as this module sees it: the kernel's repositories (files, jobs) and its own. */
-export type PointCloudStore = Store<Repos & { pointClouds: PointCloudsRepo }>;
+/** The repositories the module's use cases reach: the kernel's and its own. */
+export type PointCloudRepos = Repos & { pointClouds: PointCloudsRepo };
+export type PointCloudStore = Store<PointCloudRepos>;
 
 /** The converter (adapters/converter.ts over src/pointclouds): streaming, worker threads, its own checkpoints in `workDir`. */
 export interface PointCloudConverter {

@@ -5,9 +5,9 @@ import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
 import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
-import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
 import type { RoleRecord, RolesRepos } from './ports.ts';
-import type { StoreEvents } from '../../../core/ports/store-slices.ts';
+import { sliceOf, storeUseOf, type SliceOf, type StoreEvents } from '../../../core/ports/store-slices.ts';
 import { requirePermission, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
 import { cacheScope, dropOnInvalidation } from '../../../core/events/invalidation.ts';
 import { AccessCache, ACCESS_TTL_MS } from '../../../core/permissions/access-cache.ts';
@@ -84,17 +84,19 @@ export interface Roles {
 }
 
 /** What the roles use case reads (roles) and writes in its transactions (roles, events). */
-export type RolesStore = { readonly repos: RolesRepos } & Pick<Store<Repos & RolesRepos>, 'transaction'> & StoreEvents;
+export const ROLES_STORE = storeUseOf<Repos & RolesRepos>()({ reads: ['roles'], writes: ['events', 'roles'] });
+export type RolesStore = SliceOf<typeof ROLES_STORE, Repos & RolesRepos> & StoreEvents;
 
 /** `caches`: the node's registry (GET /metrics); `maxLists`: ROLE_LIST_CACHE_ENTRIES, the accounts whose role list is kept. */
 export function createRoles(deps: { store: RolesStore; clock: Clock; ids: Ids; authorizer: Authorizer; caches?: CacheRegistry; maxLists?: number }): Roles {
-  const { store, clock, ids, authorizer } = deps;
+  const { clock, ids, authorizer } = deps;
+  const store = sliceOf(deps.store, ROLES_STORE);
   // The roles of an account, cached per node like access facts: dropped on every role event
   // of the account and on account.seeded (events/invalidation.ts, on every node after commit).
   const lists = new AccessCache((deps.caches ?? new CacheRegistry()).lru<RoleRecord[]>({
     name: 'role-lists', maxWeight: deps.maxLists ?? 10_000, ttlMs: ACCESS_TTL_MS,
   }));
-  dropOnInvalidation(store, lists);
+  dropOnInvalidation(deps.store, lists);
 
   async function roleIn(accountId: string, ref: EntityRef): Promise<RoleRecord> {
     const role = await store.repos.roles.byRef(accountId, ref);

@@ -48,4 +48,6 @@ export interface ScimRepo {
 }
 
 /** The store as the module's use cases see it: the kernel's repositories, the SSO module's (verified domains) and its own. */
-export type ScimStore = Store<Repos & { sso: SsoRepo; scim: ScimRepo }>;
+/** The repositories the module's use cases reach: the kernel's, the SSO module's and its own. */
+export type ScimRepos = Repos & { sso: SsoRepo; scim: ScimRepo };
+export type ScimStore = Store<ScimRepos>;

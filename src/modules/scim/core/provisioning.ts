@@ -10,19 +10,21 @@
 // groups and its projects in the same transaction (as the account's "remove member" does).
 // Reactivating him makes him a member again, with no account role: his access comes back
 // through the groups the IdP puts him in.
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
-import type { GroupRecord, Repos } from '../../../core/ports/repositories.ts';
+import type { GroupRecord } from '../../../core/ports/repositories.ts';
 import { endEverySession } from '../../../core/oauth/index.ts';
-import { domainOfEmail, type SsoRepo } from '../../sso/index.ts';
+import { domainOfEmail } from '../../sso/index.ts';
 import { matches, parseFilter } from './filter.ts';
 import { groupChanges, patchOperations, scimBoolean, scimString, TEXT_MAX, userChanges, type UserChanges } from './patch.ts';
-import type { ScimRepo, ScimStore, ScimUserView } from './ports.ts';
+import type { ScimUserView, ScimRepos } from './ports.ts';
 import { groupResource, listResponse, pageOf, userResource, type Resource } from './resources.ts';
 import { scimInvalid, scimNotFound, ScimError } from './scim-error.ts';
 
-type Tx = Repos & { sso: SsoRepo; scim: ScimRepo };
+/** The repositories provisioning uses, outside transactions and in them (the same helpers serve both). */
+type Tx = Pick<ScimRepos, 'accounts' | 'events' | 'groups' | 'locks' | 'members' | 'oauth' | 'projects' | 'scim' | 'sso' | 'users'>;
 
 export interface ListQuery {
   filter?: string;
@@ -81,8 +83,12 @@ function userFields(body: Record<string, unknown>): UserChanges & { userName: st
   };
 }
 
-export function createScimProvisioning(deps: { store: ScimStore; clock: Clock; ids: Ids; baseUrl: string }): ScimProvisioning {
-  const { store, clock, ids, baseUrl } = deps;
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const SCIM_PROVISIONING_STORE = storeUseOf<ScimRepos>()({ reads: ['accounts', 'events', 'groups', 'locks', 'members', 'oauth', 'projects', 'scim', 'sso', 'users'], writes: ['accounts', 'events', 'groups', 'locks', 'members', 'oauth', 'projects', 'scim', 'sso', 'users'] });
+
+export function createScimProvisioning(deps: { store: SliceOf<typeof SCIM_PROVISIONING_STORE, ScimRepos>; clock: Clock; ids: Ids; baseUrl: string }): ScimProvisioning {
+  const { clock, ids, baseUrl } = deps;
+  const store = sliceOf(deps.store, SCIM_PROVISIONING_STORE);
 
   async function userIn(repos: Tx, accountId: string, id: string): Promise<ScimUserView> {
     const u = UUID.test(id) ? await repos.scim.user(accountId, id) : null;

@@ -2,13 +2,14 @@
 // an account administrator (account:administrators:write), shown once, stored as its SHA-256
 // only; creating another replaces it at once, so rotation needs no second step. The SCIM
 // surface finds the account of a presented token by its hash.
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import { DomainError } from '../../../core/errors.ts';
 import { sha256Hex } from '../../../core/crypto/digest.ts';
 import type { EntityRef } from '../../../core/ids/urn.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
-import type { ScimStore, ScimTokenRecord } from './ports.ts';
+import type { ScimTokenRecord, ScimRepos } from './ports.ts';
 
 /** Tokens start with this, so a leaked one is recognisable (secret scanners, logs). */
 export const TOKEN_PREFIX = 'scim_';
@@ -23,8 +24,12 @@ export interface ScimTokens {
   accountOf(token: string): Promise<string | null>;
 }
 
-export function createScimTokens(deps: { store: ScimStore; clock: Clock; ids: Ids; authorizer: Authorizer }): ScimTokens {
-  const { store, clock, ids, authorizer } = deps;
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const SCIM_TOKENS_STORE = storeUseOf<ScimRepos>()({ reads: ['scim'], writes: [] });
+
+export function createScimTokens(deps: { store: SliceOf<typeof SCIM_TOKENS_STORE, ScimRepos>; clock: Clock; ids: Ids; authorizer: Authorizer }): ScimTokens {
+  const { clock, ids, authorizer } = deps;
+  const store = sliceOf(deps.store, SCIM_TOKENS_STORE);
 
   async function scope(actor: Actor, accountRef: EntityRef, write: boolean): Promise<AccountScope> {
     const account = await authorizer.account(actor, accountRef);

@@ -7,13 +7,14 @@
 // (its sessions go with it) or an expired one refuses on its next request, on every node.
 // The session's bearer secret is a random value kept hashed; it is no access token, so every
 // route of API 1, API 2 and the other surfaces refuses it (401).
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import { DomainError, notFound, unauthorized } from '../../../core/errors.ts';
 import { sha256Hex } from '../../../core/crypto/digest.ts';
 import { isUuid } from '../../../core/ids/urn.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { PasswordHasher } from '../../../core/ports/crypto.ts';
-import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
 import { blobKey, type ObjectStore } from '../../../core/ports/object-store.ts';
 import type { UsageRecorder } from '../../../core/ports/usage.ts';
 import type { FileRecord } from '../../../core/ports/file-repositories.ts';
@@ -82,15 +83,19 @@ export interface SharedViews {
 const optionDisabled = (option: keyof ShareOptions) =>
   new DomainError('forbidden', 'sharelink-option-disabled', `This share link does not share ${option}`, { option });
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const SHARED_VIEWS_STORE = storeUseOf<Repos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos>()({ reads: ['annotations', 'crops', 'files', 'measurements', 'shareLinks', 'tags', 'workzones'], writes: [] });
+
 export function createSharedViews(deps: {
-  store: Store<Repos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos>;
+  store: SliceOf<typeof SHARED_VIEWS_STORE, Repos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;
   objectStore: Pick<ObjectStore, 'signDownload'>;
   usage: UsageRecorder;
 }): SharedViews {
-  const { store, clock, ids, hasher, objectStore, usage } = deps;
+  const { clock, ids, hasher, objectStore, usage } = deps;
+  const store = sliceOf(deps.store, SHARED_VIEWS_STORE);
   const repos = () => store.repos;
 
   /** The link as it is now: 404 when there is none (or the id is no UUID), 403 when it has expired. */

@@ -5,6 +5,7 @@
 // (`:write`) on a link's zone reads (changes) every link there; `workzone:own-share-links:read`
 // (`:write`) only the links the caller created (rules.ts linkRule). Creating asks for either
 // write permission on the zone and on every additional zone shared.
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import { invalidInput, notFound } from '../../../core/errors.ts';
 import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
@@ -12,7 +13,7 @@ import { refUuid } from '../../../core/ids/refs.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { PasswordHasher } from '../../../core/ports/crypto.ts';
-import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
 import type { BoxLimit, ShareLinkFields, ShareLinkRecord, ShareLinksRepos, ShareOptions } from './ports.ts';
@@ -54,14 +55,18 @@ export interface ShareLinks {
   deleteShareLink(actor: Actor, a: EntityRef, p: EntityRef, ref: EntityRef): Promise<void>;
 }
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const SHARE_LINKS_STORE = storeUseOf<Repos & ShareLinksRepos>()({ reads: ['shareLinks', 'workzones'], writes: ['events', 'shareLinks'] });
+
 export function createShareLinks(deps: {
-  store: Store<Repos & ShareLinksRepos>;
+  store: SliceOf<typeof SHARE_LINKS_STORE, Repos & ShareLinksRepos>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;
   hasher: PasswordHasher;
 }): ShareLinks {
-  const { store, clock, ids, access, hasher } = deps;
+  const { clock, ids, access, hasher } = deps;
+  const store = sliceOf(deps.store, SHARE_LINKS_STORE);
 
 
   async function linkIn(scope: ProjectScope, ref: EntityRef): Promise<ShareLinkRecord> {

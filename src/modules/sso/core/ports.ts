@@ -123,7 +123,9 @@ export interface SsoRepo {
 }
 
 /** The store as the module's use cases see it: the kernel's repositories and its own. */
-export type SsoStore = Store<Repos & { sso: SsoRepo }>;
+/** The repositories the module's use cases reach: the kernel's and its own. */
+export type SsoRepos = Repos & { sso: SsoRepo };
+export type SsoStore = Store<SsoRepos>;
 
 /** Seals and opens the client secrets: the kernel's box (src/core/crypto/secret-box.ts). */
 export type { SecretBox } from '../../../core/crypto/secret-box.ts';

@@ -4,6 +4,7 @@
 // owner's and administrators' permissions, no one else's. The client secret goes in sealed and
 // never comes out. A domain becomes the account's when the operator confirms it
 // (confirmDomain: the admin command, docs/identity.md "Verifying a domain").
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
 import { sha256Hex, safeEqual } from '../../../core/crypto/digest.ts';
 import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
@@ -11,7 +12,7 @@ import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import { UniqueViolation } from '../../../core/ports/repositories.ts';
 import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
-import type { SamlAttributeNames, SamlServiceProvider, SamlSettings, SecretBox, SsoDomainRecord, SsoMappingRuleRecord, SsoProviderRecord, SsoRepo, SsoStore } from './ports.ts';
+import type { SamlAttributeNames, SamlServiceProvider, SamlSettings, SecretBox, SsoDomainRecord, SsoMappingRuleRecord, SsoProviderRecord, SsoRepo, SsoRepos } from './ports.ts';
 import {
   checkAttributeName, checkCertificate, checkEntityId, checkIssuer, checkRule, checkScopes, checkSsoUrl, checkText, DEFAULT_SAML_ATTRIBUTES,
   normaliseDomain, SAML_LIMITS, samlEndpoints, SSO_LIMITS, type MappingRuleInput,
@@ -80,8 +81,11 @@ const ruleNotFound = (ruleId: string) =>
 
 const domainNotFound = (domain: string) => new DomainError('not-found', 'sso-domain-not-found', `The account has no claim of the domain ${domain}`, { domain });
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const SSO_SETTINGS_STORE = storeUseOf<SsoRepos>()({ reads: ['groups', 'sso'], writes: ['locks', 'sso'] });
+
 export function createSsoSettings(deps: {
-  store: SsoStore;
+  store: SliceOf<typeof SSO_SETTINGS_STORE, SsoRepos>
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
@@ -89,7 +93,8 @@ export function createSsoSettings(deps: {
   samlSp: Pick<SamlServiceProvider, 'idpFromMetadata'>;
   publicUrl: string;
 }): SsoSettings {
-  const { store, clock, ids, authorizer, secrets, samlSp, publicUrl } = deps;
+  const { clock, ids, authorizer, secrets, samlSp, publicUrl } = deps;
+  const store = sliceOf(deps.store, SSO_SETTINGS_STORE);
 
   /** A SAML provider's settings, every field checked (400 naming it); the metadata XML fills what is not given. */
   function samlSettingsOf(accountId: string, input: ProviderInput): { issuer: string; clientId: string; saml: SamlSettings } {

@@ -4,6 +4,7 @@
 // the user found or created just in time, his account membership, groups and account roles
 // set by the mapping rules, all in one transaction. The pages then continue the OAuth flow
 // exactly as after a password sign-in.
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import { noteSignedIn } from '../../../core/permissions/decisions.ts';
 import { sha256Hex } from '../../../core/crypto/digest.ts';
 import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
@@ -13,8 +14,7 @@ import type { AccountRole, Repos } from '../../../core/ports/repositories.ts';
 import type { Logger } from '../../../core/ports/telemetry.ts';
 import {
   IdpError, SamlRefusal, type IdpClient, type OidcRelyingParty, type SamlAssertion, type SamlAttributeNames, type SamlIdp, type SamlRefusalReason,
-  type SamlServiceProvider, type SecretBox, type SsoProviderRecord, type SsoStore,
-} from './ports.ts';
+  type SamlServiceProvider, type SecretBox, type SsoProviderRecord, type SsoRepos } from './ports.ts';
 import { domainOfEmail, mapClaims, rolesAfterSignIn, samlEndpoints, SSO_LIMITS } from './rules.ts';
 
 /** The IdP an e-mail address signs in with. */
@@ -85,8 +85,11 @@ export interface SsoSignIn {
 
 const LOCK = (accountId: string, email: string) => `sso-user:${accountId}:${email.toLowerCase()}`;
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const SSO_SIGN_IN_STORE = storeUseOf<SsoRepos>()({ reads: ['sso'], writes: ['accounts', 'events', 'groups', 'locks', 'sso', 'users'] });
+
 export function createSsoSignIn(deps: {
-  store: SsoStore;
+  store: SliceOf<typeof SSO_SIGN_IN_STORE, SsoRepos>
   clock: Clock;
   ids: Ids;
   secrets: SecretBox;
@@ -97,7 +100,8 @@ export function createSsoSignIn(deps: {
   samlSp: SamlServiceProvider;
   publicUrl: string;
 }): SsoSignIn {
-  const { store, clock, ids, secrets, relyingParty, logger, redirectUri, samlSp, publicUrl } = deps;
+  const { clock, ids, secrets, relyingParty, logger, redirectUri, samlSp, publicUrl } = deps;
+  const store = sliceOf(deps.store, SSO_SIGN_IN_STORE);
 
   const samlIdpOf = (p: SsoProviderRecord): SamlIdp => {
     const { spEntityId, acsUrl } = samlEndpoints(publicUrl, p.accountId);

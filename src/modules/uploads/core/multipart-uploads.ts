@@ -9,6 +9,7 @@
 // it from the start, for the whole size, under the subscription's row lock, and it is
 // released when the upload completes, is aborted, or expires (the sweeper, sweeper.ts).
 // Only the user who started an upload may use it: to anyone else it does not exist.
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
 import {
@@ -19,7 +20,7 @@ import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import { MD5_HEX, partCountOf, planPartSize } from '../../../core/ports/multipart-plan.ts';
 import { blobKey, type MultipartUpload, type ObjectStore, type StoredPart } from '../../../core/ports/object-store.ts';
-import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
 import type { CoreMetrics } from '../../../core/ports/telemetry.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from '../../../core/projects/index.ts';
@@ -99,8 +100,11 @@ export const storeUploadOf = (r: MultipartUploadRecord): MultipartUpload => ({
   key: blobKey(r.projectId, r.blobName), uploadId: r.storeUploadId, size: r.size, partSize: r.partSize,
 });
 
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const MULTIPART_UPLOADS_STORE = storeUseOf<Repos & { multipartUploads: MultipartUploadsRepo }>()({ reads: ['multipartUploads', 'workzones'], writes: ['events', 'files', 'multipartUploads', 'subscriptions', 'uploads', 'users'] });
+
 export function createMultipartUploads(deps: {
-  store: Pick<Store<Repos & { multipartUploads: MultipartUploadsRepo }>, 'repos' | 'transaction'>;
+  store: SliceOf<typeof MULTIPART_UPLOADS_STORE, Repos & { multipartUploads: MultipartUploadsRepo }>;
   clock: Clock;
   ids: Ids;
   access: Pick<ProjectAccess, 'project'>;
@@ -112,7 +116,8 @@ export function createMultipartUploads(deps: {
   urlTtlSeconds: number;
   metrics?: CoreMetrics;
 }): MultipartUploads {
-  const { store, clock, ids, access, objectStore, checkCapacities } = deps;
+  const { clock, ids, access, objectStore, checkCapacities } = deps;
+  const store = sliceOf(deps.store, MULTIPART_UPLOADS_STORE);
 
   async function openZone(actor: Actor, at: ZonePath) {
     const scope = await access.project(actor, at.account, at.project);

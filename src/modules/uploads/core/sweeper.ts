@@ -5,10 +5,11 @@
 // records another transaction holds (a completion, an abort) are skipped. The store's abort
 // comes before the rows go, so a pass cut short leaves rows the next pass aborts again (an
 // unknown upload is not an error), never parts no row names.
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { PeriodicTask } from '../../../core/ports/background.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { ObjectStore } from '../../../core/ports/object-store.ts';
-import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
 import type { MultipartUploadsRepo } from './records.ts';
 import { storeUploadOf } from './multipart-uploads.ts';
 
@@ -19,14 +20,18 @@ export interface MultipartSweeper {
   run(): Promise<MultipartSweep>;
 }
 
-export function createMultipartSweeper(deps: { store: Pick<Store<Repos & { multipartUploads: MultipartUploadsRepo }>, 'transaction'>; clock: Clock; objectStore: ObjectStore; batch?: number }): MultipartSweeper {
+/** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
+export const MULTIPART_SWEEPER_STORE = storeUseOf<Repos & { multipartUploads: MultipartUploadsRepo }>()({ reads: [], writes: ['multipartUploads', 'uploads'] });
+
+export function createMultipartSweeper(deps: { store: SliceOf<typeof MULTIPART_SWEEPER_STORE, Repos & { multipartUploads: MultipartUploadsRepo }>; clock: Clock; objectStore: ObjectStore; batch?: number }): MultipartSweeper {
+  const store = sliceOf(deps.store, MULTIPART_SWEEPER_STORE);
   const batch = deps.batch ?? 100;
   return {
     async run() {
       let aborted = 0;
       let dropped = 0;
       for (;;) {
-        const r = await deps.store.transaction(async (repos) => {
+        const r = await store.transaction(async (repos) => {
           if (!(await repos.uploads.trySweeperLock())) return null;
           const expired = await repos.multipartUploads.claimExpired(deps.clock.now(), batch);
           for (const u of expired) {

@@ -1,0 +1,36 @@
+// A type test (checked by tsc in `npm run lint`, never run): a use case's store slice
+// (src/core/ports/store-slices.ts) holds what it declared and nothing else. Reading a
+// repository it did not declare, or using one in a transaction that did not declare it, fails
+// to compile; so does handing a slice to a use case that declares more. Each @ts-expect-error
+// line fails the lint as soon as the line below it compiles.
+import { sliceOf, storeUse, type SliceOf } from '../../src/core/ports/store-slices.ts';
+import { UPLOADS_STORE } from '../../src/core/files/uploads.ts';
+import { ACCOUNTS_STORE } from '../../src/core/accounts/accounts.ts';
+import type { Store } from '../../src/core/ports/repositories.ts';
+
+const GROUPS_ONLY = storeUse({ reads: ['groups'], writes: ['events', 'groups'] });
+
+export async function onlyWhatItDeclared(whole: Store): Promise<void> {
+  const store = sliceOf(whole, GROUPS_ONLY);
+  void store.repos.groups;
+  // @ts-expect-error a repository it does not read
+  void store.repos.users;
+  await store.transaction(async (repos) => {
+    void repos.groups;
+    void repos.events;
+    // @ts-expect-error a repository its transactions were not declared to use
+    void repos.projects;
+    // @ts-expect-error nor by destructuring
+    const { users } = repos;
+    void users;
+  });
+}
+
+export function narrowerThanItsUseCase(slice: SliceOf<typeof ACCOUNTS_STORE>, whole: Store): void {
+  // @ts-expect-error the accounts' slice lacks what the uploads declare (uploads, work zones…): it cannot stand for their store
+  const uploads: SliceOf<typeof UPLOADS_STORE> = slice;
+  void uploads;
+  // the whole store can (the composed node hands it, and each use case narrows it)
+  const fromWhole: SliceOf<typeof UPLOADS_STORE> = whole;
+  void fromWhole;
+}
