@@ -32,7 +32,7 @@ import type { AccountInvitations, AccountUsers, Invitations, PasswordResets, Sig
 import type { ApplySeed, AuthenticateOperator, Operator, SandboxClock, SeedDocument } from './core/operator/index.ts';
 import type { MailRelay, SendMail } from './core/mail/index.ts';
 import type { Accounts } from './core/accounts/index.ts';
-import type { Groups } from './core/groups/index.ts';
+import type { Groups } from './modules/groups/index.ts';
 import type { ProjectAccess, ProjectDetailsService, Projects, Reach } from './core/projects/index.ts';
 import type { WorkzoneCopy, Workzones } from './core/workzones/index.ts';
 import type { Members } from './core/members/index.ts';

@@ -12,7 +12,7 @@ import { permissionsModule } from './core/permissions/module.ts';
 import { valuesModule } from './modules/values/module.ts';
 import { accountsModule } from './core/accounts/index.ts';
 import { rolesModule } from './modules/roles/module.ts';
-import { groupsModule } from './core/groups/index.ts';
+import { groupsModule } from './modules/groups/module.ts';
 import { activityModule } from './modules/activity/module.ts';
 import { limitsModule } from './modules/limits/module.ts';
 import { projectsModule } from './core/projects/index.ts';

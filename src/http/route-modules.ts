@@ -12,13 +12,11 @@ import { blobRoutes } from './blobs.ts';
 import { operatorRoutes } from './operator/routes.ts';
 import { accountRoutes as api1Accounts } from './api1/accounts.ts';
 import { userRoutes as api1Users } from './api1/users.ts';
-import { groupRoutes as api1Groups } from './api1/groups.ts';
 import { projectRoutes as api1Projects } from './api1/projects.ts';
 import { fileRoutes as api1Files } from './api1/files.ts';
 import { tagRoutes as api1Tags } from './api1/tags.ts';
 import { accountRoutes as api2Accounts } from './api2/accounts.ts';
 import { userRoutes as api2Users } from './api2/users.ts';
-import { groupRoutes as api2Groups } from './api2/groups.ts';
 import { projectRoutes as api2Projects } from './api2/projects.ts';
 import { workzoneRoutes as api2Workzones } from './api2/workzones.ts';
 import { memberRoutes as api2Members } from './api2/members.ts';
@@ -54,7 +52,6 @@ const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   { module: 'accounts', api1: api1Accounts, api2: api2Accounts },
   // The invitation and password-reset pages and the avatars share the OAuth pages' browser session.
   { module: 'users', api1: api1Users, api2: api2Users, other: { plugin: pageRoutes, browser: true } },
-  { module: 'groups', api1: api1Groups, api2: api2Groups },
   { module: 'projects', api1: api1Projects, api2: api2Projects },
   { module: 'workzones', api2: api2Workzones },
   { module: 'members', api2: api2Members },

@@ -8,15 +8,15 @@ import { UPLOADS_STORE } from '../../src/core/files/uploads.ts';
 import { ACCOUNTS_STORE } from '../../src/core/accounts/accounts.ts';
 import type { Store } from '../../src/core/ports/repositories.ts';
 
-const GROUPS_ONLY = storeUse({ reads: ['groups'], writes: ['events', 'groups'] });
+const WEBHOOKS_ONLY = storeUse({ reads: ['webhooks'], writes: ['events', 'webhooks'] });
 
 export async function onlyWhatItDeclared(whole: Store): Promise<void> {
-  const store = sliceOf(whole, GROUPS_ONLY);
-  void store.repos.groups;
+  const store = sliceOf(whole, WEBHOOKS_ONLY);
+  void store.repos.webhooks;
   // @ts-expect-error a repository it does not read
   void store.repos.users;
   await store.transaction(async (repos) => {
-    void repos.groups;
+    void repos.webhooks;
     void repos.events;
     // @ts-expect-error a repository its transactions were not declared to use
     void repos.projects;

@@ -15,7 +15,7 @@ import { jobsRepo } from './repos/jobs.ts';
 import { locksRepo } from './repos/locks.ts';
 import { tagsRepo } from './repos/tags.ts';
 import { filesRepo, uploadsRepo } from './repos/files.ts';
-import { groupsRepo, invitationsRepo } from './repos/groups.ts';
+import { invitationsRepo } from './repos/invitations.ts';
 import { adminRepo, countersRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 import { accountInvitationsRepo } from './repos/account-invitations.ts';
 import { outboxRepo } from './repos/outbox.ts';
@@ -59,7 +59,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     projects: projectsRepo(sql),
     workzones: workzonesRepo(sql),
     members: membersRepo(sql),
-    groups: groupsRepo(sql),
     invitations: invitationsRepo(sql),
     accountInvitations: accountInvitationsRepo(sql),
     counters: countersRepo(sql),

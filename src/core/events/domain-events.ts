@@ -79,14 +79,6 @@ export interface DomainEventData extends ModuleEventData {
   /** The user ended every session of his ("sign out everywhere"): his tokens issued until now are refused. */
   'user.signed-out-everywhere': { userId: string };
 
-  // Groups (a role's events are the roles module's).
-  'group.created': { groupId: string };
-  'group.updated': { groupId: string };
-  'group.deleted': { groupId: string };
-  /** One event per user (a call adds up to 1000: a list would not fit a NOTIFY payload). */
-  'group.member-added': { groupId: string; userId: string };
-  'group.member-removed': { groupId: string; userId: string };
-
   // Projects.
   'project.created': ProjectIds & { subscriptionId: string; ownerId: string; rootWorkzoneId: string };
   /** `fields` names what changed (name, description, location, spatialReference, coverBlobName, subscriptionId, ownerId). */

@@ -81,14 +81,6 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   'user.password-cleared': user,
   'user.signed-out-everywhere': user,
 
-  // Groups carry project access: every access fact of the account is re-read.
-  // A group's own fields show in no list; a new group has no members and no project.
-  'group.created': account,
-  'group.updated': account,
-  'group.deleted': withLists(account),
-  'group.member-added': withLists(account),
-  'group.member-removed': withLists(account),
-
   'project.created': withLists(project),
   'project.updated': withLists(project),
   'project.deleted': withLists(project),

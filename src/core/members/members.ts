@@ -1,6 +1,7 @@
 // Project membership (spec "Membership rules"; vendor addProjectMembers and the remove
 // operations): one role and one expiration date per member per project, granted on work
 // zones and their subtrees, materialised per work zone in the same transaction.
+import type { GroupsRepos } from '../../modules/groups/index.ts';
 import { projectEventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
@@ -50,10 +51,10 @@ export interface Members {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const MEMBERS_STORE = storeUseOf<Repos & RolesRepos>()({ reads: ['accountInvitations', 'accounts', 'groups', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'locks', 'members', 'outbox', 'roles', 'users', 'workzones'] });
+export const MEMBERS_STORE = storeUseOf<Repos & RolesRepos & GroupsRepos>()({ reads: ['accountInvitations', 'accounts', 'groups', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'locks', 'members', 'outbox', 'roles', 'users', 'workzones'] });
 
 export function createMembers(deps: InviteDeps & {
-  store: SliceOf<typeof MEMBERS_STORE, Repos & RolesRepos>;
+  store: SliceOf<typeof MEMBERS_STORE, Repos & RolesRepos & GroupsRepos>;
   access: ProjectAccess;
 }): Members {
   const { clock, access } = deps;

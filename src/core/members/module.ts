@@ -1,4 +1,5 @@
 // The members module's descriptor (src/core/modules.ts).
+import type { GroupsRepos } from '../../modules/groups/index.ts';
 import type { FeatureModule } from '../modules.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
 import type { RolesRepos } from '../../modules/roles/index.ts';
@@ -10,8 +11,8 @@ import type { InviteLimits } from '../users/index.ts';
 import { createMembers, type Members } from './members.ts';
 
 export interface MembersNeeds {
-  /** The roles module's repository too: a member's role is one of the account's roles. */
-  store: Store<Repos & RolesRepos>;
+  /** The roles and groups modules' repositories too: a member's role is one of the account's roles, a group member one of its groups. */
+  store: Store<Repos & RolesRepos & GroupsRepos>;
   clock: Clock;
   ids: Ids;
   projectAccess: ProjectAccess;

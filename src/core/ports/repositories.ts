@@ -368,35 +368,6 @@ export interface AdminRepo {
   refreshStatistics(): Promise<void>;
 }
 
-export interface GroupRecord {
-  id: string;
-  api1Id: string;
-  accountId: string;
-  name: string;
-  description: string;
-  color: string | null;
-  createdBy: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  userIds: string[];
-}
-
-export type GroupFields = Pick<GroupRecord, 'name' | 'description' | 'color'>;
-
-export interface GroupsRepo {
-  byRef(accountId: string, ref: { uuid: string } | { api1Id: string }): Promise<GroupRecord | null>;
-  byName(accountId: string, name: string): Promise<GroupRecord | null>;
-  listByAccount(accountId: string): Promise<GroupRecord[]>;
-  insert(g: Omit<GroupRecord, 'api1Id' | 'createdAt' | 'updatedAt' | 'userIds'>, now: Date): Promise<GroupRecord>;
-  update(id: string, fields: GroupFields, now: Date): Promise<void>;
-  remove(id: string): Promise<void>;
-  addMembers(groupId: string, userIds: string[], now: Date): Promise<void>;
-  removeMembers(groupId: string, userIds: string[]): Promise<void>;
-  /** Removes the user from every group of the account. */
-  removeUserFromAccountGroups(accountId: string, userId: string): Promise<void>;
-  touch(groupId: string, now: Date): Promise<void>;
-}
-
 export interface InvitationRecord {
   tokenHash: string;
   userId: string;
@@ -438,7 +409,6 @@ export interface Repos {
   projects: ProjectsRepo;
   workzones: WorkzonesRepo;
   members: MembersRepo;
-  groups: GroupsRepo;
   invitations: InvitationsRepo;
   accountInvitations: AccountInvitationsRepo;
   counters: CountersRepo;

@@ -2,11 +2,12 @@
 // account roles of a user"): listing with accountRoles visibility, invitations (pending
 // until the user accepts: account-invitations.ts), removal, and account-role changes, each
 // write all-or-nothing.
+import type { GroupsRepos } from '../../modules/groups/index.ts';
 import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { AccountInvitationRecord, AccountMemberRecord, AccountRole, Repos, UserRecord } from '../ports/repositories.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { condition } from '../permissions/refusal-conditions.ts';
 import { ACCOUNT_ROLES, ROLE_READ_PERMISSION, ROLE_WRITE_PERMISSION } from '../permissions/account-roles.ts';
@@ -61,10 +62,10 @@ export interface AccountUsers {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ACCOUNT_USERS_STORE = storeUse({ reads: ['accountInvitations', 'accounts', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'members', 'outbox', 'projects', 'users'] });
+export const ACCOUNT_USERS_STORE = storeUseOf<Repos & GroupsRepos>()({ reads: ['accountInvitations', 'accounts', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'members', 'outbox', 'projects', 'users'] });
 
 export function createAccountUsers(deps: InviteDeps & {
-  store: SliceOf<typeof ACCOUNT_USERS_STORE>;
+  store: SliceOf<typeof ACCOUNT_USERS_STORE, Repos & GroupsRepos>;
   authorizer: Authorizer;
   /** Names the projects of the account the user owns (projects module); the owner of one cannot be removed. */
   ownedProjects?: (repos: Pick<Repos, 'projects'>, userId: string, accountId: string) => Promise<string[]>;

@@ -17,7 +17,7 @@ export { createInvitations, PASSWORD_MAX, PASSWORD_MIN } from './invitations.ts'
 export type { Invitations } from './invitations.ts';
 export { createPasswordResets, PASSWORD_RESET, RESET_MAIL_JOB } from './password-resets.ts';
 export type { PasswordResets } from './password-resets.ts';
-export { resolveAccountUsers, resolveUser } from './resolve-users.ts';
+export { resolveUser } from './resolve-users.ts';
 export { createUserProfiles } from './user-profiles.ts';
 export type { UserProfiles } from './user-profiles.ts';
 // Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.

@@ -1,4 +1,5 @@
 // The users module's descriptor (src/core/modules.ts).
+import type { GroupsRepos } from '../../modules/groups/index.ts';
 import type { FeatureModule } from '../modules.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -15,7 +16,8 @@ import { createUserProfiles, type UserProfiles } from './user-profiles.ts';
 import { type AccountInvitations, createAccountInvitations, type InviteLimits } from './account-invitations.ts';
 
 export interface UsersNeeds {
-  store: Store;
+  /** The groups module's repository too: a user removed from the account leaves its groups. */
+  store: Store<Repos & GroupsRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;

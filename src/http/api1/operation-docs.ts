@@ -23,8 +23,6 @@ export const API1_OPERATIONS: OperationTable = {
     permission: '`account:subscriptions:read` (owner, administrators, project managers).',
     errors: [...ACCOUNT, 'list-subscriptions-forbidden'],
   },
-  [`GET ${A}/groups`]: { does: 'The groups of the account.', permission: '`account:groups:read` (every account member).', errors: [...ACCOUNT, 'list-groups-forbidden'] },
-  [`GET ${A}/groups/{groupId}`]: { does: 'One group of the account.', permission: '`account:groups:read`.', errors: [...ACCOUNT, 'view-group-forbidden', 'group-not-found'] },
   [`GET ${A}/users`]: {
     does: 'The users of the account.',
     permission: '`account:users:read`, or `workzone:members:write` on some work zone of the account.',

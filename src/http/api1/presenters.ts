@@ -1,10 +1,8 @@
 // API 1 presenters: pure reshaping into API 1 shapes; every id is an API 1 id.
 import { api1IdOf } from '../../core/ids/api1-id.ts';
 import type { AccountView, SubscriptionView } from '../../core/accounts/index.ts';
-import type { GroupRecord } from '../../core/ports/repositories.ts';
 import type { AccountUserView } from '../../core/users/index.ts';
 import type { ProjectDetails } from '../../core/projects/index.ts';
-import { DEFAULT_COLOR } from '../api2/presenters.ts';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 /** An optional id in API 1's form. */
@@ -19,18 +17,6 @@ export const api1 = {
     createdBy: id1(v.account.createdBy),
     ownerId: api1IdOf(v.account.ownerId),
     permissions: { owner: v.flags.isOwner, admin: v.flags.isAdmin, manager: v.flags.isManager, all: v.flags.listsAllProjects },
-  }),
-  group: (g: GroupRecord) => ({
-    id: g.api1Id,
-    type: 'group' as const,
-    name: g.name,
-    description: g.description,
-    color: g.color ?? DEFAULT_COLOR,
-    createdAt: iso(g.createdAt),
-    createdBy: id1(g.createdBy),
-    updatedAt: iso(g.updatedAt),
-    userIds: g.userIds.map(api1IdOf),
-    accountIds: [api1IdOf(g.accountId)],
   }),
   subscription: (s: SubscriptionView) => ({
     id: s.api1Id,

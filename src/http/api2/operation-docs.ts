@@ -156,35 +156,6 @@ export const API2_OPERATIONS: OperationTable = {
     errors: [...ACCOUNT, INPUT, 'invalid-user-urn', 'update-user-account-roles-forbidden', 'user-not-found'],
   },
 
-  // Groups (src/core/groups/groups.ts).
-  [`GET ${A}/groups`]: { does: 'The groups of the account.', permission: '`account:groups:read` (every account member).', errors: [...ACCOUNT, 'list-groups-forbidden'] },
-  [`POST ${A}/groups`]: {
-    does: 'Creates a group; names are unique in the account, case-insensitively.',
-    permission: '`account:groups:write` (owner, administrators, project managers).',
-    errors: [...ACCOUNT, INPUT, 'create-group-forbidden', 'group-already-exists'],
-  },
-  [`GET ${A}/groups/{groupRef}`]: { does: 'One group of the account.', permission: '`account:groups:read`.', errors: [...ACCOUNT, 'invalid-group-urn', 'view-group-forbidden', 'group-not-found'] },
-  [`PUT ${A}/groups/{groupRef}`]: {
-    does: 'Overwrites a group.',
-    permission: '`account:groups:write`.',
-    errors: [...ACCOUNT, INPUT, 'invalid-group-urn', 'update-group-forbidden', 'group-not-found', 'group-already-exists'],
-  },
-  [`DELETE ${A}/groups/{groupRef}`]: {
-    does: 'Deletes a group; its members lose the access they had through it.',
-    permission: '`account:groups:write`.',
-    errors: [...ACCOUNT, 'invalid-group-urn', 'delete-group-forbidden', 'group-not-found'],
-  },
-  [`POST ${A}/groups/{groupRef}/members`]: {
-    does: 'Adds users of the account to a group.',
-    permission: '`account:groups:write`.',
-    errors: [...ACCOUNT, INPUT, 'invalid-group-urn', 'update-group-forbidden', 'group-not-found', 'user-not-found'],
-  },
-  [`DELETE ${A}/groups/{groupRef}/members`]: {
-    does: 'Removes users from a group.',
-    permission: '`account:groups:write`.',
-    errors: [...ACCOUNT, INPUT, 'invalid-group-urn', 'users-not-in-groups', 'update-group-forbidden', 'group-not-found'],
-  },
-
   // Projects (src/core/projects/projects.ts).
   [`GET ${A}/projects`]: {
     does:

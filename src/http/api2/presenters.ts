@@ -1,7 +1,6 @@
 // API 2 presenters: pure reshaping of core views into the API 2 shapes (URN ids).
 import { formatUrn, type UrnType } from '../../core/ids/urn.ts';
 import type { AccountView, SubscriptionView } from '../../core/accounts/index.ts';
-import type { GroupRecord } from '../../core/ports/repositories.ts';
 import type { AccountUserView, MyInvitation } from '../../core/users/index.ts';
 
 export const DEFAULT_COLOR = '#6b7785';
@@ -83,20 +82,6 @@ export function presenters(ctx: Api2Context) {
       roles: i.roles,
       invitedBy: i.invitedBy,
       invitedAt: i.invitedAt.toISOString(),
-    }),
-    group: (g: GroupRecord) => ({
-      id: urn('group', g.id),
-      urn: urn('group', g.id),
-      api1Id: g.api1Id,
-      type: 'group' as const,
-      name: g.name,
-      description: g.description,
-      color: g.color ?? DEFAULT_COLOR,
-      createdAt: iso(g.createdAt),
-      createdBy: userUrn(g.createdBy),
-      updatedAt: iso(g.updatedAt),
-      userIds: g.userIds.map((u) => urn('user', u)),
-      accountIds: [urn('account', g.accountId)],
     }),
   };
 }

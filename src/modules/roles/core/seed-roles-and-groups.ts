@@ -1,6 +1,7 @@
 // The seed document's roles and groups (CONTRACT §3): every account gets its base roles;
 // roles and groups are matched by fixed id or name, and re-applying changes nothing. The
 // roles module's seed extension (src/modules/roles/module.ts), applied by the operator module's seeder.
+import type { GroupsRepos } from '../../groups/index.ts';
 import { invalidInput } from '../../../core/errors.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
@@ -30,7 +31,7 @@ export function seedRolesAndGroups(ids: Ids, clock: Clock): SeedAccountExtension
   return async (kernelRepos, { id: accountId, seed, userIdOf }) => {
     // The seeder types its transaction's repositories as the kernel's; the store binds every
     // module's repositories into each transaction (src/adapters/postgres/store.ts).
-    const repos = kernelRepos as Repos & RolesRepos;
+    const repos = kernelRepos as Repos & RolesRepos & GroupsRepos;
     const now = clock.now();
     const owner = await repos.accounts.byId(accountId);
     await createBaseRoles(repos, ids, accountId, owner?.ownerId ?? null, now);

@@ -1,4 +1,5 @@
 // What the SCIM module needs from persistence (the adapter: ../postgres/scim-repo.ts).
+import type { GroupsRepos } from '../../groups/index.ts';
 import type { Repos, Store } from '../../../core/ports/repositories.ts';
 import type { SsoRepo } from '../../sso/index.ts';
 
@@ -49,5 +50,5 @@ export interface ScimRepo {
 
 /** The store as the module's use cases see it: the kernel's repositories, the SSO module's (verified domains) and its own. */
 /** The repositories the module's use cases reach: the kernel's, the SSO module's and its own. */
-export type ScimRepos = Repos & { sso: SsoRepo; scim: ScimRepo };
+export type ScimRepos = Repos & GroupsRepos & { sso: SsoRepo; scim: ScimRepo };
 export type ScimStore = Store<ScimRepos>;

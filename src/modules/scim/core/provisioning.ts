@@ -14,7 +14,7 @@ import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-sli
 import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
-import type { GroupRecord } from '../../../core/ports/repositories.ts';
+import type { GroupRecord } from '../../groups/index.ts';
 import { endEverySession } from '../../../core/oauth/index.ts';
 import { domainOfEmail } from '../../sso/index.ts';
 import { matches, parseFilter } from './filter.ts';

@@ -1,6 +1,6 @@
 // The SCIM resources (RFC 7643) as the surface presents them, pure: a user of the account,
 // a group of the account, and the list response with its pagination (RFC 7644 §3.4.2.4).
-import type { GroupRecord } from '../../../core/ports/repositories.ts';
+import type { GroupRecord } from '../../groups/index.ts';
 import type { ScimUserView } from './ports.ts';
 
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';

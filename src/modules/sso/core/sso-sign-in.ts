@@ -10,7 +10,7 @@ import { sha256Hex } from '../../../core/crypto/digest.ts';
 import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
-import type { AccountRole, Repos } from '../../../core/ports/repositories.ts';
+import type { AccountRole } from '../../../core/ports/repositories.ts';
 import type { Logger } from '../../../core/ports/telemetry.ts';
 import {
   IdpError, SamlRefusal, type IdpClient, type OidcRelyingParty, type SamlAssertion, type SamlAttributeNames, type SamlIdp, type SamlRefusalReason,
@@ -308,7 +308,7 @@ export function createSsoSignIn(deps: {
 const nameClaim = (v: unknown): string => (typeof v === 'string' ? v.trim().slice(0, 100) : '');
 
 /** The member's account roles and groups as the mapping rules give them (unmanaged ones untouched); the owner's roles stay. */
-async function applyRules(repos: Pick<Repos, 'accounts' | 'groups' | 'events'>, accountId: string, userId: string, isOwner: boolean, mapped: ReturnType<typeof mapClaims>, now: Date): Promise<void> {
+async function applyRules(repos: Pick<SsoRepos, 'accounts' | 'groups' | 'events'>, accountId: string, userId: string, isOwner: boolean, mapped: ReturnType<typeof mapClaims>, now: Date): Promise<void> {
   const member = await repos.accounts.member(accountId, userId);
   const roles: AccountRole[] = isOwner ? (member?.roles ?? []) : rolesAfterSignIn(member?.roles ?? [], mapped);
   if (!member) {

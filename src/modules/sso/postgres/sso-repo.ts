@@ -1,6 +1,6 @@
 // The SSO tables (migration 0027_sso.sql; ../core/ports.ts SsoRepo), plain SQL on one executor.
 import type { Sql } from '../../../adapters/postgres/sql.ts';
-import { uniqueOr409 } from '../../../adapters/postgres/repos/groups.ts';
+import { uniqueOr409 } from '../../../adapters/postgres/repos/unique.ts';
 import type { SamlRequestRecord, SsoDomainRecord, SsoLoginRecord, SsoMappingRuleRecord, SsoProviderRecord, SsoRepo } from '../core/ports.ts';
 
 const PROVIDER_COLS = `account_id AS "accountId", protocol, saml, display_name AS "displayName", issuer, client_id AS "clientId",

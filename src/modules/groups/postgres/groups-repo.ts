@@ -1,9 +1,9 @@
-import {
-  UniqueViolation, type GroupRecord, type GroupsRepo, type InvitationRecord, type InvitationsRepo,
-} from '../../../core/ports/repositories.ts';
-import type { Sql } from '../sql.ts';
+// The groups module's SQL (migration 0001's groups and group_members): plain statements bound to an executor.
+import type { Sql } from '../../../adapters/postgres/sql.ts';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
-import { byRefClause } from './ref.ts';
+import { byRefClause } from '../../../adapters/postgres/repos/ref.ts';
+import { uniqueOr409 } from '../../../adapters/postgres/repos/unique.ts';
+import type { GroupRecord, GroupsRepo } from '../core/ports.ts';
 
 const COLS = `g.id, g.api1_id AS "api1Id", g.account_id AS "accountId", g.name, g.description, g.color,
   g.created_by AS "createdBy", g.created_at AS "createdAt", g.updated_at AS "updatedAt",
@@ -67,43 +67,4 @@ export function groupsRepo(sql: Sql): GroupsRepo {
       await sql.query('UPDATE groups SET updated_at = $2 WHERE id = $1', [groupId, now]);
     },
   };
-}
-
-const INV_COLS = `token_hash AS "tokenHash", user_id AS "userId", account_id AS "accountId", expires_at AS "expiresAt", used_at AS "usedAt", purpose`;
-
-export function invitationsRepo(sql: Sql): InvitationsRepo {
-  return {
-    async insert(i, now) {
-      await sql.query(
-        'INSERT INTO invitations (token_hash, user_id, account_id, created_at, expires_at, purpose) VALUES ($1, $2, $3, $4, $5, $6)',
-        [i.tokenHash, i.userId, i.accountId, now, i.expiresAt, i.purpose ?? 'set-password'],
-      );
-    },
-    async byTokenHash(tokenHash) {
-      const rows = await sql.query<InvitationRecord>(`SELECT ${INV_COLS} FROM invitations WHERE token_hash = $1`, [tokenHash]);
-      return rows[0] ?? null;
-    },
-    async consume(tokenHash, now) {
-      const rows = await sql.query<InvitationRecord>(
-        `UPDATE invitations SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING ${INV_COLS}`,
-        [tokenHash, now],
-      );
-      return rows[0] ?? null;
-    },
-    async spendUnused(userId, purpose, now) {
-      await sql.query('UPDATE invitations SET used_at = $3 WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL', [
-        userId, purpose, now,
-      ]);
-    },
-  };
-}
-
-/** Maps PostgreSQL's unique_violation (23505) to the core's UniqueViolation. */
-export async function uniqueOr409<T>(p: Promise<T>): Promise<T> {
-  try {
-    return await p;
-  } catch (e) {
-    if ((e as { code?: string }).code === '23505') throw new UniqueViolation((e as Error).message);
-    throw e;
-  }
 }

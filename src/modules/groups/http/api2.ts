@@ -2,13 +2,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../compose.ts';
-import { api2Kit } from './route-kit.ts';
-import * as S from './schemas.ts';
+import type { Groups } from '../index.ts';
+import { api2Naming } from '../../../http/api2/naming.ts';
+import * as S from '../../../http/api2/schemas.ts';
+import { api2GroupPresenter } from './presenters.ts';
 
-export function groupRoutes(root: FastifyInstance, core: Services): void {
+export function groupRoutes(root: FastifyInstance, core: { groups: Groups; config: { urnNamespace: string } }): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { ref, actor, present: p, errors, tag } = api2Kit(core);
+  const { ref, urn, actor, errors, tag } = api2Naming(core.config.urnNamespace);
+  const p = { group: api2GroupPresenter(urn) };
 
   // Groups
   app.get('/accounts/:accountRef/groups', {

@@ -1,14 +1,17 @@
 // Groups of an account (vendor "Group"; CONTRACT §6): a name unique per account
 // (case-insensitive, 409), members who must belong to the account.
-import { eventOf, subjectOf, type DomainEventData } from '../events/domain-events.ts';
-import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import { UniqueViolation, type GroupRecord, type Repos } from '../ports/repositories.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
-import { requirePermission, type AccountScope, type Actor, type Authorizer, type ForbiddenCode } from '../permissions/authorizer.ts';
-import { resolveAccountUsers } from '../users/index.ts';
+import { eventOf, subjectOf, type DomainEventData } from '../../../core/events/domain-events.ts';
+import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
+import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import { UniqueViolation, type Repos, type UserRecord } from '../../../core/ports/repositories.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import { requirePermission, type AccountScope, type Actor, type Authorizer, type ForbiddenCode } from '../../../core/permissions/authorizer.ts';
+import { findByRef } from '../../../core/ids/refs.ts';
+import type { GroupRecord, GroupsRepos } from './ports.ts';
+import type { GroupEventType } from './events.ts';
+import './errors.ts';
 
 export interface GroupInput {
   name?: string | null;
@@ -19,6 +22,18 @@ export interface GroupInput {
 const duplicate = (name: string) =>
   new DomainError('conflict', 'group-already-exists', `Group name '${name}' already exists`, { name });
 
+
+/** The users the references name, each a member of the account (404 user-not-found otherwise). */
+async function resolveAccountUsers(repos: Pick<Repos, 'accounts' | 'users'>, accountId: string, refs: EntityRef[]): Promise<UserRecord[]> {
+  const out = new Map<string, UserRecord>();
+  for (const ref of refs) {
+    const user = await findByRef(repos.users, ref);
+    const member = user && (await repos.accounts.member(accountId, user.id));
+    if (!user || !member) throw notFound('user', refValue(ref));
+    out.set(user.id, user);
+  }
+  return [...out.values()];
+}
 
 function groupFields(input: GroupInput) {
   const name = input.name?.trim();
@@ -45,19 +60,18 @@ export interface Groups {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const GROUPS_STORE = storeUse({ reads: ['groups'], writes: ['accounts', 'events', 'groups', 'members', 'users'] });
+export const GROUPS_STORE = storeUseOf<Repos & GroupsRepos>()({ reads: ['groups'], writes: ['accounts', 'events', 'groups', 'members', 'users'] });
 
-export function createGroups(deps: { store: SliceOf<typeof GROUPS_STORE>; clock: Clock; ids: Ids; authorizer: Authorizer }): Groups {
+export function createGroups(deps: { store: SliceOf<typeof GROUPS_STORE, Repos & GroupsRepos>; clock: Clock; ids: Ids; authorizer: Authorizer }): Groups {
   const { clock, ids, authorizer } = deps;
   const store = sliceOf(deps.store, GROUPS_STORE);
 
-  async function groupIn(repos: Pick<Repos, 'groups'>, accountId: string, ref: EntityRef): Promise<GroupRecord> {
+  async function groupIn(repos: GroupsRepos, accountId: string, ref: EntityRef): Promise<GroupRecord> {
     const g = await repos.groups.byRef(accountId, ref);
     if (!g) throw notFound('group', refValue(ref));
     return g;
   }
 
-  type GroupEventType = 'group.created' | 'group.updated' | 'group.deleted' | 'group.member-added' | 'group.member-removed';
   const publish = <K extends GroupEventType>(repos: Pick<Repos, 'events'>, scope: AccountScope, type: K, data: DomainEventData[K]) =>
     repos.events.publish(eventOf(type, scope.account.id, subjectOf('group', data.groupId), data), clock.now());
 
@@ -68,7 +82,7 @@ export function createGroups(deps: { store: SliceOf<typeof GROUPS_STORE>; clock:
   }
 
   /** Runs a group change, which publishes its event; a unique-name clash answers 409. */
-  async function change<T>(name: string, fn: (repos: Pick<Repos, 'accounts' | 'events' | 'groups' | 'members' | 'users'>) => Promise<T>): Promise<T> {
+  async function change<T>(name: string, fn: (repos: Pick<Repos & GroupsRepos, 'accounts' | 'events' | 'groups' | 'members' | 'users'>) => Promise<T>): Promise<T> {
     try {
       return await store.transaction(fn);
     } catch (e) {
