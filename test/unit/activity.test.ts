@@ -71,7 +71,7 @@ test('a reset on any node (service.reset) makes every node write again the same 
   w.writes[0]!.finish();
   await first;
   assert.equal(w.activity.userActive('u1'), undefined);
-  w.publish(eventOf('user.password-set', null, 'user:u2', { userId: 'u2' })); // other changes keep what was written
+  w.publish(eventOf('user.signed-out-everywhere', null, 'user:u2', { userId: 'u2' })); // other changes keep what was written
   assert.equal(w.activity.userActive('u1'), undefined);
   w.publish(eventOf('service.reset', null, 'service', {}));
   assert.ok(w.activity.userActive('u1'), 'the emptied table gets today again');
