@@ -30,6 +30,12 @@ export function ScenePanel(props: {
   const [helpers, setHelpers] = useState(true);
   const [colour, setColour] = useState<ColourMode>('rgb');
   const [budget, setBudget] = useState<number>(VIEW_POINT_BUDGET);
+  // The points' controls appear with the first points and stay: a scan replaced by its COPC
+  // draws nothing for a frame, and the toolbar must not fold and unfold then (no layout shift).
+  const [hadPoints, setHadPoints] = useState(false);
+  useEffect(() => {
+    if (props.points > 0) setHadPoints(true);
+  }, [props.points > 0]);
   const pick = useRef(props.onPick);
   pick.current = props.onPick;
 
@@ -65,7 +71,7 @@ export function ScenePanel(props: {
             setHelpers(!helpers);
           }}
         />
-        {props.points > 0 ? (
+        {hadPoints ? (
           <select
             class="scene-colour"
             aria-label="Colour points by"
@@ -81,7 +87,7 @@ export function ScenePanel(props: {
             <option value="elevation">Colour: elevation</option>
           </select>
         ) : null}
-        {props.points > 0 ? (
+        {hadPoints ? (
           <select
             class="scene-colour"
             aria-label="Point budget"
