@@ -22,3 +22,11 @@ export interface OperationDoc {
 }
 
 export type OperationTable = Readonly<Record<string, OperationDoc>>;
+
+/** The account paths of each API, and the codes every operation under them answers for the account: one copy for every table. */
+export const API1_ACCOUNT_PATH = '/api/accounts/{accountId}';
+export const API2_ACCOUNT_PATH = '/api/2/accounts/{accountRef}';
+export const API1_ACCOUNT_ERRORS = ['account-not-found'] as const;
+export const API2_ACCOUNT_ERRORS = ['invalid-account-urn', 'account-not-found'] as const;
+/** The code of a body or parameter the schema refuses. */
+export const INVALID_INPUT = 'invalid-input';

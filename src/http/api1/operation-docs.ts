@@ -1,14 +1,11 @@
 // The description of every API 1 operation and of the connect jobs' paths
 // (src/http/operation-docs.ts): what it does, the permission the use case checks
 // (API 1 calls the same use cases as API 2, src/core/…), the codes it answers as {code, message}.
-import type { OperationTable } from '../operation-docs.ts';
+import { API1_ACCOUNT_PATH as A, API1_ACCOUNT_ERRORS as ACCOUNT, INVALID_INPUT as INPUT, type OperationTable } from '../operation-docs.ts';
 
-const A = '/api/accounts/{accountId}';
 const P = `${A}/projects/{projectId}`;
 const L = `${P}/tag-lists`;
 
-const INPUT = 'invalid-input';
-const ACCOUNT = ['account-not-found'] as const;
 /** access.project (src/core/projects/project-access.ts): a member, or project:project:list. */
 const PROJECT = [...ACCOUNT, 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;
 const MEMBER = 'a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`)';

@@ -1,14 +1,11 @@
 // The description of every API 2 and token-service operation (src/http/operation-docs.ts):
 // what it does, the permission the use case checks (src/core/…), the codes it answers.
-import type { OperationTable } from '../operation-docs.ts';
+import { API2_ACCOUNT_PATH as A, API2_ACCOUNT_ERRORS as ACCOUNT, INVALID_INPUT as INPUT, type OperationTable } from '../operation-docs.ts';
 
-const A = '/api/2/accounts/{accountRef}';
 const P = `${A}/projects/{projectRef}`;
 const W = `${P}/workzones/{workzoneRef}`;
 const T = `${P}/tag-lists/{tagListRef}`;
 
-const INPUT = 'invalid-input';
-const ACCOUNT = ['invalid-account-urn', 'account-not-found'] as const;
 /** access.project (src/core/projects/project-access.ts): a member, or project:project:list. */
 const PROJECT = [...ACCOUNT, 'invalid-project-urn', 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;
 const WORKZONE = ['invalid-workzone-urn', 'workzone-not-found'] as const;

@@ -1,9 +1,8 @@
 // The description of every API 2 operation of the audit log (src/http/operation-docs.ts;
 // docs/audit.md): what it does, the permission the use case checks, the codes it answers.
-import type { OperationTable } from '../../../http/operation-docs.ts';
+import { API2_ACCOUNT_ERRORS as ACCOUNT, type OperationTable } from '../../../http/operation-docs.ts';
 
 const A = '/api/2/accounts/{accountRef}/audit-log';
-const ACCOUNT = ['invalid-account-urn', 'account-not-found'] as const;
 const READ = '`account:administrators:read` (the account owner and administrators).';
 const OURS = 'Our extension, not in the vendor\'s API (docs/audit.md).';
 const FILTERS = 'Filters: `user` (URN or id), `target` (as records list it), `from` and `to` (times).';

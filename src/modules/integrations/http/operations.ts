@@ -1,12 +1,9 @@
 // The operation docs of the integrations module's routes (src/http/operation-docs.ts): what each
 // does, the permission src/modules/integrations/core/integrations.ts checks, the codes it answers.
-import type { OperationTable } from '../../../http/operation-docs.ts';
+import { API2_ACCOUNT_PATH as A, API2_ACCOUNT_ERRORS as ACCOUNT, INVALID_INPUT as INPUT, type OperationTable } from '../../../http/operation-docs.ts';
 
-const A = '/api/2/accounts/{accountRef}';
 const K = `${A}/integrations/konekt/{integrationRef}`;
 const P = `${A}/projects/{projectRef}`;
-const INPUT = 'invalid-input';
-const ACCOUNT = ['invalid-account-urn', 'account-not-found'] as const;
 const HUB = [...ACCOUNT, 'invalid-newforma-konekt-hub-urn', 'newforma-konekt-hub-not-found'] as const;
 /** access.project (src/core/projects/project-access.ts). */
 const PROJECT = ['invalid-account-urn', 'account-not-found', 'invalid-project-urn', 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;

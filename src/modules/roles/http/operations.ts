@@ -1,12 +1,7 @@
 // The operation docs of the roles module's routes (src/http/operation-docs.ts): what each does,
 // the permission src/modules/roles/core/roles.ts checks (CONTRACT §5), the codes it answers.
-import type { OperationTable } from '../../../http/operation-docs.ts';
+import { API1_ACCOUNT_PATH as A1, API2_ACCOUNT_PATH as A2, API1_ACCOUNT_ERRORS as API1_ACCOUNT, API2_ACCOUNT_ERRORS as API2_ACCOUNT, INVALID_INPUT as INPUT, type OperationTable } from '../../../http/operation-docs.ts';
 
-const A1 = '/api/accounts/{accountId}';
-const A2 = '/api/2/accounts/{accountRef}';
-const INPUT = 'invalid-input';
-const API1_ACCOUNT = ['account-not-found'] as const;
-const API2_ACCOUNT = ['invalid-account-urn', 'account-not-found'] as const;
 
 export const ROLE_API1_OPERATIONS: OperationTable = {
   [`GET ${A1}/roles`]: { does: 'The roles of the account with their legacy permissions.', permission: '`account:roles:read` (every account member).', errors: [...API1_ACCOUNT, 'list-roles-forbidden'] },

@@ -1,9 +1,8 @@
 // The description of every API 2 operation of the SCIM token (src/http/operation-docs.ts;
 // docs/identity.md): what it does, the permission the use case checks, the codes it answers.
-import type { OperationTable } from '../../../http/operation-docs.ts';
+import { API2_ACCOUNT_ERRORS as ACCOUNT, type OperationTable } from '../../../http/operation-docs.ts';
 
 const T = '/api/2/accounts/{accountRef}/scim/token';
-const ACCOUNT = ['invalid-account-urn', 'account-not-found'] as const;
 const OURS = 'Our extension, not in the vendor\'s API (docs/identity.md "SCIM provisioning").';
 
 export const SCIM_OPERATIONS: OperationTable = {
