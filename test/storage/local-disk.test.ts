@@ -73,15 +73,15 @@ test('local disk: the service clock expires upload URLs (sandbox clock moved for
   const key = freshKey();
   const body = crypto.randomBytes(1000);
   const signed = await store.signUpload({ key, size: body.length, md5Hex: md5Hex(body), expiresInSeconds: 3600 }, t.core.clock.now());
-  const before = t.core.clock.offsetMs;
-  t.core.clock.offsetMs += 3601_000;
+  // Through the sandbox clock: its periodic reload would put back an offset written to the clock alone.
+  await t.core.sandboxClock.advance(3601);
   try {
     const res = await fetch(signed.url, { method: 'PUT', headers: signed.headers, body: new Uint8Array(body) });
     assert.equal(res.status, 403);
     assert.match(res.headers.get('content-type') ?? '', /application\/problem\+json/);
     assert.equal((await res.json()).errorCode, 'url-expired');
   } finally {
-    t.core.clock.offsetMs = before;
+    await t.core.sandboxClock.advance(-3601);
   }
   assert.equal(await store.stat(key), null);
 });
