@@ -25,7 +25,9 @@ const throughIndex = (prefix) => ({ regex: `${prefix}(?!${SHARED}/)[^/]+/(?!inde
 //  - index.ts (the public face): its own core only.
 //  - postgres/, adapters/, http/: never another module's insides (its public face only), never
 //    the wiring; postgres/ and adapters/ never a surface, http/ never a driver adapter.
-//  - outside a module, only its module.ts (the module list, tests) and index.ts are imported.
+//  - outside a module, only its module.ts (the module list, tests) and index.ts are imported;
+//    another module's http/ may also import its http/index.ts (the schemas and presenters of
+//    what both answer with).
 const SRC = path.resolve(import.meta.dirname, 'src');
 const KERNEL = /^core\/((ports|ids|crypto|permissions|events|cache)\/|(errors|error-codes|modules|promises)\.ts$)/;
 const WIRING = /^(compose|module-list|main|serve|admin|background)\.ts$/;
@@ -46,7 +48,7 @@ export function moduleBoundaryViolation(file, source) {
   const to = target ? placeOf(target) : null;
   // Anyone outside a module reaches it through module.ts (its contract) or index.ts (its public face).
   if (to && (!from || from.module !== to.module)) {
-    const face = to.part === 'index.ts' || (!from && to.part === 'module.ts');
+    const face = to.part === 'index.ts' || (!from && to.part === 'module.ts') || (from?.part === 'http' && target === `modules/${to.module}/http/index.ts`);
     if (!face) return `import the module ${to.module} through its index.ts (its public face), not ${target}`;
   }
   if (!from) return null;

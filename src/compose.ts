@@ -37,10 +37,7 @@ import type { ProjectAccess, ProjectDetailsService, Projects, Reach } from './co
 import type { WorkzoneCopy, Workzones } from './core/workzones/index.ts';
 import type { Members } from './core/members/index.ts';
 import type { JobRunner } from './core/jobs/index.ts';
-import type { TagLists } from './core/tags/index.ts';
-import { api1TagJson } from './http/api1/tag-json.ts';
-import { api2TagJson } from './http/api2/tag-json.ts';
-import { noDetections, type TagDetector } from './core/ports/tag-detector.ts';
+import { noDetections, type TagDetector, type TagLists } from './modules/tags/index.ts';
 import type { Files, UploadSweeper } from './core/files/index.ts';
 import type { WebhookOwnerNotices, WebhookRelay, Webhooks } from './core/webhooks/index.ts';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
@@ -201,7 +198,6 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
     // The snapshot engine (docs/sandbox.md "Snapshots"): named snapshots under SNAPSHOTS_DIR.
     snapshots: createSnapshots({ sql, store, objectStore, clock, dir: config.sandboxTools.snapshotsDir }),
     detector: opts.detector ?? noDetections,
-    tagJson: [api1TagJson, api2TagJson(config.urnNamespace)],
   })).seal();
 
   const unknownTasks = Object.keys(config.taskPeriods).filter((name) => !node.tasks.some((t) => t.name === name));

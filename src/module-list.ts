@@ -27,7 +27,7 @@ import { connectModule } from './modules/connect/module.ts';
 import { jobsModule } from './core/jobs/index.ts';
 import { usersModule } from './core/users/index.ts';
 import { workzonesModule } from './core/workzones/index.ts';
-import { tagsModule } from './core/tags/index.ts';
+import { tagsModule } from './modules/tags/module.ts';
 import { operatorModule } from './core/operator/index.ts';
 import { sandboxModule } from './modules/sandbox/module.ts';
 import { maintenanceModule } from './modules/maintenance/module.ts';

@@ -46,9 +46,7 @@ export const ERROR_CODES = {
   'project-not-deleted': vendor(400),
   'subscription-not-active': vendor(400),
   'capacity-exceeded-geoimage': ours(400),
-  'capacity-exceeded-tag': ours(400),
   'storage-quota-exceeded': ours(400),
-  'too-many-tags': ours(400),
   'snapshot-invalid': ours(400), // an imported snapshot file that is not whole or not ours (docs/sandbox.md)
   'cannot-delete-root-workzone': ours(400),
   'cannot-remove-project-owner': ours(400),
@@ -121,11 +119,6 @@ export const ERROR_CODES = {
   'update-file-forbidden': spec(403),
   'delete-file-forbidden': spec(403),
   'view-crop-forbidden': spec(403), // the crops module's, and the files module's on a crop cover's blob (src/core/files/blob-urls.ts)
-  'list-tag-lists-forbidden': spec(403),
-  'view-tag-list-forbidden': spec(403),
-  'create-tag-list-forbidden': spec(403),
-  'update-tag-list-forbidden': spec(403),
-  'delete-tag-list-forbidden': spec(403),
   'view-report-forbidden': spec(403),
   'view-connect-job-forbidden': spec(403),
   'create-connect-import-forbidden': spec(403),
@@ -146,8 +139,6 @@ export const ERROR_CODES = {
   'project-not-found': spec(404),
   'workzone-not-found': spec(404),
   'file-not-found': spec(404),
-  'tag-list-not-found': spec(404),
-  'tag-not-found': spec(404),
   'connect-job-not-found': ours(404),
   'job-not-found': ours(404), // a work-zone copy its requester follows (docs/projects.md "Copy")
   'invitation-not-found': ours(404),
@@ -163,7 +154,6 @@ export const ERROR_CODES = {
   'request-timeout': ours(408),
   conflict: ours(409),
   'copy-in-progress': ours(409),
-  'tag-list-pending': ours(409),
   'webhook-limit-reached': ours(409),
   'upload-already-completed': ours(409),
   'upload-busy': ours(409),

@@ -28,5 +28,12 @@ export const API1_ACCOUNT_PATH = '/api/accounts/{accountId}';
 export const API2_ACCOUNT_PATH = '/api/2/accounts/{accountRef}';
 export const API1_ACCOUNT_ERRORS = ['account-not-found'] as const;
 export const API2_ACCOUNT_ERRORS = ['invalid-account-urn', 'account-not-found'] as const;
+/** A project's paths of each API, and the codes of access.project (src/core/projects/project-access.ts: a member, or project:project:list). */
+export const API1_PROJECT_PATH = `${API1_ACCOUNT_PATH}/projects/{projectId}`;
+export const API2_PROJECT_PATH = `${API2_ACCOUNT_PATH}/projects/{projectRef}`;
+export const API1_PROJECT_ERRORS = [...API1_ACCOUNT_ERRORS, 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;
+export const API2_PROJECT_ERRORS = [...API2_ACCOUNT_ERRORS, 'invalid-project-urn', 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;
+/** Who may call a project's operation at least. */
+export const PROJECT_MEMBER = 'a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`)';
 /** The code of a body or parameter the schema refuses. */
 export const INVALID_INPUT = 'invalid-input';

@@ -14,14 +14,12 @@ import { accountRoutes as api1Accounts } from './api1/accounts.ts';
 import { userRoutes as api1Users } from './api1/users.ts';
 import { projectRoutes as api1Projects } from './api1/projects.ts';
 import { fileRoutes as api1Files } from './api1/files.ts';
-import { tagRoutes as api1Tags } from './api1/tags.ts';
 import { accountRoutes as api2Accounts } from './api2/accounts.ts';
 import { userRoutes as api2Users } from './api2/users.ts';
 import { projectRoutes as api2Projects } from './api2/projects.ts';
 import { workzoneRoutes as api2Workzones } from './api2/workzones.ts';
 import { memberRoutes as api2Members } from './api2/members.ts';
 import { fileRoutes as api2Files } from './api2/files.ts';
-import { tagRoutes as api2Tags } from './api2/tags.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
 import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
 import { CONTRACT_ROUTES } from '../modules/registries.ts';
@@ -57,7 +55,6 @@ const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   { module: 'members', api2: api2Members },
   // /_blobs: the local-disk store's signed URLs.
   { module: 'files', api1: api1Files, api2: api2Files, other: { plugin: blobRoutes } },
-  { module: 'tags', api1: api1Tags, api2: api2Tags },
   { module: 'webhooks', api2: api2Webhooks },
   { module: 'operator', other: { plugin: operatorRoutes, prefix: '/_operator' } },
 ];

@@ -10,8 +10,8 @@ import {
   A2, ACCOUNT_ID, TAGGER_ID, addMembers, assertProblem, createProject, createZone, emailOf, projectWorld, uuidOf, type World,
 } from '../support/projects.ts';
 import { describeErrors, loadVendorValidator, vendorSpecAvailable, type VendorValidator } from '../support/vendor-schema.ts';
-import { tagArray } from '../../src/http/api2/tags.ts';
-import { api2TagJson } from '../../src/http/api2/tag-json.ts';
+import { tagArray } from '../../src/modules/tags/http/api2.ts';
+import { api2TagJson } from '../../src/modules/tags/http/api2-tag-json.ts';
 import { scanIn } from '../support/tags.ts';
 
 const SUB_TINY = 'b5555555-5555-4555-8555-555555555555';

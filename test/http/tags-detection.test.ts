@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { compose, type Core } from '../../src/compose.ts';
 import { buildApp, type App } from '../../src/http/app.ts';
 import { DomainError } from '../../src/core/errors.ts';
-import type { DetectionRequest, TagDetector } from '../../src/core/ports/tag-detector.ts';
+import type { DetectionRequest, TagDetector } from '../../src/modules/tags/core/tag-detector.ts';
 import { testDatabase } from '../support/database.ts';
 import { OPERATOR_TOKEN, PUBLIC_URL } from '../support/app.ts';
 import { caller, type Call } from '../support/projects.ts';

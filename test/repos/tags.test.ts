@@ -6,10 +6,10 @@ import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { suiteStore } from '../support/suite-store.ts';
-import type { TagFilter, TagJsonShape, TagListRecord, TagTextRun } from '../../src/core/ports/tags.ts';
-import { tagShapeOf, tagWriterOf } from '../../src/core/tags/tag-json.ts';
-import { api1TagJson } from '../../src/http/api1/tag-json.ts';
-import { api2TagJson } from '../../src/http/api2/tag-json.ts';
+import type { TagFilter, TagJsonShape, TagListRecord, TagTextRun } from '../../src/modules/tags/core/ports.ts';
+import { tagShapeOf, tagWriterOf } from '../../src/modules/tags/core/tag-json.ts';
+import { api1TagJson } from '../../src/modules/tags/http/api1-tag-json.ts';
+import { api2TagJson } from '../../src/modules/tags/http/api2-tag-json.ts';
 
 const tagShape = (ns: string, l: TagListRecord) => tagShapeOf(api2TagJson(ns), l);
 import { ENGINES } from '../support/database.ts';

@@ -6,7 +6,8 @@
 import { sliceOf, storeUse, type SliceOf } from '../../src/core/ports/store-slices.ts';
 import { UPLOADS_STORE } from '../../src/core/files/uploads.ts';
 import { ACCOUNTS_STORE } from '../../src/core/accounts/accounts.ts';
-import type { Store } from '../../src/core/ports/repositories.ts';
+import type { Repos, Store } from '../../src/core/ports/repositories.ts';
+import type { TagsRepos } from '../../src/modules/tags/index.ts';
 
 const WEBHOOKS_ONLY = storeUse({ reads: ['webhooks'], writes: ['events', 'webhooks'] });
 
@@ -26,7 +27,7 @@ export async function onlyWhatItDeclared(whole: Store): Promise<void> {
   });
 }
 
-export function narrowerThanItsUseCase(slice: SliceOf<typeof ACCOUNTS_STORE>, whole: Store): void {
+export function narrowerThanItsUseCase(slice: SliceOf<typeof ACCOUNTS_STORE, Repos & TagsRepos>, whole: Store): void {
   // @ts-expect-error the accounts' slice lacks what the uploads declare (uploads, work zones…): it cannot stand for their store
   const uploads: SliceOf<typeof UPLOADS_STORE> = slice;
   void uploads;

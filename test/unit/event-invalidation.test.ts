@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cacheScope, invalidatedScopes as scopesOf, onInvalidation } from '../../src/core/events/invalidation.ts';
-import { eventOf, projectEventOf, tagListChanged, type DomainEvent, type StoredDomainEvent } from '../../src/core/events/domain-events.ts';
+import { tagListChanged } from '../../src/modules/tags/index.ts';
+import { eventOf, projectEventOf, type DomainEvent, type StoredDomainEvent } from '../../src/core/events/domain-events.ts';
 import { STORE_MODULES } from '../../src/modules/registries.ts';
 
 /** The scopes an event makes stale on a node: the kernel's rows and the module list's (a moved module's events, e.g. crop.*). */

@@ -46,13 +46,18 @@ test("a module's core imports no framework, driver, surface, adapter or its own 
   ]) assert.deepEqual(await boundaries(file, use(good)), [], good);
 });
 
-test("another module is reached through its index.ts only, from a module and from outside", async () => {
+test("another module is reached through its index.ts only, from a module and from outside; another module's http also through its http/index.ts", async () => {
   assert.equal((await boundaries('src/modules/values/core/probe.ts', use("import { x } from '../../other/core/things.ts';"))).length, 1);
   assert.equal((await boundaries('src/modules/values/http/probe.ts', use("import { x } from '../../other/postgres/things.ts';"))).length, 1);
   assert.equal((await boundaries('src/http/api2/probe.ts', use("import { x } from '../../modules/values/core/values.ts';"))).length, 1);
   assert.equal((await boundaries('src/core/projects/probe.ts', use("import { x } from '../../modules/values/core/values.ts';"))).length, 1);
   assert.deepEqual(await boundaries('src/http/api2/probe.ts', use("import { x } from '../../modules/values/index.ts';")), []);
   assert.deepEqual(await boundaries('src/probe.ts', use("import { x } from './modules/values/module.ts';")), []);
+  // The HTTP face: from another module's http only, and not its other http files.
+  assert.deepEqual(await boundaries('src/modules/pnid/http/probe.ts', use("import { x } from '../../tags/http/index.ts';")), []);
+  assert.equal((await boundaries('src/modules/pnid/http/probe.ts', use("import { x } from '../../tags/http/api2.ts';"))).length, 1);
+  assert.equal((await boundaries('src/modules/pnid/core/probe.ts', use("import { x } from '../../tags/http/index.ts';"))).length, 1);
+  assert.equal((await boundaries('src/http/api2/probe.ts', use("import { x } from '../../modules/tags/http/index.ts';"))).length, 1);
 });
 
 test("a module's http reaches no adapter and not its postgres; its postgres no surface; no part the wiring", async () => {

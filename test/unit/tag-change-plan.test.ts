@@ -1,14 +1,14 @@
-// The planning of tag changes and moves (src/core/tags/tag-change-plan.ts), without a
+// The planning of tag changes and moves (src/modules/tags/core/tag-change-plan.ts), without a
 // database: what a bulk create/update/delete or a move writes, each list's next
 // tagsVersion, and every refusal thrown before anything is written.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { DomainError } from '../../src/core/errors.ts';
 import { api1IdOf } from '../../src/core/ids/api1-id.ts';
-import type { TagListRecord, TagRow } from '../../src/core/ports/tags.ts';
+import type { TagListRecord, TagRow } from '../../src/modules/tags/core/ports.ts';
 import {
   checkTagCapacity, needsLiveTags, planTagChanges, planTagMove, tagIdsToRead, writtenRows, type TagChangeInput, type TagChanges,
-} from '../../src/core/tags/tag-change-plan.ts';
+} from '../../src/modules/tags/core/tag-change-plan.ts';
 
 const T1 = '11111111-1111-4111-8111-111111111111';
 const T2 = '22222222-2222-4222-8222-222222222222';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
   GeometryError, MAX_AXIS_ALIGNED_BOXES, checkAxisAligned, checkModel, tagBoundingBox, withBoundingBox, type Box,
-} from '../../src/core/tags/geometry.ts';
+} from '../../src/modules/tags/core/geometry.ts';
 import { DomainError } from '../../src/core/errors.ts';
 
 const RUNS = { numRuns: 300 };

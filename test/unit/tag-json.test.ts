@@ -1,4 +1,4 @@
-// One tag shape per API generation (src/http/api*/tag-json.ts, src/core/tags/tag-json.ts):
+// One tag shape per API generation (src/http/api*/tag-json.ts, src/modules/tags/core/tag-json.ts):
 // the TypeBox response schema accepts what the description writes, for a tag with every
 // field set and for one with nulls wherever a null may be written; the description's
 // fields are the schema's; and the store's shape is the writer's text piece by piece (its
@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from 'typebox';
-import { tagShapeOf, tagWriterOf, type TagJsonDescription } from '../../src/core/tags/tag-json.ts';
-import type { TagListRecord, TagRow } from '../../src/core/ports/tags.ts';
+import { tagShapeOf, tagWriterOf, type TagJsonDescription } from '../../src/modules/tags/core/tag-json.ts';
+import type { TagListRecord, TagRow } from '../../src/modules/tags/core/ports.ts';
 import { api1IdOf } from '../../src/core/ids/api1-id.ts';
-import { api1TagJson, DeletedTag, Tag as Api1Tag } from '../../src/http/api1/tag-json.ts';
-import { api2TagJson, Tag as Api2Tag } from '../../src/http/api2/tag-json.ts';
+import { api1TagJson, DeletedTag, Tag as Api1Tag } from '../../src/modules/tags/http/api1-tag-json.ts';
+import { api2TagJson, Tag as Api2Tag } from '../../src/modules/tags/http/api2-tag-json.ts';
 
 const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
 (((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv)(ajv);

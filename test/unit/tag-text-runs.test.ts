@@ -6,9 +6,9 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { runOf } from '../../src/adapters/postgres/repos/tag-runs.ts';
-import { patchRuns } from '../../src/http/tag-text-cache.ts';
-import type { TagTextRun } from '../../src/core/ports/tags.ts';
+import { runOf } from '../../src/modules/tags/postgres/tag-runs.ts';
+import { patchRuns } from '../../src/modules/tags/http/tag-text-cache.ts';
+import type { TagTextRun } from '../../src/modules/tags/core/ports.ts';
 
 interface Tag {
   id: string;

@@ -1,7 +1,7 @@
 // Tag-list helpers over API 2: read a list's tags whole or since a version, write many
 // tags in batches the service accepts, delete many lists.
 //
-// Limits (docs/tags.md, src/http/api2/tags.ts): a bulk call takes at most 100,000 items
+// Limits (docs/tags.md, src/modules/tags/http/api2.ts): a bulk call takes at most 100,000 items
 // per array and a body of 96 MiB; bulk-delete of lists at most 1,000 ids. Each batch is
 // its own all-or-nothing call: a failure stops the run and says how far it got.
 import type { components } from './generated/api2.ts';

@@ -13,7 +13,6 @@ import { projectsRepo, workzonesRepo } from './repos/projects.ts';
 import { membersRepo } from './repos/members.ts';
 import { jobsRepo } from './repos/jobs.ts';
 import { locksRepo } from './repos/locks.ts';
-import { tagsRepo } from './repos/tags.ts';
 import { filesRepo, uploadsRepo } from './repos/files.ts';
 import { invitationsRepo } from './repos/invitations.ts';
 import { adminRepo, countersRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
@@ -53,7 +52,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     webhooks: webhooksRepo(sql),
     locks: locksRepo(sql),
     jobs: jobsRepo(sql),
-    tags: tagsRepo(sql),
     files: filesRepo(sql),
     uploads: uploadsRepo(sql),
     projects: projectsRepo(sql),

@@ -5,12 +5,13 @@ import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import { findByRef } from '../ids/refs.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { AccountRecord, SubscriptionRecord } from '../ports/repositories.ts';
+import type { AccountRecord, Repos, SubscriptionRecord } from '../ports/repositories.ts';
+import type { TagsRepos } from '../../modules/tags/index.ts';
 import { accountPermissions, type AccountFacts } from '../permissions/evaluate.ts';
 import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { condition } from '../permissions/refusal-conditions.ts';
 import type { AnyPermission } from '../permissions/catalog.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import { accountNotices, type AccountNotice, type MailDelivery } from './notices.ts';
 
 export interface AccountFlags {
@@ -90,10 +91,10 @@ export interface Accounts {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ACCOUNTS_STORE = storeUse({ reads: ['accounts', 'subscriptions', 'files', 'tags'], writes: ['events', 'subscriptions'] });
+export const ACCOUNTS_STORE = storeUseOf<Repos & TagsRepos>()({ reads: ['accounts', 'subscriptions', 'files', 'tags'], writes: ['events', 'subscriptions'] });
 
 export function createAccounts(deps: {
-  store: SliceOf<typeof ACCOUNTS_STORE>;
+  store: SliceOf<typeof ACCOUNTS_STORE, Repos & TagsRepos>;
   clock: Clock;
   authorizer: Authorizer;
   /** STORAGE_QUOTA_BYTES: each subscription's storage quota, reported with its usage. */

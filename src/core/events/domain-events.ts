@@ -103,17 +103,11 @@ export interface DomainEventData extends ModuleEventData {
   /** A user's access was removed from a work zone (and its subtree and, if asked, its parents). */
   'member.access-removed': ProjectIds & { memberType: MemberType; memberId: string; workzoneId: string };
 
-  // Files, tag lists.
+  // Files (tag lists: src/modules/tags/core/events.ts).
   'file.registered': ProjectIds & { fileId: string; workzoneId: string; category: string };
   /** Renamed (`name`) or placed (`transformation`). */
   'file.updated': ProjectIds & { fileId: string; workzoneId: string; fields: ('name' | 'transformation')[] };
   'file.deleted': ProjectIds & { fileId: string; workzoneId: string; category: string };
-  'tag-list.created': ProjectIds & { tagListId: string; workzoneId: string };
-  /** The list's own fields (name, zone, type, definitions…); its tags change with tag-list.changed. */
-  'tag-list.updated': ProjectIds & { tagListId: string; workzoneId: string };
-  'tag-list.deleted': ProjectIds & { tagListId: string; workzoneId: string };
-  /** The list's tags changed (a write, a move, a detection): readers holding an older tagsVersion are stale. */
-  'tag-list.changed': ProjectIds & { tagListId: string; tagsVersion: number; tagCount: number; pending: boolean };
 
   // Jobs.
   /** A background job (work-zone copy, tag detection) finished for good: `done`, or `failed` after its last attempt. */
@@ -173,10 +167,3 @@ export function projectEventOf<K extends ProjectEventType>(
 ): DomainEvent {
   return { type, accountId: project.accountId, subject, data: { ...projectIds(project.accountId, project.id), ...data } } as DomainEvent;
 }
-
-/** A tag list's tags changed: its new tagsVersion and count (tag writes, moves and detections publish the same event). */
-export const tagListChanged = (
-  project: { id: string; accountId: string },
-  tagListId: string,
-  facts: { tagsVersion: number; tagCount: number; pending: boolean },
-): DomainEvent => projectEventOf('tag-list.changed', project, subjectOf('tag-list', tagListId), { tagListId, ...facts });

@@ -99,17 +99,11 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
 
   // Contents: no access fact depends on them (readers check tagsVersion themselves); a zone's
   // read model counts its scans and its tags, and so does a project list (scanCount, scanSize,
-  // tagCount). A tag list's update may move it to another zone.
+  // tagCount).
   'file.registered': withLists(contents),
   // A rename or a transformation changes no count.
   'file.updated': nothing,
   'file.deleted': withLists(contents),
-  // A project's tagCount sums its lists' tags: a new list is empty (its first tags come with
-  // tag-list.changed), and a list moved to another zone stays in the project.
-  'tag-list.created': contents,
-  'tag-list.updated': contents,
-  'tag-list.deleted': withLists(contents),
-  'tag-list.changed': withLists(contents),
   'job.finished': nothing,
   'webhook.created': nothing,
   'webhook.updated': nothing,
@@ -118,6 +112,9 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   'webhook.secret-rotated': nothing,
   'webhook.delivery-replayed': nothing,
 };
+
+/** The kernel's rules for modules' rows: a project's contents, and the rule's scopes with the account's project lists. */
+export const invalidationRules = { contents, withLists } as const;
 
 /** The invalidation rows of the modules' events, by event type (assembled from src/module-list.ts). */
 export type ModuleInvalidation = Readonly<Partial<Record<DomainEventType, (e: never) => readonly string[]>>>;

@@ -9,7 +9,6 @@ import type { EventsRepo, ListenerState } from './events.ts';
 import type { WebhooksRepo } from './webhooks.ts';
 import type { StoredDomainEvent } from '../events/domain-events.ts';
 import type { ModuleInvalidation } from '../events/invalidation.ts';
-import type { TagsRepo } from './tags.ts';
 import type { FilesRepo, UploadsRepo } from './file-repositories.ts';
 export interface UserRecord {
   id: string;
@@ -403,7 +402,6 @@ export interface Repos {
   webhooks: WebhooksRepo;
   locks: LocksRepo;
   jobs: JobsRepo;
-  tags: TagsRepo;
   files: FilesRepo;
   uploads: UploadsRepo;
   projects: ProjectsRepo;

@@ -3,6 +3,7 @@
 import type { FeatureModule } from '../modules.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
 import type { RolesRepos } from '../../modules/roles/index.ts';
+import type { TagsRepos } from '../../modules/tags/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import { formatUrn } from '../ids/urn.ts';
@@ -16,8 +17,8 @@ import { createWorkzones, type Workzones } from './workzones.ts';
 import { COPY_JOB, createWorkzoneCopy, type WorkzoneCopy } from './copy.ts';
 
 export interface WorkzonesNeeds {
-  /** The roles module's repository too: a new project's manager is the account's base Manager role. */
-  store: Store<Repos & RolesRepos>;
+  /** The roles module's repository too (a new project's manager is the account's base Manager role), and the tags module's (a zone counts its tags). */
+  store: Store<Repos & RolesRepos & TagsRepos>;
   caches: CacheRegistry;
   clock: Clock;
   ids: Ids;

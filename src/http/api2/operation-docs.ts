@@ -1,17 +1,14 @@
 // The description of every API 2 and token-service operation (src/http/operation-docs.ts):
 // what it does, the permission the use case checks (src/core/…), the codes it answers.
-import { API2_ACCOUNT_PATH as A, API2_ACCOUNT_ERRORS as ACCOUNT, INVALID_INPUT as INPUT, type OperationTable } from '../operation-docs.ts';
+import {
+  API2_ACCOUNT_PATH as A, API2_ACCOUNT_ERRORS as ACCOUNT, API2_PROJECT_PATH as P, API2_PROJECT_ERRORS as PROJECT, INVALID_INPUT as INPUT, PROJECT_MEMBER as MEMBER,
+  type OperationTable,
+} from '../operation-docs.ts';
 
-const P = `${A}/projects/{projectRef}`;
 const W = `${P}/workzones/{workzoneRef}`;
-const T = `${P}/tag-lists/{tagListRef}`;
 
-/** access.project (src/core/projects/project-access.ts): a member, or project:project:list. */
-const PROJECT = [...ACCOUNT, 'invalid-project-urn', 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;
 const WORKZONE = ['invalid-workzone-urn', 'workzone-not-found'] as const;
-const TAG_LIST = ['invalid-tag-list-urn', 'tag-list-not-found'] as const;
 
-const MEMBER = 'a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`)';
 /** src/core/files/file-permissions.ts WRITE. */
 const FILE_WRITE =
   'on the work zone, the write permission of the file\'s category: `workzone:reality-data:write` + `workzone:import-jobs-reality-data:write` ' +
@@ -24,7 +21,6 @@ const FILE_READ =
   '`workzone:documents:read` (documents, media, other files, archives); a crop cover: `workzone:crops:read`; ' +
   'the project cover: whoever sees the project (a member, or `project:project:list`)';
 const UPLOAD = ['unknown-blob-name', 'blob-not-uploaded', 'blob-mismatch', 'upload-expired'] as const;
-const TAG_CHANGES = ['capacity-exceeded-tag', 'too-many-tags', 'tag-list-pending'] as const;
 const VALUES = 'A fixed list, the same for every caller.';
 const WH = `${A}/webhooks/{webhookRef}`;
 const WEBHOOK = [...ACCOUNT, 'invalid-webhook-urn', 'webhook-not-found'] as const;
@@ -309,54 +305,6 @@ export const API2_OPERATIONS: OperationTable = {
     errors: [...PROJECT, INPUT, 'view-file-forbidden', 'view-crop-forbidden', 'blob-not-found'],
   },
 
-  // Tag lists and tags (src/core/tags/tag-lists.ts; docs/tags.md).
-  [`GET ${P}/tag-lists`]: {
-    does: 'The tag lists of the work zones where the caller holds `workzone:tags:read`.',
-    permission: `${MEMBER} with \`workzone:tags:read\` on at least one work zone.`,
-    errors: [...PROJECT, 'list-tag-lists-forbidden'],
-  },
-  [`POST ${P}/tag-lists`]: {
-    does: 'Creates a tag list in a work zone, optionally with tags.',
-    permission: '`workzone:tags:write` on the work zone.',
-    errors: [...PROJECT, ...WORKZONE, INPUT, ...TAG_CHANGES, 'create-tag-list-forbidden'],
-  },
-  [`POST ${P}/tag-lists/bulk-update`]: {
-    does: 'Overwrites several tag lists (all or nothing).',
-    permission: '`workzone:tags:write` on each list\'s work zone (and on a new one it moves to).',
-    errors: [...PROJECT, INPUT, ...TAG_LIST, ...TAG_CHANGES, 'update-tag-list-forbidden'],
-  },
-  [`POST ${P}/tag-lists/bulk-delete`]: {
-    does: 'Deletes several tag lists and their tags (all or nothing).',
-    permission: '`workzone:tags:write` on each list\'s work zone.',
-    errors: [...PROJECT, INPUT, ...TAG_LIST, 'delete-tag-list-forbidden', 'tag-list-pending'],
-  },
-  [`GET ${T}`]: { does: 'One tag list (without its tags).', permission: `${MEMBER} with \`workzone:tags:read\` on its work zone.`, errors: [...PROJECT, ...TAG_LIST, 'view-tag-list-forbidden'] },
-  [`PUT ${T}`]: {
-    does: 'Overwrites a tag list (a missing field is erased); a new work zone moves it.',
-    permission: '`workzone:tags:write` on its work zone (and on the new one when it moves).',
-    errors: [...PROJECT, INPUT, ...TAG_LIST, ...TAG_CHANGES, 'update-tag-list-forbidden'],
-  },
-  [`DELETE ${T}`]: { does: 'Deletes a tag list and its tags.', permission: '`workzone:tags:write` on its work zone.', errors: [...PROJECT, ...TAG_LIST, 'delete-tag-list-forbidden', 'tag-list-pending'] },
-  [`POST ${T}/ai-detection`]: {
-    does: 'Launches an AI detection of some classes on some scans: the list is `pending`, and refuses changes, until the detection ends.',
-    permission: '`workzone:tags:write` on the list\'s work zone, and `workzone:reality-data:read` + `workzone:export-jobs-reality-data:write` on each scan\'s work zone.',
-    errors: [...PROJECT, INPUT, ...TAG_LIST, 'update-tag-list-forbidden', 'file-not-found', 'tag-list-pending'],
-  },
-  [`GET ${T}/tags`]: {
-    does: 'The tags of a list; with `afterVersion` > 0, every change after that version, deleted tags included (`isDeleted`).',
-    permission: `${MEMBER} with \`workzone:tags:read\` on the list's work zone.`,
-    errors: [...PROJECT, INPUT, ...TAG_LIST, 'view-tag-list-forbidden'],
-  },
-  [`POST ${T}/tags/bulk`]: {
-    does: 'Creates, updates and deletes tags of a list in one transaction (all or nothing); geometry is validated (docs/tags.md).',
-    permission: '`workzone:tags:write` on the list\'s work zone.',
-    errors: [...PROJECT, INPUT, ...TAG_LIST, ...TAG_CHANGES, 'update-tag-list-forbidden'],
-  },
-  [`POST ${T}/tags/bulk-move`]: {
-    does: 'Moves tags from source lists into this one; the sources keep them as deleted.',
-    permission: '`workzone:tags:write` on the target list\'s work zone and on every source list\'s.',
-    errors: [...PROJECT, INPUT, ...TAG_LIST, ...TAG_CHANGES, 'update-tag-list-forbidden'],
-  },
   // Webhooks: our extension, not in the vendor's API (docs/webhooks.md).
   [`POST ${A}/webhooks`]: {
     does:

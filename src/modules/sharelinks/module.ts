@@ -12,6 +12,7 @@ import type { ProjectAccess } from '../../core/projects/index.ts';
 import type { AnnotationsRepos } from '../annotations/index.ts';
 import type { MeasurementsRepos } from '../measurements/index.ts';
 import type { CropsRepos } from '../crops/index.ts';
+import type { TagsRepos } from '../tags/index.ts';
 import { createShareLinks, type ShareLinks } from './core/sharelinks.ts';
 import { createSharedViews, type SharedViews } from './core/shared-view.ts';
 import type { ShareLinksRepos } from './core/ports.ts';
@@ -23,7 +24,7 @@ import { shareSurfaceRoutes } from './http/share-surface.ts';
 import { SHARE_LINK_OPERATIONS } from './http/operations.ts';
 
 export interface ShareLinksNeeds {
-  store: Store<Repos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos>;
+  store: Store<Repos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos & TagsRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;

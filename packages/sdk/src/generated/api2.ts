@@ -1076,244 +1076,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/2/values/ai-detection-classes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Classes an AI detection may look for
-         * @description The classes an AI detection may look for. A fixed list, the same for every caller.
-         *
-         *     **Permission:** none beyond a valid access token.
-         */
-        get: operations["listAIDetectionClasses"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/2/accounts/{accountRef}/projects/{projectRef}/tag-lists": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Tag lists of the project on the work zones where the caller may read tags
-         * @description The tag lists of the work zones where the caller holds `workzone:tags:read`.
-         *
-         *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`) with `workzone:tags:read` on at least one work zone.
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `403 list-tag-lists-forbidden`.
-         */
-        get: operations["getTagsOnProject"];
-        put?: never;
-        /**
-         * Create a tag list
-         * @description Creates a tag list in a work zone, optionally with tags.
-         *
-         *     **Permission:** `workzone:tags:write` on the work zone.
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-workzone-urn`, `404 workzone-not-found`, `400 invalid-input`, `400 capacity-exceeded-tag`, `400 too-many-tags`, `409 tag-list-pending`, `403 create-tag-list-forbidden`.
-         */
-        post: operations["createTagList"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/2/accounts/{accountRef}/projects/{projectRef}/tag-lists/bulk-update": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Overwrite several tag lists (all or nothing)
-         * @description Overwrites several tag lists (all or nothing).
-         *
-         *     **Permission:** `workzone:tags:write` on each list's work zone (and on a new one it moves to).
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `400 capacity-exceeded-tag`, `400 too-many-tags`, `409 tag-list-pending`, `403 update-tag-list-forbidden`.
-         */
-        post: operations["bulkUpdateTagLists"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/2/accounts/{accountRef}/projects/{projectRef}/tag-lists/bulk-delete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Delete several tag lists (all or nothing)
-         * @description Deletes several tag lists and their tags (all or nothing).
-         *
-         *     **Permission:** `workzone:tags:write` on each list's work zone.
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `403 delete-tag-list-forbidden`, `409 tag-list-pending`.
-         */
-        post: operations["bulkDeleteTagLists"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/2/accounts/{accountRef}/projects/{projectRef}/tag-lists/{tagListRef}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A tag list
-         * @description One tag list (without its tags).
-         *
-         *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`) with `workzone:tags:read` on its work zone.
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `403 view-tag-list-forbidden`.
-         */
-        get: operations["getTagList"];
-        /**
-         * Overwrite a tag list (a missing field is erased)
-         * @description Overwrites a tag list (a missing field is erased); a new work zone moves it.
-         *
-         *     **Permission:** `workzone:tags:write` on its work zone (and on the new one when it moves).
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `400 capacity-exceeded-tag`, `400 too-many-tags`, `409 tag-list-pending`, `403 update-tag-list-forbidden`.
-         */
-        put: operations["updateTagList"];
-        post?: never;
-        /**
-         * Delete a tag list and its tags
-         * @description Deletes a tag list and its tags.
-         *
-         *     **Permission:** `workzone:tags:write` on its work zone.
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `403 delete-tag-list-forbidden`, `409 tag-list-pending`.
-         */
-        delete: operations["deleteTagList"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/2/accounts/{accountRef}/projects/{projectRef}/tag-lists/{tagListRef}/ai-detection": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Launch an AI detection: the list is pending until it ends
-         * @description Launches an AI detection of some classes on some scans: the list is `pending`, and refuses changes, until the detection ends.
-         *
-         *     **Permission:** `workzone:tags:write` on the list's work zone, and `workzone:reality-data:read` + `workzone:export-jobs-reality-data:write` on each scan's work zone.
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `403 update-tag-list-forbidden`, `404 file-not-found`, `409 tag-list-pending`.
-         */
-        post: operations["tagListAiDetection"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/2/accounts/{accountRef}/projects/{projectRef}/tag-lists/{tagListRef}/tags": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Tags of a list; with afterVersion > 0, every change after that version (deleted tags with isDeleted)
-         * @description The tags of a list; with `afterVersion` > 0, every change after that version, deleted tags included (`isDeleted`).
-         *
-         *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`) with `workzone:tags:read` on the list's work zone.
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `403 view-tag-list-forbidden`.
-         */
-        get: operations["getTagsOnList"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/2/accounts/{accountRef}/projects/{projectRef}/tag-lists/{tagListRef}/tags/bulk": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create, update and delete tags (all or nothing)
-         * @description Creates, updates and deletes tags of a list in one transaction (all or nothing); geometry is validated (docs/tags.md).
-         *
-         *     **Permission:** `workzone:tags:write` on the list's work zone.
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `400 capacity-exceeded-tag`, `400 too-many-tags`, `409 tag-list-pending`, `403 update-tag-list-forbidden`.
-         */
-        post: operations["bulkTags"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/2/accounts/{accountRef}/projects/{projectRef}/tag-lists/{tagListRef}/tags/bulk-move": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Move tags from source lists into this one (sources keep them as deleted)
-         * @description Moves tags from source lists into this one; the sources keep them as deleted.
-         *
-         *     **Permission:** `workzone:tags:write` on the target list's work zone and on every source list's.
-         *
-         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `400 capacity-exceeded-tag`, `400 too-many-tags`, `409 tag-list-pending`, `403 update-tag-list-forbidden`.
-         */
-        post: operations["bulkMoveTags"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/2/accounts/{accountRef}/webhooks": {
         parameters: {
             query?: never;
@@ -2081,6 +1843,244 @@ export interface paths {
          *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-measurement-urn`, `403 delete-measurement-forbidden`, `404 measurement-not-found`.
          */
         delete: operations["deleteMeasurement"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/values/ai-detection-classes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Classes an AI detection may look for
+         * @description The classes an AI detection may look for. A fixed list, the same for every caller.
+         *
+         *     **Permission:** none beyond a valid access token.
+         */
+        get: operations["listAIDetectionClasses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/tag-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tag lists of the project on the work zones where the caller may read tags
+         * @description The tag lists of the work zones where the caller holds `workzone:tags:read`.
+         *
+         *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`) with `workzone:tags:read` on at least one work zone.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `403 list-tag-lists-forbidden`.
+         */
+        get: operations["getTagsOnProject"];
+        put?: never;
+        /**
+         * Create a tag list
+         * @description Creates a tag list in a work zone, optionally with tags.
+         *
+         *     **Permission:** `workzone:tags:write` on the work zone.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-workzone-urn`, `404 workzone-not-found`, `400 invalid-input`, `400 capacity-exceeded-tag`, `400 too-many-tags`, `409 tag-list-pending`, `403 create-tag-list-forbidden`.
+         */
+        post: operations["createTagList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/tag-lists/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Overwrite several tag lists (all or nothing)
+         * @description Overwrites several tag lists (all or nothing).
+         *
+         *     **Permission:** `workzone:tags:write` on each list's work zone (and on a new one it moves to).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `400 capacity-exceeded-tag`, `400 too-many-tags`, `409 tag-list-pending`, `403 update-tag-list-forbidden`.
+         */
+        post: operations["bulkUpdateTagLists"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/tag-lists/bulk-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete several tag lists (all or nothing)
+         * @description Deletes several tag lists and their tags (all or nothing).
+         *
+         *     **Permission:** `workzone:tags:write` on each list's work zone.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `403 delete-tag-list-forbidden`, `409 tag-list-pending`.
+         */
+        post: operations["bulkDeleteTagLists"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/tag-lists/{tagListRef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tag list
+         * @description One tag list (without its tags).
+         *
+         *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`) with `workzone:tags:read` on its work zone.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `403 view-tag-list-forbidden`.
+         */
+        get: operations["getTagList"];
+        /**
+         * Overwrite a tag list (a missing field is erased)
+         * @description Overwrites a tag list (a missing field is erased); a new work zone moves it.
+         *
+         *     **Permission:** `workzone:tags:write` on its work zone (and on the new one when it moves).
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `400 capacity-exceeded-tag`, `400 too-many-tags`, `409 tag-list-pending`, `403 update-tag-list-forbidden`.
+         */
+        put: operations["updateTagList"];
+        post?: never;
+        /**
+         * Delete a tag list and its tags
+         * @description Deletes a tag list and its tags.
+         *
+         *     **Permission:** `workzone:tags:write` on its work zone.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `403 delete-tag-list-forbidden`, `409 tag-list-pending`.
+         */
+        delete: operations["deleteTagList"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/tag-lists/{tagListRef}/ai-detection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Launch an AI detection: the list is pending until it ends
+         * @description Launches an AI detection of some classes on some scans: the list is `pending`, and refuses changes, until the detection ends.
+         *
+         *     **Permission:** `workzone:tags:write` on the list's work zone, and `workzone:reality-data:read` + `workzone:export-jobs-reality-data:write` on each scan's work zone.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `403 update-tag-list-forbidden`, `404 file-not-found`, `409 tag-list-pending`.
+         */
+        post: operations["tagListAiDetection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/tag-lists/{tagListRef}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tags of a list; with afterVersion > 0, every change after that version (deleted tags with isDeleted)
+         * @description The tags of a list; with `afterVersion` > 0, every change after that version, deleted tags included (`isDeleted`).
+         *
+         *     **Permission:** a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`) with `workzone:tags:read` on the list's work zone.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `403 view-tag-list-forbidden`.
+         */
+        get: operations["getTagsOnList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/tag-lists/{tagListRef}/tags/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete tags (all or nothing)
+         * @description Creates, updates and deletes tags of a list in one transaction (all or nothing); geometry is validated (docs/tags.md).
+         *
+         *     **Permission:** `workzone:tags:write` on the list's work zone.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `400 capacity-exceeded-tag`, `400 too-many-tags`, `409 tag-list-pending`, `403 update-tag-list-forbidden`.
+         */
+        post: operations["bulkTags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/2/accounts/{accountRef}/projects/{projectRef}/tag-lists/{tagListRef}/tags/bulk-move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move tags from source lists into this one (sources keep them as deleted)
+         * @description Moves tags from source lists into this one; the sources keep them as deleted.
+         *
+         *     **Permission:** `workzone:tags:write` on the target list's work zone and on every source list's.
+         *
+         *     **Errors:** `400 invalid-account-urn`, `404 account-not-found`, `400 invalid-project-urn`, `404 project-not-found`, `403 not-member-of-project`, `403 deleted-project`, `400 invalid-input`, `400 invalid-tag-list-urn`, `404 tag-list-not-found`, `400 capacity-exceeded-tag`, `400 too-many-tags`, `409 tag-list-pending`, `403 update-tag-list-forbidden`.
+         */
+        post: operations["bulkMoveTags"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -9919,2223 +9919,6 @@ export interface operations {
             };
         };
     };
-    listAIDetectionClasses: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        name: string;
-                        category: string;
-                    }[];
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    getTagsOnProject: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                projectRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        urn: string;
-                        api1Id: string;
-                        /** @enum {string} */
-                        type: "tag-list";
-                        projectId: string;
-                        workzoneId: string;
-                        tagListType: string;
-                        name: string;
-                        description: string;
-                        color: string;
-                        metadataDefinition: {
-                            id: string;
-                            name: string;
-                        }[];
-                        attachments: unknown[] | null;
-                        pending: boolean;
-                        createdBy: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        updatedBy: string | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        tagsVersion: number;
-                    }[];
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    createTagList: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                projectRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    workzoneId: string;
-                    /** @description Required (vendor tagListCreate/tagListUpdate): how the webapp shows the list, `2d` or `3d`. Lists API 1 creates are `3d`. */
-                    tagListType: string;
-                    name: string;
-                    description?: string | null;
-                    color?: string | null;
-                    metadataDefinition?: {
-                        id: string;
-                        name: string;
-                    }[] | null;
-                    attachments?: {
-                        id: string;
-                        name: string;
-                        blob?: string | null;
-                        pages: {
-                            id: string;
-                            index?: number | null;
-                            scale?: number | null;
-                            width?: number | null;
-                            height?: number | null;
-                            name?: string | null;
-                            hidden?: boolean | null;
-                        }[];
-                    }[] | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        urn: string;
-                        api1Id: string;
-                        /** @enum {string} */
-                        type: "tag-list";
-                        projectId: string;
-                        workzoneId: string;
-                        tagListType: string;
-                        name: string;
-                        description: string;
-                        color: string;
-                        metadataDefinition: {
-                            id: string;
-                            name: string;
-                        }[];
-                        attachments: unknown[] | null;
-                        pending: boolean;
-                        createdBy: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        updatedBy: string | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        tagsVersion: number;
-                    };
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    bulkUpdateTagLists: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                projectRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    id: string;
-                    workzoneId: string;
-                    /** @description Required (vendor tagListCreate/tagListUpdate): how the webapp shows the list, `2d` or `3d`. Lists API 1 creates are `3d`. */
-                    tagListType: string;
-                    name: string;
-                    description?: string | null;
-                    color?: string | null;
-                    metadataDefinition?: {
-                        id: string;
-                        name: string;
-                    }[] | null;
-                    attachments?: {
-                        id: string;
-                        name: string;
-                        blob?: string | null;
-                        pages: {
-                            id: string;
-                            index?: number | null;
-                            scale?: number | null;
-                            width?: number | null;
-                            height?: number | null;
-                            name?: string | null;
-                            hidden?: boolean | null;
-                        }[];
-                    }[] | null;
-                }[];
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        urn: string;
-                        api1Id: string;
-                        /** @enum {string} */
-                        type: "tag-list";
-                        projectId: string;
-                        workzoneId: string;
-                        tagListType: string;
-                        name: string;
-                        description: string;
-                        color: string;
-                        metadataDefinition: {
-                            id: string;
-                            name: string;
-                        }[];
-                        attachments: unknown[] | null;
-                        pending: boolean;
-                        createdBy: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        updatedBy: string | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        tagsVersion: number;
-                    }[];
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    bulkDeleteTagLists: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                projectRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    ids: string[];
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    getTagList: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                projectRef: string;
-                tagListRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        urn: string;
-                        api1Id: string;
-                        /** @enum {string} */
-                        type: "tag-list";
-                        projectId: string;
-                        workzoneId: string;
-                        tagListType: string;
-                        name: string;
-                        description: string;
-                        color: string;
-                        metadataDefinition: {
-                            id: string;
-                            name: string;
-                        }[];
-                        attachments: unknown[] | null;
-                        pending: boolean;
-                        createdBy: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        updatedBy: string | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        tagsVersion: number;
-                    };
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    updateTagList: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                projectRef: string;
-                tagListRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    workzoneId: string;
-                    /** @description Required (vendor tagListCreate/tagListUpdate): how the webapp shows the list, `2d` or `3d`. Lists API 1 creates are `3d`. */
-                    tagListType: string;
-                    name: string;
-                    description?: string | null;
-                    color?: string | null;
-                    metadataDefinition?: {
-                        id: string;
-                        name: string;
-                    }[] | null;
-                    attachments?: {
-                        id: string;
-                        name: string;
-                        blob?: string | null;
-                        pages: {
-                            id: string;
-                            index?: number | null;
-                            scale?: number | null;
-                            width?: number | null;
-                            height?: number | null;
-                            name?: string | null;
-                            hidden?: boolean | null;
-                        }[];
-                    }[] | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        urn: string;
-                        api1Id: string;
-                        /** @enum {string} */
-                        type: "tag-list";
-                        projectId: string;
-                        workzoneId: string;
-                        tagListType: string;
-                        name: string;
-                        description: string;
-                        color: string;
-                        metadataDefinition: {
-                            id: string;
-                            name: string;
-                        }[];
-                        attachments: unknown[] | null;
-                        pending: boolean;
-                        createdBy: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        updatedBy: string | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        tagsVersion: number;
-                    };
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    deleteTagList: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                projectRef: string;
-                tagListRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    tagListAiDetection: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                projectRef: string;
-                tagListRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    classes: string[];
-                    filesIds: string[];
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        urn: string;
-                        api1Id: string;
-                        /** @enum {string} */
-                        type: "tag-list";
-                        projectId: string;
-                        workzoneId: string;
-                        tagListType: string;
-                        name: string;
-                        description: string;
-                        color: string;
-                        metadataDefinition: {
-                            id: string;
-                            name: string;
-                        }[];
-                        attachments: unknown[] | null;
-                        pending: boolean;
-                        createdBy: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        updatedBy: string | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        tagsVersion: number;
-                    };
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    getTagsOnList: {
-        parameters: {
-            query?: {
-                afterVersion?: number;
-            };
-            header?: never;
-            path: {
-                accountRef: string;
-                projectRef: string;
-                tagListRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        urn: string;
-                        api1Id: string;
-                        /** @enum {string} */
-                        type: "tag";
-                        tagListId: string;
-                        tagListType: string;
-                        createdBy: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        updatedBy: string | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        isDeleted: boolean;
-                        deletedBy: string | null;
-                        /** Format: date-time */
-                        deletedAt: string | null;
-                        tagsVersion: number;
-                        data: {
-                            id: string;
-                            subId?: string;
-                            /** Format: uuid */
-                            uuid?: string;
-                            name?: string;
-                            pageId?: string;
-                            pageLinkId?: string;
-                            tagLinkIds?: string[];
-                            boundingBox?: number[];
-                            orientedBoundingBox?: number[];
-                            model?: {
-                                type: string;
-                                list?: number[][];
-                                orientedBoundingBoxList?: number[][];
-                                groupedOBBList?: number[][];
-                                data?: string;
-                            };
-                            class?: string;
-                            cameraState?: {
-                                position?: number[];
-                                target?: number[];
-                                rotation?: number[];
-                                overviewAngle?: string;
-                                viewDirection?: string;
-                                camType?: string;
-                                far?: number;
-                                near?: number;
-                                fov?: number;
-                                overviewScale?: number;
-                                rotationQuaternion?: number[];
-                                ortho?: boolean;
-                            };
-                            unit?: number;
-                            functionalSystem?: string;
-                            description?: string;
-                            /** Format: uri */
-                            url?: string;
-                            confidence?: number;
-                            scanUuids?: string[];
-                            needValidation?: boolean;
-                            nature?: "AI" | "file" | "manual" | "model";
-                            customFields?: {
-                                name: string;
-                                value: string;
-                            }[];
-                            metadata?: {
-                                id: string;
-                                value: string;
-                            }[];
-                        };
-                    }[];
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    bulkTags: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                projectRef: string;
-                tagListRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    create?: {
-                        data: {
-                            id: string;
-                            subId?: string;
-                            /** Format: uuid */
-                            uuid?: string;
-                            name?: string;
-                            pageId?: string;
-                            pageLinkId?: string;
-                            tagLinkIds?: string[];
-                            boundingBox?: number[];
-                            orientedBoundingBox?: number[];
-                            model?: {
-                                type: string;
-                                list?: number[][];
-                                orientedBoundingBoxList?: number[][];
-                                groupedOBBList?: number[][];
-                                data?: string;
-                            };
-                            class?: string;
-                            cameraState?: {
-                                position?: number[];
-                                target?: number[];
-                                rotation?: number[];
-                                overviewAngle?: string;
-                                viewDirection?: string;
-                                camType?: string;
-                                far?: number;
-                                near?: number;
-                                fov?: number;
-                                overviewScale?: number;
-                                rotationQuaternion?: number[];
-                                ortho?: boolean;
-                            };
-                            unit?: number;
-                            functionalSystem?: string;
-                            description?: string;
-                            /** Format: uri */
-                            url?: string;
-                            confidence?: number;
-                            scanUuids?: string[];
-                            needValidation?: boolean;
-                            nature?: "AI" | "file" | "manual" | "model";
-                            customFields?: {
-                                name: string;
-                                value: string;
-                            }[];
-                            metadata?: {
-                                id: string;
-                                value: string;
-                            }[];
-                        };
-                    }[] | null;
-                    update?: {
-                        id: string;
-                        data: {
-                            id: string;
-                            subId?: string;
-                            /** Format: uuid */
-                            uuid?: string;
-                            name?: string;
-                            pageId?: string;
-                            pageLinkId?: string;
-                            tagLinkIds?: string[];
-                            boundingBox?: number[];
-                            orientedBoundingBox?: number[];
-                            model?: {
-                                type: string;
-                                list?: number[][];
-                                orientedBoundingBoxList?: number[][];
-                                groupedOBBList?: number[][];
-                                data?: string;
-                            };
-                            class?: string;
-                            cameraState?: {
-                                position?: number[];
-                                target?: number[];
-                                rotation?: number[];
-                                overviewAngle?: string;
-                                viewDirection?: string;
-                                camType?: string;
-                                far?: number;
-                                near?: number;
-                                fov?: number;
-                                overviewScale?: number;
-                                rotationQuaternion?: number[];
-                                ortho?: boolean;
-                            };
-                            unit?: number;
-                            functionalSystem?: string;
-                            description?: string;
-                            /** Format: uri */
-                            url?: string;
-                            confidence?: number;
-                            scanUuids?: string[];
-                            needValidation?: boolean;
-                            nature?: "AI" | "file" | "manual" | "model";
-                            customFields?: {
-                                name: string;
-                                value: string;
-                            }[];
-                            metadata?: {
-                                id: string;
-                                value: string;
-                            }[];
-                        };
-                    }[] | null;
-                    delete?: string[] | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        tagsVersion: number;
-                        created: {
-                            id: string;
-                            urn: string;
-                            api1Id: string;
-                            /** @enum {string} */
-                            type: "tag";
-                            tagListId: string;
-                            tagListType: string;
-                            createdBy: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedBy: string | null;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            isDeleted: boolean;
-                            deletedBy: string | null;
-                            /** Format: date-time */
-                            deletedAt: string | null;
-                            tagsVersion: number;
-                            data: {
-                                id: string;
-                                subId?: string;
-                                /** Format: uuid */
-                                uuid?: string;
-                                name?: string;
-                                pageId?: string;
-                                pageLinkId?: string;
-                                tagLinkIds?: string[];
-                                boundingBox?: number[];
-                                orientedBoundingBox?: number[];
-                                model?: {
-                                    type: string;
-                                    list?: number[][];
-                                    orientedBoundingBoxList?: number[][];
-                                    groupedOBBList?: number[][];
-                                    data?: string;
-                                };
-                                class?: string;
-                                cameraState?: {
-                                    position?: number[];
-                                    target?: number[];
-                                    rotation?: number[];
-                                    overviewAngle?: string;
-                                    viewDirection?: string;
-                                    camType?: string;
-                                    far?: number;
-                                    near?: number;
-                                    fov?: number;
-                                    overviewScale?: number;
-                                    rotationQuaternion?: number[];
-                                    ortho?: boolean;
-                                };
-                                unit?: number;
-                                functionalSystem?: string;
-                                description?: string;
-                                /** Format: uri */
-                                url?: string;
-                                confidence?: number;
-                                scanUuids?: string[];
-                                needValidation?: boolean;
-                                nature?: "AI" | "file" | "manual" | "model";
-                                customFields?: {
-                                    name: string;
-                                    value: string;
-                                }[];
-                                metadata?: {
-                                    id: string;
-                                    value: string;
-                                }[];
-                            };
-                        }[];
-                        updated: {
-                            id: string;
-                            urn: string;
-                            api1Id: string;
-                            /** @enum {string} */
-                            type: "tag";
-                            tagListId: string;
-                            tagListType: string;
-                            createdBy: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedBy: string | null;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            isDeleted: boolean;
-                            deletedBy: string | null;
-                            /** Format: date-time */
-                            deletedAt: string | null;
-                            tagsVersion: number;
-                            data: {
-                                id: string;
-                                subId?: string;
-                                /** Format: uuid */
-                                uuid?: string;
-                                name?: string;
-                                pageId?: string;
-                                pageLinkId?: string;
-                                tagLinkIds?: string[];
-                                boundingBox?: number[];
-                                orientedBoundingBox?: number[];
-                                model?: {
-                                    type: string;
-                                    list?: number[][];
-                                    orientedBoundingBoxList?: number[][];
-                                    groupedOBBList?: number[][];
-                                    data?: string;
-                                };
-                                class?: string;
-                                cameraState?: {
-                                    position?: number[];
-                                    target?: number[];
-                                    rotation?: number[];
-                                    overviewAngle?: string;
-                                    viewDirection?: string;
-                                    camType?: string;
-                                    far?: number;
-                                    near?: number;
-                                    fov?: number;
-                                    overviewScale?: number;
-                                    rotationQuaternion?: number[];
-                                    ortho?: boolean;
-                                };
-                                unit?: number;
-                                functionalSystem?: string;
-                                description?: string;
-                                /** Format: uri */
-                                url?: string;
-                                confidence?: number;
-                                scanUuids?: string[];
-                                needValidation?: boolean;
-                                nature?: "AI" | "file" | "manual" | "model";
-                                customFields?: {
-                                    name: string;
-                                    value: string;
-                                }[];
-                                metadata?: {
-                                    id: string;
-                                    value: string;
-                                }[];
-                            };
-                        }[];
-                        deleted: string[];
-                    };
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    bulkMoveTags: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountRef: string;
-                projectRef: string;
-                tagListRef: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    sourceTagListId: string;
-                    tagsIds: string[];
-                    metadataIdMapping?: {
-                        sourceId: string;
-                        targetId: string;
-                    }[] | null;
-                }[];
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        tagList: {
-                            id: string;
-                            urn: string;
-                            api1Id: string;
-                            /** @enum {string} */
-                            type: "tag-list";
-                            projectId: string;
-                            workzoneId: string;
-                            tagListType: string;
-                            name: string;
-                            description: string;
-                            color: string;
-                            metadataDefinition: {
-                                id: string;
-                                name: string;
-                            }[];
-                            attachments: unknown[] | null;
-                            pending: boolean;
-                            createdBy: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedBy: string | null;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            tagsVersion: number;
-                        };
-                        updatedTags: {
-                            id: string;
-                            urn: string;
-                            api1Id: string;
-                            /** @enum {string} */
-                            type: "tag";
-                            tagListId: string;
-                            tagListType: string;
-                            createdBy: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedBy: string | null;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            isDeleted: boolean;
-                            deletedBy: string | null;
-                            /** Format: date-time */
-                            deletedAt: string | null;
-                            tagsVersion: number;
-                            data: {
-                                id: string;
-                                subId?: string;
-                                /** Format: uuid */
-                                uuid?: string;
-                                name?: string;
-                                pageId?: string;
-                                pageLinkId?: string;
-                                tagLinkIds?: string[];
-                                boundingBox?: number[];
-                                orientedBoundingBox?: number[];
-                                model?: {
-                                    type: string;
-                                    list?: number[][];
-                                    orientedBoundingBoxList?: number[][];
-                                    groupedOBBList?: number[][];
-                                    data?: string;
-                                };
-                                class?: string;
-                                cameraState?: {
-                                    position?: number[];
-                                    target?: number[];
-                                    rotation?: number[];
-                                    overviewAngle?: string;
-                                    viewDirection?: string;
-                                    camType?: string;
-                                    far?: number;
-                                    near?: number;
-                                    fov?: number;
-                                    overviewScale?: number;
-                                    rotationQuaternion?: number[];
-                                    ortho?: boolean;
-                                };
-                                unit?: number;
-                                functionalSystem?: string;
-                                description?: string;
-                                /** Format: uri */
-                                url?: string;
-                                confidence?: number;
-                                scanUuids?: string[];
-                                needValidation?: boolean;
-                                nature?: "AI" | "file" | "manual" | "model";
-                                customFields?: {
-                                    name: string;
-                                    value: string;
-                                }[];
-                                metadata?: {
-                                    id: string;
-                                    value: string;
-                                }[];
-                            };
-                        }[];
-                    }[];
-                };
-            };
-            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        type?: string;
-                        status: number;
-                        title: string;
-                        detail?: string;
-                        errorCode?: string;
-                        errorValues?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
     getWebhooks: {
         parameters: {
             query?: never;
@@ -18660,6 +16443,2223 @@ export interface operations {
             };
             /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listAIDetectionClasses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        category: string;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getTagsOnProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        urn: string;
+                        api1Id: string;
+                        /** @enum {string} */
+                        type: "tag-list";
+                        projectId: string;
+                        workzoneId: string;
+                        tagListType: string;
+                        name: string;
+                        description: string;
+                        color: string;
+                        metadataDefinition: {
+                            id: string;
+                            name: string;
+                        }[];
+                        attachments: unknown[] | null;
+                        pending: boolean;
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        updatedBy: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        tagsVersion: number;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createTagList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    workzoneId: string;
+                    /** @description Required (vendor tagListCreate/tagListUpdate): how the webapp shows the list, `2d` or `3d`. Lists API 1 creates are `3d`. */
+                    tagListType: string;
+                    name: string;
+                    description?: string | null;
+                    color?: string | null;
+                    metadataDefinition?: {
+                        id: string;
+                        name: string;
+                    }[] | null;
+                    attachments?: {
+                        id: string;
+                        name: string;
+                        blob?: string | null;
+                        pages: {
+                            id: string;
+                            index?: number | null;
+                            scale?: number | null;
+                            width?: number | null;
+                            height?: number | null;
+                            name?: string | null;
+                            hidden?: boolean | null;
+                        }[];
+                    }[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        urn: string;
+                        api1Id: string;
+                        /** @enum {string} */
+                        type: "tag-list";
+                        projectId: string;
+                        workzoneId: string;
+                        tagListType: string;
+                        name: string;
+                        description: string;
+                        color: string;
+                        metadataDefinition: {
+                            id: string;
+                            name: string;
+                        }[];
+                        attachments: unknown[] | null;
+                        pending: boolean;
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        updatedBy: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        tagsVersion: number;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bulkUpdateTagLists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
+                    workzoneId: string;
+                    /** @description Required (vendor tagListCreate/tagListUpdate): how the webapp shows the list, `2d` or `3d`. Lists API 1 creates are `3d`. */
+                    tagListType: string;
+                    name: string;
+                    description?: string | null;
+                    color?: string | null;
+                    metadataDefinition?: {
+                        id: string;
+                        name: string;
+                    }[] | null;
+                    attachments?: {
+                        id: string;
+                        name: string;
+                        blob?: string | null;
+                        pages: {
+                            id: string;
+                            index?: number | null;
+                            scale?: number | null;
+                            width?: number | null;
+                            height?: number | null;
+                            name?: string | null;
+                            hidden?: boolean | null;
+                        }[];
+                    }[] | null;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        urn: string;
+                        api1Id: string;
+                        /** @enum {string} */
+                        type: "tag-list";
+                        projectId: string;
+                        workzoneId: string;
+                        tagListType: string;
+                        name: string;
+                        description: string;
+                        color: string;
+                        metadataDefinition: {
+                            id: string;
+                            name: string;
+                        }[];
+                        attachments: unknown[] | null;
+                        pending: boolean;
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        updatedBy: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        tagsVersion: number;
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bulkDeleteTagLists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getTagList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+                tagListRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        urn: string;
+                        api1Id: string;
+                        /** @enum {string} */
+                        type: "tag-list";
+                        projectId: string;
+                        workzoneId: string;
+                        tagListType: string;
+                        name: string;
+                        description: string;
+                        color: string;
+                        metadataDefinition: {
+                            id: string;
+                            name: string;
+                        }[];
+                        attachments: unknown[] | null;
+                        pending: boolean;
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        updatedBy: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        tagsVersion: number;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateTagList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+                tagListRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    workzoneId: string;
+                    /** @description Required (vendor tagListCreate/tagListUpdate): how the webapp shows the list, `2d` or `3d`. Lists API 1 creates are `3d`. */
+                    tagListType: string;
+                    name: string;
+                    description?: string | null;
+                    color?: string | null;
+                    metadataDefinition?: {
+                        id: string;
+                        name: string;
+                    }[] | null;
+                    attachments?: {
+                        id: string;
+                        name: string;
+                        blob?: string | null;
+                        pages: {
+                            id: string;
+                            index?: number | null;
+                            scale?: number | null;
+                            width?: number | null;
+                            height?: number | null;
+                            name?: string | null;
+                            hidden?: boolean | null;
+                        }[];
+                    }[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        urn: string;
+                        api1Id: string;
+                        /** @enum {string} */
+                        type: "tag-list";
+                        projectId: string;
+                        workzoneId: string;
+                        tagListType: string;
+                        name: string;
+                        description: string;
+                        color: string;
+                        metadataDefinition: {
+                            id: string;
+                            name: string;
+                        }[];
+                        attachments: unknown[] | null;
+                        pending: boolean;
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        updatedBy: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        tagsVersion: number;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteTagList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+                tagListRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    tagListAiDetection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+                tagListRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    classes: string[];
+                    filesIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        urn: string;
+                        api1Id: string;
+                        /** @enum {string} */
+                        type: "tag-list";
+                        projectId: string;
+                        workzoneId: string;
+                        tagListType: string;
+                        name: string;
+                        description: string;
+                        color: string;
+                        metadataDefinition: {
+                            id: string;
+                            name: string;
+                        }[];
+                        attachments: unknown[] | null;
+                        pending: boolean;
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        updatedBy: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        tagsVersion: number;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getTagsOnList: {
+        parameters: {
+            query?: {
+                afterVersion?: number;
+            };
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+                tagListRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        urn: string;
+                        api1Id: string;
+                        /** @enum {string} */
+                        type: "tag";
+                        tagListId: string;
+                        tagListType: string;
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        updatedBy: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        isDeleted: boolean;
+                        deletedBy: string | null;
+                        /** Format: date-time */
+                        deletedAt: string | null;
+                        tagsVersion: number;
+                        data: {
+                            id: string;
+                            subId?: string;
+                            /** Format: uuid */
+                            uuid?: string;
+                            name?: string;
+                            pageId?: string;
+                            pageLinkId?: string;
+                            tagLinkIds?: string[];
+                            boundingBox?: number[];
+                            orientedBoundingBox?: number[];
+                            model?: {
+                                type: string;
+                                list?: number[][];
+                                orientedBoundingBoxList?: number[][];
+                                groupedOBBList?: number[][];
+                                data?: string;
+                            };
+                            class?: string;
+                            cameraState?: {
+                                position?: number[];
+                                target?: number[];
+                                rotation?: number[];
+                                overviewAngle?: string;
+                                viewDirection?: string;
+                                camType?: string;
+                                far?: number;
+                                near?: number;
+                                fov?: number;
+                                overviewScale?: number;
+                                rotationQuaternion?: number[];
+                                ortho?: boolean;
+                            };
+                            unit?: number;
+                            functionalSystem?: string;
+                            description?: string;
+                            /** Format: uri */
+                            url?: string;
+                            confidence?: number;
+                            scanUuids?: string[];
+                            needValidation?: boolean;
+                            nature?: "AI" | "file" | "manual" | "model";
+                            customFields?: {
+                                name: string;
+                                value: string;
+                            }[];
+                            metadata?: {
+                                id: string;
+                                value: string;
+                            }[];
+                        };
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bulkTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+                tagListRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    create?: {
+                        data: {
+                            id: string;
+                            subId?: string;
+                            /** Format: uuid */
+                            uuid?: string;
+                            name?: string;
+                            pageId?: string;
+                            pageLinkId?: string;
+                            tagLinkIds?: string[];
+                            boundingBox?: number[];
+                            orientedBoundingBox?: number[];
+                            model?: {
+                                type: string;
+                                list?: number[][];
+                                orientedBoundingBoxList?: number[][];
+                                groupedOBBList?: number[][];
+                                data?: string;
+                            };
+                            class?: string;
+                            cameraState?: {
+                                position?: number[];
+                                target?: number[];
+                                rotation?: number[];
+                                overviewAngle?: string;
+                                viewDirection?: string;
+                                camType?: string;
+                                far?: number;
+                                near?: number;
+                                fov?: number;
+                                overviewScale?: number;
+                                rotationQuaternion?: number[];
+                                ortho?: boolean;
+                            };
+                            unit?: number;
+                            functionalSystem?: string;
+                            description?: string;
+                            /** Format: uri */
+                            url?: string;
+                            confidence?: number;
+                            scanUuids?: string[];
+                            needValidation?: boolean;
+                            nature?: "AI" | "file" | "manual" | "model";
+                            customFields?: {
+                                name: string;
+                                value: string;
+                            }[];
+                            metadata?: {
+                                id: string;
+                                value: string;
+                            }[];
+                        };
+                    }[] | null;
+                    update?: {
+                        id: string;
+                        data: {
+                            id: string;
+                            subId?: string;
+                            /** Format: uuid */
+                            uuid?: string;
+                            name?: string;
+                            pageId?: string;
+                            pageLinkId?: string;
+                            tagLinkIds?: string[];
+                            boundingBox?: number[];
+                            orientedBoundingBox?: number[];
+                            model?: {
+                                type: string;
+                                list?: number[][];
+                                orientedBoundingBoxList?: number[][];
+                                groupedOBBList?: number[][];
+                                data?: string;
+                            };
+                            class?: string;
+                            cameraState?: {
+                                position?: number[];
+                                target?: number[];
+                                rotation?: number[];
+                                overviewAngle?: string;
+                                viewDirection?: string;
+                                camType?: string;
+                                far?: number;
+                                near?: number;
+                                fov?: number;
+                                overviewScale?: number;
+                                rotationQuaternion?: number[];
+                                ortho?: boolean;
+                            };
+                            unit?: number;
+                            functionalSystem?: string;
+                            description?: string;
+                            /** Format: uri */
+                            url?: string;
+                            confidence?: number;
+                            scanUuids?: string[];
+                            needValidation?: boolean;
+                            nature?: "AI" | "file" | "manual" | "model";
+                            customFields?: {
+                                name: string;
+                                value: string;
+                            }[];
+                            metadata?: {
+                                id: string;
+                                value: string;
+                            }[];
+                        };
+                    }[] | null;
+                    delete?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tagsVersion: number;
+                        created: {
+                            id: string;
+                            urn: string;
+                            api1Id: string;
+                            /** @enum {string} */
+                            type: "tag";
+                            tagListId: string;
+                            tagListType: string;
+                            createdBy: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedBy: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            isDeleted: boolean;
+                            deletedBy: string | null;
+                            /** Format: date-time */
+                            deletedAt: string | null;
+                            tagsVersion: number;
+                            data: {
+                                id: string;
+                                subId?: string;
+                                /** Format: uuid */
+                                uuid?: string;
+                                name?: string;
+                                pageId?: string;
+                                pageLinkId?: string;
+                                tagLinkIds?: string[];
+                                boundingBox?: number[];
+                                orientedBoundingBox?: number[];
+                                model?: {
+                                    type: string;
+                                    list?: number[][];
+                                    orientedBoundingBoxList?: number[][];
+                                    groupedOBBList?: number[][];
+                                    data?: string;
+                                };
+                                class?: string;
+                                cameraState?: {
+                                    position?: number[];
+                                    target?: number[];
+                                    rotation?: number[];
+                                    overviewAngle?: string;
+                                    viewDirection?: string;
+                                    camType?: string;
+                                    far?: number;
+                                    near?: number;
+                                    fov?: number;
+                                    overviewScale?: number;
+                                    rotationQuaternion?: number[];
+                                    ortho?: boolean;
+                                };
+                                unit?: number;
+                                functionalSystem?: string;
+                                description?: string;
+                                /** Format: uri */
+                                url?: string;
+                                confidence?: number;
+                                scanUuids?: string[];
+                                needValidation?: boolean;
+                                nature?: "AI" | "file" | "manual" | "model";
+                                customFields?: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                metadata?: {
+                                    id: string;
+                                    value: string;
+                                }[];
+                            };
+                        }[];
+                        updated: {
+                            id: string;
+                            urn: string;
+                            api1Id: string;
+                            /** @enum {string} */
+                            type: "tag";
+                            tagListId: string;
+                            tagListType: string;
+                            createdBy: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedBy: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            isDeleted: boolean;
+                            deletedBy: string | null;
+                            /** Format: date-time */
+                            deletedAt: string | null;
+                            tagsVersion: number;
+                            data: {
+                                id: string;
+                                subId?: string;
+                                /** Format: uuid */
+                                uuid?: string;
+                                name?: string;
+                                pageId?: string;
+                                pageLinkId?: string;
+                                tagLinkIds?: string[];
+                                boundingBox?: number[];
+                                orientedBoundingBox?: number[];
+                                model?: {
+                                    type: string;
+                                    list?: number[][];
+                                    orientedBoundingBoxList?: number[][];
+                                    groupedOBBList?: number[][];
+                                    data?: string;
+                                };
+                                class?: string;
+                                cameraState?: {
+                                    position?: number[];
+                                    target?: number[];
+                                    rotation?: number[];
+                                    overviewAngle?: string;
+                                    viewDirection?: string;
+                                    camType?: string;
+                                    far?: number;
+                                    near?: number;
+                                    fov?: number;
+                                    overviewScale?: number;
+                                    rotationQuaternion?: number[];
+                                    ortho?: boolean;
+                                };
+                                unit?: number;
+                                functionalSystem?: string;
+                                description?: string;
+                                /** Format: uri */
+                                url?: string;
+                                confidence?: number;
+                                scanUuids?: string[];
+                                needValidation?: boolean;
+                                nature?: "AI" | "file" | "manual" | "model";
+                                customFields?: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                metadata?: {
+                                    id: string;
+                                    value: string;
+                                }[];
+                            };
+                        }[];
+                        deleted: string[];
+                    };
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `too-many-requests`: the caller (user or client address) is over its rate limit; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bulkMoveTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountRef: string;
+                projectRef: string;
+                tagListRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    sourceTagListId: string;
+                    tagsIds: string[];
+                    metadataIdMapping?: {
+                        sourceId: string;
+                        targetId: string;
+                    }[] | null;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tagList: {
+                            id: string;
+                            urn: string;
+                            api1Id: string;
+                            /** @enum {string} */
+                            type: "tag-list";
+                            projectId: string;
+                            workzoneId: string;
+                            tagListType: string;
+                            name: string;
+                            description: string;
+                            color: string;
+                            metadataDefinition: {
+                                id: string;
+                                name: string;
+                            }[];
+                            attachments: unknown[] | null;
+                            pending: boolean;
+                            createdBy: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedBy: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            tagsVersion: number;
+                        };
+                        updatedTags: {
+                            id: string;
+                            urn: string;
+                            api1Id: string;
+                            /** @enum {string} */
+                            type: "tag";
+                            tagListId: string;
+                            tagListType: string;
+                            createdBy: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedBy: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            isDeleted: boolean;
+                            deletedBy: string | null;
+                            /** Format: date-time */
+                            deletedAt: string | null;
+                            tagsVersion: number;
+                            data: {
+                                id: string;
+                                subId?: string;
+                                /** Format: uuid */
+                                uuid?: string;
+                                name?: string;
+                                pageId?: string;
+                                pageLinkId?: string;
+                                tagLinkIds?: string[];
+                                boundingBox?: number[];
+                                orientedBoundingBox?: number[];
+                                model?: {
+                                    type: string;
+                                    list?: number[][];
+                                    orientedBoundingBoxList?: number[][];
+                                    groupedOBBList?: number[][];
+                                    data?: string;
+                                };
+                                class?: string;
+                                cameraState?: {
+                                    position?: number[];
+                                    target?: number[];
+                                    rotation?: number[];
+                                    overviewAngle?: string;
+                                    viewDirection?: string;
+                                    camType?: string;
+                                    far?: number;
+                                    near?: number;
+                                    fov?: number;
+                                    overviewScale?: number;
+                                    rotationQuaternion?: number[];
+                                    ortho?: boolean;
+                                };
+                                unit?: number;
+                                functionalSystem?: string;
+                                description?: string;
+                                /** Format: uri */
+                                url?: string;
+                                confidence?: number;
+                                scanUuids?: string[];
+                                needValidation?: boolean;
+                                nature?: "AI" | "file" | "manual" | "model";
+                                customFields?: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                metadata?: {
+                                    id: string;
+                                    value: string;
+                                }[];
+                            };
+                        }[];
+                    }[];
+                };
+            };
+            /** @description `unauthorized`: no access token, or a malformed, expired or unknown one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The caller lacks a permission (`errorValues.requiredPermissions` lists the permissions needed, and `errorValues.grantedBy` the account roles that would grant them: our extension), or the object is out of reach (the codes are in the description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `request-timeout`: the body did not arrive within BODY_TIMEOUT seconds of the request start; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `payload-too-large`: the body is larger than the operation accepts (1 MiB for JSON, 96 MiB for tag bodies, 64 KiB for forms). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type?: string;
+                        status: number;
+                        title: string;
+                        detail?: string;
+                        errorCode?: string;
+                        errorValues?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported-media-type`: the Content-Type is not one this operation reads (`errorValues.expected` lists them). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

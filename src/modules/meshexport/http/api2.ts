@@ -8,7 +8,7 @@ import * as S from '../../../http/api2/schemas.ts';
 import { File } from '../../../http/api2/file-schemas.ts';
 import { filePresenters } from '../../../http/api2/file-presenters.ts';
 import type { KitCore } from '../../../http/api2/route-kit.ts';
-import { Nullable } from '../../../http/tag-schemas.ts';
+import { Nullable } from '../../../http/schema-helpers.ts';
 import type { MeshExports } from '../index.ts';
 
 /** Vendor exportToMeshCreate (exportSceneCreate with the mesh's fields); bounds of ours on the arrays. */

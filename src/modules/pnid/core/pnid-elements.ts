@@ -4,8 +4,8 @@
 import { DomainError, invalidInput } from '../../../core/errors.ts';
 import type { EntityRef } from '../../../core/ids/urn.ts';
 import type { Actor } from '../../../core/permissions/authorizer.ts';
-import type { TagListRecord } from '../../../core/ports/tags.ts';
-import type { TagData, TagLists } from '../../../core/tags/index.ts';
+import type { TagListRecord } from '../../tags/index.ts';
+import type { TagData, TagLists } from '../../tags/index.ts';
 
 export type Point2D = readonly [number, number];
 

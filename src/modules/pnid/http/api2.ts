@@ -5,8 +5,8 @@ import { Type } from 'typebox';
 import { actorOf } from '../../../http/auth.ts';
 import { api2Naming } from '../../../http/api2/naming.ts';
 import * as S from '../../../http/api2/schemas.ts';
-import { TagList, tagListPresenter } from '../../../http/api2/tags.ts';
-import { Nullable } from '../../../http/tag-schemas.ts';
+import { Nullable } from '../../../http/schema-helpers.ts';
+import { TagList, tagListPresenter } from '../../tags/http/index.ts';
 import type { PnIdElements } from '../index.ts';
 
 const Point = Type.Array(Type.Number(), { minItems: 2, maxItems: 2 });

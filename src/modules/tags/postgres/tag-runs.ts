@@ -4,7 +4,7 @@
 // commas, and the index ("<id> <seq>[ d]" per tag, comma-joined, in the same order) gives
 // each tag's id, place and state. The aggregate has no ORDER BY (a sort of megabytes of
 // text costs more than the scan); rows that came out of place are put in place here.
-import type { TagTextRun } from '../../../core/ports/tags.ts';
+import type { TagTextRun } from '../core/ports.ts';
 
 export const SEP = 0x02;
 const COMMA = 0x2c;

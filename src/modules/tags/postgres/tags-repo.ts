@@ -1,7 +1,7 @@
-import type { TagFilter, TagJsonPiece, TagJsonShape, TagListRecord, TagRow, TagsRepo } from '../../../core/ports/tags.ts';
-import type { Sql } from '../sql.ts';
+import type { TagFilter, TagJsonPiece, TagJsonShape, TagListRecord, TagRow, TagsRepo } from '../core/ports.ts';
+import type { Sql } from '../../../adapters/postgres/sql.ts';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
-import { byRefClause } from './ref.ts';
+import { byRefClause } from '../../../adapters/postgres/repos/ref.ts';
 import crypto from 'node:crypto';
 import { runOf } from './tag-runs.ts';
 

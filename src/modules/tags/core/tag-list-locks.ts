@@ -1,12 +1,12 @@
 // Finding and locking tag lists (docs/tags.md): every tag write of a subscription takes
 // the subscription's tag counter lock first, then the row locks of the lists it changes;
 // a pending list (an AI detection is running) cannot be changed.
-import { DomainError, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
-import type { Repos, SubscriptionRecord } from '../ports/repositories.ts';
-import type { TagListRecord } from '../ports/tags.ts';
-import type { Permission } from '../permissions/catalog.ts';
-import { type ProjectScope, subscriptionNotActive } from '../projects/index.ts';
+import { DomainError, notFound } from '../../../core/errors.ts';
+import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import type { Repos, SubscriptionRecord } from '../../../core/ports/repositories.ts';
+import type { TagListRecord, TagsRepos } from './ports.ts';
+import type { Permission } from '../../../core/permissions/catalog.ts';
+import { type ProjectScope, subscriptionNotActive } from '../../../core/projects/index.ts';
 
 export const TAGS_READ: Permission = 'workzone:tags:read';
 export const TAGS_WRITE: Permission = 'workzone:tags:write';
@@ -17,7 +17,7 @@ export const tagListPending = (list: TagListRecord) =>
   });
 
 /** A list of the scope's project (404 tag-list otherwise). */
-export async function listIn(repos: Pick<Repos, 'tags'>, scope: ProjectScope, ref: EntityRef): Promise<TagListRecord> {
+export async function listIn(repos: Pick<Repos & TagsRepos, 'tags'>, scope: ProjectScope, ref: EntityRef): Promise<TagListRecord> {
   const l = await repos.tags.listByRef(scope.project.id, ref);
   if (!l) throw notFound('tag-list', refValue(ref));
   return l;
@@ -35,7 +35,7 @@ export async function lockSubscription(repos: Pick<Repos, 'projects' | 'subscrip
 }
 
 /** Re-reads the list under its row lock; refuses a pending one. */
-export async function lockForChange(repos: Pick<Repos, 'tags'>, scope: ProjectScope, id: string, ref?: EntityRef): Promise<TagListRecord> {
+export async function lockForChange(repos: Pick<Repos & TagsRepos, 'tags'>, scope: ProjectScope, id: string, ref?: EntityRef): Promise<TagListRecord> {
   const l = await repos.tags.lockList(id);
   if (!l || l.projectId !== scope.project.id) throw notFound('tag-list', ref ? refValue(ref) : id);
   if (l.pending) throw tagListPending(l);

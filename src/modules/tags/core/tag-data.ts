@@ -1,7 +1,7 @@
 // TagData and tag-list definitions in pure code: geometry (geometry.ts), the limits of
 // CONTRACT §8 (50 metadata definitions, 10 custom fields) and the reserved metadata names.
-import { DomainError, invalidInput } from '../errors.ts';
-import type { MetadataDefinition } from '../ports/tags.ts';
+import { DomainError, invalidInput } from '../../../core/errors.ts';
+import type { MetadataDefinition } from './ports.ts';
 import { withBoundingBox, type TagWhere } from './geometry.ts';
 
 export const MAX_TAGS_PER_LIST = 50_000;

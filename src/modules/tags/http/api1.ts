@@ -4,20 +4,20 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { DateTime } from '../schema-helpers.ts';
-import type { Services } from '../../compose.ts';
-import { api1IdOf } from '../../core/ids/api1-id.ts';
-import { id1 } from './presenters.ts';
-import { invalidInput } from '../../core/errors.ts';
-import type { TagListRecord } from '../../core/ports/tags.ts';
-import { tagWriterOf, type ChangeResult, type TagData as CoreTagData, type TagChanges, type TagListInput } from '../../core/tags/index.ts';
-import { actorOf } from '../auth.ts';
-import { api1RefParser as ref } from '../refs.ts';
-import * as S from './schemas.ts';
-import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TagDataApi1, TagDataApi1Update } from '../tag-schemas.ts';
-import { sendWholeList, TagTextCache } from '../tag-text-cache.ts';
-import { reachFirst } from '../reach-first.ts';
-import { api1TagJson, DeletedTag, Tag } from './tag-json.ts';
+import { DateTime, Nullable } from '../../../http/schema-helpers.ts';
+import type { TagRoutesCore } from './api2.ts';
+import { api1IdOf } from '../../../core/ids/api1-id.ts';
+import { id1 } from '../../../http/api1/presenters.ts';
+import { invalidInput } from '../../../core/errors.ts';
+import type { TagListRecord } from '../core/ports.ts';
+import { tagWriterOf, type ChangeResult, type TagData as CoreTagData, type TagChanges, type TagListInput } from '../index.ts';
+import { actorOf } from '../../../http/auth.ts';
+import { api1RefParser as ref } from '../../../http/refs.ts';
+import * as S from '../../../http/api1/schemas.ts';
+import { Detect, MetadataDefinition, TAG_BODY_LIMIT, TagDataApi1, TagDataApi1Update } from './schemas.ts';
+import { sendWholeList, TagTextCache } from './tag-text-cache.ts';
+import { reachFirst } from '../../../http/reach-first.ts';
+import { api1TagJson, DeletedTag, Tag } from './api1-tag-json.ts';
 
 
 const TagListData = Type.Object({
@@ -61,7 +61,7 @@ export function parseSince(v: string | undefined): Date | undefined {
 
 const sendJson = (reply: FastifyReply, text: string | Buffer) => reply.code(200).type('application/json; charset=utf-8').send(text);
 
-export function tagRoutes(root: FastifyInstance, core: Services): void {
+export function tagRoutes(root: FastifyInstance, core: TagRoutesCore): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const actor = actorOf;
   const errors = { '4xx': S.Api1Error };

@@ -1,13 +1,14 @@
 // Reading tag lists and their tags (spec API 1 tag-list operations; vendor API 2 TagList,
 // Tag; docs/tags.md): workzone:tags:read on the list's work zone.
-import type { EntityRef } from '../ids/urn.ts';
-import type { StoreReads } from '../ports/store-slices.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { UsageRecorder } from '../ports/usage.ts';
-import type { TagFilter, TagListRecord, TagRow, TagTextRun } from '../ports/tags.ts';
-import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import { condition } from '../permissions/refusal-conditions.ts';
-import { type ProjectAccess, requireMember } from '../projects/index.ts';
+import type { EntityRef } from '../../../core/ids/urn.ts';
+import type { StoreReads } from '../../../core/ports/store-slices.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { UsageRecorder } from '../../../core/ports/usage.ts';
+import type { TagFilter, TagListRecord, TagRow, TagsRepos, TagTextRun } from './ports.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
+import { condition } from '../../../core/permissions/refusal-conditions.ts';
+import { type ProjectAccess, requireMember } from '../../../core/projects/index.ts';
 import type { TagTexts } from './tag-texts.ts';
 import { TAGS_READ, listIn } from './tag-list-locks.ts';
 
@@ -48,7 +49,7 @@ export interface TagListReads {
 }
 
 export function createTagListReads(deps: {
-  store: StoreReads<'workzones' | 'tags'>;
+  store: StoreReads<'workzones' | 'tags', Repos & TagsRepos>;
   access: Pick<ProjectAccess, 'project'>;
   tagTexts: Pick<TagTexts, 'shapeOf'>;
   clock: Clock;

@@ -2,15 +2,17 @@
 // it found as AI tags (one version; as many as the list limit and the subscription's tag
 // capacity leave room for), and clears `pending`; a detection that fails for good
 // clears `pending` too, so the list never stays locked.
-import { tagListChanged } from '../events/domain-events.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { JobRecord } from '../ports/jobs.ts';
-import type { TagDetector } from '../ports/tag-detector.ts';
+import { tagListChanged } from './events.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { JobRecord } from '../../../core/ports/jobs.ts';
+import type { TagDetector } from './tag-detector.ts';
 import type { TagTexts } from './tag-texts.ts';
-import type { JobHandler } from '../jobs/index.ts';
+import type { JobHandler } from '../../../core/jobs/index.ts';
 import { normaliseTagData, MAX_TAGS_PER_LIST, type TagData } from './tag-data.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import type { TagsRepos } from './ports.ts';
 
 interface DetectPayload {
   tagListId: string;
@@ -23,9 +25,9 @@ interface DetectPayload {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const DETECTION_JOB_STORE = storeUse({ reads: [], writes: ['events', 'locks', 'tags'] });
+export const DETECTION_JOB_STORE = storeUseOf<Repos & TagsRepos>()({ reads: [], writes: ['events', 'locks', 'tags'] });
 
-export function createDetectionJob(deps: { store: SliceOf<typeof DETECTION_JOB_STORE>; clock: Clock; ids: Ids; detector: TagDetector; tagTexts: TagTexts }): JobHandler {
+export function createDetectionJob(deps: { store: SliceOf<typeof DETECTION_JOB_STORE, Repos & TagsRepos>; clock: Clock; ids: Ids; detector: TagDetector; tagTexts: TagTexts }): JobHandler {
   const { clock, ids, detector } = deps;
   const store = sliceOf(deps.store, DETECTION_JOB_STORE);
 

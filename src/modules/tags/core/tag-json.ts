@@ -1,10 +1,10 @@
 // A tag's JSON as one API generation sends it, described once as a list of fields (name and
 // value); both ways of writing it come from that list: the store's shape (TagJsonShape, the
 // pieces its SQL turns into text, docs/tags.md "Reading whole lists") and the JS writer the
-// other reads use. The descriptions themselves are the presentation's (src/http/api1/tag-json.ts,
-// src/http/api2/tag-json.ts); compose hands them to the tag use cases.
-import { api1IdOf } from '../ids/api1-id.ts';
-import type { TagJsonPiece, TagJsonShape, TagListRecord, TagRow } from '../ports/tags.ts';
+// other reads use. The descriptions themselves are the presentation's (src/modules/tags/http/api1-tag-json.ts,
+// src/modules/tags/http/api2-tag-json.ts); compose hands them to the tag use cases.
+import { api1IdOf } from '../../../core/ids/api1-id.ts';
+import type { TagJsonPiece, TagJsonShape, TagListRecord, TagRow } from './ports.ts';
 
 type UuidColumn = 'id' | 'createdBy' | 'updatedBy' | 'deletedBy';
 type TimeColumn = 'createdAt' | 'updatedAt' | 'deletedAt';

@@ -1,7 +1,7 @@
 // Tag geometry (spec "Tag geometry", all lengths in metres): axis-aligned boxes, oriented
 // boxes and complex models, checked in pure code; the enclosing `boundingBox` is computed
 // when absent and checked when present. Failures name the tag and the field.
-import { invalidInput } from '../errors.ts';
+import { invalidInput } from '../../../core/errors.ts';
 
 /** minX, minY, minZ, maxX, maxY, maxZ */
 export type Box = [number, number, number, number, number, number];

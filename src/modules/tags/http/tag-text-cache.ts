@@ -10,10 +10,10 @@
 // an entry's bytes: TAG_TEXT_CACHE_BYTES).
 import { Readable, PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import type { TagFilter, TagTextRun } from '../core/ports/tags.ts';
-import { handledLater } from '../core/promises.ts';
-import type { CacheRegistry } from '../core/cache/registry.ts';
-import type { Lru } from '../core/cache/lru.ts';
+import type { TagFilter, TagTextRun } from '../core/ports.ts';
+import { handledLater } from '../../../core/promises.ts';
+import type { CacheRegistry } from '../../../core/cache/registry.ts';
+import type { Lru } from '../../../core/cache/lru.ts';
 
 /** A kept list (never changed once kept: a newer version is a patched copy). */
 export interface KeptList {

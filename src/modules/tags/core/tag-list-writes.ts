@@ -3,18 +3,19 @@
 // tag counter and the lists it changes; the tag changes are planned by planTagChanges
 // (tag-change-plan.ts, pure), then written here with the plan's tagsVersion, leaving
 // tombstones for deletions.
-import { projectEventOf, subjectOf, tagListChanged } from '../events/domain-events.ts';
-import { invalidInput, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { Repos, SubscriptionRecord } from '../ports/repositories.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
-import type { MetadataDefinition, TagListRecord, TagRow } from '../ports/tags.ts';
-import type { Permission } from '../permissions/catalog.ts';
-import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import { lockProjectMembership, type ProjectAccess, type ProjectScope, requiredName } from '../projects/index.ts';
-import type { JobRunner } from '../jobs/index.ts';
+import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { tagListChanged } from './events.ts';
+import { invalidInput, notFound } from '../../../core/errors.ts';
+import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { Repos, SubscriptionRecord } from '../../../core/ports/repositories.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { MetadataDefinition, TagListRecord, TagRow, TagsRepos } from './ports.ts';
+import type { Permission } from '../../../core/permissions/catalog.ts';
+import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
+import { lockProjectMembership, type ProjectAccess, type ProjectScope, requiredName } from '../../../core/projects/index.ts';
+import type { JobRunner } from '../../../core/jobs/index.ts';
 import type { TagTexts } from './tag-texts.ts';
 import { AI_DETECTION_CLASS_NAMES } from './ai-detection-classes.ts';
 import { checkColor, checkMetadataDefinitions } from './tag-data.ts';
@@ -66,10 +67,10 @@ const sameDefinitions = (a: MetadataDefinition[], b: MetadataDefinition[]) =>
   a.length === b.length && a.every((d, i) => d.id === b[i]!.id && d.name === b[i]!.name);
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const TAG_LIST_WRITES_STORE = storeUse({ reads: ['workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
+export const TAG_LIST_WRITES_STORE = storeUseOf<Repos & TagsRepos>()({ reads: ['workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
 
 export function createTagListWrites(deps: {
-  store: SliceOf<typeof TAG_LIST_WRITES_STORE>;
+  store: SliceOf<typeof TAG_LIST_WRITES_STORE, Repos & TagsRepos>;
   clock: Clock;
   ids: Ids;
   access: Pick<ProjectAccess, 'project'>;
@@ -103,7 +104,7 @@ export function createTagListWrites(deps: {
 
   /** Plans then writes tag changes on a locked list (all or nothing: any failure throws before the transaction commits). */
   async function applyChanges(
-    repos: Pick<Repos, 'events' | 'files' | 'jobs' | 'tags'>, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, list: TagListRecord, c: TagChanges,
+    repos: Pick<Repos & TagsRepos, 'events' | 'files' | 'jobs' | 'tags'>, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, list: TagListRecord, c: TagChanges,
     opts: { definitionsChanged?: boolean } = {},
   ): Promise<ChangeResult> {
     const definitionsChanged = !!opts.definitionsChanged;
@@ -163,7 +164,7 @@ export function createTagListWrites(deps: {
   }
 
   async function updateOne(
-    repos: Pick<Repos, 'events' | 'files' | 'jobs' | 'locks' | 'tags' | 'workzones'>, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, ref: EntityRef, input: TagListInput | null, changes: TagChanges,
+    repos: Pick<Repos & TagsRepos, 'events' | 'files' | 'jobs' | 'locks' | 'tags' | 'workzones'>, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, ref: EntityRef, input: TagListInput | null, changes: TagChanges,
     mode: 'put' | 'patch',
   ): Promise<ChangeResult> {
     const found = await listIn(repos, scope, ref);

@@ -1,6 +1,7 @@
-// Repository port of tag lists and tags (CONTRACT §8): every change raises the list's
-// tagsVersion, each tag records the version that last changed it, deletions stay as
-// tombstones so that "changes after version N" and "changes since date D" include them.
+// The tags module's repository port (its SQL: src/modules/tags/postgres/tags-repo.ts), CONTRACT
+// §8: every change raises the list's tagsVersion, each tag records the version that last
+// changed it, deletions stay as tombstones so that "changes after version N" and "changes
+// since date D" include them.
 
 export interface MetadataDefinition {
   id: string;
@@ -141,4 +142,9 @@ export interface TagsRepo {
   subscriptionOfList(listId: string): Promise<{ id: string; accountId: string; tagCapacity: number } | null>;
   /** Live tags of every project on the subscription. */
   countForSubscription(subscriptionId: string): Promise<number>;
+}
+
+/** The module's repositories, as the store binds them (the work zones' and share links' use cases declare them in their slices). */
+export interface TagsRepos {
+  tags: TagsRepo;
 }

@@ -1,7 +1,6 @@
 // Request schemas of tags shared by both generations (spec TagData, cameraState, "Tag
 // geometry"; vendor TagData field limits). Shapes only: geometry rules live in the core.
 import { Type } from 'typebox';
-import { Nullable } from './schema-helpers.ts';
 
 const Num = Type.Number();
 const Vec = (n: number) => Type.Array(Num, { minItems: n, maxItems: n });
@@ -83,4 +82,3 @@ export const Detect = Type.Object(
 
 /** Tag writes are large (a bulk of 50,000 tags): their routes accept bodies up to this. */
 export const TAG_BODY_LIMIT = 96 * 1024 * 1024;
-export { Nullable };

@@ -1,19 +1,20 @@
 // Moving tags between lists (vendor bulkMoveTags; docs/tags.md): one transaction under the
 // subscription's tag lock; the move is planned by planTagMove (tag-change-plan.ts, pure),
 // then written: each source keeps a tombstone, the target gets the tag (same id) as a new one.
-import { tagListChanged } from '../events/domain-events.ts';
-import { invalidInput, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
-import { refUuid } from '../ids/refs.ts';
-import type { Clock } from '../ports/clock.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
-import type { TagListRecord } from '../ports/tags.ts';
-import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import type { ProjectAccess } from '../projects/index.ts';
+import { tagListChanged } from './events.ts';
+import { invalidInput, notFound } from '../../../core/errors.ts';
+import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import { refUuid } from '../../../core/ids/refs.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { TagListRecord, TagsRepos } from './ports.ts';
+import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
+import type { ProjectAccess } from '../../../core/projects/index.ts';
 import type { TagTexts } from './tag-texts.ts';
 import { TAGS_WRITE, listIn, lockForChange, lockSubscription } from './tag-list-locks.ts';
 import { planTagMove, type TagMoveSource } from './tag-change-plan.ts';
 import type { TagsView } from './tag-list-reads.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
 
 export interface TagMoveItem {
   sourceRef: EntityRef;
@@ -31,10 +32,10 @@ export interface TagMoves {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const TAG_MOVES_STORE = storeUse({ reads: [], writes: ['events', 'locks', 'projects', 'subscriptions', 'tags'] });
+export const TAG_MOVES_STORE = storeUseOf<Repos & TagsRepos>()({ reads: [], writes: ['events', 'locks', 'projects', 'subscriptions', 'tags'] });
 
 export function createTagMoves(deps: {
-  store: SliceOf<typeof TAG_MOVES_STORE>;
+  store: SliceOf<typeof TAG_MOVES_STORE, Repos & TagsRepos>;
   clock: Clock;
   access: Pick<ProjectAccess, 'project'>;
   tagTexts: Pick<TagTexts, 'shapesOf'>;

@@ -1,11 +1,11 @@
 // API 1's tag, described once: its TypeBox schemas (live tags and deletion markers) and
 // its fields, from which the store's shape and the writer are derived
-// (src/core/tags/tag-json.ts); test/unit/tag-json.test.ts checks that the schemas accept
+// (src/modules/tags/core/tag-json.ts); test/unit/tag-json.test.ts checks that the schemas accept
 // what the fields write.
 import { Type } from 'typebox';
-import type { TagJsonDescription } from '../../core/tags/index.ts';
-import { DateTime, Nullable } from '../schema-helpers.ts';
-import { TagDataApi1 } from '../tag-schemas.ts';
+import type { TagJsonDescription } from '../index.ts';
+import { DateTime, Nullable } from '../../../http/schema-helpers.ts';
+import { TagDataApi1 } from './schemas.ts';
 
 export const Tag = Type.Object({
   id: Type.String(), type: Type.Literal('tag'), parentId: Type.String(), createdAt: DateTime, createdBy: Nullable(Type.String()),

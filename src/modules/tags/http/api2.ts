@@ -4,19 +4,19 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
-import { DateTime } from '../schema-helpers.ts';
-import type { Config } from '../../config.ts';
-import type { CacheRegistry } from '../../core/cache/registry.ts';
-import type { Reach } from '../../core/projects/index.ts';
-import type { EntityRef, UrnType } from '../../core/ids/urn.ts';
-import type { TagListRecord, TagRow } from '../../core/ports/tags.ts';
-import { AI_DETECTION_CLASSES, tagWriterOf, type TagJsonDescription, type TagLists, type ChangeResult, type TagData as CoreTagData, type TagListInput } from '../../core/tags/index.ts';
-import { api2Kit } from './route-kit.ts';
-import * as S from './schemas.ts';
-import { Detect, MetadataDefinition, Nullable, TAG_BODY_LIMIT, TagData } from '../tag-schemas.ts';
-import { sendWholeList, TagTextCache } from '../tag-text-cache.ts';
-import { reachFirst } from '../reach-first.ts';
-import { api2TagJson, Tag } from './tag-json.ts';
+import { DateTime, Nullable } from '../../../http/schema-helpers.ts';
+import type { Config } from '../../../config.ts';
+import type { CacheRegistry } from '../../../core/cache/registry.ts';
+import type { Reach } from '../../../core/projects/index.ts';
+import type { EntityRef, UrnType } from '../../../core/ids/urn.ts';
+import type { TagListRecord, TagRow } from '../core/ports.ts';
+import { AI_DETECTION_CLASSES, tagWriterOf, type TagJsonDescription, type TagLists, type ChangeResult, type TagData as CoreTagData, type TagListInput } from '../index.ts';
+import { api2Kit } from '../../../http/api2/route-kit.ts';
+import * as S from '../../../http/api2/schemas.ts';
+import { Detect, MetadataDefinition, TAG_BODY_LIMIT, TagData } from './schemas.ts';
+import { sendWholeList, TagTextCache } from './tag-text-cache.ts';
+import { reachFirst } from '../../../http/reach-first.ts';
+import { api2TagJson, Tag } from './api2-tag-json.ts';
 
 
 const AttachmentPage = Type.Object({

@@ -8,10 +8,10 @@
 // changed list's tagsVersion by exactly one and stamps every tag it writes with it; a tag is
 // updated at most once and never both updated and deleted in one request; only live tags
 // can be updated, deleted or moved; a subscription holds at most its tagCapacity live tags.
-import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
-import { refUuid } from '../ids/refs.ts';
-import type { TagListRecord, TagRow, TagWrite } from '../ports/tags.ts';
+import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
+import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import { refUuid } from '../../../core/ids/refs.ts';
+import type { TagListRecord, TagRow, TagWrite } from './ports.ts';
 import { MAX_TAGS_PER_LIST, cleanMetadata, normaliseTagData, remapMetadata, tooManyTags, type TagData } from './tag-data.ts';
 
 export interface DetectInput {

@@ -2,7 +2,7 @@
 // and handed over by compose), so that every write of tags also stores the text each
 // generation will send: a whole-list read then copies stored text (docs/tags.md, "Reading
 // whole lists").
-import type { TagJsonShape, TagListRecord } from '../ports/tags.ts';
+import type { TagJsonShape, TagListRecord } from './ports.ts';
 import { tagShapeOf, type TagJsonDescription } from './tag-json.ts';
 
 export class TagTexts {

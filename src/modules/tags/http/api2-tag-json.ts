@@ -1,11 +1,11 @@
 // API 2's tag, described once: its TypeBox schema (the OpenAPI document) and its fields,
-// from which the store's shape and the writer are derived (src/core/tags/tag-json.ts);
+// from which the store's shape and the writer are derived (src/modules/tags/core/tag-json.ts);
 // test/unit/tag-json.test.ts checks that the schema accepts what the fields write.
 import { Type } from 'typebox';
-import { formatUrn } from '../../core/ids/urn.ts';
-import type { TagJsonDescription } from '../../core/tags/index.ts';
-import { DateTime, Nullable, NullableDateTime } from '../schema-helpers.ts';
-import { TagData } from '../tag-schemas.ts';
+import { formatUrn } from '../../../core/ids/urn.ts';
+import type { TagJsonDescription } from '../index.ts';
+import { DateTime, Nullable, NullableDateTime } from '../../../http/schema-helpers.ts';
+import { TagData } from './schemas.ts';
 
 /** For the OpenAPI document: the shape of the tags the description writes. */
 export const Tag = Type.Object({
