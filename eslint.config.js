@@ -92,6 +92,9 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // A module's error codes merge into the kernel's catalogue type as `interface
+      // ModuleErrorCodes extends <its rows' type> {}` (src/modules/<m>/core/errors.ts).
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
     },
   },
   {

@@ -19,6 +19,7 @@ import { createRequestGate, type RequestGate } from './core/request-gate.ts';
 import { createSnapshotControl, type SnapshotControl } from './core/snapshot-control.ts';
 import { createFaults, type Faults } from './core/faults.ts';
 import { createJournal, type Journal } from './core/journal.ts';
+import { SANDBOX_ERROR_CODES } from './core/errors.ts';
 
 export interface SandboxNeeds {
   ids: Ids;
@@ -80,16 +81,13 @@ const feature: FeatureModule<SandboxNeeds, SandboxOffers> = {
   },
 };
 
-export const sandboxModule = defineModule<SandboxNeeds, SandboxOffers, Record<never, never>, never, 'fault-rule-not-found' | 'injected-fault'>({
+export const sandboxModule = defineModule<SandboxNeeds, SandboxOffers, Record<never, never>, never, keyof typeof SANDBOX_ERROR_CODES>({
   name: 'sandbox',
   feature,
   // Under /_operator, beside the operator module's routes, behind the same token.
   routes: { other: { plugin: sandboxRoutes, prefix: '/_operator' } },
   requestHooks: sandboxHooks,
-  errorCodes: {
-    'fault-rule-not-found': { status: [404], defined: ['ours'] },
-    'injected-fault': { status: [500, 502, 503, 504], defined: ['ours'] },
-  },
+  errorCodes: SANDBOX_ERROR_CODES,
   settings: [
     { env: 'SNAPSHOTS_DIR', does: 'where named snapshots are kept (docs/sandbox.md "Snapshots")', default: 'DATA_DIR/snapshots' },
     { env: 'JOURNAL_SIZE', does: 'how many requests the request journal keeps (0: no journal); with OPERATOR_TOKEN', default: '1000' },

@@ -1,26 +1,12 @@
 // The annotations module's error codes, merged into the kernel's catalogue type
 // (src/core/error-codes.ts ModuleErrorCodes); their rows (ANNOTATION_ERROR_CODES) go to the
 // assembled catalogue through module.ts.
-declare module '../../../core/error-codes.ts' {
-  interface ModuleErrorCodes {
-    'invalid-annotation-urn': { status: readonly [400]; defined: readonly ['spec'] };
-    'invalid-annotation-comment-urn': { status: readonly [400]; defined: readonly ['spec'] };
-    /** The vendor's createAnnotation: "an error 400 with error code `project-max-annotations`" past 3000 in a project. */
-    'project-max-annotations': { status: readonly [400]; defined: readonly ['vendor'] };
-    'view-annotation-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'create-annotation-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'update-annotation-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'delete-annotation-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'create-annotation-comment-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'annotation-not-found': { status: readonly [404]; defined: readonly ['spec'] };
-  }
-}
-
 const row = <S extends number, D extends 'spec' | 'vendor'>(status: S, defined: D) => ({ status: [status] as const, defined: [defined] as const });
 
 export const ANNOTATION_ERROR_CODES = {
   'invalid-annotation-urn': row(400, 'spec'),
   'invalid-annotation-comment-urn': row(400, 'spec'),
+  /** The vendor's createAnnotation: "an error 400 with error code `project-max-annotations`" past 3000 in a project. */
   'project-max-annotations': row(400, 'vendor'),
   'view-annotation-forbidden': row(403, 'spec'),
   'create-annotation-forbidden': row(403, 'spec'),
@@ -29,3 +15,8 @@ export const ANNOTATION_ERROR_CODES = {
   'create-annotation-comment-forbidden': row(403, 'spec'),
   'annotation-not-found': row(404, 'spec'),
 } as const;
+
+type AnnotationErrorCodesRows = typeof ANNOTATION_ERROR_CODES;
+declare module '../../../core/error-codes.ts' {
+  interface ModuleErrorCodes extends AnnotationErrorCodesRows {}
+}

@@ -2,16 +2,6 @@
 // merging); their rows (CROP_ERROR_CODES) go to the assembled catalogue through module.ts.
 // view-crop-forbidden stays in the kernel's catalogue: the files module answers it too (a
 // crop cover's blob, src/core/files/blob-urls.ts).
-declare module '../../../core/error-codes.ts' {
-  interface ModuleErrorCodes {
-    'invalid-crop-urn': { status: readonly [400]; defined: readonly ['spec'] };
-    'create-crop-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'update-crop-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'delete-crop-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'crop-not-found': { status: readonly [404]; defined: readonly ['spec'] };
-  }
-}
-
 const spec = <S extends number>(status: S) => ({ status: [status] as const, defined: ['spec'] as const });
 
 export const CROP_ERROR_CODES = {
@@ -21,3 +11,8 @@ export const CROP_ERROR_CODES = {
   'delete-crop-forbidden': spec(403),
   'crop-not-found': spec(404),
 } as const;
+
+type CropErrorCodesRows = typeof CROP_ERROR_CODES;
+declare module '../../../core/error-codes.ts' {
+  interface ModuleErrorCodes extends CropErrorCodesRows {}
+}

@@ -2,18 +2,6 @@
 // merging); their rows (GROUP_ERROR_CODES) go to the assembled catalogue through module.ts.
 // invalid-group-urn and group-not-found stay in the kernel's catalogue: the members module
 // answers them for a project's group member.
-declare module '../../../core/error-codes.ts' {
-  interface ModuleErrorCodes {
-    'users-not-in-groups': { status: readonly [400]; defined: readonly ['ours'] };
-    'list-groups-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'view-group-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'create-group-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'update-group-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'delete-group-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'group-already-exists': { status: readonly [409]; defined: readonly ['ours'] };
-  }
-}
-
 const spec403 = { status: [403], defined: ['spec'] } as const;
 
 export const GROUP_ERROR_CODES = {
@@ -25,3 +13,8 @@ export const GROUP_ERROR_CODES = {
   'delete-group-forbidden': spec403,
   'group-already-exists': { status: [409], defined: ['ours'] },
 } as const;
+
+type GroupErrorCodesRows = typeof GROUP_ERROR_CODES;
+declare module '../../../core/error-codes.ts' {
+  interface ModuleErrorCodes extends GroupErrorCodesRows {}
+}

@@ -1,36 +1,13 @@
 // The integrations module's error codes, merged into the kernel's catalogue type
 // (src/core/error-codes.ts ModuleErrorCodes); their rows go to the catalogue through module.ts.
-type Row<S extends number, D extends 'spec' | 'vendor' | 'ours'> = { status: readonly [S]; defined: readonly [D] };
-
-declare module '../../../core/error-codes.ts' {
-  interface ModuleErrorCodes {
-    'invalid-newforma-konekt-hub-urn': Row<400, 'spec'>;
-    /** Konekt refused the token, or it opens another hub than the integration's. */
-    'integration-token-refused': Row<400, 'ours'>;
-    /** The Autodesk sign-in came back with an unknown, used or expired state, or Autodesk refused its code. */
-    'autodesk-sign-in-failed': Row<400, 'ours'>;
-    'view-account-integrations-forbidden': Row<403, 'spec'>;
-    'manage-account-integrations-forbidden': Row<403, 'spec'>;
-    'view-project-integrations-forbidden': Row<403, 'spec'>;
-    'manage-project-integrations-forbidden': Row<403, 'spec'>;
-    'create-integration-link-forbidden': Row<403, 'spec'>;
-    'newforma-konekt-hub-not-found': Row<404, 'spec'>;
-    'konekt-project-integration-not-found': Row<404, 'ours'>;
-    'autodesk-project-integration-not-found': Row<404, 'ours'>;
-    /** getAutodeskConnection: the vendor's 404 "if no connection exists" (the code is ours). */
-    'autodesk-connection-not-found': Row<404, 'ours'>;
-    /** The vendor's 409 "A configuration already exists" (ErrorConflict; the code is ours). */
-    'integration-already-exists': Row<409, 'ours'>;
-    /** The vendor's 503 "Service Unavailable" (the code is ours): the third party is not configured or does not answer. */
-    'integration-unavailable': Row<503, 'ours'>;
-  }
-}
 
 const row = <S extends number, D extends 'spec' | 'vendor' | 'ours'>(status: S, defined: D) => ({ status: [status] as const, defined: [defined] as const });
 
 export const INTEGRATION_ERROR_CODES = {
   'invalid-newforma-konekt-hub-urn': row(400, 'spec'),
+  /** Konekt refused the token, or it opens another hub than the integration's. */
   'integration-token-refused': row(400, 'ours'),
+  /** The Autodesk sign-in came back with an unknown, used or expired state, or Autodesk refused its code. */
   'autodesk-sign-in-failed': row(400, 'ours'),
   'view-account-integrations-forbidden': row(403, 'spec'),
   'manage-account-integrations-forbidden': row(403, 'spec'),
@@ -40,8 +17,16 @@ export const INTEGRATION_ERROR_CODES = {
   'newforma-konekt-hub-not-found': row(404, 'spec'),
   'konekt-project-integration-not-found': row(404, 'ours'),
   'autodesk-project-integration-not-found': row(404, 'ours'),
+  /** getAutodeskConnection: the vendor's 404 "if no connection exists" (the code is ours). */
   'autodesk-connection-not-found': row(404, 'ours'),
+  /** The vendor's 409 "A configuration already exists" (ErrorConflict; the code is ours). */
   'integration-already-exists': row(409, 'ours'),
+  /** The vendor's 503 "Service Unavailable" (the code is ours): the third party is not configured or does not answer. */
   'integration-unavailable': row(503, 'ours'),
 } as const;
 export type IntegrationErrorCode = keyof typeof INTEGRATION_ERROR_CODES;
+
+type IntegrationErrorCodesRows = typeof INTEGRATION_ERROR_CODES;
+declare module '../../../core/error-codes.ts' {
+  interface ModuleErrorCodes extends IntegrationErrorCodesRows {}
+}

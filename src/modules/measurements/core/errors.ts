@@ -1,16 +1,5 @@
 // The measurements module's error codes, merged into the kernel's catalogue type
 // (ModuleErrorCodes); their rows go to the assembled catalogue through module.ts.
-declare module '../../../core/error-codes.ts' {
-  interface ModuleErrorCodes {
-    'invalid-measurement-urn': { status: readonly [400]; defined: readonly ['spec'] };
-    'list-measurements-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'create-measurement-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'update-measurement-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'delete-measurement-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'measurement-not-found': { status: readonly [404]; defined: readonly ['spec'] };
-  }
-}
-
 const row = <S extends number>(status: S) => ({ status: [status] as const, defined: ['spec'] as const });
 
 export const MEASUREMENT_ERROR_CODES = {
@@ -21,3 +10,8 @@ export const MEASUREMENT_ERROR_CODES = {
   'delete-measurement-forbidden': row(403),
   'measurement-not-found': row(404),
 } as const;
+
+type MeasurementErrorCodesRows = typeof MEASUREMENT_ERROR_CODES;
+declare module '../../../core/error-codes.ts' {
+  interface ModuleErrorCodes extends MeasurementErrorCodesRows {}
+}

@@ -3,19 +3,6 @@
 // invalid-role-urn and role-not-found stay in the kernel's catalogue: the members module
 // answers them for a member's role, the projects module role-not-found (409) for an account
 // without its Manager base role.
-declare module '../../../core/error-codes.ts' {
-  interface ModuleErrorCodes {
-    'cannot-delete-base-role': { status: readonly [400]; defined: readonly ['spec', 'vendor', 'contract'] };
-    'cannot-update-base-role': { status: readonly [400]; defined: readonly ['vendor', 'contract'] };
-    'role-used': { status: readonly [400]; defined: readonly ['vendor', 'contract'] };
-    'list-roles-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'view-role-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'create-role-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'update-role-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-    'delete-role-forbidden': { status: readonly [403]; defined: readonly ['spec'] };
-  }
-}
-
 const spec403 = { status: [403], defined: ['spec'] } as const;
 
 export const ROLE_ERROR_CODES = {
@@ -28,3 +15,8 @@ export const ROLE_ERROR_CODES = {
   'update-role-forbidden': spec403,
   'delete-role-forbidden': spec403,
 } as const;
+
+type RoleErrorCodesRows = typeof ROLE_ERROR_CODES;
+declare module '../../../core/error-codes.ts' {
+  interface ModuleErrorCodes extends RoleErrorCodesRows {}
+}

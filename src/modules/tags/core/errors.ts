@@ -21,6 +21,5 @@ export const TAG_ERROR_CODES = {
 
 type TagErrorCodeRows = typeof TAG_ERROR_CODES;
 declare module '../../../core/error-codes.ts' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into the kernel's interface: its members are the rows'
   interface ModuleErrorCodes extends TagErrorCodeRows {}
 }
