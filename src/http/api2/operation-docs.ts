@@ -1,16 +1,15 @@
 // The description of every API 2 and token-service operation (src/http/operation-docs.ts):
 // what it does, the permission the use case checks (src/core/…), the codes it answers.
 import {
-  API2_ACCOUNT_PATH as A, API2_ACCOUNT_ERRORS as ACCOUNT, API2_PROJECT_PATH as P, API2_PROJECT_ERRORS as PROJECT, INVALID_INPUT as INPUT, PROJECT_MEMBER as MEMBER,
+  API2_ACCOUNT_PATH as A, API2_ACCOUNT_ERRORS as ACCOUNT, API2_PROJECT_PATH as P, API2_PROJECT_ERRORS as PROJECT, API2_WORKZONE_ERRORS as WORKZONE, INVALID_INPUT as INPUT, PROJECT_MEMBER as MEMBER,
   type OperationTable,
 } from '../operation-docs.ts';
 
 const W = `${P}/workzones/{workzoneRef}`;
 
-const WORKZONE = ['invalid-workzone-urn', 'workzone-not-found'] as const;
 
 /** src/core/files/file-permissions.ts WRITE. */
-const FILE_WRITE =
+export const FILE_WRITE =
   'on the work zone, the write permission of the file\'s category: `workzone:reality-data:write` + `workzone:import-jobs-reality-data:write` ' +
   '(scans, geo images, sitemaps, gaussian splats), `workzone:cad-model:write` or `workzone:documents:write` (3D/CAD models), ' +
   '`workzone:model-reports:write` (model reports), `workzone:video3d:write` (360 videos), `workzone:documents:write` (documents, media, other files, archives)';

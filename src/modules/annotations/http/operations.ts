@@ -1,14 +1,8 @@
 // The operation docs of the annotations module's routes (src/http/operation-docs.ts): what each
 // does, the permission src/modules/annotations/core/annotations.ts checks, the codes it answers.
-import type { OperationTable } from '../../../http/operation-docs.ts';
+import { API2_PROJECT_ERRORS as PROJECT, API2_PROJECT_PATH as P, API2_WORKZONE_ERRORS as WORKZONE, INVALID_INPUT as INPUT, PROJECT_MEMBER as MEMBER, type OperationTable } from '../../../http/operation-docs.ts';
 
-const P = '/api/2/accounts/{accountRef}/projects/{projectRef}';
 const A = `${P}/annotations/{annotationRef}`;
-const INPUT = 'invalid-input';
-/** access.project (src/core/projects/project-access.ts): a member, or project:project:list. */
-const PROJECT = ['invalid-account-urn', 'account-not-found', 'invalid-project-urn', 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;
-const WORKZONE = ['invalid-workzone-urn', 'workzone-not-found'] as const;
-const MEMBER = 'a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`)';
 
 export const ANNOTATION_OPERATIONS: OperationTable = {
   [`GET ${P}/annotations`]: {

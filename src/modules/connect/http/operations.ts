@@ -1,12 +1,8 @@
 // The operation docs of the connect module's routes: API 1's two starts, and the jobs' own
 // paths (RFC 9457 errors), which the API 1 document lists (src/http/operation-docs.ts).
-import type { OperationTable } from '../../../http/operation-docs.ts';
+import { API1_PROJECT_ERRORS as PROJECT, API1_PROJECT_PATH as P, INVALID_INPUT as INPUT, PROJECT_MEMBER as MEMBER, type OperationTable } from '../../../http/operation-docs.ts';
 
-const P = '/api/accounts/{accountId}/projects/{projectId}';
 const C = '/connect/{slug}';
-const INPUT = 'invalid-input';
-const PROJECT = ['account-not-found', 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;
-const MEMBER = 'a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`)';
 const SCAN_UPLOAD = '`workzone:reality-data:write` + `workzone:import-jobs-reality-data:write` on the job\'s work zone';
 const UPLOAD = ['unknown-blob-name', 'blob-not-uploaded', 'blob-mismatch', 'upload-expired'] as const;
 

@@ -1,13 +1,7 @@
 // The operation docs of the crops module's routes (src/http/operation-docs.ts): what each does,
 // the permission src/modules/crops/core/crops.ts checks, the codes it answers.
-import type { OperationTable } from '../../../http/operation-docs.ts';
+import { API2_PROJECT_ERRORS as PROJECT, API2_PROJECT_PATH as P, API2_WORKZONE_ERRORS as WORKZONE, INVALID_INPUT as INPUT, PROJECT_MEMBER as MEMBER, type OperationTable } from '../../../http/operation-docs.ts';
 
-const P = '/api/2/accounts/{accountRef}/projects/{projectRef}';
-const INPUT = 'invalid-input';
-/** access.project (src/core/projects/project-access.ts): a member, or project:project:list. */
-const PROJECT = ['invalid-account-urn', 'account-not-found', 'invalid-project-urn', 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;
-const WORKZONE = ['invalid-workzone-urn', 'workzone-not-found'] as const;
-const MEMBER = 'a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`)';
 
 export const CROP_OPERATIONS: OperationTable = {
   [`GET ${P}/crops`]: {

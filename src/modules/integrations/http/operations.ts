@@ -1,12 +1,9 @@
 // The operation docs of the integrations module's routes (src/http/operation-docs.ts): what each
 // does, the permission src/modules/integrations/core/integrations.ts checks, the codes it answers.
-import { API2_ACCOUNT_PATH as A, API2_ACCOUNT_ERRORS as ACCOUNT, INVALID_INPUT as INPUT, type OperationTable } from '../../../http/operation-docs.ts';
+import { API2_ACCOUNT_ERRORS as ACCOUNT, API2_ACCOUNT_PATH as A, API2_PROJECT_ERRORS as PROJECT, API2_PROJECT_PATH as P, INVALID_INPUT as INPUT, type OperationTable } from '../../../http/operation-docs.ts';
 
 const K = `${A}/integrations/konekt/{integrationRef}`;
-const P = `${A}/projects/{projectRef}`;
 const HUB = [...ACCOUNT, 'invalid-newforma-konekt-hub-urn', 'newforma-konekt-hub-not-found'] as const;
-/** access.project (src/core/projects/project-access.ts). */
-const PROJECT = ['invalid-account-urn', 'account-not-found', 'invalid-project-urn', 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;
 const UNAVAILABLE = (who: string) => ({ code: 'integration-unavailable', when: `${who} is not configured on this service (docs/integrations.md) or does not answer` }) as const;
 const READ = '`account:integrations:read` (the account owner and administrators).';
 const WRITE = '`account:integrations:write` (the account owner and administrators).';

@@ -1,13 +1,8 @@
 // The operation docs of the measurements module's routes (src/http/operation-docs.ts): the
 // vendor's getMeasurements and our extension's writes (docs/annotations.md "Measurements").
-import type { OperationTable } from '../../../http/operation-docs.ts';
+import { API2_PROJECT_ERRORS as PROJECT, API2_PROJECT_PATH as P, API2_WORKZONE_ERRORS as WORKZONE, INVALID_INPUT as INPUT, PROJECT_MEMBER as MEMBER, type OperationTable } from '../../../http/operation-docs.ts';
 
-const P = '/api/2/accounts/{accountRef}/projects/{projectRef}';
 const M = `${P}/measurements/{measurementRef}`;
-const INPUT = 'invalid-input';
-const PROJECT = ['invalid-account-urn', 'account-not-found', 'invalid-project-urn', 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;
-const WORKZONE = ['invalid-workzone-urn', 'workzone-not-found'] as const;
-const MEMBER = 'a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`)';
 const OURS = 'Not in the vendor\'s API (it makes measurements in its viewer).';
 
 export const MEASUREMENT_OPERATIONS: OperationTable = {

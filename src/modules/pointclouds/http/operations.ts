@@ -1,11 +1,6 @@
 // The operation docs of the pointclouds module's API 2 routes (src/http/operation-docs.ts shape).
-import type { OperationTable } from '../../../http/operation-docs.ts';
+import { API2_PROJECT_ERRORS as PROJECT, API2_PROJECT_PATH as P, PROJECT_MEMBER as MEMBER, type OperationTable } from '../../../http/operation-docs.ts';
 
-const P = '/api/2/accounts/{accountRef}/projects/{projectRef}';
-const PROJECT = [
-  'invalid-account-urn', 'account-not-found', 'invalid-project-urn', 'project-not-found', 'not-member-of-project', 'deleted-project',
-] as const;
-const MEMBER = 'a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`)';
 
 export const POINT_CLOUD_OPERATIONS: OperationTable = {
   [`GET ${P}/files/{fileRef}/point-cloud`]: {

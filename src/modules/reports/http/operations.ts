@@ -1,9 +1,6 @@
 // The operation docs of the reports module's routes (src/http/operation-docs.ts).
-import type { OperationTable } from '../../../http/operation-docs.ts';
+import { API1_ACCOUNT_ERRORS as ACCOUNT, API1_ACCOUNT_PATH as A, INVALID_INPUT as INPUT, type OperationTable } from '../../../http/operation-docs.ts';
 
-const A = '/api/accounts/{accountId}';
-const INPUT = 'invalid-input';
-const ACCOUNT = ['account-not-found'] as const;
 
 export const REPORTS_OPERATIONS: OperationTable = {
   [`GET ${A}/reports/projects-last-accessed`]: {

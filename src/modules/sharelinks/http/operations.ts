@@ -1,13 +1,8 @@
 // The operation docs of the share-links module's API 2 routes (src/http/operation-docs.ts):
 // what each does, the permission src/modules/sharelinks/core/sharelinks.ts checks, its codes.
-import type { OperationTable } from '../../../http/operation-docs.ts';
+import { API2_PROJECT_ERRORS as PROJECT, API2_PROJECT_PATH as P, API2_WORKZONE_ERRORS as WORKZONE, INVALID_INPUT as INPUT, type OperationTable } from '../../../http/operation-docs.ts';
 
-const P = '/api/2/accounts/{accountRef}/projects/{projectRef}';
 const L = `${P}/share-links/{shareLinkRef}`;
-const INPUT = 'invalid-input';
-/** access.project (src/core/projects/project-access.ts): a member, or project:project:list. */
-const PROJECT = ['invalid-account-urn', 'account-not-found', 'invalid-project-urn', 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;
-const WORKZONE = ['invalid-workzone-urn', 'workzone-not-found'] as const;
 const LINK = ['invalid-sharelink-urn', 'sharelink-not-found'] as const;
 const READ = '`workzone:share-links:read` on the link\'s work zone, or `workzone:own-share-links:read` there for its creator';
 const WRITE = '`workzone:share-links:write` on the link\'s work zone, or `workzone:own-share-links:write` there for its creator';

@@ -1,13 +1,12 @@
 // The operation docs of the tags module's routes (src/http/operation-docs.ts): what each does,
 // the permission src/modules/tags/core/tag-lists.ts checks (docs/tags.md), the codes it answers.
 import {
-  API1_PROJECT_PATH, API1_PROJECT_ERRORS as PROJECT1, API2_PROJECT_PATH as P2, API2_PROJECT_ERRORS as PROJECT2, INVALID_INPUT as INPUT, PROJECT_MEMBER as MEMBER,
+  API1_PROJECT_PATH, API1_PROJECT_ERRORS as PROJECT1, API2_PROJECT_PATH as P2, API2_PROJECT_ERRORS as PROJECT2, API2_WORKZONE_ERRORS as WORKZONE, INVALID_INPUT as INPUT, PROJECT_MEMBER as MEMBER,
   type OperationTable,
 } from '../../../http/operation-docs.ts';
 
 const L1 = `${API1_PROJECT_PATH}/tag-lists`;
 const T2 = `${P2}/tag-lists/{tagListRef}`;
-const WORKZONE = ['invalid-workzone-urn', 'workzone-not-found'] as const;
 const TAG_LIST = ['invalid-tag-list-urn', 'tag-list-not-found'] as const;
 /** A change that adds tags, or one to a list under detection. */
 const TAG_CHANGES = ['capacity-exceeded-tag', 'too-many-tags', 'tag-list-pending'] as const;

@@ -1,17 +1,9 @@
 // The operation docs of the uploads module's routes (src/http/operation-docs.ts): the
 // multipart extension of docs/files.md.
-import type { OperationTable } from '../../../http/operation-docs.ts';
+import { API2_PROJECT_ERRORS as PROJECT, API2_WORKZONE_ERRORS as WORKZONE, INVALID_INPUT as INPUT, type OperationTable } from '../../../http/operation-docs.ts';
+import { FILE_WRITE } from '../../../http/api2/operation-docs.ts';
 
 const MP = '/api/2/accounts/{accountRef}/projects/{projectRef}/workzones/{workzoneRef}/multipart-uploads';
-const INPUT = 'invalid-input';
-/** access.project (src/core/projects/project-access.ts): a member, or project:project:list. */
-const PROJECT = ['invalid-account-urn', 'account-not-found', 'invalid-project-urn', 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;
-const WORKZONE = ['invalid-workzone-urn', 'workzone-not-found'] as const;
-/** src/core/files/file-permissions.ts WRITE. */
-const FILE_WRITE =
-  'on the work zone, the write permission of the file\'s category: `workzone:reality-data:write` + `workzone:import-jobs-reality-data:write` ' +
-  '(scans, geo images, sitemaps, gaussian splats), `workzone:cad-model:write` or `workzone:documents:write` (3D/CAD models), ' +
-  '`workzone:model-reports:write` (model reports), `workzone:video3d:write` (360 videos), `workzone:documents:write` (documents, media, other files, archives)';
 
 export const UPLOADS_OPERATIONS: OperationTable = {
   [`POST ${MP}`]: {
