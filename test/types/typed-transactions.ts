@@ -3,7 +3,7 @@
 // repository it did not declare, or using one in a transaction that did not declare it, fails
 // to compile; so does handing a slice to a use case that declares more. Each @ts-expect-error
 // line fails the lint as soon as the line below it compiles.
-import { sliceOf, storeUse, type SliceOf } from '../../src/core/ports/store-slices.ts';
+import { readsOf, sliceOf, storeReads, storeUse, type SliceOf } from '../../src/core/ports/store-slices.ts';
 import { UPLOADS_STORE } from '../../src/core/files/uploads.ts';
 import { ACCOUNTS_STORE } from '../../src/core/accounts/accounts.ts';
 import type { Repos, Store } from '../../src/core/ports/repositories.ts';
@@ -34,4 +34,13 @@ export function narrowerThanItsUseCase(slice: SliceOf<typeof ACCOUNTS_STORE, Rep
   // the whole store can (the composed node hands it, and each use case narrows it)
   const fromWhole: SliceOf<typeof UPLOADS_STORE> = whole;
   void fromWhole;
+}
+
+export function readsOnlyWhatItDeclared(whole: Store): void {
+  const store = readsOf(whole, storeReads(['files']));
+  void store.repos.files;
+  // @ts-expect-error a repository it did not declare it reads
+  void store.repos.users;
+  // @ts-expect-error a read-only use case has no transaction
+  void store.transaction;
 }

@@ -1,9 +1,10 @@
-// sliceOf (src/core/ports/store-slices.ts): a use case is handed what it declared and nothing
-// else at run time too, reads and each transaction's repositories; the transaction is the
-// store's (its result and its failure pass through).
+// sliceOf and readsOf (src/core/ports/store-slices.ts): a use case is handed what it declared
+// and nothing else at run time too, reads and each transaction's repositories; the transaction
+// is the store's (its result and its failure pass through). A read-only use case is handed
+// its declared reads, with no transaction at all.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sliceOf, storeUse } from '../../src/core/ports/store-slices.ts';
+import { readsOf, sliceOf, storeReads, storeUse } from '../../src/core/ports/store-slices.ts';
 import type { Repos } from '../../src/core/ports/repositories.ts';
 
 /** A store whose repositories are tagged objects: pool ones and, per transaction, fresh ones. */
@@ -40,4 +41,14 @@ test('a transaction\'s failure passes through the slice unchanged', async () => 
   const store = sliceOf(fakeStore(), storeUse({ reads: [], writes: ['events'] }));
   const boom = new Error('refused');
   await assert.rejects(store.transaction(async () => { throw boom; }), (e) => e === boom);
+});
+
+test('a read-only use case reads through the declared repositories only, bound to the pool, and is handed no transaction', () => {
+  const whole = fakeStore();
+  const store = readsOf(whole, storeReads(['users', 'projects']));
+  assert.deepEqual(Object.keys(store).sort(), ['repos']);
+  assert.deepEqual(Object.keys(store.repos).sort(), ['projects', 'users']);
+  assert.equal(store.repos.users, whole.repos.users, 'the pool\'s own repository');
+  assert.equal((store.repos as unknown as Record<string, unknown>).webhooks, undefined, 'an undeclared repository is not there, cast or not');
+  assert.equal(whole.transactions(), 0);
 });

@@ -4,7 +4,7 @@
 import { DomainError, invalidInput } from '../errors.ts';
 import type { EntityRef } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { StoreReads } from '../ports/store-slices.ts';
+import { readsOf, storeReads, type ReadsOf } from '../ports/store-slices.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import type { DownloadAction, UsageRecorder } from '../ports/usage.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
@@ -21,14 +21,18 @@ export interface BlobUrls {
   blobUrls(actor: Actor, a: EntityRef, p: EntityRef, blobNames: string[]): Promise<{ expiresIn: number; urls: Record<string, string> }>;
 }
 
+/** What it reads of the store (src/core/ports/store-slices.ts). */
+export const BLOB_URLS_READS = storeReads(['files']);
+
 export function createBlobUrls(deps: {
-  store: StoreReads<'files'>;
+  store: ReadsOf<typeof BLOB_URLS_READS>;
   clock: Clock;
   access: Pick<ProjectAccess, 'project'>;
   objectStore: Pick<ObjectStore, 'signDownload'>;
   usage: UsageRecorder;
 }): BlobUrls {
-  const { store, clock, access, objectStore, usage } = deps;
+  const { clock, access, objectStore, usage } = deps;
+  const store = readsOf(deps.store, BLOB_URLS_READS);
 
   /**
    * What a blob's download URL binds, after checking the caller may read what it belongs to:

@@ -18,7 +18,7 @@ import type { ClaimedMail } from '../ports/repositories.ts';
 import { errorFields, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
 import { REDACTED } from './send-mail.ts';
 import type { PeriodicTask } from '../ports/background.ts';
-import type { StoreReads } from '../ports/store-slices.ts';
+import { readsOf, storeReads, type ReadsOf } from '../ports/store-slices.ts';
 
 export const RELAY = {
   /** A claimed mail is another node's to take after this long without an outcome (a crash); longer than the transport's timeouts. */
@@ -58,8 +58,11 @@ export interface MailRelay {
   run(): Promise<number>;
 }
 
+/** What it reads of the store (src/core/ports/store-slices.ts). */
+export const MAIL_RELAY_READS = storeReads(['outbox']);
+
 export function createMailRelay(deps: {
-  store: StoreReads<'outbox'>;
+  store: ReadsOf<typeof MAIL_RELAY_READS>;
   clock: Clock;
   transport: MailTransport;
   /** The domain of Message-IDs (the public URL's host). */
@@ -68,7 +71,8 @@ export function createMailRelay(deps: {
   logger: Logger;
   metrics: CoreMetrics;
 }): MailRelay {
-  const { store, clock, transport, domain, settings, logger, metrics } = deps;
+  const { clock, transport, domain, settings, logger, metrics } = deps;
+  const store = readsOf(deps.store, MAIL_RELAY_READS);
 
   async function relayOne(mail: ClaimedMail): Promise<void> {
     const fields = { mailId: mail.id, attempt: mail.attempt };

@@ -5,7 +5,7 @@
 import { DomainError, unauthorized } from '../errors.ts';
 import { safeEqual } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { StoreReads } from '../ports/store-slices.ts';
+import { readsOf, storeReads, type ReadsOf } from '../ports/store-slices.ts';
 
 export const OPERATOR_THROTTLE = {
   windowSeconds: 15 * 60,
@@ -27,8 +27,12 @@ const secondsUntil = (until: Date, nowMs: number) => Math.max(1, Math.ceil((unti
 /** Resolves when `token` is the operator token and `address` is not locked out; throws 401 or 429 otherwise. */
 export type AuthenticateOperator = (token: string | null, address: string) => Promise<void>;
 
-export function createOperatorAuth(deps: { store: StoreReads<'throttle'>; clock: Clock; expected: string }): AuthenticateOperator {
-  const { store, clock, expected } = deps;
+/** What it reads of the store (src/core/ports/store-slices.ts). */
+export const OPERATOR_AUTH_READS = storeReads(['throttle']);
+
+export function createOperatorAuth(deps: { store: ReadsOf<typeof OPERATOR_AUTH_READS>; clock: Clock; expected: string }): AuthenticateOperator {
+  const { clock, expected } = deps;
+  const store = readsOf(deps.store, OPERATOR_AUTH_READS);
   const keyOf = (address: string) => `operator:${address}`;
 
   /** Resolves when `token` is the operator token and `address` is not locked out; throws 401 or 429 otherwise. */

@@ -7,7 +7,7 @@ import { DomainError, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
 import { refKey } from '../ids/refs.ts';
 import type { AccountRecord } from '../ports/repositories.ts';
-import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
+import { readsOf, storeReads, type ReadsOf, type StoreEvents } from '../ports/store-slices.ts';
 import type { AnyPermission } from './catalog.ts';
 import { accountPermissions, type AccountFacts } from './evaluate.ts';
 import { AccessCache, ACCESS_TTL_MS } from './access-cache.ts';
@@ -56,6 +56,9 @@ const satisfies = (held: ReadonlySet<string>, rule: PermissionRule): boolean =>
 
 const isCondition = (held: ReadonlySet<string> | ConditionCheck): held is ConditionCheck => 'condition' in held;
 
+/** What it reads of the store (src/core/ports/store-slices.ts). */
+export const AUTHORIZER_READS = storeReads(['access']);
+
 /**
  * The one permission check of the use cases, and the one way they refuse: throws 403
  * `code` unless the caller satisfies `rule`. `held` is what the caller holds where the
@@ -100,12 +103,12 @@ export interface Authorizer {
  * `caches`: the node's registry (GET /metrics); `maxEntries`: ACCESS_CACHE_ENTRIES, the callers'
  * account scopes kept (least recently read out first).
  */
-export function createAuthorizer(deps: { store: StoreReads<'access'> & StoreEvents; caches?: CacheRegistry; maxEntries?: number }): Authorizer {
-  const { store } = deps;
+export function createAuthorizer(deps: { store: ReadsOf<typeof AUTHORIZER_READS> & StoreEvents; caches?: CacheRegistry; maxEntries?: number }): Authorizer {
+  const store = readsOf(deps.store, AUTHORIZER_READS);
   const cache = new AccessCache((deps.caches ?? new CacheRegistry()).lru<AccountScope | null>({
     name: 'account-access', maxWeight: deps.maxEntries ?? 50_000, ttlMs: ACCESS_TTL_MS,
   }));
-  dropOnInvalidation(store, cache);
+  dropOnInvalidation(deps.store, cache);
 
   return {
     cache,

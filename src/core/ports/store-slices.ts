@@ -4,6 +4,8 @@
 // an object holding only the declared repositories, and reaching another is a compile error
 // (test/types/typed-transactions.ts) and, past a cast, `undefined`.
 //
+// A read-only use case declares its reads the same way (`storeReads`, `readsOf`).
+//
 // Two deliberate whole-store users say so with `WholeStore`: the seeder (a seed document
 // touches users, accounts, subscriptions, their extensions' tables) and the operator's reset.
 import type { Repos, Store } from './repositories.ts';
@@ -49,6 +51,20 @@ export function sliceOf<Rd extends keyof R, Tx extends keyof R, R = Repos>(store
     repos: pick(store.repos, use.reads),
     transaction: (fn) => store.transaction((repos) => fn(pick(repos, use.writes))),
   };
+}
+
+/** Declares what a read-only use case reads (pool-bound, no transaction): `storeReads(['files'])`; its factory takes `ReadsOf<typeof X>`. */
+export const storeReads = <const K extends keyof Repos>(reads: readonly K[]): readonly K[] => reads;
+
+/** The same over the kernel's and some modules' repositories: `storeReadsOf<Repos & TagsRepos>()(['tags'])`. */
+export const storeReadsOf = <R>() => <const K extends keyof R>(reads: readonly K[]): readonly K[] => reads;
+
+/** The reads a declared list asks for (the type of a read-only factory's `store`). */
+export type ReadsOf<D, R = Repos> = D extends readonly (infer K extends keyof R)[] ? StoreReads<K, R> : never;
+
+/** The store as the read-only use declares it: `repos` holds the declared repositories only. */
+export function readsOf<K extends keyof R, R = Repos>(store: StoreReads<K, R>, reads: readonly K[]): StoreReads<K, R> {
+  return { repos: pick(store.repos, reads) };
 }
 
 /** The whole store, for the two users that mean it (the seeder and the operator's reset): every repository, reads and transactions. */

@@ -7,7 +7,7 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import { refKey } from '../ids/refs.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Repos } from '../ports/repositories.ts';
-import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
+import { readsOf, storeReads, type ReadsOf, type StoreEvents } from '../ports/store-slices.ts';
 import type { ProjectRecord } from '../ports/project-repositories.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { AccessCache, ACCESS_TTL_MS } from '../permissions/access-cache.ts';
@@ -85,15 +85,19 @@ export interface ProjectAccess {
   scopeOf(actor: Actor, account: AccountScope, loaded: Loaded): ProjectScope;
 }
 
+/** What it reads of the store (src/core/ports/store-slices.ts). */
+export const PROJECT_ACCESS_READS = storeReads(['members', 'projects']);
+
 /** `caches`: the node's registry (GET /metrics); `maxEntries`: PROJECT_ACCESS_CACHE_ENTRIES, the callers' project grants kept. */
 export function createProjectAccess(deps: {
-  store: StoreReads<'members' | 'projects'> & StoreEvents; clock: Clock; authorizer: Authorizer; activity: Activity; caches?: CacheRegistry; maxEntries?: number;
+  store: ReadsOf<typeof PROJECT_ACCESS_READS> & StoreEvents; clock: Clock; authorizer: Authorizer; activity: Activity; caches?: CacheRegistry; maxEntries?: number;
 }): ProjectAccess {
-  const { store, clock, authorizer, activity } = deps;
+  const { clock, authorizer, activity } = deps;
+  const store = readsOf(deps.store, PROJECT_ACCESS_READS);
   const cache = new AccessCache((deps.caches ?? new CacheRegistry()).lru<Loaded | null>({
     name: 'project-access', maxWeight: deps.maxEntries ?? 50_000, ttlMs: ACCESS_TTL_MS,
   }));
-  dropOnInvalidation(store, cache);
+  dropOnInvalidation(deps.store, cache);
 
   /** The refusals of a project scope: one the caller may not see, one deleted (unless allowed). */
   function checkVisible(scope: ProjectScope, allowDeleted: boolean | undefined): void {

@@ -7,7 +7,7 @@ import type { MemberAccess, ProjectRecord, ProjectStats, WorkzoneRecord } from '
 import type { Actor } from '../permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from './project-access.ts';
 import type { Projects } from './projects.ts';
-import type { StoreReads } from '../ports/store-slices.ts';
+import { readsOf, storeReads, type ReadsOf } from '../ports/store-slices.ts';
 
 export interface ProjectDetails {
   project: ProjectRecord;
@@ -45,13 +45,17 @@ export interface ProjectDetailsService {
   ): Promise<{ details: ProjectDetails } | { refused: 'path-mismatch' }>;
 }
 
+/** What it reads of the store (src/core/ports/store-slices.ts). */
+export const PROJECT_DETAILS_READS = storeReads(['files', 'members', 'projects', 'workzones']);
+
 export function createProjectDetails(deps: {
-  store: StoreReads<'files' | 'members' | 'projects' | 'workzones'>;
+  store: ReadsOf<typeof PROJECT_DETAILS_READS>;
   access: ProjectAccess;
   /** Which projects a find lists: the same rule as API 2's list (projects.ts); the update a subscription change is. */
   projects: Pick<Projects, 'visibleProjects' | 'updateProject'>;
 }): ProjectDetailsService {
-  const { store, access, projects } = deps;
+  const { access, projects } = deps;
+  const store = readsOf(deps.store, PROJECT_DETAILS_READS);
 
   /**
    * The same rules as API 2's: the zones the caller may read (…/workzones) and the members

@@ -1,6 +1,6 @@
 // What the service's own pages show of a user (the sign-in approval page, the account
 // page) and the bearer's own profile (GET /oauth/userinfo): read by user id, without an actor.
-import type { StoreReads } from '../ports/store-slices.ts';
+import { readsOf, storeReads, type ReadsOf } from '../ports/store-slices.ts';
 
 /** The pages' view of users. */
 export interface UserProfiles {
@@ -10,8 +10,11 @@ export interface UserProfiles {
   ownProfile(userId: string): Promise<{ email: string; firstName: string; lastName: string } | null>;
 }
 
-export function createUserProfiles(deps: { store: StoreReads<'users'> }): UserProfiles {
-  const { store } = deps;
+/** What it reads of the store (src/core/ports/store-slices.ts). */
+export const USER_PROFILES_READS = storeReads(['users']);
+
+export function createUserProfiles(deps: { store: ReadsOf<typeof USER_PROFILES_READS> }): UserProfiles {
+  const store = readsOf(deps.store, USER_PROFILES_READS);
   return {
     async emailOf(userId) {
       return (await store.repos.users.byId(userId))?.email ?? null;

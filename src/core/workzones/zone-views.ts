@@ -4,7 +4,7 @@
 // contents scope (the zone's fields, files, tag lists) and the account's (a user or a group
 // leaving the account leaves its projects). The caller's rights are not in it: they come from
 // the project scope, evaluated per request. docs/performance.md, "One zone of 1,000".
-import type { StoreEvents, StoreReads } from '../ports/store-slices.ts';
+import { readsOf, storeReads, type ReadsOf, type StoreEvents } from '../ports/store-slices.ts';
 import type { Ref, WorkzoneWithStats } from '../ports/project-repositories.ts';
 import { AccessCache, ACCESS_TTL_MS } from '../permissions/access-cache.ts';
 import { CacheRegistry } from '../cache/registry.ts';
@@ -16,19 +16,23 @@ export interface ZoneViews {
   read(project: { id: string; accountId: string }, ref: Ref): Promise<WorkzoneWithStats | null>;
 }
 
+/** What it reads of the store (src/core/ports/store-slices.ts). */
+export const ZONE_VIEWS_READS = storeReads(['workzones']);
+
 /**
  * `maxEntries` bounds the cache (least recently read out first; WORKZONE_CACHE_ENTRIES);
  * 0 turns it off: every read goes to the database.
  */
-export function createZoneViews(deps: { store: StoreReads<'workzones'> & StoreEvents; maxEntries: number; caches?: CacheRegistry }): ZoneViews {
-  const { store, maxEntries } = deps;
+export function createZoneViews(deps: { store: ReadsOf<typeof ZONE_VIEWS_READS> & StoreEvents; maxEntries: number; caches?: CacheRegistry }): ZoneViews {
+  const { maxEntries } = deps;
+  const store = readsOf(deps.store, ZONE_VIEWS_READS);
   const fromDatabase = (projectId: string, ref: Ref) => store.repos.workzones.withStatsByRef(projectId, ref);
   if (maxEntries === 0) return { read: (project, ref) => fromDatabase(project.id, ref) };
 
   const cache = new AccessCache((deps.caches ?? new CacheRegistry()).lru<WorkzoneWithStats | null>({
     name: 'workzone-views', maxWeight: maxEntries, ttlMs: ACCESS_TTL_MS,
   }));
-  dropOnInvalidation(store, cache);
+  dropOnInvalidation(deps.store, cache);
   return {
     read(project, ref) {
       return cache.get(

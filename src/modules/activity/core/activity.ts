@@ -9,7 +9,8 @@
 // each, the oldest written out first: an id evicted is written again at its next call). A reset (the '*' change, on every node) forgets
 // what was written, so no node believes it already wrote today into an emptied table.
 import type { Clock } from '../../../core/ports/clock.ts';
-import type { StoreEvents, StoreReads } from '../../../core/ports/store-slices.ts';
+import { readsOf, storeReadsOf, type ReadsOf, type StoreEvents } from '../../../core/ports/store-slices.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
 import { cacheScope, onInvalidation } from '../../../core/events/invalidation.ts';
 import { CacheRegistry } from '../../../core/cache/registry.ts';
 import type { Lru } from '../../../core/cache/lru.ts';
@@ -25,11 +26,15 @@ export interface Activity {
 }
 
 /** `caches`: the node's registry (GET /metrics); `maxEntries`: ACTIVITY_CACHE_ENTRIES, ids remembered per kind. */
+/** What it reads of the store (src/core/ports/store-slices.ts): the projects (a deleted one is not recorded), and the reports module's repository it writes the dates to. */
+export const ACTIVITY_READS = storeReadsOf<Repos & { reports: ReportsRepo }>()(['projects', 'reports']);
+
 export function createActivity(deps: {
-  store: StoreReads<'projects'> & { readonly repos: { reports: ReportsRepo } } & StoreEvents; clock: Clock; onError: (e: unknown) => void;
+  store: ReadsOf<typeof ACTIVITY_READS, Repos & { reports: ReportsRepo }> & StoreEvents; clock: Clock; onError: (e: unknown) => void;
   caches?: CacheRegistry; maxEntries?: number;
 }): Activity {
-  const { store, clock } = deps;
+  const { clock } = deps;
+  const store = readsOf(deps.store, ACTIVITY_READS);
   // The UTC day, recomputed only when the clock passes midnight (this runs on every request).
   let day = '';
   let dayEnds = 0;
@@ -80,7 +85,7 @@ export function createActivity(deps: {
     projects.seen.clear();
     users.seen.clear();
   };
-  onInvalidation(store, (scope) => {
+  onInvalidation(deps.store, (scope) => {
     if (scope === cacheScope.all) clear();
   });
 

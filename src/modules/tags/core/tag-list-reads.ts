@@ -1,7 +1,7 @@
 // Reading tag lists and their tags (spec API 1 tag-list operations; vendor API 2 TagList,
 // Tag; docs/tags.md): workzone:tags:read on the list's work zone.
 import type { EntityRef } from '../../../core/ids/urn.ts';
-import type { StoreReads } from '../../../core/ports/store-slices.ts';
+import { readsOf, storeReadsOf, type ReadsOf } from '../../../core/ports/store-slices.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { UsageRecorder } from '../../../core/ports/usage.ts';
 import type { TagFilter, TagListRecord, TagRow, TagsRepos, TagTextRun } from './ports.ts';
@@ -48,14 +48,18 @@ export interface TagListReads {
   ): Promise<{ list: TagListRecord; version: number }>;
 }
 
+/** What it reads of the store (src/core/ports/store-slices.ts). */
+export const TAG_LIST_READS = storeReadsOf<Repos & TagsRepos>()(['tags', 'workzones']);
+
 export function createTagListReads(deps: {
-  store: StoreReads<'workzones' | 'tags', Repos & TagsRepos>;
+  store: ReadsOf<typeof TAG_LIST_READS, Repos & TagsRepos>;
   access: Pick<ProjectAccess, 'project'>;
   tagTexts: Pick<TagTexts, 'shapeOf'>;
   clock: Clock;
   usage: Pick<UsageRecorder, 'tallyDownloads'>;
 }): TagListReads {
-  const { store, access, tagTexts, clock, usage } = deps;
+  const { access, tagTexts, clock, usage } = deps;
+  const store = readsOf(deps.store, TAG_LIST_READS);
 
   /** A list the caller may read (member of the project, tags:read on its zone). */
   async function readableList(actor: Actor, accountRef: EntityRef, projectRef: EntityRef, ref: EntityRef): Promise<TagListRecord> {
