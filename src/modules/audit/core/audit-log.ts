@@ -7,6 +7,7 @@ import type { EntityRef } from '../../../core/ids/urn.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { Store } from '../../../core/ports/repositories.ts';
+import { sliceOf, storeUseOf } from '../../../core/ports/store-slices.ts';
 import type { StoredDomainEvent } from '../../../core/events/domain-events.ts';
 import { requirePermission, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
 import { currentDecisionLog, runWithDecisionLog } from '../../../core/permissions/decisions.ts';
@@ -15,6 +16,9 @@ import type { AuditEntry, AuditFilter, AuditOutcome, AuditRecord, AuditRepo, Exp
 import { RequestAudit } from './request-audit.ts';
 
 export type AuditStore = Store<{ audit: AuditRepo }>;
+
+/** What it reads of the store, and what its transactions (and its commit step) are handed (src/core/ports/store-slices.ts). */
+export const AUDIT_STORE = storeUseOf<{ audit: AuditRepo }>()({ reads: ['audit'], writes: ['audit'] });
 
 /** Limits of the audit log (docs/audit.md). */
 export const AUDIT_LIMITS = {
@@ -91,7 +95,8 @@ export function createAuditLog(deps: {
   /** Days a record is kept; 0: for ever. */
   retentionDays: number;
 }): AuditLog {
-  const { store, clock, ids, authorizer } = deps;
+  const { clock, ids, authorizer } = deps;
+  const store = sliceOf(deps.store, AUDIT_STORE);
 
   const append = async (repos: { audit: AuditRepo }, entry: AuditEntry) => {
     const head = await repos.audit.lockChain();
@@ -117,12 +122,12 @@ export function createAuditLog(deps: {
   // A transaction that published domain events during an audited request (a change) writes
   // its record last, in itself: no change commits without its record. The chain's row lock
   // keeps concurrent writers in line until each commits.
-  store.beforeCommit?.((repos, events) => {
+  deps.store.beforeCommit?.(({ audit: repo }, events) => {
     if (events.length === 0) return undefined;
     const audit = currentDecisionLog();
     if (!(audit instanceof RequestAudit)) return undefined;
     audit.recorded += 1;
-    return append(repos, entryOf(audit, events, 'applied', null));
+    return append({ audit: repo }, entryOf(audit, events, 'applied', null));
   });
 
   async function recordOutcome(audit: RequestAudit, status: number): Promise<void> {
