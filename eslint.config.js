@@ -160,6 +160,25 @@ export default tseslint.config(
     },
   },
   {
+    // Each route file is typed by what it calls (`Pick<Services, 'accounts' | 'config'>`, or a
+    // narrower interface); only the API plugins and the routes table hand the whole face on.
+    files: ['src/http/**/*.ts', 'src/modules/*/http/**/*.ts'],
+    ignores: ['src/http/api1/routes.ts', 'src/http/api2/routes.ts', 'src/http/route-modules.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^(store|repos)$/]',
+          message: 'src/http calls use cases only; it never reads the store or repositories (add a use case to the module owning the data).',
+        },
+        {
+          selector: 'Identifier > TSTypeAnnotation > TSTypeReference[typeName.name="Services"]',
+          message: 'Type a route file by the use cases it calls: Pick<Services, …> of them (docs/architecture.md "The HTTP layer receives use cases only").',
+        },
+      ],
+    },
+  },
+  {
     files: ['console/**/*.ts', 'console/**/*.tsx'],
     rules: {
       'no-restricted-imports': [

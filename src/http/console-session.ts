@@ -54,7 +54,7 @@ export function checkSameOrigin(req: FastifyRequest, publicOrigin: string): void
 }
 
 export const consoleSessionRoutes =
-  (core: Services): FastifyPluginAsync =>
+  (core: Pick<Services, 'config' | 'tokens'>): FastifyPluginAsync =>
   async (root) => {
     await root.register(cookie);
     const app = root.withTypeProvider<TypeBoxTypeProvider>();

@@ -82,7 +82,7 @@ function assetsOf(dir: string): Map<string, Asset> {
 }
 
 export const consoleRoutes =
-  (core: Services, dist: string = CONSOLE_DIST): FastifyPluginAsync =>
+  (core: Pick<Services, 'config'>, dist: string = CONSOLE_DIST): FastifyPluginAsync =>
   async (app) => {
     const assets = assetsOf(dist);
     const csp = consoleCsp(storageOriginsOf(core.config));

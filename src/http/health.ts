@@ -19,7 +19,7 @@ const Probe = {
 };
 
 export const healthRoutes =
-  (core: Services): FastifyPluginAsync =>
+  (core: Pick<Services, 'health' | 'ready' | 'version'>): FastifyPluginAsync =>
   async (app) => {
     app.get('/healthz', { schema: { hide: true, response: Probe } }, async (_req, reply) => {
       const ok = await core.health();

@@ -55,7 +55,7 @@ export function answerRecorder(core: Pick<Services, 'metrics'>, log?: AnswerStep
 }
 
 /** GET /metrics on the main port, with METRICS_TOKEN only. */
-export async function metricsRoute(app: FastifyInstance, core: Services): Promise<void> {
+export async function metricsRoute(app: FastifyInstance, core: Pick<Services, 'config' | 'metrics'>): Promise<void> {
   const token = core.config.metricsToken;
   if (!token) return;
   const expected = `Bearer ${token}`;
@@ -68,7 +68,7 @@ export async function metricsRoute(app: FastifyInstance, core: Services): Promis
 }
 
 /** METRICS_PORT: a listener that serves only GET /metrics (no token: keep the port private). */
-export async function metricsListener(core: Services, host: string, port: number): Promise<http.Server> {
+export async function metricsListener(core: Pick<Services, 'logger' | 'metrics'>, host: string, port: number): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Only GET /metrics is served here\n');

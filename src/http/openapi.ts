@@ -225,7 +225,7 @@ const docsPageCsp = (publicUrl: string) =>
   "object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self'; form-action 'self'" +
   (publicUrl.startsWith('https:') ? '; upgrade-insecure-requests' : '');
 
-export async function registerOpenApi(app: FastifyInstance, core: Services): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, core: Pick<Services, 'config'>): Promise<void> {
   const base = core.config.publicUrl;
   await app.register(swagger, {
     openapi: {

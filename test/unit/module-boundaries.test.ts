@@ -41,3 +41,12 @@ test('src/http never reads the store or repositories', async () => {
   assert.ok((await problems('src/http/pages/probe.ts', code)).includes('no-restricted-syntax'));
   assert.deepEqual(await problems('src/core/users/probe.ts', code), []);
 });
+
+test('a route file is typed by the use cases it calls: the whole face is refused there, its Pick allowed; the API plugins may hand the whole face on', async () => {
+  const whole = "import type { Services } from '../../compose.ts';\nexport const f = (core: Services) => core;\n";
+  const picked = "import type { Services } from '../../compose.ts';\nexport const f = (core: Pick<Services, 'accounts'>) => core.accounts;\n";
+  assert.deepEqual(await problems('src/http/api2/probe.ts', whole), ['no-restricted-syntax']);
+  assert.deepEqual(await problems('src/modules/values/http/probe.ts', "import type { Services } from '../../../compose.ts';\nexport const f = (core: Services) => core;\n"), ['no-restricted-syntax']);
+  assert.deepEqual(await problems('src/http/api2/probe.ts', picked), []);
+  assert.deepEqual(await problems('src/http/api2/routes.ts', whole), []);
+});

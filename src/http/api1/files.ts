@@ -46,7 +46,7 @@ function present(v: FileView) {
   };
 }
 
-export function fileRoutes(root: FastifyInstance, core: Services): void {
+export function fileRoutes(root: FastifyInstance, core: Pick<Services, 'files'>): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const actor = actorOf;
 

@@ -8,7 +8,7 @@ import { api1RefParser as ref } from '../refs.ts';
 import * as S from './schemas.ts';
 import { projectDetails } from './presenters.ts';
 
-export function projectRoutes(root: FastifyInstance, core: Services): void {
+export function projectRoutes(root: FastifyInstance, core: Pick<Services, 'projectDetails'>): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const actor = actorOf;
   const errors = { '4xx': S.Api1Error };

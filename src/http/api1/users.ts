@@ -8,7 +8,7 @@ import { api1RefParser as ref } from '../refs.ts';
 import { api1 } from './presenters.ts';
 import * as S from './schemas.ts';
 
-export function userRoutes(root: FastifyInstance, core: Services): void {
+export function userRoutes(root: FastifyInstance, core: Pick<Services, 'accountUsers'>): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const actor = actorOf;
   const errors = { '4xx': S.Api1Error };

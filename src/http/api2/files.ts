@@ -11,7 +11,7 @@ import { filePresenters } from './file-presenters.ts';
 import * as S from './schemas.ts';
 import * as F from './file-schemas.ts';
 
-export function fileRoutes(root: FastifyInstance, core: Services): void {
+export function fileRoutes(root: FastifyInstance, core: Pick<Services, 'config' | 'files'>): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, urn, actor, errors, beta, refs } = api2Kit(core);
   const present = filePresenters(core);

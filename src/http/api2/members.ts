@@ -8,7 +8,7 @@ import { projectPresenters } from './project-presenters.ts';
 import * as S from './schemas.ts';
 import * as P from './project-schemas.ts';
 
-export function memberRoutes(root: FastifyInstance, core: Services): void {
+export function memberRoutes(root: FastifyInstance, core: Pick<Services, 'config' | 'members'>): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, actor, errors, beta, refs } = api2Kit(core);
   const present = projectPresenters(core);

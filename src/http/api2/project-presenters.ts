@@ -14,7 +14,7 @@ import { api2Kit } from './route-kit.ts';
  */
 const NO_LOCATION = Object.freeze({ lat: 0, lng: 0 });
 
-export function projectPresenters(core: Services) {
+export function projectPresenters(core: Pick<Services, 'config'>) {
   const { urn, opt, blobUrl } = api2Kit(core);
   const project = (v: ProjectView) => {
     const p = v.project;

@@ -10,7 +10,7 @@ import { encodedBodies, sendEncoded } from '../encoded-bodies.ts';
 import * as S from './schemas.ts';
 import * as P from './project-schemas.ts';
 
-export function projectRoutes(root: FastifyInstance, core: Services): void {
+export function projectRoutes(root: FastifyInstance, core: Pick<Services, 'config' | 'projects'>): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, actor, errors, beta, refs } = api2Kit(core);
   const present = projectPresenters(core);

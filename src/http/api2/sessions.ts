@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import type { Services } from '../../compose.ts';
 import { api2Kit } from './route-kit.ts';
 
-export function sessionRoutes(root: FastifyInstance, core: Services): void {
+export function sessionRoutes(root: FastifyInstance, core: Pick<Services, 'config' | 'revocation'>): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { actor, errors, tag } = api2Kit(core);
 

@@ -6,7 +6,7 @@ import type { Services } from '../../compose.ts';
 import { api2Kit } from './route-kit.ts';
 import * as S from './schemas.ts';
 
-export function userRoutes(root: FastifyInstance, core: Services): void {
+export function userRoutes(root: FastifyInstance, core: Pick<Services, 'accountInvitations' | 'accountUsers' | 'config'>): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, actor, present: p, errors, tag } = api2Kit(core);
 

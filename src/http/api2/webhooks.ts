@@ -8,7 +8,7 @@ import { webhookPresenters } from './webhook-presenters.ts';
 import * as S from './schemas.ts';
 import * as W from './webhook-schemas.ts';
 
-export function webhookRoutes(root: FastifyInstance, core: Services): void {
+export function webhookRoutes(root: FastifyInstance, core: Pick<Services, 'config' | 'webhooks'>): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, actor, errors } = api2Kit(core);
   const p = webhookPresenters(core.config.urnNamespace);

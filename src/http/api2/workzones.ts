@@ -8,7 +8,7 @@ import { projectPresenters } from './project-presenters.ts';
 import * as S from './schemas.ts';
 import * as P from './project-schemas.ts';
 
-export function workzoneRoutes(root: FastifyInstance, core: Services): void {
+export function workzoneRoutes(root: FastifyInstance, core: Pick<Services, 'config' | 'workzoneCopy' | 'workzones'>): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, actor, errors, beta, refs } = api2Kit(core);
   const present = projectPresenters(core);

@@ -51,7 +51,7 @@ const invalidRequest = (message: string) => new DomainError('invalid', 'invalid_
 const AGAIN = 'Open the authorization link again.';
 
 export const oauthRoutes =
-  (core: Services): FastifyPluginAsync =>
+  (core: Pick<Services, 'config' | 'signIn' | 'signingKeys' | 'ssoSignIn' | 'tokens' | 'userProfiles' | 'webSessions'>): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     const ctx: PageContext = { sandbox: core.config.sandbox };

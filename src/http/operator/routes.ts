@@ -10,7 +10,7 @@ import type { SeedDocument as SeedDoc } from '../../core/operator/index.ts';
 
 
 export const operatorRoutes =
-  (core: Services): FastifyPluginAsync =>
+  (core: Pick<Services, 'applySeed' | 'authenticateOperator' | 'config' | 'operator' | 'requestGate' | 'sandboxClock' | 'signingKeys'>): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', requireOperator(core));

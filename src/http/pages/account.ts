@@ -63,7 +63,7 @@ const signedOutEverywherePage = (ctx: PageContext) =>
 /** Adds the account page's routes to the pages plugin (`html` sends a page with the pages' headers). */
 export function accountRoutes(
   root: FastifyInstance,
-  core: Services,
+  core: Pick<Services, 'accountInvitations' | 'config' | 'revocation' | 'signIn' | 'ssoSignIn' | 'userProfiles' | 'webSessions'>,
   ctx: PageContext,
   html: (reply: FastifyReply, status: number, body: string) => FastifyReply,
 ): void {

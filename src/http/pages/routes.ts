@@ -83,7 +83,7 @@ function html(reply: FastifyReply, status: number, body: string): FastifyReply {
 }
 
 export const pageRoutes =
-  (core: Services): FastifyPluginAsync =>
+  (core: Pick<Services, 'accountInvitations' | 'config' | 'invitations' | 'passwordResets' | 'revocation' | 'signIn' | 'ssoSignIn' | 'userProfiles' | 'webSessions'>): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     const ctx: PageContext = { sandbox: core.config.sandbox };
