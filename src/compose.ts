@@ -36,7 +36,7 @@ import type { Groups } from './modules/groups/index.ts';
 import type { ProjectAccess, ProjectDetailsService, Projects, Reach } from './core/projects/index.ts';
 import type { WorkzoneCopy, Workzones } from './core/workzones/index.ts';
 import type { Members } from './core/members/index.ts';
-import type { JobRunner } from './core/jobs/index.ts';
+import type { JobRunner } from './modules/jobs/index.ts';
 import { noDetections, type TagDetector, type TagLists } from './modules/tags/index.ts';
 import type { Files, UploadSweeper } from './core/files/index.ts';
 import type { WebhookOwnerNotices, WebhookRelay, Webhooks } from './core/webhooks/index.ts';

@@ -24,7 +24,7 @@ import { cropsModule } from './modules/crops/module.ts';
 import { annotationsModule } from './modules/annotations/module.ts';
 import { measurementsModule } from './modules/measurements/module.ts';
 import { connectModule } from './modules/connect/module.ts';
-import { jobsModule } from './core/jobs/index.ts';
+import { jobsModule } from './modules/jobs/module.ts';
 import { usersModule } from './core/users/index.ts';
 import { workzonesModule } from './core/workzones/index.ts';
 import { tagsModule } from './modules/tags/module.ts';

@@ -6,7 +6,9 @@
 // uploaded and converted by the service, the zone is opened, and the first frame must draw
 // points after a few range reads of a small part of the COPC; moving the camera closer
 // loads more nodes, and what was read stays far below the file's size; the toolbar's point
-// budget bounds what is held; the file's pose (moved through the API) places the scan.
+// budget bounds what is held; the file's pose (moved through the API) places the scan. The
+// preview drawn while a LAS is not streamed as COPC is placed by the same pose, and follows
+// a new one saved with "Transform…".
 // @engine-independent (the console is a client of the API; the API's data path is tested in test/http)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,8 +19,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Request } from 'playwright-core';
-import type { OAuthServer } from '../support/oauth-client.ts';
-import { apiAs, consoleWorld, paintedPixels, signInThroughConsole } from '../support/console.ts';
+import { E2E_OPERATOR_TOKEN, type OAuthServer } from '../support/oauth-client.ts';
+import { apiAs, consoleWorld, lasFileOf, paintedPixels, signInThroughConsole } from '../support/console.ts';
 import { DEMO_OWNER, demoSite, type DemoSite } from '../support/console-demo.ts';
 import { writeSyntheticLas } from '../pointclouds/support/synthetic.ts';
 
@@ -218,5 +220,106 @@ test('zone view: a converted scan streams by level of detail — the first frame
     for (let i = 0; i < 3; i++) assert.ok(Math.abs(placed[k][i]! - expected[k][i]!) < 0.01, `${k}[${i}]: ${placed[k][i]} placed, ${expected[k][i]} expected`);
   }
   assert.ok((await paintedPixels(page)).boxes > 1000, 'the moved scan is drawn');
+  done = true;
+});
+
+/** Replaces the service's fault rules (docs/sandbox.md "Fault rules"); PUT, as the operator helper's POST answers 201. */
+async function setFaultRules(rules: unknown[]): Promise<void> {
+  const res = await fetch(`${server.url}/_operator/faults`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${E2E_OPERATOR_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ rules }),
+  });
+  assert.equal(res.status, 200, `PUT /_operator/faults: ${await res.text()}`);
+}
+
+/** A box (min, max) turned about Z by a quarter or half turn, then moved by `t`: the box of the turned points. */
+function boxTurnedAboutZ(b: { min: number[]; max: number[] }, quarterTurns: 1 | 2, t: [number, number, number]) {
+  const corners = [b.min, b.max].flatMap((x) => [b.min, b.max].map((y) => [x[0]!, y[1]!]));
+  // (x, y) turned a quarter is (−y, x), a half (−x, −y).
+  const turned = corners.map(([x, y]) => (quarterTurns === 1 ? [-y!, x!] : [-x!, -y!]));
+  const along = (i: number, pick: (...n: number[]) => number) => pick(...turned.map((c) => c[i]!)) + t[i]!;
+  return {
+    min: [along(0, Math.min), along(1, Math.min), b.min[2]! + t[2]],
+    max: [along(0, Math.max), along(1, Math.max), b.max[2]! + t[2]],
+  };
+}
+
+test('zone view: a LAS previewed before its COPC is placed by its file\'s pose as the COPC is, and follows a new pose saved with "Transform…"', { timeout: 10 * 60_000 }, async (t) => {
+  let done = false;
+  t.after(async () => {
+    if (!done) await showPages('console-copc-preview');
+    await setFaultRules([]);
+  });
+  const base = `/api/2/accounts/${site.accountId}/projects/${site.projectId}`;
+  const project = await apiAs(server, DEMO_OWNER.email, 'GET', base);
+  const zone = await apiAs(server, DEMO_OWNER.email, 'POST', `${base}/workzones`, { name: 'Preview', parentWorkzoneId: project.rootWorkzoneId });
+  const zoneId = zone.id.slice(zone.id.lastIndexOf(':') + 1);
+
+  // A small scan in survey coordinates (20 × 10 × 5 m, 1 m grid): every point is previewed,
+  // so the preview's box is the file's bounds.
+  const [nx, ny, nz] = [21, 11, 6];
+  const bounds = { min: [500_000, 5_400_000, 100], max: [500_020, 5_400_010, 105] };
+  const count = nx * ny * nz;
+  const las = path.join(dir, 'preview.las');
+  await fsp.writeFile(las, lasFileOf(count, (i) => [bounds.min[0]! + (i % nx), bounds.min[1]! + (Math.floor(i / nx) % ny), bounds.min[2]! + Math.floor(i / (nx * ny))]));
+  const fileUrn = await uploadFile(base, zoneId, las);
+  await fsp.rm(las);
+  const fileId = fileUrn.slice(fileUrn.lastIndexOf(':') + 1);
+  // The view shows a LAS's preview until its COPC is read; a scan this small converts in a
+  // moment, so its conversion is kept from the page: the state it reads answers 503 (the view
+  // then previews, as for a caller who may not read the conversion).
+  await setFaultRules([
+    { name: 'the preview scan\'s conversion unread', match: { method: 'GET', path: `/api/2/accounts/*/projects/*/files/${fileId}/point-cloud` }, effect: { kind: 'status', status: 503 } },
+  ]);
+  // Pose A: a quarter turn about Z, then 1 km east and 5 m up (the COPC check's pose).
+  await apiAs(server, DEMO_OWNER.email, 'POST', `${base}/files/bulk-transformation`, [
+    { id: fileId, translation: { x: 1000, y: 0, z: 5 }, rotation: { x: 0, y: 0, z: Math.SQRT1_2, w: Math.SQRT1_2 } },
+  ]);
+
+  const page = await newPage({ width: 1280, height: 800 });
+  await page.goto(`${server.url}/console/a/${site.accountId}/p/${site.projectId}?zone=${zoneId}&tab=files`);
+  await signInThroughConsole(page, DEMO_OWNER, /tab=files$/);
+  await page.locator(`canvas.scene[data-points="${count}"]`).waitFor({ timeout: 120_000 });
+
+  const layerId = `scan:${fileId}`;
+  /** The layer drawn (a preview has setPreview, the COPC layer stats) and its box in survey coordinates. */
+  const placed = () =>
+    page.evaluate((id) => {
+      const v = (globalThis as any).__scanbaseZoneView;
+      const l = v.layer(id);
+      const b = l.bounds();
+      const o = v.originWorld;
+      return { preview: typeof l.setPreview === 'function', count: l.count, min: [b.min.x + o.x, b.min.y + o.y, b.min.z + o.z], max: [b.max.x + o.x, b.max.y + o.y, b.max.z + o.z] };
+    }, layerId);
+  const assertPlaced = (got: { min: number[]; max: number[] }, expected: { min: number[]; max: number[] }, what: string) => {
+    for (const k of ['min', 'max'] as const) {
+      for (let i = 0; i < 3; i++) assert.ok(Math.abs(got[k][i]! - expected[k][i]!) < 0.01, `${what} ${k}[${i}]: ${got[k][i]} placed, ${expected[k][i]} expected`);
+    }
+  };
+  const first = await placed();
+  assert.ok(first.preview, 'the scan is drawn by its preview, not its COPC');
+  assert.equal(first.count, count, 'every point previewed');
+  assertPlaced(first, boxTurnedAboutZ(bounds, 1, [1000, 0, 5]), 'pose A:');
+  assert.ok((await paintedPixels(page)).boxes > 100, 'the posed preview is drawn');
+
+  // Pose B, saved with "Transform…": the files read again, the preview shown moves (no reload).
+  await page.getByRole('button', { name: 'Transform survey.las' }).click();
+  const transform = page.getByRole('form', { name: 'Transform survey' });
+  for (const [label, value] of [['Move X', '-200'], ['Move Y', '300'], ['Move Z', '0'], ['Rotation about Z (degrees)', '180']] as const) await transform.getByLabel(label).fill(value);
+  await transform.getByRole('button', { name: 'Save the transformation of survey' }).click();
+  await transform.waitFor({ state: 'detached' });
+  const expectedB = boxTurnedAboutZ(bounds, 2, [-200, 300, 0]);
+  await page.waitForFunction(
+    ([id, x]) => {
+      const v = (globalThis as any).__scanbaseZoneView;
+      return Math.abs(v.layer(id).bounds().min.x + v.originWorld.x - x) < 0.01;
+    },
+    [layerId, expectedB.min[0]!] as const,
+    { timeout: 30_000 },
+  );
+  const moved = await placed();
+  assert.ok(moved.preview, 'still the preview');
+  assertPlaced(moved, expectedB, 'pose B:');
   done = true;
 });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Composition, type FeatureModule } from '../../src/core/modules.ts';
-import type { JobHandler } from '../../src/core/jobs/index.ts';
+import type { JobHandler } from '../../src/modules/jobs/index.ts';
 
 const CORE = path.resolve(import.meta.dirname, '../../src/core');
 const MODULES = path.resolve(import.meta.dirname, '../../src/modules');

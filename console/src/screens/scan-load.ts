@@ -133,6 +133,9 @@ const pause = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
   });
 
+/** A file's pose as the view places its scan (its translation and rotation, when it has them). */
+export const poseOf = (f: FileItem): Pose => ({ translation: f.translation ?? null, rotation: f.rotation ?? null });
+
 /**
  * Draws `f` in the view as layer `id`: a point cloud converted to COPC streams by level of
  * detail; one still converting shows its conversion's state (and, when the file can be
@@ -149,6 +152,8 @@ export async function showScan(view: ZoneView, base: string | ApiPath, f: FileIt
   const startPreview = () => {
     if (shown.preview || !previewable(f)) return;
     const layer = new ScanPointsLayer(id, label);
+    // Placed as the COPC that replaces it will be (streamCopc), so the scan does not jump then.
+    layer.setPose(poseOf(f));
     view.add(layer);
     shown.preview = loadScan(base, f, layer, report, previewStop.signal);
   };
@@ -178,9 +183,6 @@ export async function showScan(view: ZoneView, base: string | ApiPath, f: FileIt
   previewStop.abort();
   await streamCopc(view, base, f, id, report, signal);
 }
-
-/** A file's pose as the view places its scan (its translation and rotation, when it has them). */
-export const poseOf = (f: FileItem): Pose => ({ translation: f.translation ?? null, rotation: f.rotation ?? null });
 
 /** Adds the COPC layer of a converted file and reports what it reads and draws. */
 async function streamCopc(view: ZoneView, base: string | ApiPath, f: FileItem, id: string, report: (r: ScanReading) => void, signal: AbortSignal): Promise<void> {

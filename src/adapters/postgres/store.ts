@@ -11,7 +11,6 @@ import { oauthRepo } from './repos/oauth.ts';
 import { accessRepo } from './repos/access.ts';
 import { projectsRepo, workzonesRepo } from './repos/projects.ts';
 import { membersRepo } from './repos/members.ts';
-import { jobsRepo } from './repos/jobs.ts';
 import { locksRepo } from './repos/locks.ts';
 import { filesRepo, uploadsRepo } from './repos/files.ts';
 import { invitationsRepo } from './repos/invitations.ts';
@@ -51,7 +50,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     events: withWebhookFanOut(eventsRepo(sql, events, origin), () => repos),
     webhooks: webhooksRepo(sql),
     locks: locksRepo(sql),
-    jobs: jobsRepo(sql),
     files: filesRepo(sql),
     uploads: uploadsRepo(sql),
     projects: projectsRepo(sql),

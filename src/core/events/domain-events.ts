@@ -11,7 +11,6 @@
 // a consumer that needs more reads it, with the reader's permissions.
 import { api1IdOf } from '../ids/api1-id.ts';
 import type { AccountRole } from '../ports/account-roles.ts';
-import type { JobState } from '../ports/jobs.ts';
 
 /** A project in both id forms (API 2 UUID, API 1 id) and its account; every project event's data starts with it. */
 export interface ProjectIds {
@@ -109,9 +108,6 @@ export interface DomainEventData extends ModuleEventData {
   'file.updated': ProjectIds & { fileId: string; workzoneId: string; fields: ('name' | 'transformation')[] };
   'file.deleted': ProjectIds & { fileId: string; workzoneId: string; category: string };
 
-  // Jobs.
-  /** A background job (work-zone copy, tag detection) finished for good: `done`, or `failed` after its last attempt. */
-  'job.finished': { jobId: string; kind: string; state: Extract<JobState, 'done' | 'failed'>; createdBy: string | null };
 
   // Webhooks (docs/webhooks.md).
   /** A webhook endpoint was registered, changed or deleted. */

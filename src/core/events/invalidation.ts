@@ -104,7 +104,6 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   // A rename or a transformation changes no count.
   'file.updated': nothing,
   'file.deleted': withLists(contents),
-  'job.finished': nothing,
   'webhook.created': nothing,
   'webhook.updated': nothing,
   'webhook.deleted': nothing,

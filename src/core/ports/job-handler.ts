@@ -1,8 +1,24 @@
-// What a module's job kind implements (the job runner, src/core/jobs, runs it): a port of the
-// kernel so that the module descriptor's type (modules.ts) names it without importing the
-// jobs module, which is itself a module.
-import type { JobRecord } from './jobs.ts';
+// What a module's job kind implements (the job runner, src/modules/jobs, runs it), and the job
+// it is handed: a port of the kernel so that the module descriptor's type (modules.ts) names it
+// without importing the jobs module, which is itself a module.
 import type { Repos } from './repositories.ts';
+
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+export interface JobRecord {
+  id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  state: JobState;
+  attempts: number;
+  maxAttempts: number;
+  lastError: string | null;
+  result: unknown;
+  subjects: string[];
+  createdBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
 
 export type JobOutcome = { state: 'done'; result: unknown } | { state: 'failed'; error: string };
 

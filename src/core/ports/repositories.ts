@@ -3,7 +3,6 @@
 // `store.transaction(fn)`, use only the `repos` that fn receives.
 import type { AccountFacts } from '../permissions/evaluate.ts';
 import type { MembersRepo, ProjectsRepo, WorkzonesRepo } from './project-repositories.ts';
-import type { JobsRepo } from './jobs.ts';
 import type { LocksRepo } from './locks.ts';
 import type { EventsRepo, ListenerState } from './events.ts';
 import type { WebhooksRepo } from './webhooks.ts';
@@ -401,7 +400,6 @@ export interface Repos {
   events: EventsRepo;
   webhooks: WebhooksRepo;
   locks: LocksRepo;
-  jobs: JobsRepo;
   files: FilesRepo;
   uploads: UploadsRepo;
   projects: ProjectsRepo;

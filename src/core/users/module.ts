@@ -7,17 +7,18 @@ import type { Ids } from '../ports/ids.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
 import type { Authorizer } from '../permissions/authorizer.ts';
 import type { SendMail } from '../mail/index.ts';
-import type { JobRunner } from '../jobs/index.ts';
+import type { JobRunner } from '../../modules/jobs/index.ts';
 import { createSignIn, type SignIn } from './sign-in.ts';
 import { createAccountUsers, type AccountUsers } from './account-users.ts';
 import { createInvitations, type Invitations } from './invitations.ts';
 import { createPasswordResets, RESET_MAIL_JOB, type PasswordResets } from './password-resets.ts';
 import { createUserProfiles, type UserProfiles } from './user-profiles.ts';
 import { type AccountInvitations, createAccountInvitations, type InviteLimits } from './account-invitations.ts';
+import type { JobsRepos } from '../../modules/jobs/index.ts';
 
 export interface UsersNeeds {
   /** The groups module's repository too: a user removed from the account leaves its groups. */
-  store: Store<Repos & GroupsRepos>;
+  store: Store<Repos & GroupsRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;

@@ -11,14 +11,15 @@ import type { Ids } from '../ports/ids.ts';
 import type { Repos } from '../ports/repositories.ts';
 import type { RolesRepos } from '../../modules/roles/index.ts';
 import { api1IdOf } from '../ids/api1-id.ts';
-import type { JobRecord } from '../ports/jobs.ts';
+import type { JobRecord } from '../ports/job-handler.ts';
 import type { SendMail } from '../mail/index.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { requirePermission, type Actor, type Authorizer } from '../permissions/authorizer.ts';
-import type { JobHandler, JobRunner } from '../jobs/index.ts';
+import type { JobHandler, JobRunner } from '../../modules/jobs/index.ts';
 import { insertProjectRows, lockProjectMembership, type ProjectAccess, requiredName, subscriptionNotActive } from '../projects/index.ts';
 import { projectEventOf, subjectOf } from '../events/domain-events.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
+import type { JobsRepos } from '../../modules/jobs/index.ts';
 
 export const COPY_JOB = 'workzone-copy';
 
@@ -74,10 +75,10 @@ export interface WorkzoneCopy {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const WORKZONE_COPY_STORE = storeUseOf<Repos & RolesRepos>()({ reads: ['subscriptions', 'workzones', 'jobs'], writes: ['accounts', 'events', 'files', 'jobs', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
+export const WORKZONE_COPY_STORE = storeUseOf<Repos & RolesRepos & JobsRepos>()({ reads: ['subscriptions', 'workzones', 'jobs'], writes: ['accounts', 'events', 'files', 'jobs', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
 
 export function createWorkzoneCopy(deps: {
-  store: SliceOf<typeof WORKZONE_COPY_STORE, Repos & RolesRepos>;
+  store: SliceOf<typeof WORKZONE_COPY_STORE, Repos & RolesRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;

@@ -9,16 +9,17 @@ import type { Ids } from '../ports/ids.ts';
 import { formatUrn } from '../ids/urn.ts';
 import type { Authorizer } from '../permissions/authorizer.ts';
 import type { ProjectAccess } from '../projects/index.ts';
-import type { JobRunner } from '../jobs/index.ts';
+import type { JobRunner } from '../../modules/jobs/index.ts';
 import type { SendMail } from '../mail/index.ts';
 import type { Files } from '../files/index.ts';
 import type { CacheRegistry } from '../cache/registry.ts';
 import { createWorkzones, type Workzones } from './workzones.ts';
 import { COPY_JOB, createWorkzoneCopy, type WorkzoneCopy } from './copy.ts';
+import type { JobsRepos } from '../../modules/jobs/index.ts';
 
 export interface WorkzonesNeeds {
   /** The roles module's repository too (a new project's manager is the account's base Manager role), and the tags module's (a zone counts its tags). */
-  store: Store<Repos & RolesRepos & TagsRepos>;
+  store: Store<Repos & RolesRepos & TagsRepos & JobsRepos>;
   caches: CacheRegistry;
   clock: Clock;
   ids: Ids;

@@ -3,12 +3,12 @@
 // Listed after `jobs` and `pointclouds` (it queues jobs and reads point clouds as they do).
 import path from 'node:path';
 import { defineModule } from '../contract.ts';
-import type { Store } from '../../core/ports/repositories.ts';
+import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
 import { formatUrn } from '../../core/ids/urn.ts';
-import type { JobRunner } from '../../core/jobs/index.ts';
+import type { JobRunner } from '../jobs/index.ts';
 import type { ProjectAccess } from '../../core/projects/index.ts';
 import type { SendMail } from '../../core/mail/index.ts';
 import { createMeshExports, createMeshJob, MESH_JOB, type MeshExports } from './core/mesh-export.ts';
@@ -16,9 +16,10 @@ import { MESH_EXPORT_CODES } from './core/errors.ts';
 import { open3dMesher } from './adapters/open3d-mesher.ts';
 import { meshExportRoutes } from './http/api2.ts';
 import { MESH_EXPORT_OPERATIONS } from './http/operations.ts';
+import type { JobsRepos } from '../jobs/index.ts';
 
 export interface MeshExportNeeds {
-  store: Store;
+  store: Store<Repos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   objectStore: ObjectStore;

@@ -8,7 +8,7 @@ import type { Clock } from '../../core/ports/clock.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
 import type { Logger } from '../../core/ports/telemetry.ts';
 import type { CacheRegistry } from '../../core/cache/registry.ts';
-import type { JobRunner } from '../../core/jobs/index.ts';
+import type { JobRunner } from '../jobs/index.ts';
 import type { ProjectAccess } from '../../core/projects/index.ts';
 import { defineModule } from '../contract.ts';
 import { createPointCloudIntake, pointCloudIntakeTask, CONVERT_JOB, type PointCloudIntake } from './core/intake.ts';

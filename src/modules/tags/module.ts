@@ -9,7 +9,7 @@ import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { UsageRecorder } from '../../core/ports/usage.ts';
 import type { ProjectAccess } from '../../core/projects/index.ts';
-import type { JobRunner } from '../../core/jobs/index.ts';
+import type { JobRunner } from '../jobs/index.ts';
 import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { TagDetector } from './core/tag-detector.ts';
 import type { TagsRepos } from './core/ports.ts';
@@ -24,9 +24,10 @@ import { api2TagJson } from './http/api2-tag-json.ts';
 import { tagRoutes as api1Tags } from './http/api1.ts';
 import { tagRoutes as api2Tags } from './http/api2.ts';
 import { TAG_API1_OPERATIONS, TAG_API2_OPERATIONS } from './http/operations.ts';
+import type { JobsRepos } from '../jobs/index.ts';
 
 export interface TagsNeeds {
-  store: Store<Repos & TagsRepos>;
+  store: Store<Repos & TagsRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   projectAccess: ProjectAccess;

@@ -8,13 +8,14 @@
 // error first) and drawn as three.js Points; nodes no longer picked are hidden, and freed
 // when what is held exceeds the budget. Hierarchy pages below the root page are read when
 // the walk reaches them. The scan is placed by its file's pose (translation, rotation: a
-// project point is R·p + t); its points are held relative to the scan's own centre, so a
-// pose far from the view's origin costs no precision, and the walk reads the camera in the
-// scan's frame.
-import { Box3, BufferAttribute, BufferGeometry, Frustum, Group, Matrix4, Points, PointsMaterial, Quaternion, Sphere, Vector3 } from 'three';
+// project point is R·p + t; ../pose.ts, shared with the preview); its points are held
+// relative to the scan's own centre, so a pose far from the view's origin costs no
+// precision, and the walk reads the camera in the scan's frame.
+import { Box3, BufferAttribute, BufferGeometry, Frustum, Group, Matrix4, Points, PointsMaterial, Sphere, Vector3 } from 'three';
 import { Copc, type Hierarchy, type View } from 'copc';
 import { createLazPerf, type LazPerf } from 'laz-perf';
 import { VIEW_POINT_BUDGET, type ColourMode, type FrameInfo, type LayerContext, type Pose, type SceneLayer } from '../layer.ts';
+import { placeByPose, posedPoint, samePose } from '../pose.ts';
 
 /** Reads bytes [begin, end) of the COPC file (end exclusive, as copc.js asks). */
 export type RangeGetter = (begin: number, end: number) => Promise<Uint8Array>;
@@ -168,32 +169,11 @@ export class CopcPointsLayer implements SceneLayer {
 
   /** Places the scan by its file's pose (null: where its coordinates say). */
   setPose(pose: Pose | null): void {
-    if (JSON.stringify(pose) === JSON.stringify(this.pose)) return;
+    if (samePose(pose, this.pose)) return;
     this.pose = pose;
     if (!this.copc) return;
-    this.place();
+    placeByPose(this.object, this.pose, this.centre, this.origin);
     this.ctx?.changed();
-  }
-
-  /** The pose's rotation, normalised (none, or a zero quaternion: no rotation). */
-  private rotation(): Quaternion {
-    const r = this.pose?.rotation;
-    const q = r ? new Quaternion(r.x, r.y, r.z, r.w) : new Quaternion();
-    return q.lengthSq() > 0 ? q.normalize() : new Quaternion();
-  }
-
-  /** Where the scan's own centre lands in the project: R·centre + t. */
-  private posedCentre(): Vector3 {
-    const t = this.pose?.translation;
-    return this.centre.clone().applyQuaternion(this.rotation()).add(new Vector3(t?.x ?? 0, t?.y ?? 0, t?.z ?? 0));
-  }
-
-  /** The group's transform: a held point p − centre lands at R·p + t − origin in the view. */
-  private place(): void {
-    this.object.quaternion.copy(this.rotation());
-    this.object.position.copy(this.posedCentre()).sub(this.origin);
-    this.object.updateMatrix();
-    this.object.updateMatrixWorld(true);
   }
 
   /** Every read of the layer is counted here (the status line, the tests and the bench). */
@@ -218,8 +198,8 @@ export class CopcPointsLayer implements SceneLayer {
     const own = new Box3(new Vector3(...min), new Vector3(...max));
     this.centre = own.getCenter(new Vector3());
     this.box.copy(own).translate(this.centre.clone().negate());
-    this.origin = this.ctx!.claimOrigin(this.posedCentre()).clone();
-    this.place();
+    this.origin = this.ctx!.claimOrigin(posedPoint(this.pose, this.centre)).clone();
+    placeByPose(this.object, this.pose, this.centre, this.origin);
     this.zRange = [min[2], max[2] > min[2] ? max[2] : min[2] + 1];
     const hasRgb = [2, 3, 5, 7, 8, 10].includes(copc.pointDataRecordFormat);
     if (!hasRgb && this.mode === 'rgb') this.mode = 'elevation';

@@ -2,7 +2,7 @@
 // builds a triangle mesh from chosen scans of a work zone (the Mesher port), stores it as an
 // OBJ file of the zone and mails the requester, both in the transaction that records the
 // job's end. Without a mesher on the node the request answers 503 `mesher-unavailable`.
-import { sliceOf, storeUse, type SliceOf } from '../../../core/ports/store-slices.ts';
+import { sliceOf, storeUse, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import path from 'node:path';
 import fs from 'node:fs/promises';
 import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
@@ -11,15 +11,16 @@ import { refValue, type EntityRef } from '../../../core/ids/urn.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
-import type { JobRecord } from '../../../core/ports/jobs.ts';
+import type { JobRecord } from '../../../core/ports/job-handler.ts';
 import { blobKey } from '../../../core/ports/object-store.ts';
 import type { FileRecord } from '../../../core/ports/file-repositories.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
-import type { JobHandler, JobRunner } from '../../../core/jobs/index.ts';
+import type { JobHandler, JobRunner } from '../../jobs/index.ts';
 import type { ProjectAccess } from '../../../core/projects/index.ts';
 import type { SendMail } from '../../../core/mail/index.ts';
 import { formatOf } from '../../../core/files/index.ts';
 import { MESHABLE_EXTENSIONS, MeshFailure, type BuiltMesh, type CropRegion, type Mesher } from './ports.ts';
+import type { JobsRepos } from '../../jobs/index.ts';
 
 export const MESH_JOB = 'export-to-mesh';
 /** The vendor's bounds on `resolution` (metres). */
@@ -77,9 +78,9 @@ function plannedFile(p: MeshPayload, now: Date, size = 0, md5 = ''): FileRecord 
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const MESH_EXPORTS_STORE = storeUse({ reads: ['files', 'workzones'], writes: ['jobs'] });
+export const MESH_EXPORTS_STORE = storeUseOf<Repos & JobsRepos>()({ reads: ['files', 'workzones'], writes: ['jobs'] });
 
-export function createMeshExports(deps: { store: SliceOf<typeof MESH_EXPORTS_STORE>; clock: Clock; ids: Ids; access: ProjectAccess; jobRunner: JobRunner; mesher: Mesher }): MeshExports {
+export function createMeshExports(deps: { store: SliceOf<typeof MESH_EXPORTS_STORE, Repos & JobsRepos>; clock: Clock; ids: Ids; access: ProjectAccess; jobRunner: JobRunner; mesher: Mesher }): MeshExports {
   const { clock, ids, access, jobRunner, mesher } = deps;
   const store = sliceOf(deps.store, MESH_EXPORTS_STORE);
   return {

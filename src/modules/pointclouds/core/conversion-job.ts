@@ -9,10 +9,10 @@ import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-sli
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DomainError } from '../../../core/errors.ts';
-import type { JobHandler } from '../../../core/jobs/index.ts';
-import { LEASE_MS } from '../../../core/jobs/index.ts';
+import type { JobHandler } from '../../jobs/index.ts';
+import { LEASE_MS } from '../../jobs/index.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
-import type { JobRecord } from '../../../core/ports/jobs.ts';
+import type { JobRecord } from '../../../core/ports/job-handler.ts';
 import { blobKey } from '../../../core/ports/object-store.ts';
 import { errorFields, type Logger } from '../../../core/ports/telemetry.ts';
 import {

@@ -5,7 +5,7 @@
 // (file.registered), so a node killed between the registration and the queueing loses
 // nothing: the next pass, on any node, queues it.
 import { sliceOf, storeUseOf, type SliceOf, type StoreEvents } from '../../../core/ports/store-slices.ts';
-import type { JobRunner } from '../../../core/jobs/index.ts';
+import type { JobRunner } from '../../jobs/index.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { PeriodicTask } from '../../../core/ports/background.ts';
 import type { Logger } from '../../../core/ports/telemetry.ts';

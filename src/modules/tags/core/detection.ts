@@ -5,10 +5,10 @@
 import { tagListChanged } from './events.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
-import type { JobRecord } from '../../../core/ports/jobs.ts';
+import type { JobRecord } from '../../../core/ports/job-handler.ts';
 import type { TagDetector } from './tag-detector.ts';
 import type { TagTexts } from './tag-texts.ts';
-import type { JobHandler } from '../../../core/jobs/index.ts';
+import type { JobHandler } from '../../jobs/index.ts';
 import { normaliseTagData, MAX_TAGS_PER_LIST, type TagData } from './tag-data.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';

@@ -15,7 +15,7 @@ import type { MetadataDefinition, TagListRecord, TagRow, TagsRepos } from './por
 import type { Permission } from '../../../core/permissions/catalog.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope, requiredName } from '../../../core/projects/index.ts';
-import type { JobRunner } from '../../../core/jobs/index.ts';
+import type { JobRunner } from '../../jobs/index.ts';
 import type { TagTexts } from './tag-texts.ts';
 import { AI_DETECTION_CLASS_NAMES } from './ai-detection-classes.ts';
 import { checkColor, checkMetadataDefinitions } from './tag-data.ts';
@@ -23,6 +23,7 @@ import { TAGS_WRITE, listIn, lockForChange, lockSubscription } from './tag-list-
 import {
   checkTagCapacity, needsLiveTags, planTagChanges, tagIdsToRead, writtenRows, type DetectInput, type TagChanges,
 } from './tag-change-plan.ts';
+import type { JobsRepos } from '../../jobs/index.ts';
 
 export const DETECT_JOB = 'tag-detection';
 
@@ -67,10 +68,10 @@ const sameDefinitions = (a: MetadataDefinition[], b: MetadataDefinition[]) =>
   a.length === b.length && a.every((d, i) => d.id === b[i]!.id && d.name === b[i]!.name);
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const TAG_LIST_WRITES_STORE = storeUseOf<Repos & TagsRepos>()({ reads: ['workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
+export const TAG_LIST_WRITES_STORE = storeUseOf<Repos & TagsRepos & JobsRepos>()({ reads: ['workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
 
 export function createTagListWrites(deps: {
-  store: SliceOf<typeof TAG_LIST_WRITES_STORE, Repos & TagsRepos>;
+  store: SliceOf<typeof TAG_LIST_WRITES_STORE, Repos & TagsRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   access: Pick<ProjectAccess, 'project'>;
@@ -104,7 +105,7 @@ export function createTagListWrites(deps: {
 
   /** Plans then writes tag changes on a locked list (all or nothing: any failure throws before the transaction commits). */
   async function applyChanges(
-    repos: Pick<Repos & TagsRepos, 'events' | 'files' | 'jobs' | 'tags'>, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, list: TagListRecord, c: TagChanges,
+    repos: Pick<Repos & TagsRepos & JobsRepos, 'events' | 'files' | 'jobs' | 'tags'>, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, list: TagListRecord, c: TagChanges,
     opts: { definitionsChanged?: boolean } = {},
   ): Promise<ChangeResult> {
     const definitionsChanged = !!opts.definitionsChanged;
@@ -164,7 +165,7 @@ export function createTagListWrites(deps: {
   }
 
   async function updateOne(
-    repos: Pick<Repos & TagsRepos, 'events' | 'files' | 'jobs' | 'locks' | 'tags' | 'workzones'>, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, ref: EntityRef, input: TagListInput | null, changes: TagChanges,
+    repos: Pick<Repos & TagsRepos & JobsRepos, 'events' | 'files' | 'jobs' | 'locks' | 'tags' | 'workzones'>, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, ref: EntityRef, input: TagListInput | null, changes: TagChanges,
     mode: 'put' | 'patch',
   ): Promise<ChangeResult> {
     const found = await listIn(repos, scope, ref);

@@ -1,24 +1,25 @@
 // Runs queued jobs on every node: each claim is one conditional UPDATE … FOR UPDATE SKIP
 // LOCKED, so a job runs on one node at a time; a lease that expires (a node died) makes
 // it claimable again. Failures retry with backoff; a DomainError is final.
-import { eventOf, subjectOf } from '../events/domain-events.ts';
-import { DomainError } from '../errors.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { JobRecord } from '../ports/jobs.ts';
-import type { Repos } from '../ports/repositories.ts';
-import { errorFields, noMetrics, silentLogger, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
+import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { DomainError } from '../../../core/errors.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { JobRecord } from '../../../core/ports/job-handler.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import { errorFields, noMetrics, silentLogger, type CoreMetrics, type Logger } from '../../../core/ports/telemetry.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { JobsRepos } from './ports.ts';
 
-export type { JobHandler, JobOutcome } from '../ports/job-handler.ts';
-import type { JobHandler, JobOutcome } from '../ports/job-handler.ts';
+export type { JobHandler, JobOutcome } from '../../../core/ports/job-handler.ts';
+import type { JobHandler, JobOutcome } from '../../../core/ports/job-handler.ts';
 
 export const LEASE_MS = 5 * 60_000;
 
 /** This node's background job runner: jobs are enqueued in the caller's transaction and run by one node each. */
 export interface JobRunner {
   /** Queues a job in the caller's transaction; the local runner is kicked after commit by `kick()`. */
-  enqueue(repos: Pick<Repos, 'jobs'>, job: { kind: string; payload: Record<string, unknown>; subjects?: string[]; createdBy: string | null; maxAttempts?: number }): Promise<string>;
+  enqueue(repos: JobsRepos, job: { kind: string; payload: Record<string, unknown>; subjects?: string[]; createdBy: string | null; maxAttempts?: number }): Promise<string>;
   /** Runs the queue soon, unless the runner is stopped (then only drain() or start() run jobs). */
   kick(): void;
   /** Works the queue until it is empty (one loop per node at a time). */
@@ -30,10 +31,10 @@ export interface JobRunner {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const JOB_RUNNER_STORE = storeUse({ reads: ['jobs'], writes: ['events', 'files', 'jobs', 'outbox', 'users'] });
+export const JOB_RUNNER_STORE = storeUseOf<Repos & JobsRepos>()({ reads: ['jobs'], writes: ['events', 'files', 'jobs', 'outbox', 'users'] });
 
 export function createJobRunner(deps: {
-  store: SliceOf<typeof JOB_RUNNER_STORE>;
+  store: SliceOf<typeof JOB_RUNNER_STORE, Repos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   handlers: Record<string, JobHandler>;
@@ -118,7 +119,7 @@ export function createJobRunner(deps: {
   return {
     /** Queues a job in the caller's transaction; the local runner is kicked after commit by `kick()`. */
     async enqueue(
-      repos: Pick<Repos, 'jobs'>,
+      repos: JobsRepos,
       job: { kind: string; payload: Record<string, unknown>; subjects?: string[]; createdBy: string | null; maxAttempts?: number },
     ): Promise<string> {
       const id = ids.uuid();

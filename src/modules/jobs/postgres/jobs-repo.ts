@@ -1,5 +1,6 @@
-import type { JobRecord, JobsRepo } from '../../../core/ports/jobs.ts';
-import type { Sql } from '../sql.ts';
+import type { JobRecord } from '../../../core/ports/job-handler.ts';
+import type { JobsRepo } from '../core/ports.ts';
+import type { Sql } from '../../../adapters/postgres/sql.ts';
 
 const COLS = `id, kind, payload, state, attempts, max_attempts AS "maxAttempts", last_error AS "lastError", result, subjects,
   created_by AS "createdBy", created_at AS "createdAt", updated_at AS "updatedAt"`;

@@ -1,20 +1,6 @@
-// The job queue port: durable jobs claimed one at a time by any node.
-export type JobState = 'queued' | 'running' | 'done' | 'failed';
-
-export interface JobRecord {
-  id: string;
-  kind: string;
-  payload: Record<string, unknown>;
-  state: JobState;
-  attempts: number;
-  maxAttempts: number;
-  lastError: string | null;
-  result: unknown;
-  subjects: string[];
-  createdBy: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+// The jobs module's repository port (its SQL: src/modules/jobs/postgres/jobs-repo.ts): durable
+// jobs claimed one at a time by any node.
+import type { JobRecord } from '../../../core/ports/job-handler.ts';
 
 export interface JobsRepo {
   enqueue(j: { id: string; kind: string; payload: Record<string, unknown>; subjects: string[]; createdBy: string | null; maxAttempts: number }, now: Date): Promise<void>;
@@ -28,4 +14,9 @@ export interface JobsRepo {
   /** Records a failed attempt: back to queued after `retryAt`, or failed for good when attempts are spent. */
   fail(id: string, error: string, retryAt: Date | null, now: Date): Promise<void>;
   byId(id: string): Promise<JobRecord | null>;
+}
+
+/** The module's repositories, as the store binds them (the modules that enqueue or follow jobs declare them in their slices). */
+export interface JobsRepos {
+  jobs: JobsRepo;
 }
