@@ -235,7 +235,7 @@ async function setFaultRules(rules: unknown[]): Promise<void> {
 
 /** A box (min, max) turned about Z by a quarter or half turn, then moved by `t`: the box of the turned points. */
 function boxTurnedAboutZ(b: { min: number[]; max: number[] }, quarterTurns: 1 | 2, t: [number, number, number]) {
-  const corners = [b.min, b.max].flatMap((x) => [b.min, b.max].map((y) => [x[0]!, y[1]!]));
+  const corners = [b.min, b.max].flatMap((forX) => [b.min, b.max].map((forY) => [forX[0]!, forY[1]!]));
   // (x, y) turned a quarter is (−y, x), a half (−x, −y).
   const turned = corners.map(([x, y]) => (quarterTurns === 1 ? [-y!, x!] : [-x!, -y!]));
   const along = (i: number, pick: (...n: number[]) => number) => pick(...turned.map((c) => c[i]!)) + t[i]!;
@@ -280,7 +280,11 @@ test('zone view: a LAS previewed before its COPC is placed by its file\'s pose a
   const page = await newPage({ width: 1280, height: 800 });
   await page.goto(`${server.url}/console/a/${site.accountId}/p/${site.projectId}?zone=${zoneId}&tab=files`);
   await signInThroughConsole(page, DEMO_OWNER, /tab=files$/);
-  await page.locator(`canvas.scene[data-points="${count}"]`).waitFor({ timeout: 120_000 });
+  await page.locator(`canvas.scene[data-points="${count}"]`).waitFor({ timeout: 120_000 }).catch(async (e: unknown) => {
+    // What the preview said last (its status carries a failure's message).
+    const last = await page.evaluate(() => (globalThis as any).__scanbasePreview);
+    throw new Error(`the preview did not draw its ${count} points; its last reading: ${JSON.stringify(last)}`, { cause: e });
+  });
 
   const layerId = `scan:${fileId}`;
   /** The layer drawn (a preview has setPreview, the COPC layer stats) and its box in survey coordinates. */
@@ -317,7 +321,9 @@ test('zone view: a LAS previewed before its COPC is placed by its file\'s pose a
     },
     [layerId, expectedB.min[0]!] as const,
     { timeout: 30_000 },
-  );
+  ).catch(async (e: unknown) => {
+    throw new Error(`the preview did not move to pose B: ${JSON.stringify(await placed())} placed, ${JSON.stringify(expectedB)} expected`, { cause: e });
+  });
   const moved = await placed();
   assert.ok(moved.preview, 'still the preview');
   assertPlaced(moved, expectedB, 'pose B:');

@@ -77,7 +77,7 @@ export class ScanPointsLayer implements SceneLayer {
     if (samePose(pose, this.pose)) return;
     this.pose = pose;
     // Before its first points the pose is kept: setPreview places them by it.
-    if (this.ctx) return; // MUTATION
+    if (!this.ctx || this.box.isEmpty()) return;
     placeByPose(this.object, this.pose, this.centre, this.origin);
     this.ctx.changed();
   }
