@@ -49,10 +49,18 @@ test('a named condition refuses when it does not hold, naming the rule it stands
   assert.deepEqual([owner.message, owner.values], ['Requires account:account:update-owner', { requiredPermissions: ['account:account:update-owner'], grantedBy: ['owner'] }]);
 });
 
-const CORE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/core');
+const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
+const CORE = path.join(SRC, 'core');
 const sources = (dir: string): string[] =>
   fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
     d.isDirectory() ? sources(path.join(dir, d.name)) : d.name.endsWith('.ts') && !d.name.endsWith('.test.ts') ? [path.join(dir, d.name)] : []);
+/** Where use cases are: the kernel's modules (src/core) and each slice's core (src/modules/<m>/core). */
+const USE_CASE_SOURCES = (): string[] => [
+  ...sources(CORE),
+  ...fs.readdirSync(path.join(SRC, 'modules'), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(SRC, 'modules', d.name, 'core')))
+    .flatMap((d) => sources(path.join(SRC, 'modules', d.name, 'core'))),
+];
 
 /**
  * 403s that are rules about the state, not the caller's authority (docs/permissions.md
@@ -73,7 +81,7 @@ test('every authorization refusal of src/core goes through requirePermission; th
   assert.deepEqual(found, []);
 });
 
-test('each named condition is used by some use case, so the table lists no dead entry', () => {
-  const text = sources(CORE).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+test('each named condition is used by some use case (kernel or slice), so the table lists no dead entry', () => {
+  const text = USE_CASE_SOURCES().map((f) => fs.readFileSync(f, 'utf8')).join('\n');
   for (const name of Object.keys(REFUSAL_CONDITIONS)) assert.ok(text.includes(`condition('${name}'`), name);
 });
