@@ -22,6 +22,9 @@ export interface ErrorCodeEntry {
   readonly defined: readonly CodeSource[];
 }
 
+/** A module's catalogue row of one status (src/modules/<m>/core/errors.ts): its literal types make the code's type. */
+export const codeRow = <S extends number, D extends CodeSource>(status: S, defined: D) => ({ status: [status] as const, defined: [defined] as const });
+
 const spec = (...status: number[]) => ({ status, defined: ['spec'] }) as const;
 const vendor = (...status: number[]) => ({ status, defined: ['vendor'] }) as const;
 const ours = (...status: number[]) => ({ status, defined: ['ours'] }) as const;

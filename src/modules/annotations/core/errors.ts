@@ -1,19 +1,19 @@
 // The annotations module's error codes, merged into the kernel's catalogue type
 // (src/core/error-codes.ts ModuleErrorCodes); their rows (ANNOTATION_ERROR_CODES) go to the
 // assembled catalogue through module.ts.
-const row = <S extends number, D extends 'spec' | 'vendor'>(status: S, defined: D) => ({ status: [status] as const, defined: [defined] as const });
+import { codeRow } from '../../../core/error-codes.ts';
 
 export const ANNOTATION_ERROR_CODES = {
-  'invalid-annotation-urn': row(400, 'spec'),
-  'invalid-annotation-comment-urn': row(400, 'spec'),
+  'invalid-annotation-urn': codeRow(400, 'spec'),
+  'invalid-annotation-comment-urn': codeRow(400, 'spec'),
   /** The vendor's createAnnotation: "an error 400 with error code `project-max-annotations`" past 3000 in a project. */
-  'project-max-annotations': row(400, 'vendor'),
-  'view-annotation-forbidden': row(403, 'spec'),
-  'create-annotation-forbidden': row(403, 'spec'),
-  'update-annotation-forbidden': row(403, 'spec'),
-  'delete-annotation-forbidden': row(403, 'spec'),
-  'create-annotation-comment-forbidden': row(403, 'spec'),
-  'annotation-not-found': row(404, 'spec'),
+  'project-max-annotations': codeRow(400, 'vendor'),
+  'view-annotation-forbidden': codeRow(403, 'spec'),
+  'create-annotation-forbidden': codeRow(403, 'spec'),
+  'update-annotation-forbidden': codeRow(403, 'spec'),
+  'delete-annotation-forbidden': codeRow(403, 'spec'),
+  'create-annotation-comment-forbidden': codeRow(403, 'spec'),
+  'annotation-not-found': codeRow(404, 'spec'),
 } as const;
 
 type AnnotationErrorCodesRows = typeof ANNOTATION_ERROR_CODES;

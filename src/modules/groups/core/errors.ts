@@ -2,15 +2,15 @@
 // merging); their rows (GROUP_ERROR_CODES) go to the assembled catalogue through module.ts.
 // invalid-group-urn and group-not-found stay in the kernel's catalogue: the members module
 // answers them for a project's group member.
-const spec403 = { status: [403], defined: ['spec'] } as const;
+import { codeRow } from '../../../core/error-codes.ts';
 
 export const GROUP_ERROR_CODES = {
   'users-not-in-groups': { status: [400], defined: ['ours'] },
-  'list-groups-forbidden': spec403,
-  'view-group-forbidden': spec403,
-  'create-group-forbidden': spec403,
-  'update-group-forbidden': spec403,
-  'delete-group-forbidden': spec403,
+  'list-groups-forbidden': codeRow(403, 'spec'),
+  'view-group-forbidden': codeRow(403, 'spec'),
+  'create-group-forbidden': codeRow(403, 'spec'),
+  'update-group-forbidden': codeRow(403, 'spec'),
+  'delete-group-forbidden': codeRow(403, 'spec'),
   'group-already-exists': { status: [409], defined: ['ours'] },
 } as const;
 

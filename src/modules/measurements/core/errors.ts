@@ -1,14 +1,14 @@
 // The measurements module's error codes, merged into the kernel's catalogue type
 // (ModuleErrorCodes); their rows go to the assembled catalogue through module.ts.
-const row = <S extends number>(status: S) => ({ status: [status] as const, defined: ['spec'] as const });
+import { codeRow } from '../../../core/error-codes.ts';
 
 export const MEASUREMENT_ERROR_CODES = {
-  'invalid-measurement-urn': row(400),
-  'list-measurements-forbidden': row(403),
-  'create-measurement-forbidden': row(403),
-  'update-measurement-forbidden': row(403),
-  'delete-measurement-forbidden': row(403),
-  'measurement-not-found': row(404),
+  'invalid-measurement-urn': codeRow(400, 'spec'),
+  'list-measurements-forbidden': codeRow(403, 'spec'),
+  'create-measurement-forbidden': codeRow(403, 'spec'),
+  'update-measurement-forbidden': codeRow(403, 'spec'),
+  'delete-measurement-forbidden': codeRow(403, 'spec'),
+  'measurement-not-found': codeRow(404, 'spec'),
 } as const;
 
 type MeasurementErrorCodesRows = typeof MEASUREMENT_ERROR_CODES;

@@ -3,19 +3,18 @@
 // ModuleErrorCodes) by declaration merging, from the same rows.
 // invalid-tag-list-urn and invalid-tag-urn stay in the kernel's catalogue: the kernel's URN
 // parser answers them (src/core/ids/urn.ts).
-const spec403 = { status: [403], defined: ['spec'] } as const;
-const spec404 = { status: [404], defined: ['spec'] } as const;
+import { codeRow } from '../../../core/error-codes.ts';
 
 export const TAG_ERROR_CODES = {
   'capacity-exceeded-tag': { status: [400], defined: ['ours'] },
   'too-many-tags': { status: [400], defined: ['ours'] },
-  'list-tag-lists-forbidden': spec403,
-  'view-tag-list-forbidden': spec403,
-  'create-tag-list-forbidden': spec403,
-  'update-tag-list-forbidden': spec403,
-  'delete-tag-list-forbidden': spec403,
-  'tag-list-not-found': spec404,
-  'tag-not-found': spec404,
+  'list-tag-lists-forbidden': codeRow(403, 'spec'),
+  'view-tag-list-forbidden': codeRow(403, 'spec'),
+  'create-tag-list-forbidden': codeRow(403, 'spec'),
+  'update-tag-list-forbidden': codeRow(403, 'spec'),
+  'delete-tag-list-forbidden': codeRow(403, 'spec'),
+  'tag-list-not-found': codeRow(404, 'spec'),
+  'tag-not-found': codeRow(404, 'spec'),
   'tag-list-pending': { status: [409], defined: ['ours'] },
 } as const;
 
