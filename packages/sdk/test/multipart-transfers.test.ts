@@ -98,10 +98,14 @@ test('ranged download: parallel ranges, interrupted and resumed (only the missin
   const dest = path.join(dir, 'down-copy.e57');
   const o = { accountId: target.accountId, projectId: target.projectId, blobName: up!.blobName, dest, md5: up!.md5, chunkSize: MiB, parallel: 3 };
   const ac = new AbortController();
-  await assert.rejects(downloadRanged(clientOf(server.url), { ...o, signal: ac.signal, onProgress: (p) => p.bytesDone > 5 * MiB && ac.abort() }));
+  await assert.rejects(downloadRanged(clientOf(server.url), { ...o, signal: ac.signal, onProgress: (p) => p.bytesDone > 8 * MiB && ac.abort() }));
+  // What the interrupted run recorded as done (a range whose last byte arrived just before the
+  // abort may or may not have been recorded: the state file, not the byte count, is the truth).
+  const recorded = (JSON.parse(fs.readFileSync(`${dest}.part.json`, 'utf8')) as { done: number[] }).done;
+  assert.ok(recorded.length >= 2 && recorded.length < 14, `${recorded.length} ranges recorded before the interruption`);
   const r = await downloadRanged(clientOf(server.url), o);
-  assert.ok(r.rangesKept >= 4, `${r.rangesKept} ranges kept from the first run`);
-  assert.equal(r.rangesKept + r.rangesFetched, 14);
+  assert.equal(r.rangesKept, recorded.length, 'every range recorded is kept');
+  assert.equal(r.rangesFetched, 14 - recorded.length, 'only the missing ranges are fetched');
   assert.equal(md5(dest), md5(file));
   assert.equal(fs.existsSync(`${dest}.part.json`), false);
 

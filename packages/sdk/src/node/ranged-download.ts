@@ -130,14 +130,20 @@ async function fetchRanges(client: ScanbaseClient, o: RangedDownloadOptions, url
   };
   try {
     const running: Promise<void>[] = [];
-    for (let c = 0; c < chunks && !failure; c++) {
-      if (done.has(c)) continue;
-      await slots.take(o.signal);
-      running.push(one(c).then(() => slots.give(), (e: unknown) => {
-        failure ??= e;
-        slots.give();
-      }));
+    try {
+      for (let c = 0; c < chunks && !failure; c++) {
+        if (done.has(c)) continue;
+        await slots.take(o.signal);
+        running.push(one(c).then(() => slots.give(), (e: unknown) => {
+          failure ??= e;
+          slots.give();
+        }));
+      }
+    } catch (e) {
+      failure ??= e; // an abort while waiting for a slot
     }
+    // Every range in flight settles (its bytes and its state written, or its failure kept) before
+    // the file is closed: the state file is final when this call returns.
     await Promise.all(running);
     if (failure) throw failure;
     await fh.truncate(size);
