@@ -54,6 +54,9 @@ export async function loadScan(base: string | ApiPath, f: FileItem, layer: ScanP
     Object.assign(reading, p);
     report({ ...reading });
   };
+  // Placed by the file's pose, as its COPC is (streamCopc): on the tag list's "Show a scan's
+  // points" as in the zone's view, so the points sit where the boxes were drawn on them.
+  layer.setPose(poseOf(f));
   const shown = (p: PointPreview) => {
     layer.setPreview(p);
     reading.points = p.count;
@@ -151,9 +154,8 @@ export async function showScan(view: ZoneView, base: string | ApiPath, f: FileIt
   const shown: { preview: Promise<void> | null } = { preview: null };
   const startPreview = () => {
     if (shown.preview || !previewable(f)) return;
+    // Placed by loadScan as the COPC that replaces it will be (streamCopc), so the scan does not jump then.
     const layer = new ScanPointsLayer(id, label);
-    // Placed as the COPC that replaces it will be (streamCopc), so the scan does not jump then.
-    layer.setPose(poseOf(f));
     view.add(layer);
     shown.preview = loadScan(base, f, layer, report, previewStop.signal);
   };

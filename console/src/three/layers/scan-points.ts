@@ -40,10 +40,7 @@ export class ScanPointsLayer implements SceneLayer {
     this.preview = preview;
     const ctx = this.ctx;
     if (!ctx) return;
-    if (this.points) {
-      this.object.remove(this.points);
-      this.points.geometry.dispose();
-    }
+    this.release();
     const n = preview.count;
     const own = new Box3();
     const v = new Vector3();
@@ -88,6 +85,15 @@ export class ScanPointsLayer implements SceneLayer {
   }
 
   dispose(): void {
-    this.points?.geometry.dispose();
+    this.release();
+  }
+
+  /** Frees the drawn points' GPU buffers and their material (each redraw makes new ones). */
+  private release(): void {
+    if (!this.points) return;
+    this.object.remove(this.points);
+    this.points.geometry.dispose();
+    (this.points.material as PointsMaterial).dispose();
+    this.points = null;
   }
 }
