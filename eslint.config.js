@@ -147,6 +147,25 @@ export default tseslint.config(
     },
   },
   {
+    // The HTTP layer receives the face (src/services.ts), never the wiring: the composition is
+    // not imported by what it composes (docs/architecture.md "The HTTP layer's face").
+    files: ['src/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            throughIndex('(^|/)core/'),
+            {
+              regex: '(^|/)(compose|module-list|main|serve|admin|background|probes|seed-file)\\.ts$',
+              message: 'src/http receives the face (src/services.ts: Services, HttpServices), never the wiring.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The HTTP layer receives use cases only: no repository, no store (issue 16).
     files: ['src/http/**/*.ts', 'src/modules/*/http/**/*.ts'],
     rules: {

@@ -9,7 +9,7 @@ import { connectionsOf, openDatabase } from './adapters/postgres/open.ts';
 import { withDeadlines } from './adapters/postgres/deadlines.ts';
 import { migrate, readMigrations } from './adapters/postgres/migrate.ts';
 import { instrumentSql } from './adapters/postgres/instrumented.ts';
-import { createMetrics, type Metrics } from './adapters/telemetry/prometheus.ts';
+import { createMetrics } from './adapters/telemetry/prometheus.ts';
 import { silentLogger, type Logger } from './core/ports/telemetry.ts';
 import { CacheRegistry } from './core/cache/registry.ts';
 import { createStore } from './adapters/postgres/store.ts';
@@ -22,31 +22,17 @@ import { createEs256Signer } from './adapters/jwt/es256-signer.ts';
 import { smtpTransport } from './adapters/mail/smtp.ts';
 import { logTransport } from './adapters/mail/log.ts';
 import { createScheduler } from './background.ts';
-import { createProbes, type Probes } from './probes.ts';
+import { createProbes } from './probes.ts';
 import { seedFileReader } from './seed-file.ts';
-import { Composition, type Sealed } from './core/modules.ts';
-import { composeModules, STORE_MODULES, type ContractOffers, type ModuleRepos } from './modules/registries.ts';
-import type { Authorizer } from './core/permissions/authorizer.ts';
-import type { Revocation, SigningKeys, TokenService, WebSessions } from './core/oauth/index.ts';
-import type { AccountInvitations, AccountUsers, Invitations, PasswordResets, SignIn, UserProfiles } from './core/users/index.ts';
-import type { ApplySeed, AuthenticateOperator, Operator, SandboxClock, SeedDocument } from './core/operator/index.ts';
-import type { MailRelay, SendMail } from './core/mail/index.ts';
-import type { Accounts } from './core/accounts/index.ts';
-import type { Groups } from './modules/groups/index.ts';
-import type { ProjectAccess, ProjectDetailsService, Projects, Reach } from './core/projects/index.ts';
-import type { WorkzoneCopy, Workzones } from './core/workzones/index.ts';
-import type { Members } from './core/members/index.ts';
-import type { JobRunner } from './modules/jobs/index.ts';
-import { noDetections, type TagDetector, type TagLists } from './modules/tags/index.ts';
-import type { Files, UploadSweeper } from './core/files/index.ts';
-import type { WebhookOwnerNotices, WebhookRelay, Webhooks } from './core/webhooks/index.ts';
+import { Composition } from './core/modules.ts';
+import { composeModules, STORE_MODULES, type ModuleRepos } from './modules/registries.ts';
+import { noDetections, type TagDetector } from './modules/tags/index.ts';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.ts';
 import type { Ids } from './core/ports/ids.ts';
 import type { PasswordHasher, TokenSigner } from './core/ports/crypto.ts';
 import type { Repos, Store } from './core/ports/repositories.ts';
-import type { ListenerState } from './core/ports/events.ts';
-import type { ObjectStore } from './core/ports/object-store.ts';
 import { VERSION } from './version.ts';
+import type { HttpServices, StartupFacts } from './services.ts';
 import { createSnapshots } from './adapters/snapshots/snapshots.ts';
 
 export interface ComposeOptions {
@@ -62,100 +48,18 @@ export interface ComposeOptions {
   processMetrics?: boolean;
 }
 
-/** What start-up did, for its log lines (src/main.ts). */
-export interface StartupFacts {
-  migrationsApplied: number;
-  migrationsTotal: number;
-}
 
 /**
- * The composed service: the adapters, then each module's use cases (src/http receives this,
- * and reads use cases only). The modules under src/modules add their offers through
- * ContractOffers (src/modules/registries.ts); src/core's modules are listed here.
+ * The composed service: the HTTP layer's face (src/services.ts) and what only the wiring,
+ * administration and tests hold: the store, the signer, the object store and the id
+ * generator.
  */
-export interface Core extends ContractOffers {
-  // Adapters and process facts.
-  config: Config;
-  version: string;
-  logger: Logger;
-  metrics: Metrics;
-  /** The node's caches by name (GET /metrics); the tag routes make theirs here. */
-  caches: CacheRegistry;
-  startup: StartupFacts;
-  /** The clock every use case reads; the sandbox clock moves it. */
-  clock: OffsetClock;
+export interface Core extends HttpServices {
   ids: Ids;
-  /** The database (administration, tests); never read by src/http (eslint.config.js). */
+  /** The database (administration, tests); never reachable from src/http (its face has no store). */
   store: Store<Repos & ModuleRepos> & { close(): Promise<void> };
-  objectStore: ObjectStore;
   signer: TokenSigner;
-  // oauth
-  signingKeys: SigningKeys;
-  tokens: TokenService;
-  webSessions: WebSessions;
-  /** "Sign out everywhere": every session of a user ends (docs/security.md "Evicting every session"). */
-  revocation: Revocation;
-  // users
-  signIn: SignIn;
-  accountUsers: AccountUsers;
-  invitations: Invitations;
-  passwordResets: PasswordResets;
-  userProfiles: UserProfiles;
-  /** The signed-in user's own pending invitations to accounts (accept, decline). */
-  accountInvitations: AccountInvitations;
-  // mail
-  sendMail: SendMail;
-  /** The SMTP relay; null without SMTP_URL. */
-  mailRelay: MailRelay | null;
-  // operator
-  applySeed: ApplySeed;
-  /** Reads SEED_FILE afresh (null when unset); throws a 400-kind error naming the file. */
-  loadSeedFile(): Promise<SeedDocument | null>;
-  sandboxClock: SandboxClock;
-  operator: Operator;
-  /** The operator token's check; null without OPERATOR_TOKEN (every /_operator path answers 404). */
-  authenticateOperator: AuthenticateOperator | null;
-  // permissions, accounts, roles, groups, activity, limits
-  authorizer: Authorizer;
-  accounts: Accounts;
-  groups: Groups;
-  // projects, work zones, members, reports
-  projectAccess: ProjectAccess;
-  reach: Reach;
-  projects: Projects;
-  projectDetails: ProjectDetailsService;
-  workzones: Workzones;
-  workzoneCopy: WorkzoneCopy;
-  members: Members;
-  // files, crops, connect, tags, jobs
-  files: Files;
-  uploadSweeper: UploadSweeper;
-  tagLists: TagLists;
-  jobRunner: JobRunner;
-  webhooks: Webhooks;
-  webhookRelay: WebhookRelay;
-  webhookOwnerNotices: WebhookOwnerNotices;
-  /** The feature modules built, in order, with what each declared (docs/architecture.md "Module descriptors"). */
-  modules: Sealed<unknown>['modules'];
-  /** GET /healthz and GET /readyz, and the drain (src/probes.ts). */
-  health: Probes['health'];
-  ready: Probes['ready'];
-  beginDrain(): void;
-  isDraining(): boolean;
-  /** How this node hears other nodes' events (GET /readyz, GET /metrics); null on the embedded database. */
-  eventsListener(): ListenerState | null;
-  /** Stops the periodic tasks and background jobs (after the pass or job in hand), then closes storage and the database (the PGlite lock is released). */
-  close(): Promise<void>;
 }
-
-/**
- * What src/http sees of the composed service: every use case, the settings and telemetry,
- * never the store, the signer, the object store or the id generator (docs/architecture.md
- * "The HTTP layer's face"). Route files are typed by it, or narrower, so that reaching the
- * store from src/http fails to compile (test/types/http-face.ts); only src/http/app.ts takes
- * the whole Core (the local-disk blob routes serve the object store's files).
- */
-export type Services = Omit<Core, 'store' | 'signer' | 'objectStore' | 'ids'>;
 
 export async function compose(config: Config, opts: ComposeOptions = {}): Promise<Core> {
   // Adapters.

@@ -1,4 +1,4 @@
-// Builds the HTTP app from a Core without listening: tests use app.inject(),
+// Builds the HTTP app from the HTTP layer's face (src/services.ts) without listening: tests use app.inject(),
 // main.ts and the benchmarks listen on a real port.
 import type { Socket } from 'node:net';
 import Fastify, {
@@ -7,7 +7,7 @@ import Fastify, {
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import cookie from '@fastify/cookie';
-import type { Core } from '../compose.ts';
+import type { HttpServices } from '../services.ts';
 import { errorCodeOf, errorHandler, notFoundHandler } from './errors.ts';
 import { answerRecorder, metricsRoute } from './metrics.ts';
 import { lazyCompilers } from './lazy-compilers.ts';
@@ -49,7 +49,7 @@ export const HSTS_SECONDS = 365 * 24 * 3600;
  * keep them): the version, `nosniff` (no response is ever content-sniffed into HTML or
  * script), and HSTS when the service is published over https.
  */
-export function responseHeaders(core: Pick<Core, 'version' | 'config'>): Record<string, string> {
+export function responseHeaders(core: Pick<HttpServices, 'version' | 'config'>): Record<string, string> {
   const h: Record<string, string> = { 'x-scanbase-version': core.version, 'x-content-type-options': 'nosniff' };
   if (core.config.publicUrl.startsWith('https:')) h['strict-transport-security'] = `max-age=${HSTS_SECONDS}`;
   return h;
@@ -90,7 +90,7 @@ function appLogger(logger: FastifyBaseLogger): FastifyBaseLogger {
   }) as FastifyBaseLogger;
 }
 
-export async function buildApp(core: Core, opts: AppOptions = {}): Promise<App> {
+export async function buildApp(core: HttpServices, opts: AppOptions = {}): Promise<App> {
   const always = responseHeaders(core);
   const compilers = lazyCompilers();
   const app = Fastify({

@@ -9,7 +9,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import cookie from '@fastify/cookie';
 import { Type } from 'typebox';
-import type { Services } from '../compose.ts';
+import type { Services } from '../services.ts';
 import { DomainError, unauthorized } from '../core/errors.ts';
 import { consoleRedirect, REFRESH_TOKEN_SECONDS, type TokenResponse } from '../core/oauth/index.ts';
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { Services } from '../compose.ts';
+import type { Services } from '../services.ts';
 
 export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../console/dist');
 

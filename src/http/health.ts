@@ -6,7 +6,7 @@
 //   being replaced, not shutting down; 503 with the reason otherwise (src/probes.ts).
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { Services } from '../compose.ts';
+import type { Services } from '../services.ts';
 
 const Probe = {
   200: Type.Object({ status: Type.Literal('ok'), version: Type.String() }),

@@ -5,7 +5,7 @@
 // without a token on its own listener (metricsListener, started by src/main.ts).
 import http from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler, onRouteHookHandler } from 'fastify';
-import type { Services } from '../compose.ts';
+import type { Services } from '../services.ts';
 import { safeEqual } from '../core/crypto/digest.ts';
 import { unauthorized } from '../core/errors.ts';
 import { METRICS_CONTENT_TYPE } from '../adapters/telemetry/prometheus.ts';

@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { Services } from '../compose.ts';
+import type { Services } from '../services.ts';
 import { surfaceOf, type Surface } from './errors.ts';
 import { API2_OPERATIONS } from './api2/operation-docs.ts';
 import { API1_OPERATIONS } from './api1/operation-docs.ts';

@@ -5,7 +5,7 @@
 // registers every row's other routes, all in the order of this table: that order is the
 // order of the paths in the OpenAPI documents (and so in the SDK's generated types).
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { Core, Services } from '../compose.ts';
+import type { HttpServices, Services } from '../services.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { blobRoutes } from './blobs.ts';
@@ -29,8 +29,8 @@ export type ApiRoutes = (app: FastifyInstance, core: Services) => void;
 
 /** A module's routes outside the two APIs (pages, signed blob URLs, the connect surface, the operator API). */
 export interface OtherRoutes {
-  /** Typed by the face (compose.ts Services), and the object store: the local-disk store's signed blob URLs (blobs.ts) serve its files. */
-  plugin: (core: Services & Pick<Core, 'objectStore'>) => FastifyPluginAsync;
+  /** Typed by the face and the object store (src/services.ts HttpServices): the local-disk store's signed blob URLs (blobs.ts) serve its files. */
+  plugin: (core: HttpServices) => FastifyPluginAsync;
   /** Browser pages: registered in a context of their own that parses form bodies and cookies (nowhere else does). */
   browser?: boolean;
   prefix?: string;

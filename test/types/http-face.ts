@@ -1,9 +1,9 @@
 // A type test (checked by tsc in `npm run lint`, never run): src/http's face of the composed
-// service (compose.ts Services) has no store, signer, object store or id generator, so a route
+// service (src/services.ts Services) has no store, signer, object store or id generator, so a route
 // file that reaches one fails to compile. Each @ts-expect-error line fails the lint as soon as
 // the line below it compiles, i.e. as soon as the face exposes that member again; a
 // destructuring is refused the same way (the lint's syntactic selector never saw it).
-import type { Services } from '../../src/compose.ts';
+import type { Services } from '../../src/services.ts';
 import type { ApiRoutes } from '../../src/http/route-modules.ts';
 
 export function reachesOnlyUseCases(core: Services): void {

@@ -43,10 +43,18 @@ test('src/http never reads the store or repositories', async () => {
 });
 
 test('a route file is typed by the use cases it calls: the whole face is refused there, its Pick allowed; the API plugins may hand the whole face on', async () => {
-  const whole = "import type { Services } from '../../compose.ts';\nexport const f = (core: Services) => core;\n";
-  const picked = "import type { Services } from '../../compose.ts';\nexport const f = (core: Pick<Services, 'accounts'>) => core.accounts;\n";
+  const whole = "import type { Services } from '../../services.ts';\nexport const f = (core: Services) => core;\n";
+  const picked = "import type { Services } from '../../services.ts';\nexport const f = (core: Pick<Services, 'accounts'>) => core.accounts;\n";
   assert.deepEqual(await problems('src/http/api2/probe.ts', whole), ['no-restricted-syntax']);
-  assert.deepEqual(await problems('src/modules/values/http/probe.ts', "import type { Services } from '../../../compose.ts';\nexport const f = (core: Services) => core;\n"), ['no-restricted-syntax']);
+  assert.deepEqual(await problems('src/modules/values/http/probe.ts', "import type { Services } from '../../../services.ts';\nexport const f = (core: Services) => core;\n"), ['no-restricted-syntax']);
   assert.deepEqual(await problems('src/http/api2/probe.ts', picked), []);
   assert.deepEqual(await problems('src/http/api2/routes.ts', whole), []);
+});
+
+test('src/http receives the face (src/services.ts), never the wiring: importing the composition or the module list from it is refused', async () => {
+  for (const wiring of ['compose.ts', 'module-list.ts', 'main.ts', 'seed-file.ts']) {
+    assert.deepEqual(await problems('src/http/api2/probe.ts', `import type { Core } from '../../${wiring}';\nexport type X = Core;\n`), ['no-restricted-imports'], wiring);
+  }
+  assert.deepEqual(await problems('src/http/probe.ts', "import type { Core } from '../compose.ts';\nexport type X = Core;\n"), ['no-restricted-imports']);
+  assert.deepEqual(await problems('src/http/api2/probe.ts', "import type { HttpServices } from '../../services.ts';\nexport type X = HttpServices;\n"), []);
 });

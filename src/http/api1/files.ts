@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DateTime, Nullable, NullableDateTime } from '../schema-helpers.ts';
-import type { Services } from '../../compose.ts';
+import type { Services } from '../../services.ts';
 import { api1IdOf } from '../../core/ids/api1-id.ts';
 import { id1 } from './presenters.ts';
 import { type FileView, parseCategories } from '../../core/files/index.ts';

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../compose.ts';
+import type { Services } from '../../services.ts';
 import { requireAuthentication } from '../auth.ts';
 import { ROUTE_MODULES } from '../route-modules.ts';
 

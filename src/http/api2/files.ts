@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
-import type { Services } from '../../compose.ts';
+import type { Services } from '../../services.ts';
 import { CATEGORY_INFO, FORMATS, parseCategories } from '../../core/files/index.ts';
 import { principalOf } from '../auth.ts';
 import { api2Kit } from './route-kit.ts';

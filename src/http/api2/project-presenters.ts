@@ -1,6 +1,6 @@
 // API 2 presenters of projects, work zones, project members and work-zone copies: pure
 // reshaping of the core's views (URN ids, the 302 links of covers, docs/files.md).
-import type { Services } from '../../compose.ts';
+import type { Services } from '../../services.ts';
 import type { ProjectView } from '../../core/projects/index.ts';
 import type { CopyStatus, WorkzoneView } from '../../core/workzones/index.ts';
 import type { MemberAccessView } from '../../core/members/index.ts';

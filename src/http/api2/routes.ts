@@ -1,7 +1,7 @@
 // API 2 (under /api/2): RFC 9457 errors, URN ids.
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Services } from '../../compose.ts';
+import type { Services } from '../../services.ts';
 import { requireAuthentication } from '../auth.ts';
 import { ROUTE_MODULES } from '../route-modules.ts';
 

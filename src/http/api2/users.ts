@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../compose.ts';
+import type { Services } from '../../services.ts';
 import { api2Kit } from './route-kit.ts';
 import * as S from './schemas.ts';
 

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../compose.ts';
+import type { Services } from '../../services.ts';
 import { DomainError } from '../../core/errors.ts';
 import { type AuthorizeRequest, clientIdOf, parseAuthorizeRequest, redirectWith, skipsConsent } from '../../core/oauth/index.ts';
 import { bearerToken } from '../auth.ts';

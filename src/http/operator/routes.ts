@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../compose.ts';
+import type { Services } from '../../services.ts';
 import { requireOperator, sandboxOnly } from './guards.ts';
 import { Email, SeedDocument } from './schemas.ts';
 import type { SeedDocument as SeedDoc } from '../../core/operator/index.ts';

@@ -7,7 +7,7 @@ import { requiredMessage } from '../../modules/sso/index.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../compose.ts';
+import type { Services } from '../../services.ts';
 import { DomainError } from '../../core/errors.ts';
 import type { CsrfVerdict, WebSession } from '../../core/oauth/index.ts';
 import type { MyInvitation } from '../../core/users/index.ts';

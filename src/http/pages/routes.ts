@@ -4,7 +4,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../compose.ts';
+import type { Services } from '../../services.ts';
 import { DomainError } from '../../core/errors.ts';
 import { escapeHtml, hiddenFields, layout, errorPage, formRefusedPage, type PageContext } from '../oauth/pages.ts';
 import { browserSessions } from '../oauth/routes.ts';
