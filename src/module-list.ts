@@ -16,7 +16,7 @@ import { groupsModule } from './modules/groups/module.ts';
 import { activityModule } from './modules/activity/module.ts';
 import { limitsModule } from './modules/limits/module.ts';
 import { projectsModule } from './core/projects/index.ts';
-import { membersModule } from './core/members/index.ts';
+import { membersModule } from './modules/members/module.ts';
 import { reportsModule } from './modules/reports/module.ts';
 import { filesModule } from './core/files/index.ts';
 import { uploadsModule } from './modules/uploads/module.ts';

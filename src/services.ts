@@ -20,7 +20,6 @@ import type { Accounts } from './core/accounts/index.ts';
 import type { Groups } from './modules/groups/index.ts';
 import type { ProjectAccess, ProjectDetailsService, Projects, Reach } from './core/projects/index.ts';
 import type { WorkzoneCopy, Workzones } from './core/workzones/index.ts';
-import type { Members } from './core/members/index.ts';
 import type { JobRunner } from './modules/jobs/index.ts';
 import type { TagLists } from './modules/tags/index.ts';
 import type { Files, UploadSweeper } from './core/files/index.ts';
@@ -90,7 +89,7 @@ export interface Services extends ContractOffers {
   projectDetails: ProjectDetailsService;
   workzones: Workzones;
   workzoneCopy: WorkzoneCopy;
-  members: Members;
+  // members: its contract's offer (ContractOffers)
   // files, crops, connect, tags, jobs
   files: Files;
   uploadSweeper: UploadSweeper;

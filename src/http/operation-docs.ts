@@ -33,7 +33,8 @@ export const API1_PROJECT_PATH = `${API1_ACCOUNT_PATH}/projects/{projectId}`;
 export const API2_PROJECT_PATH = `${API2_ACCOUNT_PATH}/projects/{projectRef}`;
 export const API1_PROJECT_ERRORS = [...API1_ACCOUNT_ERRORS, 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;
 export const API2_PROJECT_ERRORS = [...API2_ACCOUNT_ERRORS, 'invalid-project-urn', 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;
-/** A work zone reference's codes (API 2). */
+/** A work zone's path (API 2), and its reference's codes. */
+export const API2_WORKZONE_PATH = `${API2_PROJECT_PATH}/workzones/{workzoneRef}`;
 export const API2_WORKZONE_ERRORS = ['invalid-workzone-urn', 'workzone-not-found'] as const;
 /** Who may call a project's operation at least. */
 export const PROJECT_MEMBER = 'a project member (`project:workzones:list`; otherwise 403 `not-member-of-project`)';

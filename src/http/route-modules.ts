@@ -1,9 +1,10 @@
 // Where each feature module's HTTP routes are (docs/architecture.md "Routes by module"):
 // one row per module of src/core that has routes, naming its API 1 routes, its API 2
-// routes and its routes outside the two APIs. Each route file serves one module in one
-// API. api1/routes.ts and api2/routes.ts add every row's routes of their API, and app.ts
-// registers every row's other routes, all in the order of this table: that order is the
-// order of the paths in the OpenAPI documents (and so in the SDK's generated types).
+// routes and its routes outside the two APIs (or holding a moved module's place). Each
+// route file serves one module in one API. api1/routes.ts and api2/routes.ts add every
+// row's routes of their API, and app.ts registers every row's other routes, all in the
+// order of this table: that order is the order of the paths in the OpenAPI documents (and
+// so in the SDK's generated types).
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { HttpServices, Services } from '../services.ts';
 import { oauthRoutes } from './oauth/routes.ts';
@@ -18,7 +19,6 @@ import { accountRoutes as api2Accounts } from './api2/accounts.ts';
 import { userRoutes as api2Users } from './api2/users.ts';
 import { projectRoutes as api2Projects } from './api2/projects.ts';
 import { workzoneRoutes as api2Workzones } from './api2/workzones.ts';
-import { memberRoutes as api2Members } from './api2/members.ts';
 import { fileRoutes as api2Files } from './api2/files.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
 import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
@@ -44,7 +44,12 @@ export interface ModuleRoutes {
   other?: OtherRoutes;
 }
 
-/** src/core's modules' rows; the modules under src/modules bring theirs in their contracts (appended below). */
+/**
+ * src/core's modules' rows; the modules under src/modules bring theirs in their contracts
+ * (appended below). A row that names a module and no routes holds the place of that module's
+ * contract routes: a module moved out of src/core keeps its paths where they were in the
+ * documents (and the SDK's generated types).
+ */
 const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   { module: 'oauth', api2: api2Sessions, other: { plugin: oauthRoutes, browser: true } },
   { module: 'accounts', api1: api1Accounts, api2: api2Accounts },
@@ -52,12 +57,19 @@ const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   { module: 'users', api1: api1Users, api2: api2Users, other: { plugin: pageRoutes, browser: true } },
   { module: 'projects', api1: api1Projects, api2: api2Projects },
   { module: 'workzones', api2: api2Workzones },
-  { module: 'members', api2: api2Members },
+  // Its routes are its contract's (src/modules/members/module.ts): this row only keeps their place.
+  { module: 'members' },
   // /_blobs: the local-disk store's signed URLs.
   { module: 'files', api1: api1Files, api2: api2Files, other: { plugin: blobRoutes } },
   { module: 'webhooks', api2: api2Webhooks },
   { module: 'operator', other: { plugin: operatorRoutes, prefix: '/_operator' } },
 ];
 
-/** Every module's routes: src/core's rows above, then the module list's contracts (src/modules/registries.ts). */
-export const ROUTE_MODULES: readonly ModuleRoutes[] = [...KERNEL_ROUTES, ...CONTRACT_ROUTES];
+/** The contracts whose routes a kernel row holds the place of (a row with a name and no routes). */
+const held = new Set(KERNEL_ROUTES.filter((m) => !m.api1 && !m.api2 && !m.other).map((m) => m.module));
+
+/** Every module's routes: src/core's rows above (a held place filled by its contract's), then the module list's other contracts (src/modules/registries.ts). */
+export const ROUTE_MODULES: readonly ModuleRoutes[] = [
+  ...KERNEL_ROUTES.flatMap((row) => (held.has(row.module) ? CONTRACT_ROUTES.filter((c) => c.module === row.module) : [row])),
+  ...CONTRACT_ROUTES.filter((c) => !held.has(c.module)),
+];

@@ -10,7 +10,7 @@ import { suiteStore, userRow } from '../support/suite-store.ts';
 import { ENGINES } from '../support/database.ts';
 import { queryLog } from '../support/query-counter.ts';
 import { projectsRepo, workzonesRepo } from '../../src/adapters/postgres/repos/projects.ts';
-import { membersRepo } from '../../src/adapters/postgres/repos/members.ts';
+import { membersRepo } from '../../src/modules/members/postgres/members-repo.ts';
 import { filesRepo } from '../../src/adapters/postgres/repos/files.ts';
 import type { WorkzoneGrant } from '../../src/core/permissions/evaluate.ts';
 

@@ -10,7 +10,6 @@ import { subscriptionsRepo } from './repos/subscriptions.ts';
 import { oauthRepo } from './repos/oauth.ts';
 import { accessRepo } from './repos/access.ts';
 import { projectsRepo, workzonesRepo } from './repos/projects.ts';
-import { membersRepo } from './repos/members.ts';
 import { locksRepo } from './repos/locks.ts';
 import { filesRepo, uploadsRepo } from './repos/files.ts';
 import { invitationsRepo } from './repos/invitations.ts';
@@ -54,7 +53,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     uploads: uploadsRepo(sql),
     projects: projectsRepo(sql),
     workzones: workzonesRepo(sql),
-    members: membersRepo(sql),
     invitations: invitationsRepo(sql),
     accountInvitations: accountInvitationsRepo(sql),
     counters: countersRepo(sql),

@@ -28,8 +28,6 @@ export interface WebhookEventData {
   webhookId: string;
 }
 
-export type MemberType = 'user' | 'group';
-
 /**
  * The events of the modules under src/modules: each module's core adds its own types here by
  * declaration merging (`declare module '…/core/events/domain-events.ts' { interface
@@ -86,7 +84,7 @@ export interface DomainEventData extends ModuleEventData {
   'project.restored': ProjectIds;
   'project.cover-changed': ProjectIds;
 
-  // Work zones and members.
+  // Work zones (members: src/modules/members/core/events.ts).
   'workzone.created': ProjectIds & { workzoneId: string; parentId: string };
   'workzone.updated': ProjectIds & { workzoneId: string };
   /** The zone and its subtree; members left without a zone are members no more. */
@@ -96,11 +94,6 @@ export interface DomainEventData extends ModuleEventData {
     sourceProjectId: string; sourceProjectApi1Id: string; sourceWorkzoneId: string; workzoneId: string;
     newProject: boolean; copiedWorkzones: number; copiedFiles: number;
   };
-  /** A member placed with a role (new, or extended to more zones, or with a new expiration date). */
-  'member.added': ProjectIds & { memberType: MemberType; memberId: string; roleId: string; expiresAt: string | null };
-  'member.removed': ProjectIds & { memberType: MemberType; memberId: string };
-  /** A user's access was removed from a work zone (and its subtree and, if asked, its parents). */
-  'member.access-removed': ProjectIds & { memberType: MemberType; memberId: string; workzoneId: string };
 
   // Files (tag lists: src/modules/tags/core/events.ts).
   'file.registered': ProjectIds & { fileId: string; workzoneId: string; category: string };

@@ -93,9 +93,6 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   'workzone.updated': contents,
   'workzone.deleted': withLists(project),
   'workzone.copied': withLists(project),
-  'member.added': withLists(project),
-  'member.removed': withLists(project),
-  'member.access-removed': withLists(project),
 
   // Contents: no access fact depends on them (readers check tagsVersion themselves); a zone's
   // read model counts its scans and its tags, and so does a project list (scanCount, scanSize,

@@ -4,6 +4,7 @@
 import type { FeatureModule } from '../modules.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
 import type { RolesRepos } from '../../modules/roles/index.ts';
+import type { MembersRepos } from '../../modules/members/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Authorizer } from '../permissions/authorizer.ts';
@@ -17,7 +18,7 @@ import { createProjectLists } from './project-lists.ts';
 
 export interface ProjectsNeeds {
   /** The roles module's repository too: a new project's manager is the account's base Manager role. */
-  store: Store<Repos & RolesRepos>;
+  store: Store<Repos & MembersRepos & RolesRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;

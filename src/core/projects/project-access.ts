@@ -7,7 +7,7 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import { refKey } from '../ids/refs.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Repos } from '../ports/repositories.ts';
-import { readsOf, storeReads, type ReadsOf, type StoreEvents } from '../ports/store-slices.ts';
+import { readsOf, storeReadsOf, type ReadsOf, type StoreEvents } from '../ports/store-slices.ts';
 import type { ProjectRecord } from '../ports/project-repositories.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { AccessCache, ACCESS_TTL_MS } from '../permissions/access-cache.ts';
@@ -20,6 +20,7 @@ import {
   isProjectMember, projectPermissions, workzonePermissions, type ProjectFacts, type WorkzoneGrant,
 } from '../permissions/evaluate.ts';
 import type { Activity } from '../../modules/activity/index.ts';
+import type { MembersRepos } from '../../modules/members/index.ts';
 
 export interface ProjectScope {
   actor: Actor;
@@ -86,11 +87,11 @@ export interface ProjectAccess {
 }
 
 /** What it reads of the store (src/core/ports/store-slices.ts). */
-export const PROJECT_ACCESS_READS = storeReads(['members', 'projects']);
+export const PROJECT_ACCESS_READS = storeReadsOf<Repos & MembersRepos>()(['members', 'projects']);
 
 /** `caches`: the node's registry (GET /metrics); `maxEntries`: PROJECT_ACCESS_CACHE_ENTRIES, the callers' project grants kept. */
 export function createProjectAccess(deps: {
-  store: ReadsOf<typeof PROJECT_ACCESS_READS> & StoreEvents; clock: Clock; authorizer: Authorizer; activity: Activity; caches?: CacheRegistry; maxEntries?: number;
+  store: ReadsOf<typeof PROJECT_ACCESS_READS, Repos & MembersRepos> & StoreEvents; clock: Clock; authorizer: Authorizer; activity: Activity; caches?: CacheRegistry; maxEntries?: number;
 }): ProjectAccess {
   const { clock, authorizer, activity } = deps;
   const store = readsOf(deps.store, PROJECT_ACCESS_READS);

@@ -19,6 +19,7 @@ import { earliestExpiry, type BuiltList, type ProjectLists, type ProjectView, ty
 export type { ProjectView, StatsWanted };
 import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { RolesRepos } from '../../modules/roles/index.ts';
+import type { MembersRepos } from '../../modules/members/index.ts';
 
 export interface ProjectInput {
   name?: string;
@@ -61,7 +62,7 @@ export async function managerRoleId(repos: Pick<Repos & RolesRepos, 'roles'>, ac
  * and, when the subscription says so, the account owner join as managers of the root.
  */
 export async function insertProjectRows(
-  repos: Pick<Repos & RolesRepos, 'events' | 'members' | 'projects' | 'roles' | 'workzones'>,
+  repos: Pick<Repos & MembersRepos & RolesRepos, 'events' | 'members' | 'projects' | 'roles' | 'workzones'>,
   p: {
     id: string; rootId: string; accountId: string; accountOwnerId: string; subscription: SubscriptionRecord; ownerId: string;
     name: string; description: string; location: Location | null; spatialReference: SpatialReference | null; now: Date;
@@ -121,10 +122,10 @@ export interface SpatialReferenceCheck {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const PROJECTS_STORE = storeUseOf<Repos & RolesRepos>()({ reads: ['members', 'projects'], writes: ['accounts', 'events', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
+export const PROJECTS_STORE = storeUseOf<Repos & MembersRepos & RolesRepos>()({ reads: ['members', 'projects'], writes: ['accounts', 'events', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
 
 export function createProjects(deps: {
-  store: SliceOf<typeof PROJECTS_STORE, Repos & RolesRepos>;
+  store: SliceOf<typeof PROJECTS_STORE, Repos & MembersRepos & RolesRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;

@@ -20,7 +20,8 @@ import type { Ids } from '../ports/ids.ts';
 import type {
   AccountInvitationRecord, AccountMemberRecord, AccountRecord, AccountRole, Repos, UserRecord,
 } from '../ports/repositories.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
+import type { MembersRepos } from '../../modules/members/index.ts';
 import type { SendMail } from '../mail/index.ts';
 import { ACCOUNT_ROLES } from '../permissions/account-roles.ts';
 import { invitationMail } from './invitation-mails.ts';
@@ -196,7 +197,7 @@ export async function joinAccount(repos: Pick<Repos, 'accountInvitations' | 'acc
  * Withdraws a pending invitation (the account removes the invitee), in the caller's
  * transaction: the invitation and his project grants in the account go (`user.removed`).
  */
-export async function withdrawInvitation(repos: Pick<Repos, 'accountInvitations' | 'events' | 'members'>, accountId: string, userId: string, now: Date): Promise<void> {
+export async function withdrawInvitation(repos: Pick<Repos & MembersRepos, 'accountInvitations' | 'events' | 'members'>, accountId: string, userId: string, now: Date): Promise<void> {
   if (!(await repos.accountInvitations.take(accountId, userId))) return;
   await repos.members.removeUserFromAccountProjects(accountId, userId);
   await repos.events.publish(eventOf('user.removed', accountId, subjectOf('user', userId), { userId }), now);
@@ -223,9 +224,9 @@ export interface AccountInvitations {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ACCOUNT_INVITATIONS_STORE = storeUse({ reads: ['accountInvitations', 'users'], writes: ['accountInvitations', 'accounts', 'events', 'members'] });
+export const ACCOUNT_INVITATIONS_STORE = storeUseOf<Repos & MembersRepos>()({ reads: ['accountInvitations', 'users'], writes: ['accountInvitations', 'accounts', 'events', 'members'] });
 
-export function createAccountInvitations(deps: { store: SliceOf<typeof ACCOUNT_INVITATIONS_STORE>; clock: Clock }): AccountInvitations {
+export function createAccountInvitations(deps: { store: SliceOf<typeof ACCOUNT_INVITATIONS_STORE, Repos & MembersRepos>; clock: Clock }): AccountInvitations {
   const { clock } = deps;
   const store = sliceOf(deps.store, ACCOUNT_INVITATIONS_STORE);
 

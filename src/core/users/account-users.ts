@@ -3,6 +3,7 @@
 // until the user accepts: account-invitations.ts), removal, and account-role changes, each
 // write all-or-nothing.
 import type { GroupsRepos } from '../../modules/groups/index.ts';
+import type { MembersRepos } from '../../modules/members/index.ts';
 import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
@@ -62,10 +63,10 @@ export interface AccountUsers {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ACCOUNT_USERS_STORE = storeUseOf<Repos & GroupsRepos>()({ reads: ['accountInvitations', 'accounts', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'members', 'outbox', 'projects', 'users'] });
+export const ACCOUNT_USERS_STORE = storeUseOf<Repos & MembersRepos & GroupsRepos>()({ reads: ['accountInvitations', 'accounts', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'members', 'outbox', 'projects', 'users'] });
 
 export function createAccountUsers(deps: InviteDeps & {
-  store: SliceOf<typeof ACCOUNT_USERS_STORE, Repos & GroupsRepos>;
+  store: SliceOf<typeof ACCOUNT_USERS_STORE, Repos & MembersRepos & GroupsRepos>;
   authorizer: Authorizer;
   /** Names the projects of the account the user owns (projects module); the owner of one cannot be removed. */
   ownedProjects?: (repos: Pick<Repos, 'projects'>, userId: string, accountId: string) => Promise<string[]>;

@@ -15,10 +15,11 @@ import { createPasswordResets, RESET_MAIL_JOB, type PasswordResets } from './pas
 import { createUserProfiles, type UserProfiles } from './user-profiles.ts';
 import { type AccountInvitations, createAccountInvitations, type InviteLimits } from './account-invitations.ts';
 import type { JobsRepos } from '../../modules/jobs/index.ts';
+import type { MembersRepos } from '../../modules/members/index.ts';
 
 export interface UsersNeeds {
-  /** The groups module's repository too: a user removed from the account leaves its groups. */
-  store: Store<Repos & GroupsRepos & JobsRepos>;
+  /** The groups and members modules' repositories too: a user removed from the account leaves its groups and its projects. */
+  store: Store<Repos & GroupsRepos & MembersRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;

@@ -20,6 +20,7 @@ import { insertProjectRows, lockProjectMembership, type ProjectAccess, requiredN
 import { projectEventOf, subjectOf } from '../events/domain-events.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { JobsRepos } from '../../modules/jobs/index.ts';
+import type { MembersRepos } from '../../modules/members/index.ts';
 
 export const COPY_JOB = 'workzone-copy';
 
@@ -75,10 +76,10 @@ export interface WorkzoneCopy {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const WORKZONE_COPY_STORE = storeUseOf<Repos & RolesRepos & JobsRepos>()({ reads: ['subscriptions', 'workzones', 'jobs'], writes: ['accounts', 'events', 'files', 'jobs', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
+export const WORKZONE_COPY_STORE = storeUseOf<Repos & MembersRepos & RolesRepos & JobsRepos>()({ reads: ['subscriptions', 'workzones', 'jobs'], writes: ['accounts', 'events', 'files', 'jobs', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
 
 export function createWorkzoneCopy(deps: {
-  store: SliceOf<typeof WORKZONE_COPY_STORE, Repos & RolesRepos & JobsRepos>;
+  store: SliceOf<typeof WORKZONE_COPY_STORE, Repos & MembersRepos & RolesRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;

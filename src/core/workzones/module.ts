@@ -16,10 +16,11 @@ import type { CacheRegistry } from '../cache/registry.ts';
 import { createWorkzones, type Workzones } from './workzones.ts';
 import { COPY_JOB, createWorkzoneCopy, type WorkzoneCopy } from './copy.ts';
 import type { JobsRepos } from '../../modules/jobs/index.ts';
+import type { MembersRepos } from '../../modules/members/index.ts';
 
 export interface WorkzonesNeeds {
-  /** The roles module's repository too (a new project's manager is the account's base Manager role), and the tags module's (a zone counts its tags). */
-  store: Store<Repos & RolesRepos & TagsRepos & JobsRepos>;
+  /** The members module's repository too (a new zone inherits its parent's members, a copy its source's), the roles module's (a new project's manager is the account's base Manager role), and the tags module's (a zone counts its tags). */
+  store: Store<Repos & MembersRepos & RolesRepos & TagsRepos & JobsRepos>;
   caches: CacheRegistry;
   clock: Clock;
   ids: Ids;

@@ -7,6 +7,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos } from '../ports/repositories.ts';
 import type { TagsRepos } from '../../modules/tags/index.ts';
+import type { MembersRepos } from '../../modules/members/index.ts';
 import { sliceOf, storeUseOf, type SliceOf, type StoreEvents } from '../ports/store-slices.ts';
 import type { WorkzoneRecord } from '../ports/project-repositories.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
@@ -42,10 +43,10 @@ export interface Workzones {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const WORKZONES_STORE = storeUseOf<Repos & TagsRepos>()({ reads: ['files', 'tags', 'workzones'], writes: ['events', 'locks', 'members', 'workzones'] });
+export const WORKZONES_STORE = storeUseOf<Repos & MembersRepos & TagsRepos>()({ reads: ['files', 'tags', 'workzones'], writes: ['events', 'locks', 'members', 'workzones'] });
 
 export function createWorkzones(deps: {
-  store: SliceOf<typeof WORKZONES_STORE, Repos & TagsRepos> & StoreEvents; clock: Clock; ids: Ids; access: ProjectAccess;
+  store: SliceOf<typeof WORKZONES_STORE, Repos & MembersRepos & TagsRepos> & StoreEvents; clock: Clock; ids: Ids; access: ProjectAccess;
   /** WORKZONE_CACHE_ENTRIES: zones whose read model this node keeps (0: none). */
   viewCacheEntries: number;
   /** The node's registry of caches (GET /metrics). */

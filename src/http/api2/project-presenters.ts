@@ -1,10 +1,8 @@
-// API 2 presenters of projects, work zones, project members and work-zone copies: pure
+// API 2 presenters of projects, work zones and work-zone copies (members: src/modules/members/http/presenters.ts): pure
 // reshaping of the core's views (URN ids, the 302 links of covers, docs/files.md).
 import type { Services } from '../../services.ts';
 import type { ProjectView } from '../../core/projects/index.ts';
 import type { CopyStatus, WorkzoneView } from '../../core/workzones/index.ts';
-import type { MemberAccessView } from '../../core/members/index.ts';
-import type { UserRecord } from '../../core/ports/repositories.ts';
 import { api2Kit } from './route-kit.ts';
 
 /**
@@ -56,20 +54,6 @@ export function projectPresenters(core: Pick<Services, 'config'>) {
       ...(v.permissions ? { permissions: v.permissions } : {}),
     };
   };
-  const member = (u: UserRecord) => ({
-    id: urn('user', u.id), urn: urn('user', u.id), api1Id: u.api1Id, type: 'user' as const, firstName: u.firstName,
-    lastName: u.lastName, email: u.email, company: u.company, title: u.title,
-    avatar: `${core.config.publicUrl}/avatars/${u.id}.svg`, invitedBy: opt('user', u.invitedBy), invitedAt: u.invitedAt?.toISOString() ?? null,
-  });
-  const memberAccess = (m: MemberAccessView) => ({
-    member: m.member.type === 'user'
-      ? { type: 'user' as const, id: urn('user', m.member.id), email: m.member.email }
-      : { type: 'group' as const, id: urn('group', m.member.id), name: m.member.name },
-    roleId: urn('role', m.roleId),
-    expirationDate: m.expirationDate?.toISOString() ?? null,
-    workzoneIds: m.workzoneIds.map((w) => urn('workzone', w)),
-  });
-
   const copyStatus = (s: CopyStatus) => ({
     jobId: s.jobId,
     state: s.state,
@@ -83,5 +67,5 @@ export function projectPresenters(core: Pick<Services, 'config'>) {
       : {}),
     ...(s.error ? { error: s.error } : {}),
   });
-  return { project, workzone, member, memberAccess, copyStatus };
+  return { project, workzone, copyStatus };
 }

@@ -1,6 +1,6 @@
-// API 2 schemas of projects, work zones and members (vendor "Project", "Workzone").
+// API 2 schemas of projects and work zones (vendor "Project", "Workzone"; members: src/modules/members/http/schemas.ts).
 import { Type } from 'typebox';
-import { DateTime, Name, Nullable, NullableDateTime } from '../schema-helpers.ts';
+import { DateTime, Name, Nullable } from '../schema-helpers.ts';
 import { RefString } from './schemas.ts';
 
 
@@ -136,45 +136,6 @@ export const WorkzoneUpdate = Type.Object(
   { name: Name, description: Type.Optional(Nullable(Description)) },
   { additionalProperties: false },
 );
-
-const Expiration = Type.Optional(Nullable(Type.String({ format: 'date-time' })));
-export const AddMembers = Type.Object(
-  {
-    workzones: Type.Optional(Nullable(Type.Array(RefString, { maxItems: 1000 }))),
-    members: Type.Object(
-      {
-        users: Type.Optional(
-          Type.Array(
-            Type.Object({ user: Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' }), role: RefString, expirationDate: Expiration }, { additionalProperties: false }),
-            { maxItems: 1000 },
-          ),
-        ),
-        groups: Type.Optional(
-          Type.Array(Type.Object({ group: RefString, role: RefString, expirationDate: Expiration }, { additionalProperties: false }), { maxItems: 1000 }),
-        ),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
-
-export const BulkRemove = Type.Object(
-  { users: Type.Optional(Type.Array(RefString, { maxItems: 1000 })), groups: Type.Optional(Type.Array(RefString, { maxItems: 1000 })) },
-  { additionalProperties: false },
-);
-
-export const MemberAccess = Type.Object({
-  member: Type.Object({
-    type: Type.Union([Type.Literal('user'), Type.Literal('group')]),
-    id: Type.String(),
-    email: Type.Optional(Type.String()),
-    name: Type.Optional(Type.String()),
-  }),
-  roleId: Type.String(),
-  expirationDate: NullableDateTime,
-  workzoneIds: Type.Array(Type.String()),
-});
 
 export const WorkzoneCopy = Type.Object(
   {

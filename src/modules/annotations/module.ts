@@ -6,6 +6,7 @@ import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { ProjectAccess } from '../../core/projects/index.ts';
 import type { SendMail } from '../../core/mail/index.ts';
+import type { MembersRepos } from '../members/index.ts';
 import { createAnnotations, type Annotations } from './core/annotations.ts';
 import type { AnnotationsRepos } from './core/ports.ts';
 import { ANNOTATION_ERROR_CODES } from './core/errors.ts';
@@ -15,7 +16,8 @@ import { annotationRoutes } from './http/api2.ts';
 import { ANNOTATION_OPERATIONS } from './http/operations.ts';
 
 export interface AnnotationsNeeds {
-  store: Store<Repos & AnnotationsRepos>;
+  /** The members module's repository too: an assignee's grants in the project. */
+  store: Store<Repos & MembersRepos & AnnotationsRepos>;
   clock: Clock;
   ids: Ids;
   projectAccess: ProjectAccess;

@@ -9,6 +9,7 @@ import type { Authorizer } from '../../core/permissions/authorizer.ts';
 import { cacheScope } from '../../core/events/invalidation.ts';
 import { createGroups, type Groups } from './core/groups.ts';
 import type { GroupsRepos } from './core/ports.ts';
+import type { MembersRepos } from '../members/index.ts';
 import type { GroupEventType } from './core/events.ts';
 import { GROUP_ERROR_CODES } from './core/errors.ts';
 import { groupsRepo } from './postgres/groups-repo.ts';
@@ -17,7 +18,8 @@ import { groupRoutes as api2Groups } from './http/api2.ts';
 import { GROUP_API1_OPERATIONS, GROUP_API2_OPERATIONS } from './http/operations.ts';
 
 export interface GroupsNeeds {
-  store: Store<Repos & GroupsRepos>;
+  /** The members module's repository too: a deleted group leaves every project it was a member of. */
+  store: Store<Repos & MembersRepos & GroupsRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;

@@ -15,6 +15,7 @@ import type { Ids } from '../../../core/ports/ids.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import type { SendMail } from '../../../core/mail/index.ts';
+import type { MembersRepos } from '../../members/index.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
 import type { AnnotationCommentRecord, AnnotationFields, AnnotationIntegrationLink, AnnotationRecord, AnnotationsRepos } from './ports.ts';
 import './events.ts';
@@ -70,11 +71,11 @@ export interface Annotations {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ANNOTATIONS_STORE = storeUseOf<Repos & AnnotationsRepos>()({ reads: ['annotations', 'members', 'users', 'workzones'], writes: ['annotations', 'events', 'locks', 'outbox', 'users', 'workzones'] });
+export const ANNOTATIONS_STORE = storeUseOf<Repos & MembersRepos & AnnotationsRepos>()({ reads: ['annotations', 'members', 'users', 'workzones'], writes: ['annotations', 'events', 'locks', 'outbox', 'users', 'workzones'] });
 
 export function createAnnotations(deps: {
   /** The kernel's repositories (users, members, workzones, locks, events, the outbox) and the module's. */
-  store: SliceOf<typeof ANNOTATIONS_STORE, Repos & AnnotationsRepos>;
+  store: SliceOf<typeof ANNOTATIONS_STORE, Repos & MembersRepos & AnnotationsRepos>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;

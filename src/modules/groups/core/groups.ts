@@ -10,6 +10,7 @@ import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-sli
 import { requirePermission, type AccountScope, type Actor, type Authorizer, type ForbiddenCode } from '../../../core/permissions/authorizer.ts';
 import { findByRef } from '../../../core/ids/refs.ts';
 import type { GroupRecord, GroupsRepos } from './ports.ts';
+import type { MembersRepos } from '../../members/index.ts';
 import type { GroupEventType } from './events.ts';
 import './errors.ts';
 
@@ -60,9 +61,9 @@ export interface Groups {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const GROUPS_STORE = storeUseOf<Repos & GroupsRepos>()({ reads: ['groups'], writes: ['accounts', 'events', 'groups', 'members', 'users'] });
+export const GROUPS_STORE = storeUseOf<Repos & MembersRepos & GroupsRepos>()({ reads: ['groups'], writes: ['accounts', 'events', 'groups', 'members', 'users'] });
 
-export function createGroups(deps: { store: SliceOf<typeof GROUPS_STORE, Repos & GroupsRepos>; clock: Clock; ids: Ids; authorizer: Authorizer }): Groups {
+export function createGroups(deps: { store: SliceOf<typeof GROUPS_STORE, Repos & MembersRepos & GroupsRepos>; clock: Clock; ids: Ids; authorizer: Authorizer }): Groups {
   const { clock, ids, authorizer } = deps;
   const store = sliceOf(deps.store, GROUPS_STORE);
 
@@ -82,7 +83,7 @@ export function createGroups(deps: { store: SliceOf<typeof GROUPS_STORE, Repos &
   }
 
   /** Runs a group change, which publishes its event; a unique-name clash answers 409. */
-  async function change<T>(name: string, fn: (repos: Pick<Repos & GroupsRepos, 'accounts' | 'events' | 'groups' | 'members' | 'users'>) => Promise<T>): Promise<T> {
+  async function change<T>(name: string, fn: (repos: Pick<Repos & MembersRepos & GroupsRepos, 'accounts' | 'events' | 'groups' | 'members' | 'users'>) => Promise<T>): Promise<T> {
     try {
       return await store.transaction(fn);
     } catch (e) {

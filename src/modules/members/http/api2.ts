@@ -2,16 +2,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services.ts';
-import { api2Kit } from './route-kit.ts';
-import { projectPresenters } from './project-presenters.ts';
-import * as S from './schemas.ts';
-import * as P from './project-schemas.ts';
+import { api2Kit, type KitCore } from '../../../http/api2/route-kit.ts';
+import * as S from '../../../http/api2/schemas.ts';
+import type { Members } from '../core/members.ts';
+import { memberPresenters } from './presenters.ts';
+import * as P from './schemas.ts';
 
-export function memberRoutes(root: FastifyInstance, core: Pick<Services, 'config' | 'members'>): void {
+export function memberRoutes(root: FastifyInstance, core: KitCore & { members: Members }): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, actor, errors, beta, refs } = api2Kit(core);
-  const present = projectPresenters(core);
+  const present = memberPresenters(core);
 
   const A = '/accounts/:accountRef/projects';
   const PP = S.withParams('projectRef');

@@ -1,19 +1,21 @@
 // Project membership (spec "Membership rules"; vendor addProjectMembers and the remove
 // operations): one role and one expiration date per member per project, granted on work
 // zones and their subtrees, materialised per work zone in the same transaction.
-import type { GroupsRepos } from '../../modules/groups/index.ts';
-import { projectEventOf, subjectOf } from '../events/domain-events.ts';
-import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
-import type { Repos, UserRecord } from '../ports/repositories.ts';
-import type { MemberAccess, MemberType } from '../ports/project-repositories.ts';
-import type { Permission } from '../permissions/catalog.ts';
-import { effectiveRolePermissions } from '../permissions/role-rules.ts';
-import { requirePermission, type Actor, type ForbiddenCode } from '../permissions/authorizer.ts';
-import { lockProjectMembership, type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
-import { inviteToAccount, type InviteDeps, pendingView, resolveUser } from '../users/index.ts';
-import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
-import type { RolesRepos } from '../../modules/roles/index.ts';
+import type { GroupsRepos } from '../../groups/index.ts';
+import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
+import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import type { Repos, UserRecord } from '../../../core/ports/repositories.ts';
+import type { MemberAccess, MembersRepos, MemberType } from './ports.ts';
+import type { Permission } from '../../../core/permissions/catalog.ts';
+import { effectiveRolePermissions } from '../../../core/permissions/role-rules.ts';
+import { requirePermission, type Actor, type ForbiddenCode } from '../../../core/permissions/authorizer.ts';
+import { lockProjectMembership, type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
+import { inviteToAccount, type InviteDeps, pendingView, resolveUser } from '../../../core/users/index.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { RolesRepos } from '../../roles/index.ts';
+import './events.ts';
+import './errors.ts';
 
 export interface AddMembersInput {
   workzoneRefs?: EntityRef[] | null;
@@ -51,10 +53,10 @@ export interface Members {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const MEMBERS_STORE = storeUseOf<Repos & RolesRepos & GroupsRepos>()({ reads: ['accountInvitations', 'accounts', 'groups', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'locks', 'members', 'outbox', 'roles', 'users', 'workzones'] });
+export const MEMBERS_STORE = storeUseOf<Repos & MembersRepos & RolesRepos & GroupsRepos>()({ reads: ['accountInvitations', 'accounts', 'groups', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'locks', 'members', 'outbox', 'roles', 'users', 'workzones'] });
 
 export function createMembers(deps: InviteDeps & {
-  store: SliceOf<typeof MEMBERS_STORE, Repos & RolesRepos & GroupsRepos>;
+  store: SliceOf<typeof MEMBERS_STORE, Repos & MembersRepos & RolesRepos & GroupsRepos>;
   access: ProjectAccess;
 }): Members {
   const { clock, access } = deps;
@@ -80,7 +82,7 @@ export function createMembers(deps: InviteDeps & {
   const requireMembersWrite = (scope: ProjectScope, zoneId: string, code: ForbiddenCode) =>
     requirePermission(scope.workzone(zoneId), 'workzone:members:write', code);
 
-  async function removeWholeMember(repos: Pick<Repos, 'events' | 'members'>, scope: ProjectScope, type: MemberType, id: string): Promise<void> {
+  async function removeWholeMember(repos: Pick<Repos & MembersRepos, 'events' | 'members'>, scope: ProjectScope, type: MemberType, id: string): Promise<void> {
     if (type === 'user' && id === scope.project.ownerId) {
       throw new DomainError('invalid', 'cannot-remove-project-owner', 'The project owner cannot be removed from the project', { userId: id });
     }

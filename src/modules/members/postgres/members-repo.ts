@@ -1,7 +1,8 @@
-import type { MemberAccess, MembersRepo, ZoneHolds } from '../../../core/ports/project-repositories.ts';
-import { queryJsonRows, type Sql } from '../sql.ts';
+// The members module's SQL (migration 0004's project_members and workzone_access): plain statements bound to an executor.
+import type { MemberAccess, MembersRepo, ZoneHolds } from '../core/ports.ts';
+import { queryJsonRows, type Sql } from '../../../adapters/postgres/sql.ts';
 import type { WorkzoneGrant } from '../../../core/permissions/evaluate.ts';
-import { grouped } from './grouped.ts';
+import { grouped } from '../../../adapters/postgres/repos/grouped.ts';
 
 const NO_ZONES: ReadonlySet<string> = new Set();
 
