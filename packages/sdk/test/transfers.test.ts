@@ -195,10 +195,10 @@ test('upload and download: memory stays flat in the file size (96 MiB file, stre
   for (let i = 0; i < 96; i++) fs.writeSync(fd, chunk);
   fs.closeSync(fd);
   // Live memory, measured after a full collection (garbage chunks awaiting GC are not held).
-  // The bound is a third of the file: what a stream holds in flight is bounded, not zero.
+  // The bound is under half the file: what a stream holds in flight is bounded, not zero.
   // undici keeps up to ~12 MiB of an answer between the socket and a slow reader (measured
-  // with 300 and 600 MiB answers alike) and a loaded machine's CI run saw 20–21 MiB here, so
-  // a file read whole, or any buffer that grows with the file, still fails.
+  // with 300 and 600 MiB answers alike) and loaded machines measured 20–24 MiB here, so a
+  // file read whole, or any buffer that grows with the file, still fails.
   v8.setFlagsFromString('--expose-gc');
   const gc = vm.runInNewContext('gc') as () => void;
   const live = () => {
@@ -206,7 +206,7 @@ test('upload and download: memory stays flat in the file size (96 MiB file, stre
     const m = process.memoryUsage();
     return m.heapUsed + m.arrayBuffers;
   };
-  const BOUND = 32 * 1024 * 1024;
+  const BOUND = 40 * 1024 * 1024;
   const base = live();
   let peak = 0;
   let nextSample = 0;
