@@ -26,7 +26,7 @@ import { measurementsModule } from './modules/measurements/module.ts';
 import { connectModule } from './modules/connect/module.ts';
 import { jobsModule } from './modules/jobs/module.ts';
 import { usersModule } from './core/users/index.ts';
-import { workzonesModule } from './core/workzones/index.ts';
+import { workzonesModule } from './modules/workzones/module.ts';
 import { tagsModule } from './modules/tags/module.ts';
 import { operatorModule } from './core/operator/index.ts';
 import { sandboxModule } from './modules/sandbox/module.ts';

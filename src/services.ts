@@ -19,7 +19,6 @@ import type { MailRelay, SendMail } from './core/mail/index.ts';
 import type { Accounts } from './core/accounts/index.ts';
 import type { Groups } from './modules/groups/index.ts';
 import type { ProjectAccess, ProjectDetailsService, Projects, Reach } from './core/projects/index.ts';
-import type { WorkzoneCopy, Workzones } from './core/workzones/index.ts';
 import type { JobRunner } from './modules/jobs/index.ts';
 import type { TagLists } from './modules/tags/index.ts';
 import type { Files, UploadSweeper } from './core/files/index.ts';
@@ -87,9 +86,7 @@ export interface Services extends ContractOffers {
   reach: Reach;
   projects: Projects;
   projectDetails: ProjectDetailsService;
-  workzones: Workzones;
-  workzoneCopy: WorkzoneCopy;
-  // members: its contract's offer (ContractOffers)
+  // workzones, workzoneCopy, members: their contracts' offers (ContractOffers)
   // files, crops, connect, tags, jobs
   files: Files;
   uploadSweeper: UploadSweeper;

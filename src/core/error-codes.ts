@@ -51,7 +51,6 @@ export const ERROR_CODES = {
   'capacity-exceeded-geoimage': ours(400),
   'storage-quota-exceeded': ours(400),
   'snapshot-invalid': ours(400), // an imported snapshot file that is not whole or not ours (docs/sandbox.md)
-  'cannot-delete-root-workzone': ours(400),
   'cover-not-an-image': ours(400),
   'unknown-blob-name': ours(400),
   'blob-not-uploaded': ours(400),
@@ -104,12 +103,6 @@ export const ERROR_CODES = {
   'delete-project-forbidden': { status: [403], defined: ['spec', 'vendor'] },
   'restore-project-forbidden': ours(403),
   'new-project-owner-not-manager': vendor(403),
-  'list-workzones-forbidden': spec(403),
-  'view-workzone-forbidden': spec(403),
-  'create-workzone-forbidden': spec(403),
-  'update-workzone-forbidden': spec(403),
-  'delete-workzone-forbidden': spec(403),
-  'copy-workzone-forbidden': ours(403),
   'view-file-forbidden': spec(403),
   'create-file-forbidden': spec(403),
   'update-file-forbidden': spec(403),
@@ -136,7 +129,6 @@ export const ERROR_CODES = {
   'workzone-not-found': spec(404),
   'file-not-found': spec(404),
   'connect-job-not-found': ours(404),
-  'job-not-found': ours(404), // a work-zone copy its requester follows (docs/projects.md "Copy")
   'invitation-not-found': ours(404),
   'blob-not-found': ours(404),
   'upload-not-found': ours(404),
@@ -149,7 +141,6 @@ export const ERROR_CODES = {
   // 408, 409, 413, 415, 416, 429, 500
   'request-timeout': ours(408),
   conflict: ours(409),
-  'copy-in-progress': ours(409),
   'webhook-limit-reached': ours(409),
   'upload-already-completed': ours(409),
   'upload-busy': ours(409),

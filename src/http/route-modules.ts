@@ -18,7 +18,6 @@ import { fileRoutes as api1Files } from './api1/files.ts';
 import { accountRoutes as api2Accounts } from './api2/accounts.ts';
 import { userRoutes as api2Users } from './api2/users.ts';
 import { projectRoutes as api2Projects } from './api2/projects.ts';
-import { workzoneRoutes as api2Workzones } from './api2/workzones.ts';
 import { fileRoutes as api2Files } from './api2/files.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
 import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
@@ -56,8 +55,8 @@ const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   // The invitation and password-reset pages and the avatars share the OAuth pages' browser session.
   { module: 'users', api1: api1Users, api2: api2Users, other: { plugin: pageRoutes, browser: true } },
   { module: 'projects', api1: api1Projects, api2: api2Projects },
-  { module: 'workzones', api2: api2Workzones },
-  // Its routes are its contract's (src/modules/members/module.ts): this row only keeps their place.
+  // Their routes are their contracts' (src/modules/workzones, src/modules/members): these rows only keep their place.
+  { module: 'workzones' },
   { module: 'members' },
   // /_blobs: the local-disk store's signed URLs.
   { module: 'files', api1: api1Files, api2: api2Files, other: { plugin: blobRoutes } },

@@ -83,7 +83,7 @@ describe('cache invalidation across nodes (PostgreSQL, domain events)', { skip: 
     assert.equal(await eventually(statusOnB('projectOwner', url), (s) => s === 403, WAIT_MS), 403);
   });
 
-  // The one-zone read's cache (src/core/workzones/zone-views.ts): node B keeps the zone's read
+  // The one-zone read's cache (src/modules/workzones/core/zone-views.ts): node B keeps the zone's read
   // model until the event of a change made on node A arrives.
   describe('a work zone\'s read model on node B', () => {
     const zoneOnB = (p: any, z: string, name = 'projectOwner') => async () =>

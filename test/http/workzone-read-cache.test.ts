@@ -1,4 +1,4 @@
-// The one-zone read's per-node cache (src/core/workzones/zone-views.ts): a zone's read model
+// The one-zone read's per-node cache (src/modules/workzones/core/zone-views.ts): a zone's read model
 // (its fields, the roles present on it, its scan and tag counts) is kept until a domain event
 // changes it. Each change below is read back at once, on this node, right after its call
 // answered: each case fails if its event's row in core/events/invalidation.ts stops dropping

@@ -8,6 +8,7 @@ import { UPLOADS_STORE } from '../../src/core/files/uploads.ts';
 import { ACCOUNTS_STORE } from '../../src/core/accounts/accounts.ts';
 import type { Repos, Store } from '../../src/core/ports/repositories.ts';
 import type { TagsRepos } from '../../src/modules/tags/index.ts';
+import type { WorkzonesRepos } from '../../src/modules/workzones/index.ts';
 
 const WEBHOOKS_ONLY = storeUse({ reads: ['webhooks'], writes: ['events', 'webhooks'] });
 
@@ -27,12 +28,12 @@ export async function onlyWhatItDeclared(whole: Store): Promise<void> {
   });
 }
 
-export function narrowerThanItsUseCase(slice: SliceOf<typeof ACCOUNTS_STORE, Repos & TagsRepos>, whole: Store): void {
+export function narrowerThanItsUseCase(slice: SliceOf<typeof ACCOUNTS_STORE, Repos & TagsRepos>, whole: Store<Repos & WorkzonesRepos>): void {
   // @ts-expect-error the accounts' slice lacks what the uploads declare (uploads, work zones…): it cannot stand for their store
-  const uploads: SliceOf<typeof UPLOADS_STORE> = slice;
+  const uploads: SliceOf<typeof UPLOADS_STORE, Repos & WorkzonesRepos> = slice;
   void uploads;
   // the whole store can (the composed node hands it, and each use case narrows it)
-  const fromWhole: SliceOf<typeof UPLOADS_STORE> = whole;
+  const fromWhole: SliceOf<typeof UPLOADS_STORE, Repos & WorkzonesRepos> = whole;
   void fromWhole;
 }
 

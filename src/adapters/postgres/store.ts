@@ -9,7 +9,7 @@ import { accountsRepo } from './repos/accounts.ts';
 import { subscriptionsRepo } from './repos/subscriptions.ts';
 import { oauthRepo } from './repos/oauth.ts';
 import { accessRepo } from './repos/access.ts';
-import { projectsRepo, workzonesRepo } from './repos/projects.ts';
+import { projectsRepo } from './repos/projects.ts';
 import { locksRepo } from './repos/locks.ts';
 import { filesRepo, uploadsRepo } from './repos/files.ts';
 import { invitationsRepo } from './repos/invitations.ts';
@@ -52,7 +52,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     files: filesRepo(sql),
     uploads: uploadsRepo(sql),
     projects: projectsRepo(sql),
-    workzones: workzonesRepo(sql),
     invitations: invitationsRepo(sql),
     accountInvitations: accountInvitationsRepo(sql),
     counters: countersRepo(sql),

@@ -84,16 +84,7 @@ export interface DomainEventData extends ModuleEventData {
   'project.restored': ProjectIds;
   'project.cover-changed': ProjectIds;
 
-  // Work zones (members: src/modules/members/core/events.ts).
-  'workzone.created': ProjectIds & { workzoneId: string; parentId: string };
-  'workzone.updated': ProjectIds & { workzoneId: string };
-  /** The zone and its subtree; members left without a zone are members no more. */
-  'workzone.deleted': ProjectIds & { workzoneId: string };
-  /** A copy job's result: the copied subtree under `workzoneId` of the destination project. */
-  'workzone.copied': ProjectIds & {
-    sourceProjectId: string; sourceProjectApi1Id: string; sourceWorkzoneId: string; workzoneId: string;
-    newProject: boolean; copiedWorkzones: number; copiedFiles: number;
-  };
+  // Work zones and members: src/modules/workzones/core/events.ts, src/modules/members/core/events.ts.
 
   // Files (tag lists: src/modules/tags/core/events.ts).
   'file.registered': ProjectIds & { fileId: string; workzoneId: string; category: string };

@@ -87,13 +87,6 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   'project.restored': withLists(project),
   'project.cover-changed': withLists(project),
 
-  // A zone's grants are materialised per zone: creating, deleting or copying zones changes them.
-  'workzone.created': withLists(project),
-  // A zone's name and description are in its read model.
-  'workzone.updated': contents,
-  'workzone.deleted': withLists(project),
-  'workzone.copied': withLists(project),
-
   // Contents: no access fact depends on them (readers check tagsVersion themselves); a zone's
   // read model counts its scans and its tags, and so does a project list (scanCount, scanSize,
   // tagCount).
@@ -109,8 +102,8 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   'webhook.delivery-replayed': nothing,
 };
 
-/** The kernel's rules for modules' rows: a project's contents, and the rule's scopes with the account's project lists. */
-export const invalidationRules = { contents, withLists } as const;
+/** The kernel's rules for modules' rows: a project's access facts, its contents, and the rule's scopes with the account's project lists. */
+export const invalidationRules = { project, contents, withLists } as const;
 
 /** The invalidation rows of the modules' events, by event type (assembled from src/module-list.ts). */
 export type ModuleInvalidation = Readonly<Partial<Record<DomainEventType, (e: never) => readonly string[]>>>;

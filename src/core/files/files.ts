@@ -10,7 +10,7 @@
 // in uploaded-objects.ts.
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { ObjectStore } from '../ports/object-store.ts';
 import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
 import type { ProjectAccess } from '../projects/index.ts';
@@ -22,6 +22,8 @@ import { createProjectFiles, type ProjectFiles } from './project-files.ts';
 import { createBlobUrls, type BlobUrls } from './blob-urls.ts';
 import { createCovers, type Covers } from './covers.ts';
 import { createFileCopy, type FileCopy } from './file-copy.ts';
+import type { Repos } from '../ports/repositories.ts';
+import type { WorkzonesRepos } from '../../modules/workzones/index.ts';
 
 export { FILES, downloadName, fileName, parseCategories } from './upload-items.ts';
 export type { RegisteredFile, SignResult, SignedFile, UploadItem } from './upload-items.ts';
@@ -32,10 +34,10 @@ export type { SignedCover } from './covers.ts';
 export type Files = Uploads & ProjectFiles & BlobUrls & Covers & FileCopy;
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const FILES_STORE = storeUse({ reads: ['files', 'uploads', 'workzones'], writes: ['events', 'files', 'projects', 'subscriptions', 'uploads', 'users'] });
+export const FILES_STORE = storeUseOf<Repos & WorkzonesRepos>()({ reads: ['files', 'uploads', 'workzones'], writes: ['events', 'files', 'projects', 'subscriptions', 'uploads', 'users'] });
 
 export function createFiles(deps: {
-  store: SliceOf<typeof FILES_STORE>;
+  store: SliceOf<typeof FILES_STORE, Repos & WorkzonesRepos>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;

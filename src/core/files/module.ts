@@ -1,7 +1,8 @@
 // The files module's descriptor (src/core/modules.ts): files, uploads, blob URLs, covers,
 // and the sweeper of expired unregistered uploads (a periodic task).
 import type { FeatureModule } from '../modules.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { Repos, Store } from '../ports/repositories.ts';
+import type { WorkzonesRepos } from '../../modules/workzones/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { ObjectStore } from '../ports/object-store.ts';
@@ -12,7 +13,8 @@ import { createFiles, type Files } from './files.ts';
 import { createUploadSweeper, uploadSweep, type UploadSweeper } from './upload-sweeper.ts';
 
 export interface FilesNeeds {
-  store: Store;
+  /** The workzones module's repository too: uploads and files resolve their zone. */
+  store: Store<Repos & WorkzonesRepos>;
   clock: Clock;
   ids: Ids;
   objectStore: ObjectStore;

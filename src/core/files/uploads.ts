@@ -7,8 +7,7 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { Repos } from '../ports/repositories.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
-import type { WorkzoneRecord } from '../ports/project-repositories.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { FileRecord, PendingUploadRecord } from '../ports/file-repositories.ts';
 import { noMetrics, type CoreMetrics } from '../ports/telemetry.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
@@ -20,9 +19,10 @@ import {
   FILES, checkItem, matchesPending, newFileRecord, pendingUploadRecord, uploadError, uploadItemOf,
   type CheckedItem, type RegisteredFile, type SignResult, type UploadItem,
 } from './upload-items.ts';
+import type { WorkzoneRecord, WorkzonesRepos } from '../../modules/workzones/index.ts';
 
 /** What signing and registering read of the store, and what the registration's transaction writes. */
-export const UPLOADS_STORE = storeUse({ reads: ['files', 'uploads', 'workzones'], writes: ['events', 'files', 'subscriptions', 'uploads', 'users'] });
+export const UPLOADS_STORE = storeUseOf<Repos & WorkzonesRepos>()({ reads: ['files', 'uploads', 'workzones'], writes: ['events', 'files', 'subscriptions', 'uploads', 'users'] });
 /** The repositories the registration's transaction uses. */
 export type RegistrationRepos = Pick<Repos, (typeof UPLOADS_STORE.writes)[number]>;
 
@@ -64,7 +64,7 @@ export interface SigningDeps {
   pendingTtlSeconds: number;
 }
 
-export function createUploads(deps: SigningDeps & { store: SliceOf<typeof UPLOADS_STORE>; metrics?: CoreMetrics }): Uploads {
+export function createUploads(deps: SigningDeps & { store: SliceOf<typeof UPLOADS_STORE, Repos & WorkzonesRepos>; metrics?: CoreMetrics }): Uploads {
   const { clock, ids, access, objects, checkCapacities } = deps;
   const store = sliceOf(deps.store, UPLOADS_STORE);
   const metrics = deps.metrics ?? noMetrics;

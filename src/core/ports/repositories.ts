@@ -2,7 +2,7 @@
 // value is bound to one executor (the pool, or one transaction): inside
 // `store.transaction(fn)`, use only the `repos` that fn receives.
 import type { AccountFacts } from '../permissions/evaluate.ts';
-import type { ProjectsRepo, WorkzonesRepo } from './project-repositories.ts';
+import type { ProjectsRepo } from './project-repositories.ts';
 import type { LocksRepo } from './locks.ts';
 import type { EventsRepo, ListenerState } from './events.ts';
 import type { WebhooksRepo } from './webhooks.ts';
@@ -403,7 +403,6 @@ export interface Repos {
   files: FilesRepo;
   uploads: UploadsRepo;
   projects: ProjectsRepo;
-  workzones: WorkzonesRepo;
   invitations: InvitationsRepo;
   accountInvitations: AccountInvitationsRepo;
   counters: CountersRepo;

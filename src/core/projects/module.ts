@@ -15,10 +15,11 @@ import { createProjectAccess, type ProjectAccess } from './project-access.ts';
 import { createProjectDetails, type ProjectDetailsService } from './project-details.ts';
 import { createReach, type Reach } from './reach.ts';
 import { createProjectLists } from './project-lists.ts';
+import type { WorkzonesRepos } from '../../modules/workzones/index.ts';
 
 export interface ProjectsNeeds {
   /** The roles module's repository too: a new project's manager is the account's base Manager role. */
-  store: Store<Repos & MembersRepos & RolesRepos>;
+  store: Store<Repos & WorkzonesRepos & MembersRepos & RolesRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;

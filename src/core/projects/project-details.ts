@@ -3,13 +3,14 @@
 // as API 2 would show them to the caller.
 import type { EntityRef } from '../ids/urn.ts';
 import { refUuid } from '../ids/refs.ts';
-import type { ProjectRecord, ProjectStats, WorkzoneRecord } from '../ports/project-repositories.ts';
+import type { ProjectRecord, ProjectStats } from '../ports/project-repositories.ts';
 import type { Repos } from '../ports/repositories.ts';
 import type { MemberAccess, MembersRepos } from '../../modules/members/index.ts';
 import type { Actor } from '../permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from './project-access.ts';
 import type { Projects } from './projects.ts';
 import { readsOf, storeReadsOf, type ReadsOf } from '../ports/store-slices.ts';
+import type { WorkzoneRecord, WorkzonesRepos } from '../../modules/workzones/index.ts';
 
 export interface ProjectDetails {
   project: ProjectRecord;
@@ -48,10 +49,10 @@ export interface ProjectDetailsService {
 }
 
 /** What it reads of the store (src/core/ports/store-slices.ts). */
-export const PROJECT_DETAILS_READS = storeReadsOf<Repos & MembersRepos>()(['files', 'members', 'projects', 'workzones']);
+export const PROJECT_DETAILS_READS = storeReadsOf<Repos & WorkzonesRepos & MembersRepos>()(['files', 'members', 'projects', 'workzones']);
 
 export function createProjectDetails(deps: {
-  store: ReadsOf<typeof PROJECT_DETAILS_READS, Repos & MembersRepos>;
+  store: ReadsOf<typeof PROJECT_DETAILS_READS, Repos & WorkzonesRepos & MembersRepos>;
   access: ProjectAccess;
   /** Which projects a find lists: the same rule as API 2's list (projects.ts); the update a subscription change is. */
   projects: Pick<Projects, 'visibleProjects' | 'updateProject'>;

@@ -20,6 +20,7 @@ export type { ProjectView, StatsWanted };
 import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { RolesRepos } from '../../modules/roles/index.ts';
 import type { MembersRepos } from '../../modules/members/index.ts';
+import type { WorkzonesRepos } from '../../modules/workzones/index.ts';
 
 export interface ProjectInput {
   name?: string;
@@ -62,7 +63,7 @@ export async function managerRoleId(repos: Pick<Repos & RolesRepos, 'roles'>, ac
  * and, when the subscription says so, the account owner join as managers of the root.
  */
 export async function insertProjectRows(
-  repos: Pick<Repos & MembersRepos & RolesRepos, 'events' | 'members' | 'projects' | 'roles' | 'workzones'>,
+  repos: Pick<Repos & MembersRepos & RolesRepos & WorkzonesRepos, 'events' | 'members' | 'projects' | 'roles' | 'workzones'>,
   p: {
     id: string; rootId: string; accountId: string; accountOwnerId: string; subscription: SubscriptionRecord; ownerId: string;
     name: string; description: string; location: Location | null; spatialReference: SpatialReference | null; now: Date;
@@ -122,10 +123,10 @@ export interface SpatialReferenceCheck {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const PROJECTS_STORE = storeUseOf<Repos & MembersRepos & RolesRepos>()({ reads: ['members', 'projects'], writes: ['accounts', 'events', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
+export const PROJECTS_STORE = storeUseOf<Repos & WorkzonesRepos & MembersRepos & RolesRepos>()({ reads: ['members', 'projects'], writes: ['accounts', 'events', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
 
 export function createProjects(deps: {
-  store: SliceOf<typeof PROJECTS_STORE, Repos & MembersRepos & RolesRepos>;
+  store: SliceOf<typeof PROJECTS_STORE, Repos & WorkzonesRepos & MembersRepos & RolesRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;

@@ -1,8 +1,8 @@
-// API 2 presenters of projects, work zones and work-zone copies (members: src/modules/members/http/presenters.ts): pure
-// reshaping of the core's views (URN ids, the 302 links of covers, docs/files.md).
+// API 2 presenters of projects (work zones and their copies: src/modules/workzones/http/presenters.ts;
+// members: src/modules/members/http/presenters.ts): pure reshaping of the core's views (URN ids,
+// the 302 links of covers, docs/files.md).
 import type { Services } from '../../services.ts';
 import type { ProjectView } from '../../core/projects/index.ts';
-import type { CopyStatus, WorkzoneView } from '../../core/workzones/index.ts';
 import { api2Kit } from './route-kit.ts';
 
 /**
@@ -40,32 +40,5 @@ export function projectPresenters(core: Pick<Services, 'config'>) {
       bimOnRootWz: v.bimOnRootWz,
     };
   };
-  const workzone = (v: WorkzoneView) => {
-    const w = v.workzone;
-    return {
-      id: urn('workzone', w.id), urn: urn('workzone', w.id), api1Id: w.api1Id, type: 'workzone' as const,
-      projectId: urn('project', w.projectId), parentId: opt('workzone', w.parentId), rootWorkzoneId: urn('workzone', v.rootWorkzoneId),
-      name: w.name, description: w.description, roleIds: v.roleIds.map((r) => urn('role', r)),
-      modificationInfo: {
-        createdAt: w.createdAt.toISOString(), createdBy: opt('user', w.createdBy), updatedAt: w.updatedAt.toISOString(),
-        updatedBy: opt('user', w.updatedBy), isDeleted: false,
-      },
-      statsInfo: { scanCount: v.scans.scanCount, scanSize: v.scans.scanSize, tagCount: v.tagCount },
-      ...(v.permissions ? { permissions: v.permissions } : {}),
-    };
-  };
-  const copyStatus = (s: CopyStatus) => ({
-    jobId: s.jobId,
-    state: s.state,
-    ...(s.result
-      ? {
-        result: {
-          projectId: urn('project', s.result.destinationProjectId), workzoneId: urn('workzone', s.result.workzoneId),
-          copiedWorkzones: s.result.copiedWorkzones, copiedFiles: s.result.copiedFiles, skippedMembers: s.result.skippedMembers.length,
-        },
-      }
-      : {}),
-    ...(s.error ? { error: s.error } : {}),
-  });
-  return { project, workzone, copyStatus };
+  return { project };
 }

@@ -14,10 +14,11 @@ import type { AnnotationEvent } from './core/events.ts';
 import { annotationsRepo } from './postgres/annotations-repo.ts';
 import { annotationRoutes } from './http/api2.ts';
 import { ANNOTATION_OPERATIONS } from './http/operations.ts';
+import type { WorkzonesRepos } from '../workzones/index.ts';
 
 export interface AnnotationsNeeds {
   /** The members module's repository too: an assignee's grants in the project. */
-  store: Store<Repos & MembersRepos & AnnotationsRepos>;
+  store: Store<Repos & WorkzonesRepos & MembersRepos & AnnotationsRepos>;
   clock: Clock;
   ids: Ids;
   projectAccess: ProjectAccess;

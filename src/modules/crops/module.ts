@@ -14,9 +14,10 @@ import { CROP_ERROR_CODES } from './core/errors.ts';
 import { cropsRepo } from './postgres/crops.ts';
 import { cropRoutes } from './http/api2.ts';
 import { CROP_OPERATIONS } from './http/operations.ts';
+import type { WorkzonesRepos } from '../workzones/index.ts';
 
 export interface CropsNeeds {
-  store: Store<Repos & CropsRepos>;
+  store: Store<Repos & WorkzonesRepos & CropsRepos>;
   clock: Clock;
   ids: Ids;
   projectAccess: ProjectAccess;

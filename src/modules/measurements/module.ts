@@ -12,9 +12,10 @@ import type { MeasurementEvent } from './core/events.ts';
 import { measurementsRepo } from './postgres/measurements-repo.ts';
 import { measurementRoutes } from './http/api2.ts';
 import { MEASUREMENT_OPERATIONS } from './http/operations.ts';
+import type { WorkzonesRepos } from '../workzones/index.ts';
 
 export interface MeasurementsNeeds {
-  store: Store<Repos & MeasurementsRepos>;
+  store: Store<Repos & WorkzonesRepos & MeasurementsRepos>;
   clock: Clock;
   ids: Ids;
   projectAccess: ProjectAccess;

@@ -5,7 +5,7 @@ import { defineModule } from '../contract.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
-import { cacheScope } from '../../core/events/invalidation.ts';
+import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { GroupsRepos } from '../groups/index.ts';
 import type { RolesRepos } from '../roles/index.ts';
 import type { ProjectAccess } from '../../core/projects/index.ts';
@@ -18,10 +18,11 @@ import { MEMBER_ERROR_CODES } from './core/errors.ts';
 import { membersRepo } from './postgres/members-repo.ts';
 import { memberRoutes } from './http/api2.ts';
 import { MEMBER_API2_OPERATIONS } from './http/operations.ts';
+import type { WorkzonesRepos } from '../workzones/index.ts';
 
 export interface MembersNeeds {
   /** The roles and groups modules' repositories too: a member's role is one of the account's roles, a group member one of its groups. */
-  store: Store<Repos & MembersRepos & RolesRepos & GroupsRepos>;
+  store: Store<Repos & WorkzonesRepos & MembersRepos & RolesRepos & GroupsRepos>;
   clock: Clock;
   ids: Ids;
   projectAccess: ProjectAccess;
@@ -30,10 +31,8 @@ export interface MembersNeeds {
 }
 
 /** A member's grants are materialised per zone: the project's access facts and the account's project lists. */
-const projectAndLists = (e: { accountId: string | null; data: { projectId: string } }) => [
-  cacheScope.project(e.data.projectId),
-  ...(e.accountId ? [cacheScope.projectLists(e.accountId)] : []),
-];
+const { project, withLists } = invalidationRules;
+const projectAndLists = withLists(project);
 
 export const membersModule = defineModule<MembersNeeds, { members: Members }, MembersRepos, MemberEventType, keyof typeof MEMBER_ERROR_CODES>({
   name: 'members',

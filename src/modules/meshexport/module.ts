@@ -17,9 +17,10 @@ import { open3dMesher } from './adapters/open3d-mesher.ts';
 import { meshExportRoutes } from './http/api2.ts';
 import { MESH_EXPORT_OPERATIONS } from './http/operations.ts';
 import type { JobsRepos } from '../jobs/index.ts';
+import type { WorkzonesRepos } from '../workzones/index.ts';
 
 export interface MeshExportNeeds {
-  store: Store<Repos & JobsRepos>;
+  store: Store<Repos & WorkzonesRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   objectStore: ObjectStore;

@@ -22,9 +22,10 @@ import { shareLinksRepo } from './postgres/sharelinks-repo.ts';
 import { shareLinkRoutes } from './http/api2.ts';
 import { shareSurfaceRoutes } from './http/share-surface.ts';
 import { SHARE_LINK_OPERATIONS } from './http/operations.ts';
+import type { WorkzonesRepos } from '../workzones/index.ts';
 
 export interface ShareLinksNeeds {
-  store: Store<Repos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos & TagsRepos>;
+  store: Store<Repos & WorkzonesRepos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos & TagsRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;

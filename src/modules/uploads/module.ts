@@ -16,12 +16,13 @@ import type { MultipartUploadsRepo } from './core/records.ts';
 import { multipartUploadsRepo } from './postgres/multipart-uploads-repo.ts';
 import { uploadRoutes } from './http/api2-routes.ts';
 import { UPLOADS_OPERATIONS } from './http/operations.ts';
+import type { WorkzonesRepos } from '../workzones/index.ts';
 
 /** The module's repository, beside the kernel's (pending uploads, files, work zones) it also uses. */
 export type UploadsRepos = { multipartUploads: MultipartUploadsRepo };
 
 export interface UploadsNeeds {
-  store: Store<Repos & UploadsRepos>;
+  store: Store<Repos & WorkzonesRepos & UploadsRepos>;
   clock: Clock;
   ids: Ids;
   objectStore: ObjectStore;

@@ -22,6 +22,7 @@ import './events.ts';
 import './errors.ts';
 import { ANNOTATION_LIMITS, MAX_ANNOTATIONS_PER_PROJECT, checkFields, isZoneMember, newlyAssigned, visibleTo } from './rules.ts';
 import { assignmentMail } from './assignment-mail.ts';
+import type { WorkzonesRepos } from '../../workzones/index.ts';
 
 /** An annotation with what its presenter needs: the account (URNs), its comments when asked. */
 export interface AnnotationView {
@@ -71,11 +72,11 @@ export interface Annotations {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ANNOTATIONS_STORE = storeUseOf<Repos & MembersRepos & AnnotationsRepos>()({ reads: ['annotations', 'members', 'users', 'workzones'], writes: ['annotations', 'events', 'locks', 'outbox', 'users', 'workzones'] });
+export const ANNOTATIONS_STORE = storeUseOf<Repos & WorkzonesRepos & MembersRepos & AnnotationsRepos>()({ reads: ['annotations', 'members', 'users', 'workzones'], writes: ['annotations', 'events', 'locks', 'outbox', 'users', 'workzones'] });
 
 export function createAnnotations(deps: {
   /** The kernel's repositories (users, members, workzones, locks, events, the outbox) and the module's. */
-  store: SliceOf<typeof ANNOTATIONS_STORE, Repos & MembersRepos & AnnotationsRepos>;
+  store: SliceOf<typeof ANNOTATIONS_STORE, Repos & WorkzonesRepos & MembersRepos & AnnotationsRepos>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;
@@ -147,7 +148,7 @@ export function createAnnotations(deps: {
   }
 
   /** Mails and announces each newly assigned user, in the change's transaction. */
-  async function assign(repos: Pick<Repos, 'events' | 'outbox' | 'users' | 'workzones'>, scope: ProjectScope, a: AnnotationRecord, userIds: string[], now: Date): Promise<void> {
+  async function assign(repos: Pick<Repos & WorkzonesRepos, 'events' | 'outbox' | 'users' | 'workzones'>, scope: ProjectScope, a: AnnotationRecord, userIds: string[], now: Date): Promise<void> {
     if (!userIds.length) return;
     const by = await repos.users.byId(scope.actor.userId);
     const zone = await repos.workzones.byRef(scope.project.id, { uuid: a.workzoneId });

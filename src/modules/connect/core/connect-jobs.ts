@@ -19,6 +19,7 @@ import type { UsageRecorder } from '../../../core/ports/usage.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
 import type { ConnectRepos } from './ports.ts';
 import './events.ts';
+import type { WorkzonesRepos } from '../../workzones/index.ts';
 
 const IMPORT: Permission[] = ['workzone:reality-data:write', 'workzone:import-jobs-reality-data:write'];
 const EXPORT: Permission[] = ['workzone:export-jobs-reality-data:write', 'workzone:reality-data:read'];
@@ -64,13 +65,13 @@ export interface ConnectJobs {
  * What the jobs read, and what their transactions write: an import's registration runs in
  * this module's transaction (the files' repositories it needs, and `connect`).
  */
-export const CONNECT_STORE = storeUseOf<Repos & ConnectRepos>()({
+export const CONNECT_STORE = storeUseOf<Repos & WorkzonesRepos & ConnectRepos>()({
   reads: ['connect', 'files', 'workzones'],
   writes: ['connect', 'events', ...UPLOADS_STORE.writes],
 });
 
 export function createConnectJobs(deps: {
-  store: SliceOf<typeof CONNECT_STORE, Repos & ConnectRepos>;
+  store: SliceOf<typeof CONNECT_STORE, Repos & WorkzonesRepos & ConnectRepos>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;

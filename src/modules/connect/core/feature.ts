@@ -9,9 +9,10 @@ import type { ProjectAccess } from '../../../core/projects/index.ts';
 import type { UsageRecorder } from '../../../core/ports/usage.ts';
 import type { Files } from '../../../core/files/index.ts';
 import { createConnectJobs, type ConnectJobs } from './connect-jobs.ts';
+import type { WorkzonesRepos } from '../../workzones/index.ts';
 
 export interface ConnectNeeds {
-  store: Store<Repos & { connect: ConnectRepo }>;
+  store: Store<Repos & WorkzonesRepos & { connect: ConnectRepo }>;
   clock: Clock;
   ids: Ids;
   objectStore: ObjectStore;

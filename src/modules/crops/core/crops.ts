@@ -15,6 +15,7 @@ import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-sli
 import type { Repos } from '../../../core/ports/repositories.ts';
 import './events.ts';
 import './errors.ts';
+import type { WorkzonesRepos } from '../../workzones/index.ts';
 
 export interface CropView {
   crop: CropRecord;
@@ -44,8 +45,8 @@ export interface Crops {
 }
 
 /** What the crops use case reads (crops, work zones) and writes in its transactions (crops, uploads, events). */
-export const CROPS_STORE = storeUseOf<Repos & CropsRepos>()({ reads: ['crops', 'workzones'], writes: ['crops', 'events', 'uploads'] });
-export type CropsStore = SliceOf<typeof CROPS_STORE, Repos & CropsRepos>;
+export const CROPS_STORE = storeUseOf<Repos & WorkzonesRepos & CropsRepos>()({ reads: ['crops', 'workzones'], writes: ['crops', 'events', 'uploads'] });
+export type CropsStore = SliceOf<typeof CROPS_STORE, Repos & WorkzonesRepos & CropsRepos>;
 
 export function createCrops(deps: { store: CropsStore; clock: Clock; ids: Ids; access: ProjectAccess; files: Files }): Crops {
   const { clock, ids, access, files } = deps;

@@ -22,6 +22,7 @@ import { MEASUREMENT_LIMITS, checkPoints, measure, type Measured } from './geome
 import type { MeasurementFields, MeasurementKind, MeasurementRecord, MeasurementsRepos } from './ports.ts';
 import './events.ts';
 import './errors.ts';
+import type { WorkzonesRepos } from '../../workzones/index.ts';
 
 export interface MeasurementView {
   measurement: MeasurementRecord;
@@ -53,9 +54,9 @@ export interface Measurements {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const MEASUREMENTS_STORE = storeUseOf<Repos & MeasurementsRepos>()({ reads: ['files', 'measurements', 'workzones'], writes: ['events', 'locks', 'measurements'] });
+export const MEASUREMENTS_STORE = storeUseOf<Repos & WorkzonesRepos & MeasurementsRepos>()({ reads: ['files', 'measurements', 'workzones'], writes: ['events', 'locks', 'measurements'] });
 
-export function createMeasurements(deps: { store: SliceOf<typeof MEASUREMENTS_STORE, Repos & MeasurementsRepos>; clock: Clock; ids: Ids; access: ProjectAccess }): Measurements {
+export function createMeasurements(deps: { store: SliceOf<typeof MEASUREMENTS_STORE, Repos & WorkzonesRepos & MeasurementsRepos>; clock: Clock; ids: Ids; access: ProjectAccess }): Measurements {
   const { clock, ids, access } = deps;
   const store = sliceOf(deps.store, MEASUREMENTS_STORE);
 

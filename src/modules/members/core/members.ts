@@ -16,6 +16,7 @@ import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-sli
 import type { RolesRepos } from '../../roles/index.ts';
 import './events.ts';
 import './errors.ts';
+import type { WorkzonesRepos } from '../../workzones/index.ts';
 
 export interface AddMembersInput {
   workzoneRefs?: EntityRef[] | null;
@@ -53,10 +54,10 @@ export interface Members {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const MEMBERS_STORE = storeUseOf<Repos & MembersRepos & RolesRepos & GroupsRepos>()({ reads: ['accountInvitations', 'accounts', 'groups', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'locks', 'members', 'outbox', 'roles', 'users', 'workzones'] });
+export const MEMBERS_STORE = storeUseOf<Repos & WorkzonesRepos & MembersRepos & RolesRepos & GroupsRepos>()({ reads: ['accountInvitations', 'accounts', 'groups', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'locks', 'members', 'outbox', 'roles', 'users', 'workzones'] });
 
 export function createMembers(deps: InviteDeps & {
-  store: SliceOf<typeof MEMBERS_STORE, Repos & MembersRepos & RolesRepos & GroupsRepos>;
+  store: SliceOf<typeof MEMBERS_STORE, Repos & WorkzonesRepos & MembersRepos & RolesRepos & GroupsRepos>;
   access: ProjectAccess;
 }): Members {
   const { clock, access } = deps;

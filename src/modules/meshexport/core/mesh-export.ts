@@ -21,6 +21,7 @@ import type { SendMail } from '../../../core/mail/index.ts';
 import { formatOf } from '../../../core/files/index.ts';
 import { MESHABLE_EXTENSIONS, MeshFailure, type BuiltMesh, type CropRegion, type Mesher } from './ports.ts';
 import type { JobsRepos } from '../../jobs/index.ts';
+import type { WorkzonesRepos } from '../../workzones/index.ts';
 
 export const MESH_JOB = 'export-to-mesh';
 /** The vendor's bounds on `resolution` (metres). */
@@ -78,9 +79,9 @@ function plannedFile(p: MeshPayload, now: Date, size = 0, md5 = ''): FileRecord 
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const MESH_EXPORTS_STORE = storeUseOf<Repos & JobsRepos>()({ reads: ['files', 'workzones'], writes: ['jobs'] });
+export const MESH_EXPORTS_STORE = storeUseOf<Repos & WorkzonesRepos & JobsRepos>()({ reads: ['files', 'workzones'], writes: ['jobs'] });
 
-export function createMeshExports(deps: { store: SliceOf<typeof MESH_EXPORTS_STORE, Repos & JobsRepos>; clock: Clock; ids: Ids; access: ProjectAccess; jobRunner: JobRunner; mesher: Mesher }): MeshExports {
+export function createMeshExports(deps: { store: SliceOf<typeof MESH_EXPORTS_STORE, Repos & WorkzonesRepos & JobsRepos>; clock: Clock; ids: Ids; access: ProjectAccess; jobRunner: JobRunner; mesher: Mesher }): MeshExports {
   const { clock, ids, access, jobRunner, mesher } = deps;
   const store = sliceOf(deps.store, MESH_EXPORTS_STORE);
   return {

@@ -20,7 +20,6 @@ import type { UsageRecorder } from '../../../core/ports/usage.ts';
 import type { FileRecord } from '../../../core/ports/file-repositories.ts';
 import type { CropRecord, CropsRepos } from '../../crops/index.ts';
 import type { TagListRecord, TagRow } from '../../tags/index.ts';
-import type { WorkzoneRecord } from '../../../core/ports/project-repositories.ts';
 import { downloadName, servedAs } from '../../../core/files/index.ts';
 import type { AnnotationRecord, AnnotationsRepos } from '../../annotations/index.ts';
 import type { MeasurementRecord, MeasurementsRepos } from '../../measurements/index.ts';
@@ -29,6 +28,7 @@ import type { BoxLimit, ShareLinkRecord, ShareLinkSessionRecord, ShareLinksRepos
 import { POINT_CLOUD_EXTENSIONS } from '../../pointclouds/index.ts';
 import './errors.ts';
 import { SHARE_LINK_LIMITS as L, isExpired, sharedAnnotationTypes, sharedZoneIds } from './rules.ts';
+import type { WorkzoneRecord, WorkzonesRepos } from '../../workzones/index.ts';
 
 /** What anyone holding the link's id may know before opening it. */
 export interface ShareLinkFacts {
@@ -85,10 +85,10 @@ const optionDisabled = (option: keyof ShareOptions) =>
   new DomainError('forbidden', 'sharelink-option-disabled', `This share link does not share ${option}`, { option });
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const SHARED_VIEWS_STORE = storeUseOf<Repos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos & TagsRepos>()({ reads: ['annotations', 'crops', 'files', 'measurements', 'shareLinks', 'tags', 'workzones'], writes: [] });
+export const SHARED_VIEWS_STORE = storeUseOf<Repos & WorkzonesRepos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos & TagsRepos>()({ reads: ['annotations', 'crops', 'files', 'measurements', 'shareLinks', 'tags', 'workzones'], writes: [] });
 
 export function createSharedViews(deps: {
-  store: SliceOf<typeof SHARED_VIEWS_STORE, Repos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos & TagsRepos>;
+  store: SliceOf<typeof SHARED_VIEWS_STORE, Repos & WorkzonesRepos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos & TagsRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;

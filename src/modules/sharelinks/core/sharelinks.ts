@@ -20,6 +20,7 @@ import type { BoxLimit, ShareLinkFields, ShareLinkRecord, ShareLinksRepos, Share
 import './events.ts';
 import './errors.ts';
 import { SHARE_LINK_LIMITS as L, checkBoxLimit, checkPassword, linkRule, passwordChangeOf } from './rules.ts';
+import type { WorkzonesRepos } from '../../workzones/index.ts';
 
 /** A link with what its presenter needs (the account for URNs). */
 export interface ShareLinkView {
@@ -56,10 +57,10 @@ export interface ShareLinks {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const SHARE_LINKS_STORE = storeUseOf<Repos & ShareLinksRepos>()({ reads: ['shareLinks', 'workzones'], writes: ['events', 'shareLinks'] });
+export const SHARE_LINKS_STORE = storeUseOf<Repos & WorkzonesRepos & ShareLinksRepos>()({ reads: ['shareLinks', 'workzones'], writes: ['events', 'shareLinks'] });
 
 export function createShareLinks(deps: {
-  store: SliceOf<typeof SHARE_LINKS_STORE, Repos & ShareLinksRepos>;
+  store: SliceOf<typeof SHARE_LINKS_STORE, Repos & WorkzonesRepos & ShareLinksRepos>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;

@@ -11,6 +11,7 @@ import { condition } from '../../../core/permissions/refusal-conditions.ts';
 import { type ProjectAccess, requireMember } from '../../../core/projects/index.ts';
 import type { TagTexts } from './tag-texts.ts';
 import { TAGS_READ, listIn } from './tag-list-locks.ts';
+import type { WorkzonesRepos } from '../../workzones/index.ts';
 
 export interface TagsView {
   list: TagListRecord;
@@ -49,10 +50,10 @@ export interface TagListReads {
 }
 
 /** What it reads of the store (src/core/ports/store-slices.ts). */
-export const TAG_LIST_READS = storeReadsOf<Repos & TagsRepos>()(['tags', 'workzones']);
+export const TAG_LIST_READS = storeReadsOf<Repos & WorkzonesRepos & TagsRepos>()(['tags', 'workzones']);
 
 export function createTagListReads(deps: {
-  store: ReadsOf<typeof TAG_LIST_READS, Repos & TagsRepos>;
+  store: ReadsOf<typeof TAG_LIST_READS, Repos & WorkzonesRepos & TagsRepos>;
   access: Pick<ProjectAccess, 'project'>;
   tagTexts: Pick<TagTexts, 'shapeOf'>;
   clock: Clock;

@@ -24,6 +24,7 @@ import {
   checkTagCapacity, needsLiveTags, planTagChanges, tagIdsToRead, writtenRows, type DetectInput, type TagChanges,
 } from './tag-change-plan.ts';
 import type { JobsRepos } from '../../jobs/index.ts';
+import type { WorkzonesRepos } from '../../workzones/index.ts';
 
 export const DETECT_JOB = 'tag-detection';
 
@@ -68,10 +69,10 @@ const sameDefinitions = (a: MetadataDefinition[], b: MetadataDefinition[]) =>
   a.length === b.length && a.every((d, i) => d.id === b[i]!.id && d.name === b[i]!.name);
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const TAG_LIST_WRITES_STORE = storeUseOf<Repos & TagsRepos & JobsRepos>()({ reads: ['workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
+export const TAG_LIST_WRITES_STORE = storeUseOf<Repos & WorkzonesRepos & TagsRepos & JobsRepos>()({ reads: ['workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
 
 export function createTagListWrites(deps: {
-  store: SliceOf<typeof TAG_LIST_WRITES_STORE, Repos & TagsRepos & JobsRepos>;
+  store: SliceOf<typeof TAG_LIST_WRITES_STORE, Repos & WorkzonesRepos & TagsRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   access: Pick<ProjectAccess, 'project'>;
@@ -81,7 +82,7 @@ export function createTagListWrites(deps: {
   const { clock, ids, access, jobs, tagTexts } = deps;
   const store = sliceOf(deps.store, TAG_LIST_WRITES_STORE);
 
-  async function zoneIn(repos: Pick<Repos, 'workzones'>, scope: ProjectScope, ref: EntityRef): Promise<string> {
+  async function zoneIn(repos: Pick<Repos & WorkzonesRepos, 'workzones'>, scope: ProjectScope, ref: EntityRef): Promise<string> {
     const w = await repos.workzones.byRef(scope.project.id, ref);
     if (!w) throw notFound('workzone', refValue(ref));
     return w.id;
@@ -146,7 +147,7 @@ export function createTagListWrites(deps: {
   }
 
   /** The list's fields after an API 2 overwrite (`put`) or an API 1 patch. */
-  async function nextFields(repos: Pick<Repos, 'workzones'>, scope: ProjectScope, list: TagListRecord | null, input: TagListInput, mode: 'put' | 'patch') {
+  async function nextFields(repos: Pick<Repos & WorkzonesRepos, 'workzones'>, scope: ProjectScope, list: TagListRecord | null, input: TagListInput, mode: 'put' | 'patch') {
     const keep = <T>(v: T | undefined, old: T, dflt: T): T => (v !== undefined ? v : mode === 'patch' && list ? old : dflt);
     const workzoneId = input.workzoneRef ? await zoneIn(repos, scope, input.workzoneRef) : list?.workzoneId;
     if (!workzoneId) throw invalidInput('workzoneId is required', { field: 'workzoneId' });
@@ -165,7 +166,7 @@ export function createTagListWrites(deps: {
   }
 
   async function updateOne(
-    repos: Pick<Repos & TagsRepos & JobsRepos, 'events' | 'files' | 'jobs' | 'locks' | 'tags' | 'workzones'>, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, ref: EntityRef, input: TagListInput | null, changes: TagChanges,
+    repos: Pick<Repos & TagsRepos & JobsRepos & WorkzonesRepos, 'events' | 'files' | 'jobs' | 'locks' | 'tags' | 'workzones'>, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, ref: EntityRef, input: TagListInput | null, changes: TagChanges,
     mode: 'put' | 'patch',
   ): Promise<ChangeResult> {
     const found = await listIn(repos, scope, ref);

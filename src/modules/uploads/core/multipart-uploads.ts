@@ -26,6 +26,7 @@ import { requirePermission, type Actor } from '../../../core/permissions/authori
 import type { ProjectAccess, ProjectScope } from '../../../core/projects/index.ts';
 import type { MultipartUploadRecord, MultipartUploadsRepo } from './records.ts';
 import { ANY_FILE_WRITE, MULTIPART } from './rules.ts';
+import type { WorkzonesRepos } from '../../workzones/index.ts';
 
 export interface StartInput {
   name: string;
@@ -101,10 +102,10 @@ export const storeUploadOf = (r: MultipartUploadRecord): MultipartUpload => ({
 });
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const MULTIPART_UPLOADS_STORE = storeUseOf<Repos & { multipartUploads: MultipartUploadsRepo }>()({ reads: ['multipartUploads', 'workzones'], writes: ['events', 'files', 'multipartUploads', 'subscriptions', 'uploads', 'users'] });
+export const MULTIPART_UPLOADS_STORE = storeUseOf<Repos & WorkzonesRepos & { multipartUploads: MultipartUploadsRepo }>()({ reads: ['multipartUploads', 'workzones'], writes: ['events', 'files', 'multipartUploads', 'subscriptions', 'uploads', 'users'] });
 
 export function createMultipartUploads(deps: {
-  store: SliceOf<typeof MULTIPART_UPLOADS_STORE, Repos & { multipartUploads: MultipartUploadsRepo }>;
+  store: SliceOf<typeof MULTIPART_UPLOADS_STORE, Repos & WorkzonesRepos & { multipartUploads: MultipartUploadsRepo }>;
   clock: Clock;
   ids: Ids;
   access: Pick<ProjectAccess, 'project'>;

@@ -4,12 +4,13 @@
 // contents scope (the zone's fields, files, tag lists) and the account's (a user or a group
 // leaving the account leaves its projects). The caller's rights are not in it: they come from
 // the project scope, evaluated per request. docs/performance.md, "One zone of 1,000".
-import { readsOf, storeReads, type ReadsOf, type StoreEvents } from '../ports/store-slices.ts';
-import type { Ref, WorkzoneWithStats } from '../ports/project-repositories.ts';
-import { AccessCache, ACCESS_TTL_MS } from '../permissions/access-cache.ts';
-import { CacheRegistry } from '../cache/registry.ts';
-import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
-import { refKey } from '../ids/refs.ts';
+import { readsOf, storeReadsOf, type ReadsOf, type StoreEvents } from '../../../core/ports/store-slices.ts';
+import type { Ref } from '../../../core/ports/project-repositories.ts';
+import type { WorkzonesRepos, WorkzoneWithStats } from './ports.ts';
+import { AccessCache, ACCESS_TTL_MS } from '../../../core/permissions/access-cache.ts';
+import { CacheRegistry } from '../../../core/cache/registry.ts';
+import { cacheScope, dropOnInvalidation } from '../../../core/events/invalidation.ts';
+import { refKey } from '../../../core/ids/refs.ts';
 
 export interface ZoneViews {
   /** The zone of the project named by `ref`, with its roles and counts; null when the project has no such zone. */
@@ -17,13 +18,13 @@ export interface ZoneViews {
 }
 
 /** What it reads of the store (src/core/ports/store-slices.ts). */
-export const ZONE_VIEWS_READS = storeReads(['workzones']);
+export const ZONE_VIEWS_READS = storeReadsOf<WorkzonesRepos>()(['workzones']);
 
 /**
  * `maxEntries` bounds the cache (least recently read out first; WORKZONE_CACHE_ENTRIES);
  * 0 turns it off: every read goes to the database.
  */
-export function createZoneViews(deps: { store: ReadsOf<typeof ZONE_VIEWS_READS> & StoreEvents; maxEntries: number; caches?: CacheRegistry }): ZoneViews {
+export function createZoneViews(deps: { store: ReadsOf<typeof ZONE_VIEWS_READS, WorkzonesRepos> & StoreEvents; maxEntries: number; caches?: CacheRegistry }): ZoneViews {
   const { maxEntries } = deps;
   const store = readsOf(deps.store, ZONE_VIEWS_READS);
   const fromDatabase = (projectId: string, ref: Ref) => store.repos.workzones.withStatsByRef(projectId, ref);

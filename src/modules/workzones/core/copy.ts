@@ -2,27 +2,29 @@
 // the zone's subtree and its members into a new project or under a zone of an existing
 // one, in one transaction, and tells the caller by e-mail when it is done or failed (in the
 // transaction that records the job's end and publishes job.finished).
-import type { Files } from '../files/index.ts';
-import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { type EntityRef, isUuid, refValue } from '../ids/urn.ts';
-import { findByRef } from '../ids/refs.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { Repos } from '../ports/repositories.ts';
-import type { RolesRepos } from '../../modules/roles/index.ts';
-import { api1IdOf } from '../ids/api1-id.ts';
-import type { JobRecord } from '../ports/job-handler.ts';
-import type { SendMail } from '../mail/index.ts';
-import type { Permission } from '../permissions/catalog.ts';
-import { requirePermission, type Actor, type Authorizer } from '../permissions/authorizer.ts';
-import type { JobHandler, JobRunner } from '../../modules/jobs/index.ts';
-import { insertProjectRows, lockProjectMembership, type ProjectAccess, requiredName, subscriptionNotActive } from '../projects/index.ts';
-import { projectEventOf, subjectOf } from '../events/domain-events.ts';
-import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
-import type { JobsRepos } from '../../modules/jobs/index.ts';
-import type { MembersRepos } from '../../modules/members/index.ts';
-
-export const COPY_JOB = 'workzone-copy';
+import type { Files } from '../../../core/files/index.ts';
+import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
+import { type EntityRef, isUuid, refValue } from '../../../core/ids/urn.ts';
+import { findByRef } from '../../../core/ids/refs.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import type { RolesRepos } from '../../roles/index.ts';
+import { api1IdOf } from '../../../core/ids/api1-id.ts';
+import type { JobRecord } from '../../../core/ports/job-handler.ts';
+import type { SendMail } from '../../../core/mail/index.ts';
+import type { Permission } from '../../../core/permissions/catalog.ts';
+import { requirePermission, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
+import type { JobHandler, JobRunner } from '../../jobs/index.ts';
+import { insertProjectRows, lockProjectMembership, type ProjectAccess, requiredName, subscriptionNotActive } from '../../../core/projects/index.ts';
+import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { JobsRepos } from '../../jobs/index.ts';
+import type { MembersRepos } from '../../members/index.ts';
+import type { WorkzonesRepos } from './ports.ts';
+import { COPY_JOB } from './copy-job.ts';
+import './events.ts';
+import './errors.ts';
 
 export interface CopyInput {
   destinationName: string;
@@ -76,10 +78,10 @@ export interface WorkzoneCopy {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const WORKZONE_COPY_STORE = storeUseOf<Repos & MembersRepos & RolesRepos & JobsRepos>()({ reads: ['subscriptions', 'workzones', 'jobs'], writes: ['accounts', 'events', 'files', 'jobs', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
+export const WORKZONE_COPY_STORE = storeUseOf<Repos & WorkzonesRepos & MembersRepos & RolesRepos & JobsRepos>()({ reads: ['subscriptions', 'workzones', 'jobs'], writes: ['accounts', 'events', 'files', 'jobs', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
 
 export function createWorkzoneCopy(deps: {
-  store: SliceOf<typeof WORKZONE_COPY_STORE, Repos & MembersRepos & RolesRepos & JobsRepos>;
+  store: SliceOf<typeof WORKZONE_COPY_STORE, Repos & WorkzonesRepos & MembersRepos & RolesRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;

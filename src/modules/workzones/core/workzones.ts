@@ -1,19 +1,21 @@
 // Work zones (vendor "Workzone"; membership rule 2): a tree under the project's root
 // zone, with its ancestry in a closure table; a new zone inherits its parent's members.
-import { projectEventOf, subjectOf } from '../events/domain-events.ts';
-import { DomainError, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { Repos } from '../ports/repositories.ts';
-import type { TagsRepos } from '../../modules/tags/index.ts';
-import type { MembersRepos } from '../../modules/members/index.ts';
-import { sliceOf, storeUseOf, type SliceOf, type StoreEvents } from '../ports/store-slices.ts';
-import type { WorkzoneRecord } from '../ports/project-repositories.ts';
-import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import { lockProjectMembership, type ProjectAccess, type ProjectScope, requiredName, requireMember } from '../projects/index.ts';
+import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { DomainError, notFound } from '../../../core/errors.ts';
+import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import type { TagsRepos } from '../../tags/index.ts';
+import type { MembersRepos } from '../../members/index.ts';
+import type { WorkzoneRecord, WorkzonesRepos } from './ports.ts';
+import './events.ts';
+import './errors.ts';
+import { sliceOf, storeUseOf, type SliceOf, type StoreEvents } from '../../../core/ports/store-slices.ts';
+import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
+import { lockProjectMembership, type ProjectAccess, type ProjectScope, requiredName, requireMember } from '../../../core/projects/index.ts';
 import { createZoneViews } from './zone-views.ts';
-import type { CacheRegistry } from '../cache/registry.ts';
+import type { CacheRegistry } from '../../../core/cache/registry.ts';
 
 export interface WorkzoneView {
   workzone: WorkzoneRecord;
@@ -43,10 +45,10 @@ export interface Workzones {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const WORKZONES_STORE = storeUseOf<Repos & MembersRepos & TagsRepos>()({ reads: ['files', 'tags', 'workzones'], writes: ['events', 'locks', 'members', 'workzones'] });
+export const WORKZONES_STORE = storeUseOf<Repos & WorkzonesRepos & MembersRepos & TagsRepos>()({ reads: ['files', 'tags', 'workzones'], writes: ['events', 'locks', 'members', 'workzones'] });
 
 export function createWorkzones(deps: {
-  store: SliceOf<typeof WORKZONES_STORE, Repos & MembersRepos & TagsRepos> & StoreEvents; clock: Clock; ids: Ids; access: ProjectAccess;
+  store: SliceOf<typeof WORKZONES_STORE, Repos & WorkzonesRepos & MembersRepos & TagsRepos> & StoreEvents; clock: Clock; ids: Ids; access: ProjectAccess;
   /** WORKZONE_CACHE_ENTRIES: zones whose read model this node keeps (0: none). */
   viewCacheEntries: number;
   /** The node's registry of caches (GET /metrics). */
@@ -56,7 +58,7 @@ export function createWorkzones(deps: {
   const store = sliceOf(deps.store, WORKZONES_STORE);
   const zoneViews = createZoneViews({ store: { repos: store.repos, onEvent: deps.store.onEvent.bind(deps.store) }, maxEntries: deps.viewCacheEntries, caches: deps.caches });
 
-  async function zoneIn(repos: Pick<Repos, 'workzones'>, scope: ProjectScope, ref: EntityRef): Promise<WorkzoneRecord> {
+  async function zoneIn(repos: WorkzonesRepos, scope: ProjectScope, ref: EntityRef): Promise<WorkzoneRecord> {
     const w = await repos.workzones.byRef(scope.project.id, ref);
     if (!w) throw notFound('workzone', refValue(ref));
     return w;

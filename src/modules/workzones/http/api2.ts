@@ -2,16 +2,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services.ts';
-import { api2Kit } from './route-kit.ts';
-import { projectPresenters } from './project-presenters.ts';
-import * as S from './schemas.ts';
-import * as P from './project-schemas.ts';
+import { api2Kit, type KitCore } from '../../../http/api2/route-kit.ts';
+import * as S from '../../../http/api2/schemas.ts';
+import type { Workzones } from '../core/workzones.ts';
+import type { WorkzoneCopy } from '../core/copy.ts';
+import { workzonePresenters } from './presenters.ts';
+import * as P from './schemas.ts';
 
-export function workzoneRoutes(root: FastifyInstance, core: Pick<Services, 'config' | 'workzoneCopy' | 'workzones'>): void {
+export function workzoneRoutes(root: FastifyInstance, core: KitCore & { workzones: Workzones; workzoneCopy: WorkzoneCopy }): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, actor, errors, beta, refs } = api2Kit(core);
-  const present = projectPresenters(core);
+  const present = workzonePresenters(core);
 
   const A = '/accounts/:accountRef/projects';
   const PP = S.withParams('projectRef');
