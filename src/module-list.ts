@@ -10,7 +10,7 @@ import { oauthModule } from './core/oauth/index.ts';
 import { mailModule } from './core/mail/index.ts';
 import { permissionsModule } from './core/permissions/module.ts';
 import { valuesModule } from './modules/values/module.ts';
-import { accountsModule } from './core/accounts/index.ts';
+import { accountsModule } from './modules/accounts/module.ts';
 import { rolesModule } from './modules/roles/module.ts';
 import { groupsModule } from './modules/groups/module.ts';
 import { activityModule } from './modules/activity/module.ts';

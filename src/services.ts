@@ -16,7 +16,6 @@ import type { Revocation, SigningKeys, TokenService, WebSessions } from './core/
 import type { AccountInvitations, AccountUsers, Invitations, PasswordResets, SignIn, UserProfiles } from './core/users/index.ts';
 import type { ApplySeed, AuthenticateOperator, Operator, SandboxClock, SeedDocument } from './core/operator/index.ts';
 import type { MailRelay, SendMail } from './core/mail/index.ts';
-import type { Accounts } from './core/accounts/index.ts';
 import type { Groups } from './modules/groups/index.ts';
 import type { ProjectAccess, ProjectDetailsService, Projects, Reach } from './core/projects/index.ts';
 import type { JobRunner } from './modules/jobs/index.ts';
@@ -77,9 +76,8 @@ export interface Services extends ContractOffers {
   operator: Operator;
   /** The operator token's check; null without OPERATOR_TOKEN (every /_operator path answers 404). */
   authenticateOperator: AuthenticateOperator | null;
-  // permissions, accounts, roles, groups, activity, limits
+  // permissions, roles, groups, activity, limits (accounts: its contract's offer, ContractOffers)
   authorizer: Authorizer;
-  accounts: Accounts;
   groups: Groups;
   // projects, work zones, members, reports
   projectAccess: ProjectAccess;

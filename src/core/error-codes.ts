@@ -86,10 +86,6 @@ export const ERROR_CODES = {
   // 403
   'not-member-of-project': spec(403),
   'deleted-project': spec(403),
-  'view-account-forbidden': spec(403),
-  'list-subscriptions-forbidden': spec(403),
-  'view-subscription-forbidden': spec(403),
-  'update-subscription-forbidden': spec(403),
   'list-users-forbidden': spec(403),
   'view-user-forbidden': spec(403),
   'create-user-forbidden': spec(403),

@@ -4,8 +4,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { suiteStore, userRow } from '../support/suite-store.ts';
-import type { AccountRole, SubscriptionRecord } from '../../src/core/ports/repositories.ts';
+import type { AccountRole } from '../../src/core/ports/repositories.ts';
 import { ENGINES } from '../support/database.ts';
+import type { SubscriptionRecord } from '../../src/modules/accounts/index.ts';
 
 const T0 = new Date('2026-03-01T10:00:00.123Z');
 const T1 = new Date('2026-03-02T11:30:00.456Z');

@@ -5,8 +5,9 @@
 // line fails the lint as soon as the line below it compiles.
 import { readsOf, sliceOf, storeReads, storeUse, type SliceOf } from '../../src/core/ports/store-slices.ts';
 import { UPLOADS_STORE } from '../../src/core/files/uploads.ts';
-import { ACCOUNTS_STORE } from '../../src/core/accounts/accounts.ts';
+import { ACCOUNTS_STORE } from '../../src/modules/accounts/core/accounts.ts';
 import type { Repos, Store } from '../../src/core/ports/repositories.ts';
+import type { AccountsRepos } from '../../src/modules/accounts/index.ts';
 import type { TagsRepos } from '../../src/modules/tags/index.ts';
 import type { WorkzonesRepos } from '../../src/modules/workzones/index.ts';
 
@@ -28,12 +29,12 @@ export async function onlyWhatItDeclared(whole: Store): Promise<void> {
   });
 }
 
-export function narrowerThanItsUseCase(slice: SliceOf<typeof ACCOUNTS_STORE, Repos & TagsRepos>, whole: Store<Repos & WorkzonesRepos>): void {
+export function narrowerThanItsUseCase(slice: SliceOf<typeof ACCOUNTS_STORE, Repos & AccountsRepos & TagsRepos>, whole: Store<Repos & AccountsRepos & WorkzonesRepos>): void {
   // @ts-expect-error the accounts' slice lacks what the uploads declare (uploads, work zones…): it cannot stand for their store
-  const uploads: SliceOf<typeof UPLOADS_STORE, Repos & WorkzonesRepos> = slice;
+  const uploads: SliceOf<typeof UPLOADS_STORE, Repos & AccountsRepos & WorkzonesRepos> = slice;
   void uploads;
   // the whole store can (the composed node hands it, and each use case narrows it)
-  const fromWhole: SliceOf<typeof UPLOADS_STORE, Repos & WorkzonesRepos> = whole;
+  const fromWhole: SliceOf<typeof UPLOADS_STORE, Repos & AccountsRepos & WorkzonesRepos> = whole;
   void fromWhole;
 }
 

@@ -14,7 +14,7 @@ async function problems(filePath: string, code: string): Promise<string[]> {
 }
 
 test("a module importing another module's internal file is refused; its index.ts and the shared kernel are allowed", async () => {
-  const file = 'src/core/accounts/probe.ts';
+  const file = 'src/core/users/probe.ts';
   assert.deepEqual(await problems(file, "import { createProjects } from '../projects/projects.ts';\nexport const x = createProjects;\n"), ['no-restricted-imports']);
   assert.deepEqual(await problems(file, "import { createProjects } from '../projects/index.ts';\nexport const x = createProjects;\n"), []);
   assert.deepEqual(
@@ -23,7 +23,7 @@ test("a module importing another module's internal file is refused; its index.ts
       "import { requirePermission } from '../permissions/authorizer.ts';",
       "import { refValue } from '../ids/urn.ts';",
       "import { notFound } from '../errors.ts';",
-      "import { sameTeam } from './accounts.ts';",
+      "import { sameTeam } from './account-users.ts';",
       'export const x: [Clock?, unknown?, unknown?, unknown?, unknown?] = [undefined, requirePermission, refValue, notFound, sameTeam];',
     ].join('\n') + '\n'),
     [],

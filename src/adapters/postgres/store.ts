@@ -4,9 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CommitStep, Repos, Store } from '../../core/ports/repositories.ts';
 import type { Sql, Unlisten } from './sql.ts';
+import type { AccountsRepos } from '../../modules/accounts/index.ts';
 import { usersRepo } from './repos/users.ts';
-import { accountsRepo } from './repos/accounts.ts';
-import { subscriptionsRepo } from './repos/subscriptions.ts';
 import { oauthRepo } from './repos/oauth.ts';
 import { accessRepo } from './repos/access.ts';
 import { projectsRepo } from './repos/projects.ts';
@@ -45,8 +44,10 @@ function moduleRepos<M>(sql: Sql, factories: StoreModules<M>['repositories'], ke
 /** `origin`: the id of the store, carried by its events' notifications (repos/events.ts encodeEvent). */
 export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, origin: string): Repos {
   // The fan-out reads and disables endpoints on the same executor (in the publishing transaction).
+  // It reads the account too (the accounts module's repository): createStore assigns the
+  // modules' repositories onto this object before anything is published.
   const repos: Repos = {
-    events: withWebhookFanOut(eventsRepo(sql, events, origin), () => repos),
+    events: withWebhookFanOut(eventsRepo(sql, events, origin), () => repos as Repos & AccountsRepos),
     webhooks: webhooksRepo(sql),
     locks: locksRepo(sql),
     files: filesRepo(sql),
@@ -57,8 +58,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     counters: countersRepo(sql),
     access: accessRepo(sql),
     users: usersRepo(sql),
-    accounts: accountsRepo(sql),
-    subscriptions: subscriptionsRepo(sql),
     oauth: oauthRepo(sql),
     webSessions: webSessionsRepo(sql),
     throttle: throttleRepo(sql),

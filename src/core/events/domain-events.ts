@@ -55,8 +55,7 @@ export interface DomainEventData extends ModuleEventData {
   /** The seed created or changed a user (profile or password). */
   'user.seeded': { userId: string; created: boolean };
 
-  // Accounts and their users.
-  'subscription.updated': { subscriptionId: string; fields: string[] };
+  // Accounts and their users (subscriptions: src/modules/accounts/core/events.ts).
   /** A user (new to the platform or not) was invited to the account; pending until he accepts (the link itself is never in an event). */
   'user.invited': { userId: string; invitedBy: string; roles: AccountRole[] };
   /** A user became a member of the account: he accepted its invitation. */

@@ -65,8 +65,6 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   'account.seeded': (e) => [cacheScope.account(e.data.accountId), cacheScope.projectLists(e.data.accountId)],
   'user.seeded': user,
 
-  // A list shows a project's subscriptionId only, never the subscription's fields.
-  'subscription.updated': account,
   // A new user is in no project yet (and has no list kept); an existing one who comes back
   // (user.added) may have a list kept from before he left.
   'user.invited': accountAndUser,
@@ -102,8 +100,8 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   'webhook.delivery-replayed': nothing,
 };
 
-/** The kernel's rules for modules' rows: a project's access facts, its contents, and the rule's scopes with the account's project lists. */
-export const invalidationRules = { project, contents, withLists } as const;
+/** The kernel's rules for modules' rows: an account's access facts, a project's, its contents, and the rule's scopes with the account's project lists. */
+export const invalidationRules = { account, project, contents, withLists } as const;
 
 /** The invalidation rows of the modules' events, by event type (assembled from src/module-list.ts). */
 export type ModuleInvalidation = Readonly<Partial<Record<DomainEventType, (e: never) => readonly string[]>>>;

@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Repos } from '../ports/repositories.ts';
 import type { Category } from './formats.ts';
 import { FILES } from './upload-items.ts';
+import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 const capacityError = (category: 'scan' | 'geoImage', values: Record<string, string>) =>
   new DomainError(
@@ -33,7 +34,7 @@ export interface CapacityRequest {
 }
 
 /** Throws the spec's 400 when the request does not fit; call inside the transaction that writes. */
-export type CheckCapacities = (repos: Pick<Repos, 'files' | 'subscriptions' | 'users'>, request: CapacityRequest) => Promise<void>;
+export type CheckCapacities = (repos: Pick<Repos & AccountsRepos, 'files' | 'subscriptions' | 'users'>, request: CapacityRequest) => Promise<void>;
 
 export function createCapacityCheck(deps: {
   clock: Clock;

@@ -24,6 +24,7 @@ import { createCovers, type Covers } from './covers.ts';
 import { createFileCopy, type FileCopy } from './file-copy.ts';
 import type { Repos } from '../ports/repositories.ts';
 import type { WorkzonesRepos } from '../../modules/workzones/index.ts';
+import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 export { FILES, downloadName, fileName, parseCategories } from './upload-items.ts';
 export type { RegisteredFile, SignResult, SignedFile, UploadItem } from './upload-items.ts';
@@ -34,10 +35,10 @@ export type { SignedCover } from './covers.ts';
 export type Files = Uploads & ProjectFiles & BlobUrls & Covers & FileCopy;
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const FILES_STORE = storeUseOf<Repos & WorkzonesRepos>()({ reads: ['files', 'uploads', 'workzones'], writes: ['events', 'files', 'projects', 'subscriptions', 'uploads', 'users'] });
+export const FILES_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos>()({ reads: ['files', 'uploads', 'workzones'], writes: ['events', 'files', 'projects', 'subscriptions', 'uploads', 'users'] });
 
 export function createFiles(deps: {
-  store: SliceOf<typeof FILES_STORE, Repos & WorkzonesRepos>;
+  store: SliceOf<typeof FILES_STORE, Repos & AccountsRepos & WorkzonesRepos>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;

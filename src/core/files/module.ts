@@ -11,10 +11,11 @@ import type { ProjectAccess } from '../projects/index.ts';
 import type { UsageRecorder } from '../ports/usage.ts';
 import { createFiles, type Files } from './files.ts';
 import { createUploadSweeper, uploadSweep, type UploadSweeper } from './upload-sweeper.ts';
+import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 export interface FilesNeeds {
   /** The workzones module's repository too: uploads and files resolve their zone. */
-  store: Store<Repos & WorkzonesRepos>;
+  store: Store<Repos & AccountsRepos & WorkzonesRepos>;
   clock: Clock;
   ids: Ids;
   objectStore: ObjectStore;

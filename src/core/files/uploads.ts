@@ -20,11 +20,12 @@ import {
   type CheckedItem, type RegisteredFile, type SignResult, type UploadItem,
 } from './upload-items.ts';
 import type { WorkzoneRecord, WorkzonesRepos } from '../../modules/workzones/index.ts';
+import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 /** What signing and registering read of the store, and what the registration's transaction writes. */
-export const UPLOADS_STORE = storeUseOf<Repos & WorkzonesRepos>()({ reads: ['files', 'uploads', 'workzones'], writes: ['events', 'files', 'subscriptions', 'uploads', 'users'] });
+export const UPLOADS_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos>()({ reads: ['files', 'uploads', 'workzones'], writes: ['events', 'files', 'subscriptions', 'uploads', 'users'] });
 /** The repositories the registration's transaction uses. */
-export type RegistrationRepos = Pick<Repos, (typeof UPLOADS_STORE.writes)[number]>;
+export type RegistrationRepos = Pick<Repos & AccountsRepos, (typeof UPLOADS_STORE.writes)[number]>;
 
 /**
  * Another module's write in the registration's transaction (a connect import links the files
@@ -64,7 +65,7 @@ export interface SigningDeps {
   pendingTtlSeconds: number;
 }
 
-export function createUploads(deps: SigningDeps & { store: SliceOf<typeof UPLOADS_STORE, Repos & WorkzonesRepos>; metrics?: CoreMetrics }): Uploads {
+export function createUploads(deps: SigningDeps & { store: SliceOf<typeof UPLOADS_STORE, Repos & AccountsRepos & WorkzonesRepos>; metrics?: CoreMetrics }): Uploads {
   const { clock, ids, access, objects, checkCapacities } = deps;
   const store = sliceOf(deps.store, UPLOADS_STORE);
   const metrics = deps.metrics ?? noMetrics;

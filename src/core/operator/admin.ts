@@ -11,11 +11,12 @@ import { DomainError, invalidInput } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { AccountRecord, AccountRole, OutboxEntry, Repos, SubscriptionRecord, UserRecord } from '../ports/repositories.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
+import type { AccountRecord, AccountRole, OutboxEntry, Repos, UserRecord } from '../ports/repositories.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { SeedAccount, SeedDocument, SeedResult, SeedSubscription } from './seed.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../users/index.ts';
 import { endEverySession } from '../oauth/index.ts';
+import type { AccountsRepos, SubscriptionRecord } from '../../modules/accounts/index.ts';
 
 /** The invitation link's lifetime (account-users.ts sends the same link by mail). */
 const LINK_SECONDS = 7 * 24 * 3600;
@@ -54,10 +55,10 @@ export interface AdminUse {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ADMIN_STORE = storeUse({ reads: ['accounts', 'outbox', 'subscriptions', 'users'], writes: ['events', 'invitations', 'oauth', 'users'] });
+export const ADMIN_STORE = storeUseOf<Repos & AccountsRepos>()({ reads: ['accounts', 'outbox', 'subscriptions', 'users'], writes: ['events', 'invitations', 'oauth', 'users'] });
 
 export function createAdmin(deps: {
-  store: SliceOf<typeof ADMIN_STORE>;
+  store: SliceOf<typeof ADMIN_STORE, Repos & AccountsRepos>;
   clock: Clock;
   ids: Ids;
   publicUrl: string;
@@ -66,7 +67,7 @@ export function createAdmin(deps: {
   const { clock, ids, publicUrl, applySeed } = deps;
   const store = sliceOf(deps.store, ADMIN_STORE);
 
-  async function accountOf(repos: Pick<Repos, 'accounts'>, ref: string): Promise<AccountRecord> {
+  async function accountOf(repos: Pick<Repos & AccountsRepos, 'accounts'>, ref: string): Promise<AccountRecord> {
     const account = /^[0-9a-f-]{36}$/i.test(ref) ? await repos.accounts.byId(ref.toLowerCase()) : await repos.accounts.byName(ref);
     if (!account) throw new DomainError('not-found', 'account-not-found', `No account ${ref} (give its name or id)`, { account: ref });
     return account;
@@ -78,7 +79,7 @@ export function createAdmin(deps: {
    * so an entry naming only the owner would take every role away; the admin commands add
    * their change to this one.
    */
-  async function unchangedEntry(repos: Pick<Repos, 'users' | 'accounts'>, account: AccountRecord): Promise<SeedAccount & Record<RoleList, string[]>> {
+  async function unchangedEntry(repos: Pick<Repos & AccountsRepos, 'users' | 'accounts'>, account: AccountRecord): Promise<SeedAccount & Record<RoleList, string[]>> {
     const entry = {
       name: account.name,
       owner: (await repos.users.byId(account.ownerId))!.email,

@@ -3,7 +3,7 @@
 // (only with OPERATOR_TOKEN), and in sandbox mode the shared clock offset, loaded before
 // the node serves and followed by a periodic task.
 import type { FeatureModule } from '../modules.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { Repos, Store } from '../ports/repositories.ts';
 import type { AdjustableClock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
@@ -13,9 +13,10 @@ import { createSeeder, type ApplySeed, type SeedAccountExtension, type SeedDocum
 import { createOperator, type Operator } from './operator.ts';
 import { createOperatorAuth, type AuthenticateOperator } from './operator-auth.ts';
 import { createSandboxClock, followSandboxClock, type SandboxClock } from './sandbox-clock.ts';
+import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 export interface OperatorNeeds {
-  store: Store;
+  store: Store<Repos & AccountsRepos>;
   clock: AdjustableClock;
   ids: Ids;
   hasher: PasswordHasher;

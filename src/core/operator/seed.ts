@@ -7,7 +7,8 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
 import { sha256Hex } from '../crypto/digest.ts';
-import type { AccountRole } from '../ports/repositories.ts';
+import type { AccountRole, Repos } from '../ports/repositories.ts';
+import type { AccountsRepos } from '../../modules/accounts/index.ts';
 import type { WholeStore } from '../ports/store-slices.ts';
 import { endEverySession } from '../oauth/index.ts';
 
@@ -28,7 +29,7 @@ export function createSeeder(deps: {
   // practice: users, accounts, subscriptions, events, the 'seed' lock, and through the
   // extensions any module's tables (roles, groups…). Listing them would be a fake narrowing.
   /** The seeder is a deliberate whole-store user: a seed document and its extensions touch every kind of row. */
-  store: WholeStore;
+  store: WholeStore<Repos & AccountsRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;

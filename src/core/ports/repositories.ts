@@ -66,29 +66,6 @@ export interface AccountRecord {
   updatedAt: Date;
 }
 
-export interface AccountMemberRecord {
-  accountId: string;
-  userId: string;
-  roles: AccountRole[];
-  invitedBy: string | null;
-  invitedAt: Date | null;
-}
-
-export interface AccountsRepo {
-  byId(id: string): Promise<AccountRecord | null>;
-  byApi1Id(api1Id: string): Promise<AccountRecord | null>;
-  byName(name: string): Promise<AccountRecord | null>;
-  insert(account: Omit<AccountRecord, 'api1Id' | 'createdAt' | 'updatedAt'>, now: Date): Promise<AccountRecord>;
-  update(id: string, patch: Partial<Pick<AccountRecord, 'name' | 'ownerId'>>, now: Date): Promise<void>;
-  /** Accounts the user belongs to (as owner or member). */
-  listForUser(userId: string): Promise<AccountRecord[]>;
-  member(accountId: string, userId: string): Promise<AccountMemberRecord | null>;
-  members(accountId: string): Promise<AccountMemberRecord[]>;
-  /** Inserts or sets the member's account roles. */
-  upsertMember(member: AccountMemberRecord): Promise<void>;
-  removeMember(accountId: string, userId: string): Promise<void>;
-}
-
 /**
  * An invitation to join an account, pending until the user accepts it (docs/security.md
  * "Invitations"): until then he is no member, and the account sees of him only `email`.
@@ -128,36 +105,6 @@ export interface CountersRepo {
    * whether it was charged, and when the key's window ends.
    */
   charge(key: string, amount: number, p: { now: Date; windowEnd: Date; max: number }): Promise<{ charged: boolean; windowEnd: Date }>;
-}
-
-export interface SubscriptionRecord {
-  id: string;
-  api1Id: string;
-  accountId: string;
-  name: string | null;
-  isTrial: boolean;
-  isVa: boolean;
-  isActive: boolean;
-  scanCapacity: number;
-  tagCapacity: number;
-  geoImageCapacity: number;
-  start: Date | null;
-  end: Date | null;
-  inviteAccountOwnerInNewProjects: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface SubscriptionsRepo {
-  byId(id: string): Promise<SubscriptionRecord | null>;
-  byApi1Id(api1Id: string): Promise<SubscriptionRecord | null>;
-  listByAccount(accountId: string): Promise<SubscriptionRecord[]>;
-  insert(s: Omit<SubscriptionRecord, 'api1Id' | 'createdAt' | 'updatedAt'>, now: Date): Promise<SubscriptionRecord>;
-  update(
-    id: string,
-    patch: Partial<Omit<SubscriptionRecord, 'id' | 'api1Id' | 'accountId' | 'createdAt' | 'updatedAt'>>,
-    now: Date,
-  ): Promise<void>;
 }
 
 export interface AuthorizationCodeRecord {
@@ -408,8 +355,6 @@ export interface Repos {
   counters: CountersRepo;
   access: AccessRepo;
   users: UsersRepo;
-  accounts: AccountsRepo;
-  subscriptions: SubscriptionsRepo;
   oauth: OAuthRepo;
   webSessions: WebSessionsRepo;
   throttle: ThrottleRepo;

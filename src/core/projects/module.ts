@@ -16,10 +16,11 @@ import { createProjectDetails, type ProjectDetailsService } from './project-deta
 import { createReach, type Reach } from './reach.ts';
 import { createProjectLists } from './project-lists.ts';
 import type { WorkzonesRepos } from '../../modules/workzones/index.ts';
+import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 export interface ProjectsNeeds {
   /** The roles module's repository too: a new project's manager is the account's base Manager role. */
-  store: Store<Repos & WorkzonesRepos & MembersRepos & RolesRepos>;
+  store: Store<Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;

@@ -8,7 +8,7 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import { findByRef } from '../ids/refs.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Repos, SubscriptionRecord } from '../ports/repositories.ts';
+import type { Repos } from '../ports/repositories.ts';
 import type { Location, ProjectFields, ProjectRecord, ProjectStats, SpatialReference } from '../ports/project-repositories.ts';
 import type { Permission } from '../permissions/catalog.ts';
 import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
@@ -16,6 +16,7 @@ import { projectPermissions, workzonePermissions } from '../permissions/evaluate
 import { refusalValues } from '../permissions/granted-by.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope } from './project-access.ts';
 import { earliestExpiry, type BuiltList, type ProjectLists, type ProjectView, type StatsWanted } from './project-lists.ts';
+import type { AccountsRepos, SubscriptionRecord } from '../../modules/accounts/index.ts';
 export type { ProjectView, StatsWanted };
 import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { RolesRepos } from '../../modules/roles/index.ts';
@@ -123,10 +124,10 @@ export interface SpatialReferenceCheck {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const PROJECTS_STORE = storeUseOf<Repos & WorkzonesRepos & MembersRepos & RolesRepos>()({ reads: ['members', 'projects'], writes: ['accounts', 'events', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
+export const PROJECTS_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos>()({ reads: ['members', 'projects'], writes: ['accounts', 'events', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
 
 export function createProjects(deps: {
-  store: SliceOf<typeof PROJECTS_STORE, Repos & WorkzonesRepos & MembersRepos & RolesRepos>;
+  store: SliceOf<typeof PROJECTS_STORE, Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
@@ -137,7 +138,7 @@ export function createProjects(deps: {
   const { clock, ids, authorizer, access, lists, spatialReferences } = deps;
   const store = sliceOf(deps.store, PROJECTS_STORE);
 
-  async function subscriptionOf(repos: Pick<Repos, 'subscriptions'>, accountId: string, ref: EntityRef): Promise<SubscriptionRecord> {
+  async function subscriptionOf(repos: Pick<Repos & AccountsRepos, 'subscriptions'>, accountId: string, ref: EntityRef): Promise<SubscriptionRecord> {
     const s = await findByRef(repos.subscriptions, ref);
     if (!s || s.accountId !== accountId) throw notFound('subscription', refValue(ref));
     return s;

@@ -17,14 +17,13 @@ import { type EntityRef, refValue } from '../ids/urn.ts';
 import { refUuid } from '../ids/refs.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import type {
-  AccountInvitationRecord, AccountMemberRecord, AccountRecord, AccountRole, Repos, UserRecord,
-} from '../ports/repositories.ts';
+import type { AccountInvitationRecord, AccountRecord, AccountRole, Repos, UserRecord } from '../ports/repositories.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { MembersRepos } from '../../modules/members/index.ts';
 import type { SendMail } from '../mail/index.ts';
 import { ACCOUNT_ROLES } from '../permissions/account-roles.ts';
 import { invitationMail } from './invitation-mails.ts';
+import type { AccountMemberRecord, AccountsRepos } from '../../modules/accounts/index.ts';
 
 /** The set-password link of an invitation: its lifetime. */
 export const INVITATION_SECONDS = 7 * 24 * 3600;
@@ -109,7 +108,7 @@ async function mailAllowed(repos: Pick<Repos, 'counters'>, deps: InviteDeps, ema
  * also accepts it, one who can sign in is told to accept on his account page.
  */
 export async function inviteToAccount(
-  repos: Pick<Repos, 'accountInvitations' | 'accounts' | 'counters' | 'events' | 'invitations' | 'outbox' | 'users'>,
+  repos: Pick<Repos & AccountsRepos, 'accountInvitations' | 'accounts' | 'counters' | 'events' | 'invitations' | 'outbox' | 'users'>,
   deps: InviteDeps,
   account: AccountRecord,
   inviterId: string,
@@ -181,7 +180,7 @@ export async function inviteToAccount(
  * Accepts the user's pending invitation to the account, in the caller's transaction: he
  * becomes a member with its roles (`user.added`). False when there was none.
  */
-export async function joinAccount(repos: Pick<Repos, 'accountInvitations' | 'accounts' | 'events'>, accountId: string, userId: string, now: Date): Promise<boolean> {
+export async function joinAccount(repos: Pick<Repos & AccountsRepos, 'accountInvitations' | 'accounts' | 'events'>, accountId: string, userId: string, now: Date): Promise<boolean> {
   const inv = await repos.accountInvitations.take(accountId, userId);
   if (!inv) return false;
   const member = await repos.accounts.member(accountId, userId);
@@ -224,9 +223,9 @@ export interface AccountInvitations {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ACCOUNT_INVITATIONS_STORE = storeUseOf<Repos & MembersRepos>()({ reads: ['accountInvitations', 'users'], writes: ['accountInvitations', 'accounts', 'events', 'members'] });
+export const ACCOUNT_INVITATIONS_STORE = storeUseOf<Repos & AccountsRepos & MembersRepos>()({ reads: ['accountInvitations', 'users'], writes: ['accountInvitations', 'accounts', 'events', 'members'] });
 
-export function createAccountInvitations(deps: { store: SliceOf<typeof ACCOUNT_INVITATIONS_STORE, Repos & MembersRepos>; clock: Clock }): AccountInvitations {
+export function createAccountInvitations(deps: { store: SliceOf<typeof ACCOUNT_INVITATIONS_STORE, Repos & AccountsRepos & MembersRepos>; clock: Clock }): AccountInvitations {
   const { clock } = deps;
   const store = sliceOf(deps.store, ACCOUNT_INVITATIONS_STORE);
 

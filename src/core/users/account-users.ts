@@ -7,7 +7,7 @@ import type { MembersRepos } from '../../modules/members/index.ts';
 import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { type EntityRef, refValue } from '../ids/urn.ts';
-import type { AccountInvitationRecord, AccountMemberRecord, AccountRole, Repos, UserRecord } from '../ports/repositories.ts';
+import type { AccountInvitationRecord, AccountRole, Repos, UserRecord } from '../ports/repositories.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
 import { condition } from '../permissions/refusal-conditions.ts';
@@ -17,6 +17,7 @@ import { membersWriteSomewhere } from '../permissions/evaluate.ts';
 import { refusalValues } from '../permissions/granted-by.ts';
 import { resolveUser } from './resolve-users.ts';
 import { inviteToAccount, type InviteDeps, pendingView, withdrawInvitation } from './account-invitations.ts';
+import type { AccountMemberRecord, AccountsRepos } from '../../modules/accounts/index.ts';
 
 /** A user as seen in one account: membership details, and only the account roles the caller may read. */
 export interface AccountUserView {
@@ -63,10 +64,10 @@ export interface AccountUsers {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ACCOUNT_USERS_STORE = storeUseOf<Repos & MembersRepos & GroupsRepos>()({ reads: ['accountInvitations', 'accounts', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'members', 'outbox', 'projects', 'users'] });
+export const ACCOUNT_USERS_STORE = storeUseOf<Repos & AccountsRepos & MembersRepos & GroupsRepos>()({ reads: ['accountInvitations', 'accounts', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'members', 'outbox', 'projects', 'users'] });
 
 export function createAccountUsers(deps: InviteDeps & {
-  store: SliceOf<typeof ACCOUNT_USERS_STORE, Repos & MembersRepos & GroupsRepos>;
+  store: SliceOf<typeof ACCOUNT_USERS_STORE, Repos & AccountsRepos & MembersRepos & GroupsRepos>;
   authorizer: Authorizer;
   /** Names the projects of the account the user owns (projects module); the owner of one cannot be removed. */
   ownedProjects?: (repos: Pick<Repos, 'projects'>, userId: string, accountId: string) => Promise<string[]>;
@@ -103,7 +104,7 @@ export function createAccountUsers(deps: InviteDeps & {
   });
 
   /** The user as this account knows him: a member, or a pending invitee; null otherwise (unknown, or another tenant's). */
-  async function inAccount(repos: Pick<Repos, 'accountInvitations' | 'accounts'>, accountId: string, user: UserRecord | null) {
+  async function inAccount(repos: Pick<Repos & AccountsRepos, 'accountInvitations' | 'accounts'>, accountId: string, user: UserRecord | null) {
     if (!user) return null;
     const member = await repos.accounts.member(accountId, user.id);
     if (member) return { user, member, invitation: null };

@@ -12,8 +12,9 @@ import { endEverySession } from '../oauth/index.ts';
 import { joinAccount } from './account-invitations.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
-import type { InvitationPurpose } from '../ports/repositories.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
+import type { InvitationPurpose, Repos } from '../ports/repositories.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
+import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 1024;
@@ -30,9 +31,9 @@ export interface Invitations {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const INVITATIONS_STORE = storeUse({ reads: ['invitations', 'users'], writes: ['accountInvitations', 'accounts', 'events', 'invitations', 'oauth', 'outbox', 'users'] });
+export const INVITATIONS_STORE = storeUseOf<Repos & AccountsRepos>()({ reads: ['invitations', 'users'], writes: ['accountInvitations', 'accounts', 'events', 'invitations', 'oauth', 'outbox', 'users'] });
 
-export function createInvitations(deps: { store: SliceOf<typeof INVITATIONS_STORE>; clock: Clock; hasher: PasswordHasher }): Invitations {
+export function createInvitations(deps: { store: SliceOf<typeof INVITATIONS_STORE, Repos & AccountsRepos>; clock: Clock; hasher: PasswordHasher }): Invitations {
   const { clock, hasher } = deps;
   const store = sliceOf(deps.store, INVITATIONS_STORE);
   return {

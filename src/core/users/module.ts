@@ -16,10 +16,11 @@ import { createUserProfiles, type UserProfiles } from './user-profiles.ts';
 import { type AccountInvitations, createAccountInvitations, type InviteLimits } from './account-invitations.ts';
 import type { JobsRepos } from '../../modules/jobs/index.ts';
 import type { MembersRepos } from '../../modules/members/index.ts';
+import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 export interface UsersNeeds {
   /** The groups and members modules' repositories too: a user removed from the account leaves its groups and its projects. */
-  store: Store<Repos & GroupsRepos & MembersRepos & JobsRepos>;
+  store: Store<Repos & AccountsRepos & GroupsRepos & MembersRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;

@@ -8,6 +8,7 @@ import { eventOf, subjectOf, type DomainEvent } from '../events/domain-events.ts
 import type { FanOut, EventWriter } from '../ports/events.ts';
 import type { Repos } from '../ports/repositories.ts';
 import { accountPermissions } from '../permissions/evaluate.ts';
+import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 /** The permission an endpoint's creator must keep. */
 export const MANAGE_WEBHOOKS = 'account:integrations:write';
@@ -19,7 +20,7 @@ export function userLosingAccess(event: DomainEvent): { accountId: string; userI
 }
 
 /** Whether the user may manage the account's webhooks now (the owner, or a member whose roles grant it). */
-export async function mayManageWebhooks(repos: Pick<Repos, 'accounts'>, accountId: string, userId: string): Promise<boolean> {
+export async function mayManageWebhooks(repos: Pick<Repos & AccountsRepos, 'accounts'>, accountId: string, userId: string): Promise<boolean> {
   const account = await repos.accounts.byId(accountId);
   if (!account) return false;
   const member = await repos.accounts.member(accountId, userId);
@@ -33,7 +34,7 @@ export async function mayManageWebhooks(repos: Pick<Repos, 'accounts'>, accountI
  * webhook.disabled event (written, and fanned out, in the same transaction).
  */
 export async function disableEndpointsOfLostCreator(
-  repos: Pick<Repos, 'accounts' | 'webhooks'>,
+  repos: Pick<Repos & AccountsRepos, 'accounts' | 'webhooks'>,
   writer: EventWriter,
   fanOut: (event: DomainEvent, now: Date) => FanOut | null,
   event: DomainEvent,

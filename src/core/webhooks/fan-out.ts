@@ -12,13 +12,14 @@ import type { Repos } from '../ports/repositories.ts';
 import { isDeliverable } from './webhook-events.ts';
 import { RETRY } from './retry-schedule.ts';
 import { disableEndpointsOfLostCreator } from './creator-access.ts';
+import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 /** Where an event's deliveries start, or null when it reaches no endpoint: system events (no account) and types an administrator may not read. */
 const fanOutOf = (event: DomainEvent, now: Date): FanOut | null =>
   event.accountId !== null && isDeliverable(event.type) ? { retryUntil: new Date(now.getTime() + RETRY.windowSeconds * 1000) } : null;
 
 /** `repos`: the repositories of the writer's own executor (the publishing transaction). */
-export function withWebhookFanOut(writer: EventWriter, repos: () => Pick<Repos, 'accounts' | 'webhooks'>): EventsRepo {
+export function withWebhookFanOut(writer: EventWriter, repos: () => Pick<Repos & AccountsRepos, 'accounts' | 'webhooks'>): EventsRepo {
   return {
     async publish(event, now) {
       const stored = await writer.write(event, now, fanOutOf(event, now));

@@ -1,7 +1,7 @@
 // The webhooks module's descriptor (src/core/modules.ts; docs/webhooks.md): the endpoints'
 // use cases, and every node's relay of due deliveries (a periodic task).
 import type { FeatureModule } from '../modules.ts';
-import type { Store } from '../ports/repositories.ts';
+import type { Repos, Store } from '../ports/repositories.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { WebhookSender } from '../ports/webhooks.ts';
@@ -11,9 +11,10 @@ import type { SendMail } from '../mail/index.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { createWebhookRelay, webhookRelayPasses, type WebhookRelay } from './relay.ts';
 import { createWebhookOwnerNotices, webhookOwnerNoticePasses, type WebhookOwnerNotices } from './owner-notices.ts';
+import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 export interface WebhooksNeeds {
-  store: Store;
+  store: Store<Repos & AccountsRepos>;
   clock: Clock;
   ids: Ids;
   logger: Logger;

@@ -5,8 +5,10 @@
 // pass, on every node every WEBHOOKS_RELAY_INTERVAL: each notice taken by one node, in the
 // transaction that writes its mail to the outbox (a rollback leaves it pending).
 import type { PeriodicTask } from '../ports/background.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
+import type { Repos } from '../ports/repositories.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { SendMail } from '../mail/index.ts';
+import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 /** Notices one pass writes at most (the rest wait for the next pass). */
 const NOTICES_PER_PASS = 50;
@@ -17,10 +19,10 @@ export interface WebhookOwnerNotices {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const WEBHOOK_OWNER_NOTICES_STORE = storeUse({ reads: [], writes: ['accounts', 'outbox', 'users', 'webhooks'] });
+export const WEBHOOK_OWNER_NOTICES_STORE = storeUseOf<Repos & AccountsRepos>()({ reads: [], writes: ['accounts', 'outbox', 'users', 'webhooks'] });
 
 export function createWebhookOwnerNotices(deps: {
-  store: SliceOf<typeof WEBHOOK_OWNER_NOTICES_STORE>;
+  store: SliceOf<typeof WEBHOOK_OWNER_NOTICES_STORE, Repos & AccountsRepos>;
   sendMail: SendMail;
   publicUrl: string;
 }): WebhookOwnerNotices {

@@ -18,7 +18,7 @@
 // drop the second copy.
 import { failureLine } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { Repos } from '../ports/repositories.ts';
 import { WebhookSendError, type ClaimedEndpoint, type DueDelivery, type LeasedTarget, type WebhookSender } from '../ports/webhooks.ts';
 import { errorFields, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
@@ -27,6 +27,7 @@ import type { PeriodicTask } from '../ports/background.ts';
 import { signedHeaders } from './signature.ts';
 import { nextAttemptAt, pausesEndpoint, retryDelaySeconds, shouldDisable } from './retry-schedule.ts';
 import { webhookPayload } from './webhook-events.ts';
+import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 export const WEBHOOK_RELAY = {
   /** Endpoint tasks one node runs at once (a pass leases no more than the free ones). */
@@ -71,10 +72,10 @@ export interface WebhookRelay {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const WEBHOOK_RELAY_STORE = storeUse({ reads: ['webhooks'], writes: ['accounts', 'events', 'outbox', 'users', 'webhooks'] });
+export const WEBHOOK_RELAY_STORE = storeUseOf<Repos & AccountsRepos>()({ reads: ['webhooks'], writes: ['accounts', 'events', 'outbox', 'users', 'webhooks'] });
 
 export function createWebhookRelay(deps: {
-  store: SliceOf<typeof WEBHOOK_RELAY_STORE>;
+  store: SliceOf<typeof WEBHOOK_RELAY_STORE, Repos & AccountsRepos>;
   clock: Clock;
   sender: WebhookSender;
   sendMail: SendMail;
@@ -146,7 +147,7 @@ export function createWebhookRelay(deps: {
   }
 
   /** The mail to the account's owner and administrators when their endpoint is disabled. */
-  async function tellAdministrators(repos: Pick<Repos, 'accounts' | 'outbox' | 'users'>, endpoint: ClaimedEndpoint): Promise<void> {
+  async function tellAdministrators(repos: Pick<Repos & AccountsRepos, 'accounts' | 'outbox' | 'users'>, endpoint: ClaimedEndpoint): Promise<void> {
     const account = await repos.accounts.byId(endpoint.accountId);
     if (!account) return;
     const admins = (await repos.accounts.members(account.id)).filter((m) => m.roles.includes('administrator')).map((m) => m.userId);

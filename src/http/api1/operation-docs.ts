@@ -8,13 +8,6 @@ import {
 
 export const API1_OPERATIONS: OperationTable = {
   'GET /api/isLogged': { does: 'Health check: answers 200 `{success: true}` when the access token is recognised.', errors: [] },
-  'GET /api/accounts': { does: 'The accounts the caller belongs to.', errors: [] },
-  [`GET ${A}`]: { does: 'One account of the caller.', permission: '`account:account:read` (every account member).', errors: [...ACCOUNT, 'view-account-forbidden'] },
-  [`GET ${A}/subscriptions`]: {
-    does: 'The subscriptions of the account.',
-    permission: '`account:subscriptions:read` (owner, administrators, project managers).',
-    errors: [...ACCOUNT, 'list-subscriptions-forbidden'],
-  },
   [`GET ${A}/users`]: {
     does: 'The users of the account.',
     permission: '`account:users:read`, or `workzone:members:write` on some work zone of the account.',

@@ -1,37 +1,12 @@
 // API 1 presenters: pure reshaping into API 1 shapes; every id is an API 1 id.
 import { api1IdOf } from '../../core/ids/api1-id.ts';
-import type { AccountView, SubscriptionView } from '../../core/accounts/index.ts';
 import type { AccountUserView } from '../../core/users/index.ts';
 import type { ProjectDetails } from '../../core/projects/index.ts';
 
-const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 /** An optional id in API 1's form. */
 export const id1 = (uuid: string | null) => (uuid ? api1IdOf(uuid) : null);
 
 export const api1 = {
-  account: (v: AccountView) => ({
-    id: v.account.api1Id,
-    type: 'account' as const,
-    name: v.account.name,
-    createdAt: v.account.createdAt.toISOString(),
-    createdBy: id1(v.account.createdBy),
-    ownerId: api1IdOf(v.account.ownerId),
-    permissions: { owner: v.flags.isOwner, admin: v.flags.isAdmin, manager: v.flags.isManager, all: v.flags.listsAllProjects },
-  }),
-  subscription: (s: SubscriptionView) => ({
-    id: s.api1Id,
-    type: 'subscription' as const,
-    accountId: api1IdOf(s.accountId),
-    isVa: s.isVa,
-    isActive: s.isActive,
-    isTrial: s.isTrial,
-    name: s.name,
-    start: iso(s.start),
-    tagCapacity: s.tagCapacity,
-    scanCapacity: s.scanCapacity,
-    createdAt: s.createdAt.toISOString(),
-    UpdatedAt: s.updatedAt.toISOString(), // sic: the spec spells it with a capital U
-  }),
   user: (v: AccountUserView) => ({
     id: v.user.api1Id,
     type: 'user' as const,

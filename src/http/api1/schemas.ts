@@ -6,16 +6,6 @@ export const Api1Id = Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z
 
 export const Api1Error = Type.Object({ code: Type.String(), message: Type.String() });
 
-export const Account = Type.Object({
-  id: Type.String(),
-  type: Type.Literal('account'),
-  name: Type.String(),
-  createdAt: DateTime,
-  createdBy: Nullable(Type.String()),
-  ownerId: Type.String(),
-  permissions: Type.Object({ owner: Type.Boolean(), admin: Type.Boolean(), manager: Type.Boolean(), all: Type.Boolean() }),
-});
-
 export const Role = Type.Object({
   id: Type.String(),
   type: Type.Literal('role'),
@@ -39,21 +29,6 @@ export const Group = Type.Object({
   updatedAt: NullableDateTime,
   userIds: Type.Array(Type.String()),
   accountIds: Type.Array(Type.String()),
-});
-
-export const Subscription = Type.Object({
-  id: Type.String(),
-  type: Type.Literal('subscription'),
-  accountId: Type.String(),
-  isVa: Type.Boolean(),
-  isActive: Type.Boolean(),
-  isTrial: Type.Boolean(),
-  name: Nullable(Type.String()),
-  start: NullableDateTime,
-  tagCapacity: Type.Integer(),
-  scanCapacity: Type.Integer(),
-  createdAt: DateTime,
-  UpdatedAt: DateTime,
 });
 
 export const User = Type.Object({

@@ -81,37 +81,6 @@ export const API2_OPERATIONS: OperationTable = {
   },
   'GET /api/2/values/ai-detection-classes': { does: `The classes an AI detection may look for. ${VALUES}`, errors: [] },
 
-  // Accounts and subscriptions (src/core/accounts/accounts.ts).
-  'GET /api/2/accounts': { does: 'The accounts the caller belongs to, each with its subscriptions and the caller\'s permissions in it.', errors: [] },
-  [`GET ${A}`]: { does: 'One account of the caller.', permission: '`account:account:read` (every account member).', errors: [...ACCOUNT, 'view-account-forbidden'] },
-  [`GET ${A}/notices`]: {
-    does: 'Our extension: notices about how the service is run that the caller should see in this account (the console shows each as a banner); `[]` when there is none. ' +
-      'Today one: `mail-not-sent` (no SMTP_URL: invitations and password-reset links are not delivered; an operator reads them with `npm run admin -- outbox`) ' +
-      'or `mail-to-log` (MAIL_TO_LOG: they are printed to the service\'s log), for those who may invite users (`account:users:write`).',
-    permission: '`account:account:read` (every account member); the mail notice only with `account:users:write`.',
-    errors: [...ACCOUNT, 'view-account-forbidden'],
-  },
-  [`GET ${A}/subscriptions`]: {
-    does: 'The subscriptions of the account; `end` only with `account:subscriptions:read-sensitive-infos`, `inviteAccountOwnerInNewProjects` only for the account owner.',
-    permission: '`account:subscriptions:read` (owner, administrators, project managers).',
-    errors: [...ACCOUNT, 'list-subscriptions-forbidden'],
-  },
-  [`GET ${A}/subscriptions/{subscriptionRef}`]: {
-    does: 'One subscription of the account.',
-    permission: '`account:subscriptions:read`.',
-    errors: [...ACCOUNT, 'invalid-subscription-urn', 'view-subscription-forbidden', 'subscription-not-found'],
-  },
-  [`GET ${A}/subscriptions/{subscriptionRef}/usage`]: {
-    does: 'Our extension: what the subscription uses of its capacities, as the capacity checks count it: scans and geo images (registered plus live pending uploads), live tags, and bytes against the storage quota (`STORAGE_QUOTA_BYTES`).',
-    permission: '`account:subscriptions:read`.',
-    errors: [...ACCOUNT, 'invalid-subscription-urn', 'view-subscription-forbidden', 'subscription-not-found'],
-  },
-  [`PATCH ${A}/subscriptions/{subscriptionRef}`]: {
-    does: 'Renames a subscription, or sets `inviteAccountOwnerInNewProjects` (the account owner is then invited to every new project of it).',
-    permission: '`account:subscriptions:update-name` for `name`; `inviteAccountOwnerInNewProjects`: the account owner only (`account:account:update-owner`).',
-    errors: [...ACCOUNT, INPUT, 'invalid-subscription-urn', 'update-subscription-forbidden', 'subscription-not-found'],
-  },
-
   // Users of an account (src/core/users/account-users.ts).
   [`GET ${A}/users`]: {
     does:

@@ -1,6 +1,5 @@
 // API 2 presenters: pure reshaping of core views into the API 2 shapes (URN ids).
 import { formatUrn, type UrnType } from '../../core/ids/urn.ts';
-import type { AccountView, SubscriptionView } from '../../core/accounts/index.ts';
 import type { AccountUserView, MyInvitation } from '../../core/users/index.ts';
 
 export const DEFAULT_COLOR = '#6b7785';
@@ -17,49 +16,8 @@ export function presenters(ctx: Api2Context) {
   const urn = (type: UrnType, id: string) => formatUrn(ctx.ns, type, id);
   const userUrn = (id: string | null) => (id ? urn('user', id) : null);
 
-  const subscription = (s: SubscriptionView) => ({
-    id: urn('subscription', s.id),
-      urn: urn('subscription', s.id),
-      api1Id: s.api1Id,
-    type: 'subscription' as const,
-    accountId: urn('account', s.accountId),
-    isVa: s.isVa,
-    isActive: s.isActive,
-    isTrial: s.isTrial,
-    ...(s.name !== null ? { name: s.name } : {}),
-    ...(s.start ? { start: s.start.toISOString() } : {}),
-    ...(s.end ? { end: s.end.toISOString() } : {}),
-    tagCapacity: s.tagCapacity,
-    geoImageCapacity: s.geoImageCapacity,
-    scanCapacity: s.scanCapacity,
-    createdAt: s.createdAt.toISOString(),
-    updatedAt: s.updatedAt.toISOString(),
-    ...(s.inviteAccountOwnerInNewProjects !== undefined
-      ? { inviteAccountOwnerInNewProjects: s.inviteAccountOwnerInNewProjects }
-      : {}),
-  });
-
   return {
     urn,
-    subscription,
-    account: (v: AccountView) => ({
-      id: urn('account', v.account.id),
-      urn: urn('account', v.account.id),
-      api1Id: v.account.api1Id,
-      type: 'account' as const,
-      name: v.account.name,
-      createdAt: v.account.createdAt.toISOString(),
-      updatedAt: v.account.updatedAt.toISOString(),
-      ownerId: urn('user', v.account.ownerId),
-      permissions: {
-        isOwner: v.flags.isOwner,
-        isAdmin: v.flags.isAdmin,
-        isManager: v.flags.isManager,
-        isProjectLister: v.flags.isProjectLister,
-      },
-      subscriptions: v.subscriptions.map(subscription),
-      regions: [{ ...ctx.region, selected: true, default: true }],
-    }),
     user: (v: AccountUserView) => ({
       id: urn('user', v.user.id),
       urn: urn('user', v.user.id),

@@ -14,7 +14,7 @@ export function api2Kit(core: KitCore) {
     ...api2Naming(ns),
     /** The 302 link of a stored object (a file, a cover, a thumbnail): docs/files.md. */
     blobUrl: (accountId: string, projectId: string, blobName: string) => api2BlobUrl(core.config.publicUrl, accountId, projectId, blobName),
-    /** Accounts, subscriptions, roles, users and groups as API 2 shows them. */
+    /** Roles, users and groups as API 2 shows them (accounts and subscriptions: src/modules/accounts/http/presenters.ts). */
     present: presenters({ ns, publicUrl: core.config.publicUrl, region: regionOf(core.config.storageUrl) }),
   };
 }

@@ -21,67 +21,6 @@ export const Problem = Type.Object(
   { $id: 'Problem', description: 'RFC 9457 problem details' },
 );
 
-export const AccountPermissions = Type.Object({
-  isOwner: Type.Boolean(),
-  isAdmin: Type.Boolean(),
-  isManager: Type.Boolean(),
-  isProjectLister: Type.Boolean(),
-});
-
-export const AccountRegion = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  provider: Type.Union([Type.Literal('azure'), Type.Literal('s3'), Type.Literal('minio')]),
-  selected: Type.Optional(Type.Boolean()),
-  default: Type.Optional(Type.Boolean()),
-});
-
-export const Subscription = Type.Object({
-  id: Type.String(),
-  urn: Type.String(),
-  api1Id: Type.String(),
-  type: Type.Literal('subscription'),
-  accountId: Type.String(),
-  isVa: Type.Boolean(),
-  isActive: Type.Boolean(),
-  isTrial: Type.Boolean(),
-  name: Type.Optional(Type.String()),
-  start: Type.Optional(DateTime),
-  end: Type.Optional(DateTime),
-  tagCapacity: Type.Integer(),
-  geoImageCapacity: Type.Integer(),
-  scanCapacity: Type.Integer(),
-  createdAt: Type.Optional(DateTime),
-  updatedAt: Type.Optional(DateTime),
-  inviteAccountOwnerInNewProjects: Type.Optional(Type.Boolean()),
-});
-
-const Used = Type.Object({ used: Type.Integer(), allowed: Type.Integer() });
-/** Our extension: a subscription's usage (scans and geo images count live pending uploads too, as the capacity checks do). */
-export const SubscriptionUsage = Type.Object({ subscriptionId: Type.String(), scans: Used, geoImages: Used, tags: Used, storageBytes: Used });
-
-/** Ours (GET …/accounts/{a}/notices): a fact about the deployment an account's people should see (core/accounts/notices.ts). */
-export const AccountNotice = Type.Object({
-  code: Type.Union([Type.Literal('mail-not-sent'), Type.Literal('mail-to-log')]),
-  severity: Type.Union([Type.Literal('warning'), Type.Literal('info')]),
-  title: Type.String(),
-  message: Type.String(),
-});
-
-export const Account = Type.Object({
-  id: Type.String(),
-  urn: Type.String(),
-  api1Id: Type.String(),
-  type: Type.Literal('account'),
-  name: Type.String(),
-  createdAt: Type.Optional(DateTime),
-  updatedAt: Type.Optional(DateTime),
-  ownerId: Type.String(),
-  permissions: AccountPermissions,
-  subscriptions: Type.Array(Subscription),
-  regions: Type.Array(AccountRegion),
-});
-
 /** A string enum (one JSON-schema `enum`, typed as the union of its values). */
 
 export const RolePermissionEnum = StringEnum<RolePermission>(ROLE_PERMISSIONS);
@@ -196,11 +135,6 @@ export const InviteBody = Type.Array(
     { additionalProperties: false },
   ),
   { minItems: 1, maxItems: 1000 },
-);
-
-export const SubscriptionPatch = Type.Object(
-  { name: Type.Optional(Name), inviteAccountOwnerInNewProjects: Type.Optional(Type.Boolean()) },
-  { additionalProperties: false },
 );
 
 export const AccountParams = Type.Object({ accountRef: RefString });

@@ -16,10 +16,11 @@ import { groupsRepo } from './postgres/groups-repo.ts';
 import { groupRoutes as api1Groups } from './http/api1.ts';
 import { groupRoutes as api2Groups } from './http/api2.ts';
 import { GROUP_API1_OPERATIONS, GROUP_API2_OPERATIONS } from './http/operations.ts';
+import type { AccountsRepos } from '../accounts/index.ts';
 
 export interface GroupsNeeds {
   /** The members module's repository too: a deleted group leaves every project it was a member of. */
-  store: Store<Repos & MembersRepos & GroupsRepos>;
+  store: Store<Repos & AccountsRepos & MembersRepos & GroupsRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;

@@ -19,10 +19,11 @@ import { membersRepo } from './postgres/members-repo.ts';
 import { memberRoutes } from './http/api2.ts';
 import { MEMBER_API2_OPERATIONS } from './http/operations.ts';
 import type { WorkzonesRepos } from '../workzones/index.ts';
+import type { AccountsRepos } from '../accounts/index.ts';
 
 export interface MembersNeeds {
   /** The roles and groups modules' repositories too: a member's role is one of the account's roles, a group member one of its groups. */
-  store: Store<Repos & WorkzonesRepos & MembersRepos & RolesRepos & GroupsRepos>;
+  store: Store<Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & GroupsRepos>;
   clock: Clock;
   ids: Ids;
   projectAccess: ProjectAccess;

@@ -26,9 +26,10 @@ import { tagRoutes as api2Tags } from './http/api2.ts';
 import { TAG_API1_OPERATIONS, TAG_API2_OPERATIONS } from './http/operations.ts';
 import type { JobsRepos } from '../jobs/index.ts';
 import type { WorkzonesRepos } from '../workzones/index.ts';
+import type { AccountsRepos } from '../accounts/index.ts';
 
 export interface TagsNeeds {
-  store: Store<Repos & WorkzonesRepos & TagsRepos & JobsRepos>;
+  store: Store<Repos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   projectAccess: ProjectAccess;

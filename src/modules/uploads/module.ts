@@ -17,12 +17,13 @@ import { multipartUploadsRepo } from './postgres/multipart-uploads-repo.ts';
 import { uploadRoutes } from './http/api2-routes.ts';
 import { UPLOADS_OPERATIONS } from './http/operations.ts';
 import type { WorkzonesRepos } from '../workzones/index.ts';
+import type { AccountsRepos } from '../accounts/index.ts';
 
 /** The module's repository, beside the kernel's (pending uploads, files, work zones) it also uses. */
 export type UploadsRepos = { multipartUploads: MultipartUploadsRepo };
 
 export interface UploadsNeeds {
-  store: Store<Repos & WorkzonesRepos & UploadsRepos>;
+  store: Store<Repos & AccountsRepos & WorkzonesRepos & UploadsRepos>;
   clock: Clock;
   ids: Ids;
   objectStore: ObjectStore;

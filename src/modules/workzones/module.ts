@@ -25,10 +25,11 @@ import { WORKZONE_ERROR_CODES } from './core/errors.ts';
 import { workzonesRepo } from './postgres/workzones-repo.ts';
 import { workzoneRoutes } from './http/api2.ts';
 import { WORKZONE_API2_OPERATIONS } from './http/operations.ts';
+import type { AccountsRepos } from '../accounts/index.ts';
 
 export interface WorkzonesNeeds {
   /** The members module's repository too (a new zone inherits its parent's members, a copy its source's), the roles module's (a new project's manager is the account's base Manager role), and the tags module's (a zone counts its tags). */
-  store: Store<Repos & WorkzonesRepos & MembersRepos & RolesRepos & TagsRepos & JobsRepos>;
+  store: Store<Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & TagsRepos & JobsRepos>;
   caches: CacheRegistry;
   clock: Clock;
   ids: Ids;

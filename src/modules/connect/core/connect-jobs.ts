@@ -20,6 +20,7 @@ import type { Repos } from '../../../core/ports/repositories.ts';
 import type { ConnectRepos } from './ports.ts';
 import './events.ts';
 import type { WorkzonesRepos } from '../../workzones/index.ts';
+import type { AccountsRepos } from '../../accounts/index.ts';
 
 const IMPORT: Permission[] = ['workzone:reality-data:write', 'workzone:import-jobs-reality-data:write'];
 const EXPORT: Permission[] = ['workzone:export-jobs-reality-data:write', 'workzone:reality-data:read'];
@@ -65,13 +66,13 @@ export interface ConnectJobs {
  * What the jobs read, and what their transactions write: an import's registration runs in
  * this module's transaction (the files' repositories it needs, and `connect`).
  */
-export const CONNECT_STORE = storeUseOf<Repos & WorkzonesRepos & ConnectRepos>()({
+export const CONNECT_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos & ConnectRepos>()({
   reads: ['connect', 'files', 'workzones'],
   writes: ['connect', 'events', ...UPLOADS_STORE.writes],
 });
 
 export function createConnectJobs(deps: {
-  store: SliceOf<typeof CONNECT_STORE, Repos & WorkzonesRepos & ConnectRepos>;
+  store: SliceOf<typeof CONNECT_STORE, Repos & AccountsRepos & WorkzonesRepos & ConnectRepos>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;

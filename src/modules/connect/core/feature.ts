@@ -10,9 +10,10 @@ import type { UsageRecorder } from '../../../core/ports/usage.ts';
 import type { Files } from '../../../core/files/index.ts';
 import { createConnectJobs, type ConnectJobs } from './connect-jobs.ts';
 import type { WorkzonesRepos } from '../../workzones/index.ts';
+import type { AccountsRepos } from '../../accounts/index.ts';
 
 export interface ConnectNeeds {
-  store: Store<Repos & WorkzonesRepos & { connect: ConnectRepo }>;
+  store: Store<Repos & AccountsRepos & WorkzonesRepos & { connect: ConnectRepo }>;
   clock: Clock;
   ids: Ids;
   objectStore: ObjectStore;

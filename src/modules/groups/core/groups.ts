@@ -13,6 +13,7 @@ import type { GroupRecord, GroupsRepos } from './ports.ts';
 import type { MembersRepos } from '../../members/index.ts';
 import type { GroupEventType } from './events.ts';
 import './errors.ts';
+import type { AccountsRepos } from '../../accounts/index.ts';
 
 export interface GroupInput {
   name?: string | null;
@@ -25,7 +26,7 @@ const duplicate = (name: string) =>
 
 
 /** The users the references name, each a member of the account (404 user-not-found otherwise). */
-async function resolveAccountUsers(repos: Pick<Repos, 'accounts' | 'users'>, accountId: string, refs: EntityRef[]): Promise<UserRecord[]> {
+async function resolveAccountUsers(repos: Pick<Repos & AccountsRepos, 'accounts' | 'users'>, accountId: string, refs: EntityRef[]): Promise<UserRecord[]> {
   const out = new Map<string, UserRecord>();
   for (const ref of refs) {
     const user = await findByRef(repos.users, ref);
@@ -61,9 +62,9 @@ export interface Groups {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const GROUPS_STORE = storeUseOf<Repos & MembersRepos & GroupsRepos>()({ reads: ['groups'], writes: ['accounts', 'events', 'groups', 'members', 'users'] });
+export const GROUPS_STORE = storeUseOf<Repos & AccountsRepos & MembersRepos & GroupsRepos>()({ reads: ['groups'], writes: ['accounts', 'events', 'groups', 'members', 'users'] });
 
-export function createGroups(deps: { store: SliceOf<typeof GROUPS_STORE, Repos & MembersRepos & GroupsRepos>; clock: Clock; ids: Ids; authorizer: Authorizer }): Groups {
+export function createGroups(deps: { store: SliceOf<typeof GROUPS_STORE, Repos & AccountsRepos & MembersRepos & GroupsRepos>; clock: Clock; ids: Ids; authorizer: Authorizer }): Groups {
   const { clock, ids, authorizer } = deps;
   const store = sliceOf(deps.store, GROUPS_STORE);
 
@@ -83,7 +84,7 @@ export function createGroups(deps: { store: SliceOf<typeof GROUPS_STORE, Repos &
   }
 
   /** Runs a group change, which publishes its event; a unique-name clash answers 409. */
-  async function change<T>(name: string, fn: (repos: Pick<Repos & MembersRepos & GroupsRepos, 'accounts' | 'events' | 'groups' | 'members' | 'users'>) => Promise<T>): Promise<T> {
+  async function change<T>(name: string, fn: (repos: Pick<Repos & AccountsRepos & MembersRepos & GroupsRepos, 'accounts' | 'events' | 'groups' | 'members' | 'users'>) => Promise<T>): Promise<T> {
     try {
       return await store.transaction(fn);
     } catch (e) {

@@ -9,6 +9,7 @@ import type { Repos } from '../../../core/ports/repositories.ts';
 import type { SeedAccountExtension } from '../../../core/operator/index.ts';
 import { createBaseRoles, roleFields, type RoleInput } from './roles.ts';
 import type { RolesRepos } from './ports.ts';
+import type { AccountsRepos } from '../../accounts/index.ts';
 
 interface SeedRole extends RoleInput {
   id?: string;
@@ -31,7 +32,7 @@ export function seedRolesAndGroups(ids: Ids, clock: Clock): SeedAccountExtension
   return async (kernelRepos, { id: accountId, seed, userIdOf }) => {
     // The seeder types its transaction's repositories as the kernel's; the store binds every
     // module's repositories into each transaction (src/adapters/postgres/store.ts).
-    const repos = kernelRepos as Repos & RolesRepos & GroupsRepos;
+    const repos = kernelRepos as Repos & AccountsRepos & RolesRepos & GroupsRepos;
     const now = clock.now();
     const owner = await repos.accounts.byId(accountId);
     await createBaseRoles(repos, ids, accountId, owner?.ownerId ?? null, now);

@@ -1,5 +1,6 @@
 // What the SSO module needs from persistence and from the OpenID Connect client library,
 // free of SQL and of the library (the adapters: ../postgres/sso-repo.ts, ../oidc/openid-client.ts).
+import type { AccountsRepos } from '../../accounts/index.ts';
 import type { GroupsRepos } from '../../groups/index.ts';
 import type { AccountRole, Repos, Store } from '../../../core/ports/repositories.ts';
 import type { MappingRule } from './rules.ts';
@@ -125,7 +126,7 @@ export interface SsoRepo {
 
 /** The store as the module's use cases see it: the kernel's repositories and its own. */
 /** The repositories the module's use cases reach: the kernel's and its own. */
-export type SsoRepos = Repos & GroupsRepos & { sso: SsoRepo };
+export type SsoRepos = Repos & AccountsRepos & GroupsRepos & { sso: SsoRepo };
 export type SsoStore = Store<SsoRepos>;
 
 /** Seals and opens the client secrets: the kernel's box (src/core/crypto/secret-box.ts). */

@@ -9,7 +9,7 @@ import { invalidInput, notFound } from '../../../core/errors.ts';
 import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
-import type { Repos, SubscriptionRecord } from '../../../core/ports/repositories.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { MetadataDefinition, TagListRecord, TagRow, TagsRepos } from './ports.ts';
 import type { Permission } from '../../../core/permissions/catalog.ts';
@@ -25,6 +25,7 @@ import {
 } from './tag-change-plan.ts';
 import type { JobsRepos } from '../../jobs/index.ts';
 import type { WorkzonesRepos } from '../../workzones/index.ts';
+import type { AccountsRepos, SubscriptionRecord } from '../../accounts/index.ts';
 
 export const DETECT_JOB = 'tag-detection';
 
@@ -69,10 +70,10 @@ const sameDefinitions = (a: MetadataDefinition[], b: MetadataDefinition[]) =>
   a.length === b.length && a.every((d, i) => d.id === b[i]!.id && d.name === b[i]!.name);
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const TAG_LIST_WRITES_STORE = storeUseOf<Repos & WorkzonesRepos & TagsRepos & JobsRepos>()({ reads: ['workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
+export const TAG_LIST_WRITES_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>()({ reads: ['workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
 
 export function createTagListWrites(deps: {
-  store: SliceOf<typeof TAG_LIST_WRITES_STORE, Repos & WorkzonesRepos & TagsRepos & JobsRepos>;
+  store: SliceOf<typeof TAG_LIST_WRITES_STORE, Repos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   access: Pick<ProjectAccess, 'project'>;

@@ -15,6 +15,7 @@ import { TAGS_WRITE, listIn, lockForChange, lockSubscription } from './tag-list-
 import { planTagMove, type TagMoveSource } from './tag-change-plan.ts';
 import type { TagsView } from './tag-list-reads.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
+import type { AccountsRepos } from '../../accounts/index.ts';
 
 export interface TagMoveItem {
   sourceRef: EntityRef;
@@ -32,10 +33,10 @@ export interface TagMoves {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const TAG_MOVES_STORE = storeUseOf<Repos & TagsRepos>()({ reads: [], writes: ['events', 'locks', 'projects', 'subscriptions', 'tags'] });
+export const TAG_MOVES_STORE = storeUseOf<Repos & AccountsRepos & TagsRepos>()({ reads: [], writes: ['events', 'locks', 'projects', 'subscriptions', 'tags'] });
 
 export function createTagMoves(deps: {
-  store: SliceOf<typeof TAG_MOVES_STORE, Repos & TagsRepos>;
+  store: SliceOf<typeof TAG_MOVES_STORE, Repos & AccountsRepos & TagsRepos>;
   clock: Clock;
   access: Pick<ProjectAccess, 'project'>;
   tagTexts: Pick<TagTexts, 'shapesOf'>;

@@ -27,6 +27,7 @@ import type { ProjectAccess, ProjectScope } from '../../../core/projects/index.t
 import type { MultipartUploadRecord, MultipartUploadsRepo } from './records.ts';
 import { ANY_FILE_WRITE, MULTIPART } from './rules.ts';
 import type { WorkzonesRepos } from '../../workzones/index.ts';
+import type { AccountsRepos } from '../../accounts/index.ts';
 
 export interface StartInput {
   name: string;
@@ -102,10 +103,10 @@ export const storeUploadOf = (r: MultipartUploadRecord): MultipartUpload => ({
 });
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const MULTIPART_UPLOADS_STORE = storeUseOf<Repos & WorkzonesRepos & { multipartUploads: MultipartUploadsRepo }>()({ reads: ['multipartUploads', 'workzones'], writes: ['events', 'files', 'multipartUploads', 'subscriptions', 'uploads', 'users'] });
+export const MULTIPART_UPLOADS_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos & { multipartUploads: MultipartUploadsRepo }>()({ reads: ['multipartUploads', 'workzones'], writes: ['events', 'files', 'multipartUploads', 'subscriptions', 'uploads', 'users'] });
 
 export function createMultipartUploads(deps: {
-  store: SliceOf<typeof MULTIPART_UPLOADS_STORE, Repos & WorkzonesRepos & { multipartUploads: MultipartUploadsRepo }>;
+  store: SliceOf<typeof MULTIPART_UPLOADS_STORE, Repos & AccountsRepos & WorkzonesRepos & { multipartUploads: MultipartUploadsRepo }>;
   clock: Clock;
   ids: Ids;
   access: Pick<ProjectAccess, 'project'>;

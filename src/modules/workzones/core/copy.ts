@@ -25,6 +25,7 @@ import type { WorkzonesRepos } from './ports.ts';
 import { COPY_JOB } from './copy-job.ts';
 import './events.ts';
 import './errors.ts';
+import type { AccountsRepos } from '../../accounts/index.ts';
 
 export interface CopyInput {
   destinationName: string;
@@ -78,10 +79,10 @@ export interface WorkzoneCopy {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const WORKZONE_COPY_STORE = storeUseOf<Repos & WorkzonesRepos & MembersRepos & RolesRepos & JobsRepos>()({ reads: ['subscriptions', 'workzones', 'jobs'], writes: ['accounts', 'events', 'files', 'jobs', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
+export const WORKZONE_COPY_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & JobsRepos>()({ reads: ['subscriptions', 'workzones', 'jobs'], writes: ['accounts', 'events', 'files', 'jobs', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
 
 export function createWorkzoneCopy(deps: {
-  store: SliceOf<typeof WORKZONE_COPY_STORE, Repos & WorkzonesRepos & MembersRepos & RolesRepos & JobsRepos>;
+  store: SliceOf<typeof WORKZONE_COPY_STORE, Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;

@@ -1,17 +1,18 @@
 // Accounts and their subscriptions (spec "Account", "Subscription"): what the caller
 // may see of them is decided here, so both API generations show the same thing.
-import { eventOf, subjectOf } from '../events/domain-events.ts';
-import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
-import { findByRef } from '../ids/refs.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { AccountRecord, Repos, SubscriptionRecord } from '../ports/repositories.ts';
-import type { TagsRepos } from '../../modules/tags/index.ts';
-import { accountPermissions, type AccountFacts } from '../permissions/evaluate.ts';
-import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
-import { condition } from '../permissions/refusal-conditions.ts';
-import type { AnyPermission } from '../permissions/catalog.ts';
-import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
+import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
+import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import { findByRef } from '../../../core/ids/refs.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { AccountRecord, Repos } from '../../../core/ports/repositories.ts';
+import type { AccountsRepos, SubscriptionRecord } from './ports.ts';
+import type { TagsRepos } from '../../tags/index.ts';
+import { accountPermissions, type AccountFacts } from '../../../core/permissions/evaluate.ts';
+import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
+import { condition } from '../../../core/permissions/refusal-conditions.ts';
+import type { AnyPermission } from '../../../core/permissions/catalog.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import { accountNotices, type AccountNotice, type MailDelivery } from './notices.ts';
 
 export interface AccountFlags {
@@ -91,10 +92,10 @@ export interface Accounts {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ACCOUNTS_STORE = storeUseOf<Repos & TagsRepos>()({ reads: ['accounts', 'subscriptions', 'files', 'tags'], writes: ['events', 'subscriptions'] });
+export const ACCOUNTS_STORE = storeUseOf<Repos & AccountsRepos & TagsRepos>()({ reads: ['accounts', 'subscriptions', 'files', 'tags'], writes: ['events', 'subscriptions'] });
 
 export function createAccounts(deps: {
-  store: SliceOf<typeof ACCOUNTS_STORE, Repos & TagsRepos>;
+  store: SliceOf<typeof ACCOUNTS_STORE, Repos & AccountsRepos & TagsRepos>;
   clock: Clock;
   authorizer: Authorizer;
   /** STORAGE_QUOTA_BYTES: each subscription's storage quota, reported with its usage. */

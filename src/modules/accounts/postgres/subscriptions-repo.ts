@@ -1,5 +1,6 @@
-import type { SubscriptionRecord, SubscriptionsRepo } from '../../../core/ports/repositories.ts';
-import type { Sql } from '../sql.ts';
+// The accounts module's SQL of subscriptions (its port: ../core/ports.ts SubscriptionsRepo).
+import type { SubscriptionRecord, SubscriptionsRepo } from '../core/ports.ts';
+import type { Sql } from '../../../adapters/postgres/sql.ts';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
 
 const COLS = `id, api1_id AS "api1Id", account_id AS "accountId", name, is_trial AS "isTrial", is_va AS "isVa",

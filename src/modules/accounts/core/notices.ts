@@ -5,7 +5,7 @@
 // Today one fact: where the service's mail goes. Without SMTP, invitations and "Forgot
 // password?" links reach nobody; those who invite users (account:users:write: the owner,
 // administrators, project managers) are told so, and how the links can be read.
-import type { AnyPermission } from '../permissions/catalog.ts';
+import type { AnyPermission } from '../../../core/permissions/catalog.ts';
 
 export interface AccountNotice {
   /** Stable: `mail-not-sent` (no transport: the outbox keeps the mail), `mail-to-log` (MAIL_TO_LOG). */

@@ -1,7 +1,7 @@
-import type {
-  AccountMemberRecord, AccountRecord, AccountRole, AccountsRepo,
-} from '../../../core/ports/repositories.ts';
-import type { Sql } from '../sql.ts';
+// The accounts module's SQL of accounts and their members (its port: ../core/ports.ts AccountsRepo).
+import type { AccountRecord, AccountRole } from '../../../core/ports/repositories.ts';
+import type { AccountMemberRecord, AccountsRepo } from '../core/ports.ts';
+import type { Sql } from '../../../adapters/postgres/sql.ts';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
 
 const COLS = `a.id, a.api1_id AS "api1Id", a.name, a.owner_id AS "ownerId", a.created_by AS "createdBy",
