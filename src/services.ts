@@ -12,12 +12,12 @@ import type { Probes } from './probes.ts';
 import type { Sealed } from './core/modules.ts';
 import type { ContractOffers } from './modules/registries.ts';
 import type { Authorizer } from './core/permissions/authorizer.ts';
-import type { Revocation, SigningKeys, TokenService, WebSessions } from './core/oauth/index.ts';
-import type { AccountInvitations, AccountUsers, Invitations, PasswordResets, SignIn, UserProfiles } from './core/users/index.ts';
-import type { ApplySeed, AuthenticateOperator, Operator, SandboxClock, SeedDocument } from './core/operator/index.ts';
-import type { MailRelay, SendMail } from './core/mail/index.ts';
+import type { OauthOffers } from './core/oauth/index.ts';
+import type { UsersOffers } from './core/users/index.ts';
+import type { OperatorOffers, SeedDocument } from './core/operator/index.ts';
+import type { MailOffers } from './core/mail/index.ts';
 import type { Groups } from './modules/groups/index.ts';
-import type { ProjectAccess, ProjectDetailsService, Projects, Reach } from './core/projects/index.ts';
+import type { ProjectsOffers } from './core/projects/index.ts';
 import type { JobRunner } from './modules/jobs/index.ts';
 import type { TagLists } from './modules/tags/index.ts';
 import type { Files, UploadSweeper } from './core/files/index.ts';
@@ -39,7 +39,8 @@ export interface StartupFacts {
  * here. Route files are typed by it, or narrower (`Pick<Services, …>`), so that reaching the
  * store from src/http fails to compile (test/types/http-face.ts).
  */
-export interface Services extends ContractOffers {
+export interface Services
+  extends ContractOffers, OauthOffers, UsersOffers, MailOffers, OperatorOffers, Omit<ProjectsOffers, 'ownedProjects'> {
   // Adapters and process facts.
   config: Config;
   version: string;
@@ -50,42 +51,15 @@ export interface Services extends ContractOffers {
   startup: StartupFacts;
   /** The clock every use case reads; the sandbox clock moves it. */
   clock: OffsetClock;
-  // oauth
-  signingKeys: SigningKeys;
-  tokens: TokenService;
-  webSessions: WebSessions;
-  /** "Sign out everywhere": every session of a user ends (docs/security.md "Evicting every session"). */
-  revocation: Revocation;
-  // users
-  signIn: SignIn;
-  accountUsers: AccountUsers;
-  invitations: Invitations;
-  passwordResets: PasswordResets;
-  userProfiles: UserProfiles;
-  /** The signed-in user's own pending invitations to accounts (accept, decline). */
-  accountInvitations: AccountInvitations;
-  // mail
-  sendMail: SendMail;
-  /** The SMTP relay; null without SMTP_URL. */
-  mailRelay: MailRelay | null;
-  // operator
-  applySeed: ApplySeed;
   /** Reads SEED_FILE afresh (null when unset); throws a 400-kind error naming the file. */
   loadSeedFile(): Promise<SeedDocument | null>;
-  sandboxClock: SandboxClock;
-  operator: Operator;
-  /** The operator token's check; null without OPERATOR_TOKEN (every /_operator path answers 404). */
-  authenticateOperator: AuthenticateOperator | null;
-  // permissions, roles, groups, activity, limits (accounts: its contract's offer, ContractOffers)
+  // The kernel modules' offers come from their own types (OauthOffers, …) and the slices'
+  // from their contracts (ContractOffers); the members below are those of kernel modules
+  // without an offers type yet.
+  // permissions, groups
   authorizer: Authorizer;
   groups: Groups;
-  // projects, work zones, members, reports
-  projectAccess: ProjectAccess;
-  reach: Reach;
-  projects: Projects;
-  projectDetails: ProjectDetailsService;
-  // workzones, workzoneCopy, members: their contracts' offers (ContractOffers)
-  // files, crops, connect, tags, jobs
+  // files, tags, jobs, webhooks
   files: Files;
   uploadSweeper: UploadSweeper;
   tagLists: TagLists;

@@ -7,4 +7,4 @@ export type { Mail, SendMail } from './send-mail.ts';
 export { createMailRelay, mailRelayPasses } from './relay.ts';
 export type { MailRelay, RelaySettings } from './relay.ts';
 // Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
-export { mailModule } from './module.ts';
+export { mailModule, type MailOffers } from './module.ts';

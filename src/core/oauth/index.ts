@@ -13,4 +13,4 @@ export type { CsrfVerdict, WebSession, WebSessions } from './web-sessions.ts';
 export { clientIdOf, consoleRedirect, DEFAULT_CLIENT_ID, isAllowedRedirectUri, parseAuthorizeRequest, redirectWith, skipsConsent } from './authorize-request.ts';
 export type { AuthorizeRequest } from './authorize-request.ts';
 // Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
-export { oauthModule } from './module.ts';
+export { oauthModule, type OauthOffers } from './module.ts';

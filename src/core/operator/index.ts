@@ -15,4 +15,4 @@ export type { SandboxClock } from './sandbox-clock.ts';
 export { ADMIN_ACCOUNT_ROLES, DEFAULT_OWNER_ROLES, createAdmin } from './admin.ts';
 export type { AdminAccountRole, AdminUse } from './admin.ts';
 // Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
-export { operatorModule } from './module.ts';
+export { operatorModule, type OperatorOffers } from './module.ts';

@@ -12,4 +12,4 @@ export type { Reach } from './reach.ts';
 export { createProjectDetails } from './project-details.ts';
 export type { ProjectDetails, ProjectDetailsService } from './project-details.ts';
 // Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
-export { projectsModule } from './module.ts';
+export { projectsModule, type ProjectsOffers } from './module.ts';

@@ -21,4 +21,4 @@ export { resolveUser } from './resolve-users.ts';
 export { createUserProfiles } from './user-profiles.ts';
 export type { UserProfiles } from './user-profiles.ts';
 // Its descriptor (needs, offers, jobs, tasks, seed extensions): module.ts, listed by src/compose.ts.
-export { usersModule } from './module.ts';
+export { usersModule, type UsersOffers } from './module.ts';
