@@ -16,9 +16,19 @@ import { sampleValue } from '../support/metrics-text.ts';
 let t: TestApp;
 let w: World;
 let receiver: WebhookReceiver;
+/**
+ * WEBHOOKS_RETRY_SECONDS: the first wait after a failed attempt, doubling after each. Ten
+ * seconds of real time between two calls is slack enough; the clock moves of the tests below
+ * add up to 83 s, under the receivers' 5-minute timestamp tolerance (standardwebhooks), which
+ * the later tests' signatures must still pass.
+ */
+const RETRY_SECONDS = 10;
 
 before(async () => {
-  t = await testApp({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1', WEBHOOKS_TARGET_PORTS: 'any', WEBHOOKS_RETRY_SECONDS: '1', WEBHOOKS_RELAY_INTERVAL: '3600' });
+  // The first retry waits RETRY_SECONDS of the service's clock, which the tests move: with 1 s,
+  // the real time between two calls on a loaded machine made a held-back retry due on its own
+  // (CI saw the project.updated behind a failed project.created delivered early).
+  t = await testApp({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1', WEBHOOKS_TARGET_PORTS: 'any', WEBHOOKS_RETRY_SECONDS: String(RETRY_SECONDS), WEBHOOKS_RELAY_INTERVAL: '3600' });
   w = await projectWorld(t);
   receiver = await startWebhookReceiver();
 });
@@ -137,7 +147,7 @@ test('a receiver answering 500 gets the same delivery again (same webhook-id) af
   await relay();
   assert.equal(receiver.received.length, 1, 'not before the back-off');
   receiver.answer = 200;
-  await advanceClock(t, 2);
+  await advanceClock(t, RETRY_SECONDS + 1);
   await relay();
   const both = await receiver.waitFor('project.updated', 2);
   assert.equal(both[0]!.headers['webhook-id'], both[1]!.headers['webhook-id']);
@@ -164,7 +174,7 @@ test('a receiver that is down gets the delivery once it is back', async () => {
 
   const back = await startWebhookReceiver(port);
   try {
-    await advanceClock(t, 2);
+    await advanceClock(t, RETRY_SECONDS + 1);
     await relay();
     const [d] = await back.waitFor('project.created');
     verifyDelivery(hook.secret, d!);
@@ -185,7 +195,7 @@ test('deliveries of one subject keep their order: a later change waits while an 
   await w.as.projectOwner!('PATCH', `${A2}/projects/${uuidOf(p1.id)}`, { name: 'Second rename' });
   await relay();
   assert.equal(receiver.received.filter((r) => r.json.type === 'project.updated').length, 0, 'held back behind the failed project.created');
-  await advanceClock(t, 2);
+  await advanceClock(t, RETRY_SECONDS + 1);
   await relay();
   const order = receiver.received.slice(2).map((r) => `${r.json.type} ${r.json.data.projectId === p1.id ? 'p1' : 'p2'}`);
   assert.deepEqual(order.filter((x) => x.endsWith('p1')), ['project.created p1', 'project.updated p1', 'project.updated p1']);
@@ -200,14 +210,14 @@ test('circuit breaker: an endpoint answering 5xx backs off as a whole (no other 
   assert.equal(receiver.received.length, 1, 'one attempt, then the endpoint is paused: the other subjects are not tried');
   await relay();
   assert.equal(receiver.received.length, 1, 'paused: not claimed');
-  await advanceClock(t, 2); // WEBHOOKS_RETRY_SECONDS=1: the first pause is 1 s
+  await advanceClock(t, 2 * RETRY_SECONDS); // the first pause is RETRY_SECONDS
   await relay();
   assert.equal(receiver.received.length, 2, 'after the pause, one probe, failing again');
-  await advanceClock(t, 1);
+  await advanceClock(t, RETRY_SECONDS);
   await relay();
-  assert.equal(receiver.received.length, 2, 'the second pause is 2 s');
+  assert.equal(receiver.received.length, 2, 'the second pause is twice the first');
   receiver.answer = 204;
-  await advanceClock(t, 2);
+  await advanceClock(t, 2 * RETRY_SECONDS);
   await relay();
   await receiver.waitFor('project.created', 5);
   const deliveries = (await w.as.owner!('GET', `${A2}/webhooks/${uuidOf(hook.id)}/deliveries?state=delivered`)).body;
