@@ -33,11 +33,22 @@ const roots = args.length ? args : ['src', 'test', ...packageTests];
 // Files that never touch the database engine under test (object-store adapters against
 // their emulators, servers that always run on embedded PGlite) say `@engine-independent`
 // in their header: the PostgreSQL pass leaves them to the PGlite pass, unless named.
+// test/unit/ holds pure logic (README "Tests"): engine-independent by its folder. A unit
+// file that reaches a database or a server through the test support is refused below, so the
+// PostgreSQL pass cannot silently miss a test that needs it.
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-const engineIndependent = (f) => fs.readFileSync(f, 'utf8').slice(0, 2000).includes('@engine-independent');
+const UNIT_DIR = `test${path.sep}unit${path.sep}`;
+const DATABASE_SUPPORT = /support\/(database|app|server|suite-store|two-nodes|oauth-client)\.ts/;
+const engineIndependent = (f) =>
+  f.startsWith(UNIT_DIR) || fs.readFileSync(f, 'utf8').slice(0, 2000).includes('@engine-independent');
 const files = roots
   .flatMap((r) => (r.endsWith('.ts') ? [r] : walk(r, []).filter((f) => !(onPostgres && engineIndependent(f)))))
   .sort();
+const impureUnits = files.filter((f) => f.startsWith(UNIT_DIR) && DATABASE_SUPPORT.test(fs.readFileSync(f, 'utf8')));
+if (impureUnits.length) {
+  console.error(`unit tests must not open a database or a server (test/unit is left out of the PostgreSQL pass); move them to test/repos or test/http: ${impureUnits.join(', ')}`);
+  process.exit(1);
+}
 if (!files.length) {
   console.error('no test files found');
   process.exit(1);
