@@ -15,7 +15,7 @@ import { rolesModule } from './modules/roles/module.ts';
 import { groupsModule } from './modules/groups/module.ts';
 import { activityModule } from './modules/activity/module.ts';
 import { limitsModule } from './modules/limits/module.ts';
-import { projectsModule } from './core/projects/index.ts';
+import { projectsModule } from './modules/projects/module.ts';
 import { membersModule } from './modules/members/module.ts';
 import { reportsModule } from './modules/reports/module.ts';
 import { filesModule } from './core/files/index.ts';

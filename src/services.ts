@@ -17,7 +17,6 @@ import type { UsersOffers } from './core/users/index.ts';
 import type { OperatorOffers, SeedDocument } from './core/operator/index.ts';
 import type { MailOffers } from './core/mail/index.ts';
 import type { Groups } from './modules/groups/index.ts';
-import type { ProjectsOffers } from './core/projects/index.ts';
 import type { JobRunner } from './modules/jobs/index.ts';
 import type { TagLists } from './modules/tags/index.ts';
 import type { Files, UploadSweeper } from './core/files/index.ts';
@@ -37,10 +36,11 @@ export interface StartupFacts {
  * (docs/architecture.md "The HTTP layer's face"). The modules under src/modules add their
  * offers through ContractOffers (src/modules/registries.ts); src/core's modules are listed
  * here. Route files are typed by it, or narrower (`Pick<Services, …>`), so that reaching the
- * store from src/http fails to compile (test/types/http-face.ts).
+ * store from src/http fails to compile (test/types/http-face.ts). The projects' `ownedProjects`
+ * is left out: a rule the users module runs in its own transactions, not a use case.
  */
 export interface Services
-  extends ContractOffers, OauthOffers, UsersOffers, MailOffers, OperatorOffers, Omit<ProjectsOffers, 'ownedProjects'> {
+  extends Omit<ContractOffers, 'ownedProjects'>, OauthOffers, UsersOffers, MailOffers, OperatorOffers {
   // Adapters and process facts.
   config: Config;
   version: string;

@@ -28,7 +28,7 @@ export const API1_ACCOUNT_PATH = '/api/accounts/{accountId}';
 export const API2_ACCOUNT_PATH = '/api/2/accounts/{accountRef}';
 export const API1_ACCOUNT_ERRORS = ['account-not-found'] as const;
 export const API2_ACCOUNT_ERRORS = ['invalid-account-urn', 'account-not-found'] as const;
-/** A project's paths of each API, and the codes of access.project (src/core/projects/project-access.ts: a member, or project:project:list). */
+/** A project's paths of each API, and the codes of access.project (src/modules/projects/core/project-access.ts: a member, or project:project:list). */
 export const API1_PROJECT_PATH = `${API1_ACCOUNT_PATH}/projects/{projectId}`;
 export const API2_PROJECT_PATH = `${API2_ACCOUNT_PATH}/projects/{projectRef}`;
 export const API1_PROJECT_ERRORS = [...API1_ACCOUNT_ERRORS, 'project-not-found', 'not-member-of-project', 'deleted-project'] as const;

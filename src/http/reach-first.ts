@@ -4,7 +4,7 @@
 // get at the project. A refusal answers at once (401/403/404 in the surface's format)
 // and closes the connection instead of draining the unread body.
 import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
-import type { Reach } from '../core/projects/index.ts';
+import type { Reach } from '../modules/projects/index.ts';
 import type { EntityRef } from '../core/ids/urn.ts';
 import { actorOf } from './auth.ts';
 

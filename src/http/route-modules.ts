@@ -12,10 +12,8 @@ import { pageRoutes } from './pages/routes.ts';
 import { blobRoutes } from './blobs.ts';
 import { operatorRoutes } from './operator/routes.ts';
 import { userRoutes as api1Users } from './api1/users.ts';
-import { projectRoutes as api1Projects } from './api1/projects.ts';
 import { fileRoutes as api1Files } from './api1/files.ts';
 import { userRoutes as api2Users } from './api2/users.ts';
-import { projectRoutes as api2Projects } from './api2/projects.ts';
 import { fileRoutes as api2Files } from './api2/files.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
 import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
@@ -53,8 +51,8 @@ const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   { module: 'accounts' },
   // The invitation and password-reset pages and the avatars share the OAuth pages' browser session.
   { module: 'users', api1: api1Users, api2: api2Users, other: { plugin: pageRoutes, browser: true } },
-  { module: 'projects', api1: api1Projects, api2: api2Projects },
-  // Their routes are their contracts' (src/modules/workzones, src/modules/members): these rows only keep their place.
+  // Their routes are their contracts' (src/modules/projects, src/modules/workzones, src/modules/members): these rows only keep their place.
+  { module: 'projects' },
   { module: 'workzones' },
   { module: 'members' },
   // /_blobs: the local-disk store's signed URLs.

@@ -1,7 +1,7 @@
 // The per-node read caches against a real started server, over HTTP: a change answered by
 // the server is visible in the very next read of what it changed, whichever cache held it
 // (a work zone's read model, modules/workzones/core/zone-views.ts; the caller's project access; the
-// caller's project list and its gzipped body, core/projects/project-lists.ts).
+// caller's project list and its gzipped body, modules/projects/core/project-lists.ts).
 // The HTTP suite checks each invalidation row in process (workzone-read-cache.test.ts); this
 // checks the started service as a client sees it: its own events reach its own caches
 // before the change's answer.

@@ -143,7 +143,7 @@ describe('cache invalidation across nodes (PostgreSQL, domain events)', { skip: 
     });
   });
 
-  // A caller's project list (src/core/projects/project-lists.ts): node B keeps it, with its
+  // A caller's project list (src/modules/projects/core/project-lists.ts): node B keeps it, with its
   // serialised body, until the event of a change made on node A in the account arrives.
   describe('a caller\'s project list on node B', () => {
     const listOnB = (name: string) => async () => (await onB[name]!('GET', `${A2}/projects`)).body as any[];

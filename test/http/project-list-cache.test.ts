@@ -1,4 +1,4 @@
-// A caller's project list kept per node (src/core/projects/project-lists.ts) and its body
+// A caller's project list kept per node (src/modules/projects/core/project-lists.ts) and its body
 // serialised and gzipped once (src/http/encoded-bodies.ts). Each change below is read back at
 // once, on this node, right after its call answered: each case fails if its event's row in
 // core/events/invalidation.ts stops dropping the account's lists (project-lists:<a>). Every

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import { suiteStore, userRow } from '../support/suite-store.ts';
 import { ENGINES } from '../support/database.ts';
 import { queryLog } from '../support/query-counter.ts';
-import { projectsRepo } from '../../src/adapters/postgres/repos/projects.ts';
+import { projectsRepo } from '../../src/modules/projects/postgres/projects-repo.ts';
 import { workzonesRepo } from '../../src/modules/workzones/postgres/workzones-repo.ts';
 import { membersRepo } from '../../src/modules/members/postgres/members-repo.ts';
 import { filesRepo } from '../../src/adapters/postgres/repos/files.ts';

@@ -9,7 +9,7 @@ import type { Repos } from '../../src/core/ports/repositories.ts';
 
 /** A store whose repositories are tagged objects: pool ones and, per transaction, fresh ones. */
 function fakeStore() {
-  const names = ['events', 'webhooks', 'users', 'projects', 'admin'] as const;
+  const names = ['events', 'webhooks', 'users', 'locks', 'admin'] as const;
   const tagged = (where: string) => Object.fromEntries(names.map((n) => [n, { where, n }])) as unknown as Repos;
   let transactions = 0;
   return {
@@ -45,9 +45,9 @@ test('a transaction\'s failure passes through the slice unchanged', async () => 
 
 test('a read-only use case reads through the declared repositories only, bound to the pool, and is handed no transaction', () => {
   const whole = fakeStore();
-  const store = readsOf(whole, storeReads(['users', 'projects']));
+  const store = readsOf(whole, storeReads(['users', 'locks']));
   assert.deepEqual(Object.keys(store).sort(), ['repos']);
-  assert.deepEqual(Object.keys(store.repos).sort(), ['projects', 'users']);
+  assert.deepEqual(Object.keys(store.repos).sort(), ['locks', 'users']);
   assert.equal(store.repos.users, whole.repos.users, 'the pool\'s own repository');
   assert.equal((store.repos as unknown as Record<string, unknown>).webhooks, undefined, 'an undeclared repository is not there, cast or not');
   assert.equal(whole.transactions(), 0);

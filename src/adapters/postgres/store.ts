@@ -8,7 +8,6 @@ import type { AccountsRepos } from '../../modules/accounts/index.ts';
 import { usersRepo } from './repos/users.ts';
 import { oauthRepo } from './repos/oauth.ts';
 import { accessRepo } from './repos/access.ts';
-import { projectsRepo } from './repos/projects.ts';
 import { locksRepo } from './repos/locks.ts';
 import { filesRepo, uploadsRepo } from './repos/files.ts';
 import { invitationsRepo } from './repos/invitations.ts';
@@ -52,7 +51,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     locks: locksRepo(sql),
     files: filesRepo(sql),
     uploads: uploadsRepo(sql),
-    projects: projectsRepo(sql),
     invitations: invitationsRepo(sql),
     accountInvitations: accountInvitationsRepo(sql),
     counters: countersRepo(sql),

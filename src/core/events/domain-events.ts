@@ -75,15 +75,8 @@ export interface DomainEventData extends ModuleEventData {
   /** The user ended every session of his ("sign out everywhere"): his tokens issued until now are refused. */
   'user.signed-out-everywhere': { userId: string };
 
-  // Projects.
-  'project.created': ProjectIds & { subscriptionId: string; ownerId: string; rootWorkzoneId: string };
-  /** `fields` names what changed (name, description, location, spatialReference, coverBlobName, subscriptionId, ownerId). */
-  'project.updated': ProjectIds & { fields: string[]; ownerId: string; subscriptionId: string };
-  'project.deleted': ProjectIds & { permanent: boolean };
-  'project.restored': ProjectIds;
-  'project.cover-changed': ProjectIds;
-
-  // Work zones and members: src/modules/workzones/core/events.ts, src/modules/members/core/events.ts.
+  // Projects, work zones and members: src/modules/projects/core/events.ts,
+  // src/modules/workzones/core/events.ts, src/modules/members/core/events.ts.
 
   // Files (tag lists: src/modules/tags/core/events.ts).
   'file.registered': ProjectIds & { fileId: string; workzoneId: string; category: string };

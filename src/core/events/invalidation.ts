@@ -79,12 +79,6 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   'user.password-cleared': user,
   'user.signed-out-everywhere': user,
 
-  'project.created': withLists(project),
-  'project.updated': withLists(project),
-  'project.deleted': withLists(project),
-  'project.restored': withLists(project),
-  'project.cover-changed': withLists(project),
-
   // Contents: no access fact depends on them (readers check tagsVersion themselves); a zone's
   // read model counts its scans and its tags, and so does a project list (scanCount, scanSize,
   // tagCount).

@@ -8,7 +8,7 @@ import { readsOf, storeReads, type ReadsOf } from '../ports/store-slices.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import type { DownloadAction, UsageRecorder } from '../ports/usage.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import { type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../../modules/projects/index.ts';
 import { categoryOf } from './formats.ts';
 import { READ } from './file-permissions.ts';
 import { extensionOfBlob, servedAs, type ServedAs } from './blob-types.ts';

@@ -9,7 +9,7 @@ import type { Repos } from '../ports/repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import { errorFields, silentLogger, type Logger } from '../ports/telemetry.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import type { ProjectScope } from '../projects/index.ts';
+import type { ProjectScope, ProjectsRepos } from '../../modules/projects/index.ts';
 import { projectEventOf, subjectOf } from '../events/domain-events.ts';
 import type { SigningDeps } from './uploads.ts';
 import {
@@ -40,10 +40,10 @@ export interface Covers {
 const UPDATE_DETAILS = 'project:project:update-details';
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const COVERS_STORE = storeUseOf<Repos & AccountsRepos>()({ reads: ['files', 'uploads'], writes: ['events', 'files', 'projects', 'subscriptions', 'uploads', 'users'] });
+export const COVERS_STORE = storeUseOf<Repos & ProjectsRepos & AccountsRepos>()({ reads: ['files', 'uploads'], writes: ['events', 'files', 'projects', 'subscriptions', 'uploads', 'users'] });
 
 export function createCovers(
-  deps: SigningDeps & { store: SliceOf<typeof COVERS_STORE, Repos & AccountsRepos>; objectStore: Pick<ObjectStore, 'delete'>; logger?: Logger },
+  deps: SigningDeps & { store: SliceOf<typeof COVERS_STORE, Repos & ProjectsRepos & AccountsRepos>; objectStore: Pick<ObjectStore, 'delete'>; logger?: Logger },
 ): Covers {
   const { clock, ids, access, objects, objectStore, checkCapacities } = deps;
   const store = sliceOf(deps.store, COVERS_STORE);

@@ -10,6 +10,7 @@ import { categoryOf } from './formats.ts';
 import { mayDownload } from './file-permissions.ts';
 import { countByCategory, type CheckCapacities } from './capacities.ts';
 import type { AccountsRepos } from '../../modules/accounts/index.ts';
+import type { ProjectsRepos } from '../../modules/projects/index.ts';
 
 export interface FileCopyRequest {
   accountId: string;
@@ -31,7 +32,7 @@ export interface FileCopy {
    * capacity-exceeded-*). Objects copied before a failure are deleted again. Answers how
    * many files were copied.
    */
-  copyFiles(repos: Pick<Repos & AccountsRepos, 'files' | 'projects' | 'subscriptions' | 'users'>, a: FileCopyRequest): Promise<number>;
+  copyFiles(repos: Pick<Repos & ProjectsRepos & AccountsRepos, 'files' | 'projects' | 'subscriptions' | 'users'>, a: FileCopyRequest): Promise<number>;
 }
 
 export function createFileCopy(deps: {

@@ -13,7 +13,7 @@ import type { Ids } from '../ports/ids.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { ObjectStore } from '../ports/object-store.ts';
 import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
-import type { ProjectAccess } from '../projects/index.ts';
+import type { ProjectAccess, ProjectsRepos } from '../../modules/projects/index.ts';
 import type { UsageRecorder } from '../ports/usage.ts';
 import { createCapacityCheck } from './capacities.ts';
 import { createUploadedObjects } from './uploaded-objects.ts';
@@ -35,10 +35,10 @@ export type { SignedCover } from './covers.ts';
 export type Files = Uploads & ProjectFiles & BlobUrls & Covers & FileCopy;
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const FILES_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos>()({ reads: ['files', 'uploads', 'workzones'], writes: ['events', 'files', 'projects', 'subscriptions', 'uploads', 'users'] });
+export const FILES_STORE = storeUseOf<Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos>()({ reads: ['files', 'uploads', 'workzones'], writes: ['events', 'files', 'projects', 'subscriptions', 'uploads', 'users'] });
 
 export function createFiles(deps: {
-  store: SliceOf<typeof FILES_STORE, Repos & AccountsRepos & WorkzonesRepos>;
+  store: SliceOf<typeof FILES_STORE, Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;

@@ -7,7 +7,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { ObjectStore } from '../ports/object-store.ts';
 import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
-import type { ProjectAccess } from '../projects/index.ts';
+import type { ProjectAccess, ProjectsRepos } from '../../modules/projects/index.ts';
 import type { UsageRecorder } from '../ports/usage.ts';
 import { createFiles, type Files } from './files.ts';
 import { createUploadSweeper, uploadSweep, type UploadSweeper } from './upload-sweeper.ts';
@@ -15,7 +15,7 @@ import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 export interface FilesNeeds {
   /** The workzones module's repository too: uploads and files resolve their zone. */
-  store: Store<Repos & AccountsRepos & WorkzonesRepos>;
+  store: Store<Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos>;
   clock: Clock;
   ids: Ids;
   objectStore: ObjectStore;

@@ -10,7 +10,7 @@ import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 import type { FileRecord, Quaternion, Vector3 } from '../ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../ports/object-store.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import { type ProjectAccess, type ProjectScope, requireMember } from '../projects/index.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../../modules/projects/index.ts';
 import { categoryOf, type Category } from './formats.ts';
 import { TRANSFORM, WRITE } from './file-permissions.ts';
 import { FILES, IDENTITY, PLACED, fileName } from './upload-items.ts';

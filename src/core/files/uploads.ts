@@ -11,7 +11,7 @@ import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { FileRecord, PendingUploadRecord } from '../ports/file-repositories.ts';
 import { noMetrics, type CoreMetrics } from '../ports/telemetry.ts';
 import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import type { ProjectAccess, ProjectScope } from '../projects/index.ts';
+import type { ProjectAccess, ProjectScope } from '../../modules/projects/index.ts';
 import { WRITE } from './file-permissions.ts';
 import { countByCategory, type CheckCapacities } from './capacities.ts';
 import type { UploadedObjects } from './uploaded-objects.ts';

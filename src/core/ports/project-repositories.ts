@@ -1,66 +1,6 @@
-// Repository ports of projects (their work zones: the workzones module,
+// The repositories' reference type: a row by its UUID or its API 1 id, every repository's
+// (the projects' port: src/modules/projects/core/ports.ts; work zones: the workzones module,
 // src/modules/workzones/core/ports.ts; materialised membership: the members module,
 // src/modules/members/core/ports.ts).
 
 export type Ref = { uuid: string } | { api1Id: string };
-
-export interface Location {
-  lat: number;
-  lng: number;
-}
-
-export interface SpatialReference {
-  authName: string;
-  code: string;
-}
-
-export interface ProjectRecord {
-  id: string;
-  api1Id: string;
-  accountId: string;
-  subscriptionId: string;
-  name: string;
-  description: string;
-  ownerId: string;
-  location: Location | null;
-  spatialReference: SpatialReference | null;
-  region: string;
-  isDemo: boolean;
-  rootWorkzoneId: string;
-  coverBlobName: string | null;
-  createdAt: Date;
-  createdBy: string | null;
-  updatedAt: Date;
-  updatedBy: string | null;
-  deletedAt: Date | null;
-  deletedBy: string | null;
-}
-
-export type ProjectFields = Pick<
-  ProjectRecord,
-  'name' | 'description' | 'location' | 'spatialReference' | 'coverBlobName' | 'subscriptionId' | 'ownerId'
->;
-
-export interface ProjectStats {
-  workzoneCount: number;
-  scanCount: number;
-  scanSize: number;
-  tagCount: number;
-}
-
-export interface ProjectsRepo {
-  byRef(accountId: string, ref: Ref): Promise<ProjectRecord | null>;
-  /** Every project of the account (listers), or those the user reaches as a member (directly or by a group). */
-  list(accountId: string, filter: { all: true } | { memberUserId: string; now: Date }): Promise<ProjectRecord[]>;
-  /** The project owning a work zone (API 1 find by workzoneId). */
-  byWorkzone(accountId: string, workzoneRef: Ref): Promise<ProjectRecord | null>;
-  insert(p: Omit<ProjectRecord, 'api1Id' | 'updatedAt' | 'updatedBy' | 'deletedAt' | 'deletedBy'>): Promise<void>;
-  update(id: string, fields: ProjectFields, by: string, now: Date): Promise<void>;
-  setDeleted(id: string, deleted: { at: Date; by: string } | null, now: Date): Promise<void>;
-  remove(id: string): Promise<void>;
-  stats(projectIds: string[]): Promise<Map<string, ProjectStats>>;
-  ownedBy(userId: string, accountId: string): Promise<string[]>;
-  /** Records today's access date unless already recorded (API 1 report). */
-  touchAccessed(id: string, date: string): Promise<void>;
-}
-

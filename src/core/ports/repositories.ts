@@ -2,7 +2,6 @@
 // value is bound to one executor (the pool, or one transaction): inside
 // `store.transaction(fn)`, use only the `repos` that fn receives.
 import type { AccountFacts } from '../permissions/evaluate.ts';
-import type { ProjectsRepo } from './project-repositories.ts';
 import type { LocksRepo } from './locks.ts';
 import type { EventsRepo, ListenerState } from './events.ts';
 import type { WebhooksRepo } from './webhooks.ts';
@@ -349,7 +348,6 @@ export interface Repos {
   locks: LocksRepo;
   files: FilesRepo;
   uploads: UploadsRepo;
-  projects: ProjectsRepo;
   invitations: InvitationsRepo;
   accountInvitations: AccountInvitationsRepo;
   counters: CountersRepo;

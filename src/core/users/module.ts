@@ -17,10 +17,11 @@ import { type AccountInvitations, createAccountInvitations, type InviteLimits } 
 import type { JobsRepos } from '../../modules/jobs/index.ts';
 import type { MembersRepos } from '../../modules/members/index.ts';
 import type { AccountsRepos } from '../../modules/accounts/index.ts';
+import type { ProjectsRepos } from '../../modules/projects/index.ts';
 
 export interface UsersNeeds {
   /** The groups and members modules' repositories too: a user removed from the account leaves its groups and its projects. */
-  store: Store<Repos & AccountsRepos & GroupsRepos & MembersRepos & JobsRepos>;
+  store: Store<Repos & ProjectsRepos & AccountsRepos & GroupsRepos & MembersRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;
@@ -29,7 +30,7 @@ export interface UsersNeeds {
   /** Queues the "Forgot password?" work off the request path. */
   jobRunner: JobRunner;
   /** The projects module's rule: the owner of a project of the account cannot be removed from it. */
-  ownedProjects: (repos: Pick<Repos, 'projects'>, userId: string, accountId: string) => Promise<string[]>;
+  ownedProjects: (repos: ProjectsRepos, userId: string, accountId: string) => Promise<string[]>;
   config: { publicUrl: string; invitations: InviteLimits };
 }
 

@@ -115,41 +115,7 @@ export const API2_OPERATIONS: OperationTable = {
     errors: [...ACCOUNT, INPUT, 'invalid-user-urn', 'update-user-account-roles-forbidden', 'user-not-found'],
   },
 
-  // Projects (src/core/projects/projects.ts).
-  [`GET ${A}/projects`]: {
-    does:
-      'The active and deleted projects of the account that the caller sees: those he is a member of, and all of them with `account:projects:list`. ' +
-      'The answer is gzip-coded when `Accept-Encoding` accepts gzip (`Vary: Accept-Encoding`), and carries a strong `ETag`: ' +
-      '`If-None-Match` naming it answers 304 without a body (docs/performance.md, "The project list").',
-    permission: '`account:account:read` (every account member).',
-    errors: [...ACCOUNT, 'list-projects-forbidden'],
-  },
-  [`POST ${A}/projects`]: {
-    does: 'Creates a project with its root work zone on an active subscription of the account; the caller becomes its owner.',
-    permission: '`account:projects:create` (project managers).',
-    errors: [...ACCOUNT, INPUT, 'subscription-not-active', 'create-project-forbidden', 'subscription-not-found'],
-  },
-  [`GET ${P}`]: { does: 'One project, deleted ones included.', permission: 'a project member, or `project:project:list` (through `account:projects:list`).', errors: [...ACCOUNT, 'invalid-project-urn', 'not-member-of-project', 'project-not-found'] },
-  [`PUT ${P}`]: {
-    does: 'Overwrites a project (a missing field is erased); may change its owner or subscription.',
-    permission: '`project:project:update-details` to change its details; `project:project:update-owner` and `project:project:update-subscription` to change its owner or subscription.',
-    errors: [...PROJECT, INPUT, 'subscription-not-active', 'update-project-forbidden', 'update-project-ownership-or-subscription-forbidden', 'new-project-owner-not-manager'],
-  },
-  [`PATCH ${P}`]: {
-    does: 'Changes only the given fields of a project.',
-    permission: '`project:project:update-details` to change its details; `project:project:update-owner` and `project:project:update-subscription` to change its owner or subscription.',
-    errors: [...PROJECT, INPUT, 'subscription-not-active', 'update-project-forbidden', 'update-project-ownership-or-subscription-forbidden', 'new-project-owner-not-manager'],
-  },
-  [`DELETE ${P}`]: {
-    does: 'Deletes a project: softly (it can be restored), or for good with `permanent=true` once it is deleted.',
-    permission: '`project:project:delete`.',
-    errors: [...ACCOUNT, 'invalid-project-urn', 'project-deleted', 'project-not-deleted', 'not-member-of-project', 'delete-project-forbidden', 'project-not-found'],
-  },
-  [`PUT ${P}/restore`]: {
-    does: 'Restores a deleted project.',
-    permission: '`project:project:delete`.',
-    errors: [...ACCOUNT, 'invalid-project-urn', 'project-active', 'not-member-of-project', 'restore-project-forbidden', 'project-not-found'],
-  },
+  // Project covers (src/core/files/covers.ts; the projects' own operations: src/modules/projects/http/operations.ts).
   [`POST ${P}/cover`]: {
     does: 'Signs the upload of a project cover (png, jpg or jpeg): answers the URL to PUT the image to.',
     permission: '`project:project:update-details`.',

@@ -139,3 +139,17 @@ export const InviteBody = Type.Array(
 
 export const AccountParams = Type.Object({ accountRef: RefString });
 export const withParams = <K extends string>(...names: K[]) => pathParams<'accountRef' | K>(RefString, 'accountRef', ...names);
+
+/** When and by whom an object was created, last changed and deleted (vendor "ModificationInfo": projects and work zones). */
+export const ModificationInfo = Type.Object({
+  createdAt: Type.Optional(DateTime),
+  createdBy: Nullable(Type.String()),
+  updatedAt: Type.Optional(DateTime),
+  updatedBy: Type.Optional(Nullable(Type.String())),
+  deletedAt: Type.Optional(DateTime),
+  deletedBy: Type.Optional(Type.String()),
+  isDeleted: Type.Boolean(),
+});
+
+/** A project's or a work zone's description (a role's and a group's: Description above, longer). */
+export const ProjectDescription = Type.String({ maxLength: 1000 });

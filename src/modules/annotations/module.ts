@@ -4,7 +4,7 @@ import { defineModule } from '../contract.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
-import type { ProjectAccess } from '../../core/projects/index.ts';
+import type { ProjectAccess } from '../projects/index.ts';
 import type { SendMail } from '../../core/mail/index.ts';
 import type { MembersRepos } from '../members/index.ts';
 import { createAnnotations, type Annotations } from './core/annotations.ts';

@@ -5,7 +5,7 @@ import { defineModule } from '../contract.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
-import type { ProjectAccess } from '../../core/projects/index.ts';
+import type { ProjectAccess } from '../projects/index.ts';
 import type { Files } from '../../core/files/index.ts';
 import { createCrops, type Crops } from './core/crops.ts';
 import type { CropsRepos } from './core/ports.ts';

@@ -6,7 +6,7 @@ import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { Authorizer } from '../../core/permissions/authorizer.ts';
-import type { ProjectAccess } from '../../core/projects/index.ts';
+import type { ProjectAccess } from '../projects/index.ts';
 import type { IntegrationsConfig } from '../../config.ts';
 import type { Annotations } from '../annotations/index.ts';
 import { createIntegrations, type Integrations } from './core/integrations.ts';

@@ -4,7 +4,7 @@ import { defineModule } from '../contract.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
-import type { ProjectAccess } from '../../core/projects/index.ts';
+import type { ProjectAccess } from '../projects/index.ts';
 import { createMeasurements, type Measurements } from './core/measurements.ts';
 import type { MeasurementsRepos } from './core/ports.ts';
 import { MEASUREMENT_ERROR_CODES } from './core/errors.ts';

@@ -8,7 +8,7 @@ import type { Ids } from '../../core/ports/ids.ts';
 import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { GroupsRepos } from '../groups/index.ts';
 import type { RolesRepos } from '../roles/index.ts';
-import type { ProjectAccess } from '../../core/projects/index.ts';
+import type { ProjectAccess } from '../projects/index.ts';
 import type { SendMail } from '../../core/mail/index.ts';
 import type { InviteLimits } from '../../core/users/index.ts';
 import { createMembers, type Members } from './core/members.ts';

@@ -9,7 +9,7 @@ import type { ObjectStore } from '../../core/ports/object-store.ts';
 import type { Logger } from '../../core/ports/telemetry.ts';
 import type { CacheRegistry } from '../../core/cache/registry.ts';
 import type { JobRunner } from '../jobs/index.ts';
-import type { ProjectAccess } from '../../core/projects/index.ts';
+import type { ProjectAccess } from '../projects/index.ts';
 import { defineModule } from '../contract.ts';
 import { createPointCloudIntake, pointCloudIntakeTask, CONVERT_JOB, type PointCloudIntake } from './core/intake.ts';
 import { createConversionJob } from './core/conversion-job.ts';

@@ -8,7 +8,7 @@ import type { Ids } from '../../core/ports/ids.ts';
 import type { PasswordHasher } from '../../core/ports/crypto.ts';
 import type { UsageRecorder } from '../../core/ports/usage.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
-import type { ProjectAccess } from '../../core/projects/index.ts';
+import type { ProjectAccess } from '../projects/index.ts';
 import type { AnnotationsRepos } from '../annotations/index.ts';
 import type { MeasurementsRepos } from '../measurements/index.ts';
 import type { CropsRepos } from '../crops/index.ts';

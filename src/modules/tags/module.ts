@@ -8,7 +8,7 @@ import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { UsageRecorder } from '../../core/ports/usage.ts';
-import type { ProjectAccess } from '../../core/projects/index.ts';
+import type { ProjectAccess, ProjectsRepos } from '../projects/index.ts';
 import type { JobRunner } from '../jobs/index.ts';
 import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { TagDetector } from './core/tag-detector.ts';
@@ -29,7 +29,7 @@ import type { WorkzonesRepos } from '../workzones/index.ts';
 import type { AccountsRepos } from '../accounts/index.ts';
 
 export interface TagsNeeds {
-  store: Store<Repos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>;
+  store: Store<Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   projectAccess: ProjectAccess;

@@ -8,7 +8,7 @@ import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
 import type { CoreMetrics } from '../../core/ports/telemetry.ts';
-import type { ProjectAccess } from '../../core/projects/index.ts';
+import type { ProjectAccess } from '../projects/index.ts';
 import { createCapacityCheck } from '../../core/files/index.ts';
 import { createMultipartUploads, type MultipartUploads } from './core/multipart-uploads.ts';
 import { createMultipartSweeper, multipartSweep, type MultipartSweeper } from './core/sweeper.ts';

@@ -9,7 +9,7 @@ import { formatUrn } from '../../core/ids/urn.ts';
 import type { Authorizer } from '../../core/permissions/authorizer.ts';
 import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { CacheRegistry } from '../../core/cache/registry.ts';
-import type { ProjectAccess } from '../../core/projects/index.ts';
+import type { ProjectAccess, ProjectsRepos } from '../projects/index.ts';
 import type { SendMail } from '../../core/mail/index.ts';
 import type { Files } from '../../core/files/index.ts';
 import type { RolesRepos } from '../roles/index.ts';
@@ -29,7 +29,7 @@ import type { AccountsRepos } from '../accounts/index.ts';
 
 export interface WorkzonesNeeds {
   /** The members module's repository too (a new zone inherits its parent's members, a copy its source's), the roles module's (a new project's manager is the account's base Manager role), and the tags module's (a zone counts its tags). */
-  store: Store<Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & TagsRepos & JobsRepos>;
+  store: Store<Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & TagsRepos & JobsRepos>;
   caches: CacheRegistry;
   clock: Clock;
   ids: Ids;

@@ -15,22 +15,15 @@ import { cacheScope, onInvalidation } from '../../../core/events/invalidation.ts
 import { CacheRegistry } from '../../../core/cache/registry.ts';
 import type { Lru } from '../../../core/cache/lru.ts';
 import type { ReportsRepo } from '../../reports/index.ts';
-
-export interface Activity {
-  /** Undefined when today's date is already written; otherwise the write, which never rejects. */
-  projectAccessed(projectId: string): Promise<void> | undefined;
-  /** `nowMs`: the clock as the caller already read it for this request (read here otherwise). */
-  userActive(userId: string, nowMs?: number): Promise<void> | undefined;
-  /** Forgets what was written. */
-  clear(): void;
-}
+import type { ProjectsRepos } from '../../projects/index.ts';
+import type { Activity } from './activity-use.ts';
 
 /** `caches`: the node's registry (GET /metrics); `maxEntries`: ACTIVITY_CACHE_ENTRIES, ids remembered per kind. */
 /** What it reads of the store (src/core/ports/store-slices.ts): the projects (a deleted one is not recorded), and the reports module's repository it writes the dates to. */
-export const ACTIVITY_READS = storeReadsOf<Repos & { reports: ReportsRepo }>()(['projects', 'reports']);
+export const ACTIVITY_READS = storeReadsOf<Repos & ProjectsRepos & { reports: ReportsRepo }>()(['projects', 'reports']);
 
 export function createActivity(deps: {
-  store: ReadsOf<typeof ACTIVITY_READS, Repos & { reports: ReportsRepo }> & StoreEvents; clock: Clock; onError: (e: unknown) => void;
+  store: ReadsOf<typeof ACTIVITY_READS, Repos & ProjectsRepos & { reports: ReportsRepo }> & StoreEvents; clock: Clock; onError: (e: unknown) => void;
   caches?: CacheRegistry; maxEntries?: number;
 }): Activity {
   const { clock } = deps;

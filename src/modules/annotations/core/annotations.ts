@@ -16,7 +16,7 @@ import type { Repos } from '../../../core/ports/repositories.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import type { SendMail } from '../../../core/mail/index.ts';
 import type { MembersRepos } from '../../members/index.ts';
-import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../../projects/index.ts';
 import type { AnnotationCommentRecord, AnnotationFields, AnnotationIntegrationLink, AnnotationRecord, AnnotationsRepos } from './ports.ts';
 import './events.ts';
 import './errors.ts';

@@ -12,7 +12,7 @@ import type { FileRecord } from '../../../core/ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../../../core/ports/object-store.ts';
 import type { Permission } from '../../../core/permissions/catalog.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
-import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../../projects/index.ts';
 import { downloadName, FILES, UPLOADS_STORE, type Files, formatOf, mayDownload, type RegisteredFile, servedAs, type SignResult, type UploadItem } from '../../../core/files/index.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { UsageRecorder } from '../../../core/ports/usage.ts';

@@ -5,7 +5,7 @@ import type { ConnectRepo } from './ports.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { ObjectStore } from '../../../core/ports/object-store.ts';
-import type { ProjectAccess } from '../../../core/projects/index.ts';
+import type { ProjectAccess } from '../../projects/index.ts';
 import type { UsageRecorder } from '../../../core/ports/usage.ts';
 import type { Files } from '../../../core/files/index.ts';
 import { createConnectJobs, type ConnectJobs } from './connect-jobs.ts';

@@ -9,7 +9,7 @@ import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { CropFields, CropRecord, CropsRepos } from './ports.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
-import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../../projects/index.ts';
 import type { Files, SignedCover, UploadItem } from '../../../core/files/index.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';

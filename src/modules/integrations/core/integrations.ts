@@ -20,7 +20,7 @@ import type { Repos } from '../../../core/ports/repositories.ts';
 import type { SecretBox } from '../../../core/crypto/secret-box.ts';
 import { openStoredToken } from './stored-token.ts';
 import { requirePermission, type Actor, type AccountScope, type Authorizer } from '../../../core/permissions/authorizer.ts';
-import type { ProjectAccess, ProjectScope } from '../../../core/projects/index.ts';
+import type { ProjectAccess, ProjectScope } from '../../projects/index.ts';
 import type { Annotations } from '../../annotations/index.ts';
 import type {
   AccountKonektRecord, AccountKonektSyncStrategy, AutodeskClient, AutodeskConnectionRecord, IntegrationLinkRecord, IntegrationType,

@@ -16,7 +16,7 @@ import type { Ids } from '../../../core/ports/ids.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import { condition } from '../../../core/permissions/refusal-conditions.ts';
-import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../../projects/index.ts';
 import type { Point3D } from '../../annotations/index.ts';
 import { MEASUREMENT_LIMITS, checkPoints, measure, type Measured } from './geometry.ts';
 import type { MeasurementFields, MeasurementKind, MeasurementRecord, MeasurementsRepos } from './ports.ts';

@@ -10,7 +10,7 @@ import type { MemberAccess, MembersRepos, MemberType } from './ports.ts';
 import type { Permission } from '../../../core/permissions/catalog.ts';
 import { effectiveRolePermissions } from '../../../core/permissions/role-rules.ts';
 import { requirePermission, type Actor, type ForbiddenCode } from '../../../core/permissions/authorizer.ts';
-import { lockProjectMembership, type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
+import { lockProjectMembership, type ProjectAccess, type ProjectScope, requireMember } from '../../projects/index.ts';
 import { inviteToAccount, type InviteDeps, pendingView, resolveUser } from '../../../core/users/index.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { RolesRepos } from '../../roles/index.ts';

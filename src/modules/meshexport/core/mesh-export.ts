@@ -16,7 +16,7 @@ import { blobKey } from '../../../core/ports/object-store.ts';
 import type { FileRecord } from '../../../core/ports/file-repositories.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
 import type { JobHandler, JobRunner } from '../../jobs/index.ts';
-import type { ProjectAccess } from '../../../core/projects/index.ts';
+import type { ProjectAccess } from '../../projects/index.ts';
 import type { SendMail } from '../../../core/mail/index.ts';
 import { formatOf } from '../../../core/files/index.ts';
 import { MESHABLE_EXTENSIONS, MeshFailure, type BuiltMesh, type CropRegion, type Mesher } from './ports.ts';

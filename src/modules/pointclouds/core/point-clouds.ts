@@ -15,7 +15,7 @@ import type { FileRecord } from '../../../core/ports/file-repositories.ts';
 import { blobKey } from '../../../core/ports/object-store.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import { CacheRegistry } from '../../../core/cache/registry.ts';
-import { requireMember, type ProjectAccess } from '../../../core/projects/index.ts';
+import { requireMember, type ProjectAccess } from '../../projects/index.ts';
 import type { BoxLimit, CopcLayout, CopcNodes, NodeVerdict, PointCloudObjects, PointCloudRecord, PointCloudRepos } from './ports.ts';
 import './errors.ts';
 

@@ -15,7 +15,7 @@ import type { Ids } from '../../../core/ports/ids.ts';
 import type { PasswordHasher } from '../../../core/ports/crypto.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
-import { type ProjectAccess, type ProjectScope, requireMember } from '../../../core/projects/index.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../../projects/index.ts';
 import type { BoxLimit, ShareLinkFields, ShareLinkRecord, ShareLinksRepos, ShareOptions } from './ports.ts';
 import './events.ts';
 import './errors.ts';

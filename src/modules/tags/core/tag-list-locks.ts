@@ -6,7 +6,7 @@ import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
 import type { TagListRecord, TagsRepos } from './ports.ts';
 import type { Permission } from '../../../core/permissions/catalog.ts';
-import { type ProjectScope, subscriptionNotActive } from '../../../core/projects/index.ts';
+import { type ProjectScope, subscriptionNotActive, type ProjectsRepos } from '../../projects/index.ts';
 import type { AccountsRepos, SubscriptionRecord } from '../../accounts/index.ts';
 
 export const TAGS_READ: Permission = 'workzone:tags:read';
@@ -25,7 +25,7 @@ export async function listIn(repos: Pick<Repos & TagsRepos, 'tags'>, scope: Proj
 }
 
 /** The subscription's counter lock: every tag write of the subscription is serialised, so capacity holds on every node. */
-export async function lockSubscription(repos: Pick<Repos & AccountsRepos, 'projects' | 'subscriptions' | 'locks'>, scope: ProjectScope): Promise<SubscriptionRecord> {
+export async function lockSubscription(repos: Pick<Repos & ProjectsRepos & AccountsRepos, 'projects' | 'subscriptions' | 'locks'>, scope: ProjectScope): Promise<SubscriptionRecord> {
   const project = await repos.projects.byRef(scope.project.accountId, { uuid: scope.project.id });
   if (!project) throw notFound('project', scope.project.id);
   const sub = await repos.subscriptions.byId(project.subscriptionId);

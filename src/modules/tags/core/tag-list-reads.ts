@@ -8,7 +8,7 @@ import type { TagFilter, TagListRecord, TagRow, TagsRepos, TagTextRun } from './
 import type { Repos } from '../../../core/ports/repositories.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import { condition } from '../../../core/permissions/refusal-conditions.ts';
-import { type ProjectAccess, requireMember } from '../../../core/projects/index.ts';
+import { type ProjectAccess, requireMember } from '../../projects/index.ts';
 import type { TagTexts } from './tag-texts.ts';
 import { TAGS_READ, listIn } from './tag-list-locks.ts';
 import type { WorkzonesRepos } from '../../workzones/index.ts';

@@ -14,7 +14,7 @@ import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-sli
 import type { MetadataDefinition, TagListRecord, TagRow, TagsRepos } from './ports.ts';
 import type { Permission } from '../../../core/permissions/catalog.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
-import { lockProjectMembership, type ProjectAccess, type ProjectScope, requiredName } from '../../../core/projects/index.ts';
+import { lockProjectMembership, type ProjectAccess, type ProjectScope, requiredName, type ProjectsRepos } from '../../projects/index.ts';
 import type { JobRunner } from '../../jobs/index.ts';
 import type { TagTexts } from './tag-texts.ts';
 import { AI_DETECTION_CLASS_NAMES } from './ai-detection-classes.ts';
@@ -70,10 +70,10 @@ const sameDefinitions = (a: MetadataDefinition[], b: MetadataDefinition[]) =>
   a.length === b.length && a.every((d, i) => d.id === b[i]!.id && d.name === b[i]!.name);
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const TAG_LIST_WRITES_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>()({ reads: ['workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
+export const TAG_LIST_WRITES_STORE = storeUseOf<Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>()({ reads: ['workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
 
 export function createTagListWrites(deps: {
-  store: SliceOf<typeof TAG_LIST_WRITES_STORE, Repos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>;
+  store: SliceOf<typeof TAG_LIST_WRITES_STORE, Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   access: Pick<ProjectAccess, 'project'>;

@@ -10,7 +10,7 @@ import type { Clock } from '../../../core/ports/clock.ts';
 import type { UsageRecorder } from '../../../core/ports/usage.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
-import type { ProjectAccess } from '../../../core/projects/index.ts';
+import type { ProjectAccess, ProjectsRepos } from '../../projects/index.ts';
 import type { JobRunner } from '../../jobs/index.ts';
 import type { TagTexts } from './tag-texts.ts';
 import { createTagListReads, type TagListReads } from './tag-list-reads.ts';
@@ -33,10 +33,10 @@ export { tagListPending } from './tag-list-locks.ts';
 export type TagLists = TagListReads & TagListWrites & TagMoves;
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const TAG_LISTS_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>()({ reads: ['tags', 'workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
+export const TAG_LISTS_STORE = storeUseOf<Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>()({ reads: ['tags', 'workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
 
 export function createTagLists(deps: {
-  store: SliceOf<typeof TAG_LISTS_STORE, Repos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>; clock: Clock; ids: Ids; access: ProjectAccess; jobs: JobRunner; tagTexts: TagTexts;
+  store: SliceOf<typeof TAG_LISTS_STORE, Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>; clock: Clock; ids: Ids; access: ProjectAccess; jobs: JobRunner; tagTexts: TagTexts;
   /** Whole-list reads are counted in the usage report (tagsDownloaded). */
   usage: Pick<UsageRecorder, 'tallyDownloads'>;
 }): TagLists {

@@ -9,7 +9,7 @@ import type { Clock } from '../../../core/ports/clock.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { TagListRecord, TagsRepos } from './ports.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
-import type { ProjectAccess } from '../../../core/projects/index.ts';
+import type { ProjectAccess, ProjectsRepos } from '../../projects/index.ts';
 import type { TagTexts } from './tag-texts.ts';
 import { TAGS_WRITE, listIn, lockForChange, lockSubscription } from './tag-list-locks.ts';
 import { planTagMove, type TagMoveSource } from './tag-change-plan.ts';
@@ -33,10 +33,10 @@ export interface TagMoves {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const TAG_MOVES_STORE = storeUseOf<Repos & AccountsRepos & TagsRepos>()({ reads: [], writes: ['events', 'locks', 'projects', 'subscriptions', 'tags'] });
+export const TAG_MOVES_STORE = storeUseOf<Repos & ProjectsRepos & AccountsRepos & TagsRepos>()({ reads: [], writes: ['events', 'locks', 'projects', 'subscriptions', 'tags'] });
 
 export function createTagMoves(deps: {
-  store: SliceOf<typeof TAG_MOVES_STORE, Repos & AccountsRepos & TagsRepos>;
+  store: SliceOf<typeof TAG_MOVES_STORE, Repos & ProjectsRepos & AccountsRepos & TagsRepos>;
   clock: Clock;
   access: Pick<ProjectAccess, 'project'>;
   tagTexts: Pick<TagTexts, 'shapesOf'>;

@@ -7,7 +7,7 @@ import { Type, type Static } from 'typebox';
 import { DateTime, Nullable } from '../../../http/schema-helpers.ts';
 import type { Config } from '../../../config.ts';
 import type { CacheRegistry } from '../../../core/cache/registry.ts';
-import type { Reach } from '../../../core/projects/index.ts';
+import type { Reach } from '../../projects/index.ts';
 import type { EntityRef, UrnType } from '../../../core/ids/urn.ts';
 import type { TagListRecord, TagRow } from '../core/ports.ts';
 import { AI_DETECTION_CLASSES, tagWriterOf, type TagJsonDescription, type TagLists, type ChangeResult, type TagData as CoreTagData, type TagListInput } from '../index.ts';

@@ -23,7 +23,7 @@ import { blobKey, type MultipartUpload, type ObjectStore, type StoredPart } from
 import type { Repos } from '../../../core/ports/repositories.ts';
 import type { CoreMetrics } from '../../../core/ports/telemetry.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
-import type { ProjectAccess, ProjectScope } from '../../../core/projects/index.ts';
+import type { ProjectAccess, ProjectScope } from '../../projects/index.ts';
 import type { MultipartUploadRecord, MultipartUploadsRepo } from './records.ts';
 import { ANY_FILE_WRITE, MULTIPART } from './rules.ts';
 import type { WorkzonesRepos } from '../../workzones/index.ts';

@@ -16,7 +16,7 @@ import type { SendMail } from '../../../core/mail/index.ts';
 import type { Permission } from '../../../core/permissions/catalog.ts';
 import { requirePermission, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
 import type { JobHandler, JobRunner } from '../../jobs/index.ts';
-import { insertProjectRows, lockProjectMembership, type ProjectAccess, requiredName, subscriptionNotActive } from '../../../core/projects/index.ts';
+import { insertProjectRows, lockProjectMembership, type ProjectAccess, requiredName, subscriptionNotActive, type ProjectsRepos } from '../../projects/index.ts';
 import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { JobsRepos } from '../../jobs/index.ts';
@@ -79,10 +79,10 @@ export interface WorkzoneCopy {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const WORKZONE_COPY_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & JobsRepos>()({ reads: ['subscriptions', 'workzones', 'jobs'], writes: ['accounts', 'events', 'files', 'jobs', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
+export const WORKZONE_COPY_STORE = storeUseOf<Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & JobsRepos>()({ reads: ['subscriptions', 'workzones', 'jobs'], writes: ['accounts', 'events', 'files', 'jobs', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
 
 export function createWorkzoneCopy(deps: {
-  store: SliceOf<typeof WORKZONE_COPY_STORE, Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & JobsRepos>;
+  store: SliceOf<typeof WORKZONE_COPY_STORE, Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;

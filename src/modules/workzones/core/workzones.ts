@@ -13,7 +13,7 @@ import './events.ts';
 import './errors.ts';
 import { sliceOf, storeUseOf, type SliceOf, type StoreEvents } from '../../../core/ports/store-slices.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
-import { lockProjectMembership, type ProjectAccess, type ProjectScope, requiredName, requireMember } from '../../../core/projects/index.ts';
+import { lockProjectMembership, type ProjectAccess, type ProjectScope, requiredName, requireMember } from '../../projects/index.ts';
 import { createZoneViews } from './zone-views.ts';
 import type { CacheRegistry } from '../../../core/cache/registry.ts';
 

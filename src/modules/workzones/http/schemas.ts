@@ -1,8 +1,7 @@
 // API 2 schemas of work zones and their copy (vendor "Workzone"; the copy's state is ours).
 import { Type } from 'typebox';
 import { Name, Nullable } from '../../../http/schema-helpers.ts';
-import { RefString } from '../../../http/api2/schemas.ts';
-import { Description, ModificationInfo } from '../../../http/api2/project-schemas.ts';
+import { ModificationInfo, ProjectDescription, RefString } from '../../../http/api2/schemas.ts';
 
 export const Workzone = Type.Object({
   id: Type.String(),
@@ -22,11 +21,11 @@ export const Workzone = Type.Object({
 });
 
 export const WorkzoneCreate = Type.Object(
-  { name: Name, parentWorkzoneId: RefString, description: Type.Optional(Nullable(Description)), coverUrl: Type.Optional(Type.String({ maxLength: 2048 })) },
+  { name: Name, parentWorkzoneId: RefString, description: Type.Optional(Nullable(ProjectDescription)), coverUrl: Type.Optional(Type.String({ maxLength: 2048 })) },
   { additionalProperties: false },
 );
 export const WorkzoneUpdate = Type.Object(
-  { name: Name, description: Type.Optional(Nullable(Description)) },
+  { name: Name, description: Type.Optional(Nullable(ProjectDescription)) },
   { additionalProperties: false },
 );
 

@@ -1,8 +1,9 @@
 // API 2 schemas of projects (vendor "Project"; work zones: src/modules/workzones/http/schemas.ts; members:
-// src/modules/members/http/schemas.ts).
+// src/modules/members/http/schemas.ts). The shapes projects share with work zones
+// (ModificationInfo, ProjectDescription) are API 2's: src/http/api2/schemas.ts.
 import { Type } from 'typebox';
-import { DateTime, Name, Nullable } from '../schema-helpers.ts';
-import { RefString } from './schemas.ts';
+import { Name, Nullable } from '../../../http/schema-helpers.ts';
+import { ModificationInfo, ProjectDescription, RefString } from '../../../http/api2/schemas.ts';
 
 
 export const Location = Type.Object(
@@ -13,16 +14,6 @@ export const SpatialReference = Type.Object(
   { authName: Type.String({ minLength: 1, maxLength: 128 }), code: Type.String({ minLength: 1, maxLength: 128 }) },
   { additionalProperties: false },
 );
-
-export const ModificationInfo = Type.Object({
-  createdAt: Type.Optional(DateTime),
-  createdBy: Nullable(Type.String()),
-  updatedAt: Type.Optional(DateTime),
-  updatedBy: Type.Optional(Nullable(Type.String())),
-  deletedAt: Type.Optional(DateTime),
-  deletedBy: Type.Optional(Type.String()),
-  isDeleted: Type.Boolean(),
-});
 
 export const ProjectStatsInfo = Type.Object({
   scanCount: Type.Optional(Type.Integer()),
@@ -56,12 +47,10 @@ export const Project = Type.Object({
 });
 
 
-export const Description = Type.String({ maxLength: 1000 });
-
 export const ProjectCreate = Type.Object(
   {
     name: Name,
-    description: Type.Optional(Nullable(Description)),
+    description: Type.Optional(Nullable(ProjectDescription)),
     subscriptionId: RefString,
     region: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
     location: Type.Optional(Nullable(Location)),
@@ -73,7 +62,7 @@ export const ProjectCreate = Type.Object(
 
 const projectUpdateFields = {
   name: Name,
-  description: Nullable(Description),
+  description: Nullable(ProjectDescription),
   subscriptionId: RefString,
   ownerId: RefString,
   location: Nullable(Location),

@@ -2,15 +2,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
-import type { Services } from '../../services.ts';
-import type { ProjectInput, ProjectView } from '../../core/projects/index.ts';
-import { api2Kit } from './route-kit.ts';
-import { projectPresenters } from './project-presenters.ts';
-import { encodedBodies, sendEncoded } from '../encoded-bodies.ts';
-import * as S from './schemas.ts';
-import * as P from './project-schemas.ts';
+import type { Config } from '../../../config.ts';
+import { api2Kit, type KitCore } from '../../../http/api2/route-kit.ts';
+import { encodedBodies, sendEncoded } from '../../../http/encoded-bodies.ts';
+import { AccountParams, withParams } from '../../../http/api2/schemas.ts';
+import type { ProjectInput, Projects, ProjectView } from '../core/projects.ts';
+import { projectPresenters } from './presenters.ts';
+import * as P from './schemas.ts';
 
-export function projectRoutes(root: FastifyInstance, core: Pick<Services, 'config' | 'projects'>): void {
+export function projectRoutes(root: FastifyInstance, core: KitCore & { config: Pick<Config, 'projectListCacheProjects'>; projects: Projects }): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, actor, errors, beta, refs } = api2Kit(core);
   const present = projectPresenters(core);
@@ -25,10 +25,10 @@ export function projectRoutes(root: FastifyInstance, core: Pick<Services, 'confi
   const listBodies = encodedBodies<ProjectView[]>();
 
   const A = '/accounts/:accountRef/projects';
-  const PP = S.withParams('projectRef');
+  const PP = withParams('projectRef');
 
   app.get(A, {
-    schema: { summary: 'Active and deleted projects of the account the caller sees', operationId: 'getProjects', ...beta('Project'), params: S.AccountParams, querystring: P.CountQuery, response: { 200: Type.Array(P.Project), ...errors } },
+    schema: { summary: 'Active and deleted projects of the account the caller sees', operationId: 'getProjects', ...beta('Project'), params: AccountParams, querystring: P.CountQuery, response: { 200: Type.Array(P.Project), ...errors } },
   }, async (req, reply) => {
     const views = await core.projects.listProjects(actor(req), ref('account', req.params.accountRef), want(req.query));
     if (!listsCached) return views.map(present.project);
@@ -39,7 +39,7 @@ export function projectRoutes(root: FastifyInstance, core: Pick<Services, 'confi
   });
 
   app.post(A, {
-    schema: { summary: 'Create a project (with its root work zone)', operationId: 'createProject', ...beta('Project'), params: S.AccountParams, body: P.ProjectCreate, response: { 201: P.Project, ...errors } },
+    schema: { summary: 'Create a project (with its root work zone)', operationId: 'createProject', ...beta('Project'), params: AccountParams, body: P.ProjectCreate, response: { 201: P.Project, ...errors } },
   }, async (req, reply) => {
     const b = req.body;
     const v = await core.projects.createProject(actor(req), ref('account', req.params.accountRef), {

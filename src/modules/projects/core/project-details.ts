@@ -1,16 +1,16 @@
 // A project with its work zones and members in one read: what API 1's project
 // resource shows (workzones[], userIds, groupIds, roleIds, contributors per zone), as far
 // as API 2 would show them to the caller.
-import type { EntityRef } from '../ids/urn.ts';
-import { refUuid } from '../ids/refs.ts';
-import type { ProjectRecord, ProjectStats } from '../ports/project-repositories.ts';
-import type { Repos } from '../ports/repositories.ts';
-import type { MemberAccess, MembersRepos } from '../../modules/members/index.ts';
-import type { Actor } from '../permissions/authorizer.ts';
+import type { EntityRef } from '../../../core/ids/urn.ts';
+import { refUuid } from '../../../core/ids/refs.ts';
+import type { ProjectRecord, ProjectStats, ProjectsRepos } from './ports.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import type { MemberAccess, MembersRepos } from '../../members/index.ts';
+import type { Actor } from '../../../core/permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from './project-access.ts';
 import type { Projects } from './projects.ts';
-import { readsOf, storeReadsOf, type ReadsOf } from '../ports/store-slices.ts';
-import type { WorkzoneRecord, WorkzonesRepos } from '../../modules/workzones/index.ts';
+import { readsOf, storeReadsOf, type ReadsOf } from '../../../core/ports/store-slices.ts';
+import type { WorkzoneRecord, WorkzonesRepos } from '../../workzones/index.ts';
 
 export interface ProjectDetails {
   project: ProjectRecord;
@@ -49,10 +49,10 @@ export interface ProjectDetailsService {
 }
 
 /** What it reads of the store (src/core/ports/store-slices.ts). */
-export const PROJECT_DETAILS_READS = storeReadsOf<Repos & WorkzonesRepos & MembersRepos>()(['files', 'members', 'projects', 'workzones']);
+export const PROJECT_DETAILS_READS = storeReadsOf<Repos & ProjectsRepos & WorkzonesRepos & MembersRepos>()(['files', 'members', 'projects', 'workzones']);
 
 export function createProjectDetails(deps: {
-  store: ReadsOf<typeof PROJECT_DETAILS_READS, Repos & WorkzonesRepos & MembersRepos>;
+  store: ReadsOf<typeof PROJECT_DETAILS_READS, Repos & ProjectsRepos & WorkzonesRepos & MembersRepos>;
   access: ProjectAccess;
   /** Which projects a find lists: the same rule as API 2's list (projects.ts); the update a subscription change is. */
   projects: Pick<Projects, 'visibleProjects' | 'updateProject'>;

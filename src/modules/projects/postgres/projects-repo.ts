@@ -1,7 +1,8 @@
-import type { ProjectRecord, ProjectStats, ProjectsRepo } from '../../../core/ports/project-repositories.ts';
-import { queryJsonRows, type Sql } from '../sql.ts';
+// The projects module's SQL of projects and their counts (its port: ../core/ports.ts ProjectsRepo).
+import type { ProjectRecord, ProjectStats, ProjectsRepo } from '../core/ports.ts';
+import { queryJsonRows, type Sql } from '../../../adapters/postgres/sql.ts';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
-import { byRefClause } from './ref.ts';
+import { byRefClause } from '../../../adapters/postgres/repos/ref.ts';
 
 interface ProjectRow extends Omit<ProjectRecord, 'location' | 'spatialReference'> {
   lat: number | null;

@@ -2,26 +2,26 @@
 // work zone, get, overwrite or patch, soft delete then permanent delete, restore.
 // Owner and subscription changes only by the account owner, an administrator or the
 // project owner, and only to a project manager.
-import { projectEventOf, subjectOf } from '../events/domain-events.ts';
-import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
-import { findByRef } from '../ids/refs.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { Repos } from '../ports/repositories.ts';
-import type { Location, ProjectFields, ProjectRecord, ProjectStats, SpatialReference } from '../ports/project-repositories.ts';
-import type { Permission } from '../permissions/catalog.ts';
-import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
-import { projectPermissions, workzonePermissions } from '../permissions/evaluate.ts';
-import { refusalValues } from '../permissions/granted-by.ts';
+import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
+import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import { findByRef } from '../../../core/ids/refs.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import type { Location, ProjectFields, ProjectRecord, ProjectStats, ProjectsRepos, SpatialReference } from './ports.ts';
+import type { Permission } from '../../../core/permissions/catalog.ts';
+import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
+import { projectPermissions, workzonePermissions } from '../../../core/permissions/evaluate.ts';
+import { refusalValues } from '../../../core/permissions/granted-by.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope } from './project-access.ts';
 import { earliestExpiry, type BuiltList, type ProjectLists, type ProjectView, type StatsWanted } from './project-lists.ts';
-import type { AccountsRepos, SubscriptionRecord } from '../../modules/accounts/index.ts';
+import type { AccountsRepos, SubscriptionRecord } from '../../accounts/index.ts';
 export type { ProjectView, StatsWanted };
-import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
-import type { RolesRepos } from '../../modules/roles/index.ts';
-import type { MembersRepos } from '../../modules/members/index.ts';
-import type { WorkzonesRepos } from '../../modules/workzones/index.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { RolesRepos } from '../../roles/index.ts';
+import type { MembersRepos } from '../../members/index.ts';
+import type { WorkzonesRepos } from '../../workzones/index.ts';
 
 export interface ProjectInput {
   name?: string;
@@ -64,7 +64,7 @@ export async function managerRoleId(repos: Pick<Repos & RolesRepos, 'roles'>, ac
  * and, when the subscription says so, the account owner join as managers of the root.
  */
 export async function insertProjectRows(
-  repos: Pick<Repos & MembersRepos & RolesRepos & WorkzonesRepos, 'events' | 'members' | 'projects' | 'roles' | 'workzones'>,
+  repos: Pick<Repos & ProjectsRepos & MembersRepos & RolesRepos & WorkzonesRepos, 'events' | 'members' | 'projects' | 'roles' | 'workzones'>,
   p: {
     id: string; rootId: string; accountId: string; accountOwnerId: string; subscription: SubscriptionRecord; ownerId: string;
     name: string; description: string; location: Location | null; spatialReference: SpatialReference | null; now: Date;
@@ -124,10 +124,10 @@ export interface SpatialReferenceCheck {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const PROJECTS_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos>()({ reads: ['members', 'projects'], writes: ['accounts', 'events', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
+export const PROJECTS_STORE = storeUseOf<Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos>()({ reads: ['members', 'projects'], writes: ['accounts', 'events', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
 
 export function createProjects(deps: {
-  store: SliceOf<typeof PROJECTS_STORE, Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos>;
+  store: SliceOf<typeof PROJECTS_STORE, Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;
@@ -375,5 +375,5 @@ export function createProjects(deps: {
 }
 
 /** The projects of the account the user owns, in the caller's transaction (the users module refuses to remove their owner). */
-export const ownedProjects = (repos: Pick<Repos, 'projects'>, userId: string, accountId: string): Promise<string[]> =>
+export const ownedProjects = (repos: ProjectsRepos, userId: string, accountId: string): Promise<string[]> =>
   repos.projects.ownedBy(userId, accountId);

@@ -8,14 +8,14 @@
 // core/events/invalidation.ts names for each such event. A membership may also end with no
 // event (its expiry): an entry ends at the earliest future expiry among the grants it was
 // built from. Modelled on the zone read models (workzones/zone-views.ts).
-import type { Clock } from '../ports/clock.ts';
-import type { StoreEvents } from '../ports/store-slices.ts';
-import type { WorkzoneGrant } from '../permissions/evaluate.ts';
-import { AccessCache, ACCESS_TTL_MS } from '../permissions/access-cache.ts';
-import { CacheRegistry } from '../cache/registry.ts';
-import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
-import type { ProjectRecord, ProjectStats } from '../ports/project-repositories.ts';
-import type { Permission } from '../permissions/catalog.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { StoreEvents } from '../../../core/ports/store-slices.ts';
+import type { WorkzoneGrant } from '../../../core/permissions/evaluate.ts';
+import { AccessCache, ACCESS_TTL_MS } from '../../../core/permissions/access-cache.ts';
+import { CacheRegistry } from '../../../core/cache/registry.ts';
+import { cacheScope, dropOnInvalidation } from '../../../core/events/invalidation.ts';
+import type { ProjectRecord, ProjectStats } from './ports.ts';
+import type { Permission } from '../../../core/permissions/catalog.ts';
 
 /** A project as a list shows it: its record, the caller's permissions in it, the stats asked for. */
 export interface ProjectView {

@@ -2,22 +2,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services.ts';
-import { actorOf } from '../auth.ts';
-import { api1RefParser as ref } from '../refs.ts';
-import * as S from './schemas.ts';
-import { projectDetails } from './presenters.ts';
+import { actorOf } from '../../../http/auth.ts';
+import { api1RefParser as ref } from '../../../http/refs.ts';
+import { AccountParams, Api1Error, withParams } from '../../../http/api1/schemas.ts';
+import type { ProjectDetailsService } from '../core/project-details.ts';
+import * as S from './api1-schemas.ts';
+import { api1ProjectDetails as projectDetails } from './presenters.ts';
 
-export function projectRoutes(root: FastifyInstance, core: Pick<Services, 'projectDetails'>): void {
+export function projectRoutes(root: FastifyInstance, core: { projectDetails: ProjectDetailsService }): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const actor = actorOf;
-  const errors = { '4xx': S.Api1Error };
-  const PP = S.withParams('projectId');
+  const errors = { '4xx': Api1Error };
+  const PP = withParams('projectId');
 
   app.get('/accounts/:accountId/projects', {
     schema: {
       summary: 'Find projects (optionally the one owning a work zone)', operationId: 'findProjects', tags: ['projects'],
-      params: S.AccountParams, querystring: Type.Object({ workzoneId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
+      params: AccountParams, querystring: Type.Object({ workzoneId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
       response: { 200: Type.Array(S.Project), ...errors },
     },
   }, async (req) => {
@@ -34,7 +35,7 @@ export function projectRoutes(root: FastifyInstance, core: Pick<Services, 'proje
     schema: {
       summary: 'Modify the project subscription', operationId: 'modifyProjectSubscription', tags: ['projects'], params: PP,
       body: Type.Array(Op, { minItems: 1, maxItems: 10 }),
-      response: { 200: S.Project, 400: Type.Union([Type.Object({ status: Type.Integer(), type: Type.String() }), S.Api1Error]), ...errors },
+      response: { 200: S.Project, 400: Type.Union([Type.Object({ status: Type.Integer(), type: Type.String() }), Api1Error]), ...errors },
     },
   }, async (req, reply) => {
     const bad = req.body.find((o) => o.op !== 'replace');

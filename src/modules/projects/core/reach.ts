@@ -3,8 +3,8 @@
 // deleted). Asked before a large request body is read (tag writes accept up to 96 MiB),
 // so a caller without reach is refused with the same 401/403/404 the use case would
 // give, without the service reading, parsing or validating his body first.
-import type { EntityRef } from '../ids/urn.ts';
-import type { Actor } from '../permissions/authorizer.ts';
+import type { EntityRef } from '../../../core/ids/urn.ts';
+import type { Actor } from '../../../core/permissions/authorizer.ts';
 import type { ProjectAccess } from './project-access.ts';
 
 /** Whether the caller may get at a project at all, asked before a large request body is read. */

@@ -2,25 +2,25 @@
 // the project in its account, loads the caller's grants (cached per user and project,
 // invalidated when the project, its account, the user or a role held changes), and
 // evaluates project- and work-zone-level permissions (membership rules 1–8).
-import { DomainError, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
-import { refKey } from '../ids/refs.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Repos } from '../ports/repositories.ts';
-import { readsOf, storeReadsOf, type ReadsOf, type StoreEvents } from '../ports/store-slices.ts';
-import type { ProjectRecord } from '../ports/project-repositories.ts';
-import type { Permission } from '../permissions/catalog.ts';
-import { AccessCache, ACCESS_TTL_MS } from '../permissions/access-cache.ts';
-import { CacheRegistry } from '../cache/registry.ts';
-import { cacheScope, dropOnInvalidation } from '../events/invalidation.ts';
-import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
-import { condition } from '../permissions/refusal-conditions.ts';
-import { describeHeld, projectGrantOf } from '../permissions/decisions.ts';
+import { DomainError, notFound } from '../../../core/errors.ts';
+import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import { refKey } from '../../../core/ids/refs.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import { readsOf, storeReadsOf, type ReadsOf, type StoreEvents } from '../../../core/ports/store-slices.ts';
+import type { ProjectRecord, ProjectsRepos } from './ports.ts';
+import type { Permission } from '../../../core/permissions/catalog.ts';
+import { AccessCache, ACCESS_TTL_MS } from '../../../core/permissions/access-cache.ts';
+import { CacheRegistry } from '../../../core/cache/registry.ts';
+import { cacheScope, dropOnInvalidation } from '../../../core/events/invalidation.ts';
+import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
+import { condition } from '../../../core/permissions/refusal-conditions.ts';
+import { describeHeld, projectGrantOf } from '../../../core/permissions/decisions.ts';
 import {
   isProjectMember, projectPermissions, workzonePermissions, type ProjectFacts, type WorkzoneGrant,
-} from '../permissions/evaluate.ts';
-import type { Activity } from '../../modules/activity/index.ts';
-import type { MembersRepos } from '../../modules/members/index.ts';
+} from '../../../core/permissions/evaluate.ts';
+import type { Activity } from '../../activity/index.ts';
+import type { MembersRepos } from '../../members/index.ts';
 
 export interface ProjectScope {
   actor: Actor;
@@ -87,11 +87,11 @@ export interface ProjectAccess {
 }
 
 /** What it reads of the store (src/core/ports/store-slices.ts). */
-export const PROJECT_ACCESS_READS = storeReadsOf<Repos & MembersRepos>()(['members', 'projects']);
+export const PROJECT_ACCESS_READS = storeReadsOf<Repos & ProjectsRepos & MembersRepos>()(['members', 'projects']);
 
 /** `caches`: the node's registry (GET /metrics); `maxEntries`: PROJECT_ACCESS_CACHE_ENTRIES, the callers' project grants kept. */
 export function createProjectAccess(deps: {
-  store: ReadsOf<typeof PROJECT_ACCESS_READS, Repos & MembersRepos> & StoreEvents; clock: Clock; authorizer: Authorizer; activity: Activity; caches?: CacheRegistry; maxEntries?: number;
+  store: ReadsOf<typeof PROJECT_ACCESS_READS, Repos & ProjectsRepos & MembersRepos> & StoreEvents; clock: Clock; authorizer: Authorizer; activity: Activity; caches?: CacheRegistry; maxEntries?: number;
 }): ProjectAccess {
   const { clock, authorizer, activity } = deps;
   const store = readsOf(deps.store, PROJECT_ACCESS_READS);
