@@ -10,7 +10,6 @@ import { oauthRepo } from './repos/oauth.ts';
 import { accessRepo } from './repos/access.ts';
 import { projectsRepo } from './repos/projects.ts';
 import { locksRepo } from './repos/locks.ts';
-import { filesRepo, uploadsRepo } from './repos/files.ts';
 import { invitationsRepo } from './repos/invitations.ts';
 import { adminRepo, countersRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 import { accountInvitationsRepo } from './repos/account-invitations.ts';
@@ -50,8 +49,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     events: withWebhookFanOut(eventsRepo(sql, events, origin), () => repos as Repos & AccountsRepos),
     webhooks: webhooksRepo(sql),
     locks: locksRepo(sql),
-    files: filesRepo(sql),
-    uploads: uploadsRepo(sql),
     projects: projectsRepo(sql),
     invitations: invitationsRepo(sql),
     accountInvitations: accountInvitationsRepo(sql),

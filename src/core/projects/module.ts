@@ -3,6 +3,7 @@
 // rule the users module checks before removing a user from an account.
 import type { FeatureModule } from '../modules.ts';
 import type { Repos, Store } from '../ports/repositories.ts';
+import type { FilesRepos } from '../ports/file-repositories.ts';
 import type { RolesRepos } from '../../modules/roles/index.ts';
 import type { MembersRepos } from '../../modules/members/index.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -20,7 +21,7 @@ import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 export interface ProjectsNeeds {
   /** The roles module's repository too: a new project's manager is the account's base Manager role. */
-  store: Store<Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos>;
+  store: Store<Repos & FilesRepos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;

@@ -5,6 +5,7 @@ import type { EntityRef } from '../ids/urn.ts';
 import { refUuid } from '../ids/refs.ts';
 import type { ProjectRecord, ProjectStats } from '../ports/project-repositories.ts';
 import type { Repos } from '../ports/repositories.ts';
+import type { FilesRepos } from '../ports/file-repositories.ts';
 import type { MemberAccess, MembersRepos } from '../../modules/members/index.ts';
 import type { Actor } from '../permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from './project-access.ts';
@@ -49,10 +50,10 @@ export interface ProjectDetailsService {
 }
 
 /** What it reads of the store (src/core/ports/store-slices.ts). */
-export const PROJECT_DETAILS_READS = storeReadsOf<Repos & WorkzonesRepos & MembersRepos>()(['files', 'members', 'projects', 'workzones']);
+export const PROJECT_DETAILS_READS = storeReadsOf<Repos & FilesRepos & WorkzonesRepos & MembersRepos>()(['files', 'members', 'projects', 'workzones']);
 
 export function createProjectDetails(deps: {
-  store: ReadsOf<typeof PROJECT_DETAILS_READS, Repos & WorkzonesRepos & MembersRepos>;
+  store: ReadsOf<typeof PROJECT_DETAILS_READS, Repos & FilesRepos & WorkzonesRepos & MembersRepos>;
   access: ProjectAccess;
   /** Which projects a find lists: the same rule as API 2's list (projects.ts); the update a subscription change is. */
   projects: Pick<Projects, 'visibleProjects' | 'updateProject'>;

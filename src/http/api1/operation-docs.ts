@@ -2,7 +2,7 @@
 // (src/http/operation-docs.ts): what it does, the permission the use case checks
 // (API 1 calls the same use cases as API 2, src/core/…), the codes it answers as {code, message}.
 import {
-  API1_ACCOUNT_PATH as A, API1_ACCOUNT_ERRORS as ACCOUNT, API1_PROJECT_PATH as P, API1_PROJECT_ERRORS as PROJECT, INVALID_INPUT as INPUT, PROJECT_MEMBER as MEMBER,
+  API1_ACCOUNT_PATH as A, API1_ACCOUNT_ERRORS as ACCOUNT, API1_PROJECT_PATH as P, API1_PROJECT_ERRORS as PROJECT, INVALID_INPUT as INPUT,
   type OperationTable,
 } from '../operation-docs.ts';
 
@@ -26,10 +26,5 @@ export const API1_OPERATIONS: OperationTable = {
       'A bad `op` or `path` answers 400 `{status, type}`.',
     permission: '`project:project:update-owner` and `project:project:update-subscription`.',
     errors: [...PROJECT, INPUT, 'subscription-not-active', 'update-project-ownership-or-subscription-forbidden', 'subscription-not-found'],
-  },
-  [`GET ${P}/files`]: {
-    does: 'The files of the project in the work zones where the caller holds `workzone:workzones:read`, optionally of some categories (`category=scan,model`).',
-    permission: `${MEMBER}.`,
-    errors: [...PROJECT, INPUT],
   },
 };
