@@ -18,7 +18,7 @@ import { limitsModule } from './modules/limits/module.ts';
 import { projectsModule } from './modules/projects/module.ts';
 import { membersModule } from './modules/members/module.ts';
 import { reportsModule } from './modules/reports/module.ts';
-import { filesModule } from './core/files/index.ts';
+import { filesModule } from './modules/files/module.ts';
 import { uploadsModule } from './modules/uploads/module.ts';
 import { cropsModule } from './modules/crops/module.ts';
 import { annotationsModule } from './modules/annotations/module.ts';

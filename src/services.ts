@@ -19,7 +19,6 @@ import type { MailOffers } from './core/mail/index.ts';
 import type { Groups } from './modules/groups/index.ts';
 import type { JobRunner } from './modules/jobs/index.ts';
 import type { TagLists } from './modules/tags/index.ts';
-import type { Files, UploadSweeper } from './core/files/index.ts';
 import type { WebhookOwnerNotices, WebhookRelay, Webhooks } from './core/webhooks/index.ts';
 import type { ListenerState } from './core/ports/events.ts';
 import type { ObjectStore } from './core/ports/object-store.ts';
@@ -59,9 +58,7 @@ export interface Services
   // permissions, groups
   authorizer: Authorizer;
   groups: Groups;
-  // files, tags, jobs, webhooks
-  files: Files;
-  uploadSweeper: UploadSweeper;
+  // tags, jobs, webhooks (files: its contract's offers, ContractOffers)
   tagLists: TagLists;
   jobRunner: JobRunner;
   webhooks: Webhooks;
@@ -83,7 +80,7 @@ export interface Services
 
 /**
  * What the HTTP app is built from: the face and the object store, which the local-disk
- * store's signed blob URLs (src/http/blobs.ts) serve files from. Only src/http/app.ts and
+ * store's signed blob URLs (src/modules/files/http/blobs.ts) serve files from. Only src/http/app.ts and
  * the routes table take it; every route file takes the face or less.
  */
 export interface HttpServices extends Services {

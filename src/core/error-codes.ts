@@ -43,15 +43,8 @@ export const ERROR_CODES = {
   'invalid-tag-list-urn': spec(400),
   'invalid-tag-urn': spec(400),
   'invalid-format-urn': spec(400),
-  'capacity-exceeded-scan': { status: [400], defined: ['vendor', 'contract'] },
   'subscription-not-active': vendor(400),
-  'capacity-exceeded-geoimage': ours(400),
-  'storage-quota-exceeded': ours(400),
   'snapshot-invalid': ours(400), // an imported snapshot file that is not whole or not ours (docs/sandbox.md)
-  'cover-not-an-image': ours(400),
-  'unknown-blob-name': ours(400),
-  'blob-not-uploaded': ours(400),
-  'blob-mismatch': ours(400),
   'upload-expired': ours(400),
   'unknown-job-kind': ours(400), // a job's failure, never an HTTP answer
   // The local-disk store's signed URLs (/_blobs, docs/storage.md).
@@ -92,9 +85,7 @@ export const ERROR_CODES = {
   'update-project-forbidden': spec(403),
   'view-file-forbidden': spec(403),
   'create-file-forbidden': spec(403),
-  'update-file-forbidden': spec(403),
-  'delete-file-forbidden': spec(403),
-  'view-crop-forbidden': spec(403), // the crops module's, and the files module's on a crop cover's blob (src/core/files/blob-urls.ts)
+  'view-crop-forbidden': spec(403), // the crops module's, and the files module's on a crop cover's blob (src/modules/files/core/blob-urls.ts)
   'view-report-forbidden': spec(403),
   'view-connect-job-forbidden': spec(403),
   'create-connect-import-forbidden': spec(403),

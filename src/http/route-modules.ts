@@ -9,12 +9,9 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { HttpServices, Services } from '../services.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
-import { blobRoutes } from './blobs.ts';
 import { operatorRoutes } from './operator/routes.ts';
 import { userRoutes as api1Users } from './api1/users.ts';
-import { fileRoutes as api1Files } from './api1/files.ts';
 import { userRoutes as api2Users } from './api2/users.ts';
-import { fileRoutes as api2Files } from './api2/files.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
 import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
 import { CONTRACT_ROUTES } from '../modules/registries.ts';
@@ -24,7 +21,7 @@ export type ApiRoutes = (app: FastifyInstance, core: Services) => void;
 
 /** A module's routes outside the two APIs (pages, signed blob URLs, the connect surface, the operator API). */
 export interface OtherRoutes {
-  /** Typed by the face and the object store (src/services.ts HttpServices): the local-disk store's signed blob URLs (blobs.ts) serve its files. */
+  /** Typed by the face and the object store (src/services.ts HttpServices): the local-disk store's signed blob URLs (src/modules/files/http/blobs.ts) serve its files. */
   plugin: (core: HttpServices) => FastifyPluginAsync;
   /** Browser pages: registered in a context of their own that parses form bodies and cookies (nowhere else does). */
   browser?: boolean;
@@ -51,12 +48,12 @@ const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   { module: 'accounts' },
   // The invitation and password-reset pages and the avatars share the OAuth pages' browser session.
   { module: 'users', api1: api1Users, api2: api2Users, other: { plugin: pageRoutes, browser: true } },
-  // Their routes are their contracts' (src/modules/projects, src/modules/workzones, src/modules/members): these rows only keep their place.
+  // Their routes are their contracts' (src/modules/projects, src/modules/workzones, src/modules/members,
+  // src/modules/files, whose other routes are /_blobs, the local-disk store's signed URLs): these rows only keep their place.
   { module: 'projects' },
   { module: 'workzones' },
   { module: 'members' },
-  // /_blobs: the local-disk store's signed URLs.
-  { module: 'files', api1: api1Files, api2: api2Files, other: { plugin: blobRoutes } },
+  { module: 'files' },
   { module: 'webhooks', api2: api2Webhooks },
   { module: 'operator', other: { plugin: operatorRoutes, prefix: '/_operator' } },
 ];

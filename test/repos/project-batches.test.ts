@@ -12,7 +12,7 @@ import { queryLog } from '../support/query-counter.ts';
 import { projectsRepo } from '../../src/modules/projects/postgres/projects-repo.ts';
 import { workzonesRepo } from '../../src/modules/workzones/postgres/workzones-repo.ts';
 import { membersRepo } from '../../src/modules/members/postgres/members-repo.ts';
-import { filesRepo } from '../../src/adapters/postgres/repos/files.ts';
+import { filesRepo } from '../../src/modules/files/postgres/files-repo.ts';
 import type { WorkzoneGrant } from '../../src/core/permissions/evaluate.ts';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');

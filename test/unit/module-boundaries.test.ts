@@ -31,9 +31,9 @@ test("a module importing another module's internal file is refused; its index.ts
 });
 
 test("src/http and the wiring import a module through its index.ts only", async () => {
-  assert.deepEqual(await problems('src/http/api2/probe.ts', "import { createUploads } from '../../core/files/uploads.ts';\nexport const x = createUploads;\n"), ['no-restricted-imports']);
-  assert.deepEqual(await problems('src/http/api2/probe.ts', "import { FILES } from '../../core/files/index.ts';\nexport const x = FILES;\n"), []);
-  assert.deepEqual(await problems('src/probe.ts', "import { createUploads } from './core/files/uploads.ts';\nexport const x = createUploads;\n"), ['no-restricted-imports']);
+  assert.deepEqual(await problems('src/http/api2/probe.ts', "import { createProjects } from '../../core/projects/projects.ts';\nexport const x = createProjects;\n"), ['no-restricted-imports']);
+  assert.deepEqual(await problems('src/http/api2/probe.ts', "import { createProjects } from '../../core/projects/index.ts';\nexport const x = createProjects;\n"), []);
+  assert.deepEqual(await problems('src/probe.ts', "import { createProjects } from './core/projects/projects.ts';\nexport const x = createProjects;\n"), ['no-restricted-imports']);
 });
 
 test('src/http never reads the store or repositories', async () => {

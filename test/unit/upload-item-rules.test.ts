@@ -1,9 +1,9 @@
-// The pure upload rules (src/core/files/upload-items.ts): what an upload item and a cover
+// The pure upload rules (src/modules/files/core/upload-items.ts): what an upload item and a cover
 // must be, how a registration must match what was signed, and the pending row it leaves.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DomainError } from '../../src/core/errors.ts';
-import { checkCover, checkItem, matchesPending, pendingUploadRecord } from '../../src/core/files/upload-items.ts';
+import { checkCover, checkItem, matchesPending, pendingUploadRecord } from '../../src/modules/files/core/upload-items.ts';
 
 const MD5 = '0123456789ABCDEF0123456789abcdef';
 const NOW = new Date('2026-03-01T12:00:00Z');

@@ -9,7 +9,6 @@ import { usersRepo } from './repos/users.ts';
 import { oauthRepo } from './repos/oauth.ts';
 import { accessRepo } from './repos/access.ts';
 import { locksRepo } from './repos/locks.ts';
-import { filesRepo, uploadsRepo } from './repos/files.ts';
 import { invitationsRepo } from './repos/invitations.ts';
 import { adminRepo, countersRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 import { accountInvitationsRepo } from './repos/account-invitations.ts';
@@ -49,8 +48,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     events: withWebhookFanOut(eventsRepo(sql, events, origin), () => repos as Repos & AccountsRepos),
     webhooks: webhooksRepo(sql),
     locks: locksRepo(sql),
-    files: filesRepo(sql),
-    uploads: uploadsRepo(sql),
     invitations: invitationsRepo(sql),
     accountInvitations: accountInvitationsRepo(sql),
     counters: countersRepo(sql),

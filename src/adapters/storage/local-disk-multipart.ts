@@ -5,7 +5,7 @@
 //                so completion moves no byte: the file is renamed into place
 //   parts.log    one line per event, appended and fdatasynced: "n size md5" once a part's
 //                bytes are durable and verified, "n -" before a part is written again
-// A part's PUT comes through the service's signed /_blobs URL (src/http/blobs.ts) and is
+// A part's PUT comes through the service's signed /_blobs URL (src/modules/files/http/blobs.ts) and is
 // checked like a whole upload (signature over key, upload, part number, size and MD5;
 // Content-Length, Content-MD5, the body's digest). A part is written by one request at a
 // time (409 `upload-busy` otherwise). The whole file's MD5 is computed by an in-order

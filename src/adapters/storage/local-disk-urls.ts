@@ -8,7 +8,7 @@
 // sig = HMAC-SHA256 under a key kept in the database (shared by every node) over
 // "v2\nPUT\n{key}\n{expires}\n{size}\n{md5}\n{type}", "v2\nGET\n{key}\n{expires}\n{name}\n{type}\n{inline}"
 // or "v2\nPART\n{key}\n{id}\n{n}\n{expires}\n{size}\n{md5}".
-// The type is the service's (src/core/files/blob-types.ts): the uploader's Content-Type is
+// The type is the service's (src/modules/files/core/blob-types.ts): the uploader's Content-Type is
 // ignored, and a read answers only the signed type and disposition (docs/security.md).
 import crypto from 'node:crypto';
 import { DomainError } from '../../core/errors.ts';

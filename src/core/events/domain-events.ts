@@ -78,11 +78,7 @@ export interface DomainEventData extends ModuleEventData {
   // Projects, work zones and members: src/modules/projects/core/events.ts,
   // src/modules/workzones/core/events.ts, src/modules/members/core/events.ts.
 
-  // Files (tag lists: src/modules/tags/core/events.ts).
-  'file.registered': ProjectIds & { fileId: string; workzoneId: string; category: string };
-  /** Renamed (`name`) or placed (`transformation`). */
-  'file.updated': ProjectIds & { fileId: string; workzoneId: string; fields: ('name' | 'transformation')[] };
-  'file.deleted': ProjectIds & { fileId: string; workzoneId: string; category: string };
+  // Files and tag lists: src/modules/files/core/events.ts, src/modules/tags/core/events.ts.
 
 
   // Webhooks (docs/webhooks.md).

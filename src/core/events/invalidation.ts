@@ -79,13 +79,7 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   'user.password-cleared': user,
   'user.signed-out-everywhere': user,
 
-  // Contents: no access fact depends on them (readers check tagsVersion themselves); a zone's
-  // read model counts its scans and its tags, and so does a project list (scanCount, scanSize,
-  // tagCount).
-  'file.registered': withLists(contents),
-  // A rename or a transformation changes no count.
-  'file.updated': nothing,
-  'file.deleted': withLists(contents),
+  // The files' events: their rows are in the files module's contract (src/modules/files/module.ts).
   'webhook.created': nothing,
   'webhook.updated': nothing,
   'webhook.deleted': nothing,

@@ -38,7 +38,7 @@ export type ForbiddenCode = CodeWithStatus<403>;
 
 /**
  * What a check asks for: one permission, every permission of a list, or alternatives
- * (holding every permission of one list is enough: src/core/files/file-permissions.ts).
+ * (holding every permission of one list is enough: src/modules/files/core/file-permissions.ts).
  */
 export type PermissionRule = AnyPermission | readonly AnyPermission[] | readonly (readonly AnyPermission[])[];
 

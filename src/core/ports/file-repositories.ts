@@ -1,4 +1,8 @@
 // Repository ports of files and pending uploads (docs/files.md); a crop's are the crops module's.
+// Their SQL is the files module's (src/modules/files/postgres/), bound through its contract;
+// every user declares them as FilesRepos (Store<Repos & FilesRepos>). The ports stay in the
+// kernel: the projects module's API 1 details and the job handler's closing transaction read
+// them, and the files module's face (its use cases) imports the projects module (a loop).
 import type { Ref } from './project-repositories.ts';
 
 export interface Vector3 {
@@ -109,4 +113,10 @@ export interface UploadsRepo {
   /** Queued object deletions (oldest first, locked), each saying whether a row names the blob again. */
   claimDeletions(limit: number): Promise<{ projectId: string; blobName: string; referenced: boolean }[]>;
   removeDeletion(projectId: string, blobName: string): Promise<void>;
+}
+
+/** The files module's repositories, as a store slice declares them (Store<Repos & FilesRepos>). */
+export interface FilesRepos {
+  files: FilesRepo;
+  uploads: UploadsRepo;
 }

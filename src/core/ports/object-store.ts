@@ -22,7 +22,7 @@ export interface SignUploadInput {
   /** MD5 of the bytes, lower-case hex. */
   md5Hex: string;
   /**
-   * The content type chosen by the service (src/core/files/blob-types.ts), recorded with the
+   * The content type chosen by the service (src/modules/files/core/blob-types.ts), recorded with the
    * object where the store can bind it without a request header (the local disk signs it
    * into the URL and ignores the uploader's Content-Type). S3 and Azure do not bind it at
    * upload: a signed Content-Type needs a header CONTRACT §7 clients do not send; their

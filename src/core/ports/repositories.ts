@@ -7,7 +7,6 @@ import type { EventsRepo, ListenerState } from './events.ts';
 import type { WebhooksRepo } from './webhooks.ts';
 import type { StoredDomainEvent } from '../events/domain-events.ts';
 import type { ModuleInvalidation } from '../events/invalidation.ts';
-import type { FilesRepo, UploadsRepo } from './file-repositories.ts';
 export interface UserRecord {
   id: string;
   api1Id: string;
@@ -346,8 +345,6 @@ export interface Repos {
   events: EventsRepo;
   webhooks: WebhooksRepo;
   locks: LocksRepo;
-  files: FilesRepo;
-  uploads: UploadsRepo;
   invitations: InvitationsRepo;
   accountInvitations: AccountInvitationsRepo;
   counters: CountersRepo;

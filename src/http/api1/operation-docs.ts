@@ -2,7 +2,7 @@
 // (src/http/operation-docs.ts): what it does, the permission the use case checks
 // (API 1 calls the same use cases as API 2, src/core/…), the codes it answers as {code, message}.
 import {
-  API1_ACCOUNT_PATH as A, API1_ACCOUNT_ERRORS as ACCOUNT, API1_PROJECT_PATH as P, API1_PROJECT_ERRORS as PROJECT, INVALID_INPUT as INPUT, PROJECT_MEMBER as MEMBER,
+  API1_ACCOUNT_PATH as A, API1_ACCOUNT_ERRORS as ACCOUNT,
   type OperationTable,
 } from '../operation-docs.ts';
 
@@ -14,9 +14,4 @@ export const API1_OPERATIONS: OperationTable = {
     errors: [...ACCOUNT, 'list-users-forbidden'],
   },
   [`GET ${A}/users/{userId}`]: { does: 'One user of the account.', permission: '`account:users:read`.', errors: [...ACCOUNT, 'view-user-forbidden', 'user-not-found'] },
-  [`GET ${P}/files`]: {
-    does: 'The files of the project in the work zones where the caller holds `workzone:workzones:read`, optionally of some categories (`category=scan,model`).',
-    permission: `${MEMBER}.`,
-    errors: [...PROJECT, INPUT],
-  },
 };

@@ -4,6 +4,7 @@
 // event (with the caches it makes stale) and error codes.
 import { defineModule } from '../contract.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Authorizer } from '../../core/permissions/authorizer.ts';
 import { invalidationRules } from '../../core/events/invalidation.ts';
@@ -21,7 +22,7 @@ import { ACCOUNT_API1_OPERATIONS, ACCOUNT_API2_OPERATIONS } from './http/operati
 
 export interface AccountsNeeds {
   /** The tags module's repository too: a subscription's usage counts its live tags. */
-  store: Store<Repos & AccountsRepos & TagsRepos>;
+  store: Store<Repos & FilesRepos & AccountsRepos & TagsRepos>;
   clock: Clock;
   authorizer: Authorizer;
   config: { storageQuotaBytes: number; mail: { delivery: MailDelivery } };

@@ -3,10 +3,11 @@
 // their events and error codes.
 import { defineModule } from '../contract.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { ProjectAccess } from '../projects/index.ts';
-import type { Files } from '../../core/files/index.ts';
+import type { Files } from '../files/index.ts';
 import { createCrops, type Crops } from './core/crops.ts';
 import type { CropsRepos } from './core/ports.ts';
 import type { CropEventType } from './core/events.ts';
@@ -17,7 +18,7 @@ import { CROP_OPERATIONS } from './http/operations.ts';
 import type { WorkzonesRepos } from '../workzones/index.ts';
 
 export interface CropsNeeds {
-  store: Store<Repos & WorkzonesRepos & CropsRepos>;
+  store: Store<Repos & FilesRepos & WorkzonesRepos & CropsRepos>;
   clock: Clock;
   ids: Ids;
   projectAccess: ProjectAccess;

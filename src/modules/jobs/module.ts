@@ -5,6 +5,7 @@
 // kernel's (src/core/ports/job-handler.ts): module descriptors name them.
 import { defineModule } from '../contract.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { CoreMetrics, Logger } from '../../core/ports/telemetry.ts';
@@ -14,7 +15,7 @@ import type { JobEventType } from './core/events.ts';
 import { jobsRepo } from './postgres/jobs-repo.ts';
 
 export interface JobsNeeds {
-  store: Store<Repos & JobsRepos>;
+  store: Store<Repos & FilesRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   logger: Logger;

@@ -2,6 +2,7 @@
 // writes of distance, polyline, area and height measurements (docs/annotations.md).
 import { defineModule } from '../contract.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { ProjectAccess } from '../projects/index.ts';
@@ -15,7 +16,7 @@ import { MEASUREMENT_OPERATIONS } from './http/operations.ts';
 import type { WorkzonesRepos } from '../workzones/index.ts';
 
 export interface MeasurementsNeeds {
-  store: Store<Repos & WorkzonesRepos & MeasurementsRepos>;
+  store: Store<Repos & FilesRepos & WorkzonesRepos & MeasurementsRepos>;
   clock: Clock;
   ids: Ids;
   projectAccess: ProjectAccess;

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { defineModule } from '../contract.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
@@ -20,7 +21,7 @@ import type { JobsRepos } from '../jobs/index.ts';
 import type { WorkzonesRepos } from '../workzones/index.ts';
 
 export interface MeshExportNeeds {
-  store: Store<Repos & WorkzonesRepos & JobsRepos>;
+  store: Store<Repos & FilesRepos & WorkzonesRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   objectStore: ObjectStore;

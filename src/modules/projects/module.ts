@@ -5,6 +5,7 @@
 // stale) and error codes.
 import { defineModule } from '../contract.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { Authorizer } from '../../core/permissions/authorizer.ts';
@@ -30,7 +31,7 @@ import { PROJECT_API1_OPERATIONS, PROJECT_API2_OPERATIONS } from './http/operati
 
 export interface ProjectsNeeds {
   /** The roles module's repository too: a new project's manager is the account's base Manager role. */
-  store: Store<Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos>;
+  store: Store<Repos & ProjectsRepos & FilesRepos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;

@@ -3,6 +3,7 @@
 // read-only (docs/share-links.md).
 import { defineModule } from '../contract.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { PasswordHasher } from '../../core/ports/crypto.ts';
@@ -25,7 +26,7 @@ import { SHARE_LINK_OPERATIONS } from './http/operations.ts';
 import type { WorkzonesRepos } from '../workzones/index.ts';
 
 export interface ShareLinksNeeds {
-  store: Store<Repos & WorkzonesRepos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos & TagsRepos>;
+  store: Store<Repos & FilesRepos & WorkzonesRepos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos & TagsRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;

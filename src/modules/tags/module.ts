@@ -5,6 +5,7 @@
 // each API's one tag shape (http/api*-tag-json.ts, given to its core here).
 import { defineModule } from '../contract.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { UsageRecorder } from '../../core/ports/usage.ts';
@@ -29,7 +30,7 @@ import type { WorkzonesRepos } from '../workzones/index.ts';
 import type { AccountsRepos } from '../accounts/index.ts';
 
 export interface TagsNeeds {
-  store: Store<Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>;
+  store: Store<Repos & ProjectsRepos & FilesRepos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   projectAccess: ProjectAccess;

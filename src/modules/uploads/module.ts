@@ -4,12 +4,13 @@
 // http/ (the API 2 routes and their operation docs).
 import { defineModule } from '../contract.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
 import type { CoreMetrics } from '../../core/ports/telemetry.ts';
 import type { ProjectAccess } from '../projects/index.ts';
-import { createCapacityCheck } from '../../core/files/index.ts';
+import { createCapacityCheck } from '../files/index.ts';
 import { createMultipartUploads, type MultipartUploads } from './core/multipart-uploads.ts';
 import { createMultipartSweeper, multipartSweep, type MultipartSweeper } from './core/sweeper.ts';
 import type { MultipartUploadsRepo } from './core/records.ts';
@@ -23,7 +24,7 @@ import type { AccountsRepos } from '../accounts/index.ts';
 export type UploadsRepos = { multipartUploads: MultipartUploadsRepo };
 
 export interface UploadsNeeds {
-  store: Store<Repos & AccountsRepos & WorkzonesRepos & UploadsRepos>;
+  store: Store<Repos & FilesRepos & AccountsRepos & WorkzonesRepos & UploadsRepos>;
   clock: Clock;
   ids: Ids;
   objectStore: ObjectStore;

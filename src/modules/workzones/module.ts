@@ -3,6 +3,7 @@
 // their operation docs, its events (with the caches they make stale) and error codes.
 import { defineModule } from '../contract.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import { formatUrn } from '../../core/ids/urn.ts';
@@ -11,7 +12,7 @@ import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { CacheRegistry } from '../../core/cache/registry.ts';
 import type { ProjectAccess, ProjectsRepos } from '../projects/index.ts';
 import type { SendMail } from '../../core/mail/index.ts';
-import type { Files } from '../../core/files/index.ts';
+import type { Files } from '../files/index.ts';
 import type { RolesRepos } from '../roles/index.ts';
 import type { TagsRepos } from '../tags/index.ts';
 import type { JobRunner, JobsRepos } from '../jobs/index.ts';
@@ -29,7 +30,7 @@ import type { AccountsRepos } from '../accounts/index.ts';
 
 export interface WorkzonesNeeds {
   /** The members module's repository too (a new zone inherits its parent's members, a copy its source's), the roles module's (a new project's manager is the account's base Manager role), and the tags module's (a zone counts its tags). */
-  store: Store<Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & TagsRepos & JobsRepos>;
+  store: Store<Repos & ProjectsRepos & FilesRepos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & TagsRepos & JobsRepos>;
   caches: CacheRegistry;
   clock: Clock;
   ids: Ids;

@@ -4,7 +4,7 @@
 // src/modules/uploads, are driven by the CLI in packages/cli/test/cli-multipart-real-server.test.ts).
 // It keeps its uploads and files in memory, answers errors as RFC 9457 problem+json like
 // the service, checks a bearer token is present (any), and serves the local-disk store's
-// signed URLs with the service's own /_blobs routes (src/http/blobs.ts). It counts the
+// signed URLs with the service's own /_blobs routes (src/modules/files/http/blobs.ts). It counts the
 // part PUTs it receives (local disk), for the resume tests.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { LocalDiskStore } from '../../../../src/adapters/storage/local-disk.ts';
-import { blobRoutes } from '../../../../src/http/blobs.ts';
+import { blobRoutes } from '../../../../src/modules/files/http/blobs.ts';
 import type { Core } from '../../../../src/compose.ts';
 import { DomainError, invalidInput } from '../../../../src/core/errors.ts';
 import { partCountOf, planPartSize } from '../../../../src/core/ports/multipart-plan.ts';

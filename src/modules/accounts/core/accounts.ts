@@ -6,6 +6,7 @@ import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
 import { findByRef } from '../../../core/ids/refs.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { AccountRecord, Repos } from '../../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../../core/ports/file-repositories.ts';
 import type { AccountsRepos, SubscriptionRecord } from './ports.ts';
 import type { TagsRepos } from '../../tags/index.ts';
 import { accountPermissions, type AccountFacts } from '../../../core/permissions/evaluate.ts';
@@ -92,10 +93,10 @@ export interface Accounts {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ACCOUNTS_STORE = storeUseOf<Repos & AccountsRepos & TagsRepos>()({ reads: ['accounts', 'subscriptions', 'files', 'tags'], writes: ['events', 'subscriptions'] });
+export const ACCOUNTS_STORE = storeUseOf<Repos & FilesRepos & AccountsRepos & TagsRepos>()({ reads: ['accounts', 'subscriptions', 'files', 'tags'], writes: ['events', 'subscriptions'] });
 
 export function createAccounts(deps: {
-  store: SliceOf<typeof ACCOUNTS_STORE, Repos & AccountsRepos & TagsRepos>;
+  store: SliceOf<typeof ACCOUNTS_STORE, Repos & FilesRepos & AccountsRepos & TagsRepos>;
   clock: Clock;
   authorizer: Authorizer;
   /** STORAGE_QUOTA_BYTES: each subscription's storage quota, reported with its usage. */

@@ -8,12 +8,12 @@ import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { ConnectJobRecord, ConnectKind } from './ports.ts';
-import type { FileRecord } from '../../../core/ports/file-repositories.ts';
+import type { FileRecord, FilesRepos } from '../../../core/ports/file-repositories.ts';
 import { blobKey, type ObjectStore } from '../../../core/ports/object-store.ts';
 import type { Permission } from '../../../core/permissions/catalog.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../projects/index.ts';
-import { downloadName, FILES, UPLOADS_STORE, type Files, formatOf, mayDownload, type RegisteredFile, servedAs, type SignResult, type UploadItem } from '../../../core/files/index.ts';
+import { downloadName, FILES, UPLOADS_STORE, type Files, formatOf, mayDownload, type RegisteredFile, servedAs, type SignResult, type UploadItem } from '../../files/index.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { UsageRecorder } from '../../../core/ports/usage.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
@@ -66,13 +66,13 @@ export interface ConnectJobs {
  * What the jobs read, and what their transactions write: an import's registration runs in
  * this module's transaction (the files' repositories it needs, and `connect`).
  */
-export const CONNECT_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos & ConnectRepos>()({
+export const CONNECT_STORE = storeUseOf<Repos & FilesRepos & AccountsRepos & WorkzonesRepos & ConnectRepos>()({
   reads: ['connect', 'files', 'workzones'],
   writes: ['connect', 'events', ...UPLOADS_STORE.writes],
 });
 
 export function createConnectJobs(deps: {
-  store: SliceOf<typeof CONNECT_STORE, Repos & AccountsRepos & WorkzonesRepos & ConnectRepos>;
+  store: SliceOf<typeof CONNECT_STORE, Repos & FilesRepos & AccountsRepos & WorkzonesRepos & ConnectRepos>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;

@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
 import type { ConnectJobs, ConnectJobView } from '../core/connect-jobs.ts';
 import { actorOf, requireAuthentication, type AuthenticationUse } from '../../../http/auth.ts';
-import * as F from '../../../http/api2/file-schemas.ts';
+import { FileSchemas as F } from '../../files/http/index.ts';
 
 const Job = Type.Object({
   slug: Type.String(),

@@ -10,9 +10,10 @@ import type { Ids } from '../../../core/ports/ids.ts';
 import type { CropFields, CropRecord, CropsRepos } from './ports.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../projects/index.ts';
-import type { Files, SignedCover, UploadItem } from '../../../core/files/index.ts';
+import type { Files, SignedCover, UploadItem } from '../../files/index.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../../core/ports/file-repositories.ts';
 import './events.ts';
 import './errors.ts';
 import type { WorkzonesRepos } from '../../workzones/index.ts';
@@ -45,8 +46,8 @@ export interface Crops {
 }
 
 /** What the crops use case reads (crops, work zones) and writes in its transactions (crops, uploads, events). */
-export const CROPS_STORE = storeUseOf<Repos & WorkzonesRepos & CropsRepos>()({ reads: ['crops', 'workzones'], writes: ['crops', 'events', 'uploads'] });
-export type CropsStore = SliceOf<typeof CROPS_STORE, Repos & WorkzonesRepos & CropsRepos>;
+export const CROPS_STORE = storeUseOf<Repos & FilesRepos & WorkzonesRepos & CropsRepos>()({ reads: ['crops', 'workzones'], writes: ['crops', 'events', 'uploads'] });
+export type CropsStore = SliceOf<typeof CROPS_STORE, Repos & FilesRepos & WorkzonesRepos & CropsRepos>;
 
 export function createCrops(deps: { store: CropsStore; clock: Clock; ids: Ids; access: ProjectAccess; files: Files }): Crops {
   const { clock, ids, access, files } = deps;

@@ -6,7 +6,7 @@ import { Type, type Static } from 'typebox';
 import type { CropInput, Crops } from '../index.ts';
 import { api2BlobUrl, api2Naming } from '../../../http/api2/naming.ts';
 import * as S from '../../../http/api2/schemas.ts';
-import * as F from '../../../http/api2/file-schemas.ts';
+import { FileSchemas as F } from '../../files/http/index.ts';
 import * as C from './schemas.ts';
 import { cropPresenter } from './presenters.ts';
 

@@ -7,6 +7,7 @@ import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { JobRecord } from '../../../core/ports/job-handler.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../../core/ports/file-repositories.ts';
 import { errorFields, noMetrics, silentLogger, type CoreMetrics, type Logger } from '../../../core/ports/telemetry.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { JobsRepos } from './ports.ts';
@@ -31,10 +32,10 @@ export interface JobRunner {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const JOB_RUNNER_STORE = storeUseOf<Repos & JobsRepos>()({ reads: ['jobs'], writes: ['events', 'files', 'jobs', 'outbox', 'users'] });
+export const JOB_RUNNER_STORE = storeUseOf<Repos & FilesRepos & JobsRepos>()({ reads: ['jobs'], writes: ['events', 'files', 'jobs', 'outbox', 'users'] });
 
 export function createJobRunner(deps: {
-  store: SliceOf<typeof JOB_RUNNER_STORE, Repos & JobsRepos>;
+  store: SliceOf<typeof JOB_RUNNER_STORE, Repos & FilesRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   handlers: Record<string, JobHandler>;
@@ -55,7 +56,7 @@ export function createJobRunner(deps: {
   let again = false;
 
   /** The job ended for good: job.finished, and the handler's own consequences, in the transaction that records it. */
-  async function finish(repos: Pick<Repos, 'events' | 'files' | 'outbox' | 'users'>, handler: JobHandler | undefined, job: JobRecord, outcome: JobOutcome, at: Date): Promise<void> {
+  async function finish(repos: Pick<Repos & FilesRepos, 'events' | 'files' | 'outbox' | 'users'>, handler: JobHandler | undefined, job: JobRecord, outcome: JobOutcome, at: Date): Promise<void> {
     await repos.events.publish(eventOf('job.finished', handler?.accountOf?.(job) ?? null, subjectOf('job', job.id), {
       jobId: job.id, kind: job.kind, state: outcome.state, createdBy: job.createdBy,
     }), at);

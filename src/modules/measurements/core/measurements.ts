@@ -14,6 +14,7 @@ import { refUuid } from '../../../core/ids/refs.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../../core/ports/file-repositories.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import { condition } from '../../../core/permissions/refusal-conditions.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../projects/index.ts';
@@ -54,9 +55,9 @@ export interface Measurements {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const MEASUREMENTS_STORE = storeUseOf<Repos & WorkzonesRepos & MeasurementsRepos>()({ reads: ['files', 'measurements', 'workzones'], writes: ['events', 'locks', 'measurements'] });
+export const MEASUREMENTS_STORE = storeUseOf<Repos & FilesRepos & WorkzonesRepos & MeasurementsRepos>()({ reads: ['files', 'measurements', 'workzones'], writes: ['events', 'locks', 'measurements'] });
 
-export function createMeasurements(deps: { store: SliceOf<typeof MEASUREMENTS_STORE, Repos & WorkzonesRepos & MeasurementsRepos>; clock: Clock; ids: Ids; access: ProjectAccess }): Measurements {
+export function createMeasurements(deps: { store: SliceOf<typeof MEASUREMENTS_STORE, Repos & FilesRepos & WorkzonesRepos & MeasurementsRepos>; clock: Clock; ids: Ids; access: ProjectAccess }): Measurements {
   const { clock, ids, access } = deps;
   const store = sliceOf(deps.store, MEASUREMENTS_STORE);
 

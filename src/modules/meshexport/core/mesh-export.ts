@@ -2,7 +2,7 @@
 // builds a triangle mesh from chosen scans of a work zone (the Mesher port), stores it as an
 // OBJ file of the zone and mails the requester, both in the transaction that records the
 // job's end. Without a mesher on the node the request answers 503 `mesher-unavailable`.
-import { sliceOf, storeUse, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import path from 'node:path';
 import fs from 'node:fs/promises';
 import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
@@ -13,12 +13,12 @@ import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { JobRecord } from '../../../core/ports/job-handler.ts';
 import { blobKey } from '../../../core/ports/object-store.ts';
-import type { FileRecord } from '../../../core/ports/file-repositories.ts';
+import type { FileRecord, FilesRepos } from '../../../core/ports/file-repositories.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
 import type { JobHandler, JobRunner } from '../../jobs/index.ts';
 import type { ProjectAccess } from '../../projects/index.ts';
 import type { SendMail } from '../../../core/mail/index.ts';
-import { formatOf } from '../../../core/files/index.ts';
+import { formatOf } from '../../files/index.ts';
 import { MESHABLE_EXTENSIONS, MeshFailure, type BuiltMesh, type CropRegion, type Mesher } from './ports.ts';
 import type { JobsRepos } from '../../jobs/index.ts';
 import type { WorkzonesRepos } from '../../workzones/index.ts';
@@ -79,9 +79,9 @@ function plannedFile(p: MeshPayload, now: Date, size = 0, md5 = ''): FileRecord 
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const MESH_EXPORTS_STORE = storeUseOf<Repos & WorkzonesRepos & JobsRepos>()({ reads: ['files', 'workzones'], writes: ['jobs'] });
+export const MESH_EXPORTS_STORE = storeUseOf<Repos & FilesRepos & WorkzonesRepos & JobsRepos>()({ reads: ['files', 'workzones'], writes: ['jobs'] });
 
-export function createMeshExports(deps: { store: SliceOf<typeof MESH_EXPORTS_STORE, Repos & WorkzonesRepos & JobsRepos>; clock: Clock; ids: Ids; access: ProjectAccess; jobRunner: JobRunner; mesher: Mesher }): MeshExports {
+export function createMeshExports(deps: { store: SliceOf<typeof MESH_EXPORTS_STORE, Repos & FilesRepos & WorkzonesRepos & JobsRepos>; clock: Clock; ids: Ids; access: ProjectAccess; jobRunner: JobRunner; mesher: Mesher }): MeshExports {
   const { clock, ids, access, jobRunner, mesher } = deps;
   const store = sliceOf(deps.store, MESH_EXPORTS_STORE);
   return {
@@ -121,10 +121,10 @@ export function createMeshExports(deps: { store: SliceOf<typeof MESH_EXPORTS_STO
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const MESH_JOB_STORE = storeUse({ reads: ['files'], writes: [] });
+export const MESH_JOB_STORE = storeUseOf<FilesRepos>()({ reads: ['files'], writes: [] });
 
 /** The job: build and store the mesh (run), then the file row, its event and the mail (finished, in the job's closing transaction). */
-export function createMeshJob(deps: { store: SliceOf<typeof MESH_JOB_STORE>; clock: Clock; mesher: Mesher; sendMail: SendMail; workRoot: string; fileUrn: (id: string) => string }): JobHandler {
+export function createMeshJob(deps: { store: SliceOf<typeof MESH_JOB_STORE, FilesRepos>; clock: Clock; mesher: Mesher; sendMail: SendMail; workRoot: string; fileUrn: (id: string) => string }): JobHandler {
   const { clock, mesher, sendMail, workRoot } = deps;
   const store = sliceOf(deps.store, MESH_JOB_STORE);
 

@@ -5,8 +5,7 @@ import { Type } from 'typebox';
 import { actorOf } from '../../../http/auth.ts';
 import { api2Naming } from '../../../http/api2/naming.ts';
 import * as S from '../../../http/api2/schemas.ts';
-import { File } from '../../../http/api2/file-schemas.ts';
-import { filePresenters } from '../../../http/api2/file-presenters.ts';
+import { FileSchemas, filePresenters } from '../../files/http/index.ts';
 import type { KitCore } from '../../../http/api2/route-kit.ts';
 import { Nullable } from '../../../http/schema-helpers.ts';
 import type { MeshExports } from '../index.ts';
@@ -30,7 +29,7 @@ export function meshExportRoutes(root: FastifyInstance, use: KitCore & { meshExp
   app.post('/accounts/:accountRef/projects/:projectRef/jobs/export-to-mesh', {
     schema: {
       summary: 'Start an export to mesh', operationId: 'postExportToMesh', ...beta('Export Scene'), params: S.withParams('projectRef'), body: ExportToMeshCreate,
-      response: { 201: Type.Object({ jobId: Type.String(), file: File }), ...errors },
+      response: { 201: Type.Object({ jobId: Type.String(), file: FileSchemas.File }), ...errors },
     },
   }, async (req, reply) => {
     const b = req.body;

@@ -8,7 +8,7 @@ import { sliceOf, storeUseOf, type SliceOf, type StoreEvents } from '../../../co
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { DomainError, notFound } from '../../../core/errors.ts';
-import { mayDownload } from '../../../core/files/index.ts';
+import { mayDownload } from '../../files/index.ts';
 import { refValue, type EntityRef } from '../../../core/ids/urn.ts';
 import { refKey } from '../../../core/ids/refs.ts';
 import type { FileRecord } from '../../../core/ports/file-repositories.ts';

@@ -4,6 +4,7 @@
 // range route reads parts of it).
 import type { Readable } from 'node:stream';
 import type { Repos, Store } from '../../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../../core/ports/file-repositories.ts';
 import type { JobsRepos } from '../../jobs/index.ts';
 
 /**
@@ -78,7 +79,7 @@ export interface PointCloudsRepo {
 
 /** The node's store as this module sees it: the kernel's repositories (files, jobs) and its own. */
 /** The repositories the module's use cases reach: the kernel's and its own. */
-export type PointCloudRepos = Repos & JobsRepos & { pointClouds: PointCloudsRepo };
+export type PointCloudRepos = Repos & FilesRepos & JobsRepos & { pointClouds: PointCloudsRepo };
 export type PointCloudStore = Store<PointCloudRepos>;
 
 /** The converter (adapters/converter.ts over src/pointclouds): streaming, worker threads, its own checkpoints in `workDir`. */

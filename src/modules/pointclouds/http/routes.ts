@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { formatUrn } from '../../../core/ids/urn.ts';
 import * as S from '../../../http/api2/schemas.ts';
-import { BLOB_SECURITY_HEADERS, parseRange } from '../../../http/blobs.ts';
+import { BLOB_SECURITY_HEADERS, parseRange } from '../../files/http/index.ts';
 import { renderFailure } from '../../../http/errors.ts';
 import { api2Naming } from '../../../http/api2/naming.ts';
 import { COPC_CONTENT_TYPE } from '../core/conversion-job.ts';

@@ -5,6 +5,7 @@ import type { EntityRef } from '../../../core/ids/urn.ts';
 import { refUuid } from '../../../core/ids/refs.ts';
 import type { ProjectRecord, ProjectStats, ProjectsRepos } from './ports.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../../core/ports/file-repositories.ts';
 import type { MemberAccess, MembersRepos } from '../../members/index.ts';
 import type { Actor } from '../../../core/permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from './project-access.ts';
@@ -49,10 +50,10 @@ export interface ProjectDetailsService {
 }
 
 /** What it reads of the store (src/core/ports/store-slices.ts). */
-export const PROJECT_DETAILS_READS = storeReadsOf<Repos & ProjectsRepos & WorkzonesRepos & MembersRepos>()(['files', 'members', 'projects', 'workzones']);
+export const PROJECT_DETAILS_READS = storeReadsOf<Repos & ProjectsRepos & FilesRepos & WorkzonesRepos & MembersRepos>()(['files', 'members', 'projects', 'workzones']);
 
 export function createProjectDetails(deps: {
-  store: ReadsOf<typeof PROJECT_DETAILS_READS, Repos & ProjectsRepos & WorkzonesRepos & MembersRepos>;
+  store: ReadsOf<typeof PROJECT_DETAILS_READS, Repos & ProjectsRepos & FilesRepos & WorkzonesRepos & MembersRepos>;
   access: ProjectAccess;
   /** Which projects a find lists: the same rule as API 2's list (projects.ts); the update a subscription change is. */
   projects: Pick<Projects, 'visibleProjects' | 'updateProject'>;

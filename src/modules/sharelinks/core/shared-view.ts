@@ -17,10 +17,10 @@ import type { PasswordHasher } from '../../../core/ports/crypto.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
 import { blobKey, type ObjectStore } from '../../../core/ports/object-store.ts';
 import type { UsageRecorder } from '../../../core/ports/usage.ts';
-import type { FileRecord } from '../../../core/ports/file-repositories.ts';
+import type { FileRecord, FilesRepos } from '../../../core/ports/file-repositories.ts';
 import type { CropRecord, CropsRepos } from '../../crops/index.ts';
 import type { TagListRecord, TagRow } from '../../tags/index.ts';
-import { downloadName, servedAs } from '../../../core/files/index.ts';
+import { downloadName, servedAs } from '../../files/index.ts';
 import type { AnnotationRecord, AnnotationsRepos } from '../../annotations/index.ts';
 import type { MeasurementRecord, MeasurementsRepos } from '../../measurements/index.ts';
 import type { TagsRepos } from '../../tags/index.ts';
@@ -85,10 +85,10 @@ const optionDisabled = (option: keyof ShareOptions) =>
   new DomainError('forbidden', 'sharelink-option-disabled', `This share link does not share ${option}`, { option });
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const SHARED_VIEWS_STORE = storeUseOf<Repos & WorkzonesRepos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos & TagsRepos>()({ reads: ['annotations', 'crops', 'files', 'measurements', 'shareLinks', 'tags', 'workzones'], writes: [] });
+export const SHARED_VIEWS_STORE = storeUseOf<Repos & FilesRepos & WorkzonesRepos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos & TagsRepos>()({ reads: ['annotations', 'crops', 'files', 'measurements', 'shareLinks', 'tags', 'workzones'], writes: [] });
 
 export function createSharedViews(deps: {
-  store: SliceOf<typeof SHARED_VIEWS_STORE, Repos & WorkzonesRepos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos & TagsRepos>;
+  store: SliceOf<typeof SHARED_VIEWS_STORE, Repos & FilesRepos & WorkzonesRepos & ShareLinksRepos & AnnotationsRepos & MeasurementsRepos & CropsRepos & TagsRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;

@@ -8,7 +8,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { bearerToken } from '../../../http/auth.ts';
-import { BLOB_SECURITY_HEADERS } from '../../../http/blobs.ts';
+import { BLOB_SECURITY_HEADERS } from '../../files/http/index.ts';
 import type { PointClouds } from '../../pointclouds/index.ts';
 import type { TokenService } from '../../../core/oauth/index.ts';
 import type { RateLimiter } from '../../limits/index.ts';

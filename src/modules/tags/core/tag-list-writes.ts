@@ -10,6 +10,7 @@ import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../../core/ports/file-repositories.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { MetadataDefinition, TagListRecord, TagRow, TagsRepos } from './ports.ts';
 import type { Permission } from '../../../core/permissions/catalog.ts';
@@ -70,10 +71,10 @@ const sameDefinitions = (a: MetadataDefinition[], b: MetadataDefinition[]) =>
   a.length === b.length && a.every((d, i) => d.id === b[i]!.id && d.name === b[i]!.name);
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const TAG_LIST_WRITES_STORE = storeUseOf<Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>()({ reads: ['workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
+export const TAG_LIST_WRITES_STORE = storeUseOf<Repos & ProjectsRepos & FilesRepos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>()({ reads: ['workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
 
 export function createTagListWrites(deps: {
-  store: SliceOf<typeof TAG_LIST_WRITES_STORE, Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>;
+  store: SliceOf<typeof TAG_LIST_WRITES_STORE, Repos & ProjectsRepos & FilesRepos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   access: Pick<ProjectAccess, 'project'>;
@@ -90,7 +91,7 @@ export function createTagListWrites(deps: {
   }
 
   /** Known classes; scans of the project the caller may read and export from. Answers the scans' ids. */
-  async function checkDetect(repos: Pick<Repos, 'files'>, scope: ProjectScope, d: DetectInput): Promise<{ classes: string[]; fileIds: string[] }> {
+  async function checkDetect(repos: Pick<FilesRepos, 'files'>, scope: ProjectScope, d: DetectInput): Promise<{ classes: string[]; fileIds: string[] }> {
     if (!d.classes.length) throw invalidInput('detect.classes must name at least one class', { field: 'classes' });
     for (const c of d.classes) if (!AI_DETECTION_CLASS_NAMES.has(c)) throw invalidInput(`Unknown AI detection class ${c}`, { field: 'classes', class: c });
     if (!d.fileRefs.length) throw invalidInput('detect.fileIds must name at least one scan', { field: 'filesIds' });
@@ -107,7 +108,7 @@ export function createTagListWrites(deps: {
 
   /** Plans then writes tag changes on a locked list (all or nothing: any failure throws before the transaction commits). */
   async function applyChanges(
-    repos: Pick<Repos & TagsRepos & JobsRepos, 'events' | 'files' | 'jobs' | 'tags'>, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, list: TagListRecord, c: TagChanges,
+    repos: Pick<Repos & FilesRepos & TagsRepos & JobsRepos, 'events' | 'files' | 'jobs' | 'tags'>, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, list: TagListRecord, c: TagChanges,
     opts: { definitionsChanged?: boolean } = {},
   ): Promise<ChangeResult> {
     const definitionsChanged = !!opts.definitionsChanged;
@@ -167,7 +168,7 @@ export function createTagListWrites(deps: {
   }
 
   async function updateOne(
-    repos: Pick<Repos & TagsRepos & JobsRepos & WorkzonesRepos, 'events' | 'files' | 'jobs' | 'locks' | 'tags' | 'workzones'>, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, ref: EntityRef, input: TagListInput | null, changes: TagChanges,
+    repos: Pick<Repos & FilesRepos & TagsRepos & JobsRepos & WorkzonesRepos, 'events' | 'files' | 'jobs' | 'locks' | 'tags' | 'workzones'>, actor: Actor, scope: ProjectScope, sub: SubscriptionRecord, ref: EntityRef, input: TagListInput | null, changes: TagChanges,
     mode: 'put' | 'patch',
   ): Promise<ChangeResult> {
     const found = await listIn(repos, scope, ref);

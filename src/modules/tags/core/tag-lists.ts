@@ -17,6 +17,7 @@ import { createTagListReads, type TagListReads } from './tag-list-reads.ts';
 import { createTagListWrites, type TagListWrites } from './tag-list-writes.ts';
 import { createTagMoves, type TagMoves } from './tag-moves.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../../core/ports/file-repositories.ts';
 import type { TagsRepos } from './ports.ts';
 import type { JobsRepos } from '../../jobs/index.ts';
 import type { WorkzonesRepos } from '../../workzones/index.ts';
@@ -33,10 +34,10 @@ export { tagListPending } from './tag-list-locks.ts';
 export type TagLists = TagListReads & TagListWrites & TagMoves;
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const TAG_LISTS_STORE = storeUseOf<Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>()({ reads: ['tags', 'workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
+export const TAG_LISTS_STORE = storeUseOf<Repos & ProjectsRepos & FilesRepos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>()({ reads: ['tags', 'workzones'], writes: ['events', 'files', 'jobs', 'locks', 'projects', 'subscriptions', 'tags', 'workzones'] });
 
 export function createTagLists(deps: {
-  store: SliceOf<typeof TAG_LISTS_STORE, Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>; clock: Clock; ids: Ids; access: ProjectAccess; jobs: JobRunner; tagTexts: TagTexts;
+  store: SliceOf<typeof TAG_LISTS_STORE, Repos & ProjectsRepos & FilesRepos & AccountsRepos & WorkzonesRepos & TagsRepos & JobsRepos>; clock: Clock; ids: Ids; access: ProjectAccess; jobs: JobRunner; tagTexts: TagTexts;
   /** Whole-list reads are counted in the usage report (tagsDownloaded). */
   usage: Pick<UsageRecorder, 'tallyDownloads'>;
 }): TagLists {

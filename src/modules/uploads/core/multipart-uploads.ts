@@ -14,13 +14,14 @@ import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts
 import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
 import {
   checkItem, FILE_WRITE, newFileRecord, pendingUploadRecord, uploadItemOf, type CheckCapacities, type RegisteredFile,
-} from '../../../core/files/index.ts';
+} from '../../files/index.ts';
 import { type EntityRef, isUuid, refValue } from '../../../core/ids/urn.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import { MD5_HEX, partCountOf, planPartSize } from '../../../core/ports/multipart-plan.ts';
 import { blobKey, type MultipartUpload, type ObjectStore, type StoredPart } from '../../../core/ports/object-store.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../../core/ports/file-repositories.ts';
 import type { CoreMetrics } from '../../../core/ports/telemetry.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import type { ProjectAccess, ProjectScope } from '../../projects/index.ts';
@@ -103,10 +104,10 @@ export const storeUploadOf = (r: MultipartUploadRecord): MultipartUpload => ({
 });
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const MULTIPART_UPLOADS_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos & { multipartUploads: MultipartUploadsRepo }>()({ reads: ['multipartUploads', 'workzones'], writes: ['events', 'files', 'multipartUploads', 'subscriptions', 'uploads', 'users'] });
+export const MULTIPART_UPLOADS_STORE = storeUseOf<Repos & FilesRepos & AccountsRepos & WorkzonesRepos & { multipartUploads: MultipartUploadsRepo }>()({ reads: ['multipartUploads', 'workzones'], writes: ['events', 'files', 'multipartUploads', 'subscriptions', 'uploads', 'users'] });
 
 export function createMultipartUploads(deps: {
-  store: SliceOf<typeof MULTIPART_UPLOADS_STORE, Repos & AccountsRepos & WorkzonesRepos & { multipartUploads: MultipartUploadsRepo }>;
+  store: SliceOf<typeof MULTIPART_UPLOADS_STORE, Repos & FilesRepos & AccountsRepos & WorkzonesRepos & { multipartUploads: MultipartUploadsRepo }>;
   clock: Clock;
   ids: Ids;
   access: Pick<ProjectAccess, 'project'>;

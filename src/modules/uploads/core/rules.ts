@@ -1,5 +1,5 @@
 // Pure rules of the multipart extension (docs/files.md "Multipart uploads").
-import { FILE_WRITE, servedAs } from '../../../core/files/index.ts';
+import { FILE_WRITE, servedAs } from '../../files/index.ts';
 import type { Permission } from '../../../core/permissions/catalog.ts';
 
 export const MULTIPART = {

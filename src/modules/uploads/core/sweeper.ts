@@ -10,6 +10,7 @@ import type { PeriodicTask } from '../../../core/ports/background.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { ObjectStore } from '../../../core/ports/object-store.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../../core/ports/file-repositories.ts';
 import type { MultipartUploadsRepo } from './records.ts';
 import { storeUploadOf } from './multipart-uploads.ts';
 
@@ -21,9 +22,9 @@ export interface MultipartSweeper {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const MULTIPART_SWEEPER_STORE = storeUseOf<Repos & { multipartUploads: MultipartUploadsRepo }>()({ reads: [], writes: ['multipartUploads', 'uploads'] });
+export const MULTIPART_SWEEPER_STORE = storeUseOf<Repos & FilesRepos & { multipartUploads: MultipartUploadsRepo }>()({ reads: [], writes: ['multipartUploads', 'uploads'] });
 
-export function createMultipartSweeper(deps: { store: SliceOf<typeof MULTIPART_SWEEPER_STORE, Repos & { multipartUploads: MultipartUploadsRepo }>; clock: Clock; objectStore: ObjectStore; batch?: number }): MultipartSweeper {
+export function createMultipartSweeper(deps: { store: SliceOf<typeof MULTIPART_SWEEPER_STORE, Repos & FilesRepos & { multipartUploads: MultipartUploadsRepo }>; clock: Clock; objectStore: ObjectStore; batch?: number }): MultipartSweeper {
   const store = sliceOf(deps.store, MULTIPART_SWEEPER_STORE);
   const batch = deps.batch ?? 100;
   return {

@@ -9,7 +9,7 @@ import { DomainError } from '../../../core/errors.ts';
 import { actorOf as actor } from '../../../http/auth.ts';
 import { beforeBody } from '../../../http/reach-first.ts';
 import { api2Naming } from '../../../http/api2/naming.ts';
-import * as FileSchemas from '../../../http/api2/file-schemas.ts';
+import { FileSchemas } from '../../files/http/index.ts';
 import type { MultipartUploads, UploadPath, ZonePath } from '../core/multipart-uploads.ts';
 import * as UploadSchemas from './api2-schemas.ts';
 

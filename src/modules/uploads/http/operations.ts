@@ -1,7 +1,7 @@
 // The operation docs of the uploads module's routes (src/http/operation-docs.ts): the
 // multipart extension of docs/files.md.
 import { API2_PROJECT_ERRORS as PROJECT, API2_WORKZONE_ERRORS as WORKZONE, INVALID_INPUT as INPUT, type OperationTable } from '../../../http/operation-docs.ts';
-import { FILE_WRITE } from '../../../http/api2/operation-docs.ts';
+import { FILE_WRITE } from '../../files/http/index.ts';
 
 const MP = '/api/2/accounts/{accountRef}/projects/{projectRef}/workzones/{workzoneRef}/multipart-uploads';
 

@@ -2,13 +2,14 @@
 // the zone's subtree and its members into a new project or under a zone of an existing
 // one, in one transaction, and tells the caller by e-mail when it is done or failed (in the
 // transaction that records the job's end and publishes job.finished).
-import type { Files } from '../../../core/files/index.ts';
+import type { Files } from '../../files/index.ts';
 import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
 import { type EntityRef, isUuid, refValue } from '../../../core/ids/urn.ts';
 import { findByRef } from '../../../core/ids/refs.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../../core/ports/file-repositories.ts';
 import type { RolesRepos } from '../../roles/index.ts';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
 import type { JobRecord } from '../../../core/ports/job-handler.ts';
@@ -79,10 +80,10 @@ export interface WorkzoneCopy {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const WORKZONE_COPY_STORE = storeUseOf<Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & JobsRepos>()({ reads: ['subscriptions', 'workzones', 'jobs'], writes: ['accounts', 'events', 'files', 'jobs', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
+export const WORKZONE_COPY_STORE = storeUseOf<Repos & ProjectsRepos & FilesRepos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & JobsRepos>()({ reads: ['subscriptions', 'workzones', 'jobs'], writes: ['accounts', 'events', 'files', 'jobs', 'locks', 'members', 'projects', 'roles', 'subscriptions', 'users', 'workzones'] });
 
 export function createWorkzoneCopy(deps: {
-  store: SliceOf<typeof WORKZONE_COPY_STORE, Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & JobsRepos>;
+  store: SliceOf<typeof WORKZONE_COPY_STORE, Repos & ProjectsRepos & FilesRepos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & JobsRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;

@@ -6,6 +6,7 @@ import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
+import type { FilesRepos } from '../../../core/ports/file-repositories.ts';
 import type { TagsRepos } from '../../tags/index.ts';
 import type { MembersRepos } from '../../members/index.ts';
 import type { WorkzoneRecord, WorkzonesRepos } from './ports.ts';
@@ -45,10 +46,10 @@ export interface Workzones {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const WORKZONES_STORE = storeUseOf<Repos & WorkzonesRepos & MembersRepos & TagsRepos>()({ reads: ['files', 'tags', 'workzones'], writes: ['events', 'locks', 'members', 'workzones'] });
+export const WORKZONES_STORE = storeUseOf<Repos & FilesRepos & WorkzonesRepos & MembersRepos & TagsRepos>()({ reads: ['files', 'tags', 'workzones'], writes: ['events', 'locks', 'members', 'workzones'] });
 
 export function createWorkzones(deps: {
-  store: SliceOf<typeof WORKZONES_STORE, Repos & WorkzonesRepos & MembersRepos & TagsRepos> & StoreEvents; clock: Clock; ids: Ids; access: ProjectAccess;
+  store: SliceOf<typeof WORKZONES_STORE, Repos & FilesRepos & WorkzonesRepos & MembersRepos & TagsRepos> & StoreEvents; clock: Clock; ids: Ids; access: ProjectAccess;
   /** WORKZONE_CACHE_ENTRIES: zones whose read model this node keeps (0: none). */
   viewCacheEntries: number;
   /** The node's registry of caches (GET /metrics). */

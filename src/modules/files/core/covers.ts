@@ -1,22 +1,22 @@
 // Covers (CONTRACT §7, docs/files.md): the project cover (signed, uploaded, registered as
 // the project's) and crop covers (signed here; the crops module registers them with the
 // crop). A cover is a PNG or JPEG whose stored bytes are checked to be that image.
-import { notFound } from '../errors.ts';
-import type { EntityRef } from '../ids/urn.ts';
-import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
-import type { PendingUploadRecord } from '../ports/file-repositories.ts';
-import type { Repos } from '../ports/repositories.ts';
-import { blobKey, type ObjectStore } from '../ports/object-store.ts';
-import { errorFields, silentLogger, type Logger } from '../ports/telemetry.ts';
-import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import type { ProjectScope, ProjectsRepos } from '../../modules/projects/index.ts';
-import { projectEventOf, subjectOf } from '../events/domain-events.ts';
+import { notFound } from '../../../core/errors.ts';
+import type { EntityRef } from '../../../core/ids/urn.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { PendingUploadRecord, FilesRepos } from '../../../core/ports/file-repositories.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import { blobKey, type ObjectStore } from '../../../core/ports/object-store.ts';
+import { errorFields, silentLogger, type Logger } from '../../../core/ports/telemetry.ts';
+import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
+import type { ProjectScope, ProjectsRepos } from '../../projects/index.ts';
+import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import type { SigningDeps } from './uploads.ts';
 import {
   checkCover, matchesPending, pendingUploadRecord, uploadError, uploadItemOf,
   type RegisteredFile, type SignedFile, type UploadItem,
 } from './upload-items.ts';
-import type { AccountsRepos } from '../../modules/accounts/index.ts';
+import type { AccountsRepos } from '../../accounts/index.ts';
 
 export interface SignedCover {
   provider: string;
@@ -40,10 +40,10 @@ export interface Covers {
 const UPDATE_DETAILS = 'project:project:update-details';
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const COVERS_STORE = storeUseOf<Repos & ProjectsRepos & AccountsRepos>()({ reads: ['files', 'uploads'], writes: ['events', 'files', 'projects', 'subscriptions', 'uploads', 'users'] });
+export const COVERS_STORE = storeUseOf<Repos & ProjectsRepos & FilesRepos & AccountsRepos>()({ reads: ['files', 'uploads'], writes: ['events', 'files', 'projects', 'subscriptions', 'uploads', 'users'] });
 
 export function createCovers(
-  deps: SigningDeps & { store: SliceOf<typeof COVERS_STORE, Repos & ProjectsRepos & AccountsRepos>; objectStore: Pick<ObjectStore, 'delete'>; logger?: Logger },
+  deps: SigningDeps & { store: SliceOf<typeof COVERS_STORE, Repos & ProjectsRepos & FilesRepos & AccountsRepos>; objectStore: Pick<ObjectStore, 'delete'>; logger?: Logger },
 ): Covers {
   const { clock, ids, access, objects, objectStore, checkCapacities } = deps;
   const store = sliceOf(deps.store, COVERS_STORE);

@@ -1,9 +1,9 @@
 // Pure rules of files and uploads (CONTRACT §7, docs/files.md): the limits, what an upload
 // item and a file name must be, how a registration must match what was signed, and the
 // placement a new file starts with. No I/O: the use cases beside this file call these.
-import type { CodeWithStatus } from '../error-codes.ts';
-import { DomainError, invalidInput } from '../errors.ts';
-import type { FileRecord, PendingUploadRecord } from '../ports/file-repositories.ts';
+import type { CodeWithStatus } from '../../../core/error-codes.ts';
+import { DomainError, invalidInput } from '../../../core/errors.ts';
+import type { FileRecord, PendingUploadRecord } from '../../../core/ports/file-repositories.ts';
 import { CATEGORIES, formatOf, isCategory, type Category, type Format } from './formats.ts';
 
 export const FILES = {

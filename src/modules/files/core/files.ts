@@ -8,13 +8,13 @@
 //   file-copy.ts      the files of a work-zone copy
 // with the pure rules in upload-items.ts, the limits in capacities.ts and the store checks
 // in uploaded-objects.ts.
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
-import type { ObjectStore } from '../ports/object-store.ts';
-import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
-import type { ProjectAccess, ProjectsRepos } from '../../modules/projects/index.ts';
-import type { UsageRecorder } from '../ports/usage.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { ObjectStore } from '../../../core/ports/object-store.ts';
+import type { CoreMetrics, Logger } from '../../../core/ports/telemetry.ts';
+import type { ProjectAccess, ProjectsRepos } from '../../projects/index.ts';
+import type { UsageRecorder } from '../../../core/ports/usage.ts';
 import { createCapacityCheck } from './capacities.ts';
 import { createUploadedObjects } from './uploaded-objects.ts';
 import { createUploads, type Uploads } from './uploads.ts';
@@ -22,9 +22,10 @@ import { createProjectFiles, type ProjectFiles } from './project-files.ts';
 import { createBlobUrls, type BlobUrls } from './blob-urls.ts';
 import { createCovers, type Covers } from './covers.ts';
 import { createFileCopy, type FileCopy } from './file-copy.ts';
-import type { Repos } from '../ports/repositories.ts';
-import type { WorkzonesRepos } from '../../modules/workzones/index.ts';
-import type { AccountsRepos } from '../../modules/accounts/index.ts';
+import type { FilesRepos } from '../../../core/ports/file-repositories.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import type { WorkzonesRepos } from '../../workzones/index.ts';
+import type { AccountsRepos } from '../../accounts/index.ts';
 
 export { FILES, downloadName, fileName, parseCategories } from './upload-items.ts';
 export type { RegisteredFile, SignResult, SignedFile, UploadItem } from './upload-items.ts';
@@ -35,10 +36,10 @@ export type { SignedCover } from './covers.ts';
 export type Files = Uploads & ProjectFiles & BlobUrls & Covers & FileCopy;
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const FILES_STORE = storeUseOf<Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos>()({ reads: ['files', 'uploads', 'workzones'], writes: ['events', 'files', 'projects', 'subscriptions', 'uploads', 'users'] });
+export const FILES_STORE = storeUseOf<Repos & ProjectsRepos & FilesRepos & AccountsRepos & WorkzonesRepos>()({ reads: ['files', 'uploads', 'workzones'], writes: ['events', 'files', 'projects', 'subscriptions', 'uploads', 'users'] });
 
 export function createFiles(deps: {
-  store: SliceOf<typeof FILES_STORE, Repos & ProjectsRepos & AccountsRepos & WorkzonesRepos>;
+  store: SliceOf<typeof FILES_STORE, Repos & ProjectsRepos & FilesRepos & AccountsRepos & WorkzonesRepos>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;

@@ -3,15 +3,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
-import type { Services } from '../../services.ts';
-import { CATEGORY_INFO, FORMATS, parseCategories } from '../../core/files/index.ts';
-import { principalOf } from '../auth.ts';
-import { api2Kit } from './route-kit.ts';
-import { filePresenters } from './file-presenters.ts';
-import * as S from './schemas.ts';
-import * as F from './file-schemas.ts';
+import type { Files } from '../core/files.ts';
+import { CATEGORY_INFO, FORMATS } from '../core/formats.ts';
+import { parseCategories } from '../core/upload-items.ts';
+import { principalOf } from '../../../http/auth.ts';
+import { api2Kit, type KitCore } from '../../../http/api2/route-kit.ts';
+import { filePresenters } from './presenters.ts';
+import * as S from '../../../http/api2/schemas.ts';
+import * as F from './schemas.ts';
 
-export function fileRoutes(root: FastifyInstance, core: Pick<Services, 'config' | 'files'>): void {
+export function fileRoutes(root: FastifyInstance, core: KitCore & { files: Files }): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, urn, actor, errors, beta, refs } = api2Kit(core);
   const present = filePresenters(core);

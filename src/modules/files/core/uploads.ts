@@ -1,17 +1,17 @@
 // The three-step upload of files (CONTRACT §7, docs/files.md): sign (a pending row and a
 // signed PUT URL per file) → the client PUTs to the store → register (what the store holds
 // is checked against what was signed, then the files are created, all or nothing).
-import { projectEventOf, subjectOf } from '../events/domain-events.ts';
-import { invalidInput, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { Repos } from '../ports/repositories.ts';
-import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
-import type { FileRecord, PendingUploadRecord } from '../ports/file-repositories.ts';
-import { noMetrics, type CoreMetrics } from '../ports/telemetry.ts';
-import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import type { ProjectAccess, ProjectScope } from '../../modules/projects/index.ts';
+import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { invalidInput, notFound } from '../../../core/errors.ts';
+import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { FileRecord, PendingUploadRecord, FilesRepos } from '../../../core/ports/file-repositories.ts';
+import { noMetrics, type CoreMetrics } from '../../../core/ports/telemetry.ts';
+import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
+import type { ProjectAccess, ProjectScope } from '../../projects/index.ts';
 import { WRITE } from './file-permissions.ts';
 import { countByCategory, type CheckCapacities } from './capacities.ts';
 import type { UploadedObjects } from './uploaded-objects.ts';
@@ -19,13 +19,13 @@ import {
   FILES, checkItem, matchesPending, newFileRecord, pendingUploadRecord, uploadError, uploadItemOf,
   type CheckedItem, type RegisteredFile, type SignResult, type UploadItem,
 } from './upload-items.ts';
-import type { WorkzoneRecord, WorkzonesRepos } from '../../modules/workzones/index.ts';
-import type { AccountsRepos } from '../../modules/accounts/index.ts';
+import type { WorkzoneRecord, WorkzonesRepos } from '../../workzones/index.ts';
+import type { AccountsRepos } from '../../accounts/index.ts';
 
 /** What signing and registering read of the store, and what the registration's transaction writes. */
-export const UPLOADS_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos>()({ reads: ['files', 'uploads', 'workzones'], writes: ['events', 'files', 'subscriptions', 'uploads', 'users'] });
+export const UPLOADS_STORE = storeUseOf<Repos & FilesRepos & AccountsRepos & WorkzonesRepos>()({ reads: ['files', 'uploads', 'workzones'], writes: ['events', 'files', 'subscriptions', 'uploads', 'users'] });
 /** The repositories the registration's transaction uses. */
-export type RegistrationRepos = Pick<Repos & AccountsRepos, (typeof UPLOADS_STORE.writes)[number]>;
+export type RegistrationRepos = Pick<Repos & FilesRepos & AccountsRepos, (typeof UPLOADS_STORE.writes)[number]>;
 
 /**
  * Another module's write in the registration's transaction (a connect import links the files
@@ -65,7 +65,7 @@ export interface SigningDeps {
   pendingTtlSeconds: number;
 }
 
-export function createUploads(deps: SigningDeps & { store: SliceOf<typeof UPLOADS_STORE, Repos & AccountsRepos & WorkzonesRepos>; metrics?: CoreMetrics }): Uploads {
+export function createUploads(deps: SigningDeps & { store: SliceOf<typeof UPLOADS_STORE, Repos & FilesRepos & AccountsRepos & WorkzonesRepos>; metrics?: CoreMetrics }): Uploads {
   const { clock, ids, access, objects, checkCapacities } = deps;
   const store = sliceOf(deps.store, UPLOADS_STORE);
   const metrics = deps.metrics ?? noMetrics;

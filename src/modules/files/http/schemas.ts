@@ -1,9 +1,9 @@
 // API 2 schemas of files, uploads, blobs and covers (vendor "File" per category, "bulk-files",
 // "FileFormat", "filesTransformationUpdate"); a crop's are the crops module's (src/modules/crops/http/schemas.ts).
 import { Type } from 'typebox';
-import { DateTime, Nullable, StringEnum, NullableDateTime } from '../schema-helpers.ts';
-import { CATEGORIES } from '../../core/files/index.ts';
-import { RefString } from './schemas.ts';
+import { DateTime, Nullable, StringEnum, NullableDateTime } from '../../../http/schema-helpers.ts';
+import { CATEGORIES } from '../core/formats.ts';
+import { RefString } from '../../../http/api2/schemas.ts';
 
 const Size = Type.Integer({ minimum: 0, maximum: 5 * 1024 ** 4 });
 

@@ -7,10 +7,11 @@
 // registration and skipped. A row and its queue entry go in one transaction and the queue
 // entry goes after its object: a pass cut short leaves a queue entry, which the next pass
 // finishes; never an object no row or queue entry names.
-import type { Clock } from '../ports/clock.ts';
-import type { PeriodicTask } from '../ports/background.ts';
-import { blobKey, type ObjectStore } from '../ports/object-store.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
+import type { FilesRepos } from '../../../core/ports/file-repositories.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { PeriodicTask } from '../../../core/ports/background.ts';
+import { blobKey, type ObjectStore } from '../../../core/ports/object-store.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 
 export type SweepResult = { ran: true; deleted: number; objects?: number } | { ran: false; reason: 'busy' };
 
@@ -21,9 +22,9 @@ export interface UploadSweeper {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const UPLOAD_SWEEPER_STORE = storeUse({ reads: [], writes: ['uploads'] });
+export const UPLOAD_SWEEPER_STORE = storeUseOf<FilesRepos>()({ reads: [], writes: ['uploads'] });
 
-export function createUploadSweeper(deps: { store: SliceOf<typeof UPLOAD_SWEEPER_STORE>; clock: Clock; objectStore: ObjectStore; batch?: number }): UploadSweeper {
+export function createUploadSweeper(deps: { store: SliceOf<typeof UPLOAD_SWEEPER_STORE, FilesRepos>; clock: Clock; objectStore: ObjectStore; batch?: number }): UploadSweeper {
   const { clock, objectStore } = deps;
   const store = sliceOf(deps.store, UPLOAD_SWEEPER_STORE);
   const batch = deps.batch ?? 500;

@@ -4,13 +4,13 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.ts';
-import type { ObjectStore } from '../core/ports/object-store.ts';
-import { DomainError } from '../core/errors.ts';
-import { BLOB_ROUTE_PREFIX, LocalDiskStore, contentDisposition, type DownloadTarget } from '../adapters/storage/local-disk.ts';
-import { renderFailure, toFailure } from './errors.ts';
+import type { Config } from '../../../config.ts';
+import type { ObjectStore } from '../../../core/ports/object-store.ts';
+import { DomainError } from '../../../core/errors.ts';
+import { BLOB_ROUTE_PREFIX, LocalDiskStore, contentDisposition, type DownloadTarget } from '../../../adapters/storage/local-disk.ts';
+import { renderFailure, toFailure } from '../../../http/errors.ts';
 import { allowConsoleOrigin, blobPreflight } from './blob-cors.ts';
-import { liftBodyDeadline } from './timeouts.ts';
+import { liftBodyDeadline } from '../../../http/timeouts.ts';
 
 /** The key and query of a /_blobs/… URL, decoded; null when undecodable. */
 function parseUrl(url: string): { key: string; query: Record<string, string | undefined> } | null {

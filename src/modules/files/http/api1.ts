@@ -4,14 +4,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { DateTime, Nullable, NullableDateTime } from '../schema-helpers.ts';
-import type { Services } from '../../services.ts';
-import { api1IdOf } from '../../core/ids/api1-id.ts';
-import { id1 } from './presenters.ts';
-import { type FileView, parseCategories } from '../../core/files/index.ts';
-import { actorOf } from '../auth.ts';
-import { api1RefParser as ref } from '../refs.ts';
-import * as S from './schemas.ts';
+import { DateTime, Nullable, NullableDateTime } from '../../../http/schema-helpers.ts';
+import { api1IdOf } from '../../../core/ids/api1-id.ts';
+import { id1 } from '../../../http/api1/presenters.ts';
+import type { Files, FileView } from '../core/files.ts';
+import { parseCategories } from '../core/upload-items.ts';
+import { actorOf } from '../../../http/auth.ts';
+import { api1RefParser as ref } from '../../../http/refs.ts';
+import * as S from '../../../http/api1/schemas.ts';
 
 
 const File = Type.Object({
@@ -46,7 +46,7 @@ function present(v: FileView) {
   };
 }
 
-export function fileRoutes(root: FastifyInstance, core: Pick<Services, 'files'>): void {
+export function fileRoutes(root: FastifyInstance, core: { files: Files }): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const actor = actorOf;
 

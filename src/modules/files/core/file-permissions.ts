@@ -3,7 +3,7 @@
 // UpdateBulkFilesTransformation). Each entry lists alternatives: holding every permission
 // of one alternative is enough; a refusal names the first (requirePermission in
 // src/core/permissions/authorizer.ts takes these tables as rules).
-import type { Permission } from '../permissions/catalog.ts';
+import type { Permission } from '../../../core/permissions/catalog.ts';
 import { categoryOf, type Category } from './formats.ts';
 
 type Alternatives = readonly (readonly Permission[])[];

@@ -1,10 +1,10 @@
 // What the upload use cases ask the object store (CONTRACT §7): a signed PUT URL under a
 // new blob name, and at registration whether the store holds what was signed. Bytes never
 // pass through the core: the store receives them, the core only signs and checks.
-import { DomainError } from '../errors.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { PendingUploadRecord } from '../ports/file-repositories.ts';
-import { blobKey, type ObjectStore } from '../ports/object-store.ts';
+import { DomainError } from '../../../core/errors.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { PendingUploadRecord } from '../../../core/ports/file-repositories.ts';
+import { blobKey, type ObjectStore } from '../../../core/ports/object-store.ts';
 import { IMAGE_HEAD_BYTES, isCoverImage, servedAs } from './blob-types.ts';
 import { uploadError } from './upload-items.ts';
 

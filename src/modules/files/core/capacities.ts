@@ -1,12 +1,13 @@
 // The limits an upload or a copy must fit in (CONTRACT §7, spec "Limits", docs/security.md):
 // the subscription's scan and geo-image capacities, its storage quota, and in the sandbox
 // the 20 scans per user. Checked in the caller's transaction, under the subscription's lock.
-import { DomainError, notFound } from '../errors.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Repos } from '../ports/repositories.ts';
+import { DomainError, notFound } from '../../../core/errors.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { FilesRepos } from '../../../core/ports/file-repositories.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
 import type { Category } from './formats.ts';
 import { FILES } from './upload-items.ts';
-import type { AccountsRepos } from '../../modules/accounts/index.ts';
+import type { AccountsRepos } from '../../accounts/index.ts';
 
 const capacityError = (category: 'scan' | 'geoImage', values: Record<string, string>) =>
   new DomainError(
@@ -34,7 +35,7 @@ export interface CapacityRequest {
 }
 
 /** Throws the spec's 400 when the request does not fit; call inside the transaction that writes. */
-export type CheckCapacities = (repos: Pick<Repos & AccountsRepos, 'files' | 'subscriptions' | 'users'>, request: CapacityRequest) => Promise<void>;
+export type CheckCapacities = (repos: Pick<Repos & FilesRepos & AccountsRepos, 'files' | 'subscriptions' | 'users'>, request: CapacityRequest) => Promise<void>;
 
 export function createCapacityCheck(deps: {
   clock: Clock;

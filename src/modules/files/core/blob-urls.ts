@@ -1,14 +1,15 @@
 // Download URLs of a project's blobs (CONTRACT §7): 3-hour signed URLs, after checking the
 // caller may read what the blob belongs to; the store serves the bytes. Each URL of a scan
 // or of a crop's blob counts as a download in the usage report (docs/usage.md).
-import { DomainError, invalidInput } from '../errors.ts';
-import type { EntityRef } from '../ids/urn.ts';
-import type { Clock } from '../ports/clock.ts';
-import { readsOf, storeReads, type ReadsOf } from '../ports/store-slices.ts';
-import { blobKey, type ObjectStore } from '../ports/object-store.ts';
-import type { DownloadAction, UsageRecorder } from '../ports/usage.ts';
-import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import { type ProjectAccess, type ProjectScope, requireMember } from '../../modules/projects/index.ts';
+import type { FilesRepos } from '../../../core/ports/file-repositories.ts';
+import { DomainError, invalidInput } from '../../../core/errors.ts';
+import type { EntityRef } from '../../../core/ids/urn.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import { readsOf, storeReadsOf, type ReadsOf } from '../../../core/ports/store-slices.ts';
+import { blobKey, type ObjectStore } from '../../../core/ports/object-store.ts';
+import type { DownloadAction, UsageRecorder } from '../../../core/ports/usage.ts';
+import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../../projects/index.ts';
 import { categoryOf } from './formats.ts';
 import { READ } from './file-permissions.ts';
 import { extensionOfBlob, servedAs, type ServedAs } from './blob-types.ts';
@@ -22,10 +23,10 @@ export interface BlobUrls {
 }
 
 /** What it reads of the store (src/core/ports/store-slices.ts). */
-export const BLOB_URLS_READS = storeReads(['files']);
+export const BLOB_URLS_READS = storeReadsOf<FilesRepos>()(['files']);
 
 export function createBlobUrls(deps: {
-  store: ReadsOf<typeof BLOB_URLS_READS>;
+  store: ReadsOf<typeof BLOB_URLS_READS, FilesRepos>;
   clock: Clock;
   access: Pick<ProjectAccess, 'project'>;
   objectStore: Pick<ObjectStore, 'signDownload'>;

@@ -1,10 +1,10 @@
 // API 2 presenters of files: the vendor's per-category File shapes as far as our data goes;
 // URN ids and the 302 links of stored objects (docs/files.md). A crop's: src/modules/crops/http.
 import type { Static } from 'typebox';
-import { formatUrn } from '../../core/ids/urn.ts';
-import type { FileView } from '../../core/files/index.ts';
-import { api2Kit, type KitCore } from './route-kit.ts';
-import type * as F from './file-schemas.ts';
+import { formatUrn } from '../../../core/ids/urn.ts';
+import type { FileView } from '../core/project-files.ts';
+import { api2Kit, type KitCore } from '../../../http/api2/route-kit.ts';
+import type * as F from './schemas.ts';
 
 export function filePresenters(core: KitCore) {
   const { ns, urn, blobUrl } = api2Kit(core);

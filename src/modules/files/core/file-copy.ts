@@ -1,16 +1,16 @@
 // Copies of files for a work-zone copy (src/core/workzones/copy.ts, docs/files.md).
-import { notFound } from '../errors.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { Repos } from '../ports/repositories.ts';
-import type { FileRecord } from '../ports/file-repositories.ts';
-import { blobKey, type ObjectStore } from '../ports/object-store.ts';
-import { errorFields, silentLogger, type Logger } from '../ports/telemetry.ts';
-import type { Permission } from '../permissions/catalog.ts';
+import { notFound } from '../../../core/errors.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import type { FileRecord, FilesRepos } from '../../../core/ports/file-repositories.ts';
+import { blobKey, type ObjectStore } from '../../../core/ports/object-store.ts';
+import { errorFields, silentLogger, type Logger } from '../../../core/ports/telemetry.ts';
+import type { Permission } from '../../../core/permissions/catalog.ts';
 import { categoryOf } from './formats.ts';
 import { mayDownload } from './file-permissions.ts';
 import { countByCategory, type CheckCapacities } from './capacities.ts';
-import type { AccountsRepos } from '../../modules/accounts/index.ts';
-import type { ProjectsRepos } from '../../modules/projects/index.ts';
+import type { AccountsRepos } from '../../accounts/index.ts';
+import type { ProjectsRepos } from '../../projects/index.ts';
 
 export interface FileCopyRequest {
   accountId: string;
@@ -32,7 +32,7 @@ export interface FileCopy {
    * capacity-exceeded-*). Objects copied before a failure are deleted again. Answers how
    * many files were copied.
    */
-  copyFiles(repos: Pick<Repos & ProjectsRepos & AccountsRepos, 'files' | 'projects' | 'subscriptions' | 'users'>, a: FileCopyRequest): Promise<number>;
+  copyFiles(repos: Pick<Repos & ProjectsRepos & FilesRepos & AccountsRepos, 'files' | 'projects' | 'subscriptions' | 'users'>, a: FileCopyRequest): Promise<number>;
 }
 
 export function createFileCopy(deps: {

@@ -1,16 +1,16 @@
 // The registered files of a project (CONTRACT §7, docs/files.md): listing, reading,
 // renaming, deleting and placing (bulk transformation). Each checks the permission of the
 // file's category in its work zone (file-permissions.ts).
-import { projectEventOf, subjectOf } from '../events/domain-events.ts';
-import { invalidInput, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Repos } from '../ports/repositories.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
-import type { FileRecord, Quaternion, Vector3 } from '../ports/file-repositories.ts';
-import { blobKey, type ObjectStore } from '../ports/object-store.ts';
-import { requirePermission, type Actor } from '../permissions/authorizer.ts';
-import { type ProjectAccess, type ProjectScope, requireMember } from '../../modules/projects/index.ts';
+import { projectEventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { invalidInput, notFound } from '../../../core/errors.ts';
+import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { FileRecord, Quaternion, Vector3, FilesRepos } from '../../../core/ports/file-repositories.ts';
+import { blobKey, type ObjectStore } from '../../../core/ports/object-store.ts';
+import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
+import { type ProjectAccess, type ProjectScope, requireMember } from '../../projects/index.ts';
 import { categoryOf, type Category } from './formats.ts';
 import { TRANSFORM, WRITE } from './file-permissions.ts';
 import { FILES, IDENTITY, PLACED, fileName } from './upload-items.ts';
@@ -44,10 +44,10 @@ const given = <T>(value: T | null | undefined, current: T | null, reset: T | nul
   value === undefined ? current : value === null ? reset : value;
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const PROJECT_FILES_STORE = storeUse({ reads: ['files'], writes: ['events', 'files'] });
+export const PROJECT_FILES_STORE = storeUseOf<Repos & FilesRepos>()({ reads: ['files'], writes: ['events', 'files'] });
 
 export function createProjectFiles(deps: {
-  store: SliceOf<typeof PROJECT_FILES_STORE>;
+  store: SliceOf<typeof PROJECT_FILES_STORE, Repos & FilesRepos>;
   clock: Clock;
   access: Pick<ProjectAccess, 'project'>;
   objectStore: Pick<ObjectStore, 'delete'>;
@@ -55,7 +55,7 @@ export function createProjectFiles(deps: {
   const { clock, access, objectStore } = deps;
   const store = sliceOf(deps.store, PROJECT_FILES_STORE);
 
-  async function fileIn(scope: ProjectScope, ref: EntityRef, repos: Pick<Repos, 'files'> = store.repos): Promise<FileRecord> {
+  async function fileIn(scope: ProjectScope, ref: EntityRef, repos: Pick<FilesRepos, 'files'> = store.repos): Promise<FileRecord> {
     const f = await repos.files.byRef(scope.project.id, ref);
     if (!f) throw notFound('file', refValue(ref));
     return f;
