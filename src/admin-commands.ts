@@ -11,7 +11,8 @@ import type { SnapshotControl, SnapshotInfo } from './modules/sandbox/index.ts';
 import type { AuditLog, Verification } from './modules/audit/index.ts';
 import { DomainError } from './core/errors.ts';
 import { ConfigError } from './config.ts';
-import type { AccountRole, OutboxEntry, RelayState } from './core/ports/repositories.ts';
+import type { AccountRole } from './core/ports/repositories.ts';
+import type { OutboxEntry, RelayState } from './modules/mail/index.ts';
 
 export const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 

@@ -7,7 +7,7 @@
 //
 // Adding a module: one import and one row here; nothing else shared is edited.
 import { oauthModule } from './core/oauth/index.ts';
-import { mailModule } from './core/mail/index.ts';
+import { mailModule } from './modules/mail/module.ts';
 import { permissionsModule } from './core/permissions/module.ts';
 import { valuesModule } from './modules/values/module.ts';
 import { accountsModule } from './modules/accounts/module.ts';

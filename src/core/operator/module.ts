@@ -14,9 +14,10 @@ import { createOperator, type Operator } from './operator.ts';
 import { createOperatorAuth, type AuthenticateOperator } from './operator-auth.ts';
 import { createSandboxClock, followSandboxClock, type SandboxClock } from './sandbox-clock.ts';
 import type { AccountsRepos } from '../../modules/accounts/index.ts';
+import type { MailRepos } from '../../modules/mail/index.ts';
 
 export interface OperatorNeeds {
-  store: Store<Repos & AccountsRepos>;
+  store: Store<Repos & AccountsRepos & MailRepos>;
   clock: AdjustableClock;
   ids: Ids;
   hasher: PasswordHasher;

@@ -2,6 +2,7 @@
 // it is handed: a port of the kernel so that the module descriptor's type (modules.ts) names it
 // without importing the jobs module, which is itself a module.
 import type { Repos } from './repositories.ts';
+import type { MailRepos } from '../../modules/mail/index.ts';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
@@ -32,5 +33,5 @@ export interface JobHandler {
    * Runs in the transaction that records the job's end and publishes job.finished: what
    * follows from the end (the requester's mail) commits with it, once, on the node that ran it.
    */
-  finished?(repos: Pick<Repos, 'events' | 'files' | 'outbox' | 'users'>, job: JobRecord, outcome: JobOutcome): Promise<void>;
+  finished?(repos: Pick<Repos, 'events' | 'files' | 'users'> & MailRepos, job: JobRecord, outcome: JobOutcome): Promise<void>;
 }

@@ -13,6 +13,7 @@ import type { JobsRepos } from './ports.ts';
 
 export type { JobHandler, JobOutcome } from '../../../core/ports/job-handler.ts';
 import type { JobHandler, JobOutcome } from '../../../core/ports/job-handler.ts';
+import type { MailRepos } from '../../mail/index.ts';
 
 export const LEASE_MS = 5 * 60_000;
 
@@ -31,10 +32,10 @@ export interface JobRunner {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const JOB_RUNNER_STORE = storeUseOf<Repos & JobsRepos>()({ reads: ['jobs'], writes: ['events', 'files', 'jobs', 'outbox', 'users'] });
+export const JOB_RUNNER_STORE = storeUseOf<Repos & JobsRepos & MailRepos>()({ reads: ['jobs'], writes: ['events', 'files', 'jobs', 'outbox', 'users'] });
 
 export function createJobRunner(deps: {
-  store: SliceOf<typeof JOB_RUNNER_STORE, Repos & JobsRepos>;
+  store: SliceOf<typeof JOB_RUNNER_STORE, Repos & JobsRepos & MailRepos>;
   clock: Clock;
   ids: Ids;
   handlers: Record<string, JobHandler>;
@@ -55,7 +56,7 @@ export function createJobRunner(deps: {
   let again = false;
 
   /** The job ended for good: job.finished, and the handler's own consequences, in the transaction that records it. */
-  async function finish(repos: Pick<Repos, 'events' | 'files' | 'outbox' | 'users'>, handler: JobHandler | undefined, job: JobRecord, outcome: JobOutcome, at: Date): Promise<void> {
+  async function finish(repos: Pick<Repos & MailRepos, 'events' | 'files' | 'outbox' | 'users'>, handler: JobHandler | undefined, job: JobRecord, outcome: JobOutcome, at: Date): Promise<void> {
     await repos.events.publish(eventOf('job.finished', handler?.accountOf?.(job) ?? null, subjectOf('job', job.id), {
       jobId: job.id, kind: job.kind, state: outcome.state, createdBy: job.createdBy,
     }), at);
