@@ -14,7 +14,7 @@ import type { ContractOffers } from './modules/registries.ts';
 import type { Authorizer } from './core/permissions/authorizer.ts';
 import type { OauthOffers } from './core/oauth/index.ts';
 import type { UsersOffers } from './core/users/index.ts';
-import type { OperatorOffers, SeedDocument } from './core/operator/index.ts';
+import type { SeedDocument } from './modules/operator/index.ts';
 import type { Groups } from './modules/groups/index.ts';
 import type { ProjectsOffers } from './core/projects/index.ts';
 import type { JobRunner } from './modules/jobs/index.ts';
@@ -39,7 +39,7 @@ export interface StartupFacts {
  * store from src/http fails to compile (test/types/http-face.ts).
  */
 export interface Services
-  extends ContractOffers, OauthOffers, UsersOffers, OperatorOffers, Omit<ProjectsOffers, 'ownedProjects'> {
+  extends ContractOffers, OauthOffers, UsersOffers, Omit<ProjectsOffers, 'ownedProjects'> {
   // Adapters and process facts.
   config: Config;
   version: string;

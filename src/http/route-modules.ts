@@ -10,7 +10,6 @@ import type { HttpServices, Services } from '../services.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { blobRoutes } from './blobs.ts';
-import { operatorRoutes } from './operator/routes.ts';
 import { userRoutes as api1Users } from './api1/users.ts';
 import { projectRoutes as api1Projects } from './api1/projects.ts';
 import { fileRoutes as api1Files } from './api1/files.ts';
@@ -60,7 +59,8 @@ const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   // /_blobs: the local-disk store's signed URLs.
   { module: 'files', api1: api1Files, api2: api2Files, other: { plugin: blobRoutes } },
   { module: 'webhooks', api2: api2Webhooks },
-  { module: 'operator', other: { plugin: operatorRoutes, prefix: '/_operator' } },
+  // Its routes are its contract's (src/modules/operator/module.ts): this row only keeps their place.
+  { module: 'operator' },
 ];
 
 /** The contracts whose routes a kernel row holds the place of (a row with a name and no routes). */

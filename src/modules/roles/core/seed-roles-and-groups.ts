@@ -6,7 +6,7 @@ import { invalidInput } from '../../../core/errors.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
-import type { SeedAccountExtension } from '../../../core/operator/index.ts';
+import type { SeedAccountExtension } from '../../operator/index.ts';
 import { createBaseRoles, roleFields, type RoleInput } from './roles.ts';
 import type { RolesRepos } from './ports.ts';
 import type { AccountsRepos } from '../../accounts/index.ts';

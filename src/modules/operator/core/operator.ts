@@ -1,12 +1,12 @@
 // The operator surface's use cases (CONTRACT §3): reset, outbox, tokens without a browser.
-import { eventOf } from '../events/domain-events.ts';
-import { DomainError } from '../errors.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { TokenResponse, TokenService } from '../oauth/index.ts';
+import { eventOf } from '../../../core/events/domain-events.ts';
+import { DomainError } from '../../../core/errors.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { TokenResponse, TokenService } from '../../../core/oauth/index.ts';
 import type { ApplySeed, SeedDocument, SeedResult } from './seed.ts';
-import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
-import type { Repos } from '../ports/repositories.ts';
-import type { MailRepos } from '../../modules/mail/index.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import type { MailRepos } from '../../mail/index.ts';
 
 /** The operator surface's use cases (CONTRACT §3): reset, outbox, tokens without a browser. */
 export interface Operator {
