@@ -2,16 +2,17 @@
 // arguments parsed, the use case called, the answer written, the same whether the command
 // opened the database itself (src/admin.ts) or the running service runs it for the command
 // over its administration socket (src/admin-socket.ts, embedded database only). Use cases:
-// src/core/operator/admin.ts.
+// src/modules/operator/core/admin.ts.
 import { parseArgs } from 'node:util';
-import { ADMIN_ACCOUNT_ROLES, type AdminAccountRole, type AdminUse } from './core/operator/index.ts';
+import { ADMIN_ACCOUNT_ROLES, type AdminAccountRole, type AdminUse } from './modules/operator/index.ts';
 import type { RotationView } from './core/oauth/index.ts';
 import type { SsoDomainRecord } from './modules/sso/index.ts';
 import type { SnapshotControl, SnapshotInfo } from './modules/sandbox/index.ts';
 import type { AuditLog, Verification } from './modules/audit/index.ts';
 import { DomainError } from './core/errors.ts';
 import { ConfigError } from './config.ts';
-import type { AccountRole, OutboxEntry, RelayState } from './core/ports/repositories.ts';
+import type { AccountRole } from './core/ports/repositories.ts';
+import type { OutboxEntry, RelayState } from './modules/mail/index.ts';
 
 export const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 

@@ -4,7 +4,7 @@
 // see its changes through their domain events). The embedded database belongs to one
 // process: when the service holds it, the command asks the service to run it over its
 // administration socket (src/admin-socket.ts); when it is stopped, the command opens it.
-// The commands: src/admin-commands.ts; their use cases: src/core/operator/admin.ts.
+// The commands: src/admin-commands.ts; their use cases: src/modules/operator/core/admin.ts.
 import { loadConfig, type Config } from './config.ts';
 import type { Sql } from './adapters/postgres/sql.ts';
 import type { Store } from './core/ports/repositories.ts';
@@ -19,7 +19,7 @@ import { OffsetClock } from './adapters/clock/offset-clock.ts';
 import { randomIds } from './adapters/ids/random-ids.ts';
 import { argon2Hasher } from './adapters/crypto/argon2-hasher.ts';
 import { createEs256Signer } from './adapters/jwt/es256-signer.ts';
-import { createAdmin, createSandboxClock, createSeeder } from './core/operator/index.ts';
+import { createAdmin, createSandboxClock, createSeeder } from './modules/operator/index.ts';
 import { seedRolesAndGroups } from './modules/roles/index.ts';
 import { createSigningKeys } from './core/oauth/index.ts';
 import { silentLogger } from './core/ports/telemetry.ts';

@@ -7,7 +7,7 @@
 //
 // Adding a module: one import and one row here; nothing else shared is edited.
 import { oauthModule } from './core/oauth/index.ts';
-import { mailModule } from './core/mail/index.ts';
+import { mailModule } from './modules/mail/module.ts';
 import { permissionsModule } from './core/permissions/module.ts';
 import { valuesModule } from './modules/values/module.ts';
 import { accountsModule } from './modules/accounts/module.ts';
@@ -28,7 +28,7 @@ import { jobsModule } from './modules/jobs/module.ts';
 import { usersModule } from './core/users/index.ts';
 import { workzonesModule } from './modules/workzones/module.ts';
 import { tagsModule } from './modules/tags/module.ts';
-import { operatorModule } from './core/operator/index.ts';
+import { operatorModule } from './modules/operator/module.ts';
 import { sandboxModule } from './modules/sandbox/module.ts';
 import { maintenanceModule } from './modules/maintenance/module.ts';
 import { webhooksModule } from './core/webhooks/index.ts';

@@ -3,8 +3,8 @@
 import fs from 'node:fs/promises';
 import { Value } from 'typebox/value';
 import { invalidInput } from './core/errors.ts';
-import type { SeedDocument } from './core/operator/index.ts';
-import { SeedDocument as SeedDocumentSchema } from './http/operator/schemas.ts';
+import type { SeedDocument } from './modules/operator/index.ts';
+import { SEED_DOCUMENT_SCHEMA } from './modules/operator/module.ts';
 
 /** The reader of the seed file at `path` (null when SEED_FILE is unset): each call reads it afresh. */
 export function seedFileReader(path: string | undefined): () => Promise<SeedDocument | null> {
@@ -17,7 +17,7 @@ export function seedFileReader(path: string | undefined): () => Promise<SeedDocu
       const why = (e as NodeJS.ErrnoException).code ?? 'not valid JSON';
       throw invalidInput(`SEED_FILE ${path} cannot be read: ${why}`);
     }
-    const first = Value.Errors(SeedDocumentSchema, doc)[0];
+    const first = Value.Errors(SEED_DOCUMENT_SCHEMA, doc)[0];
     if (first) {
       throw invalidInput(`SEED_FILE ${path} is not a seed document: ${first.instancePath || '/'} ${first.message}`, {
         field: first.instancePath,

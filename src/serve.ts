@@ -15,7 +15,7 @@ import { errorFields } from './core/ports/telemetry.ts';
 import { startupLines } from './startup-report.ts';
 import { listenFailure } from './startup-failures.ts';
 import { listenAdminSocket } from './admin-socket.ts';
-import { createAdmin } from './core/operator/index.ts';
+import { createAdmin } from './modules/operator/index.ts';
 
 /** After the drain time, how long the rest of the shutdown (tasks, jobs, storage, database) may take. */
 const SHUTDOWN_GRACE_MS = 5000;

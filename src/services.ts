@@ -14,8 +14,7 @@ import type { ContractOffers } from './modules/registries.ts';
 import type { Authorizer } from './core/permissions/authorizer.ts';
 import type { OauthOffers } from './core/oauth/index.ts';
 import type { UsersOffers } from './core/users/index.ts';
-import type { OperatorOffers, SeedDocument } from './core/operator/index.ts';
-import type { MailOffers } from './core/mail/index.ts';
+import type { SeedDocument } from './modules/operator/index.ts';
 import type { Groups } from './modules/groups/index.ts';
 import type { JobRunner } from './modules/jobs/index.ts';
 import type { TagLists } from './modules/tags/index.ts';
@@ -39,7 +38,7 @@ export interface StartupFacts {
  * is left out: a rule the users module runs in its own transactions, not a use case.
  */
 export interface Services
-  extends Omit<ContractOffers, 'ownedProjects'>, OauthOffers, UsersOffers, MailOffers, OperatorOffers {
+  extends Omit<ContractOffers, 'ownedProjects'>, OauthOffers, UsersOffers {
   // Adapters and process facts.
   config: Config;
   version: string;

@@ -3,7 +3,7 @@
 // it: the database URL loses its password, the storage URL its query string, tokens are
 // only "on"/"off".
 import { type Config, DEFAULT_STORAGE_QUOTA_BYTES } from './config.ts';
-import type { SeedResult } from './core/operator/index.ts';
+import type { SeedResult } from './modules/operator/index.ts';
 
 export interface StartupReport {
   version: string;

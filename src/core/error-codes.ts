@@ -99,7 +99,6 @@ export const ERROR_CODES = {
   // 404
   'account-not-found': { status: [404], defined: ['spec', 'vendor'] },
   'user-not-found': spec(404),
-  'user-email-not-found': spec(404),
   'subscription-not-found': spec(404),
   'role-not-found': { status: [404, 409], defined: ['spec'] }, // 409: an account without its Manager base role
   'group-not-found': spec(404),
@@ -131,7 +130,6 @@ export const ERROR_CODES = {
   'too-many-sign-in-attempts': ours(429),
   'too-many-password-reset-requests': ours(429),
   'too-many-invitations': ours(429),
-  'too-many-operator-attempts': ours(429),
   'internal-error': ours(500),
 
   // 503

@@ -9,7 +9,6 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { HttpServices, Services } from '../services.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
-import { operatorRoutes } from './operator/routes.ts';
 import { userRoutes as api1Users } from './api1/users.ts';
 import { userRoutes as api2Users } from './api2/users.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
@@ -55,7 +54,8 @@ const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   { module: 'members' },
   { module: 'files' },
   { module: 'webhooks', api2: api2Webhooks },
-  { module: 'operator', other: { plugin: operatorRoutes, prefix: '/_operator' } },
+  // Its routes are its contract's (src/modules/operator/module.ts): this row only keeps their place.
+  { module: 'operator' },
 ];
 
 /** The contracts whose routes a kernel row holds the place of (a row with a name and no routes). */

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, BASIC_SEED, OPERATOR_TOKEN, type TestApp } from '../support/app.ts';
 import { OffsetClock } from '../../src/adapters/clock/offset-clock.ts';
-import { createSandboxClock } from '../../src/core/operator/index.ts';
+import { createSandboxClock } from '../../src/modules/operator/index.ts';
 
 const OP = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 let t: TestApp;

@@ -12,7 +12,7 @@ import {
   type Transport,
 } from '../support/oauth-client.ts';
 import { queryLog } from '../support/query-counter.ts';
-import { createAdmin } from '../../src/core/operator/index.ts';
+import { createAdmin } from '../../src/modules/operator/index.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const users = ['vic', 'val', 'ann', 'bea', 'cal'].map((n) => ({ email: `${n}@evict.test`, password: `${n}-password-1`, firstName: n, lastName: 'Evict' }));

@@ -1,4 +1,4 @@
-// The relay's claim on the outbox (migration 0016, src/adapters/postgres/repos/outbox.ts), on
+// The relay's claim on the outbox (migration 0016, src/modules/mail/postgres/outbox-repo.ts), on
 // each engine: a due pending mail is claimed by one caller at a time (FOR UPDATE SKIP LOCKED),
 // an attempt is counted and the mail leaves reach until its lease ends; an outcome counts only
 // for the attempt that claimed it; a finished mail loses its relay secret; stored mails are

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createStore } from '../../src/adapters/postgres/store.ts';
 import { STORE_MODULES } from '../../src/modules/registries.ts';
 import { openPostgres } from '../../src/adapters/postgres/node-postgres.ts';
-import { createSeeder } from '../../src/core/operator/seed.ts';
+import { createSeeder } from '../../src/modules/operator/core/seed.ts';
 import { seedRolesAndGroups } from '../../src/modules/roles/index.ts';
 import { randomIds } from '../../src/adapters/ids/random-ids.ts';
 import type { PasswordHasher } from '../../src/core/ports/crypto.ts';

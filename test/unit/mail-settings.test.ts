@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { RELAY, describeFailure, retryDelaySeconds } from '../../src/core/mail/relay.ts';
+import { RELAY, describeFailure, retryDelaySeconds } from '../../src/modules/mail/core/relay.ts';
 import { describeMail, startupLines } from '../../src/startup-report.ts';
 
 const base = { PUBLIC_URL: 'https://scan.example.com', DATA_DIR: '/tmp/x' };

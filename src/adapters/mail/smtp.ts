@@ -1,7 +1,7 @@
 // MailTransport over SMTP (nodemailer), from SMTP_URL: smtp://user:password@host:587 (STARTTLS
 // when the server offers it) or smtps://…:465; nodemailer's options may follow as query
 // parameters (e.g. ?requireTLS=true). Timeouts are bounded well under the relay's claim lease
-// (src/core/mail/relay.ts), so an attempt ends before another node may take the mail over.
+// (src/modules/mail/core/relay.ts), so an attempt ends before another node may take the mail over.
 import nodemailer from 'nodemailer';
 import type { MailTransport } from '../../core/ports/mail-transport.ts';
 

@@ -12,7 +12,6 @@ import { locksRepo } from './repos/locks.ts';
 import { invitationsRepo } from './repos/invitations.ts';
 import { adminRepo, countersRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 import { accountInvitationsRepo } from './repos/account-invitations.ts';
-import { outboxRepo } from './repos/outbox.ts';
 import { decodeEvent, EVENTS_CHANNEL, eventsRepo, type NotifiedEvent } from './repos/events.ts';
 import { webhooksRepo } from './repos/webhooks.ts';
 import { withWebhookFanOut } from '../../core/webhooks/index.ts';
@@ -56,7 +55,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     oauth: oauthRepo(sql),
     webSessions: webSessionsRepo(sql),
     throttle: throttleRepo(sql),
-    outbox: outboxRepo(sql),
     settings: settingsRepo(sql),
     admin: adminRepo(sql),
   };

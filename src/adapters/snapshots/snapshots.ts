@@ -16,7 +16,7 @@ import type { AdjustableClock } from '../../core/ports/clock.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
 import type { Store } from '../../core/ports/repositories.ts';
 import type { SnapshotInfo, SnapshotOptions, Snapshots } from '../../core/ports/snapshots.ts';
-import { SANDBOX_CLOCK_SETTING } from '../../core/operator/index.ts';
+import { SANDBOX_CLOCK_SETTING } from '../../modules/operator/index.ts';
 import type { Sql } from '../postgres/sql.ts';
 import {
   ArchiveReader, ArchiveWriter, BLOB_PREFIX, FORMAT, MANIFEST_ENTRY, offsetAfter, PAX, Spool, TRAILER_ENTRY, VERSION, tableEntry,

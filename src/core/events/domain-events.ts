@@ -50,8 +50,7 @@ export interface DomainEventData extends ModuleEventData {
    * caches drop everything. Consumers that read the outbox table ignore it.
    */
   'events.missed': Record<string, never>;
-  /** The seed (SEED_FILE, /_operator/seed, npm run admin) created or updated the account, its members, subscriptions, roles, groups. */
-  'account.seeded': { accountId: string };
+  // account.seeded: src/modules/operator/core/events.ts.
   /** The seed created or changed a user (profile or password). */
   'user.seeded': { userId: string; created: boolean };
 

@@ -62,7 +62,6 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   'signing-keys.rotated': () => [cacheScope.signingKeys],
   'service.reset': () => [cacheScope.all],
   'events.missed': () => [cacheScope.all],
-  'account.seeded': (e) => [cacheScope.account(e.data.accountId), cacheScope.projectLists(e.data.accountId)],
   'user.seeded': user,
 
   // A new user is in no project yet (and has no list kept); an existing one who comes back

@@ -3,6 +3,7 @@
 // without importing the jobs module, which is itself a module.
 import type { Repos } from './repositories.ts';
 import type { FilesRepos } from './file-repositories.ts';
+import type { MailRepos } from '../../modules/mail/index.ts';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
@@ -33,5 +34,5 @@ export interface JobHandler {
    * Runs in the transaction that records the job's end and publishes job.finished: what
    * follows from the end (the requester's mail) commits with it, once, on the node that ran it.
    */
-  finished?(repos: Pick<Repos & FilesRepos, 'events' | 'files' | 'outbox' | 'users'>, job: JobRecord, outcome: JobOutcome): Promise<void>;
+  finished?(repos: Pick<Repos & FilesRepos, 'events' | 'files' | 'users'> & MailRepos, job: JobRecord, outcome: JobOutcome): Promise<void>;
 }

@@ -20,7 +20,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { AccountInvitationRecord, AccountRecord, AccountRole, Repos, UserRecord } from '../ports/repositories.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { MembersRepos } from '../../modules/members/index.ts';
-import type { SendMail } from '../mail/index.ts';
+import type { MailRepos, SendMail } from '../../modules/mail/index.ts';
 import { ACCOUNT_ROLES } from '../permissions/account-roles.ts';
 import { invitationMail } from './invitation-mails.ts';
 import type { AccountMemberRecord, AccountsRepos } from '../../modules/accounts/index.ts';
@@ -108,7 +108,7 @@ async function mailAllowed(repos: Pick<Repos, 'counters'>, deps: InviteDeps, ema
  * also accepts it, one who can sign in is told to accept on his account page.
  */
 export async function inviteToAccount(
-  repos: Pick<Repos & AccountsRepos, 'accountInvitations' | 'accounts' | 'counters' | 'events' | 'invitations' | 'outbox' | 'users'>,
+  repos: Pick<Repos & AccountsRepos & MailRepos, 'accountInvitations' | 'accounts' | 'counters' | 'events' | 'invitations' | 'outbox' | 'users'>,
   deps: InviteDeps,
   account: AccountRecord,
   inviterId: string,

@@ -19,6 +19,7 @@ import { resolveUser } from './resolve-users.ts';
 import { inviteToAccount, type InviteDeps, pendingView, withdrawInvitation } from './account-invitations.ts';
 import type { AccountMemberRecord, AccountsRepos } from '../../modules/accounts/index.ts';
 import type { ProjectsRepos } from '../../modules/projects/index.ts';
+import type { MailRepos } from '../../modules/mail/index.ts';
 
 /** A user as seen in one account: membership details, and only the account roles the caller may read. */
 export interface AccountUserView {
@@ -65,10 +66,10 @@ export interface AccountUsers {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ACCOUNT_USERS_STORE = storeUseOf<Repos & ProjectsRepos & AccountsRepos & MembersRepos & GroupsRepos>()({ reads: ['accountInvitations', 'accounts', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'members', 'outbox', 'projects', 'users'] });
+export const ACCOUNT_USERS_STORE = storeUseOf<Repos & ProjectsRepos & AccountsRepos & MembersRepos & GroupsRepos & MailRepos>()({ reads: ['accountInvitations', 'accounts', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'members', 'outbox', 'projects', 'users'] });
 
 export function createAccountUsers(deps: InviteDeps & {
-  store: SliceOf<typeof ACCOUNT_USERS_STORE, Repos & ProjectsRepos & AccountsRepos & MembersRepos & GroupsRepos>;
+  store: SliceOf<typeof ACCOUNT_USERS_STORE, Repos & ProjectsRepos & AccountsRepos & MembersRepos & GroupsRepos & MailRepos>;
   authorizer: Authorizer;
   /** Names the projects of the account the user owns (projects module); the owner of one cannot be removed. */
   ownedProjects?: (repos: ProjectsRepos, userId: string, accountId: string) => Promise<string[]>;

@@ -6,7 +6,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
 import type { Authorizer } from '../permissions/authorizer.ts';
-import type { SendMail } from '../mail/index.ts';
+import type { MailRepos, SendMail } from '../../modules/mail/index.ts';
 import type { JobRunner } from '../../modules/jobs/index.ts';
 import { createSignIn, type SignIn } from './sign-in.ts';
 import { createAccountUsers, type AccountUsers } from './account-users.ts';
@@ -21,7 +21,7 @@ import type { ProjectsRepos } from '../../modules/projects/index.ts';
 
 export interface UsersNeeds {
   /** The groups and members modules' repositories too: a user removed from the account leaves its groups and its projects. */
-  store: Store<Repos & ProjectsRepos & AccountsRepos & GroupsRepos & MembersRepos & JobsRepos>;
+  store: Store<Repos & ProjectsRepos & AccountsRepos & GroupsRepos & MembersRepos & JobsRepos & MailRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;

@@ -13,7 +13,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { JobRecord } from '../ports/job-handler.ts';
 import type { Repos } from '../ports/repositories.ts';
-import type { SendMail } from '../mail/index.ts';
+import type { MailRepos, SendMail } from '../../modules/mail/index.ts';
 import type { JobHandler, JobRunner } from '../../modules/jobs/index.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { JobsRepos } from '../../modules/jobs/index.ts';
@@ -54,10 +54,10 @@ export interface PasswordResets {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const PASSWORD_RESETS_STORE = storeUseOf<Repos & JobsRepos>()({ reads: [], writes: ['events', 'invitations', 'jobs', 'outbox', 'throttle', 'users'] });
+export const PASSWORD_RESETS_STORE = storeUseOf<Repos & JobsRepos & MailRepos>()({ reads: [], writes: ['events', 'invitations', 'jobs', 'outbox', 'throttle', 'users'] });
 
 export function createPasswordResets(deps: {
-  store: SliceOf<typeof PASSWORD_RESETS_STORE, Repos & JobsRepos>;
+  store: SliceOf<typeof PASSWORD_RESETS_STORE, Repos & JobsRepos & MailRepos>;
   clock: Clock;
   ids: Ids;
   sendMail: SendMail;

@@ -7,14 +7,14 @@ import type { Ids } from '../ports/ids.ts';
 import type { WebhookSender } from '../ports/webhooks.ts';
 import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
 import type { Authorizer } from '../permissions/authorizer.ts';
-import type { SendMail } from '../mail/index.ts';
+import type { MailRepos, SendMail } from '../../modules/mail/index.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { createWebhookRelay, webhookRelayPasses, type WebhookRelay } from './relay.ts';
 import { createWebhookOwnerNotices, webhookOwnerNoticePasses, type WebhookOwnerNotices } from './owner-notices.ts';
 import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 export interface WebhooksNeeds {
-  store: Store<Repos & AccountsRepos>;
+  store: Store<Repos & AccountsRepos & MailRepos>;
   clock: Clock;
   ids: Ids;
   logger: Logger;

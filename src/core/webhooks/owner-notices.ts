@@ -7,7 +7,7 @@
 import type { PeriodicTask } from '../ports/background.ts';
 import type { Repos } from '../ports/repositories.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
-import type { SendMail } from '../mail/index.ts';
+import type { MailRepos, SendMail } from '../../modules/mail/index.ts';
 import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 /** Notices one pass writes at most (the rest wait for the next pass). */
@@ -19,10 +19,10 @@ export interface WebhookOwnerNotices {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const WEBHOOK_OWNER_NOTICES_STORE = storeUseOf<Repos & AccountsRepos>()({ reads: [], writes: ['accounts', 'outbox', 'users', 'webhooks'] });
+export const WEBHOOK_OWNER_NOTICES_STORE = storeUseOf<Repos & AccountsRepos & MailRepos>()({ reads: [], writes: ['accounts', 'outbox', 'users', 'webhooks'] });
 
 export function createWebhookOwnerNotices(deps: {
-  store: SliceOf<typeof WEBHOOK_OWNER_NOTICES_STORE, Repos & AccountsRepos>;
+  store: SliceOf<typeof WEBHOOK_OWNER_NOTICES_STORE, Repos & AccountsRepos & MailRepos>;
   sendMail: SendMail;
   publicUrl: string;
 }): WebhookOwnerNotices {

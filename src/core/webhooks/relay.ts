@@ -22,7 +22,7 @@ import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { Repos } from '../ports/repositories.ts';
 import { WebhookSendError, type ClaimedEndpoint, type DueDelivery, type LeasedTarget, type WebhookSender } from '../ports/webhooks.ts';
 import { errorFields, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
-import type { SendMail } from '../mail/index.ts';
+import type { MailRepos, SendMail } from '../../modules/mail/index.ts';
 import type { PeriodicTask } from '../ports/background.ts';
 import { signedHeaders } from './signature.ts';
 import { nextAttemptAt, pausesEndpoint, retryDelaySeconds, shouldDisable } from './retry-schedule.ts';
@@ -72,10 +72,10 @@ export interface WebhookRelay {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const WEBHOOK_RELAY_STORE = storeUseOf<Repos & AccountsRepos>()({ reads: ['webhooks'], writes: ['accounts', 'events', 'outbox', 'users', 'webhooks'] });
+export const WEBHOOK_RELAY_STORE = storeUseOf<Repos & AccountsRepos & MailRepos>()({ reads: ['webhooks'], writes: ['accounts', 'events', 'outbox', 'users', 'webhooks'] });
 
 export function createWebhookRelay(deps: {
-  store: SliceOf<typeof WEBHOOK_RELAY_STORE, Repos & AccountsRepos>;
+  store: SliceOf<typeof WEBHOOK_RELAY_STORE, Repos & AccountsRepos & MailRepos>;
   clock: Clock;
   sender: WebhookSender;
   sendMail: SendMail;
@@ -147,7 +147,7 @@ export function createWebhookRelay(deps: {
   }
 
   /** The mail to the account's owner and administrators when their endpoint is disabled. */
-  async function tellAdministrators(repos: Pick<Repos & AccountsRepos, 'accounts' | 'outbox' | 'users'>, endpoint: ClaimedEndpoint): Promise<void> {
+  async function tellAdministrators(repos: Pick<Repos & AccountsRepos & MailRepos, 'accounts' | 'outbox' | 'users'>, endpoint: ClaimedEndpoint): Promise<void> {
     const account = await repos.accounts.byId(endpoint.accountId);
     if (!account) return;
     const admins = (await repos.accounts.members(account.id)).filter((m) => m.roles.includes('administrator')).map((m) => m.userId);

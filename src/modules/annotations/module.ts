@@ -5,7 +5,7 @@ import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { ProjectAccess } from '../projects/index.ts';
-import type { SendMail } from '../../core/mail/index.ts';
+import type { SendMail, MailRepos } from '../mail/index.ts';
 import type { MembersRepos } from '../members/index.ts';
 import { createAnnotations, type Annotations } from './core/annotations.ts';
 import type { AnnotationsRepos } from './core/ports.ts';
@@ -18,7 +18,7 @@ import type { WorkzonesRepos } from '../workzones/index.ts';
 
 export interface AnnotationsNeeds {
   /** The members module's repository too: an assignee's grants in the project. */
-  store: Store<Repos & WorkzonesRepos & MembersRepos & AnnotationsRepos>;
+  store: Store<Repos & WorkzonesRepos & MembersRepos & AnnotationsRepos & MailRepos>;
   clock: Clock;
   ids: Ids;
   projectAccess: ProjectAccess;

@@ -13,9 +13,10 @@ import { createJobRunner, type JobHandler, type JobRunner } from './core/job-run
 import type { JobsRepos } from './core/ports.ts';
 import type { JobEventType } from './core/events.ts';
 import { jobsRepo } from './postgres/jobs-repo.ts';
+import type { MailRepos } from '../mail/index.ts';
 
 export interface JobsNeeds {
-  store: Store<Repos & FilesRepos & JobsRepos>;
+  store: Store<Repos & FilesRepos & JobsRepos & MailRepos>;
   clock: Clock;
   ids: Ids;
   logger: Logger;

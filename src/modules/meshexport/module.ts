@@ -11,7 +11,7 @@ import type { ObjectStore } from '../../core/ports/object-store.ts';
 import { formatUrn } from '../../core/ids/urn.ts';
 import type { JobRunner } from '../jobs/index.ts';
 import type { ProjectAccess } from '../projects/index.ts';
-import type { SendMail } from '../../core/mail/index.ts';
+import type { SendMail } from '../mail/index.ts';
 import { createMeshExports, createMeshJob, MESH_JOB, type MeshExports } from './core/mesh-export.ts';
 import { MESH_EXPORT_CODES } from './core/errors.ts';
 import { open3dMesher } from './adapters/open3d-mesher.ts';

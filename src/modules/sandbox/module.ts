@@ -14,7 +14,7 @@ import { faultsFileReader } from './adapters/faults-file.ts';
 import { invalidInput, type DomainError } from '../../core/errors.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { Snapshots } from '../../core/ports/snapshots.ts';
-import type { SandboxClock } from '../../core/operator/index.ts';
+import type { SandboxClock } from '../operator/index.ts';
 import { createRequestGate, type RequestGate } from './core/request-gate.ts';
 import { createSnapshotControl, type SnapshotControl } from './core/snapshot-control.ts';
 import { createFaults, type Faults } from './core/faults.ts';

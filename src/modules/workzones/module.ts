@@ -11,7 +11,7 @@ import type { Authorizer } from '../../core/permissions/authorizer.ts';
 import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { CacheRegistry } from '../../core/cache/registry.ts';
 import type { ProjectAccess, ProjectsRepos } from '../projects/index.ts';
-import type { SendMail } from '../../core/mail/index.ts';
+import type { SendMail } from '../mail/index.ts';
 import type { Files } from '../files/index.ts';
 import type { RolesRepos } from '../roles/index.ts';
 import type { TagsRepos } from '../tags/index.ts';

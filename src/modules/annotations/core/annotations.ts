@@ -14,7 +14,7 @@ import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
-import type { SendMail } from '../../../core/mail/index.ts';
+import type { MailRepos, SendMail } from '../../mail/index.ts';
 import type { MembersRepos } from '../../members/index.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../projects/index.ts';
 import type { AnnotationCommentRecord, AnnotationFields, AnnotationIntegrationLink, AnnotationRecord, AnnotationsRepos } from './ports.ts';
@@ -72,11 +72,11 @@ export interface Annotations {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ANNOTATIONS_STORE = storeUseOf<Repos & WorkzonesRepos & MembersRepos & AnnotationsRepos>()({ reads: ['annotations', 'members', 'users', 'workzones'], writes: ['annotations', 'events', 'locks', 'outbox', 'users', 'workzones'] });
+export const ANNOTATIONS_STORE = storeUseOf<Repos & WorkzonesRepos & MembersRepos & AnnotationsRepos & MailRepos>()({ reads: ['annotations', 'members', 'users', 'workzones'], writes: ['annotations', 'events', 'locks', 'outbox', 'users', 'workzones'] });
 
 export function createAnnotations(deps: {
   /** The kernel's repositories (users, members, workzones, locks, events, the outbox) and the module's. */
-  store: SliceOf<typeof ANNOTATIONS_STORE, Repos & WorkzonesRepos & MembersRepos & AnnotationsRepos>;
+  store: SliceOf<typeof ANNOTATIONS_STORE, Repos & WorkzonesRepos & MembersRepos & AnnotationsRepos & MailRepos>;
   clock: Clock;
   ids: Ids;
   access: ProjectAccess;
@@ -148,7 +148,7 @@ export function createAnnotations(deps: {
   }
 
   /** Mails and announces each newly assigned user, in the change's transaction. */
-  async function assign(repos: Pick<Repos & WorkzonesRepos, 'events' | 'outbox' | 'users' | 'workzones'>, scope: ProjectScope, a: AnnotationRecord, userIds: string[], now: Date): Promise<void> {
+  async function assign(repos: Pick<Repos & WorkzonesRepos & MailRepos, 'events' | 'outbox' | 'users' | 'workzones'>, scope: ProjectScope, a: AnnotationRecord, userIds: string[], now: Date): Promise<void> {
     if (!userIds.length) return;
     const by = await repos.users.byId(scope.actor.userId);
     const zone = await repos.workzones.byRef(scope.project.id, { uuid: a.workzoneId });

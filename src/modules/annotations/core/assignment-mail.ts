@@ -1,6 +1,6 @@
 // The mail an assignee receives (pure): who assigned what, where, and the link to the project
 // in the console. No secret: the link opens the console, which asks the reader to sign in.
-import type { Mail } from '../../../core/mail/index.ts';
+import type { Mail } from '../../mail/index.ts';
 import type { UserRecord } from '../../../core/ports/repositories.ts';
 import type { AnnotationRecord } from './ports.ts';
 

@@ -14,6 +14,7 @@ import type { JobsRepos } from './ports.ts';
 
 export type { JobHandler, JobOutcome } from '../../../core/ports/job-handler.ts';
 import type { JobHandler, JobOutcome } from '../../../core/ports/job-handler.ts';
+import type { MailRepos } from '../../mail/index.ts';
 
 export const LEASE_MS = 5 * 60_000;
 
@@ -32,10 +33,10 @@ export interface JobRunner {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const JOB_RUNNER_STORE = storeUseOf<Repos & FilesRepos & JobsRepos>()({ reads: ['jobs'], writes: ['events', 'files', 'jobs', 'outbox', 'users'] });
+export const JOB_RUNNER_STORE = storeUseOf<Repos & FilesRepos & JobsRepos & MailRepos>()({ reads: ['jobs'], writes: ['events', 'files', 'jobs', 'outbox', 'users'] });
 
 export function createJobRunner(deps: {
-  store: SliceOf<typeof JOB_RUNNER_STORE, Repos & FilesRepos & JobsRepos>;
+  store: SliceOf<typeof JOB_RUNNER_STORE, Repos & FilesRepos & JobsRepos & MailRepos>;
   clock: Clock;
   ids: Ids;
   handlers: Record<string, JobHandler>;
@@ -56,7 +57,7 @@ export function createJobRunner(deps: {
   let again = false;
 
   /** The job ended for good: job.finished, and the handler's own consequences, in the transaction that records it. */
-  async function finish(repos: Pick<Repos & FilesRepos, 'events' | 'files' | 'outbox' | 'users'>, handler: JobHandler | undefined, job: JobRecord, outcome: JobOutcome, at: Date): Promise<void> {
+  async function finish(repos: Pick<Repos & FilesRepos & MailRepos, 'events' | 'files' | 'outbox' | 'users'>, handler: JobHandler | undefined, job: JobRecord, outcome: JobOutcome, at: Date): Promise<void> {
     await repos.events.publish(eventOf('job.finished', handler?.accountOf?.(job) ?? null, subjectOf('job', job.id), {
       jobId: job.id, kind: job.kind, state: outcome.state, createdBy: job.createdBy,
     }), at);

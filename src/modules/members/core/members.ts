@@ -18,6 +18,7 @@ import './events.ts';
 import './errors.ts';
 import type { WorkzonesRepos } from '../../workzones/index.ts';
 import type { AccountsRepos } from '../../accounts/index.ts';
+import type { MailRepos } from '../../mail/index.ts';
 
 export interface AddMembersInput {
   workzoneRefs?: EntityRef[] | null;
@@ -55,10 +56,10 @@ export interface Members {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const MEMBERS_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & GroupsRepos>()({ reads: ['accountInvitations', 'accounts', 'groups', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'locks', 'members', 'outbox', 'roles', 'users', 'workzones'] });
+export const MEMBERS_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & GroupsRepos & MailRepos>()({ reads: ['accountInvitations', 'accounts', 'groups', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'locks', 'members', 'outbox', 'roles', 'users', 'workzones'] });
 
 export function createMembers(deps: InviteDeps & {
-  store: SliceOf<typeof MEMBERS_STORE, Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & GroupsRepos>;
+  store: SliceOf<typeof MEMBERS_STORE, Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & GroupsRepos & MailRepos>;
   access: ProjectAccess;
 }): Members {
   const { clock, access } = deps;

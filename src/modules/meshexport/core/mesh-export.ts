@@ -17,7 +17,7 @@ import type { FileRecord, FilesRepos } from '../../../core/ports/file-repositori
 import type { Repos } from '../../../core/ports/repositories.ts';
 import type { JobHandler, JobRunner } from '../../jobs/index.ts';
 import type { ProjectAccess } from '../../projects/index.ts';
-import type { SendMail } from '../../../core/mail/index.ts';
+import type { SendMail, MailRepos } from '../../mail/index.ts';
 import { formatOf } from '../../files/index.ts';
 import { MESHABLE_EXTENSIONS, MeshFailure, type BuiltMesh, type CropRegion, type Mesher } from './ports.ts';
 import type { JobsRepos } from '../../jobs/index.ts';
@@ -128,7 +128,7 @@ export function createMeshJob(deps: { store: SliceOf<typeof MESH_JOB_STORE, File
   const { clock, mesher, sendMail, workRoot } = deps;
   const store = sliceOf(deps.store, MESH_JOB_STORE);
 
-  async function notify(repos: Pick<Repos, 'outbox' | 'users'>, userId: string, subject: string, text: string) {
+  async function notify(repos: Pick<Repos & MailRepos, 'outbox' | 'users'>, userId: string, subject: string, text: string) {
     const user = await repos.users.byId(userId);
     if (user) await sendMail(repos, { to: user.email, subject, text, links: [] });
   }

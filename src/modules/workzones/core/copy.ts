@@ -13,7 +13,7 @@ import type { FilesRepos } from '../../../core/ports/file-repositories.ts';
 import type { RolesRepos } from '../../roles/index.ts';
 import { api1IdOf } from '../../../core/ids/api1-id.ts';
 import type { JobRecord } from '../../../core/ports/job-handler.ts';
-import type { SendMail } from '../../../core/mail/index.ts';
+import type { MailRepos, SendMail } from '../../mail/index.ts';
 import type { Permission } from '../../../core/permissions/catalog.ts';
 import { requirePermission, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
 import type { JobHandler, JobRunner } from '../../jobs/index.ts';
@@ -98,7 +98,7 @@ export function createWorkzoneCopy(deps: {
   const { clock, ids, access, sendMail } = deps;
   const store = sliceOf(deps.store, WORKZONE_COPY_STORE);
 
-  async function notify(repos: Pick<Repos, 'outbox' | 'users'>, userId: string, subject: string, text: string) {
+  async function notify(repos: Pick<Repos & MailRepos, 'outbox' | 'users'>, userId: string, subject: string, text: string) {
     const user = await repos.users.byId(userId);
     if (user) await sendMail(repos, { to: user.email, subject, text, links: [] });
   }

@@ -3,14 +3,28 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services.ts';
 import { requireOperator, sandboxOnly } from './guards.ts';
 import { Email, SeedDocument } from './schemas.ts';
-import type { SeedDocument as SeedDoc } from '../../core/operator/index.ts';
+import type { ApplySeed, SeedDocument as SeedDoc } from '../core/seed.ts';
+import type { Operator } from '../core/operator.ts';
+import type { AuthenticateOperator } from '../core/operator-auth.ts';
+import type { SandboxClock } from '../core/sandbox-clock.ts';
+import type { SigningKeys } from '../../../core/oauth/index.ts';
+import type { RequestGate } from '../../sandbox/index.ts';
 
+/** What the routes call: the module's use cases, the OAuth module's signing keys, the sandbox module's request gate, the settings. */
+export interface OperatorRouteUse {
+  config: { sandbox: boolean };
+  applySeed: ApplySeed;
+  operator: Operator;
+  authenticateOperator: AuthenticateOperator | null;
+  sandboxClock: SandboxClock;
+  requestGate: RequestGate;
+  signingKeys: SigningKeys;
+}
 
 export const operatorRoutes =
-  (core: Pick<Services, 'applySeed' | 'authenticateOperator' | 'config' | 'operator' | 'requestGate' | 'sandboxClock' | 'signingKeys'>): FastifyPluginAsync =>
+  (core: OperatorRouteUse): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', requireOperator(core));

@@ -1,10 +1,10 @@
-// The operator surface's guards (routes.ts, and the sandbox module's routes): typed by the one
+// The operator surface's guards (routes.ts, and the sandbox module's routes through index.ts): typed by the one
 // use case and the one setting they read, so a module's routes import them without the
 // composed service's type.
 import type { FastifyRequest } from 'fastify';
-import { DomainError } from '../../core/errors.ts';
-import { bearerToken } from '../auth.ts';
-import type { AuthenticateOperator } from '../../core/operator/index.ts';
+import { DomainError } from '../../../core/errors.ts';
+import { bearerToken } from '../../../http/auth.ts';
+import type { AuthenticateOperator } from '../core/operator-auth.ts';
 
 export const routeNotFound = (url: string) =>
   new DomainError('not-found', 'route-not-found', `No route ${url.split('?')[0]!.slice(0, 200)}`);

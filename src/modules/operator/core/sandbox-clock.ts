@@ -1,10 +1,10 @@
 // The sandbox clock (CONTRACT §3): an offset kept in the database so every node of a
 // cluster agrees. It moves forward or back (issue 32 item 4; docs/operator-api.md "The
 // sandbox clock" says what moving back means for tokens, jobs and sweeps).
-import { invalidInput } from '../errors.ts';
-import type { AdjustableClock } from '../ports/clock.ts';
-import type { PeriodicTask } from '../ports/background.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
+import { invalidInput } from '../../../core/errors.ts';
+import type { AdjustableClock } from '../../../core/ports/clock.ts';
+import type { PeriodicTask } from '../../../core/ports/background.ts';
+import { sliceOf, storeUse, type SliceOf } from '../../../core/ports/store-slices.ts';
 
 /** The settings row holding the shared offset, in seconds (snapshots save and restore it with the settings). */
 export const SANDBOX_CLOCK_SETTING = 'clock.offsetSeconds';

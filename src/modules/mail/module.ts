@@ -1,16 +1,20 @@
-// The mail module's descriptor (src/core/modules.ts): send-mail into the outbox, and with
-// SMTP_URL every node's relay of the outbox (a periodic task).
-import type { FeatureModule } from '../modules.ts';
-import type { Store } from '../ports/repositories.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { MailTransport } from '../ports/mail-transport.ts';
-import type { CoreMetrics, Logger } from '../ports/telemetry.ts';
-import { createSendMail, type SendMail } from './send-mail.ts';
-import { createMailRelay, mailRelayPasses, type MailRelay, type RelaySettings } from './relay.ts';
+// The mail module's contract (src/modules/contract.ts): send-mail into the outbox, in the
+// caller's transaction; with a transport (SMTP_URL, or MAIL_TO_LOG) every node's relay of the
+// outbox (a periodic task); its repository, the outbox.
+import type { FeatureModule } from '../../core/modules.ts';
+import type { Store } from '../../core/ports/repositories.ts';
+import type { Clock } from '../../core/ports/clock.ts';
+import type { Ids } from '../../core/ports/ids.ts';
+import type { MailTransport } from '../../core/ports/mail-transport.ts';
+import type { CoreMetrics, Logger } from '../../core/ports/telemetry.ts';
+import { defineModule } from '../contract.ts';
+import { createSendMail, type SendMail } from './core/send-mail.ts';
+import { createMailRelay, mailRelayPasses, type MailRelay, type RelaySettings } from './core/relay.ts';
+import type { MailRepos } from './core/ports.ts';
+import { outboxRepo } from './postgres/outbox-repo.ts';
 
 export interface MailNeeds {
-  store: Store;
+  store: Store<MailRepos>;
   clock: Clock;
   ids: Ids;
   logger: Logger;
@@ -30,7 +34,7 @@ export interface MailOffers {
   mailRelay: MailRelay | null;
 }
 
-export const mailModule: FeatureModule<MailNeeds, MailOffers> = {
+const feature: FeatureModule<MailNeeds, MailOffers> = {
   name: 'mail',
   create: ({ store, clock, ids, logger, metrics, mailTransport, config }) => {
     // The outbox keeps a mail's secret (an invitation link) only while the outbox is how it
@@ -54,3 +58,9 @@ export const mailModule: FeatureModule<MailNeeds, MailOffers> = {
     };
   },
 };
+
+export const mailModule = defineModule<MailNeeds, MailOffers, MailRepos>({
+  name: 'mail',
+  feature,
+  repositories: { outbox: outboxRepo },
+});

@@ -2,10 +2,11 @@
 // attempts are counted per client address: an address with too many wrong tokens is
 // refused (429, Retry-After) for a while, right token or not, so the token cannot be
 // guessed online. A right token costs one read; only failures write.
-import { DomainError, unauthorized } from '../errors.ts';
-import { safeEqual } from '../crypto/digest.ts';
-import type { Clock } from '../ports/clock.ts';
-import { readsOf, storeReads, type ReadsOf } from '../ports/store-slices.ts';
+import { DomainError, unauthorized } from '../../../core/errors.ts';
+import { safeEqual } from '../../../core/crypto/digest.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import { readsOf, storeReads, type ReadsOf } from '../../../core/ports/store-slices.ts';
+import './errors.ts';
 
 export const OPERATOR_THROTTLE = {
   windowSeconds: 15 * 60,

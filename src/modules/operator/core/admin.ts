@@ -6,17 +6,18 @@
 // Accounts, owners, subscriptions and account roles are written as seed documents, so they
 // follow the seed's validation and are idempotent; a user without a password gets a
 // one-time set-password link (the invitation link, valid 7 days), printed, never mailed.
-import { eventOf, subjectOf } from '../events/domain-events.ts';
-import { DomainError, invalidInput } from '../errors.ts';
-import { sha256Hex } from '../crypto/digest.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { AccountRecord, AccountRole, OutboxEntry, Repos, UserRecord } from '../ports/repositories.ts';
-import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
+import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { DomainError, invalidInput } from '../../../core/errors.ts';
+import { sha256Hex } from '../../../core/crypto/digest.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { AccountRecord, AccountRole, Repos, UserRecord } from '../../../core/ports/repositories.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { SeedAccount, SeedDocument, SeedResult, SeedSubscription } from './seed.ts';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../users/index.ts';
-import { endEverySession } from '../oauth/index.ts';
-import type { AccountsRepos, SubscriptionRecord } from '../../modules/accounts/index.ts';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../../../core/users/index.ts';
+import { endEverySession } from '../../../core/oauth/index.ts';
+import type { AccountsRepos, SubscriptionRecord } from '../../accounts/index.ts';
+import type { MailRepos, OutboxEntry } from '../../mail/index.ts';
 
 /** The invitation link's lifetime (account-users.ts sends the same link by mail). */
 const LINK_SECONDS = 7 * 24 * 3600;
@@ -55,10 +56,10 @@ export interface AdminUse {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ADMIN_STORE = storeUseOf<Repos & AccountsRepos>()({ reads: ['accounts', 'outbox', 'subscriptions', 'users'], writes: ['events', 'invitations', 'oauth', 'users'] });
+export const ADMIN_STORE = storeUseOf<Repos & AccountsRepos & MailRepos>()({ reads: ['accounts', 'outbox', 'subscriptions', 'users'], writes: ['events', 'invitations', 'oauth', 'users'] });
 
 export function createAdmin(deps: {
-  store: SliceOf<typeof ADMIN_STORE, Repos & AccountsRepos>;
+  store: SliceOf<typeof ADMIN_STORE, Repos & AccountsRepos & MailRepos>;
   clock: Clock;
   ids: Ids;
   publicUrl: string;

@@ -1,10 +1,12 @@
 // The operator surface's use cases (CONTRACT §3): reset, outbox, tokens without a browser.
-import { eventOf } from '../events/domain-events.ts';
-import { DomainError } from '../errors.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { TokenResponse, TokenService } from '../oauth/index.ts';
+import { eventOf } from '../../../core/events/domain-events.ts';
+import { DomainError } from '../../../core/errors.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { TokenResponse, TokenService } from '../../../core/oauth/index.ts';
 import type { ApplySeed, SeedDocument, SeedResult } from './seed.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import type { MailRepos } from '../../mail/index.ts';
 
 /** The operator surface's use cases (CONTRACT §3): reset, outbox, tokens without a browser. */
 export interface Operator {
@@ -17,13 +19,13 @@ export interface Operator {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const OPERATOR_STORE = storeUse({ reads: ['outbox', 'users'], writes: ['admin', 'events'] });
+export const OPERATOR_STORE = storeUseOf<Repos & MailRepos>()({ reads: ['outbox', 'users'], writes: ['admin', 'events'] });
 
 export function createOperator(deps: {
   // Reads the outbox and users outside a transaction. The reset is the other deliberate
   // whole-store write (with the seeder): repos.admin.deleteAllData empties every table in one
   // statement, so its transaction is handed the admin repository and the events only.
-  store: SliceOf<typeof OPERATOR_STORE>;
+  store: SliceOf<typeof OPERATOR_STORE, Repos & MailRepos>;
   clock: Clock;
   tokens: TokenService;
   applySeed: ApplySeed;

@@ -10,10 +10,10 @@
 // - while the relay still has to send it (SMTP on): the row then names the secret apart
 //   (relay_secret) and loses it as soon as the relay is done with it (sent, or failed for good).
 // Otherwise the row is stored with the secret replaced by REDACTED (docs/security.md).
-import { sha256Hex } from '../crypto/digest.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { OutboxMail, Repos } from '../ports/repositories.ts';
+import { sha256Hex } from '../../../core/crypto/digest.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { MailRepos, OutboxMail } from './ports.ts';
 
 export const REDACTED = '[redacted]';
 
@@ -22,7 +22,7 @@ export interface Mail extends OutboxMail {
   secret?: string;
 }
 
-export type SendMail = (repos: Pick<Repos, 'outbox'>, mail: Mail) => Promise<void>;
+export type SendMail = (repos: MailRepos, mail: Mail) => Promise<void>;
 
 /** The mail with every occurrence of `secret` replaced by REDACTED. */
 export function redactMail(mail: OutboxMail, secret: string): OutboxMail {
@@ -46,5 +46,5 @@ export const createSendMail =
   };
 
 /** Once a secret is spent (an invitation accepted), the stored copies of its mail lose it, in the caller's transaction. */
-export const redactSpentSecret = (repos: Pick<Repos, 'outbox'>, secret: string): Promise<void> =>
+export const redactSpentSecret = (repos: MailRepos, secret: string): Promise<void> =>
   repos.outbox.redactSecret(sha256Hex(secret), secret, REDACTED);

@@ -1,6 +1,6 @@
 // Request schemas of the operator surface (CONTRACT §3).
 import { Type } from 'typebox';
-import { Name } from '../schema-helpers.ts';
+import { Name } from '../../../http/schema-helpers.ts';
 
 export const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' });
 // The plain 8-4-4-4-12 form only: ajv's "uuid" format also accepts "urn:uuid:…",
@@ -42,7 +42,7 @@ export const SeedSubscription = Type.Object(
 const Emails = Type.Array(Email, { maxItems: 10_000 });
 
 // Roles and groups: their fields named here (an unknown one is refused), their values
-// checked by the core (src/core/operator/seed-extensions.ts), which names the failing one.
+// checked by the core (src/modules/roles/core/seed-roles-and-groups.ts), which names the failing one.
 const Text = Type.Union([Type.String({ maxLength: 4096 }), Type.Null()]);
 const Strings = Type.Union([Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 }), Type.Null()]);
 export const SeedRole = Type.Object(

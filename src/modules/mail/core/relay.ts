@@ -11,14 +11,14 @@
 // Failures: attempt n failing is retried after firstRetrySeconds × 2^(n-1) (at most
 // MAX_RETRY_SECONDS); after maxAttempts the mail is 'failed' for good: `npm run admin --
 // outbox` shows it with the last error, and scanbase_mail_relay_failures_total counts it.
-import { failureLine } from '../errors.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { MailTransport } from '../ports/mail-transport.ts';
-import type { ClaimedMail } from '../ports/repositories.ts';
-import { errorFields, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
+import { failureLine } from '../../../core/errors.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { MailTransport } from '../../../core/ports/mail-transport.ts';
+import type { ClaimedMail, MailRepos } from './ports.ts';
+import { errorFields, type CoreMetrics, type Logger } from '../../../core/ports/telemetry.ts';
 import { REDACTED } from './send-mail.ts';
-import type { PeriodicTask } from '../ports/background.ts';
-import { readsOf, storeReads, type ReadsOf } from '../ports/store-slices.ts';
+import type { PeriodicTask } from '../../../core/ports/background.ts';
+import { readsOf, storeReadsOf, type ReadsOf } from '../../../core/ports/store-slices.ts';
 
 export const RELAY = {
   /** A claimed mail is another node's to take after this long without an outcome (a crash); longer than the transport's timeouts. */
@@ -59,10 +59,10 @@ export interface MailRelay {
 }
 
 /** What it reads of the store (src/core/ports/store-slices.ts). */
-export const MAIL_RELAY_READS = storeReads(['outbox']);
+export const MAIL_RELAY_READS = storeReadsOf<MailRepos>()(['outbox']);
 
 export function createMailRelay(deps: {
-  store: ReadsOf<typeof MAIL_RELAY_READS>;
+  store: ReadsOf<typeof MAIL_RELAY_READS, MailRepos>;
   clock: Clock;
   transport: MailTransport;
   /** The domain of Message-IDs (the public URL's host). */

@@ -1,19 +1,21 @@
 // The seed document (CONTRACT §3): users, accounts with owners and account roles,
 // subscriptions. Idempotent: objects are matched by fixed id, e-mail or name, and
 // applying the same document twice changes nothing.
-import { eventOf, subjectOf } from '../events/domain-events.ts';
-import { DomainError, invalidInput } from '../errors.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { PasswordHasher } from '../ports/crypto.ts';
-import { sha256Hex } from '../crypto/digest.ts';
-import type { AccountRole, Repos } from '../ports/repositories.ts';
-import type { AccountsRepos } from '../../modules/accounts/index.ts';
-import type { WholeStore } from '../ports/store-slices.ts';
-import { endEverySession } from '../oauth/index.ts';
+import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { DomainError, invalidInput } from '../../../core/errors.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { PasswordHasher } from '../../../core/ports/crypto.ts';
+import { sha256Hex } from '../../../core/crypto/digest.ts';
+import type { AccountRole, Repos } from '../../../core/ports/repositories.ts';
+import type { AccountsRepos } from '../../accounts/index.ts';
+import type { WholeStore } from '../../../core/ports/store-slices.ts';
+import { endEverySession } from '../../../core/oauth/index.ts';
+import './events.ts';
+import './errors.ts';
 
-export type { SeedAccount, SeedAccountExtension, SeedDocument, SeedSubscription, SeedUser } from '../ports/seed.ts';
-import type { SeedAccountExtension, SeedDocument } from '../ports/seed.ts';
+export type { SeedAccount, SeedAccountExtension, SeedDocument, SeedSubscription, SeedUser } from '../../../core/ports/seed.ts';
+import type { SeedAccountExtension, SeedDocument } from '../../../core/ports/seed.ts';
 
 export interface SeedResult {
   users: { email: string; id: string }[];

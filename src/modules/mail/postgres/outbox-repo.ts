@@ -1,7 +1,7 @@
 // The outbox: every mail the service writes, and the SMTP relay's state of each (migration
-// 0016, src/core/mail/relay.ts).
-import type { ClaimedMail, OutboxEntry, OutboxRepo } from '../../../core/ports/repositories.ts';
-import type { Sql } from '../sql.ts';
+// 0016, ../core/relay.ts).
+import type { ClaimedMail, OutboxEntry, OutboxRepo } from '../core/ports.ts';
+import type { Sql } from '../../../adapters/postgres/sql.ts';
 
 /** The row's text with its relay secret (if any) replaced by $4 (the redaction mark), and the secret cleared. */
 const REDACT_RELAY_SECRET = `
