@@ -13,7 +13,6 @@ import type { Sealed } from './core/modules.ts';
 import type { ContractOffers } from './modules/registries.ts';
 import type { Authorizer } from './core/permissions/authorizer.ts';
 import type { OauthOffers } from './core/oauth/index.ts';
-import type { UsersOffers } from './core/users/index.ts';
 import type { OperatorOffers, SeedDocument } from './core/operator/index.ts';
 import type { MailOffers } from './core/mail/index.ts';
 import type { Groups } from './modules/groups/index.ts';
@@ -40,7 +39,7 @@ export interface StartupFacts {
  * store from src/http fails to compile (test/types/http-face.ts).
  */
 export interface Services
-  extends ContractOffers, OauthOffers, UsersOffers, MailOffers, OperatorOffers, Omit<ProjectsOffers, 'ownedProjects'> {
+  extends ContractOffers, OauthOffers, MailOffers, OperatorOffers, Omit<ProjectsOffers, 'ownedProjects'> {
   // Adapters and process facts.
   config: Config;
   version: string;

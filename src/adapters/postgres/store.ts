@@ -11,9 +11,7 @@ import { accessRepo } from './repos/access.ts';
 import { projectsRepo } from './repos/projects.ts';
 import { locksRepo } from './repos/locks.ts';
 import { filesRepo, uploadsRepo } from './repos/files.ts';
-import { invitationsRepo } from './repos/invitations.ts';
-import { adminRepo, countersRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
-import { accountInvitationsRepo } from './repos/account-invitations.ts';
+import { adminRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 import { outboxRepo } from './repos/outbox.ts';
 import { decodeEvent, EVENTS_CHANNEL, eventsRepo, type NotifiedEvent } from './repos/events.ts';
 import { webhooksRepo } from './repos/webhooks.ts';
@@ -53,9 +51,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     files: filesRepo(sql),
     uploads: uploadsRepo(sql),
     projects: projectsRepo(sql),
-    invitations: invitationsRepo(sql),
-    accountInvitations: accountInvitationsRepo(sql),
-    counters: countersRepo(sql),
     access: accessRepo(sql),
     users: usersRepo(sql),
     oauth: oauthRepo(sql),

@@ -14,7 +14,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { AccountRecord, AccountRole, OutboxEntry, Repos, UserRecord } from '../ports/repositories.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { SeedAccount, SeedDocument, SeedResult, SeedSubscription } from './seed.ts';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../users/index.ts';
+import { PASSWORD_MAX, PASSWORD_MIN, type UsersRepos } from '../../modules/users/index.ts';
 import { endEverySession } from '../oauth/index.ts';
 import type { AccountsRepos, SubscriptionRecord } from '../../modules/accounts/index.ts';
 
@@ -55,10 +55,10 @@ export interface AdminUse {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ADMIN_STORE = storeUseOf<Repos & AccountsRepos>()({ reads: ['accounts', 'outbox', 'subscriptions', 'users'], writes: ['events', 'invitations', 'oauth', 'users'] });
+export const ADMIN_STORE = storeUseOf<Repos & UsersRepos & AccountsRepos>()({ reads: ['accounts', 'outbox', 'subscriptions', 'users'], writes: ['events', 'invitations', 'oauth', 'users'] });
 
 export function createAdmin(deps: {
-  store: SliceOf<typeof ADMIN_STORE, Repos & AccountsRepos>;
+  store: SliceOf<typeof ADMIN_STORE, Repos & UsersRepos & AccountsRepos>;
   clock: Clock;
   ids: Ids;
   publicUrl: string;
@@ -95,7 +95,7 @@ export function createAdmin(deps: {
   }
 
   /** A set-password link for a user without a password; null when he has one. */
-  async function linkIfPasswordless(repos: Pick<Repos, 'invitations' | 'users'>, userId: string, accountId: string | null): Promise<string | null> {
+  async function linkIfPasswordless(repos: Pick<Repos & UsersRepos, 'invitations' | 'users'>, userId: string, accountId: string | null): Promise<string | null> {
     const user = await repos.users.byId(userId);
     if (!user || user.passwordHash) return null;
     const token = ids.secret(32);

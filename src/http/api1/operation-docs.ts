@@ -8,12 +8,6 @@ import {
 
 export const API1_OPERATIONS: OperationTable = {
   'GET /api/isLogged': { does: 'Health check: answers 200 `{success: true}` when the access token is recognised.', errors: [] },
-  [`GET ${A}/users`]: {
-    does: 'The users of the account.',
-    permission: '`account:users:read`, or `workzone:members:write` on some work zone of the account.',
-    errors: [...ACCOUNT, 'list-users-forbidden'],
-  },
-  [`GET ${A}/users/{userId}`]: { does: 'One user of the account.', permission: '`account:users:read`.', errors: [...ACCOUNT, 'view-user-forbidden', 'user-not-found'] },
   [`GET ${A}/projects`]: {
     does: 'The projects of the account the caller sees (a member, or all of them with `account:projects:list`); with `workzoneId`, only the project owning that work zone.',
     permission: '`account:account:read` (every account member).',
