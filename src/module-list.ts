@@ -25,7 +25,7 @@ import { annotationsModule } from './modules/annotations/module.ts';
 import { measurementsModule } from './modules/measurements/module.ts';
 import { connectModule } from './modules/connect/module.ts';
 import { jobsModule } from './modules/jobs/module.ts';
-import { usersModule } from './core/users/index.ts';
+import { usersModule } from './modules/users/module.ts';
 import { workzonesModule } from './modules/workzones/module.ts';
 import { tagsModule } from './modules/tags/module.ts';
 import { operatorModule } from './modules/operator/module.ts';

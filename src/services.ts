@@ -13,7 +13,6 @@ import type { Sealed } from './core/modules.ts';
 import type { ContractOffers } from './modules/registries.ts';
 import type { Authorizer } from './core/permissions/authorizer.ts';
 import type { OauthOffers } from './core/oauth/index.ts';
-import type { UsersOffers } from './core/users/index.ts';
 import type { SeedDocument } from './modules/operator/index.ts';
 import type { Groups } from './modules/groups/index.ts';
 import type { JobRunner } from './modules/jobs/index.ts';
@@ -38,7 +37,7 @@ export interface StartupFacts {
  * is left out: a rule the users module runs in its own transactions, not a use case.
  */
 export interface Services
-  extends Omit<ContractOffers, 'ownedProjects'>, OauthOffers, UsersOffers {
+  extends Omit<ContractOffers, 'ownedProjects'>, OauthOffers {
   // Adapters and process facts.
   config: Config;
   version: string;

@@ -71,17 +71,10 @@ export const ERROR_CODES = {
 
   // 401
   unauthorized: spec(401),
-  'invalid-credentials': ours(401),
 
   // 403
   'not-member-of-project': spec(403),
   'deleted-project': spec(403),
-  'list-users-forbidden': spec(403),
-  'view-user-forbidden': spec(403),
-  'create-user-forbidden': spec(403),
-  'remove-user-from-account-forbidden': { status: [403], defined: ['spec', 'vendor'] },
-  'update-user-account-roles-forbidden': { status: [403], defined: ['spec', 'vendor'] },
-  'delete-account-owner-forbidden': { status: [403], defined: ['spec', 'vendor'] },
   'update-project-forbidden': spec(403),
   'view-file-forbidden': spec(403),
   'create-file-forbidden': spec(403),
@@ -106,7 +99,6 @@ export const ERROR_CODES = {
   'workzone-not-found': spec(404),
   'file-not-found': spec(404),
   'connect-job-not-found': ours(404),
-  'invitation-not-found': ours(404),
   'blob-not-found': ours(404),
   'upload-not-found': ours(404),
   'route-not-found': ours(404),
@@ -127,9 +119,6 @@ export const ERROR_CODES = {
   'range-not-satisfiable': ours(416),
   'too-many-requests': ours(429),
   'too-many-connections': ours(429),
-  'too-many-sign-in-attempts': ours(429),
-  'too-many-password-reset-requests': ours(429),
-  'too-many-invitations': ours(429),
   'internal-error': ours(500),
 
   // 503

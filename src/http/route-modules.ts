@@ -9,8 +9,6 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { HttpServices, Services } from '../services.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
-import { userRoutes as api1Users } from './api1/users.ts';
-import { userRoutes as api2Users } from './api2/users.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
 import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
 import { CONTRACT_ROUTES } from '../modules/registries.ts';
@@ -37,16 +35,19 @@ export interface ModuleRoutes {
 
 /**
  * src/core's modules' rows; the modules under src/modules bring theirs in their contracts
- * (appended below). A row that names a module and no routes holds the place of that module's
- * contract routes: a module moved out of src/core keeps its paths where they were in the
- * documents (and the SDK's generated types).
+ * (appended below). A row that names a module with a contract holds the place of that
+ * module's contract routes: a module moved out of src/core keeps its paths where they were in
+ * the documents (and the SDK's generated types). Such a row names only the routes that stay in
+ * the kernel (the users' pages), never those of an API its contract has.
  */
 const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   { module: 'oauth', api2: api2Sessions, other: { plugin: oauthRoutes, browser: true } },
   // Its routes are its contract's (src/modules/accounts/module.ts): this row only keeps their place.
   { module: 'accounts' },
-  // The invitation and password-reset pages and the avatars share the OAuth pages' browser session.
-  { module: 'users', api1: api1Users, api2: api2Users, other: { plugin: pageRoutes, browser: true } },
+  // Its API routes are its contract's (src/modules/users/module.ts); its browser pages (the
+  // invitation and password-reset pages, the account page, the avatars) stay in src/http/pages:
+  // they share the OAuth pages' browser session and page kit (src/http/oauth).
+  { module: 'users', other: { plugin: pageRoutes, browser: true } },
   // Their routes are their contracts' (src/modules/projects, src/modules/workzones, src/modules/members,
   // src/modules/files, whose other routes are /_blobs, the local-disk store's signed URLs): these rows only keep their place.
   { module: 'projects' },
@@ -58,11 +59,20 @@ const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   { module: 'operator' },
 ];
 
-/** The contracts whose routes a kernel row holds the place of (a row with a name and no routes). */
-const held = new Set(KERNEL_ROUTES.filter((m) => !m.api1 && !m.api2 && !m.other).map((m) => m.module));
+/** The contracts whose routes a kernel row holds the place of (a row naming a module of the list with routes). */
+const held = new Set(KERNEL_ROUTES.filter((m) => CONTRACT_ROUTES.some((c) => c.module === m.module)).map((m) => m.module));
+
+/** A held place: the contract's routes, with those the kernel row still names for its module. */
+function fill(row: ModuleRoutes): ModuleRoutes[] {
+  return CONTRACT_ROUTES.filter((c) => c.module === row.module).map((c) => {
+    const twice = (['api1', 'api2', 'other'] as const).find((k) => row[k] && c[k]);
+    if (twice) throw new Error(`${row.module}: its ${twice} routes are both in its contract and in src/http/route-modules.ts`);
+    return { ...c, ...row };
+  });
+}
 
 /** Every module's routes: src/core's rows above (a held place filled by its contract's), then the module list's other contracts (src/modules/registries.ts). */
 export const ROUTE_MODULES: readonly ModuleRoutes[] = [
-  ...KERNEL_ROUTES.flatMap((row) => (held.has(row.module) ? CONTRACT_ROUTES.filter((c) => c.module === row.module) : [row])),
+  ...KERNEL_ROUTES.flatMap((row) => (held.has(row.module) ? fill(row) : [row])),
   ...CONTRACT_ROUTES.filter((c) => !held.has(c.module)),
 ];

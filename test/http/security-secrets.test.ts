@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config.ts';
 import { compose, type Core } from '../../src/compose.ts';
 import { buildApp, loggedPath, type App } from '../../src/http/app.ts';
-import { accountDelayMs, THROTTLE } from '../../src/core/users/sign-in.ts';
+import { accountDelayMs, THROTTLE } from '../../src/modules/users/core/sign-in.ts';
 import { OPERATOR_THROTTLE } from '../../src/modules/operator/core/operator-auth.ts';
 import { ACCESS_TOKEN_SECONDS } from '../../src/core/oauth/token-service.ts';
 import { SIGNING_KEY_RELOAD_SECONDS } from '../../src/core/ports/crypto.ts';

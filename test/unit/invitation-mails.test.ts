@@ -1,7 +1,7 @@
-// The quoting of the inviting side's text in invitation mails (src/core/users/invitation-mails.ts).
+// The quoting of the inviting side's text in invitation mails (src/modules/users/core/invitation-mails.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { invitationMail, QUOTED_MAX, quoteUntrusted } from '../../src/core/users/invitation-mails.ts';
+import { invitationMail, QUOTED_MAX, quoteUntrusted } from '../../src/modules/users/core/invitation-mails.ts';
 
 test('invitations: quoted text loses every link-like run (schemes, www., domains, e-mail addresses), line breaks and invisible characters', () => {
   const cases: [string, string][] = [

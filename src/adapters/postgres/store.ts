@@ -9,9 +9,7 @@ import { usersRepo } from './repos/users.ts';
 import { oauthRepo } from './repos/oauth.ts';
 import { accessRepo } from './repos/access.ts';
 import { locksRepo } from './repos/locks.ts';
-import { invitationsRepo } from './repos/invitations.ts';
-import { adminRepo, countersRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
-import { accountInvitationsRepo } from './repos/account-invitations.ts';
+import { adminRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
 import { decodeEvent, EVENTS_CHANNEL, eventsRepo, type NotifiedEvent } from './repos/events.ts';
 import { webhooksRepo } from './repos/webhooks.ts';
 import { withWebhookFanOut } from '../../core/webhooks/index.ts';
@@ -47,9 +45,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     events: withWebhookFanOut(eventsRepo(sql, events, origin), () => repos as Repos & AccountsRepos),
     webhooks: webhooksRepo(sql),
     locks: locksRepo(sql),
-    invitations: invitationsRepo(sql),
-    accountInvitations: accountInvitationsRepo(sql),
-    counters: countersRepo(sql),
     access: accessRepo(sql),
     users: usersRepo(sql),
     oauth: oauthRepo(sql),

@@ -54,21 +54,17 @@ export interface DomainEventData extends ModuleEventData {
   /** The seed created or changed a user (profile or password). */
   'user.seeded': { userId: string; created: boolean };
 
-  // Accounts and their users (subscriptions: src/modules/accounts/core/events.ts).
+  // Accounts and their users (subscriptions: src/modules/accounts/core/events.ts; a declined
+  // invitation and the one-time links' events: src/modules/users/core/events.ts). SSO and SCIM
+  // publish these too, and the webhooks deliver them.
   /** A user (new to the platform or not) was invited to the account; pending until he accepts (the link itself is never in an event). */
   'user.invited': { userId: string; invitedBy: string; roles: AccountRole[] };
   /** A user became a member of the account: he accepted its invitation. */
   'user.added': { userId: string; invitedBy: string; roles: AccountRole[] };
-  /** A user declined the account's invitation (its waiting project grants went with it). */
-  'user.invitation-declined': { userId: string };
   /** A member's account roles changed. */
   'user.roles-changed': { userId: string; roles: AccountRole[] };
   /** A user left the account (and its groups and projects), or the account withdrew his pending invitation. */
   'user.removed': { userId: string };
-  /** A user set his password through a one-time link (an invitation, or a reset); every session of his ended with it. */
-  'user.password-set': { userId: string; purpose: 'set-password' | 'reset' };
-  /** A password reset link was sent ("Forgot password?"). */
-  'user.password-reset-requested': { userId: string };
   /** The administration command forgot the user's password and ended every session of his. */
   'user.password-cleared': { userId: string };
   /** The user ended every session of his ("sign out everywhere"): his tokens issued until now are refused. */

@@ -70,11 +70,8 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   'user.added': withLists(accountAndUser),
   'user.roles-changed': withLists(accountAndUser),
   'user.removed': withLists(accountAndUser),
-  'user.invitation-declined': withLists(accountAndUser),
   // Every session of the user ended (his revocation point moved): his known-user entry goes,
   // so each node's bearer check reads the new point at his next request.
-  'user.password-set': user,
-  'user.password-reset-requested': nothing,
   'user.password-cleared': user,
   'user.signed-out-everywhere': user,
 
@@ -87,8 +84,8 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   'webhook.delivery-replayed': nothing,
 };
 
-/** The kernel's rules for modules' rows: an account's access facts, a project's, its contents, and the rule's scopes with the account's project lists. */
-export const invalidationRules = { account, project, contents, withLists } as const;
+/** The kernel's rules for modules' rows: an account's access facts, a user's, both, a project's, its contents, and the rule's scopes with the account's project lists. */
+export const invalidationRules = { account, user, accountAndUser, project, contents, withLists } as const;
 
 /** The invalidation rows of the modules' events, by event type (assembled from src/module-list.ts). */
 export type ModuleInvalidation = Readonly<Partial<Record<DomainEventType, (e: never) => readonly string[]>>>;

@@ -64,47 +64,6 @@ export interface AccountRecord {
   updatedAt: Date;
 }
 
-/**
- * An invitation to join an account, pending until the user accepts it (docs/security.md
- * "Invitations"): until then he is no member, and the account sees of him only `email`.
- */
-export interface AccountInvitationRecord {
-  accountId: string;
-  userId: string;
-  /** The address as the inviter wrote it. */
-  email: string;
-  /** The account roles accepting gives. */
-  roles: AccountRole[];
-  invitedBy: string | null;
-  invitedAt: Date;
-}
-
-export interface AccountInvitationsRepo {
-  get(accountId: string, userId: string): Promise<AccountInvitationRecord | null>;
-  /** The account's pending invitations, oldest first. */
-  listForAccount(accountId: string): Promise<AccountInvitationRecord[]>;
-  /** The user's pending invitations with each account's name, oldest first. */
-  listForUser(userId: string): Promise<(AccountInvitationRecord & { accountName: string })[]>;
-  /** Inserts the invitation, or sets the roles (and the address) of the pending one. */
-  put(invitation: AccountInvitationRecord): Promise<void>;
-  /** Deletes the pending invitation and answers it; null when there was none. */
-  take(accountId: string, userId: string): Promise<AccountInvitationRecord | null>;
-}
-
-/**
- * Counts over a fixed window that starts with the first charge (windowed_counters): the
- * invitation caps (docs/security.md "Invitations").
- */
-export interface CountersRepo {
-  /**
-   * Adds `amount` to the key's count in one conditional UPSERT (row-locked: concurrent
-   * charges on every node count one after the other), unless that would pass `max`. A key
-   * whose window ended at or before `now` starts a new one, `now` to `windowEnd`. Answers
-   * whether it was charged, and when the key's window ends.
-   */
-  charge(key: string, amount: number, p: { now: Date; windowEnd: Date; max: number }): Promise<{ charged: boolean; windowEnd: Date }>;
-}
-
 export interface AuthorizationCodeRecord {
   /** When it was issued (set by insertCode from its `now`; answered by consumeCode). */
   createdAt?: Date;
@@ -256,27 +215,6 @@ export interface AdminRepo {
   refreshStatistics(): Promise<void>;
 }
 
-export interface InvitationRecord {
-  tokenHash: string;
-  userId: string;
-  accountId: string | null;
-  expiresAt: Date;
-  usedAt: Date | null;
-  /** 'set-password': the user has no password (an invitation, `admin reset-password`); 'reset': forgot password. */
-  purpose: InvitationPurpose;
-}
-
-export type InvitationPurpose = 'set-password' | 'reset';
-
-export interface InvitationsRepo {
-  insert(i: Omit<InvitationRecord, 'usedAt' | 'purpose'> & { purpose?: InvitationPurpose }, now: Date): Promise<void>;
-  byTokenHash(tokenHash: string): Promise<InvitationRecord | null>;
-  /** Marks it used in one conditional statement; null when unknown, used or expired. */
-  consume(tokenHash: string, now: Date): Promise<InvitationRecord | null>;
-  /** Marks every unused link of this purpose of the user used (a password was just set). */
-  spendUnused(userId: string, purpose: InvitationPurpose, now: Date): Promise<void>;
-}
-
 /** Access facts, loaded in one indexed query per scope. */
 export interface AccessRepo {
   accountAccess(
@@ -290,9 +228,6 @@ export interface Repos {
   events: EventsRepo;
   webhooks: WebhooksRepo;
   locks: LocksRepo;
-  invitations: InvitationsRepo;
-  accountInvitations: AccountInvitationsRepo;
-  counters: CountersRepo;
   access: AccessRepo;
   users: UsersRepo;
   oauth: OAuthRepo;

@@ -31,17 +31,6 @@ export const Group = Type.Object({
   accountIds: Type.Array(Type.String()),
 });
 
-export const User = Type.Object({
-  id: Type.String(),
-  type: Type.Literal('user'),
-  firstname: Type.String(),
-  lastname: Type.String(),
-  company: Type.String(),
-  title: Type.String(),
-  email: Type.String(),
-  accountIds: Type.Array(Type.String()),
-});
-
 // Path ids are checked by the reference parser, which answers invalid-<type>-urn.
 const PathId = Type.String({ minLength: 1, maxLength: 200, description: 'API 1 id or UUID' });
 export const AccountParams = Type.Object({ accountId: PathId });

@@ -1,9 +1,8 @@
 // What every API 2 route module opens with: reference parsing and URNs in the deployment's
-// namespace, the caller as an Actor, the account-level presenters, the 4xx response schema
-// and the operation tags.
+// namespace, the caller as an Actor, the 4xx response schema and the operation tags (each
+// module presents its own resources: src/modules/<m>/http/presenters.ts).
 import type { Config } from '../../config.ts';
 import { api2BlobUrl, api2Naming } from './naming.ts';
-import { presenters, regionOf } from './presenters.ts';
 
 /** Needs only the configuration's names and addresses (a module's route file passes its `use`). */
 export type KitCore = { config: Pick<Config, 'urnNamespace' | 'publicUrl' | 'storageUrl'> };
@@ -14,7 +13,5 @@ export function api2Kit(core: KitCore) {
     ...api2Naming(ns),
     /** The 302 link of a stored object (a file, a cover, a thumbnail): docs/files.md. */
     blobUrl: (accountId: string, projectId: string, blobName: string) => api2BlobUrl(core.config.publicUrl, accountId, projectId, blobName),
-    /** Roles, users and groups as API 2 shows them (accounts and subscriptions: src/modules/accounts/http/presenters.ts). */
-    present: presenters({ ns, publicUrl: core.config.publicUrl, region: regionOf(core.config.storageUrl) }),
   };
 }

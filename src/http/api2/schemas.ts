@@ -89,15 +89,6 @@ export const User = Type.Object({
   })),
 });
 
-/** Our extension: a pending invitation of the caller's (GET /api/2/me/invitations). */
-export const MyInvitation = Type.Object({
-  accountId: Type.String({ description: 'The account URN' }),
-  accountName: Type.String(),
-  roles: Type.Array(AccountRoleEnum),
-  invitedBy: Nullable(Type.String({ description: 'The inviter as he names himself (names, else e-mail)' })),
-  invitedAt: DateTime,
-});
-
 export const Group = Type.Object({
   id: Type.String(),
   urn: Type.String(),
@@ -125,17 +116,8 @@ export const GroupUpdate = Type.Object(
   { additionalProperties: false },
 );
 
-export const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' });
 export const RefString = Type.String({ minLength: 1, maxLength: 200 });
 export const RefList = Type.Array(RefString, { minItems: 1, maxItems: 1000 });
-
-export const InviteBody = Type.Array(
-  Type.Object(
-    { email: Email, roles: Type.Optional(Type.Array(AccountRoleEnum, { uniqueItems: true, maxItems: 3 })) },
-    { additionalProperties: false },
-  ),
-  { minItems: 1, maxItems: 1000 },
-);
 
 export const AccountParams = Type.Object({ accountRef: RefString });
 export const withParams = <K extends string>(...names: K[]) => pathParams<'accountRef' | K>(RefString, 'accountRef', ...names);

@@ -10,7 +10,7 @@ import { Type } from 'typebox';
 import type { Services } from '../../services.ts';
 import { DomainError } from '../../core/errors.ts';
 import type { CsrfVerdict, WebSession } from '../../core/oauth/index.ts';
-import type { MyInvitation } from '../../core/users/index.ts';
+import type { MyInvitation } from '../../modules/users/index.ts';
 import { browserSessions } from '../oauth/routes.ts';
 import { errorPage, escapeHtml, formRefusedPage, hiddenFields, layout, sessionEndedPage, signInPage, type PageContext } from '../oauth/pages.ts';
 

@@ -10,7 +10,7 @@ import type { GroupsRepos } from '../groups/index.ts';
 import type { RolesRepos } from '../roles/index.ts';
 import type { ProjectAccess } from '../projects/index.ts';
 import type { SendMail, MailRepos } from '../mail/index.ts';
-import type { InviteLimits } from '../../core/users/index.ts';
+import type { InviteLimits, UsersRepos } from '../users/index.ts';
 import { createMembers, type Members } from './core/members.ts';
 import type { MembersRepos } from './core/ports.ts';
 import type { MemberEventType } from './core/events.ts';
@@ -23,7 +23,7 @@ import type { AccountsRepos } from '../accounts/index.ts';
 
 export interface MembersNeeds {
   /** The roles and groups modules' repositories too: a member's role is one of the account's roles, a group member one of its groups. */
-  store: Store<Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & GroupsRepos & MailRepos>;
+  store: Store<Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & GroupsRepos & MailRepos & UsersRepos>;
   clock: Clock;
   ids: Ids;
   projectAccess: ProjectAccess;

@@ -9,7 +9,7 @@
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { PurgeCounts, PurgeCutoffs } from '../../../core/ports/repositories.ts';
 import type { PeriodicTask } from '../../../core/ports/background.ts';
-import { THROTTLE } from '../../../core/users/index.ts';
+import { THROTTLE } from '../../users/index.ts';
 import { sliceOf, storeUse, type SliceOf } from '../../../core/ports/store-slices.ts';
 
 export const JANITOR = {

@@ -11,7 +11,7 @@ import type { Permission } from '../../../core/permissions/catalog.ts';
 import { effectiveRolePermissions } from '../../../core/permissions/role-rules.ts';
 import { requirePermission, type Actor, type ForbiddenCode } from '../../../core/permissions/authorizer.ts';
 import { lockProjectMembership, type ProjectAccess, type ProjectScope, requireMember } from '../../projects/index.ts';
-import { inviteToAccount, type InviteDeps, pendingView, resolveUser } from '../../../core/users/index.ts';
+import { inviteToAccount, type InviteDeps, pendingView, resolveUser, type UsersRepos } from '../../users/index.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { RolesRepos } from '../../roles/index.ts';
 import './events.ts';
@@ -56,17 +56,17 @@ export interface Members {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const MEMBERS_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & GroupsRepos & MailRepos>()({ reads: ['accountInvitations', 'accounts', 'groups', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'locks', 'members', 'outbox', 'roles', 'users', 'workzones'] });
+export const MEMBERS_STORE = storeUseOf<Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & GroupsRepos & MailRepos & UsersRepos>()({ reads: ['accountInvitations', 'accounts', 'groups', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'locks', 'members', 'outbox', 'roles', 'users', 'workzones'] });
 
 export function createMembers(deps: InviteDeps & {
-  store: SliceOf<typeof MEMBERS_STORE, Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & GroupsRepos & MailRepos>;
+  store: SliceOf<typeof MEMBERS_STORE, Repos & AccountsRepos & WorkzonesRepos & MembersRepos & RolesRepos & GroupsRepos & MailRepos & UsersRepos>;
   access: ProjectAccess;
 }): Members {
   const { clock, access } = deps;
   const store = sliceOf(deps.store, MEMBERS_STORE);
 
   /** A project's users as the caller may see them: one whose invitation to the account is pending shows only what the inviter wrote. */
-  async function usersAsSeen(repos: Pick<Repos & AccountsRepos, 'accountInvitations' | 'accounts' | 'users'>, accountId: string, ids: Iterable<string>): Promise<Map<string, UserRecord>> {
+  async function usersAsSeen(repos: Pick<Repos & UsersRepos & AccountsRepos, 'accountInvitations' | 'accounts' | 'users'>, accountId: string, ids: Iterable<string>): Promise<Map<string, UserRecord>> {
     const invitations = await repos.accountInvitations.listForAccount(accountId);
     // A seed or the administration command may have made an invitee a member meanwhile: a member shows as one.
     const members = invitations.length ? new Set((await repos.accounts.members(accountId)).map((m) => m.userId)) : new Set<string>();

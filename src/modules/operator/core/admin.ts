@@ -14,7 +14,7 @@ import type { Ids } from '../../../core/ports/ids.ts';
 import type { AccountRecord, AccountRole, Repos, UserRecord } from '../../../core/ports/repositories.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { SeedAccount, SeedDocument, SeedResult, SeedSubscription } from './seed.ts';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../../../core/users/index.ts';
+import { PASSWORD_MAX, PASSWORD_MIN, type UsersRepos } from '../../users/index.ts';
 import { endEverySession } from '../../../core/oauth/index.ts';
 import type { AccountsRepos, SubscriptionRecord } from '../../accounts/index.ts';
 import type { MailRepos, OutboxEntry } from '../../mail/index.ts';
@@ -56,10 +56,10 @@ export interface AdminUse {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ADMIN_STORE = storeUseOf<Repos & AccountsRepos & MailRepos>()({ reads: ['accounts', 'outbox', 'subscriptions', 'users'], writes: ['events', 'invitations', 'oauth', 'users'] });
+export const ADMIN_STORE = storeUseOf<Repos & AccountsRepos & MailRepos & UsersRepos>()({ reads: ['accounts', 'outbox', 'subscriptions', 'users'], writes: ['events', 'invitations', 'oauth', 'users'] });
 
 export function createAdmin(deps: {
-  store: SliceOf<typeof ADMIN_STORE, Repos & AccountsRepos & MailRepos>;
+  store: SliceOf<typeof ADMIN_STORE, Repos & AccountsRepos & MailRepos & UsersRepos>;
   clock: Clock;
   ids: Ids;
   publicUrl: string;
@@ -96,7 +96,7 @@ export function createAdmin(deps: {
   }
 
   /** A set-password link for a user without a password; null when he has one. */
-  async function linkIfPasswordless(repos: Pick<Repos, 'invitations' | 'users'>, userId: string, accountId: string | null): Promise<string | null> {
+  async function linkIfPasswordless(repos: Pick<Repos & UsersRepos, 'invitations' | 'users'>, userId: string, accountId: string | null): Promise<string | null> {
     const user = await repos.users.byId(userId);
     if (!user || user.passwordHash) return null;
     const token = ids.secret(32);

@@ -9,12 +9,12 @@
 //   growing with the count), never refuse them: nobody can lock the owner out by
 //   failing on purpose, and a guesser spread over many addresses gets ever slower answers.
 import { setTimeout as sleepMs } from 'node:timers/promises';
-import { DomainError } from '../errors.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { PasswordHasher } from '../ports/crypto.ts';
-import type { ThrottleReservation, UserRecord } from '../ports/repositories.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
-import { noteSignedIn } from '../permissions/decisions.ts';
+import { DomainError } from '../../../core/errors.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { PasswordHasher } from '../../../core/ports/crypto.ts';
+import type { ThrottleReservation, UserRecord } from '../../../core/ports/repositories.ts';
+import { sliceOf, storeUse, type SliceOf } from '../../../core/ports/store-slices.ts';
+import { noteSignedIn } from '../../../core/permissions/decisions.ts';
 
 export const THROTTLE = {
   windowSeconds: 15 * 60,

@@ -3,7 +3,7 @@
 // quoted, one line, bounded, and stripped of anything a mail reader would turn into a link
 // (addresses, domain names, e-mail addresses): an invitation cannot carry an attacker's
 // link or a message dressed as the service's own text.
-import type { Mail } from '../../modules/mail/index.ts';
+import type { Mail } from '../../mail/index.ts';
 
 /** What a quoted value may hold at most, in characters (longer values are cut with "…"). */
 export const QUOTED_MAX = 80;

@@ -2,24 +2,25 @@
 // account roles of a user"): listing with accountRoles visibility, invitations (pending
 // until the user accepts: account-invitations.ts), removal, and account-role changes, each
 // write all-or-nothing.
-import type { GroupsRepos } from '../../modules/groups/index.ts';
-import type { MembersRepos } from '../../modules/members/index.ts';
-import { eventOf, subjectOf } from '../events/domain-events.ts';
-import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
-import type { AccountInvitationRecord, AccountRole, Repos, UserRecord } from '../ports/repositories.ts';
-import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
-import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../permissions/authorizer.ts';
-import { condition } from '../permissions/refusal-conditions.ts';
-import { ACCOUNT_ROLES, ROLE_READ_PERMISSION, ROLE_WRITE_PERMISSION } from '../permissions/account-roles.ts';
-import type { AnyPermission } from '../permissions/catalog.ts';
-import { membersWriteSomewhere } from '../permissions/evaluate.ts';
-import { refusalValues } from '../permissions/granted-by.ts';
+import type { GroupsRepos } from '../../groups/index.ts';
+import type { MembersRepos } from '../../members/index.ts';
+import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
+import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import type { AccountRole, Repos, UserRecord } from '../../../core/ports/repositories.ts';
+import type { AccountInvitationRecord, UsersRepos } from './ports.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import { requirePermission, type AccountScope, type Actor, type Authorizer } from '../../../core/permissions/authorizer.ts';
+import { condition } from '../../../core/permissions/refusal-conditions.ts';
+import { ACCOUNT_ROLES, ROLE_READ_PERMISSION, ROLE_WRITE_PERMISSION } from '../../../core/permissions/account-roles.ts';
+import type { AnyPermission } from '../../../core/permissions/catalog.ts';
+import { membersWriteSomewhere } from '../../../core/permissions/evaluate.ts';
+import { refusalValues } from '../../../core/permissions/granted-by.ts';
 import { resolveUser } from './resolve-users.ts';
 import { inviteToAccount, type InviteDeps, pendingView, withdrawInvitation } from './account-invitations.ts';
-import type { AccountMemberRecord, AccountsRepos } from '../../modules/accounts/index.ts';
-import type { ProjectsRepos } from '../../modules/projects/index.ts';
-import type { MailRepos } from '../../modules/mail/index.ts';
+import type { AccountMemberRecord, AccountsRepos } from '../../accounts/index.ts';
+import type { ProjectsRepos } from '../../projects/index.ts';
+import type { MailRepos } from '../../mail/index.ts';
 
 /** A user as seen in one account: membership details, and only the account roles the caller may read. */
 export interface AccountUserView {
@@ -66,10 +67,10 @@ export interface AccountUsers {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ACCOUNT_USERS_STORE = storeUseOf<Repos & ProjectsRepos & AccountsRepos & MembersRepos & GroupsRepos & MailRepos>()({ reads: ['accountInvitations', 'accounts', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'members', 'outbox', 'projects', 'users'] });
+export const ACCOUNT_USERS_STORE = storeUseOf<Repos & ProjectsRepos & AccountsRepos & MembersRepos & GroupsRepos & MailRepos & UsersRepos>()({ reads: ['accountInvitations', 'accounts', 'members', 'users'], writes: ['accountInvitations', 'accounts', 'counters', 'events', 'groups', 'invitations', 'members', 'outbox', 'projects', 'users'] });
 
 export function createAccountUsers(deps: InviteDeps & {
-  store: SliceOf<typeof ACCOUNT_USERS_STORE, Repos & ProjectsRepos & AccountsRepos & MembersRepos & GroupsRepos & MailRepos>;
+  store: SliceOf<typeof ACCOUNT_USERS_STORE, Repos & ProjectsRepos & AccountsRepos & MembersRepos & GroupsRepos & MailRepos & UsersRepos>;
   authorizer: Authorizer;
   /** Names the projects of the account the user owns (projects module); the owner of one cannot be removed. */
   ownedProjects?: (repos: ProjectsRepos, userId: string, accountId: string) => Promise<string[]>;
@@ -106,7 +107,7 @@ export function createAccountUsers(deps: InviteDeps & {
   });
 
   /** The user as this account knows him: a member, or a pending invitee; null otherwise (unknown, or another tenant's). */
-  async function inAccount(repos: Pick<Repos & AccountsRepos, 'accountInvitations' | 'accounts'>, accountId: string, user: UserRecord | null) {
+  async function inAccount(repos: Pick<UsersRepos & AccountsRepos, 'accountInvitations' | 'accounts'>, accountId: string, user: UserRecord | null) {
     if (!user) return null;
     const member = await repos.accounts.member(accountId, user.id);
     if (member) return { user, member, invitation: null };

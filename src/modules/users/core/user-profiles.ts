@@ -1,6 +1,6 @@
 // What the service's own pages show of a user (the sign-in approval page, the account
 // page) and the bearer's own profile (GET /oauth/userinfo): read by user id, without an actor.
-import { readsOf, storeReads, type ReadsOf } from '../ports/store-slices.ts';
+import { readsOf, storeReads, type ReadsOf } from '../../../core/ports/store-slices.ts';
 
 /** The pages' view of users. */
 export interface UserProfiles {

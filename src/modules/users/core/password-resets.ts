@@ -6,17 +6,18 @@
 // purpose 'reset', valid for one hour) and its mail, off the request path. Requests are
 // throttled per address and per client IP, counted before anything else, cluster-wide
 // (the sign-in throttle's rows), so a refused request looks the same for every address too.
-import { eventOf, subjectOf } from '../events/domain-events.ts';
-import { DomainError } from '../errors.ts';
-import { sha256Hex } from '../crypto/digest.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { JobRecord } from '../ports/job-handler.ts';
-import type { Repos } from '../ports/repositories.ts';
-import type { MailRepos, SendMail } from '../../modules/mail/index.ts';
-import type { JobHandler, JobRunner } from '../../modules/jobs/index.ts';
-import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
-import type { JobsRepos } from '../../modules/jobs/index.ts';
+import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { DomainError } from '../../../core/errors.ts';
+import { sha256Hex } from '../../../core/crypto/digest.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { JobRecord } from '../../../core/ports/job-handler.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import type { MailRepos, SendMail } from '../../mail/index.ts';
+import type { JobHandler, JobRunner } from '../../jobs/index.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { JobsRepos } from '../../jobs/index.ts';
+import type { UsersRepos } from './ports.ts';
 
 /** The job a reset request queues: `{email}`, looked up and mailed by `PasswordResets.handler`. */
 export const RESET_MAIL_JOB = 'password-reset-mail';
@@ -54,10 +55,10 @@ export interface PasswordResets {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const PASSWORD_RESETS_STORE = storeUseOf<Repos & JobsRepos & MailRepos>()({ reads: [], writes: ['events', 'invitations', 'jobs', 'outbox', 'throttle', 'users'] });
+export const PASSWORD_RESETS_STORE = storeUseOf<Repos & JobsRepos & MailRepos & UsersRepos>()({ reads: [], writes: ['events', 'invitations', 'jobs', 'outbox', 'throttle', 'users'] });
 
 export function createPasswordResets(deps: {
-  store: SliceOf<typeof PASSWORD_RESETS_STORE, Repos & JobsRepos & MailRepos>;
+  store: SliceOf<typeof PASSWORD_RESETS_STORE, Repos & JobsRepos & MailRepos & UsersRepos>;
   clock: Clock;
   ids: Ids;
   sendMail: SendMail;

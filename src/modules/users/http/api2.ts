@@ -2,13 +2,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services.ts';
-import { api2Kit } from './route-kit.ts';
-import * as S from './schemas.ts';
+import { api2Kit, type KitCore } from '../../../http/api2/route-kit.ts';
+import * as S from '../../../http/api2/schemas.ts';
+import type { AccountInvitations } from '../core/account-invitations.ts';
+import type { AccountUsers } from '../core/account-users.ts';
+import { userPresenters } from './presenters.ts';
+import * as U from './schemas.ts';
 
-export function userRoutes(root: FastifyInstance, core: Pick<Services, 'accountInvitations' | 'accountUsers' | 'config'>): void {
+export function userRoutes(root: FastifyInstance, core: KitCore & { accountInvitations: AccountInvitations; accountUsers: AccountUsers }): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { ref, actor, present: p, errors, tag } = api2Kit(core);
+  const { ref, actor, errors, tag } = api2Kit(core);
+  const p = userPresenters(core);
 
   // Users and account membership
   app.get('/accounts/:accountRef/users', {
@@ -21,7 +25,7 @@ export function userRoutes(root: FastifyInstance, core: Pick<Services, 'accountI
     p.user(await core.accountUsers.getUser(actor(req), ref('account', req.params.accountRef), ref('user', req.params.userRef))));
 
   app.post('/accounts/:accountRef/users/bulk-invite', {
-    schema: { summary: 'Invite users to an account (idempotent; all or nothing)', operationId: 'inviteUsers', ...tag('User'), params: S.AccountParams, body: S.InviteBody, response: { 201: Type.Array(S.User), ...errors } },
+    schema: { summary: 'Invite users to an account (idempotent; all or nothing)', operationId: 'inviteUsers', ...tag('User'), params: S.AccountParams, body: U.InviteBody, response: { 201: Type.Array(S.User), ...errors } },
   }, async (req, reply) => {
     const users = await core.accountUsers.inviteUsers(actor(req), ref('account', req.params.accountRef), req.body);
     return reply.code(201).send(users.map(p.user));
@@ -29,7 +33,7 @@ export function userRoutes(root: FastifyInstance, core: Pick<Services, 'accountI
 
   // The caller's own pending invitations (our extension: joining an account is an invitation he accepts).
   app.get('/me/invitations', {
-    schema: { summary: 'The caller\'s pending invitations to accounts', operationId: 'getMyInvitations', ...tag('User'), response: { 200: Type.Array(S.MyInvitation), ...errors } },
+    schema: { summary: 'The caller\'s pending invitations to accounts', operationId: 'getMyInvitations', ...tag('User'), response: { 200: Type.Array(U.MyInvitation), ...errors } },
   }, async (req) => (await core.accountInvitations.mine(actor(req).userId)).map(p.invitation));
 
   app.post('/me/invitations/:accountRef/accept', {

@@ -4,17 +4,18 @@
 // replace an existing password and spend his other reset links. Setting a password through
 // either ends every session of the user in the same transaction (oauth endEverySession:
 // browser sign-ins, refresh tokens, codes, and access tokens issued until then).
-import { eventOf, subjectOf } from '../events/domain-events.ts';
-import { DomainError, invalidInput } from '../errors.ts';
-import { sha256Hex } from '../crypto/digest.ts';
-import { redactSpentSecret, type MailRepos } from '../../modules/mail/index.ts';
-import { endEverySession } from '../oauth/index.ts';
+import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { DomainError, invalidInput } from '../../../core/errors.ts';
+import { sha256Hex } from '../../../core/crypto/digest.ts';
+import { redactSpentSecret, type MailRepos } from '../../mail/index.ts';
+import { endEverySession } from '../../../core/oauth/index.ts';
 import { joinAccount } from './account-invitations.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { PasswordHasher } from '../ports/crypto.ts';
-import type { InvitationPurpose, Repos } from '../ports/repositories.ts';
-import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
-import type { AccountsRepos } from '../../modules/accounts/index.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { PasswordHasher } from '../../../core/ports/crypto.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import type { InvitationPurpose, UsersRepos } from './ports.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { AccountsRepos } from '../../accounts/index.ts';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 1024;
@@ -31,9 +32,9 @@ export interface Invitations {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const INVITATIONS_STORE = storeUseOf<Repos & AccountsRepos & MailRepos>()({ reads: ['invitations', 'users'], writes: ['accountInvitations', 'accounts', 'events', 'invitations', 'oauth', 'outbox', 'users'] });
+export const INVITATIONS_STORE = storeUseOf<Repos & AccountsRepos & MailRepos & UsersRepos>()({ reads: ['invitations', 'users'], writes: ['accountInvitations', 'accounts', 'events', 'invitations', 'oauth', 'outbox', 'users'] });
 
-export function createInvitations(deps: { store: SliceOf<typeof INVITATIONS_STORE, Repos & AccountsRepos & MailRepos>; clock: Clock; hasher: PasswordHasher }): Invitations {
+export function createInvitations(deps: { store: SliceOf<typeof INVITATIONS_STORE, Repos & AccountsRepos & MailRepos & UsersRepos>; clock: Clock; hasher: PasswordHasher }): Invitations {
   const { clock, hasher } = deps;
   const store = sliceOf(deps.store, INVITATIONS_STORE);
   return {

@@ -1,6 +1,6 @@
-// Invitation and password-reset links (the users module's): one row per link, its token's hash.
-import type { InvitationRecord, InvitationsRepo } from '../../../core/ports/repositories.ts';
-import type { Sql } from '../sql.ts';
+// Invitation and password-reset links (the users module's; its port: ../core/ports.ts InvitationsRepo): one row per link, its token's hash.
+import type { InvitationRecord, InvitationsRepo } from '../core/ports.ts';
+import type { Sql } from '../../../adapters/postgres/sql.ts';
 
 const INV_COLS = `token_hash AS "tokenHash", user_id AS "userId", account_id AS "accountId", expires_at AS "expiresAt", used_at AS "usedAt", purpose`;
 

@@ -1,6 +1,7 @@
 // Pending invitations to join an account (migration 0020; docs/security.md "Invitations").
-import type { AccountInvitationRecord, AccountInvitationsRepo, AccountRole } from '../../../core/ports/repositories.ts';
-import type { Sql } from '../sql.ts';
+import type { AccountRole } from '../../../core/ports/repositories.ts';
+import type { AccountInvitationRecord, AccountInvitationsRepo } from '../core/ports.ts';
+import type { Sql } from '../../../adapters/postgres/sql.ts';
 
 interface Row {
   accountId: string;

@@ -10,20 +10,21 @@
 // too-many-invitations, the request undone), INVITE_MAILS_PER_RECIPIENT_DAY invitation mails
 // per address per 24 hours from every account together (beyond them the invitation stands,
 // without a mail: the recipient finds it on his account page).
-import { eventOf, subjectOf } from '../events/domain-events.ts';
-import { DomainError, notFound } from '../errors.ts';
-import { sha256Hex } from '../crypto/digest.ts';
-import { type EntityRef, refValue } from '../ids/urn.ts';
-import { refUuid } from '../ids/refs.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { AccountInvitationRecord, AccountRecord, AccountRole, Repos, UserRecord } from '../ports/repositories.ts';
-import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
-import type { MembersRepos } from '../../modules/members/index.ts';
-import type { MailRepos, SendMail } from '../../modules/mail/index.ts';
-import { ACCOUNT_ROLES } from '../permissions/account-roles.ts';
+import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { DomainError, notFound } from '../../../core/errors.ts';
+import { sha256Hex } from '../../../core/crypto/digest.ts';
+import { type EntityRef, refValue } from '../../../core/ids/urn.ts';
+import { refUuid } from '../../../core/ids/refs.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { AccountRecord, AccountRole, Repos, UserRecord } from '../../../core/ports/repositories.ts';
+import type { AccountInvitationRecord, UsersRepos } from './ports.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { MembersRepos } from '../../members/index.ts';
+import type { MailRepos, SendMail } from '../../mail/index.ts';
+import { ACCOUNT_ROLES } from '../../../core/permissions/account-roles.ts';
 import { invitationMail } from './invitation-mails.ts';
-import type { AccountMemberRecord, AccountsRepos } from '../../modules/accounts/index.ts';
+import type { AccountMemberRecord, AccountsRepos } from '../../accounts/index.ts';
 
 /** The set-password link of an invitation: its lifetime. */
 export const INVITATION_SECONDS = 7 * 24 * 3600;
@@ -82,7 +83,7 @@ export const pendingView = (user: UserRecord, inv: AccountInvitationRecord): Use
 const mergeRoles = (a: readonly AccountRole[], b: readonly AccountRole[]) => ACCOUNT_ROLES.filter((r) => a.includes(r) || b.includes(r));
 
 /** Counts one new invitation against the account's daily cap, in the caller's transaction (429 past it). */
-async function chargeAccount(repos: Pick<Repos, 'counters'>, deps: InviteDeps, accountId: string, now: Date): Promise<void> {
+async function chargeAccount(repos: Pick<UsersRepos, 'counters'>, deps: InviteDeps, accountId: string, now: Date): Promise<void> {
   const max = deps.limits.maxPerAccountPerDay;
   const r = await repos.counters.charge(`invite-account:${accountId}`, 1, {
     now, windowEnd: new Date(now.getTime() + INVITE_WINDOW_SECONDS * 1000), max,
@@ -91,7 +92,7 @@ async function chargeAccount(repos: Pick<Repos, 'counters'>, deps: InviteDeps, a
 }
 
 /** Whether the recipient may get one more invitation mail today (counted when so). */
-async function mailAllowed(repos: Pick<Repos, 'counters'>, deps: InviteDeps, email: string, now: Date): Promise<boolean> {
+async function mailAllowed(repos: Pick<UsersRepos, 'counters'>, deps: InviteDeps, email: string, now: Date): Promise<boolean> {
   const r = await repos.counters.charge(`invite-mail:${email.toLowerCase()}`, 1, {
     now, windowEnd: new Date(now.getTime() + INVITE_WINDOW_SECONDS * 1000), max: deps.limits.mailsPerRecipientPerDay,
   });
@@ -108,7 +109,7 @@ async function mailAllowed(repos: Pick<Repos, 'counters'>, deps: InviteDeps, ema
  * also accepts it, one who can sign in is told to accept on his account page.
  */
 export async function inviteToAccount(
-  repos: Pick<Repos & AccountsRepos & MailRepos, 'accountInvitations' | 'accounts' | 'counters' | 'events' | 'invitations' | 'outbox' | 'users'>,
+  repos: Pick<Repos & AccountsRepos & MailRepos & UsersRepos, 'accountInvitations' | 'accounts' | 'counters' | 'events' | 'invitations' | 'outbox' | 'users'>,
   deps: InviteDeps,
   account: AccountRecord,
   inviterId: string,
@@ -180,7 +181,7 @@ export async function inviteToAccount(
  * Accepts the user's pending invitation to the account, in the caller's transaction: he
  * becomes a member with its roles (`user.added`). False when there was none.
  */
-export async function joinAccount(repos: Pick<Repos & AccountsRepos, 'accountInvitations' | 'accounts' | 'events'>, accountId: string, userId: string, now: Date): Promise<boolean> {
+export async function joinAccount(repos: Pick<Repos & UsersRepos & AccountsRepos, 'accountInvitations' | 'accounts' | 'events'>, accountId: string, userId: string, now: Date): Promise<boolean> {
   const inv = await repos.accountInvitations.take(accountId, userId);
   if (!inv) return false;
   const member = await repos.accounts.member(accountId, userId);
@@ -196,7 +197,7 @@ export async function joinAccount(repos: Pick<Repos & AccountsRepos, 'accountInv
  * Withdraws a pending invitation (the account removes the invitee), in the caller's
  * transaction: the invitation and his project grants in the account go (`user.removed`).
  */
-export async function withdrawInvitation(repos: Pick<Repos & MembersRepos, 'accountInvitations' | 'events' | 'members'>, accountId: string, userId: string, now: Date): Promise<void> {
+export async function withdrawInvitation(repos: Pick<Repos & UsersRepos & MembersRepos, 'accountInvitations' | 'events' | 'members'>, accountId: string, userId: string, now: Date): Promise<void> {
   if (!(await repos.accountInvitations.take(accountId, userId))) return;
   await repos.members.removeUserFromAccountProjects(accountId, userId);
   await repos.events.publish(eventOf('user.removed', accountId, subjectOf('user', userId), { userId }), now);
@@ -223,14 +224,14 @@ export interface AccountInvitations {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ACCOUNT_INVITATIONS_STORE = storeUseOf<Repos & AccountsRepos & MembersRepos>()({ reads: ['accountInvitations', 'users'], writes: ['accountInvitations', 'accounts', 'events', 'members'] });
+export const ACCOUNT_INVITATIONS_STORE = storeUseOf<Repos & UsersRepos & AccountsRepos & MembersRepos>()({ reads: ['accountInvitations', 'users'], writes: ['accountInvitations', 'accounts', 'events', 'members'] });
 
-export function createAccountInvitations(deps: { store: SliceOf<typeof ACCOUNT_INVITATIONS_STORE, Repos & AccountsRepos & MembersRepos>; clock: Clock }): AccountInvitations {
+export function createAccountInvitations(deps: { store: SliceOf<typeof ACCOUNT_INVITATIONS_STORE, Repos & UsersRepos & AccountsRepos & MembersRepos>; clock: Clock }): AccountInvitations {
   const { clock } = deps;
   const store = sliceOf(deps.store, ACCOUNT_INVITATIONS_STORE);
 
   /** The account of one of the user's pending invitations; 404 as an unknown account otherwise (no other account shows). */
-  async function invitedTo(repos: Pick<Repos, 'accountInvitations'>, userId: string, ref: EntityRef): Promise<string> {
+  async function invitedTo(repos: Pick<UsersRepos, 'accountInvitations'>, userId: string, ref: EntityRef): Promise<string> {
     const uuid = refUuid(ref)?.toLowerCase() ?? null;
     if (!uuid || !(await repos.accountInvitations.get(uuid, userId))) throw notFound('account', refValue(ref));
     return uuid;
