@@ -12,7 +12,6 @@ import type { Probes } from './probes.ts';
 import type { Sealed } from './core/modules.ts';
 import type { ContractOffers } from './modules/registries.ts';
 import type { Authorizer } from './core/permissions/authorizer.ts';
-import type { OauthOffers } from './core/oauth/index.ts';
 import type { UsersOffers } from './core/users/index.ts';
 import type { OperatorOffers, SeedDocument } from './core/operator/index.ts';
 import type { MailOffers } from './core/mail/index.ts';
@@ -40,7 +39,7 @@ export interface StartupFacts {
  * store from src/http fails to compile (test/types/http-face.ts).
  */
 export interface Services
-  extends ContractOffers, OauthOffers, UsersOffers, MailOffers, OperatorOffers, Omit<ProjectsOffers, 'ownedProjects'> {
+  extends ContractOffers, UsersOffers, MailOffers, OperatorOffers, Omit<ProjectsOffers, 'ownedProjects'> {
   // Adapters and process facts.
   config: Config;
   version: string;
@@ -53,7 +52,7 @@ export interface Services
   clock: OffsetClock;
   /** Reads SEED_FILE afresh (null when unset); throws a 400-kind error naming the file. */
   loadSeedFile(): Promise<SeedDocument | null>;
-  // The kernel modules' offers come from their own types (OauthOffers, …) and the slices'
+  // The kernel modules' offers come from their own types (UsersOffers, …) and the slices'
   // from their contracts (ContractOffers); the members below are those of kernel modules
   // without an offers type yet.
   // permissions, groups

@@ -7,7 +7,6 @@
 // so in the SDK's generated types).
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { HttpServices, Services } from '../services.ts';
-import { oauthRoutes } from './oauth/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { blobRoutes } from './blobs.ts';
 import { operatorRoutes } from './operator/routes.ts';
@@ -18,7 +17,6 @@ import { userRoutes as api2Users } from './api2/users.ts';
 import { projectRoutes as api2Projects } from './api2/projects.ts';
 import { fileRoutes as api2Files } from './api2/files.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
-import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
 import { CONTRACT_ROUTES } from '../modules/registries.ts';
 
 /** Adds a module's routes to one API's plugin (authenticated and rate limited there, under /api or /api/2). */
@@ -48,8 +46,8 @@ export interface ModuleRoutes {
  * documents (and the SDK's generated types).
  */
 const KERNEL_ROUTES: readonly ModuleRoutes[] = [
-  { module: 'oauth', api2: api2Sessions, other: { plugin: oauthRoutes, browser: true } },
-  // Its routes are its contract's (src/modules/accounts/module.ts): this row only keeps their place.
+  // Their routes are their contracts' (src/modules/oauth, src/modules/accounts): these rows only keep their place.
+  { module: 'oauth' },
   { module: 'accounts' },
   // The invitation and password-reset pages and the avatars share the OAuth pages' browser session.
   { module: 'users', api1: api1Users, api2: api2Users, other: { plugin: pageRoutes, browser: true } },

@@ -6,13 +6,12 @@ import type { CommitStep, Repos, Store } from '../../core/ports/repositories.ts'
 import type { Sql, Unlisten } from './sql.ts';
 import type { AccountsRepos } from '../../modules/accounts/index.ts';
 import { usersRepo } from './repos/users.ts';
-import { oauthRepo } from './repos/oauth.ts';
 import { accessRepo } from './repos/access.ts';
 import { projectsRepo } from './repos/projects.ts';
 import { locksRepo } from './repos/locks.ts';
 import { filesRepo, uploadsRepo } from './repos/files.ts';
 import { invitationsRepo } from './repos/invitations.ts';
-import { adminRepo, countersRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
+import { adminRepo, countersRepo, settingsRepo, throttleRepo } from './repos/misc.ts';
 import { accountInvitationsRepo } from './repos/account-invitations.ts';
 import { outboxRepo } from './repos/outbox.ts';
 import { decodeEvent, EVENTS_CHANNEL, eventsRepo, type NotifiedEvent } from './repos/events.ts';
@@ -58,8 +57,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     counters: countersRepo(sql),
     access: accessRepo(sql),
     users: usersRepo(sql),
-    oauth: oauthRepo(sql),
-    webSessions: webSessionsRepo(sql),
     throttle: throttleRepo(sql),
     outbox: outboxRepo(sql),
     settings: settingsRepo(sql),

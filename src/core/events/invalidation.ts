@@ -77,7 +77,6 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   'user.password-set': user,
   'user.password-reset-requested': nothing,
   'user.password-cleared': user,
-  'user.signed-out-everywhere': user,
 
   'project.created': withLists(project),
   'project.updated': withLists(project),
@@ -100,8 +99,8 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   'webhook.delivery-replayed': nothing,
 };
 
-/** The kernel's rules for modules' rows: an account's access facts, a project's, its contents, and the rule's scopes with the account's project lists. */
-export const invalidationRules = { account, project, contents, withLists } as const;
+/** The kernel's rules for modules' rows: an account's access facts, a user's, a project's, its contents, and the rule's scopes with the account's project lists. */
+export const invalidationRules = { account, user, project, contents, withLists } as const;
 
 /** The invalidation rows of the modules' events, by event type (assembled from src/module-list.ts). */
 export type ModuleInvalidation = Readonly<Partial<Record<DomainEventType, (e: never) => readonly string[]>>>;

@@ -15,7 +15,7 @@ import type { AccountRecord, AccountRole, OutboxEntry, Repos, UserRecord } from 
 import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
 import type { SeedAccount, SeedDocument, SeedResult, SeedSubscription } from './seed.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../users/index.ts';
-import { endEverySession } from '../oauth/index.ts';
+import { endEverySession, type OauthRepos } from '../../modules/oauth/index.ts';
 import type { AccountsRepos, SubscriptionRecord } from '../../modules/accounts/index.ts';
 
 /** The invitation link's lifetime (account-users.ts sends the same link by mail). */
@@ -55,10 +55,10 @@ export interface AdminUse {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ADMIN_STORE = storeUseOf<Repos & AccountsRepos>()({ reads: ['accounts', 'outbox', 'subscriptions', 'users'], writes: ['events', 'invitations', 'oauth', 'users'] });
+export const ADMIN_STORE = storeUseOf<Repos & AccountsRepos & OauthRepos>()({ reads: ['accounts', 'outbox', 'subscriptions', 'users'], writes: ['events', 'invitations', 'oauth', 'users'] });
 
 export function createAdmin(deps: {
-  store: SliceOf<typeof ADMIN_STORE, Repos & AccountsRepos>;
+  store: SliceOf<typeof ADMIN_STORE, Repos & AccountsRepos & OauthRepos>;
   clock: Clock;
   ids: Ids;
   publicUrl: string;

@@ -8,7 +8,7 @@ import type { AdjustableClock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
 import type { ObjectStore } from '../ports/object-store.ts';
-import type { TokenService } from '../oauth/index.ts';
+import type { OauthRepos, TokenService } from '../../modules/oauth/index.ts';
 import { createSeeder, type ApplySeed, type SeedAccountExtension, type SeedDocument } from './seed.ts';
 import { createOperator, type Operator } from './operator.ts';
 import { createOperatorAuth, type AuthenticateOperator } from './operator-auth.ts';
@@ -16,7 +16,7 @@ import { createSandboxClock, followSandboxClock, type SandboxClock } from './san
 import type { AccountsRepos } from '../../modules/accounts/index.ts';
 
 export interface OperatorNeeds {
-  store: Store<Repos & AccountsRepos>;
+  store: Store<Repos & AccountsRepos & OauthRepos>;
   clock: AdjustableClock;
   ids: Ids;
   hasher: PasswordHasher;

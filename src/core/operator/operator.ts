@@ -2,7 +2,7 @@
 import { eventOf } from '../events/domain-events.ts';
 import { DomainError } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { TokenResponse, TokenService } from '../oauth/index.ts';
+import type { TokenResponse, TokenService } from '../../modules/oauth/index.ts';
 import type { ApplySeed, SeedDocument, SeedResult } from './seed.ts';
 import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
 

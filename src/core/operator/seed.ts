@@ -10,7 +10,7 @@ import { sha256Hex } from '../crypto/digest.ts';
 import type { AccountRole, Repos } from '../ports/repositories.ts';
 import type { AccountsRepos } from '../../modules/accounts/index.ts';
 import type { WholeStore } from '../ports/store-slices.ts';
-import { endEverySession } from '../oauth/index.ts';
+import { endEverySession, type OauthRepos } from '../../modules/oauth/index.ts';
 
 export type { SeedAccount, SeedAccountExtension, SeedDocument, SeedSubscription, SeedUser } from '../ports/seed.ts';
 import type { SeedAccountExtension, SeedDocument } from '../ports/seed.ts';
@@ -29,7 +29,7 @@ export function createSeeder(deps: {
   // practice: users, accounts, subscriptions, events, the 'seed' lock, and through the
   // extensions any module's tables (roles, groups…). Listing them would be a fake narrowing.
   /** The seeder is a deliberate whole-store user: a seed document and its extensions touch every kind of row. */
-  store: WholeStore<Repos & AccountsRepos>;
+  store: WholeStore<Repos & AccountsRepos & OauthRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;

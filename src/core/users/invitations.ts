@@ -8,7 +8,7 @@ import { eventOf, subjectOf } from '../events/domain-events.ts';
 import { DomainError, invalidInput } from '../errors.ts';
 import { sha256Hex } from '../crypto/digest.ts';
 import { redactSpentSecret } from '../mail/index.ts';
-import { endEverySession } from '../oauth/index.ts';
+import { endEverySession, type OauthRepos } from '../../modules/oauth/index.ts';
 import { joinAccount } from './account-invitations.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/crypto.ts';
@@ -31,9 +31,9 @@ export interface Invitations {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const INVITATIONS_STORE = storeUseOf<Repos & AccountsRepos>()({ reads: ['invitations', 'users'], writes: ['accountInvitations', 'accounts', 'events', 'invitations', 'oauth', 'outbox', 'users'] });
+export const INVITATIONS_STORE = storeUseOf<Repos & AccountsRepos & OauthRepos>()({ reads: ['invitations', 'users'], writes: ['accountInvitations', 'accounts', 'events', 'invitations', 'oauth', 'outbox', 'users'] });
 
-export function createInvitations(deps: { store: SliceOf<typeof INVITATIONS_STORE, Repos & AccountsRepos>; clock: Clock; hasher: PasswordHasher }): Invitations {
+export function createInvitations(deps: { store: SliceOf<typeof INVITATIONS_STORE, Repos & AccountsRepos & OauthRepos>; clock: Clock; hasher: PasswordHasher }): Invitations {
   const { clock, hasher } = deps;
   const store = sliceOf(deps.store, INVITATIONS_STORE);
   return {

@@ -17,10 +17,11 @@ import { type AccountInvitations, createAccountInvitations, type InviteLimits } 
 import type { JobsRepos } from '../../modules/jobs/index.ts';
 import type { MembersRepos } from '../../modules/members/index.ts';
 import type { AccountsRepos } from '../../modules/accounts/index.ts';
+import type { OauthRepos } from '../../modules/oauth/index.ts';
 
 export interface UsersNeeds {
   /** The groups and members modules' repositories too: a user removed from the account leaves its groups and its projects. */
-  store: Store<Repos & AccountsRepos & GroupsRepos & MembersRepos & JobsRepos>;
+  store: Store<Repos & AccountsRepos & GroupsRepos & MembersRepos & JobsRepos & OauthRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;
