@@ -5,7 +5,7 @@
 // src/modules/operator/core/admin.ts.
 import { parseArgs } from 'node:util';
 import { ADMIN_ACCOUNT_ROLES, type AdminAccountRole, type AdminUse } from './modules/operator/index.ts';
-import type { RotationView } from './core/oauth/index.ts';
+import type { RotationView } from './modules/oauth/index.ts';
 import type { SsoDomainRecord } from './modules/sso/index.ts';
 import type { SnapshotControl, SnapshotInfo } from './modules/sandbox/index.ts';
 import type { AuditLog, Verification } from './modules/audit/index.ts';

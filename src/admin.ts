@@ -21,7 +21,7 @@ import { argon2Hasher } from './adapters/crypto/argon2-hasher.ts';
 import { createEs256Signer } from './adapters/jwt/es256-signer.ts';
 import { createAdmin, createSandboxClock, createSeeder } from './modules/operator/index.ts';
 import { seedRolesAndGroups } from './modules/roles/index.ts';
-import { createSigningKeys } from './core/oauth/index.ts';
+import { createSigningKeys } from './modules/oauth/index.ts';
 import { silentLogger } from './core/ports/telemetry.ts';
 import { USAGE, adminFailure, executeAdmin, parseAdminArgs, type AdminBackend, type AdminResult } from './admin-commands.ts';
 import { runOverAdminSocket } from './admin-socket.ts';

@@ -12,7 +12,6 @@ import type { Probes } from './probes.ts';
 import type { Sealed } from './core/modules.ts';
 import type { ContractOffers } from './modules/registries.ts';
 import type { Authorizer } from './core/permissions/authorizer.ts';
-import type { OauthOffers } from './core/oauth/index.ts';
 import type { SeedDocument } from './modules/operator/index.ts';
 import type { Groups } from './modules/groups/index.ts';
 import type { JobRunner } from './modules/jobs/index.ts';
@@ -37,7 +36,7 @@ export interface StartupFacts {
  * is left out: a rule the users module runs in its own transactions, not a use case.
  */
 export interface Services
-  extends Omit<ContractOffers, 'ownedProjects'>, OauthOffers {
+  extends Omit<ContractOffers, 'ownedProjects'> {
   // Adapters and process facts.
   config: Config;
   version: string;
@@ -50,7 +49,7 @@ export interface Services
   clock: OffsetClock;
   /** Reads SEED_FILE afresh (null when unset); throws a 400-kind error naming the file. */
   loadSeedFile(): Promise<SeedDocument | null>;
-  // The kernel modules' offers come from their own types (OauthOffers, …) and the slices'
+  // The kernel modules' offers come from their own types (UsersOffers, …) and the slices'
   // from their contracts (ContractOffers); the members below are those of kernel modules
   // without an offers type yet.
   // permissions, groups

@@ -64,10 +64,7 @@ export const ERROR_CODES = {
   'invalid-webhook-urn': ours(400),
   'invalid-webhook-url': ours(400),
   'invalid-webhook-events': ours(400),
-  // The token endpoints.
-  invalid_request: { status: [400], defined: ['rfc6749'] },
-  invalid_grant: { status: [400], defined: ['rfc6749'] },
-  unsupported_grant_type: { status: [400], defined: ['rfc6749'] },
+  // The token endpoints' codes: the oauth module's (src/modules/oauth/core/errors.ts).
 
   // 401
   unauthorized: spec(401),

@@ -2,7 +2,7 @@
 // access token answers 401 `unauthorized` in the surface's format.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '../core/errors.ts';
-import type { Principal, TokenService } from '../core/oauth/index.ts';
+import type { Principal, TokenService } from '../modules/oauth/index.ts';
 import type { Clock } from '../core/ports/clock.ts';
 import type { Activity } from '../modules/activity/index.ts';
 import type { RateLimiter } from '../modules/limits/index.ts';

@@ -11,7 +11,7 @@ import cookie from '@fastify/cookie';
 import { Type } from 'typebox';
 import type { Services } from '../services.ts';
 import { DomainError, unauthorized } from '../core/errors.ts';
-import { consoleRedirect, REFRESH_TOKEN_SECONDS, type TokenResponse } from '../core/oauth/index.ts';
+import { consoleRedirect, REFRESH_TOKEN_SECONDS, type TokenResponse } from '../modules/oauth/index.ts';
 
 export const CONSOLE_SESSION_PATH = '/console/session';
 /** The header every call carries: a cross-site form cannot set it, and a cross-origin fetch with it needs a preflight this path never grants. */

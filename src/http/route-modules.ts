@@ -7,10 +7,8 @@
 // so in the SDK's generated types).
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { HttpServices, Services } from '../services.ts';
-import { oauthRoutes } from './oauth/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
-import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
 import { CONTRACT_ROUTES } from '../modules/registries.ts';
 
 /** Adds a module's routes to one API's plugin (authenticated and rate limited there, under /api or /api/2). */
@@ -41,8 +39,8 @@ export interface ModuleRoutes {
  * the kernel (the users' pages), never those of an API its contract has.
  */
 const KERNEL_ROUTES: readonly ModuleRoutes[] = [
-  { module: 'oauth', api2: api2Sessions, other: { plugin: oauthRoutes, browser: true } },
-  // Its routes are its contract's (src/modules/accounts/module.ts): this row only keeps their place.
+  // Their routes are their contracts' (src/modules/oauth, src/modules/accounts): these rows only keep their place.
+  { module: 'oauth' },
   { module: 'accounts' },
   // Its API routes are its contract's (src/modules/users/module.ts); its browser pages (the
   // invitation and password-reset pages, the account page, the avatars) stay in src/http/pages:

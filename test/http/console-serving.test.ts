@@ -10,7 +10,7 @@ import path from 'node:path';
 import { testApp, PUBLIC_URL, type TestApp } from '../support/app.ts';
 import { pkcePair } from '../support/oauth-client.ts';
 import { CONSOLE_DIST, consoleCsp, storageOriginsOf } from '../../src/http/console.ts';
-import { consoleRedirect, isAllowedRedirectUri } from '../../src/core/oauth/authorize-request.ts';
+import { consoleRedirect, isAllowedRedirectUri } from '../../src/modules/oauth/core/authorize-request.ts';
 
 let t: TestApp;
 before(async () => {

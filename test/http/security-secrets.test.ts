@@ -9,7 +9,7 @@ import { compose, type Core } from '../../src/compose.ts';
 import { buildApp, loggedPath, type App } from '../../src/http/app.ts';
 import { accountDelayMs, THROTTLE } from '../../src/modules/users/core/sign-in.ts';
 import { OPERATOR_THROTTLE } from '../../src/modules/operator/core/operator-auth.ts';
-import { ACCESS_TOKEN_SECONDS } from '../../src/core/oauth/token-service.ts';
+import { ACCESS_TOKEN_SECONDS } from '../../src/modules/oauth/core/token-service.ts';
 import { SIGNING_KEY_RELOAD_SECONDS } from '../../src/core/ports/crypto.ts';
 import { BASIC_SEED, OPERATOR_TOKEN, PUBLIC_URL } from '../support/app.ts';
 import { migratedDatabase, type TestDatabase } from '../support/database.ts';

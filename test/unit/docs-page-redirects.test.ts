@@ -3,7 +3,7 @@
 // GET /oauth/authorize accepts (localhost, 127.0.0.1, "/"); nothing else on that origin.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isAllowedRedirectUri, parseAuthorizeRequest } from '../../src/core/oauth/authorize-request.ts';
+import { isAllowedRedirectUri, parseAuthorizeRequest } from '../../src/modules/oauth/core/authorize-request.ts';
 import { docsPageRedirects } from '../../src/http/openapi.ts';
 
 const PUBLIC_URL = 'https://scanbase.example.com';

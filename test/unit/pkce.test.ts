@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import {
   challengeOf, isValidChallenge, isValidVerifier, normaliseChallengeMethod, verifyS256,
-} from '../../src/core/oauth/pkce.ts';
+} from '../../src/modules/oauth/core/pkce.ts';
 import { safeEqual } from '../../src/core/crypto/digest.ts';
 
 // RFC 7636 appendix B.

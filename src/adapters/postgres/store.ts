@@ -6,10 +6,9 @@ import type { CommitStep, Repos, Store } from '../../core/ports/repositories.ts'
 import type { Sql, Unlisten } from './sql.ts';
 import type { AccountsRepos } from '../../modules/accounts/index.ts';
 import { usersRepo } from './repos/users.ts';
-import { oauthRepo } from './repos/oauth.ts';
 import { accessRepo } from './repos/access.ts';
 import { locksRepo } from './repos/locks.ts';
-import { adminRepo, settingsRepo, throttleRepo, webSessionsRepo } from './repos/misc.ts';
+import { adminRepo, settingsRepo, throttleRepo } from './repos/misc.ts';
 import { decodeEvent, EVENTS_CHANNEL, eventsRepo, type NotifiedEvent } from './repos/events.ts';
 import { webhooksRepo } from './repos/webhooks.ts';
 import { withWebhookFanOut } from '../../core/webhooks/index.ts';
@@ -47,8 +46,6 @@ export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, or
     locks: locksRepo(sql),
     access: accessRepo(sql),
     users: usersRepo(sql),
-    oauth: oauthRepo(sql),
-    webSessions: webSessionsRepo(sql),
     throttle: throttleRepo(sql),
     settings: settingsRepo(sql),
     admin: adminRepo(sql),

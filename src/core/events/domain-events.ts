@@ -67,8 +67,7 @@ export interface DomainEventData extends ModuleEventData {
   'user.removed': { userId: string };
   /** The administration command forgot the user's password and ended every session of his. */
   'user.password-cleared': { userId: string };
-  /** The user ended every session of his ("sign out everywhere"): his tokens issued until now are refused. */
-  'user.signed-out-everywhere': { userId: string };
+  // user.signed-out-everywhere: the oauth module's (src/modules/oauth/core/events.ts).
 
   // Projects, work zones and members: src/modules/projects/core/events.ts,
   // src/modules/workzones/core/events.ts, src/modules/members/core/events.ts.

@@ -73,7 +73,6 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   // Every session of the user ended (his revocation point moved): his known-user entry goes,
   // so each node's bearer check reads the new point at his next request.
   'user.password-cleared': user,
-  'user.signed-out-everywhere': user,
 
   // The files' events: their rows are in the files module's contract (src/modules/files/module.ts).
   'webhook.created': nothing,

@@ -1,10 +1,12 @@
 // The OAuth pages' shared helpers (browser session cookie, security headers, the authorize
-// fields carried through forms, the service's own redirects): used by the token service's
-// pages (src/http/oauth/routes.ts) and by a module's pages (src/modules/sso/http/pages.ts).
+// fields carried through forms, the service's own redirects): used by the oauth module's
+// pages (src/modules/oauth/http/oauth-server.ts), the node's own pages (src/http/pages) and
+// the SSO pages (src/modules/sso/http/pages.ts); kept in the HTTP layer with the pages' kit
+// (pages.ts), which the node's own pages import.
 // Kept a leaf of the import graph: nothing here may lead back to src/module-list.ts or
 // src/compose.ts, or a module's pages would re-enter the module list while it loads.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type AuthorizeRequest, consoleRedirect, type WebSession, type WebSessions } from '../../core/oauth/index.ts';
+import { type AuthorizeRequest, consoleRedirect, type WebSession, type WebSessions } from '../../modules/oauth/index.ts';
 import { docsPageRedirects } from '../docs-redirects.ts';
 
 /**

@@ -1,4 +1,9 @@
-// Server-rendered pages of the authorize flow. Every interpolated value is escaped.
+// The browser pages' kit (server-rendered, every interpolated value escaped): the layout, the
+// sign-in form and the error pages that the oauth module's authorize pages
+// (src/modules/oauth/http/pages.ts), the users' pages (src/http/pages) and the SSO pages
+// (src/modules/sso/http/pages.ts) answer with. It stays in the HTTP layer, beside the pages'
+// browser session (page-helpers.ts): the node's own pages are no module's http/ and may not
+// import a module's http/index.ts.
 export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -63,31 +68,6 @@ ${hiddenFields({ ...p.fields, csrf: p.csrf, email: p.email ?? '' })}
   );
 }
 
-export function approvePage(
-  ctx: PageContext,
-  p: { email: string; redirectUri: string; fields: Record<string, string | null>; csrf: string },
-): string {
-  const target = p.redirectUri === '/' ? 'this page (the code is shown for copy and paste)' : p.redirectUri;
-  return layout(
-    ctx,
-    'Authorize access',
-    `<h1>Authorize access</h1>
-<p>Signed in as <strong>${escapeHtml(p.email)}</strong>.</p>
-<p>An application asks to act on your behalf. On approval it receives a code at
-<strong>${escapeHtml(target)}</strong>.</p>
-<form method="post" action="/oauth/authorize">
-${hiddenFields({ ...p.fields, csrf: p.csrf })}
-<div class="row"><button class="primary" type="submit" name="decision" value="allow">Allow</button>
-<button class="secondary" type="submit" name="decision" value="deny">Deny</button></div>
-</form>
-<form method="post" action="/oauth/logout">
-${hiddenFields({ csrf: p.csrf })}
-<button class="secondary" type="submit">Sign out</button>
-</form>
-<p><a id="account" href="/account">Your account: invitations, sign out everywhere</a></p>`,
-  );
-}
-
 export function errorPage(ctx: PageContext, title: string, message: string): string {
   return layout(ctx, title, `<h1>${escapeHtml(title)}</h1><p class="error" role="alert">${escapeHtml(message)}</p>`);
 }
@@ -104,26 +84,4 @@ export function formRefusedPage(ctx: PageContext, verdict: 'missing' | 'mismatch
 /** An approval posted when the browser is no longer signed in (signed out, or its session ended). */
 export function sessionEndedPage(ctx: PageContext, again: string): string {
   return errorPage(ctx, 'Signed out', `This browser is not signed in any more (it signed out, or its session ended after 12 hours). ${again}`);
-}
-
-export function signedOutPage(ctx: PageContext): string {
-  return layout(ctx, 'Signed out', '<h1>Signed out</h1><p>You are signed out of Scanbase in this browser.</p>');
-}
-
-export function codePage(ctx: PageContext, code: string, state: string | undefined): string {
-  return layout(
-    ctx,
-    'Authorization code',
-    `<h1>Authorization code</h1><p>Copy this code into your application. It is valid for 5 minutes and can be used once.</p>
-<code id="code">${escapeHtml(code)}</code>${state ? `<p>State: <span id="state">${escapeHtml(state)}</span></p>` : ''}`,
-  );
-}
-
-export function homePage(ctx: PageContext): string {
-  return layout(
-    ctx,
-    'Scanbase',
-    `<h1>Scanbase</h1><p>Reality-capture project service.</p>
-<p><a href="/api/2/docs">API 2 reference</a> · <a href="/api/2/openapi.json">API 2 OpenAPI</a> · <a href="/api/openapi.json">API 1 OpenAPI</a></p>`,
-  );
 }

@@ -9,9 +9,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../services.ts';
 import { DomainError } from '../../core/errors.ts';
-import type { CsrfVerdict, WebSession } from '../../core/oauth/index.ts';
+import type { CsrfVerdict, WebSession } from '../../modules/oauth/index.ts';
 import type { MyInvitation } from '../../modules/users/index.ts';
-import { browserSessions } from '../oauth/routes.ts';
+import { browserSessions } from '../oauth/page-helpers.ts';
 import { errorPage, escapeHtml, formRefusedPage, hiddenFields, layout, sessionEndedPage, signInPage, type PageContext } from '../oauth/pages.ts';
 
 export const ACCOUNT_PATH = '/account';

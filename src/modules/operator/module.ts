@@ -11,7 +11,7 @@ import type { Ids } from '../../core/ports/ids.ts';
 import type { PasswordHasher } from '../../core/ports/crypto.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
 import { cacheScope } from '../../core/events/invalidation.ts';
-import type { TokenService } from '../../core/oauth/index.ts';
+import type { OauthRepos, TokenService } from '../oauth/index.ts';
 import type { AccountsRepos } from '../accounts/index.ts';
 import type { MailRepos } from '../mail/index.ts';
 import { defineModule } from '../contract.ts';
@@ -26,7 +26,7 @@ import { operatorRoutes } from './http/routes.ts';
 export { SeedDocument as SEED_DOCUMENT_SCHEMA } from './http/schemas.ts';
 
 export interface OperatorNeeds {
-  store: Store<Repos & AccountsRepos & MailRepos>;
+  store: Store<Repos & AccountsRepos & MailRepos & OauthRepos>;
   clock: AdjustableClock;
   ids: Ids;
   hasher: PasswordHasher;

@@ -22,6 +22,7 @@ import { type AccountInvitations, createAccountInvitations, type InviteLimits } 
 import type { JobsRepos } from '../jobs/index.ts';
 import type { MembersRepos } from '../members/index.ts';
 import type { AccountsRepos } from '../accounts/index.ts';
+import type { OauthRepos } from '../oauth/index.ts';
 import type { ProjectsRepos } from '../projects/index.ts';
 import type { UsersRepos } from './core/ports.ts';
 import type { UserEventType } from './core/events.ts';
@@ -35,7 +36,7 @@ import { USER_API1_OPERATIONS, USER_API2_OPERATIONS } from './http/operations.ts
 
 export interface UsersNeeds {
   /** The groups and members modules' repositories too: a user removed from the account leaves its groups and its projects. */
-  store: Store<Repos & UsersRepos & ProjectsRepos & AccountsRepos & GroupsRepos & MembersRepos & JobsRepos & MailRepos>;
+  store: Store<Repos & UsersRepos & ProjectsRepos & AccountsRepos & GroupsRepos & MembersRepos & JobsRepos & MailRepos & OauthRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;

@@ -1,41 +1,11 @@
-// Small repositories: web sessions, login throttling, settings, reset, housekeeping (the windowed counters: src/modules/users/postgres/counters-repo.ts).
+// Small repositories: login throttling, settings, reset, housekeeping (the windowed counters:
+// src/modules/users/postgres/counters-repo.ts; the oauth module's web sessions:
+// src/modules/oauth/postgres/web-sessions-repo.ts).
 import type {
-  AdminRepo, PurgeCounts, SettingsRepo, ThrottleRecord, ThrottleRepo, ThrottleReservation, WebSessionRecord,
-  WebSessionsRepo,
+  AdminRepo, PurgeCounts, SettingsRepo, ThrottleRecord, ThrottleRepo, ThrottleReservation,
 } from '../../../core/ports/repositories.ts';
 import type { Sql } from '../sql.ts';
 import { SWEEPER_LOCK } from './files.ts';
-
-export function webSessionsRepo(sql: Sql): WebSessionsRepo {
-  return {
-    async insert(s, now) {
-      await sql.query(
-        'INSERT INTO web_sessions (id_hash, user_id, csrf, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
-        [s.idHash, s.userId, s.csrf, now, s.expiresAt],
-      );
-    },
-    async byIdHash(idHash, now) {
-      const rows = await sql.query<WebSessionRecord>(
-        `SELECT id_hash AS "idHash", user_id AS "userId", csrf, expires_at AS "expiresAt"
-         FROM web_sessions WHERE id_hash = $1 AND expires_at > $2`,
-        [idHash, now],
-      );
-      return rows[0] ?? null;
-    },
-    async remove(idHash) {
-      await sql.query('DELETE FROM web_sessions WHERE id_hash = $1', [idHash]);
-    },
-    // Kept in settings, which survive a reset (like the signing keys).
-    async csrfKey(candidate) {
-      await sql.query(
-        `INSERT INTO settings (key, value) VALUES ('web_sessions.csrf_key', to_jsonb($1::text)) ON CONFLICT (key) DO NOTHING`,
-        [candidate],
-      );
-      const rows = await sql.query<{ value: string }>(`SELECT value FROM settings WHERE key = 'web_sessions.csrf_key'`);
-      return rows[0]!.value;
-    },
-  };
-}
 
 /**
  * A throttle row whose window is over: its lock has ended, or it has no lock and its window

@@ -15,7 +15,7 @@ import type { AccountRecord, AccountRole, Repos, UserRecord } from '../../../cor
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { SeedAccount, SeedDocument, SeedResult, SeedSubscription } from './seed.ts';
 import { PASSWORD_MAX, PASSWORD_MIN, type UsersRepos } from '../../users/index.ts';
-import { endEverySession } from '../../../core/oauth/index.ts';
+import { endEverySession, type OauthRepos } from '../../oauth/index.ts';
 import type { AccountsRepos, SubscriptionRecord } from '../../accounts/index.ts';
 import type { MailRepos, OutboxEntry } from '../../mail/index.ts';
 
@@ -56,10 +56,10 @@ export interface AdminUse {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const ADMIN_STORE = storeUseOf<Repos & AccountsRepos & MailRepos & UsersRepos>()({ reads: ['accounts', 'outbox', 'subscriptions', 'users'], writes: ['events', 'invitations', 'oauth', 'users'] });
+export const ADMIN_STORE = storeUseOf<Repos & AccountsRepos & MailRepos & UsersRepos & OauthRepos>()({ reads: ['accounts', 'outbox', 'subscriptions', 'users'], writes: ['events', 'invitations', 'oauth', 'users'] });
 
 export function createAdmin(deps: {
-  store: SliceOf<typeof ADMIN_STORE, Repos & AccountsRepos & MailRepos & UsersRepos>;
+  store: SliceOf<typeof ADMIN_STORE, Repos & AccountsRepos & MailRepos & UsersRepos & OauthRepos>;
   clock: Clock;
   ids: Ids;
   publicUrl: string;

@@ -2,7 +2,7 @@
 import { eventOf } from '../../../core/events/domain-events.ts';
 import { DomainError } from '../../../core/errors.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
-import type { TokenResponse, TokenService } from '../../../core/oauth/index.ts';
+import type { TokenResponse, TokenService } from '../../oauth/index.ts';
 import type { ApplySeed, SeedDocument, SeedResult } from './seed.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';

@@ -10,7 +10,7 @@ import { sha256Hex } from '../../../core/crypto/digest.ts';
 import type { AccountRole, Repos } from '../../../core/ports/repositories.ts';
 import type { AccountsRepos } from '../../accounts/index.ts';
 import type { WholeStore } from '../../../core/ports/store-slices.ts';
-import { endEverySession } from '../../../core/oauth/index.ts';
+import { endEverySession, type OauthRepos } from '../../oauth/index.ts';
 import './events.ts';
 import './errors.ts';
 
@@ -31,7 +31,7 @@ export function createSeeder(deps: {
   // practice: users, accounts, subscriptions, events, the 'seed' lock, and through the
   // extensions any module's tables (roles, groups…). Listing them would be a fake narrowing.
   /** The seeder is a deliberate whole-store user: a seed document and its extensions touch every kind of row. */
-  store: WholeStore<Repos & AccountsRepos>;
+  store: WholeStore<Repos & AccountsRepos & OauthRepos>;
   clock: Clock;
   ids: Ids;
   hasher: PasswordHasher;

@@ -9,7 +9,7 @@ import type { ApplySeed, SeedDocument as SeedDoc } from '../core/seed.ts';
 import type { Operator } from '../core/operator.ts';
 import type { AuthenticateOperator } from '../core/operator-auth.ts';
 import type { SandboxClock } from '../core/sandbox-clock.ts';
-import type { SigningKeys } from '../../../core/oauth/index.ts';
+import type { SigningKeys } from '../../oauth/index.ts';
 import type { RequestGate } from '../../sandbox/index.ts';
 
 /** What the routes call: the module's use cases, the OAuth module's signing keys, the sandbox module's request gate, the settings. */

@@ -3,6 +3,7 @@ import type { AccountsRepos } from '../../accounts/index.ts';
 import type { ProjectsRepos } from '../../projects/index.ts';
 import type { GroupsRepos } from '../../groups/index.ts';
 import type { MembersRepos } from '../../members/index.ts';
+import type { OauthRepos } from '../../oauth/index.ts';
 import type { Repos, Store } from '../../../core/ports/repositories.ts';
 import type { SsoRepo } from '../../sso/index.ts';
 
@@ -53,5 +54,5 @@ export interface ScimRepo {
 
 /** The store as the module's use cases see it: the kernel's repositories, the SSO module's (verified domains) and its own. */
 /** The repositories the module's use cases reach: the kernel's, the SSO module's and its own. */
-export type ScimRepos = Repos & ProjectsRepos & AccountsRepos & GroupsRepos & MembersRepos & { sso: SsoRepo; scim: ScimRepo };
+export type ScimRepos = Repos & ProjectsRepos & AccountsRepos & GroupsRepos & MembersRepos & OauthRepos & { sso: SsoRepo; scim: ScimRepo };
 export type ScimStore = Store<ScimRepos>;

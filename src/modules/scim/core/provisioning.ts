@@ -15,7 +15,7 @@ import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { GroupRecord } from '../../groups/index.ts';
-import { endEverySession } from '../../../core/oauth/index.ts';
+import { endEverySession } from '../../oauth/index.ts';
 import { domainOfEmail } from '../../sso/index.ts';
 import { matches, parseFilter } from './filter.ts';
 import { groupChanges, patchOperations, scimBoolean, scimString, TEXT_MAX, userChanges, type UserChanges } from './patch.ts';

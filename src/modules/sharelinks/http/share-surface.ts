@@ -10,7 +10,7 @@ import { Type } from 'typebox';
 import { bearerToken } from '../../../http/auth.ts';
 import { BLOB_SECURITY_HEADERS } from '../../files/http/index.ts';
 import type { PointClouds } from '../../pointclouds/index.ts';
-import type { TokenService } from '../../../core/oauth/index.ts';
+import type { TokenService } from '../../oauth/index.ts';
 import type { RateLimiter } from '../../limits/index.ts';
 import type { SharedViews } from '../core/shared-view.ts';
 import { SHARE_LINK_LIMITS as L } from '../core/rules.ts';

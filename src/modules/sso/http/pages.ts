@@ -8,7 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DomainError } from '../../../core/errors.ts';
 import { noteAccount, noteSignInFailure } from '../../../core/permissions/decisions.ts';
-import { parseAuthorizeRequest } from '../../../core/oauth/index.ts';
+import { parseAuthorizeRequest } from '../../oauth/index.ts';
 import { authorizeFields, browserSessions, type SessionUse, continueAuthorize, html, ownRedirectsOf, securityHeaders } from '../../../http/oauth/page-helpers.ts';
 import { errorPage, formRefusedPage, signInPage, type PageContext } from '../../../http/oauth/pages.ts';
 import { SsoSignInFailure, type SsoSignIn } from '../core/index.ts';

@@ -8,7 +8,7 @@ import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
 import { DomainError, invalidInput } from '../../../core/errors.ts';
 import { sha256Hex } from '../../../core/crypto/digest.ts';
 import { redactSpentSecret, type MailRepos } from '../../mail/index.ts';
-import { endEverySession } from '../../../core/oauth/index.ts';
+import { endEverySession, type OauthRepos } from '../../oauth/index.ts';
 import { joinAccount } from './account-invitations.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import type { PasswordHasher } from '../../../core/ports/crypto.ts';
@@ -32,9 +32,9 @@ export interface Invitations {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const INVITATIONS_STORE = storeUseOf<Repos & AccountsRepos & MailRepos & UsersRepos>()({ reads: ['invitations', 'users'], writes: ['accountInvitations', 'accounts', 'events', 'invitations', 'oauth', 'outbox', 'users'] });
+export const INVITATIONS_STORE = storeUseOf<Repos & AccountsRepos & MailRepos & UsersRepos & OauthRepos>()({ reads: ['invitations', 'users'], writes: ['accountInvitations', 'accounts', 'events', 'invitations', 'oauth', 'outbox', 'users'] });
 
-export function createInvitations(deps: { store: SliceOf<typeof INVITATIONS_STORE, Repos & AccountsRepos & MailRepos & UsersRepos>; clock: Clock; hasher: PasswordHasher }): Invitations {
+export function createInvitations(deps: { store: SliceOf<typeof INVITATIONS_STORE, Repos & AccountsRepos & MailRepos & UsersRepos & OauthRepos>; clock: Clock; hasher: PasswordHasher }): Invitations {
   const { clock, hasher } = deps;
   const store = sliceOf(deps.store, INVITATIONS_STORE);
   return {

@@ -1,5 +1,6 @@
-import type { AuthorizationCodeRecord, OAuthRepo, RefreshTokenRecord } from '../../../core/ports/repositories.ts';
-import type { Sql } from '../sql.ts';
+// The oauth module's SQL of authorization codes and refresh tokens (its port: ../core/ports.ts OAuthRepo).
+import type { AuthorizationCodeRecord, OAuthRepo, RefreshTokenRecord } from '../core/ports.ts';
+import type { Sql } from '../../../adapters/postgres/sql.ts';
 
 const VALID = 'consumed_at IS NULL AND revoked_at IS NULL AND expires_at > $2';
 

@@ -4,13 +4,14 @@
 // refresh tokens and spends his unused authorization codes; from then on an access token
 // issued at or before that second is refused where tokens are authenticated (the token
 // service, through its per-node cache of users, dropped on every node by the event the
-// caller publishes). Callers: a password set through a link (invitations.ts), reset or
+// caller publishes). Callers: a password set through a link (the users module's invitations), reset or
 // cleared (the administration command), changed by a seed, "sign out everywhere" (below);
 // and, for the issues to come, a user's removal from the platform (SCIM deactivation).
-import { eventOf, subjectOf } from '../events/domain-events.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Repos } from '../ports/repositories.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
+import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { OauthRepos } from './ports.ts';
 
 /** The second up to which (included) a user's access tokens are revoked; null when none are. */
 export const revokedUpTo = (tokensValidAfter: Date | null): number | null =>
@@ -36,7 +37,7 @@ export const firstIssuableSecond = (nowSeconds: number, upTo: number | null): nu
  * `now`, his browser sessions, refresh tokens and unused codes end. The caller publishes the
  * event of the change (its `user:<id>` scope drops the user from every node's bearer cache).
  */
-export async function endEverySession(repos: Pick<Repos, 'oauth'>, userId: string, now: Date): Promise<void> {
+export async function endEverySession(repos: Pick<OauthRepos, 'oauth'>, userId: string, now: Date): Promise<void> {
   await repos.oauth.endUserSessions(userId, now);
 }
 
@@ -50,9 +51,9 @@ export interface Revocation {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const REVOCATION_STORE = storeUse({ reads: ['oauth', 'users'], writes: ['events', 'oauth', 'users'] });
+export const REVOCATION_STORE = storeUseOf<Repos & OauthRepos>()({ reads: ['oauth', 'users'], writes: ['events', 'oauth', 'users'] });
 
-export function createRevocation(deps: { store: SliceOf<typeof REVOCATION_STORE>; clock: Clock }): Revocation {
+export function createRevocation(deps: { store: SliceOf<typeof REVOCATION_STORE, Repos & OauthRepos>; clock: Clock }): Revocation {
   const { clock } = deps;
   const store = sliceOf(deps.store, REVOCATION_STORE);
   return {

@@ -3,10 +3,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services.ts';
-import { api2Kit } from './route-kit.ts';
+import { api2Kit, type KitCore } from '../../../http/api2/route-kit.ts';
+import type { Revocation } from '../core/revocation.ts';
 
-export function sessionRoutes(root: FastifyInstance, core: Pick<Services, 'config' | 'revocation'>): void {
+export function sessionRoutes(root: FastifyInstance, core: KitCore & { revocation: Revocation }): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { actor, errors, tag } = api2Kit(core);
 

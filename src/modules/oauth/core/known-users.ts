@@ -10,8 +10,8 @@
 // at or after it: issuing a token needs the user, so such a token proves the user exists
 // again (a seed re-creating a fixed id after a reset), and gets a fresh lookup.
 import { tokenOutlivesRevocation } from './revocation.ts';
-import { CacheRegistry } from '../cache/registry.ts';
-import type { Lru } from '../cache/lru.ts';
+import { CacheRegistry } from '../../../core/cache/registry.ts';
+import type { Lru } from '../../../core/cache/lru.ts';
 
 /** A user as a lookup finds him: null when there is no such user. */
 export interface KnownUser {

@@ -1,5 +1,5 @@
 // PKCE (RFC 7636), S256 only: the spec's "SHA256" and "SHA-256" are spellings of S256.
-import { safeEqual, sha256Base64Url } from '../crypto/digest.ts';
+import { safeEqual, sha256Base64Url } from '../../../core/crypto/digest.ts';
 
 const VERIFIER_RE = /^[A-Za-z0-9\-._~]{43,128}$/;
 const CHALLENGE_RE = /^[A-Za-z0-9\-_]{43}$/;

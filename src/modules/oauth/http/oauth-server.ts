@@ -4,19 +4,18 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services.ts';
-import { DomainError } from '../../core/errors.ts';
-import { type AuthorizeRequest, clientIdOf, parseAuthorizeRequest, redirectWith, skipsConsent } from '../../core/oauth/index.ts';
-import { bearerToken } from '../auth.ts';
-import { formatUrn } from '../../core/ids/urn.ts';
+import { DomainError } from '../../../core/errors.ts';
+import { type AuthorizeRequest, clientIdOf, parseAuthorizeRequest, redirectWith, skipsConsent } from '../core/authorize-request.ts';
+import { bearerToken } from '../../../http/auth.ts';
+import { formatUrn } from '../../../core/ids/urn.ts';
 import { UserInfo, userInfoOf } from './presenters.ts';
-import { ssoStep } from '../../modules/sso/index.ts';
-import { authorizeFields, browserSessions, continueAuthorize, html, ownRedirectsOf, securityHeaders } from './page-helpers.ts';
-import { approvePage, codePage, errorPage, formRefusedPage, homePage, sessionEndedPage, signedOutPage, signInPage, type PageContext } from './pages.ts';
-
-// The pages' helpers live in a leaf file (a module's pages use them, and this file reaches the
-// module list); re-exported for the node's own pages.
-export { authorizeFields, browserSessions, continueAuthorize, html, ownRedirectsOf, securityHeaders, sessionCookieName, type SessionUse } from './page-helpers.ts';
+import { ssoStep, type SsoSignIn } from '../../sso/index.ts';
+import type { SignIn, UserProfiles } from '../../users/index.ts';
+import type { SigningKeys } from '../core/signing-keys.ts';
+import type { TokenService } from '../core/token-service.ts';
+import { authorizeFields, browserSessions, continueAuthorize, html, ownRedirectsOf, securityHeaders, type SessionUse } from '../../../http/oauth/page-helpers.ts';
+import { errorPage, formRefusedPage, sessionEndedPage, signInPage, type PageContext } from '../../../http/oauth/pages.ts';
+import { approvePage, codePage, homePage, signedOutPage } from './pages.ts';
 
 const TokenResponse = Type.Object({
   access_token: Type.String(),
@@ -50,8 +49,18 @@ const invalidRequest = (message: string) => new DomainError('invalid', 'invalid_
 /** What to do after a refused form of the authorize pages. */
 const AGAIN = 'Open the authorization link again.';
 
+/** What the pages and endpoints use: the browser session (SessionUse: the web sessions), the settings they read, and the use cases they call. */
+type Use = SessionUse & {
+  config: { publicUrl: string; sandbox: boolean; urnNamespace: string };
+  signIn: SignIn;
+  signingKeys: SigningKeys;
+  ssoSignIn: SsoSignIn;
+  tokens: TokenService;
+  userProfiles: UserProfiles;
+};
+
 export const oauthRoutes =
-  (core: Pick<Services, 'config' | 'signIn' | 'signingKeys' | 'ssoSignIn' | 'tokens' | 'userProfiles' | 'webSessions'>): FastifyPluginAsync =>
+  (core: Use): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     const ctx: PageContext = { sandbox: core.config.sandbox };

@@ -3,11 +3,11 @@
 // HMAC of the cookie value and the time, under a key shared by every node), so
 // unauthenticated clients cannot grow the web_sessions table.
 import crypto from 'node:crypto';
-import { safeEqual, sha256Hex } from '../crypto/digest.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { WebSessionRecord } from '../ports/repositories.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
+import { safeEqual, sha256Hex } from '../../../core/crypto/digest.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { OauthRepos, WebSessionRecord } from './ports.ts';
 
 export const WEB_SESSION_SECONDS = 12 * 3600;
 /** A sign-in form older than this answers "Expired form" (its token is not stored anywhere). */
@@ -50,9 +50,9 @@ export interface WebSessions {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const WEB_SESSIONS_STORE = storeUse({ reads: ['webSessions'], writes: ['webSessions'] });
+export const WEB_SESSIONS_STORE = storeUseOf<OauthRepos>()({ reads: ['webSessions'], writes: ['webSessions'] });
 
-export function createWebSessions(deps: { store: SliceOf<typeof WEB_SESSIONS_STORE>; clock: Clock; ids: Ids }): WebSessions {
+export function createWebSessions(deps: { store: SliceOf<typeof WEB_SESSIONS_STORE, OauthRepos>; clock: Clock; ids: Ids }): WebSessions {
   const { clock, ids } = deps;
   const store = sliceOf(deps.store, WEB_SESSIONS_STORE);
 

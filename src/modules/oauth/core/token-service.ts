@@ -3,23 +3,24 @@
 // refresh tokens, single use, at most 10 valid per user. An access token of a user who no
 // longer exists (deleted, or every user after a reset), or issued before his revocation
 // point (revocation.ts: password set, reset or cleared, sign out everywhere), is refused.
-import { DomainError } from '../errors.ts';
-import { sha256Hex } from '../crypto/digest.ts';
-import { formatUrn, uuidOfUrn } from '../ids/urn.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { CoreMetrics } from '../ports/telemetry.ts';
-import type { Ids } from '../ports/ids.ts';
-import type { TokenSigner } from '../ports/crypto.ts';
-import type { Repos } from '../ports/repositories.ts';
-import { sliceOf, storeUse, type SliceOf, type StoreEvents } from '../ports/store-slices.ts';
+import { DomainError } from '../../../core/errors.ts';
+import { sha256Hex } from '../../../core/crypto/digest.ts';
+import { formatUrn, uuidOfUrn } from '../../../core/ids/urn.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { CoreMetrics } from '../../../core/ports/telemetry.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { TokenSigner } from '../../../core/ports/crypto.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import { sliceOf, storeUseOf, type SliceOf, type StoreEvents } from '../../../core/ports/store-slices.ts';
+import type { OauthRepos } from './ports.ts';
 import { verifyS256 } from './pkce.ts';
 import { DEFAULT_CLIENT_ID } from './authorize-request.ts';
-import { noteOAuthClient } from '../permissions/decisions.ts';
+import { noteOAuthClient } from '../../../core/permissions/decisions.ts';
 import { KnownUsers } from './known-users.ts';
 import { firstIssuableSecond, revokedUpTo } from './revocation.ts';
-import { cacheScope, onInvalidation } from '../events/invalidation.ts';
-import { CacheRegistry } from '../cache/registry.ts';
-import type { Lru } from '../cache/lru.ts';
+import { cacheScope, onInvalidation } from '../../../core/events/invalidation.ts';
+import { CacheRegistry } from '../../../core/cache/registry.ts';
+import type { Lru } from '../../../core/cache/lru.ts';
 
 export const ACCESS_TOKEN_SECONDS = 3 * 3600;
 export const REFRESH_TOKEN_SECONDS = 21 * 24 * 3600;
@@ -53,10 +54,10 @@ const refreshRejected = () =>
   });
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const TOKEN_SERVICE_STORE = storeUse({ reads: ['oauth', 'users'], writes: ['oauth', 'users'] });
+export const TOKEN_SERVICE_STORE = storeUseOf<Repos & OauthRepos>()({ reads: ['oauth', 'users'], writes: ['oauth', 'users'] });
 
 export interface TokenServiceDeps {
-  store: SliceOf<typeof TOKEN_SERVICE_STORE> & StoreEvents;
+  store: SliceOf<typeof TOKEN_SERVICE_STORE, Repos & OauthRepos> & StoreEvents;
   clock: Clock;
   ids: Ids;
   signer: TokenSigner;
@@ -144,7 +145,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
    * `clientId`: the client the pair is issued to (the access token's claim, kept with the
    * refresh token for the family's next pairs).
    */
-  async function issuePair(repos: Pick<Repos, 'oauth' | 'users'>, userId: string, opts: { familyId?: string; grantedAt?: Date; clientId: string }): Promise<TokenResponse> {
+  async function issuePair(repos: Pick<Repos & OauthRepos, 'oauth' | 'users'>, userId: string, opts: { familyId?: string; grantedAt?: Date; clientId: string }): Promise<TokenResponse> {
     const { familyId, grantedAt, clientId } = opts;
     // Serialise issuance per user so the "at most 10 valid" rule holds under concurrency,
     // and against the revocations, which take the same lock (a no-op when the caller

@@ -4,12 +4,12 @@
 // takes to switch (SIGNING_KEY_RELOAD_SECONDS), so no token issued before the switch, on
 // any node, stops working before it expires. Called by the operator API
 // (POST /_operator/signing-keys/rotate); an administration command will call the same.
-import { SIGNING_KEY_RELOAD_SECONDS, type TokenSigner } from '../ports/crypto.ts';
-import type { Clock } from '../ports/clock.ts';
-import { sliceOf, storeUse, type SliceOf, type StoreEvents } from '../ports/store-slices.ts';
-import { errorFields, type Logger } from '../ports/telemetry.ts';
+import { SIGNING_KEY_RELOAD_SECONDS, type TokenSigner } from '../../../core/ports/crypto.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import { sliceOf, storeUse, type SliceOf, type StoreEvents } from '../../../core/ports/store-slices.ts';
+import { errorFields, type Logger } from '../../../core/ports/telemetry.ts';
 import { ACCESS_TOKEN_SECONDS } from './token-service.ts';
-import { cacheScope, onInvalidation } from '../events/invalidation.ts';
+import { cacheScope, onInvalidation } from '../../../core/events/invalidation.ts';
 
 export interface RotationView {
   kid: string;

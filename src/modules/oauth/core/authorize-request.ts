@@ -4,7 +4,7 @@
 // redirected. Besides those, the service's own first-party pages may be named as exact
 // addresses (the API docs pages' oauth2-redirect on PUBLIC_URL, docs/security.md; the web
 // console's callback, consoleRedirect).
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../../../core/errors.ts';
 import { isValidChallenge, normaliseChallengeMethod } from './pkce.ts';
 
 export interface AuthorizeRequest {
