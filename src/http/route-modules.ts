@@ -11,7 +11,6 @@ import { oauthRoutes } from './oauth/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { userRoutes as api1Users } from './api1/users.ts';
 import { userRoutes as api2Users } from './api2/users.ts';
-import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
 import { sessionRoutes as api2Sessions } from './api2/sessions.ts';
 import { CONTRACT_ROUTES } from '../modules/registries.ts';
 
@@ -48,12 +47,13 @@ const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   // The invitation and password-reset pages and the avatars share the OAuth pages' browser session.
   { module: 'users', api1: api1Users, api2: api2Users, other: { plugin: pageRoutes, browser: true } },
   // Their routes are their contracts' (src/modules/projects, src/modules/workzones, src/modules/members,
-  // src/modules/files, whose other routes are /_blobs, the local-disk store's signed URLs): these rows only keep their place.
+  // src/modules/files, whose other routes are /_blobs, the local-disk store's signed URLs, src/modules/webhooks):
+  // these rows only keep their place.
   { module: 'projects' },
   { module: 'workzones' },
   { module: 'members' },
   { module: 'files' },
-  { module: 'webhooks', api2: api2Webhooks },
+  { module: 'webhooks' },
   // Its routes are its contract's (src/modules/operator/module.ts): this row only keeps their place.
   { module: 'operator' },
 ];

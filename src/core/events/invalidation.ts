@@ -78,13 +78,7 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   'user.password-cleared': user,
   'user.signed-out-everywhere': user,
 
-  // The files' events: their rows are in the files module's contract (src/modules/files/module.ts).
-  'webhook.created': nothing,
-  'webhook.updated': nothing,
-  'webhook.deleted': nothing,
-  'webhook.disabled': nothing,
-  'webhook.secret-rotated': nothing,
-  'webhook.delivery-replayed': nothing,
+  // The files' and webhooks' events: their rows are in their modules' contracts (src/modules/files/module.ts, src/modules/webhooks/module.ts).
 };
 
 /** The kernel's rules for modules' rows: an account's access facts, a project's, its contents, and the rule's scopes with the account's project lists. */
