@@ -31,7 +31,7 @@ import { tagsModule } from './modules/tags/module.ts';
 import { operatorModule } from './modules/operator/module.ts';
 import { sandboxModule } from './modules/sandbox/module.ts';
 import { maintenanceModule } from './modules/maintenance/module.ts';
-import { webhooksModule } from './core/webhooks/index.ts';
+import { webhooksModule } from './modules/webhooks/module.ts';
 import { pointcloudsModule } from './modules/pointclouds/module.ts';
 import { ssoModule } from './modules/sso/module.ts';
 import { scimModule } from './modules/scim/module.ts';

@@ -16,7 +16,6 @@ import type { SeedDocument } from './modules/operator/index.ts';
 import type { Groups } from './modules/groups/index.ts';
 import type { JobRunner } from './modules/jobs/index.ts';
 import type { TagLists } from './modules/tags/index.ts';
-import type { WebhookOwnerNotices, WebhookRelay, Webhooks } from './core/webhooks/index.ts';
 import type { ListenerState } from './core/ports/events.ts';
 import type { ObjectStore } from './core/ports/object-store.ts';
 
@@ -55,12 +54,9 @@ export interface Services
   // permissions, groups
   authorizer: Authorizer;
   groups: Groups;
-  // tags, jobs, webhooks (files: its contract's offers, ContractOffers)
+  // tags, jobs (files, webhooks: their contracts' offers, ContractOffers)
   tagLists: TagLists;
   jobRunner: JobRunner;
-  webhooks: Webhooks;
-  webhookRelay: WebhookRelay;
-  webhookOwnerNotices: WebhookOwnerNotices;
   /** The feature modules built, in order, with what each declared (docs/architecture.md "Module descriptors"). */
   modules: Sealed<unknown>['modules'];
   /** GET /healthz and GET /readyz, and the drain (src/probes.ts). */

@@ -60,10 +60,8 @@ export const ERROR_CODES = {
   'parts-missing': ours(400),
   'part-mismatch': ours(400),
   'multipart-checksum-mismatch': ours(400),
-  // Webhooks, our extension (docs/webhooks.md).
+  // Webhooks, our extension (docs/webhooks.md): the URN parser's code (the module's: src/modules/webhooks/core/errors.ts).
   'invalid-webhook-urn': ours(400),
-  'invalid-webhook-url': ours(400),
-  'invalid-webhook-events': ours(400),
   // The token endpoints' codes: the oauth module's (src/modules/oauth/core/errors.ts).
 
   // 401
@@ -83,8 +81,6 @@ export const ERROR_CODES = {
   'signature-invalid': ours(403),
   'url-expired': ours(403),
   'cross-site-request': ours(403), // the console's session endpoints called from another page (docs/security.md)
-  'read-webhooks-forbidden': ours(403),
-  'manage-webhooks-forbidden': ours(403),
 
   // 404
   'account-not-found': { status: [404], defined: ['spec', 'vendor'] },
@@ -99,15 +95,12 @@ export const ERROR_CODES = {
   'blob-not-found': ours(404),
   'upload-not-found': ours(404),
   'route-not-found': ours(404),
-  'webhook-not-found': ours(404),
-  'webhook-delivery-not-found': ours(404),
   'snapshot-not-found': ours(404), // docs/sandbox.md "Snapshots"
   'not-found': ours(404),
 
   // 408, 409, 413, 415, 416, 429, 500
   'request-timeout': ours(408),
   conflict: ours(409),
-  'webhook-limit-reached': ours(409),
   'upload-already-completed': ours(409),
   'upload-busy': ours(409),
   'snapshot-incompatible': ours(409), // a snapshot of another schema (docs/sandbox.md)

@@ -8,7 +8,6 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { HttpServices, Services } from '../services.ts';
 import { pageRoutes } from './pages/routes.ts';
-import { webhookRoutes as api2Webhooks } from './api2/webhooks.ts';
 import { CONTRACT_ROUTES } from '../modules/registries.ts';
 
 /** Adds a module's routes to one API's plugin (authenticated and rate limited there, under /api or /api/2). */
@@ -47,12 +46,13 @@ const KERNEL_ROUTES: readonly ModuleRoutes[] = [
   // they share the OAuth pages' browser session and page kit (src/http/oauth).
   { module: 'users', other: { plugin: pageRoutes, browser: true } },
   // Their routes are their contracts' (src/modules/projects, src/modules/workzones, src/modules/members,
-  // src/modules/files, whose other routes are /_blobs, the local-disk store's signed URLs): these rows only keep their place.
+  // src/modules/files, whose other routes are /_blobs, the local-disk store's signed URLs, src/modules/webhooks):
+  // these rows only keep their place.
   { module: 'projects' },
   { module: 'workzones' },
   { module: 'members' },
   { module: 'files' },
-  { module: 'webhooks', api2: api2Webhooks },
+  { module: 'webhooks' },
   // Its routes are its contract's (src/modules/operator/module.ts): this row only keeps their place.
   { module: 'operator' },
 ];

@@ -14,7 +14,7 @@ import { TEST_DATABASE_URL, freshPostgresUrl } from '../support/database.ts';
 import { startWebhookReceiver, verifyDelivery, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 const A2 = `/api/2/accounts/${ACCOUNT_ID}`;
-// A 2 s send timeout makes the endpoint lease 9 s (src/core/webhooks/relay.ts leaseSecondsFor).
+// A 2 s send timeout makes the endpoint lease 9 s (src/modules/webhooks/core/relay.ts leaseSecondsFor).
 const ENV: Record<string, string> = {
   OPERATOR_TOKEN: E2E_OPERATOR_TOKEN, LOG_LEVEL: 'info', WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1', WEBHOOKS_TARGET_PORTS: 'any', WEBHOOKS_RELAY_INTERVAL: '1', WEBHOOKS_TIMEOUT: '2', WEBHOOKS_RETRY_SECONDS: '1',
 };

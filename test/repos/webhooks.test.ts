@@ -1,4 +1,4 @@
-// Webhook deliveries in the database (migration 0019, src/adapters/postgres/repos/webhooks.ts),
+// Webhook deliveries in the database (migration 0019, src/modules/webhooks/postgres/webhooks-repo.ts),
 // on each engine: the fan-out writes deliveries in the event's own statement (one statement,
 // with endpoints or none; no delivery when the change rolls back), only to enabled endpoints
 // of the event's account that want it; on PostgreSQL, an endpoint committed while a change is

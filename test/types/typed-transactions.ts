@@ -12,15 +12,15 @@ import type { AccountsRepos } from '../../src/modules/accounts/index.ts';
 import type { TagsRepos } from '../../src/modules/tags/index.ts';
 import type { WorkzonesRepos } from '../../src/modules/workzones/index.ts';
 
-const WEBHOOKS_ONLY = storeUse({ reads: ['webhooks'], writes: ['events', 'webhooks'] });
+const SETTINGS_ONLY = storeUse({ reads: ['settings'], writes: ['events', 'settings'] });
 
 export async function onlyWhatItDeclared(whole: Store): Promise<void> {
-  const store = sliceOf(whole, WEBHOOKS_ONLY);
-  void store.repos.webhooks;
+  const store = sliceOf(whole, SETTINGS_ONLY);
+  void store.repos.settings;
   // @ts-expect-error a repository it does not read
   void store.repos.users;
   await store.transaction(async (repos) => {
-    void repos.webhooks;
+    void repos.settings;
     void repos.events;
     // @ts-expect-error a repository its transactions were not declared to use
     void repos.projects;

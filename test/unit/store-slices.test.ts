@@ -9,7 +9,7 @@ import type { Repos } from '../../src/core/ports/repositories.ts';
 
 /** A store whose repositories are tagged objects: pool ones and, per transaction, fresh ones. */
 function fakeStore() {
-  const names = ['events', 'webhooks', 'users', 'locks', 'admin'] as const;
+  const names = ['events', 'settings', 'users', 'locks', 'admin'] as const;
   const tagged = (where: string) => Object.fromEntries(names.map((n) => [n, { where, n }])) as unknown as Repos;
   let transactions = 0;
   return {
@@ -24,14 +24,14 @@ function fakeStore() {
 
 test('a slice reads through the declared repositories only, and each transaction is handed the declared ones only', async () => {
   const whole = fakeStore();
-  const store = sliceOf(whole, storeUse({ reads: ['webhooks'], writes: ['events', 'webhooks'] }));
-  assert.deepEqual(Object.keys(store.repos), ['webhooks']);
-  assert.equal(store.repos.webhooks, whole.repos.webhooks, 'the pool\'s own repository');
+  const store = sliceOf(whole, storeUse({ reads: ['settings'], writes: ['events', 'settings'] }));
+  assert.deepEqual(Object.keys(store.repos), ['settings']);
+  assert.equal(store.repos.settings, whole.repos.settings, 'the pool\'s own repository');
   assert.equal((store.repos as unknown as Record<string, unknown>).users, undefined);
   const seen = await store.transaction(async (repos) => {
-    assert.deepEqual(Object.keys(repos).sort(), ['events', 'webhooks']);
+    assert.deepEqual(Object.keys(repos).sort(), ['events', 'settings']);
     assert.equal((repos as unknown as Record<string, unknown>).admin, undefined, 'an undeclared repository is not there, cast or not');
-    return (repos.webhooks as unknown as { where: string }).where;
+    return (repos.settings as unknown as { where: string }).where;
   });
   assert.equal(seen, 'tx1', 'the transaction\'s repositories, bound to it');
   assert.equal(whole.transactions(), 1);
@@ -49,6 +49,6 @@ test('a read-only use case reads through the declared repositories only, bound t
   assert.deepEqual(Object.keys(store).sort(), ['repos']);
   assert.deepEqual(Object.keys(store.repos).sort(), ['locks', 'users']);
   assert.equal(store.repos.users, whole.repos.users, 'the pool\'s own repository');
-  assert.equal((store.repos as unknown as Record<string, unknown>).webhooks, undefined, 'an undeclared repository is not there, cast or not');
+  assert.equal((store.repos as unknown as Record<string, unknown>).settings, undefined, 'an undeclared repository is not there, cast or not');
   assert.equal(whole.transactions(), 0);
 });

@@ -1,14 +1,14 @@
-// The pure rules of webhooks (src/core/webhooks/): which events go out and what their body
+// The pure rules of webhooks (src/modules/webhooks/core/): which events go out and what their body
 // holds, Standard Webhooks signatures (checked against the standardwebhooks library), the
 // retry schedule and the disabling rule, and which addresses are public.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { DELIVERABLE_EVENT_TYPES, endpointWants, isDeliverable, webhookPayload } from '../../src/core/webhooks/webhook-events.ts';
-import { formatSecret, signatureOf, signedHeaders } from '../../src/core/webhooks/signature.ts';
-import { nextAttemptAt, pausesEndpoint, retryDelaySeconds, RETRY, shouldDisable } from '../../src/core/webhooks/retry-schedule.ts';
-import { checkWebhookUrl, nonPublicReason, portAllowed } from '../../src/core/webhooks/target-addresses.ts';
-import { checkEvents } from '../../src/core/webhooks/webhooks.ts';
+import { DELIVERABLE_EVENT_TYPES, endpointWants, isDeliverable, webhookPayload } from '../../src/modules/webhooks/core/webhook-events.ts';
+import { formatSecret, signatureOf, signedHeaders } from '../../src/modules/webhooks/core/signature.ts';
+import { nextAttemptAt, pausesEndpoint, retryDelaySeconds, RETRY, shouldDisable } from '../../src/modules/webhooks/core/retry-schedule.ts';
+import { checkWebhookUrl, nonPublicReason, portAllowed } from '../../src/modules/webhooks/core/target-addresses.ts';
+import { checkEvents } from '../../src/modules/webhooks/core/webhooks.ts';
 import { api1IdOf } from '../../src/core/ids/api1-id.ts';
 import { DomainError } from '../../src/core/errors.ts';
 

@@ -5,13 +5,12 @@ import { randomUUID } from 'node:crypto';
 import type { CommitStep, Repos, Store } from '../../core/ports/repositories.ts';
 import type { Sql, Unlisten } from './sql.ts';
 import type { AccountsRepos } from '../../modules/accounts/index.ts';
+import { withWebhookFanOut, type WebhooksRepos } from '../../modules/webhooks/index.ts';
 import { usersRepo } from './repos/users.ts';
 import { accessRepo } from './repos/access.ts';
 import { locksRepo } from './repos/locks.ts';
 import { adminRepo, settingsRepo, throttleRepo } from './repos/misc.ts';
 import { decodeEvent, EVENTS_CHANNEL, eventsRepo, type NotifiedEvent } from './repos/events.ts';
-import { webhooksRepo } from './repos/webhooks.ts';
-import { withWebhookFanOut } from '../../core/webhooks/index.ts';
 import type { StoredDomainEvent } from '../../core/events/domain-events.ts';
 import { errorFields, type Logger } from '../../core/ports/telemetry.ts';
 import type { ModuleInvalidation } from '../../core/events/invalidation.ts';
@@ -37,12 +36,11 @@ function moduleRepos<M>(sql: Sql, factories: StoreModules<M>['repositories'], ke
 
 /** `origin`: the id of the store, carried by its events' notifications (repos/events.ts encodeEvent). */
 export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, origin: string): Repos {
-  // The fan-out reads and disables endpoints on the same executor (in the publishing transaction).
-  // It reads the account too (the accounts module's repository): createStore assigns the
-  // modules' repositories onto this object before anything is published.
+  // The fan-out (the webhooks module's) reads and disables endpoints on the same executor (in
+  // the publishing transaction), and reads the account: the webhooks' and the accounts'
+  // repositories are modules', which createStore assigns onto this object before anything is published.
   const repos: Repos = {
-    events: withWebhookFanOut(eventsRepo(sql, events, origin), () => repos as Repos & AccountsRepos),
-    webhooks: webhooksRepo(sql),
+    events: withWebhookFanOut(eventsRepo(sql, events, origin), () => repos as Repos & AccountsRepos & WebhooksRepos),
     locks: locksRepo(sql),
     access: accessRepo(sql),
     users: usersRepo(sql),

@@ -11,7 +11,7 @@ import dns from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { addressLiteral, nonPublicReason, portAllowed, type WebhookTargetRules } from '../../core/webhooks/index.ts';
+import { addressLiteral, nonPublicReason, portAllowed, type WebhookTargetRules } from '../../modules/webhooks/index.ts';
 import { WebhookSendError, type WebhookSendFailure, type WebhookSender } from '../../core/ports/webhooks.ts';
 import { VERSION } from '../../version.ts';
 

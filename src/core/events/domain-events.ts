@@ -23,11 +23,6 @@ export type ProjectEventData = ProjectIds;
 
 export const projectIds = (accountId: string, projectId: string): ProjectIds => ({ accountId, projectId, projectApi1Id: api1IdOf(projectId) });
 
-export interface WebhookEventData {
-  accountId: string;
-  webhookId: string;
-}
-
 /**
  * The events of the modules under src/modules: each module's core adds its own types here by
  * declaration merging (`declare module '…/core/events/domain-events.ts' { interface
@@ -74,24 +69,7 @@ export interface DomainEventData extends ModuleEventData {
 
   // Files and tag lists: src/modules/files/core/events.ts, src/modules/tags/core/events.ts.
 
-
-  // Webhooks (docs/webhooks.md).
-  /** A webhook endpoint was registered, changed or deleted. */
-  'webhook.created': WebhookEventData;
-  'webhook.updated': WebhookEventData;
-  'webhook.deleted': WebhookEventData;
-  /**
-   * The service disabled an endpoint: the relay after a day of failed deliveries ('failing'),
-   * or the change that took its creator's right to manage webhooks ('creator-lost-access').
-   */
-  'webhook.disabled': WebhookEventData & { reason: 'failing' | 'creator-lost-access' };
-  /**
-   * The endpoint's signing secret was replaced; the previous one still signs until
-   * `previousSecretExpiresAt`. Neither secret is ever in the event (nor in its delivery).
-   */
-  'webhook.secret-rotated': WebhookEventData & { previousSecretExpiresAt: string };
-  /** An administrator made one of the endpoint's deliveries pending again (it is sent anew with its webhook-id). Not delivered. */
-  'webhook.delivery-replayed': WebhookEventData & { deliveryId: string; eventId: string; eventType: string };
+  // Webhooks: src/modules/webhooks/core/events.ts.
 }
 
 export type DomainEventType = keyof DomainEventData;

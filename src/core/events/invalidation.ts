@@ -40,7 +40,8 @@ export const cacheScope = {
 
 type Rule<K extends DomainEventType> = (e: DomainEventOf<K>) => readonly string[];
 
-const nothing = () => [];
+/** An event that drops no cache scope. */
+const nothing = (): readonly string[] => [];
 /** The account's access facts (roles, groups, subscriptions) and everything read with them. */
 const account = (e: { accountId: string | null }) => (e.accountId ? [cacheScope.account(e.accountId)] : []);
 const accountAndUser = (e: { accountId: string | null; data: { userId: string } }) => [
@@ -74,17 +75,11 @@ const RULES: { [K in KernelEventType]: Rule<K> } = {
   // so each node's bearer check reads the new point at his next request.
   'user.password-cleared': user,
 
-  // The files' events: their rows are in the files module's contract (src/modules/files/module.ts).
-  'webhook.created': nothing,
-  'webhook.updated': nothing,
-  'webhook.deleted': nothing,
-  'webhook.disabled': nothing,
-  'webhook.secret-rotated': nothing,
-  'webhook.delivery-replayed': nothing,
+  // The files' and webhooks' events: their rows are in their modules' contracts (src/modules/files/module.ts, src/modules/webhooks/module.ts).
 };
 
-/** The kernel's rules for modules' rows: an account's access facts, a user's, both, a project's, its contents, and the rule's scopes with the account's project lists. */
-export const invalidationRules = { account, user, accountAndUser, project, contents, withLists } as const;
+/** The kernel's rules for modules' rows: nothing, an account's access facts, a user's, both, a project's, its contents, and the rule's scopes with the account's project lists. */
+export const invalidationRules = { nothing, account, user, accountAndUser, project, contents, withLists } as const;
 
 /** The invalidation rows of the modules' events, by event type (assembled from src/module-list.ts). */
 export type ModuleInvalidation = Readonly<Partial<Record<DomainEventType, (e: never) => readonly string[]>>>;

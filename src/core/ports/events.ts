@@ -17,7 +17,7 @@ export interface FanOut {
 }
 
 /**
- * The adapter's side of EventsRepo.publish (src/core/webhooks/fan-out.ts decides which
+ * The adapter's side of EventsRepo.publish (src/modules/webhooks/core/fan-out.ts decides which
  * events fan out, and wraps this into the EventsRepo use cases see).
  *
  * With `fanOut`, the event's own write also writes one pending delivery per enabled

@@ -4,7 +4,6 @@
 import type { AccountFacts } from '../permissions/evaluate.ts';
 import type { LocksRepo } from './locks.ts';
 import type { EventsRepo, ListenerState } from './events.ts';
-import type { WebhooksRepo } from './webhooks.ts';
 import type { StoredDomainEvent } from '../events/domain-events.ts';
 import type { ModuleInvalidation } from '../events/invalidation.ts';
 export interface UserRecord {
@@ -157,9 +156,12 @@ export interface AccessRepo {
 }
 
 export interface Repos {
-  /** Publishing an event also fans it out to the account's webhook endpoints, in the event's own statement (src/core/webhooks/fan-out.ts, ports/events.ts EventWriter). */
+  /**
+   * Publishing an event also fans it out to the account's webhook endpoints, in the event's own
+   * statement (ports/events.ts EventWriter; the webhooks module's fan-out.ts decides which, and reads
+   * its endpoints through the store's modules' repositories: src/adapters/postgres/store.ts).
+   */
   events: EventsRepo;
-  webhooks: WebhooksRepo;
   locks: LocksRepo;
   access: AccessRepo;
   users: UsersRepo;

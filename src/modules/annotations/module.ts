@@ -1,6 +1,7 @@
 // The annotations module's contract (src/modules/contract.ts): annotations of a project's work
 // zones, their assignees' mails and their comments (docs/annotations.md).
 import { defineModule } from '../contract.ts';
+import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
@@ -27,7 +28,7 @@ export interface AnnotationsNeeds {
 }
 
 /** No cache holds annotations (each read goes to the database): their events make nothing stale. */
-const nothing = () => [];
+const { nothing } = invalidationRules;
 
 export const annotationsModule = defineModule<AnnotationsNeeds, { annotations: Annotations }, AnnotationsRepos, AnnotationEvent, keyof typeof ANNOTATION_ERROR_CODES>({
   name: 'annotations',

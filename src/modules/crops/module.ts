@@ -2,6 +2,7 @@
 // their covers (signed and checked by the files module), their repository, API 2's routes,
 // their events and error codes.
 import { defineModule } from '../contract.ts';
+import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
@@ -26,7 +27,7 @@ export interface CropsNeeds {
 }
 
 /** No cache holds crops (each read goes to the database): their events make nothing stale. */
-const nothing = () => [];
+const { nothing } = invalidationRules;
 
 export const cropsModule = defineModule<CropsNeeds, { crops: Crops }, CropsRepos, CropEventType, keyof typeof CROP_ERROR_CODES>({
   name: 'crops',

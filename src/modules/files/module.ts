@@ -71,7 +71,7 @@ export const filesModule = defineModule<FilesNeeds, { files: Files; uploadSweepe
     // project list (scanCount, scanSize).
     'file.registered': withLists(contents),
     // A rename or a transformation changes no count.
-    'file.updated': () => [],
+    'file.updated': invalidationRules.nothing,
     'file.deleted': withLists(contents),
   },
   errorCodes: FILE_ERROR_CODES,

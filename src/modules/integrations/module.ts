@@ -2,6 +2,7 @@
 // project's Konekt and Autodesk configurations, the users' Autodesk connections (the OAuth flow
 // and its callback page) and integration links on annotations (docs/integrations.md).
 import { defineModule } from '../contract.ts';
+import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
@@ -36,7 +37,7 @@ export interface IntegrationsNeeds {
 const LINK_BATCH_SECONDS = 15;
 
 /** No cache holds integrations (each read goes to the database): their events make nothing stale. */
-const nothing = () => [];
+const { nothing } = invalidationRules;
 
 export const integrationsModule = defineModule<IntegrationsNeeds, { integrations: Integrations; integrationLinks: LinkBatch }, IntegrationsRepos, IntegrationEvent, IntegrationErrorCode>({
   name: 'integrations',

@@ -1,6 +1,7 @@
 // The measurements module's contract (src/modules/contract.ts): the vendor's listing and our
 // writes of distance, polyline, area and height measurements (docs/annotations.md).
 import { defineModule } from '../contract.ts';
+import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
@@ -23,7 +24,7 @@ export interface MeasurementsNeeds {
 }
 
 /** No cache holds measurements: their events make nothing stale. */
-const nothing = () => [];
+const { nothing } = invalidationRules;
 
 export const measurementsModule = defineModule<MeasurementsNeeds, { measurements: Measurements }, MeasurementsRepos, MeasurementEvent, keyof typeof MEASUREMENT_ERROR_CODES>({
   name: 'measurements',

@@ -2,6 +2,7 @@
 // zones (vendor getShareLinks … deleteShareLink) and the /share/{id} surface that opens them
 // read-only (docs/share-links.md).
 import { defineModule } from '../contract.ts';
+import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
@@ -36,7 +37,7 @@ export interface ShareLinksNeeds {
 }
 
 /** No cache holds a link or a session (each request of a session reads both): the events make nothing stale. */
-const nothing = () => [];
+const { nothing } = invalidationRules;
 
 export const shareLinksModule = defineModule<ShareLinksNeeds, { shareLinks: ShareLinks; sharedViews: SharedViews }, ShareLinksRepos, ShareLinkEvent, keyof typeof SHARE_LINK_ERROR_CODES>({
   name: 'sharelinks',

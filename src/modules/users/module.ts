@@ -90,7 +90,7 @@ export const usersModule = defineModule<UsersNeeds, UsersOffers, UsersRepos, Use
     // Every session of the user ended (his revocation point moved): his known-user entry goes,
     // so each node's bearer check reads the new point at his next request.
     'user.password-set': user,
-    'user.password-reset-requested': () => [],
+    'user.password-reset-requested': invalidationRules.nothing,
   },
   errorCodes: USER_ERROR_CODES,
 });

@@ -1,7 +1,7 @@
 // The projects module's domain events (src/core/events/domain-events.ts ModuleEventData, by
 // declaration merging); their invalidation rows are in its contract (module.ts). The files
 // module publishes project.cover-changed (a cover registered); the webhooks module delivers
-// the others (src/core/webhooks/webhook-events.ts).
+// the others (src/modules/webhooks/core/webhook-events.ts).
 import type { ProjectIds } from '../../../core/events/domain-events.ts';
 
 declare module '../../../core/events/domain-events.ts' {

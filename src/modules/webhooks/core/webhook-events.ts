@@ -3,11 +3,11 @@
 // are the account's administrators (and owner): an event is delivered only when an account
 // administrator may read what it concerns, and its data carries only the ids listed here,
 // each in both forms (URN and API 1 id). Every other field of the event stays behind.
-import { api1IdOf } from '../ids/api1-id.ts';
-import { formatUrn, type UrnType } from '../ids/urn.ts';
-import type { DomainEventType, StoredDomainEvent } from '../events/domain-events.ts';
-import type { AnyPermission } from '../permissions/catalog.ts';
-import { ADMINISTRATOR_PERMISSIONS } from '../permissions/account-roles.ts';
+import { api1IdOf } from '../../../core/ids/api1-id.ts';
+import { formatUrn, type UrnType } from '../../../core/ids/urn.ts';
+import type { DomainEventType, StoredDomainEvent } from '../../../core/events/domain-events.ts';
+import type { AnyPermission } from '../../../core/permissions/catalog.ts';
+import { ADMINISTRATOR_PERMISSIONS } from '../../../core/permissions/account-roles.ts';
 
 /** Subscribes an endpoint to every deliverable type, present and future. */
 export const ALL_EVENTS = '*';

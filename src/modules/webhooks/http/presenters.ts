@@ -1,7 +1,7 @@
-// API 2 webhook presenters: pure reshaping (URN ids); a secret appears only in the answers that create one.
-import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../../core/ports/webhooks.ts';
-import type { CreatedWebhook, RotatedSecret } from '../../core/webhooks/index.ts';
-import { formatUrn } from '../../core/ids/urn.ts';
+// API 2 webhook presenters, the webhooks module: pure reshaping (URN ids); a secret appears only in the answers that create one.
+import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../core/ports.ts';
+import type { CreatedWebhook, RotatedSecret } from '../core/webhooks.ts';
+import { formatUrn } from '../../../core/ids/urn.ts';
 
 export function webhookPresenters(ns: string) {
   const webhook = (e: WebhookEndpointRecord) => ({

@@ -4,11 +4,12 @@
 // not the webhooks module's (a role change, a removal), so the mail is written by this
 // pass, on every node every WEBHOOKS_RELAY_INTERVAL: each notice taken by one node, in the
 // transaction that writes its mail to the outbox (a rollback leaves it pending).
-import type { PeriodicTask } from '../ports/background.ts';
-import type { Repos } from '../ports/repositories.ts';
-import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
-import type { MailRepos, SendMail } from '../../modules/mail/index.ts';
-import type { AccountsRepos } from '../../modules/accounts/index.ts';
+import type { PeriodicTask } from '../../../core/ports/background.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { MailRepos, SendMail } from '../../mail/index.ts';
+import type { AccountsRepos } from '../../accounts/index.ts';
+import type { WebhooksRepos } from './ports.ts';
 
 /** Notices one pass writes at most (the rest wait for the next pass). */
 const NOTICES_PER_PASS = 50;
@@ -19,10 +20,10 @@ export interface WebhookOwnerNotices {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const WEBHOOK_OWNER_NOTICES_STORE = storeUseOf<Repos & AccountsRepos & MailRepos>()({ reads: [], writes: ['accounts', 'outbox', 'users', 'webhooks'] });
+export const WEBHOOK_OWNER_NOTICES_STORE = storeUseOf<Repos & AccountsRepos & MailRepos & WebhooksRepos>()({ reads: [], writes: ['accounts', 'outbox', 'users', 'webhooks'] });
 
 export function createWebhookOwnerNotices(deps: {
-  store: SliceOf<typeof WEBHOOK_OWNER_NOTICES_STORE, Repos & AccountsRepos & MailRepos>;
+  store: SliceOf<typeof WEBHOOK_OWNER_NOTICES_STORE, Repos & AccountsRepos & MailRepos & WebhooksRepos>;
   sendMail: SendMail;
   publicUrl: string;
 }): WebhookOwnerNotices {

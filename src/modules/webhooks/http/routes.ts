@@ -1,14 +1,14 @@
-// API 2: webhooks of an account (our extension, not in the vendor's API; docs/webhooks.md).
+// API 2: webhooks of an account, the webhooks module (our extension, not in the vendor's API; docs/webhooks.md).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services.ts';
-import { api2Kit } from './route-kit.ts';
-import { webhookPresenters } from './webhook-presenters.ts';
-import * as S from './schemas.ts';
-import * as W from './webhook-schemas.ts';
+import { api2Kit, type KitCore } from '../../../http/api2/route-kit.ts';
+import { AccountParams } from '../../../http/api2/schemas.ts';
+import type { Webhooks } from '../core/webhooks.ts';
+import { webhookPresenters } from './presenters.ts';
+import * as W from './schemas.ts';
 
-export function webhookRoutes(root: FastifyInstance, core: Pick<Services, 'config' | 'webhooks'>): void {
+export function webhookRoutes(root: FastifyInstance, core: KitCore & { webhooks: Webhooks }): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, actor, errors } = api2Kit(core);
   const p = webhookPresenters(core.config.urnNamespace);
@@ -18,7 +18,7 @@ export function webhookRoutes(root: FastifyInstance, core: Pick<Services, 'confi
 
   app.post('/accounts/:accountRef/webhooks', {
     bodyLimit,
-    schema: { summary: 'Register a webhook endpoint (answers its signing secret, once)', operationId: 'createWebhook', ...tag, params: S.AccountParams, body: W.WebhookCreate, response: { 201: W.WebhookCreated, ...errors } },
+    schema: { summary: 'Register a webhook endpoint (answers its signing secret, once)', operationId: 'createWebhook', ...tag, params: AccountParams, body: W.WebhookCreate, response: { 201: W.WebhookCreated, ...errors } },
   }, async (req, reply) => {
     const created = await core.webhooks.createWebhook(actor(req), ref('account', req.params.accountRef), req.body);
     const body = p.created(created);
@@ -26,7 +26,7 @@ export function webhookRoutes(root: FastifyInstance, core: Pick<Services, 'confi
   });
 
   app.get('/accounts/:accountRef/webhooks', {
-    schema: { summary: 'Webhook endpoints of an account', operationId: 'getWebhooks', ...tag, params: S.AccountParams, response: { 200: Type.Array(W.Webhook), ...errors } },
+    schema: { summary: 'Webhook endpoints of an account', operationId: 'getWebhooks', ...tag, params: AccountParams, response: { 200: Type.Array(W.Webhook), ...errors } },
   }, async (req) => (await core.webhooks.listWebhooks(actor(req), ref('account', req.params.accountRef))).map(p.webhook));
 
   app.get('/accounts/:accountRef/webhooks/:webhookRef', {

@@ -1,10 +1,10 @@
-// API 2 webhook shapes (our extension, not in the vendor's API; docs/webhooks.md).
+// API 2 webhook shapes, the webhooks module (our extension, not in the vendor's API; docs/webhooks.md).
 import { Type } from 'typebox';
-import { ALL_EVENTS, DELIVERABLE_EVENT_TYPES } from '../../core/webhooks/index.ts';
-import { MAX_URL_LENGTH } from '../../core/webhooks/index.ts';
-import { WEBHOOK_LIMITS } from '../../core/webhooks/index.ts';
-import { DateTime, Nullable, StringEnum, NullableDateTime } from '../schema-helpers.ts';
-import { RefString, withParams } from './schemas.ts';
+import { ALL_EVENTS, DELIVERABLE_EVENT_TYPES } from '../core/webhook-events.ts';
+import { MAX_URL_LENGTH } from '../core/target-addresses.ts';
+import { WEBHOOK_LIMITS } from '../core/webhooks.ts';
+import { DateTime, Nullable, StringEnum, NullableDateTime } from '../../../http/schema-helpers.ts';
+import { RefString, withParams } from '../../../http/api2/schemas.ts';
 const Url = Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'http(s) URL the deliveries are POSTed to' });
 const Events = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
   minItems: 1,

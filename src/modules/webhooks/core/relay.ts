@@ -16,18 +16,19 @@
 // that dies in between leaves it pending, and once the endpoint's lease ends another node
 // (or the restarted one) sends it again with the same webhook-id, which receivers use to
 // drop the second copy.
-import { failureLine } from '../errors.ts';
-import type { Clock } from '../ports/clock.ts';
-import { sliceOf, storeUseOf, type SliceOf } from '../ports/store-slices.ts';
-import type { Repos } from '../ports/repositories.ts';
-import { WebhookSendError, type ClaimedEndpoint, type DueDelivery, type LeasedTarget, type WebhookSender } from '../ports/webhooks.ts';
-import { errorFields, type CoreMetrics, type Logger } from '../ports/telemetry.ts';
-import type { MailRepos, SendMail } from '../../modules/mail/index.ts';
-import type { PeriodicTask } from '../ports/background.ts';
+import { failureLine } from '../../../core/errors.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import { WebhookSendError, type WebhookSender } from '../../../core/ports/webhooks.ts';
+import type { ClaimedEndpoint, DueDelivery, LeasedTarget, WebhooksRepos } from './ports.ts';
+import { errorFields, type CoreMetrics, type Logger } from '../../../core/ports/telemetry.ts';
+import type { MailRepos, SendMail } from '../../mail/index.ts';
+import type { PeriodicTask } from '../../../core/ports/background.ts';
 import { signedHeaders } from './signature.ts';
 import { nextAttemptAt, pausesEndpoint, retryDelaySeconds, shouldDisable } from './retry-schedule.ts';
 import { webhookPayload } from './webhook-events.ts';
-import type { AccountsRepos } from '../../modules/accounts/index.ts';
+import type { AccountsRepos } from '../../accounts/index.ts';
 
 export const WEBHOOK_RELAY = {
   /** Endpoint tasks one node runs at once (a pass leases no more than the free ones). */
@@ -72,10 +73,10 @@ export interface WebhookRelay {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const WEBHOOK_RELAY_STORE = storeUseOf<Repos & AccountsRepos & MailRepos>()({ reads: ['webhooks'], writes: ['accounts', 'events', 'outbox', 'users', 'webhooks'] });
+export const WEBHOOK_RELAY_STORE = storeUseOf<Repos & AccountsRepos & MailRepos & WebhooksRepos>()({ reads: ['webhooks'], writes: ['accounts', 'events', 'outbox', 'users', 'webhooks'] });
 
 export function createWebhookRelay(deps: {
-  store: SliceOf<typeof WEBHOOK_RELAY_STORE, Repos & AccountsRepos & MailRepos>;
+  store: SliceOf<typeof WEBHOOK_RELAY_STORE, Repos & AccountsRepos & MailRepos & WebhooksRepos>;
   clock: Clock;
   sender: WebhookSender;
   sendMail: SendMail;

@@ -1,8 +1,10 @@
-// Webhook endpoints and deliveries (migration 0019, src/core/ports/webhooks.ts).
+// The webhooks module's SQL of endpoints and deliveries (migrations 0019, 0021; its port:
+// ../core/ports.ts WebhooksRepo). The deliveries are inserted by the events repository's own
+// statement (src/adapters/postgres/repos/events.ts, the kernel's), not here.
 import type {
   ClaimedEndpoint, DueDelivery, LeasedTarget, WebhookDeliveryRecord, WebhookEndpointRecord, WebhooksRepo,
-} from '../../../core/ports/webhooks.ts';
-import type { Sql } from '../sql.ts';
+} from '../core/ports.ts';
+import type { Sql } from '../../../adapters/postgres/sql.ts';
 
 const ENDPOINT_COLS = `id, account_id AS "accountId", url, events, description, enabled, disabled_reason AS "disabledReason",
   failing_since AS "failingSince", created_by AS "createdBy", created_at AS "createdAt", updated_at AS "updatedAt"`;

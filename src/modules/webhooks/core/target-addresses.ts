@@ -5,7 +5,7 @@
 // address it resolved, right before connecting to exactly that address (DNS rebinding);
 // registration refuses what it can tell without resolving (an address literal, a bad scheme).
 import net from 'node:net';
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../../../core/errors.ts';
 
 /** Non-public ranges, named for the refusal message (IANA special-purpose registries). */
 const RANGES: readonly (readonly [string, number, 'ipv4' | 'ipv6', string])[] = [

@@ -3,19 +3,20 @@
 // Reading needs account:integrations:read, every change account:integrations:write: the
 // account owner's and administrators' permissions for the account's integrations, and no one
 // else's (a project manager has neither).
-import { eventOf, subjectOf } from '../events/domain-events.ts';
-import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { type EntityRef, isUuid, refValue } from '../ids/urn.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ids } from '../ports/ids.ts';
-import { sliceOf, storeUse, type SliceOf } from '../ports/store-slices.ts';
-import type { WebhookDeliveryRecord, WebhookDeliveryState, WebhookEndpointRecord } from '../ports/webhooks.ts';
-import { requirePermission, type Actor, type AccountScope, type Authorizer } from '../permissions/authorizer.ts';
+import { eventOf, subjectOf } from '../../../core/events/domain-events.ts';
+import { DomainError, invalidInput, notFound } from '../../../core/errors.ts';
+import { type EntityRef, isUuid, refValue } from '../../../core/ids/urn.ts';
+import type { Clock } from '../../../core/ports/clock.ts';
+import type { Ids } from '../../../core/ports/ids.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
+import type { WebhookDeliveryRecord, WebhookDeliveryState, WebhookEndpointRecord, WebhooksRepos } from './ports.ts';
+import { requirePermission, type Actor, type AccountScope, type Authorizer } from '../../../core/permissions/authorizer.ts';
 import { ALL_EVENTS, DELIVERABLE_EVENT_TYPES } from './webhook-events.ts';
 import { formatSecret, SECRET_BYTES } from './signature.ts';
 import { RETRY } from './retry-schedule.ts';
 import { checkWebhookUrl, type WebhookTargetRules } from './target-addresses.ts';
-import { refUuid } from '../ids/refs.ts';
+import { refUuid } from '../../../core/ids/refs.ts';
 
 export const WEBHOOK_LIMITS = {
   /** Endpoints one account may register. */
@@ -79,10 +80,10 @@ function checkDescription(description: string): string {
 }
 
 /** What it reads of the store, and what its transactions are handed (src/core/ports/store-slices.ts). */
-export const WEBHOOKS_STORE = storeUse({ reads: ['webhooks'], writes: ['events', 'locks', 'webhooks'] });
+export const WEBHOOKS_STORE = storeUseOf<Repos & WebhooksRepos>()({ reads: ['webhooks'], writes: ['events', 'locks', 'webhooks'] });
 
 export function createWebhooks(deps: {
-  store: SliceOf<typeof WEBHOOKS_STORE>;
+  store: SliceOf<typeof WEBHOOKS_STORE, Repos & WebhooksRepos>;
   clock: Clock;
   ids: Ids;
   authorizer: Authorizer;

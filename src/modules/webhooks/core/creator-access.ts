@@ -4,11 +4,12 @@
 // disabled in the same transaction, a webhook.disabled event says so, and the account's
 // owner is mailed by the next notice pass (owner-notices.ts). Without it, a removed
 // administrator's endpoint kept receiving the account's events.
-import { eventOf, subjectOf, type DomainEvent } from '../events/domain-events.ts';
-import type { FanOut, EventWriter } from '../ports/events.ts';
-import type { Repos } from '../ports/repositories.ts';
-import { accountPermissions } from '../permissions/evaluate.ts';
-import type { AccountsRepos } from '../../modules/accounts/index.ts';
+import { eventOf, subjectOf, type DomainEvent } from '../../../core/events/domain-events.ts';
+import type { FanOut, EventWriter } from '../../../core/ports/events.ts';
+import type { Repos } from '../../../core/ports/repositories.ts';
+import { accountPermissions } from '../../../core/permissions/evaluate.ts';
+import type { AccountsRepos } from '../../accounts/index.ts';
+import type { WebhooksRepos } from './ports.ts';
 
 /** The permission an endpoint's creator must keep. */
 export const MANAGE_WEBHOOKS = 'account:integrations:write';
@@ -34,7 +35,7 @@ export async function mayManageWebhooks(repos: Pick<Repos & AccountsRepos, 'acco
  * webhook.disabled event (written, and fanned out, in the same transaction).
  */
 export async function disableEndpointsOfLostCreator(
-  repos: Pick<Repos & AccountsRepos, 'accounts' | 'webhooks'>,
+  repos: Pick<Repos & AccountsRepos & WebhooksRepos, 'accounts' | 'webhooks'>,
   writer: EventWriter,
   fanOut: (event: DomainEvent, now: Date) => FanOut | null,
   event: DomainEvent,
