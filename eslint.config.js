@@ -158,7 +158,12 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            throughIndex('(^|/)core/'),
+            // The kernel through its one file for the HTTP layer (src/core/http-face.ts), the use
+            // cases through src/services.ts: nothing else of src/core.
+            {
+              regex: '(^|/)core/(?!http-face\\.ts$)',
+              message: 'src/http imports the kernel through src/core/http-face.ts only (and the use cases through src/services.ts): add what it needs there.',
+            },
             {
               regex: '(^|/)(compose|module-list|main|serve|admin|background|probes|seed-file)\\.ts$',
               message: 'src/http receives the face (src/services.ts: Services, HttpServices), never the wiring.',

@@ -15,7 +15,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TrustProxy } from '../config.ts';
-import { DomainError } from '../core/errors.ts';
+import { DomainError } from '../core/http-face.ts';
 
 /** proxy-addr's names for address ranges, as TRUST_PROXY accepts them (src/config.ts). */
 const NAMED_RANGES: Record<string, [string, number][]> = {

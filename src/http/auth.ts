@@ -1,9 +1,8 @@
 // Bearer authentication for API 1 and API 2: a missing, malformed, expired or unknown
 // access token answers 401 `unauthorized` in the surface's format.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { unauthorized } from '../core/errors.ts';
+import { unauthorized, type Clock } from '../core/http-face.ts';
 import type { Principal, TokenService } from '../modules/oauth/index.ts';
-import type { Clock } from '../core/ports/clock.ts';
 import type { Activity } from '../modules/activity/index.ts';
 import type { RateLimiter } from '../modules/limits/index.ts';
 

@@ -9,7 +9,7 @@ import { METHODS, STATUS_CODES, type IncomingMessage, type Server, type ServerRe
 import { HTTPParser } from 'node:_http_common';
 import type { Socket } from 'node:net';
 import type { onRequestHookHandler } from 'fastify';
-import { invalidInput } from '../core/errors.ts';
+import { invalidInput } from '../core/http-face.ts';
 import { failureBody, surfaceOf, type Failure } from './errors.ts';
 
 /** Each connection's latest request whose head was read: a refusal in its body is its own. */

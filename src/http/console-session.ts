@@ -10,7 +10,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import cookie from '@fastify/cookie';
 import { Type } from 'typebox';
 import type { Services } from '../services.ts';
-import { DomainError, unauthorized } from '../core/errors.ts';
+import { DomainError, unauthorized } from '../core/http-face.ts';
 import { consoleRedirect, REFRESH_TOKEN_SECONDS, type TokenResponse } from '../modules/oauth/index.ts';
 
 export const CONSOLE_SESSION_PATH = '/console/session';

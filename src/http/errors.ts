@@ -3,8 +3,7 @@
 // RFC 6749 for the token endpoints. No error ever leaves as a 5xx with a stack.
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { ErrorCode } from '../core/error-codes.ts';
-import { DomainError } from '../core/errors.ts';
+import { type ErrorCode, DomainError } from '../core/http-face.ts';
 import { acceptedMediaTypes, JSON_TYPE } from './request-bodies.ts';
 
 export type Surface = 'api2' | 'api1' | 'oauth' | 'other';

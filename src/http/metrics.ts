@@ -6,10 +6,8 @@
 import http from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler, onRouteHookHandler } from 'fastify';
 import type { Services } from '../services.ts';
-import { safeEqual } from '../core/crypto/digest.ts';
-import { unauthorized } from '../core/errors.ts';
+import { safeEqual, unauthorized, errorFields } from '../core/http-face.ts';
 import { METRICS_CONTENT_TYPE } from '../adapters/telemetry/prometheus.ts';
-import { errorFields } from '../core/ports/telemetry.ts';
 
 /** The label of a request that matched no route (404s of any URL: one series, not one per URL). */
 export const UNMATCHED_ROUTE = 'unmatched';

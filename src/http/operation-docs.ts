@@ -5,7 +5,7 @@
 // from the error-code catalogue (src/core/error-codes.ts and the modules', assembled in
 // src/modules/registries.ts), which gives its status (src/http/openapi.ts writes the
 // descriptions). Types only: the modules' tables import them, and the registries read them.
-import type { ErrorCode } from '../core/error-codes.ts';
+import type { ErrorCode } from '../core/http-face.ts';
 
 /** An error an operation answers: a code of the catalogue, with a condition where useful. */
 export type OperationError = ErrorCode | { code: ErrorCode; when: string };

@@ -5,7 +5,7 @@
 // and closes the connection instead of draining the unread body.
 import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import type { Reach } from '../modules/projects/index.ts';
-import type { EntityRef } from '../core/ids/urn.ts';
+import type { EntityRef } from '../core/http-face.ts';
 import { actorOf } from './auth.ts';
 
 type Params = Record<string, string>;

@@ -1,5 +1,5 @@
 // Path references → typed EntityRefs: API 2 accepts URN, UUID or API 1 id; API 1 never URNs.
-import { parseApi1Ref, parseApi2Ref, type EntityRef, type UrnType } from '../core/ids/urn.ts';
+import { parseApi1Ref, parseApi2Ref, type EntityRef, type UrnType } from '../core/http-face.ts';
 
 export type RefParser = (type: UrnType, ref: string) => EntityRef;
 

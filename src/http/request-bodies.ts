@@ -9,7 +9,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from 'fastify';
 import formbody from '@fastify/formbody';
-import { invalidInput } from '../core/errors.ts';
+import { invalidInput } from '../core/http-face.ts';
 
 export const JSON_TYPE = 'application/json';
 export const FORM_TYPE = 'application/x-www-form-urlencoded';

@@ -50,7 +50,7 @@ test("another module is reached through its index.ts only, from a module and fro
   assert.equal((await boundaries('src/modules/values/core/probe.ts', use("import { x } from '../../other/core/things.ts';"))).length, 1);
   assert.equal((await boundaries('src/modules/values/http/probe.ts', use("import { x } from '../../other/postgres/things.ts';"))).length, 1);
   assert.equal((await boundaries('src/http/api2/probe.ts', use("import { x } from '../../modules/values/core/values.ts';"))).length, 1);
-  assert.equal((await boundaries('src/core/projects/probe.ts', use("import { x } from '../../modules/values/core/values.ts';"))).length, 1);
+  assert.equal((await boundaries('src/core/permissions/probe.ts', use("import { x } from '../../modules/values/core/values.ts';"))).length, 1);
   assert.deepEqual(await boundaries('src/http/api2/probe.ts', use("import { x } from '../../modules/values/index.ts';")), []);
   assert.deepEqual(await boundaries('src/probe.ts', use("import { x } from './modules/values/module.ts';")), []);
   // The HTTP face: from another module's http only, and not its other http files.

@@ -3,7 +3,7 @@
 // tags. src/http/api2/route-kit.ts adds the account-level presenters for the kernel's route
 // files; a module's route file (src/modules/<m>/http) imports this one, typed by what it calls
 // rather than the whole Core (so no import of src/compose.ts, and no loop through the module list).
-import { formatUrn, type UrnType } from '../../core/ids/urn.ts';
+import { formatUrn, type UrnType } from '../../core/http-face.ts';
 import { actorOf } from '../auth.ts';
 import { api2RefParser } from '../refs.ts';
 import * as S from './schemas.ts';

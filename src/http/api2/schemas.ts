@@ -2,10 +2,7 @@
 // validation, serialisation and the OpenAPI document.
 import { Type } from 'typebox';
 import { DateTime, Name, Nullable, pathParams, StringEnum, NullableDateTime } from '../schema-helpers.ts';
-import {
-  ROLE_PERMISSIONS, LEGACY_PERMISSIONS, type LegacyPermission, type RolePermission,
-} from '../../core/permissions/role-rules.ts';
-import { ACCOUNT_ROLES, type AccountRoleName } from '../../core/permissions/account-roles.ts';
+import { ROLE_PERMISSIONS, LEGACY_PERMISSIONS, type LegacyPermission, type RolePermission, ACCOUNT_ROLES, type AccountRoleName } from '../../core/http-face.ts';
 
 export const Color = Type.String({ pattern: '^#[0-9a-f]{6}$' });
 

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../services.ts';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../core/http-face.ts';
 import type { CsrfVerdict, WebSession } from '../../modules/oauth/index.ts';
 import type { MyInvitation } from '../../modules/users/index.ts';
 import { browserSessions } from '../oauth/page-helpers.ts';

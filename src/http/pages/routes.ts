@@ -5,11 +5,10 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../services.ts';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError, isUuid } from '../../core/http-face.ts';
 import { escapeHtml, hiddenFields, layout, errorPage, formRefusedPage, type PageContext } from '../oauth/pages.ts';
 import { browserSessions } from '../oauth/page-helpers.ts';
 import { type InvitationPurpose, PASSWORD_MAX, PASSWORD_MIN, PASSWORD_RESET } from '../../modules/users/index.ts';
-import { isUuid } from '../../core/ids/urn.ts';
 import { ACCOUNT_PATH, accountRoutes, signedOutEverywhereText } from './account.ts';
 import { avatarSvg } from './avatar.ts';
 
