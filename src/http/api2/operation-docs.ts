@@ -1,11 +1,6 @@
-// The description of the API 2 operations of src/core's modules (src/http/operation-docs.ts; the
-// slices', the token service's among them, are in their contracts): what each does, the permission
-// the use case checks (src/core/…), the codes it answers.
+// The API 2 operations the kernel itself serves (src/http/operation-docs.ts): none today, every
+// one belongs to a module and is described in its contract (src/modules/<m>/http/operations.ts),
+// assembled by operationTable (src/modules/registries.ts).
 import type { OperationTable } from '../operation-docs.ts';
 
-const VALUES = 'A fixed list, the same for every caller.';
-
-export const API2_OPERATIONS: OperationTable = {
-  // Values.
-  'GET /api/2/values/ai-detection-classes': { does: `The classes an AI detection may look for. ${VALUES}`, errors: [] },
-};
+export const API2_OPERATIONS: OperationTable = {};

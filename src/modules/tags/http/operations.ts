@@ -40,6 +40,7 @@ export const TAG_API1_OPERATIONS: OperationTable = {
 };
 
 export const TAG_API2_OPERATIONS: OperationTable = {
+  'GET /api/2/values/ai-detection-classes': { does: 'The classes an AI detection may look for. A fixed list, the same for every caller.', errors: [] },
   [`GET ${P2}/tag-lists`]: {
     does: 'The tag lists of the work zones where the caller holds `workzone:tags:read`.',
     permission: `${MEMBER} with \`workzone:tags:read\` on at least one work zone.`,
