@@ -1,6 +1,6 @@
 // The operation docs of the projects module's routes (src/http/operation-docs.ts): what each
 // does, the permission src/modules/projects/core/ checks (CONTRACT §6), the codes it answers.
-// The project covers' operations are the files module's (src/http/api2/operation-docs.ts).
+// The project covers' operations are the files module's (src/modules/files/http/operations.ts).
 import {
   API1_ACCOUNT_PATH as A1, API1_ACCOUNT_ERRORS as ACCOUNT1, API1_PROJECT_PATH as P1, API1_PROJECT_ERRORS as PROJECT1,
   API2_ACCOUNT_PATH as A, API2_ACCOUNT_ERRORS as ACCOUNT, API2_PROJECT_PATH as P, API2_PROJECT_ERRORS as PROJECT, INVALID_INPUT as INPUT,

@@ -1,7 +1,7 @@
 // The users module's domain events (src/core/events/domain-events.ts ModuleEventData, by
 // declaration merging); their invalidation rows are in its contract (module.ts).
 // user.invited, user.added, user.roles-changed and user.removed stay in the kernel: SSO and
-// SCIM publish them too, and the webhooks deliver them (src/core/webhooks/webhook-events.ts);
+// SCIM publish them too, and the webhooks deliver them (src/modules/webhooks/core/webhook-events.ts);
 // user.seeded (the seeder's), user.password-cleared (the administration command's) and
 // user.signed-out-everywhere (the OAuth module's) too.
 declare module '../../../core/events/domain-events.ts' {
