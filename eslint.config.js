@@ -136,7 +136,11 @@ export default tseslint.config(
               message: 'src/core must not import src/http or src/adapters (http → core ← adapters).',
             },
             { regex: '\\.\\./\\.\\./\\.\\./', message: 'src/core must not reach outside src/core.' },
-            // From src/core/<module>/x.ts another module is ../<other>/….
+            {
+              regex: '(^|/)modules/',
+              message: 'The kernel (src/core) imports no module of src/modules: a module adds to a kernel port by declaration merging (JobFinishRepos, ModuleEventData, ModuleErrorCodes).',
+            },
+            // From src/core/<folder>/x.ts another folder is ../<other>/….
             throughIndex('^\\.\\./'),
           ],
         },

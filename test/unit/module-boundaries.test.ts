@@ -44,3 +44,10 @@ test('src/http receives the face (src/services.ts), never the wiring: importing 
   assert.deepEqual(await problems('src/http/probe.ts', "import type { Core } from '../compose.ts';\nexport type X = Core;\n"), ['no-restricted-imports']);
   assert.deepEqual(await problems('src/http/api2/probe.ts', "import type { HttpServices } from '../../services.ts';\nexport type X = HttpServices;\n"), []);
 });
+
+test('the kernel imports no module, not even its public face: a module extends a kernel port by declaration merging', async () => {
+  for (const [file, from] of [['src/core/ports/probe.ts', '../../modules/mail/index.ts'], ['src/core/probe.ts', '../modules/mail/index.ts'], ['src/core/events/probe.ts', '../../modules/tags/module.ts']]) {
+    assert.deepEqual(await problems(file!, `import type { X } from '${from}';\nexport type Y = X;\n`), ['no-restricted-imports'], `${file} ← ${from}`);
+  }
+  assert.deepEqual(await problems('src/core/ports/probe.ts', "import type { Repos } from './repositories.ts';\nexport type Y = Repos;\n"), []);
+});

@@ -3,7 +3,6 @@
 // without importing the jobs module, which is itself a module.
 import type { Repos } from './repositories.ts';
 import type { FilesRepos } from './file-repositories.ts';
-import type { MailRepos } from '../../modules/mail/index.ts';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
@@ -24,6 +23,15 @@ export interface JobRecord {
 
 export type JobOutcome = { state: 'done'; result: unknown } | { state: 'failed'; error: string };
 
+/**
+ * The repositories a job's finish step is handed besides the kernel's. A module adds its own by
+ * declaration merging (the mail module its outbox, `src/modules/mail/core/ports.ts`, so that the
+ * step mails the requester in the same transaction), as modules add their events and codes: the
+ * kernel names no module.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface JobFinishRepos {}
+
 export interface JobHandler {
   run(job: JobRecord): Promise<unknown>;
   /** Called once when the job has failed for good, after job.finished committed. */
@@ -34,5 +42,5 @@ export interface JobHandler {
    * Runs in the transaction that records the job's end and publishes job.finished: what
    * follows from the end (the requester's mail) commits with it, once, on the node that ran it.
    */
-  finished?(repos: Pick<Repos & FilesRepos, 'events' | 'files' | 'users'> & MailRepos, job: JobRecord, outcome: JobOutcome): Promise<void>;
+  finished?(repos: Pick<Repos & FilesRepos, 'events' | 'files' | 'users'> & JobFinishRepos, job: JobRecord, outcome: JobOutcome): Promise<void>;
 }

@@ -58,3 +58,9 @@ export interface OutboxRepo {
 
 /** The module's repository, as the modules that send mail in their transactions declare it (`Store<Repos & MailRepos>`). */
 export type MailRepos = { outbox: OutboxRepo };
+
+// A job's finish step is handed the outbox too (src/core/ports/job-handler.ts JobFinishRepos):
+// the work-zone copy and the mesh export mail their requester when they end.
+declare module '../../../core/ports/job-handler.ts' {
+  interface JobFinishRepos extends MailRepos {}
+}
