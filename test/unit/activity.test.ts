@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createActivity } from '../../src/modules/activity/core/activity.ts';
 import { eventOf, type DomainEvent, type StoredDomainEvent } from '../../src/core/events/domain-events.ts';
+import { STORE_MODULES } from '../../src/modules/registries.ts';
 
 function world() {
   let now = Date.parse('2026-11-25T10:00:00.000Z');
@@ -17,6 +18,8 @@ function world() {
       reports: { touchUserActivity: (id: string, date: string) => pending(`user:${id}`, date) },
     },
     onEvent: (l: (event: StoredDomainEvent) => void) => listeners.push(l),
+    // The modules' invalidation rows, as the store carries them (a module's event is not a reset).
+    moduleInvalidation: STORE_MODULES.invalidation,
   } as unknown as Parameters<typeof createActivity>[0]['store'];
   const errors: unknown[] = [];
   const activity = createActivity({
