@@ -12,7 +12,7 @@ import tseslint from 'typescript-eslint';
 // (the one LRU and the node's registry of caches).
 const SHARED = '(ports|ids|crypto|permissions|events|cache)';
 const MODULE_MESSAGE =
-  'Import a feature module through its index.ts (src/core/<module>/index.ts), not its internal files; only ' +
+  'Import a kernel folder through its index.ts, not its internal files; only ' +
   'ports, ids, crypto, permissions, events and cache are imported file by file (docs/architecture.md "Modules").';
 const throughIndex = (prefix) => ({ regex: `${prefix}(?!${SHARED}/)[^/]+/(?!index\\.ts$)[^/]+$`, message: MODULE_MESSAGE });
 
@@ -20,7 +20,7 @@ const throughIndex = (prefix) => ({ regex: `${prefix}(?!${SHARED}/)[^/]+/(?!inde
 // rule resolves each import against the importing file, so no relative spelling slips by.
 //  - core/: the module's own core, the shared kernel of src/core (ports, ids, crypto,
 //    permissions, events, cache, errors.ts, error-codes.ts, modules.ts, promises.ts), another module
-//    through its public face (src/modules/<other>/index.ts or src/core/<other>/index.ts) and
+//    through its public face (src/modules/<other>/index.ts) and
 //    node:*; no framework, driver, SDK, surface, wiring, nor its own postgres/http/adapters.
 //  - index.ts (the public face): its own core only.
 //  - postgres/, adapters/, http/: never another module's insides (its public face only), never

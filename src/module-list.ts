@@ -1,9 +1,10 @@
 // The node's feature modules, in the order they are built (docs/architecture.md "Adding a
 // module"): each is built from the adapters (src/compose.ts) and the offers of the modules
-// above it, so a need nothing above supplies fails tsc (src/modules/registries.ts). A module
-// under src/modules brings its whole contract (src/modules/contract.ts: repositories, routes,
-// operation docs, events' invalidation rows, error codes, settings); the registries are
-// assembled from this list. Rows of src/core/<m> are descriptors until their module moves.
+// above it, so a need nothing above supplies fails tsc (src/modules/registries.ts). Every
+// module is a slice under src/modules and brings its whole contract (src/modules/contract.ts:
+// repositories, routes, operation docs, events' invalidation rows, error codes, settings); the
+// registries are assembled from this list. The one kernel row is the permissions descriptor
+// (src/core/permissions/module.ts: the authorizer every module opens with).
 //
 // Adding a module: one import and one row here; nothing else shared is edited.
 import { oauthModule } from './modules/oauth/module.ts';

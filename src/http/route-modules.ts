@@ -1,7 +1,7 @@
-// Where each feature module's HTTP routes are (docs/architecture.md "Routes by module"):
-// one row per module of src/core that has routes, naming its API 1 routes, its API 2
-// routes and its routes outside the two APIs (or holding a moved module's place). Each
-// route file serves one module in one API. api1/routes.ts and api2/routes.ts add every
+// Where each feature module's HTTP routes are (docs/architecture.md "Routes by module"): the
+// modules' contracts give them (src/modules/<m>/http), and the rows below hold the places the
+// modules had when they were folders of src/core, so the paths keep their order; the users'
+// browser pages are the one kernel routes a row adds. Each route file serves one module in one API. api1/routes.ts and api2/routes.ts add every
 // row's routes of their API, and app.ts registers every row's other routes, all in the
 // order of this table: that order is the order of the paths in the OpenAPI documents (and
 // so in the SDK's generated types).
@@ -31,7 +31,7 @@ export interface ModuleRoutes {
 }
 
 /**
- * src/core's modules' rows; the modules under src/modules bring theirs in their contracts
+ * The places of the modules that were folders of src/core; the other modules' routes follow
  * (appended below). A row that names a module with a contract holds the place of that
  * module's contract routes: a module moved out of src/core keeps its paths where they were in
  * the documents (and the SDK's generated types). Such a row names only the routes that stay in
