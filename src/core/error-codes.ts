@@ -135,5 +135,3 @@ export type StatusOf<C extends ErrorCode> = Catalogue[C]['status'][number];
 /** The codes answered with `status`. */
 export type CodeWithStatus<S extends number> = { [C in ErrorCode]: S extends StatusOf<C> ? C : never }[ErrorCode];
 
-/** A code of the kernel's catalogue (the modules' are in src/modules/registries.ts ERROR_CATALOGUE). */
-export const isErrorCode = (s: string): s is ErrorCode => Object.hasOwn(ERROR_CODES, s);

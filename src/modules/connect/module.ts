@@ -1,6 +1,7 @@
 // The connect module's contract (src/modules/contract.ts): connect import and export jobs,
 // their repository, API 1's starts, the /connect/{slug} surface, and their events.
 import { defineModule } from '../contract.ts';
+import { invalidationRules } from '../../core/events/invalidation.ts';
 import { connectFeature, type ConnectNeeds } from './core/feature.ts';
 import type { ConnectJobs } from './core/connect-jobs.ts';
 import type { ConnectRepo } from './core/ports.ts';
@@ -10,6 +11,8 @@ import { connectRoutes } from './http/api1.ts';
 import { connectJobRoutes } from './http/job-surface.ts';
 import { CONNECT_OPERATIONS } from './http/operations.ts';
 
+
+const { nothing } = invalidationRules;
 export const connectModule = defineModule<ConnectNeeds, { connectJobs: ConnectJobs }, { connect: ConnectRepo }, ConnectEventType>({
   name: 'connect',
   feature: connectFeature,
@@ -18,5 +21,5 @@ export const connectModule = defineModule<ConnectNeeds, { connectJobs: ConnectJo
   routes: { api1: connectRoutes, other: { plugin: connectJobRoutes } },
   operations: { api1: CONNECT_OPERATIONS },
   // No cache holds a connect job.
-  invalidation: { 'connect-job.created': () => [], 'connect-job.received': () => [] },
+  invalidation: { 'connect-job.created': nothing, 'connect-job.received': nothing },
 });

@@ -4,7 +4,7 @@
 // contract (module.ts) is listed by src/module-list.ts.
 export { createFiles, FILES, downloadName, fileName, parseCategories } from './core/files.ts';
 export type { Files, FileView, RegisteredFile, SignedCover, SignedFile, SignResult, TransformInput, UploadItem } from './core/files.ts';
-export { UPLOADS_STORE, type RegistrationRepos, type WithinRegistration } from './core/uploads.ts';
+export { UPLOADS_STORE, type RegistrationRepos, type UploadSettings, type WithinRegistration } from './core/uploads.ts';
 export { createUploadSweeper, uploadSweep } from './core/upload-sweeper.ts';
 export type { SweepResult, UploadSweeper } from './core/upload-sweeper.ts';
 export { CATEGORIES, CATEGORY_INFO, FORMATS, formatOf } from './core/formats.ts';

@@ -15,6 +15,7 @@ import type { ProjectAccess, ProjectsRepos } from '../projects/index.ts';
 import type { WorkzonesRepos } from '../workzones/index.ts';
 import type { AccountsRepos } from '../accounts/index.ts';
 import { createFiles, type Files } from './core/files.ts';
+import type { UploadSettings } from './core/uploads.ts';
 import { createUploadSweeper, uploadSweep, type UploadSweeper } from './core/upload-sweeper.ts';
 import type { FileEventType } from './core/events.ts';
 import { FILE_ERROR_CODES } from './core/errors.ts';
@@ -34,7 +35,7 @@ export interface FilesNeeds {
   usageRecorder: UsageRecorder;
   logger: Logger;
   metrics: { core: CoreMetrics };
-  config: { sandbox: boolean; uploadTtlSeconds: number; uploadUrlTtlSeconds: number; storageQuotaBytes: number };
+  config: UploadSettings;
 }
 
 const { contents, withLists } = invalidationRules;

@@ -4,6 +4,7 @@
 // stops after the periodic tasks. The job handler's port and the job record are the
 // kernel's (src/core/ports/job-handler.ts): module descriptors name them.
 import { defineModule } from '../contract.ts';
+import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
@@ -25,6 +26,8 @@ export interface JobsNeeds {
   jobHandlers: Readonly<Record<string, JobHandler>>;
 }
 
+
+const { nothing } = invalidationRules;
 export const jobsModule = defineModule<JobsNeeds, { jobRunner: JobRunner }, JobsRepos, JobEventType>({
   name: 'jobs',
   feature: {
@@ -42,5 +45,5 @@ export const jobsModule = defineModule<JobsNeeds, { jobRunner: JobRunner }, Jobs
   },
   repositories: { jobs: jobsRepo },
   // A job's end changes nothing a cache holds (its results publish their own events).
-  invalidation: { 'job.finished': () => [] },
+  invalidation: { 'job.finished': nothing },
 });

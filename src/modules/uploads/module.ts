@@ -10,7 +10,7 @@ import type { Ids } from '../../core/ports/ids.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
 import type { CoreMetrics } from '../../core/ports/telemetry.ts';
 import type { ProjectAccess } from '../projects/index.ts';
-import { createCapacityCheck } from '../files/index.ts';
+import { createCapacityCheck, type UploadSettings } from '../files/index.ts';
 import { createMultipartUploads, type MultipartUploads } from './core/multipart-uploads.ts';
 import { createMultipartSweeper, multipartSweep, type MultipartSweeper } from './core/sweeper.ts';
 import type { MultipartUploadsRepo } from './core/records.ts';
@@ -30,7 +30,7 @@ export interface UploadsNeeds {
   objectStore: ObjectStore;
   projectAccess: ProjectAccess;
   metrics: { core: CoreMetrics };
-  config: { sandbox: boolean; uploadTtlSeconds: number; uploadUrlTtlSeconds: number; storageQuotaBytes: number };
+  config: UploadSettings;
 }
 
 export interface UploadsOffers {

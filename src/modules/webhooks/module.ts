@@ -5,6 +5,7 @@
 // its core's (core/fan-out.ts); the store wraps the events repository with it
 // (src/adapters/postgres/store.ts), whose own statement writes the deliveries.
 import { defineModule } from '../contract.ts';
+import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
@@ -43,6 +44,8 @@ export interface WebhooksNeeds {
   };
 }
 
+
+const { nothing } = invalidationRules;
 export const webhooksModule = defineModule<
   WebhooksNeeds, { webhooks: Webhooks; webhookRelay: WebhookRelay; webhookOwnerNotices: WebhookOwnerNotices }, WebhooksRepos, WebhookEventType, keyof typeof WEBHOOK_ERROR_CODES
 >({
@@ -78,8 +81,8 @@ export const webhooksModule = defineModule<
   operations: { api2: WEBHOOK_API2_OPERATIONS },
   // No cache holds an endpoint or a delivery: they are read afresh by their use cases.
   invalidation: {
-    'webhook.created': () => [], 'webhook.updated': () => [], 'webhook.deleted': () => [],
-    'webhook.disabled': () => [], 'webhook.secret-rotated': () => [], 'webhook.delivery-replayed': () => [],
+    'webhook.created': nothing, 'webhook.updated': nothing, 'webhook.deleted': nothing,
+    'webhook.disabled': nothing, 'webhook.secret-rotated': nothing, 'webhook.delivery-replayed': nothing,
   },
   errorCodes: WEBHOOK_ERROR_CODES,
 });

@@ -22,6 +22,9 @@ import {
 import type { WorkzoneRecord, WorkzonesRepos } from '../../workzones/index.ts';
 import type { AccountsRepos } from '../../accounts/index.ts';
 
+/** The settings of an upload, signed here or in parts (the uploads module): the sandbox's limits, the pending upload's and its URLs' lifetimes, the storage quota. */
+export interface UploadSettings { sandbox: boolean; uploadTtlSeconds: number; uploadUrlTtlSeconds: number; storageQuotaBytes: number }
+
 /** What signing and registering read of the store, and what the registration's transaction writes. */
 export const UPLOADS_STORE = storeUseOf<Repos & FilesRepos & AccountsRepos & WorkzonesRepos>()({ reads: ['files', 'uploads', 'workzones'], writes: ['events', 'files', 'subscriptions', 'uploads', 'users'] });
 /** The repositories the registration's transaction uses. */
