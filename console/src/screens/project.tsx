@@ -219,8 +219,9 @@ export function ProjectScreen(props: { accountId: string; projectId: string; zon
     return () => view.releasePointHandler(placing);
   }, [view, placing]);
 
-  // One selection for the scene and the panels.
-  useEffect(() => {
+  // One selection for the scene and the panels, marked in the scene in the same commit as the
+  // panels (a layout effect): what the page paints as selected is what the view has selected.
+  useLayoutEffect(() => {
     if (!view) return;
     view.select(
       selection?.kind === 'tag'

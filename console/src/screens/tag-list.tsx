@@ -2,7 +2,7 @@
 // windowed table of its tags (left), and the selected tag's fields, a new tag and the
 // list's metadata definitions (right side panel). Selecting a row marks the box, clicking a
 // box selects the row; either way nothing on the page moves.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
 import { apiPath } from '../paths.ts';
 import type { Project, Tag, TagList } from '../types.ts';
@@ -88,8 +88,8 @@ export function TagListScreen(props: { accountId: string; projectId: string; tag
     });
   }, [tags, view]);
 
-  // The selection, in the table and in the scene.
-  useEffect(() => {
+  // The selection, in the table and in the scene, in the same commit (a layout effect).
+  useLayoutEffect(() => {
     view?.select(picked === null ? null : { layerId: `tags:${props.tagListId}`, key: String(picked) });
   }, [picked, view, drawn]);
 
