@@ -31,11 +31,13 @@ const throughIndex = (prefix) => ({ regex: `${prefix}(?!${SHARED}/)[^/]+/(?!inde
 //    what both answer with).
 const SRC = path.resolve(import.meta.dirname, 'src');
 const KERNEL = /^core\/((ports|ids|crypto|permissions|events|cache)\/|(errors|error-codes|modules|promises)\.ts$)/;
-const WIRING = /^(compose|module-list|main|serve|admin|background)\.ts$/;
+// src/config.ts is wiring too: it assembles the modules' settings from the module list (a module
+// reads its own with src/kernel-config.ts's value readers, and the kernel's through its needs).
+const WIRING = /^(compose|module-list|config|main|serve|admin|background)\.ts$/;
 
 /** Where `rel` (a path under src/) is: its module and part, if under src/modules/<m>/. */
 function placeOf(rel) {
-  const m = /^modules\/([^/]+)\/(?:(core|postgres|http|adapters)\/|(module\.ts|index\.ts)$)/.exec(rel);
+  const m = /^modules\/([^/]+)\/(?:(core|postgres|http|adapters)\/|(module\.ts|index\.ts|settings\.ts)$)/.exec(rel);
   return m ? { module: m[1], part: m[2] ?? m[3] } : null;
 }
 
@@ -137,6 +139,10 @@ export default tseslint.config(
             },
             { regex: '\\.\\./\\.\\./\\.\\./', message: 'src/core must not reach outside src/core.' },
             {
+              regex: '(^|/)(kernel-)?config\\.ts$',
+              message: 'The kernel (src/core) reads no setting: a module names the settings it needs in its needs (config: { … }), and the wiring hands them over.',
+            },
+            {
               regex: '(^|/)modules/',
               message: 'The kernel (src/core) imports no module of src/modules: a module adds to a kernel port by declaration merging (JobFinishRepos, ModuleEventData, ModuleErrorCodes).',
             },
@@ -169,8 +175,8 @@ export default tseslint.config(
               message: 'src/http imports the kernel through src/core/http-face.ts only (and the use cases through src/services.ts): add what it needs there.',
             },
             {
-              regex: '(^|/)(compose|module-list|main|serve|admin|background|probes|seed-file)\\.ts$',
-              message: 'src/http receives the face (src/services.ts: Services, HttpServices), never the wiring.',
+              regex: '(^|/)(compose|module-list|config|main|serve|admin|background|probes|seed-file)\\.ts$',
+              message: 'src/http receives the face (src/services.ts: Services, HttpServices), never the wiring (the settings it reads: the types of src/kernel-config.ts, or Services[\'config\']).',
             },
           ],
         },

@@ -14,10 +14,10 @@ import net from 'node:net';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { TrustProxy } from '../config.ts';
+import type { TrustProxy } from '../kernel-config.ts';
 import { DomainError } from '../core/http-face.ts';
 
-/** proxy-addr's names for address ranges, as TRUST_PROXY accepts them (src/config.ts). */
+/** proxy-addr's names for address ranges, as TRUST_PROXY accepts them (src/kernel-config.ts). */
 const NAMED_RANGES: Record<string, [string, number][]> = {
   loopback: [['127.0.0.0', 8], ['::1', 128]],
   linklocal: [['169.254.0.0', 16], ['fe80::', 10]],

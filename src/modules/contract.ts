@@ -17,6 +17,7 @@ import type { Sql } from '../adapters/postgres/sql.ts';
 import type { ErrorCodeEntry, ModuleErrorCodes } from '../core/error-codes.ts';
 import type { DomainEventOf, ModuleEventData } from '../core/events/domain-events.ts';
 import type { OperationTable } from '../http/operation-docs.ts';
+import type { Env, KernelConfig } from '../kernel-config.ts';
 
 /**
  * A module's routes in one API: added to that API's plugin (authenticated and rate limited
@@ -47,11 +48,29 @@ export type InvalidationRows<E extends string> = {
   readonly [K in E]: K extends keyof ModuleEventData ? (event: DomainEventOf<K>) => readonly string[] : never;
 };
 
-/** One setting of a module: the environment variable, what it means, its default (the README's configuration table). */
+/** One setting of a module: a row of the README's configuration table (Markdown), generated from the rows (`npm run docs:settings`). */
 export interface ModuleSetting {
+  /** The environment variable. */
   env: string;
-  does: string;
+  /** Its default, as the table shows it (`30`, unset, off). */
   default: string;
+  /** What it does, its range and where it is documented. */
+  does: string;
+}
+
+/**
+ * A module's settings: its rows and their reader. src/config.ts reads the kernel's settings,
+ * then each module's in the list's order, and merges what each reader returns into the node's
+ * Config (a key given twice stops the start); the module's needs name the keys it reads.
+ */
+export interface ModuleSettings<S extends object = object> {
+  readonly rows: readonly ModuleSetting[];
+  /**
+   * Reads the rows' variables (and no other: test/unit/module-settings.test.ts) with the value
+   * readers of src/kernel-config.ts; `node` is the kernel's settings (HOST, PUBLIC_URL,
+   * SANDBOX…). A bad value throws ConfigError naming the variable.
+   */
+  read(env: Env, node: KernelConfig): S;
 }
 
 export interface ModuleContract<
@@ -60,6 +79,7 @@ export interface ModuleContract<
   Repos = any,
   Events extends string = never,
   Codes extends string = never,
+  Settings extends object = Record<never, never>,
 > {
   /** Its folder under src/modules, in errors and docs. */
   readonly name: string;
@@ -75,8 +95,8 @@ export interface ModuleContract<
   readonly invalidation?: InvalidationRows<Events>;
   /** The catalogue rows of the error codes its core declares (ModuleErrorCodes). */
   readonly errorCodes?: { readonly [C in Codes]: C extends keyof ModuleErrorCodes ? ModuleErrorCodes[C] & ErrorCodeEntry : never };
-  /** Its settings (read by src/config.ts; listed in the README's configuration table). */
-  readonly settings?: readonly ModuleSetting[];
+  /** Its settings: the rows of the README's configuration table and their reader (the values join the node's Config). */
+  readonly settings?: ModuleSettings<Settings>;
   /**
    * Steps every request passes, added to the root of the app before any route (src/http/app.ts
    * calls each once at build time). Rare and costly on the hot path: a module adds a hook
@@ -89,11 +109,14 @@ export interface ModuleContract<
 export type RequestHooks<Use = any> = (app: FastifyInstance, use: Use) => void;
 
 /** A row of the module list: a module with its whole contract, or (until it moves) a descriptor of src/core/<m>. */
-export type ModuleEntry = ModuleContract<any, any, any, any, any> | FeatureModule<any, any>;
+export type ModuleEntry = ModuleContract<any, any, any, any, any, any> | FeatureModule<any, any>;
 
-export const isContract = (m: ModuleEntry): m is ModuleContract<any, any, any, any, any> => 'feature' in m;
+export const isContract = (m: ModuleEntry): m is ModuleContract<any, any, any, any, any, any> => 'feature' in m;
 
 /** Declares a module's contract (an identity function: it keeps the types the list folds over). */
-export const defineModule = <N, O, R = Record<never, never>, E extends string = never, C extends string = never>(
-  m: ModuleContract<N, O, R, E, C>,
-): ModuleContract<N, O, R, E, C> => m;
+export const defineModule = <N, O, R = Record<never, never>, E extends string = never, C extends string = never, S extends object = Record<never, never>>(
+  m: ModuleContract<N, O, R, E, C, S>,
+): ModuleContract<N, O, R, E, C, S> => m;
+
+/** The values a module's settings reader gives (its contract's `Settings`). */
+export type SettingsOf<T> = T extends ModuleSettings<infer S> ? S : never;

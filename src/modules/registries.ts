@@ -14,12 +14,12 @@ import type { ModuleInvalidation } from '../core/events/invalidation.ts';
 import type { OperationTable } from '../http/operation-docs.ts';
 import type { StoreModules } from '../adapters/postgres/store.ts';
 import { MODULES } from '../module-list.ts';
-import { isContract, type ModuleContract, type ModuleEntry, type RequestHooks, type RouteRows } from './contract.ts';
+import { isContract, type ModuleContract, type ModuleEntry, type ModuleSettings, type RequestHooks, type RouteRows } from './contract.ts';
 
 type List = typeof MODULES;
 type Entry = List[number];
 
-type FeatureOf<M> = M extends ModuleContract<infer N, infer O, any, any, any> ? FeatureModule<N, O> : M extends FeatureModule<any, any> ? M : never;
+type FeatureOf<M> = M extends ModuleContract<infer N, infer O, any, any, any, any> ? FeatureModule<N, O> : M extends FeatureModule<any, any> ? M : never;
 type NeedsOf<M> = FeatureOf<M> extends FeatureModule<infer N, any> ? N : never;
 type OffersOf<M> = FeatureOf<M> extends FeatureModule<any, infer O> ? O : never;
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
@@ -34,10 +34,13 @@ export type Unmet<C, L> = L extends readonly [infer H, ...infer R]
   : never;
 
 /** What the modules under src/modules offer (src/compose.ts Core extends it; src/core's modules are listed there by hand). */
-export type ContractOffers = UnionToIntersection<Entry extends infer M ? (M extends ModuleContract<any, infer O, any, any, any> ? O : never) : never>;
+export type ContractOffers = UnionToIntersection<Entry extends infer M ? (M extends ModuleContract<any, infer O, any, any, any, any> ? O : never) : never>;
 
 /** The repositories of the modules under src/modules, by name: every executor of the node's store carries them. */
-export type ModuleRepos = UnionToIntersection<Entry extends infer M ? (M extends ModuleContract<any, any, infer R, any, any> ? R : never) : never>;
+export type ModuleRepos = UnionToIntersection<Entry extends infer M ? (M extends ModuleContract<any, any, infer R, any, any, any> ? R : never) : never>;
+
+/** The values of the modules' settings, by key (src/config.ts Config is the kernel's settings and these). */
+export type ModuleSettingValues = UnionToIntersection<Entry extends infer M ? (M extends ModuleContract<any, any, any, any, any, infer S> ? S : never) : never>;
 
 /**
  * Builds every module of the list, in order, on `composition` (src/compose.ts). A module whose
@@ -68,6 +71,9 @@ function merge<V>(where: string, tables: readonly { owner: string; rows: Readonl
   }
   return out;
 }
+
+/** Each module's settings (rows and reader), in the list's order (src/config.ts reads them; the README's table shows the rows). */
+export const MODULE_SETTINGS: readonly { module: string; settings: ModuleSettings }[] = contracts.flatMap((m) => (m.settings ? [{ module: m.name, settings: m.settings as ModuleSettings }] : []));
 
 /** The route rows of the modules under src/modules (src/http/route-modules.ts appends them to its own). */
 export const CONTRACT_ROUTES: readonly (RouteRows & { module: string })[] = contracts.flatMap((m) => (m.routes ? [{ module: m.name, ...m.routes }] : []));

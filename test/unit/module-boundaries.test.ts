@@ -38,11 +38,19 @@ test('a route file is typed by the use cases it calls: the whole face is refused
 });
 
 test('src/http receives the face (src/services.ts), never the wiring: importing the composition or the module list from it is refused', async () => {
-  for (const wiring of ['compose.ts', 'module-list.ts', 'main.ts', 'seed-file.ts']) {
+  for (const wiring of ['compose.ts', 'module-list.ts', 'config.ts', 'main.ts', 'seed-file.ts']) {
     assert.deepEqual(await problems('src/http/api2/probe.ts', `import type { Core } from '../../${wiring}';\nexport type X = Core;\n`), ['no-restricted-imports'], wiring);
   }
   assert.deepEqual(await problems('src/http/probe.ts', "import type { Core } from '../compose.ts';\nexport type X = Core;\n"), ['no-restricted-imports']);
   assert.deepEqual(await problems('src/http/api2/probe.ts', "import type { HttpServices } from '../../services.ts';\nexport type X = HttpServices;\n"), []);
+  // The kernel's settings' types, not the node's Config (assembled from the module list).
+  assert.deepEqual(await problems('src/http/api2/probe.ts', "import type { KernelConfig } from '../../kernel-config.ts';\nexport type X = KernelConfig;\n"), []);
+});
+
+test('the kernel reads no setting: src/config.ts and src/kernel-config.ts are refused in src/core at any depth', async () => {
+  for (const [file, from] of [['src/core/probe.ts', '../config.ts'], ['src/core/probe.ts', '../kernel-config.ts'], ['src/core/ports/probe.ts', '../../kernel-config.ts']]) {
+    assert.ok((await problems(file!, `import type { X } from '${from}';\nexport type Y = X;\n`)).includes('no-restricted-imports'), `${file} ← ${from}`);
+  }
 });
 
 test('the kernel imports no module, not even its public face: a module extends a kernel port by declaration merging', async () => {

@@ -65,6 +65,12 @@ test("a module's http reaches no adapter and not its postgres; its postgres no s
   assert.equal((await boundaries('src/modules/values/http/probe.ts', use("import { x } from '../postgres/repository.ts';"))).length, 1);
   assert.equal((await boundaries('src/modules/values/postgres/probe.ts', use("import { x } from '../../../http/errors.ts';"))).length, 1);
   assert.equal((await boundaries('src/modules/values/module.ts', use("import { x } from '../../compose.ts';"))).length, 1);
+  // The node's Config is assembled from the module list: a module reads its own settings (settings.ts) and names the rest in its needs.
+  for (const file of ['src/modules/values/settings.ts', 'src/modules/values/module.ts', 'src/modules/values/http/probe.ts']) {
+    assert.equal((await boundaries(file, use("import { x } from '" + (file.includes('/http/') ? '../../../' : '../../') + "config.ts';"))).length, 1, file);
+  }
+  assert.deepEqual(await boundaries('src/modules/values/settings.ts', use("import { x } from '../../kernel-config.ts';")), []);
+  assert.equal((await boundaries('src/modules/values/core/probe.ts', use("import { x } from '../../../kernel-config.ts';"))).length, 1, "a module's core reads no setting");
   assert.deepEqual(await boundaries('src/modules/values/postgres/probe.ts', use("import { x } from '../../../adapters/postgres/sql.ts';")), []);
   assert.deepEqual(await boundaries('src/modules/values/http/probe.ts', use("import { x } from '../core/values.ts';")), []);
 });

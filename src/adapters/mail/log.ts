@@ -1,4 +1,4 @@
-// MailTransport of the local mode (MAIL_TO_LOG, loopback HOST only: src/config.ts): each mail
+// MailTransport of the local mode (MAIL_TO_LOG, loopback HOST only: src/modules/mail/settings.ts): each mail
 // is printed to the service's log instead of being sent, its links on their own, so that a
 // newcomer without an SMTP server sees the invitation and password-reset links where the
 // service runs. The relay treats a printed mail as sent (and the outbox copy then loses its

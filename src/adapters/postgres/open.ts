@@ -1,5 +1,5 @@
 // Opens the engine the configuration names, with its deadlines (deadlines.ts).
-import type { DatabaseConfig, DatabaseDeadlineConfig } from '../../config.ts';
+import type { DatabaseConfig, DatabaseDeadlineConfig } from '../../kernel-config.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './node-postgres.ts';
 import type { Sql } from './sql.ts';

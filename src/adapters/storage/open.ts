@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Config } from '../../config.ts';
+import type { KernelConfig } from '../../kernel-config.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
 import type { SettingsRepo } from '../../core/ports/repositories.ts';
@@ -29,7 +29,7 @@ export const storedSigningKey = (settings: SettingsRepo) => async (): Promise<Bu
   return Buffer.from(key, 'utf8');
 };
 
-export async function openObjectStore(config: Config, deps: ObjectStoreDeps): Promise<ObjectStore> {
+export async function openObjectStore(config: KernelConfig, deps: ObjectStoreDeps): Promise<ObjectStore> {
   const url = config.storageUrl;
   if (!url) {
     const memory = config.database.kind === 'pglite-memory';

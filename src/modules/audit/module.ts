@@ -3,7 +3,8 @@
 // store) or, for a request that changed nothing in one, when it is answered (its request
 // hooks); the account's query and export (API 2 extension), the chain's verification
 // (`npm run admin -- audit verify`) and retention (AUDIT_RETENTION_DAYS, a periodic task).
-import { defineModule } from '../contract.ts';
+import { defineModule, type SettingsOf } from '../contract.ts';
+import { auditSettings } from './settings.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { Authorizer } from '../../core/permissions/authorizer.ts';
@@ -23,7 +24,7 @@ export interface AuditNeeds {
   config: { audit: { retentionDays: number } };
 }
 
-export const auditModule = defineModule<AuditNeeds, { auditLog: AuditLog }, { audit: AuditRepo }, never, AuditErrorCode>({
+export const auditModule = defineModule<AuditNeeds, { auditLog: AuditLog }, { audit: AuditRepo }, never, AuditErrorCode, SettingsOf<typeof auditSettings>>({
   name: 'audit',
   feature: {
     name: 'audit',
@@ -44,6 +45,6 @@ export const auditModule = defineModule<AuditNeeds, { auditLog: AuditLog }, { au
   routes: { api2: auditRoutes },
   operations: { api2: AUDIT_OPERATIONS },
   errorCodes: AUDIT_ERROR_CODES,
-  settings: [{ env: 'AUDIT_RETENTION_DAYS', does: 'Days an audit record is kept; older ones are deleted hourly (the chain stays verifiable from its anchor). 0: kept for ever.', default: '0' }],
+  settings: auditSettings,
   requestHooks: auditHooks,
 });

@@ -1,14 +1,15 @@
 // The integrations module's contract (src/modules/contract.ts): an account's Konekt hubs, a
 // project's Konekt and Autodesk configurations, the users' Autodesk connections (the OAuth flow
 // and its callback page) and integration links on annotations (docs/integrations.md).
-import { defineModule } from '../contract.ts';
+import { defineModule, type SettingsOf } from '../contract.ts';
+import { integrationsSettings } from './settings.ts';
 import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { Authorizer } from '../../core/permissions/authorizer.ts';
 import type { ProjectAccess } from '../projects/index.ts';
-import type { IntegrationsConfig } from '../../config.ts';
+import type { IntegrationsConfig } from './settings.ts';
 import type { Annotations } from '../annotations/index.ts';
 import { createIntegrations, type Integrations } from './core/integrations.ts';
 import { createLinkBatch, type LinkBatch } from './core/link-batch.ts';
@@ -39,7 +40,7 @@ const LINK_BATCH_SECONDS = 15;
 /** No cache holds integrations (each read goes to the database): their events make nothing stale. */
 const { nothing } = invalidationRules;
 
-export const integrationsModule = defineModule<IntegrationsNeeds, { integrations: Integrations; integrationLinks: LinkBatch }, IntegrationsRepos, IntegrationEvent, IntegrationErrorCode>({
+export const integrationsModule = defineModule<IntegrationsNeeds, { integrations: Integrations; integrationLinks: LinkBatch }, IntegrationsRepos, IntegrationEvent, IntegrationErrorCode, SettingsOf<typeof integrationsSettings>>({
   name: 'integrations',
   feature: {
     name: 'integrations',
@@ -94,11 +95,5 @@ export const integrationsModule = defineModule<IntegrationsNeeds, { integrations
     'annotation-integration-link.failed': nothing,
   },
   errorCodes: INTEGRATION_ERROR_CODES,
-  settings: [
-    { env: 'KONEKT_API_URL', does: 'Konekt\'s API (docs/integrations.md); unset, the Konekt operations that need Konekt answer 503 `integration-unavailable`.', default: '(unset)' },
-    { env: 'AUTODESK_API_URL', does: 'Autodesk\'s OAuth and data APIs; with AUTODESK_CLIENT_ID and AUTODESK_CLIENT_SECRET (all three or none). Unset, the Autodesk sign-in answers 503 `integration-unavailable`.', default: '(unset)' },
-    { env: 'AUTODESK_CLIENT_ID', does: 'This service\'s application at Autodesk (its callback: PUBLIC_URL/integrations/autodesk/callback).', default: '(unset)' },
-    { env: 'AUTODESK_CLIENT_SECRET', does: 'The secret of that application.', default: '(unset)' },
-    { env: 'INTEGRATIONS_TIMEOUT', does: 'Seconds one request to Konekt or Autodesk may take.', default: '10' },
-  ],
+  settings: integrationsSettings,
 });

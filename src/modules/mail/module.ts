@@ -7,7 +7,8 @@ import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { MailTransport } from '../../core/ports/mail-transport.ts';
 import type { CoreMetrics, Logger } from '../../core/ports/telemetry.ts';
-import { defineModule } from '../contract.ts';
+import { defineModule, type SettingsOf } from '../contract.ts';
+import { mailSettings } from './settings.ts';
 import { createSendMail, type SendMail } from './core/send-mail.ts';
 import { createMailRelay, mailRelayPasses, type MailRelay, type RelaySettings } from './core/relay.ts';
 import type { MailRepos } from './core/ports.ts';
@@ -59,8 +60,9 @@ const feature: FeatureModule<MailNeeds, MailOffers> = {
   },
 };
 
-export const mailModule = defineModule<MailNeeds, MailOffers, MailRepos>({
+export const mailModule = defineModule<MailNeeds, MailOffers, MailRepos, never, never, SettingsOf<typeof mailSettings>>({
   name: 'mail',
   feature,
   repositories: { outbox: outboxRepo },
+  settings: mailSettings,
 });

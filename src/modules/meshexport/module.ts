@@ -2,7 +2,8 @@
 // mesh as a job on the job runner (Open3D in a worker process), its file and its mail.
 // Listed after `jobs` and `pointclouds` (it queues jobs and reads point clouds as they do).
 import path from 'node:path';
-import { defineModule } from '../contract.ts';
+import { defineModule, type SettingsOf } from '../contract.ts';
+import { meshexportSettings } from './settings.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
@@ -31,7 +32,7 @@ export interface MeshExportNeeds {
   config: { dataDir: string; meshPython: string; urnNamespace: string };
 }
 
-export const meshexportModule = defineModule<MeshExportNeeds, { meshExports: MeshExports }, Record<never, never>, never, keyof typeof MESH_EXPORT_CODES>({
+export const meshexportModule = defineModule<MeshExportNeeds, { meshExports: MeshExports }, Record<never, never>, never, keyof typeof MESH_EXPORT_CODES, SettingsOf<typeof meshexportSettings>>({
   name: 'meshexport',
   feature: {
     name: 'meshexport',
@@ -50,5 +51,5 @@ export const meshexportModule = defineModule<MeshExportNeeds, { meshExports: Mes
   routes: { api2: meshExportRoutes },
   operations: { api2: MESH_EXPORT_OPERATIONS },
   errorCodes: MESH_EXPORT_CODES,
-  settings: [{ env: 'MESH_PYTHON', does: 'The Python that runs the mesher worker (it needs Open3D: Debian python3-open3d); without one, export to mesh answers 503 `mesher-unavailable`.', default: '/usr/bin/python3' }],
+  settings: meshexportSettings,
 });

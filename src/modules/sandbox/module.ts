@@ -7,7 +7,8 @@
 // adapter (adapters/faults-file.ts).
 import { Counter, type Registry } from 'prom-client';
 import type { FeatureModule } from '../../core/modules.ts';
-import { defineModule } from '../contract.ts';
+import { defineModule, type SettingsOf } from '../contract.ts';
+import { sandboxSettings } from './settings.ts';
 import { sandboxRoutes } from './http/routes.ts';
 import { sandboxHooks, type FaultCounter } from './http/hooks.ts';
 import { faultsFileReader } from './adapters/faults-file.ts';
@@ -81,16 +82,12 @@ const feature: FeatureModule<SandboxNeeds, SandboxOffers> = {
   },
 };
 
-export const sandboxModule = defineModule<SandboxNeeds, SandboxOffers, Record<never, never>, never, keyof typeof SANDBOX_ERROR_CODES>({
+export const sandboxModule = defineModule<SandboxNeeds, SandboxOffers, Record<never, never>, never, keyof typeof SANDBOX_ERROR_CODES, SettingsOf<typeof sandboxSettings>>({
   name: 'sandbox',
   feature,
   // Under /_operator, beside the operator module's routes, behind the same token.
   routes: { other: { plugin: sandboxRoutes, prefix: '/_operator' } },
   requestHooks: sandboxHooks,
   errorCodes: SANDBOX_ERROR_CODES,
-  settings: [
-    { env: 'SNAPSHOTS_DIR', does: 'where named snapshots are kept (docs/sandbox.md "Snapshots")', default: 'DATA_DIR/snapshots' },
-    { env: 'JOURNAL_SIZE', does: 'how many requests the request journal keeps (0: no journal); with OPERATOR_TOKEN', default: '1000' },
-    { env: 'FAULTS_FILE', does: 'a JSON {"rules": [...]} of fault rules loaded at start; needs SANDBOX=1', default: 'none' },
-  ],
+  settings: sandboxSettings,
 });

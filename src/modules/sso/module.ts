@@ -3,7 +3,8 @@
 // sign-in at the IdP from the OAuth pages (/sso/start, /sso/callback; SAML: /sso/saml/<account>/
 // acs, …/finish, …/metadata), a pass that deletes the sign-ins abandoned at the IdP and the
 // SAML assertion IDs past their NotOnOrAfter; its table repository, operation docs and error codes.
-import { defineModule } from '../contract.ts';
+import { defineModule, type SettingsOf } from '../contract.ts';
+import { ssoTimeoutSettings } from './settings.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { Logger } from '../../core/ports/telemetry.ts';
@@ -32,7 +33,7 @@ export interface SsoNeeds {
   caches: CacheRegistry;
 }
 
-export const ssoModule = defineModule<SsoNeeds, { ssoSettings: SsoSettings; ssoSignIn: SsoSignIn }, { sso: SsoRepo }, never, SsoErrorCode>({
+export const ssoModule = defineModule<SsoNeeds, { ssoSettings: SsoSettings; ssoSignIn: SsoSignIn }, { sso: SsoRepo }, never, SsoErrorCode, SettingsOf<typeof ssoTimeoutSettings>>({
   name: 'sso',
   feature: {
     name: 'sso',
@@ -58,5 +59,5 @@ export const ssoModule = defineModule<SsoNeeds, { ssoSettings: SsoSettings; ssoS
   routes: { api2: ssoRoutes, other: { plugin: ssoPages, browser: true } },
   operations: { api2: SSO_OPERATIONS },
   errorCodes: SSO_ERROR_CODES,
-  settings: [{ env: 'SSO_IDP_TIMEOUT', does: 'Seconds one request to an identity provider may take (discovery, keys, code grant) before the sign-in page says it is unavailable.', default: '10' }],
+  settings: ssoTimeoutSettings,
 });

@@ -1,7 +1,8 @@
 // The usage module's contract (src/modules/contract.ts; docs/usage.md): API 2's usage report
 // of a subscription, over the counters migration 0030's triggers keep, and the recorder of
 // downloads (usageRecorder) the files, connect and share-link use cases call.
-import { defineModule } from '../contract.ts';
+import { defineModule, type SettingsOf } from '../contract.ts';
+import { usageSettings } from './settings.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Authorizer } from '../../core/permissions/authorizer.ts';
 import { createUsageReports, type UsageReports } from './core/usage-report.ts';
@@ -23,7 +24,7 @@ export interface UsageNeeds {
   config: { hidePrivacyData: boolean };
 }
 
-export const usageModule = defineModule<UsageNeeds, { usageReports: UsageReports; usageRecorder: UsageRecorder }, UsageRepos, never, keyof typeof USAGE_ERROR_CODES>({
+export const usageModule = defineModule<UsageNeeds, { usageReports: UsageReports; usageRecorder: UsageRecorder }, UsageRepos, never, keyof typeof USAGE_ERROR_CODES, SettingsOf<typeof usageSettings>>({
   name: 'usage',
   feature: {
     name: 'usage',
@@ -47,5 +48,5 @@ export const usageModule = defineModule<UsageNeeds, { usageReports: UsageReports
   routes: { api2: usageRoutes },
   operations: { api2: USAGE_OPERATIONS },
   errorCodes: USAGE_ERROR_CODES,
-  settings: [{ env: 'HIDE_PRIVACY_DATA', does: 'Set to 1: the usage report (getUsageReport), which names users, is unavailable (403 `usage-report-unavailable`).', default: 'unset' }],
+  settings: usageSettings,
 });

@@ -4,7 +4,8 @@
 // they make stale) and error codes. The fan-out that decides which events are delivered is
 // its core's (core/fan-out.ts); the store wraps the events repository with it
 // (src/adapters/postgres/store.ts), whose own statement writes the deliveries.
-import { defineModule } from '../contract.ts';
+import { defineModule, type SettingsOf } from '../contract.ts';
+import { webhooksSettings } from './settings.ts';
 import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
@@ -47,7 +48,8 @@ export interface WebhooksNeeds {
 
 const { nothing } = invalidationRules;
 export const webhooksModule = defineModule<
-  WebhooksNeeds, { webhooks: Webhooks; webhookRelay: WebhookRelay; webhookOwnerNotices: WebhookOwnerNotices }, WebhooksRepos, WebhookEventType, keyof typeof WEBHOOK_ERROR_CODES
+  WebhooksNeeds, { webhooks: Webhooks; webhookRelay: WebhookRelay; webhookOwnerNotices: WebhookOwnerNotices }, WebhooksRepos, WebhookEventType, keyof typeof WEBHOOK_ERROR_CODES,
+  SettingsOf<typeof webhooksSettings>
 >({
   name: 'webhooks',
   feature: {
@@ -85,4 +87,5 @@ export const webhooksModule = defineModule<
     'webhook.disabled': nothing, 'webhook.secret-rotated': nothing, 'webhook.delivery-replayed': nothing,
   },
   errorCodes: WEBHOOK_ERROR_CODES,
+  settings: webhooksSettings,
 });

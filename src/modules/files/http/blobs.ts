@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../../../config.ts';
+import type { KernelConfig } from '../../../kernel-config.ts';
 import type { ObjectStore } from '../../../core/ports/object-store.ts';
 import { DomainError } from '../../../core/errors.ts';
 import { BLOB_ROUTE_PREFIX, LocalDiskStore, contentDisposition, type DownloadTarget } from '../../../adapters/storage/local-disk.ts';
@@ -114,7 +114,7 @@ function serve(req: FastifyRequest, reply: FastifyReply, t: DownloadTarget) {
 }
 
 export const blobRoutes =
-  (core: { config: Pick<Config, 'publicUrl'>; objectStore: ObjectStore }): FastifyPluginAsync =>
+  (core: { config: Pick<KernelConfig, 'publicUrl'>; objectStore: ObjectStore }): FastifyPluginAsync =>
   async (app) => {
     const store = core.objectStore;
     if (!(store instanceof LocalDiskStore)) return;

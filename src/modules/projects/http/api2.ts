@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
-import type { Config } from '../../../config.ts';
+import type { KernelConfig } from '../../../kernel-config.ts';
 import { api2Kit, type KitCore } from '../../../http/api2/route-kit.ts';
 import { encodedBodies, sendEncoded } from '../../../http/encoded-bodies.ts';
 import { AccountParams, withParams } from '../../../http/api2/schemas.ts';
@@ -10,7 +10,7 @@ import type { ProjectInput, Projects, ProjectView } from '../core/projects.ts';
 import { projectPresenters } from './presenters.ts';
 import * as P from './schemas.ts';
 
-export function projectRoutes(root: FastifyInstance, core: KitCore & { config: Pick<Config, 'projectListCacheProjects'>; projects: Projects }): void {
+export function projectRoutes(root: FastifyInstance, core: KitCore & { config: Pick<KernelConfig, 'projectListCacheProjects'>; projects: Projects }): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ref, actor, errors, beta, refs } = api2Kit(core);
   const present = projectPresenters(core);

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import { DateTime, Nullable } from '../../../http/schema-helpers.ts';
-import type { Config } from '../../../config.ts';
+import type { KernelConfig } from '../../../kernel-config.ts';
 import type { CacheRegistry } from '../../../core/cache/registry.ts';
 import type { Reach } from '../../projects/index.ts';
 import type { EntityRef, UrnType } from '../../../core/ids/urn.ts';
@@ -88,7 +88,7 @@ const sendJson = (reply: FastifyReply, text: string | Buffer, code = 200) => rep
 
 /** What the tag routes call: the tag lists' use cases, reach (checked before a large body), the node's caches and settings. */
 export interface TagRoutesCore {
-  config: Config;
+  config: Pick<KernelConfig, 'urnNamespace' | 'publicUrl' | 'storageUrl' | 'tagTextCacheBytes'>;
   caches: CacheRegistry;
   tagLists: TagLists;
   reach: Reach;

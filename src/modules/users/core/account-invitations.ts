@@ -31,7 +31,7 @@ export const INVITATION_SECONDS = 7 * 24 * 3600;
 /** The window of the per-account and per-recipient caps. */
 export const INVITE_WINDOW_SECONDS = 24 * 3600;
 
-/** The invitation caps (INVITE_* settings, src/config.ts). */
+/** The invitation caps (INVITE_* settings, src/kernel-config.ts). */
 export interface InviteLimits {
   /** Addresses one bulk-invite request (or one project-members request) may name. */
   maxPerRequest: number;
