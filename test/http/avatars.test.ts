@@ -1,4 +1,4 @@
-// GET /avatars/{id}.svg (src/http/pages/avatar.ts): public, so it shows nothing of the user
+// GET /avatars/{id}.svg (src/modules/users/http/pages/avatar.ts): public, so it shows nothing of the user
 // and tells nothing of his existence (docs/security.md "Existence across tenants"): a
 // pattern drawn from the id alone, 200 for any UUID (a user's or not), the same for the id
 // in any case; 404 user-not-found for a name that is not a UUID.

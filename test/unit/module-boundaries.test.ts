@@ -24,7 +24,7 @@ test('src/http imports the kernel through src/core/http-face.ts only: any other 
 
 test('src/http never reads the store or repositories', async () => {
   const code = 'export const f = (core: { store: { repos: { users: { byId(id: string): unknown } } } }) => core.store.repos.users.byId("x");\n';
-  assert.ok((await problems('src/http/pages/probe.ts', code)).includes('no-restricted-syntax'));
+  assert.ok((await problems('src/http/oauth/probe.ts', code)).includes('no-restricted-syntax'));
   assert.deepEqual(await problems('src/modules/users/core/probe.ts', code), []);
 });
 

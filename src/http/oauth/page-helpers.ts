@@ -1,8 +1,8 @@
 // The OAuth pages' shared helpers (browser session cookie, security headers, the authorize
 // fields carried through forms, the service's own redirects): used by the oauth module's
-// pages (src/modules/oauth/http/oauth-server.ts), the node's own pages (src/http/pages) and
+// pages (src/modules/oauth/http/oauth-server.ts), the users' pages (src/modules/users/http/pages) and
 // the SSO pages (src/modules/sso/http/pages.ts); kept in the HTTP layer with the pages' kit
-// (pages.ts), which the node's own pages import.
+// (pages.ts).
 // Kept a leaf of the import graph: nothing here may lead back to src/module-list.ts or
 // src/compose.ts, or a module's pages would re-enter the module list while it loads.
 import type { FastifyReply, FastifyRequest } from 'fastify';

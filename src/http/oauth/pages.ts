@@ -1,9 +1,9 @@
 // The browser pages' kit (server-rendered, every interpolated value escaped): the layout, the
 // sign-in form and the error pages that the oauth module's authorize pages
-// (src/modules/oauth/http/pages.ts), the users' pages (src/http/pages) and the SSO pages
-// (src/modules/sso/http/pages.ts) answer with. It stays in the HTTP layer, beside the pages'
-// browser session (page-helpers.ts): the node's own pages are no module's http/ and may not
-// import a module's http/index.ts.
+// (src/modules/oauth/http/pages.ts), the users' pages (src/modules/users/http/pages) and the SSO
+// pages (src/modules/sso/http/pages.ts) answer with. It stays in the HTTP layer, beside the
+// pages' browser session (page-helpers.ts), as the API plugins' kits do: three modules build
+// their pages on it, and none of them owns the sign-in page's look.
 export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 

@@ -33,6 +33,7 @@ import { countersRepo } from './postgres/counters-repo.ts';
 import { userRoutes as api1Routes } from './http/api1.ts';
 import { userRoutes as api2Routes } from './http/api2.ts';
 import { USER_API1_OPERATIONS, USER_API2_OPERATIONS } from './http/operations.ts';
+import { pageRoutes } from './http/pages/routes.ts';
 
 export interface UsersNeeds {
   /** The groups and members modules' repositories too: a user removed from the account leaves its groups and its projects. */
@@ -81,9 +82,9 @@ export const usersModule = defineModule<UsersNeeds, UsersOffers, UsersRepos, Use
     },
   },
   repositories: { invitations: invitationsRepo, accountInvitations: accountInvitationsRepo, counters: countersRepo },
-  // The users' browser pages (invitations, password resets, the account page, avatars) stay in
-  // src/http/pages: they are built on the OAuth pages' browser session (src/http/route-modules.ts).
-  routes: { api1: api1Routes, api2: api2Routes },
+  // Its browser pages (invitations, password resets, the account page, avatars) are built on the
+  // HTTP layer's pages kit and browser session (src/http/oauth), as the oauth and sso pages are.
+  routes: { api1: api1Routes, api2: api2Routes, other: { plugin: pageRoutes, browser: true } },
   operations: { api1: USER_API1_OPERATIONS, api2: USER_API2_OPERATIONS },
   invalidation: {
     'user.invitation-declined': withLists(accountAndUser),

@@ -1,14 +1,18 @@
-// Public pages outside the OAuth flow: the invitation page (set a password from the
-// e-mailed link), "Forgot password?" (ask for a reset link; choose a new password from it),
-// the account page (account.ts) and generated avatars (User.avatar).
+// The users module's browser pages, outside the OAuth flow: the invitation page (set a password
+// from the e-mailed link), "Forgot password?" (ask for a reset link; choose a new password
+// from it), the account page (account.ts) and generated avatars (User.avatar). Built on the
+// pages' kit and browser session of the HTTP layer (src/http/oauth), as the oauth and sso
+// modules' pages are; the contract registers them as browser routes (module.ts `other`).
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services.ts';
-import { DomainError, isUuid } from '../../core/http-face.ts';
-import { escapeHtml, hiddenFields, layout, errorPage, formRefusedPage, type PageContext } from '../oauth/pages.ts';
-import { browserSessions } from '../oauth/page-helpers.ts';
-import { type InvitationPurpose, PASSWORD_MAX, PASSWORD_MIN, PASSWORD_RESET } from '../../modules/users/index.ts';
+import { DomainError, isUuid } from '../../../../core/http-face.ts';
+import { escapeHtml, hiddenFields, layout, errorPage, formRefusedPage, type PageContext } from '../../../../http/oauth/pages.ts';
+import { browserSessions } from '../../../../http/oauth/page-helpers.ts';
+import type { InvitationPurpose } from '../../core/ports.ts';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../../core/invitations.ts';
+import { PASSWORD_RESET } from '../../core/password-resets.ts';
+import type { UserPagesUse } from './use.ts';
 import { ACCOUNT_PATH, accountRoutes, signedOutEverywhereText } from './account.ts';
 import { avatarSvg } from './avatar.ts';
 
@@ -81,7 +85,7 @@ function html(reply: FastifyReply, status: number, body: string): FastifyReply {
 }
 
 export const pageRoutes =
-  (core: Pick<Services, 'accountInvitations' | 'config' | 'invitations' | 'passwordResets' | 'revocation' | 'signIn' | 'ssoSignIn' | 'userProfiles' | 'webSessions'>): FastifyPluginAsync =>
+  (core: UserPagesUse): FastifyPluginAsync =>
   async (root) => {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     const ctx: PageContext = { sandbox: core.config.sandbox };

@@ -3,16 +3,16 @@
 // and ends every session of his ("sign out everywhere", "Evicting every session"). A
 // browser that is not signed in gets the sign-in form, which comes back here. Every form
 // post is CSRF-checked against the browser session (the sign-in pages' cookie).
-import { requiredMessage } from '../../modules/sso/index.ts';
+import { requiredMessage } from '../../../sso/index.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services.ts';
-import { DomainError } from '../../core/http-face.ts';
-import type { CsrfVerdict, WebSession } from '../../modules/oauth/index.ts';
-import type { MyInvitation } from '../../modules/users/index.ts';
-import { browserSessions } from '../oauth/page-helpers.ts';
-import { errorPage, escapeHtml, formRefusedPage, hiddenFields, layout, sessionEndedPage, signInPage, type PageContext } from '../oauth/pages.ts';
+import { DomainError } from '../../../../core/http-face.ts';
+import type { CsrfVerdict, WebSession } from '../../../oauth/index.ts';
+import type { MyInvitation } from '../../core/account-invitations.ts';
+import { browserSessions } from '../../../../http/oauth/page-helpers.ts';
+import { errorPage, escapeHtml, formRefusedPage, hiddenFields, layout, sessionEndedPage, signInPage, type PageContext } from '../../../../http/oauth/pages.ts';
+import type { UserPagesUse } from './use.ts';
 
 export const ACCOUNT_PATH = '/account';
 
@@ -63,7 +63,7 @@ const signedOutEverywherePage = (ctx: PageContext) =>
 /** Adds the account page's routes to the pages plugin (`html` sends a page with the pages' headers). */
 export function accountRoutes(
   root: FastifyInstance,
-  core: Pick<Services, 'accountInvitations' | 'config' | 'revocation' | 'signIn' | 'ssoSignIn' | 'userProfiles' | 'webSessions'>,
+  core: Omit<UserPagesUse, 'invitations' | 'passwordResets'>,
   ctx: PageContext,
   html: (reply: FastifyReply, status: number, body: string) => FastifyReply,
 ): void {
