@@ -8,7 +8,7 @@ import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
 import type { CoreMetrics, Logger } from '../../core/ports/telemetry.ts';
-import type { UsageRecorder } from '../../core/ports/usage.ts';
+import type { UsageRecorder } from '../usage/index.ts';
 import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { ProjectAccess, ProjectsRepos } from '../projects/index.ts';

@@ -8,7 +8,7 @@ import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
 import type { PasswordHasher } from '../../core/ports/crypto.ts';
-import type { UsageRecorder } from '../../core/ports/usage.ts';
+import type { UsageRecorder } from '../usage/index.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
 import type { ProjectAccess } from '../projects/index.ts';
 import type { AnnotationsRepos } from '../annotations/index.ts';

@@ -8,7 +8,7 @@ import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { FilesRepos } from '../../core/ports/file-repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
 import type { Ids } from '../../core/ports/ids.ts';
-import type { UsageRecorder } from '../../core/ports/usage.ts';
+import type { UsageRecorder } from '../usage/index.ts';
 import type { ProjectAccess, ProjectsRepos } from '../projects/index.ts';
 import type { JobRunner } from '../jobs/index.ts';
 import { invalidationRules } from '../../core/events/invalidation.ts';

@@ -7,7 +7,7 @@ import type { Clock } from '../../core/ports/clock.ts';
 import type { Authorizer } from '../../core/permissions/authorizer.ts';
 import { createUsageReports, type UsageReports } from './core/usage-report.ts';
 import { createUsageRecorder } from './core/download-counts.ts';
-import type { UsageRecorder } from '../../core/ports/usage.ts';
+import type { UsageRecorder } from './core/recorder.ts';
 import type { UsageRepos, UsageStore } from './core/ports.ts';
 import { USAGE_ERROR_CODES } from './core/errors.ts';
 import { usageRepo } from './postgres/usage-repo.ts';

@@ -15,7 +15,7 @@ import { requirePermission, type Actor } from '../../../core/permissions/authori
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../projects/index.ts';
 import { downloadName, FILES, UPLOADS_STORE, type Files, formatOf, mayDownload, type RegisteredFile, servedAs, type SignResult, type UploadItem } from '../../files/index.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
-import type { UsageRecorder } from '../../../core/ports/usage.ts';
+import type { UsageRecorder } from '../../usage/index.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
 import type { ConnectRepos } from './ports.ts';
 import './events.ts';

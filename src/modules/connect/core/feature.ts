@@ -7,7 +7,7 @@ import type { Clock } from '../../../core/ports/clock.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import type { ObjectStore } from '../../../core/ports/object-store.ts';
 import type { ProjectAccess } from '../../projects/index.ts';
-import type { UsageRecorder } from '../../../core/ports/usage.ts';
+import type { UsageRecorder } from '../../usage/index.ts';
 import type { Files } from '../../files/index.ts';
 import { createConnectJobs, type ConnectJobs } from './connect-jobs.ts';
 import type { WorkzonesRepos } from '../../workzones/index.ts';

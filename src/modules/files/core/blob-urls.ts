@@ -7,7 +7,7 @@ import type { EntityRef } from '../../../core/ids/urn.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
 import { readsOf, storeReadsOf, type ReadsOf } from '../../../core/ports/store-slices.ts';
 import { blobKey, type ObjectStore } from '../../../core/ports/object-store.ts';
-import type { DownloadAction, UsageRecorder } from '../../../core/ports/usage.ts';
+import type { DownloadAction, UsageRecorder } from '../../usage/index.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';
 import { type ProjectAccess, type ProjectScope, requireMember } from '../../projects/index.ts';
 import { categoryOf } from './formats.ts';

@@ -14,7 +14,7 @@ import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-sli
 import type { ObjectStore } from '../../../core/ports/object-store.ts';
 import type { CoreMetrics, Logger } from '../../../core/ports/telemetry.ts';
 import type { ProjectAccess, ProjectsRepos } from '../../projects/index.ts';
-import type { UsageRecorder } from '../../../core/ports/usage.ts';
+import type { UsageRecorder } from '../../usage/index.ts';
 import { createCapacityCheck } from './capacities.ts';
 import { createUploadedObjects } from './uploaded-objects.ts';
 import { createUploads, type Uploads } from './uploads.ts';

@@ -16,7 +16,7 @@ import type { Ids } from '../../../core/ports/ids.ts';
 import type { PasswordHasher } from '../../../core/ports/crypto.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
 import { blobKey, type ObjectStore } from '../../../core/ports/object-store.ts';
-import type { UsageRecorder } from '../../../core/ports/usage.ts';
+import type { UsageRecorder } from '../../usage/index.ts';
 import type { FileRecord, FilesRepos } from '../../../core/ports/file-repositories.ts';
 import type { CropRecord, CropsRepos } from '../../crops/index.ts';
 import type { TagListRecord, TagRow } from '../../tags/index.ts';

@@ -3,7 +3,7 @@
 import type { EntityRef } from '../../../core/ids/urn.ts';
 import { readsOf, storeReadsOf, type ReadsOf } from '../../../core/ports/store-slices.ts';
 import type { Clock } from '../../../core/ports/clock.ts';
-import type { UsageRecorder } from '../../../core/ports/usage.ts';
+import type { UsageRecorder } from '../../usage/index.ts';
 import type { TagFilter, TagListRecord, TagRow, TagsRepos, TagTextRun } from './ports.ts';
 import type { Repos } from '../../../core/ports/repositories.ts';
 import { requirePermission, type Actor } from '../../../core/permissions/authorizer.ts';

@@ -7,7 +7,7 @@
 // Tag changes and moves are planned by pure functions (tag-change-plan.ts) and written by
 // the use cases, under the locks of tag-list-locks.ts.
 import type { Clock } from '../../../core/ports/clock.ts';
-import type { UsageRecorder } from '../../../core/ports/usage.ts';
+import type { UsageRecorder } from '../../usage/index.ts';
 import type { Ids } from '../../../core/ports/ids.ts';
 import { sliceOf, storeUseOf, type SliceOf } from '../../../core/ports/store-slices.ts';
 import type { ProjectAccess, ProjectsRepos } from '../../projects/index.ts';

@@ -3,7 +3,7 @@
 // the next flush; flushes at once never write the same counts twice.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DownloadCount } from '../../../core/ports/usage.ts';
+import type { DownloadCount } from './recorder.ts';
 import { createUsageRecorder, mergeDownloadCounts } from './download-counts.ts';
 
 const tags = (userId: string, count: number, projectId = 'p1'): DownloadCount => ({ projectId, userId, action: 'tags-downloaded', count });

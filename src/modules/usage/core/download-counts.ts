@@ -1,7 +1,7 @@
 // Downloads in the usage report (docs/usage.md "What is counted"): the use cases that sign a
 // download URL report it here, since no row of theirs is written for a trigger to count; reads
 // on a hot path (a tag list's tags) add to a tally this node writes every few seconds.
-import type { DownloadCount, UsageRecorder } from '../../../core/ports/usage.ts';
+import type { DownloadCount, UsageRecorder } from './recorder.ts';
 import type { UsageRepo } from './ports.ts';
 
 /** What counts of one row of the counters share: the user, the project and the action. */

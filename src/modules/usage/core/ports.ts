@@ -1,6 +1,6 @@
 // The usage module's repository port (its SQL: ../postgres/usage-repo.ts; the counters are
 // written by migration 0030's triggers, in the transaction of each counted action).
-import type { DownloadCount } from '../../../core/ports/usage.ts';
+import type { DownloadCount } from './recorder.ts';
 import type { SubscriptionRecord } from '../../accounts/index.ts';
 
 /** One report row: what one user did on one project on one UTC day. */

@@ -1,7 +1,7 @@
 // The usage module's SQL: the report over migration 0030's counters (the triggers write them,
 // and recordDownloads the downloads, migration 0039).
 import type { Sql } from '../../../adapters/postgres/sql.ts';
-import type { DownloadCount } from '../../../core/ports/usage.ts';
+import type { DownloadCount } from '../core/recorder.ts';
 import type { UsageQuery, UsageRepo, UsageRow } from '../core/ports.ts';
 
 const count = (action: string) => `coalesce(sum(c.count) FILTER (WHERE c.action = '${action}'), 0)::integer`;

@@ -1,7 +1,7 @@
 // What the usage module records that no row's trigger can see (docs/usage.md): a signed
 // download URL changes no table, so the use cases that issue one report it here. The usage
-// module implements it (src/modules/usage); the kernel's files module, connect and share
-// links call it.
+// module implements it (download-counts.ts) and offers it as `usageRecorder`; the files,
+// connect, tags and share-link modules call it through the module's face.
 
 /** A download action of the usage report: scans (scan files), crops (a crop's blob), tags. */
 export type DownloadAction = 'scans-downloaded' | 'crops-downloaded' | 'tags-downloaded';
