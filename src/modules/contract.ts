@@ -16,6 +16,7 @@ import type { FeatureModule } from '../core/modules.ts';
 import type { Sql } from '../adapters/postgres/sql.ts';
 import type { ErrorCodeEntry, ModuleErrorCodes } from '../core/error-codes.ts';
 import type { DomainEventOf, ModuleEventData } from '../core/events/domain-events.ts';
+import type { EventPublishing } from '../core/ports/events.ts';
 import type { OperationTable } from '../http/operation-docs.ts';
 import type { Env, KernelConfig } from '../kernel-config.ts';
 
@@ -95,6 +96,12 @@ export interface ModuleContract<
   readonly invalidation?: InvalidationRows<Events>;
   /** The catalogue rows of the error codes its core declares (ModuleErrorCodes). */
   readonly errorCodes?: { readonly [C in Codes]: C extends keyof ModuleErrorCodes ? ModuleErrorCodes[C] & ErrorCodeEntry : never };
+  /**
+   * How every event of the node is published, when the module must write with it in the same
+   * statement (the webhooks module: one delivery per endpoint in the event's own INSERT). At
+   * most one module of the list gives it (src/modules/registries.ts refuses a second).
+   */
+  readonly publishing?: EventPublishing<any>;
   /** Its settings: the rows of the README's configuration table and their reader (the values join the node's Config). */
   readonly settings?: ModuleSettings<Settings>;
   /**

@@ -92,10 +92,18 @@ export const ERROR_CATALOGUE: Readonly<Record<string, ErrorCodeEntry>> = merge<E
   ...contracts.map((m) => ({ owner: m.name, rows: m.errorCodes as Record<string, ErrorCodeEntry> | undefined })),
 ]);
 
+/** The one contract's `publishing`, or none; two modules giving one is an error at load (one INSERT writes an event). */
+export function onePublishing(list: readonly ModuleContract<any, any, any, any, any, any>[]): StoreModules<ModuleRepos>['publishing'] {
+  const giving = list.filter((m) => m.publishing);
+  if (giving.length > 1) throw new Error(`publishing: given by both ${giving[0]!.name} and ${giving[1]!.name}; an event is written by one`);
+  return giving[0]?.publishing;
+}
+
 /** The store's share of the list: the modules' repositories and their events' invalidation rows (src/adapters/postgres/store.ts). */
 export const STORE_MODULES: StoreModules<ModuleRepos> = {
   repositories: merge('repositories', contracts.map((m) => ({ owner: m.name, rows: m.repositories }))) as StoreModules<ModuleRepos>['repositories'],
   invalidation: merge('invalidation rows', contracts.map((m) => ({ owner: m.name, rows: m.invalidation }))) as ModuleInvalidation,
+  publishing: onePublishing(contracts),
 };
 
 // Compile-time completeness: a module core's declared event without its invalidation row, or

@@ -9,6 +9,7 @@
 import { describe, test, before, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import { STORE_MODULES } from '../../src/modules/registries.ts';
 import { createStore } from '../../src/adapters/postgres/store.ts';
 import { suiteStore, userRow } from '../support/suite-store.ts';
 import type { DomainEvent } from '../../src/core/events/domain-events.ts';
@@ -77,7 +78,7 @@ for (const engine of ENGINES) {
 
     test('webhook fan-out cost rule: publishing an event is one statement, whether its account has endpoints or none (the fan-out is in the event\'s INSERT)', async () => {
       const log = queryLog();
-      const counted = await createStore(log.wrapSql(suite.db.sql));
+      const counted = await createStore(log.wrapSql(suite.db.sql), undefined, STORE_MODULES);
       try {
         const statements = async (e: DomainEvent) => (await log.measure(() => counted.transaction((tx) => tx.events.publish(e, T0)))).texts;
         assert.equal((await statements(projectEvent(ACCOUNT, crypto.randomUUID()))).length, 1, 'no endpoint');

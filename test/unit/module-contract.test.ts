@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { ESLint } from 'eslint';
 import type { FeatureModule } from '../../src/core/modules.ts';
 import type { Unmet } from '../../src/modules/registries.ts';
-import { CONTRACT_ROUTES, ERROR_CATALOGUE, STORE_MODULES, operationTable } from '../../src/modules/registries.ts';
+import { CONTRACT_ROUTES, ERROR_CATALOGUE, STORE_MODULES, onePublishing, operationTable } from '../../src/modules/registries.ts';
+import { webhooksModule } from '../../src/modules/webhooks/module.ts';
 import { ERROR_CODES } from '../../src/core/error-codes.ts';
 import { valuesModule } from '../../src/modules/values/module.ts';
 import { isContract, type InvalidationRows, type ModuleEntry } from '../../src/modules/contract.ts';
@@ -111,4 +112,11 @@ test('the registries hold the kernel rows and the contracts\': routes, operation
   for (const name of ['annotations', 'measurements', 'multipartUploads', 'pointClouds', 'sso', 'reports', 'connect']) assert.ok(declared.includes(name), name);
   assert.deepEqual(ERROR_CATALOGUE['point-cloud-not-ready'], { status: [409], defined: ['ours'] });
   for (const code of ['manage-sso-forbidden', 'sso-domain-claimed']) assert.ok(ERROR_CATALOGUE[code], code);
+});
+
+test("events are published through the one contract's publishing (the webhooks' fan-out); a second module giving one is refused", () => {
+  assert.equal(STORE_MODULES.publishing, webhooksModule.publishing);
+  const giving = (name: string) => ({ ...valuesModule, name, publishing: webhooksModule.publishing });
+  assert.equal(onePublishing([valuesModule]), undefined);
+  assert.throws(() => onePublishing([giving('a'), valuesModule, giving('b')]), /publishing: given by both a and b/);
 });

@@ -4,8 +4,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CommitStep, Repos, Store } from '../../core/ports/repositories.ts';
 import type { Sql, Unlisten } from './sql.ts';
-import type { AccountsRepos } from '../../modules/accounts/index.ts';
-import { withWebhookFanOut, type WebhooksRepos } from '../../modules/webhooks/index.ts';
 import { usersRepo } from './repos/users.ts';
 import { accessRepo } from './repos/access.ts';
 import { locksRepo } from './repos/locks.ts';
@@ -14,13 +12,19 @@ import { decodeEvent, EVENTS_CHANNEL, eventsRepo, type NotifiedEvent } from './r
 import type { StoredDomainEvent } from '../../core/events/domain-events.ts';
 import { errorFields, type Logger } from '../../core/ports/telemetry.ts';
 import type { ModuleInvalidation } from '../../core/events/invalidation.ts';
+import type { EventPublishing, EventWriter } from '../../core/ports/events.ts';
 
-/** What the module list adds to the store (src/modules/registries.ts): its repositories, its events' invalidation rows. */
+/** What the module list adds to the store (src/modules/registries.ts): its repositories, its events' invalidation rows, how events are published. */
 export interface StoreModules<M> {
   /** Each module repository's factory by name, bound to each executor as the kernel's are. */
   repositories: { readonly [K in keyof M]: (sql: Sql) => M[K] };
   invalidation: ModuleInvalidation;
+  /** The one module's publishing (the webhooks' fan-out), or none: events are written alone. */
+  publishing?: EventPublishing<Repos & M>;
 }
+
+/** Publishing without a module's: the event alone, no fan-out. */
+const writeAlone = (writer: EventWriter) => ({ publish: (event: Parameters<EventWriter['write']>[0], now: Date) => writer.write(event, now, null) });
 
 const NO_MODULES: StoreModules<Record<never, never>> = { repositories: {}, invalidation: {} };
 
@@ -34,13 +38,16 @@ function moduleRepos<M>(sql: Sql, factories: StoreModules<M>['repositories'], ke
   return out as M;
 }
 
-/** `origin`: the id of the store, carried by its events' notifications (repos/events.ts encodeEvent). */
-export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, origin: string): Repos {
-  // The fan-out (the webhooks module's) reads and disables endpoints on the same executor (in
-  // the publishing transaction), and reads the account: the webhooks' and the accounts'
-  // repositories are modules', which createStore assigns onto this object before anything is published.
+/**
+ * `origin`: the id of the store, carried by its events' notifications (repos/events.ts
+ * encodeEvent). `publishing` reads its repositories on this same executor (the publishing
+ * transaction): the modules' are assigned onto this object by createStore before anything is
+ * published.
+ */
+export function createRepos(sql: Sql, events: (e: StoredDomainEvent) => void, origin: string, publishing?: EventPublishing): Repos {
+  const writer = eventsRepo(sql, events, origin);
   const repos: Repos = {
-    events: withWebhookFanOut(eventsRepo(sql, events, origin), () => repos as Repos & AccountsRepos & WebhooksRepos),
+    events: publishing ? publishing(writer, () => repos) : writeAlone(writer),
     locks: locksRepo(sql),
     access: accessRepo(sql),
     users: usersRepo(sql),
@@ -60,7 +67,7 @@ export async function createStore<M = Record<never, never>>(
   // commit, and skips them when LISTEN brings them back (other nodes' it delivers from there).
   const origin = randomUUID();
   const bind = (executor: Sql, events: (e: StoredDomainEvent) => void): Repos & M => {
-    const kernel = createRepos(executor, events, origin);
+    const kernel = createRepos(executor, events, origin, modules.publishing);
     return Object.assign(kernel, moduleRepos(executor, modules.repositories, kernel));
   };
   const eventListeners: ((e: StoredDomainEvent) => void)[] = [];

@@ -41,6 +41,14 @@ export interface EventWriter {
 }
 
 /**
+ * How a module turns the adapter's writer into the EventsRepo every use case publishes with
+ * (a contract's `publishing`, src/modules/contract.ts; the webhooks module's fan-out). `repos`
+ * gives the repositories of the writer's own executor (the publishing transaction), read when
+ * an event is published. Without one, an event is written with no fan-out.
+ */
+export type EventPublishing<R = any> = (writer: EventWriter, repos: () => R) => EventsRepo;
+
+/**
  * How the node hears other nodes' events (PostgreSQL's LISTEN connection): 'listening'
  * (connected, its heartbeat coming back), 'reconnecting' (lost or silent: being replaced;
  * other nodes' changes are not heard meanwhile, and every cache is dropped once it is back),

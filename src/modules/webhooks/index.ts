@@ -2,8 +2,8 @@
 // API): endpoints an account administrator registers, deliveries fanned out in the publishing
 // statement, and every node's relay that signs and sends them (Standard Webhooks).
 // Offers: Webhooks (the endpoints' use cases), WebhookRelay and WebhookOwnerNotices with their
-// periodic tasks (through its contract, module.ts, listed by src/module-list.ts), the fan-out
-// wrapper the store puts around the events repository (src/adapters/postgres/store.ts), its
+// periodic tasks and the fan-out every event is published through (its contract's
+// `publishing`; through its contract, module.ts, listed by src/module-list.ts), its
 // repository's port (WebhooksRepos), and the target-address rules the sender adapter
 // (src/adapters/webhooks/http-sender.ts) checks again at each send. Nothing it builds on
 // imports it back, so this face exports its use cases too.
@@ -12,7 +12,6 @@ export type { CreatedWebhook, RotatedSecret, WebhookInput, Webhooks } from './co
 export { createWebhookRelay, webhookRelayPasses } from './core/relay.ts';
 export type { WebhookRelay, WebhookRelaySettings } from './core/relay.ts';
 export type { WebhookOwnerNotices } from './core/owner-notices.ts';
-export { withWebhookFanOut } from './core/fan-out.ts';
 export { ALL_EVENTS, DELIVERABLE_EVENT_TYPES, endpointWants, isDeliverable, webhookPayload } from './core/webhook-events.ts';
 export { addressLiteral, checkWebhookUrl, MAX_URL_LENGTH, nonPublicReason, portAllowed } from './core/target-addresses.ts';
 export type { WebhookTargetRules } from './core/target-addresses.ts';

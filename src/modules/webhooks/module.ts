@@ -16,6 +16,7 @@ import type { Authorizer } from '../../core/permissions/authorizer.ts';
 import type { MailRepos, SendMail } from '../mail/index.ts';
 import type { AccountsRepos } from '../accounts/index.ts';
 import { createWebhooks, type Webhooks } from './core/webhooks.ts';
+import { withWebhookFanOut } from './core/fan-out.ts';
 import { createWebhookRelay, webhookRelayPasses, type WebhookRelay } from './core/relay.ts';
 import { createWebhookOwnerNotices, webhookOwnerNoticePasses, type WebhookOwnerNotices } from './core/owner-notices.ts';
 import type { WebhooksRepos } from './core/ports.ts';
@@ -88,4 +89,6 @@ export const webhooksModule = defineModule<
   },
   errorCodes: WEBHOOK_ERROR_CODES,
   settings: webhooksSettings,
+  // Every event is published through the fan-out: its deliveries are written in its own INSERT.
+  publishing: withWebhookFanOut,
 });
