@@ -1,5 +1,5 @@
 // `npm test`: runs the setup step, then every *.test.ts under src/, test/ and packages/*/test/ with
-// node's test runner (through tsx). TEST_DATABASE_URL=postgres://… runs the same
+// node's test runner (on Node's own type stripping). TEST_DATABASE_URL=postgres://… runs the same
 // suite on PostgreSQL. Arguments narrow the run: `npm test -- test/http`.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,7 +11,7 @@ const setup = spawnSync(process.execPath, ['scripts/setup.mjs'], { stdio: 'inher
 if (setup.status !== 0) process.exit(setup.status ?? 1);
 // Fresh PGlite clusters (empty, migrated) the test databases load instead of running
 // initdb and the migrations each time.
-const template = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/pglite-template.ts'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+const template = spawnSync(process.execPath, ['scripts/pglite-template.ts'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
 if (template.status !== 0) process.exit(template.status ?? 1);
 const templates = JSON.parse(template.stdout.trim().split('\n').pop());
 
@@ -89,7 +89,9 @@ const runner = spawn(
   [
     // The client packages' sources rather than their built dist/ (packages/*/package.json exports).
     '--conditions=@scanbase/source',
-    '--import', 'tsx', '--import', path.resolve('scripts/test-file-watchdog.mjs'),
+    // TypeScript runs on Node's own type stripping (tsconfig.json erasableSyntaxOnly), with
+    // the compile cache on: about a CPU second less per file process than through tsx.
+    '--import', path.resolve('scripts/test-compile-cache.mjs'), '--import', path.resolve('scripts/test-file-watchdog.mjs'),
     '--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
     // Where each file is, for the budget's report (scripts/test-progress-reporter.mjs).
     '--test-reporter=./scripts/test-progress-reporter.mjs', `--test-reporter-destination=${progressFile}`,

@@ -31,7 +31,10 @@ export function segment(value: string): string {
  * itself an ApiPath (a screen's base) is kept as built.
  */
 export class ApiPath {
-  constructor(readonly value: string) {}
+  readonly value: string;
+  constructor(value: string) {
+    this.value = value;
+  }
   toString(): string {
     return this.value;
   }

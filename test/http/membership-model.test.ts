@@ -76,7 +76,11 @@ class Model {
   parent = new Map<string, string | null>();
   members = new Map<MemberKey, ModelMember>();
   groups = new Map<string, Set<string>>();
-  constructor(public root: string, public now: number) {
+  root: string;
+  now: number;
+  constructor(root: string, now: number) {
+    this.root = root;
+    this.now = now;
     this.parent.set(root, null);
   }
   get zones(): string[] {
@@ -247,7 +251,10 @@ const subjectKey = (s: { kind: 'user' | 'group'; i: number }, r: Real): MemberKe
   s.kind === 'user' ? `user:${w.ids[pick(CANDIDATES, s.i)]!}` : `group:${pick(r.groups, s.i)}`;
 
 class CreateZone implements Cmd {
-  constructor(readonly parent: number) {}
+  readonly parent: number;
+  constructor(parent: number) {
+    this.parent = parent;
+  }
   check = () => true;
   async run(m: Model, r: Real) {
     const parent = pick(r.zoneIds, this.parent);
@@ -261,13 +268,17 @@ class CreateZone implements Cmd {
 }
 
 class AddMember implements Cmd {
-  constructor(
-    readonly subject: { kind: 'user' | 'group'; i: number },
-    readonly role: number,
-    readonly zones: number[] | null,
-    /** hours (+ half an hour, so that clock steps of whole hours never land on it) */
-    readonly expiresInHours: number | null,
-  ) {}
+  readonly subject: { kind: 'user' | 'group'; i: number };
+  readonly role: number;
+  readonly zones: number[] | null;
+  /** hours (+ half an hour, so that clock steps of whole hours never land on it) */
+  readonly expiresInHours: number | null;
+  constructor(subject: { kind: 'user' | 'group'; i: number }, role: number, zones: number[] | null, expiresInHours: number | null) {
+    this.subject = subject;
+    this.role = role;
+    this.zones = zones;
+    this.expiresInHours = expiresInHours;
+  }
   check = () => true;
   async run(m: Model, r: Real) {
     const roles = [w.roles.Manager, w.roles.Contributor, w.roles.Viewer, ANNOTATOR_ID, SURVEYOR_ID];
@@ -291,7 +302,12 @@ class AddMember implements Cmd {
 class ChangeRole implements Cmd {
   // There is no change-role operation: a client removes the member and adds him again
   // with the new role on the same zones (the one-role rule refuses a second role).
-  constructor(readonly subject: { kind: 'user' | 'group'; i: number }, readonly role: number) {}
+  readonly subject: { kind: 'user' | 'group'; i: number };
+  readonly role: number;
+  constructor(subject: { kind: 'user' | 'group'; i: number }, role: number) {
+    this.subject = subject;
+    this.role = role;
+  }
   check = () => true;
   async run(m: Model, r: Real) {
     const key = subjectKey(this.subject, r);
@@ -326,7 +342,10 @@ class ChangeRole implements Cmd {
 }
 
 class RemoveWhole implements Cmd {
-  constructor(readonly subject: { kind: 'user' | 'group'; i: number }) {}
+  readonly subject: { kind: 'user' | 'group'; i: number };
+  constructor(subject: { kind: 'user' | 'group'; i: number }) {
+    this.subject = subject;
+  }
   check = () => true;
   async run(m: Model, r: Real) {
     const key = subjectKey(this.subject, r);
@@ -339,7 +358,14 @@ class RemoveWhole implements Cmd {
 }
 
 class RemoveFromZone implements Cmd {
-  constructor(readonly user: number, readonly zone: number, readonly allowOnParents: boolean) {}
+  readonly user: number;
+  readonly zone: number;
+  readonly allowOnParents: boolean;
+  constructor(user: number, zone: number, allowOnParents: boolean) {
+    this.user = user;
+    this.zone = zone;
+    this.allowOnParents = allowOnParents;
+  }
   check = () => true;
   async run(m: Model, r: Real) {
     // Mostly a current direct member (else nearly every removal would be of a non-member).
@@ -356,7 +382,14 @@ class RemoveFromZone implements Cmd {
 }
 
 class GroupMembership implements Cmd {
-  constructor(readonly group: number, readonly user: number, readonly add: boolean) {}
+  readonly group: number;
+  readonly user: number;
+  readonly add: boolean;
+  constructor(group: number, user: number, add: boolean) {
+    this.group = group;
+    this.user = user;
+    this.add = add;
+  }
   check = () => true;
   async run(m: Model, r: Real) {
     const g = pick(r.groups, this.group);
@@ -374,7 +407,10 @@ class GroupMembership implements Cmd {
 }
 
 class AdvanceClock implements Cmd {
-  constructor(readonly hours: number) {}
+  readonly hours: number;
+  constructor(hours: number) {
+    this.hours = hours;
+  }
   check = () => true;
   async run(m: Model, r: Real) {
     await advanceClock(t, this.hours * 3600);

@@ -88,7 +88,9 @@ interface Answer {
 /** The run's HTTP client: every request timed, counted and checked against the limits. */
 class Client {
   readonly report: StressReport;
-  constructor(readonly base: string, report: StressReport) {
+  readonly base: string;
+  constructor(base: string, report: StressReport) {
+    this.base = base;
     this.report = report;
   }
 

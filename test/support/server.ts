@@ -113,9 +113,11 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
 /**
  * Runs the entry point until it exits (it must, within the timeout: a start-up that fails);
  * answers its exit code and output. Without DATA_DIR in `env` it gets a fresh one (holding
- * the migrated cluster, as startServer's), removed afterwards.
+ * the migrated cluster, as startServer's), removed afterwards. The default wait is 90 s: a
+ * start that opens PGlite took 31 s before failing as it should on a CI machine at load 16
+ * (test/e2e/startup-failures.test.ts, PORT); a start that hangs still fails, named.
  */
-export function runServerToExit(env: Record<string, string>, timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
+export function runServerToExit(env: Record<string, string>, timeoutMs = 90_000): Promise<{ code: number | null; output: string }> {
   const ownDataDir = env.DATA_DIR === undefined ? freshDataDir(!env.DATABASE_URL) : undefined;
   return new Promise<{ code: number | null; output: string }>((resolve, reject) => {
     const child = ownChild(spawn(process.execPath, [path.join(ROOT, 'src/main.ts')], {

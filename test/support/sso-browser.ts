@@ -28,7 +28,10 @@ export async function configureSso(
 /** Pages of one browser, each in a fresh context (no cookie shared), all closed by closeAll. */
 export class FreshPages {
   private readonly contexts: BrowserContext[] = [];
-  constructor(private readonly browser: () => Browser) {}
+  private readonly browser: () => Browser;
+  constructor(browser: () => Browser) {
+    this.browser = browser;
+  }
   async page(): Promise<Page> {
     const context = await this.browser().newContext();
     this.contexts.push(context);

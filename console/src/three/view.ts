@@ -60,10 +60,12 @@ export class ZoneView {
   private pointHandler: ((local: Vector3) => void) | null = null;
   private readonly cleanup: (() => void)[] = [];
 
-  constructor(
-    readonly canvas: HTMLCanvasElement,
-    private readonly events: ViewEvents = {},
-  ) {
+  readonly canvas: HTMLCanvasElement;
+  private readonly events: ViewEvents;
+
+  constructor(canvas: HTMLCanvasElement, events: ViewEvents = {}) {
+    this.canvas = canvas;
+    this.events = events;
     // preserveDrawingBuffer: the picture can be read back (tests, snapshots).
     this.renderer = new WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
     this.renderer.setPixelRatio(Math.min(devicePixelRatio, 2));

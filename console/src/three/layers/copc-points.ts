@@ -149,13 +149,19 @@ export class CopcPointsLayer implements SceneLayer {
   /** Told when points arrive or leave (the status line). */
   onChange: () => void = () => undefined;
 
-  constructor(
-    readonly id: string,
-    readonly label: string,
-    private readonly source: CopcSource,
-    private readonly lazPerfReady: Promise<LazPerf>,
-    private budget = POINT_BUDGET,
-  ) {}
+  readonly id: string;
+  readonly label: string;
+  private readonly source: CopcSource;
+  private readonly lazPerfReady: Promise<LazPerf>;
+  private budget: number;
+
+  constructor(id: string, label: string, source: CopcSource, lazPerfReady: Promise<LazPerf>, budget = POINT_BUDGET) {
+    this.id = id;
+    this.label = label;
+    this.source = source;
+    this.lazPerfReady = lazPerfReady;
+    this.budget = budget;
+  }
 
   /** The points this layer may hold (the view shares its budget among its scans). */
   getPointBudget(): number {

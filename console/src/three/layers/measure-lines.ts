@@ -55,13 +55,15 @@ export class MeasureLinesLayer implements SceneLayer {
   private readonly drawn = new Map<string, Drawn>();
   private selected: string | null = null;
 
-  constructor(
-    readonly id: string,
-    readonly label: string,
-    colour: number,
-    /** False: the layer's extent does not count for "fit" (the tool's measurement in progress). */
-    private readonly framed = true,
-  ) {
+  readonly id: string;
+  readonly label: string;
+  /** False: the layer's extent does not count for "fit" (the tool's measurement in progress). */
+  private readonly framed: boolean;
+
+  constructor(id: string, label: string, colour: number, framed = true) {
+    this.id = id;
+    this.label = label;
+    this.framed = framed;
     this.lineMaterial = new LineBasicMaterial({ color: new Color(colour), depthTest: false, transparent: true });
     this.dotMaterial = new PointsMaterial({ color: new Color(colour), size: 7, sizeAttenuation: false, depthTest: false, transparent: true });
   }

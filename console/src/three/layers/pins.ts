@@ -47,10 +47,13 @@ export class PinLayer implements SceneLayer {
   private selected: string | null = null;
   private box = new Box3();
 
-  constructor(
-    readonly id: string,
-    readonly label: string,
-  ) {}
+  readonly id: string;
+  readonly label: string;
+
+  constructor(id: string, label: string) {
+    this.id = id;
+    this.label = label;
+  }
 
   attach(ctx: LayerContext): void {
     this.ctx = ctx;

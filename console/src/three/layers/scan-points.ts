@@ -25,10 +25,13 @@ export class ScanPointsLayer implements SceneLayer {
   /** Points drawn now (the browser tests read it through the canvas's data-points). */
   count = 0;
 
-  constructor(
-    readonly id: string,
-    readonly label: string,
-  ) {}
+  readonly id: string;
+  readonly label: string;
+
+  constructor(id: string, label: string) {
+    this.id = id;
+    this.label = label;
+  }
 
   attach(ctx: LayerContext): void {
     this.ctx = ctx;

@@ -78,12 +78,15 @@ export class TagBoxLayer implements SceneLayer {
   private selected: number | null = null;
   private readonly outline: LineSegments;
 
-  constructor(
-    readonly id: string,
-    public label: string,
-    /** The list's colour (`#rrggbb`); null colours by class. */
-    private colour: string | null = null,
-  ) {
+  readonly id: string;
+  label: string;
+  /** The list's colour (`#rrggbb`); null colours by class. */
+  private colour: string | null;
+
+  constructor(id: string, label: string, colour: string | null = null) {
+    this.id = id;
+    this.label = label;
+    this.colour = colour;
     const edges = new EdgesGeometry(unitCube());
     this.outline = new LineSegments(edges, new LineBasicMaterial({ color: HIGHLIGHT, depthTest: false, transparent: true }));
     this.outline.renderOrder = 10;
