@@ -12,7 +12,7 @@ import { decodeEvent, EVENTS_CHANNEL, eventsRepo, type NotifiedEvent } from './r
 import type { StoredDomainEvent } from '../../core/events/domain-events.ts';
 import { errorFields, type Logger } from '../../core/ports/telemetry.ts';
 import type { ModuleInvalidation } from '../../core/events/invalidation.ts';
-import type { EventPublishing, EventWriter } from '../../core/ports/events.ts';
+import type { EventPublishing, EventsRepo, EventWriter } from '../../core/ports/events.ts';
 
 /** What the module list adds to the store (src/modules/registries.ts): its repositories, its events' invalidation rows, how events are published. */
 export interface StoreModules<M> {
@@ -24,7 +24,7 @@ export interface StoreModules<M> {
 }
 
 /** Publishing without a module's: the event alone, no fan-out. */
-const writeAlone = (writer: EventWriter) => ({ publish: (event: Parameters<EventWriter['write']>[0], now: Date) => writer.write(event, now, null) });
+const writeAlone = (writer: EventWriter): EventsRepo => ({ publish: (event, now) => writer.write(event, now, null) });
 
 const NO_MODULES: StoreModules<Record<never, never>> = { repositories: {}, invalidation: {} };
 

@@ -3,12 +3,10 @@
 // a second with bursts of 500; off in SANDBOX unless set. A rate of 0 turns one off.
 import { integer } from '../../kernel-config.ts';
 import type { ModuleSettings } from '../contract.ts';
+import type { RateLimiterDeps } from './core/rate-limits.ts';
 
-export interface RateLimitsConfig {
-  user: { rate: number; burst: number };
-  address: { rate: number; burst: number };
-  syncSeconds: number;
-}
+/** The rate limiter's buckets and pace, as its use case takes them. */
+export type RateLimitsConfig = Pick<RateLimiterDeps, 'user' | 'address' | 'syncSeconds'>;
 
 export const limitsSettings: ModuleSettings<{ rateLimits: RateLimitsConfig }> = {
   rows: [

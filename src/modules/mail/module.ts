@@ -8,9 +8,9 @@ import type { Ids } from '../../core/ports/ids.ts';
 import type { MailTransport } from '../../core/ports/mail-transport.ts';
 import type { CoreMetrics, Logger } from '../../core/ports/telemetry.ts';
 import { defineModule, type SettingsOf } from '../contract.ts';
-import { mailSettings } from './settings.ts';
+import { mailSettings, type MailConfig } from './settings.ts';
 import { createSendMail, type SendMail } from './core/send-mail.ts';
-import { createMailRelay, mailRelayPasses, type MailRelay, type RelaySettings } from './core/relay.ts';
+import { createMailRelay, mailRelayPasses, type MailRelay } from './core/relay.ts';
 import type { MailRepos } from './core/ports.ts';
 import { outboxRepo } from './postgres/outbox-repo.ts';
 
@@ -25,7 +25,7 @@ export interface MailNeeds {
   config: {
     publicUrl: string;
     operatorToken: string | undefined;
-    mail: RelaySettings & { delivery: 'smtp' | 'log' | 'outbox'; relayIntervalSeconds: number };
+    mail: MailConfig;
   };
 }
 

@@ -5,7 +5,7 @@
 // its core's (core/fan-out.ts); the store wraps the events repository with it
 // (src/adapters/postgres/store.ts), whose own statement writes the deliveries.
 import { defineModule, type SettingsOf } from '../contract.ts';
-import { webhooksSettings } from './settings.ts';
+import { webhooksSettings, type WebhooksConfig } from './settings.ts';
 import { invalidationRules } from '../../core/events/invalidation.ts';
 import type { Repos, Store } from '../../core/ports/repositories.ts';
 import type { Clock } from '../../core/ports/clock.ts';
@@ -39,10 +39,7 @@ export interface WebhooksNeeds {
   config: {
     urnNamespace: string;
     publicUrl: string;
-    webhooks: {
-      allowPrivateTargets: boolean; targetPorts: readonly number[] | 'any';
-      firstRetrySeconds: number; timeoutSeconds: number; relayIntervalSeconds: number; sendsPerAccount: number;
-    };
+    webhooks: WebhooksConfig;
   };
 }
 
