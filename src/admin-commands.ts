@@ -138,7 +138,53 @@ export function parseAdminArgs(argv: string[]): { command: string; values: Value
   // `audit verify`: the one command with a subcommand.
   if (command === 'audit' && positionals.length === 2) return { command: `audit ${positionals[1]}`, values };
   if (positionals.length > 1) throw new UsageError(`Unexpected argument ${positionals[1]}`);
+  checkUsage(command, values);
   return { command, values };
+}
+
+/** Each command and the options it cannot run without. */
+const REQUIRED: Record<string, readonly (keyof Values)[]> = {
+  'create-account': ['name', 'owner'],
+  users: [],
+  subscriptions: ['account'],
+  'create-subscription': ['account', 'name'],
+  'add-role': ['account', 'email', 'role'],
+  'reset-password': ['email'],
+  'rotate-signing-key': [],
+  'confirm-sso-domain': ['domain', 'token'],
+  outbox: [],
+  snapshots: [],
+  'snapshot-save': ['name'],
+  'snapshot-restore': ['name'],
+  'snapshot-delete': ['name'],
+  'audit verify': [],
+};
+
+/**
+ * A usage mistake is told before anything is opened: an operator gets it at once (not after
+ * the embedded database has loaded, nor through the running service's socket), and it
+ * never waits for the database's lock. The commands check their values again as they use them.
+ */
+function checkUsage(command: string, values: Values): void {
+  const required = REQUIRED[command];
+  if (!required) throw new UsageError(`Unknown command ${command}`);
+  for (const name of required) need(values, name);
+  for (const name of ['limit', 'scans', 'tags', 'geo-images'] as const) count(values, name);
+  rolesOption(values['owner-roles']);
+  if (command === 'add-role') roleOption(values);
+  if (command === 'outbox') stateOption(values);
+}
+
+function roleOption(values: Values): AdminAccountRole {
+  const role = need(values, 'role');
+  if (!(role in ADMIN_ACCOUNT_ROLES)) throw new UsageError(`--role must be one of ${Object.keys(ADMIN_ACCOUNT_ROLES).join(', ')}`);
+  return role as AdminAccountRole;
+}
+
+function stateOption(values: Values): RelayState | undefined {
+  const state = values.state;
+  if (state !== undefined && !RELAY_STATES.includes(state)) throw new UsageError(`--state must be one of ${RELAY_STATES.join(', ')}`);
+  return state as RelayState | undefined;
 }
 
 /** The verification as the command prints it: what was checked, then each problem found. */
@@ -200,9 +246,8 @@ switch (command) {
       break;
     }
     case 'add-role': {
-      const role = need(values, 'role');
-      if (!(role in ADMIN_ACCOUNT_ROLES)) throw new UsageError(`--role must be one of ${Object.keys(ADMIN_ACCOUNT_ROLES).join(', ')}`);
-      const r = await admin.addAccountRole(need(values, 'account'), need(values, 'email'), role as AdminAccountRole);
+      const role = roleOption(values);
+      const r = await admin.addAccountRole(need(values, 'account'), need(values, 'email'), role);
       out(r, `${values.email} is ${role} of ${values.account}${linkLine(r.setPasswordLink)}`);
       break;
     }
@@ -222,9 +267,7 @@ switch (command) {
       break;
     }
     case 'outbox': {
-      const state = values.state;
-      if (state !== undefined && !RELAY_STATES.includes(state)) throw new UsageError(`--state must be one of ${RELAY_STATES.join(', ')}`);
-      const mails = await admin.outbox(count(values, 'limit', 20)!, state as RelayState | undefined);
+      const mails = await admin.outbox(count(values, 'limit', 20)!, stateOption(values));
       out(mails, mails.map((m) => `${m.sentAt.toISOString()}  to ${m.to}  ${m.subject}\n${relayLine(m.relay)}\n${m.text}\n`).join('\n') || '(no mail)');
       break;
     }
