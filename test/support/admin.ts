@@ -1,9 +1,13 @@
 // `npm run admin -- …` as an operator runs it: src/admin.ts in a process of its own, on the
 // environment given (the deployment's configuration).
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ownChild } from './children.ts';
+import { TEST_DATABASE_URL, freshPostgresUrl } from './database.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -26,4 +30,37 @@ export function runAdmin(env: Record<string, string>, args: string[], stdin?: st
     child.stdin.end(stdin ?? '');
     child.once('close', (code) => resolve({ code, stdout, stderr })); // close: stdout read to the end
   });
+}
+
+/**
+ * A deployment for `npm run admin` on `engine`, made fresh (a DATA_DIR, and on PostgreSQL a
+ * database of its own): the command run on it, the same answering its JSON (exit 0 asserted),
+ * and the cleanup.
+ */
+export async function adminDeployment(engine: 'pglite' | 'postgres'): Promise<{
+  admin: (args: string[], stdin?: string) => Promise<AdminRun>;
+  json: (args: string[], stdin?: string) => Promise<any>; // each command's own JSON
+  cleanup: () => Promise<void>;
+}> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-admin-'));
+  const env: Record<string, string> = { PATH: process.env.PATH!, HOME: process.env.HOME!, DATA_DIR: dataDir, PUBLIC_URL: 'https://scan.example.com' };
+  let drop = async () => {};
+  if (engine === 'postgres') {
+    const db = await freshPostgresUrl(TEST_DATABASE_URL!);
+    env.DATABASE_URL = db.url;
+    drop = db.drop;
+  }
+  const admin = (args: string[], stdin?: string) => runAdmin(env, args, stdin);
+  return {
+    admin,
+    async json(args, stdin) {
+      const r = await admin([...args, '--json'], stdin);
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+      return JSON.parse(r.stdout);
+    },
+    async cleanup() {
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
