@@ -1,20 +1,13 @@
 // `npm run admin` snapshot commands on each engine, as an operator runs them: save, list,
 // restore (the data comes back), delete, and a name that is missing or unknown.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENGINES } from '../support/database.ts';
-import { adminDeployment } from '../support/admin.ts';
+import { useAdminDeployment } from '../support/admin.ts';
 
 for (const engine of ENGINES) {
   describe(`npm run admin snapshots on ${engine}`, () => {
-    let deployment: Awaited<ReturnType<typeof adminDeployment>>;
-    before(async () => {
-      deployment = await adminDeployment(engine);
-    });
-    after(() => deployment.cleanup());
-
-    const admin = (args: string[], stdin?: string) => deployment.admin(args, stdin);
-    const json = (args: string[], stdin?: string) => deployment.json(args, stdin);
+    const { admin, json } = useAdminDeployment(engine);
 
     test('snapshots from the admin command: save, list, restore (the data comes back), delete; a bad name exits 1', async () => {
       await json(['create-account', '--name', 'Before', '--owner', 'before@before.test']);

@@ -1,24 +1,17 @@
 // `npm run admin` on each engine: the first account without a seed file, users, roles,
 // subscriptions, a password reset and a key rotation, run as an operator runs them (a
 // process on the configured database), with usage errors told apart from refusals.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENGINES } from '../support/database.ts';
-import { adminDeployment } from '../support/admin.ts';
+import { useAdminDeployment } from '../support/admin.ts';
 
 // The snapshot commands are test/e2e/admin-snapshots.test.ts: each command is a process that
 // opens the database (3-5 CPU s on PGlite), and one file of them all came within 80 s of the
 // file limit in a CI run.
 for (const engine of ENGINES) {
   describe(`npm run admin on ${engine}`, () => {
-    let deployment: Awaited<ReturnType<typeof adminDeployment>>;
-    before(async () => {
-      deployment = await adminDeployment(engine);
-    });
-    after(() => deployment.cleanup());
-
-    const admin = (args: string[], stdin?: string) => deployment.admin(args, stdin);
-    const json = (args: string[], stdin?: string) => deployment.json(args, stdin);
+    const { admin, json } = useAdminDeployment(engine);
     const LINK = /^https:\/\/scan\.example\.com\/invitations\/[A-Za-z0-9_-]{20,}$/;
 
     test('the first account and its owner without a seed file: a one-time set-password link, or the password from stdin', async () => {

@@ -2,6 +2,7 @@
 // environment given (the deployment's configuration).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { after, before } from 'node:test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,4 +64,14 @@ export async function adminDeployment(engine: 'pglite' | 'postgres'): Promise<{
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** In a describe: a fresh deployment made before its tests and cleaned up after them; the command and its JSON. */
+export function useAdminDeployment(engine: 'pglite' | 'postgres'): Pick<Awaited<ReturnType<typeof adminDeployment>>, 'admin' | 'json'> {
+  let deployment: Awaited<ReturnType<typeof adminDeployment>>;
+  before(async () => {
+    deployment = await adminDeployment(engine);
+  });
+  after(() => deployment.cleanup());
+  return { admin: (args, stdin) => deployment.admin(args, stdin), json: (args, stdin) => deployment.json(args, stdin) };
 }
