@@ -301,13 +301,14 @@ async function distributePass(
   const staging = new Uint8Array(STAGING_POINTS * RECORD_SIZE);
   const stagedChunk = new Int32Array(STAGING_POINTS);
   const byChunk = new Uint32Array(STAGING_POINTS);
+  // Reused by every flush: a fresh 36 MiB buffer each time cost its page faults and zeroing.
+  const sorted = new Uint8Array(STAGING_POINTS * RECORD_SIZE);
   let staged = 0;
   const flush = async () => {
     const counts = new Uint32Array(chunks.length + 1);
     for (let i = 0; i < staged; i++) counts[stagedChunk[i]! + 1]!++;
     for (let i = 1; i <= chunks.length; i++) counts[i]! += counts[i - 1]!;
     const starts = counts.slice(0, chunks.length);
-    const sorted = new Uint8Array(staged * RECORD_SIZE);
     const fill = starts.slice();
     for (let i = 0; i < staged; i++) byChunk[fill[stagedChunk[i]!]!++] = i;
     gatherRecords(staging, byChunk, staged, sorted);

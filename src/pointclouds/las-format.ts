@@ -157,8 +157,11 @@ export function parseLazVlr(data: Uint8Array, fileName: string): LazInfo {
  * angle rank in degrees to 0.006° units); 6–10 copy point 14 and RGB; NIR, waveform packets
  * and extra bytes are not carried.
  */
+/** Format 7 without extra bytes is the pipeline's own layout (record.ts): its records need no conversion. */
+export const isRecordLayout = (format: number, recordLength: number) => format === 7 && recordLength === RECORD_SIZE;
+
 export function toRecords(format: number, recordLength: number, src: Uint8Array, count: number, dst: Uint8Array): void {
-  if (format === 7 && recordLength === RECORD_SIZE) {
+  if (isRecordLayout(format, recordLength)) {
     // The pipeline's own layout: one copy.
     dst.set(src.subarray(0, count * RECORD_SIZE));
     return;

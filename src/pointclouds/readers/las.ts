@@ -9,7 +9,7 @@ import { createLazPerf } from 'laz-perf';
 import { ArithmeticDecoder, IntegerDecompressor } from '../laz/arithmetic.ts';
 import { PointCloudError } from '../errors.ts';
 import {
-  formatHasColor, formatHasGpsTime, parseEvlrs, parseLasHeader, parseLazVlr, parseVlrs, toRecords, type LasHeader, type LazInfo,
+  formatHasColor, formatHasGpsTime, isRecordLayout, parseEvlrs, parseLasHeader, parseLazVlr, parseVlrs, toRecords, type LasHeader, type LazInfo,
 } from '../las-format.ts';
 import { RECORD_SIZE, type CloudInfo, type RecordBatch } from '../record.ts';
 import { readExactly } from './file-bytes.ts';
@@ -81,9 +81,12 @@ class LasReader implements PointCloudReader {
     for (let done = 0; done < h.pointCount; ) {
       const count = Math.min(batchPoints, h.pointCount - done);
       const raw = await readExactly(this.fh, h.pointDataOffset + done * h.recordLength, count * h.recordLength, this.fileName, `point ${done + 1}`);
-      const bytes = new Uint8Array(count * RECORD_SIZE);
-      toRecords(h.pointFormat, h.recordLength, raw, count, bytes);
-      yield { bytes, count };
+      if (isRecordLayout(h.pointFormat, h.recordLength)) yield { bytes: raw, count };
+      else {
+        const bytes = new Uint8Array(count * RECORD_SIZE);
+        toRecords(h.pointFormat, h.recordLength, raw, count, bytes);
+        yield { bytes, count };
+      }
       done += count;
     }
   }
