@@ -12,7 +12,8 @@ import {
 import { gatherRecords, RECORD_SIZE, type Quantization } from './record.ts';
 
 export interface ChunkTask {
-  chunkFile: string;
+  /** The chunk's points: its segment files (distribute.ts), read one after the other. */
+  chunkFiles: string[];
   count: number;
   key: NodeKey;
   root: Cube;
@@ -59,18 +60,42 @@ class Appender {
   }
 }
 
-function readRecords(file: string, count: number): Uint8Array {
-  const bytes = new Uint8Array(count * RECORD_SIZE);
-  const fd = fs.openSync(file, 'r');
-  try {
-    let done = 0;
-    while (done < bytes.length) {
-      const n = fs.readSync(fd, bytes, done, bytes.length - done, done);
-      if (n === 0) throw new Error(`chunk file ${file} holds ${done} of ${bytes.length} bytes`);
-      done += n;
+/**
+ * The `count` records of `files` (read one after the other), `runPoints` at most at a time,
+ * each run in a fresh buffer. Fails when the files hold fewer records than `count`.
+ */
+function* recordRuns(files: string[], count: number, runPoints: number): Generator<Uint8Array> {
+  let left = count;
+  for (const file of files) {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      let position = 0;
+      while (left > 0 && position < size) {
+        const bytes = new Uint8Array(Math.min(runPoints, left, Math.floor((size - position) / RECORD_SIZE)) * RECORD_SIZE);
+        if (!bytes.length) break;
+        for (let done = 0; done < bytes.length; ) {
+          const n = fs.readSync(fd, bytes, done, bytes.length - done, position + done);
+          if (n === 0) throw new Error(`chunk file ${file} ends at byte ${position + done}`);
+          done += n;
+        }
+        position += bytes.length;
+        left -= bytes.length / RECORD_SIZE;
+        yield bytes;
+      }
+    } finally {
+      fs.closeSync(fd);
     }
-  } finally {
-    fs.closeSync(fd);
+  }
+  if (left > 0) throw new Error(`chunk files ${files.join(', ')} hold ${count - left} of ${count} points`);
+}
+
+function readRecords(files: string[], count: number): Uint8Array {
+  const bytes = new Uint8Array(count * RECORD_SIZE);
+  let at = 0;
+  for (const run of recordRuns(files, count, count)) {
+    bytes.set(run, at);
+    at += run.length;
   }
   return bytes;
 }
@@ -96,27 +121,24 @@ export function indexChunk(task: ChunkTask): ChunkResult {
     nodes.push({ key, pointCount: count, offset: out.write(chunk), bytes: chunk.length });
   };
 
-  const inMemory = (file: string, count: number, key: NodeKey) => {
-    const records = readRecords(file, count);
+  const inMemory = (files: string[], count: number, key: NodeKey) => {
+    const records = readRecords(files, count);
     const order = shuffledOrder(count, key.d * 73856093 + key.x * 19349663 + key.y * 83492791 + key.z);
     const coords = normalizedCoordinates(records, count, task.quantization, task.root, order);
     buildSubtree(key, coords, order, task.maxNodePoints, grid, (node) => emit(node.key, records, node.points.length, node.points));
   };
 
-  const split = (file: string, count: number, key: NodeKey) => {
+  const split = (files: string[], count: number, key: NodeKey) => {
     // The node samples while streaming; the others go to its eight children's files.
     grid.reset(key);
     const kept: Uint8Array[] = [];
     let keptCount = 0;
-    const childFiles = Array.from({ length: 8 }, (_, o) => `${file}.${o}`);
+    const childFiles = Array.from({ length: 8 }, (_, o) => `${files[0]!}.${o}`);
     const childFds = childFiles.map((f) => fs.openSync(f, 'w'));
     const childCounts = new Array<number>(8).fill(0);
-    const fd = fs.openSync(file, 'r');
     try {
-      for (let done = 0; done < count; ) {
-        const n = Math.min(STREAM_POINTS, count - done);
-        const records = new Uint8Array(n * RECORD_SIZE);
-        fs.readSync(fd, records, 0, records.length, done * RECORD_SIZE);
+      for (const records of recordRuns(files, count, STREAM_POINTS)) {
+        const n = records.length / RECORD_SIZE;
         const [xs, ys, zs] = normalizedCoordinates(records, n, task.quantization, task.root);
         const keep: number[] = [];
         const byOctant: number[][] = [[], [], [], [], [], [], [], []];
@@ -132,10 +154,8 @@ export function indexChunk(task: ChunkTask): ChunkResult {
           fs.writeSync(childFds[o]!, gather(records, Uint32Array.from(list)));
           childCounts[o]! += list.length;
         });
-        done += n;
       }
     } finally {
-      fs.closeSync(fd);
       for (const c of childFds) fs.closeSync(c);
     }
     const records = new Uint8Array(keptCount * RECORD_SIZE);
@@ -145,24 +165,28 @@ export function indexChunk(task: ChunkTask): ChunkResult {
       o += k.length;
     }
     emit(key, records, keptCount);
-    if (file !== task.chunkFile) fs.rmSync(file);
+    removeWorkFiles(files);
     for (let c = 0; c < 8; c++) {
-      if (childCounts[c]) visit(childFiles[c]!, childCounts[c]!, childKey(key, c));
+      if (childCounts[c]) visit([childFiles[c]!], childCounts[c]!, childKey(key, c));
       else fs.rmSync(childFiles[c]!);
     }
   };
 
-  const visit = (file: string, count: number, key: NodeKey) => {
+  // The chunk's own files stay until the converter's checkpoint says the chunk is done.
+  const removeWorkFiles = (files: string[]) => {
+    if (files !== task.chunkFiles) for (const f of files) fs.rmSync(f);
+  };
+  const visit = (files: string[], count: number, key: NodeKey) => {
     // Past the depth limit the points are (nearly) one location: they stay together in memory.
-    if (count > task.maxInMemory && key.d - task.key.d < MAX_DEPTH_BELOW_CHUNK) split(file, count, key);
+    if (count > task.maxInMemory && key.d - task.key.d < MAX_DEPTH_BELOW_CHUNK) split(files, count, key);
     else {
-      inMemory(file, count, key);
-      if (file !== task.chunkFile) fs.rmSync(file);
+      inMemory(files, count, key);
+      removeWorkFiles(files);
     }
   };
 
   try {
-    visit(task.chunkFile, task.count, task.key);
+    visit(task.chunkFiles, task.count, task.key);
   } finally {
     out.close();
   }

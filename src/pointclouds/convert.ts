@@ -9,7 +9,8 @@
 //     bounds, returns and GPS-time range; inputs that are costly to decode again (LAZ, PLY,
 //     E57) are spilled to a raw record file on the way;
 //  2. plan and distribute: the grid's counts give chunks (octree nodes of at most
-//     maxChunkPoints points); a second read appends each point to its chunk's file;
+//     maxChunkPoints points); a second read, a range of the input (or its spill) per
+//     worker, appends each point to its chunk's segment of that range (distribute.ts);
 //  3. index: each chunk's subtree is built and LAZ-encoded in a worker; its root's points
 //     stay raw;
 //  4. upper levels: the nodes above the chunks sample from the chunks' roots;
@@ -18,18 +19,18 @@ import fs from 'node:fs/promises';
 import fssync from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { writeCopcFile, type NodeSource } from './copc-writer.ts';
 import { PointCloudError } from './errors.ts';
-import { encodeLazChunk } from './laz/chunk-encoder.ts';
 import { ByteSink } from './laz/arithmetic.ts';
 import {
-  cellAt, cubeOf, GRID, isAncestorOrSelf, keyString, normalizedCoordinates, parentKey, SamplingGrid, type Cube, type NodeKey,
+  cubeOf, GRID, isAncestorOrSelf, keyString, normalizedCoordinates, parentKey, SamplingGrid, type Cube, type NodeKey,
 } from './octree.ts';
 import { openPointCloud } from './readers/open.ts';
 import type { InputFormat, PointCloudReader } from './readers/reader.ts';
-import { copyRecord, emptyBounds, gatherRecords, growBounds, RECORD_SIZE, type Bounds, type Quantization, type RecordBatch } from './record.ts';
-import type { ChunkResult, ChunkTask } from './chunk-indexer.ts';
+import { copyRecord, emptyBounds, growBounds, RECORD_SIZE, type Bounds, type Quantization } from './record.ts';
+import { cellIndex, cellsOf, chunkSegmentFile, COUNT_CELLS, COUNT_LEVEL, spillBatches, type DistributeTask, type RecordSource } from './distribute.ts';
+import type { ChunkResult } from './chunk-indexer.ts';
+import { WorkerPool } from './worker-pool.ts';
 
 export interface ConversionProgress {
   phase: 'counting' | 'distributing' | 'indexing' | 'writing' | 'done';
@@ -73,11 +74,8 @@ export interface ConversionResult {
   resumed: boolean;
 }
 
-const STATE_VERSION = 1;
-/** Counting grid: 128³ cells, i.e. octree level 7. */
-const COUNT_LEVEL = 7;
-const COUNT_CELLS = 1 << COUNT_LEVEL;
-const STAGING_POINTS = 1 << 20;
+// 2: a chunk is a list of segment files (distributed by every worker).
+const STATE_VERSION = 2;
 const PHASE_SHARE = { counting: [0, 20], distributing: [20, 35], indexing: [35, 95], writing: [95, 100] } as const;
 
 interface Counted {
@@ -97,7 +95,8 @@ interface Counted {
 interface PlannedChunk {
   key: NodeKey;
   count: number;
-  file: string;
+  /** Its segment files, in input order (distribute.ts). */
+  files: string[];
 }
 
 interface State {
@@ -154,31 +153,6 @@ class Progress {
 
 function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('conversion aborted');
-}
-
-/** Batches of the spill file (raw records). */
-async function* spillBatches(file: string, batchPoints = 65_536): AsyncGenerator<RecordBatch> {
-  const fh = await fs.open(file, 'r');
-  try {
-    for (;;) {
-      const bytes = new Uint8Array(batchPoints * RECORD_SIZE);
-      const { bytesRead } = await fh.read(bytes, 0, bytes.length);
-      if (bytesRead === 0) return;
-      yield { bytes: bytes.subarray(0, bytesRead), count: bytesRead / RECORD_SIZE };
-    }
-  } finally {
-    await fh.close();
-  }
-}
-
-const cellIndex = (cx: number, cy: number, cz: number) => (cx * COUNT_CELLS + cy) * COUNT_CELLS + cz;
-
-/** Level-7 cell of each record of a batch. */
-function cellsOf(batch: RecordBatch, q: Quantization, cube: Cube): Int32Array {
-  const [xs, ys, zs] = normalizedCoordinates(batch.bytes, batch.count, q, cube);
-  const cells = new Int32Array(batch.count);
-  for (let i = 0; i < batch.count; i++) cells[i] = cellIndex(cellAt(xs[i]!, COUNT_LEVEL), cellAt(ys[i]!, COUNT_LEVEL), cellAt(zs[i]!, COUNT_LEVEL));
-  return cells;
 }
 
 async function countPass(reader: PointCloudReader, workDir: string, progress: Progress, signal?: AbortSignal): Promise<{ counted: Counted; histogram: Uint32Array }> {
@@ -280,11 +254,18 @@ export function planChunks(histogram: Uint32Array, maxChunk: number): { key: Nod
   return chunks;
 }
 
+/**
+ * Splits the input (or its spill) into one range per worker; each worker appends its
+ * range's points to its own segment of each chunk (distribute.ts). The segments of a chunk,
+ * in range order, hold its points in input order.
+ */
 async function distributePass(
-  reader: PointCloudReader,
+  options: ConvertOptions,
+  format: InputFormat,
   counted: Counted,
   planned: { key: NodeKey; count: number }[],
   workDir: string,
+  pool: WorkerPool,
   progress: Progress,
   signal?: AbortSignal,
 ): Promise<PlannedChunk[]> {
@@ -295,115 +276,42 @@ async function distributePass(
       for (let y = c.key.y * span; y < (c.key.y + 1) * span; y++)
         for (let z = c.key.z * span; z < (c.key.z + 1) * span; z++) chunkOfCell[cellIndex(x, y, z)] = i;
   });
-  const chunks = planned.map((c, i) => ({ ...c, file: path.join(workDir, `chunk-${i}.bin`) }));
-  for (const c of chunks) await fs.writeFile(c.file, new Uint8Array(0));
-  const written = new Float64Array(chunks.length);
-  const staging = new Uint8Array(STAGING_POINTS * RECORD_SIZE);
-  const stagedChunk = new Int32Array(STAGING_POINTS);
-  const byChunk = new Uint32Array(STAGING_POINTS);
-  // Reused by every flush: a fresh 36 MiB buffer each time cost its page faults and zeroing.
-  const sorted = new Uint8Array(STAGING_POINTS * RECORD_SIZE);
-  let staged = 0;
-  const flush = async () => {
-    const counts = new Uint32Array(chunks.length + 1);
-    for (let i = 0; i < staged; i++) counts[stagedChunk[i]! + 1]!++;
-    for (let i = 1; i <= chunks.length; i++) counts[i]! += counts[i - 1]!;
-    const starts = counts.slice(0, chunks.length);
-    const fill = starts.slice();
-    for (let i = 0; i < staged; i++) byChunk[fill[stagedChunk[i]!]!++] = i;
-    gatherRecords(staging, byChunk, staged, sorted);
-    for (let c = 0; c < chunks.length; c++) {
-      const n = (c + 1 < chunks.length ? starts[c + 1]! : staged) - starts[c]!;
-      if (!n) continue;
-      await fs.appendFile(chunks[c]!.file, sorted.subarray(starts[c]! * RECORD_SIZE, (starts[c]! + n) * RECORD_SIZE));
-      written[c]! += n;
-    }
-    staged = 0;
-  };
-  let done = 0;
-  for await (const batch of counted.spill ? spillBatches(counted.spill) : reader.batches()) {
+  const source: RecordSource = counted.spill ? { spill: counted.spill } : { input: options.input, format };
+  const total = counted.pointCount;
+  const ranges = Math.min(pool.size, total);
+  const doneByRange = new Array<number>(ranges).fill(0);
+  const distributed = Promise.all(
+    Array.from({ length: ranges }, (_, segment) => {
+      const first = Math.floor((total * segment) / ranges);
+      const count = Math.floor((total * (segment + 1)) / ranges) - first;
+      const task: DistributeTask = { source, first, count, cube: counted.cube, quantization: counted.quantization, chunkOfCell, chunks: planned.length, workDir, segment };
+      return pool.distribute(task, (points) => {
+        doneByRange[segment] = points;
+        progress.report('distributing', doneByRange.reduce((s, n) => s + n, 0) / total);
+      });
+    }),
+  );
+  let results: Awaited<typeof distributed>;
+  try {
+    results = await distributed;
+  } catch (e) {
+    // An abort stops the workers (the pool's flag), whose requests then fail: the abort's reason is the error.
     throwIfAborted(signal);
-    const cells = cellsOf(batch, counted.quantization, counted.cube);
-    // Staged a run at a time (one copy), the chunk of each point beside it.
-    for (let i = 0; i < batch.count; ) {
-      const run = Math.min(batch.count - i, STAGING_POINTS - staged);
-      staging.set(batch.bytes.subarray(i * RECORD_SIZE, (i + run) * RECORD_SIZE), staged * RECORD_SIZE);
-      for (let k = 0; k < run; k++) {
-        const chunk = chunkOfCell[cells[i + k]!]!;
-        if (chunk < 0) throw new Error('distribution: a point falls in a cell the count pass did not see (the input changed?)');
-        stagedChunk[staged++] = chunk;
-      }
-      i += run;
-      if (staged === STAGING_POINTS) await flush();
-    }
-    done += batch.count;
-    progress.report('distributing', done / counted.pointCount);
+    throw e;
   }
-  await flush();
-  chunks.forEach((c, i) => {
-    if (written[i] !== c.count) throw new Error(`distribution: chunk ${keyString(c.key)} got ${written[i]} points, the count pass saw ${c.count} (the input changed?)`);
+  const chunks = planned.map((c, i) => {
+    const files: string[] = [];
+    let written = 0;
+    results.forEach((r, segment) => {
+      if (!r.written[i]) return;
+      files.push(chunkSegmentFile(workDir, i, segment));
+      written += r.written[i]!;
+    });
+    if (written !== c.count) throw new Error(`distribution: chunk ${keyString(c.key)} got ${written} points, the count pass saw ${c.count} (the input changed?)`);
+    return { ...c, files };
   });
-  // The chunk files must be on disk before the checkpoint says they are.
-  for (const c of chunks) {
-    const fh = await fs.open(c.file, 'r+');
-    await fh.sync();
-    await fh.close();
-  }
   if (counted.spill) await fs.rm(counted.spill, { force: true });
   return chunks;
-}
-
-/** A fixed pool of worker threads indexing chunks. */
-class ChunkPool {
-  private readonly workers: Worker[] = [];
-  private readonly idle: Worker[] = [];
-  private readonly waiting: (() => void)[] = [];
-  private nextId = 0;
-  constructor(size: number) {
-    for (let i = 0; i < size; i++) {
-      const w = new Worker(new URL('./chunk-worker.ts', import.meta.url));
-      this.workers.push(w);
-      this.idle.push(w);
-    }
-  }
-  async run(task: ChunkTask): Promise<ChunkResult> {
-    while (!this.idle.length) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    const worker = this.idle.pop()!;
-    const id = this.nextId++;
-    try {
-      return await new Promise<ChunkResult>((resolve, reject) => {
-        const onMessage = (m: { id: number; result?: ChunkResult; error?: string }) => {
-          if (m.id !== id) return;
-          cleanup();
-          if (m.error) reject(new Error(`indexing chunk ${keyString(task.key)}: ${m.error}`));
-          else resolve(m.result!);
-        };
-        const onError = (e: Error) => {
-          cleanup();
-          reject(e);
-        };
-        const onExit = (code: number) => {
-          cleanup();
-          reject(new Error(`a conversion worker exited (${code})`));
-        };
-        const cleanup = () => {
-          worker.off('message', onMessage);
-          worker.off('error', onError);
-          worker.off('exit', onExit);
-        };
-        worker.on('message', onMessage);
-        worker.on('error', onError);
-        worker.on('exit', onExit);
-        worker.postMessage({ ...task, id });
-      });
-    } finally {
-      this.idle.push(worker);
-      this.waiting.shift()?.();
-    }
-  }
-  async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
-  }
 }
 
 interface ChunkDone extends ChunkResult {
@@ -415,7 +323,8 @@ async function indexPass(
   counted: Counted,
   chunks: PlannedChunk[],
   workDir: string,
-  options: Required<Pick<ConvertOptions, 'maxChunkPoints' | 'maxNodePoints' | 'workers'>>,
+  options: Required<Pick<ConvertOptions, 'maxChunkPoints' | 'maxNodePoints'>>,
+  pool: WorkerPool,
   progress: Progress,
   signal?: AbortSignal,
 ): Promise<ChunkDone[]> {
@@ -430,9 +339,7 @@ async function indexPass(
     } else todo.push(i);
   }
   todo.sort((a, b) => chunks[b]!.count - chunks[a]!.count);
-  const pool = new ChunkPool(Math.max(1, Math.min(options.workers, todo.length)));
-  try {
-    let failure: unknown = null;
+  let failure: unknown = null;
     await Promise.all(
       todo.map(async (i) => {
         const chunk = chunks[i]!;
@@ -440,8 +347,8 @@ async function indexPass(
         const rootFile = path.join(workDir, `chunk-${i}.root`);
         if (failure || signal?.aborted) return;
         try {
-          const result = await pool.run({
-            chunkFile: chunk.file,
+          const result = await pool.index({
+            chunkFiles: chunk.files,
             count: chunk.count,
             key: chunk.key,
             root: counted.cube,
@@ -454,7 +361,7 @@ async function indexPass(
           });
           const done: ChunkDone = { ...result, rootFile, outFile };
           await writeAtomic(path.join(workDir, `chunk-${i}.done.json`), JSON.stringify(done));
-          await fs.rm(chunk.file, { force: true });
+          for (const file of chunk.files) await fs.rm(file, { force: true });
           results[i] = done;
           indexed += chunk.count;
           progress.report('indexing', indexed / counted.pointCount);
@@ -463,11 +370,8 @@ async function indexPass(
         }
       }),
     );
-    if (failure) throw failure;
-    throwIfAborted(signal);
-  } finally {
-    await pool.close();
-  }
+  if (failure) throw failure;
+  throwIfAborted(signal);
   return results as ChunkDone[];
 }
 
@@ -482,21 +386,40 @@ function readFileRecords(file: string, count: number): Uint8Array {
  * points of the chunk roots below it. Then the chunk roots keep what is left. Answers
  * the node sources of both (encoded into `upper.nodes`).
  */
-async function upperPass(counted: Counted, chunks: PlannedChunk[], done: ChunkDone[], workDir: string): Promise<NodeSource[]> {
+async function upperPass(counted: Counted, chunks: PlannedChunk[], done: ChunkDone[], workDir: string, pool: WorkerPool): Promise<NodeSource[]> {
   const format: 6 | 7 = counted.hasColor ? 7 : 6;
   const upperFile = path.join(workDir, 'upper.nodes');
   const fh = await fs.open(upperFile, 'w');
   let position = 0;
   const sources: NodeSource[] = [];
-  const append = async (key: NodeKey, records: Uint8Array, count: number) => {
-    if (count === 0) {
+  // The nodes are encoded in the pool while this thread picks the next ones, and written in
+  // the order they were picked (the file's layout does not depend on which worker is first).
+  // At most two per worker wait, so memory stays bounded whatever the number of chunks.
+  const pending: { key: NodeKey; count: number; encoded: Promise<{ bytes: Uint8Array } | { error: unknown }> | null }[] = [];
+  const writeOldest = async () => {
+    const { key, count, encoded } = pending.shift()!;
+    if (!encoded) {
       sources.push({ key, pointCount: 0 });
       return;
     }
-    const bytes = encodeLazChunk(format, records, count);
+    const outcome = await encoded;
+    if ('error' in outcome) throw outcome.error;
+    const { bytes } = outcome;
     await fh.write(bytes, 0, bytes.length, position);
     sources.push({ key, pointCount: count, file: upperFile, offset: position, bytes: bytes.length });
     position += bytes.length;
+  };
+  const append = async (key: NodeKey, records: Uint8Array, count: number) => {
+    // Each outcome is kept, failed or not, until its turn: a failure is thrown in order, never left unhandled.
+    const encoded =
+      count === 0
+        ? null
+        : pool.encode(format, records, count).then(
+            (bytes) => ({ bytes }),
+            (error: unknown) => ({ error }),
+          );
+    pending.push({ key, count, encoded });
+    if (pending.length >= 2 * pool.size) await writeOldest();
   };
   try {
     const upper = new Map<string, NodeKey>();
@@ -532,6 +455,7 @@ async function upperPass(counted: Counted, chunks: PlannedChunk[], done: ChunkDo
       for (let p = 0; p < t.length; p++) if (!t[p]) copyRecord(records, p, left, n++);
       await append(chunks[i]!.key, left, n);
     }
+    while (pending.length) await writeOldest();
     await fh.sync();
   } finally {
     await fh.close();
@@ -564,6 +488,9 @@ export async function convertToCopc(options: ConvertOptions): Promise<Conversion
   }
   const reader = await openPointCloud(options.input, options.format);
   const progress = new Progress(reader.info.pointCount, options.onProgress);
+  const pool = new WorkerPool(Math.max(1, workers));
+  const abortWorkers = () => pool.abort();
+  options.signal?.addEventListener('abort', abortWorkers, { once: true });
   try {
     if (!state.counted) {
       progress.report('counting', 0, true);
@@ -578,14 +505,16 @@ export async function convertToCopc(options: ConvertOptions): Promise<Conversion
       const histogram = new Uint32Array(new Uint8Array(await fs.readFile(path.join(workDir, 'histogram.bin'))).buffer);
       const planned = planChunks(histogram, maxChunkPoints);
       progress.report('distributing', 0, true);
-      state.chunks = await distributePass(reader, counted, planned, workDir, progress, options.signal);
+      state.chunks = await distributePass(options, reader.format, counted, planned, workDir, pool, progress, options.signal);
+      throwIfAborted(options.signal);
       await writeAtomic(stateFile, JSON.stringify(state));
     }
     const chunks = state.chunks;
     progress.report('indexing', 0, true);
-    const done = await indexPass(counted, chunks, workDir, { maxChunkPoints, maxNodePoints, workers }, progress, options.signal);
+    const done = await indexPass(counted, chunks, workDir, { maxChunkPoints, maxNodePoints }, pool, progress, options.signal);
     progress.report('writing', 0, true);
-    const upper = await upperPass(counted, chunks, done, workDir);
+    const upper = await upperPass(counted, chunks, done, workDir, pool);
+    await pool.close();
     const nodes: NodeSource[] = [...upper];
     done.forEach((d) => nodes.push(...d.nodes.map((n) => ({ ...n, file: d.outFile }))));
     const total = nodes.reduce((s, n) => s + n.pointCount, 0);
@@ -619,6 +548,8 @@ export async function convertToCopc(options: ConvertOptions): Promise<Conversion
       resumed,
     };
   } finally {
+    options.signal?.removeEventListener('abort', abortWorkers);
+    await pool.close();
     await reader.close();
   }
 }

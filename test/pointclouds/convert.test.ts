@@ -126,6 +126,36 @@ test('a LAS 1.2 file (format 1, no colour) becomes format 6, and the COPC output
   for (const [k, v] of Object.entries(stats.sums)) assert.ok(Math.abs(s2.sums[k]! - v) <= Math.abs(v) * 1e-12, `${k}: ${s2.sums[k]} vs ${v} (the sums' order differs)`);
 });
 
+test('the output is the same byte for byte whatever the number of workers that distribute the input, from the file itself or from its spill', async () => {
+  const count = 60_000;
+  const input = path.join(tmp, 'clustered.las');
+  // A third of the points within 2 cm of one spot: their level-7 cell holds more than a chunk
+  // may keep in memory, so its chunk (segments from every worker) is split on disk.
+  await writeSyntheticLas(input, {
+    version: '1.4', format: 7, count,
+    point: (i) => {
+      const p = syntheticPoint(i, count);
+      return i % 3 === 0 ? { ...p, x: 500_400 + (i % 20) * 0.001, y: 4_000_400 + (i % 17) * 0.001 } : p;
+    },
+  });
+  const settings = { maxChunkPoints: 5_000, maxNodePoints: 1_500 };
+  const convert = async (from: string, format: 'las' | 'laz', workers: number) => {
+    const output = path.join(tmp, `workers-${format}-${workers}.copc.laz`);
+    const result = await convertToCopc({ input: from, format, output, workers, ...settings });
+    assert.equal(result.pointCount, count);
+    return fs.readFileSync(output);
+  };
+  const one = await convert(input, 'las', 1);
+  assert.ok(one.equals(await convert(input, 'las', 2)), 'two workers (two ranges of the LAS file) give the same file as one');
+  assert.ok(one.equals(await convert(input, 'las', 3)), 'three workers give the same file as one');
+  // A LAZ input is decoded once, to a spill file the workers then read by range.
+  const laz = path.join(tmp, 'workers-las-1.copc.laz');
+  const fromSpill = await convert(laz, 'laz', 1);
+  assert.ok(fromSpill.equals(await convert(laz, 'laz', 3)), 'three workers reading the spill give the same file as one');
+  const stats = await readCopcPoints(path.join(tmp, 'workers-laz-3.copc.laz'));
+  assert.equal(stats.count, count);
+});
+
 test('a conversion killed with SIGKILL mid-indexing resumes from its checkpoint and never leaves a partial output', async () => {
   const count = 300_000;
   const input = path.join(tmp, 'resume.las');

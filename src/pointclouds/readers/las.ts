@@ -69,18 +69,23 @@ class LasReader implements PointCloudReader {
     this.chunks = chunks;
     this.format = header.compressed ? 'laz' : 'las';
     this.cheapToReread = !header.compressed;
+    if (!header.compressed) this.rangeBatches = (first, count, batchPoints = DEFAULT_BATCH_POINTS) => this.lasBatches(batchPoints, first, count);
   }
+
+  readonly rangeBatches?: (first: number, count: number, batchPoints?: number) => AsyncGenerator<RecordBatch>;
 
   async *batches(batchPoints = DEFAULT_BATCH_POINTS): AsyncGenerator<RecordBatch> {
     if (this.header.compressed) yield* this.lazBatches(batchPoints);
     else yield* this.lasBatches(batchPoints);
   }
 
-  private async *lasBatches(batchPoints: number): AsyncGenerator<RecordBatch> {
+  private async *lasBatches(batchPoints: number, first = 0, total = this.header.pointCount - first): AsyncGenerator<RecordBatch> {
     const h = this.header;
-    for (let done = 0; done < h.pointCount; ) {
-      const count = Math.min(batchPoints, h.pointCount - done);
-      const raw = await readExactly(this.fh, h.pointDataOffset + done * h.recordLength, count * h.recordLength, this.fileName, `point ${done + 1}`);
+    if (first < 0 || total < 0 || first + total > h.pointCount) throw new RangeError(`points ${first}–${first + total - 1} are not in a file of ${h.pointCount}`);
+    for (let done = 0; done < total; ) {
+      const count = Math.min(batchPoints, total - done);
+      const at = first + done;
+      const raw = await readExactly(this.fh, h.pointDataOffset + at * h.recordLength, count * h.recordLength, this.fileName, `point ${at + 1}`);
       if (isRecordLayout(h.pointFormat, h.recordLength)) yield { bytes: raw, count };
       else {
         const bytes = new Uint8Array(count * RECORD_SIZE);

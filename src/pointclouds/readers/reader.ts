@@ -16,6 +16,12 @@ export interface PointCloudReader {
   batches(batchPoints?: number): AsyncGenerator<RecordBatch>;
   /** Reading it again costs about as much as copying it (raw LAS): the converter then spills nothing. */
   readonly cheapToReread: boolean;
+  /**
+   * Records `first` to `first + count − 1` in file order, as `batches` gives them; present
+   * where a point is found without reading those before it (raw LAS), so that several
+   * threads can each read a part of the file.
+   */
+  rangeBatches?(first: number, count: number, batchPoints?: number): AsyncGenerator<RecordBatch>;
   close(): Promise<void>;
 }
 

@@ -1,0 +1,151 @@
+// The distribution pass's work on one range of the input, run in a worker thread so that
+// every core distributes (worker-pool.ts): each point of the range goes to the file of its
+// chunk (the octree node the counting grid assigned its level-7 cell to). Each range writes
+// its own segment of each chunk (`chunk-<c>.<segment>.bin`), so the ranges never share a
+// file, and a chunk's points, read segment after segment, come in input order: the output
+// does not depend on the number of workers.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { PointCloudError } from './errors.ts';
+import { cellAt, normalizedCoordinates, type Cube } from './octree.ts';
+import { openPointCloud } from './readers/open.ts';
+import type { InputFormat } from './readers/reader.ts';
+import { gatherRecords, RECORD_SIZE, type Quantization, type RecordBatch } from './record.ts';
+
+/** Counting grid: 128³ cells, i.e. octree level 7. */
+export const COUNT_LEVEL = 7;
+export const COUNT_CELLS = 1 << COUNT_LEVEL;
+const STAGING_POINTS = 1 << 20;
+
+export const cellIndex = (cx: number, cy: number, cz: number) => (cx * COUNT_CELLS + cy) * COUNT_CELLS + cz;
+
+/** Level-7 cell of each record of a batch. */
+export function cellsOf(batch: RecordBatch, q: Quantization, cube: Cube): Int32Array {
+  const [xs, ys, zs] = normalizedCoordinates(batch.bytes, batch.count, q, cube);
+  const cells = new Int32Array(batch.count);
+  for (let i = 0; i < batch.count; i++) cells[i] = cellIndex(cellAt(xs[i]!, COUNT_LEVEL), cellAt(ys[i]!, COUNT_LEVEL), cellAt(zs[i]!, COUNT_LEVEL));
+  return cells;
+}
+
+/** Batches of a spill file (raw records), from record `first` on, `count` records at most. */
+export async function* spillBatches(file: string, first = 0, count = Infinity, batchPoints = 65_536): AsyncGenerator<RecordBatch> {
+  const fh = await fs.open(file, 'r');
+  try {
+    for (let done = 0; done < count; ) {
+      const n = Math.min(batchPoints, count - done);
+      const bytes = new Uint8Array(n * RECORD_SIZE);
+      const { bytesRead } = await fh.read(bytes, 0, bytes.length, (first + done) * RECORD_SIZE);
+      if (bytesRead === 0) {
+        if (Number.isFinite(count)) throw new Error(`spill file ${file} ends at record ${first + done}, ${count - done} short`);
+        return;
+      }
+      const records = Math.floor(bytesRead / RECORD_SIZE);
+      yield { bytes: bytes.subarray(0, records * RECORD_SIZE), count: records };
+      done += records;
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Where the points of a range come from: the input itself (a raw LAS) or the count pass's spill of it. */
+export type RecordSource = { input: string; format: InputFormat } | { spill: string };
+
+export interface DistributeTask {
+  source: RecordSource;
+  first: number;
+  count: number;
+  cube: Cube;
+  quantization: Quantization;
+  /** Chunk of each level-7 cell (−1: no chunk; the count pass saw no point there). */
+  chunkOfCell: Int32Array;
+  chunks: number;
+  workDir: string;
+  segment: number;
+}
+
+export interface DistributeResult {
+  /** Points written to each chunk's segment (0: no segment file). */
+  written: number[];
+}
+
+export const chunkSegmentFile = (workDir: string, chunk: number, segment: number) => path.join(workDir, `chunk-${chunk}.${segment}.bin`);
+
+async function* rangeBatches(task: DistributeTask): AsyncGenerator<RecordBatch> {
+  if ('spill' in task.source) {
+    yield* spillBatches(task.source.spill, task.first, task.count);
+    return;
+  }
+  const reader = await openPointCloud(task.source.input, task.source.format);
+  try {
+    if (!reader.rangeBatches) throw new Error(`a ${reader.format.toUpperCase()} file is not read by range`);
+    yield* reader.rangeBatches(task.first, task.count);
+  } finally {
+    await reader.close();
+  }
+}
+
+/**
+ * Distributes the task's range. Points are staged a million at a time, sorted by chunk
+ * (a counting sort) and appended to the segment files; the files are synced before the
+ * answer, so a checkpoint written after it finds them on disk. `onProgress` gets the points
+ * done so far; `aborted` is asked between batches.
+ */
+export async function distributeRange(task: DistributeTask, onProgress: (points: number) => void, aborted: () => boolean): Promise<DistributeResult> {
+  const { chunkOfCell, chunks } = task;
+  const files = new Map<number, fs.FileHandle>();
+  const written = new Array<number>(chunks).fill(0);
+  const staging = new Uint8Array(STAGING_POINTS * RECORD_SIZE);
+  const stagedChunk = new Int32Array(STAGING_POINTS);
+  const byChunk = new Uint32Array(STAGING_POINTS);
+  // Reused by every flush: a fresh 36 MiB buffer each time cost its page faults and zeroing.
+  const sorted = new Uint8Array(STAGING_POINTS * RECORD_SIZE);
+  let staged = 0;
+  const flush = async () => {
+    const counts = new Uint32Array(chunks + 1);
+    for (let i = 0; i < staged; i++) counts[stagedChunk[i]! + 1]!++;
+    for (let i = 1; i <= chunks; i++) counts[i]! += counts[i - 1]!;
+    const starts = counts.slice(0, chunks);
+    const fill = starts.slice();
+    for (let i = 0; i < staged; i++) byChunk[fill[stagedChunk[i]!]!++] = i;
+    gatherRecords(staging, byChunk, staged, sorted);
+    for (let c = 0; c < chunks; c++) {
+      const n = (c + 1 < chunks ? starts[c + 1]! : staged) - starts[c]!;
+      if (!n) continue;
+      let fh = files.get(c);
+      if (!fh) files.set(c, (fh = await fs.open(chunkSegmentFile(task.workDir, c, task.segment), 'w')));
+      const bytes = sorted.subarray(starts[c]! * RECORD_SIZE, (starts[c]! + n) * RECORD_SIZE);
+      await fh.write(bytes, 0, bytes.length, written[c]! * RECORD_SIZE);
+      written[c]! += n;
+    }
+    staged = 0;
+  };
+  try {
+    let done = 0;
+    for await (const batch of rangeBatches(task)) {
+      if (aborted()) throw new Error('conversion aborted');
+      const cells = cellsOf(batch, task.quantization, task.cube);
+      // Staged a run at a time (one copy), the chunk of each point beside it.
+      for (let i = 0; i < batch.count; ) {
+        const run = Math.min(batch.count - i, STAGING_POINTS - staged);
+        staging.set(batch.bytes.subarray(i * RECORD_SIZE, (i + run) * RECORD_SIZE), staged * RECORD_SIZE);
+        for (let k = 0; k < run; k++) {
+          const chunk = chunkOfCell[cells[i + k]!]!;
+          if (chunk < 0) throw new PointCloudError('corrupt', 'a point falls in a cell the count pass did not see (the input changed during the conversion?)');
+          stagedChunk[staged++] = chunk;
+        }
+        i += run;
+        if (staged === STAGING_POINTS) await flush();
+      }
+      done += batch.count;
+      onProgress(done);
+    }
+    await flush();
+    if (done !== task.count) throw new PointCloudError('truncated', `the input holds ${done} of the ${task.count} points the count pass read in records ${task.first}–${task.first + task.count - 1}`);
+    // On disk before the checkpoint says they are.
+    for (const fh of files.values()) await fh.sync();
+  } finally {
+    for (const fh of files.values()) await fh.close();
+  }
+  return { written };
+}
