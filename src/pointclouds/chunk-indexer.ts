@@ -12,7 +12,7 @@ import {
 import { gatherRecords, RECORD_SIZE, type Quantization } from './record.ts';
 
 export interface ChunkTask {
-  /** The chunk's points: its segment files (distribute.ts), read one after the other. */
+  /** The chunk's points: its segment files (range-passes.ts), read one after the other. */
   chunkFiles: string[];
   count: number;
   key: NodeKey;

@@ -3,7 +3,7 @@
 // (with its reason when the input is at fault).
 import { parentPort, workerData } from 'node:worker_threads';
 import { indexChunk } from './chunk-indexer.ts';
-import { distributeRange } from './distribute.ts';
+import { countRange, distributeRange } from './range-passes.ts';
 import { PointCloudError } from './errors.ts';
 import { encodeLazChunk } from './laz/chunk-encoder.ts';
 import type { WorkerAnswer, WorkerRequest } from './worker-pool.ts';
@@ -14,24 +14,26 @@ const abortFlag = (workerData as { abortFlag: Int32Array }).abortFlag;
 const aborted = () => Atomics.load(abortFlag, 0) === 1;
 const answer = (a: WorkerAnswer, transfer: ArrayBuffer[] = []) => port.postMessage(a, transfer);
 
+/** Reports a range's points done to the pool, every 2^20 points (a few messages a second at most). */
+function progressOf(id: number): (points: number) => void {
+  let reported = 0;
+  return (points) => {
+    if (points - reported < 1 << 20) return;
+    reported = points;
+    answer({ id, progress: points });
+  };
+}
+
 async function run(request: WorkerRequest & { id: number }): Promise<void> {
   const { id } = request;
   if (request.kind === 'encode') {
     const bytes = encodeLazChunk(request.format, request.records, request.count);
     answer({ id, result: bytes }, [bytes.buffer as ArrayBuffer]);
+  } else if (request.kind === 'count') {
+    const tally = await countRange(request.task, progressOf(id), aborted);
+    answer({ id, result: tally }, [tally.histogram.buffer as ArrayBuffer]);
   } else if (request.kind === 'distribute') {
-    let reported = 0;
-    const result = await distributeRange(
-      request.task,
-      (points) => {
-        // A few messages a second at most: every 2^20 points.
-        if (points - reported < 1 << 20) return;
-        reported = points;
-        answer({ id, progress: points });
-      },
-      aborted,
-    );
-    answer({ id, result });
+    answer({ id, result: await distributeRange(request.task, progressOf(id), aborted) });
   } else answer({ id, result: indexChunk(request.task) });
 }
 

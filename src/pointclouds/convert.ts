@@ -6,11 +6,12 @@
 //
 // The passes, after PotreeConverter 2's counting sort (docs/point-clouds.md):
 //  1. count: read the input once; points per cell of a 128³ grid over the cloud's cube, the
-//     bounds, returns and GPS-time range; inputs that are costly to decode again (LAZ, PLY,
-//     E57) are spilled to a raw record file on the way;
+//     bounds, returns and GPS-time range; a raw LAS is counted a range per worker, inputs
+//     that are costly to decode again (LAZ, PLY, E57) are decoded here and spilled to a raw
+//     record file on the way;
 //  2. plan and distribute: the grid's counts give chunks (octree nodes of at most
 //     maxChunkPoints points); a second read, a range of the input (or its spill) per
-//     worker, appends each point to its chunk's segment of that range (distribute.ts);
+//     worker, appends each point to its chunk's segment of that range (range-passes.ts);
 //  3. index: each chunk's subtree is built and LAZ-encoded in a worker; its root's points
 //     stay raw;
 //  4. upper levels: the nodes above the chunks sample from the chunks' roots;
@@ -27,8 +28,10 @@ import {
 } from './octree.ts';
 import { openPointCloud } from './readers/open.ts';
 import type { InputFormat, PointCloudReader } from './readers/reader.ts';
-import { copyRecord, emptyBounds, growBounds, RECORD_SIZE, type Bounds, type Quantization } from './record.ts';
-import { cellIndex, cellsOf, chunkSegmentFile, COUNT_CELLS, COUNT_LEVEL, spillBatches, type DistributeTask, type RecordSource } from './distribute.ts';
+import { copyRecord, RECORD_SIZE, type Bounds, type Quantization } from './record.ts';
+import {
+  cellIndex, chunkSegmentFile, COUNT_CELLS, COUNT_LEVEL, emptyTally, mergeTally, tallyBatch, type DistributeTask, type RangeTask, type RecordSource, type Tally,
+} from './range-passes.ts';
 import type { ChunkResult } from './chunk-indexer.ts';
 import { WorkerPool } from './worker-pool.ts';
 
@@ -95,7 +98,7 @@ interface Counted {
 interface PlannedChunk {
   key: NodeKey;
   count: number;
-  /** Its segment files, in input order (distribute.ts). */
+  /** Its segment files, in input order (range-passes.ts). */
   files: string[];
 }
 
@@ -155,42 +158,83 @@ function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('conversion aborted');
 }
 
-async function countPass(reader: PointCloudReader, workDir: string, progress: Progress, signal?: AbortSignal): Promise<{ counted: Counted; histogram: Uint32Array }> {
+/** `total` points as `parts` contiguous ranges (the first ones one point shorter at most). */
+function splitRanges(total: number, parts: number): { first: number; count: number }[] {
+  return Array.from({ length: parts }, (_, i) => {
+    const first = Math.floor((total * i) / parts);
+    return { first, count: Math.floor((total * (i + 1)) / parts) - first };
+  });
+}
+
+/** Tallies a source read by range, a range per worker, and adds the tallies up; `onPoints` gets the points done. */
+async function countByRanges(
+  pool: WorkerPool,
+  task: Omit<RangeTask, 'first' | 'count'>,
+  total: number,
+  signal: AbortSignal | undefined,
+  onPoints: (points: number) => void = () => undefined,
+): Promise<Tally> {
+  const ranges = splitRanges(total, Math.max(1, Math.min(pool.size, total)));
+  const done = new Array<number>(ranges.length).fill(0);
+  const counting = Promise.all(
+    ranges.map(({ first, count }, i) =>
+      pool.count({ ...task, first, count }, (points) => {
+        done[i] = points;
+        onPoints(done.reduce((s, n) => s + n, 0));
+      }),
+    ),
+  );
+  let tallies: Tally[];
+  try {
+    tallies = await counting;
+  } catch (e) {
+    throwIfAborted(signal);
+    throw e;
+  }
+  for (const t of tallies.slice(1)) mergeTally(tallies[0]!, t);
+  return tallies[0]!;
+}
+
+async function countPass(
+  reader: PointCloudReader,
+  input: string,
+  workDir: string,
+  pool: WorkerPool,
+  progress: Progress,
+  signal?: AbortSignal,
+): Promise<{ counted: Counted; histogram: Uint32Array }> {
   const info = reader.info;
   const q = info.quantization;
   const headerBounds = info.bounds;
   let cube = cubeOf(headerBounds.min, headerBounds.max);
-  let histogram = new Uint32Array(COUNT_CELLS ** 3);
-  const bounds = emptyBounds();
-  const pointsByReturn = new Array<number>(15).fill(0);
-  const gps = { min: Infinity, max: -Infinity };
-  const spill = reader.cheapToReread ? undefined : path.join(workDir, 'spill.bin');
-  const spillFh = spill ? await fs.open(spill, 'w') : null;
-  let count = 0;
-  try {
-    for await (const batch of reader.batches()) {
-      throwIfAborted(signal);
-      const v = new DataView(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength);
-      for (let i = 0; i < batch.count; i++) {
-        const o = i * RECORD_SIZE;
-        growBounds(bounds, v.getInt32(o, true) * q.scale[0] + q.offset[0], v.getInt32(o + 4, true) * q.scale[1] + q.offset[1], v.getInt32(o + 8, true) * q.scale[2] + q.offset[2]);
-        const r = batch.bytes[o + 14]! & 0xf;
-        if (r >= 1) pointsByReturn[r - 1]!++;
-        const t = v.getFloat64(o + 22, true);
-        if (t < gps.min) gps.min = t;
-        if (t > gps.max) gps.max = t;
-      }
-      const cells = cellsOf(batch, q, cube);
-      for (let i = 0; i < cells.length; i++) histogram[cells[i]!]!++;
-      if (spillFh) await spillFh.write(batch.bytes, 0, batch.count * RECORD_SIZE);
-      count += batch.count;
-      progress.pointsRead = count;
-      progress.report('counting', info.pointCount ? count / info.pointCount : 0);
-    }
-    if (spillFh) await spillFh.sync();
-  } finally {
-    await spillFh?.close();
+  const byRange = Boolean(reader.rangeBatches);
+  const spill = byRange ? undefined : path.join(workDir, 'spill.bin');
+  let tally: Tally;
+  if (!spill) {
+    tally = await countByRanges(pool, { source: { input, format: reader.format }, cube, quantization: q }, info.pointCount, signal, (points) => {
+      progress.pointsRead = points;
+      progress.report('counting', points / info.pointCount);
+    });
   }
+  else {
+    // Decoded once, in file order, on this thread; the spill is what the later reads read.
+    tally = emptyTally();
+    const spillFh = await fs.open(spill, 'w');
+    try {
+      for await (const batch of reader.batches()) {
+        throwIfAborted(signal);
+        tallyBatch(tally, batch, q, cube);
+        await spillFh.write(batch.bytes, 0, batch.count * RECORD_SIZE);
+        progress.pointsRead = tally.count;
+        progress.report('counting', info.pointCount ? tally.count / info.pointCount : 0);
+      }
+      await spillFh.sync();
+    } finally {
+      await spillFh.close();
+    }
+  }
+  const { bounds, pointsByReturn, gps, count } = tally;
+  let histogram = tally.histogram;
   if (count === 0) throw new PointCloudError('empty', `the ${reader.format.toUpperCase()} file has no points`);
   const slack = (i: number) => q.scale[i]! * 2;
   const outside = [0, 1, 2].some((i) => bounds.min[i]! < headerBounds.min[i]! - slack(i) || bounds.max[i]! > headerBounds.max[i]! + slack(i));
@@ -198,11 +242,8 @@ async function countPass(reader: PointCloudReader, workDir: string, progress: Pr
   if (outside || loose || !Number.isFinite(cube.size)) {
     // The header's bounds were wrong (or far too wide): count again over the measured ones.
     cube = cubeOf(bounds.min, bounds.max);
-    histogram = new Uint32Array(COUNT_CELLS ** 3);
-    for await (const batch of spill ? spillBatches(spill) : reader.batches()) {
-      const cells = cellsOf(batch, q, cube);
-      for (let i = 0; i < cells.length; i++) histogram[cells[i]!]!++;
-    }
+    const source: RecordSource = spill ? { spill } : { input, format: reader.format };
+    histogram = (await countByRanges(pool, { source, cube, quantization: q }, count, signal)).histogram;
   }
   progress.pointsTotal = count;
   if (gps.min > gps.max) gps.min = gps.max = 0;
@@ -256,7 +297,7 @@ export function planChunks(histogram: Uint32Array, maxChunk: number): { key: Nod
 
 /**
  * Splits the input (or its spill) into one range per worker; each worker appends its
- * range's points to its own segment of each chunk (distribute.ts). The segments of a chunk,
+ * range's points to its own segment of each chunk (range-passes.ts). The segments of a chunk,
  * in range order, hold its points in input order.
  */
 async function distributePass(
@@ -278,12 +319,10 @@ async function distributePass(
   });
   const source: RecordSource = counted.spill ? { spill: counted.spill } : { input: options.input, format };
   const total = counted.pointCount;
-  const ranges = Math.min(pool.size, total);
-  const doneByRange = new Array<number>(ranges).fill(0);
+  const ranges = splitRanges(total, Math.min(pool.size, total));
+  const doneByRange = new Array<number>(ranges.length).fill(0);
   const distributed = Promise.all(
-    Array.from({ length: ranges }, (_, segment) => {
-      const first = Math.floor((total * segment) / ranges);
-      const count = Math.floor((total * (segment + 1)) / ranges) - first;
+    ranges.map(({ first, count }, segment) => {
       const task: DistributeTask = { source, first, count, cube: counted.cube, quantization: counted.quantization, chunkOfCell, chunks: planned.length, workDir, segment };
       return pool.distribute(task, (points) => {
         doneByRange[segment] = points;
@@ -494,7 +533,7 @@ export async function convertToCopc(options: ConvertOptions): Promise<Conversion
   try {
     if (!state.counted) {
       progress.report('counting', 0, true);
-      const { counted, histogram } = await countPass(reader, workDir, progress, options.signal);
+      const { counted, histogram } = await countPass(reader, options.input, workDir, pool, progress, options.signal);
       state.counted = counted;
       await writeAtomic(path.join(workDir, 'histogram.bin'), new Uint8Array(histogram.buffer));
       await writeAtomic(stateFile, JSON.stringify(state));

@@ -1,20 +1,21 @@
-// The conversion's worker threads: a fixed pool that runs the CPU-heavy steps (distributing
-// a range of the input, indexing a chunk, LAZ-encoding a node) on every core while the main
+// The conversion's worker threads: a fixed pool that runs the CPU-heavy steps (counting or
+// distributing a range of the input, indexing a chunk, LAZ-encoding a node) on every core while the main
 // thread plans and writes. Each worker takes one request at a time; requests wait for an
 // idle worker in order. `abort()` raises a flag every worker reads between batches.
 import { Worker } from 'node:worker_threads';
 import type { ChunkResult, ChunkTask } from './chunk-indexer.ts';
-import type { DistributeResult, DistributeTask } from './distribute.ts';
+import type { DistributeResult, DistributeTask, RangeTask, Tally } from './range-passes.ts';
 import { PointCloudError, type PointCloudErrorReason } from './errors.ts';
 import { keyString } from './octree.ts';
 
 /** What the main thread asks of a worker (chunk-worker.ts answers each with its result or an error's message). */
 export type WorkerRequest =
+  | { kind: 'count'; task: RangeTask }
   | { kind: 'distribute'; task: DistributeTask }
   | { kind: 'index'; task: ChunkTask }
   | { kind: 'encode'; format: 6 | 7; records: Uint8Array; count: number };
 
-type WorkerResult = DistributeResult | ChunkResult | Uint8Array;
+type WorkerResult = Tally | DistributeResult | ChunkResult | Uint8Array;
 
 /** A worker's message: its answer to request `id`, or (with `progress`) how far it is. */
 export interface WorkerAnswer {
@@ -46,7 +47,12 @@ export class WorkerPool {
     return this.workers.length;
   }
 
-  /** Distributes a range of the input to its chunks' segment files (distribute.ts); `onProgress` gets the points done. */
+  /** Tallies a range of the input (range-passes.ts); `onProgress` gets the points done. */
+  count(task: RangeTask, onProgress: (points: number) => void): Promise<Tally> {
+    return this.run({ kind: 'count', task }, [], `counting points ${task.first}–${task.first + task.count - 1}`, onProgress) as Promise<Tally>;
+  }
+
+  /** Distributes a range of the input to its chunks' segment files (range-passes.ts); `onProgress` gets the points done. */
   distribute(task: DistributeTask, onProgress: (points: number) => void): Promise<DistributeResult> {
     const what = `distributing points ${task.first}–${task.first + task.count - 1}`;
     return this.run({ kind: 'distribute', task }, [], what, onProgress) as Promise<DistributeResult>;

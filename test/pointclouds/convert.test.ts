@@ -156,6 +156,21 @@ test('the output is the same byte for byte whatever the number of workers that d
   assert.equal(stats.count, count);
 });
 
+test('a LAS file whose header bounds are far too wide is counted again over the measured bounds: the same COPC file as with the right header', async () => {
+  const count = 40_000;
+  const right = path.join(tmp, 'right-bounds.las');
+  await writeSyntheticLas(right, { version: '1.4', format: 7, count });
+  const wrong = path.join(tmp, 'wrong-bounds.las');
+  const bytes = fs.readFileSync(right);
+  // LAS 1.4 header: max X at byte 179 (then min X, max Y, min Y, max Z, min Z), doubles.
+  bytes.writeDoubleLE(bytes.readDoubleLE(179) + 5_000, 179);
+  fs.writeFileSync(wrong, bytes);
+  const settings = { maxChunkPoints: 8_000, maxNodePoints: 2_000, workers: 2 };
+  await convertToCopc({ input: right, output: path.join(tmp, 'right-bounds.copc.laz'), ...settings });
+  await convertToCopc({ input: wrong, output: path.join(tmp, 'wrong-bounds.copc.laz'), ...settings });
+  assert.ok(fs.readFileSync(path.join(tmp, 'wrong-bounds.copc.laz')).equals(fs.readFileSync(path.join(tmp, 'right-bounds.copc.laz'))));
+});
+
 test('a conversion killed with SIGKILL mid-indexing resumes from its checkpoint and never leaves a partial output', async () => {
   const count = 300_000;
   const input = path.join(tmp, 'resume.las');

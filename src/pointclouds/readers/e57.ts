@@ -429,7 +429,6 @@ async function* walkScan(file: PagedFile, scan: Scan, fileName: string, onPoint:
 
 class E57Reader implements PointCloudReader {
   readonly format = 'e57' as const;
-  readonly cheapToReread = false;
   info!: CloudInfo;
   readonly scans: Scan[];
   private readonly file: PagedFile;

@@ -55,7 +55,6 @@ export function decodeChunkTable(bytes: Uint8Array, variable: boolean, fileName:
 class LasReader implements PointCloudReader {
   readonly format: 'las' | 'laz';
   readonly info: CloudInfo;
-  readonly cheapToReread: boolean;
   private readonly fh: fs.FileHandle;
   private readonly header: LasHeader;
   private readonly chunks: Chunk[];
@@ -68,7 +67,6 @@ class LasReader implements PointCloudReader {
     this.info = info;
     this.chunks = chunks;
     this.format = header.compressed ? 'laz' : 'las';
-    this.cheapToReread = !header.compressed;
     if (!header.compressed) this.rangeBatches = (first, count, batchPoints = DEFAULT_BATCH_POINTS) => this.lasBatches(batchPoints, first, count);
   }
 

@@ -125,7 +125,6 @@ const colorTo16 = (type: ScalarType, v: number) =>
 
 class PlyReader implements PointCloudReader {
   readonly format = 'ply' as const;
-  readonly cheapToReread = false;
   info!: CloudInfo;
   private readonly file: string;
   private readonly fileName: string;

@@ -14,12 +14,11 @@ export interface PointCloudReader {
    * with a PointCloudError when the file turns out short or corrupt on the way.
    */
   batches(batchPoints?: number): AsyncGenerator<RecordBatch>;
-  /** Reading it again costs about as much as copying it (raw LAS): the converter then spills nothing. */
-  readonly cheapToReread: boolean;
   /**
    * Records `first` to `first + count − 1` in file order, as `batches` gives them; present
-   * where a point is found without reading those before it (raw LAS), so that several
-   * threads can each read a part of the file.
+   * where a point is found without reading those before it and reading costs about as much
+   * as copying (raw LAS): the converter's workers then each read a range of the file, and
+   * nothing is spilled. Other inputs are decoded once, to a spill file read by range.
    */
   rangeBatches?(first: number, count: number, batchPoints?: number): AsyncGenerator<RecordBatch>;
   close(): Promise<void>;

@@ -1,16 +1,19 @@
-// The distribution pass's work on one range of the input, run in a worker thread so that
-// every core distributes (worker-pool.ts): each point of the range goes to the file of its
-// chunk (the octree node the counting grid assigned its level-7 cell to). Each range writes
-// its own segment of each chunk (`chunk-<c>.<segment>.bin`), so the ranges never share a
-// file, and a chunk's points, read segment after segment, come in input order: the output
-// does not depend on the number of workers.
+// The count and distribution passes' work on one range of the input, run in a worker
+// thread so that every core reads (worker-pool.ts).
+//  - count: the range's tally (points per level-7 cell, bounds, returns, GPS-time range);
+//    the converter adds the ranges' tallies up.
+//  - distribute: each point of the range goes to the file of its chunk (the octree node the
+//    counting grid assigned its level-7 cell to). Each range writes its own segment of each
+//    chunk (`chunk-<c>.<segment>.bin`), so the ranges never share a file, and a chunk's
+//    points, read segment after segment, come in input order: the output does not depend on
+//    the number of workers.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PointCloudError } from './errors.ts';
 import { cellAt, normalizedCoordinates, type Cube } from './octree.ts';
 import { openPointCloud } from './readers/open.ts';
 import type { InputFormat } from './readers/reader.ts';
-import { gatherRecords, RECORD_SIZE, type Quantization, type RecordBatch } from './record.ts';
+import { emptyBounds, gatherRecords, growBounds, RECORD_SIZE, type Bounds, type Quantization, type RecordBatch } from './record.ts';
 
 /** Counting grid: 128³ cells, i.e. octree level 7. */
 export const COUNT_LEVEL = 7;
@@ -25,6 +28,53 @@ export function cellsOf(batch: RecordBatch, q: Quantization, cube: Cube): Int32A
   const cells = new Int32Array(batch.count);
   for (let i = 0; i < batch.count; i++) cells[i] = cellIndex(cellAt(xs[i]!, COUNT_LEVEL), cellAt(ys[i]!, COUNT_LEVEL), cellAt(zs[i]!, COUNT_LEVEL));
   return cells;
+}
+
+/** What counting points gives. */
+export interface Tally {
+  /** Points per level-7 cell of the cube (cellIndex). */
+  histogram: Uint32Array;
+  bounds: Bounds;
+  /** Points of return number 1–15. */
+  pointsByReturn: number[];
+  gps: { min: number; max: number };
+  count: number;
+}
+
+export const emptyTally = (): Tally => ({
+  histogram: new Uint32Array(COUNT_CELLS ** 3),
+  bounds: emptyBounds(),
+  pointsByReturn: new Array<number>(15).fill(0),
+  gps: { min: Infinity, max: -Infinity },
+  count: 0,
+});
+
+/** Adds a batch's points to a tally over `cube`. */
+export function tallyBatch(t: Tally, batch: RecordBatch, q: Quantization, cube: Cube): void {
+  const v = new DataView(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength);
+  for (let i = 0; i < batch.count; i++) {
+    const o = i * RECORD_SIZE;
+    growBounds(t.bounds, v.getInt32(o, true) * q.scale[0] + q.offset[0], v.getInt32(o + 4, true) * q.scale[1] + q.offset[1], v.getInt32(o + 8, true) * q.scale[2] + q.offset[2]);
+    const r = batch.bytes[o + 14]! & 0xf;
+    if (r >= 1) t.pointsByReturn[r - 1]!++;
+    const time = v.getFloat64(o + 22, true);
+    if (time < t.gps.min) t.gps.min = time;
+    if (time > t.gps.max) t.gps.max = time;
+  }
+  const cells = cellsOf(batch, q, cube);
+  for (let i = 0; i < cells.length; i++) t.histogram[cells[i]!]!++;
+  t.count += batch.count;
+}
+
+/** Adds `from` (another range's tally over the same cube) to `into`. */
+export function mergeTally(into: Tally, from: Tally): void {
+  for (let i = 0; i < into.histogram.length; i++) into.histogram[i]! += from.histogram[i]!;
+  growBounds(into.bounds, ...from.bounds.min);
+  growBounds(into.bounds, ...from.bounds.max);
+  from.pointsByReturn.forEach((n, r) => (into.pointsByReturn[r]! += n));
+  into.gps.min = Math.min(into.gps.min, from.gps.min);
+  into.gps.max = Math.max(into.gps.max, from.gps.max);
+  into.count += from.count;
 }
 
 /** Batches of a spill file (raw records), from record `first` on, `count` records at most. */
@@ -51,12 +101,16 @@ export async function* spillBatches(file: string, first = 0, count = Infinity, b
 /** Where the points of a range come from: the input itself (a raw LAS) or the count pass's spill of it. */
 export type RecordSource = { input: string; format: InputFormat } | { spill: string };
 
-export interface DistributeTask {
+/** A range of points of a source, and the cube and quantization they are counted or distributed over. */
+export interface RangeTask {
   source: RecordSource;
   first: number;
   count: number;
   cube: Cube;
   quantization: Quantization;
+}
+
+export interface DistributeTask extends RangeTask {
   /** Chunk of each level-7 cell (−1: no chunk; the count pass saw no point there). */
   chunkOfCell: Int32Array;
   chunks: number;
@@ -71,7 +125,7 @@ export interface DistributeResult {
 
 export const chunkSegmentFile = (workDir: string, chunk: number, segment: number) => path.join(workDir, `chunk-${chunk}.${segment}.bin`);
 
-async function* rangeBatches(task: DistributeTask): AsyncGenerator<RecordBatch> {
+async function* rangeBatches(task: RangeTask): AsyncGenerator<RecordBatch> {
   if ('spill' in task.source) {
     yield* spillBatches(task.source.spill, task.first, task.count);
     return;
@@ -83,6 +137,18 @@ async function* rangeBatches(task: DistributeTask): AsyncGenerator<RecordBatch> 
   } finally {
     await reader.close();
   }
+}
+
+/** Tallies the task's range; `onProgress` gets the points done so far, `aborted` is asked between batches. */
+export async function countRange(task: RangeTask, onProgress: (points: number) => void, aborted: () => boolean): Promise<Tally> {
+  const tally = emptyTally();
+  for await (const batch of rangeBatches(task)) {
+    if (aborted()) throw new Error('conversion aborted');
+    tallyBatch(tally, batch, task.quantization, task.cube);
+    onProgress(tally.count);
+  }
+  if (tally.count !== task.count) throw new PointCloudError('truncated', `the input holds ${tally.count} of the ${task.count} points of records ${task.first}–${task.first + task.count - 1}`);
+  return tally;
 }
 
 /**
