@@ -1,7 +1,8 @@
 // The conversion's worker threads: a fixed pool that runs the CPU-heavy steps (counting or
-// distributing a range of the input, indexing a chunk, LAZ-encoding a node) on every core while the main
-// thread plans and writes. Each worker takes one request at a time; requests wait for an
-// idle worker in order. `abort()` raises a flag every worker reads between batches.
+// distributing a range of the input, indexing a chunk, LAZ-encoding a node) on every core
+// while the main thread plans and writes. Each worker takes one request at a time; requests
+// wait for an idle worker in order. `abort()` raises a flag every worker reads between
+// batches.
 import { Worker } from 'node:worker_threads';
 import type { ChunkResult, ChunkTask } from './chunk-indexer.ts';
 import type { DistributeResult, DistributeTask, RangeTask, Tally } from './range-passes.ts';
