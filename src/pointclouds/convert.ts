@@ -166,6 +166,36 @@ function splitRanges(total: number, parts: number): { first: number; count: numb
   });
 }
 
+/**
+ * Runs `work` on `total` points split into one range per worker (at most one range per
+ * point), in the pool; `onPoints` gets the points the ranges have done together. An abort
+ * stops the workers (the pool's flag), whose requests then fail: the abort's reason is then
+ * the error.
+ */
+async function byRanges<T>(
+  pool: WorkerPool,
+  total: number,
+  signal: AbortSignal | undefined,
+  onPoints: (points: number) => void,
+  work: (range: { first: number; count: number }, index: number, onRangePoints: (points: number) => void) => Promise<T>,
+): Promise<T[]> {
+  const ranges = splitRanges(total, Math.max(1, Math.min(pool.size, total)));
+  const done = new Array<number>(ranges.length).fill(0);
+  try {
+    return await Promise.all(
+      ranges.map((range, i) =>
+        work(range, i, (points) => {
+          done[i] = points;
+          onPoints(done.reduce((s, n) => s + n, 0));
+        }),
+      ),
+    );
+  } catch (e) {
+    throwIfAborted(signal);
+    throw e;
+  }
+}
+
 /** Tallies a source read by range, a range per worker, and adds the tallies up; `onPoints` gets the points done. */
 async function countByRanges(
   pool: WorkerPool,
@@ -174,23 +204,7 @@ async function countByRanges(
   signal: AbortSignal | undefined,
   onPoints: (points: number) => void = () => undefined,
 ): Promise<Tally> {
-  const ranges = splitRanges(total, Math.max(1, Math.min(pool.size, total)));
-  const done = new Array<number>(ranges.length).fill(0);
-  const counting = Promise.all(
-    ranges.map(({ first, count }, i) =>
-      pool.count({ ...task, first, count }, (points) => {
-        done[i] = points;
-        onPoints(done.reduce((s, n) => s + n, 0));
-      }),
-    ),
-  );
-  let tallies: Tally[];
-  try {
-    tallies = await counting;
-  } catch (e) {
-    throwIfAborted(signal);
-    throw e;
-  }
+  const tallies = await byRanges(pool, total, signal, onPoints, (range, _, onRangePoints) => pool.count({ ...task, ...range }, onRangePoints));
   for (const t of tallies.slice(1)) mergeTally(tallies[0]!, t);
   return tallies[0]!;
 }
@@ -207,8 +221,8 @@ async function countPass(
   const q = info.quantization;
   const headerBounds = info.bounds;
   let cube = cubeOf(headerBounds.min, headerBounds.max);
-  const byRange = Boolean(reader.rangeBatches);
-  const spill = byRange ? undefined : path.join(workDir, 'spill.bin');
+  // A reader that reads by range is read again by the workers; the others are spilled.
+  const spill = reader.rangeBatches ? undefined : path.join(workDir, 'spill.bin');
   let tally: Tally;
   if (!spill) {
     tally = await countByRanges(pool, { source: { input, format: reader.format }, cube, quantization: q }, info.pointCount, signal, (points) => {
@@ -319,25 +333,11 @@ async function distributePass(
   });
   const source: RecordSource = counted.spill ? { spill: counted.spill } : { input: options.input, format };
   const total = counted.pointCount;
-  const ranges = splitRanges(total, Math.min(pool.size, total));
-  const doneByRange = new Array<number>(ranges.length).fill(0);
-  const distributed = Promise.all(
-    ranges.map(({ first, count }, segment) => {
-      const task: DistributeTask = { source, first, count, cube: counted.cube, quantization: counted.quantization, chunkOfCell, chunks: planned.length, workDir, segment };
-      return pool.distribute(task, (points) => {
-        doneByRange[segment] = points;
-        progress.report('distributing', doneByRange.reduce((s, n) => s + n, 0) / total);
-      });
-    }),
-  );
-  let results: Awaited<typeof distributed>;
-  try {
-    results = await distributed;
-  } catch (e) {
-    // An abort stops the workers (the pool's flag), whose requests then fail: the abort's reason is the error.
-    throwIfAborted(signal);
-    throw e;
-  }
+  const onPoints = (points: number) => progress.report('distributing', points / total);
+  const results = await byRanges(pool, total, signal, onPoints, (range, segment, onRangePoints) => {
+    const task: DistributeTask = { source, ...range, cube: counted.cube, quantization: counted.quantization, chunkOfCell, chunks: planned.length, workDir, segment };
+    return pool.distribute(task, onRangePoints);
+  });
   const chunks = planned.map((c, i) => {
     const files: string[] = [];
     let written = 0;
