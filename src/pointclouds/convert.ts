@@ -24,7 +24,7 @@ import { writeCopcFile, type NodeSource } from './copc-writer.ts';
 import { PointCloudError } from './errors.ts';
 import { ByteSink } from './laz/arithmetic.ts';
 import {
-  cubeOf, GRID, isAncestorOrSelf, keyString, normalizedCoordinates, parentKey, SamplingGrid, type Cube, type NodeKey,
+  cubeOf, GRID, isAncestorOrSelf, keyString, normalizedCoordinates, parentKey, SamplingGrid, shuffledOrder, type Cube, type NodeKey,
 } from './octree.ts';
 import { openPointCloud } from './readers/open.ts';
 import type { InputFormat, PointCloudReader } from './readers/reader.ts';
@@ -472,13 +472,23 @@ async function upperPass(counted: Counted, chunks: PlannedChunk[], done: ChunkDo
       const picked = new ByteSink(1 << 20);
       for (let i = 0; i < chunks.length; i++) {
         if (!isAncestorOrSelf(node, chunks[i]!.key) || !done[i]!.rootCount) continue;
-        const records = readFileRecords(done[i]!.rootFile, done[i]!.rootCount);
-        const [xs, ys, zs] = normalizedCoordinates(records, done[i]!.rootCount, counted.quantization, counted.cube);
+        const count = done[i]!.rootCount;
+        const records = readFileRecords(done[i]!.rootFile, count);
+        // Claimed in a shuffled order (the first point met in a cell is a random one),
+        // copied in the root's order, which is the input's (see chunk-indexer.ts).
+        const order = shuffledOrder(count, i + 1);
+        const [xs, ys, zs] = normalizedCoordinates(records, count, counted.quantization, counted.cube, order);
         const t = taken[i]!;
-        for (let p = 0; p < t.length; p++) {
-          if (t[p] || !grid.claim(xs[p]!, ys[p]!, zs[p]!)) continue;
+        let claimed = 0;
+        for (let k = 0; k < count; k++) {
+          const p = order[k]!;
+          if (t[p] || !grid.claim(xs[k]!, ys[k]!, zs[k]!)) continue;
           t[p] = 1;
-          picked.ensure(RECORD_SIZE);
+          order[claimed++] = p;
+        }
+        const mine = order.subarray(0, claimed).sort();
+        picked.ensure(claimed * RECORD_SIZE);
+        for (const p of mine) {
           copyRecord(records, p, picked.bytes, picked.length / RECORD_SIZE);
           picked.length += RECORD_SIZE;
         }
