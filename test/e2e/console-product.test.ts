@@ -273,7 +273,8 @@ for (const viewport of [DESKTOP, PHONE]) {
     await page.mouse.move(valve.x + 1, valve.y + 1);
     await page.locator('.scene-label').filter({ hasText: 'Isolation valve (V-301)' }).waitFor();
     await assertNoSeriousAxeViolations(page, `zone with a selection at ${size}`);
-    await screenshot(page, `product-zone-selected-${viewport.width}`);
+    // The viewport alone: a whole-page capture resizes the window, itself a layout shift.
+    await screenshot(page, `product-zone-selected-${viewport.width}`, { viewportOnly: true });
 
     // Clearing the selection; then measured: nothing moved.
     await page.getByRole('button', { name: 'Clear the selection' }).click();
