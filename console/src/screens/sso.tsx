@@ -7,7 +7,7 @@
 // section keeps its place while it loads (its frame is drawn at once, disabled), and a
 // refusal that names an input is shown next to that input.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
 import { ACCOUNT_ROLE_NAMES, formatDate, formatFullDate } from '../format.ts';
 import { apiPath, type ApiPath } from '../paths.ts';
@@ -50,9 +50,13 @@ function Field(props: { id: string; label: string; error: string | null; hint?: 
   );
 }
 
-/** Moves the focus to the input a refusal names, so a keyboard user lands where to fix it. */
+/**
+ * Moves the focus to the input a refusal names, so a keyboard user lands where to fix it.
+ * A layout effect: the focus moves in the same commit that shows the error (an effect runs
+ * after the paint, so a loaded machine showed the error with the focus still on the button).
+ */
 function useFocusOnProblem(prefix: string, field: string | null) {
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (field) document.getElementById(`${prefix}-${field}`)?.focus();
   }, [field]);
 }
