@@ -114,8 +114,8 @@ export function indexChunk(task: ChunkTask): ChunkResult {
   const emit = (key: NodeKey, records: Uint8Array, count: number, order?: Uint32Array) => {
     // A node's points were picked in a shuffled order (buildSubtree samples at random) but
     // are stored in the chunk's order, which is the input's: the LAZ predictors (deltas,
-    // GPS time, returns) then see the scan's coherence, and a node encodes in a third of
-    // the bytes, and of the time, it takes shuffled. `order` is the node's own copy.
+    // GPS time, returns) then see the scan's coherence: the generated 10 M-point cloud
+    // took 6.2 bytes a point instead of 15. `order` is the node's own copy (buildSubtree's).
     order?.sort();
     if (keyString(key) === keyString(task.key)) {
       fs.writeFileSync(task.rootFile, order ? gather(records, order) : records.subarray(0, count * RECORD_SIZE));

@@ -484,7 +484,7 @@ async function upperPass(counted: Counted, chunks: PlannedChunk[], done: ChunkDo
           const p = order[k]!;
           if (t[p] || !grid.claim(xs[k]!, ys[k]!, zs[k]!)) continue;
           t[p] = 1;
-          order[claimed++] = p;
+          order[claimed++] = p; // the claimed ones, kept at the front of the order already read
         }
         const mine = order.subarray(0, claimed).sort();
         picked.ensure(claimed * RECORD_SIZE);

@@ -110,7 +110,7 @@ export function cellAt(u: number, d: number): number {
 }
 
 /** Records per block of shuffledOrder(): 1,024 records (36 KiB) stay in the core's cache. */
-export const SHUFFLE_BLOCK = 1024;
+const SHUFFLE_BLOCK = 1024;
 
 /**
  * A deterministic shuffle (xorshift32): the same input gives the same octree, run after run.
