@@ -55,8 +55,9 @@ export async function problemOf(res: Response): Promise<ApiError> {
 export const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
- * fetch with a time limit (and the caller's own signal): no answer in `timeoutMs` is a
- * NetworkError, as is a network failure; both tell the shell the service is unreachable.
+ * fetch with a time limit (and the caller's own signal): no whole answer in `timeoutMs`
+ * (its head or the rest of its body) is a NetworkError, as is a network failure; both tell
+ * the shell the service is unreachable.
  */
 export async function fetchWithTimeout(url: string, init: RequestInit = {}, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Response> {
   // A page timer rather than AbortSignal.timeout: the same limit, and one a browser test's clock can move.
@@ -64,17 +65,50 @@ export async function fetchWithTimeout(url: string, init: RequestInit = {}, time
   // Left running after the answer's head arrives: the limit covers reading its body too.
   setTimeout(() => limit.abort(new DOMException('The request took too long', 'TimeoutError')), timeoutMs);
   const signal = init.signal ? AbortSignal.any([init.signal, limit.signal]) : limit.signal;
-  try {
-    const res = await fetch(url, { ...init, signal });
-    reportAnswer();
-    return res;
-  } catch (e) {
-    if (init.signal?.aborted) throw e; // the caller cancelled: not a failure of the service
-    const timedOut = limit.signal.aborted;
-    // A signed URL on another origin (the object store) failing says nothing of the service.
+  const what = `${init.method ?? 'GET'} ${url.split('?')[0]}`;
+  // The caller's cancel is not a failure of the service; anything else is the network's or
+  // the limit's. A signed URL on another origin (the object store) failing says nothing of
+  // the service, so only the service's own paths move the unreachable banner.
+  const failure = (e: unknown): unknown => {
+    if (init.signal?.aborted) return e;
     if (url.startsWith('/')) reportUnreachable();
-    throw new NetworkError(timedOut, `${init.method ?? 'GET'} ${url.split('?')[0]}`);
+    return new NetworkError(limit.signal.aborted, what);
+  };
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, signal });
+  } catch (e) {
+    throw failure(e);
   }
+  reportAnswer();
+  if (!res.body) return res;
+  const answer = new Response(bodyFailingAs(res.body, failure), { status: res.status, statusText: res.statusText, headers: res.headers });
+  // A made Response has no address; its callers' errors name the one asked.
+  Object.defineProperty(answer, 'url', { value: res.url });
+  return answer;
+}
+
+/**
+ * The answer's body, whose read failures (the limit running out while it comes, the
+ * connection dropped) are `failure`'s: without it they would be a bare AbortError or
+ * TypeError out of res.json(), not the NetworkError every caller shows with Try again.
+ */
+function bodyFailingAs(body: ReadableStream<Uint8Array>, failure: (e: unknown) => unknown): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (e) {
+        controller.error(failure(e));
+        return;
+      }
+      if (chunk.done) controller.close();
+      else controller.enqueue(chunk.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
 }
 
 /** An API call; answers the parsed JSON (undefined for 204). */
