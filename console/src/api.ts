@@ -81,12 +81,16 @@ export async function fetchWithTimeout(url: string, init: RequestInit = {}, time
     throw failure(e);
   }
   reportAnswer();
-  if (!res.body) return res;
+  // A null-body status (204, 304…) has nothing to read, and a Response made with one and a
+  // body (Chromium gives a 204 an empty one) would throw.
+  if (!res.body || NULL_BODY_STATUS.has(res.status)) return res;
   const answer = new Response(bodyFailingAs(res.body, failure), { status: res.status, statusText: res.statusText, headers: res.headers });
   // A made Response has no address; its callers' errors name the one asked.
   Object.defineProperty(answer, 'url', { value: res.url });
   return answer;
 }
+
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
 /**
  * The answer's body, whose read failures (the limit running out while it comes, the

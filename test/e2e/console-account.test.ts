@@ -337,6 +337,8 @@ test('errors and loading on the account screens: a failed load shows its error w
     const retries = page.locator('main').getByRole('button', { name: 'Try again' });
     for (let i = (await retries.count()) - 1; i >= 0; i--) await retries.nth(i).click();
     await loaded().waitFor();
+    // Every load of the screen ends without an error (the reports' two come back one by one).
+    await page.locator('main .error').first().waitFor({ state: 'detached', timeout: 10_000 });
     assert.equal(await page.locator('main .error').count(), 0, `${screen}: the error is gone`);
   }
   done = true;

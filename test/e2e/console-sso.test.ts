@@ -159,6 +159,11 @@ test('an administrator sets up single sign-on in the console, and a user of the 
   await page.getByLabel('Value').fill('survey');
   await page.getByRole('button', { name: 'Add rule' }).click();
   assert.match((await page.locator('#rule-group-error').textContent())!, /a group, an account role, or both/);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'rule-group');
+  // Refused again for the same input (the button has the focus now): the focus goes back there.
+  await page.getByRole('button', { name: 'Add rule' }).focus();
+  await page.getByRole('button', { name: 'Add rule' }).click();
+  await page.waitForFunction(() => document.activeElement?.id === 'rule-group', undefined, { timeout: 5_000 });
   await page.getByLabel('Group', { exact: true }).selectOption({ label: 'Surveyors' });
   await page.getByRole('button', { name: 'Add rule' }).click();
   await page.getByRole('button', { name: 'Edit the rule groups = survey' }).click();

@@ -73,3 +73,12 @@ test('a whole answer within the limit reads as it came', async () => {
   assert.equal(res.headers.get('content-type'), 'application/json');
   assert.deepEqual(await res.json(), { ok: true });
 });
+
+test('a null-body status (204) with an empty body stream, as Chromium answers it, comes back as it came, not as a Response that cannot be made', async (t) => {
+  // Node's fetch gives a 204 no body at all; Chromium's gives an empty stream, and
+  // new Response(stream, { status: 204 }) throws.
+  const chromium204 = { status: 204, statusText: 'No Content', headers: new Headers(), body: new ReadableStream(), url: '/api/2/x', ok: true };
+  t.mock.method(globalThis, 'fetch', async () => chromium204 as unknown as Response);
+  const res = await fetchWithTimeout('/api/2/x', { method: 'DELETE' }, 10_000);
+  assert.equal(res, chromium204 as unknown as Response);
+});

@@ -52,13 +52,15 @@ function Field(props: { id: string; label: string; error: string | null; hint?: 
 
 /**
  * Moves the focus to the input a refusal names, so a keyboard user lands where to fix it.
+ * Keyed on the refusal itself (the form's own check or the service's answer), not on the
+ * field: the same field refused twice in a row moves the focus there again.
  * A layout effect: the focus moves in the same commit that shows the error (an effect runs
  * after the paint, so a loaded machine showed the error with the focus still on the button).
  */
-function useFocusOnProblem(prefix: string, field: string | null) {
+function useFocusOnProblem(prefix: string, refusal: unknown, field: string | null) {
   useLayoutEffect(() => {
     if (field) document.getElementById(`${prefix}-${field}`)?.focus();
-  }, [field]);
+  }, [refusal]);
 }
 
 const PROVIDER_FIELDS = ['displayName', 'issuer', 'clientId', 'clientSecret', 'scopes', 'enabled', 'protocol', 'samlEntityId', 'samlSsoUrl', 'samlCertificate'] as const;
@@ -79,7 +81,7 @@ function ProviderSection(props: { base: ApiPath; provider: SsoProvider | null | 
   }, [props.loaded]);
   const set = <K extends keyof ProviderForm>(k: K, v: ProviderForm[K]) => setForm((f) => ({ ...f, [k]: v }));
   const problem = (field: string) => problemFor(field, local, error, PROVIDER_FIELDS);
-  useFocusOnProblem('sso', local?.field ?? fieldOf(error, PROVIDER_FIELDS));
+  useFocusOnProblem('sso', local ?? error, local?.field ?? fieldOf(error, PROVIDER_FIELDS));
   const disabled = !props.loaded;
 
   const save = async (e: Event) => {
@@ -409,7 +411,7 @@ function RulesSection(props: { base: ApiPath; rules: SsoRule[] | undefined; grou
   const [ask, confirmDialog] = useConfirm();
   const set = <K extends keyof RuleForm>(k: K, v: RuleForm[K]) => setForm((f) => ({ ...f, [k]: v }));
   const problem = (field: string) => problemFor(field, local, error, RULE_FIELDS);
-  useFocusOnProblem('rule', local?.field ?? fieldOf(error, RULE_FIELDS));
+  useFocusOnProblem('rule', local ?? error, local?.field ?? fieldOf(error, RULE_FIELDS));
   const groupName = (urn: string | null) => (urn ? (props.groups.data?.find((g) => uuidOf(g.id) === uuidOf(urn))?.name ?? uuidOf(urn)) : '—');
   const reset = () => {
     setEditing(null);
