@@ -128,7 +128,9 @@ export async function runPointCloudBench(): Promise<PointCloudBenchRow[]> {
       console.log(`bench: writing a ${e57Points}-point E57 (two posed scans)`);
       const half = Math.floor(e57Points / 2);
       const scan = (n: number, dx: number) => ({
-        name: `scan at ${dx}`, count: n, coordinates: 'scaled' as const, intensity: 'integer' as const, color: true,
+        // With its bounds in the XML, as scanner software writes them (the reader then has no
+        // measuring pass: 18.3–18.6 s without them, 15.7–15.9 s with, 2026-11-29).
+        name: `scan at ${dx}`, count: n, coordinates: 'scaled' as const, intensity: 'integer' as const, color: true, bounds: 'measured' as const,
         pose: { rotation: [1, 0, 0, 0] as [number, number, number, number], translation: [dx, 0, 0] as [number, number, number] },
         point: (i: number) => {
           const p = syntheticPoint(i, n, 200, [0, 0, 0]);

@@ -27,7 +27,7 @@ import {
   cubeOf, GRID, isAncestorOrSelf, keyString, normalizedCoordinates, parentKey, SamplingGrid, shuffledOrder, type Cube, type NodeKey,
 } from './octree.ts';
 import { openPointCloud } from './readers/open.ts';
-import type { InputFormat, PointCloudReader } from './readers/reader.ts';
+import { DeclaredBoundsExceeded, type InputFormat, type PointCloudReader } from './readers/reader.ts';
 import { copyRecord, RECORD_SIZE, type Bounds, type Quantization } from './record.ts';
 import {
   cellIndex, chunkSegmentFile, COUNT_CELLS, COUNT_LEVEL, emptyTally, mergeTally, tallyBatch, type DistributeTask, type RangeTask, type RecordSource, type Tally,
@@ -196,6 +196,27 @@ async function byRanges<T>(
   }
 }
 
+/** Decodes the input once, in file order, on this thread, to the spill the later reads read; answers its tally. */
+async function spillPass(reader: PointCloudReader, spill: string, progress: Progress, signal: AbortSignal | undefined): Promise<Tally> {
+  const { quantization, bounds, pointCount } = reader.info;
+  const cube = cubeOf(bounds.min, bounds.max);
+  const tally = emptyTally();
+  const spillFh = await fs.open(spill, 'w');
+  try {
+    for await (const batch of reader.batches()) {
+      throwIfAborted(signal);
+      tallyBatch(tally, batch, quantization, cube);
+      await spillFh.write(batch.bytes, 0, batch.count * RECORD_SIZE);
+      progress.pointsRead = tally.count;
+      progress.report('counting', pointCount ? Math.min(1, tally.count / pointCount) : 0);
+    }
+    await spillFh.sync();
+  } finally {
+    await spillFh.close();
+  }
+  return tally;
+}
+
 /** Tallies a source read by range, a range per worker, and adds the tallies up; `onPoints` gets the points done. */
 async function countByRanges(
   pool: WorkerPool,
@@ -217,36 +238,29 @@ async function countPass(
   progress: Progress,
   signal?: AbortSignal,
 ): Promise<{ counted: Counted; histogram: Uint32Array }> {
-  const info = reader.info;
-  const q = info.quantization;
-  const headerBounds = info.bounds;
-  let cube = cubeOf(headerBounds.min, headerBounds.max);
   // A reader that reads by range is read again by the workers; the others are spilled.
   const spill = reader.rangeBatches ? undefined : path.join(workDir, 'spill.bin');
   let tally: Tally;
   if (!spill) {
-    tally = await countByRanges(pool, { source: { input, format: reader.format }, cube, quantization: q }, info.pointCount, signal, (points) => {
+    const info = reader.info;
+    tally = await countByRanges(pool, { source: { input, format: reader.format }, cube: cubeOf(info.bounds.min, info.bounds.max), quantization: info.quantization }, info.pointCount, signal, (points) => {
       progress.pointsRead = points;
       progress.report('counting', points / info.pointCount);
     });
-  }
-  else {
-    // Decoded once, in file order, on this thread; the spill is what the later reads read.
-    tally = emptyTally();
-    const spillFh = await fs.open(spill, 'w');
+  } else {
     try {
-      for await (const batch of reader.batches()) {
-        throwIfAborted(signal);
-        tallyBatch(tally, batch, q, cube);
-        await spillFh.write(batch.bytes, 0, batch.count * RECORD_SIZE);
-        progress.pointsRead = tally.count;
-        progress.report('counting', info.pointCount ? tally.count / info.pointCount : 0);
-      }
-      await spillFh.sync();
-    } finally {
-      await spillFh.close();
+      tally = await spillPass(reader, spill, progress, signal);
+    } catch (e) {
+      if (!(e instanceof DeclaredBoundsExceeded && reader.measure)) throw e;
+      // The file's declared bounds were wrong: measured (a pass more), then spilled again.
+      await reader.measure();
+      tally = await spillPass(reader, spill, progress, signal);
     }
   }
+  const info = reader.info;
+  const q = info.quantization;
+  const headerBounds = info.bounds;
+  let cube = cubeOf(headerBounds.min, headerBounds.max);
   const { bounds, pointsByReturn, gps, count } = tally;
   let histogram = tally.histogram;
   if (count === 0) throw new PointCloudError('empty', `the ${reader.format.toUpperCase()} file has no points`);

@@ -2,7 +2,8 @@
 // The E57 reader against files that an independent reader (web-e57: the Rust `e57` crate
 // compiled to WASM) reads the same way: several scans with poses, cartesian (single, double,
 // scaled integer) and spherical coordinates, invalid points, integer and float intensity,
-// colour, returns, time stamps; a corrupt page fails its CRC-32C with a clear reason.
+// colour, returns, time stamps; a corrupt page fails its CRC-32C with a clear reason; the
+// XML's bounds used when every scan has them, and wrong ones survived.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { convertE57 } from 'web-e57';
 import { convertToCopc, openPointCloud, PointCloudError } from '../../src/pointclouds/index.ts';
 import { RECORD_SIZE } from '../../src/pointclouds/record.ts';
+import { DeclaredBoundsExceeded } from '../../src/pointclouds/readers/reader.ts';
 import { corruptPage, writeE57, type E57ScanSpec } from './support/e57-writer.ts';
 import { readCopcPoints } from './support/copc-read.ts';
 
@@ -108,4 +110,82 @@ test('an E57 file converts to COPC with every valid point', async () => {
   const stats = await readCopcPoints(output);
   assert.equal(stats.count, 6470);
   assert.equal(stats.sums.PointSourceId, 2970 * 1 + 2000 * 2 + 1500 * 3);
+});
+
+/** Every point of a reader, in real coordinates (x, y, z) with its scan. */
+async function realPoints(file: string): Promise<{ info: Awaited<ReturnType<typeof openPointCloud>>['info']; points: number[][] }> {
+  const reader = await openPointCloud(file);
+  const q = reader.info.quantization;
+  const points: number[][] = [];
+  try {
+    for await (const b of reader.batches(1000)) {
+      const v = new DataView(b.bytes.buffer, b.bytes.byteOffset, b.bytes.byteLength);
+      for (let i = 0; i < b.count; i++) {
+        const o = i * RECORD_SIZE;
+        points.push([0, 1, 2].map((a) => v.getInt32(o + 4 * a, true) * q.scale[a]! + q.offset[a]!).concat(v.getUint16(o + 20, true)));
+      }
+    }
+  } finally {
+    await reader.close();
+  }
+  return { info: reader.info, points };
+}
+
+test('an E57 whose XML bounds every scan is opened from its XML (no measuring pass): the declared bounds, posed, and the same points as measured', async () => {
+  const bounded = path.join(tmp, 'bounded.e57');
+  const plain = path.join(tmp, 'plain.e57');
+  writeE57(bounded, scans.map((s) => ({ ...s, bounds: 'measured' })));
+  writeE57(plain, scans);
+  // In web-e57 too: the bounds are well-formed E57.
+  assert.equal(convertE57(new Uint8Array(fs.readFileSync(bounded)), 'XYZ').trim().split('\n').length, 6470);
+  const declared = await realPoints(bounded);
+  const measured = await realPoints(plain);
+  // The announced count (records, invalid ones included), not the 6,470 valid ones: nothing was decoded to open it.
+  assert.equal(declared.info.pointCount, 3000 + 2000 + 1500);
+  assert.equal(measured.info.pointCount, 6470);
+  // y and z reach the spherical scan's declared cube (range 5 around its scanner at 10, 20, 30),
+  // beyond its points (which keep to y ≤ 25, z ≈ 30.5); x the first scan's (0 … 29.99).
+  assert.deepEqual(declared.info.bounds.max.map((v) => Math.round(v * 1e6) / 1e6), [29.99, 25, 35]);
+  for (let a = 0; a < 3; a++) {
+    assert.ok(declared.info.bounds.min[a]! <= measured.info.bounds.min[a]! + 1e-6 && declared.info.bounds.max[a]! >= measured.info.bounds.max[a]! - 1e-6, `axis ${a}: the declared box holds the measured one`);
+  }
+  assert.equal(declared.points.length, 6470);
+  declared.points.forEach((p, i) => {
+    const m = measured.points[i]!;
+    assert.ok(p.every((v, a) => Math.abs(v - m[a]!) <= 1e-4), `point ${i}: ${JSON.stringify(p)} against ${JSON.stringify(m)}`);
+  });
+});
+
+test('an E57 whose declared bounds are wrong converts every point where it is: beyond what their quantization holds, the converter measures and reads again', async () => {
+  // 400 km away (as a georeferenced scan), declared as a 1 m box at the origin: an int32 of
+  // 0.1 mm steps around that box reaches 214 km, so these points cannot be held with it.
+  const far: E57ScanSpec = {
+    name: 'far from its declared box', count: 1200, coordinates: 'double', bounds: { min: [0, 0, 0], max: [1, 1, 1] },
+    point: (i) => ({ a: 400_000 + i * 0.01, b: 4_000_000 + (i % 7), c: 100 + i * 0.001 }),
+  };
+  // Declared too small but within reach: read with the declared quantization, counted again over the measured bounds.
+  const near: E57ScanSpec = { ...scans[2]!, bounds: { min: [0, 0, 0], max: [0.5, 0.5, 0.5] } };
+  for (const [name, scan, min, max] of [
+    ['far', far, [400_000, 4_000_000, 100], [400_011.99, 4_000_006, 101.199]],
+    ['near', near, [-5, -2.998, 5.25], [-3.501, 0, 5.25]],
+  ] as const) {
+    const file = path.join(tmp, `wrong-${name}.e57`);
+    writeE57(file, [scan]);
+    if (name === 'far') {
+      // Read alone, the points refuse the declared quantization (instead of wrapping around).
+      const reader = await openPointCloud(file);
+      await assert.rejects(async () => {
+        for await (const _ of reader.batches()) continue;
+      }, DeclaredBoundsExceeded);
+      await reader.close();
+    }
+    const output = path.join(tmp, `wrong-${name}.copc.laz`);
+    const result = await convertToCopc({ input: file, output, maxChunkPoints: 500, maxNodePoints: 200 });
+    assert.equal(result.pointCount, scan.count, name);
+    const stats = await readCopcPoints(output);
+    assert.equal(stats.count, scan.count, name);
+    for (let a = 0; a < 3; a++) {
+      assert.ok(Math.abs(stats.min[a]! - min[a]!) <= 2e-4 && Math.abs(stats.max[a]! - max[a]!) <= 2e-4, `${name}, axis ${a}: ${stats.min[a]}…${stats.max[a]} where the points are ${min[a]}…${max[a]}`);
+    }
+  }
 });

@@ -9,18 +9,19 @@
 // (rotation quaternion, then translation). Index and empty packets are skipped.
 //
 // Output: one cloud in the file's (posed) frame; each point's point source ID is its scan's
-// number (1, 2, …) so scans stay apart. Two passes: bounds first (E57 bounds are optional and
-// in each scan's own frame), then the points.
+// number (1, 2, …) so scans stay apart. The bounds (which set the quantization) are the
+// XML's when it bounds every scan (posed from each scan's own frame), else a first pass
+// measures them; a point beyond declared bounds makes the converter measure and read again.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { PointCloudError } from '../errors.ts';
-import { emptyBounds, growBounds, RECORD_SIZE, type CloudInfo, type RecordBatch } from '../record.ts';
+import { emptyBounds, growBounds, RECORD_SIZE, type Bounds, type CloudInfo, type RecordBatch } from '../record.ts';
 import {
   CRC_SIZE, CV_SECTION_HEADER_SIZE, DATA_PACKET, EMPTY_PACKET, INDEX_PACKET, crc32c, parseE57Header, physicalToLogical, type E57Header,
 } from './e57-format.ts';
 import { quantizationFor } from './ply.ts';
-import { DEFAULT_BATCH_POINTS, type PointCloudReader } from './reader.ts';
+import { DEFAULT_BATCH_POINTS, DeclaredBoundsExceeded, type PointCloudReader } from './reader.ts';
 
 interface XmlNode {
   name: string;
@@ -77,6 +78,12 @@ interface Scan {
   translation: [number, number, number];
   intensityLimits: [number, number] | null;
   colorLimits: [[number, number], [number, number], [number, number]] | null;
+  /**
+   * Where the scan's points are in the file's frame, from its XML (cartesianBounds, or
+   * sphericalBounds' maximum range), posed; null when the XML does not bound every kind of
+   * coordinate the scan holds (both elements are optional in E57).
+   */
+  declaredBox: Bounds | null;
 }
 
 function parseField(n: XmlNode, fileName: string): Field {
@@ -124,14 +131,16 @@ function parseScans(xml: string, fileName: string): Scan[] {
     const tr = child(pose, 'translation');
     const il = child(scan, 'intensityLimits');
     const cl = child(scan, 'colorLimits');
+    const rotation: Scan['rotation'] = [num(child(rot, 'w'), 1), num(child(rot, 'x'), 0), num(child(rot, 'y'), 0), num(child(rot, 'z'), 0)];
+    const translation: Scan['translation'] = [num(child(tr, 'x'), 0), num(child(tr, 'y'), 0), num(child(tr, 'z'), 0)];
     scans.push({
       index,
       name: child(scan, 'name')?.text ?? `scan ${index + 1}`,
       recordCount: Number(points.attrs.recordCount ?? 0),
       fileOffset: Number(points.attrs.fileOffset ?? 0),
       fields,
-      rotation: [num(child(rot, 'w'), 1), num(child(rot, 'x'), 0), num(child(rot, 'y'), 0), num(child(rot, 'z'), 0)],
-      translation: [num(child(tr, 'x'), 0), num(child(tr, 'y'), 0), num(child(tr, 'z'), 0)],
+      rotation,
+      translation,
       intensityLimits: il ? [num(child(il, 'intensityMinimum'), 0), num(child(il, 'intensityMaximum'), 1)] : null,
       colorLimits: cl
         ? [
@@ -140,6 +149,7 @@ function parseScans(xml: string, fileName: string): Scan[] {
             [num(child(cl, 'colorBlueMinimum'), 0), num(child(cl, 'colorBlueMaximum'), 255)],
           ]
         : null,
+      declaredBox: declaredBox(fields, child(scan, 'cartesianBounds'), child(scan, 'sphericalBounds'), rotation, translation),
     });
   }
   return scans;
@@ -355,6 +365,40 @@ function rotationMatrix([w, x, y, z]: [number, number, number, number]): number[
   ];
 }
 
+const hasAll = (fields: Field[], names: string[]) => names.every((n) => fields.some((f) => f.name === n));
+
+/**
+ * A scan's XML bounds as a box in the file's frame (its eight corners posed), or null when
+ * a kind of coordinate the scan holds has no bounds (or malformed ones). The bounds are in
+ * the scan's own frame (E57 8.4.3); spherical ones bound the range, so the box is the cube
+ * of that radius around the scanner.
+ */
+function declaredBox(fields: Field[], cartesian: XmlNode | undefined, spherical: XmlNode | undefined, rotation: Scan['rotation'], translation: Scan['translation']): Bounds | null {
+  const holdsCartesian = hasAll(fields, ['cartesianX', 'cartesianY', 'cartesianZ']);
+  const holdsSpherical = hasAll(fields, ['sphericalRange', 'sphericalAzimuth', 'sphericalElevation']);
+  if (!holdsCartesian && !holdsSpherical) return null;
+  const local = emptyBounds();
+  if (holdsCartesian) {
+    const [x0, y0, z0, x1, y1, z1] = ['xMinimum', 'yMinimum', 'zMinimum', 'xMaximum', 'yMaximum', 'zMaximum'].map((n) => num(child(cartesian, n), NaN)) as [number, number, number, number, number, number];
+    if (![x0, y0, z0, x1, y1, z1].every(Number.isFinite) || x0 > x1 || y0 > y1 || z0 > z1) return null;
+    growBounds(local, x0, y0, z0);
+    growBounds(local, x1, y1, z1);
+  }
+  if (holdsSpherical) {
+    const range = num(child(spherical, 'rangeMaximum'), NaN);
+    if (!(Number.isFinite(range) && range >= 0)) return null;
+    growBounds(local, -range, -range, -range);
+    growBounds(local, range, range, range);
+  }
+  const m = rotationMatrix(rotation);
+  const [tx, ty, tz] = translation;
+  const posed = emptyBounds();
+  for (const x of [local.min[0], local.max[0]])
+    for (const y of [local.min[1], local.max[1]])
+      for (const z of [local.min[2], local.max[2]]) growBounds(posed, m[0]! * x + m[1]! * y + m[2]! * z + tx, m[3]! * x + m[4]! * y + m[5]! * z + ty, m[6]! * x + m[7]! * y + m[8]! * z + tz);
+  return posed;
+}
+
 interface PosedPoint {
   x: number;
   y: number;
@@ -430,6 +474,8 @@ async function* walkScan(file: PagedFile, scan: Scan, fileName: string, onPoint:
 class E57Reader implements PointCloudReader {
   readonly format = 'e57' as const;
   info!: CloudInfo;
+  /** `info` is what the XML declares, unchecked against the points. */
+  private declared = false;
   readonly scans: Scan[];
   private readonly file: PagedFile;
   private readonly fh: fs.FileHandle;
@@ -442,6 +488,31 @@ class E57Reader implements PointCloudReader {
     this.fileName = fileName;
   }
 
+  /**
+   * What the XML says when it bounds every scan (one pass over the points saved: the
+   * converter's count pass is then the only decode before the spill), else measure().
+   * The count is then the announced one (records with no valid position included).
+   */
+  describe(): boolean {
+    const boxes = this.scans.map((s) => s.declaredBox);
+    if (!boxes.every((b): b is Bounds => b !== null)) return false;
+    const bounds = emptyBounds();
+    for (const b of boxes) {
+      growBounds(bounds, ...b.min);
+      growBounds(bounds, ...b.max);
+    }
+    this.info = { ...this.features(), pointCount: this.scans.reduce((n, s) => n + s.recordCount, 0), quantization: quantizationFor(bounds), bounds };
+    this.declared = true;
+    return true;
+  }
+
+  private features(): Pick<CloudInfo, 'hasColor' | 'hasGpsTime'> {
+    return {
+      hasColor: this.scans.some((s) => hasAll(s.fields, ['colorRed', 'colorGreen', 'colorBlue'])),
+      hasGpsTime: this.scans.some((s) => s.fields.some((f) => f.name === 'timeStamp')),
+    };
+  }
+
   async measure(): Promise<void> {
     const bounds = emptyBounds();
     let count = 0;
@@ -452,8 +523,8 @@ class E57Reader implements PointCloudReader {
       });
       for await (const _ of points);
     }
-    const colour = this.scans.some((s) => ['colorRed', 'colorGreen', 'colorBlue'].every((n) => s.fields.some((f) => f.name === n)));
-    this.info = { pointCount: count, quantization: quantizationFor(bounds), bounds, hasColor: colour, hasGpsTime: this.scans.some((s) => s.fields.some((f) => f.name === 'timeStamp')) };
+    this.info = { ...this.features(), pointCount: count, quantization: quantizationFor(bounds), bounds };
+    this.declared = false;
   }
 
   async *batches(batchPoints = DEFAULT_BATCH_POINTS): AsyncGenerator<RecordBatch> {
@@ -466,9 +537,14 @@ class E57Reader implements PointCloudReader {
       const ready: RecordBatch[] = [];
       const points = walkScan(this.file, scan, this.fileName, (p) => {
         const o = n * RECORD_SIZE;
-        view.setInt32(o, Math.round((p.x - q.offset[0]) / q.scale[0]), true);
-        view.setInt32(o + 4, Math.round((p.y - q.offset[1]) / q.scale[1]), true);
-        view.setInt32(o + 8, Math.round((p.z - q.offset[2]) / q.scale[2]), true);
+        const x = Math.round((p.x - q.offset[0]) / q.scale[0]);
+        const y = Math.round((p.y - q.offset[1]) / q.scale[1]);
+        const z = Math.round((p.z - q.offset[2]) / q.scale[2]);
+        // Measured bounds hold every point; declared ones may not, and an int32 would wrap.
+        if (this.declared && ((x | 0) !== x || (y | 0) !== y || (z | 0) !== z)) throw new DeclaredBoundsExceeded(this.fileName);
+        view.setInt32(o, x, true);
+        view.setInt32(o + 4, y, true);
+        view.setInt32(o + 8, z, true);
         view.setUint16(o + 12, p.intensity, true);
         bytes[o + 14] = (p.returnNumber & 0xf) | ((p.numberOfReturns & 0xf) << 4);
         view.setUint16(o + 20, source, true);
@@ -512,7 +588,7 @@ export async function openE57(file: string): Promise<PointCloudReader> {
     const scans = parseScans(xml, fileName);
     if (!scans.length) throw new PointCloudError('empty', `${fileName}: the E57 file has no 3D scan`);
     const reader = new E57Reader(fh, paged, scans, fileName);
-    await reader.measure();
+    if (!reader.describe()) await reader.measure();
     return reader;
   } catch (e) {
     await fh.close();

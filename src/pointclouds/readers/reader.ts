@@ -21,7 +21,22 @@ export interface PointCloudReader {
    * nothing is spilled. Other inputs are decoded once, to a spill file read by range.
    */
   rangeBatches?(first: number, count: number, batchPoints?: number): AsyncGenerator<RecordBatch>;
+  /**
+   * Present where `info` came from the file's own metadata without reading the points (an
+   * E57 whose XML bounds every scan): reads them all to measure `info` instead. `batches`
+   * fails with DeclaredBoundsExceeded when a point lies beyond what the declared bounds'
+   * quantization can hold; the caller then measures and reads again.
+   */
+  measure?(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A point beyond the quantization the file's declared bounds gave (they were wrong): measure, then read again. */
+export class DeclaredBoundsExceeded extends Error {
+  constructor(fileName: string) {
+    super(`${fileName}: a point lies beyond the bounds the file declares`);
+    this.name = 'DeclaredBoundsExceeded';
+  }
 }
 
 export const DEFAULT_BATCH_POINTS = 65_536;

@@ -39,6 +39,12 @@ export interface E57ScanSpec {
   invalidState?: boolean;
   returns?: boolean;
   time?: boolean;
+  /**
+   * The scan's bounds in its XML (in its own frame): cartesianBounds for cartesian
+   * coordinates, sphericalBounds' rangeMaximum for spherical ones. 'measured': those of the
+   * points written (as scanner software writes them); or given, right or wrong. None by default.
+   */
+  bounds?: 'measured' | { min: [number, number, number]; max: [number, number, number] } | { rangeMaximum: number };
 }
 
 interface FieldSpec {
@@ -192,11 +198,16 @@ export function writeE57(file: string, scans: E57ScanSpec[]): void {
     out.write(header);
     const dataStart = out.logical;
     const writers = fields.map(() => new BitWriter());
+    const seen = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
     for (let i = 0; i < s.count; ) {
       const n = Math.min(RECORDS_PER_PACKET, s.count - i);
       for (let k = 0; k < n; k++) {
         const p = s.point(i + k);
         fields.forEach((f, j) => f.pack(writers[j]!, p));
+        [p.a, p.b, p.c].forEach((v, axis) => {
+          seen.min[axis] = Math.min(seen.min[axis]!, v);
+          seen.max[axis] = Math.max(seen.max[axis]!, v);
+        });
       }
       i += n;
       const buffers = writers.map((w) => w.take(i === s.count));
@@ -231,8 +242,15 @@ export function writeE57(file: string, scans: E57ScanSpec[]): void {
         ? '<colorLimits type="Structure"><colorRedMinimum type="Integer">0</colorRedMinimum><colorRedMaximum type="Integer">255</colorRedMaximum><colorGreenMinimum type="Integer">0</colorGreenMinimum><colorGreenMaximum type="Integer">255</colorGreenMaximum><colorBlueMinimum type="Integer">0</colorBlueMinimum><colorBlueMaximum type="Integer">255</colorBlueMaximum></colorLimits>'
         : '');
     const prototype = fields.map((f) => `<${f.name} ${f.xml}/>`).join('');
+    const float = (name: string, v: number) => `<${name} type="Float">${v}</${name}>`;
+    const given = s.bounds === 'measured' ? (s.coordinates === 'spherical' ? { rangeMaximum: seen.max[0]! } : seen) : s.bounds;
+    const bounds = !given
+      ? ''
+      : 'rangeMaximum' in given
+        ? `<sphericalBounds type="Structure">${float('rangeMinimum', 0)}${float('rangeMaximum', given.rangeMaximum)}</sphericalBounds>`
+        : `<cartesianBounds type="Structure">${['x', 'y', 'z'].map((a, i) => float(`${a}Minimum`, given.min[i]!) + float(`${a}Maximum`, given.max[i]!)).join('')}</cartesianBounds>`;
     xmlScans.push(
-      `<vectorChild type="Structure"><guid type="String"><![CDATA[{scan-${xmlScans.length}}]]></guid><name type="String"><![CDATA[${s.name}]]></name>${pose}${limits}` +
+      `<vectorChild type="Structure"><guid type="String"><![CDATA[{scan-${xmlScans.length}}]]></guid><name type="String"><![CDATA[${s.name}]]></name>${pose}${limits}${bounds}` +
         `<points type="CompressedVector" fileOffset="${logicalToPhysical(sectionStart, PAGE)}" recordCount="${s.count}"><prototype type="Structure">${prototype}</prototype><codecs type="Vector" allowHeterogeneousChildren="1"></codecs></points></vectorChild>`,
     );
   }
