@@ -174,9 +174,16 @@ test('an E57 whose declared bounds are wrong converts every point where it is: b
     if (name === 'far') {
       // Read alone, the points refuse the declared quantization (instead of wrapping around).
       const reader = await openPointCloud(file);
+      assert.equal(reader.unchecked, true);
       await assert.rejects(async () => {
         for await (const _ of reader.batches()) continue;
       }, DeclaredBoundsExceeded);
+      // Measured first (as the mesher does, which cannot start over), it reads through.
+      await reader.measure!();
+      assert.equal(reader.unchecked, false);
+      let read = 0;
+      for await (const b of reader.batches()) read += b.count;
+      assert.equal(read, scan.count);
       await reader.close();
     }
     const output = path.join(tmp, `wrong-${name}.copc.laz`);

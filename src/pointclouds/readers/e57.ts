@@ -475,7 +475,7 @@ class E57Reader implements PointCloudReader {
   readonly format = 'e57' as const;
   info!: CloudInfo;
   /** `info` is what the XML declares, unchecked against the points. */
-  private declared = false;
+  unchecked = false;
   readonly scans: Scan[];
   private readonly file: PagedFile;
   private readonly fh: fs.FileHandle;
@@ -502,7 +502,7 @@ class E57Reader implements PointCloudReader {
       growBounds(bounds, ...b.max);
     }
     this.info = { ...this.features(), pointCount: this.scans.reduce((n, s) => n + s.recordCount, 0), quantization: quantizationFor(bounds), bounds };
-    this.declared = true;
+    this.unchecked = true;
     return true;
   }
 
@@ -524,7 +524,7 @@ class E57Reader implements PointCloudReader {
       for await (const _ of points);
     }
     this.info = { ...this.features(), pointCount: count, quantization: quantizationFor(bounds), bounds };
-    this.declared = false;
+    this.unchecked = false;
   }
 
   async *batches(batchPoints = DEFAULT_BATCH_POINTS): AsyncGenerator<RecordBatch> {
@@ -541,7 +541,7 @@ class E57Reader implements PointCloudReader {
         const y = Math.round((p.y - q.offset[1]) / q.scale[1]);
         const z = Math.round((p.z - q.offset[2]) / q.scale[2]);
         // Measured bounds hold every point; declared ones may not, and an int32 would wrap.
-        if (this.declared && ((x | 0) !== x || (y | 0) !== y || (z | 0) !== z)) throw new DeclaredBoundsExceeded(this.fileName);
+        if (this.unchecked && ((x | 0) !== x || (y | 0) !== y || (z | 0) !== z)) throw new DeclaredBoundsExceeded(this.fileName);
         view.setInt32(o, x, true);
         view.setInt32(o + 4, y, true);
         view.setInt32(o + 8, z, true);

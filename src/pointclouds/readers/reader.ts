@@ -22,11 +22,13 @@ export interface PointCloudReader {
    */
   rangeBatches?(first: number, count: number, batchPoints?: number): AsyncGenerator<RecordBatch>;
   /**
-   * Present where `info` came from the file's own metadata without reading the points (an
-   * E57 whose XML bounds every scan): reads them all to measure `info` instead. `batches`
-   * fails with DeclaredBoundsExceeded when a point lies beyond what the declared bounds'
-   * quantization can hold; the caller then measures and reads again.
+   * True when `info` is what the file declares, unchecked against its points (an E57 whose
+   * XML bounds every scan). `batches` then fails with DeclaredBoundsExceeded when a point
+   * lies beyond what the declared bounds' quantization can hold; the caller measures and
+   * reads again (or measures first, when it cannot start over).
    */
+  readonly unchecked?: boolean;
+  /** Reads every point to measure `info` (the bounds, the count); `unchecked` is false after. */
   measure?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -60,6 +60,9 @@ export function open3dMesher(opts: { python: string; objectStore: ObjectStore })
     }
     let count = 0;
     try {
+      // Points go out as they are read, so a read cannot start over: bounds a file declared
+      // (an E57's XML) are measured first.
+      if (reader.unchecked) await reader.measure?.();
       const { scale, offset } = reader.info.quantization;
       for await (const batch of reader.batches()) {
         const view = new DataView(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength);
