@@ -367,6 +367,12 @@ function rotationMatrix([w, x, y, z]: [number, number, number, number]): number[
 
 const hasAll = (fields: Field[], names: string[]) => names.every((n) => fields.some((f) => f.name === n));
 
+/** Which positions a scan's records hold (a record uses its cartesian one unless invalid). */
+const coordinatesOf = (fields: Field[]) => ({
+  cartesian: hasAll(fields, ['cartesianX', 'cartesianY', 'cartesianZ']),
+  spherical: hasAll(fields, ['sphericalRange', 'sphericalAzimuth', 'sphericalElevation']),
+});
+
 /**
  * A scan's XML bounds as a box in the file's frame (its eight corners posed), or null when
  * a kind of coordinate the scan holds has no bounds (or malformed ones). The bounds are in
@@ -374,8 +380,7 @@ const hasAll = (fields: Field[], names: string[]) => names.every((n) => fields.s
  * of that radius around the scanner.
  */
 function declaredBox(fields: Field[], cartesian: XmlNode | undefined, spherical: XmlNode | undefined, rotation: Scan['rotation'], translation: Scan['translation']): Bounds | null {
-  const holdsCartesian = hasAll(fields, ['cartesianX', 'cartesianY', 'cartesianZ']);
-  const holdsSpherical = hasAll(fields, ['sphericalRange', 'sphericalAzimuth', 'sphericalElevation']);
+  const { cartesian: holdsCartesian, spherical: holdsSpherical } = coordinatesOf(fields);
   if (!holdsCartesian && !holdsSpherical) return null;
   const local = emptyBounds();
   if (holdsCartesian) {
@@ -414,9 +419,7 @@ interface PosedPoint {
 
 /** Walks a scan's valid points, posed (intensity and colour normalised to 16 bits); yields after each block of records. */
 async function* walkScan(file: PagedFile, scan: Scan, fileName: string, onPoint: (p: PosedPoint) => void): AsyncGenerator<void> {
-  const names = new Set(scan.fields.map((f) => f.name as FieldName));
-  const cartesian = names.has('cartesianX') && names.has('cartesianY') && names.has('cartesianZ');
-  const spherical = names.has('sphericalRange') && names.has('sphericalAzimuth') && names.has('sphericalElevation');
+  const { cartesian, spherical } = coordinatesOf(scan.fields);
   if (!cartesian && !spherical) throw new PointCloudError('unsupported', `${fileName}: E57 scan "${scan.name}" has neither cartesian nor spherical coordinates`);
   const m = rotationMatrix(scan.rotation);
   const [tx, ty, tz] = scan.translation;
