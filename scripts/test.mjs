@@ -110,6 +110,9 @@ const runner = spawn(
     env: {
       ...process.env,
       NODE_ENV: 'test',
+      // Every Node process of the run, not only the test files: WebAssembly on the baseline
+      // compiler alone (scripts/test-wasm-baseline.mjs).
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import=${JSON.stringify(path.resolve('scripts/test-wasm-baseline.mjs'))}`].filter(Boolean).join(' '),
       SCANBASE_TEST_PGLITE_EMPTY: templates.empty,
       SCANBASE_TEST_PGLITE_MIGRATED: templates.migrated,
       TEST_FILE_TIMEOUT_SECONDS: String(fileTimeout),
