@@ -19,7 +19,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { closeBrowser, launchBrowser } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { TEST_DATABASE_URL, freshPostgresUrl } from '../support/database.ts';
-import { ownChild } from '../support/children.ts';
+import { ownChild, runProcessEnv } from '../support/children.ts';
 import {
   UserAgent, authorizePath, bearerGet, csrfOf, exchangeCode, fetchTransport, header, hiddenFieldsOf, obtainTokens, pkcePair, randomState,
   type Transport,
@@ -292,7 +292,7 @@ test('mail relay failure rule: a recipient the SMTP server refuses is retried wi
   const env = { PATH: process.env.PATH!, HOME: process.env.HOME!, DATA_DIR: dataDir, PUBLIC_URL: server.url, ...(db ? { DATABASE_URL: db.url } : {}) };
   const run = (args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = ownChild(spawn(process.execPath, [path.join(ROOT, 'src/admin.ts'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+      const child = ownChild(spawn(process.execPath, [path.join(ROOT, 'src/admin.ts'), ...args], { cwd: ROOT, env: { ...runProcessEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));

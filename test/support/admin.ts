@@ -7,23 +7,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ownChild } from './children.ts';
+import { ownChild, runProcessEnv } from './children.ts';
 import { TEST_DATABASE_URL, freshPostgresUrl } from './database.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface AdminRun { code: number | null; stdout: string; stderr: string }
 
-/**
- * The run's compile cache (scripts/test.mjs) kept in the operator's environment: not
- * configuration, only what spares each command stripping and compiling the service again.
- */
-const withCompileCache = (env: Record<string, string>) =>
-  process.env.NODE_COMPILE_CACHE ? { ...env, NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : env;
-
 export function runAdmin(env: Record<string, string>, args: string[], stdin?: string): Promise<AdminRun> {
   return new Promise((resolve) => {
-    const child = ownChild(spawn(process.execPath, [path.join(ROOT, 'src/admin.ts'), ...args], { cwd: ROOT, env: withCompileCache(env), stdio: ['pipe', 'pipe', 'pipe'] }));
+    const child = ownChild(spawn(process.execPath, [path.join(ROOT, 'src/admin.ts'), ...args], { cwd: ROOT, env: { ...runProcessEnv(), ...env }, stdio: ['pipe', 'pipe', 'pipe'] }));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -91,3 +91,19 @@ export function processState(pid: number): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * What the test run gives every Node process it starts (scripts/test.mjs), for a child started
+ * on an environment of its own (a server, an admin command, as an operator runs them): the
+ * run's compile cache and its NODE_OPTIONS (WebAssembly on the baseline compiler,
+ * scripts/test-wasm-baseline.mjs). Not configuration: only what spares each process
+ * compiling the service again and recompiling PGlite with TurboFan.
+ */
+export function runProcessEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ['NODE_COMPILE_CACHE', 'NODE_OPTIONS'] as const) {
+    const value = process.env[name];
+    if (value) env[name] = value;
+  }
+  return env;
+}

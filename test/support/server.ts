@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 import { MIGRATED_PGLITE_TEMPLATE } from './database.ts';
 import { SERVICE_PROCESS_ENV } from '../../src/runtime-env.ts';
-import { exitOf, killChild, ownChild, stopChild } from './children.ts';
+import { exitOf, killChild, ownChild, runProcessEnv, stopChild } from './children.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -67,6 +67,7 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      ...runProcessEnv(),
       ...SERVICE_PROCESS_ENV, // as npm start and the image run it
       ...env,
     },
@@ -123,7 +124,7 @@ export function runServerToExit(env: Record<string, string>, timeoutMs = 90_000)
     const child = ownChild(spawn(process.execPath, [path.join(ROOT, 'src/main.ts')], {
       cwd: ROOT,
       env: {
-        PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+        PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...runProcessEnv(),
         ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}), ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
