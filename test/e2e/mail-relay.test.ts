@@ -7,25 +7,22 @@
 // GET /metrics and in `npm run admin -- outbox`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { closeBrowser, launchBrowser } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
+import { runAdmin } from '../support/admin.ts';
 import { TEST_DATABASE_URL, freshPostgresUrl } from '../support/database.ts';
-import { ownChild, runProcessEnv } from '../support/children.ts';
 import {
   UserAgent, authorizePath, bearerGet, csrfOf, exchangeCode, fetchTransport, header, hiddenFieldsOf, obtainTokens, pkcePair, randomState,
   type Transport,
 } from '../support/oauth-client.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const OWNER = { email: 'olivia@mail-relay.test', password: 'olivia-password-1' };
 const INVITEE = 'ivan@mail-relay.test';
 const BOUNCING = 'bounce@mail-relay.test';
@@ -290,15 +287,7 @@ test('mail relay failure rule: a recipient the SMTP server refuses is retried wi
   // The embedded database belongs to one process: stop the service before the admin command.
   await server.stop();
   const env = { PATH: process.env.PATH!, HOME: process.env.HOME!, DATA_DIR: dataDir, PUBLIC_URL: server.url, ...(db ? { DATABASE_URL: db.url } : {}) };
-  const run = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = ownChild(spawn(process.execPath, [path.join(ROOT, 'src/admin.ts'), ...args], { cwd: ROOT, env: { ...runProcessEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.once('close', (code) => resolve({ code, stdout, stderr })); // close: stdout read to the end
-    });
+  const run = (args: string[]) => runAdmin(env, args);
   const json = await run(['outbox', '--state', 'failed', '--json']);
   assert.equal(json.code, 0, json.stderr);
   const failed = JSON.parse(json.stdout) as { to: string; text: string; relay: { state: string; attempts: number; lastError: string } }[];
