@@ -13,16 +13,23 @@ import { pgliteSql } from '../src/adapters/postgres/pglite.ts';
 import { migrate, readMigrations } from '../src/adapters/postgres/migrate.ts';
 
 const version = (JSON.parse(fs.readFileSync(new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')) as { version: string }).version;
-const hash = crypto.createHash('sha256');
-for (const m of readMigrations()) hash.update(`${m.name}\n${m.sql}\n`);
+// The test clusters' own settings, written into their postgresql.auto.conf: PGlite zeroes its
+// shared memory with a memset in WebAssembly at every start, and the default 128 MB of shared
+// buffers made that a third of a test database's start (0.5 CPU s). The tests' databases
+// hold a few thousand rows. Part of the files' names, so that a change writes new clusters.
+const SETTINGS = { shared_buffers: '16MB' };
+const digest = (text: string) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 16);
+const settings = digest(JSON.stringify(SETTINGS));
+const migrations = digest(readMigrations().map((m) => `${m.name}\n${m.sql}\n`).join(''));
 const files = {
-  empty: path.join(os.tmpdir(), `scanbase-pglite-${version}-empty.tar`),
-  migrated: path.join(os.tmpdir(), `scanbase-pglite-${version}-migrated-${hash.digest('hex').slice(0, 16)}.tar`),
+  empty: path.join(os.tmpdir(), `scanbase-pglite-${version}-empty-${settings}.tar`),
+  migrated: path.join(os.tmpdir(), `scanbase-pglite-${version}-migrated-${migrations}-${settings}.tar`),
 };
 
 async function write(file: string, prepare: (db: PGlite) => Promise<unknown>): Promise<void> {
   if (fs.existsSync(file)) return;
   const db = await PGlite.create();
+  for (const [name, value] of Object.entries(SETTINGS)) await db.exec(`ALTER SYSTEM SET ${name} = '${value}'`);
   await prepare(db);
   const dump = await db.dumpDataDir('none');
   await db.close();
