@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import pg from 'pg';
 import { openPglite } from '../../src/adapters/postgres/pglite.ts';
 import { openPostgres } from '../../src/adapters/postgres/node-postgres.ts';
-import { migrate } from '../../src/adapters/postgres/migrate.ts';
+import { migrate, readMigrations } from '../../src/adapters/postgres/migrate.ts';
 import type { Sql } from '../../src/adapters/postgres/sql.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
@@ -55,17 +55,27 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty PostgreSQL database on the TEST_DATABASE_URL server. */
-export async function freshPostgresUrl(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+const databaseUrl = (serverUrl: string, name: string): string => {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+/**
+ * A fresh PostgreSQL database on the TEST_DATABASE_URL server: empty, or a copy of
+ * `template` (CREATE DATABASE … TEMPLATE).
+ */
+export async function freshPostgresUrl(serverUrl: string, template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `sb_test_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  try {
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+  } finally {
+    await admin.end();
+  }
   return {
-    url: url.toString(),
+    url: databaseUrl(serverUrl, name),
     async drop() {
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();
@@ -78,7 +88,11 @@ export async function freshPostgresUrl(serverUrl: string): Promise<{ url: string
 export async function testDatabase(engine: 'pglite' | 'postgres' = TEST_DATABASE_URL ? 'postgres' : 'pglite'): Promise<TestDatabase> {
   if (engine === 'pglite') return pgliteDatabase(await pgliteTemplate('empty'));
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
-  const fresh = await freshPostgresUrl(TEST_DATABASE_URL);
+  return postgresDatabase(TEST_DATABASE_URL);
+}
+
+async function postgresDatabase(serverUrl: string, template?: string): Promise<TestDatabase> {
+  const fresh = await freshPostgresUrl(serverUrl, template);
   const sql = openPostgres(fresh.url, 20);
   return {
     sql,
@@ -94,10 +108,50 @@ export async function testDatabase(engine: 'pglite' | 'postgres' = TEST_DATABASE
 export async function migratedDatabase(engine: 'pglite' | 'postgres' = TEST_DATABASE_URL ? 'postgres' : 'pglite'): Promise<TestDatabase> {
   const template = engine === 'pglite' ? await pgliteTemplate('migrated') : undefined;
   if (template) return pgliteDatabase(template);
+  if (engine === 'postgres' && TEST_DATABASE_URL) return postgresDatabase(TEST_DATABASE_URL, await postgresTemplate(TEST_DATABASE_URL));
   const db = await testDatabase(engine);
   await migrate(db.sql);
   return db;
 }
+
+/**
+ * The migrated database the PostgreSQL pass copies (CREATE DATABASE … TEMPLATE: ~75 ms against
+ * ~560 ms for an empty database and the migrations, measured 2026-11-29): one per content of
+ * migrations/, named by its hash, made by the first test process that needs it while the
+ * others wait on an advisory lock, and renamed into place only once migrated. Nothing
+ * connects to it afterwards (a template with a session open cannot be copied).
+ */
+let postgresTemplateName: Promise<string> | undefined;
+function postgresTemplate(serverUrl: string): Promise<string> {
+  return (postgresTemplateName ??= (async () => {
+    const hash = crypto.createHash('sha256');
+    for (const m of readMigrations()) hash.update(`${m.name}\n${m.sql}\n`);
+    const name = `sb_template_${hash.digest('hex').slice(0, 16)}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    try {
+      await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK]);
+      const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (!exists.rowCount) {
+        const building = `${name}_building`;
+        await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+        await admin.query(`CREATE DATABASE ${building}`);
+        const sql = openPostgres(databaseUrl(serverUrl, building), 2);
+        try {
+          await migrate(sql);
+        } finally {
+          await sql.close();
+        }
+        await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+      }
+    } finally {
+      await admin.end(); // ends the session, and its advisory lock with it
+    }
+    return name;
+  })());
+}
+/** The advisory lock (a bigint key) of the template's making: "sbtpl" in ASCII. */
+const TEMPLATE_LOCK = 0x736274706c;
 
 /**
  * The engine the pass runs on: PGlite, or PostgreSQL when configured. CI runs the suite once
