@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pgliteSql } from '../src/adapters/postgres/pglite.ts';
-import { migrate, readMigrations } from '../src/adapters/postgres/migrate.ts';
+import { migrate, migrationsDigest } from '../src/adapters/postgres/migrate.ts';
 
 const version = (JSON.parse(fs.readFileSync(new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')) as { version: string }).version;
 // The test clusters' own settings, written into their postgresql.auto.conf: PGlite zeroes its
@@ -18,9 +18,8 @@ const version = (JSON.parse(fs.readFileSync(new URL('../node_modules/@electric-s
 // buffers made that a third of a test database's start (0.5 CPU s). The tests' databases
 // hold a few thousand rows. Part of the files' names, so that a change writes new clusters.
 const SETTINGS = { shared_buffers: '16MB' };
-const digest = (text: string) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 16);
-const settings = digest(JSON.stringify(SETTINGS));
-const migrations = digest(readMigrations().map((m) => `${m.name}\n${m.sql}\n`).join(''));
+const settings = crypto.createHash('sha256').update(JSON.stringify(SETTINGS)).digest('hex').slice(0, 16);
+const migrations = migrationsDigest();
 const files = {
   empty: path.join(os.tmpdir(), `scanbase-pglite-${version}-empty-${settings}.tar`),
   migrated: path.join(os.tmpdir(), `scanbase-pglite-${version}-migrated-${migrations}-${settings}.tar`),

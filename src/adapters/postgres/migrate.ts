@@ -1,5 +1,6 @@
 // Forward-only numbered SQL migrations (migrations/NNNN_name.sql), each applied in
 // its own transaction under an advisory lock, so nodes starting together are safe.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +21,13 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
     .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
     .sort()
     .map((f) => ({ version: Number(f.slice(0, 4)), name: f, sql: fs.readFileSync(path.join(dir, f), 'utf8') }));
+}
+
+/** A short hash of the migrations' names and contents: names the test suites' migrated templates. */
+export function migrationsDigest(migrations = readMigrations()): string {
+  const hash = crypto.createHash('sha256');
+  for (const m of migrations) hash.update(`${m.name}\n${m.sql}\n`);
+  return hash.digest('hex').slice(0, 16);
 }
 
 /** Applies pending migrations; answers the names applied by this call. */
