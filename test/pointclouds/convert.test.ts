@@ -177,15 +177,15 @@ test('a conversion killed with SIGKILL mid-indexing resumes from its checkpoint 
   await writeSyntheticLas(input, { version: '1.4', format: 6, count });
   const output = path.join(tmp, 'resume.copc.laz');
   const options = { input, output, maxChunkPoints: 20_000, maxNodePoints: 5_000, workers: 1 };
-  const child = spawn(process.execPath, [...process.execArgv, path.join(import.meta.dirname, 'support/convert-child.ts'), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...process.execArgv, path.join(import.meta.dirname, 'support/convert-child.ts'), JSON.stringify(options), '3'], { stdio: ['ignore', 'pipe', 'inherit'] });
   let killedAt = '';
   let buffered = '';
   child.stdout.on('data', (d: Buffer) => {
     buffered += d.toString();
     for (const line of buffered.split('\n').slice(0, -1)) {
-      const p = JSON.parse(line) as { phase: string; percent: number };
-      if (!killedAt && p.phase === 'indexing' && p.percent >= 45) {
-        killedAt = `${p.phase} ${p.percent}%`;
+      const p = JSON.parse(line) as { phase: string; checkpoints?: number };
+      if (!killedAt && p.phase === 'held') {
+        killedAt = `${p.checkpoints} chunks indexed`;
         child.kill('SIGKILL');
       }
     }
