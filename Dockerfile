@@ -10,8 +10,11 @@ COPY package.json package-lock.json ./
 COPY packages ./packages
 COPY scripts ./scripts
 COPY console ./console
-# `npm ci` runs the root `prepare` script, which builds console/ into console/dist.
-RUN npm ci --no-audit --no-fund && test -f console/dist/index.html
+# The LAZ encoder's AssemblyScript source (compiled to WebAssembly by the same step).
+COPY src/pointclouds/laz/assembly ./src/pointclouds/laz/assembly
+# `npm ci` runs the root `prepare` script, which builds console/ into console/dist and the
+# LAZ encoder into src/pointclouds/laz/assembly/encoder.wasm.
+RUN npm ci --no-audit --no-fund && test -f console/dist/index.html && test -f src/pointclouds/laz/assembly/encoder.wasm
 
 # --- build: install exactly the lockfile, then drop development packages -------------
 FROM node:24.21.0-bookworm-slim AS build
@@ -27,6 +30,7 @@ RUN npm ci --omit=dev --no-audit --no-fund
 COPY src ./src
 COPY migrations ./migrations
 COPY --from=console /app/console/dist ./console/dist
+COPY --from=console /app/src/pointclouds/laz/assembly/encoder.wasm /app/src/pointclouds/laz/assembly/encoder.wasm.sha256 ./src/pointclouds/laz/assembly/
 
 # --- run: the installed packages and the sources Node runs directly ------------------
 FROM node:24.21.0-bookworm-slim

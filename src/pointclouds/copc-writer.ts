@@ -4,7 +4,7 @@
 // (key, offset, size, count), split into pages so that a reader's first requests stay small.
 // The file is written to `<output>.part`, synced, then renamed: a reader never sees half.
 import fs from 'node:fs/promises';
-import { ArithmeticEncoder, ByteSink, IntegerCompressor } from './laz/arithmetic.ts';
+import { encodeChunkTable } from './laz/chunk-encoder.ts';
 import { evlrHeader, LAS_HEADER_14_SIZE, vlrBytes, writeLas14Header, EVLR_HEADER_SIZE } from './las-format.ts';
 import { keyString, parentKey, type Cube, type NodeKey } from './octree.ts';
 import type { Bounds, Quantization } from './record.ts';
@@ -111,28 +111,6 @@ export function layoutHierarchy(nodes: HierarchyEntry[], baseOffset: number): { 
     o += p.length;
   }
   return { bytes: total, rootOffset: rootPage.offset, rootSize: rootPage.size };
-}
-
-/** The LAZ chunk table: sizes and point counts of variable chunks, arithmetic-coded. */
-export function encodeChunkTable(chunks: { points: number; bytes: number }[]): Uint8Array {
-  const enc = new ArithmeticEncoder(true, new ByteSink());
-  const ic = new IntegerCompressor(32, 2);
-  let countPred = 0;
-  let sizePred = 0;
-  for (const c of chunks) {
-    ic.compress(enc, countPred, c.points | 0, 0);
-    countPred = c.points | 0;
-    ic.compress(enc, sizePred, c.bytes | 0, 1);
-    sizePred = c.bytes | 0;
-  }
-  enc.done();
-  const body = enc.encodedBytes();
-  const out = new Uint8Array(8 + body.length);
-  const v = new DataView(out.buffer);
-  v.setUint32(0, 0, true);
-  v.setUint32(4, chunks.length, true);
-  out.set(body, 8);
-  return out;
 }
 
 function copcInfo(p: CopcFileParams, rootOffset: number, rootSize: number): Uint8Array {

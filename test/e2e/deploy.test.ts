@@ -84,6 +84,19 @@ test('the image serves the web console: a stage builds it and the final image ho
   assert.ok(all.at(-1)!.lines.some((l) => /^COPY --from=\S+ .*\/app \/app$/.test(l)), 'the final stage takes the build stage (which holds console/dist)');
 });
 
+test('the image holds the LAZ encoder built from its source: the full-install stage compiles it, the build stage copies it and its digest beside src/', () => {
+  const all = stages(fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'));
+  const wasm = 'src/pointclouds/laz/assembly/encoder.wasm';
+  const builder = all.find((s) => s.lines.some((l) => /^RUN npm ci(?!.*--omit=dev)/.test(l) && l.includes(`test -f ${wasm}`)));
+  assert.ok(builder, 'a stage runs the full npm ci (with the AssemblyScript compiler) and checks the encoder was built');
+  const ci = builder.lines.findIndex((l) => /^RUN npm ci\b/.test(l));
+  assert.ok(builder.lines.slice(0, ci).some((l) => l.startsWith('COPY src/pointclouds/laz/assembly ')), 'the encoder source is copied before that npm ci');
+  const build = all.find((s) => s.lines.some((l) => /^RUN npm ci .*--omit=dev/.test(l)))!;
+  const copy = build.lines.find((l) => l.startsWith(`COPY --from=${builder.name} `) && l.includes(`${wasm} `));
+  assert.ok(copy?.includes(`${wasm}.sha256`), 'the build stage copies the encoder and the digest the loader checks it against');
+  assert.ok(build.lines.indexOf(copy!) > build.lines.findIndex((l) => l.startsWith('COPY src ')), 'after src/ (which it would otherwise be copied under)');
+});
+
 test("the image holds one Node.js, the base image's, of the version the project pins (the `node` package is a development package)", () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
     dependencies: Record<string, string>; devDependencies: Record<string, string>;

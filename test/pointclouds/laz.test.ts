@@ -4,8 +4,7 @@
 // varying, several scanner channels, GPS times that jump), and its chunk tables must read back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { encodeLazChunk } from '../../src/pointclouds/laz/chunk-encoder.ts';
-import { encodeChunkTable } from '../../src/pointclouds/copc-writer.ts';
+import { encodeChunkTable, encodeLazChunk } from '../../src/pointclouds/laz/chunk-encoder.ts';
 import { decodeChunkTable } from '../../src/pointclouds/readers/las.ts';
 import { decodeChunkWithLazPerf } from './laz-decode.ts';
 
