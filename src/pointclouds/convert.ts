@@ -23,6 +23,7 @@ import path from 'node:path';
 import { writeCopcFile, type NodeSource } from './copc-writer.ts';
 import { PointCloudError } from './errors.ts';
 import { ByteSink } from './laz/arithmetic.ts';
+import { loadLazEncoder } from './laz/chunk-encoder.ts';
 import {
   cubeOf, GRID, isAncestorOrSelf, keyString, normalizedCoordinates, parentKey, SamplingGrid, shuffledOrder, type Cube, type NodeKey,
 } from './octree.ts';
@@ -534,6 +535,7 @@ async function fingerprintOf(options: ConvertOptions, maxChunkPoints: number, ma
 /** Converts one file to COPC (see the file's header). */
 export async function convertToCopc(options: ConvertOptions): Promise<ConversionResult> {
   const started = Date.now();
+  loadLazEncoder();
   const maxChunkPoints = options.maxChunkPoints ?? 1_000_000;
   const maxNodePoints = options.maxNodePoints ?? 100_000;
   const workers = options.workers ?? os.availableParallelism();

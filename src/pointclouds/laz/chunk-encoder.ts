@@ -29,6 +29,14 @@ const WASM = new URL('./assembly/encoder.wasm', import.meta.url);
 const SOURCE = new URL('./assembly/encoder.ts', import.meta.url);
 let instance: EncoderExports | undefined;
 
+/**
+ * Loads the encoder now (once per thread): a conversion calls it before its first pass, so
+ * that an install without the built module fails at once, not after its count and distribution passes.
+ */
+export function loadLazEncoder(): void {
+  encoder();
+}
+
 /** The module built from the current source, or an error that says how to build it. */
 function encoder(): EncoderExports {
   if (instance) return instance;
