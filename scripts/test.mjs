@@ -2,10 +2,12 @@
 // node's test runner (on Node's own type stripping). TEST_DATABASE_URL=postgres://… runs the same
 // suite on PostgreSQL. Arguments narrow the run: `npm test -- test/http`.
 import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers';
+import pg from 'pg';
 
 const setup = spawnSync(process.execPath, ['scripts/setup.mjs'], { stdio: 'inherit' });
 if (setup.status !== 0) process.exit(setup.status ?? 1);
@@ -83,6 +85,10 @@ const budget = seconds('TEST_BUDGET_SECONDS', 3600);
 // everything left after this grace.
 const GRACE_MS = 30_000;
 
+// Names the PostgreSQL databases this run's files make (test/support/database.ts), so that
+// what they leave on the server is found after the pass (leftoverDatabases below).
+const runId = crypto.randomBytes(3).toString('hex');
+
 const progressFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-test-run-')), 'progress.jsonl');
 const runner = spawn(
   process.execPath,
@@ -116,6 +122,7 @@ const runner = spawn(
       SCANBASE_TEST_PGLITE_EMPTY: templates.empty,
       SCANBASE_TEST_PGLITE_MIGRATED: templates.migrated,
       TEST_FILE_TIMEOUT_SECONDS: String(fileTimeout),
+      TEST_RUN_ID: runId,
       // The compile cache for every process the run starts, not only the test files (whose
       // --import turns it on for themselves alone): the CLI runs, spawned servers, admin
       // commands and doc snippets each compiled the sources again, ~0.5 CPU s a process
@@ -192,7 +199,26 @@ const budgetTimer =
       }, budget * 1000)
     : undefined;
 
-runner.on('exit', (code, signal) => {
+/**
+ * The databases this run's files left on the PostgreSQL server (a file that drops what it
+ * made leaves none), dropped here and named by file: a leak fails the run, as each one would
+ * otherwise stay on a developer's server for good (a start-up refused in a test left two
+ * per run until 2026-11-29).
+ */
+async function leftoverDatabases() {
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    const prefix = `sb_test_${runId}_`;
+    const { rows } = await client.query('SELECT datname FROM pg_database WHERE left(datname, $1) = $2 ORDER BY 1', [prefix.length, prefix]);
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    return rows.map((r) => r.datname);
+  } finally {
+    await client.end();
+  }
+}
+
+runner.on('exit', async (code, signal) => {
   clearTimeout(budgetTimer);
   fs.rmSync(path.dirname(progressFile), { recursive: true, force: true });
   // The group may still hold processes of a cancelled file: end them.
@@ -201,5 +227,10 @@ runner.on('exit', (code, signal) => {
   } catch (e) {
     if (e.code !== 'ESRCH') throw e;
   }
-  process.exit(interrupted ? 130 : overBudget ? 1 : (code ?? (signal ? 1 : 0)));
+  let leaked = [];
+  if (onPostgres && !interrupted && !overBudget) {
+    leaked = await leftoverDatabases();
+    if (leaked.length) console.error(`\nnpm test: the run left ${leaked.length} database(s) on the PostgreSQL server (dropped now): ${leaked.join(', ')}; the name after the run id is the test file's`);
+  }
+  process.exit(interrupted ? 130 : overBudget ? 1 : leaked.length ? 1 : (code ?? (signal ? 1 : 0)));
 });

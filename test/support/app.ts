@@ -21,20 +21,29 @@ export interface TestApp {
 /** `wrapSql` puts a layer between the app and its database (a test counting queries). */
 export async function testApp(env: Record<string, string> = {}, opts: { wrapSql?: (sql: Sql) => Sql } = {}): Promise<TestApp> {
   const db = await migratedDatabase();
-  const config = loadConfig({
-    DATABASE_URL: 'memory:',
-    OPERATOR_TOKEN,
-    SANDBOX: '1',
-    PUBLIC_URL,
-    ...env,
-  });
-  const core = await compose(config, { sql: opts.wrapSql ? opts.wrapSql(db.sql) : db.sql });
-  const app = await buildApp(core);
-  return driven(app, core, async () => {
-    await app.close();
-    await core.close();
+  let core: Core | undefined;
+  try {
+    const config = loadConfig({
+      DATABASE_URL: 'memory:',
+      OPERATOR_TOKEN,
+      SANDBOX: '1',
+      PUBLIC_URL,
+      ...env,
+    });
+    const composed = (core = await compose(config, { sql: opts.wrapSql ? opts.wrapSql(db.sql) : db.sql }));
+    const app = await buildApp(composed);
+    return driven(app, composed, async () => {
+      await app.close();
+      await composed.close();
+      await db.drop();
+    });
+  } catch (e) {
+    // A start-up the test expects to be refused (a bad setting) leaves no database behind:
+    // on PostgreSQL each one was a migrated database left on the server.
+    await core?.close();
     await db.drop();
-  });
+    throw e;
+  }
 }
 
 /** The TestApp of a composed core and its app (`close` ends what the caller opened). */

@@ -2,6 +2,7 @@
 // PostgreSQL database per call (created, then dropped), so runs never share data.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { openPglite } from '../../src/adapters/postgres/pglite.ts';
 import { openPostgres } from '../../src/adapters/postgres/node-postgres.ts';
@@ -62,11 +63,22 @@ const databaseUrl = (serverUrl: string, name: string): string => {
 };
 
 /**
+ * A test database's name: the run's id (scripts/test.mjs sets TEST_RUN_ID; it lists what a
+ * run left on the server by that prefix and fails), the test file's name, and a random part.
+ * An unquoted identifier of at most 63 bytes.
+ */
+function testDatabaseName(): string {
+  const run = /^[a-z0-9]{1,8}$/.test(process.env.TEST_RUN_ID ?? '') ? process.env.TEST_RUN_ID! : 'norun';
+  const file = path.basename(process.argv[1] ?? 'node').replace(/\.test\.ts$|\.[cm]?[jt]s$/, '').toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 30);
+  return `sb_test_${run}_${file}_${crypto.randomBytes(4).toString('hex')}`;
+}
+
+/**
  * A fresh PostgreSQL database on the TEST_DATABASE_URL server: empty, or a copy of
  * `template` (CREATE DATABASE … TEMPLATE).
  */
 export async function freshPostgresUrl(serverUrl: string, template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `sb_test_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+  const name = testDatabaseName();
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
