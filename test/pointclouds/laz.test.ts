@@ -4,7 +4,7 @@
 // varying, several scanner channels, GPS times that jump), and its chunk tables must read back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { encodeChunkTable, encodeLazChunk } from '../../src/pointclouds/laz/chunk-encoder.ts';
+import { MAX_CHUNK_POINTS, encodeChunkTable, encodeLazChunk } from '../../src/pointclouds/laz/chunk-encoder.ts';
 import { decodeChunkTable } from '../../src/pointclouds/readers/las.ts';
 import { decodeChunkWithLazPerf } from './laz-decode.ts';
 
@@ -83,6 +83,14 @@ test('chunks whose layers outgrow the WebAssembly encoder\'s first buffers, one 
     const back = await decodeChunkWithLazPerf(7, 36, chunk, n);
     assert.ok(Buffer.from(back).equals(Buffer.from(rec)), `${n} points decode to the bytes encoded`);
   }
+});
+
+test('a chunk asked for more points than it is given, or more than a chunk may hold, is refused by name before any encoding', () => {
+  const rec = new Uint8Array(10 * 36);
+  assert.throws(() => encodeLazChunk(7, rec, 11), { name: 'RangeError', message: '11 points asked for, 10 records given' });
+  assert.throws(() => encodeLazChunk(7, rec, 3, [0, 1]), { name: 'RangeError', message: '3 points asked for, 2 indices given' });
+  assert.throws(() => encodeLazChunk(7, rec, MAX_CHUNK_POINTS + 1), { name: 'RangeError', message: new RegExp(`holds 0…${MAX_CHUNK_POINTS} points here`) });
+  assert.equal(encodeLazChunk(7, rec, 0).length, 0);
 });
 
 test('a variable chunk table reads back entry for entry', () => {

@@ -25,6 +25,9 @@ interface EncoderExports {
   outputPointer(): number;
 }
 
+/** The most points one chunk may hold here: 4 Mi, about 250 MiB of the instance's memory. */
+export const MAX_CHUNK_POINTS = 1 << 22;
+
 const WASM = new URL('./assembly/encoder.wasm', import.meta.url);
 const SOURCE = new URL('./assembly/encoder.ts', import.meta.url);
 let instance: EncoderExports | undefined;
@@ -74,6 +77,10 @@ function output(e: EncoderExports, length: number): Uint8Array {
  */
 export function encodeLazChunk(format: 6 | 7, records: Uint8Array, count: number, order?: ArrayLike<number>): Uint8Array {
   if (count === 0) return new Uint8Array(0);
+  // The instance's 32-bit memory holds the records and the layers (about 60 bytes a point);
+  // the converter's nodes hold at most a sampling grid's 262,144 points or maxNodePoints.
+  if (!Number.isInteger(count) || count < 0 || count > MAX_CHUNK_POINTS) throw new RangeError(`a LAZ chunk holds 0…${MAX_CHUNK_POINTS} points here, not ${count}`);
+  if (order ? order.length < count : records.length < count * RECORD_SIZE) throw new RangeError(`${count} points asked for, ${order ? `${order.length} indices` : `${Math.floor(records.length / RECORD_SIZE)} records`} given`);
   const e = encoder();
   const bytes = count * RECORD_SIZE;
   const at = e.prepare(bytes);
