@@ -229,8 +229,13 @@ runner.on('exit', async (code, signal) => {
   }
   let leaked = [];
   if (onPostgres && !interrupted && !overBudget) {
-    leaked = await leftoverDatabases();
-    if (leaked.length) console.error(`\nnpm test: the run left ${leaked.length} database(s) on the PostgreSQL server (dropped now): ${leaked.join(', ')}; the name after the run id is the test file's`);
+    try {
+      leaked = await leftoverDatabases();
+      if (leaked.length) console.error(`\nnpm test: the run left ${leaked.length} database(s) on the PostgreSQL server (dropped now): ${leaked.join(', ')}; the name after the run id is the test file's`);
+    } catch (e) {
+      console.error(`\nnpm test: could not look for databases the run left on the PostgreSQL server: ${e.message}`);
+      leaked = ['(unknown)'];
+    }
   }
   process.exit(interrupted ? 130 : overBudget ? 1 : leaked.length ? 1 : (code ?? (signal ? 1 : 0)));
 });
