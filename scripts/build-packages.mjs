@@ -9,25 +9,17 @@
 // the SDK's). An install without development packages (the service image) has no
 // TypeScript: nothing is built then, and the service does not need it.
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { devToolOrSkip, root } from './dev-tool.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Dependency order: a package comes after those it depends on. */
 const PACKAGES = [
   { name: '@scanbase/sdk', dir: 'packages/sdk', needs: [] },
   { name: '@scanbase/cli', dir: 'packages/cli', needs: ['@scanbase/sdk'] },
 ];
 
-let tsc;
-try {
-  tsc = path.join(path.dirname(createRequire(path.join(root, 'package.json')).resolve('typescript/package.json')), 'bin/tsc');
-} catch {
-  console.log('packages: TypeScript is not installed (an install without devDependencies); the client packages are not built.');
-  process.exit(0);
-}
+const tsc = devToolOrSkip({ step: 'packages', tool: 'TypeScript', name: 'typescript', bin: 'bin/tsc', what: 'the client packages are' });
 
 const asked = process.argv.slice(2);
 for (const name of asked) if (!PACKAGES.some((p) => p.name === name)) throw new Error(`unknown package ${name}`);

@@ -10,21 +10,13 @@
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { devToolOrSkip, root } from './dev-tool.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = path.join(root, 'src/pointclouds/laz/assembly');
 const source = path.join(dir, 'encoder.ts');
 const output = path.join(dir, 'encoder.wasm');
-let asc;
-try {
-  asc = path.join(path.dirname(createRequire(path.join(root, 'package.json')).resolve('assemblyscript/package.json')), 'bin/asc.js');
-} catch {
-  console.log('wasm: AssemblyScript is not installed (an install without devDependencies); the LAZ encoder is not built.');
-  process.exit(0);
-}
+const asc = devToolOrSkip({ step: 'wasm', tool: 'AssemblyScript', name: 'assemblyscript', bin: 'bin/asc.js', what: 'the LAZ encoder' });
 const digest = createHash('sha256').update(fs.readFileSync(source)).digest('hex');
 const temporary = `${output}.${process.pid}.tmp`;
 // -O3: optimised for speed; the stub runtime: a bump allocator without a collector, reset

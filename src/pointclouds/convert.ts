@@ -22,14 +22,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { writeCopcFile, type NodeSource } from './copc-writer.ts';
 import { PointCloudError } from './errors.ts';
-import { ByteSink } from './laz/arithmetic.ts';
 import { loadLazEncoder } from './laz/chunk-encoder.ts';
 import {
   cubeOf, GRID, isAncestorOrSelf, keyString, normalizedCoordinates, parentKey, SamplingGrid, shuffledOrder, type Cube, type NodeKey,
 } from './octree.ts';
 import { openPointCloud } from './readers/open.ts';
 import { DeclaredBoundsExceeded, type InputFormat, type PointCloudReader } from './readers/reader.ts';
-import { copyRecord, RECORD_SIZE, type Bounds, type Quantization } from './record.ts';
+import { copyRecord, RECORD_SIZE, RecordSink, type Bounds, type Quantization } from './record.ts';
 import {
   cellIndex, chunkSegmentFile, COUNT_CELLS, COUNT_LEVEL, emptyTally, mergeTally, tallyBatch, type DistributeTask, type RangeTask, type RecordSource, type Tally,
 } from './range-passes.ts';
@@ -484,7 +483,7 @@ async function upperPass(counted: Counted, chunks: PlannedChunk[], done: ChunkDo
     for (const node of ordered) {
       grid.reset(node);
       // Copies, not views: a view would keep every chunk root's buffer alive until the node is written.
-      const picked = new ByteSink(1 << 20);
+      const picked = new RecordSink(1 << 15);
       for (let i = 0; i < chunks.length; i++) {
         if (!isAncestorOrSelf(node, chunks[i]!.key) || !done[i]!.rootCount) continue;
         const count = done[i]!.rootCount;
@@ -501,14 +500,9 @@ async function upperPass(counted: Counted, chunks: PlannedChunk[], done: ChunkDo
           t[p] = 1;
           order[claimed++] = p; // the claimed ones, kept at the front of the order already read
         }
-        const mine = order.subarray(0, claimed).sort();
-        picked.ensure(claimed * RECORD_SIZE);
-        for (const p of mine) {
-          copyRecord(records, p, picked.bytes, picked.length / RECORD_SIZE);
-          picked.length += RECORD_SIZE;
-        }
+        picked.append(records, order.subarray(0, claimed).sort(), claimed);
       }
-      await append(node, picked.view(), picked.length / RECORD_SIZE);
+      await append(node, picked.view(), picked.count);
     }
     for (let i = 0; i < chunks.length; i++) {
       const d = done[i]!;

@@ -79,6 +79,29 @@ export function gatherRecords(src: Uint8Array, indices: ArrayLike<number>, count
   }
 }
 
+/** Records gathered from several buffers into one that grows (the upper levels' picked points). */
+export class RecordSink {
+  private bytes: Uint8Array;
+  count = 0;
+  constructor(capacity: number) {
+    this.bytes = new Uint8Array(capacity * RECORD_SIZE);
+  }
+  /** Appends the records `indices[0..n)` of `src`, in that order. */
+  append(src: Uint8Array, indices: ArrayLike<number>, n: number): void {
+    const needed = (this.count + n) * RECORD_SIZE;
+    if (needed > this.bytes.length) {
+      const next = new Uint8Array(Math.max(needed, this.bytes.length * 2));
+      next.set(this.bytes.subarray(0, this.count * RECORD_SIZE));
+      this.bytes = next;
+    }
+    gatherRecords(src, indices, n, this.bytes, this.count);
+    this.count += n;
+  }
+  view(): Uint8Array {
+    return this.bytes.subarray(0, this.count * RECORD_SIZE);
+  }
+}
+
 /** A batch of points in the record layout: `count` records at the start of `bytes`. */
 export interface RecordBatch {
   bytes: Uint8Array;

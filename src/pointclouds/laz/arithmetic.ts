@@ -3,7 +3,6 @@
 // registers, the adaptive symbol and bit models with periodic updates, and the integer
 // (corrector) decompressor built on them. The LAS reader decodes LAZ chunk tables with it
 // (laz-perf decodes the points); the encoder is assembly/encoder.ts (chunk-encoder.ts).
-// Also ByteSink, the converter's growable byte buffer.
 //
 // All arithmetic is on unsigned 32-bit values held in JS numbers; a product of a 13- or
 // 15-bit probability and a shifted length stays below 2^32, so doubles compute it exactly.
@@ -76,45 +75,6 @@ export class BitModel {
     this.updateCycle = (5 * this.updateCycle) >>> 2;
     if (this.updateCycle > 64) this.updateCycle = 64;
     this.bitsUntilUpdate = this.updateCycle;
-  }
-}
-
-/** A growable byte buffer. */
-export class ByteSink {
-  bytes: Uint8Array;
-  length = 0;
-  constructor(capacity = 1024) {
-    this.bytes = new Uint8Array(capacity);
-  }
-  ensure(extra: number): void {
-    if (this.length + extra <= this.bytes.length) return;
-    let size = this.bytes.length * 2;
-    while (size < this.length + extra) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.bytes.subarray(0, this.length));
-    this.bytes = next;
-  }
-  putByte(b: number): void {
-    if (this.length === this.bytes.length) this.ensure(1);
-    this.bytes[this.length++] = b;
-  }
-  putBytes(src: Uint8Array): void {
-    this.ensure(src.length);
-    this.bytes.set(src, this.length);
-    this.length += src.length;
-  }
-  putUint32(v: number): void {
-    this.ensure(4);
-    const b = this.bytes;
-    const i = this.length;
-    b[i] = v & 0xff;
-    b[i + 1] = (v >>> 8) & 0xff;
-    b[i + 2] = (v >>> 16) & 0xff;
-    b[i + 3] = (v >>> 24) & 0xff;
-    this.length += 4;
-  }
-  view(): Uint8Array {
-    return this.bytes.subarray(0, this.length);
   }
 }
 

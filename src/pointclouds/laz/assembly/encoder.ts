@@ -485,6 +485,8 @@ class ChannelContext {
   lastGpsDiff: StaticArray<i32> = new StaticArray<i32>(4);
   multiExtremeCounter: StaticArray<i32> = new StaticArray<i32>(4);
   gpsTimeChange: bool = false;
+  /** gpsDiff()'s difference (AssemblyScript has no tuples that do not allocate). */
+  diff: i32 = 0;
 
   setLastGps(seq: i32, p: Point14): void {
     unchecked((this.lastGpsTime[seq] = p.gpsTime));
@@ -497,7 +499,6 @@ class ChannelContext {
     this.diff = <i32>d;
     return d >= -2147483648 && d <= 2147483647;
   }
-  diff: i32 = 0;
 }
 
 function medians(): StaticArray<Median5> {
