@@ -104,10 +104,24 @@ test('an administrator sets up single sign-on in the console, and a user of the 
   });
   const page = await signedIn(OWNER, `/console/a/${ACME}`);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  // Typing the moment the form is enabled (in the same task, before the next frame) is kept: the
+  // form is not filled from the settings after it has taken input.
+  await page.evaluate(() => {
+    const typeWhenEnabled = new MutationObserver(() => {
+      const input = document.querySelector<HTMLInputElement>('#sso-displayName');
+      if (!input || input.disabled) return;
+      typeWhenEnabled.disconnect();
+      input.value = 'Typed at once';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    typeWhenEnabled.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'] });
+  });
   await page.getByRole('link', { name: 'Single sign-on' }).click();
   await page.waitForURL(new RegExp(`/console/a/${ACME}/sso$`));
   await page.getByRole('heading', { name: 'Identity provider' }).waitFor();
   await page.locator('#sso-displayName:not([disabled])').waitFor();
+  await page.evaluate(() => new Promise((frame) => requestAnimationFrame(() => setTimeout(frame, 50))));
+  assert.equal(await page.getByLabel('Display name').inputValue(), 'Typed at once');
 
   // A refusal of the service is shown next to the input it names, and focus moves there.
   await page.getByLabel('Display name').fill('Acme Login');

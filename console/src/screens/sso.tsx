@@ -7,7 +7,7 @@
 // section keeps its place while it loads (its frame is drawn at once, disabled), and a
 // refusal that names an input is shown next to that input.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { api, uuidOf } from '../api.ts';
 import { ACCOUNT_ROLE_NAMES, formatDate, formatFullDate } from '../format.ts';
 import { apiPath, type ApiPath } from '../paths.ts';
@@ -72,17 +72,19 @@ function ProviderSection(props: { base: ApiPath; provider: SsoProvider | null | 
   const [run, busy, error] = useAction();
   const [ask, confirmDialog] = useConfirm();
   // The form is filled once, when the settings first arrive; after that it holds what was typed or saved.
-  const filled = useRef(false);
+  // It stays disabled until then: enabled by `loaded` alone, it could take typing in the frame between
+  // the settings' arrival and this effect, which would then overwrite what was typed.
+  const [filled, setFilled] = useState(false);
   useEffect(() => {
-    if (filled.current || !props.loaded) return;
-    filled.current = true;
+    if (filled || !props.loaded) return;
+    setFilled(true);
     setForm(providerFormOf(props.provider ?? null));
     setSaved(props.provider ?? null);
   }, [props.loaded]);
   const set = <K extends keyof ProviderForm>(k: K, v: ProviderForm[K]) => setForm((f) => ({ ...f, [k]: v }));
   const problem = (field: string) => problemFor(field, local, error, PROVIDER_FIELDS);
   useFocusOnProblem('sso', local ?? error, local?.field ?? fieldOf(error, PROVIDER_FIELDS));
-  const disabled = !props.loaded;
+  const disabled = !filled;
 
   const save = async (e: Event) => {
     e.preventDefault();
