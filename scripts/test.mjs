@@ -77,6 +77,9 @@ const seconds = (name, fallback) => {
 const testTimeout = seconds('TEST_TIMEOUT_SECONDS', 300);
 // Each file, module top level and teardown included (scripts/test-file-watchdog.mjs).
 const fileTimeout = seconds('TEST_FILE_TIMEOUT_SECONDS', 600);
+// A file whose tests are done but whose process is still held, that long after its root
+// `after` hooks begin (scripts/test-file-watchdog.mjs): more than a teardown takes.
+const linger = seconds('TEST_LINGER_SECONDS', 60);
 // The whole run (one pass): the PGlite pass took 19–24 min at the previous stop and went
 // past 40 min on 2026-11-27 with this stop's files (cause not found yet: per-file CPU is in
 // TEST_CPU_TIMES); .ci/run's two passes must still end within CI's 90 minutes.
@@ -89,7 +92,10 @@ const GRACE_MS = 30_000;
 // what they leave on the server is found after the pass (leftoverDatabases below).
 const runId = crypto.randomBytes(3).toString('hex');
 
-const progressFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-test-run-')), 'progress.jsonl');
+const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanbase-test-run-'));
+const progressFile = path.join(runDir, 'progress.jsonl');
+// The files the watchdog ended after they outlived their tests (scripts/test-file-watchdog.mjs).
+const lingerLog = path.join(runDir, 'lingered.log');
 const runner = spawn(
   process.execPath,
   [
@@ -104,9 +110,9 @@ const runner = spawn(
     // TEST_TIMES=path: also write the time each file took (scripts/file-times-reporter.mjs).
     ...(process.env.TEST_TIMES ? ['--test-reporter=./scripts/file-times-reporter.mjs', `--test-reporter-destination=${process.env.TEST_TIMES}`] : []),
     ...(testTimeout > 0 ? [`--test-timeout=${testTimeout * 1000}`] : []),
-    // A file whose tests are done exits even if something it started still holds its event
-    // loop; its exit handlers kill what is left (test/support/children.ts).
-    '--test-force-exit',
+    // No --test-force-exit: it drops a file's last results (nodejs/node#64833). A file whose
+    // tests are done but whose process is still held is ended by the watchdog after
+    // TEST_LINGER_SECONDS instead; its exit handlers kill what is left (test/support/children.ts).
     `--test-concurrency=${concurrency}`, ...files,
   ],
   {
@@ -122,6 +128,8 @@ const runner = spawn(
       SCANBASE_TEST_PGLITE_EMPTY: templates.empty,
       SCANBASE_TEST_PGLITE_MIGRATED: templates.migrated,
       TEST_FILE_TIMEOUT_SECONDS: String(fileTimeout),
+      TEST_LINGER_SECONDS: String(linger),
+      TEST_LINGER_LOG: lingerLog,
       TEST_RUN_ID: runId,
       // The compile cache for every process the run starts, not only the test files (whose
       // --import turns it on for themselves alone): the CLI runs, spawned servers, admin
@@ -220,7 +228,10 @@ async function leftoverDatabases() {
 
 runner.on('exit', async (code, signal) => {
   clearTimeout(budgetTimer);
-  fs.rmSync(path.dirname(progressFile), { recursive: true, force: true });
+  // A file held after its tests is a leak of its teardown: named again here, at the end, where it is seen.
+  const lingered = fs.existsSync(lingerLog) ? fs.readFileSync(lingerLog, 'utf8').trim() : '';
+  if (lingered) console.error(`\nnpm test: files ended by TEST_LINGER_SECONDS after their tests (something they started outlived them):\n${lingered}`);
+  fs.rmSync(runDir, { recursive: true, force: true });
   // The group may still hold processes of a cancelled file: end them.
   try {
     process.kill(-runner.pid, 'SIGKILL');

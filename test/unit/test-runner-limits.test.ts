@@ -14,6 +14,7 @@ import { ownChild, processState, stopChild } from '../support/children.ts';
 
 const IN_A_TEST = 'test/fixtures/runner/hangs-in-a-test.fixture.ts';
 const AT_TOP_LEVEL = 'test/fixtures/runner/hangs-at-top-level.fixture.ts';
+const HELD_AFTER = 'test/fixtures/runner/held-after-its-tests.fixture.ts';
 
 interface Run {
   code: number | null;
@@ -53,10 +54,11 @@ async function stillRunning(pids: number[]): Promise<number[]> {
 }
 
 test('a test past TEST_TIMEOUT_SECONDS fails by name, the file still ends, and the process it started is killed', async () => {
-  const run = await runTests(IN_A_TEST, { TEST_TIMEOUT_SECONDS: '3', TEST_FILE_TIMEOUT_SECONDS: '0', TEST_BUDGET_SECONDS: '0' });
+  const run = await runTests(IN_A_TEST, { TEST_TIMEOUT_SECONDS: '3', TEST_FILE_TIMEOUT_SECONDS: '0', TEST_LINGER_SECONDS: '2', TEST_BUDGET_SECONDS: '0' });
   assert.notEqual(run.code, 0, run.output);
   assert.match(run.output, /✖ a test that never ends \([\d.]+ms\)[\s\S]*test timed out after 3000ms/, run.output);
   assert.match(run.output, /✔ a test after the hanging one/, run.output);
+  assert.match(run.output, /hangs-in-a-test\.fixture\.ts: still running 2 s after its tests ended/, run.output);
   assert.equal(run.helpers.length, 1, run.output);
   assert.deepEqual(await stillRunning(run.helpers), [], 'the helper the file started is gone');
 });
@@ -65,6 +67,19 @@ test('a file past TEST_FILE_TIMEOUT_SECONDS (hanging outside any test) is ended 
   const run = await runTests(AT_TOP_LEVEL, { TEST_TIMEOUT_SECONDS: '0', TEST_FILE_TIMEOUT_SECONDS: '3', TEST_BUDGET_SECONDS: '0' });
   assert.notEqual(run.code, 0, run.output);
   assert.match(run.output, /hangs-at-top-level\.fixture\.ts: still running after TEST_FILE_TIMEOUT_SECONDS=3; ending the file/, run.output);
+  assert.equal(run.helpers.length, 1, run.output);
+  assert.deepEqual(await stillRunning(run.helpers), [], 'the helper the file started is gone');
+});
+
+test('a file held after its tests pass is ended after TEST_LINGER_SECONDS, named with what holds it, with every result reported and its own exit code', async () => {
+  const run = await runTests(HELD_AFTER, { TEST_TIMEOUT_SECONDS: '0', TEST_FILE_TIMEOUT_SECONDS: '0', TEST_LINGER_SECONDS: '2', TEST_BUDGET_SECONDS: '0' });
+  assert.equal(run.code, 0, run.output);
+  assert.match(run.output, /ℹ tests 2001\n/, 'every result reached the runner (--test-force-exit lost the last ones)');
+  assert.match(run.output, /✔ quick test 2000/);
+  const named = /held-after-its-tests\.fixture\.ts: still running 2 s after its tests ended \(held by ([^)]*)\)/.exec(run.output);
+  assert.ok(named, run.output);
+  assert.match(named[1], /Timeout/, 'the timer it left is named');
+  assert.match(run.output, /npm test: files ended by TEST_LINGER_SECONDS after their tests[^\n]*\n[^\n]*held-after-its-tests\.fixture\.ts/, 'summed up at the end of the run');
   assert.equal(run.helpers.length, 1, run.output);
   assert.deepEqual(await stillRunning(run.helpers), [], 'the helper the file started is gone');
 });
