@@ -78,7 +78,7 @@ test('a file held after its tests pass is ended after TEST_LINGER_SECONDS, named
   assert.match(run.output, /✔ quick test 2000/);
   const named = /held-after-its-tests\.fixture\.ts: still running 2 s after its tests ended \(held by ([^)]*)\)/.exec(run.output);
   assert.ok(named, run.output);
-  assert.match(named[1], /Timeout/, 'the timer it left is named');
+  assert.match(named[1]!, /Timeout/, 'the timer it left is named');
   assert.match(run.output, /npm test: files ended by TEST_LINGER_SECONDS after their tests[^\n]*\n[^\n]*held-after-its-tests\.fixture\.ts/, 'summed up at the end of the run');
   assert.equal(run.helpers.length, 1, run.output);
   assert.deepEqual(await stillRunning(run.helpers), [], 'the helper the file started is gone');
