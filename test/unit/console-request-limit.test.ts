@@ -7,7 +7,14 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fetchWithTimeout, NetworkError } from '../../console/src/api.ts';
+
+// console/src/auth.ts (under api.ts) opens the browser's tab channel, a BroadcastChannel, when
+// it is loaded; Node has that global too, and an open channel holds this process after its
+// tests (TEST_LINGER_SECONDS named it). These tests use no channel: loaded without the global.
+const tabChannel = Object.getOwnPropertyDescriptor(globalThis, 'BroadcastChannel')!;
+Reflect.deleteProperty(globalThis, 'BroadcastChannel');
+const { fetchWithTimeout, NetworkError } = await import('../../console/src/api.ts');
+Object.defineProperty(globalThis, 'BroadcastChannel', tabChannel);
 
 let server: Server;
 let base = '';
