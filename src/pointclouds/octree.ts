@@ -64,8 +64,16 @@ export function cubeOf(min: readonly number[], max: readonly number[]): Cube {
  * Every rule below (the node a point belongs to, its sampling cell, its octant) is a floor
  * of u × 2^k, so the levels agree exactly: multiplying by a power of two never rounds.
  */
-export function normalizedCoordinates(records: Uint8Array, count: number, q: Quantization, root: Cube, order?: Uint32Array): [Float64Array, Float64Array, Float64Array] {
-  const out: [Float64Array, Float64Array, Float64Array] = [new Float64Array(count), new Float64Array(count), new Float64Array(count)];
+export function normalizedCoordinates(
+  records: Uint8Array,
+  count: number,
+  q: Quantization,
+  root: Cube,
+  order?: Uint32Array,
+  into?: [Float64Array, Float64Array, Float64Array],
+): [Float64Array, Float64Array, Float64Array] {
+  // `into`: arrays of at least `count` values to fill (a caller's scratch, reused batch after batch).
+  const out: [Float64Array, Float64Array, Float64Array] = into ?? [new Float64Array(count), new Float64Array(count), new Float64Array(count)];
   // An Int32Array over the records where they are 4-byte aligned (they are, but for a
   // pooled Buffer): the words are read directly, little-endian as on every host Node runs on.
   const aligned = records.byteOffset % 4 === 0 && LITTLE_ENDIAN;
