@@ -10,6 +10,7 @@ import {
   buildSubtree, childKey, MAX_DEPTH_BELOW_CHUNK, cellOctant, keyString, normalizedCoordinates, SamplingGrid, shuffledOrder, type Cube, type NodeKey,
 } from './octree.ts';
 import { gatherRecords, RECORD_SIZE, type Quantization } from './record.ts';
+import { sortIndices } from './sort-indices.ts';
 
 export interface ChunkTask {
   /** The chunk's points: its segment files (range-passes.ts), read one after the other. */
@@ -116,7 +117,7 @@ export function indexChunk(task: ChunkTask): ChunkResult {
     // are stored in the chunk's order, which is the input's: the LAZ predictors (deltas,
     // GPS time, returns) then see the scan's coherence: the generated 10 M-point cloud
     // took 6.2 bytes a point instead of 15. `order` is the node's own copy (buildSubtree's).
-    order?.sort();
+    if (order) sortIndices(order);
     if (keyString(key) === keyString(task.key)) {
       fs.writeFileSync(task.rootFile, order ? gather(records, order) : records.subarray(0, count * RECORD_SIZE));
       rootCount = count;
