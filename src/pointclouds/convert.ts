@@ -24,7 +24,7 @@ import { writeCopcFile, type NodeSource } from './copc-writer.ts';
 import { PointCloudError } from './errors.ts';
 import { loadLazEncoder } from './laz/chunk-encoder.ts';
 import {
-  cubeOf, GRID, isAncestorOrSelf, keyString, normalizedCoordinates, parentKey, SamplingGrid, shuffledOrder, type Cube, type NodeKey,
+  CellBits, cubeOf, GRID, isAncestorOrSelf, keyString, normalizedCoordinates, parentKey, shuffledOrder, type Cube, type NodeKey,
 } from './octree.ts';
 import { openPointCloud } from './readers/open.ts';
 import { DeclaredBoundsExceeded, type InputFormat, type PointCloudReader } from './readers/reader.ts';
@@ -478,37 +478,61 @@ async function upperPass(counted: Counted, chunks: PlannedChunk[], done: ChunkDo
     const upper = new Map<string, NodeKey>();
     for (const c of chunks) for (let k = c.key; k.d > 0; ) upper.set(keyString((k = parentKey(k))), k);
     const ordered = [...upper.values()].sort((a, b) => a.d - b.d || a.x - b.x || a.y - b.y || a.z - b.z);
-    const taken = done.map((d) => new Uint8Array(d.rootCount));
-    const grid = new SamplingGrid();
+    // The claims, one pass over each chunk root. Node by node (top-down, each over its chunks
+    // in order, each chunk's points in its shuffled order) a point went to the first node
+    // whose cell for it was free, its ancestors first; a node's cells are filled by the
+    // points met before in that same order. Walking the points once, chunk after chunk, and
+    // offering each to its ancestors top-down gives every node the same claims, so the output
+    // is the same bytes; but a chunk root is read, shuffled and normalized once, not once per
+    // ancestor (on the main thread, while the workers wait: the upper levels and the write of
+    // a 100 M-point LAS took 5.3–5.4 s instead of 6.4–6.5).
+    // `takenBy[i][p]`: the depth + 1 of the node that took point p of chunk i's root (0: none).
+    const takenBy = done.map((d) => new Uint8Array(d.rootCount));
+    const grids = new Map(ordered.map((k) => [keyString(k), new CellBits(k)]));
+    for (let i = 0; i < chunks.length; i++) {
+      const count = done[i]!.rootCount;
+      if (!count) continue;
+      // One node per depth, root first: `ordered` is by depth.
+      const ancestors = ordered.filter((n) => isAncestorOrSelf(n, chunks[i]!.key));
+      const cells = ancestors.map((n) => grids.get(keyString(n))!);
+      const marks = ancestors.map((n) => n.d + 1);
+      const records = readFileRecords(done[i]!.rootFile, count);
+      // Claimed in a shuffled order (the first point met in a cell is a random one).
+      const order = shuffledOrder(count, i + 1);
+      const [xs, ys, zs] = normalizedCoordinates(records, count, counted.quantization, counted.cube, order);
+      const t = takenBy[i]!;
+      for (let k = 0; k < count; k++) {
+        for (let a = 0; a < cells.length; a++) {
+          if (!cells[a]!.claim(xs[k]!, ys[k]!, zs[k]!)) continue;
+          t[order[k]!] = marks[a]!;
+          break;
+        }
+      }
+    }
+    // Each node, in order, gathers what it took, chunk by chunk, in the root's order, which
+    // is the input's (see chunk-indexer.ts). Copies, not views: a view would keep every chunk
+    // root's buffer alive until the node is written.
     for (const node of ordered) {
-      grid.reset(node);
-      // Copies, not views: a view would keep every chunk root's buffer alive until the node is written.
+      const mark = node.d + 1;
       const picked = new RecordSink(1 << 15);
       for (let i = 0; i < chunks.length; i++) {
-        if (!isAncestorOrSelf(node, chunks[i]!.key) || !done[i]!.rootCount) continue;
         const count = done[i]!.rootCount;
-        const records = readFileRecords(done[i]!.rootFile, count);
-        // Claimed in a shuffled order (the first point met in a cell is a random one),
-        // copied in the root's order, which is the input's (see chunk-indexer.ts).
-        const order = shuffledOrder(count, i + 1);
-        const [xs, ys, zs] = normalizedCoordinates(records, count, counted.quantization, counted.cube, order);
-        const t = taken[i]!;
-        let claimed = 0;
-        for (let k = 0; k < count; k++) {
-          const p = order[k]!;
-          if (t[p] || !grid.claim(xs[k]!, ys[k]!, zs[k]!)) continue;
-          t[p] = 1;
-          order[claimed++] = p; // the claimed ones, kept at the front of the order already read
-        }
-        picked.append(records, order.subarray(0, claimed).sort(), claimed);
+        if (!count || !isAncestorOrSelf(node, chunks[i]!.key)) continue;
+        const t = takenBy[i]!;
+        const mine = new Uint32Array(count);
+        let n = 0;
+        for (let p = 0; p < count; p++) if (t[p] === mark) mine[n++] = p;
+        if (n) picked.append(readFileRecords(done[i]!.rootFile, count), mine, n);
       }
       await append(node, picked.view(), picked.count);
     }
     for (let i = 0; i < chunks.length; i++) {
       const d = done[i]!;
       const records = d.rootCount ? readFileRecords(d.rootFile, d.rootCount) : new Uint8Array(0);
-      const t = taken[i]!;
-      const left = new Uint8Array((t.length - t.reduce((s, x) => s + x, 0)) * RECORD_SIZE);
+      const t = takenBy[i]!;
+      let leftCount = 0;
+      for (let p = 0; p < t.length; p++) if (!t[p]) leftCount++;
+      const left = new Uint8Array(leftCount * RECORD_SIZE);
       let n = 0;
       for (let p = 0; p < t.length; p++) if (!t[p]) copyRecord(records, p, left, n++);
       await append(chunks[i]!.key, left, n);

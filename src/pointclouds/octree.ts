@@ -160,6 +160,52 @@ export function shuffledOrder(count: number, seed: number): Uint32Array {
 }
 
 /**
+ * A node's cell of a point (normalized coordinates), packed as (cx·GRID + cy)·GRID + cz: the
+ * node's grid is cells x0…x0+GRID−1 (and y, z) of a grid of `cells` per axis over the whole
+ * cube (its depth + GRID_BITS); each index is clamped to the node. The top bit of an index
+ * (GRID_BITS − 1) is the point's child half on that axis, so cellOctant() follows from it.
+ */
+export function nodeCell(cells: number, x0: number, y0: number, z0: number, ux: number, uy: number, uz: number): number {
+  let cx = Math.floor(ux * cells) - x0;
+  let cy = Math.floor(uy * cells) - y0;
+  let cz = Math.floor(uz * cells) - z0;
+  cx = cx < 0 ? 0 : cx > GRID - 1 ? GRID - 1 : cx;
+  cy = cy < 0 ? 0 : cy > GRID - 1 ? GRID - 1 : cy;
+  cz = cz < 0 ? 0 : cz > GRID - 1 ? GRID - 1 : cz;
+  return (cx * GRID + cy) * GRID + cz;
+}
+
+/**
+ * One node's sampling grid as a bit per cell (GRID³ bits, 32 KiB), for holding many at
+ * once: the upper levels claim cells for every ancestor of a chunk in one pass over its root
+ * (convert.ts). A cell is claimed as SamplingGrid's is, by the first point met in it.
+ */
+export class CellBits {
+  private readonly bits = new Uint32Array((GRID * GRID * GRID) >>> 5);
+  private readonly cells: number;
+  private readonly x0: number;
+  private readonly y0: number;
+  private readonly z0: number;
+
+  constructor(key: NodeKey) {
+    this.cells = GRID * 2 ** key.d;
+    this.x0 = key.x * GRID;
+    this.y0 = key.y * GRID;
+    this.z0 = key.z * GRID;
+  }
+
+  /** Claims the point's cell; true when it was free. */
+  claim(ux: number, uy: number, uz: number): boolean {
+    const cell = nodeCell(this.cells, this.x0, this.y0, this.z0, ux, uy, uz);
+    const word = cell >>> 5;
+    const bit = 1 << (cell & 31);
+    if (this.bits[word]! & bit) return false;
+    this.bits[word]! |= bit;
+    return true;
+  }
+}
+
+/**
  * A sampling grid reused across nodes: a stamp per cell instead of clearing GRID³ cells
  * for each node.
  */
@@ -184,20 +230,9 @@ export class SamplingGrid {
     this.z0 = key.z * GRID;
   }
 
-  /**
-   * The node's cell of a point (normalized coordinates), packed as (cx·GRID + cy)·GRID + cz;
-   * each index is clamped to the node. The top bit of an index (GRID_BITS − 1) is the
-   * point's child half on that axis, so cellOctant() follows from it.
-   */
+  /** The node's cell of a point (normalized coordinates): nodeCell(). */
   cell(ux: number, uy: number, uz: number): number {
-    const g = this.cells;
-    let cx = Math.floor(ux * g) - this.x0;
-    let cy = Math.floor(uy * g) - this.y0;
-    let cz = Math.floor(uz * g) - this.z0;
-    cx = cx < 0 ? 0 : cx > GRID - 1 ? GRID - 1 : cx;
-    cy = cy < 0 ? 0 : cy > GRID - 1 ? GRID - 1 : cy;
-    cz = cz < 0 ? 0 : cz > GRID - 1 ? GRID - 1 : cz;
-    return (cx * GRID + cy) * GRID + cz;
+    return nodeCell(this.cells, this.x0, this.y0, this.z0, ux, uy, uz);
   }
 
   /** Claims a cell; true when it was free (the point stays in the node). */
@@ -205,10 +240,6 @@ export class SamplingGrid {
     if (this.stamps[cell] === this.generation) return false;
     this.stamps[cell] = this.generation;
     return true;
-  }
-
-  claim(ux: number, uy: number, uz: number): boolean {
-    return this.claimCell(this.cell(ux, uy, uz));
   }
 }
 
