@@ -512,6 +512,7 @@ async function upperPass(counted: Counted, chunks: PlannedChunk[], done: ChunkDo
     // Each node, in order, gathers what it took, chunk by chunk, in the root's order, which
     // is the input's (see chunk-indexer.ts). Copies, not views: a view would keep every chunk
     // root's buffer alive until the node is written.
+    const mine = new Uint32Array(done.reduce((most, d) => Math.max(most, d.rootCount), 0));
     for (const node of ordered) {
       const mark = node.d + 1;
       const picked = new RecordSink(1 << 15);
@@ -519,7 +520,6 @@ async function upperPass(counted: Counted, chunks: PlannedChunk[], done: ChunkDo
         const count = done[i]!.rootCount;
         if (!count || !isAncestorOrSelf(node, chunks[i]!.key)) continue;
         const t = takenBy[i]!;
-        const mine = new Uint32Array(count);
         let n = 0;
         for (let p = 0; p < count; p++) if (t[p] === mark) mine[n++] = p;
         if (n) picked.append(readFileRecords(done[i]!.rootFile, count), mine, n);

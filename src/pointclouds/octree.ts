@@ -111,8 +111,10 @@ export function normalizedCoordinates(
 export const normalize = (real: number, root: Cube, axis: number) => (real - root.min[axis]!) / root.size;
 
 /** Index along one axis of the cell holding u at depth d (2^d cells), clamped to the cube. */
-export function cellAt(u: number, d: number): number {
-  const cells = 2 ** d;
+export const cellAt = (u: number, d: number): number => cellAlong(u, 2 ** d);
+
+/** cellAt with the depth's cell count given: hot loops compute 2^d once, not per point and axis. */
+export function cellAlong(u: number, cells: number): number {
   const c = Math.floor(u * cells);
   return c < 0 ? 0 : c >= cells ? cells - 1 : c;
 }

@@ -10,7 +10,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PointCloudError } from './errors.ts';
-import { normalizedCoordinates, type Cube } from './octree.ts';
+import { cellAlong, normalizedCoordinates, type Cube } from './octree.ts';
 import { openPointCloud } from './readers/open.ts';
 import type { InputFormat } from './readers/reader.ts';
 import { emptyBounds, gatherRecords, growBounds, RECORD_SIZE, type Bounds, type Quantization, type RecordBatch } from './record.ts';
@@ -25,22 +25,13 @@ export const cellIndex = (cx: number, cy: number, cz: number) => (cx * COUNT_CEL
 /** The normalized coordinates of a batch, in arrays kept for the next batch of this thread (count and distribute read batch after batch). */
 let scratch: [Float64Array, Float64Array, Float64Array] = [new Float64Array(0), new Float64Array(0), new Float64Array(0)];
 
-/** Level-7 cell of each record of a batch: octree.ts's cellAt(u, COUNT_LEVEL) on each axis, its 2^7 and clamp inline. */
+/** Level-7 cell of each record of a batch (cellAt at COUNT_LEVEL on each axis). */
 export function cellsOf(batch: RecordBatch, q: Quantization, cube: Cube): Int32Array {
   const n = batch.count;
   if (scratch[0].length < n) scratch = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
   const [xs, ys, zs] = normalizedCoordinates(batch.bytes, n, q, cube, undefined, scratch);
   const cells = new Int32Array(n);
-  const last = COUNT_CELLS - 1;
-  for (let i = 0; i < n; i++) {
-    let cx = Math.floor(xs[i]! * COUNT_CELLS);
-    let cy = Math.floor(ys[i]! * COUNT_CELLS);
-    let cz = Math.floor(zs[i]! * COUNT_CELLS);
-    cx = cx < 0 ? 0 : cx > last ? last : cx;
-    cy = cy < 0 ? 0 : cy > last ? last : cy;
-    cz = cz < 0 ? 0 : cz > last ? last : cz;
-    cells[i] = (cx * COUNT_CELLS + cy) * COUNT_CELLS + cz;
-  }
+  for (let i = 0; i < n; i++) cells[i] = cellIndex(cellAlong(xs[i]!, COUNT_CELLS), cellAlong(ys[i]!, COUNT_CELLS), cellAlong(zs[i]!, COUNT_CELLS));
   return cells;
 }
 
