@@ -41,6 +41,12 @@ export interface MultipartBenchRow {
   /** CPU time (user + system) of each process over the upload, per GiB sent: what other load does not change. */
   clientCpuSecondsPerGiB: number;
   serverCpuSecondsPerGiB: number;
+  /**
+   * The server's full (mark-compact) collections per GiB received, from its GET /metrics: what
+   * the HTTP reads' external buffers start (docs/performance.md, "Where the server's collector
+   * time comes from").
+   */
+  serverFullGcsPerGiB: number;
   /** The 1-minute load average at the start and the end of the row's upload. */
   load: [number, number];
 }
@@ -182,7 +188,7 @@ async function uploadRow(store: BenchStore, source: string, bytes: number, rawMi
     const upload = async (file: string, extra: Record<string, string> = {}) => {
       let client = (): Watch => ({ rssGrowthMiB: 0, peakMiB: 0, cpuSeconds: 0 });
       await run(process.execPath, [
-        ...CLI, 'upload', '--account', world.accountId, '--project', world.projectId, '--zone', world.zoneId, '--parallel', '4', '--json', file,
+        ...CLI, 'upload', '--account', world.accountId, '--project', world.projectId, '--zone', world.zoneId, '--parallel', '4', '--json', ...(process.env.BENCH_X ? process.env.BENCH_X.split(' ') : []), file,
       ], { ...env, ...extra }, (pid) => (client = watchProcess(pid)));
       return client();
     };
@@ -192,18 +198,22 @@ async function uploadRow(store: BenchStore, source: string, bytes: number, rawMi
     fs.writeFileSync(small, crypto.randomBytes(MiB));
     const footprint = await upload(small);
     fs.rmSync(small);
+    const fullGcs = () => world.metric('scanbase_nodejs_gc_duration_seconds_count', { kind: 'major' });
+    const fullGcs0 = await fullGcs();
     const server = watchProcess(world.server.child.pid!);
     const load0 = os.loadavg()[0]!;
     const started = performance.now();
     const client = await upload(source, profile('client'));
     const seconds = (performance.now() - started) / 1000;
     const serverUse = server();
+    const serverFullGcs = (await fullGcs()) - fullGcs0;
     const gib = bytes / 1024 / MiB;
     const uploadMiBps = bytes / MiB / seconds;
     return {
       store, via: backing.via, bytes, uploadMiBps, ratio: uploadMiBps / rawMiBps,
       clientRssGrowthMiB: Math.max(0, client.peakMiB - footprint.peakMiB), serverRssGrowthMiB: serverUse.rssGrowthMiB,
-      clientCpuSecondsPerGiB: client.cpuSeconds / gib, serverCpuSecondsPerGiB: serverUse.cpuSeconds / gib, load: [load0, os.loadavg()[0]!],
+      clientCpuSecondsPerGiB: client.cpuSeconds / gib, serverCpuSecondsPerGiB: serverUse.cpuSeconds / gib,
+      serverFullGcsPerGiB: serverFullGcs / gib, load: [load0, os.loadavg()[0]!],
     };
   } finally {
     await world.stop();
@@ -270,7 +280,7 @@ export function printMultipartRow(r: MultipartBenchResult): void {
     console.log(`multipart ${row.store} ${f(row.bytes / 1024 / MiB)} GiB (${row.via}; CLI --parallel 4 to the service): upload ${f(row.uploadMiBps)} MiB/s `
       + `(ratio ${row.ratio.toFixed(2)}${target}), RSS growth client ${f(row.clientRssGrowthMiB)} MiB, server ${f(row.serverRssGrowthMiB)} MiB `
       + `(target < ${MULTIPART_RSS_TARGET_MIB}), CPU s/GiB client ${row.clientCpuSecondsPerGiB.toFixed(2)}, server ${row.serverCpuSecondsPerGiB.toFixed(2)}, `
-      + `load ${row.load.map((l) => l.toFixed(1)).join(' → ')}`);
+      + `server full GCs/GiB ${f(row.serverFullGcsPerGiB)}, load ${row.load.map((l) => l.toFixed(1)).join(' → ')}`);
   }
 }
 
