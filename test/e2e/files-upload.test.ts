@@ -9,13 +9,17 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import http from 'node:http';
+import { Readable } from 'node:stream';
 import { startServer, type RunningServer } from '../support/server.ts';
+import { sampleValue } from '../support/metrics-text.ts';
 import { E2E_OPERATOR_TOKEN } from '../support/oauth-client.ts';
 import { bearerCall, md5, operatorCall, uploadHeaders } from '../support/e2e-http.ts';
 import { ACCOUNT_ID, PROJECT_SEED, SUB_A, emailOf } from '../support/projects.ts';
 import { openPglite } from '../../src/adapters/postgres/pglite.ts';
 
 const A2 = `/api/2/accounts/${ACCOUNT_ID}`;
+const METRICS_TOKEN = 'files-e2e-metrics-token-of-24-chars';
 let server: RunningServer;
 let token = '';
 
@@ -25,7 +29,7 @@ const api = (method: string, p: string, body?: unknown, redirect: RequestRedirec
 
 
 before(async () => {
-  server = await startServer({ OPERATOR_TOKEN: E2E_OPERATOR_TOKEN, SANDBOX: '1', UPLOAD_TTL: '120', UPLOAD_URL_TTL: '60' });
+  server = await startServer({ OPERATOR_TOKEN: E2E_OPERATOR_TOKEN, SANDBOX: '1', UPLOAD_TTL: '120', UPLOAD_URL_TTL: '60', METRICS_TOKEN });
   await operator('POST', '/seed', PROJECT_SEED);
   token = (await operator('POST', '/tokens', { email: emailOf('projectOwner') })).access_token;
 });
@@ -79,6 +83,50 @@ test('sign, PUT with the three headers, register, list, download through the 302
   // following the redirect with the bearer token works the same
   const followed = await api('GET', `${A2}/projects/${P}/blobs/${blobName}`);
   assert.equal(followed.status, 200);
+});
+
+test('a large upload body starts no full collection: the HTTP reads\' buffers count in V8\'s global limit (src/main.ts)', async () => {
+  const MiB = 1024 * 1024;
+  const SIZE = 384 * MiB;
+  const project = await api('POST', `${A2}/projects`, { name: 'E2E large body', subscriptionId: SUB_A });
+  assert.equal(project.status, 201, JSON.stringify(project.body));
+  // The body, generated twice the same way (for its MD5, then sent): a random MiB stamped with its index.
+  const block = crypto.randomBytes(MiB);
+  function* body(): Generator<Buffer> {
+    for (let i = 0; i < SIZE / MiB; i++) {
+      const chunk = Buffer.from(block);
+      chunk.writeUInt32LE(i, 0);
+      yield chunk;
+    }
+  }
+  const hash = crypto.createHash('md5');
+  for (const chunk of body()) hash.update(chunk);
+  const digest = hash.digest();
+  const item = { name: 'Large', extension: 'e57', size: SIZE, md5: digest.toString('hex') };
+  const signed = await api('POST', `${A2}/projects/${project.body.id}/workzones/${project.body.rootWorkzoneId}/bulk-files`, [item]);
+  assert.equal(signed.status, 200, JSON.stringify(signed.body));
+
+  const fullCollections = async () => {
+    const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    assert.equal(res.status, 200);
+    return sampleValue(await res.text(), 'scanbase_nodejs_gc_duration_seconds_count', { kind: 'major' }) ?? 0;
+  };
+  const before = await fullCollections();
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = http.request(signed.body.files[0].url, {
+      method: 'PUT',
+      headers: { 'content-length': SIZE, 'content-md5': digest.toString('base64'), 'cache-control': 'max-age=2592000', 'x-ms-blob-type': 'BlockBlob' },
+    }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    Readable.from(body()).pipe(req);
+  });
+  assert.equal(status, 201);
+  // Without the setting V8 starts one every 64 MiB of these buffers: 6 or more here.
+  const during = (await fullCollections()) - before;
+  assert.ok(during <= 1, `${during} full collections while 384 MiB were received`);
 });
 
 test('the sweeper deletes an upload never registered, object and row, after UPLOAD_TTL (service clock)', async () => {
