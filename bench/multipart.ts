@@ -18,11 +18,14 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { processMemory } from './measure.ts';
+import { SERVICE_PROCESS_ENV } from '../src/runtime-env.ts';
 import { startSdkWorld } from '../packages/sdk/test/support/server.ts';
 import { startAzurite, startS3rver } from '../test/storage/emulators.ts';
 import { NODE_ARGS as CLI } from '../packages/cli/test/support/run.ts';
 
 const MiB = 1024 * 1024;
+/** BENCH_MULTIPART_CLI_ARGS: more `scanbase upload` options for every row (e.g. `--part-size 64`), split at spaces. */
+const cliArgs = process.env.BENCH_MULTIPART_CLI_ARGS?.trim() ? process.env.BENCH_MULTIPART_CLI_ARGS.trim().split(/\s+/) : [];
 export const MULTIPART_TARGET_RATIO = 0.8;
 export const MULTIPART_RSS_TARGET_MIB = 128;
 
@@ -178,7 +181,9 @@ async function uploadRow(store: BenchStore, source: string, bytes: number, rawMi
   // BENCH_MULTIPART_CPU_PROF=<dir>: both processes write a V8 CPU profile there (node --cpu-prof) for the upload.
   const profDir = process.env.BENCH_MULTIPART_CPU_PROF;
   const profile = (name: string): Record<string, string> => (profDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profDir)} --cpu-prof-name=${name}-${store}.cpuprofile` } : {});
-  const world = await startSdkWorld({ ...backing.env, MALLOC_ARENA_MAX: '2', ...profile('server') });
+  // BENCH_SERVER_ENV: settings to try on the service (a JSON object of variables, as bench/servers.ts), e.g. {"GC_COUNT_EXTERNAL_MEMORY":"1"}.
+  const tried = process.env.BENCH_SERVER_ENV ? (JSON.parse(process.env.BENCH_SERVER_ENV) as Record<string, string>) : {};
+  const world = await startSdkWorld({ ...backing.env, ...SERVICE_PROCESS_ENV, ...tried, ...profile('server') });
   try {
     const env = { ...process.env, SCANBASE_CONFIG_DIR: path.join(dir, `config-${store}`), SCANBASE_PROFILE: '', SCANBASE_BASE_URL: '', MALLOC_ARENA_MAX: '2' };
     const pair = await world.operator('POST', '/tokens', { email: world.owner.email });
@@ -188,7 +193,7 @@ async function uploadRow(store: BenchStore, source: string, bytes: number, rawMi
     const upload = async (file: string, extra: Record<string, string> = {}) => {
       let client = (): Watch => ({ rssGrowthMiB: 0, peakMiB: 0, cpuSeconds: 0 });
       await run(process.execPath, [
-        ...CLI, 'upload', '--account', world.accountId, '--project', world.projectId, '--zone', world.zoneId, '--parallel', '4', '--json', ...(process.env.BENCH_X ? process.env.BENCH_X.split(' ') : []), file,
+        ...CLI, 'upload', '--account', world.accountId, '--project', world.projectId, '--zone', world.zoneId, '--parallel', '4', '--json', ...cliArgs, file,
       ], { ...env, ...extra }, (pid) => (client = watchProcess(pid)));
       return client();
     };
