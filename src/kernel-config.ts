@@ -33,6 +33,8 @@ export interface KernelConfig {
   seedFile: string | undefined;
   operatorToken: string | undefined;
   sandbox: boolean;
+  /** GC_COUNT_EXTERNAL_MEMORY: V8 counts Buffers' memory in the heap's global limit (src/main.ts). */
+  gcCountExternalMemory: boolean;
   urnNamespace: string;
   logLevel: string;
   uploadTtlSeconds: number;
@@ -166,10 +168,13 @@ function taskPeriods(env: Env): Record<string, number> {
 }
 
 /** An on/off setting (1/true/yes/on, 0/false/no/off); unset: off. */
+/** A yes/no setting's "yes" spellings (any case). */
+export const isOn = (raw: string | undefined): boolean => raw !== undefined && ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
+
 export function bool(env: Env, name: string): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return false;
-  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (isOn(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
   return fail(name, raw, '1/true/yes/on or 0/false/no/off');
 }
@@ -261,6 +266,8 @@ export function loadKernelConfig(env: Env): KernelConfig {
   } else fail('DATABASE_URL', dbRaw, 'postgres://user@host:port/db or memory:');
 
   const sandbox = bool(env, 'SANDBOX');
+  // Acted on by src/main.ts before anything else runs; read here so that a bad value stops the start.
+  const gcCountExternalMemory = bool(env, 'GC_COUNT_EXTERNAL_MEMORY');
   // CONTRACT §10: at least 24 characters (e.g. `openssl rand -base64 32`); never echoed.
   const operatorToken = env.OPERATOR_TOKEN || undefined;
   if (operatorToken !== undefined && operatorToken.length < OPERATOR_TOKEN_MIN) {
@@ -316,6 +323,7 @@ export function loadKernelConfig(env: Env): KernelConfig {
     seedFile,
     operatorToken,
     sandbox,
+    gcCountExternalMemory,
     urnNamespace,
     logLevel,
     uploadTtlSeconds: integer(env, 'UPLOAD_TTL', 24 * 3600, 60, 365 * 24 * 3600),

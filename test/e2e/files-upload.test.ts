@@ -29,7 +29,7 @@ const api = (method: string, p: string, body?: unknown, redirect: RequestRedirec
 
 
 before(async () => {
-  server = await startServer({ OPERATOR_TOKEN: E2E_OPERATOR_TOKEN, SANDBOX: '1', UPLOAD_TTL: '120', UPLOAD_URL_TTL: '60', METRICS_TOKEN });
+  server = await startServer({ OPERATOR_TOKEN: E2E_OPERATOR_TOKEN, SANDBOX: '1', UPLOAD_TTL: '120', UPLOAD_URL_TTL: '60', METRICS_TOKEN, GC_COUNT_EXTERNAL_MEMORY: '1' });
   await operator('POST', '/seed', PROJECT_SEED);
   token = (await operator('POST', '/tokens', { email: emailOf('projectOwner') })).access_token;
 });
@@ -85,7 +85,7 @@ test('sign, PUT with the three headers, register, list, download through the 302
   assert.equal(followed.status, 200);
 });
 
-test('a large upload body starts no full collection: the HTTP reads\' buffers count in V8\'s global limit (src/main.ts)', async () => {
+test('with GC_COUNT_EXTERNAL_MEMORY a large upload body starts no full collection: the HTTP reads\' buffers count in V8\'s global limit (src/main.ts)', async () => {
   const MiB = 1024 * 1024;
   const SIZE = 384 * MiB;
   const project = await api('POST', `${A2}/projects`, { name: 'E2E large body', subscriptionId: SUB_A });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { ConfigError, loadConfig, type TrustProxyHops } from '../../src/config.ts';
+import { isOn } from '../../src/kernel-config.ts';
 
 /** Asserts that env makes loadConfig throw a ConfigError naming `variable`. */
 function refuses(env: Record<string, string>, variable: string) {
@@ -126,6 +127,19 @@ test('SANDBOX takes 1/true/yes/on or 0/false/no/off', () => {
   for (const v of ['1', 'true', 'YES', 'on']) assert.equal(loadConfig({ SANDBOX: v }).sandbox, true, v);
   for (const v of ['0', 'false', 'No', 'off']) assert.equal(loadConfig({ SANDBOX: v }).sandbox, false, v);
   for (const bad of ['2', 'maybe', 'enabled']) refuses({ SANDBOX: bad }, 'SANDBOX');
+});
+
+test('GC_COUNT_EXTERNAL_MEMORY is off by default and takes the yes/no spellings main.ts acts on', () => {
+  assert.equal(loadConfig({}).gcCountExternalMemory, false);
+  for (const v of ['1', 'true', 'YES', 'on']) {
+    assert.equal(loadConfig({ GC_COUNT_EXTERNAL_MEMORY: v }).gcCountExternalMemory, true, v);
+    assert.equal(isOn(v), true, v);
+  }
+  for (const v of ['0', 'false', 'No', 'off']) {
+    assert.equal(loadConfig({ GC_COUNT_EXTERNAL_MEMORY: v }).gcCountExternalMemory, false, v);
+    assert.equal(isOn(v), false, v);
+  }
+  for (const bad of ['2', 'maybe']) refuses({ GC_COUNT_EXTERNAL_MEMORY: bad }, 'GC_COUNT_EXTERNAL_MEMORY');
 });
 
 test('URN_NAMESPACE is 1-32 lower-case letters, digits and hyphens', () => {
