@@ -57,6 +57,12 @@ export interface ConvertOptions {
   workDir?: string;
   /** Worker threads (default: the machine's available parallelism). */
   workers?: number;
+  /**
+   * Each worker's old generation, MiB (default: V8's). The points are in typed arrays,
+   * outside the JS heap: this bounds how long freed ones wait where V8 counts external
+   * memory in its global limit (GC_COUNT_EXTERNAL_MEMORY, src/main.ts).
+   */
+  workerOldGenerationMb?: number;
   onProgress?: (p: ConversionProgress) => void;
   signal?: AbortSignal;
   /** Points per chunk (a worker holds one chunk, ~150 bytes a point). Default 1,000,000. */
@@ -571,7 +577,7 @@ export async function convertToCopc(options: ConvertOptions): Promise<Conversion
   }
   const reader = await openPointCloud(options.input, options.format);
   const progress = new Progress(reader.info.pointCount, options.onProgress);
-  const pool = new WorkerPool(Math.max(1, workers));
+  const pool = new WorkerPool(Math.max(1, workers), options.workerOldGenerationMb);
   const abortWorkers = () => pool.abort();
   options.signal?.addEventListener('abort', abortWorkers, { once: true });
   try {

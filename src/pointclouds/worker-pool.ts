@@ -36,9 +36,11 @@ export class WorkerPool {
   /** Word 0 is 1 once the conversion is aborted (shared with every worker). */
   private readonly abortFlag = new Int32Array(new SharedArrayBuffer(4));
 
-  constructor(size: number) {
+  /** `oldGenerationMb`: each worker's old generation (V8's default, sized from the machine's memory, when absent). */
+  constructor(size: number, oldGenerationMb?: number) {
+    const resourceLimits = oldGenerationMb === undefined ? undefined : { maxOldGenerationSizeMb: oldGenerationMb };
     for (let i = 0; i < size; i++) {
-      const w = new Worker(new URL('./chunk-worker.ts', import.meta.url), { workerData: { abortFlag: this.abortFlag } });
+      const w = new Worker(new URL('./chunk-worker.ts', import.meta.url), { workerData: { abortFlag: this.abortFlag }, resourceLimits });
       this.workers.push(w);
       this.idle.push(w);
     }

@@ -18,7 +18,7 @@ import { POINT_CLOUD_CODES } from './core/errors.ts';
 import type { PointCloudsRepo, PointCloudStore } from './core/ports.ts';
 import { pointCloudsRepo } from './postgres/point-clouds-repo.ts';
 import { pointCloudObjects } from './adapters/object-bytes.ts';
-import { copcConverter } from './adapters/converter.ts';
+import { COUNTED_EXTERNAL_WORKER_OLD_GENERATION_MB, copcConverter } from './adapters/converter.ts';
 import { copcNodes } from './adapters/copc-nodes.ts';
 import { pointCloudRoutes } from './http/routes.ts';
 import { POINT_CLOUD_OPERATIONS } from './http/operations.ts';
@@ -31,7 +31,7 @@ export interface PointCloudsNeeds {
   projectAccess: ProjectAccess;
   jobRunner: JobRunner;
   /** Conversions in hand live under DATA_DIR/pointclouds (kept across a crash: the next attempt resumes there). */
-  config: { dataDir: string; pointCloudCacheEntries: number };
+  config: { dataDir: string; pointCloudCacheEntries: number; gcCountExternalMemory: boolean };
   caches: CacheRegistry;
 }
 
@@ -48,7 +48,9 @@ export const pointcloudsModule = defineModule<PointCloudsNeeds, PointCloudsOffer
     create: ({ store, clock, objectStore, logger, projectAccess, jobRunner, config, caches }) => {
       const objects = pointCloudObjects(objectStore);
       const intake = createPointCloudIntake({ store, clock, jobRunner, logger });
-      const job = createConversionJob({ store, clock, objects, converter: copcConverter(), workRoot: path.join(config.dataDir, 'pointclouds'), logger });
+      const job = createConversionJob({ store, clock, objects, converter: copcConverter({
+        workerOldGenerationMb: config.gcCountExternalMemory ? COUNTED_EXTERNAL_WORKER_OLD_GENERATION_MB : undefined,
+      }), workRoot: path.join(config.dataDir, 'pointclouds'), logger });
       return {
         offers: { pointClouds: createPointClouds({ store, access: projectAccess, objects, copcNodes: copcNodes(), caches, maxEntries: config.pointCloudCacheEntries }), pointCloudIntake: intake },
         jobs: { [CONVERT_JOB]: job },

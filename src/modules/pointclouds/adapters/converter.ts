@@ -12,14 +12,23 @@ import { UnreadablePointCloud, type PointCloudConverter } from '../core/ports.ts
  */
 export const serviceConversionWorkers = (cores = os.availableParallelism()) => Math.max(1, cores - 1);
 
-export function copcConverter(opts: { workers?: number } = {}): PointCloudConverter {
+/**
+ * A worker's old generation where the service counts external memory in V8's global limit
+ * (GC_COUNT_EXTERNAL_MEMORY): that limit follows the old generation's, and with V8's default
+ * a 20 M-point conversion then peaked at 1,236 MiB instead of 634; with 256 MiB at 674-686.
+ * Not set otherwise: the smaller heap cost the conversion ~4% (17.3-17.4 s -> 17.8-18.4 s)
+ * for nothing (docs/decisions.md, "External memory in V8's global limit").
+ */
+export const COUNTED_EXTERNAL_WORKER_OLD_GENERATION_MB = 256;
+
+export function copcConverter(opts: { workers?: number; workerOldGenerationMb?: number } = {}): PointCloudConverter {
   return {
     formatOf: (extension) => formatOfName(`x.${extension}`),
     async convert(o) {
       try {
         return await convertToCopc({
           input: o.input, format: o.format as InputFormat, output: o.output, workDir: o.workDir, signal: o.signal,
-          workers: opts.workers ?? serviceConversionWorkers(), onProgress: o.onProgress,
+          workers: opts.workers ?? serviceConversionWorkers(), workerOldGenerationMb: opts.workerOldGenerationMb, onProgress: o.onProgress,
         });
       } catch (e) {
         // The reader names its local copy (input.laz): the message names the user's file.
