@@ -18,6 +18,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { processMemory } from './measure.ts';
+import { triedServerEnv } from './servers.ts';
 import { SERVICE_PROCESS_ENV } from '../src/runtime-env.ts';
 import { startSdkWorld } from '../packages/sdk/test/support/server.ts';
 import { startAzurite, startS3rver } from '../test/storage/emulators.ts';
@@ -181,9 +182,8 @@ async function uploadRow(store: BenchStore, source: string, bytes: number, rawMi
   // BENCH_MULTIPART_CPU_PROF=<dir>: both processes write a V8 CPU profile there (node --cpu-prof) for the upload.
   const profDir = process.env.BENCH_MULTIPART_CPU_PROF;
   const profile = (name: string): Record<string, string> => (profDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profDir)} --cpu-prof-name=${name}-${store}.cpuprofile` } : {});
-  // BENCH_SERVER_ENV: settings to try on the service (a JSON object of variables, as bench/servers.ts), e.g. {"GC_COUNT_EXTERNAL_MEMORY":"1"}.
-  const tried = process.env.BENCH_SERVER_ENV ? (JSON.parse(process.env.BENCH_SERVER_ENV) as Record<string, string>) : {};
-  const world = await startSdkWorld({ ...backing.env, ...SERVICE_PROCESS_ENV, ...tried, ...profile('server') });
+  // BENCH_SERVER_ENV, e.g. {"GC_COUNT_EXTERNAL_MEMORY":"1"}.
+  const world = await startSdkWorld({ ...backing.env, ...SERVICE_PROCESS_ENV, ...triedServerEnv(), ...profile('server') });
   try {
     const env = { ...process.env, SCANBASE_CONFIG_DIR: path.join(dir, `config-${store}`), SCANBASE_PROFILE: '', SCANBASE_BASE_URL: '', MALLOC_ARENA_MAX: '2' };
     const pair = await world.operator('POST', '/tokens', { email: world.owner.email });

@@ -10,6 +10,10 @@ import { benchServerUrl, createTempDatabase, redactUrl, type TempDatabase } from
 import type { FromChild, PointSelectRound, ToChild } from './point-select.ts';
 import { SERVICE_PROCESS_ENV } from '../src/runtime-env.ts';
 
+/** BENCH_SERVER_ENV: settings to try on a bench's service (a JSON object of variables; npm run bench:compare, bench/multipart.ts). */
+export const triedServerEnv = (): Record<string, string> =>
+  (process.env.BENCH_SERVER_ENV ? (JSON.parse(process.env.BENCH_SERVER_ENV) as Record<string, string>) : {});
+
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** A child process whose work is measured. */
@@ -178,7 +182,7 @@ async function startScanbase(kind: ScanbaseKind): Promise<ScanbaseServer> {
         // SANDBOX also turns the rate limits' defaults off; the rows keep them on, as the others.
         ...(kind === 'scanbase-pglite-sandbox' ? { RATE_LIMIT_USER_RATE: '1000000', RATE_LIMIT_ADDRESS_RATE: '1000000' } : {}),
         // Settings to try on this tree's servers (npm run bench:compare): a JSON object of variables.
-        ...(process.env.BENCH_SERVER_ENV ? (JSON.parse(process.env.BENCH_SERVER_ENV) as Record<string, string>) : {}),
+        ...triedServerEnv(),
       },
       cwd: ROOT,
       port,

@@ -167,10 +167,10 @@ function taskPeriods(env: Env): Record<string, number> {
   return periods;
 }
 
-/** An on/off setting (1/true/yes/on, 0/false/no/off); unset: off. */
-/** A yes/no setting's "yes" spellings (any case). */
+/** A yes/no setting's "yes" spellings (any case); src/main.ts reads one with it before the configuration is loaded. */
 export const isOn = (raw: string | undefined): boolean => raw !== undefined && ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
 
+/** An on/off setting (1/true/yes/on, 0/false/no/off); unset: off. */
 export function bool(env: Env, name: string): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return false;
